@@ -1,0 +1,542 @@
+"""Input validation: one path from user input to checked numpy arrays.
+
+Every public function of dartboard calls these helpers first and works on the clean
+values they return. Each misuse raises one ``ValueError`` or ``TypeError`` whose
+message names the argument, what was expected and what was received.
+
+Accepted containers: lists and tuples, numpy arrays, pandas Series/Index/DataFrame
+(one column where a vector is expected), polars Series/DataFrame and pyarrow
+Array/ChunkedArray. Conversion avoids copies where the input already is a numpy
+array of the right kind.
+
+Label encoding (:func:`count_label_pairs`, :func:`encode_labels`) never sorts the
+data: integer labels are counted with ``np.bincount`` over their value range, other
+labels are hashed once with :func:`pandas.factorize`; only the (few) distinct
+labels are sorted.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "as_float_array",
+    "check_confidence_level",
+    "check_consistent_length",
+    "check_int",
+    "check_labels_argument",
+    "check_option",
+    "check_random_state",
+    "check_sample_weight",
+    "check_zero_division",
+    "column_1d",
+    "count_label_pairs",
+    "describe",
+    "encode_labels",
+    "EncodedLabels",
+    "label_array",
+    "to_numpy",
+]
+
+# Integer labels whose value range is at most this wide are counted directly with
+# np.bincount; wider ranges are hashed instead (see count_label_pairs).
+_MAX_DIRECT_SPAN = 2048
+
+
+def describe(x: Any) -> str:
+    """Short description of a value for error messages (type, dtype and shape)."""
+    if isinstance(x, np.ndarray):
+        return f"array of dtype {x.dtype} and shape {x.shape}"
+    shape = getattr(x, "shape", None)
+    if shape is not None:
+        return f"{type(x).__name__} of shape {tuple(shape)}"
+    if isinstance(x, (list, tuple)):
+        return f"{type(x).__name__} of length {len(x)}"
+    return f"{type(x).__name__} {x!r}"[:120]
+
+
+def to_numpy(x: Any, *, name: str) -> np.ndarray:
+    """Convert an array-like container to a numpy array without validating content.
+
+    Raises ``TypeError`` for ``None``, scalars, strings and unknown objects.
+    """
+    if isinstance(x, np.ndarray):
+        return x
+    if x is None or isinstance(x, (str, bytes, numbers.Number, bool, np.generic)):
+        raise TypeError(f"{name} must be array-like (list, numpy array, pandas, polars "
+                        f"or pyarrow column); got {describe(x)}")
+    module = type(x).__module__.split(".")[0]
+    if module == "pandas":
+        return _pandas_to_numpy(x, name=name)
+    if module == "pyarrow":
+        if hasattr(x, "null_count") and x.null_count:
+            raise ValueError(f"{name} contains {x.null_count} missing value(s) (nulls); "
+                             "remove or impute them first")
+        if hasattr(x, "column_names"):  # pyarrow Table / RecordBatch
+            return np.column_stack([c.to_numpy() for c in x.columns]) if x.num_columns > 1 \
+                else x.column(0).to_numpy()
+        return np.asarray(x.to_numpy(zero_copy_only=False))
+    if module == "polars":
+        if hasattr(x, "null_count"):
+            nulls = x.null_count()
+            nulls = int(nulls.sum_horizontal()[0]) if hasattr(nulls, "sum_horizontal") \
+                else int(nulls)
+            if nulls:
+                raise ValueError(f"{name} contains {nulls} missing value(s) (nulls); "
+                                 "remove or impute them first")
+        return np.asarray(x.to_numpy())
+    if isinstance(x, (list, tuple)) or hasattr(x, "__array__") or isinstance(x, Iterable):
+        try:
+            arr = np.asarray(x if isinstance(x, (list, tuple)) or hasattr(x, "__array__")
+                             else list(x))
+        except ValueError as exc:  # ragged nested lists
+            raise ValueError(f"{name} could not be converted to an array: {exc}") from None
+        if arr.dtype.kind == "O" and arr.ndim > 1:
+            raise ValueError(f"{name} is ragged (rows of different lengths)")
+        return arr
+    raise TypeError(f"{name} must be array-like; got {describe(x)}")
+
+
+def _pandas_to_numpy(x: Any, *, name: str) -> np.ndarray:
+    import pandas as pd
+
+    if isinstance(x, pd.DataFrame):
+        if any(isinstance(d, pd.CategoricalDtype) for d in x.dtypes):
+            x = x.apply(lambda c: c.astype(c.cat.categories.dtype)
+                        if isinstance(c.dtype, pd.CategoricalDtype) else c)
+        missing = int(x.isna().to_numpy().sum()) if any(
+            pd.api.types.is_extension_array_dtype(d) for d in x.dtypes) else 0
+        if missing:
+            raise ValueError(f"{name} contains {missing} missing value(s) (NA); "
+                             "remove or impute them first")
+        return x.to_numpy()
+    if isinstance(x.dtype, pd.CategoricalDtype):
+        x = x.astype(x.cat.categories.dtype) if not x.isna().any() else x
+    if pd.api.types.is_extension_array_dtype(x.dtype):
+        missing = int(x.isna().sum())
+        if missing:
+            raise ValueError(f"{name} contains {missing} missing value(s) (NA); "
+                             "remove or impute them first")
+        kind = getattr(x.dtype, "numpy_dtype", None)
+        return x.to_numpy(dtype=kind) if kind is not None else x.to_numpy()
+    return x.to_numpy()
+
+
+def column_1d(x: Any, *, name: str, allow_empty: bool = False) -> np.ndarray:
+    """Return ``x`` as a 1-D numpy array; a single column (n, 1) is flattened."""
+    arr = to_numpy(x, name=name)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D (one value per sample); got an array of "
+                         f"shape {arr.shape}")
+    if not allow_empty and arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty; at least one sample is required")
+    return arr
+
+
+def check_consistent_length(*named: tuple[str, Any]) -> int:
+    """Check that named arrays share their first dimension; return it."""
+    lengths = [(name, len(a)) for name, a in named if a is not None]
+    if len({n for _, n in lengths}) > 1:
+        listing = ", ".join(f"{name} has {n}" for name, n in lengths)
+        raise ValueError(f"inconsistent numbers of samples: {listing}")
+    return lengths[0][1] if lengths else 0
+
+
+def as_float_array(x: Any, *, name: str, ndim: int | tuple[int, ...] = 1,
+                   allow_nan: bool = False, allow_empty: bool = False) -> np.ndarray:
+    """Return ``x`` as a float64 array with the given number(s) of dimensions.
+
+    Integer and boolean input is converted; strings and objects raise
+    ``TypeError``; NaN and infinity raise ``ValueError`` unless ``allow_nan``.
+    """
+    arr = to_numpy(x, name=name)
+    ndims = (ndim,) if isinstance(ndim, int) else ndim
+    if arr.ndim == 2 and arr.shape[1] == 1 and 1 in ndims and 2 not in ndims:
+        arr = arr[:, 0]
+    if arr.ndim not in ndims:
+        expected = " or ".join(f"{d}-D" for d in ndims)
+        raise ValueError(f"{name} must be {expected}; got an array of shape {arr.shape}")
+    if arr.dtype.kind not in "biuf":
+        if arr.dtype.kind == "O":
+            try:
+                arr = arr.astype(np.float64)
+            except (TypeError, ValueError):
+                raise TypeError(f"{name} must be numeric; got values of dtype object "
+                                "that are not numbers") from None
+        else:
+            raise TypeError(f"{name} must be numeric; got dtype {arr.dtype}")
+    arr = np.asarray(arr, dtype=np.float64)
+    if not allow_empty and arr.size == 0:
+        raise ValueError(f"{name} is empty; at least one sample is required")
+    if not allow_nan:
+        _check_finite(arr, name)
+    return arr
+
+
+def _check_finite(arr: np.ndarray, name: str) -> None:
+    # sum() is one fast pass; only when it is not finite do we look closer.
+    if arr.dtype.kind == "f" and not np.isfinite(arr.sum()):
+        n_nan = int(np.isnan(arr).sum())
+        n_inf = int(np.isinf(arr).sum())
+        if n_nan or n_inf:
+            what = " and ".join(s for s in (f"{n_nan} NaN" if n_nan else "",
+                                            f"{n_inf} infinite" if n_inf else "") if s)
+            raise ValueError(f"{name} contains {what} value(s); all values must be finite")
+
+
+def check_sample_weight(sample_weight: Any, n_samples: int, *,
+                        name: str = "sample_weight") -> np.ndarray | None:
+    """Validate sample weights: 1-D, finite, non-negative, one per sample.
+
+    Returns ``None`` when ``sample_weight`` is ``None``. Integer weights keep an
+    integer dtype so that weighted counts stay integers (as scikit-learn does).
+    """
+    if sample_weight is None:
+        return None
+    w = column_1d(sample_weight, name=name, allow_empty=True)
+    if w.dtype.kind == "b":
+        w = w.astype(np.int64)
+    if w.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be numeric; got dtype {w.dtype}")
+    if w.shape[0] != n_samples:
+        raise ValueError(f"{name} must have one weight per sample ({n_samples}); "
+                         f"got {w.shape[0]}")
+    if w.dtype.kind == "f":
+        _check_finite(w, name)
+    if w.size and w.min() < 0:
+        raise ValueError(f"{name} must be non-negative; got a minimum of {w.min()}")
+    return w
+
+
+def check_option(value: Any, name: str, options: Sequence[Any]) -> Any:
+    """Check that ``value`` is one of ``options`` (compared with ``==``)."""
+    for opt in options:
+        if (value is None and opt is None) or (value is not None and opt is not None
+                                               and type(value) is type(opt) and value == opt):
+            return value
+    raise ValueError(f"{name} must be one of {list(options)!r}; got {value!r}")
+
+
+def check_int(value: Any, name: str, *, minimum: int | None = None,
+              maximum: int | None = None) -> int:
+    """Check that ``value`` is an integer (not a bool) within bounds."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer; got {describe(value)}")
+    value = int(value)
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}; got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be at most {maximum}; got {value}")
+    return value
+
+
+def check_confidence_level(confidence_level: Any) -> float:
+    """Check that the confidence level is a number strictly between 0 and 1."""
+    if isinstance(confidence_level, bool) or not isinstance(confidence_level, numbers.Real):
+        raise TypeError(f"confidence_level must be a number in (0, 1); got "
+                        f"{describe(confidence_level)}")
+    level = float(confidence_level)
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"confidence_level must be strictly between 0 and 1; got {level}")
+    return level
+
+
+def check_random_state(random_state: Any) -> np.random.Generator:
+    """Turn ``None``, an int, a SeedSequence or a Generator into a Generator.
+
+    A legacy ``RandomState`` is accepted and wrapped (its next draws seed a new
+    Generator), so passing scikit-learn-style states works.
+    """
+    if random_state is None or isinstance(random_state, (numbers.Integral, np.random.SeedSequence)):
+        if isinstance(random_state, bool):
+            raise TypeError("random_state must be None, an int, a SeedSequence or a "
+                            "numpy Generator; got a bool")
+        if isinstance(random_state, numbers.Integral) and int(random_state) < 0:
+            raise ValueError(f"random_state must be non-negative; got {random_state}")
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**31 - 1, size=4))
+    raise TypeError("random_state must be None, an int, a SeedSequence or a numpy "
+                    f"Generator; got {describe(random_state)}")
+
+
+def check_zero_division(zero_division: Any) -> Any:
+    """Validate scikit-learn's ``zero_division``: "warn", 0, 1 or nan."""
+    if isinstance(zero_division, str):
+        if zero_division == "warn":
+            return zero_division
+    elif isinstance(zero_division, numbers.Real) and not isinstance(zero_division, bool):
+        if zero_division in (0, 1) or np.isnan(zero_division):
+            return float(zero_division)
+    raise ValueError(f"zero_division must be 'warn', 0.0, 1.0 or np.nan; got {zero_division!r}")
+
+
+# --------------------------------------------------------------------------- labels
+
+def _label_category(arr: np.ndarray) -> str:
+    """'number' or 'string' for a label array (object arrays are checked later)."""
+    kind = arr.dtype.kind
+    if kind in "biuf":
+        return "number"
+    if kind in "US":
+        return "string"
+    if kind == "O":
+        return "object"
+    raise TypeError(f"labels must be numbers, booleans or strings; got dtype {arr.dtype}")
+
+
+def label_array(y: Any, *, name: str) -> np.ndarray:
+    """Return 1-D class labels, checked: no missing values, no continuous floats.
+
+    Integral floats (0.0, 1.0) are accepted as labels, like scikit-learn does.
+    """
+    arr = column_1d(y, name=name)
+    kind = arr.dtype.kind
+    if kind == "f":
+        _check_finite(arr, name)
+        if np.any(np.mod(arr, 1)):
+            raise ValueError(f"{name} contains continuous values (e.g. "
+                             f"{arr[np.mod(arr, 1) != 0][0]!r}); classification metrics "
+                             "need discrete class labels. For scores or probabilities use "
+                             "the ranking metrics (roc_auc_score, ...)")
+    elif kind == "c" or kind in "mMV":
+        raise TypeError(f"{name} must hold class labels (numbers, booleans or strings); "
+                        f"got dtype {arr.dtype}")
+    else:
+        _label_category(arr)
+    return arr
+
+
+def _object_category(uniques: np.ndarray, name: str) -> str:
+    kinds = set()
+    for u in uniques:
+        if u is None or (isinstance(u, float) and np.isnan(u)):
+            raise ValueError(f"{name} contains missing values (None or NaN); class labels "
+                             "must all be present")
+        if isinstance(u, (str, np.str_)):
+            kinds.add("string")
+        elif isinstance(u, (numbers.Number, np.generic)) and not isinstance(u, complex):
+            if isinstance(u, (float, np.floating)) and float(u) % 1:
+                raise ValueError(f"{name} contains continuous values (e.g. {u!r}); "
+                                 "classification metrics need discrete class labels")
+            kinds.add("number")
+        else:
+            raise TypeError(f"{name} contains a label of unsupported type "
+                            f"{type(u).__name__} ({u!r})")
+    if len(kinds) > 1:
+        raise TypeError(f"{name} mixes string and number labels; use one type of label")
+    return kinds.pop() if kinds else "number"
+
+
+def _common_category(named: Sequence[tuple[str, np.ndarray]]) -> str:
+    cats = {}
+    for name, arr in named:
+        cat = _label_category(arr)
+        if cat != "object":
+            cats[name] = cat
+    if len(set(cats.values())) > 1:
+        listing = ", ".join(f"{n} has {c} labels" for n, c in cats.items())
+        raise TypeError(f"mix of string and number labels: {listing}")
+    return next(iter(cats.values()), "object")
+
+
+def check_labels_argument(labels: Any, *, name: str = "labels") -> np.ndarray | None:
+    """Validate a user-given list of labels: 1-D, non-empty, no duplicates."""
+    if labels is None:
+        return None
+    arr = column_1d(labels, name=name, allow_empty=True)
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} must contain at least one label; got an empty list")
+    if arr.dtype.kind == "O":
+        _object_category(arr, name)
+    try:
+        uniq = np.unique(arr)
+    except TypeError:
+        raise TypeError(f"{name} mixes string and number labels") from None
+    if uniq.shape[0] != arr.shape[0]:
+        raise ValueError(f"{name} contains duplicated labels: {arr.tolist()!r}")
+    return arr
+
+
+def _restore_dtype(classes: np.ndarray, *arrays: np.ndarray) -> np.ndarray:
+    """Give integer-coded classes back the label dtype of the input (bool, float)."""
+    kinds = {a.dtype.kind for a in arrays}
+    if kinds == {"b"}:
+        return classes.astype(bool)
+    if "f" in kinds:
+        return classes.astype(np.float64)
+    return classes
+
+
+def _as_int_labels(arr: np.ndarray) -> np.ndarray:
+    kind = arr.dtype.kind
+    if kind == "b":
+        return arr.view(np.uint8)
+    if kind == "f":
+        return arr.astype(np.int64)
+    return arr
+
+
+def count_label_pairs(y_true: np.ndarray, y_pred: np.ndarray,
+                      sample_weight: np.ndarray | None = None,
+                      *, names: tuple[str, str] = ("y_true", "y_pred")
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """Count (true, predicted) label pairs: return ``(classes, matrix)``.
+
+    ``classes`` are the sorted distinct labels of both arrays; ``matrix[i, j]`` is
+    the number (or total weight) of samples with true label ``classes[i]`` and
+    predicted label ``classes[j]``. Inputs must come from :func:`label_array`.
+
+    Integer labels of narrow range are counted with one ``np.bincount`` over
+    ``true * span + pred``; labels in {0, 1} without weights take three
+    counting passes instead; other labels are hashed once (no sort of the data).
+    """
+    category = _common_category(list(zip(names, (y_true, y_pred))))
+    n = y_true.shape[0]
+    if category == "number":
+        t, p = _as_int_labels(y_true), _as_int_labels(y_pred)
+        lo = min(t.min(), p.min())
+        hi = max(t.max(), p.max())
+        span = int(hi) - int(lo) + 1
+        if lo == 0 and hi <= 1 and sample_weight is None:
+            return _count_binary01(t, p, y_true, y_pred)
+        if span <= _MAX_DIRECT_SPAN and span * span <= max(4096, 4 * n):
+            return _count_direct(t, p, int(lo), span, sample_weight, y_true, y_pred)
+    return _count_hashed(y_true, y_pred, sample_weight, names)
+
+
+def _count_binary01(t: np.ndarray, p: np.ndarray, y_true: np.ndarray,
+                    y_pred: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    n = t.shape[0]
+    n_t1 = np.count_nonzero(t)
+    n_p1 = np.count_nonzero(p)
+    if t.dtype.itemsize >= 8 and p.dtype.itemsize >= 8:
+        tp = int(np.dot(t, p))  # int64 dot cannot overflow below 2**63 samples
+    else:
+        tp = np.count_nonzero(t & p)
+    matrix = np.array([[n - n_t1 - n_p1 + tp, n_p1 - tp], [n_t1 - tp, tp]], dtype=np.int64)
+    present = np.array([n_t1 < n or n_p1 < n, n_t1 > 0 or n_p1 > 0])
+    classes = _restore_dtype(np.flatnonzero(present), y_true, y_pred)
+    return classes, matrix[np.ix_(present, present)]
+
+
+def _count_direct(t: np.ndarray, p: np.ndarray, lo: int, span: int,
+                  w: np.ndarray | None, y_true: np.ndarray,
+                  y_pred: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    if lo == 0:
+        joint = t.astype(np.intp) * span
+        joint += p
+    else:
+        joint = (t.astype(np.intp) - lo) * span
+        joint += p
+        joint -= lo
+    counts = np.bincount(joint, minlength=span * span).reshape(span, span)
+    present = (counts.sum(axis=0) + counts.sum(axis=1)) > 0
+    if w is not None:
+        counts = _weighted_bincount(joint, w, span * span).reshape(span, span)
+    classes = _restore_dtype(np.flatnonzero(present) + lo, y_true, y_pred)
+    return classes, counts[np.ix_(present, present)]
+
+
+def _weighted_bincount(codes: np.ndarray, w: np.ndarray, size: int) -> np.ndarray:
+    out = np.bincount(codes, weights=w, minlength=size)
+    # integer weights give integer counts, as scikit-learn's confusion_matrix does
+    return out.astype(np.int64) if w.dtype.kind in "iu" else out
+
+
+def _factorize_labels(y_true: np.ndarray, y_pred: np.ndarray,
+                      names: tuple[str, str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Codes of both arrays in one shared, sorted class space (one hash pass)."""
+    import pandas as pd
+
+    both = np.concatenate([y_true.astype(object) if y_true.dtype.kind != y_pred.dtype.kind
+                           else y_true,
+                           y_pred.astype(object) if y_true.dtype.kind != y_pred.dtype.kind
+                           else y_pred])
+    codes, uniques = pd.factorize(both, sort=False, use_na_sentinel=True)
+    uniques = np.asarray(uniques)
+    if (codes < 0).any():
+        raise ValueError(f"{names[0]} or {names[1]} contains missing values (None or NaN); "
+                         "class labels must all be present")
+    n = y_true.shape[0]
+    if uniques.dtype.kind == "O":
+        for name, part in ((names[0], codes[:n]), (names[1], codes[n:])):
+            _object_category(uniques[np.unique(part)], name)
+        _object_category(uniques, f"{names[0]} and {names[1]}")
+    try:
+        order = np.argsort(uniques, kind="stable")
+    except TypeError:
+        raise TypeError(f"{names[0]} and {names[1]} mix label types that cannot be "
+                        "ordered (e.g. strings and numbers)") from None
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.shape[0])
+    codes = rank[codes]
+    return uniques[order], codes[:n], codes[n:]
+
+
+def _count_hashed(y_true: np.ndarray, y_pred: np.ndarray, w: np.ndarray | None,
+                  names: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
+    classes, t, p = _factorize_labels(y_true, y_pred, names)
+    k = classes.shape[0]
+    joint = t.astype(np.intp) * k + p
+    if w is None:
+        counts = np.bincount(joint, minlength=k * k)
+    else:
+        counts = _weighted_bincount(joint, w, k * k)
+    return classes, counts.reshape(k, k)
+
+
+@dataclass(frozen=True)
+class EncodedLabels:
+    """Labels of one or more arrays as integer codes into shared sorted ``classes``."""
+
+    classes: np.ndarray
+    codes: tuple[np.ndarray, ...]
+
+    @property
+    def n_classes(self) -> int:
+        return int(self.classes.shape[0])
+
+
+def encode_labels(*named: tuple[str, Any]) -> EncodedLabels:
+    """Encode several label arrays into codes over their shared sorted classes.
+
+    Example: ``encode_labels(("y_true", y_true), ("y_pred", y_pred))``. Lengths are
+    checked; integer labels of narrow range avoid hashing.
+    """
+    arrays = [label_array(a, name=n) for n, a in named]
+    check_consistent_length(*zip([n for n, _ in named], arrays))
+    names = tuple(n for n, _ in named)
+    category = _common_category(list(zip(names, arrays)))
+    if category == "number":
+        ints = [_as_int_labels(a) for a in arrays]
+        lo = min(a.min() for a in ints)
+        hi = max(a.max() for a in ints)
+        span = int(hi) - int(lo) + 1
+        if span <= _MAX_DIRECT_SPAN:
+            present = np.zeros(span, dtype=bool)
+            for a in ints:
+                present |= np.bincount((a.astype(np.intp) - lo), minlength=span) > 0
+            lut = np.cumsum(present) - 1
+            codes = tuple(lut[a.astype(np.intp) - lo] for a in ints)
+            classes = _restore_dtype(np.flatnonzero(present) + lo, *arrays)
+            return EncodedLabels(classes, codes)
+    first, rest = arrays[0], arrays[1:] or [arrays[0][:0]]
+    # factorize pairs at a time through a concatenation of all arrays
+    joined = np.concatenate(rest) if len(rest) > 1 else rest[0]
+    classes, c0, c1 = _factorize_labels(first, joined, (names[0], ", ".join(names[1:]) or names[0]))
+    codes = [c0]
+    offset = 0
+    for a in arrays[1:]:
+        codes.append(c1[offset:offset + a.shape[0]])
+        offset += a.shape[0]
+    return EncodedLabels(classes, tuple(codes))
