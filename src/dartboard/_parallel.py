@@ -1,0 +1,162 @@
+"""Parallel execution and seeding shared by every layer that trains many models.
+
+Each task gets its own :class:`numpy.random.SeedSequence`, spawned from the user's
+``random_state`` before any work starts, so a result never depends on how tasks
+are scheduled: sequential, joblib's loky processes or a Dask cluster give the same
+numbers.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+
+from dartboard._validation import check_int, describe
+
+__all__ = ["parallel_map", "spawn_seeds", "resolve_backend"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+_BACKENDS = ("sequential", "loky", "threading", "multiprocessing", "dask")
+
+
+def spawn_seeds(random_state: Any, n: int) -> list[np.random.SeedSequence]:
+    """``n`` independent child seeds derived from ``random_state``.
+
+    ``None`` draws fresh entropy; an int or a SeedSequence is spawned from
+    directly; a Generator contributes 128 bits drawn from it (so the same
+    Generator state gives the same children).
+
+    Examples
+    --------
+    >>> a = spawn_seeds(0, 3)
+    >>> b = spawn_seeds(0, 3)
+    >>> [s.generate_state(1)[0] for s in a] == [s.generate_state(1)[0] for s in b]
+    True
+    """
+    n = check_int(n, "n", minimum=0)
+    if isinstance(random_state, np.random.SeedSequence):
+        root = random_state
+    elif random_state is None or (isinstance(random_state, numbers.Integral)
+                                  and not isinstance(random_state, bool)):
+        if random_state is not None and int(random_state) < 0:
+            raise ValueError(f"random_state must be non-negative; got {random_state}")
+        root = np.random.SeedSequence(random_state)
+    elif isinstance(random_state, np.random.Generator):
+        root = np.random.SeedSequence(random_state.integers(0, 2**32, size=4).tolist())
+    elif isinstance(random_state, np.random.RandomState):
+        root = np.random.SeedSequence(random_state.randint(0, 2**31 - 1, size=4).tolist())
+    else:
+        raise TypeError("random_state must be None, an int, a SeedSequence or a numpy "
+                        f"Generator; got {describe(random_state)}")
+    return root.spawn(n)
+
+
+def resolve_backend(n_jobs: Any, backend: Any) -> tuple[int, str, Any]:
+    """Normalise ``n_jobs`` and ``backend`` to ``(n_jobs, backend name, client)``.
+
+    ``backend`` is ``None`` (loky when ``n_jobs`` asks for more than one worker,
+    otherwise sequential), one of ``"sequential"``, ``"loky"``, ``"threading"``,
+    ``"multiprocessing"``, ``"dask"``, or a ``distributed.Client`` (meaning dask).
+    """
+    if n_jobs is None:
+        n_jobs = 1
+    n_jobs = check_int(n_jobs, "n_jobs")
+    if n_jobs == 0:
+        raise ValueError("n_jobs must be a positive integer or -1 (all cores); got 0")
+    client = None
+    if backend is not None and type(backend).__name__ == "Client" \
+            and type(backend).__module__.startswith("distributed"):
+        client, backend = backend, "dask"
+    if backend is None:
+        backend = "sequential" if n_jobs == 1 else "loky"
+    if backend not in _BACKENDS:
+        raise ValueError(f"backend must be one of {list(_BACKENDS)} or a distributed.Client; "
+                         f"got {backend!r}")
+    return n_jobs, backend, client
+
+
+def parallel_map(func: Callable[[T], R], items: Sequence[T] | Iterable[T], *,
+                 n_jobs: int | None = None, backend: Any = None, progress: bool = False,
+                 description: str = "working") -> list[R]:
+    """``[func(item) for item in items]``, possibly in parallel, results in order.
+
+    Parameters
+    ----------
+    func : callable
+        Must be picklable for process back-ends (a module-level function or a
+        ``functools.partial`` of one).
+    items : sequence
+        One task each.
+    n_jobs : int, optional
+        Number of workers; ``None`` or 1 runs in this process, -1 uses all cores.
+    backend : str or distributed.Client, optional
+        See :func:`resolve_backend`. ``"dask"`` needs a running
+        ``distributed.Client`` (the one passed, or the current default client).
+    progress : bool
+        Show a progress bar (rich) on standard error.
+    description : str
+        Label of the progress bar.
+    """
+    items = list(items)
+    n_jobs, backend, client = resolve_backend(n_jobs, backend)
+    bar = _Progress(len(items), description) if progress else None
+    try:
+        if backend == "sequential":
+            out = []
+            for item in items:
+                out.append(func(item))
+                if bar:
+                    bar.advance()
+            return out
+        import joblib
+
+        if backend == "dask":
+            try:
+                import distributed  # noqa: F401
+            except ImportError:
+                raise ImportError("backend='dask' needs the optional Dask extra: "
+                                  'pip install "dartboard[dask]"') from None
+            if client is None:
+                from distributed import get_client
+                try:
+                    client = get_client()
+                except ValueError:
+                    raise ValueError("backend='dask' needs a running distributed.Client; "
+                                     "create one or pass it as backend=client") from None
+        with joblib.parallel_config(backend=backend, n_jobs=n_jobs):
+            runner = joblib.Parallel(return_as="generator")
+            out = []
+            for result in runner(joblib.delayed(func)(item) for item in items):
+                out.append(result)
+                if bar:
+                    bar.advance()
+            return out
+    finally:
+        if bar:
+            bar.close()
+
+
+class _Progress:
+    """A minimal rich progress bar on stderr that can be advanced and closed."""
+
+    def __init__(self, total: int, description: str) -> None:
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn)
+
+        self._progress = Progress(TextColumn("{task.description}"), BarColumn(),
+                                  MofNCompleteColumn(), TimeElapsedColumn(),
+                                  console=Console(stderr=True), transient=True)
+        self._progress.start()
+        self._task = self._progress.add_task(description, total=total)
+
+    def advance(self) -> None:
+        self._progress.advance(self._task)
+
+    def close(self) -> None:
+        self._progress.stop()
