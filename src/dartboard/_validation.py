@@ -32,6 +32,7 @@ __all__ = [
     "check_labels_argument",
     "check_option",
     "check_random_state",
+    "check_real",
     "check_sample_weight",
     "check_zero_division",
     "column_1d",
@@ -540,3 +541,24 @@ def encode_labels(*named: tuple[str, Any]) -> EncodedLabels:
         codes.append(c1[offset:offset + a.shape[0]])
         offset += a.shape[0]
     return EncodedLabels(classes, tuple(codes))
+
+
+def check_real(value: Any, name: str, *, minimum: float | None = None,
+               maximum: float | None = None, open_minimum: bool = False,
+               open_maximum: bool = False) -> float:
+    """Check that ``value`` is a finite real number (not a bool) within bounds.
+
+    ``open_minimum``/``open_maximum`` exclude the bound itself. Returns a float.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number; got {describe(value)}")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be finite; got {value}")
+    if minimum is not None and (value <= minimum if open_minimum else value < minimum):
+        word = "greater than" if open_minimum else "at least"
+        raise ValueError(f"{name} must be {word} {minimum}; got {value}")
+    if maximum is not None and (value >= maximum if open_maximum else value > maximum):
+        word = "less than" if open_maximum else "at most"
+        raise ValueError(f"{name} must be {word} {maximum}; got {value}")
+    return value
