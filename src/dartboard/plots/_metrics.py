@@ -1,0 +1,366 @@
+"""Figures of one model's predictions: ROC, precision-recall, confusion matrix,
+calibration and the distribution of regression errors.
+
+Each function accepts either the raw data (``y_true`` with scores, predictions or
+probabilities) or the already computed points (keywords such as ``fpr``/``tpr``), so
+that a figure can be redrawn from a saved ``results.json`` without the data. Every
+function takes an optional ``ax`` and returns the :class:`matplotlib.axes.Axes` it drew
+on; without ``ax`` a new :class:`matplotlib.figure.Figure` is made (no pyplot state, so
+it works with any backend, including Agg on a server).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from dartboard._validation import as_float_array, check_consistent_length, check_int, column_1d
+
+__all__ = [
+    "plot_roc_curve", "plot_precision_recall_curve", "plot_confusion_matrix",
+    "plot_calibration_curve", "plot_error_distribution", "calibration_points",
+]
+
+
+def _new_axes(ax: Any, figsize: tuple[float, float] = (5.0, 4.0)) -> Any:
+    if ax is not None:
+        return ax
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=figsize, layout="constrained")
+    return fig.subplots()
+
+
+def _bounds(interval: Any) -> tuple[float, float] | None:
+    """``(low, high)`` from an ``Interval``, a mapping with low/high, or a pair."""
+    if interval is None:
+        return None
+    if isinstance(interval, dict):
+        return float(interval["low"]), float(interval["high"])
+    if hasattr(interval, "low") and hasattr(interval, "high"):
+        return float(interval.low), float(interval.high)
+    low, high = interval
+    return float(low), float(high)
+
+
+def _label(name: str | None, what: str, value: float | None, interval: Any) -> str:
+    parts = [name] if name else []
+    if value is not None:
+        text = f"{what} = {value:.3f}"
+        bounds = _bounds(interval)
+        if bounds is not None:
+            text += f" [{bounds[0]:.3f}, {bounds[1]:.3f}]"
+        parts.append(f"({text})" if name else text)
+    return " ".join(parts)
+
+
+def _points(given: dict[str, Any], data: tuple[Any, Any], data_names: tuple[str, str]) -> bool:
+    """True when precomputed points were given; checks that exactly one form was."""
+    has_points = all(v is not None for v in given.values())
+    if any(v is not None for v in given.values()) and not has_points:
+        raise ValueError(f"give all of {', '.join(given)} together; got only "
+                         f"{', '.join(k for k, v in given.items() if v is not None)}")
+    has_data = data[0] is not None and data[1] is not None
+    if has_points == has_data:
+        raise ValueError(f"give either {data_names[0]} and {data_names[1]}, or "
+                         f"{' and '.join(given)}; got "
+                         f"{'both' if has_points else 'neither'}")
+    return has_points
+
+
+def plot_roc_curve(y_true: Any = None, y_score: Any = None, *, fpr: Any = None,
+                   tpr: Any = None, roc_auc: float | None = None, interval: Any = None,
+                   pos_label: Any = None, name: str | None = None, ax: Any = None) -> Any:
+    """Receiver operating characteristic curve, with the AUC and its interval.
+
+    Parameters
+    ----------
+    y_true, y_score : array-like, optional
+        Binary labels and scores; the curve is computed with
+        :func:`dartboard.metrics.roc_curve`.
+    fpr, tpr : array-like, optional
+        Precomputed curve points, instead of ``y_true`` and ``y_score``.
+    roc_auc : float, optional
+        Area to print in the legend; computed by the trapezoid rule when omitted.
+    interval : Interval, mapping or (low, high), optional
+        Confidence interval of the AUC, printed next to it.
+    pos_label, name, ax
+        Positive class, legend name, axes to draw on.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> ax = plot_roc_curve(fpr=[0, 0.2, 1], tpr=[0, 0.8, 1], interval=(0.7, 0.9))
+    >>> ax.get_legend().get_texts()[0].get_text()
+    'AUC = 0.800 [0.700, 0.900]'
+    """
+    if not _points({"fpr": fpr, "tpr": tpr}, (y_true, y_score), ("y_true", "y_score")):
+        from dartboard.metrics import roc_curve
+
+        fpr, tpr, _ = roc_curve(y_true, y_score, pos_label=pos_label)
+    fpr = as_float_array(fpr, name="fpr")
+    tpr = as_float_array(tpr, name="tpr")
+    check_consistent_length(("fpr", fpr), ("tpr", tpr))
+    if roc_auc is None:
+        roc_auc = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2))
+    ax = _new_axes(ax)
+    ax.plot(fpr, tpr, lw=2, label=_label(name, "AUC", roc_auc, interval))
+    ax.plot([0, 1], [0, 1], ls="--", lw=1, color="0.6", label="chance")
+    ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), aspect="equal",
+           xlabel="False positive rate", ylabel="True positive rate", title="ROC curve")
+    ax.legend(loc="lower right")
+    return ax
+
+
+def plot_precision_recall_curve(y_true: Any = None, y_score: Any = None, *,
+                                precision: Any = None, recall: Any = None,
+                                average_precision: float | None = None,
+                                interval: Any = None, prevalence: float | None = None,
+                                pos_label: Any = None, name: str | None = None,
+                                ax: Any = None) -> Any:
+    """Precision-recall curve (step-wise, as average precision sums it).
+
+    Parameters
+    ----------
+    y_true, y_score : array-like, optional
+        Binary labels and scores, for :func:`dartboard.metrics.precision_recall_curve`.
+    precision, recall : array-like, optional
+        Precomputed curve points (recall decreasing, as the metric returns them).
+    average_precision : float, optional
+        Printed in the legend; computed as the step sum
+        ``sum_n (R_n - R_{n+1}) P_n`` when omitted.
+    interval : Interval, mapping or (low, high), optional
+        Interval of the average precision.
+    prevalence : float, optional
+        Share of positives, drawn as the no-skill line (computed from ``y_true``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> ax = plot_precision_recall_curve(precision=[0.5, 1.0, 1.0], recall=[1.0, 0.5, 0.0])
+    >>> ax.get_legend().get_texts()[0].get_text()
+    'AP = 0.750'
+    """
+    if not _points({"precision": precision, "recall": recall}, (y_true, y_score),
+                   ("y_true", "y_score")):
+        from dartboard.metrics import precision_recall_curve
+
+        precision, recall, _ = precision_recall_curve(y_true, y_score, pos_label=pos_label)
+        if prevalence is None:
+            # the first point of the curve (every sample predicted positive)
+            prevalence = float(precision[0])
+    precision = as_float_array(precision, name="precision")
+    recall = as_float_array(recall, name="recall")
+    check_consistent_length(("precision", precision), ("recall", recall))
+    if average_precision is None:
+        average_precision = float(-np.sum(np.diff(recall) * precision[:-1]))
+    ax = _new_axes(ax)
+    ax.step(recall, precision, where="post", lw=2,
+            label=_label(name, "AP", average_precision, interval))
+    if prevalence is not None:
+        ax.axhline(prevalence, ls="--", lw=1, color="0.6", label="no skill")
+    ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), aspect="equal", xlabel="Recall",
+           ylabel="Precision", title="Precision-recall curve")
+    ax.legend(loc="lower left")
+    return ax
+
+
+def plot_confusion_matrix(y_true: Any = None, y_pred: Any = None, *, matrix: Any = None,
+                          labels: Any = None, normalize: str | None = None,
+                          cmap: str = "Blues", ax: Any = None) -> Any:
+    """Heat map of the confusion matrix (rows true class, columns predicted).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like, optional
+        Labels, counted with :func:`dartboard.metrics.confusion_matrix`.
+    matrix : array-like of shape (K, K), optional
+        Precomputed counts, instead of ``y_true`` and ``y_pred``.
+    labels : sequence, optional
+        Class names for the axes (default 0..K-1, or the classes found in the data).
+    normalize : {None, "true", "pred", "all"}
+        Show shares of each row, column or of the total instead of counts.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> ax = plot_confusion_matrix(matrix=[[50, 2], [3, 45]], labels=["no", "yes"])
+    >>> [t.get_text() for t in ax.texts]
+    ['50', '2', '3', '45']
+    """
+    from dartboard._validation import check_option
+
+    normalize = check_option(normalize, "normalize", [None, "true", "pred", "all"])
+    if (matrix is None) == (y_true is None or y_pred is None):
+        raise ValueError("give either y_true and y_pred, or matrix")
+    if matrix is None:
+        from dartboard.metrics import confusion_matrix
+
+        y_true = column_1d(y_true, name="y_true")
+        y_pred = column_1d(y_pred, name="y_pred")
+        matrix = confusion_matrix(y_true, y_pred, labels=labels)
+        if labels is None:
+            labels = np.unique(np.concatenate([np.unique(y_true), np.unique(y_pred)]))
+    counts = as_float_array(matrix, name="matrix", ndim=2)
+    if counts.shape[0] != counts.shape[1]:
+        raise ValueError(f"matrix must be square; got shape {counts.shape}")
+    k = counts.shape[0]
+    labels = [str(v) for v in (range(k) if labels is None else labels)]
+    if len(labels) != k:
+        raise ValueError(f"labels must name the {k} classes of matrix; got {len(labels)}")
+    shown = counts
+    if normalize is not None:
+        axis = {"true": 1, "pred": 0, "all": None}[normalize]
+        total = counts.sum(axis=axis, keepdims=axis is not None)
+        shown = np.divide(counts, total, out=np.zeros_like(counts), where=total > 0)
+    ax = _new_axes(ax, figsize=(4.5, 4.0))
+    image = ax.imshow(shown, cmap=cmap, vmin=0)
+    ax.figure.colorbar(image, ax=ax, shrink=0.8)
+    threshold = shown.max() / 2 if shown.size else 0
+    for i in range(k):
+        for j in range(k):
+            value = shown[i, j]
+            text = f"{value:.2f}" if normalize else f"{value:.0f}" \
+                if float(value).is_integer() else f"{value:.1f}"
+            ax.text(j, i, text, ha="center", va="center",
+                    color="white" if value > threshold else "black")
+    ax.set(xticks=range(k), yticks=range(k), xticklabels=labels, yticklabels=labels,
+           xlabel="Predicted label", ylabel="True label", title="Confusion matrix")
+    return ax
+
+
+def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = 10,
+                       pos_label: Any = 1) -> dict[str, list[float]]:
+    """Reliability-diagram points: per non-empty uniform bin of ``y_prob`` on [0, 1],
+    the mean predicted probability, the observed share of positives and the count.
+
+    Examples
+    --------
+    >>> points = calibration_points([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9], n_bins=2)
+    >>> [round(p, 3) for p in points["prob_pred"]], points["prob_true"], points["counts"]
+    ([0.15, 0.85], [0.0, 1.0], [2, 2])
+    """
+    n_bins = check_int(n_bins, "n_bins", minimum=1)
+    y_true = column_1d(y_true, name="y_true")
+    y_prob = as_float_array(y_prob, name="y_prob")
+    check_consistent_length(("y_true", y_true), ("y_prob", y_prob))
+    if y_prob.min() < 0 or y_prob.max() > 1:
+        raise ValueError("y_prob must hold probabilities in [0, 1]; got values in "
+                         f"[{y_prob.min():.4g}, {y_prob.max():.4g}]")
+    positive = (y_true == pos_label).astype(np.float64)
+    bins = np.minimum((y_prob * n_bins).astype(np.int64), n_bins - 1)
+    counts = np.bincount(bins, minlength=n_bins)
+    sum_prob = np.bincount(bins, weights=y_prob, minlength=n_bins)
+    sum_pos = np.bincount(bins, weights=positive, minlength=n_bins)
+    keep = counts > 0
+    return {"prob_pred": (sum_prob[keep] / counts[keep]).tolist(),
+            "prob_true": (sum_pos[keep] / counts[keep]).tolist(),
+            "counts": counts[keep].tolist()}
+
+
+def plot_calibration_curve(y_true: Any = None, y_prob: Any = None, *, n_bins: int = 10,
+                           prob_pred: Any = None, prob_true: Any = None, counts: Any = None,
+                           pos_label: Any = 1, name: str | None = None,
+                           ax: Any = None) -> Any:
+    """Reliability diagram: observed share of positives against mean predicted
+    probability in uniform bins; marker area grows with the bin's count.
+
+    Parameters
+    ----------
+    y_true, y_prob : array-like, optional
+        Binary labels and predicted probabilities of ``pos_label``.
+    prob_pred, prob_true, counts : array-like, optional
+        Precomputed points (see :func:`calibration_points`), instead of the data.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> ax = plot_calibration_curve([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9], n_bins=2)
+    >>> ax.get_title()
+    'Calibration'
+    """
+    if not _points({"prob_pred": prob_pred, "prob_true": prob_true}, (y_true, y_prob),
+                   ("y_true", "y_prob")):
+        points = calibration_points(y_true, y_prob, n_bins=n_bins, pos_label=pos_label)
+        prob_pred, prob_true, counts = points["prob_pred"], points["prob_true"], \
+            points["counts"]
+    prob_pred = as_float_array(prob_pred, name="prob_pred")
+    prob_true = as_float_array(prob_true, name="prob_true")
+    check_consistent_length(("prob_pred", prob_pred), ("prob_true", prob_true))
+    ax = _new_axes(ax)
+    ax.plot([0, 1], [0, 1], ls="--", lw=1, color="0.6", label="perfectly calibrated")
+    ax.plot(prob_pred, prob_true, lw=1.5, label=name or "model")
+    if counts is not None:
+        counts = as_float_array(counts, name="counts")
+        sizes = 20 + 180 * counts / counts.max()
+        ax.scatter(prob_pred, prob_true, s=sizes, alpha=0.7, zorder=3)
+    ax.set(xlim=(-0.02, 1.02), ylim=(-0.02, 1.02), aspect="equal",
+           xlabel="Mean predicted probability", ylabel="Observed share of positives",
+           title="Calibration")
+    ax.legend(loc="upper left")
+    return ax
+
+
+def plot_error_distribution(y_true: Any = None, y_pred: Any = None, *, errors: Any = None,
+                            bins: int | str = "auto", ax: Any = None) -> Any:
+    """Distribution of regression errors ``e = y_true - y_pred``: a density
+    histogram (PDF, left axis) and the empirical CDF (right axis).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like, optional
+        Targets and predictions.
+    errors : array-like, optional
+        The errors themselves (or an error-distribution result with a
+        ``sorted_errors`` / ``errors`` attribute), instead of the data; a saved
+        report keeps a quantile grid of them.
+    bins : int or str
+        Histogram bins, as :func:`numpy.histogram_bin_edges`.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The PDF axes; the CDF is drawn on a twin axes sharing its x axis.
+
+    Examples
+    --------
+    >>> ax = plot_error_distribution(errors=[-1.0, 0.0, 0.5, 2.0])
+    >>> ax.get_xlabel()
+    'Error (true - predicted)'
+    """
+    if errors is not None and not isinstance(errors, (list, tuple, np.ndarray)):
+        errors = getattr(errors, "sorted_errors", getattr(errors, "errors", errors))
+    if (errors is None) == (y_true is None or y_pred is None):
+        raise ValueError("give either y_true and y_pred, or errors")
+    if errors is None:
+        y_true = as_float_array(y_true, name="y_true")
+        y_pred = as_float_array(y_pred, name="y_pred")
+        check_consistent_length(("y_true", y_true), ("y_pred", y_pred))
+        errors = y_true - y_pred
+    errors = np.sort(as_float_array(errors, name="errors"))
+    ax = _new_axes(ax, figsize=(6.0, 4.0))
+    edges = np.histogram_bin_edges(errors, bins=bins)
+    ax.hist(errors, bins=edges, density=True, alpha=0.45, color="C0", label="PDF (histogram)")
+    ax.axvline(0.0, color="0.4", lw=1, ls=":")
+    cdf_ax = ax.twinx()
+    cdf = np.arange(1, errors.size + 1) / errors.size
+    cdf_ax.step(errors, cdf, where="post", color="C3", lw=2, label="CDF")
+    cdf_ax.set(ylim=(0, 1.02), ylabel="Cumulative share")
+    ax.set(xlabel="Error (true - predicted)", ylabel="Density", title="Error distribution")
+    handles = ax.get_legend_handles_labels()
+    cdf_handles = cdf_ax.get_legend_handles_labels()
+    ax.legend(handles[0] + cdf_handles[0], handles[1] + cdf_handles[1], loc="upper left")
+    return ax
