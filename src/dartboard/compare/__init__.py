@@ -1,0 +1,16 @@
+"""Comparing models: paired permutation tests, McNemar, DeLong, corrected t-test, ranking.
+
+Each public function validates its arguments first and returns a frozen result
+(:class:`TestResult`, :class:`Comparison`, :class:`RankResult`).
+"""
+
+from __future__ import annotations
+
+from dartboard.compare._analytic import corrected_ttest, delong_test, mcnemar_test
+from dartboard.compare._models import compare_models
+from dartboard.compare._permutation import permutation_test
+from dartboard.compare._ranking import rank_models
+from dartboard.compare._results import Comparison, PairedInterval, RankResult, TestResult
+
+__all__ = ["Comparison", "PairedInterval", "RankResult", "TestResult", "compare_models",
+           "corrected_ttest", "delong_test", "mcnemar_test", "permutation_test", "rank_models"]

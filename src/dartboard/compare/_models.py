@@ -1,0 +1,368 @@
+"""compare_models: a paired test and a paired bootstrap interval for any metric.
+
+Three samplers share one contract (R null differences, R bootstrap differences):
+
+* count metrics (the confusion-matrix family) without sample weights: the
+  type-reduced sampler. Samples are grouped by their (true, pred_a, pred_b)
+  type. Swapping the predictions of a sample where both models agree changes
+  nothing, so each replicate only draws how many samples of each disagreeing type
+  are swapped, ``Binomial(group size, 1/2)``, and the two confusion matrices follow
+  from those counts. The paired bootstrap draws the type counts as
+  ``Multinomial(n, type frequencies)``. A replicate costs O(K^3), not O(n).
+* binary ROC AUC: replicates are rows of a batch matrix of swapped (or resampled)
+  scores, ranked at once with midranks.
+* any other metric or callable: swap masks and resample indices drawn per
+  replicate, the metric called on the swapped predictions (O(n) per replicate).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from dartboard._validation import (
+    check_confidence_level,
+    check_consistent_length,
+    check_int,
+    check_option,
+    check_random_state,
+    check_sample_weight,
+    describe,
+    encode_labels,
+    to_numpy,
+)
+from dartboard.compare._counts import SCALAR_COUNT_METRICS, batch_count_metric
+from dartboard.compare._permutation import ALTERNATIVES, count_extreme
+from dartboard.compare._results import Comparison, PairedInterval
+
+__all__ = ["compare_models"]
+
+_METHODS = ("permutation",)
+# Replicates of the batched AUC path ranked at once: rows * n cells stay below this.
+_BATCH_CELLS = 1 << 22
+
+
+def _metric_kind(metric: Callable[..., Any], sample_weight: Any,
+                 metric_kwargs: dict[str, Any], pred: np.ndarray) -> str:
+    module = getattr(metric, "__module__", "")
+    name = getattr(metric, "__name__", "")
+    if module == "dartboard.metrics._confusion" and name in SCALAR_COUNT_METRICS:
+        return "counts" if sample_weight is None else "generic"
+    if (module == "dartboard.metrics._ranking" and name == "roc_auc_score"
+            and sample_weight is None and not metric_kwargs and pred.ndim == 1):
+        return "auc"
+    return "generic"
+
+
+def _compare_models_iv(metric: Any, y_true: Any, pred_a: Any, pred_b: Any, method: Any,
+                       n_resamples: Any, alternative: Any, confidence_level: Any,
+                       sample_weight: Any) -> tuple:
+    if not callable(metric):
+        raise TypeError("metric must be a dartboard metric function or a callable "
+                        f"f(y_true, y_pred, **kw) -> float; got {describe(metric)}")
+    check_option(method, "method", _METHODS)
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
+    check_option(alternative, "alternative", ALTERNATIVES)
+    confidence_level = check_confidence_level(confidence_level)
+    y = to_numpy(y_true, name="y_true")
+    a = to_numpy(pred_a, name="pred_a")
+    b = to_numpy(pred_b, name="pred_b")
+    n = check_consistent_length(("y_true", y), ("pred_a", a), ("pred_b", b))
+    if a.shape != b.shape:
+        raise ValueError(f"pred_a and pred_b must have the same shape; got {a.shape} "
+                         f"and {b.shape}")
+    if n < 2:
+        raise ValueError(f"y_true, pred_a and pred_b must hold at least 2 samples; got {n}")
+    for name, arr in (("pred_a", a), ("pred_b", b)):
+        if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+            raise ValueError(f"{name} contains NaN or infinite values; all predictions "
+                             "must be finite")
+    w = check_sample_weight(sample_weight, n)
+    return y, a, b, n, n_resamples, confidence_level, w
+
+
+def compare_models(metric: Callable[..., Any], y_true: Any, pred_a: Any, pred_b: Any, *,
+                   method: str = "permutation", n_resamples: int = 5000,
+                   alternative: str = "two-sided", confidence_level: float = 0.95,
+                   random_state: Any = None, sample_weight: Any = None,
+                   **metric_kwargs: Any) -> Comparison:
+    """Test whether two models score differently on the same test set.
+
+    Under the null hypothesis the two models are exchangeable: for each sample,
+    its two predictions could have come from either model. The null distribution
+    of ``metric(y, a*) - metric(y, b*)`` is drawn by swapping the two predictions
+    of each sample with probability 1/2 (``n_resamples`` times), and the p-value is
+    ``(S + 1) / (R + 1)`` with S the swapped differences at least as extreme as the
+    observed one (``|t*| >= |t|`` two-sided, ``t* >= t`` for "greater" = a scores
+    higher, ``t* <= t`` for "less"). The interval is the percentile interval of the
+    paired bootstrap: the test set is resampled with replacement (the same indices
+    for both models) and the difference recomputed.
+
+    Count metrics (accuracy, precision, recall, F-beta, specificity, MCC, kappa,
+    ...) without sample weights use the type-reduced sampler (see the module
+    docstring): only samples where the models disagree move, so a million samples
+    cost about as much as a thousand. Binary ROC AUC is batched; other metrics and
+    callables are called once per replicate and model.
+
+    Parameters
+    ----------
+    metric : callable
+        A dartboard metric (e.g. ``dartboard.metrics.f1_score``) or any
+        ``f(y_true, y_pred, **metric_kwargs) -> float``.
+    y_true : array-like of shape (n,)
+    pred_a, pred_b : array-like of shape (n,) or (n, n_classes)
+        Predictions (labels, scores or probabilities) of the two models.
+    method : {"permutation"}
+        How the null distribution is drawn.
+    n_resamples : int, default 5000
+        Number of permutation replicates and of bootstrap replicates.
+    alternative : {"two-sided", "greater", "less"}
+    confidence_level : float, default 0.95
+        Level of the bootstrap interval of the difference.
+    random_state : None, int, SeedSequence or Generator
+        Seed; the permutation and the bootstrap get independent spawned streams.
+    sample_weight : array-like of shape (n,), optional
+        Passed to the metric; each weight travels with its sample.
+    **metric_kwargs
+        Passed to the metric (e.g. ``average="macro"``). A metric that returns
+        one value per class (``average=None``) is an error: a test needs one number.
+
+    Returns
+    -------
+    Comparison
+        ``estimate_a``, ``estimate_b``, ``difference``, ``interval``, ``pvalue``,
+        ``null_distribution`` and ``significant(alpha)``.
+
+    Notes
+    -----
+    Bootstrap replicates in which the metric is undefined (e.g. an AUC of a
+    resample holding one class) are dropped with a warning.
+
+    Examples
+    --------
+    >>> from dartboard.metrics import accuracy_score
+    >>> y = [0, 1, 1, 0, 1, 0, 1, 1, 0, 0] * 20
+    >>> a = [0, 1, 1, 0, 1, 0, 1, 0, 0, 0] * 20
+    >>> b = [0, 1, 0, 0, 1, 1, 1, 0, 0, 1] * 20
+    >>> res = compare_models(accuracy_score, y, a, b, random_state=0)
+    >>> round(res.difference, 2), res.pvalue < 0.001, res.interval.low > 0
+    (0.3, True, True)
+    """
+    y, a, b, n, n_resamples, level, w = _compare_models_iv(
+        metric, y_true, pred_a, pred_b, method, n_resamples, alternative,
+        confidence_level, sample_weight)
+    name = getattr(metric, "__name__", type(metric).__name__)
+    weight_kw = {} if w is None else {"sample_weight": w}
+    estimate_a = _scalar(metric(y, a, **weight_kw, **metric_kwargs), name)
+    estimate_b = _scalar(metric(y, b, **weight_kw, **metric_kwargs), name)
+    observed = estimate_a - estimate_b
+    perm_seed, boot_seed = _spawn(random_state)
+    kind = _metric_kind(metric, w, metric_kwargs, a)
+    if kind == "counts":
+        sampler = _TypeCounts(name, y, a, b, metric_kwargs)
+        null = sampler.permutation(n_resamples, perm_seed)
+        boot = sampler.bootstrap(n_resamples, boot_seed)
+        how = "type-reduced sample-swap permutation (Binomial per disagreeing type)"
+    elif kind == "auc":
+        yt = _binary_truth(y)
+        null = _auc_permutation(yt, a, b, n_resamples, perm_seed)
+        boot = _auc_bootstrap(yt, a, b, n_resamples, boot_seed)
+        how = "batched sample-swap permutation (midrank AUC)"
+    else:
+        null = _generic_permutation(metric, y, a, b, w, metric_kwargs, n_resamples, perm_seed)
+        boot = _generic_bootstrap(metric, y, a, b, w, metric_kwargs, n_resamples, boot_seed)
+        how = "sample-swap permutation"
+    pvalue = (count_extreme(null, observed, alternative) + 1) / (n_resamples + 1)
+    interval = _percentile_interval(boot, observed, level)
+    return Comparison(metric=name, estimate_a=estimate_a, estimate_b=estimate_b,
+                      difference=observed, interval=interval, pvalue=float(min(pvalue, 1.0)),
+                      method=how, alternative=alternative, n_resamples=n_resamples,
+                      null_distribution=null)
+
+
+def _scalar(value: Any, name: str) -> float:
+    arr = np.asarray(value)
+    if arr.ndim != 0:
+        raise ValueError(f"metric {name} returned {describe(value)}; compare_models needs "
+                         "one number per model (e.g. pass average='macro')")
+    return float(arr)
+
+
+def _spawn(random_state: Any) -> tuple[np.random.Generator, np.random.Generator]:
+    if isinstance(random_state, np.random.Generator):
+        perm, boot = random_state.spawn(2)
+        return perm, boot
+    if isinstance(random_state, np.random.SeedSequence):
+        seq = random_state
+    else:
+        seq = np.random.SeedSequence(check_random_state(random_state).integers(0, 2**63))
+    perm, boot = seq.spawn(2)
+    return np.random.default_rng(perm), np.random.default_rng(boot)
+
+
+def _percentile_interval(boot: np.ndarray, observed: float, level: float) -> PairedInterval:
+    finite = boot[np.isfinite(boot)]
+    if finite.shape[0] < boot.shape[0]:
+        warnings.warn(f"{boot.shape[0] - finite.shape[0]} of {boot.shape[0]} bootstrap "
+                      "replicates gave an undefined metric and were dropped", UserWarning,
+                      stacklevel=3)
+    if finite.shape[0] == 0:
+        raise ValueError("the metric is undefined on every bootstrap resample")
+    tail = (1.0 - level) / 2.0
+    low, high = np.quantile(finite, [tail, 1.0 - tail])
+    se = float(finite.std(ddof=1)) if finite.shape[0] > 1 else 0.0
+    return PairedInterval(estimate=observed, low=float(low), high=float(high),
+                          confidence_level=level, method="paired bootstrap percentile",
+                          standard_error=se, bootstrap_distribution=finite)
+
+
+# ---------------------------------------------------------------- count metrics
+
+class _TypeCounts:
+    """The test set reduced to counts of (true, pred_a, pred_b) types."""
+
+    def __init__(self, name: str, y: np.ndarray, a: np.ndarray, b: np.ndarray,
+                 kwargs: dict[str, Any]) -> None:
+        enc = encode_labels(("y_true", y), ("pred_a", a), ("pred_b", b))
+        t, pa, pb = enc.codes
+        k = enc.n_classes
+        codes = (t.astype(np.intp) * k + pa) * k + pb
+        counts = np.bincount(codes, minlength=k ** 3)
+        types = np.flatnonzero(counts)
+        self.name, self.kwargs, self.classes, self.k = name, kwargs, enc.classes, k
+        self.counts = counts[types]
+        self.t, rest = np.divmod(types, k * k)
+        self.a, self.b = np.divmod(rest, k)
+        cells = k * k
+        # type -> confusion cell of model a and of model b
+        self.to_a = np.zeros((types.shape[0], cells))
+        self.to_a[np.arange(types.shape[0]), self.t * k + self.a] = 1.0
+        self.to_b = np.zeros((types.shape[0], cells))
+        self.to_b[np.arange(types.shape[0]), self.t * k + self.b] = 1.0
+
+    def _evaluate(self, type_counts_a: np.ndarray, type_counts_b: np.ndarray) -> np.ndarray:
+        shape = (-1, self.k, self.k)
+        ma = (type_counts_a @ self.to_a).reshape(shape)
+        mb = (type_counts_b @ self.to_b).reshape(shape)
+        return (batch_count_metric(self.name, ma, self.classes, self.kwargs)
+                - batch_count_metric(self.name, mb, self.classes, self.kwargs))
+
+    def permutation(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+        moving = self.a != self.b
+        swapped = rng.binomial(self.counts[moving], 0.5, size=(n_resamples, int(moving.sum())))
+        kept = np.broadcast_to(self.counts.astype(np.float64), (n_resamples, moving.shape[0])).copy()
+        kept[:, moving] -= swapped
+        # a swapped sample of type (t, a, b) is counted as (t, b) for model a and
+        # as (t, a) for model b: exactly the type (t, b, a) read the other way round
+        to_a_swapped = self.to_b[moving]
+        to_b_swapped = self.to_a[moving]
+        shape = (-1, self.k, self.k)
+        ma = (kept @ self.to_a + swapped @ to_a_swapped).reshape(shape)
+        mb = (kept @ self.to_b + swapped @ to_b_swapped).reshape(shape)
+        return (batch_count_metric(self.name, ma, self.classes, self.kwargs)
+                - batch_count_metric(self.name, mb, self.classes, self.kwargs))
+
+    def bootstrap(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+        total = int(self.counts.sum())
+        draws = rng.multinomial(total, self.counts / total, size=n_resamples).astype(np.float64)
+        return self._evaluate(draws, draws)
+
+
+# ---------------------------------------------------------------- binary ROC AUC
+
+def _binary_truth(y: np.ndarray) -> np.ndarray:
+    enc = encode_labels(("y_true", y))
+    if enc.n_classes != 2:
+        raise ValueError(f"roc_auc_score in compare_models needs binary y_true; got "
+                         f"{enc.n_classes} classes")
+    return enc.codes[0] == 1
+
+
+def _batch_auc(yt: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """Binary AUC of each row of ``scores`` (rows x n), ties counted half; nan if undefined."""
+    from dartboard._delong import _midranks
+
+    yt = np.atleast_2d(yt)
+    m = yt.sum(axis=1).astype(np.float64)
+    n0 = yt.shape[1] - m
+    ranks = _midranks(scores)
+    rank_sum = np.where(yt, ranks, 0.0).sum(axis=1)
+    ok = (m > 0) & (n0 > 0)
+    out = np.full(scores.shape[0], np.nan)
+    out[ok] = (rank_sum[ok] - m[ok] * (m[ok] + 1) / 2) / (m[ok] * n0[ok])
+    return out
+
+
+def _batches(n_resamples: int, n: int):
+    rows = max(1, _BATCH_CELLS // n)
+    for start in range(0, n_resamples, rows):
+        yield start, min(rows, n_resamples - start)
+
+
+def _auc_permutation(yt: np.ndarray, a: np.ndarray, b: np.ndarray, n_resamples: int,
+                     rng: np.random.Generator) -> np.ndarray:
+    a = a.astype(np.float64)
+    b = b.astype(np.float64)
+    out = np.empty(n_resamples)
+    for start, size in _batches(n_resamples, a.shape[0]):
+        swap = rng.random((size, a.shape[0])) < 0.5
+        out[start:start + size] = (_batch_auc(yt, np.where(swap, b, a))
+                                   - _batch_auc(yt, np.where(swap, a, b)))
+    return out
+
+
+def _auc_bootstrap(yt: np.ndarray, a: np.ndarray, b: np.ndarray, n_resamples: int,
+                   rng: np.random.Generator) -> np.ndarray:
+    a = a.astype(np.float64)
+    b = b.astype(np.float64)
+    n = a.shape[0]
+    out = np.empty(n_resamples)
+    for start, size in _batches(n_resamples, n):
+        idx = rng.integers(0, n, size=(size, n))
+        out[start:start + size] = _batch_auc(yt[idx], a[idx]) - _batch_auc(yt[idx], b[idx])
+    return out
+
+
+# ---------------------------------------------------------------- any metric
+
+def _call(metric: Callable[..., Any], y: np.ndarray, pred: np.ndarray, w: np.ndarray | None,
+          kwargs: dict[str, Any]) -> float:
+    if w is not None:
+        return float(metric(y, pred, sample_weight=w, **kwargs))
+    return float(metric(y, pred, **kwargs))
+
+
+def _generic_permutation(metric: Callable[..., Any], y: np.ndarray, a: np.ndarray,
+                         b: np.ndarray, w: np.ndarray | None, kwargs: dict[str, Any],
+                         n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    n = a.shape[0]
+    out = np.empty(n_resamples)
+    mask_shape = (n,) + (1,) * (a.ndim - 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for r in range(n_resamples):
+            swap = (rng.random(n) < 0.5).reshape(mask_shape)
+            out[r] = (_call(metric, y, np.where(swap, b, a), w, kwargs)
+                      - _call(metric, y, np.where(swap, a, b), w, kwargs))
+    return out
+
+
+def _generic_bootstrap(metric: Callable[..., Any], y: np.ndarray, a: np.ndarray,
+                       b: np.ndarray, w: np.ndarray | None, kwargs: dict[str, Any],
+                       n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    n = a.shape[0]
+    out = np.empty(n_resamples)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for r in range(n_resamples):
+            idx = rng.integers(0, n, size=n)
+            wi = None if w is None else w[idx]
+            try:
+                out[r] = (_call(metric, y[idx], a[idx], wi, kwargs)
+                          - _call(metric, y[idx], b[idx], wi, kwargs))
+            except ValueError:  # e.g. a resample holding one class only
+                out[r] = np.nan
+    return out

@@ -1,0 +1,158 @@
+"""Ranking several models over folds or datasets: Friedman, Nemenyi and Holm."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from dartboard._validation import as_float_array, describe
+from dartboard.compare._results import RankResult, _check_alpha
+
+__all__ = ["rank_models", "nemenyi_q"]
+
+
+def nemenyi_q(k: int, alpha: float = 0.05) -> float:
+    """Critical value q_alpha of the Nemenyi test for k models.
+
+    The upper alpha quantile of the Studentized range of k means with infinite
+    degrees of freedom, divided by sqrt(2) (Demsar 2006, Table 5a: 2.343 for
+    k = 3, 2.728 for k = 5, 3.164 for k = 10 at alpha = 0.05).
+
+    Examples
+    --------
+    >>> round(nemenyi_q(3), 3)  # Demsar prints 2.343, the quantile is 2.3437
+    2.344
+    """
+    return float(stats.studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0))
+
+
+def _table_iv(table: Any, names: Any) -> tuple[np.ndarray, list[str]]:
+    columns = None
+    if isinstance(table, dict):
+        columns = [str(c) for c in table]
+        try:
+            values = np.column_stack([as_float_array(v, name=f"table[{c!r}]")
+                                      for c, v in table.items()])
+        except ValueError as exc:
+            if "inconsistent" in str(exc) or "dimension" in str(exc):
+                raise ValueError("table: every model must have one score per fold or "
+                                 "dataset (the dict values differ in length)") from None
+            raise
+    else:
+        if hasattr(table, "columns") and hasattr(table, "to_numpy"):
+            columns = [str(c) for c in table.columns]
+        values = as_float_array(table, name="table", ndim=2)
+    if names is not None:
+        names = [str(n) for n in names]
+        if len(names) != values.shape[1]:
+            raise ValueError(f"names must give one name per column ({values.shape[1]}); "
+                             f"got {len(names)}")
+        columns = names
+    if columns is None:
+        columns = [f"model {i}" for i in range(values.shape[1])]
+    if len(set(columns)) != len(columns):
+        raise ValueError(f"model names must be distinct; got {columns!r}")
+    n, k = values.shape
+    if k < 2:
+        raise ValueError(f"table must have at least 2 models (columns); got {k}")
+    if n < 2:
+        raise ValueError(f"table must have at least 2 folds or datasets (rows); got {n}")
+    return values, columns
+
+
+def _holm(pvalues: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values."""
+    m = pvalues.shape[0]
+    order = np.argsort(pvalues, kind="stable")
+    adjusted = np.minimum(1.0, (m - np.arange(m)) * pvalues[order])
+    adjusted = np.maximum.accumulate(adjusted)
+    out = np.empty(m)
+    out[order] = adjusted
+    return out
+
+
+def rank_models(table: Any, *, alpha: float = 0.05, higher_is_better: bool = True,
+                names: Any = None) -> RankResult:
+    """Rank k models over N folds or datasets, with Friedman, Nemenyi and Holm tests.
+
+    Following Demsar (2006, JMLR 7): in each row the models are ranked (1 = best,
+    ties get the average rank) and the ranks averaged over rows, ``R_j``.
+
+    * Friedman's test of "all models are equivalent":
+      ``chi2 = [12 / (N k (k + 1)) sum_j (N R_j)^2 - 3 N (k + 1)] / C`` with the tie
+      correction ``C = 1 - sum(t^3 - t) / (N k (k^2 - 1))`` over tie groups of
+      size t, chi-square with k - 1 df (as :func:`scipy.stats.friedmanchisquare`).
+    * Nemenyi's critical difference ``CD = q_alpha sqrt(k (k + 1) / (6 N))``:
+      two models whose average ranks differ by at least CD differ significantly.
+    * Each model against the best: ``z = (R_i - R_best) / sqrt(k (k + 1) / (6 N))``,
+      two-sided normal p-value (Demsar's comparison with a control), Holm-adjusted
+      over the k - 1 comparisons.
+
+    Parameters
+    ----------
+    table : DataFrame, dict of name -> scores, or 2-D array of shape (N, k)
+        Rows are folds or datasets, columns are models. Finite scores.
+    alpha : float, default 0.05
+    higher_is_better : bool, default True
+        False for losses and errors.
+    names : sequence of str, optional
+        Model names for an array table (default ``"model 0"``, ...).
+
+    Returns
+    -------
+    RankResult
+        ``summary`` DataFrame (model, average_rank, pvalue_vs_best, pvalue_holm,
+        significantly_worse), Friedman ``statistic``/``pvalue``,
+        ``critical_difference`` and per-row ``ranks``.
+
+    Examples
+    --------
+    >>> res = rank_models({"a": [.9, .8, .85, .7], "b": [.8, .7, .8, .6], "c": [.85, .75, .9, .65]})
+    >>> res.summary["model"].tolist(), round(res.critical_difference, 3)
+    (['a', 'c', 'b'], 1.657)
+    """
+    import pandas as pd
+
+    alpha = _check_alpha(alpha)
+    if not isinstance(higher_is_better, (bool, np.bool_)):
+        raise TypeError(f"higher_is_better must be True or False; got {describe(higher_is_better)}")
+    values, columns = _table_iv(table, names)
+    n, k = values.shape
+    ranks = stats.rankdata(-values if higher_is_better else values, axis=1)
+    avg = ranks.mean(axis=0)
+    tie_sum = 0.0
+    for row in ranks:
+        _, sizes = np.unique(row, return_counts=True)
+        tie_sum += float((sizes ** 3 - sizes).sum())
+    correction = 1.0 - tie_sum / (n * k * (k * k - 1))
+    if correction <= 0.0:  # every row entirely tied: no evidence of any difference
+        statistic, pvalue = 0.0, 1.0
+    else:
+        ssbn = float(((ranks.sum(axis=0)) ** 2).sum())
+        statistic = (12.0 / (n * k * (k + 1)) * ssbn - 3.0 * n * (k + 1)) / correction
+        pvalue = float(stats.chi2.sf(statistic, k - 1))
+    se = np.sqrt(k * (k + 1) / (6.0 * n))
+    q = nemenyi_q(k, alpha)
+    cd = q * se
+    order = np.argsort(avg, kind="stable")
+    best = order[0]
+    z = (avg - avg[best]) / se
+    p_vs_best = np.minimum(1.0, 2.0 * stats.norm.sf(np.abs(z)))
+    others = order[1:]
+    holm = np.full(k, np.nan)
+    holm[others] = _holm(p_vs_best[others])
+    p_vs_best[best] = np.nan
+    summary = pd.DataFrame({
+        "model": [columns[i] for i in order],
+        "average_rank": avg[order],
+        "pvalue_vs_best": p_vs_best[order],
+        "pvalue_holm": holm[order],
+        "significantly_worse": [bool(holm[i] < alpha) if i != best else False for i in order],
+    })
+    rank_frame = pd.DataFrame(ranks, columns=columns)
+    return RankResult(summary=summary, statistic=float(statistic), pvalue=float(pvalue),
+                      critical_difference=float(cd), q_alpha=q, alpha=alpha,
+                      n_datasets=n, n_models=k, ranks=rank_frame,
+                      higher_is_better=bool(higher_is_better))

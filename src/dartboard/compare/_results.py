@@ -1,0 +1,187 @@
+"""Result objects of the comparison tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from dartboard._results import Result
+
+__all__ = ["Comparison", "PairedInterval", "RankResult", "TestResult"]
+
+
+@dataclass(frozen=True, repr=False)
+class TestResult(Result):
+    """Outcome of a significance test.
+
+    Attributes
+    ----------
+    statistic : float
+        The test statistic (mean difference, z, chi-square, t, ...).
+    pvalue : float
+        The p-value under the null hypothesis of no difference.
+    alternative : str
+        ``"two-sided"``, ``"greater"`` or ``"less"``.
+    method : str
+        Name of the test.
+    estimate : float or None
+        The effect being tested (mean difference, AUC difference, ...).
+    exact : bool
+        True when the p-value is exact (full enumeration, exact binomial).
+    n_resamples : int or None
+        Number of null resamples (``2**n`` when exact), None for analytic tests.
+    null_distribution : ndarray or None
+        The resampled statistics, when the test has them.
+    df : float or None
+        Degrees of freedom of the reference distribution, when it has them.
+    details : dict
+        Test-specific extra values (e.g. the two AUCs of a DeLong test).
+    """
+
+    __test__ = False  # not a pytest test class
+
+    statistic: float
+    pvalue: float
+    alternative: str
+    method: str
+    estimate: float | None = None
+    exact: bool = False
+    n_resamples: int | None = None
+    null_distribution: np.ndarray | None = None
+    df: float | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def significant(self, alpha: float = 0.05) -> bool:
+        """True when ``pvalue < alpha``."""
+        return bool(self.pvalue < _check_alpha(alpha))
+
+
+@dataclass(frozen=True, repr=False)
+class PairedInterval(Result):
+    """Paired bootstrap confidence interval of a difference between two models.
+
+    The percentile interval of the bootstrap distribution of
+    ``metric(model a) - metric(model b)`` over paired resamples of the test set.
+    """
+
+    estimate: float
+    low: float
+    high: float
+    confidence_level: float
+    method: str
+    standard_error: float
+    bootstrap_distribution: np.ndarray | None = None
+
+
+@dataclass(frozen=True, repr=False)
+class Comparison(Result):
+    """Two models compared on one test set with one metric.
+
+    Attributes
+    ----------
+    metric : str
+        Name of the metric.
+    estimate_a, estimate_b : float
+        The metric of each model on the test set.
+    difference : float
+        ``estimate_a - estimate_b``.
+    interval : PairedInterval
+        Paired bootstrap interval of the difference.
+    pvalue : float
+        p-value of the sample-swap permutation test, ``(S + 1) / (R + 1)``.
+    method : str
+        How the null distribution was drawn.
+    alternative : str
+        ``"two-sided"``, ``"greater"`` (a is better) or ``"less"``.
+    n_resamples : int
+        Number of permutation (and bootstrap) resamples.
+    null_distribution : ndarray
+        The permutation differences.
+    """
+
+    metric: str
+    estimate_a: float
+    estimate_b: float
+    difference: float
+    interval: PairedInterval
+    pvalue: float
+    method: str
+    alternative: str
+    n_resamples: int
+    null_distribution: np.ndarray | None = None
+
+    def significant(self, alpha: float = 0.05) -> bool:
+        """True when ``pvalue < alpha``."""
+        return bool(self.pvalue < _check_alpha(alpha))
+
+
+@dataclass(frozen=True, repr=False)
+class RankResult(Result):
+    """Several models ranked over folds or datasets (Friedman + Nemenyi + Holm).
+
+    Attributes
+    ----------
+    summary : pandas.DataFrame
+        One row per model, best first: ``model``, ``average_rank``,
+        ``pvalue_vs_best``, ``pvalue_holm``, ``significantly_worse``.
+    statistic : float
+        Friedman's chi-square (tie-corrected, as :func:`scipy.stats.friedmanchisquare`).
+    pvalue : float
+        Friedman's p-value (chi-square with k - 1 degrees of freedom).
+    critical_difference : float
+        Nemenyi's critical difference ``q_alpha sqrt(k (k + 1) / (6 N))``.
+    q_alpha : float
+        The Studentized-range quantile divided by sqrt(2).
+    alpha : float
+        Significance level.
+    n_datasets, n_models : int
+        N (rows) and k (columns).
+    ranks : pandas.DataFrame
+        Per-row ranks (1 = best, ties averaged).
+    higher_is_better : bool
+        Direction of the scores.
+    """
+
+    summary: Any
+    statistic: float
+    pvalue: float
+    critical_difference: float
+    q_alpha: float
+    alpha: float
+    n_datasets: int
+    n_models: int
+    ranks: Any = field(repr=False)
+    higher_is_better: bool = True
+
+    @property
+    def average_ranks(self) -> Any:
+        """Average rank per model (a pandas Series, best first)."""
+        return self.summary.set_index("model")["average_rank"]
+
+    def groups(self) -> list[list[str]]:
+        """Maximal groups of models whose average ranks differ by less than the CD.
+
+        Models are taken best first; each group is a run of consecutive models
+        that Nemenyi's test cannot tell apart, and no group is inside another.
+        """
+        names = self.summary["model"].tolist()
+        ranks = self.summary["average_rank"].to_numpy()
+        out: list[list[str]] = []
+        last_end = -1
+        for i in range(len(names)):
+            j = int(np.searchsorted(ranks, ranks[i] + self.critical_difference, side="left"))
+            # ranks[j-1] - ranks[i] < CD: models i..j-1 are not significantly different
+            if j - 1 > i and j - 1 > last_end:
+                out.append(names[i:j])
+                last_end = j - 1
+        return out
+
+
+def _check_alpha(alpha: Any) -> float:
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.floating)):
+        raise TypeError(f"alpha must be a number in (0, 1); got {alpha!r}")
+    if not 0.0 < float(alpha) < 1.0:
+        raise ValueError(f"alpha must be strictly between 0 and 1; got {alpha}")
+    return float(alpha)
