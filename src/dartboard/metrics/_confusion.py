@@ -294,7 +294,17 @@ def _select_labels(state: ConfusionCounts, average: str | None, labels: Any,
 
 def _set_counts(state: ConfusionCounts, average: str | None, labels: Any,
                 pos_label: Any) -> tuple[np.ndarray, ...]:
-    """(TP, FP, FN, TN) of the selected classes, summed when ``average='micro'``."""
+    """(TP, FP, FN, TN) of the selected classes, summed when ``average='micro'``.
+
+    Listed ``labels`` absent from the data count as classes with all-zero counts
+    (as scikit-learn).
+    """
+    if labels is not None and average != "binary":
+        labels = check_labels_argument(labels)
+        missing = ~np.isin(labels, state.classes) if state.n_classes else \
+            np.ones(labels.shape[0], dtype=bool)
+        if missing.any():
+            state = state.with_classes(labels[missing])
     idx = _select_labels(state, average, labels, pos_label)
     tp, fp, fn, tn = state.one_vs_all()
     if idx.shape == (1,) and idx[0] == -1:
@@ -456,6 +466,11 @@ def _balanced_accuracy_from(state: ConfusionCounts, *, adjusted: bool = False) -
     per_class = np.diagonal(c)[present] / support[present]
     score = float(per_class.mean())
     if adjusted:
+        if per_class.shape[0] == 1:
+            warnings.warn("adjusted balanced accuracy is undefined with a single class in "
+                          "y_true (chance level equals the maximum); returning nan",
+                          UndefinedMetricWarning, stacklevel=3)
+            return float("nan")
         chance = 1.0 / per_class.shape[0]
         score = (score - chance) / (1.0 - chance)
     return score
