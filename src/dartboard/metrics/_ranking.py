@@ -1,0 +1,687 @@
+"""The score family: ROC and precision-recall curves, ROC AUC and average precision.
+
+Everything here is computed from one representation of binary scored data: the
+sorted distinct scores with the total positive and negative weight at each
+(a :class:`ScoreState`). It is built with ONE sort of the scores (``np.argsort``)
+followed by cumulative sums of the positive and negative weights read at the ends
+of the tie groups. Because only tie-group totals are read, the order of samples
+inside a group is irrelevant, so the sort does not need to be stable and every
+result is exact under ties:
+
+* ROC AUC (trapezoid rule) ``= P(s+ > s-) + 0.5 P(s+ = s-)`` (weighted);
+* average precision is scikit-learn's step sum ``sum_k (R_k - R_{k-1}) P_k``;
+* :func:`pr_auc_score` is the trapezoidal area under the same PR curve.
+
+The metric functions and :meth:`ScoreState.compute` call the same routines on the
+same grouped data, so there is one implementation. Conventions follow
+scikit-learn 1.9: samples of zero weight are ignored; a ROC AUC with a single
+class in ``y_true`` is ``nan`` with an :class:`UndefinedMetricWarning`; an average
+precision without positives is 0.0 with a warning.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from dartboard._validation import (
+    as_float_array,
+    check_consistent_length,
+    check_option,
+    check_sample_weight,
+    encode_labels,
+    to_numpy,
+)
+from dartboard.metrics._confusion import UndefinedMetricWarning
+
+__all__ = [
+    "ScoreState",
+    "average_precision_score",
+    "pr_auc_score",
+    "precision_recall_curve",
+    "roc_auc_score",
+    "roc_curve",
+]
+
+
+# ------------------------------------------------------------------ core routines
+# Grouped data: ``scores`` ascending and distinct, ``pos``/``neg`` the positive and
+# negative weight at each score (int64 counts without weights, float64 with).
+
+def _group_scores(positive: np.ndarray, score: np.ndarray, weight: np.ndarray | None
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct ascending scores with the positive and negative weight at each."""
+    if weight is not None:
+        keep = weight != 0
+        if not keep.all():  # zero-weight samples must not create thresholds (sklearn)
+            positive, score, weight = positive[keep], score[keep], weight[keep]
+    n = score.shape[0]
+    if n == 0:
+        dtype = np.int64 if weight is None else np.float64
+        return np.empty(0), np.zeros(0, dtype), np.zeros(0, dtype)
+    order = np.argsort(score)
+    s = score[order]
+    is_last = np.empty(n, dtype=bool)
+    np.not_equal(s[1:], s[:-1], out=is_last[:-1])
+    is_last[-1] = True
+    ends = np.flatnonzero(is_last)
+    distinct = s[ends]
+    ys = positive[order]
+    if weight is None:
+        cum_pos = np.cumsum(ys, dtype=np.int64)[ends]
+        cum_all = ends + 1
+    else:
+        ws = weight[order].astype(np.float64, copy=False)
+        cum_pos = np.cumsum(np.where(ys, ws, 0.0))[ends]
+        cum_all = np.cumsum(ws)[ends]
+    pos = np.diff(cum_pos, prepend=cum_pos.dtype.type(0))
+    neg = np.diff(cum_all - cum_pos, prepend=cum_pos.dtype.type(0))
+    if weight is not None:
+        np.maximum(neg, 0.0, out=neg)  # rounding of the difference of two cumsums
+    return distinct, pos, neg
+
+
+def _descending_counts(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Cumulative (TP, FP) with the threshold moving down through the distinct scores."""
+    return np.cumsum(pos[::-1], dtype=np.float64), np.cumsum(neg[::-1], dtype=np.float64)
+
+
+def _auc_from_groups(pos: np.ndarray, neg: np.ndarray, max_fpr: float | None = None
+                     ) -> float:
+    """Trapezoidal ROC AUC; nan (with a warning) without both classes."""
+    n_pos, n_neg = float(pos.sum()), float(neg.sum())
+    if n_pos <= 0 or n_neg <= 0:
+        warnings.warn("Only one class is present in y_true. ROC AUC score is not "
+                      "defined in that case.", UndefinedMetricWarning, stacklevel=4)
+        return float("nan")
+    if max_fpr is None or max_fpr == 1:
+        # each positive scores against the negatives strictly below it, plus half
+        # of the negatives tied with it: the trapezoid area, exact under ties
+        neg_f = neg.astype(np.float64)
+        below = np.cumsum(neg_f) - neg_f
+        below += 0.5 * neg_f
+        return float(np.dot(pos.astype(np.float64), below) / (n_pos * n_neg))
+    tps, fps = _descending_counts(pos, neg)
+    fpr = np.concatenate(([0.0], fps / fps[-1]))
+    tpr = np.concatenate(([0.0], tps / tps[-1]))
+    stop = int(np.searchsorted(fpr, max_fpr, "right"))
+    x_interp = [fpr[stop - 1], fpr[stop]]
+    y_interp = [tpr[stop - 1], tpr[stop]]
+    tpr = np.append(tpr[:stop], np.interp(max_fpr, x_interp, y_interp))
+    fpr = np.append(fpr[:stop], max_fpr)
+    partial = float(np.trapezoid(tpr, fpr))
+    # McClish correction: 0.5 for a non-discriminant, 1 for a perfect classifier
+    min_area = 0.5 * max_fpr ** 2
+    return 0.5 * (1 + (partial - min_area) / (max_fpr - min_area))
+
+
+def _warn_no_positive() -> None:
+    warnings.warn("No positive class found in y_true, recall is set to one for all "
+                  "thresholds.", UserWarning, stacklevel=5)
+
+
+def _precision_recall_points(pos: np.ndarray, neg: np.ndarray
+                             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """(precision, tps, fps, total positives) at decreasing thresholds."""
+    tps, fps = _descending_counts(pos, neg)
+    ps = tps + fps
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = np.where(ps != 0, tps / np.where(ps != 0, ps, 1.0), 0.0)
+    return precision, tps, fps, float(tps[-1]) if tps.shape[0] else 0.0
+
+
+def _ap_from_groups(pos: np.ndarray, neg: np.ndarray) -> float:
+    """Average precision, sum_k (R_k - R_{k-1}) P_k (scikit-learn's step sum)."""
+    precision, tps, _, total = _precision_recall_points(pos, neg)
+    if total <= 0:
+        _warn_no_positive()
+        return 0.0
+    return float(max(0.0, np.dot(pos[::-1], precision) / total))
+
+
+def _pr_auc_from_groups(pos: np.ndarray, neg: np.ndarray) -> float:
+    """Trapezoidal area under the PR curve that starts at (recall 0, precision 1)."""
+    precision, tps, _, total = _precision_recall_points(pos, neg)
+    if total <= 0:
+        _warn_no_positive()
+        return 0.0
+    recall = np.concatenate(([0.0], tps / total))
+    precision = np.concatenate(([1.0], precision))
+    return float(max(0.0, np.trapezoid(precision, recall)))
+
+
+def _roc_from_groups(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
+                     drop_intermediate: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    tps, fps = _descending_counts(pos, neg)
+    thresholds = scores[::-1].astype(np.float64)
+    if drop_intermediate and fps.shape[0] > 2:
+        # drop points collinear with their neighbours: they do not change the curve
+        keep = np.concatenate(([True], np.logical_or(np.diff(fps, 2), np.diff(tps, 2)),
+                               [True]))
+        idx = np.flatnonzero(keep)
+        fps, tps, thresholds = fps[idx], tps[idx], thresholds[idx]
+    tps = np.concatenate(([0.0], tps))
+    fps = np.concatenate(([0.0], fps))
+    thresholds = np.concatenate(([np.inf], thresholds))
+    if fps[-1] <= 0:
+        warnings.warn("No negative samples in y_true, false positive value should be "
+                      "meaningless", UndefinedMetricWarning, stacklevel=4)
+        fpr = np.full(fps.shape, np.nan)
+    else:
+        fpr = fps / fps[-1]
+    if tps[-1] <= 0:
+        warnings.warn("No positive samples in y_true, true positive value should be "
+                      "meaningless", UndefinedMetricWarning, stacklevel=4)
+        tpr = np.full(tps.shape, np.nan)
+    else:
+        tpr = tps / tps[-1]
+    return fpr, tpr, thresholds
+
+
+def _pr_curve_from_groups(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
+                          drop_intermediate: bool
+                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    tps, fps = _descending_counts(pos, neg)
+    thresholds = scores[::-1]
+    if drop_intermediate and fps.shape[0] > 2:
+        # keep only the first and last point of each run of equal recall
+        keep = np.concatenate(([True], np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:])),
+                               [True]))
+        idx = np.flatnonzero(keep)
+        fps, tps, thresholds = fps[idx], tps[idx], thresholds[idx]
+    ps = tps + fps
+    precision = np.where(ps != 0, tps / np.where(ps != 0, ps, 1.0), 0.0)
+    if tps.shape[0] == 0 or tps[-1] == 0:
+        _warn_no_positive()
+        recall = np.ones(tps.shape)
+    else:
+        recall = tps / tps[-1]
+    return (np.concatenate((precision[::-1], [1.0])), np.concatenate((recall[::-1], [0.0])),
+            thresholds[::-1].copy())
+
+
+# ------------------------------------------------------------------ validation
+
+def _scores_iv(y_true: Any, y_score: Any, sample_weight: Any, *, score_ndim: Any = 1
+               ) -> tuple[Any, np.ndarray, np.ndarray | None]:
+    """Encoded ``y_true``, float scores and weights, checked for consistency."""
+    s = as_float_array(y_score, name="y_score", ndim=score_ndim)
+    t = to_numpy(y_true, name="y_true")
+    if t.ndim == 2 and t.shape[1] == 1:
+        t = t[:, 0]
+    if t.ndim == 2:
+        return t, s, None  # multilabel: checked by the caller
+    enc = encode_labels(("y_true", t))
+    n = check_consistent_length(("y_true", enc.codes[0]), ("y_score", s))
+    w = check_sample_weight(sample_weight, n)
+    return enc, s, w
+
+
+def _positive_code(classes: np.ndarray, pos_label: Any) -> int:
+    """Index of ``pos_label`` in ``classes`` (-1 when absent), sklearn's inference rule."""
+    values = classes.tolist()
+    if pos_label is None:
+        allowed = ([0, 1], [-1, 1], [0], [-1], [1])
+        if classes.dtype.kind in "OUS" or not any(values == a for a in allowed):
+            listing = ", ".join(repr(c) for c in values)
+            raise ValueError(f"y_true takes value in {{{listing}}} and pos_label is not "
+                             "specified: either make y_true take value in {0, 1} or "
+                             "{-1, 1} or pass pos_label explicitly.")
+        pos_label = 1
+    for i, c in enumerate(values):
+        if isinstance(c, str) == isinstance(pos_label, str) and c == pos_label:
+            return i
+    return -1
+
+
+def _binary_positive(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
+                     *, multiclass_ok: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    enc, s, w = _scores_iv(y_true, y_score, sample_weight)
+    if not hasattr(enc, "classes"):
+        raise ValueError("y_true must be 1-D (binary labels) here; got a 2-D array")
+    if enc.n_classes > 2 and not (multiclass_ok and pos_label is not None):
+        raise ValueError(f"y_true has {enc.n_classes} classes; this curve is binary. Pass "
+                         "pos_label to treat one class as positive and the rest as "
+                         "negative")
+    code = _positive_code(enc.classes, pos_label)
+    return enc.codes[0] == code, s, w
+
+
+# ------------------------------------------------------------------ ScoreState
+
+class ScoreState:
+    """Exact, mergeable state of binary scored data: a map score -> (pos, neg) weight.
+
+    Holds the sorted distinct scores with the total weight of positive and of
+    negative samples at each. Every ranking metric of a binary problem is a
+    function of this map, so two states merge exactly (the union of the maps) and
+    ROC AUC, average precision, the PR area and both curves computed from the
+    merged state equal one pass over all the data. Memory is proportional to the
+    number of distinct scores. Binary problems only: for multiclass AUC keep one
+    state per class (one-vs-rest).
+
+    Parameters
+    ----------
+    scores : array-like of shape (m,), optional
+        Distinct scores, strictly increasing.
+    pos, neg : array-like of shape (m,), optional
+        Positive and negative weight at each score.
+    pos_label : label, default=1
+        The positive class used by :meth:`from_scores` and :meth:`update`.
+
+    Examples
+    --------
+    >>> a = ScoreState.from_scores([0, 1, 1], [0.1, 0.4, 0.35])
+    >>> b = ScoreState.from_scores([0, 1], [0.8, 0.4])
+    >>> round(a.merge(b).compute("roc_auc_score"), 6)
+    0.666667
+    >>> roc_auc_score([0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.4])
+    0.6666666666666666
+    """
+
+    __slots__ = ("scores", "pos", "neg", "pos_label")
+
+    def __init__(self, scores: Any = None, pos: Any = None, neg: Any = None, *,
+                 pos_label: Any = 1) -> None:
+        self.scores = np.asarray([] if scores is None else scores, dtype=np.float64)
+        m = self.scores.shape[0]
+        self.pos = np.zeros(m, np.int64) if pos is None else np.asarray(pos)
+        self.neg = np.zeros(m, np.int64) if neg is None else np.asarray(neg)
+        if self.pos.shape != (m,) or self.neg.shape != (m,):
+            raise ValueError(f"pos and neg must have shape ({m},) to match scores; got "
+                             f"{self.pos.shape} and {self.neg.shape}")
+        if m > 1 and not np.all(self.scores[1:] > self.scores[:-1]):
+            raise ValueError("scores must be strictly increasing (sorted and distinct)")
+        self.pos_label = pos_label
+
+    @classmethod
+    def from_scores(cls, y_true: Any, y_score: Any, *, pos_label: Any = None,
+                    sample_weight: Any = None) -> ScoreState:
+        """Build the state of one batch (``pos_label`` inferred as in :func:`roc_curve`)."""
+        positive, s, w = _binary_positive(y_true, y_score, pos_label, sample_weight,
+                                          multiclass_ok=True)
+        distinct, pos, neg = _group_scores(positive, s, w)
+        return cls(distinct, pos, neg, pos_label=1 if pos_label is None else pos_label)
+
+    def update(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> ScoreState:
+        """Add a batch in place (with this state's ``pos_label``) and return ``self``."""
+        batch = ScoreState.from_scores(y_true, y_score, pos_label=self.pos_label,
+                                       sample_weight=sample_weight)
+        merged = self.merge(batch)
+        self.scores, self.pos, self.neg = merged.scores, merged.pos, merged.neg
+        return self
+
+    def merge(self, other: ScoreState) -> ScoreState:
+        """Return the state of both batches: the union of the two score maps."""
+        if not isinstance(other, ScoreState):
+            raise TypeError(f"can only merge with a ScoreState; got {type(other).__name__}")
+        if other.pos_label != self.pos_label:
+            raise ValueError(f"cannot merge states with different pos_label "
+                             f"({self.pos_label!r} and {other.pos_label!r})")
+        scores, inverse = np.unique(np.concatenate((self.scores, other.scores)),
+                                    return_inverse=True)
+        m = scores.shape[0]
+        pos_all = np.concatenate((self.pos, other.pos))
+        neg_all = np.concatenate((self.neg, other.neg))
+        pos = np.bincount(inverse, weights=pos_all, minlength=m)
+        neg = np.bincount(inverse, weights=neg_all, minlength=m)
+        if pos_all.dtype.kind in "iu" and neg_all.dtype.kind in "iu":
+            pos, neg = pos.astype(np.int64), neg.astype(np.int64)
+        return ScoreState(scores, pos, neg, pos_label=self.pos_label)
+
+    @property
+    def n_positive(self) -> float:
+        """Total positive weight."""
+        return self.pos.sum()
+
+    @property
+    def n_negative(self) -> float:
+        """Total negative weight."""
+        return self.neg.sum()
+
+    def compute(self, metric: str | Callable[..., Any], **kwargs: Any) -> Any:
+        """Compute a ranking metric from the state, e.g. ``compute("roc_auc_score", max_fpr=0.1)``.
+
+        ``metric`` is one of "roc_auc_score" (keyword ``max_fpr``),
+        "average_precision_score", "pr_auc_score", "roc_curve" (keyword
+        ``drop_intermediate``, default True) and "precision_recall_curve"
+        (``drop_intermediate``, default False), or the function itself.
+        """
+        name = metric if isinstance(metric, str) else getattr(metric, "__name__", "")
+        try:
+            impl = _FROM_STATE[name]
+        except KeyError:
+            raise ValueError(f"metric must be one of {sorted(_FROM_STATE)}; got "
+                             f"{metric!r}") from None
+        return impl(self, **kwargs)
+
+    def __repr__(self) -> str:
+        return (f"ScoreState(n_scores={self.scores.shape[0]}, n_positive={self.n_positive}, "
+                f"n_negative={self.n_negative}, pos_label={self.pos_label!r})")
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, ScoreState) and other.pos_label == self.pos_label
+                and np.array_equal(self.scores, other.scores)
+                and np.array_equal(self.pos, other.pos)
+                and np.array_equal(self.neg, other.neg))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable state
+
+
+def _check_max_fpr(max_fpr: Any) -> float | None:
+    if max_fpr is None:
+        return None
+    if isinstance(max_fpr, bool) or not isinstance(max_fpr, (int, float, np.number)) \
+            or not 0 < max_fpr <= 1:
+        raise ValueError(f"Expected max_fpr in range (0, 1], got: {max_fpr!r}")
+    return float(max_fpr)
+
+
+_FROM_STATE: dict[str, Callable[..., Any]] = {
+    "roc_auc_score": lambda st, max_fpr=None: _auc_from_groups(st.pos, st.neg,
+                                                               _check_max_fpr(max_fpr)),
+    "average_precision_score": lambda st: _ap_from_groups(st.pos, st.neg),
+    "pr_auc_score": lambda st: _pr_auc_from_groups(st.pos, st.neg),
+    "roc_curve": lambda st, drop_intermediate=True: _roc_from_groups(
+        st.scores, st.pos, st.neg, drop_intermediate),
+    "precision_recall_curve": lambda st, drop_intermediate=False: _pr_curve_from_groups(
+        st.scores, st.pos, st.neg, drop_intermediate),
+}
+
+
+# ------------------------------------------------------------------ curves
+
+def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None,
+              drop_intermediate: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Receiver operating characteristic: FPR and TPR at every distinct threshold.
+
+    Drop-in for :func:`sklearn.metrics.roc_curve`. Thresholds are the distinct
+    scores in decreasing order, preceded by ``inf`` (the point (0, 0)); a sample
+    is predicted positive when its score is ``>=`` the threshold.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels; with other labels than {0, 1} or {-1, 1} pass ``pos_label``
+        (then several classes are allowed: the rest is negative).
+    y_score : array-like of shape (n_samples,)
+        Scores, higher meaning more likely positive. NaN is an error.
+    pos_label : label, optional
+        The positive class (default 1 for {0, 1} and {-1, 1} labels).
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative weights; zero-weight samples are ignored.
+    drop_intermediate : bool, default=True
+        Drop thresholds whose point is collinear with its neighbours.
+
+    Returns
+    -------
+    fpr, tpr, thresholds : ndarray
+        Without negatives (positives) fpr (tpr) is nan, with an UndefinedMetricWarning.
+
+    Examples
+    --------
+    >>> fpr, tpr, thr = roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> fpr.tolist(), tpr.tolist()
+    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    """
+    positive, s, w = _binary_positive(y_true, y_score, pos_label, sample_weight,
+                                      multiclass_ok=True)
+    return _roc_from_groups(*_group_scores(positive, s, w), bool(drop_intermediate))
+
+
+def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None,
+                           sample_weight: Any = None, drop_intermediate: bool = False
+                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Precision and recall at every distinct threshold (increasing thresholds).
+
+    Drop-in for :func:`sklearn.metrics.precision_recall_curve`: the last point is
+    (precision 1, recall 0) and has no threshold. Without positives recall is set
+    to 1 everywhere, with a warning (as scikit-learn).
+
+    Examples
+    --------
+    >>> p, r, t = precision_recall_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> p.tolist(), r.tolist(), t.tolist()
+    ([0.5, 0.6666666666666666, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
+    """
+    positive, s, w = _binary_positive(y_true, y_score, pos_label, sample_weight,
+                                      multiclass_ok=True)
+    return _pr_curve_from_groups(*_group_scores(positive, s, w), bool(drop_intermediate))
+
+
+# ------------------------------------------------------------------ averaged scores
+
+_AVERAGES = ("micro", "macro", "weighted", "samples", None)
+
+
+def _average_columns(binary: Callable[[np.ndarray, np.ndarray, np.ndarray | None], float],
+                     onehot: np.ndarray, s: np.ndarray, w: np.ndarray | None,
+                     average: str | None) -> Any:
+    """scikit-learn's ``_average_binary_score`` over the columns of a 0/1 matrix."""
+    if average == "samples":
+        raise ValueError("average='samples' is not supported; use 'micro', 'macro', "
+                         "'weighted' or None")
+    if average == "micro":
+        ww = None if w is None else np.repeat(w, onehot.shape[1])
+        return binary(onehot.ravel(), s.ravel(), ww)
+    support = None
+    if average == "weighted":
+        support = (onehot.sum(axis=0) if w is None
+                   else (onehot * w[:, None]).sum(axis=0)).astype(np.float64)
+        if np.isclose(support.sum(), 0.0):
+            return 0
+    scores = np.array([binary(onehot[:, c], s[:, c], w) for c in range(onehot.shape[1])])
+    if average is None:
+        return scores
+    if support is not None:
+        scores[support == 0] = 0.0
+        return float(np.average(scores, weights=support))
+    return float(np.mean(scores))
+
+
+def _multilabel_iv(t: np.ndarray, s: np.ndarray, sample_weight: Any
+                   ) -> tuple[np.ndarray, np.ndarray | None]:
+    if s.ndim != 2 or s.shape != t.shape:
+        raise ValueError(f"y_score must have the shape of the 2-D (multilabel) y_true "
+                         f"{t.shape}; got {s.shape}")
+    if t.dtype.kind not in "biuf" or not np.isin(t, (0, 1)).all():
+        raise ValueError("a 2-D y_true must be a multilabel indicator matrix of 0 and 1")
+    w = check_sample_weight(sample_weight, t.shape[0])
+    return t.astype(bool), w
+
+
+def _binary_auc(max_fpr: float | None) -> Callable[..., float]:
+    def auc(positive: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> float:
+        _, pos, neg = _group_scores(positive.astype(bool, copy=False), s, w)
+        return _auc_from_groups(pos, neg, max_fpr)
+    return auc
+
+
+def _binary_ap(positive: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> float:
+    _, pos, neg = _group_scores(positive.astype(bool, copy=False), s, w)
+    return _ap_from_groups(pos, neg)
+
+
+def _binary_pr_auc(positive: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> float:
+    _, pos, neg = _group_scores(positive.astype(bool, copy=False), s, w)
+    return _pr_auc_from_groups(pos, neg)
+
+
+def _multiclass_auc(enc: Any, s: np.ndarray, w: np.ndarray | None, labels: Any,
+                    multi_class: str, average: str | None) -> Any:
+    if s.ndim != 2:
+        raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, since "
+                         "`y_true` contains multiple classes. Got "
+                         f"`y_score.shape={s.shape}`.")
+    if not np.allclose(1, s.sum(axis=1)):
+        raise ValueError("Target scores need to be probabilities for multiclass roc_auc, "
+                         "i.e. they should sum up to 1.0 over classes")
+    options = ("macro", "weighted", None)
+    if multi_class == "ovr":
+        options = ("micro",) + options
+    if average not in options:
+        raise ValueError(f"average must be one of {options} for multiclass problems")
+    if average is None and multi_class == "ovo":
+        raise NotImplementedError("average=None is not implemented for multi_class='ovo'.")
+    classes, codes = enc.classes, enc.codes[0]
+    if labels is not None:
+        labels = np.asarray(to_numpy(labels, name="labels")).ravel()
+        uniq = np.unique(labels)
+        if uniq.shape[0] != labels.shape[0]:
+            raise ValueError("Parameter 'labels' must be unique")
+        if not np.array_equal(uniq, labels):
+            raise ValueError("Parameter 'labels' must be ordered")
+        if labels.shape[0] != s.shape[1]:
+            raise ValueError(f"Number of given labels, {labels.shape[0]}, not equal to the "
+                             f"number of columns in 'y_score', {s.shape[1]}")
+        if not np.isin(classes, labels).all():
+            raise ValueError("'y_true' contains labels not in parameter 'labels'")
+        codes = np.searchsorted(labels, classes)[codes]
+        classes = labels
+    elif classes.shape[0] != s.shape[1]:
+        raise ValueError(f"Number of classes in y_true ({classes.shape[0]}) not equal to "
+                         f"the number of columns in 'y_score' ({s.shape[1]})")
+    auc = _binary_auc(None)
+    if multi_class == "ovo":
+        if w is not None:
+            raise ValueError("sample_weight is not supported for multiclass one-vs-one ROC "
+                             "AUC, 'sample_weight' must be None in this case.")
+        # Hand & Till (2001): mean over class pairs of the two one-vs-one AUCs
+        present = np.flatnonzero(np.bincount(codes, minlength=classes.shape[0]))
+        pairs = list(combinations(present.tolist(), 2))
+        pair_scores = np.empty(len(pairs))
+        prevalence = np.empty(len(pairs))
+        for i, (a, b) in enumerate(pairs):
+            a_mask, b_mask = codes == a, codes == b
+            ab = a_mask | b_mask
+            prevalence[i] = ab.mean()
+            pair_scores[i] = (auc(a_mask[ab], s[ab, a], None)
+                              + auc(b_mask[ab], s[ab, b], None)) / 2
+        return float(np.average(pair_scores,
+                                weights=prevalence if average == "weighted" else None))
+    onehot = np.zeros(s.shape, dtype=bool)
+    onehot[np.arange(codes.shape[0]), codes] = True
+    return _average_columns(auc, onehot, s, w, average)
+
+
+def roc_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
+                  sample_weight: Any = None, max_fpr: float | None = None,
+                  multi_class: str = "raise", labels: Any = None) -> Any:
+    """Area under the ROC curve, exact under ties: ``P(s+ > s-) + 0.5 P(s+ = s-)``.
+
+    Drop-in for :func:`sklearn.metrics.roc_auc_score`. Binary ``y_true`` with 1-D
+    scores (the larger label is positive); multiclass with ``y_score`` of shape
+    (n_samples, n_classes) summing to 1 per row and ``multi_class="ovr"``
+    (one-vs-rest, ``average`` micro/macro/weighted/None) or ``"ovo"`` (Hand & Till
+    2001, macro/weighted); a 2-D 0/1 ``y_true`` is multilabel (column-wise).
+
+    Parameters
+    ----------
+    max_fpr : float in (0, 1], optional
+        Standardised partial AUC over FPR in [0, max_fpr] (McClish correction),
+        binary only.
+
+    Returns
+    -------
+    float (or per-class array for ``average=None``). With a single class in
+    ``y_true`` the AUC is undefined: nan with an UndefinedMetricWarning.
+
+    Examples
+    --------
+    >>> roc_auc_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.75
+    >>> roc_auc_score([0, 1, 1], [0.5, 0.5, 0.9])  # a tie counts one half
+    0.75
+    """
+    check_option(average, "average", _AVERAGES)
+    check_option(multi_class, "multi_class", ("raise", "ovr", "ovo"))
+    max_fpr = _check_max_fpr(max_fpr)
+    enc, s, w = _scores_iv(y_true, y_score, sample_weight, score_ndim=(1, 2))
+    if not hasattr(enc, "classes"):
+        onehot, w = _multilabel_iv(enc, s, sample_weight)
+        return _average_columns(_binary_auc(max_fpr), onehot, s, w, average)
+    if enc.n_classes > 2 or (s.ndim == 2 and s.shape[1] > 2):
+        if max_fpr is not None and max_fpr != 1.0:
+            raise ValueError("Partial AUC computation not available in multiclass setting, "
+                             f"'max_fpr' must be set to `None`, received `max_fpr={max_fpr}` "
+                             "instead")
+        if multi_class == "raise":
+            raise ValueError("multi_class must be in ('ovo', 'ovr')")
+        return _multiclass_auc(enc, s, w, labels, multi_class, average)
+    if s.ndim == 2:
+        raise ValueError(f"y_score must be 1-D for binary y_true (the score of the positive "
+                         f"class, e.g. y_proba[:, 1]); got shape {s.shape}")
+    return _binary_auc(max_fpr)(enc.codes[0] == 1, s, w)
+
+
+def _precision_score_iv(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
+                        average: str | None, binary: Callable[..., float]) -> Any:
+    check_option(average, "average", _AVERAGES)
+    enc, s, w = _scores_iv(y_true, y_score, sample_weight, score_ndim=(1, 2))
+    if not hasattr(enc, "classes"):
+        if pos_label != 1:
+            raise ValueError("Parameter pos_label is fixed to 1 for multilabel-indicator "
+                             "y_true. Do not set pos_label or set pos_label to 1.")
+        onehot, w = _multilabel_iv(enc, s, sample_weight)
+        return _average_columns(binary, onehot, s, w, average)
+    if enc.n_classes > 2:
+        if pos_label != 1:
+            raise ValueError("Parameter pos_label is fixed to 1 for multiclass y_true. Do "
+                             "not set pos_label or set pos_label to 1.")
+        if s.shape != (enc.codes[0].shape[0], enc.n_classes):
+            raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, "
+                             "since `y_true` contains multiple classes. Got "
+                             f"`y_score.shape={s.shape}`.")
+        onehot = np.zeros(s.shape, dtype=bool)
+        onehot[np.arange(s.shape[0]), enc.codes[0]] = True
+        return _average_columns(binary, onehot, s, w, average)
+    if s.ndim == 2:
+        raise ValueError(f"y_score must be 1-D for binary y_true; got shape {s.shape}")
+    code = _positive_code(enc.classes, pos_label)
+    if enc.n_classes == 2 and code < 0:
+        raise ValueError(f"pos_label={pos_label!r} is not a valid label. It should be one "
+                         f"of {enc.classes.tolist()!r}")
+    return binary(enc.codes[0] == code, s, w)
+
+
+def average_precision_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
+                            pos_label: Any = 1, sample_weight: Any = None) -> Any:
+    """Average precision ``AP = sum_k (R_k - R_{k-1}) P_k``, the step-wise PR area.
+
+    Drop-in for :func:`sklearn.metrics.average_precision_score` (no interpolation).
+    Multiclass ``y_true`` with (n_samples, n_classes) scores is one-vs-rest with
+    ``average`` micro/macro/weighted/None; a 2-D 0/1 ``y_true`` is multilabel.
+    No positive sample gives 0.0 with a warning. See :func:`pr_auc_score` for the
+    trapezoidal area of the same curve.
+
+    Examples
+    --------
+    >>> round(average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 6)
+    0.833333
+    """
+    return _precision_score_iv(y_true, y_score, pos_label, sample_weight, average,
+                               _binary_ap)
+
+
+def pr_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
+                 pos_label: Any = 1, sample_weight: Any = None) -> Any:
+    """Trapezoidal area under the precision-recall curve.
+
+    The curve is :func:`precision_recall_curve`'s, starting at (recall 0,
+    precision 1); consecutive points are joined by straight lines, equal to
+    ``sklearn.metrics.auc(recall, precision)``. Linear interpolation in PR space is
+    optimistic (Davis & Goadrich 2006), which is why :func:`average_precision_score`
+    (a step sum) is usually preferred; both are offered. Arguments and averaging as
+    :func:`average_precision_score`; no positive sample gives 0.0 with a warning.
+
+    Examples
+    --------
+    >>> round(pr_auc_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 6)
+    0.791667
+    """
+    return _precision_score_iv(y_true, y_score, pos_label, sample_weight, average,
+                               _binary_pr_auc)
