@@ -122,13 +122,13 @@ def _set_metric(name: str, m: np.ndarray, classes: np.ndarray,
             counts = {k: v[:, hit] for k, v in counts.items()}
         present = np.ones((m.shape[0], 1), dtype=bool)
     elif labels is not None:
+        # listed labels absent from the data count as all-zero classes (as the metrics do)
         labels = np.asarray(labels)
-        idx = np.searchsorted(classes, labels)
-        idx = np.clip(idx, 0, classes.shape[0] - 1)
-        if np.any(classes[idx] != labels):
-            raise ValueError(f"labels {labels.tolist()!r} not all among the classes "
-                             f"{classes.tolist()!r}")
-        counts = {k: v[:, idx] for k, v in counts.items()}
+        idx = np.clip(np.searchsorted(classes, labels), 0, classes.shape[0] - 1)
+        known = classes[idx] == labels
+        total = m.sum(axis=(1, 2))[:, None]
+        counts = {k: np.where(known, v[:, idx], total if k == "tn" else 0.0)
+                  for k, v in counts.items()}
         present = np.ones((m.shape[0], idx.shape[0]), dtype=bool)
     if average == "micro":
         counts = {k: v.sum(axis=1, keepdims=True) for k, v in counts.items()}
@@ -180,8 +180,11 @@ def _balanced_accuracy(m: np.ndarray, adjusted: bool) -> np.ndarray:
     k = has.sum(axis=1)
     score = np.where(has, recall, 0.0).sum(axis=1) / k
     if adjusted:
+        # one class in y_true: chance equals the maximum, adjusted score undefined (nan)
         chance = 1.0 / k
-        score = (score - chance) / (1.0 - chance)
+        single = k == 1
+        score = np.where(single, np.nan,
+                         (score - chance) / np.where(single, 1.0, 1.0 - chance))
     return score
 
 

@@ -285,7 +285,7 @@ def _batch_auc(yt: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """Binary AUC of each row of ``scores`` (rows x n), ties counted half; nan if undefined."""
     from dartboard._delong import _midranks
 
-    yt = np.atleast_2d(yt)
+    yt = np.broadcast_to(yt, scores.shape)
     m = yt.sum(axis=1).astype(np.float64)
     n0 = yt.shape[1] - m
     ranks = _midranks(scores)
