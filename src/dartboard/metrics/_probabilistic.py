@@ -1,0 +1,248 @@
+"""Probabilistic losses: log loss (cross-entropy) and the Brier score.
+
+Both take predicted probabilities: a 1-D array (probability of the positive
+class, binary problems) or an (n_samples, n_classes) array whose columns follow
+the sorted class labels (or ``labels``). Values outside [0, 1] are an error, and
+so are multiclass rows that do not sum to 1 (within ``1e-8 + sqrt(eps)``, the
+tolerance at which scikit-learn only warns): a row that does not sum to one is
+not a probability distribution and its loss has no meaning. Computation is in
+float64.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from typing import Any
+
+import numpy as np
+
+from dartboard._validation import (
+    as_float_array,
+    check_consistent_length,
+    check_labels_argument,
+    check_sample_weight,
+    encode_labels,
+    label_array,
+)
+
+__all__ = ["brier_score_loss", "log_loss"]
+
+_EPS = np.finfo(np.float64).eps
+# |row sum - 1| above this is an error (scikit-learn's isclose(rtol=sqrt(eps)) bound)
+_SUM_TOLERANCE = 1e-8 + math.sqrt(_EPS)
+
+
+def _check_range(p: np.ndarray, name: str) -> None:
+    hi, lo = p.max(), p.min()
+    if hi > 1:
+        raise ValueError(f"{name} contains values greater than 1 (maximum {hi!r}); "
+                         "probabilities must lie in [0, 1]")
+    if lo < 0:
+        raise ValueError(f"{name} contains values less than 0 (minimum {lo!r}); "
+                         "probabilities must lie in [0, 1]")
+
+
+def _proba_array(y_proba: Any) -> np.ndarray:
+    p = as_float_array(y_proba, name="y_proba", ndim=(1, 2))
+    return p[:, 0] if p.ndim == 2 and p.shape[1] == 1 else p
+
+
+def _encode_with_labels(y_true: Any, labels: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(classes, codes): classes are the sorted ``labels`` if given, else of ``y_true``."""
+    enc = encode_labels(("y_true", y_true))
+    labels = check_labels_argument(labels)
+    if labels is None:
+        classes, codes = enc.classes, enc.codes[0]
+        if classes.shape[0] == 1:
+            raise ValueError(f"y_true contains only one label ({classes[0]!r}). Please "
+                             "provide the list of all expected class labels explicitly "
+                             "through the labels argument.")
+        return classes, codes
+    classes = np.unique(labels)
+    if not np.array_equal(classes, labels):
+        warnings.warn(f"Labels passed were {labels.tolist()!r}. But this function assumes "
+                      "labels are ordered lexicographically. Pass the ordered "
+                      f"labels={classes.tolist()!r} and ensure that the columns of "
+                      "y_proba correspond to this ordering.", UserWarning, stacklevel=4)
+    if (enc.classes.dtype.kind in "OUS") != (classes.dtype.kind in "OUS"):
+        raise TypeError("labels and y_true must both be strings or both be numbers")
+    idx = np.clip(np.searchsorted(classes, enc.classes), 0, classes.shape[0] - 1)
+    unknown = classes[idx] != enc.classes
+    if unknown.any():
+        raise ValueError(f"y_true contains values {enc.classes[unknown].tolist()!r} not "
+                         f"belonging to the passed labels {labels.tolist()!r}.")
+    if classes.shape[0] == 1:
+        raise ValueError(f"The labels array needs to contain at least two labels, got "
+                         f"{classes.tolist()!r}.")
+    return classes, idx[enc.codes[0]]
+
+
+def _multiclass_iv(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Codes of y_true, probabilities of shape (n, K) (or (n,) if binary) and weights."""
+    p = _proba_array(y_proba)
+    t = label_array(y_true, name="y_true")
+    n = check_consistent_length(("y_true", t), ("y_proba", p))
+    w = check_sample_weight(sample_weight, n)
+    _check_range(p, "y_proba")
+    classes, codes = _encode_with_labels(t, labels)
+    k = classes.shape[0]
+    n_columns = 2 if p.ndim == 1 else p.shape[1]
+    if n_columns != k:
+        where = ("labels" if labels is not None else "y_true")
+        raise ValueError(f"y_proba has {n_columns} probability column(s) but {where} has "
+                         f"{k} classes {classes.tolist()!r}; pass one column per class "
+                         "(or a 1-D array of positive-class probabilities for two classes)"
+                         + ("" if labels is not None else
+                            ", or give all classes through the labels argument"))
+    if p.ndim == 2:
+        deviation = np.abs(p.sum(axis=1) - 1.0)
+        bad = np.flatnonzero(deviation > _SUM_TOLERANCE)
+        if bad.shape[0]:
+            i = int(bad[0])
+            raise ValueError(f"y_proba rows must sum to 1; {bad.shape[0]} row(s) do not "
+                             f"(e.g. row {i} sums to {p[i].sum()!r})")
+    return codes, p, w
+
+
+def _check_base(base: Any) -> float:
+    if isinstance(base, bool) or not isinstance(base, numbers.Real) or not base > 0 \
+            or base == 1 or not math.isfinite(base):
+        raise ValueError(f"base must be a positive number other than 1 (e, 2 or 10); "
+                         f"got {base!r}")
+    return float(base)
+
+
+def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True,
+             sample_weight: Any = None, labels: Any = None, y_pred: Any = "deprecated",
+             base: float = math.e) -> float:
+    """Log loss (cross-entropy) ``-(1/n) sum_i log_b p_i[y_i]``.
+
+    Drop-in for :func:`sklearn.metrics.log_loss`, plus ``base``. Probabilities are
+    clipped to ``[eps, 1 - eps]`` (float64 eps) so the loss stays finite.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities; 1-D means the probability of the larger label
+        of a binary problem. Columns follow the sorted classes.
+    normalize : bool, default=True
+        Mean (True) or sum (False) of the per-sample losses.
+    sample_weight : array-like of shape (n_samples,), optional
+    labels : array-like, optional
+        All class labels, when ``y_true`` lacks some.
+    y_pred : array-like, deprecated
+        Old name of ``y_proba`` (as in scikit-learn 1.9).
+    base : float, default=e
+        Base of the logarithm: e (nats), 2 (bits) or 10.
+
+    Examples
+    --------
+    The base-10 table of y = [1, 1, 0, 0], p = [0.9, 0.6, 0.1, 0.4] has terms
+    0.0458, 0.2218, 0.0458, 0.2218, mean 0.1338:
+
+    >>> round(log_loss([1, 1, 0, 0], [0.9, 0.6, 0.1, 0.4], base=10), 4)
+    0.1338
+    """
+    if not (isinstance(y_pred, str) and y_pred == "deprecated"):
+        if y_proba is not None:
+            raise ValueError("Cannot use both `y_pred` and `y_proba`. `y_pred` is "
+                             "deprecated, use `y_proba` instead.")
+        warnings.warn("`y_pred` was renamed to `y_proba` in version 1.9 and will be "
+                      "removed in 1.11. Use `y_proba` instead.", FutureWarning, stacklevel=2)
+        y_proba = y_pred
+    base = _check_base(base)
+    codes, p, w = _multiclass_iv(y_true, y_proba, sample_weight, labels)
+    if p.ndim == 1:
+        picked = np.where(codes == 1, p, 1.0 - p)
+    else:
+        picked = p[np.arange(p.shape[0]), codes]
+    np.clip(picked, _EPS, 1.0 - _EPS, out=picked)
+    losses = np.log(picked, out=picked)
+    if w is None:
+        total = -losses.sum()
+        value = total / losses.shape[0] if normalize else total
+    else:
+        total = -np.dot(losses, w.astype(np.float64, copy=False))
+        value = total / w.sum() if normalize else total
+    if base != math.e:
+        value /= math.log(base)
+    return float(value)
+
+
+def _binary_brier_iv(y_true: Any, y_proba: np.ndarray, pos_label: Any) -> np.ndarray:
+    """0/1 indicator of the positive class (scikit-learn's pos_label rules)."""
+    enc = encode_labels(("y_true", y_true))
+    classes = enc.classes
+    if classes.shape[0] > 2:
+        raise ValueError(f"y_true has {classes.shape[0]} classes but y_proba is 1-D "
+                         "(binary); pass an (n_samples, n_classes) array of probabilities")
+    values = classes.tolist()
+    if pos_label is None:
+        allowed = ([0, 1], [-1, 1], [0], [-1], [1])
+        if classes.dtype.kind in "OUS" and not any(values == a for a in allowed):
+            listing = ", ".join(repr(c) for c in values)
+            raise ValueError(f"y_true takes value in {{{listing}}} and pos_label is not "
+                             "specified: either make y_true take value in {0, 1} or "
+                             "{-1, 1} or pass pos_label explicitly.")
+        # numbers outside {0, 1}, {-1, 1}: the larger label is positive (scikit-learn)
+        pos_label = 1 if any(values == a for a in allowed) else values[-1]
+    matches = [i for i, c in enumerate(values)
+               if isinstance(c, str) == isinstance(pos_label, str) and c == pos_label]
+    if not matches:
+        return np.zeros(enc.codes[0].shape[0])
+    return (enc.codes[0] == matches[0]).astype(np.float64)
+
+
+def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
+                     pos_label: Any = None, labels: Any = None,
+                     scale_by_half: Any = "auto") -> float:
+    """Brier score: mean squared difference between one-hot outcomes and probabilities.
+
+    ``BS = (1/n) sum_i sum_c (o_ic - p_ic)^2``, multiplied by 1/2 when
+    ``scale_by_half`` (``"auto"``: for binary problems, where it then equals the
+    classic ``mean (o_i - p_i)^2`` of the positive class). Drop-in for
+    :func:`sklearn.metrics.brier_score_loss` (1.9).
+
+    Parameters
+    ----------
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        1-D: probability of ``pos_label`` (default 1 for {0, 1}/{-1, 1} labels,
+        otherwise the larger numeric label). 2-D: one column per sorted class.
+    labels : array-like, optional
+        All class labels (2-D ``y_proba`` only).
+    scale_by_half : bool or "auto", default="auto"
+
+    Examples
+    --------
+    >>> round(brier_score_loss([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]), 4)
+    0.0375
+    """
+    if not (scale_by_half == "auto" or isinstance(scale_by_half, (bool, np.bool_))):
+        raise ValueError(f"scale_by_half must be 'auto', True or False; got "
+                         f"{scale_by_half!r}")
+    p = _proba_array(y_proba)
+    if p.ndim == 1:
+        t = label_array(y_true, name="y_true")
+        n = check_consistent_length(("y_true", t), ("y_proba", p))
+        w = check_sample_weight(sample_weight, n)
+        _check_range(p, "y_proba")
+        outcome = _binary_brier_iv(t, p, pos_label)
+        outcome -= p
+        per_sample = 2.0 * np.square(outcome, out=outcome)
+        n_columns = 2
+    else:
+        codes, p, w = _multiclass_iv(y_true, p, sample_weight, labels)
+        diff = p.copy()
+        diff[np.arange(p.shape[0]), codes] -= 1.0
+        per_sample = np.einsum("ij,ij->i", diff, diff)
+        n_columns = p.shape[1]
+    value = (per_sample.mean() if w is None
+             else np.dot(per_sample, w.astype(np.float64, copy=False)) / w.sum())
+    if scale_by_half == "auto":
+        scale_by_half = n_columns < 3
+    return float(0.5 * value if scale_by_half else value)
