@@ -1,0 +1,111 @@
+"""Analytic intervals: binomial proportions and DeLong's interval of ROC AUC.
+
+A proportion metric is ``x / n`` with ``n`` its own denominator, read from the
+confusion counts (binary with ``pos_label``):
+
+=====================  ==============  =======================
+metric                 x               n
+=====================  ==============  =======================
+accuracy_score         TP + TN (trace) N (binary or multiclass)
+precision_score        TP              TP + FP
+recall_score           TP              TP + FN
+specificity_score      TN              TN + FP
+false_positive_rate    FP              FP + TN
+false_negative_rate    FN              FN + TP
+selection_rate         TP + FP         N
+=====================  ==============  =======================
+
+With ``z = Phi^{-1}(1 - alpha/2)`` and ``p = x / n``:
+
+- ``wald``: ``p +- z sqrt(p (1 - p) / n)``, clipped to [0, 1].
+- ``wilson``: ``(p + z^2/(2n) +- z sqrt(p(1-p)/n + z^2/(4n^2))) / (1 + z^2/n)``.
+- ``agresti-coull``: Wald around ``(x + z^2/2) / (n + z^2)`` with ``n + z^2``
+  trials, clipped to [0, 1].
+- ``clopper-pearson``: Beta quantiles ``B(alpha/2; x, n-x+1)`` and
+  ``B(1-alpha/2; x+1, n-x)``, with 0 at ``x = 0`` and 1 at ``x = n``.
+- ``jeffreys``: Beta(x + 1/2, n - x + 1/2) quantiles.
+
+These are the formulas of ``statsmodels.stats.proportion.proportion_confint``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import special
+
+PROPORTION_METHODS = ("wald", "wilson", "clopper-pearson", "agresti-coull", "jeffreys")
+
+PROPORTION_METRICS = ("accuracy_score", "precision_score", "recall_score",
+                      "specificity_score", "false_positive_rate", "false_negative_rate",
+                      "selection_rate")
+
+
+def normal_quantile(confidence_level: float) -> float:
+    """``z`` with ``P(|Z| <= z) = confidence_level`` for a standard normal ``Z``."""
+    return float(-special.ndtri((1.0 - confidence_level) / 2.0))
+
+
+def proportion_interval(x: float, n: float, confidence_level: float,
+                        method: str) -> tuple[float, float]:
+    """Two-sided interval for a binomial proportion ``x / n`` (``n > 0``)."""
+    alpha = 1.0 - confidence_level
+    z = normal_quantile(confidence_level)
+    p = x / n
+    if method == "wald":
+        half = z * np.sqrt(p * (1.0 - p) / n)
+        low, high = p - half, p + half
+    elif method == "wilson":
+        denom = 1.0 + z * z / n
+        centre = (p + z * z / (2.0 * n)) / denom
+        half = z * np.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / denom
+        low, high = centre - half, centre + half
+    elif method == "agresti-coull":
+        n_c = n + z * z
+        p_c = (x + z * z / 2.0) / n_c
+        half = z * np.sqrt(p_c * (1.0 - p_c) / n_c)
+        low, high = p_c - half, p_c + half
+    elif method == "clopper-pearson":
+        low = 0.0 if x == 0 else special.betaincinv(x, n - x + 1.0, alpha / 2.0)
+        high = 1.0 if x == n else special.betaincinv(x + 1.0, n - x, 1.0 - alpha / 2.0)
+    elif method == "jeffreys":
+        low = special.betaincinv(x + 0.5, n - x + 0.5, alpha / 2.0)
+        high = special.betaincinv(x + 0.5, n - x + 0.5, 1.0 - alpha / 2.0)
+    else:  # pragma: no cover - guarded by the caller
+        raise ValueError(f"unknown proportion method {method!r}")
+    return float(np.clip(low, 0.0, 1.0)), float(np.clip(high, 0.0, 1.0))
+
+
+def proportion_counts(name: str, matrix: np.ndarray, pos_index: int | None
+                      ) -> tuple[float, float]:
+    """``(x, n)`` of a proportion metric from a confusion matrix.
+
+    ``pos_index`` is the row of the positive class in a 2 x 2 (or 1 x 1) matrix,
+    ``None`` when the metric is multiclass accuracy. ``pos_index == -1`` means the
+    positive class is absent from the data (all its counts are zero).
+    """
+    total = float(matrix.sum())
+    if name == "accuracy_score":
+        return float(np.trace(matrix)), total
+    if pos_index is None or pos_index < 0:
+        tp = fp = fn = 0.0
+    else:
+        tp = float(matrix[pos_index, pos_index])
+        fp = float(matrix[:, pos_index].sum()) - tp
+        fn = float(matrix[pos_index, :].sum()) - tp
+    tn = total - tp - fp - fn
+    return {
+        "precision_score": (tp, tp + fp),
+        "recall_score": (tp, tp + fn),
+        "specificity_score": (tn, tn + fp),
+        "false_positive_rate": (fp, fp + tn),
+        "false_negative_rate": (fn, fn + tp),
+        "selection_rate": (tp + fp, total),
+    }[name]
+
+
+def delong_interval(auc: float, variance: float, confidence_level: float
+                    ) -> tuple[float, float, float]:
+    """``auc +- z sqrt(variance)`` clipped to [0, 1]; returns (low, high, se)."""
+    se = float(np.sqrt(max(variance, 0.0)))
+    z = normal_quantile(confidence_level)
+    return float(max(auc - z * se, 0.0)), float(min(auc + z * se, 1.0)), se

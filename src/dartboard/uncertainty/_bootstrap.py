@@ -1,0 +1,398 @@
+"""Bootstrap engines and the percentile, basic and BCa intervals.
+
+Three engines produce the bootstrap distribution; each resamples the n rows
+(samples) with replacement, the weight of a row travelling with it:
+
+- counts (:func:`count_replicates`): for a count metric only the confusion
+  matrix matters. Rows are grouped by (true, predicted, weight); the number of
+  draws from each group is Multinomial(n, size/n) (stratified: one multinomial
+  per true class), so a replicate costs O(groups), at most K^2 without weights.
+  The jackknife has one distinct leave-one-out value per group, weighted by
+  the group's size.
+- ranking (:func:`ranking_replicates`): for binary ROC AUC and average precision
+  the scores are sorted once; a replicate is a vector of draw counts per sorted
+  sample, and the statistic comes from cumulative sums in that order. AUC's
+  jackknife is exact in O(n) from the same sums.
+- generic (:func:`generic_replicates`): index resampling for any callable, in
+  batches whose index array stays under ``BATCH_BYTES``.
+
+For the last two the jackknife (needed by BCa) is exact leave-one-out up to
+``JACKKNIFE_MAX`` rows; beyond that it is a delete-a-group jackknife over
+``JACKKNIFE_MAX`` random groups of near-equal size (Efron & Tibshirani 1993,
+section 11.5), which estimates the acceleration at a bounded cost.
+
+Intervals from a distribution ``theta*`` of R replicates (Efron & Tibshirani
+1993, ch. 13-14, the definitions of ``scipy.stats.bootstrap``):
+
+- percentile: the ``alpha/2`` and ``1 - alpha/2`` quantiles of ``theta*``;
+- basic: ``2 theta_hat - q(1 - alpha/2)``, ``2 theta_hat - q(alpha/2)``;
+- BCa: quantiles at ``Phi(z0 + (z0 + z)/(1 - a (z0 + z)))`` for
+  ``z = z_{alpha/2}, z_{1-alpha/2}``, with ``z0 = Phi^{-1}(share of theta* below
+  theta_hat, ties counted half)`` and the acceleration
+  ``a = sum d^3 / (6 (sum d^2)^{3/2})``, ``d`` the jackknife deviations.
+
+Degenerate cases: replicates on which the metric is undefined (nan) are dropped
+with a warning giving their number; if all replicates are equal the interval
+is degenerate (zero width) with a warning; BCa falls back to the percentile
+interval, with a warning, when ``z0`` is infinite (theta_hat outside the
+distribution) or the jackknife values are all equal (no acceleration).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import special
+
+BATCH_BYTES = 64 * 2**20
+JACKKNIFE_MAX = 1000
+
+
+class IntervalWarning(UserWarning):
+    """An interval needed a documented fallback or is degenerate (see the docstrings)."""
+
+
+@dataclass(frozen=True)
+class Replicates:
+    values: np.ndarray
+    jackknife: np.ndarray | None = None
+    jackknife_weights: np.ndarray | None = None
+
+
+# --------------------------------------------------------------------- intervals
+
+def bootstrap_interval(estimate: float, reps: Replicates, confidence_level: float,
+                       method: str) -> tuple[float, float, float, str, np.ndarray]:
+    """(low, high, standard_error, method used, distribution) from replicates."""
+    values = reps.values
+    bad = np.isnan(values)
+    if bad.any():
+        n_bad = int(bad.sum())
+        if n_bad == values.shape[0]:
+            raise ValueError(f"the metric is undefined (nan) on all {n_bad} bootstrap "
+                             "resamples; no interval can be formed (is a class missing, "
+                             "or is the metric undefined on this data?)")
+        warnings.warn(f"the metric is undefined on {n_bad} of {values.shape[0]} bootstrap "
+                      "resamples (e.g. a resample without positive samples); those "
+                      "replicates are dropped. Consider stratified=True.",
+                      IntervalWarning, stacklevel=4)
+        values = values[~bad]
+    alpha = (1.0 - confidence_level) / 2.0
+    se = float(np.std(values, ddof=1)) if values.shape[0] > 1 else 0.0
+    if values.min() == values.max():
+        warnings.warn(f"all {values.shape[0]} bootstrap replicates equal {values[0]!r}: the "
+                      "interval is degenerate (zero width)", IntervalWarning, stacklevel=4)
+        if method == "bca":
+            method = "percentile"
+    levels = np.array([alpha, 1.0 - alpha])
+    if method == "bca":
+        bca = _bca_levels(estimate, values, reps, alpha)
+        if bca is None:
+            method = "percentile"
+        else:
+            levels = bca
+    low, high = np.quantile(values, levels)
+    if method == "basic":
+        low, high = 2.0 * estimate - high, 2.0 * estimate - low
+    return float(low), float(high), se, method, values
+
+
+def _bca_levels(estimate: float, values: np.ndarray, reps: Replicates,
+                alpha: float) -> np.ndarray | None:
+    share = (np.count_nonzero(values < estimate)
+             + np.count_nonzero(values <= estimate)) / (2.0 * values.shape[0])
+    if share <= 0.0 or share >= 1.0:
+        warnings.warn("BCa is undefined because the estimate lies outside the bootstrap "
+                      "distribution (bias correction z0 is infinite); the percentile "
+                      "interval is returned instead", IntervalWarning, stacklevel=5)
+        return None
+    z0 = special.ndtri(share)
+    jack, w = reps.jackknife, reps.jackknife_weights
+    if jack is None:  # pragma: no cover - every engine supplies it for BCa
+        raise RuntimeError("BCa needs jackknife values")
+    w = np.ones_like(jack) if w is None else np.asarray(w, dtype=np.float64)
+    keep = ~np.isnan(jack) & (w > 0)
+    jack, w = jack[keep], w[keep]
+    if jack.shape[0] < 2 or jack.min() == jack.max():
+        warnings.warn("BCa acceleration is undefined because the jackknife values are all "
+                      "equal; the percentile interval is returned instead",
+                      IntervalWarning, stacklevel=5)
+        return None
+    d = np.average(jack, weights=w) - jack
+    a = float(np.sum(w * d**3) / (6.0 * np.sum(w * d**2) ** 1.5))
+    z = special.ndtri(np.array([alpha, 1.0 - alpha]))
+    return special.ndtr(z0 + (z0 + z) / (1.0 - a * (z0 + z)))
+
+
+# --------------------------------------------------------------------- draws
+
+def _batch_size(bytes_per_replicate: int, n_resamples: int) -> int:
+    return int(max(1, min(n_resamples, BATCH_BYTES // max(bytes_per_replicate, 1))))
+
+
+def draw_indices(rng: np.random.Generator, size: int, strata: np.ndarray) -> np.ndarray:
+    """(size, n) positions into data whose strata are contiguous blocks.
+
+    ``strata`` holds the block lengths; one block is plain resampling, several
+    blocks resample within each block (stratified bootstrap).
+    """
+    if strata.shape[0] == 1:
+        return rng.integers(0, int(strata[0]), size=(size, int(strata[0])))
+    starts = np.concatenate([[0], np.cumsum(strata)[:-1]])
+    return np.concatenate([start + rng.integers(0, int(length), size=(size, int(length)))
+                           for start, length in zip(starts, strata)], axis=1)
+
+
+def _row_bincount(idx: np.ndarray, n: int) -> np.ndarray:
+    """Counts of each position per row of an index matrix, shape (b, n)."""
+    b = idx.shape[0]
+    flat = idx + (np.arange(b) * n)[:, None]
+    return np.bincount(flat.ravel(), minlength=b * n).reshape(b, n)
+
+
+def _jackknife_groups(n: int, rng: np.random.Generator) -> list[np.ndarray] | None:
+    """None for exact leave-one-out, else random near-equal groups to delete."""
+    if n <= JACKKNIFE_MAX:
+        return None
+    return np.array_split(rng.permutation(n), JACKKNIFE_MAX)
+
+
+# --------------------------------------------------------------------- counts
+
+@dataclass(frozen=True)
+class CountGroups:
+    """Rows grouped by (confusion cell, weight): the only thing a count metric sees."""
+
+    n_classes: int
+    cell: np.ndarray     # (G,) cell index true * K + pred, non-decreasing
+    weight: np.ndarray   # (G,) weight of each row of the group
+    size: np.ndarray     # (G,) number of rows
+
+    @classmethod
+    def from_codes(cls, t: np.ndarray, p: np.ndarray, k: int,
+                   w: np.ndarray | None) -> CountGroups:
+        cells = t.astype(np.int64) * k + p
+        if w is None:
+            size = np.bincount(cells, minlength=k * k)
+            present = np.flatnonzero(size)
+            return cls(k, present, np.ones(present.shape[0]), size[present])
+        w = np.asarray(w, dtype=np.float64)
+        order = np.lexsort((w, cells))
+        c, ww = cells[order], w[order]
+        new = np.ones(c.shape[0], dtype=bool)
+        new[1:] = (c[1:] != c[:-1]) | (ww[1:] != ww[:-1])
+        starts = np.flatnonzero(new)
+        size = np.diff(np.append(starts, c.shape[0]))
+        return cls(k, c[starts], ww[starts], size)
+
+    def matrices(self, counts: np.ndarray) -> np.ndarray:
+        """(b, K, K) weighted confusion matrices from (b, G) group draw counts."""
+        k = self.n_classes
+        out = np.zeros((counts.shape[0], k * k))
+        weighted = counts * self.weight
+        starts = np.flatnonzero(np.diff(self.cell, prepend=-1))
+        if starts.shape[0] == self.cell.shape[0]:
+            out[:, self.cell] = weighted
+        else:
+            out[:, self.cell[starts]] = np.add.reduceat(weighted, starts, axis=1)
+        return out.reshape(-1, k, k)
+
+
+def count_replicates(evaluate: Callable[[np.ndarray], np.ndarray], groups: CountGroups,
+                     n_resamples: int, stratified: bool, rng: np.random.Generator,
+                     jackknife: bool) -> Replicates:
+    """Bootstrap distribution of a count metric by multinomial draws of the groups."""
+    g = groups.size.shape[0]
+    k = groups.n_classes
+    n = int(groups.size.sum())
+    rows = groups.cell // k
+    batch = _batch_size(8 * (3 * g + 2 * k * k), n_resamples)
+    values = np.empty(n_resamples)
+    strata = [np.flatnonzero(rows == r) for r in np.unique(rows)] if stratified \
+        else [np.arange(g)]
+    for start in range(0, n_resamples, batch):
+        b = min(batch, n_resamples - start)
+        counts = np.zeros((b, g))
+        for members in strata:
+            sizes = groups.size[members]
+            total = int(sizes.sum())
+            counts[:, members] = rng.multinomial(total, sizes / total, size=b)
+        values[start:start + b] = evaluate(groups.matrices(counts))
+    if not jackknife:
+        return Replicates(values)
+    jack = np.empty(g)
+    full = groups.size.astype(np.float64)
+    batch = _batch_size(8 * (g + 2 * k * k), g)
+    for start in range(0, g, batch):
+        stop = min(start + batch, g)
+        counts = np.broadcast_to(full, (stop - start, g)).copy()
+        counts[np.arange(stop - start), np.arange(start, stop)] -= 1.0
+        jack[start:stop] = evaluate(groups.matrices(counts))
+    return Replicates(values, jack, full)
+
+
+# --------------------------------------------------------------------- ranking
+
+@dataclass(frozen=True)
+class RankedScores:
+    """Binary scores sorted once (descending) per class, with tie positions."""
+
+    wpos: np.ndarray | None   # weights of the positives, sorted
+    wneg: np.ndarray | None
+    n_pos: int
+    n_neg: int
+    neg_above: np.ndarray     # per positive: # negatives with a higher score
+    neg_upto: np.ndarray      # per positive: # negatives with a higher or equal score
+    pos_above: np.ndarray     # per negative: # positives with a higher score
+    pos_upto: np.ndarray
+    group_pos: np.ndarray     # per positive: index of its distinct score (descending)
+    group_neg: np.ndarray
+    n_groups: int
+
+    @classmethod
+    def build(cls, y: np.ndarray, scores: np.ndarray, w: np.ndarray | None) -> RankedScores:
+        order = np.argsort(-scores, kind="stable")
+        s, lab = -scores[order], y[order]
+        sp, sn = s[lab], s[~lab]
+        new = np.ones(s.shape[0], dtype=bool)
+        new[1:] = s[1:] != s[:-1]
+        gid = np.cumsum(new) - 1
+        ws = None if w is None else np.asarray(w, dtype=np.float64)[order]
+        return cls(
+            wpos=None if ws is None else ws[lab], wneg=None if ws is None else ws[~lab],
+            n_pos=int(sp.shape[0]), n_neg=int(sn.shape[0]),
+            neg_above=np.searchsorted(sn, sp, "left"), neg_upto=np.searchsorted(sn, sp, "right"),
+            pos_above=np.searchsorted(sp, sn, "left"), pos_upto=np.searchsorted(sp, sn, "right"),
+            group_pos=gid[lab], group_neg=gid[~lab], n_groups=int(gid[-1]) + 1)
+
+    def split(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Weighted per-class draw counts from (b, n) counts over [positives, negatives]."""
+        cpos, cneg = counts[:, :self.n_pos], counts[:, self.n_pos:]
+        if self.wpos is not None:
+            cpos = cpos * self.wpos
+            cneg = cneg * self.wneg
+        return cpos, cneg
+
+    def auc(self, cpos: np.ndarray, cneg: np.ndarray) -> np.ndarray:
+        """AUC per row from (b, n_pos) and (b, n_neg) weighted draw counts."""
+        cum = np.zeros((cneg.shape[0], self.n_neg + 1))
+        np.cumsum(cneg, axis=1, out=cum[:, 1:])
+        neg_total = cum[:, -1]
+        below = neg_total[:, None] - 0.5 * (cum[:, self.neg_above] + cum[:, self.neg_upto])
+        num = np.einsum("ij,ij->i", cpos, below)
+        den = cpos.sum(axis=1) * neg_total
+        out = np.full(cpos.shape[0], np.nan)
+        np.divide(num, den, out=out, where=den > 0)
+        return out
+
+    def average_precision(self, cpos: np.ndarray, cneg: np.ndarray) -> np.ndarray:
+        """Step-wise average precision per row (scikit-learn's definition)."""
+        out = np.full(cpos.shape[0], np.nan)
+        for r in range(cpos.shape[0]):
+            pg = np.bincount(self.group_pos, weights=cpos[r], minlength=self.n_groups)
+            ng = np.bincount(self.group_neg, weights=cneg[r], minlength=self.n_groups)
+            tp = np.cumsum(pg)
+            fp = np.cumsum(ng)
+            if tp[-1] <= 0:
+                continue
+            precision = np.zeros(self.n_groups)
+            np.divide(tp, tp + fp, out=precision, where=pg > 0)
+            out[r] = float(np.dot(pg, precision) / tp[-1])
+        return out
+
+
+def ranking_replicates(kind: str, ranked: RankedScores, n_resamples: int, stratified: bool,
+                       rng: np.random.Generator, jackknife: bool) -> Replicates:
+    """Bootstrap distribution of binary AUC (``kind="roc"``) or AP (``"ap"``)."""
+    m, n_neg = ranked.n_pos, ranked.n_neg
+    n = m + n_neg
+    stat = ranked.auc if kind == "roc" else ranked.average_precision
+    strata = np.array([m, n_neg]) if stratified else np.array([n])
+    batch = _batch_size(8 * 6 * n, n_resamples)
+    values = np.empty(n_resamples)
+    for start in range(0, n_resamples, batch):
+        b = min(batch, n_resamples - start)
+        counts = _row_bincount(draw_indices(rng, b, strata), n).astype(np.float64)
+        values[start:start + b] = stat(*ranked.split(counts))
+    if not jackknife:
+        return Replicates(values)
+    if kind == "roc":
+        return Replicates(values, _auc_jackknife(ranked))
+    groups = _jackknife_groups(n, rng)
+    jack_sets = [np.array([i]) for i in range(n)] if groups is None else groups
+    jack = np.empty(len(jack_sets))
+    batch = _batch_size(8 * 6 * n, len(jack_sets))
+    for start in range(0, len(jack_sets), batch):
+        chunk = jack_sets[start:start + batch]
+        counts = np.ones((len(chunk), n))
+        for r, members in enumerate(chunk):
+            counts[r, members] = 0.0
+        jack[start:start + len(chunk)] = stat(*ranked.split(counts))
+    return Replicates(values, jack)
+
+
+def _auc_jackknife(ranked: RankedScores) -> np.ndarray:
+    """Exact leave-one-out AUCs in O(n) from prefix sums of the other class."""
+    wp = np.ones(ranked.n_pos) if ranked.wpos is None else ranked.wpos
+    wn = np.ones(ranked.n_neg) if ranked.wneg is None else ranked.wneg
+    cum_n = np.concatenate([[0.0], np.cumsum(wn)])
+    cum_p = np.concatenate([[0.0], np.cumsum(wp)])
+    p_tot, n_tot = cum_p[-1], cum_n[-1]
+    neg_below = n_tot - 0.5 * (cum_n[ranked.neg_above] + cum_n[ranked.neg_upto])
+    pos_above = 0.5 * (cum_p[ranked.pos_above] + cum_p[ranked.pos_upto])
+    s = float(np.dot(wp, neg_below))
+    den_p = (p_tot - wp) * n_tot
+    den_n = p_tot * (n_tot - wn)
+    out_p = np.full(ranked.n_pos, np.nan)
+    out_n = np.full(ranked.n_neg, np.nan)
+    np.divide(s - wp * neg_below, den_p, out=out_p, where=den_p > 0)
+    np.divide(s - wn * pos_above, den_n, out=out_n, where=den_n > 0)
+    return np.concatenate([out_p, out_n])
+
+
+# --------------------------------------------------------------------- generic
+
+def generic_replicates(statistic: Callable[[np.ndarray | None], float], n: int,
+                       strata_order: np.ndarray | None, strata: np.ndarray,
+                       n_resamples: int, rng: np.random.Generator,
+                       jackknife: bool) -> Replicates:
+    """Index-resampling bootstrap of ``statistic(indices)`` in memory-bounded batches.
+
+    ``strata_order`` lists the row indices grouped by stratum (None: no strata);
+    ``statistic(None)`` is not used here.
+    """
+    batch = _batch_size(8 * n, n_resamples)
+    values = np.empty(n_resamples)
+    for start in range(0, n_resamples, batch):
+        b = min(batch, n_resamples - start)
+        idx = draw_indices(rng, b, strata)
+        if strata_order is not None:
+            idx = strata_order[idx]
+        for r in range(b):
+            values[start + r] = statistic(idx[r])
+    if not jackknife:
+        return Replicates(values)
+    groups = _jackknife_groups(n, rng)
+    if groups is None:
+        everything = np.arange(n)
+        jack = np.array([statistic(np.delete(everything, i)) for i in range(n)])
+    else:
+        jack = np.empty(len(groups))
+        keep = np.ones(n, dtype=bool)
+        for j, members in enumerate(groups):
+            keep[members] = False
+            jack[j] = statistic(np.flatnonzero(keep))
+            keep[members] = True
+    return Replicates(values, jack)
+
+
+def as_float(value: Any, name: str) -> float:
+    """A metric's return value as a float; arrays are an error."""
+    if np.ndim(value) != 0:
+        raise TypeError(f"{name} must return a single number for an interval; it returned "
+                        f"an array of shape {np.shape(value)}")
+    return float(value)

@@ -1,0 +1,416 @@
+"""``interval`` and ``cv_interval``: the public face of dartboard's intervals."""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import special
+
+from dartboard._results import Result
+from dartboard._validation import (
+    as_float_array,
+    check_confidence_level,
+    check_consistent_length,
+    check_int,
+    check_option,
+    check_random_state,
+    check_sample_weight,
+    column_1d,
+    encode_labels,
+    to_numpy,
+)
+from dartboard.uncertainty import _analytic, _bootstrap
+
+__all__ = ["Interval", "cv_interval", "interval"]
+
+_BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
+_METHODS = ("auto", *_analytic.PROPORTION_METHODS, "delong", *_BOOTSTRAP_METHODS)
+_CONFUSION_MODULE = "dartboard.metrics._confusion"
+_RANKING_MODULE = "dartboard.metrics._ranking"
+_RANKING_FAST = {"roc_auc_score": "roc", "average_precision_score": "ap"}
+
+
+@dataclass(frozen=True, repr=False)
+class Interval(Result):
+    """A point estimate with its confidence interval.
+
+    Attributes
+    ----------
+    estimate : float
+        The metric on the data (or the mean fold score for :func:`cv_interval`).
+    low, high : float
+        Interval bounds.
+    confidence_level : float
+    method : str
+        The method actually used (``method="auto"`` resolved; ``"percentile"``
+        when BCa fell back, see :mod:`dartboard.uncertainty`).
+    standard_error : float
+        Bootstrap: standard deviation of the replicates (ddof = 1). Proportions:
+        ``sqrt(p (1 - p) / n)``. DeLong: ``sqrt(var)``. ``cv_interval``: the
+        (corrected) standard error of the mean. ``nan`` (with a warning) when the
+        metric is undefined.
+    bootstrap_distribution : ndarray or None
+        The replicates kept (bootstrap methods only).
+    n_resamples : int or None
+        Resamples drawn (bootstrap methods only).
+    metric : str
+        Name of the metric.
+    """
+
+    estimate: float
+    low: float
+    high: float
+    confidence_level: float
+    method: str
+    standard_error: float
+    bootstrap_distribution: np.ndarray | None = None
+    n_resamples: int | None = None
+    metric: str = ""
+
+
+def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: str = "auto",
+             confidence_level: float = 0.95, n_resamples: int = 10_000,
+             stratified: bool = False, random_state: Any = None, sample_weight: Any = None,
+             **metric_kwargs: Any) -> Interval:
+    """Confidence interval of any metric: analytic where exact theory exists, else bootstrap.
+
+    Parameters
+    ----------
+    metric : callable
+        A dartboard metric (``dartboard.metrics.f1_score``...) or any callable
+        ``f(y_true, y_other, **metric_kwargs) -> float`` (it must accept
+        ``sample_weight=`` when weights are given).
+    y_true, y_other : array-like of shape (n_samples,) or (n_samples, k)
+        True values and predictions (labels or scores, as ``metric`` expects).
+    method : str, default="auto"
+        ``"wald"``, ``"wilson"``, ``"clopper-pearson"``, ``"agresti-coull"``,
+        ``"jeffreys"`` (proportion metrics), ``"delong"`` (binary ROC AUC),
+        ``"percentile"``, ``"basic"``, ``"bca"`` (bootstrap, any metric). ``"auto"``
+        picks wilson for proportions, delong for ROC AUC, bca otherwise.
+    confidence_level : float, default=0.95
+        Strictly between 0 and 1.
+    n_resamples : int, default=10_000
+        Bootstrap resamples (bootstrap methods only).
+    stratified : bool, default=False
+        Resample within each class of ``y_true`` so that every resample keeps
+        every class (bootstrap methods only; analytic methods ignore it).
+    random_state : None, int, SeedSequence or Generator
+        Seed of the bootstrap; the same seed gives the same interval.
+    sample_weight : array-like of shape (n_samples,), optional
+        Row weights. The bootstrap resamples rows, each keeping its weight.
+        Analytic proportion intervals accept integer weights only (as frequency
+        counts); DeLong does not take weights. ``"auto"`` then uses BCa.
+    **metric_kwargs
+        Passed to ``metric`` (``pos_label``, ``average``, ``beta``...).
+
+    Returns
+    -------
+    Interval
+
+    Notes
+    -----
+    Proportion metrics are ``x / n`` with ``n`` the metric's own denominator:
+    accuracy ``N``, precision ``TP + FP``, recall ``TP + FN``, specificity and
+    FPR ``TN + FP``, FNR ``FN + TP``, selection rate ``N`` (binary, with
+    ``pos_label``; multiclass only for accuracy). When ``n = 0`` the metric is
+    undefined: the interval is the whole [0, 1], with a warning and a ``nan``
+    standard error. DeLong's interval is ``AUC +- z sqrt(var)`` clipped to
+    [0, 1] (no transform). Bootstrap conventions (undefined replicates dropped,
+    degenerate and fallback cases) are those of
+    :mod:`dartboard.uncertainty._bootstrap`. Count metrics resample the
+    confusion matrix as a multinomial, binary AUC and average precision reuse
+    one sort, other metrics resample indices in memory-bounded batches.
+
+    Examples
+    --------
+    >>> from dartboard.metrics import accuracy_score
+    >>> y_true = [0, 1, 1, 0, 1, 1, 0, 1, 0, 1]
+    >>> y_pred = [0, 1, 0, 0, 1, 1, 1, 1, 0, 1]
+    >>> iv = interval(accuracy_score, y_true, y_pred)
+    >>> iv.method, round(iv.estimate, 2), round(iv.low, 4), round(iv.high, 4)
+    ('wilson', 0.8, 0.4902, 0.9433)
+    """
+    iv = _interval_iv(metric, method, confidence_level, n_resamples, stratified)
+    kind, name = _kind(metric)
+    y_t = to_numpy(y_true, name="y_true")
+    y_o = to_numpy(y_other, name="y_other")
+    n = check_consistent_length(("y_true", y_t), ("y_other", y_o))
+    w = check_sample_weight(sample_weight, n)
+    kwargs = dict(metric_kwargs)
+    if w is not None:
+        kwargs["sample_weight"] = w
+    estimate = _bootstrap.as_float(metric(y_t, y_o, **kwargs), name or "metric")
+    kwargs.pop("sample_weight", None)
+    method = iv["method"]
+    if method == "auto":
+        method = _auto_method(kind, name, y_t, y_o, w, metric_kwargs)
+    level = iv["confidence_level"]
+    if method in _analytic.PROPORTION_METHODS:
+        return _proportion(name, kind, method, estimate, y_t, y_o, w, level, metric_kwargs)
+    if method == "delong":
+        return _delong(name, kind, estimate, y_t, y_o, w, level)
+    rng = check_random_state(random_state)
+    reps = _replicates(metric, kind, name, y_t, y_o, w, metric_kwargs, iv["n_resamples"],
+                       stratified, rng, method == "bca")
+    low, high, se, used, dist = _bootstrap.bootstrap_interval(estimate, reps, level, method)
+    return Interval(estimate, low, high, level, used, se, dist, iv["n_resamples"],
+                    name or getattr(metric, "__name__", "metric"))
+
+
+def _interval_iv(metric: Any, method: Any, confidence_level: Any, n_resamples: Any,
+                 stratified: Any) -> dict[str, Any]:
+    if not callable(metric):
+        raise TypeError(f"metric must be a callable f(y_true, y_other, **kwargs) -> float; "
+                        f"got {type(metric).__name__}")
+    check_option(method, "method", _METHODS)
+    if not isinstance(stratified, (bool, np.bool_)):
+        raise TypeError(f"stratified must be True or False; got {stratified!r}")
+    return {"method": method, "confidence_level": check_confidence_level(confidence_level),
+            "n_resamples": check_int(n_resamples, "n_resamples", minimum=1)}
+
+
+def _kind(metric: Callable[..., Any]) -> tuple[str, str]:
+    """("count" | "ranking" | "generic", dartboard metric name or "")."""
+    module = getattr(metric, "__module__", "") or ""
+    name = getattr(metric, "__name__", "") or ""
+    if module == _CONFUSION_MODULE:
+        from dartboard.uncertainty._counts import SCALAR_COUNT_METRICS
+
+        if name in SCALAR_COUNT_METRICS:
+            return "count", name
+    if module == _RANKING_MODULE:
+        return "ranking", name
+    return "generic", name if module.startswith("dartboard.") else ""
+
+
+def _integral_weights(w: np.ndarray | None) -> bool:
+    return w is None or w.dtype.kind in "iu" or bool(np.all(np.mod(w, 1) == 0))
+
+
+def _auto_method(kind: str, name: str, y_t: np.ndarray, y_o: np.ndarray,
+                 w: np.ndarray | None, kwargs: dict[str, Any]) -> str:
+    if kind == "count" and name in _analytic.PROPORTION_METRICS and _integral_weights(w):
+        try:
+            _proportion_setup(name, y_t, y_o, w, kwargs)
+        except ValueError:
+            return "bca"
+        return "wilson"
+    if kind == "ranking" and name == "roc_auc_score" and w is None and not kwargs:
+        try:
+            _binary_scores(y_t, y_o)
+        except ValueError:
+            return "bca"
+        return "delong"
+    return "bca"
+
+
+# --------------------------------------------------------------------- analytic
+
+def _proportion_setup(name: str, y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | None,
+                      kwargs: dict[str, Any]) -> tuple[float, float]:
+    from dartboard.metrics._confusion import ConfusionCounts
+
+    hint = "; use a bootstrap method (percentile, basic or bca) instead"
+    allowed = {"normalize"} if name == "accuracy_score" else {"pos_label", "average",
+                                                              "zero_division", "labels"}
+    extra = set(kwargs) - allowed
+    if extra:
+        raise ValueError(f"analytic proportion intervals do not support the keyword(s) "
+                         f"{sorted(extra)} of {name}{hint}")
+    if name == "accuracy_score" and not kwargs.get("normalize", True):
+        raise ValueError(f"accuracy_score with normalize=False is a count, not a "
+                         f"proportion{hint}")
+    if not _integral_weights(w):
+        raise ValueError("analytic proportion intervals need counts; sample_weight has "
+                         f"non-integer values{hint}")
+    state = ConfusionCounts.from_predictions(y_t, y_o, sample_weight=w,
+                                             names=("y_true", "y_other"))
+    pos_index = None
+    if name != "accuracy_score":
+        if kwargs.get("average", "binary") != "binary" or kwargs.get("labels") is not None:
+            raise ValueError(f"analytic intervals of {name} are defined for the binary case "
+                             f"(average='binary', one pos_label) only{hint}")
+        if state.n_classes > 2:
+            raise ValueError(f"analytic intervals of {name} need binary labels; y_true and "
+                             f"y_other hold {state.n_classes} classes (multiclass analytic "
+                             f"intervals exist for micro-averaged accuracy only){hint}")
+        pos_label = kwargs.get("pos_label", 1)
+        pos_index = int(state.index_of([pos_label], name="pos_label")[0]) \
+            if pos_label in state.classes.tolist() else -1
+    return _analytic.proportion_counts(name, state.matrix, pos_index)
+
+
+def _proportion(name: str, kind: str, method: str, estimate: float, y_t: np.ndarray,
+                y_o: np.ndarray, w: np.ndarray | None, level: float,
+                kwargs: dict[str, Any]) -> Interval:
+    if kind != "count" or name not in _analytic.PROPORTION_METRICS:
+        raise ValueError(f"method={method!r} is an interval for a proportion and applies to "
+                         f"{', '.join(_analytic.PROPORTION_METRICS)} only; got metric "
+                         f"{name or 'a user callable'}; use 'percentile', 'basic' or 'bca'")
+    x, n = _proportion_setup(name, y_t, y_o, w, kwargs)
+    if n == 0:
+        warnings.warn(f"{name} is undefined here (its denominator is 0); the interval is the "
+                      "whole range [0, 1]", _bootstrap.IntervalWarning, stacklevel=3)
+        return Interval(estimate, 0.0, 1.0, level, method, float("nan"), None, None, name)
+    low, high = _analytic.proportion_interval(x, n, level, method)
+    p = x / n
+    return Interval(estimate, low, high, level, method, float(np.sqrt(p * (1 - p) / n)),
+                    None, None, name)
+
+
+def _binary_scores(y_t: np.ndarray, y_o: np.ndarray, pos_label: Any = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """(bool positives, float scores) for a binary ranking metric."""
+    scores = as_float_array(y_o, name="y_score")
+    labels = column_1d(y_t, name="y_true")
+    classes = np.unique(labels)
+    if classes.shape[0] != 2:
+        raise ValueError(f"a binary y_true (two classes) is needed; got {classes.shape[0]} "
+                         f"class(es) {classes.tolist()!r}")
+    positive = classes[1] if pos_label is None else pos_label
+    return labels == positive, scores
+
+
+def _delong(name: str, kind: str, estimate: float, y_t: np.ndarray, y_o: np.ndarray,
+            w: np.ndarray | None, level: float) -> Interval:
+    from dartboard._delong import delong_auc_covariance
+
+    if kind != "ranking" or name != "roc_auc_score":
+        raise ValueError("method='delong' applies to dartboard.metrics.roc_auc_score only; "
+                         f"got {name or 'a user callable'}; use 'percentile', 'basic' or "
+                         "'bca'")
+    if w is not None:
+        raise ValueError("method='delong' does not take sample_weight; use a bootstrap "
+                         "method (percentile, basic or bca)")
+    y, scores = _binary_scores(y_t, y_o)
+    aucs, cov = delong_auc_covariance(y, scores[None, :])
+    low, high, se = _analytic.delong_interval(float(aucs[0]), float(cov[0, 0]), level)
+    return Interval(estimate, low, high, level, "delong", se, None, None, name)
+
+
+# --------------------------------------------------------------------- bootstrap
+
+def _replicates(metric: Callable[..., Any], kind: str, name: str, y_t: np.ndarray,
+                y_o: np.ndarray, w: np.ndarray | None, kwargs: dict[str, Any],
+                n_resamples: int, stratified: bool, rng: np.random.Generator,
+                jackknife: bool) -> _bootstrap.Replicates:
+    if kind == "count":
+        from dartboard.metrics._confusion import ConfusionCounts
+        from dartboard.uncertainty._counts import batch_count_metric
+
+        enc = encode_labels(("y_true", y_t), ("y_pred", y_o))
+        t, p = enc.codes
+        groups = _bootstrap.CountGroups.from_codes(t, p, enc.n_classes, w)
+        template = ConfusionCounts(enc.classes, np.zeros((enc.n_classes,) * 2, np.int64))
+        return _bootstrap.count_replicates(
+            lambda mats: batch_count_metric(name, template, mats, kwargs), groups,
+            n_resamples, stratified, rng, jackknife)
+    if kind == "ranking" and name in _RANKING_FAST and set(kwargs) <= {"pos_label"} \
+            and np.ndim(y_o) == 1:
+        y, scores = _binary_scores(y_t, y_o, kwargs.get("pos_label", 1)
+                                   if name == "average_precision_score" else None)
+        ranked = _bootstrap.RankedScores.build(y, scores, w)
+        # RankedScores counts over [positives, negatives]; y is only used for order.
+        return _bootstrap.ranking_replicates(_RANKING_FAST[name], ranked, n_resamples,
+                                             stratified, rng, jackknife)
+    return _generic(metric, name, y_t, y_o, w, kwargs, n_resamples, stratified, rng,
+                    jackknife)
+
+
+def _generic(metric: Callable[..., Any], name: str, y_t: np.ndarray, y_o: np.ndarray,
+             w: np.ndarray | None, kwargs: dict[str, Any], n_resamples: int,
+             stratified: bool, rng: np.random.Generator,
+             jackknife: bool) -> _bootstrap.Replicates:
+    n = y_t.shape[0]
+    if stratified:
+        codes = encode_labels(("y_true", y_t)).codes[0]
+        order = np.argsort(codes, kind="stable")
+        strata = np.bincount(codes)
+        strata = strata[strata > 0]
+    else:
+        order, strata = None, np.array([n])
+    label = name or getattr(metric, "__name__", "metric")
+    caught: list[warnings.WarningMessage] = []
+
+    def statistic(idx: np.ndarray) -> float:
+        kw = kwargs if w is None else {**kwargs, "sample_weight": w[idx]}
+        with warnings.catch_warnings(record=True) as record:
+            warnings.simplefilter("always")
+            value = metric(y_t[idx], y_o[idx], **kw)
+        if record:
+            caught.append(record[0])
+        return _bootstrap.as_float(value, label)
+
+    reps = _bootstrap.generic_replicates(statistic, n, order, strata, n_resamples, rng,
+                                         jackknife)
+    if caught:
+        warnings.warn(f"{label} warned on {len(caught)} bootstrap or jackknife evaluations; "
+                      f"the first: {caught[0].category.__name__}: {caught[0].message}",
+                      _bootstrap.IntervalWarning, stacklevel=3)
+    return reps
+
+
+# --------------------------------------------------------------------- folds
+
+def cv_interval(fold_scores: Any, *, n_train: Any = None, n_test: Any = None,
+                confidence_level: float = 0.95) -> Interval:
+    """t-interval of the mean score over k cross-validation folds.
+
+    ``mean +- t_{k-1, 1-alpha/2} s sqrt(c)`` with ``s`` the sample standard
+    deviation (ddof = 1) of the fold scores and ``c = 1/k``. Fold training sets
+    overlap, so the scores are correlated and ``1/k`` understates the variance;
+    given ``n_train`` and ``n_test`` (samples per training and test split), the
+    Nadeau-Bengio correction ``c = 1/k + n_test/n_train`` is used (Nadeau &
+    Bengio 2003, Machine Learning 52:239-281).
+
+    All fold scores equal gives a zero-width interval with a warning.
+
+    Parameters
+    ----------
+    fold_scores : array-like of shape (k,), k >= 2
+    n_train, n_test : int, optional
+        Both or neither.
+    confidence_level : float, default=0.95
+
+    Returns
+    -------
+    Interval
+        ``method`` is ``"t"`` or ``"nadeau-bengio"``.
+
+    Examples
+    --------
+    >>> iv = cv_interval([0.81, 0.84, 0.79, 0.83, 0.80])
+    >>> round(iv.estimate, 3), round(iv.low, 4), round(iv.high, 4)
+    (0.814, 0.7885, 0.8395)
+    >>> cv_interval([0.81, 0.84, 0.79, 0.83, 0.80], n_train=800, n_test=200).method
+    'nadeau-bengio'
+    """
+    level = check_confidence_level(confidence_level)
+    scores = as_float_array(fold_scores, name="fold_scores")
+    k = scores.shape[0]
+    if k < 2:
+        raise ValueError(f"fold_scores needs at least 2 folds for a t-interval; got {k}")
+    if (n_train is None) != (n_test is None):
+        raise ValueError("give both n_train and n_test (the Nadeau-Bengio correction), or "
+                         f"neither; got n_train={n_train!r}, n_test={n_test!r}")
+    factor, method = 1.0 / k, "t"
+    if n_train is not None:
+        for arg, value in (("n_train", n_train), ("n_test", n_test)):
+            if isinstance(value, bool) or not isinstance(value, numbers.Real) \
+                    or not value > 0 or not np.isfinite(value):
+                raise ValueError(f"{arg} must be a positive number of samples; got {value!r}")
+        factor, method = 1.0 / k + float(n_test) / float(n_train), "nadeau-bengio"
+    mean = float(scores.mean())
+    sd = float(scores.std(ddof=1))
+    se = sd * float(np.sqrt(factor))
+    if sd == 0.0:
+        warnings.warn(f"all {k} fold scores are equal; the interval has zero width",
+                      _bootstrap.IntervalWarning, stacklevel=2)
+    half = float(special.stdtrit(k - 1, 0.5 + level / 2.0)) * se
+    return Interval(mean, mean - half, mean + half, level, method, se, None, None,
+                    "cv_interval")
