@@ -91,6 +91,10 @@ def to_numpy(x: Any, *, name: str) -> np.ndarray:
                 raise ValueError(f"{name} contains {nulls} missing value(s) (nulls); "
                                  "remove or impute them first")
         return np.asarray(x.to_numpy())
+    if isinstance(x, (set, frozenset, dict)):
+        raise TypeError(f"{name} must be an ordered array-like (list, numpy array, pandas, "
+                        f"polars or pyarrow column); got a {type(x).__name__}, which has "
+                        "no sample order")
     if isinstance(x, (list, tuple)) or hasattr(x, "__array__") or isinstance(x, Iterable):
         try:
             arr = np.asarray(x if isinstance(x, (list, tuple)) or hasattr(x, "__array__")
@@ -99,6 +103,11 @@ def to_numpy(x: Any, *, name: str) -> np.ndarray:
             raise ValueError(f"{name} could not be converted to an array: {exc}") from None
         if arr.dtype.kind == "O" and arr.ndim > 1:
             raise ValueError(f"{name} is ragged (rows of different lengths)")
+        if arr.dtype.kind in "US" and arr.ndim == 1 and isinstance(x, (list, tuple)) \
+                and not all(isinstance(v, (str, bytes)) for v in x):
+            # numpy turns [1, "a"] into strings; keep the values so mixing is reported
+            arr = np.empty(len(x), dtype=object)
+            arr[:] = x
         return arr
     raise TypeError(f"{name} must be array-like; got {describe(x)}")
 
@@ -403,7 +412,7 @@ def count_label_pairs(y_true: np.ndarray, y_pred: np.ndarray,
     """
     category = _common_category(list(zip(names, (y_true, y_pred))))
     n = y_true.shape[0]
-    if category == "number":
+    if category == "number" and "O" not in (y_true.dtype.kind, y_pred.dtype.kind):
         t, p = _as_int_labels(y_true), _as_int_labels(y_pred)
         lo = min(t.min(), p.min())
         hi = max(t.max(), p.max())
@@ -518,7 +527,7 @@ def encode_labels(*named: tuple[str, Any]) -> EncodedLabels:
     check_consistent_length(*zip([n for n, _ in named], arrays))
     names = tuple(n for n, _ in named)
     category = _common_category(list(zip(names, arrays)))
-    if category == "number":
+    if category == "number" and all(a.dtype.kind != "O" for a in arrays):
         ints = [_as_int_labels(a) for a in arrays]
         lo = min(a.min() for a in ints)
         hi = max(a.max() for a in ints)

@@ -373,6 +373,7 @@ def _confusion_matrix_from(state: ConfusionCounts, *, labels: Any = None,
         cm = state.matrix
     else:
         labels = check_labels_argument(labels)
+        _check_same_label_type(state.classes, labels)
         known = np.isin(labels, state.classes)
         if state.n_classes and not known.any():
             raise ValueError("At least one label specified must be in y_true")
