@@ -284,7 +284,10 @@ def _per_point_batch(p: np.ndarray, threshold: float) -> dict[str, np.ndarray]:
         q = p[:, np.arange(b), y_pred]
         mean_q = q.mean(axis=0)
     q25, q75 = np.quantile(q, [0.25, 0.75], axis=0)
-    var = np.square(q - mean_q).mean(axis=0)
+    # two-pass variance of values shifted by the first model's: models that all
+    # agree give exactly 0 (the mean of equal floats need not equal them)
+    shifted = q - q[0]
+    var = np.square(shifted - shifted.mean(axis=0)).mean(axis=0)
     aleatoric = _entropy_bits(p, binary).mean(axis=0)
     total = _entropy_bits(mean, binary)
     return {
@@ -314,7 +317,14 @@ def _per_point(p: np.ndarray, threshold: float) -> dict[str, np.ndarray]:
 # ---------------------------------------------------------------- aggregates
 
 def _correctness(state: ConfusionCounts, binary: bool, zero_division: Any) -> dict[str, float]:
-    kw = {"average": "binary", "pos_label": 1} if binary else {"average": "macro"}
+    if binary:
+        kw = {"average": "binary", "pos_label": 1}
+    else:
+        # macro over the classes present in the (group's) data, as scikit-learn
+        mat = state.matrix
+        present = (mat.sum(axis=0) + mat.sum(axis=1)) > 0
+        state = ConfusionCounts(state.classes[present], mat[np.ix_(present, present)])
+        kw = {"average": "macro"}
     out = {}
     for name, (metric, takes_average) in _CORRECTNESS.items():
         extra = dict(kw, zero_division=zero_division) if takes_average else {}
@@ -451,7 +461,8 @@ def stability_metrics(probas: Any, y_true: Any = None, groups: Any = None, *,
 
     Correctness metrics are computed from confusion counts of the ensemble's
     label against ``y_true``: binary with the positive class, multiclass as the
-    macro average over classes (where the selection rate is always 1/C).
+    macro average over the classes present in ``y_true`` or the predictions (as
+    scikit-learn; the macro selection rate is then 1 / number of those classes).
 
     ``by_group`` holds one row per attribute, group and metric: the group's
     mean of the per-point metric (or its correctness metric), ``difference =
