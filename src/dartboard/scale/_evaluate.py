@@ -1,0 +1,357 @@
+"""What streaming and Dask evaluation share: the options, the state bundle, the metrics.
+
+A batch (a Parquet record batch or a Dask partition) becomes a :class:`StateBundle`
+(:func:`bundle_from_columns`); bundles merge; :func:`finalize` turns the merged
+bundle into a :class:`~dartboard.scale.ScaleResult`. Streaming and Dask differ only
+in how they produce and reduce bundles, so they give the same numbers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from dartboard._validation import (
+    as_float_array,
+    check_confidence_level,
+    check_int,
+    check_option,
+    check_sample_weight,
+    describe,
+    label_array,
+)
+from dartboard.scale._result import ScaleResult
+from dartboard.scale._states import BinnedScoreState, QuantileSketch
+
+__all__ = ["Spec", "StateBundle", "bundle_from_columns", "finalize", "make_spec",
+           "MergeStack"]
+
+COUNT_METRICS = ("accuracy_score", "balanced_accuracy_score", "precision_score",
+                 "recall_score", "f1_score", "specificity_score", "false_positive_rate",
+                 "false_negative_rate", "selection_rate", "matthews_corrcoef",
+                 "cohen_kappa_score")
+_AVERAGED = {"precision_score", "recall_score", "f1_score", "specificity_score",
+             "false_positive_rate", "false_negative_rate", "selection_rate"}
+RANKING_METRICS = ("roc_auc_score", "average_precision_score", "pr_auc_score")
+_BINNED_METRICS = ("roc_auc_score", "average_precision_score")
+SKETCH_METRICS = ("median_absolute_error", "median_absolute_deviation")
+MOMENT_METRICS = ("mean_squared_error", "root_mean_squared_error", "mean_absolute_error",
+                  "r2_score", "explained_variance_score", "max_error",
+                  "mean_absolute_percentage_error", "weighted_mean_absolute_percentage_error")
+
+_DEFAULT_CLASSIFICATION = ("accuracy_score", "balanced_accuracy_score", "precision_score",
+                           "recall_score", "f1_score", "specificity_score",
+                           "matthews_corrcoef", "cohen_kappa_score")
+_DEFAULT_RANKING = ("roc_auc_score", "average_precision_score")
+_DEFAULT_REGRESSION = ("mean_squared_error", "root_mean_squared_error",
+                       "mean_absolute_error", "r2_score", "explained_variance_score",
+                       "max_error", "median_absolute_error", "median_absolute_deviation")
+_PROPORTIONS = ("accuracy_score", "precision_score", "recall_score", "specificity_score",
+                "false_positive_rate", "false_negative_rate", "selection_rate")
+
+
+@dataclasses.dataclass(frozen=True)
+class Spec:
+    """Checked options of one evaluation (picklable: it travels to Dask workers)."""
+
+    y_true: str
+    y_pred: str | None
+    y_score: str | None
+    sample_weight: str | None
+    task: str
+    metrics: tuple[str, ...]
+    exact: bool
+    n_bins: int
+    score_range: tuple[float, float] | None
+    relative_accuracy: float
+    pos_label: Any
+    confidence_level: float | None
+
+    @property
+    def columns(self) -> list[str]:
+        """Columns to read, each once."""
+        cols = [self.y_true, self.y_pred, self.y_score, self.sample_weight]
+        return list(dict.fromkeys(c for c in cols if c is not None))
+
+    def needs(self, family: str) -> bool:
+        names = {"counts": COUNT_METRICS, "scores": RANKING_METRICS,
+                 "moments": MOMENT_METRICS, "errors": SKETCH_METRICS}[family]
+        return any(m in names for m in self.metrics)
+
+    def describe_column(self, role: str) -> str:
+        return f"{role} column {getattr(self, role)!r}"
+
+
+def _column_name(value: Any, name: str, *, required: bool = False) -> str | None:
+    if value is None:
+        if required:
+            raise TypeError(f"{name} must name a column (a string); got None")
+        return None
+    if not isinstance(value, str) or not value:
+        raise TypeError(f"{name} must name a column (a non-empty string); got {describe(value)}")
+    return value
+
+
+def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str,
+              exact: bool, n_bins: Any, score_range: Any, relative_accuracy: Any,
+              sample_weight: Any, pos_label: Any, confidence_level: Any,
+              column_kinds: dict[str, str]) -> Spec:
+    """Check every option; ``column_kinds`` maps column names to numpy dtype kinds.
+
+    ``task="auto"``: with ``y_score`` the task is classification (ranking
+    metrics, plus count metrics when ``y_pred`` is also given); with ``y_pred``
+    only it is regression when either column holds floating-point numbers and
+    classification otherwise (integers, booleans, strings). Labels stored as
+    floats (0.0, 1.0) therefore need ``task="classification"``.
+    """
+    y_true = _column_name(y_true, "y_true", required=True)
+    y_pred = _column_name(y_pred, "y_pred")
+    y_score = _column_name(y_score, "y_score")
+    sample_weight = _column_name(sample_weight, "sample_weight")
+    if y_pred is None and y_score is None:
+        raise TypeError("give y_pred (predicted labels or values) and/or y_score (scores "
+                        "of the positive class): the name of a column")
+    check_option(task, "task", ("auto", "classification", "regression"))
+    if task == "auto":
+        if y_score is not None:
+            task = "classification"
+        else:
+            floats = {column_kinds.get(y_true), column_kinds.get(y_pred)} & {"f"}
+            task = "regression" if floats else "classification"
+    if task == "regression" and y_pred is None:
+        raise TypeError("task='regression' needs y_pred (the predicted values)")
+    if not isinstance(exact, (bool, np.bool_)):
+        raise TypeError(f"exact must be True or False; got {describe(exact)}")
+    n_bins = check_int(n_bins, "n_bins", minimum=2)
+    if score_range is not None:
+        try:
+            low, high = (float(v) for v in score_range)
+        except (TypeError, ValueError):
+            raise TypeError(f"score_range must be a pair (low, high) of numbers; got "
+                            f"{describe(score_range)}") from None
+        if not (np.isfinite(low) and np.isfinite(high) and low < high):
+            raise ValueError(f"score_range must be finite with low < high; got {score_range!r}")
+        score_range = (low, high)
+    if isinstance(relative_accuracy, bool) or not isinstance(relative_accuracy, numbers.Real) \
+            or not 0.0 < float(relative_accuracy) < 0.5:
+        raise ValueError(f"relative_accuracy must be a number in (0, 0.5); got "
+                         f"{relative_accuracy!r}")
+    if confidence_level is not None:
+        confidence_level = check_confidence_level(confidence_level)
+    metrics = _check_metrics(metrics, task, y_pred, y_score, exact)
+    return Spec(y_true, y_pred, y_score, sample_weight, task, metrics, bool(exact), n_bins,
+                score_range, float(relative_accuracy), pos_label, confidence_level)
+
+
+def _check_metrics(metrics: Any, task: str, y_pred: str | None, y_score: str | None,
+                   exact: bool) -> tuple[str, ...]:
+    if metrics is None:
+        if task == "regression":
+            return _DEFAULT_REGRESSION
+        out = (_DEFAULT_CLASSIFICATION if y_pred is not None else ()) + \
+            (_DEFAULT_RANKING if y_score is not None else ())
+        return out
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    if not isinstance(metrics, Sequence) or not metrics:
+        raise TypeError(f"metrics must be a non-empty list of metric names; got "
+                        f"{describe(metrics)}")
+    allowed = (MOMENT_METRICS + SKETCH_METRICS) if task == "regression" else \
+        ((COUNT_METRICS if y_pred is not None else ()) +
+         (RANKING_METRICS if y_score is not None else ()))
+    for m in metrics:
+        if not isinstance(m, str) or m not in allowed:
+            raise ValueError(f"metrics: {m!r} cannot be computed here; with these columns "
+                             f"({task}) the streaming metrics are {list(allowed)}")
+        if m == "pr_auc_score" and not exact:
+            raise ValueError("metrics: 'pr_auc_score' has no error bound in binned mode; use "
+                             "exact=True or 'average_precision_score'")
+    return tuple(dict.fromkeys(metrics))
+
+
+# ---------------------------------------------------------------------- states
+
+@dataclasses.dataclass
+class StateBundle:
+    """The states of one batch, partition or merged whole; ``None`` = not needed yet."""
+
+    n_rows: int = 0
+    counts: Any = None
+    scores: Any = None
+    moments: Any = None
+    errors: Any = None
+
+    def merge(self, other: StateBundle) -> StateBundle:
+        def join(a: Any, b: Any) -> Any:
+            if a is None:
+                return b
+            if b is None:
+                return a
+            return a.merge(b)
+
+        return StateBundle(self.n_rows + other.n_rows, join(self.counts, other.counts),
+                           join(self.scores, other.scores), join(self.moments, other.moments),
+                           join(self.errors, other.errors))
+
+
+class MergeStack:
+    """Merge many bundles in a balanced tree while they arrive (a binary counter).
+
+    Folding bundles one by one into an accumulator costs O(size of the
+    accumulator) per batch, quadratic overall for states that grow (the exact
+    map of distinct scores); merging equal-rank pairs keeps it O(total log n).
+    """
+
+    def __init__(self) -> None:
+        self._stack: list[tuple[int, StateBundle]] = []
+
+    def push(self, bundle: StateBundle) -> None:
+        rank = 0
+        while self._stack and self._stack[-1][0] == rank:
+            _, top = self._stack.pop()
+            bundle = top.merge(bundle)
+            rank += 1
+        self._stack.append((rank, bundle))
+
+    def result(self) -> StateBundle:
+        out = StateBundle()
+        for _, bundle in self._stack:
+            out = out.merge(bundle)
+        return out
+
+
+def tree_merge(bundles: Sequence[StateBundle]) -> StateBundle:
+    """Pairwise merge of a list, in order (used by tests and local reductions)."""
+    items = list(bundles) or [StateBundle()]
+    while len(items) > 1:
+        items = [items[i].merge(items[i + 1]) if i + 1 < len(items) else items[i]
+                 for i in range(0, len(items), 2)]
+    return items[0]
+
+
+def _binary_targets(y: np.ndarray, pos_label: Any, name: str) -> np.ndarray:
+    """0/1 targets (1 = positive class) of one batch."""
+    if pos_label is not None:
+        return (y == pos_label).astype(np.int8)
+    if y.dtype.kind == "b":
+        return y.astype(np.int8)
+    if y.dtype.kind in "iuf":
+        one, zero, minus = y == 1, y == 0, y == -1
+        if (one | zero | minus).all() and not (zero.any() and minus.any()):
+            return one.astype(np.int8)
+    values = np.unique(y)[:5].tolist()
+    raise ValueError(f"{name} holds labels {values!r}...; ranking metrics need labels in "
+                     "{0, 1} or {-1, 1}, or pos_label naming the positive class")
+
+
+def bundle_from_columns(spec: Spec, columns: dict[str, Any], source: str) -> StateBundle:
+    """The states of one batch; errors are prefixed with ``source`` (the file or partition)."""
+    n = len(columns[spec.y_true])
+    if n == 0:
+        return StateBundle()
+    try:
+        return _bundle(spec, columns, n)
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"{source}: {exc}") from None
+
+
+def _bundle(spec: Spec, columns: dict[str, Any], n: int) -> StateBundle:
+    from dartboard.metrics import ConfusionCounts
+
+    w = None
+    if spec.sample_weight is not None:
+        w = check_sample_weight(np.asarray(columns[spec.sample_weight]), n,
+                                name=spec.describe_column("sample_weight"))
+    out = StateBundle(n_rows=n)
+    true_name = spec.describe_column("y_true")
+    if spec.task == "regression":
+        yt = as_float_array(columns[spec.y_true], name=true_name)
+        yp = as_float_array(columns[spec.y_pred], name=spec.describe_column("y_pred"))
+        if spec.needs("moments"):
+            from dartboard.metrics import RegressionMoments
+
+            out.moments = RegressionMoments().update(yt, yp, sample_weight=w)
+        if spec.needs("errors"):
+            out.errors = QuantileSketch(spec.relative_accuracy).update(yt - yp, w)
+        return out
+    yt = label_array(columns[spec.y_true], name=true_name)
+    if spec.needs("counts"):
+        out.counts = ConfusionCounts.from_predictions(
+            yt, columns[spec.y_pred], sample_weight=w,
+            names=(true_name, spec.describe_column("y_pred")))
+    if spec.needs("scores"):
+        score = as_float_array(columns[spec.y_score], name=spec.describe_column("y_score"))
+        y01 = _binary_targets(yt, spec.pos_label, true_name)
+        if spec.exact:
+            from dartboard.metrics import ScoreState
+
+            out.scores = ScoreState.from_scores(y01, score, pos_label=1, sample_weight=w)
+        else:
+            out.scores = BinnedScoreState(spec.n_bins, *spec.score_range).update(y01, score, w)
+    return out
+
+
+# ---------------------------------------------------------------------- results
+
+def _count_kwargs(spec: Spec, counts: Any) -> dict[str, Any]:
+    """binary with the positive label when there are two classes, else macro."""
+    classes = counts.classes.tolist()
+    pos = spec.pos_label if spec.pos_label is not None else 1
+    if len(classes) <= 2 and (pos in classes or len(classes) < 2):
+        return {"average": "binary", "pos_label": pos}
+    return {"average": "macro"}
+
+
+def finalize(spec: Spec, bundle: StateBundle, n_files: int) -> ScaleResult:
+    """Metric values, error bounds and intervals of the merged states."""
+    if bundle.n_rows == 0:
+        raise ValueError("no rows to evaluate: the input holds no data")
+    values: dict[str, float] = {}
+    bounds: dict[str, float] = {}
+    intervals: dict[str, Any] = {}
+    kwargs = _count_kwargs(spec, bundle.counts) if bundle.counts is not None else {}
+    for name in spec.metrics:
+        if name in COUNT_METRICS:
+            kw = kwargs if name in _AVERAGED else {}
+            values[name] = float(bundle.counts.compute(name, **kw))
+        elif name in RANKING_METRICS:
+            values[name] = float(bundle.scores.compute(name))
+            if not spec.exact:
+                bounds[name] = bundle.scores.error_bound(name)
+        elif name == "median_absolute_error":
+            est = bundle.errors.quantile(0.5, absolute=True)
+            lo, hi = bundle.errors.quantile_interval(0.5, absolute=True)
+            values[name], bounds[name] = est, max(est - lo, hi - est)
+        elif name == "median_absolute_deviation":
+            values[name], bounds[name] = bundle.errors.median_abs_deviation()
+        else:
+            values[name] = float(bundle.moments.compute(name))
+    if spec.confidence_level is not None:
+        intervals = _intervals(spec, bundle, values, kwargs)
+    states = {k: getattr(bundle, k) for k in ("counts", "scores", "moments", "errors")
+              if getattr(bundle, k) is not None}
+    return ScaleResult(metrics=values, n_rows=int(bundle.n_rows), n_files=n_files,
+                       mode="exact" if spec.exact else "binned", task=spec.task,
+                       error_bounds=bounds, intervals=intervals,
+                       confidence_level=spec.confidence_level, states=states)
+
+
+def _intervals(spec: Spec, bundle: StateBundle, values: dict[str, float],
+               kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Wilson intervals of the proportion metrics, from the merged counts alone."""
+    if bundle.counts is None:
+        return {}
+    from dartboard.uncertainty import interval_from_counts
+
+    out = {}
+    for name in spec.metrics:
+        if name in _PROPORTIONS and (name == "accuracy_score" or
+                                     kwargs.get("average") == "binary"):
+            kw = {"pos_label": kwargs["pos_label"]} if name != "accuracy_score" else {}
+            out[name] = interval_from_counts(name, bundle.counts,
+                                             confidence_level=spec.confidence_level, **kw)
+    return out

@@ -1,0 +1,77 @@
+"""The result of a streaming or Dask evaluation."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from dartboard._results import Result, to_jsonable
+
+__all__ = ["ScaleResult"]
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class ScaleResult(Result):
+    """Metrics of a dataset evaluated batch by batch (streaming) or partition by partition (Dask).
+
+    Everything needed to print a metrics table is here: ``metrics`` maps each
+    metric name to its value (in the order requested), ``error_bounds`` gives the
+    largest possible distance to the exact value for the metrics computed from a
+    bounded-memory state (binned scores, quantile sketch; absent means exact), and
+    ``intervals`` the confidence interval of each metric that has one.
+    :meth:`table` lays them out as a DataFrame (columns ``metric``, ``value``,
+    ``error_bound``, ``low``, ``high``).
+
+    Attributes
+    ----------
+    metrics : dict of str to float
+        Metric values.
+    n_rows : int
+        Rows read.
+    n_files : int
+        Files read (Parquet input) or partitions reduced (Dask DataFrame input).
+    mode : {"exact", "binned"}
+        ``"binned"`` when ROC AUC and AP come from fixed score bins (``exact=False``).
+    task : {"classification", "regression"}
+        What the columns were evaluated as.
+    error_bounds : dict of str to float
+        ``|reported - exact| <= bound`` for each approximated metric.
+    intervals : dict of str to Interval
+        Confidence intervals (``confidence_level`` given), computed from the states.
+    confidence_level : float or None
+    states : dict of str to state
+        The merged states (``"counts"``: :class:`~dartboard.metrics.ConfusionCounts`,
+        ``"scores"``: :class:`~dartboard.metrics.ScoreState` or
+        :class:`BinnedScoreState`, ``"moments"``:
+        :class:`~dartboard.metrics.RegressionMoments`, ``"errors"``:
+        :class:`QuantileSketch`). Merge more data into them later and call
+        ``compute`` again. Left out of ``repr`` and ``to_dict``.
+    """
+
+    metrics: dict[str, float]
+    n_rows: int
+    n_files: int
+    mode: str
+    task: str
+    error_bounds: dict[str, float] = dataclasses.field(default_factory=dict)
+    intervals: dict[str, Any] = dataclasses.field(default_factory=dict)
+    confidence_level: float | None = None
+    states: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False)
+
+    def table(self) -> Any:
+        """One row per metric: ``metric``, ``value``, ``error_bound``, ``low``, ``high``."""
+        import pandas as pd
+
+        rows = []
+        for name, value in self.metrics.items():
+            interval = self.intervals.get(name)
+            rows.append({"metric": name, "value": value,
+                         "error_bound": self.error_bounds.get(name, 0.0),
+                         "low": getattr(interval, "low", float("nan")),
+                         "high": getattr(interval, "high", float("nan"))})
+        return pd.DataFrame(rows, columns=["metric", "value", "error_bound", "low", "high"])
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as JSON-ready values, without the states."""
+        return {f.name: to_jsonable(getattr(self, f.name))
+                for f in dataclasses.fields(self) if f.name != "states"}

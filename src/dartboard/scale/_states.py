@@ -1,0 +1,394 @@
+"""Bounded-memory mergeable states: a binned score state and a quantile sketch.
+
+Both are used where the exact states of :mod:`dartboard.metrics` would grow with
+the data: :class:`BinnedScoreState` replaces the exact map of distinct scores when
+``exact=False``, and :class:`QuantileSketch` holds the distribution of regression
+errors for the median-based metrics. Each reports a guaranteed bound on its own
+error, computed from the state itself.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+__all__ = ["BinnedScoreState", "QuantileSketch"]
+
+# Float rounding in log() can put a value on the wrong side of a bucket edge; the
+# edges used for guaranteed bounds are widened by this relative amount to cover it.
+_EDGE_SLACK = 1e-9
+
+
+def _undefined(metric: str, why: str) -> float:
+    from dartboard.metrics import UndefinedMetricWarning
+
+    warnings.warn(f"{metric} is undefined ({why}); returning nan", UndefinedMetricWarning,
+                  stacklevel=3)
+    return float("nan")
+
+
+class BinnedScoreState:
+    """Positive and negative weight per fixed score bin: ROC AUC and AP with a bound.
+
+    The score range ``[low, high]`` is cut into ``n_bins`` equal bins; scores
+    outside the range fall into the first or last bin. Memory is ``2 * n_bins``
+    numbers whatever the number of rows, and merging adds the arrays.
+
+    Error bounds. Binning only loses the order of pairs inside one bin.
+
+    * ROC AUC = P(s+ > s-) + P(s+ = s-)/2. Pairs in different bins keep their
+      order; a positive-negative pair in the same bin counts 1/2 here but 0, 1/2
+      or 1 on the raw scores. Hence ``|AUC_binned - AUC| <= sum_b pos_b neg_b /
+      (2 P N)``.
+    * Average precision = sum over positives of the precision at their threshold,
+      divided by P. Let ``A``, ``B`` be the positive and negative weight above bin
+      ``b``. On the raw scores a positive of bin ``b`` sees a precision in
+      ``[A / (A + B + neg_b), (A + pos_b) / (A + pos_b + B)]``; binned, all of
+      them see ``prec_b = (A + pos_b) / (A + B + pos_b + neg_b)``. Hence
+      ``|AP_binned - AP| <= sum_b (pos_b / P) max(hi_b - prec_b, prec_b - lo_b)``.
+
+    Both bounds are computed from the state (:meth:`error_bound`) and shrink as
+    the bins get finer; they are zero when no bin mixes what the raw scores
+    would separate.
+
+    Parameters
+    ----------
+    n_bins : int
+        Number of bins.
+    low, high : float
+        Score range; ``low < high``.
+
+    Examples
+    --------
+    >>> state = BinnedScoreState(4, 0.0, 1.0)
+    >>> state = state.update([0, 0, 1, 1], [0.1, 0.6, 0.35, 0.8])
+    >>> state.compute("roc_auc_score"), state.error_bound("roc_auc_score")
+    (0.75, 0.0)
+    """
+
+    __slots__ = ("n_bins", "low", "high", "pos", "neg")
+
+    def __init__(self, n_bins: int, low: float, high: float) -> None:
+        if not (math.isfinite(low) and math.isfinite(high)) or not low < high:
+            raise ValueError(f"the score range must be finite with low < high; got "
+                             f"[{low}, {high}]")
+        self.n_bins = int(n_bins)
+        self.low = float(low)
+        self.high = float(high)
+        self.pos = np.zeros(self.n_bins, dtype=np.float64)
+        self.neg = np.zeros(self.n_bins, dtype=np.float64)
+
+    def bin_index(self, scores: np.ndarray) -> np.ndarray:
+        """Bin of each score (0 .. n_bins - 1), out-of-range scores clipped."""
+        scale = self.n_bins / (self.high - self.low)
+        idx = np.floor((np.asarray(scores, dtype=np.float64) - self.low) * scale)
+        return np.clip(idx, 0, self.n_bins - 1).astype(np.intp)
+
+    def update(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> BinnedScoreState:
+        """Add a batch (``y_true`` in {0, 1}, 1 = positive) in place; return ``self``."""
+        y = np.asarray(y_true).astype(bool, copy=False)
+        idx = self.bin_index(y_score)
+        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        self.pos += np.bincount(idx[y], weights=None if w is None else w[y],
+                                minlength=self.n_bins)
+        self.neg += np.bincount(idx[~y], weights=None if w is None else w[~y],
+                                minlength=self.n_bins)
+        return self
+
+    def merge(self, other: BinnedScoreState) -> BinnedScoreState:
+        """Return a new state with the weights of both (same bins required)."""
+        if not isinstance(other, BinnedScoreState):
+            raise TypeError(f"can only merge with a BinnedScoreState; got "
+                            f"{type(other).__name__}")
+        if (other.n_bins, other.low, other.high) != (self.n_bins, self.low, self.high):
+            raise ValueError("cannot merge binned score states with different bins: "
+                             f"{self.n_bins} on [{self.low}, {self.high}] and "
+                             f"{other.n_bins} on [{other.low}, {other.high}]")
+        out = BinnedScoreState(self.n_bins, self.low, self.high)
+        out.pos = self.pos + other.pos
+        out.neg = self.neg + other.neg
+        return out
+
+    def _totals(self, metric: str) -> tuple[float, float] | None:
+        p, n = float(self.pos.sum()), float(self.neg.sum())
+        if metric == "roc_auc_score" and (p == 0 or n == 0):
+            return None
+        if metric == "average_precision_score" and p == 0:
+            return None
+        return p, n
+
+    def _precisions(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per bin (from the top): binned precision and the raw-score range."""
+        pos, neg = self.pos[::-1], self.neg[::-1]
+        a = np.cumsum(pos) - pos  # positive weight above the bin
+        b = np.cumsum(neg) - neg
+        with np.errstate(invalid="ignore", divide="ignore"):
+            prec = np.where(pos > 0, (a + pos) / (a + b + pos + neg), 0.0)
+            hi = np.where(pos > 0, (a + pos) / (a + pos + b), 0.0)
+            den = a + b + neg
+            lo = np.where(den > 0, a / np.where(den > 0, den, 1.0), 0.0)
+        return prec, hi, lo
+
+    def compute(self, metric: str) -> float:
+        """``"roc_auc_score"`` or ``"average_precision_score"`` of the binned scores.
+
+        A metric undefined for the data (one class only) warns and gives nan.
+        """
+        totals = self._totals(metric)
+        if metric not in ("roc_auc_score", "average_precision_score"):
+            raise ValueError("the binned score state computes 'roc_auc_score' and "
+                             f"'average_precision_score'; got {metric!r}")
+        if totals is None:
+            return _undefined(metric, "only one class present")
+        p, n = totals
+        if metric == "roc_auc_score":
+            below = np.cumsum(self.neg) - self.neg
+            return float(np.dot(self.pos, below + 0.5 * self.neg) / (p * n))
+        prec, _, _ = self._precisions()
+        return float(np.dot(self.pos[::-1], prec) / p)
+
+    def error_bound(self, metric: str) -> float:
+        """Largest possible ``|binned - exact|`` for ``metric`` given this state."""
+        totals = self._totals(metric)
+        if totals is None:
+            return float("nan")
+        p, n = totals
+        if metric == "roc_auc_score":
+            return float(np.dot(self.pos, self.neg) / (2.0 * p * n))
+        if metric == "average_precision_score":
+            prec, hi, lo = self._precisions()
+            gap = np.maximum(hi - prec, prec - lo)
+            return float(np.dot(self.pos[::-1], gap) / p)
+        raise ValueError("the binned score state bounds 'roc_auc_score' and "
+                         f"'average_precision_score'; got {metric!r}")
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, BinnedScoreState)
+                and (self.n_bins, self.low, self.high) == (other.n_bins, other.low, other.high)
+                and np.array_equal(self.pos, other.pos) and np.array_equal(self.neg, other.neg))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"BinnedScoreState(n_bins={self.n_bins}, range=[{self.low:g}, {self.high:g}], "
+                f"positives={self.pos.sum():g}, negatives={self.neg.sum():g})")
+
+
+class QuantileSketch:
+    """Mergeable relative-accuracy quantile sketch (log-spaced buckets, as DDSketch).
+
+    A value ``x != 0`` goes to bucket ``i = ceil(log_gamma |x|)`` of its sign,
+    which covers ``(gamma^(i-1), gamma^i]`` in absolute value, with
+    ``gamma = (1 + alpha) / (1 - alpha)``; zeros are counted apart. Buckets hold
+    the summed weight of their values, so merging adds weights bucket by bucket
+    and any split of the data gives the same sketch. The number of buckets grows
+    with the logarithm of the data's dynamic range (about ``ln(max/min) /
+    (2 alpha)`` per sign), not with the number of rows.
+
+    Error bound. A quantile (with the "averaged inverted CDF" rule of
+    :func:`numpy.median` and scikit-learn's weighted median) is the mean of two
+    order statistics; each lies in a known bucket, so the exact value lies in the
+    interval given by :meth:`quantile_interval`. The estimate is the mean of the
+    bucket representatives ``2 gamma^i / (gamma + 1)``, within a relative
+    distance ``alpha`` of any value of the bucket: for a quantile of ``|x|`` the
+    error is at most ``alpha`` times the exact value. The median absolute
+    deviation ``median |x - m|`` is bounded the same way from the bucket edges
+    and the interval of ``m`` (see :meth:`median_abs_deviation`).
+
+    Parameters
+    ----------
+    relative_accuracy : float
+        ``alpha`` in (0, 0.5); default 1e-3.
+
+    Examples
+    --------
+    >>> sketch = QuantileSketch(0.01).update([1.0, -2.0, 3.0, 10.0, 0.0])
+    >>> round(sketch.quantile(0.5), 3)  # exact: 1.0
+    0.999
+    >>> lo, hi = sketch.quantile_interval(0.5)
+    >>> bool(lo <= 1.0 <= hi)
+    True
+    """
+
+    __slots__ = ("alpha", "gamma", "_log_gamma", "pos_keys", "pos_weights", "neg_keys",
+                 "neg_weights", "zero_weight")
+
+    def __init__(self, relative_accuracy: float = 1e-3) -> None:
+        alpha = float(relative_accuracy)
+        if not 0.0 < alpha < 0.5:
+            raise ValueError(f"relative_accuracy must be in (0, 0.5); got {relative_accuracy!r}")
+        self.alpha = alpha
+        self.gamma = (1.0 + alpha) / (1.0 - alpha)
+        self._log_gamma = math.log(self.gamma)
+        self.pos_keys = np.zeros(0, dtype=np.int64)
+        self.pos_weights = np.zeros(0, dtype=np.float64)
+        self.neg_keys = np.zeros(0, dtype=np.int64)
+        self.neg_weights = np.zeros(0, dtype=np.float64)
+        self.zero_weight = 0.0
+
+    # ------------------------------------------------------------- building
+    @staticmethod
+    def _add(keys: np.ndarray, weights: np.ndarray, new_keys: np.ndarray,
+             new_weights: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """Merge bucket keys and weights (new_weights None: one per key)."""
+        if new_keys.size == 0:
+            return keys, weights
+        if new_weights is None:
+            new_weights = np.ones(new_keys.shape[0], dtype=np.float64)
+        all_keys = np.concatenate([keys, new_keys])
+        all_weights = np.concatenate([weights, new_weights])
+        lo, hi = int(all_keys.min()), int(all_keys.max())
+        span = hi - lo + 1
+        if span <= 4 * all_keys.shape[0] + 65536:
+            # bincount over the key range: no sort of the batch
+            summed = np.bincount(all_keys - lo, weights=all_weights, minlength=span)
+            present = np.bincount(all_keys - lo, minlength=span) > 0
+            out_keys = np.flatnonzero(present).astype(np.int64) + lo
+            return out_keys, summed[present]
+        out_keys, inverse = np.unique(all_keys, return_inverse=True)
+        return out_keys, np.bincount(inverse, weights=all_weights,
+                                     minlength=out_keys.shape[0])
+
+    def update(self, values: Any, sample_weight: Any = None) -> QuantileSketch:
+        """Add finite values (and optional non-negative weights) in place; return ``self``."""
+        x = np.asarray(values, dtype=np.float64).ravel()
+        w = None if sample_weight is None else np.asarray(sample_weight, np.float64).ravel()
+        nonzero = x != 0
+        self.zero_weight += float(x.size - np.count_nonzero(nonzero)) if w is None \
+            else float(w[~nonzero].sum())
+        with np.errstate(divide="ignore"):
+            keys = np.ceil(np.log(np.abs(x[nonzero])) / self._log_gamma).astype(np.int64)
+        xs = x[nonzero]
+        ws = None if w is None else w[nonzero]
+        positive = xs > 0
+        self.pos_keys, self.pos_weights = self._add(
+            self.pos_keys, self.pos_weights, keys[positive],
+            None if ws is None else ws[positive])
+        self.neg_keys, self.neg_weights = self._add(
+            self.neg_keys, self.neg_weights, keys[~positive],
+            None if ws is None else ws[~positive])
+        return self
+
+    def merge(self, other: QuantileSketch) -> QuantileSketch:
+        """Return a new sketch holding both (same ``relative_accuracy`` required)."""
+        if not isinstance(other, QuantileSketch):
+            raise TypeError(f"can only merge with a QuantileSketch; got {type(other).__name__}")
+        if other.alpha != self.alpha:
+            raise ValueError("cannot merge quantile sketches of different relative accuracy: "
+                             f"{self.alpha} and {other.alpha}")
+        out = QuantileSketch(self.alpha)
+        out.pos_keys, out.pos_weights = self._add(self.pos_keys, self.pos_weights,
+                                                  other.pos_keys, other.pos_weights)
+        out.neg_keys, out.neg_weights = self._add(self.neg_keys, self.neg_weights,
+                                                  other.neg_keys, other.neg_weights)
+        out.zero_weight = self.zero_weight + other.zero_weight
+        return out
+
+    # ------------------------------------------------------------- reading
+    @property
+    def total_weight(self) -> float:
+        return float(self.pos_weights.sum() + self.neg_weights.sum() + self.zero_weight)
+
+    @property
+    def n_buckets(self) -> int:
+        return int(self.pos_keys.shape[0] + self.neg_keys.shape[0] + (self.zero_weight > 0))
+
+    def _layout(self, absolute: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Buckets in increasing value order: (lower edge, upper edge, representative, weight).
+
+        ``absolute=True`` folds negative buckets onto positive ones (the sketch of |x|).
+        """
+        g = self.gamma
+        if absolute:
+            keys, weights = self._add(self.pos_keys, self.pos_weights,
+                                      self.neg_keys, self.neg_weights)
+            neg_keys = np.zeros(0, dtype=np.int64)
+            neg_weights = np.zeros(0)
+        else:
+            keys, weights = self.pos_keys, self.pos_weights
+            neg_keys, neg_weights = self.neg_keys[::-1], self.neg_weights[::-1]
+        up = np.power(g, keys.astype(np.float64))
+        pos_lo, pos_hi = up / g * (1 - _EDGE_SLACK), up * (1 + _EDGE_SLACK)
+        pos_rep = 2.0 * up / (g + 1.0)
+        nup = np.power(g, neg_keys.astype(np.float64))
+        neg_lo, neg_hi = -nup * (1 + _EDGE_SLACK), -nup / g * (1 - _EDGE_SLACK)
+        neg_rep = -2.0 * nup / (g + 1.0)
+        zero = np.zeros(1 if self.zero_weight > 0 else 0)
+        return (np.concatenate([neg_lo, zero, pos_lo]),
+                np.concatenate([neg_hi, zero, pos_hi]),
+                np.concatenate([neg_rep, zero, pos_rep]),
+                np.concatenate([neg_weights, zero + self.zero_weight, weights]))
+
+    @staticmethod
+    def _middle_buckets(weights: np.ndarray, q: float) -> tuple[int, int]:
+        """Buckets of the lower and upper order statistics of quantile ``q``."""
+        cum = np.cumsum(weights)
+        target = q * cum[-1]
+        lower = int(np.searchsorted(cum, target, side="left"))
+        upper = int(np.searchsorted(cum, target, side="right"))
+        last = weights.shape[0] - 1
+        return min(lower, last), min(upper, last)
+
+    def _check_q(self, q: float) -> float:
+        q = float(q)
+        if not 0.0 <= q <= 1.0:
+            raise ValueError(f"q must be in [0, 1]; got {q}")
+        if self.total_weight <= 0:
+            raise ValueError("the sketch is empty; add values before asking for quantiles")
+        return q
+
+    def quantile(self, q: float, *, absolute: bool = False) -> float:
+        """Estimate of the ``q`` quantile (of ``|x|`` when ``absolute``)."""
+        q = self._check_q(q)
+        _, _, rep, w = self._layout(absolute)
+        lower, upper = self._middle_buckets(w, q)
+        return float((rep[lower] + rep[upper]) / 2.0)
+
+    def quantile_interval(self, q: float, *, absolute: bool = False) -> tuple[float, float]:
+        """Interval guaranteed to hold the exact ``q`` quantile."""
+        q = self._check_q(q)
+        lo, hi, _, w = self._layout(absolute)
+        lower, upper = self._middle_buckets(w, q)
+        return float((lo[lower] + lo[upper]) / 2.0), float((hi[lower] + hi[upper]) / 2.0)
+
+    def median_abs_deviation(self) -> tuple[float, float]:
+        """``median |x - median(x)|``: estimate and guaranteed error bound.
+
+        With ``m`` only known to lie in ``[m_lo, m_hi]`` (centre ``c``, half-width
+        ``h``), every ``|x - m|`` is within ``h`` of ``|x - c|`` and the median is
+        1-Lipschitz in such perturbations. For a bucket ``[a, b]`` the values
+        ``|x - c|`` lie between the distance of ``c`` to ``[a, b]`` and
+        ``max(|a - c|, |b - c|)``, which bounds the median of ``|x - c|`` below and
+        above. Estimate: the midpoint; bound: half the width plus ``h``.
+        """
+        m_lo, m_hi = self.quantile_interval(0.5)
+        c, h = (m_lo + m_hi) / 2.0, (m_hi - m_lo) / 2.0
+        lo, hi, _, w = self._layout(False)
+        near = np.maximum(np.maximum(lo - c, c - hi), 0.0)
+        far = np.maximum(np.abs(lo - c), np.abs(hi - c))
+        low = self._weighted_median(near, w)
+        high = self._weighted_median(far, w)
+        return (low + high) / 2.0, (high - low) / 2.0 + h
+
+    def _weighted_median(self, values: np.ndarray, weights: np.ndarray) -> float:
+        order = np.argsort(values, kind="stable")
+        v, w = values[order], weights[order]
+        lower, upper = self._middle_buckets(w, 0.5)
+        return float((v[lower] + v[upper]) / 2.0)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, QuantileSketch) and self.alpha == other.alpha
+                and np.array_equal(self.pos_keys, other.pos_keys)
+                and np.array_equal(self.neg_keys, other.neg_keys)
+                and np.allclose(self.pos_weights, other.pos_weights, rtol=1e-12, atol=0)
+                and np.allclose(self.neg_weights, other.neg_weights, rtol=1e-12, atol=0)
+                and math.isclose(self.zero_weight, other.zero_weight, rel_tol=1e-12))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"QuantileSketch(relative_accuracy={self.alpha:g}, buckets={self.n_buckets}, "
+                f"total_weight={self.total_weight:g})")
