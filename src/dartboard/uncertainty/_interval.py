@@ -146,6 +146,9 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
         kwargs["sample_weight"] = w
     estimate = _bootstrap.as_float(metric(y_t, y_o, **kwargs), name or "metric")
     kwargs.pop("sample_weight", None)
+    if not np.isfinite(estimate):
+        raise ValueError(f"{name or 'the metric'} is undefined on this data (it returned "
+                         f"{estimate}); no interval can be formed")
     method = iv["method"]
     if method == "auto":
         method = _auto_method(kind, name, y_t, y_o, w, metric_kwargs)
@@ -235,10 +238,6 @@ def _proportion_setup(name: str, y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray
         if kwargs.get("average", "binary") != "binary" or kwargs.get("labels") is not None:
             raise ValueError(f"analytic intervals of {name} are defined for the binary case "
                              f"(average='binary', one pos_label) only{hint}")
-        if state.n_classes > 2:
-            raise ValueError(f"analytic intervals of {name} need binary labels; y_true and "
-                             f"y_other hold {state.n_classes} classes (multiclass analytic "
-                             f"intervals exist for micro-averaged accuracy only){hint}")
         pos_label = kwargs.get("pos_label", 1)
         pos_index = int(state.index_of([pos_label], name="pos_label")[0]) \
             if pos_label in state.classes.tolist() else -1
@@ -386,7 +385,7 @@ def cv_interval(fold_scores: Any, *, n_train: Any = None, n_test: Any = None,
     --------
     >>> iv = cv_interval([0.81, 0.84, 0.79, 0.83, 0.80])
     >>> round(iv.estimate, 3), round(iv.low, 4), round(iv.high, 4)
-    (0.814, 0.7885, 0.8395)
+    (0.814, 0.7883, 0.8397)
     >>> cv_interval([0.81, 0.84, 0.79, 0.83, 0.80], n_train=800, n_test=200).method
     'nadeau-bengio'
     """
