@@ -1,0 +1,298 @@
+"""Render a results dictionary (as saved in ``results.json``) to one HTML file.
+
+The page needs no network: figures are inline SVG drawn by matplotlib from the
+points saved in the results (curves, matrices, fold tables, ensemble
+probabilities), styles are inline, there is no script, and a Content-Security-Policy
+meta tag forbids the browser from fetching anything. Files are written atomically
+(a temporary file in the same directory, then :func:`os.replace`), so a reader never
+sees half a report and a failed run leaves no partial file.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from dartboard._results import to_jsonable
+
+__all__ = ["render_report", "write_report", "write_json", "write_text_atomic",
+           "svg_of", "FIGURES"]
+
+# figure id -> (section, caption); the order is the order on the page
+FIGURES: dict[str, tuple[str, str]] = {
+    "dart-sweep": ("selection", "DART score of each configuration against the precision p; "
+                                "shaded bands mark which configuration wins where."),
+    "fold-scores": ("selection", "Fold scores of each configuration (mean and spread)."),
+    "critical-difference": ("selection", "Critical-difference diagram: average ranks over "
+                                         "folds; configurations joined by a bar are not "
+                                         "significantly different (Nemenyi)."),
+    "roc": ("classification", "ROC curve of the held-out predictions, with the AUC and its "
+                              "confidence interval."),
+    "pr": ("classification", "Precision-recall curve, with the average precision and its "
+                             "confidence interval."),
+    "confusion": ("classification", "Confusion matrix on the held-out set (rows: true "
+                                    "class, columns: predicted)."),
+    "calibration": ("classification", "Calibration: observed share of positives per bin of "
+                                      "predicted probability."),
+    "stability": ("stability", "Stability of the bootstrap ensemble: per-point label "
+                               "stability and spread of the predicted probabilities."),
+    "error-distribution": ("regression", "Distribution of the regression errors on the "
+                                         "held-out set: density (bars) and cumulative "
+                                         "share (line)."),
+}
+
+_SVG_OPEN = re.compile(r"<svg\b[^>]*>")
+_ID = re.compile(r'\bid="([^"]+)"')
+
+
+def svg_of(fig: Any, prefix: str) -> str:
+    """Inline, responsive SVG markup of a matplotlib figure.
+
+    The XML header and DOCTYPE are dropped, the root keeps its ``viewBox`` but its
+    fixed width and height are replaced by ``width="100%"``, and every ``id`` is
+    prefixed so several figures can share one page without clashing.
+    """
+    import matplotlib
+
+    buf = io.StringIO()
+    with matplotlib.rc_context({"svg.hashsalt": "dartboard", "svg.fonttype": "path"}):
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    text = buf.getvalue()
+    text = text[text.index("<svg"):]
+    head = _SVG_OPEN.match(text)
+    root = head.group(0)
+    root = re.sub(r'\s(width|height)="[^"]*"', "", root)
+    root = root.replace("<svg", f'<svg width="100%" role="img" class="fig-{prefix}"', 1)
+    text = root + text[head.end():]
+    for name in set(_ID.findall(text)):
+        new = f"{prefix}-{name}"
+        text = text.replace(f'id="{name}"', f'id="{new}"') \
+                   .replace(f"#{name})", f"#{new})") \
+                   .replace(f'href="#{name}"', f'href="#{new}"')
+    return text.strip()
+
+
+def _figure(draw: Callable[[Any], None], figsize: tuple[float, float]) -> Any:
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=figsize, layout="constrained")
+    draw(fig)
+    return fig
+
+
+def _interval(row: dict[str, Any] | None) -> Any:
+    if not row or row.get("low") is None or row.get("high") is None:
+        return None
+    return (row["low"], row["high"])
+
+
+def _metric_row(section: dict[str, Any], name: str) -> dict[str, Any] | None:
+    return next((m for m in section.get("metrics", []) if m["metric"] == name), None)
+
+
+def _draw_roc(results: dict[str, Any]) -> Any:
+    from dartboard.plots._metrics import plot_roc_curve
+
+    sec = results["classification"]
+    roc = sec["roc"]
+    row = _metric_row(sec, "roc_auc")
+    return _figure(lambda fig: plot_roc_curve(
+        fpr=roc["fpr"], tpr=roc["tpr"], roc_auc=row["estimate"] if row else None,
+        interval=_interval(row), name=sec.get("model"), ax=fig.subplots()), (5, 4.6))
+
+
+def _draw_pr(results: dict[str, Any]) -> Any:
+    from dartboard.plots._metrics import plot_precision_recall_curve
+
+    sec = results["classification"]
+    pr = sec["pr"]
+    row = _metric_row(sec, "average_precision")
+    return _figure(lambda fig: plot_precision_recall_curve(
+        precision=pr["precision"], recall=pr["recall"],
+        average_precision=row["estimate"] if row else None, interval=_interval(row),
+        prevalence=pr.get("prevalence"), name=sec.get("model"), ax=fig.subplots()),
+        (5, 4.6))
+
+
+def _draw_confusion(results: dict[str, Any]) -> Any:
+    from dartboard.plots._metrics import plot_confusion_matrix
+
+    cm = results["classification"]["confusion"]
+    return _figure(lambda fig: plot_confusion_matrix(
+        matrix=cm["matrix"], labels=cm["labels"], ax=fig.subplots()), (5, 4.2))
+
+
+def _draw_calibration(results: dict[str, Any]) -> Any:
+    from dartboard.plots._metrics import plot_calibration_curve
+
+    cal = results["classification"]["calibration"]
+    return _figure(lambda fig: plot_calibration_curve(
+        prob_pred=cal["prob_pred"], prob_true=cal["prob_true"], counts=cal["counts"],
+        name=results["classification"].get("model"), ax=fig.subplots()), (5, 4.6))
+
+
+def _draw_errors(results: dict[str, Any]) -> Any:
+    from dartboard.plots._metrics import plot_error_distribution
+
+    errors = results["regression"]["errors"]
+    return _figure(lambda fig: plot_error_distribution(errors=errors, ax=fig.subplots()),
+                   (6.5, 4))
+
+
+def _fold_table(results: dict[str, Any]) -> Any:
+    import pandas as pd
+
+    sel = results["selection"]
+    return pd.DataFrame(sel["fold_scores"], index=sel["configs"]).T
+
+
+def _draw_sweep(results: dict[str, Any]) -> Any:
+    from dartboard.plots import plot_dart_sweep
+    from dartboard.selection import dart_sweep
+
+    sel = results["selection"]
+    scores = dict(zip(sel["configs"], sel["fold_scores"]))
+    sweep = dart_sweep(scores, sel["sweep_precisions"])
+    return _figure(lambda fig: plot_dart_sweep(sweep, ax=fig.subplots()), (7, 4.5))
+
+
+def _draw_folds(results: dict[str, Any]) -> Any:
+    from dartboard.plots import plot_fold_scores
+    from dartboard.selection import dart_rank
+
+    sel = results["selection"]
+    ranking = dart_rank(dict(zip(sel["configs"], sel["fold_scores"])), sel["precision"])
+    return _figure(lambda fig: plot_fold_scores(ranking, ax=fig.subplots()), (7, 4.5))
+
+
+def _draw_cd(results: dict[str, Any]) -> Any:
+    from dartboard.compare import rank_models
+    from dartboard.plots import plot_critical_difference
+
+    ranked = rank_models(_fold_table(results))
+    return _figure(lambda fig: plot_critical_difference(ranked, ax=fig.subplots()), (7, 3.2))
+
+
+def _draw_stability(results: dict[str, Any]) -> Any:
+    import numpy as np
+
+    from dartboard.plots import plot_stability
+    from dartboard.stability import stability_metrics
+
+    st = results["stability"]
+    metrics = stability_metrics(np.asarray(st["probas"], dtype=float),
+                                y_true=np.asarray(st["y_true"]))
+    return _figure(lambda fig: plot_stability(metrics, ax=fig.subplots()), (7, 4))
+
+
+_DRAW: dict[str, tuple[Callable[[dict[str, Any]], Any], tuple[str, ...]]] = {
+    "dart-sweep": (_draw_sweep, ("selection",)),
+    "fold-scores": (_draw_folds, ("selection",)),
+    "critical-difference": (_draw_cd, ("selection",)),
+    "roc": (_draw_roc, ("classification", "roc")),
+    "pr": (_draw_pr, ("classification", "pr")),
+    "confusion": (_draw_confusion, ("classification", "confusion")),
+    "calibration": (_draw_calibration, ("classification", "calibration")),
+    "stability": (_draw_stability, ("stability", "probas")),
+    "error-distribution": (_draw_errors, ("regression", "errors")),
+}
+
+
+def _has(results: dict[str, Any], path: tuple[str, ...]) -> bool:
+    node: Any = results
+    for key in path:
+        if not isinstance(node, dict) or node.get(key) is None:
+            return False
+        node = node[key]
+    return True
+
+
+def build_figures(results: dict[str, Any]) -> tuple[dict[str, dict[str, str]], list[str]]:
+    """SVG of every figure the results hold data for, and notes on those that could
+    not be drawn because the part of dartboard drawing them is not installed."""
+    figures: dict[str, dict[str, str]] = {}
+    notes: list[str] = []
+    for fig_id, (draw, needs) in _DRAW.items():
+        if not _has(results, needs):
+            continue
+        try:
+            fig = draw(results)
+        except ImportError as exc:
+            notes.append(f"Figure '{fig_id}' not available: {exc}")
+            continue
+        section, caption = FIGURES[fig_id]
+        figures[fig_id] = {"svg": svg_of(fig, fig_id), "caption": caption,
+                           "section": section}
+    return figures, notes
+
+
+def _fmt(value: Any, digits: int = 4) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        if value != 0 and (abs(value) >= 1e5 or abs(value) < 1e-3):
+            return f"{value:.3e}"
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def render_report(results: dict[str, Any]) -> str:
+    """The HTML text of the report for a results dictionary (see ``dartboard demo``)."""
+    import jinja2
+    import markupsafe
+
+    results = to_jsonable(results)
+    figures, notes = build_figures(results)
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("dartboard.report", "templates"),
+        autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined)
+    env.filters["fmt"] = _fmt
+    template = env.get_template("report.html")
+    return template.render(r=results, figures=figures,
+                           notes=list(results.get("notes", [])) + notes,
+                           svg=lambda fig_id: markupsafe.Markup(figures[fig_id]["svg"]))
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` to ``path`` through a temporary file in the same directory and
+    :func:`os.replace`, so the file appears complete or not at all."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it 0600; give a normal file's mode
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_json(results: dict[str, Any], path: str | os.PathLike[str]) -> Path:
+    """Save results as compact JSON (NaN/inf become null), atomically."""
+    text = json.dumps(to_jsonable(results), separators=(",", ":"), allow_nan=False)
+    return write_text_atomic(path, text + "\n")
+
+
+def write_report(results: dict[str, Any], path: str | os.PathLike[str]) -> Path:
+    """Render the report and write it to ``path`` atomically; returns the path."""
+    return write_text_atomic(path, render_report(results))
