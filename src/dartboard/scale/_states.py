@@ -22,12 +22,12 @@ __all__ = ["BinnedScoreState", "QuantileSketch"]
 _EDGE_SLACK = 1e-9
 
 
-def _undefined(metric: str, why: str) -> float:
+def _undefined(metric: str, why: str, value: float = float("nan")) -> float:
     from dartboard.metrics import UndefinedMetricWarning
 
-    warnings.warn(f"{metric} is undefined ({why}); returning nan", UndefinedMetricWarning,
+    warnings.warn(f"{metric} is undefined ({why}); returning {value}", UndefinedMetricWarning,
                   stacklevel=3)
-    return float("nan")
+    return value
 
 
 class BinnedScoreState:
@@ -43,12 +43,16 @@ class BinnedScoreState:
       order; a positive-negative pair in the same bin counts 1/2 here but 0, 1/2
       or 1 on the raw scores. Hence ``|AUC_binned - AUC| <= sum_b pos_b neg_b /
       (2 P N)``.
-    * Average precision = sum over positives of the precision at their threshold,
-      divided by P. Let ``A``, ``B`` be the positive and negative weight above bin
-      ``b``. On the raw scores a positive of bin ``b`` sees a precision in
-      ``[A / (A + B + neg_b), (A + pos_b) / (A + pos_b + B)]``; binned, all of
-      them see ``prec_b = (A + pos_b) / (A + B + pos_b + neg_b)``. Hence
-      ``|AP_binned - AP| <= sum_b (pos_b / P) max(hi_b - prec_b, prec_b - lo_b)``.
+    * Average precision = (1/P) sum over positives of their weight times the
+      precision at their threshold. Let ``A``, ``B`` be the positive and negative
+      weight above bin ``b``, ``p = pos_b``, ``D = B + neg_b``. On the raw scores
+      the j-th positive of the bin (cumulative positive weight ``c_j`` within the
+      bin) sees a precision between ``(A + c_j) / (A + c_j + D)`` and
+      ``(A + c_j) / (A + c_j + B)``; both are increasing in ``c``, so the bin's
+      contribution lies between the integral ``L_b = p - D ln(1 + p / (A + D))``
+      and ``U_b = p (A + p) / (A + p + B)``. Binned, it is
+      ``C_b = p (A + p) / (A + B + p + neg_b)``. Hence ``|AP_binned - AP| <=
+      sum_b max(U_b - C_b, C_b - L_b) / P``.
 
     Both bounds are computed from the state (:meth:`error_bound`) and shrink as
     the bins get finer; they are zero when no bin mixes what the raw scores
@@ -120,35 +124,42 @@ class BinnedScoreState:
             return None
         return p, n
 
-    def _precisions(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per bin (from the top): binned precision and the raw-score range."""
-        pos, neg = self.pos[::-1], self.neg[::-1]
-        a = np.cumsum(pos) - pos  # positive weight above the bin
+    def _ap_parts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per bin (from the top): binned AP contribution and its raw-score range."""
+        p, neg = self.pos[::-1], self.neg[::-1]
+        a = np.cumsum(p) - p  # positive weight above the bin
         b = np.cumsum(neg) - neg
+        d = b + neg
+        has = p > 0
+        safe = np.where(has, 1.0, 0.0)
         with np.errstate(invalid="ignore", divide="ignore"):
-            prec = np.where(pos > 0, (a + pos) / (a + b + pos + neg), 0.0)
-            hi = np.where(pos > 0, (a + pos) / (a + pos + b), 0.0)
-            den = a + b + neg
-            lo = np.where(den > 0, a / np.where(den > 0, den, 1.0), 0.0)
-        return prec, hi, lo
+            binned = np.where(has, p * (a + p) / (a + b + p + neg + (1 - safe)), 0.0)
+            upper = np.where(has, p * (a + p) / (a + p + b + (1 - safe)), 0.0)
+            # integral of (A + c) / (A + c + D) over c in [0, p]; = p when A + D = 0
+            ratio = np.where(a + d > 0, p / np.where(a + d > 0, a + d, 1.0), 0.0)
+            lower = np.where(has, p - d * np.log1p(ratio), 0.0)
+        return binned, upper, lower
 
     def compute(self, metric: str) -> float:
         """``"roc_auc_score"`` or ``"average_precision_score"`` of the binned scores.
 
-        A metric undefined for the data (one class only) warns and gives nan.
+        As :class:`~dartboard.metrics.ScoreState`: ROC AUC with one class only
+        warns and gives nan; average precision without positives warns and gives 0.
         """
         totals = self._totals(metric)
         if metric not in ("roc_auc_score", "average_precision_score"):
             raise ValueError("the binned score state computes 'roc_auc_score' and "
                              f"'average_precision_score'; got {metric!r}")
+        if totals is None and metric == "average_precision_score":
+            return _undefined(metric, "no positive samples", 0.0)
         if totals is None:
             return _undefined(metric, "only one class present")
         p, n = totals
         if metric == "roc_auc_score":
             below = np.cumsum(self.neg) - self.neg
             return float(np.dot(self.pos, below + 0.5 * self.neg) / (p * n))
-        prec, _, _ = self._precisions()
-        return float(np.dot(self.pos[::-1], prec) / p)
+        binned, _, _ = self._ap_parts()
+        return float(binned.sum() / p)
 
     def error_bound(self, metric: str) -> float:
         """Largest possible ``|binned - exact|`` for ``metric`` given this state."""
@@ -159,9 +170,8 @@ class BinnedScoreState:
         if metric == "roc_auc_score":
             return float(np.dot(self.pos, self.neg) / (2.0 * p * n))
         if metric == "average_precision_score":
-            prec, hi, lo = self._precisions()
-            gap = np.maximum(hi - prec, prec - lo)
-            return float(np.dot(self.pos[::-1], gap) / p)
+            binned, upper, lower = self._ap_parts()
+            return float(np.maximum(np.maximum(upper - binned, binned - lower), 0.0).sum() / p)
         raise ValueError("the binned score state bounds 'roc_auc_score' and "
                          f"'average_precision_score'; got {metric!r}")
 
