@@ -463,3 +463,31 @@ def test_audit_bad_input(cancer):
     with pytest.raises(ValueError, match="groups must have one group label"):
         stability_audit(LogisticRegression(max_iter=500), X, y, Xt, n_estimators=2,
                         groups=[0, 1])
+
+
+# ------------------------------------------------------------------ plot
+
+def test_plot_stability_panels_and_counts():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from dartboard.plots import plot_stability
+
+    rng = np.random.default_rng(0)
+    res = stability_metrics(rng.random((5, 300)))
+    axes = plot_stability(res, bins=10)
+    assert axes.shape == (2,)
+    heights = [p.get_height() for p in axes[0].patches]
+    assert sum(heights) == 300  # every point in one label-stability bin
+    assert len(axes[1].patches) == 3  # total, aleatoric, mutual information
+    fig, own = plt.subplots()
+    assert plot_stability(res, own, panels="stability") is own
+    with pytest.raises(ValueError, match="ax must hold one Axes per panel"):
+        plot_stability(res, own)
+    with pytest.raises(ValueError, match="panels must be one of"):
+        plot_stability(res, panels="nope")
+    with pytest.raises(TypeError, match="result must be a StabilityResult"):
+        plot_stability(res.per_point)
+    plt.close("all")
