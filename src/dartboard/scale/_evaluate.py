@@ -342,16 +342,82 @@ def finalize(spec: Spec, bundle: StateBundle, n_files: int) -> ScaleResult:
 
 def _intervals(spec: Spec, bundle: StateBundle, values: dict[str, float],
                kwargs: dict[str, Any]) -> dict[str, Any]:
-    """Wilson intervals of the proportion metrics, from the merged counts alone."""
-    if bundle.counts is None:
-        return {}
-    from dartboard.uncertainty import interval_from_counts
+    """Intervals that need only the merged states.
 
-    out = {}
+    Wilson intervals of the proportion metrics (accuracy; precision, recall,
+    specificity, FPR, FNR, selection rate in the binary case) from the counts,
+    and DeLong's interval of the exact ROC AUC from the score map. Both need
+    counts, not arbitrary weights: with non-integer ``sample_weight`` no interval
+    is formed (with a warning).
+    """
+    import warnings
+
+    from dartboard.uncertainty import IntervalWarning, _analytic
+    from dartboard.uncertainty._interval import Interval
+
+    level = spec.confidence_level
+    out: dict[str, Any] = {}
+    states = [s for s in (bundle.counts, bundle.scores) if s is not None]
+    if any(_weights_not_counts(s) for s in states):
+        warnings.warn("intervals need counts; sample_weight has non-integer values, so no "
+                      "interval is given", IntervalWarning, stacklevel=3)
+        return out
+    counts = bundle.counts
     for name in spec.metrics:
-        if name in _PROPORTIONS and (name == "accuracy_score" or
-                                     kwargs.get("average") == "binary"):
-            kw = {"pos_label": kwargs["pos_label"]} if name != "accuracy_score" else {}
-            out[name] = interval_from_counts(name, bundle.counts,
-                                             confidence_level=spec.confidence_level, **kw)
+        if counts is None or name not in _PROPORTIONS:
+            continue
+        if name != "accuracy_score" and kwargs.get("average") != "binary":
+            continue
+        pos_index = None
+        if name != "accuracy_score":
+            classes = counts.classes.tolist()
+            pos_index = classes.index(kwargs["pos_label"]) if kwargs["pos_label"] in classes \
+                else -1
+        x, n = _analytic.proportion_counts(name, counts.matrix, pos_index)
+        if n == 0:
+            warnings.warn(f"{name} is undefined here (its denominator is 0); the interval is "
+                          "the whole range [0, 1]", IntervalWarning, stacklevel=3)
+            out[name] = Interval(values[name], 0.0, 1.0, level, "wilson", float("nan"),
+                                 None, None, name)
+            continue
+        low, high = _analytic.proportion_interval(x, n, level, "wilson")
+        p = x / n
+        out[name] = Interval(values[name], low, high, level, "wilson",
+                             float(np.sqrt(p * (1 - p) / n)), None, None, name)
+    if "roc_auc_score" in values and spec.exact and np.isfinite(values["roc_auc_score"]):
+        variance = delong_variance(bundle.scores)
+        if np.isfinite(variance):
+            low, high, se = _analytic.delong_interval(values["roc_auc_score"], variance, level)
+            out["roc_auc_score"] = Interval(values["roc_auc_score"], low, high, level, "delong",
+                                            se, None, None, "roc_auc_score")
     return out
+
+
+def _weights_not_counts(state: Any) -> bool:
+    arrays = [state.matrix] if hasattr(state, "matrix") else [state.pos, state.neg]
+    return any(a.dtype.kind == "f" and not np.all(a == np.round(a)) for a in arrays)
+
+
+def delong_variance(state: Any) -> float:
+    """DeLong's variance of the ROC AUC from the map score -> (positives, negatives).
+
+    The structural components are constant within a tie group: a positive at
+    score ``s`` has ``V10 = (neg below s + neg at s / 2) / n`` and a negative
+    ``V01 = (pos above s + pos at s / 2) / m``; the variance is
+    ``S10 / m + S01 / n`` with the sample variances (ddof = 1) taken over the
+    ``m`` positives and ``n`` negatives, so no raw score is needed. nan with
+    fewer than two samples of a class.
+    """
+    pos = np.asarray(state.pos, dtype=np.float64)
+    neg = np.asarray(state.neg, dtype=np.float64)
+    m, n = pos.sum(), neg.sum()
+    if m < 2 or n < 2:
+        return float("nan")
+    neg_below = np.cumsum(neg) - neg
+    pos_above = m - np.cumsum(pos)
+    v10 = (neg_below + 0.5 * neg) / n
+    v01 = (pos_above + 0.5 * pos) / m
+    auc = float(np.dot(pos, v10) / m)
+    s10 = float(np.dot(pos, (v10 - auc) ** 2) / (m - 1))
+    s01 = float(np.dot(neg, (v01 - auc) ** 2) / (n - 1))
+    return s10 / m + s01 / n

@@ -84,7 +84,11 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     pos_label : optional
         Positive class; default 1 (labels in {0, 1} or {-1, 1}).
     confidence_level : float, optional
-        Adds Wilson intervals of the proportion metrics (from the counts alone).
+        Adds the intervals that need only the merged states: Wilson intervals of
+        the proportion metrics (accuracy; precision, recall, specificity, FPR,
+        FNR, selection rate when binary) from the counts, and DeLong's interval of
+        the exact ROC AUC from the score map (DeLong's structural components are
+        constant within a tie group). Not formed for non-integer weights.
     progress : bool
         Show a progress bar over rows on standard error.
 
