@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import math
 import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -263,6 +264,24 @@ def _label_counts(p: np.ndarray, threshold: float) -> np.ndarray:
     return np.bincount(labels.ravel(), minlength=b * n_classes).reshape(b, n_classes)
 
 
+def _iqr(q: np.ndarray) -> np.ndarray:
+    """Interquartile range down the columns of ``q`` (numpy's "linear" quantiles).
+
+    Sorting a contiguous copy with one row per point is several times faster
+    than ``np.quantile(q, axis=0)``, which partitions along the strided axis.
+    """
+    rows = np.ascontiguousarray(q.T)
+    rows.sort(axis=1)
+    last = rows.shape[1] - 1
+    out = []
+    for level in (0.25, 0.75):
+        h = level * last
+        lo = int(math.floor(h))
+        hi = min(lo + 1, last)
+        out.append(rows[:, lo] + (h - lo) * (rows[:, hi] - rows[:, lo]))
+    return out[1] - out[0]
+
+
 def _per_point_batch(p: np.ndarray, threshold: float) -> dict[str, np.ndarray]:
     m, b = p.shape[:2]
     binary = p.ndim == 2
@@ -283,7 +302,7 @@ def _per_point_batch(p: np.ndarray, threshold: float) -> dict[str, np.ndarray]:
         y_pred = mean.argmax(axis=1)
         q = p[:, np.arange(b), y_pred]
         mean_q = q.mean(axis=0)
-    q25, q75 = np.quantile(q, [0.25, 0.75], axis=0)
+    iqr = _iqr(q)
     # two-pass variance of values shifted by the first model's: models that all
     # agree give exactly 0 (the mean of equal floats need not equal them)
     shifted = q - q[0]
@@ -296,7 +315,7 @@ def _per_point_batch(p: np.ndarray, threshold: float) -> dict[str, np.ndarray]:
         "label_stability": (top_two[:, 1] - top_two[:, 0]) / m,
         "jitter": (m * m - sq) / 2 / pairs,
         "std": np.sqrt(var),
-        "iqr": q75 - q25,
+        "iqr": iqr,
         "epistemic": var,
         "aleatoric": aleatoric,
         "total": total,
