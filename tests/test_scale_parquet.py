@@ -1,0 +1,359 @@
+"""Streaming Parquet evaluation equals the in-memory metrics, whatever the split."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import warnings
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dartboard import metrics as dm
+from dartboard._delong import delong_auc_covariance
+from dartboard.metrics import ScoreState
+from dartboard.scale import ScaleResult, evaluate_parquet
+from dartboard.scale._evaluate import delong_variance
+
+COUNT = ["accuracy_score", "balanced_accuracy_score", "precision_score", "recall_score",
+         "f1_score", "specificity_score", "false_positive_rate", "false_negative_rate",
+         "selection_rate", "matthews_corrcoef", "cohen_kappa_score"]
+RANKING = ["roc_auc_score", "average_precision_score", "pr_auc_score"]
+MOMENTS = ["mean_squared_error", "root_mean_squared_error", "mean_absolute_error",
+           "r2_score", "explained_variance_score", "max_error"]
+MEDIANS = ["median_absolute_error", "median_absolute_deviation"]
+
+
+def write_parts(folder, columns, cuts):
+    """Write ``columns`` split at ``cuts`` into one Parquet file per part (empty ones too)."""
+    edges = [0, *sorted(cuts), len(next(iter(columns.values())))]
+    for i, (a, b) in enumerate(zip(edges[:-1], edges[1:])):
+        table = pa.table({k: v[a:b] for k, v in columns.items()})
+        pq.write_table(table, os.path.join(folder, f"part-{i:03d}.parquet"))
+    return len(edges) - 1
+
+
+def in_memory(y, pred=None, score=None, w=None):
+    out = {}
+    if pred is not None:
+        for name in COUNT:
+            kw = {} if name in ("accuracy_score", "balanced_accuracy_score", "matthews_corrcoef",
+                                "cohen_kappa_score") else {"zero_division": "warn"}
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                out[name] = getattr(dm, name)(y, pred, sample_weight=w, **kw)
+    if score is not None:
+        for name in RANKING:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                out[name] = getattr(dm, name)(y, score, sample_weight=w)
+    return out
+
+
+def stream(folder, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return evaluate_parquet(folder, **kw)
+
+
+classification_rows = st.lists(
+    st.tuples(st.integers(0, 1), st.integers(0, 1), st.integers(0, 8)), min_size=1, max_size=60)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(classification_rows, st.lists(st.integers(0, 60), max_size=5), st.integers(1, 7))
+def test_streamed_classification_equals_in_memory(rows, cuts, batch_size):
+    y = np.array([r[0] for r in rows])
+    pred = np.array([r[1] for r in rows])
+    score = np.array([r[2] for r in rows], dtype=np.float32) / 8  # ties on purpose
+    cuts = [min(c, len(rows)) for c in cuts]  # duplicated cuts give empty files
+    with tempfile.TemporaryDirectory() as folder:
+        n_files = write_parts(folder, {"y": y, "pred": pred, "score": score}, cuts)
+        result = stream(folder, y_true="y", y_pred="pred", y_score="score",
+                        metrics=COUNT + RANKING, batch_size=batch_size)
+    expected = in_memory(y, pred, score.astype(np.float64))
+    assert result.n_rows == len(rows) and result.n_files == n_files
+    for name, value in expected.items():
+        assert result.metrics[name] == value or (np.isnan(value) and
+                                                 np.isnan(result.metrics[name])), name
+
+
+regression_rows = st.lists(st.tuples(st.floats(-1e3, 1e3), st.floats(-1e3, 1e3)),
+                           min_size=1, max_size=60)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(regression_rows, st.lists(st.integers(0, 60), max_size=5), st.integers(1, 7))
+def test_streamed_regression_equals_in_memory(rows, cuts, batch_size):
+    y = np.array([r[0] for r in rows])
+    pred = np.array([r[1] for r in rows])
+    cuts = [min(c, len(rows)) for c in cuts]
+    with tempfile.TemporaryDirectory() as folder:
+        write_parts(folder, {"y": y, "pred": pred}, cuts)
+        result = stream(folder, y_true="y", y_pred="pred", metrics=MOMENTS + MEDIANS,
+                        batch_size=batch_size, relative_accuracy=1e-3)
+    assert result.task == "regression"
+    for name in MOMENTS:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = getattr(dm, name)(y, pred)
+        assert result.metrics[name] == pytest.approx(expected, rel=1e-9, abs=1e-9, nan_ok=True), \
+            name
+    for name in MEDIANS:
+        expected = getattr(dm, name)(y, pred)
+        assert abs(result.metrics[name] - expected) <= result.error_bounds[name] + 1e-9, name
+
+
+def test_single_class_and_empty_files(tmp_path):
+    y = np.array([1, 1, 1, 0, 0, 0, 0, 1])
+    pred = np.array([1, 0, 1, 0, 1, 0, 0, 1])
+    score = np.array([0.9, 0.2, 0.8, 0.1, 0.7, 0.2, 0.3, 0.6])
+    # file 0: positives only, file 1: empty, file 2: negatives only, file 3: the rest
+    write_parts(tmp_path, {"y": y, "pred": pred, "score": score}, [3, 3, 7])
+    result = stream(tmp_path, y_true="y", y_pred="pred", y_score="score",
+                    metrics=COUNT + RANKING)
+    for name, value in in_memory(y, pred, score).items():
+        assert result.metrics[name] == value, name
+    assert result.n_files == 4
+
+
+def test_weights_and_string_labels(tmp_path):
+    rng = np.random.default_rng(0)
+    y = rng.choice(np.array(["cat", "dog", "eel"]), 300)
+    pred = np.where(rng.random(300) < 0.7, y, "dog")
+    w = rng.integers(1, 4, 300)
+    write_parts(tmp_path, {"y": y, "pred": pred, "w": w}, [100, 250])
+    result = stream(tmp_path, y_true="y", y_pred="pred", sample_weight="w")
+    assert result.metrics["f1_score"] == dm.f1_score(y, pred, average="macro", sample_weight=w)
+    assert result.metrics["accuracy_score"] == dm.accuracy_score(y, pred, sample_weight=w)
+    assert result.states["counts"] == dm.ConfusionCounts.from_predictions(y, pred,
+                                                                          sample_weight=w)
+
+
+def test_weighted_scores_and_regression(tmp_path):
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 500)
+    score = rng.random(500) + 0.2 * y
+    w = rng.random(500)
+    target = rng.normal(size=500)
+    pred = target + rng.normal(size=500)
+    write_parts(tmp_path, {"y": y, "score": score, "w": w, "t": target, "p": pred}, [123, 400])
+    result = stream(tmp_path, y_true="y", y_score="score", sample_weight="w")
+    # float weights are summed in another order than in one pass: equal to rounding
+    for name in ("roc_auc_score", "average_precision_score"):
+        assert result.metrics[name] == pytest.approx(
+            getattr(dm, name)(y, score, sample_weight=w), rel=1e-12)
+    reg = stream(tmp_path, y_true="t", y_pred="p", sample_weight="w")
+    for name in MOMENTS:
+        kw = {} if name == "max_error" else {"sample_weight": w}  # max_error ignores weights
+        assert reg.metrics[name] == pytest.approx(getattr(dm, name)(target, pred, **kw),
+                                                  rel=1e-9)
+    for name in MEDIANS:
+        expected = getattr(dm, name)(target, pred, sample_weight=w)
+        assert abs(reg.metrics[name] - expected) <= reg.error_bounds[name]
+
+
+def test_binned_mode_is_within_its_bound(tmp_path):
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 20_000)
+    score = (rng.random(20_000) + 0.3 * y).astype(np.float32)
+    write_parts(tmp_path, {"y": y, "score": score}, [5000, 13000])
+    exact = stream(tmp_path, y_true="y", y_score="score")
+    for n_bins in (50, 5000):
+        binned = stream(tmp_path, y_true="y", y_score="score", exact=False, n_bins=n_bins)
+        assert binned.mode == "binned" and exact.mode == "exact"
+        assert set(binned.error_bounds) == {"roc_auc_score", "average_precision_score"}
+        for name, bound in binned.error_bounds.items():
+            assert abs(binned.metrics[name] - exact.metrics[name]) <= bound
+    assert binned.error_bounds["roc_auc_score"] < 1e-3
+    # the range came from the Parquet statistics: the scores' own min and max
+    state = binned.states["scores"]
+    assert (state.low, state.high) == (float(score.min()), float(score.max()))
+
+
+def test_binned_mode_without_statistics_reads_the_range(tmp_path):
+    y = np.array([0, 1, 0, 1])
+    score = np.array([0.2, 0.8, 0.4, 0.6])
+    pq.write_table(pa.table({"y": y, "score": score}), tmp_path / "a.parquet",
+                   write_statistics=False)
+    result = stream(tmp_path, y_true="y", y_score="score", exact=False, n_bins=10)
+    assert (result.states["scores"].low, result.states["scores"].high) == (0.2, 0.8)
+    assert result.metrics["roc_auc_score"] == 1.0
+
+
+def test_results_do_not_depend_on_batch_size_or_file_layout(tmp_path):
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 3000)
+    score = np.round(rng.random(3000), 3)
+    (tmp_path / "one").mkdir()
+    (tmp_path / "many").mkdir()
+    write_parts(tmp_path / "one", {"y": y, "score": score}, [])
+    write_parts(tmp_path / "many", {"y": y, "score": score}, [1, 100, 1000, 2999])
+    a = stream(tmp_path / "one", y_true="y", y_score="score", metrics=RANKING)
+    b = stream(tmp_path / "many", y_true="y", y_score="score", metrics=RANKING, batch_size=77)
+    assert a.metrics == b.metrics
+    assert a.states["scores"] == b.states["scores"]
+
+
+def test_states_can_be_merged_later(tmp_path):
+    rng = np.random.default_rng(4)
+    y, pred = rng.integers(0, 3, 400), rng.integers(0, 3, 400)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    write_parts(tmp_path / "a", {"y": y[:150], "p": pred[:150]}, [])
+    write_parts(tmp_path / "b", {"y": y[150:], "p": pred[150:]}, [])
+    a = stream(tmp_path / "a", y_true="y", y_pred="p")
+    b = stream(tmp_path / "b", y_true="y", y_pred="p")
+    merged = a.states["counts"].merge(b.states["counts"])
+    assert merged.compute("f1_score", average="macro") == dm.f1_score(y, pred, average="macro")
+
+
+def test_file_glob_and_list_inputs(tmp_path):
+    y = np.array([0, 1, 1, 0])
+    pred = np.array([0, 1, 0, 0])
+    write_parts(tmp_path, {"y": y, "p": pred}, [2])
+    files = sorted(str(p) for p in tmp_path.glob("*.parquet"))
+    by_glob = stream(str(tmp_path / "*.parquet"), y_true="y", y_pred="p")
+    by_list = stream(files, y_true="y", y_pred="p")
+    by_file = stream(files[0], y_true="y", y_pred="p")
+    assert by_glob.metrics == by_list.metrics
+    assert by_glob.n_files == 2 and by_file.n_files == 1 and by_file.n_rows == 2
+    recursive = stream(str(tmp_path / "**" / "*.parquet"), y_true="y", y_pred="p")
+    assert recursive.n_rows == 4
+
+
+def test_result_table_dict_and_intervals(tmp_path):
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 400)
+    score = np.round(rng.random(400) + 0.3 * y, 2)
+    pred = (score > 0.6).astype(int)
+    write_parts(tmp_path, {"y": y, "p": pred, "s": score}, [200])
+    result = evaluate_parquet(tmp_path, y_true="y", y_pred="p", y_score="s",
+                              confidence_level=0.9, progress=True)
+    assert isinstance(result, ScaleResult)
+    table = result.table()
+    assert list(table.columns) == ["metric", "value", "error_bound", "low", "high"]
+    assert table["metric"].tolist() == list(result.metrics)
+    payload = json.loads(json.dumps(result.to_dict()))
+    assert "states" not in payload and payload["n_rows"] == 400
+    # Wilson interval of accuracy: statsmodels is the reference
+    from statsmodels.stats.proportion import proportion_confint
+
+    low, high = proportion_confint(int((y == pred).sum()), 400, alpha=0.1, method="wilson")
+    acc = result.intervals["accuracy_score"]
+    assert (acc.low, acc.high) == (pytest.approx(low, abs=1e-12), pytest.approx(high, abs=1e-12))
+    tp, fp = int(((y == 1) & (pred == 1)).sum()), int(((y == 0) & (pred == 1)).sum())
+    low, high = proportion_confint(tp, tp + fp, alpha=0.1, method="wilson")
+    assert result.intervals["precision_score"].low == pytest.approx(low, abs=1e-12)
+    auc = result.intervals["roc_auc_score"]
+    assert auc.method == "delong" and auc.low < result.metrics["roc_auc_score"] < auc.high
+
+
+def test_delong_variance_from_score_map_equals_midrank_algorithm():
+    rng = np.random.default_rng(6)
+    y = rng.integers(0, 2, 700)
+    s = np.round(rng.random(700) + 0.2 * y, 2)
+    parts = [ScoreState.from_scores(y[a:b], s[a:b]) for a, b in ((0, 300), (300, 700))]
+    _, cov = delong_auc_covariance(y, s[None, :])
+    assert delong_variance(parts[0].merge(parts[1])) == pytest.approx(cov[0, 0], rel=1e-12)
+
+
+# ------------------------------------------------------------------- bad input
+
+@pytest.fixture
+def good_folder(tmp_path):
+    write_parts(tmp_path, {"y": np.array([0, 1, 1]), "s": np.array([0.1, 0.5, 0.9])}, [])
+    return tmp_path
+
+
+def test_no_files_matching_the_pattern(tmp_path):
+    with pytest.raises(FileNotFoundError, match=r"no files match the pattern .*nothing-\*"):
+        evaluate_parquet(str(tmp_path / "nothing-*.parquet"), y_true="y", y_score="s")
+    with pytest.raises(FileNotFoundError, match="no Parquet files"):
+        evaluate_parquet(tmp_path, y_true="y", y_score="s")
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        evaluate_parquet(tmp_path / "missing.parquet", y_true="y", y_score="s")
+
+
+def test_missing_column_names_the_file(good_folder):
+    pq.write_table(pa.table({"y": [1, 0], "score": [0.2, 0.3]}), good_folder / "z.parquet")
+    with pytest.raises(ValueError, match=r"z\.parquet' has no column 's' \(given as y_score\)"):
+        evaluate_parquet(good_folder, y_true="y", y_score="s")
+
+
+def test_different_schema_names_the_file(good_folder):
+    pq.write_table(pa.table({"y": ["a", "b"], "s": [0.2, 0.3]}), good_folder / "z.parquet")
+    with pytest.raises(TypeError, match=r"z\.parquet'.*column 'y' holds strings"):
+        evaluate_parquet(good_folder, y_true="y", y_score="s")
+
+
+def test_non_numeric_score_names_the_file(good_folder):
+    pq.write_table(pa.table({"y": [1, 0], "s": ["0.2", "0.3"]}), good_folder / "z.parquet")
+    with pytest.raises(TypeError, match=r"z\.parquet': y_score column 's' must be numeric"):
+        evaluate_parquet(good_folder, y_true="y", y_score="s")
+
+
+def test_nan_scores_name_the_file(good_folder):
+    pq.write_table(pa.table({"y": [1, 0], "s": [0.2, np.nan]}), good_folder / "z.parquet")
+    with pytest.raises(ValueError, match=r"z\.parquet'.*y_score column 's' contains 1 NaN"):
+        evaluate_parquet(good_folder, y_true="y", y_score="s")
+
+
+def test_null_labels_name_the_file(good_folder):
+    pq.write_table(pa.table({"y": pa.array([1, None]), "s": [0.2, 0.3]}),
+                   good_folder / "z.parquet")
+    with pytest.raises(ValueError, match=r"z\.parquet'.*y_true column 'y' contains 1 missing"):
+        evaluate_parquet(good_folder, y_true="y", y_score="s")
+
+
+def test_not_a_parquet_file(good_folder):
+    (good_folder / "z.parquet").write_text("not parquet")
+    with pytest.raises(ValueError, match=r"z\.parquet"):
+        evaluate_parquet(good_folder, y_true="y", y_score="s")
+
+
+def test_labels_outside_binary_need_pos_label(good_folder):
+    pq.write_table(pa.table({"y": [2, 0], "s": [0.2, 0.3]}), good_folder / "z.parquet")
+    with pytest.raises(ValueError, match=r"z\.parquet'.*pos_label"):
+        evaluate_parquet(good_folder, y_true="y", y_score="s")
+    result = evaluate_parquet(good_folder, y_true="y", y_score="s", pos_label=1)
+    # label 2 is a negative once pos_label names the positive class
+    assert result.metrics["roc_auc_score"] == dm.roc_auc_score(
+        [0, 1, 1, 0, 0], [0.1, 0.5, 0.9, 0.2, 0.3])
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    ({"y_true": "y"}, TypeError, "y_pred .* and/or y_score"),
+    ({"y_true": 3, "y_score": "s"}, TypeError, "y_true must name a column"),
+    ({"y_true": "y", "y_score": "s", "batch_size": 0}, ValueError, "batch_size"),
+    ({"y_true": "y", "y_score": "s", "task": "ranking"}, ValueError, "task"),
+    ({"y_true": "y", "y_score": "s", "metrics": ["mean_squared_error"]}, ValueError,
+     "cannot be computed here"),
+    ({"y_true": "y", "y_score": "s", "exact": False, "metrics": ["pr_auc_score"]}, ValueError,
+     "no error bound in binned mode"),
+    ({"y_true": "y", "y_score": "s", "n_bins": 1}, ValueError, "n_bins"),
+    ({"y_true": "y", "y_score": "s", "score_range": (1, 0)}, ValueError, "score_range"),
+    ({"y_true": "y", "y_score": "s", "confidence_level": 2}, ValueError, "confidence_level"),
+    ({"y_true": "y", "y_score": "s", "progress": "yes"}, TypeError, "progress"),
+])
+def test_bad_arguments(good_folder, kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        evaluate_parquet(good_folder, **kwargs)
+
+
+def test_bad_path_type():
+    with pytest.raises(TypeError, match="path_or_glob"):
+        evaluate_parquet(42, y_true="y", y_score="s")
+
+
+def test_importing_scale_loads_neither_dask_nor_pyarrow_dataset():
+    code = ("import sys, dartboard.scale as s; s.evaluate_parquet; s.ScaleResult; "
+            "print('dask' in sys.modules, 'distributed' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.split() == ["False", "False"]
