@@ -1,0 +1,109 @@
+"""Figures for DART model selection: DART against precision, and fold scores."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from dartboard.selection import DartSweepResult, _dart_values, dart_rank
+
+__all__ = ["plot_dart_sweep", "plot_fold_scores"]
+
+_CURVE_POINTS = 400
+
+
+def _axes(ax: Any) -> Any:
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots()
+    return ax
+
+
+def plot_dart_sweep(sweep_result: DartSweepResult, ax: Any = None) -> Any:
+    """DART against precision for every configuration, with the winner of each range.
+
+    One line per configuration (configurations that win somewhere in colour and in
+    the legend, the others thin and grey), one shaded band per interval of
+    ``sweep_result.winners`` in the colour of its winner, and the exact crossing
+    points of ``sweep_result.crossings`` marked. Curves are drawn from the formula
+    on a fine grid that includes the crossings, not only at the sweep's precisions.
+
+    Parameters
+    ----------
+    sweep_result : DartSweepResult
+        The result of :func:`dartboard.dart_sweep`.
+    ax : matplotlib Axes, optional
+        Drawn on a new figure when omitted.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    if not isinstance(sweep_result, DartSweepResult):
+        raise TypeError("sweep_result must be the result of dartboard.dart_sweep; got "
+                        f"{type(sweep_result).__name__}")
+    ax = _axes(ax)
+    import matplotlib as mpl
+
+    conf = sweep_result.configurations
+    p_lo, p_hi = float(sweep_result.precisions[0]), float(sweep_result.precisions[-1])
+    p = np.union1d(np.linspace(p_lo, p_hi, _CURVE_POINTS), sweep_result.crossings["p"])
+    _, curves = _dart_values(conf["numerator"].to_numpy()[None, :],
+                             conf["std"].to_numpy()[None, :], p[:, None])
+
+    palette = mpl.colormaps["tab10"].colors
+    winner_ids = list(dict.fromkeys(sweep_result.winners["index"].tolist()))
+    colour = {idx: palette[i % len(palette)] for i, idx in enumerate(winner_ids)}
+    for row in sweep_result.winners.itertuples(index=False):
+        ax.axvspan(row.p_start, row.p_end, color=colour[row.index], alpha=0.12, lw=0)
+    for j, (idx, name) in enumerate(zip(conf.index, conf["configuration"])):
+        if idx in colour:
+            ax.plot(p, curves[:, j], color=colour[idx], lw=2, label=name, zorder=3)
+        else:
+            ax.plot(p, curves[:, j], color="0.6", lw=0.8, alpha=0.7, zorder=2)
+    cross = sweep_result.crossings
+    if len(cross):
+        ax.scatter(cross["p"], cross["dart"], s=36, facecolor="white", edgecolor="black",
+                   zorder=4, label="winner changes")
+        for pc, value in zip(cross["p"], cross["dart"]):
+            ax.annotate(f"p={pc:.3g}", (pc, value), textcoords="offset points",
+                        xytext=(4, 6), fontsize=8)
+    ax.set_xlim(p_lo, p_hi if p_hi > p_lo else p_lo + 1.0)
+    ax.set_xlabel("precision p (weight of fold-to-fold stability)")
+    ax.set_ylabel("DART")
+    ax.set_title("DART against precision; shaded: winner")
+    ax.legend(fontsize=8, loc="best")
+    return ax
+
+
+def plot_fold_scores(rank_frame_or_results: Any, ax: Any = None) -> Any:
+    """Mean fold score +- one standard deviation (ddof = 1) per configuration.
+
+    Parameters
+    ----------
+    rank_frame_or_results : DataFrame or results
+        A :func:`dartboard.dart_rank` table (drawn in its rank order, best at the
+        top), or anything ``dart_rank`` accepts (drawn best mean at the top).
+    ax : matplotlib Axes, optional
+        Drawn on a new figure when omitted.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    frame = rank_frame_or_results
+    if not (isinstance(frame, pd.DataFrame)
+            and {"configuration", "mean", "std"} <= set(frame.columns)):
+        frame = dart_rank(frame, 0.0)
+    ax = _axes(ax)
+    y = np.arange(len(frame))
+    ax.errorbar(frame["mean"].to_numpy(), y, xerr=frame["std"].to_numpy(), fmt="o",
+                capsize=3, color="C0", ecolor="C0")
+    ax.set_yticks(y, frame["configuration"].astype(str).tolist())
+    ax.invert_yaxis()
+    ax.set_xlabel("fold score: mean +- std (ddof = 1)")
+    ax.set_title("Fold scores per configuration")
+    return ax
