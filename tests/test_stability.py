@@ -383,6 +383,9 @@ def test_audit_is_deterministic_across_n_jobs(cancer):
     two = stability_audit(est, X, y, Xt, yt, n_estimators=6, random_state=11, n_jobs=2)
     np.testing.assert_array_equal(one.probas, two.probas)
     assert one.probas.shape == (6, 150)
+    threads = stability_audit(est, X, y, Xt, yt, n_estimators=6, random_state=11, n_jobs=2,
+                              backend="threading", progress=True)
+    np.testing.assert_array_equal(one.probas, threads.probas)
     # models differ from one another (own bootstrap and own random_state)
     assert not np.array_equal(one.probas[0], one.probas[1])
     other = stability_audit(est, X, y, Xt, yt, n_estimators=6, random_state=12)
@@ -463,6 +466,12 @@ def test_audit_bad_input(cancer):
     with pytest.raises(ValueError, match="groups must have one group label"):
         stability_audit(LogisticRegression(max_iter=500), X, y, Xt, n_estimators=2,
                         groups=[0, 1])
+    three = np.where(y == 1, 2, y)
+    three[:20] = 1
+    models = [DecisionTreeClassifier().fit(X, y), DecisionTreeClassifier().fit(X, three)]
+    with pytest.raises(ValueError, match=r"classes_ \[0, 1, 2\] differ from the expected "
+                                         r"classes \[0, 1\]"):
+        stability_audit(models, None, None, Xt)
 
 
 # ------------------------------------------------------------------ plot
