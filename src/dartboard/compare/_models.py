@@ -41,7 +41,7 @@ from dartboard.compare._results import Comparison, PairedInterval
 __all__ = ["compare_models"]
 
 _METHODS = ("permutation",)
-# Replicates of the batched AUC path ranked at once: rows * n cells stay below this.
+# Cells (replicates x samples or x types) handled at once, so memory stays bounded.
 _BATCH_CELLS = 1 << 22
 
 
@@ -229,46 +229,64 @@ class _TypeCounts:
         enc = encode_labels(("y_true", y), ("pred_a", a), ("pred_b", b))
         t, pa, pb = enc.codes
         k = enc.n_classes
-        codes = (t.astype(np.intp) * k + pa) * k + pb
-        counts = np.bincount(codes, minlength=k ** 3)
-        types = np.flatnonzero(counts)
+        codes = (t.astype(np.int64) * k + pa) * k + pb
+        if k ** 3 <= max(4096, 4 * codes.shape[0]):
+            counts = np.bincount(codes, minlength=k ** 3)
+            types = np.flatnonzero(counts)
+            counts = counts[types]
+        else:  # many classes: only the types that occur
+            types, counts = np.unique(codes, return_counts=True)
         self.name, self.kwargs, self.classes, self.k = name, kwargs, enc.classes, k
-        self.counts = counts[types]
-        self.t, rest = np.divmod(types, k * k)
-        self.a, self.b = np.divmod(rest, k)
-        cells = k * k
-        # type -> confusion cell of model a and of model b
-        self.to_a = np.zeros((types.shape[0], cells))
-        self.to_a[np.arange(types.shape[0]), self.t * k + self.a] = 1.0
-        self.to_b = np.zeros((types.shape[0], cells))
-        self.to_b[np.arange(types.shape[0]), self.t * k + self.b] = 1.0
+        self.counts = counts
+        true, rest = np.divmod(types, k * k)
+        pred_a, pred_b = np.divmod(rest, k)
+        # confusion cell of each type for model a and for model b
+        self.cell_a = true * k + pred_a
+        self.cell_b = true * k + pred_b
+        self.moving = pred_a != pred_b
+        # replicates per batch, so that batch * (types + cells) stays bounded
+        self.rows = max(1, _BATCH_CELLS // (types.shape[0] + k * k))
 
-    def _evaluate(self, type_counts_a: np.ndarray, type_counts_b: np.ndarray) -> np.ndarray:
-        shape = (-1, self.k, self.k)
-        ma = (type_counts_a @ self.to_a).reshape(shape)
-        mb = (type_counts_b @ self.to_b).reshape(shape)
+    def _matrices(self, type_counts: np.ndarray, cells: np.ndarray) -> np.ndarray:
+        """Confusion matrices (rows, k, k) from per-type counts (rows, types)."""
+        rows = type_counts.shape[0]
+        kk = self.k * self.k
+        flat = (np.arange(rows)[:, None] * kk + cells[None, :]).ravel()
+        out = np.bincount(flat, weights=type_counts.ravel(), minlength=rows * kk)
+        return out.reshape(rows, self.k, self.k)
+
+    def _difference(self, ma: np.ndarray, mb: np.ndarray) -> np.ndarray:
         return (batch_count_metric(self.name, ma, self.classes, self.kwargs)
                 - batch_count_metric(self.name, mb, self.classes, self.kwargs))
 
     def permutation(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-        moving = self.a != self.b
-        swapped = rng.binomial(self.counts[moving], 0.5, size=(n_resamples, int(moving.sum())))
-        kept = np.broadcast_to(self.counts.astype(np.float64), (n_resamples, moving.shape[0])).copy()
-        kept[:, moving] -= swapped
-        # a swapped sample of type (t, a, b) is counted as (t, b) for model a and
-        # as (t, a) for model b: exactly the type (t, b, a) read the other way round
-        to_a_swapped = self.to_b[moving]
-        to_b_swapped = self.to_a[moving]
-        shape = (-1, self.k, self.k)
-        ma = (kept @ self.to_a + swapped @ to_a_swapped).reshape(shape)
-        mb = (kept @ self.to_b + swapped @ to_b_swapped).reshape(shape)
-        return (batch_count_metric(self.name, ma, self.classes, self.kwargs)
-                - batch_count_metric(self.name, mb, self.classes, self.kwargs))
+        out = np.empty(n_resamples)
+        moving = self.moving
+        for start in range(0, n_resamples, self.rows):
+            rows = min(self.rows, n_resamples - start)
+            swapped = rng.binomial(self.counts[moving], 0.5,
+                                   size=(rows, int(moving.sum()))).astype(np.float64)
+            kept = np.tile(self.counts.astype(np.float64), (rows, 1))
+            kept[:, moving] -= swapped
+            # a swapped sample of type (t, a, b) counts in cell (t, b) for model a
+            # and in cell (t, a) for model b
+            ma = (self._matrices(kept, self.cell_a)
+                  + self._matrices(swapped, self.cell_b[moving]))
+            mb = (self._matrices(kept, self.cell_b)
+                  + self._matrices(swapped, self.cell_a[moving]))
+            out[start:start + rows] = self._difference(ma, mb)
+        return out
 
     def bootstrap(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+        out = np.empty(n_resamples)
         total = int(self.counts.sum())
-        draws = rng.multinomial(total, self.counts / total, size=n_resamples).astype(np.float64)
-        return self._evaluate(draws, draws)
+        freq = self.counts / total
+        for start in range(0, n_resamples, self.rows):
+            rows = min(self.rows, n_resamples - start)
+            draws = rng.multinomial(total, freq, size=rows).astype(np.float64)
+            out[start:start + rows] = self._difference(self._matrices(draws, self.cell_a),
+                                                       self._matrices(draws, self.cell_b))
+        return out
 
 
 # ---------------------------------------------------------------- binary ROC AUC
