@@ -157,7 +157,8 @@ def test_equal_mean_lower_std_ranks_higher(mean, d1, d2, p):
     narrow = [mean - spread_lo, mean + spread_lo]
     frame = dart_rank({"wide": wide, "narrow": narrow}, p)
     assert frame["configuration"].tolist() == ["narrow", "wide"]
-    assert dart_score(narrow, p) > dart_score(wide, p)
+    if abs(mean - 0.5) > 1e-9:  # exactly at chance DART is 0 whatever D: the tie-break
+        assert dart_score(narrow, p) > dart_score(wide, p)
 
 
 def test_below_chance_variance_hurts_by_design():
