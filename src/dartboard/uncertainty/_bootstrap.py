@@ -84,7 +84,7 @@ def bootstrap_interval(estimate: float, reps: Replicates, confidence_level: floa
     alpha = (1.0 - confidence_level) / 2.0
     se = float(np.std(values, ddof=1)) if values.shape[0] > 1 else 0.0
     if values.min() == values.max():
-        warnings.warn(f"all {values.shape[0]} bootstrap replicates equal {values[0]!r}: the "
+        warnings.warn(f"all {values.shape[0]} bootstrap replicates equal {float(values[0])!r}: the "
                       "interval is degenerate (zero width)", IntervalWarning, stacklevel=4)
         if method == "bca":
             method = "percentile"
@@ -130,8 +130,9 @@ def _bca_levels(estimate: float, values: np.ndarray, reps: Replicates,
 
 # --------------------------------------------------------------------- draws
 
-def _batch_size(bytes_per_replicate: int, n_resamples: int) -> int:
-    return int(max(1, min(n_resamples, BATCH_BYTES // max(bytes_per_replicate, 1))))
+def _batch_size(bytes_per_replicate: int, n_resamples: int, fraction: int = 1) -> int:
+    budget = BATCH_BYTES // fraction
+    return int(max(1, min(n_resamples, budget // max(bytes_per_replicate, 1))))
 
 
 def draw_indices(rng: np.random.Generator, size: int, strata: np.ndarray) -> np.ndarray:
@@ -145,13 +146,6 @@ def draw_indices(rng: np.random.Generator, size: int, strata: np.ndarray) -> np.
     starts = np.concatenate([[0], np.cumsum(strata)[:-1]])
     return np.concatenate([start + rng.integers(0, int(length), size=(size, int(length)))
                            for start, length in zip(starts, strata)], axis=1)
-
-
-def _row_bincount(idx: np.ndarray, n: int) -> np.ndarray:
-    """Counts of each position per row of an index matrix, shape (b, n)."""
-    b = idx.shape[0]
-    flat = idx + (np.arange(b) * n)[:, None]
-    return np.bincount(flat.ravel(), minlength=b * n).reshape(b, n)
 
 
 def _jackknife_groups(n: int, rng: np.random.Generator) -> list[np.ndarray] | None:
@@ -252,6 +246,7 @@ class RankedScores:
     group_pos: np.ndarray     # per positive: index of its distinct score (descending)
     group_neg: np.ndarray
     n_groups: int
+    has_ties: bool           # some positive ties with some negative
 
     @classmethod
     def build(cls, y: np.ndarray, scores: np.ndarray, w: np.ndarray | None) -> RankedScores:
@@ -262,47 +257,51 @@ class RankedScores:
         new[1:] = s[1:] != s[:-1]
         gid = np.cumsum(new) - 1
         ws = None if w is None else np.asarray(w, dtype=np.float64)[order]
+        neg_above, neg_upto = np.searchsorted(sn, sp, "left"), np.searchsorted(sn, sp, "right")
         return cls(
             wpos=None if ws is None else ws[lab], wneg=None if ws is None else ws[~lab],
             n_pos=int(sp.shape[0]), n_neg=int(sn.shape[0]),
-            neg_above=np.searchsorted(sn, sp, "left"), neg_upto=np.searchsorted(sn, sp, "right"),
+            neg_above=neg_above, neg_upto=neg_upto,
             pos_above=np.searchsorted(sp, sn, "left"), pos_upto=np.searchsorted(sp, sn, "right"),
-            group_pos=gid[lab], group_neg=gid[~lab], n_groups=int(gid[-1]) + 1)
+            group_pos=gid[lab], group_neg=gid[~lab], n_groups=int(gid[-1]) + 1,
+            has_ties=bool(np.any(neg_above != neg_upto)))
 
     def split(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Weighted per-class draw counts from (b, n) counts over [positives, negatives]."""
-        cpos, cneg = counts[:, :self.n_pos], counts[:, self.n_pos:]
+        """Weighted per-class draw counts from counts over [positives, negatives]."""
+        cpos, cneg = counts[..., :self.n_pos], counts[..., self.n_pos:]
         if self.wpos is not None:
             cpos = cpos * self.wpos
             cneg = cneg * self.wneg
         return cpos, cneg
 
-    def auc(self, cpos: np.ndarray, cneg: np.ndarray) -> np.ndarray:
-        """AUC per row from (b, n_pos) and (b, n_neg) weighted draw counts."""
-        cum = np.zeros((cneg.shape[0], self.n_neg + 1))
-        np.cumsum(cneg, axis=1, out=cum[:, 1:])
-        neg_total = cum[:, -1]
-        below = neg_total[:, None] - 0.5 * (cum[:, self.neg_above] + cum[:, self.neg_upto])
-        num = np.einsum("ij,ij->i", cpos, below)
-        den = cpos.sum(axis=1) * neg_total
-        out = np.full(cpos.shape[0], np.nan)
-        np.divide(num, den, out=out, where=den > 0)
-        return out
+    def auc(self, counts: np.ndarray) -> float:
+        """AUC from draw counts of one replicate over [positives, negatives]."""
+        cpos, cneg = self.split(counts)
+        cum = np.empty(self.n_neg + 1, dtype=cneg.dtype)
+        cum[0] = 0
+        np.cumsum(cneg, out=cum[1:])
+        neg_total = float(cum[-1])
+        pos_total = float(cpos.sum())
+        if neg_total <= 0 or pos_total <= 0:
+            return float("nan")
+        above = np.take(cum, self.neg_above)
+        if self.has_ties:
+            above = 0.5 * (above + np.take(cum, self.neg_upto))
+        # sum_i c_i (N - N_above_i - N_tied_i / 2) = P N - sum_i c_i (N_above_i + N_tied_i / 2)
+        return (pos_total * neg_total - float(np.dot(cpos, above))) / (pos_total * neg_total)
 
-    def average_precision(self, cpos: np.ndarray, cneg: np.ndarray) -> np.ndarray:
-        """Step-wise average precision per row (scikit-learn's definition)."""
-        out = np.full(cpos.shape[0], np.nan)
-        for r in range(cpos.shape[0]):
-            pg = np.bincount(self.group_pos, weights=cpos[r], minlength=self.n_groups)
-            ng = np.bincount(self.group_neg, weights=cneg[r], minlength=self.n_groups)
-            tp = np.cumsum(pg)
-            fp = np.cumsum(ng)
-            if tp[-1] <= 0:
-                continue
-            precision = np.zeros(self.n_groups)
-            np.divide(tp, tp + fp, out=precision, where=pg > 0)
-            out[r] = float(np.dot(pg, precision) / tp[-1])
-        return out
+    def average_precision(self, counts: np.ndarray) -> float:
+        """Step-wise average precision (scikit-learn's definition) of one replicate."""
+        cpos, cneg = self.split(counts)
+        pg = np.bincount(self.group_pos, weights=cpos, minlength=self.n_groups)
+        ng = np.bincount(self.group_neg, weights=cneg, minlength=self.n_groups)
+        tp = np.cumsum(pg)
+        if tp[-1] <= 0:
+            return float("nan")
+        fp = np.cumsum(ng)
+        precision = np.zeros(self.n_groups)
+        np.divide(tp, tp + fp, out=precision, where=pg > 0)
+        return float(np.dot(pg, precision) / tp[-1])
 
 
 def ranking_replicates(kind: str, ranked: RankedScores, n_resamples: int, stratified: bool,
@@ -312,12 +311,14 @@ def ranking_replicates(kind: str, ranked: RankedScores, n_resamples: int, strati
     n = m + n_neg
     stat = ranked.auc if kind == "roc" else ranked.average_precision
     strata = np.array([m, n_neg]) if stratified else np.array([n])
-    batch = _batch_size(8 * 6 * n, n_resamples)
+    # small batches keep the index array in cache; the per-replicate work is O(n) anyway
+    batch = _batch_size(8 * n, n_resamples, fraction=4)
     values = np.empty(n_resamples)
     for start in range(0, n_resamples, batch):
         b = min(batch, n_resamples - start)
-        counts = _row_bincount(draw_indices(rng, b, strata), n).astype(np.float64)
-        values[start:start + b] = stat(*ranked.split(counts))
+        idx = draw_indices(rng, b, strata)
+        for r in range(b):
+            values[start + r] = stat(np.bincount(idx[r], minlength=n))
     if not jackknife:
         return Replicates(values)
     if kind == "roc":
@@ -325,13 +326,11 @@ def ranking_replicates(kind: str, ranked: RankedScores, n_resamples: int, strati
     groups = _jackknife_groups(n, rng)
     jack_sets = [np.array([i]) for i in range(n)] if groups is None else groups
     jack = np.empty(len(jack_sets))
-    batch = _batch_size(8 * 6 * n, len(jack_sets))
-    for start in range(0, len(jack_sets), batch):
-        chunk = jack_sets[start:start + batch]
-        counts = np.ones((len(chunk), n))
-        for r, members in enumerate(chunk):
-            counts[r, members] = 0.0
-        jack[start:start + len(chunk)] = stat(*ranked.split(counts))
+    counts = np.ones(n)
+    for j, members in enumerate(jack_sets):
+        counts[members] = 0.0
+        jack[j] = stat(counts)
+        counts[members] = 1.0
     return Replicates(values, jack)
 
 

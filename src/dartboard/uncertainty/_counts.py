@@ -78,10 +78,6 @@ def _set_metric(name: str, template: ConfusionCounts, mats: np.ndarray, *,
                 labels: Any = None, pos_label: Any = 1, average: str | None = "binary",
                 zero_division: Any = "warn", beta: float = 1.0) -> np.ndarray:
     check_option(average, "average", _AVERAGES)
-    if average is None:
-        raise TypeError(f"{name} with average=None returns one value per class; an "
-                        "interval needs a scalar metric (choose 'binary', 'micro', "
-                        "'macro' or 'weighted', or wrap the metric)")
     zero_division = check_zero_division(zero_division)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # pos_label ignored: warned once already
