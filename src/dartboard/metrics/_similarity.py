@@ -54,8 +54,8 @@ def cosine_similarity(a: Any, b: Any, *, reduction: str = "none") -> Any:
     --------
     >>> cosine_similarity([2, 0, 2], [0, 1, 0])
     0.0
-    >>> cosine_similarity([[1, 0], [1, 1]], [[1, 0], [-1, -1]], reduction="mean")
-    0.0
+    >>> cosine_similarity([[1, 0], [0, 1]], [[1, 0], [1, 0]], reduction="mean")
+    0.5
     """
     check_option(reduction, "reduction", ("none", "mean", "sum"))
     x = as_float_array(a, name="a", ndim=(1, 2))
