@@ -30,7 +30,7 @@ import functools
 import itertools
 import math
 import numbers
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -192,7 +192,7 @@ def _stability_iv(probas: Any, y_true: Any, classes: Any,
 def _group_columns(groups: Any, n: int, intersections: Any) -> list[tuple[str, np.ndarray]]:
     """Named 1-D group columns (plus requested two-way intersections)."""
     if groups is None:
-        if intersections is not None:
+        if intersections is not None and intersections is not False:
             raise ValueError("intersections needs groups with several columns")
         return []
     if isinstance(groups, Mapping):
@@ -251,7 +251,11 @@ def _entropy_bits(p: np.ndarray, binary: bool) -> np.ndarray:
 
 
 def _label_counts(p: np.ndarray, threshold: float) -> np.ndarray:
-    """Per-point label counts ``k[i, c]``, shape (b, C), from one bincount."""
+    """Per-point label counts ``k[i, c]``, shape (b, C), in O(m b).
+
+    Binary: one sum of the positive votes per point; multiclass: one bincount
+    over ``point * C + label``.
+    """
     m, b = p.shape[:2]
     if p.ndim == 2:
         # summing a uint8 view of the booleans is several times faster than
