@@ -437,6 +437,22 @@ def test_audit_multiclass_pretrained_models_and_groups():
     assert pre.summary == direct.summary
 
 
+def test_audit_accepts_dataframes_and_string_labels(cancer):
+    X, y, Xt, yt = cancer
+    cols = [f"f{i}" for i in range(X.shape[1])]
+    names = np.array(["benign", "malignant"])
+    frame, test = pd.DataFrame(X, columns=cols), pd.DataFrame(Xt, columns=cols)
+    res = stability_audit(LogisticRegression(max_iter=1000), frame, pd.Series(names[y]),
+                          test, names[yt], n_estimators=3, random_state=0,
+                          groups=pd.Series(np.where(Xt[:, 0] > 0, "hi", "lo"), name="size"))
+    plain = stability_audit(LogisticRegression(max_iter=1000), X, y, Xt, yt,
+                            n_estimators=3, random_state=0)
+    np.testing.assert_allclose(res.probas, plain.probas)
+    assert list(res.classes) == ["benign", "malignant"]
+    assert res.summary["f1"] == pytest.approx(plain.summary["f1"])
+    assert set(res.by_group["attribute"]) == {"size"}
+
+
 def test_audit_redraws_bootstraps_that_miss_a_class():
     # one positive in 12 rows: about 1/3 of bootstrap samples miss it
     X = np.arange(12, dtype=float)[:, None]
