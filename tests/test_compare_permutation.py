@@ -407,3 +407,67 @@ def test_kappa_and_balanced_accuracy_compare_models_agree_with_sklearn():
     assert res.difference == pytest.approx(sk_kappa(y, a) - sk_kappa(y, b))
     res = db.compare_models(balanced_accuracy_score, y, a, b, n_resamples=200, random_state=0)
     assert res.difference == pytest.approx(sk_bal(y, a) - sk_bal(y, b))
+
+
+# ---------------------------------------------------------------- exact oracle of the type sampler
+
+class _GivenSwaps:
+    """Stands in for a Generator: 'draws' a given matrix of per-type swap counts."""
+
+    def __init__(self, swaps):
+        self.swaps = swaps
+
+    def binomial(self, n, p, size):
+        assert size == self.swaps.shape and p == 0.5
+        assert np.all(self.swaps <= n)
+        return self.swaps
+
+
+def _distribution(values, probs):
+    keys = np.round(np.asarray(values, float), 10)
+    out = {}
+    for v, p in zip(keys.tolist(), probs):
+        out[v] = out.get(v, 0.0) + p
+    return out
+
+
+_SAMPLER_METRICS = [(accuracy_score, {}), (f1_score, {"average": "macro"}),
+                    (matthews_corrcoef, {}), (recall_score, {"average": "weighted"}),
+                    (cohen_kappa_score, {})]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 8), st.integers(2, 3), st.integers(0, 2**32 - 1),
+       st.sampled_from(range(len(_SAMPLER_METRICS))))
+def test_type_sampler_exact_distribution_equals_all_sample_swaps(n, k, seed, which):
+    """Binomial swap counts per (true, a, b) type give exactly the null of all 2^n swaps."""
+    from itertools import product
+
+    from dartboard.compare._models import _TypeCounts
+
+    metric, kw = _SAMPLER_METRICS[which]
+    rng = np.random.default_rng(seed)
+    y, a, b = (rng.integers(0, k, n) for _ in range(3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        slow = [metric(y, np.where(m, b, a), **kw) - metric(y, np.where(m, a, b), **kw)
+                for m in (np.array(bits, bool) for bits in product([0, 1], repeat=n))]
+    want = _distribution(slow, np.full(len(slow), 0.5 ** n))
+    sampler = _TypeCounts(metric.__name__, y, a, b, kw)
+    sizes = sampler.counts[sampler.moving]
+    listed = list(product(*[range(s + 1) for s in sizes]))
+    combos = np.array(listed, dtype=np.int64).reshape(len(listed), sizes.shape[0])
+    probs = np.prod(stats.binom.pmf(combos, sizes, 0.5), axis=1)
+    fast = sampler.permutation(combos.shape[0], _GivenSwaps(combos))
+    got = _distribution(fast, probs)
+    assert got.keys() == want.keys()
+    for v in want:
+        assert got[v] == pytest.approx(want[v])
+
+
+def test_type_sampler_many_classes_uses_occurring_types():
+    y, a, b = _models(150, 30, seed=14)   # 30^3 types > 4 n: only occurring types kept
+    res = db.compare_models(accuracy_score, y, a, b, n_resamples=1500, random_state=0)
+    assert res.estimate_a == pytest.approx(np.mean(a == y))
+    slow = _swap_null(accuracy_score, y, a, b, 800, seed=1)
+    assert stats.ks_2samp(res.null_distribution, slow).pvalue > 0.01
