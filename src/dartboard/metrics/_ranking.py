@@ -253,6 +253,10 @@ def _binary_positive(y_true: Any, y_score: Any, pos_label: Any, sample_weight: A
 
 # ------------------------------------------------------------------ ScoreState
 
+def _is_empty(x: Any, name: str) -> bool:
+    return to_numpy(x, name=name).shape[0] == 0
+
+
 class ScoreState:
     """Exact, mergeable state of binary scored data: a map score -> (pos, neg) weight.
 
@@ -301,11 +305,17 @@ class ScoreState:
     @classmethod
     def from_scores(cls, y_true: Any, y_score: Any, *, pos_label: Any = None,
                     sample_weight: Any = None) -> ScoreState:
-        """Build the state of one batch (``pos_label`` inferred as in :func:`roc_curve`)."""
+        """Build the state of one batch (``pos_label`` inferred as in :func:`roc_curve`).
+
+        An empty batch gives an empty state (the identity of :meth:`merge`).
+        """
+        label = 1 if pos_label is None else pos_label
+        if _is_empty(y_true, "y_true") and _is_empty(y_score, "y_score"):
+            return cls(pos_label=label)
         positive, s, w = _binary_positive(y_true, y_score, pos_label, sample_weight,
                                           multiclass_ok=True)
         distinct, pos, neg = _group_scores(positive, s, w)
-        return cls(distinct, pos, neg, pos_label=1 if pos_label is None else pos_label)
+        return cls(distinct, pos, neg, pos_label=label)
 
     def update(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> ScoreState:
         """Add a batch in place (with this state's ``pos_label``) and return ``self``."""
