@@ -12,7 +12,8 @@ The numerator is the published ``1 + 1.4427 ln A``; 1.4427 is the rounding of
 
 Conventions (deliberate, documented):
 
-* ``A = 0`` gives ``N = -inf`` and ``DART = -inf``, ranked last.
+* ``A = 0`` gives ``N = -inf`` and ``DART = -inf``, ranked last. Exactly at chance
+  ``N = 0`` and DART is 0 whatever ``D``; the tie-break still ranks the steadier first.
 * Below chance (``N < 0``) the plain formula ``N / exp(pD)`` would move a bad model
   *towards* zero as its variance grows, i.e. reward instability. dartboard instead
   uses ``N * exp(pD)`` there, so that for every model a larger standard deviation
