@@ -769,8 +769,16 @@ def classification_report(y_true: Any, y_pred: Any, *, labels: Any = None,
 
     Examples
     --------
-    >>> classification_report([0, 1, 1, 2], [0, 1, 2, 2], zero_division=0.0).loc["macro avg", "recall"]
-    0.8333333333333334
+    >>> report = classification_report([0, 1, 1, 2], [0, 1, 2, 2], zero_division=0.0)
+    >>> report.round(3)  # doctest: +NORMALIZE_WHITESPACE
+                  precision  recall  specificity  f1-score  support
+    class
+    0                 1.000   1.000        1.000     1.000        1
+    1                 1.000   0.500        1.000     0.667        2
+    2                 0.500   1.000        0.667     0.667        1
+    micro avg         0.750   0.750        0.875     0.750        4
+    macro avg         0.833   0.833        0.889     0.778        4
+    weighted avg      0.875   0.750        0.917     0.750        4
     """
     import pandas as pd
 
