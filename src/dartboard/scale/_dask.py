@@ -12,8 +12,6 @@ from dartboard.scale._result import ScaleResult
 
 __all__ = ["evaluate_dask"]
 
-_PATH_COLUMN = "__dartboard_file__"
-
 
 def _import_dask() -> tuple[Any, Any]:
     try:
@@ -46,7 +44,8 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
     ddf_or_path : dask.dataframe.DataFrame, str, os.PathLike or list of them
         A Dask DataFrame, or Parquet files (a file, a directory, a glob) read with
         :func:`dask.dataframe.read_parquet` (columns checked file by file first;
-        errors then name the file).
+        a value error in a partition, such as NaN scores, is traced back to its
+        file, which the error then names).
     y_true, y_pred, y_score, metrics, task, exact, n_bins, score_range, \
 relative_accuracy, sample_weight, pos_label, confidence_level
         As in :func:`evaluate_parquet`. In binned mode without ``score_range``
@@ -109,8 +108,7 @@ relative_accuracy, sample_weight, pos_label, confidence_level
                      column_kinds=kinds)
     if path_input:
         _check_schemas(fragments, spec)
-        ddf = dd.read_parquet([f.path for f in fragments], columns=spec.columns,
-                              include_path_column=_PATH_COLUMN)
+        ddf = dd.read_parquet([f.path for f in fragments], columns=spec.columns)
         n_files = len(fragments)
     else:
         ddf = ddf_or_path[spec.columns]
@@ -124,7 +122,20 @@ relative_accuracy, sample_weight, pos_label, confidence_level
     while len(level) > 1:
         level = [merge(level[i:i + split_every]) for i in range(0, len(level), split_every)]
     root = level[0] if level else dask.delayed(StateBundle)()
-    (bundle,) = _compute(dask, [root], scheduler)
+    try:
+        (bundle,) = _compute(dask, [root], scheduler)
+    except (ValueError, TypeError):
+        if not path_input:
+            raise
+        # A partition does not know its file: find the file by streaming, which
+        # raises the same error naming it (only on this failure path).
+        from dartboard.scale._parquet import stream_fragments
+
+        try:
+            stream_fragments(fragments, spec, 1_000_000)
+        except (ValueError, TypeError) as named:
+            raise named from None
+        raise
     return finalize(spec, bundle, n_files)
 
 
@@ -154,9 +165,6 @@ def _with_score_range(spec: Spec, ddf: Any, dask: Any, scheduler: Any) -> Spec:
 def _partition_bundle(spec: Spec, frame: Any, index: int) -> StateBundle:
     """States of one pandas partition (runs on a worker)."""
     source = f"partition {index}"
-    if _PATH_COLUMN in frame.columns and len(frame):
-        files = [str(f) for f in frame[_PATH_COLUMN].unique()]
-        source = f"file {files[0]!r}" if len(files) == 1 else f"{source} (files {files})"
     roles = {getattr(spec, r): r for r in ("sample_weight", "y_score", "y_pred", "y_true")
              if getattr(spec, r) is not None}
     try:

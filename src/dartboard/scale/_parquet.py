@@ -135,19 +135,26 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
 
         total = sum(f.metadata.num_rows for f in fragments)
         bar = _Progress(total, "evaluating")
-    stack = MergeStack()
     try:
-        for fragment in fragments:
-            source = f"file {fragment.path!r}"
-            for batch in fragment.to_batches(columns=spec.columns, batch_size=batch_size):
-                columns = {name: _column(batch, name, spec, source) for name in spec.columns}
-                stack.push(bundle_from_columns(spec, columns, source))
-                if bar:
-                    bar.advance(batch.num_rows)
+        bundle = stream_fragments(fragments, spec, batch_size, bar)
     finally:
         if bar:
             bar.close()
-    return finalize(spec, stack.result(), len(fragments))
+    return finalize(spec, bundle, len(fragments))
+
+
+def stream_fragments(fragments: list[Any], spec: Spec, batch_size: int,
+                     bar: Any = None) -> Any:
+    """Merged states of all record batches of the files (errors name the file)."""
+    stack = MergeStack()
+    for fragment in fragments:
+        source = f"file {fragment.path!r}"
+        for batch in fragment.to_batches(columns=spec.columns, batch_size=batch_size):
+            columns = {name: _column(batch, name, spec, source) for name in spec.columns}
+            stack.push(bundle_from_columns(spec, columns, source))
+            if bar:
+                bar.advance(batch.num_rows)
+    return stack.result()
 
 
 # ------------------------------------------------------------------ files
