@@ -155,8 +155,8 @@ class _Progress:
         self._progress.start()
         self._task = self._progress.add_task(description, total=total)
 
-    def advance(self) -> None:
-        self._progress.advance(self._task)
+    def advance(self, amount: int = 1) -> None:
+        self._progress.advance(self._task, amount)
 
     def close(self) -> None:
         self._progress.stop()
