@@ -59,11 +59,13 @@ def plot_dart_sweep(sweep_result: DartSweepResult, ax: Any = None) -> Any:
     colour = {idx: palette[i % len(palette)] for i, idx in enumerate(winner_ids)}
     for row in sweep_result.winners.itertuples(index=False):
         ax.axvspan(row.p_start, row.p_end, color=colour[row.index], alpha=0.12, lw=0)
-    for j, (idx, name) in enumerate(zip(conf.index, conf["configuration"])):
-        if idx in colour:
-            ax.plot(p, curves[:, j], color=colour[idx], lw=2, label=name, zorder=3)
-        else:
-            ax.plot(p, curves[:, j], color="0.6", lw=0.8, alpha=0.7, zorder=2)
+    column = {idx: j for j, idx in enumerate(conf.index)}
+    for idx in conf.index:
+        if idx not in colour:
+            ax.plot(p, curves[:, column[idx]], color="0.6", lw=0.8, alpha=0.7, zorder=2)
+    for idx in winner_ids:  # legend in the order the configurations win
+        ax.plot(p, curves[:, column[idx]], color=colour[idx], lw=2, zorder=3,
+                label=conf.loc[idx, "configuration"])
     cross = sweep_result.crossings
     if len(cross):
         ax.scatter(cross["p"], cross["dart"], s=36, facecolor="white", edgecolor="black",
