@@ -327,7 +327,11 @@ def _generic(metric: Callable[..., Any], name: str, y_t: np.ndarray, y_o: np.nda
              jackknife: bool) -> _bootstrap.Replicates:
     n = y_t.shape[0]
     if stratified:
-        codes = encode_labels(("y_true", y_t)).codes[0]
+        try:
+            codes = encode_labels(("y_true", y_t)).codes[0]
+        except (TypeError, ValueError) as exc:
+            raise ValueError("stratified=True resamples within each class of y_true and needs "
+                             f"class labels there: {exc}") from None
         order = np.argsort(codes, kind="stable")
         strata = np.bincount(codes)
         strata = strata[strata > 0]
