@@ -494,6 +494,8 @@ def test_plot_dart_sweep():
     assert len(ax.lines) == 3
     assert len(ax.patches) == len(sweep.winners) == 2
     assert len(ax.collections) == 1  # the crossing markers
+    labelled = [line.get_label() for line in ax.lines if not line.get_label().startswith("_")]
+    assert labelled == sweep.winners["configuration"].tolist() == ["deep", "shallow"]
     np.testing.assert_allclose(ax.collections[0].get_offsets(),
                                sweep.crossings[["p", "dart"]].to_numpy())
     _, given_ax = plt.subplots()
