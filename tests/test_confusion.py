@@ -691,3 +691,19 @@ def test_large_input_takes_fast_paths_and_matches_sklearn():
     assert_same(dm.matthews_corrcoef(b_true, b_pred), skm.matthews_corrcoef(b_true, b_pred))
     assert_same(dm.f1_score(b_true, b_pred), skm.f1_score(b_true, b_pred))
     assert isinstance(pd.Series(y_true).pipe(dm.accuracy_score, y_pred), float)
+
+
+def test_empty_state_is_undefined_not_silent():
+    empty = ConfusionCounts()
+    with pytest.warns(UndefinedMetricWarning, match="no samples"):
+        assert np.isnan(empty.compute("accuracy_score"))
+    with pytest.warns(UndefinedMetricWarning, match="no samples"):
+        assert np.isnan(empty.compute("balanced_accuracy_score"))
+    assert empty.compute("accuracy_score", normalize=False) == 0.0
+    assert empty.compute("confusion_matrix").shape == (0, 0)
+
+
+def test_zero_weight_samples_still_define_classes():
+    # as sklearn: a class seen only with weight 0 is a row/column of zeros
+    assert_same(dm.confusion_matrix([0, 1, 2], [0, 1, 2], sample_weight=[1, 0, 2]),
+                skm.confusion_matrix([0, 1, 2], [0, 1, 2], sample_weight=[1, 0, 2]))

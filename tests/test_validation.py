@@ -313,3 +313,13 @@ def test_describe_is_short():
     assert v.describe(np.zeros((2, 3))) == "array of dtype float64 and shape (2, 3)"
     assert v.describe([1, 2]) == "list of length 2"
     assert len(v.describe("x" * 1000)) <= 120
+
+
+@pytest.mark.parametrize("fn", [dm.accuracy_score, dm.f1_score, dm.matthews_corrcoef,
+                                dm.balanced_accuracy_score, dm.cohen_kappa_score,
+                                dm.confusion_matrix, dm.classification_report])
+def test_all_zero_weights(fn):
+    # scikit-learn raises too ("Sample weights must contain at least one non-zero number")
+    with pytest.raises(ValueError, match="sample_weight must contain at least one positive "
+                                         "weight; got all zeros"):
+        fn(Y, Y, sample_weight=[0, 0, 0, 0])

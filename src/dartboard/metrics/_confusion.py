@@ -224,10 +224,19 @@ def _check_same_label_type(classes: np.ndarray, labels: np.ndarray, *,
         raise TypeError(f"{name} are {kind} but the class labels in the data are {data}")
 
 
-def _counts(y_true: Any, y_pred: Any, sample_weight: Any,
-            labels: Any = None) -> ConfusionCounts:
-    return ConfusionCounts.from_predictions(y_true, y_pred, labels=labels,
-                                            sample_weight=sample_weight)
+def _counts(y_true: Any, y_pred: Any, sample_weight: Any, labels: Any = None,
+            names: tuple[str, str] = ("y_true", "y_pred")) -> ConfusionCounts:
+    state = ConfusionCounts.from_predictions(y_true, y_pred, labels=labels,
+                                             sample_weight=sample_weight, names=names)
+    if sample_weight is not None and not state.total:
+        _all_zero_weights()
+    return state
+
+
+def _all_zero_weights() -> None:
+    # a metric of no weighted samples is meaningless; scikit-learn raises too
+    raise ValueError("sample_weight must contain at least one positive weight; got all "
+                     "zeros")
 
 
 # ------------------------------------------------------------------ helpers
@@ -397,6 +406,10 @@ def _accuracy_from(state: ConfusionCounts, *, normalize: bool = True) -> float:
     correct = np.trace(state.matrix)
     if not normalize:
         return float(correct)
+    if not state.total:
+        warnings.warn("accuracy of a state with no samples is undefined; returning nan",
+                      UndefinedMetricWarning, stacklevel=3)
+        return float("nan")
     return float(correct / state.total)
 
 
@@ -462,6 +475,10 @@ def _balanced_accuracy_from(state: ConfusionCounts, *, adjusted: bool = False) -
     c = state.matrix
     support = c.sum(axis=1)
     present = support > 0
+    if not present.any():
+        warnings.warn("balanced accuracy of a state with no samples is undefined; "
+                      "returning nan", UndefinedMetricWarning, stacklevel=3)
+        return float("nan")
     if not present.all():
         warnings.warn("y_pred contains classes not in y_true", UserWarning, stacklevel=3)
     per_class = np.diagonal(c)[present] / support[present]
@@ -583,8 +600,11 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
         if w is None:
             correct = np.count_nonzero(t == p)
             return float(correct / n) if normalize else float(correct)
+        total = w.sum()
+        if not total:
+            _all_zero_weights()
         correct = w[t == p].sum()
-        return float(correct / w.sum()) if normalize else float(correct)
+        return float(correct / total) if normalize else float(correct)
     return _accuracy_from(_counts(t, p, sample_weight), normalize=normalize)
 
 
@@ -752,8 +772,7 @@ def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: str | No
     >>> round(cohen_kappa_score([0, 1, 1, 0], [0, 1, 0, 0]), 4)
     0.5
     """
-    state = ConfusionCounts.from_predictions(y1, y2, sample_weight=sample_weight,
-                                             names=("y1", "y2"))
+    state = _counts(y1, y2, sample_weight, names=("y1", "y2"))
     return _cohen_kappa_from(state, labels=labels, weights=weights,
                              replace_undefined_by=replace_undefined_by)
 
