@@ -25,8 +25,9 @@ from dartboard._validation import (
     to_numpy,
 )
 from dartboard.uncertainty import _analytic, _bootstrap
+from dartboard.uncertainty._bootstrap import IntervalWarning
 
-__all__ = ["Interval", "cv_interval", "interval"]
+__all__ = ["Interval", "IntervalWarning", "cv_interval", "interval"]
 
 _BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
 _METHODS = ("auto", *_analytic.PROPORTION_METHODS, "delong", *_BOOTSTRAP_METHODS)
@@ -120,11 +121,22 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
     ``pos_label``; multiclass only for accuracy). When ``n = 0`` the metric is
     undefined: the interval is the whole [0, 1], with a warning and a ``nan``
     standard error. DeLong's interval is ``AUC +- z sqrt(var)`` clipped to
-    [0, 1] (no transform). Bootstrap conventions (undefined replicates dropped,
-    degenerate and fallback cases) are those of
-    :mod:`dartboard.uncertainty._bootstrap`. Count metrics resample the
-    confusion matrix as a multinomial, binary AUC and average precision reuse
-    one sort, other metrics resample indices in memory-bounded batches.
+    [0, 1] (no transform).
+
+    Bootstrap: rows are resampled with replacement (``stratified``: within each
+    class of ``y_true``). Count metrics draw the resampled confusion matrix as a
+    multinomial (O(K^2) per resample), binary ROC AUC and average precision reuse
+    one sort, other metrics resample indices in batches of at most 64 MB. A
+    resample on which the metric is undefined (a 0/0 ratio with
+    ``zero_division="warn"``, no positive sample for AUC, a callable returning
+    nan) is dropped, with an :class:`IntervalWarning` giving how many; if all are
+    undefined a ``ValueError`` is raised. All replicates equal gives a zero-width
+    interval with a warning. BCa returns the percentile interval, with a warning,
+    when its bias correction is infinite or the jackknife values are all equal.
+    The BCa jackknife is exact leave-one-out up to 1000 rows and a
+    delete-a-group jackknife over 1000 random groups beyond (count metrics and
+    ROC AUC: always exact, in closed form). Warnings raised by a callable during
+    resampling are summarised in one warning.
 
     Examples
     --------
@@ -254,7 +266,7 @@ def _proportion(name: str, kind: str, method: str, estimate: float, y_t: np.ndar
     x, n = _proportion_setup(name, y_t, y_o, w, kwargs)
     if n == 0:
         warnings.warn(f"{name} is undefined here (its denominator is 0); the interval is the "
-                      "whole range [0, 1]", _bootstrap.IntervalWarning, stacklevel=3)
+                      "whole range [0, 1]", IntervalWarning, stacklevel=3)
         return Interval(estimate, 0.0, 1.0, level, method, float("nan"), None, None, name)
     low, high = _analytic.proportion_interval(x, n, level, method)
     p = x / n
@@ -354,7 +366,7 @@ def _generic(metric: Callable[..., Any], name: str, y_t: np.ndarray, y_o: np.nda
     if caught:
         warnings.warn(f"{label} warned on {len(caught)} bootstrap or jackknife evaluations; "
                       f"the first: {caught[0].category.__name__}: {caught[0].message}",
-                      _bootstrap.IntervalWarning, stacklevel=3)
+                      IntervalWarning, stacklevel=3)
     return reps
 
 
@@ -413,7 +425,7 @@ def cv_interval(fold_scores: Any, *, n_train: Any = None, n_test: Any = None,
     se = sd * float(np.sqrt(factor))
     if sd == 0.0:
         warnings.warn(f"all {k} fold scores are equal; the interval has zero width",
-                      _bootstrap.IntervalWarning, stacklevel=2)
+                      IntervalWarning, stacklevel=2)
     half = float(special.stdtrit(k - 1, 0.5 + level / 2.0)) * se
     return Interval(mean, mean - half, mean + half, level, method, se, None, None,
                     "cv_interval")
