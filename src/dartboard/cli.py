@@ -533,7 +533,8 @@ def select(
 
     table = _fold_table(results)
     ranking = dart_rank(table, precision, metric=metric)
-    rows = [{"configuration": str(r.configuration), "mean": float(r.mean), "std": float(r.std),
+    rows = [{"index": int(r.Index), "configuration": str(r.configuration),
+             "mean": float(r.mean), "std": float(r.std),
              "dart": float(r.dart), "rank": int(r.rank), "rank_by_mean": int(r.rank_by_mean)}
             for r in ranking.itertuples()]
     payload: dict[str, Any] = {"precision": precision, "metric": metric, "ranking": rows}

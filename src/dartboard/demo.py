@@ -133,8 +133,8 @@ def _selection(folds: dict[str, list[float]], precision: float) -> dict[str, Any
     test = permutation_test(folds[first], folds[second], random_state=SEED)
     by_mean = ranking.sort_values("rank_by_mean")["configuration"].iloc[0]
     significant = test.significant(0.05)
-    verdict = (f"{first} scores {test.statistic:+.4f} higher mean fold accuracy than "
-               f"{second}; p = {test.pvalue:.3g} ({'exact' if test.exact else 'Monte Carlo'}"
+    verdict = (f"Mean fold accuracy of {first} minus {second}: {test.statistic:+.4f}; "
+               f"p = {test.pvalue:.3g} ({'exact' if test.exact else 'Monte Carlo'}"
                f" over {test.n_resamples} sign flips): "
                + ("a significant difference at alpha = 0.05." if significant else
                   "not significant at alpha = 0.05; the two are statistically tied."))
@@ -337,7 +337,7 @@ def run_demo(out_dir: str | os.PathLike[str] = "dartboard-demo", *, quick: bool 
         with bar.step("profiling the top models"):
             results["profile"] = _guarded(
                 lambda: _profile({n: make[n]() for n in top}, X_tr, y_tr, X_te,
-                                 2 if quick else 5), "profile", notes)
+                                 2 if quick else 3), "profile", notes)
         with bar.step("regression on diabetes data"):
             results["regression"] = _guarded(lambda: _regression(quick, ci_resamples),
                                              "regression", notes)

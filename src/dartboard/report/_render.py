@@ -188,7 +188,7 @@ def _draw_stability(results: dict[str, Any]) -> Any:
     st = results["stability"]
     metrics = stability_metrics(np.asarray(st["probas"], dtype=float),
                                 y_true=np.asarray(st["y_true"]))
-    return _figure(lambda fig: plot_stability(metrics, ax=fig.subplots()), (7, 4))
+    return _figure(lambda fig: plot_stability(metrics, ax=fig.subplots(1, 2)), (9, 3.8))
 
 
 _DRAW: dict[str, tuple[Callable[[dict[str, Any]], Any], tuple[str, ...]]] = {

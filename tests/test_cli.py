@@ -1,0 +1,305 @@
+"""The ``dartboard`` command through typer's runner: every subcommand, ``--json``
+equal to the table, and bad input ending in exit code 2 with one ``error:`` line,
+no traceback and no output file. (``demo`` is run in tests/test_demo.py.)"""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn import metrics as skm
+from sklearn.datasets import load_breast_cancer
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GridSearchCV
+from typer.testing import CliRunner
+
+from dartboard import __version__
+from dartboard.cli import app
+from dartboard.report import write_json
+from dartboard.report._sections import classification_section
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("cli")
+    rng = np.random.default_rng(0)
+    n = 300
+    y = rng.integers(0, 2, n)
+    s_a = np.clip(0.3 * y + 0.7 * rng.random(n), 0, 1)
+    s_b = np.clip(0.1 * y + 0.9 * rng.random(n), 0, 1)
+    yr = rng.normal(size=n)
+    proba = rng.dirichlet([1, 1, 1], n)
+    y3 = np.array(["a", "b", "c"])[np.where(rng.random(n) < 0.6, proba.argmax(1),
+                                            rng.integers(0, 3, n))]
+    preds = pd.DataFrame({"y": y, "score": s_a, "score_b": s_b, "pred": (s_a >= 0.5) * 1,
+                          "pred_b": (s_b >= 0.5) * 1, "g": rng.choice(["u", "v"], n),
+                          "yr": yr, "yhat": yr + rng.normal(scale=0.5, size=n),
+                          "y3": y3, "pa": proba[:, 0], "pb": proba[:, 1], "pc": proba[:, 2],
+                          "text": rng.choice(["low", "high"], n)})
+    preds.to_csv(d / "preds.csv", index=False)
+    preds.to_parquet(d / "preds.parquet")
+    (d / "parts").mkdir()
+    preds.iloc[:120].to_parquet(d / "parts" / "a.parquet")
+    preds.iloc[120:].to_parquet(d / "parts" / "b.parquet")
+    (d / "corrupt.parquet").write_bytes(b"PAR1 this is not a parquet file")
+
+    X, target = load_breast_cancer(return_X_y=True)
+    search = GridSearchCV(LogisticRegression(max_iter=5000), {"C": [0.01, 0.1, 1.0]},
+                          cv=5).fit(X[:, :5], target)
+    cv = pd.DataFrame(search.cv_results_)
+    cv.to_csv(d / "cv.csv", index=False)
+    cv.to_parquet(d / "cv.parquet")
+    cv.to_json(d / "cv.json")
+    pd.DataFrame({"config": ["deep", "shallow"], "f0": [0.95, 0.88], "f1": [0.80, 0.87],
+                  "f2": [0.97, 0.89], "f3": [0.84, 0.88]}).to_csv(d / "folds.csv", index=False)
+    train = pd.DataFrame(X[:240, :4], columns=["f0", "f1", "f2", "f3"])
+    train["target"] = target[:240]
+    train["grp"] = np.where(X[:240, 0] > 14, "big", "small")
+    train.to_csv(d / "train.csv", index=False)
+    train.drop(columns="grp").to_parquet(d / "train.parquet")
+    return d
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def table_rows(stdout):
+    """Cells of every body row of the rich tables printed on stdout."""
+    return [[c.strip() for c in line.split("│")] for line in stdout.splitlines()
+            if "│" in line]
+
+
+def assert_table_equals_json(stdout, records, key="metric", columns=("estimate", "low", "high")):
+    rows = {r[0]: r for r in table_rows(stdout)}
+    assert rows, stdout
+    for rec in records:
+        cells = rows[str(rec[key])]
+        for i, col in enumerate(columns, start=1):
+            assert cells[i] == f"{rec[col]:.4f}", (rec, cells)
+
+
+# ---------------------------------------------------------------- happy paths
+
+def test_version_and_help():
+    assert run("--version").stdout.strip() == f"dartboard {__version__}"
+    res = run()
+    assert res.exit_code == 0 and "evaluate" in res.stdout and "demo" in res.stdout
+
+
+@pytest.mark.parametrize("source", ["preds.csv", "preds.parquet"])
+def test_evaluate_scores_json_equals_table_and_sklearn(files, source):
+    table = run("evaluate", files / source, "--y-true", "y", "--y-score", "score")
+    assert table.exit_code == 0, table.output
+    js = run("evaluate", files / source, "--y-true", "y", "--y-score", "score", "--json")
+    payload = json.loads(js.stdout)
+    assert payload["task"] == "binary" and payload["n"] == 300
+    assert_table_equals_json(table.stdout, payload["metrics"])
+    df = pd.read_csv(files / "preds.csv")
+    values = {m["metric"]: m["estimate"] for m in payload["metrics"]}
+    assert values["roc_auc"] == pytest.approx(skm.roc_auc_score(df.y, df.score))
+    assert values["accuracy"] == pytest.approx(skm.accuracy_score(df.y, df.score >= 0.5))
+
+
+def test_evaluate_predictions_by_group(files):
+    args = ("evaluate", files / "preds.parquet", "--y-true", "y", "--y-pred", "pred",
+            "--group", "g", "--ci", "clopper-pearson")
+    payload = json.loads(run(*args, "--json").stdout)
+    accuracy = [m for m in payload["metrics"] if m["metric"] == "accuracy"][0]
+    assert accuracy["method"] == "clopper-pearson"
+    df = pd.read_parquet(files / "preds.parquet")
+    for row in payload["groups"]:
+        if row["metric"] == "recall":
+            mask = df.g == row["group"]
+            assert row["estimate"] == pytest.approx(skm.recall_score(df.y[mask], df.pred[mask]))
+    table = run(*args).stdout
+    grouped = {(r[0], r[2]): r for r in table_rows(table) if r[0] in ("u", "v")}
+    for row in payload["groups"]:
+        assert grouped[(row["group"], row["metric"])][3] == f"{row['estimate']:.4f}"
+
+
+def test_evaluate_regression_and_multiclass(files):
+    payload = json.loads(run("evaluate", files / "preds.csv", "--y-true", "yr", "--y-pred",
+                             "yhat", "--json", "--n-resamples", "300").stdout)
+    assert payload["task"] == "regression"
+    df = pd.read_csv(files / "preds.csv")
+    values = {m["metric"]: m["estimate"] for m in payload["metrics"]}
+    assert values["mean_squared_error"] == pytest.approx(skm.mean_squared_error(df.yr, df.yhat))
+    multi = json.loads(run("evaluate", files / "preds.csv", "--y-true", "y3", "--proba", "pa",
+                           "--proba", "pb", "--proba", "pc", "--json",
+                           "--n-resamples", "300").stdout)
+    assert multi["task"] == "multiclass"
+    values = {m["metric"]: m["estimate"] for m in multi["metrics"]}
+    assert values["log_loss"] == pytest.approx(skm.log_loss(df.y3, df[["pa", "pb", "pc"]]))
+
+
+def test_evaluate_writes_report(files, tmp_path):
+    out = tmp_path / "eval.html"
+    res = run("evaluate", files / "preds.csv", "--y-true", "y", "--y-score", "score",
+              "--report", out, "--n-resamples", "300")
+    assert res.exit_code == 0, res.output
+    html = out.read_text()
+    for fig_id in ("roc", "pr", "confusion", "calibration"):
+        assert f'data-figure="{fig_id}"' in html
+
+
+def test_evaluate_streams_a_directory_of_parquet(files):
+    res = run("evaluate", files / "parts", "--y-true", "y", "--y-pred", "pred", "--json")
+    assert res.exit_code == 0, res.output
+    payload = json.loads(res.stdout)
+    df = pd.read_csv(files / "preds.csv")
+    values = {m["metric"]: m["estimate"] for m in payload["metrics"]}
+    assert payload["n"] == 300
+    assert values["accuracy"] == pytest.approx(skm.accuracy_score(df.y, df.pred))
+    table = run("evaluate", files / "parts", "--y-true", "y", "--y-pred", "pred")
+    assert "streamed" in table.stdout
+    rows = {r[0]: r for r in table_rows(table.stdout)}
+    assert rows["accuracy"][1] == f"{values['accuracy']:.4f}"
+
+
+def test_compare_json_equals_table_and_verdict(files):
+    args = ("compare", files / "preds.csv", "--y-true", "y", "--a", "pred", "--b", "pred_b",
+            "--n-resamples", "2000")
+    payload = json.loads(run(*args, "--json").stdout)
+    df = pd.read_csv(files / "preds.csv")
+    assert payload["estimate_a"] == pytest.approx(skm.accuracy_score(df.y, df.pred))
+    assert payload["estimate_b"] == pytest.approx(skm.accuracy_score(df.y, df.pred_b))
+    assert payload["difference"] == pytest.approx(payload["estimate_a"] - payload["estimate_b"])
+    assert 0 < payload["pvalue"] <= 1 and payload["low"] <= payload["difference"] <= payload["high"]
+    res = run(*args)
+    values = [r[1] for r in table_rows(res.stdout)]
+    expected = [payload[k] for k in ("estimate_a", "estimate_b", "difference", "low", "high",
+                                     "pvalue")]
+    assert values == [f"{v:.4f}" for v in expected]
+    assert res.stdout.strip().splitlines()[-1] == payload["verdict"]
+
+
+def test_compare_auc_of_scores(files):
+    payload = json.loads(run("compare", files / "preds.csv", "--y-true", "y", "--a", "score",
+                             "--b", "score_b", "--metric", "roc_auc", "--json").stdout)
+    df = pd.read_csv(files / "preds.csv")
+    assert payload["estimate_a"] == pytest.approx(skm.roc_auc_score(df.y, df.score))
+    assert payload["verdict"].startswith(("score is better", "No significant"))
+
+
+@pytest.mark.parametrize("source", ["cv.csv", "cv.parquet", "cv.json"])
+def test_select_cv_results_json_equals_table_ddof1(files, source):
+    payload = json.loads(run("select", files / source, "--precision", "3", "--json").stdout)
+    cv = pd.read_csv(files / "cv.csv")
+    folds = cv[[f"split{k}_test_score" for k in range(5)]].to_numpy()
+    by_index = {r["index"]: r for r in payload["ranking"]}
+    assert sorted(by_index) == [0, 1, 2]
+    for i, row in enumerate(folds):
+        rec = by_index[i]
+        assert rec["std"] == pytest.approx(np.std(row, ddof=1))
+        dart = (1 + np.log2(row.mean())) / np.exp(3 * np.std(row, ddof=1))
+        assert rec["dart"] == pytest.approx(dart)
+    res = run("select", files / source, "--precision", "3")
+    assert_table_equals_json(res.stdout, payload["ranking"], key="configuration",
+                             columns=("mean", "std", "dart"))
+
+
+def test_select_wide_fold_table_with_sweep(files):
+    payload = json.loads(run("select", files / "folds.csv", "--precision", "0", "--sweep",
+                             "--json").stdout)
+    assert [r["configuration"] for r in payload["ranking"]] == ["deep", "shallow"]
+    assert [w["configuration"] for w in payload["winners"]] == ["deep", "shallow"]
+    assert payload["crossings"][0]["p"] == pytest.approx(0.2649, abs=1e-4)
+    res = run("select", files / "folds.csv", "--precision", "0", "--sweep")
+    assert "winner by precision" in res.stdout
+
+
+def test_audit_json_equals_table(files):
+    args = ("audit", files / "train.csv", "--target", "target", "--model",
+            "sklearn.linear_model.LogisticRegression", "--params", '{"max_iter": 2000}',
+            "--n-estimators", "5", "--group", "grp")
+    res = run(*args, "--json")
+    assert res.exit_code == 0, res.output
+    payload = json.loads(res.stdout)
+    summary = {r["quantity"]: r["value"] for r in payload["summary"]}
+    assert summary["n_models"] == 5 and 0 <= summary["label_stability"] <= 1
+    assert {r["group"] for r in payload["by_group"]} == {"big", "small"}
+    table = run(*args)
+    rows = {r[0]: r[1] for r in table_rows(table.stdout)}
+    for quantity, value in summary.items():
+        expected = str(value) if isinstance(value, int) else f"{value:.4f}"
+        assert rows[quantity] == expected
+
+
+def test_profile_json_and_table(files):
+    args = ("profile", files / "train.parquet", "--target", "target", "--model",
+            "sklearn.tree.DecisionTreeClassifier", "--params", '{"max_depth": 3}',
+            "--repeats", "2")
+    payload = json.loads(run(*args, "--json").stdout)
+    assert payload["fit_time"] > 0 and payload["model_size"] > 0 and payload["repeats"] == 2
+    assert payload["n_train"] == 168 and payload["n_test"] == 72
+    rows = {r[0]: r[1] for r in table_rows(run(*args).stdout)}
+    assert rows["n_train"] == "168" and rows["repeats"] == "2"
+
+
+def test_report_from_saved_results(files, tmp_path):
+    df = pd.read_csv(files / "preds.csv")
+    section = classification_section(df.y, y_score=df.score, n_resamples=200)
+    saved = write_json({"classification": section}, tmp_path / "results.json")
+    out = tmp_path / "out" / "report.html"
+    res = run("report", saved, "-o", out)
+    assert res.exit_code == 0, res.output
+    assert 'data-figure="roc"' in out.read_text()
+
+
+# ---------------------------------------------------------------- bad input
+
+BAD = [
+    ("missing file", ["evaluate", "{d}/nope.csv", "--y-true", "y", "--y-pred", "pred"],
+     "does not exist"),
+    ("missing column", ["evaluate", "{d}/preds.csv", "--y-true", "nope", "--y-pred", "pred"],
+     "column 'nope' (--y-true) not found"),
+    ("corrupt parquet", ["evaluate", "{d}/corrupt.parquet", "--y-true", "y", "--y-pred",
+                         "pred"], "cannot read Parquet file"),
+    ("non-numeric score", ["evaluate", "{d}/preds.csv", "--y-true", "y", "--y-score", "text"],
+     "column 'text' (--y-score) must be numeric"),
+    ("two prediction kinds", ["evaluate", "{d}/preds.csv", "--y-true", "y", "--y-pred", "pred",
+                              "--y-score", "score"], "give exactly one of"),
+    ("bad task", ["evaluate", "{d}/preds.csv", "--y-true", "y", "--y-pred", "pred", "--task",
+                  "ranking"], "--task must be one of"),
+    ("bad interval method", ["evaluate", "{d}/preds.csv", "--y-true", "y", "--y-pred", "pred",
+                             "--ci", "magic"], "magic"),
+    ("unknown metric", ["compare", "{d}/preds.csv", "--y-true", "y", "--a", "pred", "--b",
+                        "pred_b", "--metric", "awesomeness"], "unknown metric 'awesomeness'"),
+    ("unknown cv metric", ["select", "{d}/cv.csv", "--metric", "f1"], "metric 'f1'"),
+    ("bad JSON params", ["audit", "{d}/train.csv", "--target", "target", "--model",
+                         "sklearn.linear_model.LogisticRegression", "--params", "{C: 1}"],
+     "--params is not valid JSON"),
+    ("params not accepted", ["profile", "{d}/train.csv", "--target", "target", "--model",
+                             "sklearn.linear_model.LogisticRegression", "--params",
+                             '{"wings": 2}'], "--params do not fit LogisticRegression"),
+    ("unknown model class", ["audit", "{d}/train.csv", "--target", "target", "--model",
+                             "sklearn.linear_model.NoSuchModel"], "has no 'NoSuchModel'"),
+    ("unknown model module", ["profile", "{d}/train.csv", "--target", "target", "--model",
+                              "nosuchpackage.Model"], "cannot import module 'nosuchpackage'"),
+    ("not an estimator", ["audit", "{d}/train.csv", "--target", "target", "--model",
+                          "json.dumps"], "must name an estimator class with a fit method"),
+    ("missing target", ["audit", "{d}/train.csv", "--target", "label", "--model",
+                        "sklearn.linear_model.LogisticRegression"], "column 'label'"),
+    ("not results", ["report", "{d}/preds.csv", "-o", "{out}"], "not valid JSON"),
+    ("unknown option", ["evaluate", "{d}/preds.csv", "--y-true", "y", "--frobnicate"],
+     "No such option"),
+]
+
+
+@pytest.mark.parametrize("case, args, message", BAD, ids=[b[0] for b in BAD])
+def test_bad_input_exit_2_one_line_no_traceback_no_file(files, tmp_path, case, args, message):
+    out = tmp_path / "out.html"
+    argv = [a.replace("{d}", str(files)).replace("{out}", str(out)) for a in args]
+    if argv[0] == "evaluate" and "--frobnicate" not in argv:
+        argv += ["--report", str(out)]
+    res = runner.invoke(app, argv)
+    assert res.exit_code == 2, res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    assert message in lines[0]
+    assert "Traceback" not in res.output
+    assert res.stdout == ""
+    assert not out.exists() and list(tmp_path.iterdir()) == []
