@@ -343,8 +343,9 @@ class RegressionMoments:
     def from_predictions(cls, y_true: Any, y_pred: Any, *,
                          sample_weight: Any = None) -> RegressionMoments:
         """Statistics of one batch of 1-D targets (an empty batch gives an empty state)."""
-        if (as_float_array(y_true, name="y_true", allow_empty=True, allow_nan=True).size == 0
-                and as_float_array(y_pred, name="y_pred", allow_empty=True,
+        if (as_float_array(y_true, name="y_true", ndim=(1, 2), allow_empty=True,
+                           allow_nan=True).size == 0
+                and as_float_array(y_pred, name="y_pred", ndim=(1, 2), allow_empty=True,
                                    allow_nan=True).size == 0):
             return cls()
         t, p, w, _ = _regression_iv(y_true, y_pred, sample_weight, "uniform_average")
