@@ -707,3 +707,15 @@ def test_zero_weight_samples_still_define_classes():
     # as sklearn: a class seen only with weight 0 is a row/column of zeros
     assert_same(dm.confusion_matrix([0, 1, 2], [0, 1, 2], sample_weight=[1, 0, 2]),
                 skm.confusion_matrix([0, 1, 2], [0, 1, 2], sample_weight=[1, 0, 2]))
+
+
+def test_uint64_ids_beyond_int64_are_counted_exactly():
+    big = np.array([2**63 + 5, 2**63 + 9], dtype=np.uint64)
+    state = ConfusionCounts.from_predictions(big, big[[0, 0]])
+    assert state.classes.tolist() == [2**63 + 5, 2**63 + 9]
+    assert state.matrix.tolist() == [[1, 0], [1, 0]]
+    # int64 and uint64 neighbours at 2**63 stay distinct (a float cast would merge them)
+    cm = dm.confusion_matrix(np.array([0, 2**63 - 1]), np.array([2**63, 0], dtype=np.uint64))
+    assert cm.tolist() == [[0, 0, 1], [1, 0, 0], [0, 0, 0]]
+    enc = validation.encode_labels(("a", big), ("b", big[::-1]))
+    assert [c.tolist() for c in enc.codes] == [[0, 1], [1, 0]]

@@ -323,3 +323,9 @@ def test_all_zero_weights(fn):
     with pytest.raises(ValueError, match="sample_weight must contain at least one positive "
                                          "weight; got all zeros"):
         fn(Y, Y, sample_weight=[0, 0, 0, 0])
+
+
+def test_float_labels_too_large_to_be_exact():
+    # 1e20 and 1e20 + 1 are the same float: such labels cannot name classes
+    with pytest.raises(ValueError, match="y_true contains float labels too large"):
+        dm.confusion_matrix([1e20, 2e20], [1e20, 1e20])

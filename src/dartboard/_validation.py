@@ -318,6 +318,10 @@ def label_array(y: Any, *, name: str) -> np.ndarray:
                              f"{arr[np.mod(arr, 1) != 0][0]!r}); classification metrics "
                              "need discrete class labels. For scores or probabilities use "
                              "the ranking metrics (roc_auc_score, ...)")
+        big = np.abs(arr) >= 2.0**53  # beyond this, floats are not exact integers
+        if big.any():
+            raise ValueError(f"{name} contains float labels too large to be exact class "
+                             f"labels (e.g. {arr[big][0]!r}); use integer or string labels")
     elif kind == "c" or kind in "mMV":
         raise TypeError(f"{name} must hold class labels (numbers, booleans or strings); "
                         f"got dtype {arr.dtype}")
@@ -419,9 +423,15 @@ def count_label_pairs(y_true: np.ndarray, y_pred: np.ndarray,
         span = int(hi) - int(lo) + 1
         if lo == 0 and hi <= 1 and sample_weight is None:
             return _count_binary01(t, p, y_true, y_pred)
-        if span <= _MAX_DIRECT_SPAN and span * span <= max(4096, 4 * n):
+        if span <= _MAX_DIRECT_SPAN and span * span <= max(4096, 4 * n) \
+                and _fits_intp(lo, hi):
             return _count_direct(t, p, int(lo), span, sample_weight, y_true, y_pred)
     return _count_hashed(y_true, y_pred, sample_weight, names)
+
+
+def _fits_intp(lo: Any, hi: Any) -> bool:
+    """Whether offsets from ``lo`` can be computed in intp (uint64 ids may not)."""
+    return -(2**62) <= int(lo) and int(hi) < 2**62
 
 
 def _count_binary01(t: np.ndarray, p: np.ndarray, y_true: np.ndarray,
@@ -532,7 +542,7 @@ def encode_labels(*named: tuple[str, Any]) -> EncodedLabels:
         lo = min(a.min() for a in ints)
         hi = max(a.max() for a in ints)
         span = int(hi) - int(lo) + 1
-        if span <= _MAX_DIRECT_SPAN:
+        if span <= _MAX_DIRECT_SPAN and _fits_intp(lo, hi):
             present = np.zeros(span, dtype=bool)
             for a in ints:
                 present |= np.bincount((a.astype(np.intp) - lo), minlength=span) > 0
