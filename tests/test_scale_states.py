@@ -229,3 +229,22 @@ def test_binned_bounds_hold_for_any_data(rows, n_bins):
         assert abs(state.compute("average_precision_score")
                    - average_precision_score(y, s, sample_weight=w)) <= \
             state.error_bound("average_precision_score") + 1e-12
+
+
+def test_bins_of_exact_ties_add_nothing_to_the_bounds():
+    rng = np.random.default_rng(9)
+    y = rng.integers(0, 2, 2000)
+    s = np.clip(rng.normal(0.4 + 0.3 * y, 0.4), 0, 1)  # heavy ties at exactly 0 and 1
+    inner = (s > 0) & (s < 1)
+    s[inner] = (1 + s[inner]) / 3  # unclipped scores all fall in the middle bin
+    coarse = BinnedScoreState(3, 0.0, 1.0).update(y, s)
+    ties_only = BinnedScoreState(3, 0.0, 1.0).update(y, np.round(s))  # scores 0 or 1 only
+    assert ties_only.error_bound("roc_auc_score") == 0.0
+    assert ties_only.error_bound("average_precision_score") == 0.0
+    assert ties_only.compute("roc_auc_score") == roc_auc_score(y, np.round(s))
+    assert ties_only.compute("average_precision_score") == pytest.approx(
+        average_precision_score(y, np.round(s)), abs=1e-15)
+    # the middle bin mixes scores, the end bins hold the clipped ties
+    mixed_only = np.dot(coarse.pos * coarse.neg, [0, 1, 0]) / (2 * coarse.pos.sum()
+                                                               * coarse.neg.sum())
+    assert coarse.error_bound("roc_auc_score") == pytest.approx(mixed_only, rel=1e-12)

@@ -54,6 +54,10 @@ class BinnedScoreState:
       ``C_b = p (A + p) / (A + B + p + neg_b)``. Hence ``|AP_binned - AP| <=
       sum_b max(U_b - C_b, C_b - L_b) / P``.
 
+    The state also keeps the smallest and largest raw score of each bin: a bin
+    holding a single distinct score (exact ties, such as probabilities clipped
+    to 0 or 1) loses no order, so it adds nothing to either bound.
+
     Both bounds are computed from the state (:meth:`error_bound`) and shrink as
     the bins get finer; they are zero when no bin mixes what the raw scores
     would separate.
@@ -73,7 +77,7 @@ class BinnedScoreState:
     (0.75, 0.0)
     """
 
-    __slots__ = ("n_bins", "low", "high", "pos", "neg")
+    __slots__ = ("n_bins", "low", "high", "pos", "neg", "smin", "smax")
 
     def __init__(self, n_bins: int, low: float, high: float) -> None:
         if not (math.isfinite(low) and math.isfinite(high)) or not low < high:
@@ -84,6 +88,8 @@ class BinnedScoreState:
         self.high = float(high)
         self.pos = np.zeros(self.n_bins, dtype=np.float64)
         self.neg = np.zeros(self.n_bins, dtype=np.float64)
+        self.smin = np.full(self.n_bins, np.inf)
+        self.smax = np.full(self.n_bins, -np.inf)
 
     def bin_index(self, scores: np.ndarray) -> np.ndarray:
         """Bin of each score (0 .. n_bins - 1), out-of-range scores clipped."""
@@ -94,7 +100,10 @@ class BinnedScoreState:
     def update(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> BinnedScoreState:
         """Add a batch (``y_true`` in {0, 1}, 1 = positive) in place; return ``self``."""
         y = np.asarray(y_true).astype(bool, copy=False)
-        idx = self.bin_index(y_score)
+        scores = np.asarray(y_score, dtype=np.float64)
+        idx = self.bin_index(scores)
+        np.minimum.at(self.smin, idx, scores)
+        np.maximum.at(self.smax, idx, scores)
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
         self.pos += np.bincount(idx[y], weights=None if w is None else w[y],
                                 minlength=self.n_bins)
@@ -114,6 +123,8 @@ class BinnedScoreState:
         out = BinnedScoreState(self.n_bins, self.low, self.high)
         out.pos = self.pos + other.pos
         out.neg = self.neg + other.neg
+        out.smin = np.minimum(self.smin, other.smin)
+        out.smax = np.maximum(self.smax, other.smax)
         return out
 
     def _totals(self, metric: str) -> tuple[float, float] | None:
@@ -123,6 +134,10 @@ class BinnedScoreState:
         if metric == "average_precision_score" and p == 0:
             return None
         return p, n
+
+    def _mixed(self) -> np.ndarray:
+        """1.0 for bins holding more than one distinct score, else 0.0."""
+        return (self.smin < self.smax).astype(np.float64)
 
     def _ap_parts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per bin (from the top): binned AP contribution and its raw-score range."""
@@ -168,17 +183,20 @@ class BinnedScoreState:
             return float("nan")
         p, n = totals
         if metric == "roc_auc_score":
-            return float(np.dot(self.pos, self.neg) / (2.0 * p * n))
+            return float(np.dot(self.pos * self.neg, self._mixed()) / (2.0 * p * n))
         if metric == "average_precision_score":
             binned, upper, lower = self._ap_parts()
-            return float(np.maximum(np.maximum(upper - binned, binned - lower), 0.0).sum() / p)
+            gap = np.maximum(np.maximum(upper - binned, binned - lower), 0.0)
+            return float(np.dot(gap, self._mixed()[::-1]) / p)
         raise ValueError("the binned score state bounds 'roc_auc_score' and "
                          f"'average_precision_score'; got {metric!r}")
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, BinnedScoreState)
                 and (self.n_bins, self.low, self.high) == (other.n_bins, other.low, other.high)
-                and np.array_equal(self.pos, other.pos) and np.array_equal(self.neg, other.neg))
+                and np.array_equal(self.pos, other.pos) and np.array_equal(self.neg, other.neg)
+                and np.array_equal(self.smin, other.smin)
+                and np.array_equal(self.smax, other.smax))
 
     __hash__ = None  # type: ignore[assignment]
 
