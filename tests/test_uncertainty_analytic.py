@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
@@ -181,3 +183,13 @@ def test_cv_interval_bad_input():
         cv_interval([0.5, 0.6], confidence_level=1.0)
     with pytest.raises(ValueError, match="fold_scores contains 1 NaN"):
         cv_interval([0.5, np.nan])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 10**6), st.floats(0, 1), st.floats(0.01, 0.999),
+       st.sampled_from(list(SM_NAMES)))
+def test_property_proportion_equals_statsmodels(n, frac, level, method):
+    x = int(round(frac * n))
+    low, high = proportion_interval(float(x), float(n), level, method)
+    ref = np.clip(proportion_confint(x, n, alpha=1 - level, method=SM_NAMES[method]), 0, 1)
+    assert (low, high) == pytest.approx(tuple(ref), abs=1e-10)
