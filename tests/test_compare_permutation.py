@@ -27,6 +27,10 @@ from dartboard.metrics import (
 from dartboard.metrics._confusion import UndefinedMetricWarning
 
 ALTS = ("two-sided", "greater", "less")
+# Level of the two-sample KS checks of sampler against oracle (fixed seeds, so the
+# outcome is deterministic; with a dozen such checks a family-wise false alarm
+# rate of about 1% if the samplers agree).
+KS_LEVEL = 0.001
 
 
 def _scipy_exact(a, b, alternative):
@@ -185,6 +189,7 @@ def _swap_null(metric, y, a, b, n_resamples, seed, **kw):
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         for r in range(n_resamples):
             swap = rng.random(y.shape[0]) < 0.5
+            swap = swap[:, None] if a.ndim == 2 else swap
             out[r] = (metric(y, np.where(swap, b, a), **kw)
                       - metric(y, np.where(swap, a, b), **kw))
     return out
@@ -220,9 +225,9 @@ def test_type_reduced_null_matches_sample_swap(metric, k, kw):
     res = db.compare_models(metric, y, a, b, n_resamples=2000, random_state=1, **kw)
     assert res.method.startswith("type-reduced")
     slow = _swap_null(metric, y, a, b, 1000, seed=2, **kw)
-    assert stats.ks_2samp(res.null_distribution, slow).pvalue > 0.01
+    assert stats.ks_2samp(res.null_distribution, slow).pvalue > KS_LEVEL
     boot = _index_bootstrap(metric, y, a, b, 1000, seed=3, **kw)
-    assert stats.ks_2samp(res.interval.bootstrap_distribution, boot).pvalue > 0.01
+    assert stats.ks_2samp(res.interval.bootstrap_distribution, boot).pvalue > KS_LEVEL
 
 
 def test_compare_models_estimates_equal_sklearn():
@@ -307,9 +312,9 @@ def test_auc_batched_path_matches_sample_swap():
     assert res.method.startswith("batched")
     assert res.estimate_a == pytest.approx(roc_auc_score(y, a))
     slow = _swap_null(roc_auc_score, y, a, b, 600, seed=5)
-    assert stats.ks_2samp(res.null_distribution, slow).pvalue > 0.01
+    assert stats.ks_2samp(res.null_distribution, slow).pvalue > KS_LEVEL
     boot = _index_bootstrap(roc_auc_score, y, a, b, 600, seed=6)
-    assert stats.ks_2samp(res.interval.bootstrap_distribution, boot).pvalue > 0.01
+    assert stats.ks_2samp(res.interval.bootstrap_distribution, boot).pvalue > KS_LEVEL
 
 
 def test_batch_auc_equals_sklearn_with_ties():
@@ -318,7 +323,11 @@ def test_batch_auc_equals_sklearn_with_ties():
     rng = np.random.default_rng(4)
     y = rng.integers(0, 2, 60).astype(bool)
     scores = rng.integers(0, 5, (7, 60)).astype(float)
-    np.testing.assert_allclose(_batch_auc(y, scores), [sk_auc(y, s) for s in scores])
+    _, codes = np.unique(scores, return_inverse=True)
+    got = _batch_auc(y, codes.reshape(scores.shape), int(codes.max()) + 1)
+    np.testing.assert_allclose(got, [sk_auc(y, s) for s in scores])
+    one_class = _batch_auc(np.ones(60, bool), codes.reshape(scores.shape)[:2], 5)
+    assert np.isnan(one_class).all()
 
 
 @pytest.mark.parametrize("args, kwargs, exc, match", [
@@ -337,6 +346,15 @@ def test_batch_auc_equals_sklearn_with_ties():
 def test_compare_models_bad_input(args, kwargs, exc, match):
     with pytest.raises(exc, match=match):
         db.compare_models(f1_score, *args, n_resamples=50, **kwargs)
+
+
+def test_compare_models_undefined_metric_is_an_error():
+    # kappa of two constant label vectors is undefined (nan)
+    with pytest.raises(ValueError, match="cohen_kappa_score is undefined"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            db.compare_models(cohen_kappa_score, [1, 1, 1], [1, 1, 1], [1, 1, 1],
+                              n_resamples=10)
 
 
 def test_compare_models_metric_must_be_callable():
@@ -359,10 +377,14 @@ _CASES = [
     ("selection_rate", {"average": "weighted"}),
     ("fbeta_score", {"beta": 2.0, "average": "macro"}),
     ("fbeta_score", {"beta": 0.5, "average": "macro", "labels": [0, 2, 7]}),
+    ("precision_score", {"average": "micro", "labels": [1, 3]}),
+    ("selection_rate", {"average": "micro"}), ("specificity_score", {"average": "weighted"}),
+    ("fbeta_score", {"beta": np.inf, "average": "macro"}),
+    ("fbeta_score", {"beta": 0.0, "average": "weighted"}),
 ]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.integers(2, 4), st.integers(0, 2**32 - 1), st.sampled_from(_CASES),
        st.floats(0.0, 0.9))
 def test_batch_count_metric_equals_state_compute(k, seed, case, sparsity):
@@ -426,7 +448,7 @@ class _GivenSwaps:
 def _distribution(values, probs):
     keys = np.round(np.asarray(values, float), 10)
     out = {}
-    for v, p in zip(keys.tolist(), probs):
+    for v, p in zip(["nan" if np.isnan(x) else x for x in keys.tolist()], probs):
         out[v] = out.get(v, 0.0) + p
     return out
 
@@ -470,4 +492,78 @@ def test_type_sampler_many_classes_uses_occurring_types():
     res = db.compare_models(accuracy_score, y, a, b, n_resamples=1500, random_state=0)
     assert res.estimate_a == pytest.approx(np.mean(a == y))
     slow = _swap_null(accuracy_score, y, a, b, 800, seed=1)
-    assert stats.ks_2samp(res.null_distribution, slow).pvalue > 0.01
+    assert stats.ks_2samp(res.null_distribution, slow).pvalue > KS_LEVEL
+
+
+# ---------------------------------------------------------------- mean losses
+
+def _proba_models(n, k, seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    if k == 2:
+        a = np.clip(0.35 * y + 0.65 * rng.random(n), 0.0, 1.0)
+        b = np.clip(0.25 * y + 0.75 * rng.random(n), 0.0, 1.0)
+        return y, a, b
+    def proba(strength):
+        logits = rng.normal(size=(n, k)) + strength * np.eye(k)[y]
+        e = np.exp(logits)
+        return e / e.sum(axis=1, keepdims=True)
+    return y, proba(1.0), proba(0.7)
+
+
+@pytest.mark.parametrize("metric_name, k, kw", [("log_loss", 2, {}), ("log_loss", 3, {}),
+                                                ("log_loss", 2, {"base": 2}),
+                                                ("brier_score_loss", 2, {})])
+def test_mean_loss_path_matches_sample_swap(metric_name, k, kw):
+    from dartboard import metrics
+
+    metric = getattr(metrics, metric_name)
+    y, a, b = _proba_models(200, k, seed=k)
+    res = db.compare_models(metric, y, a, b, n_resamples=1500, random_state=0, **kw)
+    assert res.method.startswith("sign-flip permutation of per-sample loss")
+    assert res.estimate_a == pytest.approx(metric(y, a, **kw))
+    slow = _swap_null(metric, y, a, b, 800, seed=1, **kw)
+    assert stats.ks_2samp(res.null_distribution, slow).pvalue > KS_LEVEL
+    boot = _index_bootstrap(metric, y, a, b, 800, seed=2, **kw)
+    assert stats.ks_2samp(res.interval.bootstrap_distribution, boot).pvalue > KS_LEVEL
+
+
+def test_mean_loss_weighted_and_self_check():
+    from dartboard.compare._models import _per_sample_losses
+    from dartboard.metrics import log_loss
+
+    y, a, b = _proba_models(300, 2, seed=7)
+    w = np.random.default_rng(0).integers(1, 4, 300)
+    res = db.compare_models(log_loss, y, a, b, sample_weight=w, n_resamples=400,
+                            random_state=0)
+    assert res.method.startswith("sign-flip")
+    assert res.difference == pytest.approx(log_loss(y, a, sample_weight=w)
+                                           - log_loss(y, b, sample_weight=w))
+    slow = np.empty(400)
+    rng = np.random.default_rng(3)
+    for r in range(400):
+        s = rng.random(300) < 0.5
+        slow[r] = (log_loss(y, np.where(s, b, a), sample_weight=w)
+                   - log_loss(y, np.where(s, a, b), sample_weight=w))
+    assert stats.ks_2samp(res.null_distribution, slow).pvalue > KS_LEVEL
+    # a decomposition that does not reproduce the metric's value is refused
+    est = (log_loss(y, a), log_loss(y, b))
+    assert _per_sample_losses(log_loss, "log_loss", y, a, b, None, {}, est) is not None
+    assert _per_sample_losses(log_loss, "log_loss", y, a, b, None, {},
+                              (est[0] + 1e-3, est[1])) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 40), st.integers(0, 2**32 - 1), st.integers(1, 6))
+def test_batch_auc_equals_pairwise_count(n, seed, levels):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, (3, n)).astype(bool)
+    codes = rng.integers(0, levels, (3, n))
+    got = _batch_auc(y, codes, levels)
+    for r in range(3):
+        pos, neg = codes[r][y[r]], codes[r][~y[r]]
+        if pos.size == 0 or neg.size == 0:
+            assert np.isnan(got[r])
+            continue
+        pairs = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+        assert got[r] == pytest.approx(pairs.mean())

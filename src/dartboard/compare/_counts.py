@@ -131,7 +131,10 @@ def _set_metric(name: str, m: np.ndarray, classes: np.ndarray,
                   for k, v in counts.items()}
         present = np.ones((m.shape[0], idx.shape[0]), dtype=bool)
     if average == "micro":
-        counts = {k: v.sum(axis=1, keepdims=True) for k, v in counts.items()}
+        # classes absent from a replicate are not among its classes: their TN (the
+        # whole total) must not enter the sums
+        counts = {k: np.where(present, v, 0.0).sum(axis=1, keepdims=True)
+                  for k, v in counts.items()}
         present = np.ones((m.shape[0], 1), dtype=bool)
     tp, fp, fn = counts["tp"], counts["fp"], counts["fn"]
     if name in _RATIOS:

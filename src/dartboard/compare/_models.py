@@ -9,8 +9,9 @@ Three samplers share one contract (R null differences, R bootstrap differences):
   are swapped, ``Binomial(group size, 1/2)``, and the two confusion matrices follow
   from those counts. The paired bootstrap draws the type counts as
   ``Multinomial(n, type frequencies)``. A replicate costs O(K^3), not O(n).
-* binary ROC AUC: replicates are rows of a batch matrix of swapped (or resampled)
-  scores, ranked at once with midranks.
+* binary ROC AUC: the scores of both models are ranked once in their union;
+  each replicate (a row of a batch of swapped or resampled score ranks) then
+  needs only a counting pass, no sort.
 * any other metric or callable: swap masks and resample indices drawn per
   replicate, the metric called on the swapped predictions (O(n) per replicate).
 """
@@ -41,6 +42,8 @@ from dartboard.compare._results import Comparison, PairedInterval
 __all__ = ["compare_models"]
 
 _METHODS = ("permutation",)
+# mean-of-per-sample-loss metrics and the keywords their decomposition handles
+_MEAN_LOSSES = {"log_loss": {"labels", "base"}, "brier_score_loss": {"pos_label"}}
 # Cells (replicates x samples or x types) handled at once, so memory stays bounded.
 _BATCH_CELLS = 1 << 22
 
@@ -54,6 +57,9 @@ def _metric_kind(metric: Callable[..., Any], sample_weight: Any,
     if (module == "dartboard.metrics._ranking" and name == "roc_auc_score"
             and sample_weight is None and not metric_kwargs and pred.ndim == 1):
         return "auc"
+    if module == "dartboard.metrics._probabilistic" and name in _MEAN_LOSSES \
+            and set(metric_kwargs) <= _MEAN_LOSSES[name]:
+        return "mean_loss"
     return "generic"
 
 
@@ -104,8 +110,10 @@ def compare_models(metric: Callable[..., Any], y_true: Any, pred_a: Any, pred_b:
     Count metrics (accuracy, precision, recall, F-beta, specificity, MCC, kappa,
     ...) without sample weights use the type-reduced sampler (see the module
     docstring): only samples where the models disagree move, so a million samples
-    cost about as much as a thousand. Binary ROC AUC is batched; other metrics and
-    callables are called once per replicate and model.
+    cost about as much as a thousand. Binary ROC AUC is batched. Log loss and the
+    binary Brier score are means of per-sample losses, so swapping a sample's
+    predictions flips the sign of its loss difference: a batched sign-flip test.
+    Other metrics and callables are called once per replicate and model.
 
     Parameters
     ----------
@@ -138,8 +146,10 @@ def compare_models(metric: Callable[..., Any], y_true: Any, pred_a: Any, pred_b:
 
     Notes
     -----
-    Bootstrap replicates in which the metric is undefined (e.g. an AUC of a
-    resample holding one class) are dropped with a warning.
+    A metric undefined on the data (nan) is an error. Bootstrap replicates in
+    which it is undefined (e.g. an AUC of a resample holding one class) are
+    dropped with a warning; permutation replicates in which it is undefined count
+    as not extreme, with a warning.
 
     Examples
     --------
@@ -159,22 +169,39 @@ def compare_models(metric: Callable[..., Any], y_true: Any, pred_a: Any, pred_b:
     estimate_a = _scalar(metric(y, a, **weight_kw, **metric_kwargs), name)
     estimate_b = _scalar(metric(y, b, **weight_kw, **metric_kwargs), name)
     observed = estimate_a - estimate_b
+    if not np.isfinite(observed):
+        raise ValueError(f"{name} is undefined (estimate_a={estimate_a}, estimate_b="
+                         f"{estimate_b}) on these data, so the two models cannot be "
+                         "compared with it")
     perm_seed, boot_seed = _spawn(random_state)
     kind = _metric_kind(metric, w, metric_kwargs, a)
+    losses = None
+    if kind == "mean_loss":
+        losses = _per_sample_losses(metric, name, y, a, b, w, metric_kwargs,
+                                    (estimate_a, estimate_b))
+        kind = "generic" if losses is None else kind
     if kind == "counts":
         sampler = _TypeCounts(name, y, a, b, metric_kwargs)
         null = sampler.permutation(n_resamples, perm_seed)
         boot = sampler.bootstrap(n_resamples, boot_seed)
         how = "type-reduced sample-swap permutation (Binomial per disagreeing type)"
+    elif kind == "mean_loss":
+        null = _loss_permutation(losses, w, n_resamples, perm_seed)
+        boot = _loss_bootstrap(losses, w, n_resamples, boot_seed)
+        how = "sign-flip permutation of per-sample loss differences"
     elif kind == "auc":
         yt = _binary_truth(y)
         null = _auc_permutation(yt, a, b, n_resamples, perm_seed)
         boot = _auc_bootstrap(yt, a, b, n_resamples, boot_seed)
-        how = "batched sample-swap permutation (midrank AUC)"
+        how = "batched sample-swap permutation (AUC by counting score ranks)"
     else:
         null = _generic_permutation(metric, y, a, b, w, metric_kwargs, n_resamples, perm_seed)
         boot = _generic_bootstrap(metric, y, a, b, w, metric_kwargs, n_resamples, boot_seed)
         how = "sample-swap permutation"
+    undefined = int(np.count_nonzero(~np.isfinite(null)))
+    if undefined:
+        warnings.warn(f"{name} was undefined in {undefined} of {n_resamples} permutation "
+                      "replicates; they count as not extreme", UserWarning, stacklevel=2)
     pvalue = (count_extreme(null, observed, alternative) + 1) / (n_resamples + 1)
     interval = _percentile_interval(boot, observed, level)
     return Comparison(metric=name, estimate_a=estimate_a, estimate_b=estimate_b,
@@ -299,48 +326,122 @@ def _binary_truth(y: np.ndarray) -> np.ndarray:
     return enc.codes[0] == 1
 
 
-def _batch_auc(yt: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """Binary AUC of each row of ``scores`` (rows x n), ties counted half; nan if undefined."""
-    from dartboard._delong import _midranks
+def _score_codes(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """Dense ranks of both models' scores in their union (one sort, before any replicate)."""
+    uniq, inverse = np.unique(np.concatenate([a, b]), return_inverse=True)
+    return inverse[:a.shape[0]], inverse[a.shape[0]:], int(uniq.shape[0])
 
-    yt = np.broadcast_to(yt, scores.shape)
-    m = yt.sum(axis=1).astype(np.float64)
-    n0 = yt.shape[1] - m
-    ranks = _midranks(scores)
-    rank_sum = np.where(yt, ranks, 0.0).sum(axis=1)
+
+def _batch_auc(yt: np.ndarray, codes: np.ndarray, n_codes: int) -> np.ndarray:
+    """Binary AUC of each row of ``codes`` (rows x n dense score ranks); nan if undefined.
+
+    Counting, not sorting: per row the positives and negatives at each score rank
+    (one bincount), then ``sum_c pos_c (neg_below_c + neg_c / 2) / (m n0)``, which
+    gives ties exactly half a pair.
+    """
+    rows = codes.shape[0]
+    yt = np.broadcast_to(yt, codes.shape)
+    flat = (np.arange(rows)[:, None] * n_codes + codes).ravel()
+    total = np.bincount(flat, minlength=rows * n_codes).reshape(rows, n_codes)
+    pos = np.bincount(flat, weights=yt.ravel().astype(np.float64),
+                      minlength=rows * n_codes).reshape(rows, n_codes)
+    neg = total - pos
+    neg_below = np.cumsum(neg, axis=1) - neg
+    m = pos.sum(axis=1)
+    n0 = neg.sum(axis=1)
     ok = (m > 0) & (n0 > 0)
-    out = np.full(scores.shape[0], np.nan)
-    out[ok] = (rank_sum[ok] - m[ok] * (m[ok] + 1) / 2) / (m[ok] * n0[ok])
+    out = np.full(rows, np.nan)
+    pairs = (pos * (neg_below + 0.5 * neg)).sum(axis=1)
+    out[ok] = pairs[ok] / (m[ok] * n0[ok])
     return out
 
 
-def _batches(n_resamples: int, n: int):
-    rows = max(1, _BATCH_CELLS // n)
+def _batches(n_resamples: int, width: int):
+    rows = max(1, _BATCH_CELLS // width)
     for start in range(0, n_resamples, rows):
         yield start, min(rows, n_resamples - start)
 
 
 def _auc_permutation(yt: np.ndarray, a: np.ndarray, b: np.ndarray, n_resamples: int,
                      rng: np.random.Generator) -> np.ndarray:
-    a = a.astype(np.float64)
-    b = b.astype(np.float64)
+    ca, cb, n_codes = _score_codes(a, b)
     out = np.empty(n_resamples)
-    for start, size in _batches(n_resamples, a.shape[0]):
+    for start, size in _batches(n_resamples, max(a.shape[0], n_codes)):
         swap = rng.random((size, a.shape[0])) < 0.5
-        out[start:start + size] = (_batch_auc(yt, np.where(swap, b, a))
-                                   - _batch_auc(yt, np.where(swap, a, b)))
+        out[start:start + size] = (_batch_auc(yt, np.where(swap, cb, ca), n_codes)
+                                   - _batch_auc(yt, np.where(swap, ca, cb), n_codes))
     return out
 
 
 def _auc_bootstrap(yt: np.ndarray, a: np.ndarray, b: np.ndarray, n_resamples: int,
                    rng: np.random.Generator) -> np.ndarray:
-    a = a.astype(np.float64)
-    b = b.astype(np.float64)
+    ca, cb, n_codes = _score_codes(a, b)
     n = a.shape[0]
+    out = np.empty(n_resamples)
+    for start, size in _batches(n_resamples, max(n, n_codes)):
+        idx = rng.integers(0, n, size=(size, n))
+        out[start:start + size] = (_batch_auc(yt[idx], ca[idx], n_codes)
+                                   - _batch_auc(yt[idx], cb[idx], n_codes))
+    return out
+
+
+# ---------------------------------------------------------------- mean losses
+
+def _per_sample_losses(metric: Callable[..., Any], name: str, y: np.ndarray,
+                       a: np.ndarray, b: np.ndarray, w: np.ndarray | None,
+                       kwargs: dict[str, Any], estimates: tuple[float, float]
+                       ) -> np.ndarray | None:
+    """Loss differences l_a - l_b per sample, or None when the decomposition does not apply.
+
+    The per-sample losses are recomputed with the metric's own input handling and
+    accepted only if their (weighted) mean reproduces the metric's value for both
+    models; otherwise the caller falls back to calling the metric per replicate.
+    """
+    from dartboard.metrics import _probabilistic as prob
+
+    per_model = []
+    for pred in (a, b):
+        if name == "log_loss":
+            codes, p, _ = prob._multiclass_iv(y, pred, None, kwargs.get("labels"))
+            picked = np.where(codes == 1, p, 1.0 - p) if p.ndim == 1 \
+                else p[np.arange(p.shape[0]), codes]
+            loss = -np.log(np.clip(picked, prob._EPS, 1.0 - prob._EPS))
+            loss /= np.log(kwargs.get("base", np.e))
+        elif pred.ndim == 1:
+            outcome = prob._binary_brier_iv(y, pred, kwargs.get("pos_label"))
+            loss = (outcome - pred.astype(np.float64)) ** 2
+        else:
+            return None
+        per_model.append(loss)
+    for loss, estimate in zip(per_model, estimates):
+        mean = float(np.average(loss, weights=w))
+        if not np.isclose(mean, estimate, rtol=1e-9, atol=1e-12):
+            return None
+    return per_model[0] - per_model[1]
+
+
+def _loss_permutation(d: np.ndarray, w: np.ndarray | None, n_resamples: int,
+                      rng: np.random.Generator) -> np.ndarray:
+    from dartboard.compare._permutation import _random_null
+
+    if w is not None:  # sum(w s d) / sum(w) = mean(s d') with d' = w d / mean(w)
+        d = d * (w / w.mean())
+    return _random_null(d, n_resamples, rng)
+
+
+def _loss_bootstrap(d: np.ndarray, w: np.ndarray | None, n_resamples: int,
+                    rng: np.random.Generator) -> np.ndarray:
+    n = d.shape[0]
     out = np.empty(n_resamples)
     for start, size in _batches(n_resamples, n):
         idx = rng.integers(0, n, size=(size, n))
-        out[start:start + size] = _batch_auc(yt[idx], a[idx]) - _batch_auc(yt[idx], b[idx])
+        if w is None:
+            out[start:start + size] = d[idx].mean(axis=1)
+        else:
+            wi = w[idx].astype(np.float64)
+            total = wi.sum(axis=1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out[start:start + size] = (wi * d[idx]).sum(axis=1) / total
     return out
 
 
