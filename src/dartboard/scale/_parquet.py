@@ -114,7 +114,7 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     ...     pq.write_table(table, os.path.join(folder, f"part{i}.parquet"))
     >>> result = evaluate_parquet(folder, y_true="label", y_score="score")
     >>> result.n_rows, result.n_files, result.metrics["roc_auc_score"]
-    (8, 2, 0.8125)
+    (8, 2, 0.875)
     """
     batch_size = check_int(batch_size, "batch_size", minimum=1)
     if not isinstance(progress, bool):

@@ -234,8 +234,8 @@ class QuantileSketch:
     Examples
     --------
     >>> sketch = QuantileSketch(0.01).update([1.0, -2.0, 3.0, 10.0, 0.0])
-    >>> round(sketch.quantile(0.5), 3)  # exact: 1.0
-    0.999
+    >>> round(sketch.quantile(0.5), 3)  # exact: 1.0, within 1%
+    0.99
     >>> lo, hi = sketch.quantile_interval(0.5)
     >>> bool(lo <= 1.0 <= hi)
     True
