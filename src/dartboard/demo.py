@@ -337,7 +337,7 @@ def run_demo(out_dir: str | os.PathLike[str] = "dartboard-demo", *, quick: bool 
         with bar.step("profiling the top models"):
             results["profile"] = _guarded(
                 lambda: _profile({n: make[n]() for n in top}, X_tr, y_tr, X_te,
-                                 2 if quick else 3), "profile", notes)
+                                 1 if quick else 3), "profile", notes)
         with bar.step("regression on diabetes data"):
             results["regression"] = _guarded(lambda: _regression(quick, ci_resamples),
                                              "regression", notes)

@@ -1,0 +1,109 @@
+"""``dartboard demo --quick``: the main job end to end. The saved numbers are
+re-derived from the saved inputs with dartboard's public functions, the report has
+every figure, and a second run with the same seed gives the same numbers."""
+
+import atexit
+import functools
+import json
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from dartboard import dart_rank, dart_sweep, permutation_test
+from dartboard.cli import app
+from dartboard.demo import DEFAULT_PRECISION, run_demo
+from dartboard.report import FIGURES
+
+
+@functools.lru_cache(maxsize=1)
+def quick_demo():
+    """Run ``dartboard demo --quick`` once per test process (the browser test reuses it)."""
+    out = Path(tempfile.mkdtemp(prefix="dartboard-demo-"))
+    atexit.register(shutil.rmtree, out, ignore_errors=True)
+    res = CliRunner().invoke(app, ["demo", "--quick", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    return out, res, json.loads((out / "results.json").read_text())
+
+
+@pytest.fixture
+def demo():
+    return quick_demo()
+
+
+def test_demo_prints_summary_and_writes_both_files(demo):
+    out, res, _ = demo
+    assert f"report:  {(out / 'report.html').resolve()}" in res.stdout
+    assert "Chosen by DART" in res.stdout
+    assert sorted(p.name for p in out.iterdir()) == ["report.html", "results.json"]
+
+
+def test_report_has_every_figure_and_no_external_resource(demo):
+    out, _, results = demo
+    html = (out / "report.html").read_text()
+    for fig_id in FIGURES:
+        assert f'<figure data-figure="{fig_id}"' in html, fig_id
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
+    assert results["notes"] == []
+
+
+def test_selection_numbers_follow_from_the_saved_folds(demo):
+    _, _, results = demo
+    sel = results["selection"]
+    folds = dict(zip(sel["configs"], sel["fold_scores"]))
+    assert len(folds) == 5 and all(len(f) == 5 for f in folds.values())
+    ranking = dart_rank(folds, DEFAULT_PRECISION)
+    assert sel["winner"] == ranking["configuration"].iloc[0]
+    np.testing.assert_allclose([r["dart"] for r in sel["ranking"]], ranking["dart"])
+    sweep = dart_sweep(folds, sel["sweep_precisions"])
+    assert [s["config"] for s in sel["sweep_segments"]] == sweep.winners["configuration"].tolist()
+    cmp = sel["comparison"]
+    test = permutation_test(folds[cmp["a"]], folds[cmp["b"]])
+    assert cmp["pvalue"] == pytest.approx(test.pvalue) and cmp["exact"]
+    assert cmp["statistic"] == pytest.approx(np.mean(folds[cmp["a"]]) - np.mean(folds[cmp["b"]]))
+
+
+def test_held_out_sections_are_consistent(demo):
+    _, _, results = demo
+    cls = results["classification"]
+    assert cls["model"] == results["selection"]["winner"] and cls["n"] == 171
+    assert np.sum(cls["confusion"]["matrix"]) == 171
+    assert cls["confusion"]["labels"] == ["malignant", "benign"]
+    values = {m["metric"]: m for m in cls["metrics"]}
+    for row in values.values():
+        assert row["low"] <= row["estimate"] <= row["high"], row
+    fpr, tpr = np.array(cls["roc"]["fpr"]), np.array(cls["roc"]["tpr"])
+    assert np.trapezoid(tpr, fpr) == pytest.approx(values["roc_auc"]["estimate"], abs=1e-5)
+    matrix = np.array(cls["confusion"]["matrix"])
+    assert values["accuracy"]["estimate"] == pytest.approx(np.trace(matrix) / 171)
+    stability = results["stability"]
+    assert np.array(stability["probas"]).shape == (10, 171)
+    reg = results["regression"]
+    errors = np.array(reg["errors"])
+    assert errors.size == 133 and np.all(np.diff(errors) >= 0)
+    mae = {m["metric"]: m["estimate"] for m in reg["metrics"]}["mean_absolute_error"]
+    assert mae == pytest.approx(np.abs(errors).mean(), abs=1e-5)
+    assert [r["model"] for r in results["profile"]["rows"]] == \
+        [r["configuration"] for r in results["selection"]["ranking"][:3]]
+
+
+@pytest.mark.slow  # a second demo run (~10 s)
+def test_same_seed_same_numbers(demo, tmp_path):
+    _, _, first = demo
+    run_demo(tmp_path, quick=True, progress=False)
+    second = json.loads((tmp_path / "results.json").read_text())
+    for key in ("selection", "classification", "stability", "regression", "highlights"):
+        assert first[key] == second[key], key
+
+
+def test_report_command_rerenders_the_saved_results(demo, tmp_path):
+    out, _, _ = demo
+    target = tmp_path / "again.html"
+    res = CliRunner().invoke(app, ["report", str(out / "results.json"), "-o", str(target)])
+    assert res.exit_code == 0, res.output
+    html = target.read_text()
+    assert all(f'data-figure="{fig_id}"' in html for fig_id in FIGURES)
