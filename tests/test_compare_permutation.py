@@ -240,6 +240,10 @@ def test_compare_models_estimates_equal_sklearn():
     assert res.estimate_b == pytest.approx(sk_f1(y, b, average="weighted"))
     assert res.difference == pytest.approx(res.estimate_a - res.estimate_b)
     assert res.interval.low <= res.difference <= res.interval.high
+    assert isinstance(res.interval, db.Interval)
+    assert res.interval.n_resamples == 200 and res.interval.confidence_level == 0.95
+    import json
+    assert json.loads(json.dumps(res.to_dict()))["interval"]["low"] == res.interval.low
 
 
 def test_compare_models_detects_a_clear_difference_and_not_a_null_one():

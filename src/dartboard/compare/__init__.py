@@ -10,7 +10,7 @@ from dartboard.compare._analytic import corrected_ttest, delong_test, mcnemar_te
 from dartboard.compare._models import compare_models
 from dartboard.compare._permutation import permutation_test
 from dartboard.compare._ranking import rank_models
-from dartboard.compare._results import Comparison, PairedInterval, RankResult, TestResult
+from dartboard.compare._results import Comparison, RankResult, TestResult
 
-__all__ = ["Comparison", "PairedInterval", "RankResult", "TestResult", "compare_models",
+__all__ = ["Comparison", "RankResult", "TestResult", "compare_models",
            "corrected_ttest", "delong_test", "mcnemar_test", "permutation_test", "rank_models"]

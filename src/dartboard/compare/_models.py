@@ -37,7 +37,8 @@ from dartboard._validation import (
 )
 from dartboard.compare._counts import SCALAR_COUNT_METRICS, batch_count_metric
 from dartboard.compare._permutation import ALTERNATIVES, count_extreme
-from dartboard.compare._results import Comparison, PairedInterval
+from dartboard.compare._results import Comparison
+from dartboard.uncertainty import Interval
 
 __all__ = ["compare_models"]
 
@@ -203,7 +204,7 @@ def compare_models(metric: Callable[..., Any], y_true: Any, pred_a: Any, pred_b:
         warnings.warn(f"{name} was undefined in {undefined} of {n_resamples} permutation "
                       "replicates; they count as not extreme", UserWarning, stacklevel=2)
     pvalue = (count_extreme(null, observed, alternative) + 1) / (n_resamples + 1)
-    interval = _percentile_interval(boot, observed, level)
+    interval = _percentile_interval(boot, observed, level, name)
     return Comparison(metric=name, estimate_a=estimate_a, estimate_b=estimate_b,
                       difference=observed, interval=interval, pvalue=float(min(pvalue, 1.0)),
                       method=how, alternative=alternative, n_resamples=n_resamples,
@@ -230,7 +231,8 @@ def _spawn(random_state: Any) -> tuple[np.random.Generator, np.random.Generator]
     return np.random.default_rng(perm), np.random.default_rng(boot)
 
 
-def _percentile_interval(boot: np.ndarray, observed: float, level: float) -> PairedInterval:
+def _percentile_interval(boot: np.ndarray, observed: float, level: float,
+                         name: str) -> Interval:
     finite = boot[np.isfinite(boot)]
     if finite.shape[0] < boot.shape[0]:
         warnings.warn(f"{boot.shape[0] - finite.shape[0]} of {boot.shape[0]} bootstrap "
@@ -241,9 +243,10 @@ def _percentile_interval(boot: np.ndarray, observed: float, level: float) -> Pai
     tail = (1.0 - level) / 2.0
     low, high = np.quantile(finite, [tail, 1.0 - tail])
     se = float(finite.std(ddof=1)) if finite.shape[0] > 1 else 0.0
-    return PairedInterval(estimate=observed, low=float(low), high=float(high),
-                          confidence_level=level, method="paired bootstrap percentile",
-                          standard_error=se, bootstrap_distribution=finite)
+    return Interval(estimate=observed, low=float(low), high=float(high),
+                    confidence_level=level, method="paired bootstrap percentile",
+                    standard_error=se, bootstrap_distribution=finite,
+                    n_resamples=int(boot.shape[0]), metric=f"difference in {name}")
 
 
 # ---------------------------------------------------------------- count metrics

@@ -9,7 +9,7 @@ import numpy as np
 
 from dartboard._results import Result
 
-__all__ = ["Comparison", "PairedInterval", "RankResult", "TestResult"]
+__all__ = ["Comparison", "RankResult", "TestResult"]
 
 
 @dataclass(frozen=True, repr=False)
@@ -59,23 +59,6 @@ class TestResult(Result):
 
 
 @dataclass(frozen=True, repr=False)
-class PairedInterval(Result):
-    """Paired bootstrap confidence interval of a difference between two models.
-
-    The percentile interval of the bootstrap distribution of
-    ``metric(model a) - metric(model b)`` over paired resamples of the test set.
-    """
-
-    estimate: float
-    low: float
-    high: float
-    confidence_level: float
-    method: str
-    standard_error: float
-    bootstrap_distribution: np.ndarray | None = None
-
-
-@dataclass(frozen=True, repr=False)
 class Comparison(Result):
     """Two models compared on one test set with one metric.
 
@@ -87,8 +70,9 @@ class Comparison(Result):
         The metric of each model on the test set.
     difference : float
         ``estimate_a - estimate_b``.
-    interval : PairedInterval
-        Paired bootstrap interval of the difference.
+    interval : dartboard.Interval
+        Paired bootstrap (percentile) interval of the difference, with its
+        bootstrap distribution.
     pvalue : float
         p-value of the sample-swap permutation test, ``(S + 1) / (R + 1)``.
     method : str
@@ -105,7 +89,7 @@ class Comparison(Result):
     estimate_a: float
     estimate_b: float
     difference: float
-    interval: PairedInterval
+    interval: Any
     pvalue: float
     method: str
     alternative: str
