@@ -23,7 +23,7 @@ ALTERNATIVES = ("two-sided", "greater", "less")
 #: (2**20 = 1,048,576 flips, about 8 MB of null distribution).
 MAX_EXACT_PAIRS = 20
 # Hard ceiling for exact=True: beyond it the null distribution no longer fits in memory.
-_MAX_FORCED_EXACT_PAIRS = 26
+_MAX_FORCED_EXACT_PAIRS = 24
 # Rows of the flip matrix handled at once, so memory stays bounded.
 _CHUNK = 1 << 16
 # Relative tolerance under which two statistics count as tied (as scipy does:
@@ -117,7 +117,7 @@ def permutation_test(a: Any, b: Any, *, n_resamples: int = 5000,
     random_state : None, int, SeedSequence or Generator
         Seed of the random flips.
     exact : bool or None
-        None chooses by n; True forces enumeration (n <= 26); False forces
+        None chooses by n; True forces enumeration (n <= 24); False forces
         Monte-Carlo.
 
     Returns
