@@ -571,3 +571,25 @@ def test_batch_auc_equals_pairwise_count(n, seed, levels):
             continue
         pairs = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
         assert got[r] == pytest.approx(pairs.mean())
+
+
+@pytest.mark.slow
+def test_null_rejection_rate_near_alpha():
+    """Under the null (equal accuracies) both tests reject about 5% of the time."""
+    rng = np.random.default_rng(2024)
+    sims = 1000
+    rejected_models = rejected_folds = 0
+    fold = np.arange(400) % 10
+    for i in range(sims):
+        kind = rng.choice(4, size=400, p=[0.7, 0.1, 0.1, 0.1])
+        y = rng.integers(0, 2, 400)
+        a = np.where((kind == 0) | (kind == 1), y, 1 - y)
+        b = np.where((kind == 0) | (kind == 2), y, 1 - y)
+        rejected_models += db.compare_models(accuracy_score, y, a, b, n_resamples=499,
+                                             random_state=i).pvalue < 0.05
+        acc_a = np.bincount(fold, weights=a == y) / 40
+        acc_b = np.bincount(fold, weights=b == y) / 40
+        rejected_folds += db.permutation_test(acc_a, acc_b).pvalue < 0.05
+    # 0.05 +- 0.02 is about 3 Monte-Carlo standard errors at 1000 simulations
+    assert abs(rejected_models / sims - 0.05) < 0.02
+    assert abs(rejected_folds / sims - 0.05) < 0.02
