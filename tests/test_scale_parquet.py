@@ -357,3 +357,56 @@ def test_importing_scale_loads_neither_dask_nor_pyarrow_dataset():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+# ------------------------------------------------------------------- probabilities
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_proba_columns_equal_in_memory(tmp_path, k):
+    rng = np.random.default_rng(10 + k)
+    y = rng.integers(0, k, 900)
+    logits = rng.normal(size=(900, k))
+    logits[np.arange(900), y] += 1.0
+    proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    labels = np.array(["a", "b", "c"][:k])
+    columns = {"y": labels[y], **{f"p_{c}": proba[:, i] for i, c in enumerate(labels)}}
+    write_parts(tmp_path, columns, [0, 300, 301])
+    result = stream(tmp_path, y_true="y", proba={c: f"p_{c}" for c in labels})
+    pred = labels[proba.argmax(axis=1)]
+    average = {"average": "binary", "pos_label": "b"} if k == 2 else {"average": "macro"}
+    assert result.metrics["accuracy_score"] == dm.accuracy_score(labels[y], pred)
+    assert result.metrics["f1_score"] == dm.f1_score(labels[y], pred, **average)
+    assert result.metrics["log_loss"] == pytest.approx(dm.log_loss(y, proba), rel=1e-12)
+    # sklearn as the oracle for the one-vs-rest macro AUC and AP
+    from sklearn.metrics import average_precision_score, brier_score_loss, roc_auc_score
+
+    if k == 2:
+        auc, ap = roc_auc_score(y, proba[:, 1]), average_precision_score(y, proba[:, 1])
+        brier = brier_score_loss(y, proba[:, 1])
+    else:
+        auc = roc_auc_score(y, proba, multi_class="ovr")
+        ap = average_precision_score(np.eye(k)[y], proba, average="macro")
+        brier = brier_score_loss(y, proba)
+    assert result.metrics["roc_auc_score"] == pytest.approx(auc, rel=1e-12)
+    assert result.metrics["average_precision_score"] == pytest.approx(ap, rel=1e-12)
+    assert result.metrics["brier_score_loss"] == pytest.approx(brier, rel=1e-12)
+    binned = stream(tmp_path, y_true="y", proba={c: f"p_{c}" for c in labels}, exact=False,
+                    n_bins=200, metrics=["roc_auc_score", "average_precision_score"])
+    assert abs(binned.metrics["roc_auc_score"] - auc) <= binned.error_bounds["roc_auc_score"]
+    assert abs(binned.metrics["average_precision_score"] - ap) <= \
+        binned.error_bounds["average_precision_score"]
+
+
+def test_proba_bad_input(tmp_path):
+    write_parts(tmp_path, {"y": np.array([0, 1, 2]), "p0": np.array([0.2, 0.5, 0.1]),
+                           "p1": np.array([0.8, 0.5, 0.9])}, [])
+    with pytest.raises(ValueError, match=r"part-000\.parquet'.*labels \[2\] that have no proba"):
+        evaluate_parquet(tmp_path, y_true="y", proba=["p0", "p1"])
+    with pytest.raises(TypeError, match="either proba or y_pred"):
+        evaluate_parquet(tmp_path, y_true="y", proba=["p0", "p1"], y_pred="y")
+    with pytest.raises(ValueError, match="pos_label is not used"):
+        evaluate_parquet(tmp_path, y_true="y", proba=["p0", "p1"], pos_label=1)
+    with pytest.raises(ValueError, match="at least 2"):
+        evaluate_parquet(tmp_path, y_true="y", proba=["p0"])
+    with pytest.raises(ValueError, match=r"has no column 'p2' \(given as proba\)"):
+        evaluate_parquet(tmp_path, y_true="y", proba=["p0", "p1", "p2"])

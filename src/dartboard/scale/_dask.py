@@ -24,7 +24,8 @@ def _import_dask() -> tuple[Any, Any]:
 
 
 def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
-                  y_score: str | None = None, metrics: Sequence[str] | None = None,
+                  y_score: str | None = None, proba: Any = None,
+                  metrics: Sequence[str] | None = None,
                   task: str = "auto", exact: bool = True, n_bins: int = 100_000,
                   score_range: tuple[float, float] | None = None,
                   relative_accuracy: float = 1e-3, sample_weight: str | None = None,
@@ -46,7 +47,7 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
         :func:`dask.dataframe.read_parquet` (columns checked file by file first;
         a value error in a partition, such as NaN scores, is traced back to its
         file, which the error then names).
-    y_true, y_pred, y_score, metrics, task, exact, n_bins, score_range, \
+    y_true, y_pred, y_score, proba, metrics, task, exact, n_bins, score_range, \
 relative_accuracy, sample_weight, pos_label, confidence_level
         As in :func:`evaluate_parquet`. In binned mode without ``score_range``
         the range is computed by Dask first (one extra pass).
@@ -86,6 +87,10 @@ relative_accuracy, sample_weight, pos_label, confidence_level
         raise TypeError(f"scheduler must be None, a scheduler name or a distributed.Client; "
                         f"got {describe(scheduler)}")
     wanted = [c for c in (y_true, y_pred, y_score, sample_weight) if isinstance(c, str)]
+    if isinstance(proba, dict):
+        wanted += [c for c in proba.values() if isinstance(c, str)]
+    elif isinstance(proba, (list, tuple)):
+        wanted += [c for c in proba if isinstance(c, str)]
     path_input = isinstance(ddf_or_path, (str, os.PathLike, list, tuple))
     if path_input:
         from dartboard.scale._parquet import _check_schemas, _open
@@ -105,7 +110,7 @@ relative_accuracy, sample_weight, pos_label, confidence_level
                      exact=exact, n_bins=n_bins, score_range=score_range,
                      relative_accuracy=relative_accuracy, sample_weight=sample_weight,
                      pos_label=pos_label, confidence_level=confidence_level,
-                     column_kinds=kinds)
+                     column_kinds=kinds, proba=proba)
     if path_input:
         _check_schemas(fragments, spec)
         ddf = dd.read_parquet([f.path for f in fragments], columns=spec.columns)
@@ -165,10 +170,8 @@ def _with_score_range(spec: Spec, ddf: Any, dask: Any, scheduler: Any) -> Spec:
 def _partition_bundle(spec: Spec, frame: Any, index: int) -> StateBundle:
     """States of one pandas partition (runs on a worker)."""
     source = f"partition {index}"
-    roles = {getattr(spec, r): r for r in ("sample_weight", "y_score", "y_pred", "y_true")
-             if getattr(spec, r) is not None}
     try:
-        columns = {name: to_numpy(frame[name], name=f"{roles[name]} column {name!r}")
+        columns = {name: to_numpy(frame[name], name=spec.role_of(name))
                    for name in spec.columns}
     except (ValueError, TypeError) as exc:
         raise type(exc)(f"{source}: {exc}") from None

@@ -39,6 +39,7 @@ _AVERAGED = {"precision_score", "recall_score", "f1_score", "specificity_score",
 RANKING_METRICS = ("roc_auc_score", "average_precision_score", "pr_auc_score")
 _BINNED_METRICS = ("roc_auc_score", "average_precision_score")
 SKETCH_METRICS = ("median_absolute_error", "median_absolute_deviation")
+PROBA_METRICS = ("log_loss", "brier_score_loss")
 MOMENT_METRICS = ("mean_squared_error", "root_mean_squared_error", "mean_absolute_error",
                   "r2_score", "explained_variance_score", "max_error",
                   "mean_absolute_percentage_error", "weighted_mean_absolute_percentage_error")
@@ -47,6 +48,7 @@ _DEFAULT_CLASSIFICATION = ("accuracy_score", "balanced_accuracy_score", "precisi
                            "recall_score", "f1_score", "specificity_score",
                            "matthews_corrcoef", "cohen_kappa_score")
 _DEFAULT_RANKING = ("roc_auc_score", "average_precision_score")
+_DEFAULT_PROBA = ("log_loss", "brier_score_loss")
 _DEFAULT_REGRESSION = ("mean_squared_error", "root_mean_squared_error",
                        "mean_absolute_error", "r2_score", "explained_variance_score",
                        "max_error", "median_absolute_error", "median_absolute_deviation")
@@ -70,17 +72,27 @@ class Spec:
     relative_accuracy: float
     pos_label: Any
     confidence_level: float | None
+    proba: tuple[str, ...] | None = None
+    classes: tuple[Any, ...] | None = None
 
     @property
     def columns(self) -> list[str]:
         """Columns to read, each once."""
-        cols = [self.y_true, self.y_pred, self.y_score, self.sample_weight]
+        cols = [self.y_true, self.y_pred, self.y_score, self.sample_weight, *(self.proba or ())]
         return list(dict.fromkeys(c for c in cols if c is not None))
 
     def needs(self, family: str) -> bool:
         names = {"counts": COUNT_METRICS, "scores": RANKING_METRICS,
-                 "moments": MOMENT_METRICS, "errors": SKETCH_METRICS}[family]
+                 "moments": MOMENT_METRICS, "errors": SKETCH_METRICS,
+                 "losses": PROBA_METRICS}[family]
         return any(m in names for m in self.metrics)
+
+    def role_of(self, column: str) -> str:
+        """How a column is used, for error messages ("y_score column 's'")."""
+        for role in ("y_true", "y_pred", "y_score", "sample_weight"):
+            if getattr(self, role) == column:
+                return f"{role} column {column!r}"
+        return f"proba column {column!r}"
 
     def describe_column(self, role: str) -> str:
         return f"{role} column {getattr(self, role)!r}"
@@ -99,7 +111,7 @@ def _column_name(value: Any, name: str, *, required: bool = False) -> str | None
 def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str,
               exact: bool, n_bins: Any, score_range: Any, relative_accuracy: Any,
               sample_weight: Any, pos_label: Any, confidence_level: Any,
-              column_kinds: dict[str, str]) -> Spec:
+              column_kinds: dict[str, str], proba: Any = None) -> Spec:
     """Check every option; ``column_kinds`` maps column names to numpy dtype kinds.
 
     ``task="auto"``: with ``y_score`` the task is classification (ranking
@@ -112,12 +124,16 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str
     y_pred = _column_name(y_pred, "y_pred")
     y_score = _column_name(y_score, "y_score")
     sample_weight = _column_name(sample_weight, "sample_weight")
-    if y_pred is None and y_score is None:
+    proba, classes = _check_proba(proba, y_pred, y_score)
+    if y_pred is None and y_score is None and proba is None:
         raise TypeError("give y_pred (predicted labels or values) and/or y_score (scores "
-                        "of the positive class): the name of a column")
+                        "of the positive class), or proba (one probability column per "
+                        "class): the name of a column")
     check_option(task, "task", ("auto", "classification", "regression"))
+    if proba is not None and task == "regression":
+        raise ValueError("task='regression' does not take proba (class probabilities)")
     if task == "auto":
-        if y_score is not None:
+        if y_score is not None or proba is not None:
             task = "classification"
         else:
             floats = {column_kinds.get(y_true), column_kinds.get(y_pred)} & {"f"}
@@ -142,16 +158,49 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str
                          f"{relative_accuracy!r}")
     if confidence_level is not None:
         confidence_level = check_confidence_level(confidence_level)
-    metrics = _check_metrics(metrics, task, y_pred, y_score, exact)
+    metrics = _check_metrics(metrics, task, y_pred, y_score, exact, proba is not None)
+    if proba is not None and pos_label is not None:
+        raise ValueError("with proba the positive class is the one of the second column; "
+                         "pos_label is not used")
+    if proba is not None and score_range is None:
+        score_range = (0.0, 1.0)
     return Spec(y_true, y_pred, y_score, sample_weight, task, metrics, bool(exact), n_bins,
-                score_range, float(relative_accuracy), pos_label, confidence_level)
+                score_range, float(relative_accuracy), pos_label, confidence_level, proba,
+                classes)
+
+
+def _check_proba(proba: Any, y_pred: Any, y_score: Any
+                 ) -> tuple[tuple[str, ...] | None, tuple[Any, ...] | None]:
+    """Probability columns and their classes (a list: classes 0..K-1; a dict: its keys)."""
+    if proba is None:
+        return None, None
+    if y_pred is not None or y_score is not None:
+        raise TypeError("give either proba or y_pred/y_score: the predicted labels come from "
+                        "the most probable class and the scores from the class columns")
+    if isinstance(proba, dict):
+        classes, columns = tuple(proba), tuple(proba.values())
+    elif isinstance(proba, (list, tuple)):
+        columns = tuple(proba)
+        classes = tuple(range(len(columns)))
+    else:
+        raise TypeError(f"proba must be a list of column names (classes 0..K-1) or a dict "
+                        f"class label -> column name; got {describe(proba)}")
+    if len(columns) < 2:
+        raise ValueError(f"proba needs one column per class, at least 2; got {len(columns)}")
+    for c in columns:
+        _column_name(c, "each proba entry")
+    if len(set(columns)) != len(columns):
+        raise ValueError(f"proba names a column twice: {list(columns)}")
+    return columns, classes
 
 
 def _check_metrics(metrics: Any, task: str, y_pred: str | None, y_score: str | None,
-                   exact: bool) -> tuple[str, ...]:
+                   exact: bool, has_proba: bool = False) -> tuple[str, ...]:
     if metrics is None:
         if task == "regression":
             return _DEFAULT_REGRESSION
+        if has_proba:
+            return _DEFAULT_CLASSIFICATION + _DEFAULT_RANKING + _DEFAULT_PROBA
         out = (_DEFAULT_CLASSIFICATION if y_pred is not None else ()) + \
             (_DEFAULT_RANKING if y_score is not None else ())
         return out
@@ -161,8 +210,9 @@ def _check_metrics(metrics: Any, task: str, y_pred: str | None, y_score: str | N
         raise TypeError(f"metrics must be a non-empty list of metric names; got "
                         f"{describe(metrics)}")
     allowed = (MOMENT_METRICS + SKETCH_METRICS) if task == "regression" else \
-        ((COUNT_METRICS if y_pred is not None else ()) +
-         (RANKING_METRICS if y_score is not None else ()))
+        ((COUNT_METRICS if y_pred is not None or has_proba else ()) +
+         (RANKING_METRICS if y_score is not None or has_proba else ()) +
+         (PROBA_METRICS if has_proba else ()))
     for m in metrics:
         if not isinstance(m, str) or m not in allowed:
             raise ValueError(f"metrics: {m!r} cannot be computed here; with these columns "
@@ -184,6 +234,7 @@ class StateBundle:
     scores: Any = None
     moments: Any = None
     errors: Any = None
+    losses: Any = None
 
     def merge(self, other: StateBundle) -> StateBundle:
         def join(a: Any, b: Any) -> Any:
@@ -195,7 +246,7 @@ class StateBundle:
 
         return StateBundle(self.n_rows + other.n_rows, join(self.counts, other.counts),
                            join(self.scores, other.scores), join(self.moments, other.moments),
-                           join(self.errors, other.errors))
+                           join(self.errors, other.errors), join(self.losses, other.losses))
 
 
 class MergeStack:
@@ -279,6 +330,8 @@ def _bundle(spec: Spec, columns: dict[str, Any], n: int) -> StateBundle:
             out.errors = QuantileSketch(spec.relative_accuracy).update(yt - yp, w)
         return out
     yt = label_array(columns[spec.y_true], name=true_name)
+    if spec.proba is not None:
+        return _proba_bundle(spec, columns, yt, w, out)
     if spec.needs("counts"):
         out.counts = ConfusionCounts.from_predictions(
             yt, columns[spec.y_pred], sample_weight=w,
@@ -295,12 +348,113 @@ def _bundle(spec: Spec, columns: dict[str, Any], n: int) -> StateBundle:
     return out
 
 
+def _proba_bundle(spec: Spec, columns: dict[str, Any], yt: np.ndarray, w: np.ndarray | None,
+                  out: StateBundle) -> StateBundle:
+    """States of a batch of class probabilities (one column per class)."""
+    from dartboard.metrics import ConfusionCounts
+
+    proba = np.column_stack([as_float_array(columns[c], name=spec.role_of(c))
+                             for c in spec.proba])
+    classes = np.asarray(spec.classes)
+    codes = _class_codes(yt, classes, spec.describe_column("y_true"))
+    k = classes.shape[0]
+    if spec.needs("counts"):
+        out.counts = ConfusionCounts.from_predictions(
+            yt, classes[np.argmax(proba, axis=1)], sample_weight=w).with_classes(classes)
+    if spec.needs("scores"):
+        per_class = [_score_state(spec, codes == c, proba[:, c], w) for c in range(k)]
+        out.scores = per_class[1] if k == 2 else MacroScores(per_class)
+    if spec.needs("losses"):
+        from dartboard.metrics import brier_score_loss, log_loss
+
+        weight = float(proba.shape[0] if w is None else np.sum(w, dtype=np.float64))
+        labels = list(range(k))
+        sums = {}
+        if "log_loss" in spec.metrics:
+            sums["log_loss"] = log_loss(codes, proba, normalize=False, sample_weight=w,
+                                        labels=labels)
+        if "brier_score_loss" in spec.metrics:
+            positive = proba[:, 1] if k == 2 else proba
+            sums["brier_score_loss"] = brier_score_loss(
+                codes, positive, sample_weight=w, labels=labels) * weight
+        out.losses = MeanState(sums, weight)
+    return out
+
+
+def _class_codes(y: np.ndarray, classes: np.ndarray, name: str) -> np.ndarray:
+    """Index of each label in ``classes`` (the order of the proba columns)."""
+    order = np.argsort(classes, kind="stable")
+    ordered = classes[order]
+    try:
+        pos = np.clip(np.searchsorted(ordered, y), 0, ordered.shape[0] - 1)
+        bad = ordered[pos] != y
+    except TypeError:
+        raise TypeError(f"{name} labels and the proba classes {classes.tolist()!r} are of "
+                        "different types") from None
+    if np.any(bad):
+        raise ValueError(f"{name} holds labels {np.unique(y[bad])[:5].tolist()!r} that have no "
+                         f"proba column (classes {classes.tolist()!r})")
+    return order[pos]
+
+
+def _score_state(spec: Spec, positive: np.ndarray, score: np.ndarray,
+                 w: np.ndarray | None) -> Any:
+    y01 = positive.astype(np.int8)
+    if spec.exact:
+        from dartboard.metrics import ScoreState
+
+        return ScoreState.from_scores(y01, score, pos_label=1, sample_weight=w)
+    return BinnedScoreState(spec.n_bins, *spec.score_range).update(y01, score, w)
+
+
+class MacroScores:
+    """One score state per class (one-vs-rest); metrics are their unweighted mean.
+
+    This is scikit-learn's ``multi_class="ovr"``, ``average="macro"``; the error
+    bound of a mean is at most the mean of the per-class bounds.
+    """
+
+    def __init__(self, states: list[Any]) -> None:
+        self.states = states
+
+    def merge(self, other: MacroScores) -> MacroScores:
+        return MacroScores([a.merge(b) for a, b in zip(self.states, other.states)])
+
+    def compute(self, metric: str) -> float:
+        return float(np.mean([s.compute(metric) for s in self.states]))
+
+    def error_bound(self, metric: str) -> float:
+        return float(np.mean([s.error_bound(metric) for s in self.states]))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MacroScores) and self.states == other.states
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class MeanState:
+    """Weighted sums of per-sample losses and the total weight: means that merge exactly."""
+
+    def __init__(self, sums: dict[str, float], weight: float) -> None:
+        self.sums = {k: float(v) for k, v in sums.items()}
+        self.weight = float(weight)
+
+    def merge(self, other: MeanState) -> MeanState:
+        return MeanState({k: v + other.sums[k] for k, v in self.sums.items()},
+                         self.weight + other.weight)
+
+    def compute(self, metric: str) -> float:
+        return self.sums[metric] / self.weight
+
+
 # ---------------------------------------------------------------------- results
 
 def _count_kwargs(spec: Spec, counts: Any) -> dict[str, Any]:
     """binary with the positive label when there are two classes, else macro."""
     classes = counts.classes.tolist()
     pos = spec.pos_label if spec.pos_label is not None else 1
+    if spec.proba is not None and len(spec.classes) == 2:
+        pos = spec.classes[1]  # the second probability column is the positive class
     if len(classes) <= 2 and (pos in classes or len(classes) < 2):
         return {"average": "binary", "pos_label": pos}
     return {"average": "macro"}
@@ -328,11 +482,14 @@ def finalize(spec: Spec, bundle: StateBundle, n_files: int) -> ScaleResult:
             values[name], bounds[name] = est, max(est - lo, hi - est)
         elif name == "median_absolute_deviation":
             values[name], bounds[name] = bundle.errors.median_abs_deviation()
+        elif name in PROBA_METRICS:
+            values[name] = bundle.losses.compute(name)
         else:
             values[name] = float(bundle.moments.compute(name))
     if spec.confidence_level is not None:
         intervals = _intervals(spec, bundle, values, kwargs)
-    states = {k: getattr(bundle, k) for k in ("counts", "scores", "moments", "errors")
+    states = {k: getattr(bundle, k) for k in ("counts", "scores", "moments", "errors",
+                                               "losses")
               if getattr(bundle, k) is not None}
     return ScaleResult(metrics=values, n_rows=int(bundle.n_rows), n_files=n_files,
                        mode="exact" if spec.exact else "binned", task=spec.task,
@@ -357,7 +514,8 @@ def _intervals(spec: Spec, bundle: StateBundle, values: dict[str, float],
 
     level = spec.confidence_level
     out: dict[str, Any] = {}
-    states = [s for s in (bundle.counts, bundle.scores) if s is not None]
+    states = [s for s in (bundle.counts, bundle.scores) if s is not None
+              and not isinstance(s, MacroScores)]
     if any(_weights_not_counts(s) for s in states):
         warnings.warn("intervals need counts; sample_weight has non-integer values, so no "
                       "interval is given", IntervalWarning, stacklevel=3)
@@ -384,7 +542,8 @@ def _intervals(spec: Spec, bundle: StateBundle, values: dict[str, float],
         p = x / n
         out[name] = Interval(values[name], low, high, level, "wilson",
                              float(np.sqrt(p * (1 - p) / n)), None, None, name)
-    if "roc_auc_score" in values and spec.exact and np.isfinite(values["roc_auc_score"]):
+    if "roc_auc_score" in values and spec.exact and np.isfinite(values["roc_auc_score"]) \
+            and not isinstance(bundle.scores, MacroScores):
         variance = delong_variance(bundle.scores)
         if np.isfinite(variance):
             low, high, se = _analytic.delong_interval(values["roc_auc_score"], variance, level)

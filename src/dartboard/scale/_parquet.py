@@ -19,8 +19,8 @@ _GLOB_CHARS = set("*?[")
 
 
 def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = None,
-                     y_score: str | None = None, metrics: Sequence[str] | None = None,
-                     batch_size: int = 1_000_000, task: str = "auto", exact: bool = True,
+                     y_score: str | None = None, proba: Any = None,
+                     metrics: Sequence[str] | None = None, batch_size: int = 1_000_000, task: str = "auto", exact: bool = True,
                      n_bins: int = 100_000, score_range: tuple[float, float] | None = None,
                      relative_accuracy: float = 1e-3, sample_weight: str | None = None,
                      pos_label: Any = None, confidence_level: float | None = None,
@@ -64,6 +64,14 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
         Column of predicted labels or values.
     y_score : str, optional
         Column of scores of the positive class (binary ranking metrics).
+    proba : list of str or dict, optional
+        One probability column per class, instead of ``y_pred``/``y_score``: a
+        list (classes 0..K-1 in column order) or a dict class label -> column.
+        Count metrics use the most probable class; ROC AUC and average
+        precision use the second column when K = 2 (its class is the positive
+        one) and are one-vs-rest macro averages when K > 2 (binned mode on
+        [0, 1] unless ``score_range`` is given; the bound is the mean of the
+        per-class bounds); ``log_loss`` and ``brier_score_loss`` are exact.
     metrics : list of str, optional
         Metric names; default: every streaming metric of the task.
     batch_size : int
@@ -125,7 +133,7 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
                      exact=exact, n_bins=n_bins, score_range=score_range,
                      relative_accuracy=relative_accuracy, sample_weight=sample_weight,
                      pos_label=pos_label, confidence_level=confidence_level,
-                     column_kinds=kinds)
+                     column_kinds=kinds, proba=proba)
     _check_schemas(fragments, spec)
     if not spec.exact and spec.needs("scores") and spec.score_range is None:
         spec = _with_score_range(spec, fragments, batch_size)
@@ -231,9 +239,9 @@ def _kind(arrow_type: Any) -> str:
 def _check_schemas(fragments: list[Any], spec: Spec) -> None:
     """Every file has every needed column, of a usable type, of the first file's kind."""
     roles = [(r, getattr(spec, r)) for r in ("y_true", "y_pred", "y_score", "sample_weight")
-             if getattr(spec, r) is not None]
-    numeric = {"y_score", "sample_weight"} | ({"y_true", "y_pred"}
-                                              if spec.task == "regression" else set())
+             if getattr(spec, r) is not None] + [("proba", c) for c in spec.proba or ()]
+    numeric = {"y_score", "sample_weight", "proba"} | ({"y_true", "y_pred"}
+                                                       if spec.task == "regression" else set())
     first: dict[str, tuple[str, str]] = {}
     for fragment in fragments:
         schema = fragment.physical_schema
@@ -259,9 +267,7 @@ def _check_schemas(fragments: list[Any], spec: Spec) -> None:
 
 
 def _column(batch: Any, name: str, spec: Spec, source: str) -> np.ndarray:
-    role = next(r for r in ("y_true", "y_pred", "y_score", "sample_weight")
-                if getattr(spec, r) == name)
-    return to_numpy(batch.column(name), name=f"{source}: {role} column {name!r}")
+    return to_numpy(batch.column(name), name=f"{source}: {spec.role_of(name)}")
 
 
 def _with_score_range(spec: Spec, fragments: list[Any], batch_size: int) -> Spec:
