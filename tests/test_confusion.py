@@ -719,3 +719,29 @@ def test_uint64_ids_beyond_int64_are_counted_exactly():
     assert cm.tolist() == [[0, 0, 1], [1, 0, 0], [0, 0, 0]]
     enc = validation.encode_labels(("a", big), ("b", big[::-1]))
     assert [c.tolist() for c in enc.codes] == [[0, 1], [1, 0]]
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=labelled_data(weighted=False), cut=st.integers(0, 40),
+       weights=st.lists(st.integers(1, 4), min_size=40, max_size=40))
+def test_merge_of_count_and_weight_states(data, cut, weights):
+    """Unweighted (int) and float-weighted states merge into float totals."""
+    y_true, y_pred, _ = data
+    n = len(y_true)
+    cut %= n + 1
+    w = np.asarray(weights[:n], dtype=np.float64)
+    w[:cut] = 1.0
+    head = ConfusionCounts.from_predictions(y_true[:cut], y_pred[:cut]) if cut else \
+        ConfusionCounts()
+    tail = ConfusionCounts.from_predictions(y_true[cut:], y_pred[cut:],
+                                            sample_weight=w[cut:]) if cut < n else \
+        ConfusionCounts()
+    whole = ConfusionCounts.from_predictions(y_true, y_pred, sample_weight=w)
+    for merged in (head.merge(tail), tail.merge(head)):
+        assert np.array_equal(merged.classes, whole.classes)
+        assert_same(merged.matrix, whole.matrix)
+    if n > 1:
+        state = ConfusionCounts.from_predictions(y_true[:1], y_pred[:1])
+        state.update(y_true[1:], y_pred[1:], w[1:] * 0.5 + 0.5)
+        assert state.matrix.dtype == np.float64
+        assert_same(state.total, 1 + np.sum(w[1:] * 0.5 + 0.5))

@@ -134,6 +134,9 @@ class ConfusionCounts:
         if self.classes.shape[0] == 0:
             return ConfusionCounts(other.classes, other.matrix.copy())
         out = self.with_classes(other.classes)
+        dtype = np.result_type(out.matrix, other.matrix)  # counts + weights -> float
+        if out.matrix.dtype != dtype:
+            out.matrix = out.matrix.astype(dtype)
         idx = np.searchsorted(out.classes, other.classes)
         out.matrix[np.ix_(idx, idx)] += other.matrix
         return out
