@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -68,20 +68,11 @@ def _cv_grid(configs: list[tuple[str, dict[str, Any]]], X: np.ndarray, y: np.nda
     from sklearn.model_selection import StratifiedKFold
 
     cv = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=SEED)
-    grid = [{"clf": [params["clf"]]} for _, params in configs]
-    try:
-        from dartboard.scale import cross_validate_grid
-    except ImportError:
-        cross_validate_grid = None
-    if cross_validate_grid is not None:
-        cv_results = cross_validate_grid(_pipeline(), grid, X, y, cv=cv, scoring="accuracy",
-                                         n_jobs=n_jobs)
-    else:
-        from sklearn.model_selection import GridSearchCV
+    from dartboard.scale import cross_validate_grid
 
-        search = GridSearchCV(_pipeline(), grid, cv=cv, scoring="accuracy", n_jobs=n_jobs,
-                              refit=False)
-        cv_results = search.fit(X, y).cv_results_
+    grid = [{"clf": [params["clf"]]} for _, params in configs]
+    cv_results = cross_validate_grid(_pipeline(), grid, X, y, cv=cv, scoring="accuracy",
+                                     n_jobs=n_jobs)
     folds = np.column_stack([np.asarray(cv_results[f"split{i}_test_score"], dtype=float)
                              for i in range(n_folds)])
     return {name: folds[i].tolist() for i, (name, _) in enumerate(configs)}
@@ -235,7 +226,7 @@ def _profile(models: dict[str, Any], X_tr: np.ndarray, y_tr: np.ndarray,
             "rows": rows, "columns": _PROFILE_COLUMNS}
 
 
-def _regression(quick: bool, ci_resamples: int) -> dict[str, Any]:
+def _regression(ci_resamples: int) -> dict[str, Any]:
     from sklearn.datasets import load_diabetes
     from sklearn.linear_model import RidgeCV
     from sklearn.model_selection import train_test_split
@@ -294,7 +285,6 @@ def run_demo(out_dir: str | os.PathLike[str] = "dartboard-demo", *, quick: bool 
     n_models = 10 if quick else 30
     ci_resamples = 500 if quick else 2000
     n_jobs = 1 if quick else max(1, min(2, os.cpu_count() or 1))
-    notes: list[str] = []
     results: dict[str, Any] = {"dartboard_version": __version__, "seed": SEED,
                                "quick": quick}
     steps = ["data", "grid", "select", "refit", "stability", "profile", "regression",
@@ -335,17 +325,15 @@ def run_demo(out_dir: str | os.PathLike[str] = "dartboard-demo", *, quick: bool 
                                               y_te, n_models, n_jobs)
         top = [r["configuration"] for r in selection["ranking"][:3]]
         with bar.step("profiling the top models"):
-            results["profile"] = _guarded(
-                lambda: _profile({n: make[n]() for n in top}, X_tr, y_tr, X_te,
-                                 1 if quick else 3), "profile", notes)
+            results["profile"] = _profile({n: make[n]() for n in top}, X_tr, y_tr, X_te,
+                                          1 if quick else 3)
         with bar.step("regression on diabetes data"):
-            results["regression"] = _guarded(lambda: _regression(quick, ci_resamples),
-                                             "regression", notes)
+            results["regression"] = _regression(ci_resamples)
         results["title"] = "dartboard demo report"
         results["subtitle"] = ("Which model to pick, how sure we can be, and what it costs: "
                                "scikit-learn's breast-cancer and diabetes data.")
         results["highlights"] = _highlights(results)
-        results["notes"] = notes
+        results["notes"] = []
         with bar.step("writing report.html and results.json"):
             json_path = write_json(results, out / "results.json")
             html_path = write_report(results, out / "report.html")
@@ -354,21 +342,12 @@ def run_demo(out_dir: str | os.PathLike[str] = "dartboard-demo", *, quick: bool 
     return results
 
 
-def _guarded(build: Callable[[], dict[str, Any]], what: str, notes: list[str]) -> Any:
-    """Run a section whose module may be missing from this installation."""
-    try:
-        return build()
-    except ImportError as exc:
-        notes.append(f"Section '{what}' not available: {exc}")
-        return None
-
-
 def _metric(section: dict[str, Any], name: str) -> dict[str, Any] | None:
     return next((m for m in section["metrics"] if m["metric"] == name), None)
 
 
 def _highlights(results: dict[str, Any]) -> list[dict[str, str]]:
-    sel, cls, reg = results["selection"], results["classification"], results.get("regression")
+    sel, cls, reg = results["selection"], results["classification"], results["regression"]
     out = [{"label": f"Chosen by DART (p = {sel['precision']:g})", "value": sel["winner"],
             "detail": f"by mean accuracy alone: {sel['winner_by_mean']}"}]
     for name, label in (("accuracy", "Held-out accuracy"), ("roc_auc", "Held-out ROC AUC")):
@@ -385,7 +364,7 @@ def _highlights(results: dict[str, Any]) -> list[dict[str, str]]:
         if row:
             out.append({"label": "Label stability", "value": f"{row['value']:.3f}",
                         "detail": f"{st['n_estimators']} bootstrap models"})
-    row = reg and _metric(reg, "mean_absolute_error")
+    row = _metric(reg, "mean_absolute_error")
     if row:
         out.append({"label": "Diabetes ridge MAE", "value": f"{row['estimate']:.1f}",
                     "detail": f"95% CI [{row['low']:.1f}, {row['high']:.1f}]"})
