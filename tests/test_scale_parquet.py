@@ -410,3 +410,25 @@ def test_proba_bad_input(tmp_path):
         evaluate_parquet(tmp_path, y_true="y", proba=["p0"])
     with pytest.raises(ValueError, match=r"has no column 'p2' \(given as proba\)"):
         evaluate_parquet(tmp_path, y_true="y", proba=["p0", "p1", "p2"])
+
+
+def test_memory_does_not_grow_with_rows_in_binned_mode(tmp_path):
+    import tracemalloc
+
+    rng = np.random.default_rng(12)
+    peaks = []
+    for n_files in (1, 8):
+        folder = tmp_path / str(n_files)
+        folder.mkdir()
+        for i in range(n_files):
+            y = rng.integers(0, 2, 200_000).astype(np.int8)
+            s = rng.random(200_000).astype(np.float32)
+            pq.write_table(pa.table({"y": y, "s": s}), folder / f"{i}.parquet")
+        tracemalloc.start()
+        result = evaluate_parquet(folder, y_true="y", y_score="s", exact=False, n_bins=1000,
+                                  batch_size=50_000)
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+        assert result.n_rows == 200_000 * n_files
+    # 8x the rows, same batches: the peak (numpy buffers) stays within a small margin
+    assert peaks[1] < 1.5 * peaks[0]
