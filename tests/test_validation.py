@@ -156,6 +156,11 @@ def test_labels_empty_or_2d():
 def test_labels_none_present_in_data():
     with pytest.raises(ValueError, match="At least one label specified must be in y_true"):
         dm.confusion_matrix(Y, Y, labels=[5, 6])
+    # as sklearn: a label seen only in y_pred does not count
+    with pytest.raises(ValueError, match=r"must be in y_true; got labels \[1\]"):
+        dm.confusion_matrix([0, 0], [1, 1], labels=[1])
+    with pytest.raises(ValueError, match="must be in y1"):
+        dm.cohen_kappa_score([0, 0], [1, 1], labels=[1])
 
 
 @pytest.mark.parametrize("fn", [dm.f1_score, dm.accuracy_score, dm.confusion_matrix])

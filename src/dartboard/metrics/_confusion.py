@@ -379,7 +379,8 @@ def _ratio(state: ConfusionCounts, numerator: str, denominator: tuple[str, ...],
 # ------------------------------------------------------------------ from counts
 
 def _confusion_matrix_from(state: ConfusionCounts, *, labels: Any = None,
-                           normalize: str | None = None) -> np.ndarray:
+                           normalize: str | None = None,
+                           true_name: str = "y_true") -> np.ndarray:
     check_option(normalize, "normalize", ("true", "pred", "all", None))
     if labels is None:
         cm = state.matrix
@@ -387,8 +388,10 @@ def _confusion_matrix_from(state: ConfusionCounts, *, labels: Any = None,
         labels = check_labels_argument(labels)
         _check_same_label_type(state.classes, labels)
         known = np.isin(labels, state.classes)
-        if state.n_classes and not known.any():
-            raise ValueError("At least one label specified must be in y_true")
+        in_true = state.classes[state.matrix.sum(axis=1) > 0]
+        if state.n_classes and not np.isin(labels, in_true).any():
+            raise ValueError(f"At least one label specified must be in {true_name}; "
+                             f"got labels {labels.tolist()!r}")
         state = state.with_classes(labels[~known]) if (~known).any() else state
         idx = state.index_of(labels)
         cm = state.matrix[np.ix_(idx, idx)]
@@ -500,7 +503,7 @@ def _balanced_accuracy_from(state: ConfusionCounts, *, adjusted: bool = False) -
 def _cohen_kappa_from(state: ConfusionCounts, *, labels: Any = None, weights: str | None = None,
                       replace_undefined_by: float = np.nan) -> float:
     check_option(weights, "weights", (None, "linear", "quadratic"))
-    c = _confusion_matrix_from(state, labels=labels).astype(np.float64)
+    c = _confusion_matrix_from(state, labels=labels, true_name="y1").astype(np.float64)
     k = c.shape[0]
     sum0, sum1 = c.sum(axis=0), c.sum(axis=1)
     total = sum0.sum()
