@@ -251,6 +251,21 @@ def state_values(state):
             state.compute("pr_auc_score"), state.compute("roc_auc_score", max_fpr=0.3))
 
 
+def test_state_map_equals_plain_unique_and_bincount():
+    # slow oracle for the split-sort-and-merge construction of the score map
+    rng = np.random.default_rng(12)
+    for weighted in (False, True):
+        y, s = random_binary(rng, 400, "ties")
+        w = rng.random(400) if weighted else None
+        state = ScoreState.from_scores(y, s, sample_weight=w)
+        uniq, inverse = np.unique(s, return_inverse=True)
+        ww = np.ones(400) if w is None else w
+        np.testing.assert_array_equal(state.scores, uniq)
+        np.testing.assert_allclose(state.pos, np.bincount(inverse, ww * (y == 1)), rtol=1e-13)
+        np.testing.assert_allclose(state.neg, np.bincount(inverse, ww * (y == 0)), rtol=1e-13)
+        assert state.pos.dtype == (np.float64 if weighted else np.int64)
+
+
 def test_state_equals_functions():
     rng = np.random.default_rng(21)
     y, s = random_binary(rng, 500, "ties")

@@ -2,11 +2,13 @@
 
 Everything here is computed from one representation of binary scored data: the
 sorted distinct scores with the total positive and negative weight at each
-(a :class:`ScoreState`). It is built with ONE sort of the scores (``np.argsort``)
-followed by cumulative sums of the positive and negative weights read at the ends
-of the tie groups. Because only tie-group totals are read, the order of samples
-inside a group is irrelevant, so the sort does not need to be stable and every
-result is exact under ties:
+(a :class:`ScoreState`). It is built by sorting the scores once: the positives'
+and the negatives' scores are sorted separately (``np.sort``, vectorised, several
+times faster than ``np.argsort``; with weights an argsort), each run is grouped
+into ties, and the two maps are united by a linear merge (:func:`_union`, the same
+routine that merges states). The curves are cumulative sums of these tie-group
+totals in decreasing score order, so sample order inside a tie is irrelevant and
+every result is exact under ties:
 
 * ROC AUC (trapezoid rule) ``= P(s+ > s-) + 0.5 P(s+ = s-)`` (weighted);
 * average precision is scikit-learn's step sum ``sum_k (R_k - R_{k-1}) P_k``;
@@ -52,37 +54,75 @@ __all__ = [
 # Grouped data: ``scores`` ascending and distinct, ``pos``/``neg`` the positive and
 # negative weight at each score (int64 counts without weights, float64 with).
 
+def _tie_groups(sorted_scores: np.ndarray, sorted_weights: np.ndarray | None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct values of a sorted array and the count (or weight) of each."""
+    n = sorted_scores.shape[0]
+    if n == 0:
+        return np.empty(0), np.zeros(0, np.int64 if sorted_weights is None else np.float64)
+    is_last = np.empty(n, dtype=bool)
+    np.not_equal(sorted_scores[1:], sorted_scores[:-1], out=is_last[:-1])
+    is_last[-1] = True
+    ends = np.flatnonzero(is_last)
+    if sorted_weights is None:
+        return sorted_scores[ends], np.diff(ends, prepend=-1)
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    return sorted_scores[ends], np.add.reduceat(sorted_weights, starts)
+
+
+def _union(scores_a: np.ndarray, pos_a: np.ndarray, neg_a: np.ndarray,
+           scores_b: np.ndarray, pos_b: np.ndarray, neg_b: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Union of two score maps, summing the weights of equal scores.
+
+    Both maps are sorted, so the stable sort of their concatenation is a linear
+    merge of two runs (timsort); equal scores are then summed with ``np.bincount``.
+    """
+    scores = np.concatenate((scores_a, scores_b))
+    pos_all = np.concatenate((pos_a, pos_b))
+    neg_all = np.concatenate((neg_a, neg_b))
+    integer = pos_all.dtype.kind in "iu" and neg_all.dtype.kind in "iu"
+    if scores.shape[0] == 0:
+        dtype = np.int64 if integer else np.float64
+        return scores.astype(np.float64), np.zeros(0, dtype), np.zeros(0, dtype)
+    order = np.argsort(scores, kind="stable")
+    v = scores[order]
+    is_new = np.empty(v.shape[0], dtype=bool)
+    is_new[0] = True
+    np.not_equal(v[1:], v[:-1], out=is_new[1:])
+    group = np.cumsum(is_new) - 1
+    m = int(group[-1]) + 1
+    pos = np.bincount(group, weights=pos_all[order], minlength=m)
+    neg = np.bincount(group, weights=neg_all[order], minlength=m)
+    if integer:
+        pos, neg = pos.astype(np.int64), neg.astype(np.int64)
+    return v[is_new].astype(np.float64, copy=False), pos, neg
+
+
 def _group_scores(positive: np.ndarray, score: np.ndarray, weight: np.ndarray | None
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct ascending scores with the positive and negative weight at each."""
+    """Distinct ascending scores with the positive and negative weight at each.
+
+    The scores of the positives and of the negatives are sorted separately
+    (without weights by ``np.sort``, several times faster than an argsort), grouped
+    into ties, and the two maps are united by :func:`_union`, the routine that
+    also merges :class:`ScoreState` objects.
+    """
     if weight is not None:
         keep = weight != 0
         if not keep.all():  # zero-weight samples must not create thresholds (sklearn)
             positive, score, weight = positive[keep], score[keep], weight[keep]
-    n = score.shape[0]
-    if n == 0:
-        dtype = np.int64 if weight is None else np.float64
-        return np.empty(0), np.zeros(0, dtype), np.zeros(0, dtype)
-    order = np.argsort(score)
-    s = score[order]
-    is_last = np.empty(n, dtype=bool)
-    np.not_equal(s[1:], s[:-1], out=is_last[:-1])
-    is_last[-1] = True
-    ends = np.flatnonzero(is_last)
-    distinct = s[ends]
-    ys = positive[order]
-    if weight is None:
-        cum_pos = np.cumsum(ys, dtype=np.int64)[ends]
-        cum_all = ends + 1
-    else:
-        ws = weight[order].astype(np.float64, copy=False)
-        cum_pos = np.cumsum(np.where(ys, ws, 0.0))[ends]
-        cum_all = np.cumsum(ws)[ends]
-    pos = np.diff(cum_pos, prepend=cum_pos.dtype.type(0))
-    neg = np.diff(cum_all - cum_pos, prepend=cum_pos.dtype.type(0))
-    if weight is not None:
-        np.maximum(neg, 0.0, out=neg)  # rounding of the difference of two cumsums
-    return distinct, pos, neg
+    negative = ~positive
+    parts = []
+    for mask in (positive, negative):
+        s = score[mask]
+        if weight is None:
+            parts.append(_tie_groups(np.sort(s), None))
+        else:
+            order = np.argsort(s)
+            parts.append(_tie_groups(s[order], weight[mask][order].astype(np.float64)))
+    (sp, cp), (sn, cn) = parts
+    return _union(sp, cp, np.zeros_like(cp), sn, np.zeros_like(cn), cn)
 
 
 def _descending_counts(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -332,15 +372,8 @@ class ScoreState:
         if other.pos_label != self.pos_label:
             raise ValueError(f"cannot merge states with different pos_label "
                              f"({self.pos_label!r} and {other.pos_label!r})")
-        scores, inverse = np.unique(np.concatenate((self.scores, other.scores)),
-                                    return_inverse=True)
-        m = scores.shape[0]
-        pos_all = np.concatenate((self.pos, other.pos))
-        neg_all = np.concatenate((self.neg, other.neg))
-        pos = np.bincount(inverse, weights=pos_all, minlength=m)
-        neg = np.bincount(inverse, weights=neg_all, minlength=m)
-        if pos_all.dtype.kind in "iu" and neg_all.dtype.kind in "iu":
-            pos, neg = pos.astype(np.int64), neg.astype(np.int64)
+        scores, pos, neg = _union(self.scores, self.pos, self.neg,
+                                  other.scores, other.pos, other.neg)
         return ScoreState(scores, pos, neg, pos_label=self.pos_label)
 
     @property
