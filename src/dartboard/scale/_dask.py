@@ -119,7 +119,12 @@ relative_accuracy, sample_weight, pos_label, confidence_level
         ddf = ddf_or_path[spec.columns]
         n_files = ddf.npartitions
     if not spec.exact and spec.needs("scores") and spec.score_range is None:
-        spec = _with_score_range(spec, ddf, dask, scheduler)
+        if path_input:  # the Parquet statistics usually give the range without a pass
+            from dartboard.scale._parquet import _with_score_range as from_files
+
+            spec = from_files(spec, fragments, 1_000_000)
+        else:
+            spec = _with_score_range(spec, ddf, dask, scheduler)
     parts = ddf.to_delayed()
     bundle_of = dask.delayed(_partition_bundle, pure=True)
     level = [bundle_of(spec, part, i) for i, part in enumerate(parts)]

@@ -42,10 +42,11 @@ class ScaleResult(Result):
     states : dict of str to state
         The merged states (``"counts"``: :class:`~dartboard.metrics.ConfusionCounts`,
         ``"scores"``: :class:`~dartboard.metrics.ScoreState` or
-        :class:`BinnedScoreState`, ``"moments"``:
-        :class:`~dartboard.metrics.RegressionMoments`, ``"errors"``:
-        :class:`QuantileSketch`). Merge more data into them later and call
-        ``compute`` again. Left out of ``repr`` and ``to_dict``.
+        :class:`BinnedScoreState` (one per class, averaged, for multiclass
+        ``proba``), ``"moments"``: :class:`~dartboard.metrics.RegressionMoments`,
+        ``"errors"``: :class:`QuantileSketch`, ``"losses"``: summed log loss and
+        Brier terms with their total weight). Merge more data into them later
+        and call ``compute`` again. Left out of ``repr`` and ``to_dict``.
     """
 
     metrics: dict[str, float]
