@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from sklearn import metrics as skm
 from sklearn.datasets import load_breast_cancer
-from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV
+from sklearn.tree import DecisionTreeClassifier
 from typer.testing import CliRunner
 
 from dartboard import __version__
@@ -46,7 +46,7 @@ def files(tmp_path_factory):
     (d / "corrupt.parquet").write_bytes(b"PAR1 this is not a parquet file")
 
     X, target = load_breast_cancer(return_X_y=True)
-    search = GridSearchCV(LogisticRegression(max_iter=5000), {"C": [0.01, 0.1, 1.0]},
+    search = GridSearchCV(DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2, 4]},
                           cv=5).fit(X[:, :5], target)
     cv = pd.DataFrame(search.cv_results_)
     cv.to_csv(d / "cv.csv", index=False)
@@ -91,9 +91,11 @@ def test_version_and_help():
 
 @pytest.mark.parametrize("source", ["preds.csv", "preds.parquet"])
 def test_evaluate_scores_json_equals_table_and_sklearn(files, source):
-    table = run("evaluate", files / source, "--y-true", "y", "--y-score", "score")
+    args = ("evaluate", files / source, "--y-true", "y", "--y-score", "score",
+            "--n-resamples", "500")
+    table = run(*args)
     assert table.exit_code == 0, table.output
-    js = run("evaluate", files / source, "--y-true", "y", "--y-score", "score", "--json")
+    js = run(*args, "--json")
     payload = json.loads(js.stdout)
     assert payload["task"] == "binary" and payload["n"] == 300
     assert_table_equals_json(table.stdout, payload["metrics"])
@@ -105,7 +107,7 @@ def test_evaluate_scores_json_equals_table_and_sklearn(files, source):
 
 def test_evaluate_predictions_by_group(files):
     args = ("evaluate", files / "preds.parquet", "--y-true", "y", "--y-pred", "pred",
-            "--group", "g", "--ci", "clopper-pearson")
+            "--group", "g", "--ci", "clopper-pearson", "--n-resamples", "500")
     payload = json.loads(run(*args, "--json").stdout)
     accuracy = [m for m in payload["metrics"] if m["metric"] == "accuracy"][0]
     assert accuracy["method"] == "clopper-pearson"
@@ -213,7 +215,7 @@ def test_select_wide_fold_table_with_sweep(files):
 
 def test_audit_json_equals_table(files):
     args = ("audit", files / "train.csv", "--target", "target", "--model",
-            "sklearn.linear_model.LogisticRegression", "--params", '{"max_iter": 2000}',
+            "sklearn.tree.DecisionTreeClassifier", "--params", '{"max_depth": 3}',
             "--n-estimators", "5", "--group", "grp")
     res = run(*args, "--json")
     assert res.exit_code == 0, res.output
