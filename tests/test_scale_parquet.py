@@ -432,3 +432,9 @@ def test_memory_does_not_grow_with_rows_in_binned_mode(tmp_path):
         assert result.n_rows == 200_000 * n_files
     # 8x the rows, same batches: the peak (numpy buffers) stays within a small margin
     assert peaks[1] < 1.5 * peaks[0]
+
+
+def test_files_without_rows_are_an_error(tmp_path):
+    write_parts(tmp_path, {"y": np.array([], dtype=int), "s": np.array([])}, [])
+    with pytest.raises(ValueError, match="no rows to evaluate"):
+        evaluate_parquet(tmp_path, y_true="y", y_score="s")
