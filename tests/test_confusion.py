@@ -649,8 +649,8 @@ def test_bool_and_float_labels_keep_their_type():
 
 @settings(max_examples=80, deadline=None)
 @given(data=labelled_data(), average=st.sampled_from(AVERAGES),
-       zd=st.sampled_from([0.0, 1.0, np.nan]))
-def test_hypothesis_equals_sklearn(data, average, zd):
+       zd=st.sampled_from([0.0, 1.0, np.nan]), beta=st.sampled_from([0.0, 0.5, 2.0, np.inf]))
+def test_hypothesis_equals_sklearn(data, average, zd, beta):
     y_true, y_pred, w = data
     classes = np.union1d(y_true, y_pred)
     if average == "binary":
@@ -663,6 +663,9 @@ def test_hypothesis_equals_sklearn(data, average, zd):
     for name in ("precision_score", "recall_score", "f1_score"):
         assert_same(quiet(getattr(dm, name), y_true, y_pred, **kw),
                     quiet(getattr(skm, name), y_true, y_pred, **kw))
+    # beta = 0 is precision and beta = inf recall, in both libraries
+    assert_same(quiet(dm.fbeta_score, y_true, y_pred, beta=beta, **kw),
+                quiet(skm.fbeta_score, y_true, y_pred, beta=beta, **kw))
     for rate in DARTBOARD_RATES:
         assert_same(quiet(getattr(dm, rate), y_true, y_pred, **kw),
                     ova_oracle(rate, y_true, y_pred, **kw))
