@@ -120,20 +120,30 @@ def _combine_moments(weight: np.ndarray, mean: np.ndarray, m2: np.ndarray
     return total, grand, float(m2.sum() + (weight * delta * delta).sum())
 
 
-# Reductions below multiply into a cached buffer and sum, rather than call np.dot:
-# BLAS dot on small vectors spawns threads whose latency varies wildly on a busy
-# machine, and numpy's pairwise sum is also the more accurate of the two.
+# Sums of squares use np.dot on chunks of at most _DOT_CHUNK elements: OpenBLAS
+# runs a dot product of more than 10,000 elements on several threads, whose start-up
+# latency varies wildly on a busy machine; below that it runs on the calling thread
+# and is about twice as fast as squaring into a buffer and summing.
+_DOT_CHUNK = 8192
+
+
+def _dot(x: np.ndarray, y: np.ndarray) -> float:
+    n = x.shape[0]
+    if n <= _DOT_CHUNK:
+        return float(np.dot(x, y))
+    return float(sum(np.dot(x[i:i + _DOT_CHUNK], y[i:i + _DOT_CHUNK])
+                     for i in range(0, n, _DOT_CHUNK)))
+
 
 def _weighted_sum(x: np.ndarray, w: np.ndarray, out: np.ndarray) -> float:
     return np.multiply(x, w, out=out).sum()
 
 
 def _weighted_square_sum(x: np.ndarray, w: np.ndarray | None, out: np.ndarray) -> float:
-    """sum w x^2 (sum x^2 without weights); ``out`` may alias ``x``."""
-    sq = np.multiply(x, x, out=out)
-    if w is not None:
-        sq *= w
-    return sq.sum()
+    """sum w x^2 (sum x^2 without weights); ``out`` is scratch and must not alias ``x``."""
+    if w is None:
+        return _dot(x, x)
+    return _dot(np.multiply(x, w, out=out), x)
 
 
 def _block_moments(t: np.ndarray, p: np.ndarray, w: np.ndarray | None,
@@ -211,7 +221,9 @@ def _mean_m2(x: np.ndarray, wb: np.ndarray | None, wsum: float, out: np.ndarray
     # multiply-then-sum (not dot) so that a constant x gives its mean exactly
     mean = (x.sum() if wb is None else np.multiply(x, wb, out=out).sum()) / wsum
     d = np.subtract(x, mean, out=out)
-    return mean, _weighted_square_sum(d, wb, d)
+    if wb is None:
+        return mean, _dot(d, d)
+    return mean, _dot(d * wb, d)
 
 
 def _per_output(t: np.ndarray, p: np.ndarray, w: np.ndarray | None,
