@@ -44,6 +44,7 @@ def files(tmp_path_factory):
     preds.iloc[:120].to_parquet(d / "parts" / "a.parquet")
     preds.iloc[120:].to_parquet(d / "parts" / "b.parquet")
     (d / "corrupt.parquet").write_bytes(b"PAR1 this is not a parquet file")
+    (d / "incomplete.json").write_text('{"selection": {"configs": ["a"], "precision": 1}}')
 
     X, target = load_breast_cancer(return_X_y=True)
     search = GridSearchCV(DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2, 4]},
@@ -145,6 +146,19 @@ def test_evaluate_writes_report(files, tmp_path):
     html = out.read_text()
     for fig_id in ("roc", "pr", "confusion", "calibration"):
         assert f'data-figure="{fig_id}"' in html
+
+
+def test_evaluate_report_with_groups_and_regression(files, tmp_path):
+    out = tmp_path / "groups.html"
+    res = run("evaluate", files / "preds.csv", "--y-true", "y", "--y-pred", "pred", "--group",
+              "g", "--report", out, "--n-resamples", "200")
+    assert res.exit_code == 0, res.output
+    html = out.read_text()
+    assert "By group (g)" in html and 'data-figure="confusion"' in html
+    res = run("evaluate", files / "preds.csv", "--y-true", "yr", "--y-pred", "yhat", "--report",
+              out, "--n-resamples", "200")
+    assert res.exit_code == 0, res.output
+    assert 'data-figure="error-distribution"' in out.read_text()
 
 
 def test_evaluate_streams_a_directory_of_parquet(files):
@@ -286,6 +300,8 @@ BAD = [
     ("missing target", ["audit", "{d}/train.csv", "--target", "label", "--model",
                         "sklearn.linear_model.LogisticRegression"], "column 'label'"),
     ("not results", ["report", "{d}/preds.csv", "-o", "{out}"], "not valid JSON"),
+    ("incomplete results", ["report", "{d}/incomplete.json", "-o", "{out}"],
+     "results lack a field the report needs"),
     ("unknown option", ["evaluate", "{d}/preds.csv", "--y-true", "y", "--frobnicate"],
      "No such option"),
 ]

@@ -377,7 +377,8 @@ def evaluate(
         from dartboard.report import write_report
 
         key = "regression" if payload["task"] == "regression" else "classification"
-        section = dict(payload, heading=f"Evaluation of {Path(file).name}")
+        section = dict(payload, heading=f"Evaluation of {Path(file).name}",
+                       group_column=group)
         write_report({"title": f"dartboard evaluate: {Path(file).name}",
                       "dartboard_version": __version__, key: section}, report)
     if json_out:

@@ -247,11 +247,26 @@ def _fmt(value: Any, digits: int = 4) -> str:
 
 
 def render_report(results: dict[str, Any]) -> str:
-    """The HTML text of the report for a results dictionary (see ``dartboard demo``)."""
+    """The HTML text of the report for a results dictionary (see ``dartboard demo``).
+
+    Sections (``selection``, ``classification``, ``stability``, ``profile``,
+    ``regression``) and figures appear when the results hold their data. Results that
+    lack a field a present section needs raise ``ValueError``.
+    """
+    import jinja2
+
+    results = to_jsonable(results)
+    try:
+        return _render(results)
+    except (jinja2.UndefinedError, KeyError, IndexError) as exc:
+        raise ValueError(f"results lack a field the report needs ({type(exc).__name__}: "
+                         f"{exc}); give the results.json that dartboard wrote") from None
+
+
+def _render(results: dict[str, Any]) -> str:
     import jinja2
     import markupsafe
 
-    results = to_jsonable(results)
     figures, notes = build_figures(results)
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("dartboard.report", "templates"),
