@@ -99,3 +99,11 @@ def test_console_script_runs():
                           "--version"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == f"dartboard {dartboard.__version__}"
+
+
+def test_cli_without_arguments_prints_help():
+    out = subprocess.run([sys.executable, "-c", "from dartboard.cli import main; main()"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "Usage:" in out.stdout
+    assert "Traceback" not in out.stdout + out.stderr
