@@ -7,6 +7,8 @@ import pandas as pd
 import polars as pl
 import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dartboard.metrics as dm
 from dartboard import _validation as v
@@ -334,3 +336,21 @@ def test_float_labels_too_large_to_be_exact():
     # 1e20 and 1e20 + 1 are the same float: such labels cannot name classes
     with pytest.raises(ValueError, match="y_true contains float labels too large"):
         dm.confusion_matrix([1e20, 2e20], [1e20, 1e20])
+
+
+@settings(max_examples=60, deadline=None)
+@given(values=st.sampled_from([np.array([0, 1]), np.array([-3, 4, 9]),
+                               np.array([0, 10**12]), np.array(["p", "q", "r"]),
+                               np.array([False, True])]),
+       picks=st.lists(st.lists(st.integers(0, 2), min_size=1, max_size=20),
+                      min_size=1, max_size=3))
+def test_encode_labels_equals_sorted_unique_oracle(values, picks):
+    arrays = [values[np.array(p) % len(values)] for p in picks]
+    n = min(len(a) for a in arrays)
+    arrays = [a[:n] for a in arrays]
+    enc = v.encode_labels(*[(f"y{i}", a) for i, a in enumerate(arrays)])
+    classes = np.unique(np.concatenate(arrays))
+    assert enc.classes.tolist() == classes.tolist()
+    assert enc.classes.dtype.kind == values.dtype.kind
+    for a, codes in zip(arrays, enc.codes):
+        assert codes.tolist() == np.searchsorted(classes, a).tolist()
