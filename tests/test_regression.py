@@ -54,8 +54,9 @@ def test_signature_matches_sklearn(name):
 
 @pytest.fixture(autouse=True)
 def small_blocks(monkeypatch):
-    # small blocks so that the tests cross many block boundaries of the kernel
+    # small blocks and dot chunks so that the tests cross many boundaries of the kernel
     monkeypatch.setattr(_regression, "_BLOCK", 64)
+    monkeypatch.setattr(_regression, "_DOT_CHUNK", 16)
 
 
 def random_targets(rng, trial):
