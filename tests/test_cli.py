@@ -282,6 +282,8 @@ BAD = [
                   "ranking"], "--task must be one of"),
     ("bad interval method", ["evaluate", "{d}/preds.csv", "--y-true", "y", "--y-pred", "pred",
                              "--ci", "magic"], "magic"),
+    ("streamed with bootstrap", ["evaluate", "{d}/parts", "--y-true", "y", "--y-pred", "pred",
+                                 "--ci", "bca"], "need a single file"),
     ("unknown metric", ["compare", "{d}/preds.csv", "--y-true", "y", "--a", "pred", "--b",
                         "pred_b", "--metric", "awesomeness"], "unknown metric 'awesomeness'"),
     ("unknown cv metric", ["select", "{d}/cv.csv", "--metric", "f1"], "metric 'f1'"),

@@ -281,12 +281,13 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
-def _print_table(title: str | None, rows: list[dict[str, Any]], columns: list[tuple[str, str]]
-                 ) -> None:
+def _print_table(title: str | None, rows: list[dict[str, Any]], columns: list[tuple[str, str]],
+                 *, show_header: bool = True) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False,
+                  show_header=show_header)
     for i, (_, label) in enumerate(columns):
         table.add_column(label, justify="left" if i == 0 else "right", no_wrap=i > 0,
                          overflow="fold")
@@ -321,8 +322,8 @@ def demo(out: Path = typer.Option(Path("dartboard-demo"), "--out",
     results = run_demo(out, quick=quick, progress=True)
     rows = [{"item": h["label"], "value": h["value"], "detail": h.get("detail", "")}
             for h in results["highlights"]]
-    _print_table("dartboard demo", rows, [("item", ""), ("value", "value"),
-                                          ("detail", "")])
+    _print_table("dartboard demo", rows, [("item", ""), ("value", ""), ("detail", "")],
+                 show_header=False)
     for note in results.get("notes", []):
         typer.echo(f"note: {note}")
     total = sum(results["timings"].values())
@@ -365,10 +366,11 @@ def evaluate(
         raise ValueError("give exactly one of --y-pred, --y-score or --proba"
                          + (f"; got {', '.join(given)}" if given else ""))
     if _is_stream_source(file):
-        if proba or group or report:
-            raise ValueError("--proba, --group and --report need a single file; a "
-                             "directory or glob of Parquet files is streamed with "
-                             "--y-pred or --y-score only")
+        if proba or group or report or ci not in ("auto", "wilson"):
+            raise ValueError("--proba, --group, --report and --ci other than wilson need a "
+                             "single file; a directory or glob of Parquet files is streamed "
+                             "with --y-pred or --y-score, with Wilson intervals of the "
+                             "proportion metrics")
         return _evaluate_stream(file, y_true, y_pred, y_score, task, confidence_level,
                                 json_out)
     payload = _evaluate_table(file, y_true, y_pred, y_score, proba, task, ci,
