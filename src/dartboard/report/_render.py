@@ -57,6 +57,15 @@ def svg_of(fig: Any, prefix: str) -> str:
     The XML header and DOCTYPE are dropped, the root keeps its ``viewBox`` but its
     fixed width and height are replaced by ``width="100%"``, and every ``id`` is
     prefixed so several figures can share one page without clashing.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> fig = Figure(figsize=(2, 2))
+    >>> _ = fig.subplots().plot([0, 1], [0, 1])
+    >>> svg = svg_of(fig, "demo")
+    >>> svg.startswith('<svg width="100%"'), "viewBox" in svg, "<?xml" in svg
+    (True, True, False)
     """
     import matplotlib
 

@@ -78,6 +78,11 @@ def infer_task(y_true: Any, *, y_pred: Any = None, y_score: Any = None,
     Scores mean a binary task; a probability matrix with two columns too, with more
     a multiclass one. With predictions only: float targets with a non-integer value
     mean regression; otherwise two distinct labels are binary, more multiclass.
+
+    Examples
+    --------
+    >>> infer_task([0, 1, 1], y_pred=[1, 1, 0]), infer_task([1.5, 2.0], y_pred=[1.2, 2.1])
+    ('binary', 'regression')
     """
     if y_score is not None:
         return "binary"
