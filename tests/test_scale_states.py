@@ -140,15 +140,27 @@ def _binary_data(seed, n=3000, ties=False):
     return y, s
 
 
+def _group_index(state, s):
+    """Oracle order of the binned state: per bin its minimum, inside, maximum."""
+    idx = state.bin_index(s)
+    lo = np.full(state.n_bins, np.inf)
+    hi = np.full(state.n_bins, -np.inf)
+    np.minimum.at(lo, idx, s)
+    np.maximum.at(hi, idx, s)
+    part = np.where(s == hi[idx], 2, np.where(s == lo[idx], 0, 1))
+    return 3 * idx + part
+
+
 @pytest.mark.parametrize("n_bins", [3, 10, 100, 10_000])
 @pytest.mark.parametrize("seed", [0, 1])
-def test_binned_values_equal_sklearn_on_bin_indices(n_bins, seed):
+def test_binned_values_equal_sklearn_on_group_indices(n_bins, seed):
     y, s = _binary_data(seed)
+    s[::7] = s.max()  # a point mass at the top
     state = BinnedScoreState(n_bins, s.min(), s.max()).update(y, s)
-    idx = state.bin_index(s)
-    assert state.compute("roc_auc_score") == pytest.approx(roc_auc_score(y, idx), abs=1e-12)
+    groups = _group_index(state, s)
+    assert state.compute("roc_auc_score") == pytest.approx(roc_auc_score(y, groups), abs=1e-12)
     assert state.compute("average_precision_score") == pytest.approx(
-        average_precision_score(y, idx), abs=1e-12)
+        average_precision_score(y, groups), abs=1e-12)
 
 
 @pytest.mark.parametrize("n_bins", [2, 5, 50, 1000])
@@ -244,7 +256,9 @@ def test_bins_of_exact_ties_add_nothing_to_the_bounds():
     assert ties_only.compute("roc_auc_score") == roc_auc_score(y, np.round(s))
     assert ties_only.compute("average_precision_score") == pytest.approx(
         average_precision_score(y, np.round(s)), abs=1e-15)
-    # the middle bin mixes scores, the end bins hold the clipped ties
-    mixed_only = np.dot(coarse.pos * coarse.neg, [0, 1, 0]) / (2 * coarse.pos.sum()
-                                                               * coarse.neg.sum())
-    assert coarse.error_bound("roc_auc_score") == pytest.approx(mixed_only, rel=1e-12)
+    # only the middle bin mixes scores, and only strictly inside its own min and max
+    mid = (s > 0) & (s < 1)
+    inside = mid & (s > s[mid].min()) & (s < s[mid].max())
+    expected = (y[inside] == 1).sum() * (y[inside] == 0).sum() / (
+        2 * (y == 1).sum() * (y == 0).sum())
+    assert coarse.error_bound("roc_auc_score") == pytest.approx(expected, rel=1e-12)

@@ -34,8 +34,9 @@ class BinnedScoreState:
     """Positive and negative weight per fixed score bin: ROC AUC and AP with a bound.
 
     The score range ``[low, high]`` is cut into ``n_bins`` equal bins; scores
-    outside the range fall into the first or last bin. Memory is ``2 * n_bins``
-    numbers whatever the number of rows, and merging adds the arrays.
+    outside the range fall into the first or last bin. Memory is ``8 * n_bins``
+    numbers whatever the number of rows, and merging adds the arrays (and takes
+    minima and maxima).
 
     Error bounds. Binning only loses the order of pairs inside one bin.
 
@@ -54,9 +55,13 @@ class BinnedScoreState:
       ``C_b = p (A + p) / (A + B + p + neg_b)``. Hence ``|AP_binned - AP| <=
       sum_b max(U_b - C_b, C_b - L_b) / P``.
 
-    The state also keeps the smallest and largest raw score of each bin: a bin
-    holding a single distinct score (exact ties, such as probabilities clipped
-    to 0 or 1) loses no order, so it adds nothing to either bound.
+    Exact ties cost nothing. The state also keeps, per bin, the smallest and
+    largest raw score and the positive and negative weight AT each of them, so a
+    bin splits into three ordered groups: its minimum value, the values strictly
+    inside, its maximum value. The two end groups are exact tie groups (a point
+    mass such as probabilities clipped to 0 or 1 loses no order); only the inside
+    group counts as a bin in the bounds above (and a bin of a single distinct
+    score has none).
 
     Both bounds are computed from the state (:meth:`error_bound`) and shrink as
     the bins get finer; they are zero when no bin mixes what the raw scores
@@ -77,7 +82,8 @@ class BinnedScoreState:
     (0.75, 0.0)
     """
 
-    __slots__ = ("n_bins", "low", "high", "pos", "neg", "smin", "smax")
+    __slots__ = ("n_bins", "low", "high", "pos", "neg", "smin", "smax", "min_pos", "min_neg",
+                 "max_pos", "max_neg")
 
     def __init__(self, n_bins: int, low: float, high: float) -> None:
         if not (math.isfinite(low) and math.isfinite(high)) or not low < high:
@@ -90,6 +96,11 @@ class BinnedScoreState:
         self.neg = np.zeros(self.n_bins, dtype=np.float64)
         self.smin = np.full(self.n_bins, np.inf)
         self.smax = np.full(self.n_bins, -np.inf)
+        # positive and negative weight AT the smallest and at the largest score of each bin
+        self.min_pos = np.zeros(self.n_bins)
+        self.min_neg = np.zeros(self.n_bins)
+        self.max_pos = np.zeros(self.n_bins)
+        self.max_neg = np.zeros(self.n_bins)
 
     def bin_index(self, scores: np.ndarray) -> np.ndarray:
         """Bin of each score (0 .. n_bins - 1), out-of-range scores clipped."""
@@ -102,13 +113,23 @@ class BinnedScoreState:
         y = np.asarray(y_true).astype(bool, copy=False)
         scores = np.asarray(y_score, dtype=np.float64)
         idx = self.bin_index(scores)
-        np.minimum.at(self.smin, idx, scores)
-        np.maximum.at(self.smax, idx, scores)
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-        self.pos += np.bincount(idx[y], weights=None if w is None else w[y],
-                                minlength=self.n_bins)
-        self.neg += np.bincount(idx[~y], weights=None if w is None else w[~y],
-                                minlength=self.n_bins)
+        batch = BinnedScoreState(self.n_bins, self.low, self.high)
+        np.minimum.at(batch.smin, idx, scores)
+        np.maximum.at(batch.smax, idx, scores)
+        at_min = scores == batch.smin[idx]
+        at_max = scores == batch.smax[idx]
+
+        def weigh(mask: np.ndarray) -> np.ndarray:
+            return np.bincount(idx[mask], weights=None if w is None else w[mask],
+                               minlength=self.n_bins).astype(np.float64)
+
+        batch.pos, batch.neg = weigh(y), weigh(~y)
+        batch.min_pos, batch.min_neg = weigh(at_min & y), weigh(at_min & ~y)
+        batch.max_pos, batch.max_neg = weigh(at_max & y), weigh(at_max & ~y)
+        merged = self.merge(batch)
+        for name in self.__slots__[3:]:
+            setattr(self, name, getattr(merged, name))
         return self
 
     def merge(self, other: BinnedScoreState) -> BinnedScoreState:
@@ -125,6 +146,13 @@ class BinnedScoreState:
         out.neg = self.neg + other.neg
         out.smin = np.minimum(self.smin, other.smin)
         out.smax = np.maximum(self.smax, other.smax)
+        # weight at the merged extreme: from each side whose extreme it is
+        mine, theirs = self.smin == out.smin, other.smin == out.smin
+        out.min_pos = np.where(mine, self.min_pos, 0.0) + np.where(theirs, other.min_pos, 0.0)
+        out.min_neg = np.where(mine, self.min_neg, 0.0) + np.where(theirs, other.min_neg, 0.0)
+        mine, theirs = self.smax == out.smax, other.smax == out.smax
+        out.max_pos = np.where(mine, self.max_pos, 0.0) + np.where(theirs, other.max_pos, 0.0)
+        out.max_neg = np.where(mine, self.max_neg, 0.0) + np.where(theirs, other.max_neg, 0.0)
         return out
 
     def _totals(self, metric: str) -> tuple[float, float] | None:
@@ -135,14 +163,30 @@ class BinnedScoreState:
             return None
         return p, n
 
-    def _mixed(self) -> np.ndarray:
-        """1.0 for bins holding more than one distinct score, else 0.0."""
-        return (self.smin < self.smax).astype(np.float64)
+    def _groups(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Ordered groups (ascending): per bin its minimum, its inside, its maximum.
 
-    def _ap_parts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per bin (from the top): binned AP contribution and its raw-score range."""
-        p, neg = self.pos[::-1], self.neg[::-1]
-        a = np.cumsum(p) - p  # positive weight above the bin
+        Returns positive weight, negative weight and 1.0 for groups whose order
+        is unknown (the inside), 0.0 for exact tie groups.
+        """
+        single = self.smin == self.smax  # one distinct score (or an empty bin)
+        low_pos = np.where(single, 0.0, self.min_pos)
+        low_neg = np.where(single, 0.0, self.min_neg)
+        top_pos = np.where(single, self.pos, self.max_pos)
+        top_neg = np.where(single, self.neg, self.max_neg)
+        mid_pos = np.maximum(self.pos - low_pos - top_pos, 0.0)
+        mid_neg = np.maximum(self.neg - low_neg - top_neg, 0.0)
+        pos = np.column_stack([low_pos, mid_pos, top_pos]).ravel()
+        neg = np.column_stack([low_neg, mid_neg, top_neg]).ravel()
+        mixed = np.zeros((self.n_bins, 3))
+        mixed[:, 1] = 1.0
+        return pos, neg, mixed.ravel()
+
+    @staticmethod
+    def _ap_parts(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per group (from the top): binned AP contribution and its raw-score range."""
+        p, neg = pos[::-1], neg[::-1]
+        a = np.cumsum(p) - p  # positive weight above the group
         b = np.cumsum(neg) - neg
         d = b + neg
         has = p > 0
@@ -170,10 +214,11 @@ class BinnedScoreState:
         if totals is None:
             return _undefined(metric, "only one class present")
         p, n = totals
+        pos, neg, _ = self._groups()
         if metric == "roc_auc_score":
-            below = np.cumsum(self.neg) - self.neg
-            return float(np.dot(self.pos, below + 0.5 * self.neg) / (p * n))
-        binned, _, _ = self._ap_parts()
+            below = np.cumsum(neg) - neg
+            return float(np.dot(pos, below + 0.5 * neg) / (p * n))
+        binned, _, _ = self._ap_parts(pos, neg)
         return float(binned.sum() / p)
 
     def error_bound(self, metric: str) -> float:
@@ -182,12 +227,13 @@ class BinnedScoreState:
         if totals is None:
             return float("nan")
         p, n = totals
+        pos, neg, mixed = self._groups()
         if metric == "roc_auc_score":
-            return float(np.dot(self.pos * self.neg, self._mixed()) / (2.0 * p * n))
+            return float(np.dot(pos * neg, mixed) / (2.0 * p * n))
         if metric == "average_precision_score":
-            binned, upper, lower = self._ap_parts()
+            binned, upper, lower = self._ap_parts(pos, neg)
             gap = np.maximum(np.maximum(upper - binned, binned - lower), 0.0)
-            return float(np.dot(gap, self._mixed()[::-1]) / p)
+            return float(np.dot(gap, mixed[::-1]) / p)
         raise ValueError("the binned score state bounds 'roc_auc_score' and "
                          f"'average_precision_score'; got {metric!r}")
 
@@ -195,8 +241,8 @@ class BinnedScoreState:
         return (isinstance(other, BinnedScoreState)
                 and (self.n_bins, self.low, self.high) == (other.n_bins, other.low, other.high)
                 and np.array_equal(self.pos, other.pos) and np.array_equal(self.neg, other.neg)
-                and np.array_equal(self.smin, other.smin)
-                and np.array_equal(self.smax, other.smax))
+                and all(np.array_equal(getattr(self, k), getattr(other, k))
+                        for k in self.__slots__[5:]))
 
     __hash__ = None  # type: ignore[assignment]
 
