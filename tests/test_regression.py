@@ -287,6 +287,7 @@ def test_error_distribution_queries():
     summary = d.to_dict()
     assert summary["n"] == 2000 and summary["quantiles"]["0.5"] == pytest.approx(np.median(e))
     assert "ErrorDistribution(errors=array(shape=(2000,)" in repr(d)
+    assert d == error_distribution(t, p) and d != error_distribution(t, t + 1.0)
 
 
 def test_error_distribution_sign_and_errors():
