@@ -350,6 +350,11 @@ def _highlights(results: dict[str, Any]) -> list[dict[str, str]]:
     sel, cls, reg = results["selection"], results["classification"], results["regression"]
     out = [{"label": f"Chosen by DART (p = {sel['precision']:g})", "value": sel["winner"],
             "detail": f"by mean accuracy alone: {sel['winner_by_mean']}"}]
+    if sel["crossings"]:
+        first, more = sel["crossings"][0], len(sel["crossings"]) - 1
+        out.append({"label": "Winner changes at", "value": f"p = {first['p']:.3g}",
+                    "detail": f"{first['from']} -> {first['to']}"
+                              + (f" (and {more} more change(s))" if more else "")})
     for name, label in (("accuracy", "Held-out accuracy"), ("roc_auc", "Held-out ROC AUC")):
         row = _metric(cls, name)
         if row:
