@@ -132,6 +132,7 @@ def test_containers_give_the_same_value():
     assert roc_auc_score(list(y), list(s)) == expected
     assert roc_auc_score(pd.Series(y), pd.Series(s)) == expected
     assert roc_auc_score(y.astype(bool), s) == expected
+    assert roc_auc_score(y, s[:, None]) == expected  # a score column, as sklearn accepts
 
 
 # ---------------------------------------------------------------- multiclass, multilabel

@@ -250,6 +250,8 @@ def _scores_iv(y_true: Any, y_score: Any, sample_weight: Any, *, score_ndim: Any
                ) -> tuple[Any, np.ndarray, np.ndarray | None]:
     """Encoded ``y_true``, float scores and weights, checked for consistency."""
     s = as_float_array(y_score, name="y_score", ndim=score_ndim)
+    if s.ndim == 2 and s.shape[1] == 1:
+        s = s[:, 0]
     t = to_numpy(y_true, name="y_true")
     if t.ndim == 2 and t.shape[1] == 1:
         t = t[:, 0]
