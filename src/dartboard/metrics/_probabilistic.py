@@ -184,7 +184,7 @@ def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True,
     return float(value)
 
 
-def _binary_brier_iv(y_true: Any, y_proba: np.ndarray, pos_label: Any) -> np.ndarray:
+def _binary_outcome(y_true: np.ndarray, pos_label: Any) -> np.ndarray:
     """0/1 indicator of the positive class (scikit-learn's pos_label rules)."""
     enc = encode_labels(("y_true", y_true))
     classes = enc.classes
@@ -241,7 +241,7 @@ def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
         n = check_consistent_length(("y_true", t), ("y_proba", p))
         w = check_sample_weight(sample_weight, n)
         _check_range(p, "y_proba")
-        outcome = _binary_brier_iv(t, p, pos_label)
+        outcome = _binary_outcome(t, pos_label)
         outcome -= p
         per_sample = 2.0 * np.square(outcome, out=outcome)
         n_columns = 2
