@@ -43,12 +43,14 @@ document.addEventListener('securitypolicyviolation', function (e) {
 });
 window.addEventListener('load', function () {
   var out = {figures: {}, violations: violations,
-             resources: performance.getEntriesByType('resource').map(function (r) { return r.name; }),
+             resources: performance.getEntriesByType('resource').map(
+                 function (r) { return r.name; }),
              clientWidth: document.documentElement.clientWidth,
              scrollWidth: document.documentElement.scrollWidth};
   document.querySelectorAll('figure[data-figure]').forEach(function (f) {
     var box = f.getBoundingClientRect(), svg = f.querySelector('svg').getBoundingClientRect();
-    out.figures[f.dataset.figure] = {w: box.width, h: box.height, svgW: svg.width, svgH: svg.height};
+    out.figures[f.dataset.figure] = {w: box.width, h: box.height,
+                                     svgW: svg.width, svgH: svg.height};
   });
   var pre = document.createElement('pre');
   pre.id = 'dartboard-measure';

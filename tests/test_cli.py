@@ -183,7 +183,8 @@ def test_compare_json_equals_table_and_verdict(files):
     assert payload["estimate_a"] == pytest.approx(skm.accuracy_score(df.y, df.pred))
     assert payload["estimate_b"] == pytest.approx(skm.accuracy_score(df.y, df.pred_b))
     assert payload["difference"] == pytest.approx(payload["estimate_a"] - payload["estimate_b"])
-    assert 0 < payload["pvalue"] <= 1 and payload["low"] <= payload["difference"] <= payload["high"]
+    assert 0 < payload["pvalue"] <= 1
+    assert payload["low"] <= payload["difference"] <= payload["high"]
     res = run(*args)
     values = [r[1] for r in table_rows(res.stdout)]
     expected = [payload[k] for k in ("estimate_a", "estimate_b", "difference", "low", "high",

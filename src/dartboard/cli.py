@@ -334,8 +334,10 @@ def demo(out: Path = typer.Option(Path("dartboard-demo"), "--out",
 
 @app.command()
 def evaluate(
-    file: str = typer.Argument(..., metavar="FILE", help="CSV or Parquet file; a directory or glob of "
-                                         "Parquet files is streamed."),
+    file: str = typer.Argument(
+        ..., metavar="FILE",
+        help=("CSV or Parquet file; a directory or glob of Parquet files is "
+              "streamed.")),
     y_true: str = typer.Option(..., "--y-true", help="Column of true labels or values."),
     y_pred: str | None = typer.Option(None, "--y-pred", help="Column of predictions."),
     y_score: str | None = typer.Option(None, "--y-score",
@@ -454,7 +456,9 @@ def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str 
 
 @app.command()
 def compare(
-    file: str = typer.Argument(..., metavar="FILE", help="CSV or Parquet file with both models' outputs."),
+    file: str = typer.Argument(
+        ..., metavar="FILE",
+        help=("CSV or Parquet file with both models' outputs.")),
     y_true: str = typer.Option(..., "--y-true", help="Column of true labels or values."),
     a: str = typer.Option(..., "--a", help="Column of model A's predictions or scores."),
     b: str = typer.Option(..., "--b", help="Column of model B's predictions or scores."),
@@ -519,10 +523,11 @@ _RANK_COLUMNS = [("configuration", "configuration"), ("mean", "mean"), ("std", "
 
 @app.command()
 def select(
-    results: str = typer.Argument(..., metavar="RESULTS", help="cv_results_ table (CSV, JSON or Parquet, as "
-                                            "saved from pd.DataFrame(search.cv_results_)) "
-                                            "or a wide table: one row per configuration, "
-                                            "one column per fold."),
+    results: str = typer.Argument(
+        ..., metavar="RESULTS",
+        help=("cv_results_ table (CSV, JSON or Parquet, as saved from "
+              "pd.DataFrame(search.cv_results_)) or a wide table: one row per "
+              "configuration, one column per fold.")),
     precision: float = typer.Option(2.0, "--precision", help="DART precision p >= 0 "
                                                              "(weight of stability)."),
     sweep: bool = typer.Option(False, "--sweep", help="Also show where the winner "
@@ -537,8 +542,8 @@ def select(
     table = _fold_table(results)
     ranking = dart_rank(table, precision, metric=metric)
     rows = [{"index": int(r.Index), "configuration": str(r.configuration),
-             "mean": float(r.mean), "std": float(r.std),
-             "dart": float(r.dart), "rank": int(r.rank), "rank_by_mean": int(r.rank_by_mean)}
+              "mean": float(r.mean), "std": float(r.std),
+              "dart": float(r.dart), "rank": int(r.rank), "rank_by_mean": int(r.rank_by_mean)}
             for r in ranking.itertuples()]
     payload: dict[str, Any] = {"precision": precision, "metric": metric, "ranking": rows}
     if sweep:
@@ -577,8 +582,9 @@ def _fold_table(path: str) -> Any:
 
 @app.command()
 def audit(
-    data: str = typer.Argument(..., metavar="DATA", help="CSV or Parquet file: feature columns and the "
-                                         "target."),
+    data: str = typer.Argument(
+        ..., metavar="DATA",
+        help=("CSV or Parquet file: feature columns and the target.")),
     target: str = typer.Option(..., "--target", help="Target column."),
     model: str = typer.Option(..., "--model", help="Estimator class by import path, e.g. "
                                                    "sklearn.linear_model.LogisticRegression."),
@@ -624,8 +630,9 @@ _PROFILE_ROWS = ["fit_time", "fit_time_iqr", "predict_time", "predict_time_iqr",
 
 @app.command()
 def profile(
-    data: str = typer.Argument(..., metavar="DATA", help="CSV or Parquet file: feature columns and the "
-                                         "target."),
+    data: str = typer.Argument(
+        ..., metavar="DATA",
+        help=("CSV or Parquet file: feature columns and the target.")),
     target: str = typer.Option(..., "--target", help="Target column."),
     model: str = typer.Option(..., "--model", help="Estimator class by import path."),
     params: str | None = typer.Option(None, "--params", help="Constructor parameters as a "
@@ -653,7 +660,9 @@ def profile(
 
 @app.command()
 def report(
-    results: str = typer.Argument(..., metavar="RESULTS", help="results.json saved by dartboard demo."),
+    results: str = typer.Argument(
+        ..., metavar="RESULTS",
+        help=("results.json saved by dartboard demo.")),
     output: Path = typer.Option(Path("report.html"), "-o", "--output",
                                 help="HTML file to write."),
 ) -> None:
