@@ -633,8 +633,12 @@ def test_multiclass_paths_agree(codes, weighted):
         _, mh = validation.count_label_pairs(wide[t], wide[p], w)
         _, ms = validation.count_label_pairs(text[t], text[p], w)
     assert spy.call_count == 2
+    with mock.patch.object(validation, "_COUNT_BLOCK", 3):  # many small blocks
+        _, mb = validation.count_label_pairs(direct[t], direct[p], w)
+        _, mn = validation.count_label_pairs((direct - 8)[t].astype(np.int8),
+                                             (direct - 8)[p].astype(np.int16), w)
     oracle = brute_force_counts(t, p, w)[1]
-    for m in (md, mh, ms):
+    for m in (md, mh, ms, mb, mn):
         assert_same(m, oracle)
 
 
@@ -748,3 +752,13 @@ def test_merge_of_count_and_weight_states(data, cut, weights):
         state.update(y_true[1:], y_pred[1:], w[1:] * 0.5 + 0.5)
         assert state.matrix.dtype == np.float64
         assert_same(state.total, 1 + np.sum(w[1:] * 0.5 + 0.5))
+
+
+@pytest.mark.parametrize("dtype", [np.uint64, np.uint8, np.int8, np.int32, np.uint32])
+def test_every_integer_dtype_counts_like_int64(dtype):
+    y_true, y_pred, w = random_case(5, "multi_int", n=200, weights="int")
+    y_true, y_pred = y_true + 2, y_pred + 2  # 0..13 fits every dtype
+    expected = skm.confusion_matrix(y_true, y_pred, sample_weight=w)
+    assert_same(dm.confusion_matrix(y_true.astype(dtype), y_pred.astype(dtype),
+                                    sample_weight=w), expected)
+    assert_same(dm.confusion_matrix(y_true.astype(dtype), y_pred, sample_weight=w), expected)

@@ -47,6 +47,8 @@ __all__ = [
 # Integer labels whose value range is at most this wide are counted directly with
 # np.bincount; wider ranges are hashed instead (see count_label_pairs).
 _MAX_DIRECT_SPAN = 2048
+# Pairs per block when counting directly (2 MiB of intp codes: fits in cache).
+_COUNT_BLOCK = 1 << 18
 
 
 def describe(x: Any) -> str:
@@ -452,17 +454,34 @@ def _count_binary01(t: np.ndarray, p: np.ndarray, y_true: np.ndarray,
 def _count_direct(t: np.ndarray, p: np.ndarray, lo: int, span: int,
                   w: np.ndarray | None, y_true: np.ndarray,
                   y_pred: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    if lo == 0:
-        joint = t.astype(np.intp) * span
-        joint += p
-    else:
-        joint = (t.astype(np.intp) - lo) * span
-        joint += p
-        joint -= lo
-    counts = np.bincount(joint, minlength=span * span).reshape(span, span)
+    # Pair codes (t - lo) * span + (p - lo) are built and counted block by block:
+    # the block stays in cache and no n-sized temporary is allocated.
+    t, p = (a.view(np.int64) if a.dtype == np.uint64 else a for a in (t, p))  # < 2**62
+    n, size = t.shape[0], span * span
+    counts = np.zeros(size, dtype=np.int64)
+    sums = None if w is None else np.zeros(size, dtype=np.float64)
+    buf = np.empty(min(n, _COUNT_BLOCK), dtype=np.intp)
+    for start in range(0, n, _COUNT_BLOCK):
+        stop = min(start + _COUNT_BLOCK, n)
+        joint = buf[:stop - start]
+        if t.dtype == np.intp and lo == 0:
+            np.multiply(t[start:stop], span, out=joint)
+        else:
+            joint[...] = t[start:stop]
+            if lo:
+                joint -= lo
+            joint *= span
+        joint += p[start:stop]
+        if lo:
+            joint -= lo
+        counts += np.bincount(joint, minlength=size)
+        if sums is not None:
+            sums += np.bincount(joint, weights=w[start:stop], minlength=size)
+    counts = counts.reshape(span, span)
+    # classes seen only with zero weight still get a row and column, as in sklearn
     present = (counts.sum(axis=0) + counts.sum(axis=1)) > 0
-    if w is not None:
-        counts = _weighted_bincount(joint, w, span * span).reshape(span, span)
+    if sums is not None:
+        counts = (sums.astype(np.int64) if w.dtype.kind in "iu" else sums).reshape(span, span)
     classes = _restore_dtype(np.flatnonzero(present) + lo, y_true, y_pred)
     return classes, counts[np.ix_(present, present)]
 
