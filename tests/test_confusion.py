@@ -762,3 +762,26 @@ def test_every_integer_dtype_counts_like_int64(dtype):
     assert_same(dm.confusion_matrix(y_true.astype(dtype), y_pred.astype(dtype),
                                     sample_weight=w), expected)
     assert_same(dm.confusion_matrix(y_true.astype(dtype), y_pred, sample_weight=w), expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=labelled_data(), average=st.sampled_from([None, "micro", "macro", "weighted"]),
+       picks=st.lists(st.integers(0, 5), min_size=1, max_size=6, unique=True))
+def test_hypothesis_labels_argument_equals_sklearn(data, average, picks):
+    """Subsets, reorderings and labels absent from the data, as sklearn."""
+    y_true, y_pred, w = data
+    pool = np.union1d(y_true, y_pred)
+    extra = np.array(["zz1", "zz2"]) if pool.dtype.kind == "U" else np.array([10**10, -8])
+    candidates = np.concatenate([pool, extra.astype(pool.dtype)])
+    labels = candidates[[i % len(candidates) for i in picks]]
+    labels = labels[np.sort(np.unique(labels, return_index=True)[1])]  # keep first-seen order
+    kw = dict(labels=labels, average=average, sample_weight=w, zero_division=0.0)
+    for name in ("precision_score", "recall_score", "f1_score"):
+        assert_same(quiet(getattr(dm, name), y_true, y_pred, **kw),
+                    quiet(getattr(skm, name), y_true, y_pred, **kw))
+    for rate in DARTBOARD_RATES:
+        assert_same(quiet(getattr(dm, rate), y_true, y_pred, **kw),
+                    ova_oracle(rate, y_true, y_pred, **kw))
+    if np.isin(labels, y_true).any():
+        assert_same(dm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=w),
+                    skm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=w))
