@@ -286,14 +286,16 @@ def _print_table(title: str | None, rows: list[dict[str, Any]], columns: list[tu
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False,
-                  show_header=show_header)
+    table = Table(show_edge=False, pad_edge=False, show_header=show_header)
     for i, (_, label) in enumerate(columns):
         table.add_column(label, justify="left" if i == 0 else "right", no_wrap=i > 0,
                          overflow="fold")
     for row in rows:
         table.add_row(*(_fmt(row.get(key)) for key, _ in columns))
-    Console(width=max(100, Console().width), soft_wrap=False).print(table)
+    console = Console(width=max(100, Console().width), soft_wrap=False)
+    if title:
+        console.print(title, style="bold", markup=False, highlight=False)
+    console.print(table)
 
 
 def _print_json(payload: Any) -> None:
