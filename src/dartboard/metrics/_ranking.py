@@ -73,30 +73,26 @@ def _tie_groups(sorted_scores: np.ndarray, sorted_weights: np.ndarray | None
 def _union(scores_a: np.ndarray, pos_a: np.ndarray, neg_a: np.ndarray,
            scores_b: np.ndarray, pos_b: np.ndarray, neg_b: np.ndarray
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Union of two score maps, summing the weights of equal scores.
+    """Union of two score maps (each sorted and distinct), summing equal scores.
 
-    Both maps are sorted, so the stable sort of their concatenation is a linear
-    merge of two runs (timsort); equal scores are then summed with ``np.bincount``.
+    The stable sort of the concatenation is a linear merge of two runs (timsort).
+    As each map is distinct, a score occurs at most twice in the union, once from
+    each map, in adjacent positions: those pairs are added and the second dropped.
     """
     scores = np.concatenate((scores_a, scores_b))
-    pos_all = np.concatenate((pos_a, pos_b))
-    neg_all = np.concatenate((neg_a, neg_b))
-    integer = pos_all.dtype.kind in "iu" and neg_all.dtype.kind in "iu"
-    if scores.shape[0] == 0:
-        dtype = np.int64 if integer else np.float64
-        return scores.astype(np.float64), np.zeros(0, dtype), np.zeros(0, dtype)
     order = np.argsort(scores, kind="stable")
     v = scores[order]
-    is_new = np.empty(v.shape[0], dtype=bool)
-    is_new[0] = True
-    np.not_equal(v[1:], v[:-1], out=is_new[1:])
-    group = np.cumsum(is_new) - 1
-    m = int(group[-1]) + 1
-    pos = np.bincount(group, weights=pos_all[order], minlength=m)
-    neg = np.bincount(group, weights=neg_all[order], minlength=m)
-    if integer:
-        pos, neg = pos.astype(np.int64), neg.astype(np.int64)
-    return v[is_new].astype(np.float64, copy=False), pos, neg
+    pos = np.concatenate((pos_a, pos_b))[order]
+    neg = np.concatenate((neg_a, neg_b))[order]
+    first_of_pair = np.flatnonzero(v[1:] == v[:-1])
+    if first_of_pair.shape[0]:
+        second = first_of_pair + 1
+        pos[first_of_pair] += pos[second]
+        neg[first_of_pair] += neg[second]
+        keep = np.ones(v.shape[0], dtype=bool)
+        keep[second] = False
+        v, pos, neg = v[keep], pos[keep], neg[keep]
+    return v.astype(np.float64, copy=False), pos, neg
 
 
 def _group_scores(positive: np.ndarray, score: np.ndarray, weight: np.ndarray | None
@@ -141,10 +137,9 @@ def _auc_from_groups(pos: np.ndarray, neg: np.ndarray, max_fpr: float | None = N
     if max_fpr is None or max_fpr == 1:
         # each positive scores against the negatives strictly below it, plus half
         # of the negatives tied with it: the trapezoid area, exact under ties
-        neg_f = neg.astype(np.float64)
-        below = np.cumsum(neg_f) - neg_f
-        below += 0.5 * neg_f
-        return float(np.dot(pos.astype(np.float64), below) / (n_pos * n_neg))
+        below = np.cumsum(neg, dtype=np.float64)
+        below -= 0.5 * neg
+        return float(np.dot(pos, below) / (n_pos * n_neg))
     tps, fps = _descending_counts(pos, neg)
     fpr = np.concatenate(([0.0], fps / fps[-1]))
     tpr = np.concatenate(([0.0], tps / tps[-1]))
@@ -169,8 +164,7 @@ def _precision_recall_points(pos: np.ndarray, neg: np.ndarray
     """(precision, tps, fps, total positives) at decreasing thresholds."""
     tps, fps = _descending_counts(pos, neg)
     ps = tps + fps
-    with np.errstate(invalid="ignore", divide="ignore"):
-        precision = np.where(ps != 0, tps / np.where(ps != 0, ps, 1.0), 0.0)
+    precision = np.divide(tps, ps, out=np.zeros_like(tps), where=ps != 0)
     return precision, tps, fps, float(tps[-1]) if tps.shape[0] else 0.0
 
 
