@@ -223,6 +223,10 @@ def test_other_options():
         dm.confusion_matrix(Y, Y, normalize="rows")
     with pytest.raises(ValueError, match="beta must be a non-negative number; got -1"):
         dm.fbeta_score(Y, Y, beta=-1)
+    with pytest.raises(ValueError, match="beta must be a non-negative number; got nan"):
+        dm.fbeta_score(Y, Y, beta=float("nan"))
+    with pytest.raises(TypeError, match="beta must be a non-negative number; got '2'"):
+        dm.fbeta_score(Y, Y, beta="2")
     with pytest.raises(ValueError, match="weights must be one of"):
         dm.cohen_kappa_score(Y, Y, weights="cubic")
 

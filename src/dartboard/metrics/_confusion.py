@@ -18,6 +18,7 @@ and an :class:`UndefinedMetricWarning`).
 
 from __future__ import annotations
 
+import numbers
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -340,7 +341,9 @@ def _prfs(state: ConfusionCounts, *, beta: float = 1.0, labels: Any = None,
           warn_for: tuple[str, ...] = ("precision", "recall", "f-score"),
           zero_division: Any = "warn") -> tuple[Any, Any, Any, Any]:
     zero_division = check_zero_division(zero_division)
-    if not np.isfinite(beta) and beta != np.inf or beta < 0:
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
+        raise TypeError(f"beta must be a non-negative number; got {beta!r}")
+    if np.isnan(beta) or beta < 0:
         raise ValueError(f"beta must be a non-negative number; got {beta!r}")
     tp, fp, fn, _ = _set_counts(state, average, labels, pos_label)
     pred_sum, true_sum = tp + fp, tp + fn
