@@ -113,6 +113,10 @@ def test_bad_inputs():
         log_loss([0, 3], [0.2, 0.7], labels=[0, 1])
     with pytest.raises(ValueError, match="inconsistent numbers of samples"):
         log_loss([0, 1, 1], [0.2, 0.7])
+    with pytest.raises(ValueError, match="sample_weight sums to zero"):
+        log_loss([0, 1], [0.2, 0.7], sample_weight=[0, 0])
+    with pytest.raises(ValueError, match="sample_weight sums to zero"):
+        brier_score_loss([0, 1], [0.2, 0.7], sample_weight=[0.0, 0.0])
     with pytest.raises(ValueError, match="base must be"):
         log_loss([0, 1], [0.2, 0.7], base=1)
     with pytest.raises(ValueError, match="pos_label is not specified"):

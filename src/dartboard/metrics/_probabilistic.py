@@ -107,6 +107,14 @@ def _multiclass_iv(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any
     return codes, p, w
 
 
+def _weight_sum(w: np.ndarray) -> float:
+    total = float(w.sum())
+    if total <= 0:
+        raise ValueError("sample_weight sums to zero; at least one sample needs a "
+                         "positive weight")
+    return total
+
+
 def _row_sums(p: np.ndarray) -> np.ndarray:
     # a reduction along a short contiguous axis is slow in numpy: add columns instead
     if p.shape[1] > 16:
@@ -178,7 +186,7 @@ def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True,
         value = total / losses.shape[0] if normalize else total
     else:
         total = -np.dot(losses, w.astype(np.float64, copy=False))
-        value = total / w.sum() if normalize else total
+        value = total / _weight_sum(w) if normalize else total
     if base != math.e:
         value /= math.log(base)
     return float(value)
@@ -252,7 +260,7 @@ def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
         per_sample = np.einsum("ij,ij->i", diff, diff)
         n_columns = p.shape[1]
     value = (per_sample.mean() if w is None
-             else np.dot(per_sample, w.astype(np.float64, copy=False)) / w.sum())
+             else np.dot(per_sample, w.astype(np.float64, copy=False)) / _weight_sum(w))
     if scale_by_half == "auto":
         scale_by_half = n_columns < 3
     return float(0.5 * value if scale_by_half else value)
