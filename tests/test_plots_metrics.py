@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 from sklearn import metrics as skm
 from sklearn.calibration import calibration_curve
 
+from dartboard.metrics import error_distribution
 from dartboard.plots import (plot_calibration_curve, plot_confusion_matrix,
                              plot_error_distribution, plot_precision_recall_curve,
                              plot_roc_curve)
@@ -88,15 +89,25 @@ def test_error_distribution_pdf_integrates_to_one_and_cdf_ends_at_one():
     y = rng.normal(size=500)
     pred = y + rng.normal(scale=0.3, size=500)
     ax = plot_error_distribution(y, pred, bins=20)
-    heights = np.array([p.get_height() for p in ax.patches])
-    widths = np.array([p.get_width() for p in ax.patches])
-    assert np.sum(heights * widths) == pytest.approx(1.0)
+    hist = ax.patches[0]  # the filled stairs of the histogram
+    density, edges = np.histogram(y - pred, bins=20, density=True)
+    np.testing.assert_allclose(hist.get_data().values, density)
+    assert np.sum(density * np.diff(edges)) == pytest.approx(1.0)
+    kde_x, kde_y = ax.get_lines()[0].get_data()
+    assert np.sum(kde_y[:-1] * np.diff(kde_x)) == pytest.approx(1.0, abs=1e-3)
     cdf_ax = [a for a in ax.figure.axes if a is not ax][0]
     cdf = cdf_ax.get_lines()[0]
     np.testing.assert_allclose(cdf.get_xdata(), np.sort(y - pred))
     assert cdf.get_ydata()[-1] == 1.0
     same = plot_error_distribution(errors=y - pred, bins=20)
-    np.testing.assert_allclose([p.get_height() for p in same.patches], heights)
+    np.testing.assert_allclose(same.patches[0].get_data().values, density)
+    result = plot_error_distribution(errors=error_distribution(y, pred), bins=20)
+    np.testing.assert_allclose(result.patches[0].get_data().values, density)
+
+
+def test_error_distribution_of_equal_errors_has_no_kde():
+    ax = plot_error_distribution(errors=[0.5, 0.5, 0.5])
+    assert ax.get_legend_handles_labels()[1] == ["PDF (histogram)"]
 
 
 def test_given_ax_is_used_and_returned(binary):

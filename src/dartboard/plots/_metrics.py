@@ -315,20 +315,22 @@ def plot_calibration_curve(y_true: Any = None, y_prob: Any = None, *, n_bins: in
 
 
 def plot_error_distribution(y_true: Any = None, y_pred: Any = None, *, errors: Any = None,
-                            bins: int | str = "auto", ax: Any = None) -> Any:
-    """Distribution of regression errors ``e = y_true - y_pred``: a density
-    histogram (PDF, left axis) and the empirical CDF (right axis).
+                            bins: int | str = "auto", kde: bool = True, ax: Any = None) -> Any:
+    """Distribution of regression errors ``e = y_true - y_pred``: the density (PDF, left
+    axis) as a histogram and a Gaussian KDE, and the empirical CDF (right axis).
 
     Parameters
     ----------
     y_true, y_pred : array-like, optional
         Targets and predictions.
-    errors : array-like, optional
-        The errors themselves (or an error-distribution result with a
-        ``sorted_errors`` / ``errors`` attribute), instead of the data; a saved
-        report keeps a quantile grid of them.
+    errors : array-like or ErrorDistribution, optional
+        The errors themselves (a saved report keeps a quantile grid of them) or the
+        result of :func:`dartboard.metrics.error_distribution`, instead of the data.
     bins : int or str
         Histogram bins, as :func:`numpy.histogram_bin_edges`.
+    kde : bool
+        Draw the kernel density (:meth:`ErrorDistribution.kde`, Scott's bandwidth)
+        over the histogram; left out when all errors are equal.
 
     Returns
     -------
@@ -341,23 +343,27 @@ def plot_error_distribution(y_true: Any = None, y_pred: Any = None, *, errors: A
     >>> ax.get_xlabel()
     'Error (true - predicted)'
     """
-    if errors is not None and not isinstance(errors, (list, tuple, np.ndarray)):
-        errors = getattr(errors, "sorted_errors", getattr(errors, "errors", errors))
-    if (errors is None) == (y_true is None or y_pred is None):
+    from dartboard.metrics import ErrorDistribution, error_distribution
+
+    if isinstance(errors, ErrorDistribution):
+        dist = errors
+    elif (errors is None) == (y_true is None or y_pred is None):
         raise ValueError("give either y_true and y_pred, or errors")
-    if errors is None:
-        y_true = as_float_array(y_true, name="y_true")
-        y_pred = as_float_array(y_pred, name="y_pred")
-        check_consistent_length(("y_true", y_true), ("y_pred", y_pred))
-        errors = y_true - y_pred
-    errors = np.sort(as_float_array(errors, name="errors"))
+    elif errors is None:
+        dist = error_distribution(y_true, y_pred)
+    else:
+        dist = ErrorDistribution(np.sort(as_float_array(errors, name="errors")))
+    e = dist.errors
     ax = _new_axes(ax, figsize=(6.0, 4.0))
-    edges = np.histogram_bin_edges(errors, bins=bins)
-    ax.hist(errors, bins=edges, density=True, alpha=0.45, color="C0", label="PDF (histogram)")
+    density, edges = dist.histogram(bins)
+    ax.stairs(density, edges, fill=True, alpha=0.4, color="C0", label="PDF (histogram)")
+    if kde and e[0] < e[-1]:
+        x, pdf = dist.kde()
+        ax.plot(x, pdf, color="C0", lw=1.5, label="PDF (KDE)")
     ax.axvline(0.0, color="0.4", lw=1, ls=":")
     cdf_ax = ax.twinx()
-    cdf = np.arange(1, errors.size + 1) / errors.size
-    cdf_ax.step(errors, cdf, where="post", color="C3", lw=2, label="CDF")
+    cdf_ax.step(e, np.arange(1, e.size + 1) / e.size, where="post", color="C3", lw=2,
+                label="CDF")
     cdf_ax.set(ylim=(0, 1.02), ylabel="Cumulative share")
     ax.set(xlabel="Error (true - predicted)", ylabel="Density", title="Error distribution")
     handles = ax.get_legend_handles_labels()

@@ -268,7 +268,7 @@ def regression_section(y_true: Any, y_pred: Any, *, ci: str = "auto",
                 for name in _REGRESSION]
 
     dist = metrics.error_distribution(y_true, y_pred)
-    errors = np.sort(y_true - y_pred)
+    errors = dist.errors
     if errors.size > _MAX_ERRORS:
         errors = dist.quantile(np.linspace(0, 1, _MAX_ERRORS))
     abs_q = [0.5, 0.9, 0.95, 0.99]
