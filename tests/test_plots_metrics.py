@@ -37,6 +37,16 @@ def test_roc_curve_draws_sklearn_points_and_auc_with_interval(binary):
     assert ax.get_legend().get_texts()[0].get_text() == f"m (AUC = {auc:.3f} [0.700, 0.900])"
 
 
+def test_interval_objects_are_accepted(binary):
+    from dartboard import interval
+    from dartboard.metrics import roc_auc_score
+
+    y, score = binary
+    iv = interval(roc_auc_score, y, score)
+    text = plot_roc_curve(y, score, interval=iv).get_legend().get_texts()[0].get_text()
+    assert text == f"AUC = {iv.estimate:.3f} [{iv.low:.3f}, {iv.high:.3f}]"
+
+
 def test_roc_curve_from_points_equals_from_data(binary):
     y, score = binary
     fpr, tpr, _ = skm.roc_curve(y, score)
