@@ -178,6 +178,37 @@ def test_multiclass_labels_argument():
         skm.roc_auc_score(y, proba, multi_class="ovo", labels=labels), abs=TOL)
 
 
+def test_samples_average_equals_sklearn():
+    rng = np.random.default_rng(14)
+    for trial in range(30):
+        n, k = int(rng.integers(2, 60)), int(rng.integers(2, 7))
+        y = rng.integers(0, 2, (n, k))
+        s = rng.integers(0, 4, (n, k)).astype(float) if trial % 2 else rng.random((n, k))
+        w = rng.random(n) if trial % 3 == 0 else None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # rows without positives warn in both
+            assert average_precision_score(y, s, average="samples", sample_weight=w) == \
+                pytest.approx(skm.average_precision_score(y, s, average="samples",
+                                                          sample_weight=w), abs=TOL)
+        defined = (y.sum(axis=1) > 0) & (y.sum(axis=1) < k)
+        if defined.any():
+            wd = None if w is None else w[defined]
+            assert roc_auc_score(y[defined], s[defined], average="samples",
+                                 sample_weight=wd) == pytest.approx(
+                skm.roc_auc_score(y[defined], s[defined], average="samples",
+                                  sample_weight=wd), abs=TOL)
+    y3 = rng.integers(0, 3, 50)
+    y3[:3] = [0, 1, 2]
+    p3 = rng.dirichlet(np.ones(3), 50)
+    assert average_precision_score(y3, p3, average="samples") == pytest.approx(
+        skm.average_precision_score(y3, p3, average="samples"), abs=TOL)
+    with pytest.warns(UndefinedMetricWarning, match="1 row"):
+        assert np.isnan(roc_auc_score([[1, 1], [0, 1]], [[0.1, 0.2], [0.3, 0.4]],
+                                      average="samples"))
+    with pytest.raises(ValueError, match="'samples' is not available"):
+        pr_auc_score([[1, 0], [0, 1]], [[0.1, 0.2], [0.3, 0.4]], average="samples")
+
+
 def test_multilabel_equals_sklearn():
     rng = np.random.default_rng(8)
     y = rng.integers(0, 2, (80, 3))

@@ -497,13 +497,64 @@ def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None,
 _AVERAGES = ("micro", "macro", "weighted", "samples", None)
 
 
+# average="samples" scores each row over its labels. With few labels per row the
+# pairwise (rank) form of the same quantities is cheapest: it is evaluated on
+# memory-bounded batches of rows (at most _PAIR_BUDGET label pairs at a time).
+_PAIR_BUDGET = 1 << 22
+
+
+def _row_batches(n: int, k: int) -> range:
+    return range(0, n, max(1, _PAIR_BUDGET // (k * k)))
+
+
+def _rowwise_auc(onehot: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """Per-row ROC AUC ``(wins + ties / 2) / (P N)`` over the row's labels."""
+    n, k = s.shape
+    n_pos = onehot.sum(axis=1)
+    n_pairs = (n_pos * (k - n_pos)).astype(np.float64)
+    wins = np.empty(n)
+    step = _row_batches(n, k).step
+    for start in _row_batches(n, k):
+        y, x = onehot[start:start + step], s[start:start + step]
+        pair = y[:, :, None] & ~y[:, None, :]  # [row, positive j, negative k]
+        wins[start:start + step] = (
+            (pair & (x[:, :, None] > x[:, None, :])).sum(axis=(1, 2))
+            + 0.5 * (pair & (x[:, :, None] == x[:, None, :])).sum(axis=(1, 2)))
+    undefined = n_pairs == 0
+    if undefined.any():
+        warnings.warn("Only one class is present in y_true. ROC AUC score is not defined "
+                      f"in that case ({int(undefined.sum())} row(s)).",
+                      UndefinedMetricWarning, stacklevel=5)
+    return np.divide(wins, n_pairs, out=np.full(n, np.nan), where=~undefined)
+
+
+def _rowwise_ap(onehot: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """Per-row average precision ``(1/P) sum_{j positive} precision(s >= s_j)``."""
+    n, k = s.shape
+    n_pos = onehot.sum(axis=1)
+    total = np.empty(n)
+    step = _row_batches(n, k).step
+    for start in _row_batches(n, k):
+        y, x = onehot[start:start + step], s[start:start + step]
+        at_least = x[:, None, :] >= x[:, :, None]  # [row, j, k]: s_k >= s_j
+        precision = (at_least & y[:, None, :]).sum(axis=2) / at_least.sum(axis=2)
+        total[start:start + step] = (precision * y).sum(axis=1)
+    if (n_pos == 0).any():
+        _warn_no_positive()
+    return np.divide(total, n_pos, out=np.zeros(n), where=n_pos > 0)
+
+
 def _average_columns(binary: Callable[[np.ndarray, np.ndarray, np.ndarray | None], float],
                      onehot: np.ndarray, s: np.ndarray, w: np.ndarray | None,
-                     average: str | None) -> Any:
+                     average: str | None,
+                     rowwise: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+                     ) -> Any:
     """scikit-learn's ``_average_binary_score`` over the columns of a 0/1 matrix."""
     if average == "samples":
-        raise ValueError("average='samples' is not supported; use 'micro', 'macro', "
-                         "'weighted' or None")
+        if rowwise is None:
+            raise ValueError("average='samples' is not available here (nor with max_fpr); "
+                             "use 'micro', 'macro', 'weighted' or None")
+        return float(np.average(rowwise(onehot, s), weights=w))
     if average == "micro":
         ww = None if w is None else np.repeat(w, onehot.shape[1])
         return binary(onehot.ravel(), s.ravel(), ww)
@@ -616,7 +667,8 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
     scores (the larger label is positive); multiclass with ``y_score`` of shape
     (n_samples, n_classes) summing to 1 per row and ``multi_class="ovr"``
     (one-vs-rest, ``average`` micro/macro/weighted/None) or ``"ovo"`` (Hand & Till
-    2001, macro/weighted); a 2-D 0/1 ``y_true`` is multilabel (column-wise).
+    2001, macro/weighted); a 2-D 0/1 ``y_true`` is multilabel (column-wise, or
+    ``average="samples"``: the mean over rows of each row's AUC over its labels).
 
     Parameters
     ----------
@@ -642,7 +694,8 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
     enc, s, w = _scores_iv(y_true, y_score, sample_weight, score_ndim=(1, 2))
     if not hasattr(enc, "classes"):
         onehot, w = _multilabel_iv(enc, s, sample_weight)
-        return _average_columns(_binary_auc(max_fpr), onehot, s, w, average)
+        return _average_columns(_binary_auc(max_fpr), onehot, s, w, average,
+                                _rowwise_auc if max_fpr is None else None)
     if enc.n_classes > 2 or (s.ndim == 2 and s.shape[1] > 2):
         if max_fpr is not None and max_fpr != 1.0:
             raise ValueError("Partial AUC computation not available in multiclass setting, "
@@ -658,7 +711,8 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
 
 
 def _precision_score_iv(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
-                        average: str | None, binary: Callable[..., float]) -> Any:
+                        average: str | None, binary: Callable[..., float],
+                        rowwise: Callable[..., np.ndarray] | None) -> Any:
     check_option(average, "average", _AVERAGES)
     enc, s, w = _scores_iv(y_true, y_score, sample_weight, score_ndim=(1, 2))
     if not hasattr(enc, "classes"):
@@ -666,7 +720,7 @@ def _precision_score_iv(y_true: Any, y_score: Any, pos_label: Any, sample_weight
             raise ValueError("Parameter pos_label is fixed to 1 for multilabel-indicator "
                              "y_true. Do not set pos_label or set pos_label to 1.")
         onehot, w = _multilabel_iv(enc, s, sample_weight)
-        return _average_columns(binary, onehot, s, w, average)
+        return _average_columns(binary, onehot, s, w, average, rowwise)
     if enc.n_classes > 2:
         if pos_label != 1:
             raise ValueError("Parameter pos_label is fixed to 1 for multiclass y_true. Do "
@@ -677,7 +731,7 @@ def _precision_score_iv(y_true: Any, y_score: Any, pos_label: Any, sample_weight
                              f"`y_score.shape={s.shape}`.")
         onehot = np.zeros(s.shape, dtype=bool)
         onehot[np.arange(s.shape[0]), enc.codes[0]] = True
-        return _average_columns(binary, onehot, s, w, average)
+        return _average_columns(binary, onehot, s, w, average, rowwise)
     if s.ndim == 2:
         raise ValueError(f"y_score must be 1-D for binary y_true; got shape {s.shape}")
     code = _positive_code(enc.classes, pos_label)
@@ -693,7 +747,8 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: str | None = 
 
     Drop-in for :func:`sklearn.metrics.average_precision_score` (no interpolation).
     Multiclass ``y_true`` with (n_samples, n_classes) scores is one-vs-rest with
-    ``average`` micro/macro/weighted/None; a 2-D 0/1 ``y_true`` is multilabel.
+    ``average`` micro/macro/weighted/samples/None; a 2-D 0/1 ``y_true`` is
+    multilabel.
     No positive sample gives 0.0 with a warning. See :func:`pr_auc_score` for the
     trapezoidal area of the same curve.
 
@@ -703,7 +758,7 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: str | None = 
     0.833333
     """
     return _precision_score_iv(y_true, y_score, pos_label, sample_weight, average,
-                               _binary_ap)
+                               _binary_ap, _rowwise_ap)
 
 
 def pr_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
@@ -715,7 +770,8 @@ def pr_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
     ``sklearn.metrics.auc(recall, precision)``. Linear interpolation in PR space is
     optimistic (Davis & Goadrich 2006), which is why :func:`average_precision_score`
     (a step sum) is usually preferred; both are offered. Arguments and averaging as
-    :func:`average_precision_score`; no positive sample gives 0.0 with a warning.
+    :func:`average_precision_score` except ``average="samples"``; no positive
+    sample gives 0.0 with a warning.
 
     Examples
     --------
@@ -723,4 +779,4 @@ def pr_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
     0.791667
     """
     return _precision_score_iv(y_true, y_score, pos_label, sample_weight, average,
-                               _binary_pr_auc)
+                               _binary_pr_auc, None)
