@@ -80,3 +80,18 @@ def test_repr_shows_short_arrays_in_full():
 def test_results_are_frozen():
     with pytest.raises(dataclasses.FrozenInstanceError):
         make().estimate = 1.0
+
+
+def test_other_python_and_pandas_values_become_json():
+    import datetime
+    import pathlib
+
+    value = {"path": pathlib.Path("/tmp/report.html"), "when": datetime.date(2020, 1, 2),
+             "stamp": pd.Timestamp("2020-01-01 12:00"), "na": pd.NA, "nat": pd.NaT,
+             "set": {3, 1, 2}, "index": pd.Index(["a", "b"]), "metric": len,
+             "cplx": complex(1, 2)}
+    d = to_jsonable(value)
+    json.dumps(d, allow_nan=False)
+    assert d == {"path": "/tmp/report.html", "when": "2020-01-02",
+                 "stamp": "2020-01-01T12:00:00", "na": None, "nat": None, "set": [1, 2, 3],
+                 "index": ["a", "b"], "metric": "len", "cplx": "(1+2j)"}

@@ -8,7 +8,9 @@ returns plain JSON-ready Python values.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import math
+import os
 from typing import Any
 
 import numpy as np
@@ -21,8 +23,10 @@ _REPR_ARRAY_ITEMS = 6
 def to_jsonable(value: Any) -> Any:
     """Convert numpy/pandas values and nested containers to JSON-ready Python.
 
-    Non-finite floats become ``None`` (JSON has no NaN or infinity), numpy arrays
-    become lists, DataFrames become lists of records.
+    Non-finite floats and missing values (``pd.NA``, ``NaT``) become ``None`` (JSON
+    has no NaN or infinity), numpy arrays and sets become lists, DataFrames become
+    lists of records, dates ISO strings, paths strings, functions their names; any
+    other object its ``str``.
     """
     if isinstance(value, Result):
         return value.to_dict()
@@ -31,6 +35,12 @@ def to_jsonable(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        try:
+            value = sorted(value)
+        except TypeError:
+            value = list(value)
         return [to_jsonable(v) for v in value]
     if isinstance(value, np.ndarray):
         return [to_jsonable(v) for v in value.tolist()]
@@ -42,7 +52,19 @@ def to_jsonable(value: Any) -> Any:
         return [to_jsonable(r) for r in value.to_dict(orient="records")]
     if hasattr(value, "to_dict") and hasattr(value, "index"):  # pandas Series
         return to_jsonable(value.to_dict())
-    return value
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if type(value).__name__ in ("NAType", "NaTType"):  # pandas missing values
+        return None
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if hasattr(value, "tolist"):  # pandas Index and other array-likes
+        return to_jsonable(value.tolist())
+    if callable(value) and hasattr(value, "__name__"):
+        return value.__name__
+    return str(value)
 
 
 def _short(value: Any) -> str:
