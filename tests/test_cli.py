@@ -208,6 +208,9 @@ def test_select_cv_results_json_equals_table_ddof1(files, source):
     folds = cv[[f"split{k}_test_score" for k in range(5)]].to_numpy()
     by_index = {r["index"]: r for r in payload["ranking"]}
     assert sorted(by_index) == [0, 1, 2]
+    # params saved as text (CSV, JSON) are read back as literals, as Parquet keeps them
+    assert [by_index[i]["configuration"] for i in range(3)] == \
+        ["max_depth=1", "max_depth=2", "max_depth=4"]
     for i, row in enumerate(folds):
         rec = by_index[i]
         assert rec["std"] == pytest.approx(np.std(row, ddof=1))

@@ -570,6 +570,8 @@ def _fold_table(path: str) -> Any:
 
     table = _read_table(path, "RESULTS")
     if "params" in table.columns or any(_SPLIT_RE.match(str(c)) for c in table.columns):
+        if "params" in table.columns and table["params"].map(type).eq(str).all():
+            table["params"] = _literal_params(table["params"])
         return table
     first = table.columns[0]
     if not _is_numeric(table[first]):
@@ -580,6 +582,18 @@ def _fold_table(path: str) -> Any:
                          f"columns) nor a table of numeric fold scores; non-numeric "
                          f"columns: {', '.join(map(str, bad[:8]))}")
     return table
+
+
+def _literal_params(column: Any) -> Any:
+    """``params`` saved to CSV arrive as their repr; read them back as dicts when they
+    are plain literals (``ast.literal_eval`` evaluates no code), else keep the text."""
+    import ast
+
+    try:
+        parsed = [ast.literal_eval(text) for text in column]
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return column
+    return parsed if all(isinstance(p, dict) for p in parsed) else column
 
 
 @app.command()
