@@ -127,12 +127,21 @@ def _combine_moments(weight: np.ndarray, mean: np.ndarray, m2: np.ndarray
 _DOT_CHUNK = 8192
 
 
+# row-wise dot products in one call (numpy >= 2.0), each row a single-threaded BLAS dot
+_rows_dot = getattr(np, "vecdot", None) or (lambda a, b: np.einsum("ij,ij->i", a, b))
+
+
 def _dot(x: np.ndarray, y: np.ndarray) -> float:
     n = x.shape[0]
     if n <= _DOT_CHUNK:
         return float(np.dot(x, y))
-    return float(sum(np.dot(x[i:i + _DOT_CHUNK], y[i:i + _DOT_CHUNK])
-                     for i in range(0, n, _DOT_CHUNK)))
+    rows = n // _DOT_CHUNK
+    cut = rows * _DOT_CHUNK
+    total = float(_rows_dot(x[:cut].reshape(rows, _DOT_CHUNK),
+                            y[:cut].reshape(rows, _DOT_CHUNK)).sum())
+    if cut < n:
+        total += float(np.dot(x[cut:], y[cut:]))
+    return total
 
 
 def _weighted_sum(x: np.ndarray, w: np.ndarray, out: np.ndarray) -> float:
