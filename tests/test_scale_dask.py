@@ -115,7 +115,7 @@ def scored_files(tmp_path_factory):
 def test_dask_from_path_equals_streaming(scored_files, exact):
     folder, _ = scored_files
     kw = dict(y_true="y", y_pred="p", y_score="s", exact=exact, n_bins=500,
-              confidence_level=0.95)
+              confidence_level=0.95, n_resamples=500, random_state=0)
     streamed = evaluate_parquet(folder, **kw)
     dasked = evaluate_dask(str(folder), **kw)
     assert dasked.metrics == streamed.metrics

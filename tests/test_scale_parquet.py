@@ -18,7 +18,7 @@ from dartboard import metrics as dm
 from dartboard._delong import delong_auc_covariance
 from dartboard.metrics import ScoreState
 from dartboard.scale import ScaleResult, evaluate_parquet
-from dartboard.scale._evaluate import delong_variance
+from dartboard.uncertainty._analytic import delong_variance_grouped
 
 COUNT = ["accuracy_score", "balanced_accuracy_score", "precision_score", "recall_score",
          "f1_score", "specificity_score", "false_positive_rate", "false_negative_rate",
@@ -260,7 +260,9 @@ def test_delong_variance_from_score_map_equals_midrank_algorithm():
     s = np.round(rng.random(700) + 0.2 * y, 2)
     parts = [ScoreState.from_scores(y[a:b], s[a:b]) for a, b in ((0, 300), (300, 700))]
     _, cov = delong_auc_covariance(y, s[None, :])
-    assert delong_variance(parts[0].merge(parts[1])) == pytest.approx(cov[0, 0], rel=1e-12)
+    merged = parts[0].merge(parts[1])
+    _, variance = delong_variance_grouped(merged.pos, merged.neg)
+    assert variance == pytest.approx(cov[0, 0], rel=1e-12)
 
 
 # ------------------------------------------------------------------- bad input

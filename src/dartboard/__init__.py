@@ -21,6 +21,8 @@ _LAZY = {
     "interval": "dartboard.uncertainty",
     "cv_interval": "dartboard.uncertainty",
     "Interval": "dartboard.uncertainty",
+    "interval_from_counts": "dartboard.uncertainty",
+    "IntervalWarning": "dartboard.uncertainty",
     "permutation_test": "dartboard.compare",
     "compare_models": "dartboard.compare",
     "mcnemar_test": "dartboard.compare",

@@ -30,7 +30,9 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
                   score_range: tuple[float, float] | None = None,
                   relative_accuracy: float = 1e-3, sample_weight: str | None = None,
                   pos_label: Any = None, confidence_level: float | None = None,
-                  split_every: int = 8, scheduler: Any = None) -> ScaleResult:
+                  ci_method: str = "auto", n_resamples: int = 10_000,
+                  random_state: Any = None, split_every: int = 8,
+                  scheduler: Any = None) -> ScaleResult:
     """Evaluate a Dask DataFrame (or Parquet files read with Dask) partition by partition.
 
     Each partition becomes one set of mergeable states on a worker; the states
@@ -48,7 +50,8 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
         a value error in a partition, such as NaN scores, is traced back to its
         file, which the error then names).
     y_true, y_pred, y_score, proba, metrics, task, exact, n_bins, score_range, \
-relative_accuracy, sample_weight, pos_label, confidence_level
+relative_accuracy, sample_weight, pos_label, confidence_level, ci_method, n_resamples, \
+random_state
         As in :func:`evaluate_parquet`. In binned mode without ``score_range``
         the range is computed by Dask first (one extra pass).
     split_every : int
@@ -110,7 +113,8 @@ relative_accuracy, sample_weight, pos_label, confidence_level
                      exact=exact, n_bins=n_bins, score_range=score_range,
                      relative_accuracy=relative_accuracy, sample_weight=sample_weight,
                      pos_label=pos_label, confidence_level=confidence_level,
-                     column_kinds=kinds, proba=proba)
+                     column_kinds=kinds, proba=proba, ci_method=ci_method,
+                     n_resamples=n_resamples, random_state=random_state)
     if path_input:
         _check_schemas(fragments, spec)
         ddf = dd.read_parquet([f.path for f in fragments], columns=spec.columns)

@@ -20,6 +20,7 @@ from dartboard._validation import (
     check_confidence_level,
     check_int,
     check_option,
+    check_random_state,
     check_sample_weight,
     describe,
     label_array,
@@ -52,6 +53,9 @@ _DEFAULT_PROBA = ("log_loss", "brier_score_loss")
 _DEFAULT_REGRESSION = ("mean_squared_error", "root_mean_squared_error",
                        "mean_absolute_error", "r2_score", "explained_variance_score",
                        "max_error", "median_absolute_error", "median_absolute_deviation")
+CI_METHODS = ("auto", "wald", "wilson", "clopper-pearson", "agresti-coull", "jeffreys",
+              "delong", "percentile", "basic", "bca")
+_PROPORTION_METHODS = CI_METHODS[1:6]
 _PROPORTIONS = ("accuracy_score", "precision_score", "recall_score", "specificity_score",
                 "false_positive_rate", "false_negative_rate", "selection_rate")
 
@@ -74,6 +78,9 @@ class Spec:
     confidence_level: float | None
     proba: tuple[str, ...] | None = None
     classes: tuple[Any, ...] | None = None
+    ci_method: str = "auto"
+    n_resamples: int = 10_000
+    random_state: Any = None
 
     @property
     def columns(self) -> list[str]:
@@ -111,7 +118,8 @@ def _column_name(value: Any, name: str, *, required: bool = False) -> str | None
 def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str,
               exact: bool, n_bins: Any, score_range: Any, relative_accuracy: Any,
               sample_weight: Any, pos_label: Any, confidence_level: Any,
-              column_kinds: dict[str, str], proba: Any = None) -> Spec:
+              column_kinds: dict[str, str], proba: Any = None, ci_method: Any = "auto",
+              n_resamples: Any = 10_000, random_state: Any = None) -> Spec:
     """Check every option; ``column_kinds`` maps column names to numpy dtype kinds.
 
     ``task="auto"``: with ``y_score`` the task is classification (ranking
@@ -158,6 +166,9 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str
                          f"{relative_accuracy!r}")
     if confidence_level is not None:
         confidence_level = check_confidence_level(confidence_level)
+    check_option(ci_method, "ci_method", CI_METHODS)
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
+    check_random_state(random_state)  # raises on a bad seed; the seed itself is kept
     metrics = _check_metrics(metrics, task, y_pred, y_score, exact, proba is not None)
     if proba is not None and pos_label is not None:
         raise ValueError("with proba the positive class is the one of the second column; "
@@ -166,7 +177,7 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str
         score_range = (0.0, 1.0)
     return Spec(y_true, y_pred, y_score, sample_weight, task, metrics, bool(exact), n_bins,
                 score_range, float(relative_accuracy), pos_label, confidence_level, proba,
-                classes)
+                classes, ci_method, n_resamples, random_state)
 
 
 def _check_proba(proba: Any, y_pred: Any, y_score: Any
@@ -499,84 +510,53 @@ def finalize(spec: Spec, bundle: StateBundle, n_files: int) -> ScaleResult:
 
 def _intervals(spec: Spec, bundle: StateBundle, values: dict[str, float],
                kwargs: dict[str, Any]) -> dict[str, Any]:
-    """Intervals that need only the merged states.
+    """Intervals that need only the merged states, from the public state functions.
 
-    Wilson intervals of the proportion metrics (accuracy; precision, recall,
-    specificity, FPR, FNR, selection rate in the binary case) from the counts,
-    and DeLong's interval of the exact ROC AUC from the score map. Both need
-    counts, not arbitrary weights: with non-integer ``sample_weight`` no interval
-    is formed (with a warning).
+    Count metrics: :func:`dartboard.uncertainty.interval_from_counts` on the merged
+    counts with ``spec.ci_method`` (``"auto"``: Wilson for the proportion metrics,
+    accuracy and the binary ones, BCa of the multinomial bootstrap otherwise; a
+    proportion method applies to the proportion metrics only, ``"delong"`` to
+    none). ROC AUC (exact mode, binary): DeLong's interval from the score map by
+    :func:`dartboard.uncertainty.interval_from_score_state`, for ``"auto"`` and
+    ``"delong"``; no bootstrap interval of AUC is formed from the score map.
+    A state built with non-integer ``sample_weight`` gives no interval (with a
+    warning): its cells are not counts of rows.
     """
     import warnings
 
-    from dartboard.uncertainty import IntervalWarning, _analytic
-    from dartboard.uncertainty._interval import Interval
+    from dartboard.uncertainty import (
+        IntervalWarning,
+        interval_from_counts,
+        interval_from_score_state,
+    )
 
-    level = spec.confidence_level
+    level, method = spec.confidence_level, spec.ci_method
     out: dict[str, Any] = {}
-    states = [s for s in (bundle.counts, bundle.scores) if s is not None
-              and not isinstance(s, MacroScores)]
+    wanted = []
+    if bundle.counts is not None and method != "delong":
+        wanted = [name for name in spec.metrics if name in COUNT_METRICS
+                  and (method not in _PROPORTION_METHODS or name in _PROPORTIONS
+                       and (name == "accuracy_score" or kwargs.get("average") == "binary"))]
+    auc = "roc_auc_score" in values and spec.exact and method in ("auto", "delong") \
+        and np.isfinite(values["roc_auc_score"]) and not isinstance(bundle.scores, MacroScores)
+    states = ([bundle.counts] if wanted else []) + ([bundle.scores] if auc else [])
     if any(_weights_not_counts(s) for s in states):
         warnings.warn("intervals need counts; sample_weight has non-integer values, so no "
                       "interval is given", IntervalWarning, stacklevel=3)
         return out
-    counts = bundle.counts
-    for name in spec.metrics:
-        if counts is None or name not in _PROPORTIONS:
-            continue
-        if name != "accuracy_score" and kwargs.get("average") != "binary":
-            continue
-        pos_index = None
-        if name != "accuracy_score":
-            classes = counts.classes.tolist()
-            pos_index = classes.index(kwargs["pos_label"]) if kwargs["pos_label"] in classes \
-                else -1
-        x, n = _analytic.proportion_counts(name, counts.matrix, pos_index)
-        if n == 0:
-            warnings.warn(f"{name} is undefined here (its denominator is 0); the interval is "
-                          "the whole range [0, 1]", IntervalWarning, stacklevel=3)
-            out[name] = Interval(values[name], 0.0, 1.0, level, "wilson", float("nan"),
-                                 None, None, name)
-            continue
-        low, high = _analytic.proportion_interval(x, n, level, "wilson")
-        p = x / n
-        out[name] = Interval(values[name], low, high, level, "wilson",
-                             float(np.sqrt(p * (1 - p) / n)), None, None, name)
-    if "roc_auc_score" in values and spec.exact and np.isfinite(values["roc_auc_score"]) \
-            and not isinstance(bundle.scores, MacroScores):
-        variance = delong_variance(bundle.scores)
-        if np.isfinite(variance):
-            low, high, se = _analytic.delong_interval(values["roc_auc_score"], variance, level)
-            out["roc_auc_score"] = Interval(values["roc_auc_score"], low, high, level, "delong",
-                                            se, None, None, "roc_auc_score")
+    for name in wanted:
+        kw = kwargs if name in _AVERAGED else {}
+        try:
+            out[name] = interval_from_counts(
+                name, bundle.counts, method=method, confidence_level=level,
+                n_resamples=spec.n_resamples, random_state=spec.random_state, **kw)
+        except ValueError as exc:
+            warnings.warn(f"no interval for {name}: {exc}", IntervalWarning, stacklevel=3)
+    if auc:
+        out["roc_auc_score"] = interval_from_score_state(bundle.scores, confidence_level=level)
     return out
 
 
 def _weights_not_counts(state: Any) -> bool:
     arrays = [state.matrix] if hasattr(state, "matrix") else [state.pos, state.neg]
     return any(a.dtype.kind == "f" and not np.all(a == np.round(a)) for a in arrays)
-
-
-def delong_variance(state: Any) -> float:
-    """DeLong's variance of the ROC AUC from the map score -> (positives, negatives).
-
-    The structural components are constant within a tie group: a positive at
-    score ``s`` has ``V10 = (neg below s + neg at s / 2) / n`` and a negative
-    ``V01 = (pos above s + pos at s / 2) / m``; the variance is
-    ``S10 / m + S01 / n`` with the sample variances (ddof = 1) taken over the
-    ``m`` positives and ``n`` negatives, so no raw score is needed. nan with
-    fewer than two samples of a class.
-    """
-    pos = np.asarray(state.pos, dtype=np.float64)
-    neg = np.asarray(state.neg, dtype=np.float64)
-    m, n = pos.sum(), neg.sum()
-    if m < 2 or n < 2:
-        return float("nan")
-    neg_below = np.cumsum(neg) - neg
-    pos_above = m - np.cumsum(pos)
-    v10 = (neg_below + 0.5 * neg) / n
-    v01 = (pos_above + 0.5 * pos) / m
-    auc = float(np.dot(pos, v10) / m)
-    s10 = float(np.dot(pos, (v10 - auc) ** 2) / (m - 1))
-    s01 = float(np.dot(neg, (v01 - auc) ** 2) / (n - 1))
-    return s10 / m + s01 / n

@@ -24,7 +24,8 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
                      n_bins: int = 100_000, score_range: tuple[float, float] | None = None,
                      relative_accuracy: float = 1e-3, sample_weight: str | None = None,
                      pos_label: Any = None, confidence_level: float | None = None,
-                     progress: bool = False) -> ScaleResult:
+                     ci_method: str = "auto", n_resamples: int = 10_000,
+                     random_state: Any = None, progress: bool = False) -> ScaleResult:
     """Evaluate predictions stored in Parquet files without loading them into memory.
 
     Record batches of only the needed columns are streamed through mergeable
@@ -92,11 +93,30 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     pos_label : optional
         Positive class; default 1 (labels in {0, 1} or {-1, 1}).
     confidence_level : float, optional
-        Adds the intervals that need only the merged states: Wilson intervals of
-        the proportion metrics (accuracy; precision, recall, specificity, FPR,
-        FNR, selection rate when binary) from the counts, and DeLong's interval of
-        the exact ROC AUC from the score map (DeLong's structural components are
-        constant within a tie group). Not formed for non-integer weights.
+        Adds the intervals that need only the merged states, in ``intervals``:
+        every count metric from the merged counts by
+        :func:`dartboard.uncertainty.interval_from_counts`, and DeLong's interval
+        of the exact binary ROC AUC from the score map by
+        :func:`dartboard.uncertainty.interval_from_score_state`. Each equals
+        :func:`dartboard.interval` on the same rows held in memory (bootstrap:
+        the same distribution for the same ``random_state``). The counts are
+        read as frequency counts: with non-integer ``sample_weight`` no interval
+        is formed (with a warning).
+    ci_method : str, default="auto"
+        ``"auto"``: Wilson for the proportion metrics (accuracy; precision,
+        recall, specificity, FPR, FNR, selection rate when binary), BCa of the
+        multinomial bootstrap of the counts for the other count metrics, DeLong
+        for ROC AUC. A proportion method (``"wald"``, ``"wilson"``,
+        ``"clopper-pearson"``, ``"agresti-coull"``, ``"jeffreys"``) gives
+        intervals of the proportion metrics only, ``"delong"`` of ROC AUC only,
+        ``"percentile"``, ``"basic"``, ``"bca"`` of every count metric (no
+        bootstrap of AUC from the score map).
+    n_resamples : int, default=10_000
+        Bootstrap resamples (multinomial draws of the confusion matrix:
+        O(K^2) each, independent of the number of rows).
+    random_state : None, int, SeedSequence or Generator
+        Seed of the bootstrap, given to each metric's interval (an int seed
+        gives each the interval ``dartboard.interval`` gives with that seed).
     progress : bool
         Show a progress bar over rows on standard error.
 
@@ -133,7 +153,8 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
                      exact=exact, n_bins=n_bins, score_range=score_range,
                      relative_accuracy=relative_accuracy, sample_weight=sample_weight,
                      pos_label=pos_label, confidence_level=confidence_level,
-                     column_kinds=kinds, proba=proba)
+                     column_kinds=kinds, proba=proba, ci_method=ci_method,
+                     n_resamples=n_resamples, random_state=random_state)
     _check_schemas(fragments, spec)
     if not spec.exact and spec.needs("scores") and spec.score_range is None:
         spec = _with_score_range(spec, fragments, batch_size)

@@ -26,6 +26,10 @@ With ``z = Phi^{-1}(1 - alpha/2)`` and ``p = x / n``:
 - ``jeffreys``: Beta(x + 1/2, n - x + 1/2) quantiles.
 
 These are the formulas of ``statsmodels.stats.proportion.proportion_confint``.
+
+DeLong's variance of ROC AUC from samples is :func:`dartboard._delong.delong_auc_covariance`;
+:func:`delong_variance_grouped` gives the same variance from the distinct scores
+with their positive and negative counts (a :class:`~dartboard.metrics.ScoreState`).
 """
 
 from __future__ import annotations
@@ -109,3 +113,29 @@ def delong_interval(auc: float, variance: float, confidence_level: float
     se = float(np.sqrt(max(variance, 0.0)))
     z = normal_quantile(confidence_level)
     return float(max(auc - z * se, 0.0)), float(min(auc + z * se, 1.0)), se
+
+
+def delong_variance_grouped(pos: np.ndarray, neg: np.ndarray) -> tuple[float, float]:
+    """(AUC, DeLong's variance) from counts of positives and negatives per distinct score.
+
+    ``pos[g]`` and ``neg[g]`` count the positive and negative samples at the
+    g-th distinct score, scores increasing. DeLong's structural components are
+    constant within a tie group (grouped midranks): a positive at score ``s``
+    has ``V10 = (neg below s + neg at s / 2) / n`` and a negative
+    ``V01 = (pos above s + pos at s / 2) / m``; the variance is
+    ``S10 / m + S01 / n`` with the sample variances (ddof = 1) over the ``m``
+    positives and ``n`` negatives, so no raw score is needed. As in
+    :func:`dartboard._delong.delong_auc_covariance`, a class with a single
+    sample contributes 0. The caller checks ``m > 0`` and ``n > 0``.
+    """
+    pos = np.asarray(pos, dtype=np.float64)
+    neg = np.asarray(neg, dtype=np.float64)
+    m, n = float(pos.sum()), float(neg.sum())
+    neg_below = np.cumsum(neg) - neg
+    pos_above = m - np.cumsum(pos)
+    v10 = (neg_below + 0.5 * neg) / n
+    v01 = (pos_above + 0.5 * pos) / m
+    auc = float(np.dot(pos, v10) / m)
+    s10 = float(np.dot(pos, (v10 - auc) ** 2) / (m - 1)) if m > 1 else 0.0
+    s01 = float(np.dot(neg, (v01 - auc) ** 2) / (n - 1)) if n > 1 else 0.0
+    return auc, s10 / m + s01 / n

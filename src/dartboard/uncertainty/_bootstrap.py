@@ -183,6 +183,18 @@ class CountGroups:
         size = np.diff(np.append(starts, c.shape[0]))
         return cls(k, c[starts], ww[starts], size)
 
+    @classmethod
+    def from_matrix(cls, matrix: np.ndarray) -> CountGroups:
+        """Groups of a (K, K) matrix of frequency counts: one group per non-empty cell.
+
+        Equal to :meth:`from_codes` without weights on the rows the matrix counts
+        (whole numbers only; the caller checks).
+        """
+        k = matrix.shape[0]
+        flat = np.asarray(matrix).ravel()
+        present = np.flatnonzero(flat)
+        return cls(k, present, np.ones(present.shape[0]), flat[present].astype(np.int64))
+
     def matrices(self, counts: np.ndarray) -> np.ndarray:
         """(b, K, K) weighted confusion matrices from (b, G) group draw counts."""
         k = self.n_classes

@@ -162,11 +162,16 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
         raise ValueError(f"{name or 'the metric'} is undefined on this data (it returned "
                          f"{estimate}); no interval can be formed")
     method = iv["method"]
+    level = iv["confidence_level"]
+    if kind == "count":
+        return _count_interval(name, _rows_state(y_t, y_o, w), estimate, method, level,
+                               iv["n_resamples"], stratified, random_state, metric_kwargs,
+                               groups=None if w is None else _row_groups(y_t, y_o, w),
+                               integral=_integral_weights(w))
     if method == "auto":
         method = _auto_method(kind, name, y_t, y_o, w, metric_kwargs)
-    level = iv["confidence_level"]
     if method in _analytic.PROPORTION_METHODS:
-        return _proportion(name, kind, method, estimate, y_t, y_o, w, level, metric_kwargs)
+        raise _not_a_proportion(method, name)
     if method == "delong":
         return _delong(name, kind, estimate, y_t, y_o, w, level)
     rng = check_random_state(random_state)
@@ -178,15 +183,16 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
 
 
 def _interval_iv(metric: Any, method: Any, confidence_level: Any, n_resamples: Any,
-                 stratified: Any) -> dict[str, Any]:
-    if not callable(metric):
+                 stratified: Any, *, check_metric: bool = True) -> dict[str, Any]:
+    if check_metric and not callable(metric):
         raise TypeError(f"metric must be a callable f(y_true, y_other, **kwargs) -> float; "
                         f"got {type(metric).__name__}")
     check_option(method, "method", _METHODS)
     if not isinstance(stratified, (bool, np.bool_)):
         raise TypeError(f"stratified must be True or False; got {stratified!r}")
     return {"method": method, "confidence_level": check_confidence_level(confidence_level),
-            "n_resamples": check_int(n_resamples, "n_resamples", minimum=1)}
+            "n_resamples": check_int(n_resamples, "n_resamples", minimum=1),
+            "stratified": bool(stratified)}
 
 
 def _kind(metric: Callable[..., Any]) -> tuple[str, str]:
@@ -209,12 +215,7 @@ def _integral_weights(w: np.ndarray | None) -> bool:
 
 def _auto_method(kind: str, name: str, y_t: np.ndarray, y_o: np.ndarray,
                  w: np.ndarray | None, kwargs: dict[str, Any]) -> str:
-    if kind == "count" and name in _analytic.PROPORTION_METRICS and _integral_weights(w):
-        try:
-            _proportion_setup(name, y_t, y_o, w, kwargs)
-        except ValueError:
-            return "bca"
-        return "wilson"
+    """``method="auto"`` for ranking and generic metrics (count metrics: _count_interval)."""
     if kind == "ranking" and name == "roc_auc_score" and w is None and not kwargs:
         try:
             _binary_scores(y_t, y_o)
@@ -226,10 +227,9 @@ def _auto_method(kind: str, name: str, y_t: np.ndarray, y_o: np.ndarray,
 
 # --------------------------------------------------------------------- analytic
 
-def _proportion_setup(name: str, y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | None,
-                      kwargs: dict[str, Any]) -> tuple[float, float]:
-    from dartboard.metrics._confusion import ConfusionCounts
-
+def _proportion_setup(name: str, state: Any, integral: bool, kwargs: dict[str, Any]
+                      ) -> tuple[float, float]:
+    """``(x, n)`` of proportion metric ``name`` from a ConfusionCounts ``state``."""
     hint = "; use a bootstrap method (percentile, basic or bca) instead"
     allowed = {"normalize"} if name == "accuracy_score" else {"pos_label", "average",
                                                               "zero_division", "labels"}
@@ -240,11 +240,9 @@ def _proportion_setup(name: str, y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray
     if name == "accuracy_score" and not kwargs.get("normalize", True):
         raise ValueError(f"accuracy_score with normalize=False is a count, not a "
                          f"proportion{hint}")
-    if not _integral_weights(w):
+    if not integral:
         raise ValueError("analytic proportion intervals need counts; sample_weight has "
                          f"non-integer values{hint}")
-    state = ConfusionCounts.from_predictions(y_t, y_o, sample_weight=w,
-                                             names=("y_true", "y_other"))
     pos_index = None
     if name != "accuracy_score":
         if kwargs.get("average", "binary") != "binary" or kwargs.get("labels") is not None:
@@ -256,23 +254,83 @@ def _proportion_setup(name: str, y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray
     return _analytic.proportion_counts(name, state.matrix, pos_index)
 
 
-def _proportion(name: str, kind: str, method: str, estimate: float, y_t: np.ndarray,
-                y_o: np.ndarray, w: np.ndarray | None, level: float,
-                kwargs: dict[str, Any]) -> Interval:
-    if kind != "count" or name not in _analytic.PROPORTION_METRICS:
-        raise ValueError(f"method={method!r} is an interval for a proportion and applies to "
-                         f"{', '.join(_analytic.PROPORTION_METRICS)} only; got metric "
-                         f"{name or 'a user callable'}; use 'percentile', 'basic' or 'bca'")
-    x, n = _proportion_setup(name, y_t, y_o, w, kwargs)
+def _not_a_proportion(method: str, name: str) -> ValueError:
+    return ValueError(f"method={method!r} is an interval for a proportion and applies to "
+                      f"{', '.join(_analytic.PROPORTION_METRICS)} only; got metric "
+                      f"{name or 'a user callable'}; use 'percentile', 'basic' or 'bca'")
+
+
+def _proportion(name: str, method: str, estimate: float, state: Any, integral: bool,
+                level: float, kwargs: dict[str, Any]) -> Interval:
+    if name not in _analytic.PROPORTION_METRICS:
+        raise _not_a_proportion(method, name)
+    x, n = _proportion_setup(name, state, integral, kwargs)
     if n == 0:
         warnings.warn(f"{name} is undefined here (its denominator is 0); the interval is the "
-                      "whole range [0, 1]", IntervalWarning, stacklevel=3)
+                      "whole range [0, 1]", IntervalWarning, stacklevel=4)
         return Interval(estimate, 0.0, 1.0, level, method, float("nan"), None, None, name)
     low, high = _analytic.proportion_interval(x, n, level, method)
     p = x / n
     return Interval(estimate, low, high, level, method, float(np.sqrt(p * (1 - p) / n)),
                     None, None, name)
 
+
+# --------------------------------------------------------------------- counts
+
+def _rows_state(y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | None) -> Any:
+    from dartboard.metrics._confusion import ConfusionCounts
+
+    return ConfusionCounts.from_predictions(y_t, y_o, sample_weight=w,
+                                            names=("y_true", "y_other"))
+
+
+def _row_groups(y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray) -> _bootstrap.CountGroups:
+    """Weighted rows grouped by (cell, weight): the bootstrap resamples rows, not units."""
+    enc = encode_labels(("y_true", y_t), ("y_pred", y_o))
+    t, p = enc.codes
+    return _bootstrap.CountGroups.from_codes(t, p, enc.n_classes, w)
+
+
+def _count_interval(name: str, state: Any, estimate: float, method: str, level: float,
+                    n_resamples: int, stratified: bool, random_state: Any,
+                    kwargs: dict[str, Any], *, groups: _bootstrap.CountGroups | None = None,
+                    integral: bool = True) -> Interval:
+    """The one interval path of a count metric, from its confusion counts.
+
+    ``state`` is the ConfusionCounts of the data; ``groups`` the rows grouped by
+    (cell, weight) when rows carry weights (each resampled row keeps its
+    weight), else the bootstrap draws the frequency counts of ``state``'s cells.
+    ``integral``: the weights (or counts) are whole numbers, as analytic
+    proportion intervals need.
+    """
+    if method == "auto":
+        method = "bca"
+        if name in _analytic.PROPORTION_METRICS and integral:
+            try:
+                _proportion_setup(name, state, integral, kwargs)
+                method = "wilson"
+            except ValueError:
+                pass
+    if method in _analytic.PROPORTION_METHODS:
+        return _proportion(name, method, estimate, state, integral, level, kwargs)
+    if method == "delong":
+        raise ValueError("method='delong' applies to dartboard.metrics.roc_auc_score only; "
+                         f"got {name}; use 'percentile', 'basic' or 'bca'")
+    from dartboard.metrics._confusion import ConfusionCounts
+    from dartboard.uncertainty._counts import batch_count_metric
+
+    if groups is None:
+        groups = _bootstrap.CountGroups.from_matrix(state.matrix)
+    k = groups.n_classes
+    template = ConfusionCounts(state.classes, np.zeros((k, k), np.int64))
+    reps = _bootstrap.count_replicates(
+        lambda mats: batch_count_metric(name, template, mats, kwargs), groups, n_resamples,
+        stratified, check_random_state(random_state), method == "bca")
+    low, high, se, used, dist = _bootstrap.bootstrap_interval(estimate, reps, level, method)
+    return Interval(estimate, low, high, level, used, se, dist, n_resamples, name)
+
+
+# --------------------------------------------------------------------- ranking
 
 def _binary_scores(y_t: np.ndarray, y_o: np.ndarray, pos_label: Any = None
                    ) -> tuple[np.ndarray, np.ndarray]:
@@ -310,17 +368,6 @@ def _replicates(metric: Callable[..., Any], kind: str, name: str, y_t: np.ndarra
                 y_o: np.ndarray, w: np.ndarray | None, kwargs: dict[str, Any],
                 n_resamples: int, stratified: bool, rng: np.random.Generator,
                 jackknife: bool) -> _bootstrap.Replicates:
-    if kind == "count":
-        from dartboard.metrics._confusion import ConfusionCounts
-        from dartboard.uncertainty._counts import batch_count_metric
-
-        enc = encode_labels(("y_true", y_t), ("y_pred", y_o))
-        t, p = enc.codes
-        groups = _bootstrap.CountGroups.from_codes(t, p, enc.n_classes, w)
-        template = ConfusionCounts(enc.classes, np.zeros((enc.n_classes,) * 2, np.int64))
-        return _bootstrap.count_replicates(
-            lambda mats: batch_count_metric(name, template, mats, kwargs), groups,
-            n_resamples, stratified, rng, jackknife)
     if kind == "ranking" and name in _RANKING_FAST and set(kwargs) <= {"pos_label"} \
             and np.ndim(y_o) == 1:
         y, scores = _binary_scores(y_t, y_o, kwargs.get("pos_label", 1)

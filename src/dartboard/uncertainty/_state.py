@@ -1,0 +1,214 @@
+"""Intervals from mergeable states alone: confusion counts and score maps.
+
+Streaming and distributed evaluation keep only the merged states
+(:class:`~dartboard.metrics.ConfusionCounts`, :class:`~dartboard.metrics.ScoreState`),
+never the rows. These functions form the intervals those states determine, through
+the same engines as :func:`dartboard.interval`:
+
+- :func:`interval_from_counts`: every interval of a count metric. The cells of
+  the confusion matrix are read as frequency counts of rows, so the proportion
+  intervals use them directly and the bootstrap draws the resampled matrix as
+  a multinomial over the cells (one per true-class row when stratified); the
+  BCa jackknife is exact in closed form (one leave-one-out value per non-empty
+  cell). ``interval(metric, y_true, y_pred, ...)`` computes the counts and
+  takes this same path, so both give the same interval, with the same
+  bootstrap distribution for the same seed.
+- :func:`interval_from_score_state`: DeLong's interval of ROC AUC from the
+  distinct scores with their positive and negative counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from dartboard._validation import check_confidence_level, check_option, describe
+from dartboard.uncertainty import _analytic, _bootstrap
+from dartboard.uncertainty._interval import (
+    Interval,
+    _count_interval,
+    _interval_iv,
+    _kind,
+)
+
+__all__ = ["interval_from_counts", "interval_from_score_state"]
+
+
+def interval_from_counts(metric: str | Callable[..., Any], counts: Any, *,
+                         method: str = "auto", confidence_level: float = 0.95,
+                         n_resamples: int = 10_000, stratified: bool = False,
+                         random_state: Any = None, **metric_kwargs: Any) -> Interval:
+    """Confidence interval of a count metric from its confusion counts alone.
+
+    Parameters
+    ----------
+    metric : str or callable
+        A dartboard count metric (``dartboard.metrics.f1_score``...) or its name
+        (``"f1_score"``): accuracy, precision, recall, F1, F-beta, specificity,
+        FPR, FNR, selection rate, MCC, balanced accuracy, Cohen's kappa.
+    counts : ConfusionCounts
+        The confusion counts of the data, e.g. merged over batches. Each cell
+        is read as a number of rows (frequency counts).
+    method : str, default="auto"
+        As in :func:`dartboard.interval` (``"delong"`` excepted): ``"wald"``,
+        ``"wilson"``, ``"clopper-pearson"``, ``"agresti-coull"``,
+        ``"jeffreys"`` for the proportion metrics, ``"percentile"``,
+        ``"basic"``, ``"bca"`` for any count metric; ``"auto"`` picks wilson for
+        proportions and bca otherwise.
+    confidence_level : float, default=0.95
+    n_resamples : int, default=10_000
+        Bootstrap resamples.
+    stratified : bool, default=False
+        Resample within each true class (one multinomial per row of the matrix).
+    random_state : None, int, SeedSequence or Generator
+        Seed of the bootstrap.
+    **metric_kwargs
+        Passed to the metric (``pos_label``, ``average``, ``beta``...).
+
+    Returns
+    -------
+    Interval
+
+    Raises
+    ------
+    ValueError
+        ``counts`` has a cell that is not a whole number: it was built with
+        non-integer ``sample_weight``, and then neither a multinomial over the
+        cells nor a binomial proportion describes the data (the state does not
+        keep the individual weights). Use :func:`dartboard.interval` on the
+        rows with ``sample_weight`` instead. Also: no samples, an unknown or
+        non-count metric, a method that does not apply.
+    TypeError
+        ``counts`` is not a ConfusionCounts.
+
+    Notes
+    -----
+    Integer sample weights are frequency weights here: a row of weight 3 counts
+    as 3 rows. :func:`dartboard.interval` with ``sample_weight`` resamples rows
+    instead, each keeping its weight, which gives a different bootstrap (its
+    analytic intervals agree). Whole-valued float cells (a float weight column
+    holding 1.0, 2.0...) are taken as counts; fractional weights that happen
+    to add up to whole numbers cannot be told apart from them.
+
+    Examples
+    --------
+    >>> from dartboard.metrics import ConfusionCounts
+    >>> counts = ConfusionCounts([0, 1], [[3, 1], [1, 5]])
+    >>> iv = interval_from_counts("accuracy_score", counts)
+    >>> iv.method, round(iv.estimate, 2), round(iv.low, 4), round(iv.high, 4)
+    ('wilson', 0.8, 0.4902, 0.9433)
+    >>> interval_from_counts("f1_score", counts, random_state=0, n_resamples=2000).method
+    'bca'
+    """
+    from dartboard.metrics._confusion import ConfusionCounts
+    from dartboard.uncertainty._counts import SCALAR_COUNT_METRICS
+
+    iv = _interval_iv(metric, method, confidence_level, n_resamples, stratified,
+                      check_metric=False)
+    if isinstance(metric, str):
+        check_option(metric, "metric", SCALAR_COUNT_METRICS)
+        name = metric
+    elif callable(metric):
+        kind, name = _kind(metric)
+        if kind != "count":
+            raise ValueError(f"metric must be a dartboard count metric (one of "
+                             f"{', '.join(SCALAR_COUNT_METRICS)}); got "
+                             f"{name or getattr(metric, '__name__', describe(metric))}: an "
+                             "interval from counts needs a metric of the confusion matrix; "
+                             "use dartboard.interval on the data for other metrics")
+    else:
+        raise TypeError(f"metric must be a count metric function or its name; got "
+                        f"{describe(metric)}")
+    if not isinstance(counts, ConfusionCounts):
+        raise TypeError(f"counts must be a dartboard.metrics.ConfusionCounts; got "
+                        f"{describe(counts)}")
+    check_frequency_counts(counts.matrix, "counts")
+    if not counts.total:
+        raise ValueError("counts holds no samples (all cells are 0); no interval can be formed")
+    estimate = _bootstrap.as_float(counts.compute(name, **metric_kwargs), name)
+    if not np.isfinite(estimate):
+        raise ValueError(f"{name} is undefined on these counts (it is {estimate}); no "
+                         "interval can be formed")
+    return _count_interval(name, counts, estimate, iv["method"], iv["confidence_level"],
+                           iv["n_resamples"], iv["stratified"], random_state,
+                           dict(metric_kwargs))
+
+
+def check_frequency_counts(values: np.ndarray, name: str) -> None:
+    """Raise unless every value is a whole number (frequency counts of rows)."""
+    values = np.asarray(values)
+    if values.dtype.kind in "biu":
+        return
+    whole = np.isfinite(values) & (np.mod(values, 1) == 0) if values.dtype.kind == "f" \
+        else np.zeros(values.shape, bool)
+    if not np.all(whole):
+        bad = values[~whole].ravel()[:3].tolist()
+        raise ValueError(f"{name} holds non-integer totals such as {bad!r} (a state built "
+                         "with non-integer sample_weight); an interval from a state reads "
+                         "its cells as frequency counts of rows, which these are not, and "
+                         "the state does not keep the individual weights. Use "
+                         "dartboard.interval on the rows with sample_weight instead")
+
+
+def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score",
+                              method: str = "auto", confidence_level: float = 0.95
+                              ) -> Interval:
+    """DeLong's interval of ROC AUC from a score map (distinct scores with class counts).
+
+    ``AUC +- z sqrt(var)`` clipped to [0, 1], with DeLong's variance computed
+    from the tie groups (grouped midranks, see
+    :func:`dartboard.uncertainty._analytic.delong_variance_grouped`): equal to
+    ``dartboard.interval(roc_auc_score, y_true, y_score, method="delong")`` on the
+    rows the state was built from. A class with a single sample contributes 0
+    to the variance, as there.
+
+    Parameters
+    ----------
+    score_state : ScoreState
+        A :class:`~dartboard.metrics.ScoreState` (exact), e.g. merged over batches.
+        Its counts are read as frequency counts of rows.
+    metric : {"roc_auc_score"}
+    method : {"auto", "delong"}
+    confidence_level : float, default=0.95
+
+    Returns
+    -------
+    Interval
+
+    Raises
+    ------
+    ValueError
+        No positive or no negative sample (AUC undefined), non-integer counts
+        (a state built with non-integer ``sample_weight``), another metric or
+        method.
+    TypeError
+        ``score_state`` is not a ScoreState.
+
+    Examples
+    --------
+    >>> from dartboard.metrics import ScoreState
+    >>> state = ScoreState.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+    >>> iv = interval_from_score_state(state)
+    >>> iv.method, round(iv.estimate, 4), round(iv.low, 4), round(iv.high, 4)
+    ('delong', 0.8889, 0.5809, 1.0)
+    """
+    from dartboard.metrics import ScoreState
+
+    check_option(metric, "metric", ("roc_auc_score",))
+    check_option(method, "method", ("auto", "delong"))
+    level = check_confidence_level(confidence_level)
+    if not isinstance(score_state, ScoreState):
+        raise TypeError(f"score_state must be a dartboard.metrics.ScoreState; got "
+                        f"{describe(score_state)}")
+    check_frequency_counts(score_state.pos, "score_state.pos")
+    check_frequency_counts(score_state.neg, "score_state.neg")
+    m, n = float(score_state.n_positive), float(score_state.n_negative)
+    if m == 0 or n == 0:
+        raise ValueError("ROC AUC is undefined when the state holds only one class "
+                         f"({m:g} positive and {n:g} negative samples)")
+    auc, variance = _analytic.delong_variance_grouped(score_state.pos, score_state.neg)
+    low, high, se = _analytic.delong_interval(auc, variance, level)
+    estimate = float(score_state.compute("roc_auc_score"))
+    return Interval(estimate, low, high, level, "delong", se, None, None, "roc_auc_score")
