@@ -516,9 +516,9 @@ def _intervals(spec: Spec, bundle: StateBundle, values: dict[str, float],
     counts with ``spec.ci_method`` (``"auto"``: Wilson for the proportion metrics,
     accuracy and the binary ones, BCa of the multinomial bootstrap otherwise; a
     proportion method applies to the proportion metrics only, ``"delong"`` to
-    none). ROC AUC (exact mode, binary): DeLong's interval from the score map by
-    :func:`dartboard.uncertainty.interval_from_score_state`, for ``"auto"`` and
-    ``"delong"``; no bootstrap interval of AUC is formed from the score map.
+    none). ROC AUC (exact mode, binary): from the score map by
+    :func:`dartboard.uncertainty.interval_from_score_state` (DeLong for
+    ``"auto"`` and ``"delong"``, else the multinomial bootstrap of its cells).
     A state built with non-integer ``sample_weight`` gives no interval (with a
     warning): its cells are not counts of rows.
     """
@@ -537,7 +537,7 @@ def _intervals(spec: Spec, bundle: StateBundle, values: dict[str, float],
         wanted = [name for name in spec.metrics if name in COUNT_METRICS
                   and (method not in _PROPORTION_METHODS or name in _PROPORTIONS
                        and (name == "accuracy_score" or kwargs.get("average") == "binary"))]
-    auc = "roc_auc_score" in values and spec.exact and method in ("auto", "delong") \
+    auc = "roc_auc_score" in values and spec.exact and method not in _PROPORTION_METHODS \
         and np.isfinite(values["roc_auc_score"]) and not isinstance(bundle.scores, MacroScores)
     states = ([bundle.counts] if wanted else []) + ([bundle.scores] if auc else [])
     if any(_weights_not_counts(s) for s in states):
@@ -553,7 +553,9 @@ def _intervals(spec: Spec, bundle: StateBundle, values: dict[str, float],
         except ValueError as exc:
             warnings.warn(f"no interval for {name}: {exc}", IntervalWarning, stacklevel=3)
     if auc:
-        out["roc_auc_score"] = interval_from_score_state(bundle.scores, confidence_level=level)
+        out["roc_auc_score"] = interval_from_score_state(
+            bundle.scores, method=method, confidence_level=level, n_resamples=spec.n_resamples,
+            random_state=spec.random_state)
     return out
 
 

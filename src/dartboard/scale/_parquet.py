@@ -98,10 +98,12 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
         :func:`dartboard.uncertainty.interval_from_counts`, and DeLong's interval
         of the exact binary ROC AUC from the score map by
         :func:`dartboard.uncertainty.interval_from_score_state`. Each equals
-        :func:`dartboard.interval` on the same rows held in memory (bootstrap:
-        the same distribution for the same ``random_state``). The counts are
-        read as frequency counts: with non-integer ``sample_weight`` no interval
-        is formed (with a warning).
+        :func:`dartboard.interval` on the same rows held in memory (count
+        metrics: the same bootstrap distribution for the same ``random_state``;
+        AUC: DeLong to rounding, bootstrap the same distribution but other
+        draws). The states are read as frequency counts: with non-integer
+        ``sample_weight`` no interval is formed (with a warning); binned scores
+        and multiclass ``proba`` give no AUC interval.
     ci_method : str, default="auto"
         ``"auto"``: Wilson for the proportion metrics (accuracy; precision,
         recall, specificity, FPR, FNR, selection rate when binary), BCa of the
@@ -109,11 +111,12 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
         for ROC AUC. A proportion method (``"wald"``, ``"wilson"``,
         ``"clopper-pearson"``, ``"agresti-coull"``, ``"jeffreys"``) gives
         intervals of the proportion metrics only, ``"delong"`` of ROC AUC only,
-        ``"percentile"``, ``"basic"``, ``"bca"`` of every count metric (no
-        bootstrap of AUC from the score map).
+        ``"percentile"``, ``"basic"``, ``"bca"`` of every count metric and of
+        ROC AUC (a multinomial over the distinct (score, class) cells).
     n_resamples : int, default=10_000
-        Bootstrap resamples (multinomial draws of the confusion matrix:
-        O(K^2) each, independent of the number of rows).
+        Bootstrap resamples (multinomial draws of the confusion matrix,
+        O(K^2) each, and of the score map, O(distinct scores) each; neither
+        depends on the number of rows).
     random_state : None, int, SeedSequence or Generator
         Seed of the bootstrap, given to each metric's interval (an int seed
         gives each the interval ``dartboard.interval`` gives with that seed).

@@ -212,32 +212,52 @@ def count_replicates(evaluate: Callable[[np.ndarray], np.ndarray], groups: Count
                      n_resamples: int, stratified: bool, rng: np.random.Generator,
                      jackknife: bool) -> Replicates:
     """Bootstrap distribution of a count metric by multinomial draws of the groups."""
-    g = groups.size.shape[0]
     k = groups.n_classes
-    n = int(groups.size.sum())
-    rows = groups.cell // k
-    batch = _batch_size(8 * (3 * g + 2 * k * k), n_resamples)
+    return multinomial_replicates(lambda counts: evaluate(groups.matrices(counts)),
+                                  groups.size, groups.cell // k, 8 * 2 * k * k, n_resamples,
+                                  stratified, rng, jackknife)
+
+
+def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: np.ndarray,
+                           stratum: np.ndarray, bytes_per_value: int, n_resamples: int,
+                           stratified: bool, rng: np.random.Generator, jackknife: bool,
+                           jackknife_values: Callable[[], np.ndarray] | None = None
+                           ) -> Replicates:
+    """Bootstrap of a statistic of G groups of identical rows, by multinomial draws.
+
+    A resample of the n rows draws ``Multinomial(n, size / n)`` rows from the
+    groups (stratified: one multinomial per ``stratum`` value, of that
+    stratum's rows). ``evaluate`` maps a (b, G) array of draw counts to the b
+    values; ``bytes_per_value`` is its working memory per value beyond the
+    counts. The jackknife has one leave-one-out value per group (weighted by
+    the group's size): ``evaluate`` of the counts minus one row of the group,
+    or ``jackknife_values()`` when the caller has them in closed form.
+    """
+    g = size.shape[0]
+    batch = _batch_size(8 * 3 * g + bytes_per_value, n_resamples)
     values = np.empty(n_resamples)
-    strata = [np.flatnonzero(rows == r) for r in np.unique(rows)] if stratified \
+    strata = [np.flatnonzero(stratum == r) for r in np.unique(stratum)] if stratified \
         else [np.arange(g)]
     for start in range(0, n_resamples, batch):
         b = min(batch, n_resamples - start)
         counts = np.zeros((b, g))
         for members in strata:
-            sizes = groups.size[members]
+            sizes = size[members]
             total = int(sizes.sum())
             counts[:, members] = rng.multinomial(total, sizes / total, size=b)
-        values[start:start + b] = evaluate(groups.matrices(counts))
+        values[start:start + b] = evaluate(counts)
     if not jackknife:
         return Replicates(values)
+    full = size.astype(np.float64)
+    if jackknife_values is not None:
+        return Replicates(values, jackknife_values(), full)
     jack = np.empty(g)
-    full = groups.size.astype(np.float64)
-    batch = _batch_size(8 * (g + 2 * k * k), g)
+    batch = _batch_size(8 * g + bytes_per_value, g)
     for start in range(0, g, batch):
         stop = min(start + batch, g)
         counts = np.broadcast_to(full, (stop - start, g)).copy()
         counts[np.arange(stop - start), np.arange(start, stop)] -= 1.0
-        jack[start:stop] = evaluate(groups.matrices(counts))
+        jack[start:stop] = evaluate(counts)
     return Replicates(values, jack, full)
 
 

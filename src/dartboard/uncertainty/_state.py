@@ -14,7 +14,8 @@ the same engines as :func:`dartboard.interval`:
   takes this same path, so both give the same interval, with the same
   bootstrap distribution for the same seed.
 - :func:`interval_from_score_state`: DeLong's interval of ROC AUC from the
-  distinct scores with their positive and negative counts.
+  distinct scores with their positive and negative counts, or a bootstrap
+  drawn as a multinomial over the (score, class) cells by the same engine.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._validation import check_confidence_level, check_option, describe
+from dartboard._validation import check_option, check_random_state, describe
 from dartboard.uncertainty import _analytic, _bootstrap
 from dartboard.uncertainty._interval import (
     Interval,
@@ -153,16 +154,26 @@ def check_frequency_counts(values: np.ndarray, name: str) -> None:
 
 
 def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score",
-                              method: str = "auto", confidence_level: float = 0.95
-                              ) -> Interval:
-    """DeLong's interval of ROC AUC from a score map (distinct scores with class counts).
+                              method: str = "auto", confidence_level: float = 0.95,
+                              n_resamples: int = 10_000, stratified: bool = False,
+                              random_state: Any = None) -> Interval:
+    """Interval of ROC AUC from a score map (distinct scores with class counts) alone.
 
-    ``AUC +- z sqrt(var)`` clipped to [0, 1], with DeLong's variance computed
-    from the tie groups (grouped midranks, see
-    :func:`dartboard.uncertainty._analytic.delong_variance_grouped`): equal to
-    ``dartboard.interval(roc_auc_score, y_true, y_score, method="delong")`` on the
-    rows the state was built from. A class with a single sample contributes 0
-    to the variance, as there.
+    - ``"delong"`` (and ``"auto"``): ``AUC +- z sqrt(var)`` clipped to [0, 1],
+      with DeLong's variance from the tie groups (grouped midranks, see
+      :func:`dartboard.uncertainty._analytic.delong_variance_grouped`); equal to
+      ``dartboard.interval(roc_auc_score, y_true, y_score, method="delong")`` on
+      the rows the state was built from. A class with a single sample
+      contributes 0 to the variance, as there.
+    - ``"percentile"``, ``"basic"``, ``"bca"``: bootstrap of the rows, drawn as
+      a multinomial over the non-empty (score, class) cells (stratified: one
+      per class), the AUC of each replicate from cumulative sums over the
+      scores, O(distinct scores) per resample; the BCa jackknife is exact in
+      closed form (removing one positive at score ``s`` takes
+      ``neg below s + neg at s / 2`` from the sum of pair wins). The same
+      distribution as ``dartboard.interval``'s row bootstrap on those rows (not
+      draw for draw: that one draws row indices). Resamples without a positive
+      or a negative are dropped with a warning (``stratified=True`` avoids them).
 
     Parameters
     ----------
@@ -170,8 +181,11 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
         A :class:`~dartboard.metrics.ScoreState` (exact), e.g. merged over batches.
         Its counts are read as frequency counts of rows.
     metric : {"roc_auc_score"}
-    method : {"auto", "delong"}
+    method : {"auto", "delong", "percentile", "basic", "bca"}
     confidence_level : float, default=0.95
+    n_resamples : int, default=10_000
+    stratified : bool, default=False
+    random_state : None, int, SeedSequence or Generator
 
     Returns
     -------
@@ -181,8 +195,8 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
     ------
     ValueError
         No positive or no negative sample (AUC undefined), non-integer counts
-        (a state built with non-integer ``sample_weight``), another metric or
-        method.
+        (a state built with non-integer ``sample_weight``: the state does not
+        keep the individual weights), another metric or method.
     TypeError
         ``score_state`` is not a ScoreState.
 
@@ -193,12 +207,17 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
     >>> iv = interval_from_score_state(state)
     >>> iv.method, round(iv.estimate, 4), round(iv.low, 4), round(iv.high, 4)
     ('delong', 0.8889, 0.5809, 1.0)
+    >>> interval_from_score_state(state, method="percentile", stratified=True,
+    ...                           random_state=0).method
+    'percentile'
     """
     from dartboard.metrics import ScoreState
 
     check_option(metric, "metric", ("roc_auc_score",))
-    check_option(method, "method", ("auto", "delong"))
-    level = check_confidence_level(confidence_level)
+    check_option(method, "method", ("auto", "delong", "percentile", "basic", "bca"))
+    iv = _interval_iv(metric, method, confidence_level, n_resamples, stratified,
+                      check_metric=False)
+    level = iv["confidence_level"]
     if not isinstance(score_state, ScoreState):
         raise TypeError(f"score_state must be a dartboard.metrics.ScoreState; got "
                         f"{describe(score_state)}")
@@ -208,7 +227,66 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
     if m == 0 or n == 0:
         raise ValueError("ROC AUC is undefined when the state holds only one class "
                          f"({m:g} positive and {n:g} negative samples)")
-    auc, variance = _analytic.delong_variance_grouped(score_state.pos, score_state.neg)
-    low, high, se = _analytic.delong_interval(auc, variance, level)
     estimate = float(score_state.compute("roc_auc_score"))
-    return Interval(estimate, low, high, level, "delong", se, None, None, "roc_auc_score")
+    if method in ("auto", "delong"):
+        auc, variance = _analytic.delong_variance_grouped(score_state.pos, score_state.neg)
+        low, high, se = _analytic.delong_interval(auc, variance, level)
+        return Interval(estimate, low, high, level, "delong", se, None, None, "roc_auc_score")
+    cells = ScoreCells(score_state.pos, score_state.neg)
+    reps = _bootstrap.multinomial_replicates(
+        cells.auc, cells.size, cells.stratum, 8 * 3 * cells.n_scores, iv["n_resamples"],
+        iv["stratified"], check_random_state(random_state), method == "bca",
+        cells.jackknife)
+    low, high, se, used, dist = _bootstrap.bootstrap_interval(estimate, reps, level, method)
+    return Interval(estimate, low, high, level, used, se, dist, iv["n_resamples"],
+                    "roc_auc_score")
+
+
+class ScoreCells:
+    """The non-empty (score, class) cells of a score map: the groups of its bootstrap.
+
+    Cells are the positive ones (scores increasing), then the negative ones;
+    ``stratum`` is 1 for positives, 0 for negatives.
+    """
+
+    def __init__(self, pos: np.ndarray, neg: np.ndarray) -> None:
+        pos = np.asarray(pos, dtype=np.float64)
+        neg = np.asarray(neg, dtype=np.float64)
+        self.n_scores = int(pos.shape[0])
+        self.pos_at = np.flatnonzero(pos)
+        self.neg_at = np.flatnonzero(neg)
+        self.size = np.concatenate([pos[self.pos_at], neg[self.neg_at]]).astype(np.int64)
+        self.stratum = np.repeat([1, 0], [self.pos_at.shape[0], self.neg_at.shape[0]])
+        self._pos, self._neg = pos, neg
+
+    def auc(self, counts: np.ndarray) -> np.ndarray:
+        """AUC of each row of a (b, cells) array of counts (nan without both classes).
+
+        ``sum_positives (neg below + neg tied / 2) / (m n)``.
+        """
+        b, n_pos_cells = counts.shape[0], self.pos_at.shape[0]
+        cpos, cneg = counts[:, :n_pos_cells], counts[:, n_pos_cells:]
+        neg = np.zeros((b, self.n_scores))
+        neg[:, self.neg_at] = cneg
+        below = np.cumsum(neg, axis=1)
+        below -= 0.5 * neg
+        wins = np.einsum("bg,bg->b", cpos, below[:, self.pos_at])
+        pairs = cpos.sum(axis=1) * cneg.sum(axis=1)
+        out = np.full(b, np.nan)
+        np.divide(wins, pairs, out=out, where=pairs > 0)
+        return out
+
+    def jackknife(self) -> np.ndarray:
+        """AUC without one row of each cell, in closed form (nan if a class empties)."""
+        pos, neg = self._pos, self._neg
+        m, n = pos.sum(), neg.sum()
+        neg_below = np.cumsum(neg) - 0.5 * neg     # per score: neg below + tied / 2
+        pos_above = m - np.cumsum(pos) + 0.5 * pos  # per score: pos above + tied / 2
+        wins = float(np.dot(pos, neg_below))
+        out_p = np.full(self.pos_at.shape[0], np.nan)
+        out_n = np.full(self.neg_at.shape[0], np.nan)
+        if m > 1:
+            out_p = (wins - neg_below[self.pos_at]) / ((m - 1) * n)
+        if n > 1:
+            out_n = (wins - pos_above[self.neg_at]) / (m * (n - 1))
+        return np.concatenate([out_p, out_n])
