@@ -44,7 +44,8 @@ __all__ = ["compare_models"]
 
 _METHODS = ("permutation",)
 # mean-of-per-sample-loss metrics and the keywords their decomposition handles
-_MEAN_LOSSES = {"log_loss": {"labels", "base"}, "brier_score_loss": {"pos_label"}}
+_MEAN_LOSSES = {"log_loss": {"labels", "base"},
+                "brier_score_loss": {"pos_label", "labels", "scale_by_half"}}
 # Cells (replicates x samples or x types) handled at once, so memory stays bounded.
 _BATCH_CELLS = 1 << 22
 
@@ -178,9 +179,7 @@ def compare_models(metric: Callable[..., Any], y_true: Any, pred_a: Any, pred_b:
     kind = _metric_kind(metric, w, metric_kwargs, a)
     losses = None
     if kind == "mean_loss":
-        losses = _per_sample_losses(metric, name, y, a, b, w, metric_kwargs,
-                                    (estimate_a, estimate_b))
-        kind = "generic" if losses is None else kind
+        losses = _per_sample_losses(name, y, a, b, metric_kwargs)
     if kind == "counts":
         sampler = _TypeCounts(name, y, a, b, metric_kwargs)
         null = sampler.permutation(n_resamples, perm_seed)
@@ -390,37 +389,13 @@ def _auc_bootstrap(yt: np.ndarray, a: np.ndarray, b: np.ndarray, n_resamples: in
 
 # ---------------------------------------------------------------- mean losses
 
-def _per_sample_losses(metric: Callable[..., Any], name: str, y: np.ndarray,
-                       a: np.ndarray, b: np.ndarray, w: np.ndarray | None,
-                       kwargs: dict[str, Any], estimates: tuple[float, float]
-                       ) -> np.ndarray | None:
-    """Loss differences l_a - l_b per sample, or None when the decomposition does not apply.
+def _per_sample_losses(name: str, y: np.ndarray, a: np.ndarray, b: np.ndarray,
+                       kwargs: dict[str, Any]) -> np.ndarray:
+    """Loss differences l_a - l_b per sample, from the metric's own per-sample terms."""
+    from dartboard.metrics._probabilistic import brier_terms, log_loss_terms
 
-    The per-sample losses are recomputed with the metric's own input handling and
-    accepted only if their (weighted) mean reproduces the metric's value for both
-    models; otherwise the caller falls back to calling the metric per replicate.
-    """
-    from dartboard.metrics import _probabilistic as prob
-
-    per_model = []
-    for pred in (a, b):
-        if name == "log_loss":
-            codes, p, _ = prob._multiclass_iv(y, pred, None, kwargs.get("labels"))
-            picked = np.where(codes == 1, p, 1.0 - p) if p.ndim == 1 \
-                else p[np.arange(p.shape[0]), codes]
-            loss = -np.log(np.clip(picked, prob._EPS, 1.0 - prob._EPS))
-            loss /= np.log(kwargs.get("base", np.e))
-        elif pred.ndim == 1:
-            outcome = prob._binary_brier_iv(y, pred, kwargs.get("pos_label"))
-            loss = (outcome - pred.astype(np.float64)) ** 2
-        else:
-            return None
-        per_model.append(loss)
-    for loss, estimate in zip(per_model, estimates):
-        mean = float(np.average(loss, weights=w))
-        if not np.isclose(mean, estimate, rtol=1e-9, atol=1e-12):
-            return None
-    return per_model[0] - per_model[1]
+    terms = {"log_loss": log_loss_terms, "brier_score_loss": brier_terms}[name]
+    return terms(y, a, **kwargs)[0] - terms(y, b, **kwargs)[0]
 
 
 def _loss_permutation(d: np.ndarray, w: np.ndarray | None, n_resamples: int,

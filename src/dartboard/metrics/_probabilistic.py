@@ -173,6 +173,23 @@ def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True,
         warnings.warn("`y_pred` was renamed to `y_proba` in version 1.9 and will be "
                       "removed in 1.11. Use `y_proba` instead.", FutureWarning, stacklevel=2)
         y_proba = y_pred
+    losses, w = log_loss_terms(y_true, y_proba, sample_weight=sample_weight, labels=labels,
+                               base=base)
+    if w is None:
+        total = losses.sum()
+        return float(total / losses.shape[0] if normalize else total)
+    total = np.dot(losses, w.astype(np.float64, copy=False))
+    return float(total / _weight_sum(w) if normalize else total)
+
+
+def log_loss_terms(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
+                   labels: Any = None, base: float = math.e
+                   ) -> tuple[np.ndarray, np.ndarray | None]:
+    """Per-sample log losses ``-log_b p_i[y_i]`` and the checked sample weights.
+
+    The one implementation behind :func:`log_loss`; paired tests between models
+    reuse it so that their per-sample terms are the metric's own.
+    """
     base = _check_base(base)
     codes, p, w = _multiclass_iv(y_true, y_proba, sample_weight, labels)
     if p.ndim == 1:
@@ -181,15 +198,8 @@ def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True,
         picked = p[np.arange(p.shape[0]), codes]
     np.clip(picked, _EPS, 1.0 - _EPS, out=picked)
     losses = np.log(picked, out=picked)
-    if w is None:
-        total = -losses.sum()
-        value = total / losses.shape[0] if normalize else total
-    else:
-        total = -np.dot(losses, w.astype(np.float64, copy=False))
-        value = total / _weight_sum(w) if normalize else total
-    if base != math.e:
-        value /= math.log(base)
-    return float(value)
+    losses *= -1.0 / math.log(base)
+    return losses, w
 
 
 def _binary_outcome(y_true: np.ndarray, pos_label: Any) -> np.ndarray:
@@ -240,6 +250,22 @@ def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
     >>> round(brier_score_loss([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]), 4)
     0.0375
     """
+    per_sample, w = brier_terms(y_true, y_proba, sample_weight=sample_weight,
+                                pos_label=pos_label, labels=labels,
+                                scale_by_half=scale_by_half)
+    if w is None:
+        return float(per_sample.mean())
+    return float(np.dot(per_sample, w.astype(np.float64, copy=False)) / _weight_sum(w))
+
+
+def brier_terms(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
+                pos_label: Any = None, labels: Any = None, scale_by_half: Any = "auto"
+                ) -> tuple[np.ndarray, np.ndarray | None]:
+    """Per-sample Brier terms (already scaled) and the checked sample weights.
+
+    The one implementation behind :func:`brier_score_loss`; paired tests between
+    models reuse it.
+    """
     if not (scale_by_half == "auto" or isinstance(scale_by_half, (bool, np.bool_))):
         raise ValueError(f"scale_by_half must be 'auto', True or False; got "
                          f"{scale_by_half!r}")
@@ -259,8 +285,8 @@ def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
         diff[np.arange(p.shape[0]), codes] -= 1.0
         per_sample = np.einsum("ij,ij->i", diff, diff)
         n_columns = p.shape[1]
-    value = (per_sample.mean() if w is None
-             else np.dot(per_sample, w.astype(np.float64, copy=False)) / _weight_sum(w))
     if scale_by_half == "auto":
         scale_by_half = n_columns < 3
-    return float(0.5 * value if scale_by_half else value)
+    if scale_by_half:
+        per_sample *= 0.5
+    return per_sample, w
