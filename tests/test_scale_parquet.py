@@ -265,6 +265,155 @@ def test_delong_variance_from_score_map_equals_midrank_algorithm():
     assert variance == pytest.approx(cov[0, 0], rel=1e-12)
 
 
+# ------------------------------------------------------------------- intervals
+
+def _interval_data(tmp_path, n=900, seed=13, k=2):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    score = np.round(rng.random(n) + 0.3 * (y == 1), 2)
+    pred = np.where(rng.random(n) < 0.7, y, rng.integers(0, k, n))
+    write_parts(tmp_path, {"y": y, "p": pred, "s": score}, [100, 100, 550])  # one empty file
+    return y, pred, score
+
+
+def _in_memory_interval(name, y, other, **kw):
+    from dartboard import interval
+
+    averaged = name not in ("accuracy_score", "balanced_accuracy_score", "matthews_corrcoef",
+                            "cohen_kappa_score", "roc_auc_score")
+    binary = np.unique(y).shape[0] <= 2
+    if averaged:
+        kw.update({"average": "binary", "pos_label": 1} if binary else {"average": "macro"})
+    return interval(getattr(dm, name), y, other, **kw)
+
+
+def _identical(a, b):
+    da, db = a.to_dict(), b.to_dict()
+    dist_a, dist_b = da.pop("bootstrap_distribution"), db.pop("bootstrap_distribution")
+    assert da == db
+    assert (dist_a is None) == (dist_b is None)
+    if dist_a is not None:
+        assert np.array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
+
+
+@pytest.mark.parametrize("ci_method", ["auto", "wilson", "clopper-pearson", "percentile",
+                                       "basic", "bca"])
+def test_streamed_count_intervals_equal_interval_in_memory(tmp_path, ci_method):
+    """Same engine, same seed: the very same interval (bootstrap distribution too)."""
+    y, pred, _ = _interval_data(tmp_path)
+    result = stream(tmp_path, y_true="y", y_pred="p", metrics=COUNT, confidence_level=0.9,
+                    ci_method=ci_method, n_resamples=300, random_state=4, batch_size=64)
+    proportions = {"accuracy_score", "precision_score", "recall_score", "specificity_score",
+                   "false_positive_rate", "false_negative_rate", "selection_rate"}
+    expected_names = proportions if ci_method in ("wilson", "clopper-pearson") else set(COUNT)
+    assert set(result.intervals) == expected_names
+    for name, got in result.intervals.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = _in_memory_interval(name, y, pred, method=ci_method, confidence_level=0.9,
+                                       n_resamples=300, random_state=4)
+        _identical(got, want)
+        assert got.estimate == result.metrics[name]
+    if ci_method == "auto":
+        assert result.intervals["accuracy_score"].method == "wilson"
+        assert result.intervals["f1_score"].method == "bca"
+
+
+def test_streamed_multiclass_count_intervals(tmp_path):
+    y, pred, _ = _interval_data(tmp_path, k=3, seed=14)
+    result = stream(tmp_path, y_true="y", y_pred="p", task="classification",
+                    metrics=["accuracy_score", "f1_score", "cohen_kappa_score"],
+                    confidence_level=0.95, n_resamples=200, random_state=1)
+    assert result.intervals["accuracy_score"].method == "wilson"
+    for name, got in result.intervals.items():
+        _identical(got, _in_memory_interval(name, y, pred, n_resamples=200, random_state=1))
+
+
+@pytest.mark.parametrize("ci_method", ["auto", "delong", "percentile", "bca"])
+def test_streamed_auc_interval_equals_interval_in_memory(tmp_path, ci_method):
+    y, _, score = _interval_data(tmp_path)
+    result = stream(tmp_path, y_true="y", y_score="s", metrics=["roc_auc_score"],
+                    confidence_level=0.95, ci_method=ci_method, n_resamples=2000,
+                    random_state=3)
+    got = result.intervals["roc_auc_score"]
+    want = _in_memory_interval("roc_auc_score", y, score, method=ci_method,
+                               n_resamples=2000, random_state=3)
+    assert got.method == want.method and got.estimate == want.estimate
+    if got.method == "delong":
+        assert (got.low, got.high, got.standard_error) == pytest.approx(
+            (want.low, want.high, want.standard_error), rel=1e-12)
+    else:  # multinomial over (score, class) cells vs row indices: equal in law only
+        from scipy import stats
+
+        assert stats.ks_2samp(got.bootstrap_distribution,
+                              want.bootstrap_distribution).pvalue > 1e-3
+        assert abs(got.low - want.low) < 0.3 * want.standard_error
+        assert abs(got.high - want.high) < 0.3 * want.standard_error
+
+
+def test_streamed_interval_options_select_metrics(tmp_path):
+    _interval_data(tmp_path)
+    kw = dict(y_true="y", y_pred="p", y_score="s", confidence_level=0.95, n_resamples=100,
+              random_state=0)
+    wilson = stream(tmp_path, ci_method="wilson", **kw)
+    assert "f1_score" not in wilson.intervals and "roc_auc_score" not in wilson.intervals
+    assert wilson.intervals["recall_score"].method == "wilson"
+    delong = stream(tmp_path, ci_method="delong", **kw)
+    assert list(delong.intervals) == ["roc_auc_score"]
+    full = stream(tmp_path, **kw)  # every count metric and AUC; AP has no interval here
+    assert set(full.intervals) == set(full.metrics) - {"average_precision_score"}
+    # binned scores keep no score map: no AUC interval
+    binned = stream(tmp_path, exact=False, n_bins=50, **kw)
+    assert "roc_auc_score" not in binned.intervals and "f1_score" in binned.intervals
+    # without confidence_level, no interval at all
+    assert stream(tmp_path, y_true="y", y_pred="p").intervals == {}
+
+
+def test_streamed_intervals_with_weights(tmp_path):
+    rng = np.random.default_rng(15)
+    y = rng.integers(0, 2, 300)
+    pred = np.where(rng.random(300) < 0.8, y, 1 - y)
+    w = rng.integers(0, 4, 300)
+    write_parts(tmp_path, {"y": y, "p": pred, "w": w, "wf": w * 0.5 + 0.25}, [120])
+    result = stream(tmp_path, y_true="y", y_pred="p", sample_weight="w",
+                    metrics=["accuracy_score", "f1_score"], confidence_level=0.95,
+                    n_resamples=200, random_state=5)
+    # integer weights are frequency counts: the rows repeated
+    y_rep, p_rep = np.repeat(y, w), np.repeat(pred, w)
+    for name, got in result.intervals.items():
+        _identical(got, _in_memory_interval(name, y_rep, p_rep, n_resamples=200,
+                                            random_state=5))
+    from dartboard.uncertainty import IntervalWarning
+
+    with pytest.warns(IntervalWarning, match="non-integer"):
+        fractional = evaluate_parquet(tmp_path, y_true="y", y_pred="p", sample_weight="wf",
+                                      metrics=["accuracy_score", "f1_score"],
+                                      confidence_level=0.95)
+    assert fractional.intervals == {} and fractional.metrics["f1_score"] > 0
+
+
+def test_streamed_interval_undefined_metric_warns(tmp_path):
+    # no predicted positive: precision 0/0; its Wilson interval is [0, 1] with a warning,
+    # and a bootstrap of it has no defined replicate: a warning and no interval
+    write_parts(tmp_path, {"y": np.array([0, 1, 1, 0]), "p": np.array([0, 0, 0, 0])}, [])
+    from dartboard.uncertainty import IntervalWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dm.UndefinedMetricWarning)
+        with pytest.warns(IntervalWarning, match="denominator is 0"):
+            result = evaluate_parquet(tmp_path, y_true="y", y_pred="p",
+                                      metrics=["precision_score"], confidence_level=0.95)
+    assert (result.intervals["precision_score"].low,
+            result.intervals["precision_score"].high) == (0.0, 1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dm.UndefinedMetricWarning)
+        with pytest.warns(IntervalWarning, match="no interval for precision_score"):
+            result = evaluate_parquet(tmp_path, y_true="y", y_pred="p",
+                                      metrics=["precision_score"], confidence_level=0.95,
+                                      ci_method="bca", n_resamples=50, random_state=0)
+    assert result.intervals == {}
+
+
 # ------------------------------------------------------------------- bad input
 
 @pytest.fixture
@@ -342,6 +491,9 @@ def test_labels_outside_binary_need_pos_label(good_folder):
     ({"y_true": "y", "y_score": "s", "score_range": (1, 0)}, ValueError, "score_range"),
     ({"y_true": "y", "y_score": "s", "confidence_level": 2}, ValueError, "confidence_level"),
     ({"y_true": "y", "y_score": "s", "progress": "yes"}, TypeError, "progress"),
+    ({"y_true": "y", "y_score": "s", "ci_method": "normal"}, ValueError, "ci_method"),
+    ({"y_true": "y", "y_score": "s", "n_resamples": 0}, ValueError, "n_resamples"),
+    ({"y_true": "y", "y_score": "s", "random_state": "seed"}, TypeError, "random_state"),
 ])
 def test_bad_arguments(good_folder, kwargs, exc, match):
     with pytest.raises(exc, match=match):

@@ -20,7 +20,8 @@ _GLOB_CHARS = set("*?[")
 
 def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = None,
                      y_score: str | None = None, proba: Any = None,
-                     metrics: Sequence[str] | None = None, batch_size: int = 1_000_000, task: str = "auto", exact: bool = True,
+                     metrics: Sequence[str] | None = None, batch_size: int = 1_000_000,
+                     task: str = "auto", exact: bool = True,
                      n_bins: int = 100_000, score_range: tuple[float, float] | None = None,
                      relative_accuracy: float = 1e-3, sample_weight: str | None = None,
                      pos_label: Any = None, confidence_level: float | None = None,
