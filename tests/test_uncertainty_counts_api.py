@@ -356,3 +356,22 @@ def test_score_state_integer_weights_are_frequency_counts():
 def test_score_state_bad_input(state, kw, exc, match):
     with pytest.raises(exc, match=match):
         interval_from_score_state(state, **kw)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(2, 60), st.integers(0, 2))
+def test_property_score_cells_against_rows(seed, n, decimals):
+    """Replicate AUC = weighted roc_auc_score; closed-form jackknife = brute leave-one-out."""
+    y, s = _scored(n, seed, decimals)
+    y[0], y[-1] = 0, 1
+    state = ScoreState.from_scores(y, s)
+    cells = ScoreCells(state.pos, state.neg)
+    labels = np.r_[np.ones(cells.pos_at.size), np.zeros(cells.neg_at.size)]
+    scores = np.r_[state.scores[cells.pos_at], state.scores[cells.neg_at]]
+    draws = np.random.default_rng(seed).integers(1, 4, (3, cells.size.size)).astype(float)
+    np.testing.assert_allclose(cells.auc(draws), [roc_auc_score(labels, scores,
+                                                                sample_weight=d)
+                                                  for d in draws], rtol=1e-12)
+    jack = cells.jackknife()
+    brute = cells.auc(cells.size - np.eye(cells.size.size))
+    np.testing.assert_allclose(jack, brute, rtol=1e-12, atol=1e-15)
