@@ -175,6 +175,21 @@ def test_evaluate_streams_a_directory_of_parquet(files):
     assert rows["accuracy"][1] == f"{values['accuracy']:.4f}"
 
 
+def test_streamed_bootstrap_interval_equals_in_memory(files):
+    from dartboard import interval
+    from dartboard.metrics import f1_score
+
+    res = run("evaluate", files / "parts", "--y-true", "y", "--y-pred", "pred", "--json",
+              "--ci", "bca", "--n-resamples", "300", "--seed", "3")
+    assert res.exit_code == 0, res.output
+    f1 = {m["metric"]: m for m in json.loads(res.stdout)["metrics"]}["f1"]
+    df = pd.read_csv(files / "preds.csv")
+    expected = interval(f1_score, df.y, df.pred, method="bca", n_resamples=300,
+                        random_state=3)
+    assert f1["method"] == "bca"
+    assert (f1["low"], f1["high"]) == pytest.approx((expected.low, expected.high), rel=1e-12)
+
+
 def test_compare_json_equals_table_and_verdict(files):
     args = ("compare", files / "preds.csv", "--y-true", "y", "--a", "pred", "--b", "pred_b",
             "--n-resamples", "2000")
@@ -286,8 +301,8 @@ BAD = [
                   "ranking"], "--task must be one of"),
     ("bad interval method", ["evaluate", "{d}/preds.csv", "--y-true", "y", "--y-pred", "pred",
                              "--ci", "magic"], "magic"),
-    ("streamed with bootstrap", ["evaluate", "{d}/parts", "--y-true", "y", "--y-pred", "pred",
-                                 "--ci", "bca"], "need a single file"),
+    ("streamed with groups", ["evaluate", "{d}/parts", "--y-true", "y", "--y-pred", "pred",
+                              "--group", "g"], "need a single file"),
     ("unknown metric", ["compare", "{d}/preds.csv", "--y-true", "y", "--a", "pred", "--b",
                         "pred_b", "--metric", "awesomeness"], "unknown metric 'awesomeness'"),
     ("unknown cv metric", ["select", "{d}/cv.csv", "--metric", "f1"], "metric 'f1'"),

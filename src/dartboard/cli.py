@@ -370,13 +370,11 @@ def evaluate(
         raise ValueError("give exactly one of --y-pred, --y-score or --proba"
                          + (f"; got {', '.join(given)}" if given else ""))
     if _is_stream_source(file):
-        if proba or group or report or ci not in ("auto", "wilson"):
-            raise ValueError("--proba, --group, --report and --ci other than wilson need a "
-                             "single file; a directory or glob of Parquet files is streamed "
-                             "with --y-pred or --y-score, with Wilson intervals of the "
-                             "proportion metrics")
-        return _evaluate_stream(file, y_true, y_pred, y_score, task, confidence_level,
-                                json_out)
+        if group or report:
+            raise ValueError("--group and --report need a single file; a directory or glob "
+                             "of Parquet files is streamed without them")
+        return _evaluate_stream(file, y_true, y_pred, y_score, proba, task, ci,
+                                confidence_level, n_resamples, seed, json_out)
     payload = _evaluate_table(file, y_true, y_pred, y_score, proba, task, ci,
                               confidence_level, n_resamples, group, seed)
     if report is not None:
@@ -431,12 +429,15 @@ def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | N
 
 
 def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str | None,
-                     task: str, confidence_level: float, json_out: bool) -> None:
+                     proba: list[str] | None, task: str, ci: str, confidence_level: float,
+                     n_resamples: int, seed: int, json_out: bool) -> None:
     from dartboard.scale import evaluate_parquet
 
     kind = {"binary": "classification", "multiclass": "classification"}.get(task, task)
     result = evaluate_parquet(source, y_true=y_true, y_pred=y_pred, y_score=y_score,
-                              task=kind, confidence_level=confidence_level,
+                              proba=proba or None, task=kind,
+                              confidence_level=confidence_level, ci_method=ci,
+                              n_resamples=n_resamples, random_state=seed,
                               progress=not json_out)
     rows = []
     for name, value in result.metrics.items():
