@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import dartboard as db
-from dartboard.compare._counts import batch_count_metric
 from dartboard.compare._models import _batch_auc
 from dartboard.compare._permutation import MAX_EXACT_PAIRS
 from dartboard.metrics import (
@@ -364,64 +363,6 @@ def test_compare_models_undefined_metric_is_an_error():
 def test_compare_models_metric_must_be_callable():
     with pytest.raises(TypeError, match="metric must be a dartboard metric"):
         db.compare_models("f1", [0, 1], [0, 1], [1, 0])
-
-
-# ---------------------------------------------------------------- batch evaluator oracle
-
-_CASES = [
-    ("accuracy_score", {}), ("accuracy_score", {"normalize": False}),
-    ("matthews_corrcoef", {}), ("balanced_accuracy_score", {}),
-    ("balanced_accuracy_score", {"adjusted": True}), ("cohen_kappa_score", {}),
-    ("cohen_kappa_score", {"weights": "linear"}),
-    ("f1_score", {"average": "macro"}), ("f1_score", {"average": "micro"}),
-    ("f1_score", {"average": "weighted"}), ("precision_score", {"average": "macro"}),
-    ("recall_score", {"average": "weighted", "zero_division": 1.0}),
-    ("specificity_score", {"average": "macro"}), ("false_positive_rate", {"average": "micro"}),
-    ("false_negative_rate", {"average": "macro", "zero_division": np.nan}),
-    ("selection_rate", {"average": "weighted"}),
-    ("fbeta_score", {"beta": 2.0, "average": "macro"}),
-    ("fbeta_score", {"beta": 0.5, "average": "macro", "labels": [0, 2, 7]}),
-    ("precision_score", {"average": "micro", "labels": [1, 3]}),
-    ("selection_rate", {"average": "micro"}), ("specificity_score", {"average": "weighted"}),
-    ("fbeta_score", {"beta": np.inf, "average": "macro"}),
-    ("fbeta_score", {"beta": 0.0, "average": "weighted"}),
-]
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.integers(2, 4), st.integers(0, 2**32 - 1), st.sampled_from(_CASES),
-       st.floats(0.0, 0.9))
-def test_batch_count_metric_equals_state_compute(k, seed, case, sparsity):
-    name, kw = case
-    rng = np.random.default_rng(seed)
-    m = rng.integers(0, 6, (5, k, k)) * (rng.random((5, k, k)) > sparsity)
-    m[:, 0, 0] += 1  # at least one sample
-    classes = np.arange(k)
-    got = batch_count_metric(name, m, classes, kw)
-    for r in range(m.shape[0]):
-        present = (m[r].sum(0) + m[r].sum(1)) > 0
-        state = ConfusionCounts(classes[present], m[r][np.ix_(present, present)])
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            want = float(state.compute(name, **kw))
-        np.testing.assert_allclose(got[r], want, rtol=1e-12, atol=1e-15, equal_nan=True)
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from([0, 1]))
-def test_batch_binary_metrics_equal_state_compute(seed, pos_label):
-    rng = np.random.default_rng(seed)
-    m = rng.integers(0, 4, (6, 2, 2))
-    m[:, 1, 0] += 1
-    classes = np.array([0, 1])
-    for name in ("precision_score", "recall_score", "f1_score", "specificity_score",
-                 "selection_rate", "false_negative_rate"):
-        got = batch_count_metric(name, m, classes, {"pos_label": pos_label})
-        for r in range(m.shape[0]):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                want = ConfusionCounts(classes, m[r]).compute(name, pos_label=pos_label)
-            assert got[r] == pytest.approx(want)
 
 
 def test_kappa_and_balanced_accuracy_compare_models_agree_with_sklearn():

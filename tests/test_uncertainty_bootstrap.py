@@ -28,7 +28,7 @@ from dartboard.uncertainty._bootstrap import (
     count_replicates,
     generic_replicates,
 )
-from dartboard.uncertainty._counts import batch_count_metric
+from dartboard.metrics._batched import batch_count_metric
 
 
 def _labels(n, seed, k=2, acc=0.8):
@@ -43,66 +43,6 @@ def _scores(n, seed, ties=False):
     y = (rng.random(n) < 0.4).astype(int)
     s = rng.normal(size=n) + y
     return y, np.round(s, 1) if ties else s
-
-
-# ------------------------------------------------------------- vectorised count metrics
-
-CASES = [
-    ("accuracy_score", {}), ("accuracy_score", {"normalize": False}),
-    ("precision_score", {}), ("recall_score", {"pos_label": 0}),
-    ("f1_score", {}), ("fbeta_score", {"beta": 2.0}), ("fbeta_score", {"beta": 0.0}),
-    ("specificity_score", {}), ("false_positive_rate", {}), ("false_negative_rate", {}),
-    ("selection_rate", {}), ("matthews_corrcoef", {}), ("balanced_accuracy_score", {}),
-    ("balanced_accuracy_score", {"adjusted": True}), ("cohen_kappa_score", {}),
-    ("cohen_kappa_score", {"weights": "quadratic"}),
-    ("f1_score", {"zero_division": 1.0}), ("precision_score", {"zero_division": np.nan}),
-]
-MULTI = ["micro", "macro", "weighted"]
-
-
-def _expected(name, classes, mat, kwargs):
-    """ConfusionCounts.compute, with a 0/0 binary/micro ratio turned into nan."""
-    with warnings.catch_warnings(record=True) as rec:
-        warnings.simplefilter("always")
-        value = ConfusionCounts(classes, mat).compute(name, **kwargs)
-    undefined = any(issubclass(r.category, UndefinedMetricWarning) for r in rec)
-    if name == "fbeta_score" and kwargs["beta"] == 0.0:
-        # F_0 is precision; the metric returns zero_division there without a warning
-        tp, fp = np.diagonal(mat), mat.sum(axis=0) - np.diagonal(mat)
-        undefined = (tp.sum() + fp.sum() == 0) if kwargs.get("average") == "micro" \
-            else (kwargs.get("average", "binary") == "binary" and tp[1] + fp[1] == 0)
-    if undefined and kwargs.get("average", "binary") in ("binary", "micro") \
-            and kwargs.get("zero_division", "warn") == "warn":
-        return np.nan
-    return value
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.integers(2, 3), st.lists(st.integers(0, 4), min_size=9 * 6, max_size=9 * 6),
-       st.sampled_from(range(len(CASES))), st.sampled_from(MULTI))
-def test_batch_count_metric_equals_compute(k, cells, case, average):
-    name, kwargs = CASES[case]
-    kwargs = dict(kwargs)
-    if k == 3 and name not in ("accuracy_score", "matthews_corrcoef",
-                               "balanced_accuracy_score", "cohen_kappa_score"):
-        kwargs["average"] = average
-        kwargs.pop("pos_label", None)
-    mats = np.array(cells[: 6 * k * k]).reshape(6, k, k)
-    mats[0] = 0
-    mats[0, 0, 0] = 3  # one class only: many ratios are 0/0
-    classes = np.arange(k)
-    template = ConfusionCounts(classes, np.zeros((k, k), np.int64))
-    got = batch_count_metric(name, template, mats, kwargs)
-    want = np.array([_expected(name, classes, m, kwargs) for m in mats], dtype=float)
-    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12, equal_nan=True)
-
-
-def test_kappa_with_labels_uses_the_loop():
-    mats = np.array([[[3, 1], [2, 4]], [[0, 0], [0, 5]]])
-    template = ConfusionCounts(np.arange(2), np.zeros((2, 2), np.int64))
-    got = batch_count_metric("cohen_kappa_score", template, mats, {"labels": [0, 1]})
-    want = [ConfusionCounts(np.arange(2), m).compute("cohen_kappa_score") for m in mats[:1]]
-    assert got[0] == pytest.approx(want[0]) and np.isnan(got[1])
 
 
 # ------------------------------------------------------------- count fast path vs index
@@ -133,9 +73,8 @@ def test_count_jackknife_equals_leave_one_out():
     y, p = _labels(120, 5, 3)
     w = np.random.default_rng(0).choice([1.0, 3.0], 120)
     groups = CountGroups.from_codes(y, p, 3, w)
-    template = ConfusionCounts(np.arange(3), np.zeros((3, 3), np.int64))
     kw = {"average": "weighted"}
-    fast = count_replicates(lambda m: batch_count_metric("f1_score", template, m, kw),
+    fast = count_replicates(lambda m: batch_count_metric("f1_score", np.arange(3), m, kw),
                             groups, 5, False, np.random.default_rng(0), True)
     slow = generic_replicates(lambda i: f1_score(y[i], p[i], sample_weight=w[i], **kw),
                               120, None, np.array([120]), 5, np.random.default_rng(0), True)
@@ -159,8 +98,7 @@ def test_stratified_keeps_every_class():
 
     def rows(mats):
         seen.append(mats.sum(axis=2))
-        return batch_count_metric("recall_score", template, mats, {})
-    template = ConfusionCounts(np.arange(2), np.zeros((2, 2), np.int64))
+        return batch_count_metric("recall_score", np.arange(2), mats, {})
     groups = CountGroups.from_codes(y, p, 2, None)
     count_replicates(rows, groups, 500, True, np.random.default_rng(0), False)
     assert np.all(np.concatenate(seen) == [57, 3])

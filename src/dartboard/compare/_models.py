@@ -35,7 +35,7 @@ from dartboard._validation import (
     encode_labels,
     to_numpy,
 )
-from dartboard.compare._counts import SCALAR_COUNT_METRICS, batch_count_metric
+from dartboard.metrics._batched import SCALAR_COUNT_METRICS, batch_count_metric
 from dartboard.compare._permutation import ALTERNATIVES, count_extreme
 from dartboard.compare._results import Comparison
 from dartboard.uncertainty import Interval
@@ -285,8 +285,8 @@ class _TypeCounts:
         return out.reshape(rows, self.k, self.k)
 
     def _difference(self, ma: np.ndarray, mb: np.ndarray) -> np.ndarray:
-        return (batch_count_metric(self.name, ma, self.classes, self.kwargs)
-                - batch_count_metric(self.name, mb, self.classes, self.kwargs))
+        return (batch_count_metric(self.name, self.classes, ma, self.kwargs)
+                - batch_count_metric(self.name, self.classes, mb, self.kwargs))
 
     def permutation(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
         out = np.empty(n_resamples)

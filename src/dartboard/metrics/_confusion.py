@@ -336,15 +336,21 @@ def _average(values: np.ndarray, average: str | None, support: np.ndarray) -> An
     return _nanaverage(values, support if average == "weighted" else None)
 
 
+def _check_beta(beta: Any) -> float:
+    """F-beta's beta: a non-negative number (inf allowed: recall)."""
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
+        raise TypeError(f"beta must be a non-negative number; got {beta!r}")
+    if np.isnan(beta) or beta < 0:
+        raise ValueError(f"beta must be a non-negative number; got {beta!r}")
+    return float(beta)
+
+
 def _prfs(state: ConfusionCounts, *, beta: float = 1.0, labels: Any = None,
           pos_label: Any = 1, average: str | None = None,
           warn_for: tuple[str, ...] = ("precision", "recall", "f-score"),
           zero_division: Any = "warn") -> tuple[Any, Any, Any, Any]:
     zero_division = check_zero_division(zero_division)
-    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
-        raise TypeError(f"beta must be a non-negative number; got {beta!r}")
-    if np.isnan(beta) or beta < 0:
-        raise ValueError(f"beta must be a non-negative number; got {beta!r}")
+    beta = _check_beta(beta)
     tp, fp, fn, _ = _set_counts(state, average, labels, pos_label)
     pred_sum, true_sum = tp + fp, tp + fn
     precision = _divide(tp, pred_sum, "Precision", "predicted", average, zero_division,

@@ -200,7 +200,7 @@ def _kind(metric: Callable[..., Any]) -> tuple[str, str]:
     module = getattr(metric, "__module__", "") or ""
     name = getattr(metric, "__name__", "") or ""
     if module == _CONFUSION_MODULE:
-        from dartboard.uncertainty._counts import SCALAR_COUNT_METRICS
+        from dartboard.metrics._batched import SCALAR_COUNT_METRICS
 
         if name in SCALAR_COUNT_METRICS:
             return "count", name
@@ -316,16 +316,13 @@ def _count_interval(name: str, state: Any, estimate: float, method: str, level: 
     if method == "delong":
         raise ValueError("method='delong' applies to dartboard.metrics.roc_auc_score only; "
                          f"got {name}; use 'percentile', 'basic' or 'bca'")
-    from dartboard.metrics._confusion import ConfusionCounts
-    from dartboard.uncertainty._counts import batch_count_metric
+    from dartboard.metrics._batched import batch_count_metric
 
     if groups is None:
         groups = _bootstrap.CountGroups.from_matrix(state.matrix)
-    k = groups.n_classes
-    template = ConfusionCounts(state.classes, np.zeros((k, k), np.int64))
     reps = _bootstrap.count_replicates(
-        lambda mats: batch_count_metric(name, template, mats, kwargs), groups, n_resamples,
-        stratified, check_random_state(random_state), method == "bca")
+        lambda mats: batch_count_metric(name, state.classes, mats, kwargs, undefined="nan"),
+        groups, n_resamples, stratified, check_random_state(random_state), method == "bca")
     low, high, se, used, dist = _bootstrap.bootstrap_interval(estimate, reps, level, method)
     return Interval(estimate, low, high, level, used, se, dist, n_resamples, name)
 

@@ -104,18 +104,18 @@ def interval_from_counts(metric: str | Callable[..., Any], counts: Any, *,
     'bca'
     """
     from dartboard.metrics._confusion import ConfusionCounts
-    from dartboard.uncertainty._counts import SCALAR_COUNT_METRICS
+    from dartboard.metrics._batched import SCALAR_COUNT_METRICS
 
     iv = _interval_iv(metric, method, confidence_level, n_resamples, stratified,
                       check_metric=False)
     if isinstance(metric, str):
-        check_option(metric, "metric", SCALAR_COUNT_METRICS)
+        check_option(metric, "metric", sorted(SCALAR_COUNT_METRICS))
         name = metric
     elif callable(metric):
         kind, name = _kind(metric)
         if kind != "count":
             raise ValueError(f"metric must be a dartboard count metric (one of "
-                             f"{', '.join(SCALAR_COUNT_METRICS)}); got "
+                             f"{', '.join(sorted(SCALAR_COUNT_METRICS))}); got "
                              f"{name or getattr(metric, '__name__', describe(metric))}: an "
                              "interval from counts needs a metric of the confusion matrix; "
                              "use dartboard.interval on the data for other metrics")
