@@ -11,8 +11,7 @@ Families live in their own private modules: ``_confusion`` (count metrics),
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from dartboard._lazy import attach
 
 _FAMILIES = {
     "dartboard.metrics._confusion": [
@@ -38,18 +37,4 @@ _FAMILIES = {
     "dartboard.metrics._similarity": ["cosine_similarity"],
 }
 
-_LAZY = {name: module for module, names in _FAMILIES.items() for name in names}
-
-__all__ = sorted(_LAZY)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'dartboard.metrics' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__, __all__ = attach("dartboard.metrics", _FAMILIES, namespace=globals())

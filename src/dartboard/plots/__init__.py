@@ -7,8 +7,7 @@ plot is drawn.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from dartboard._lazy import attach
 
 _FAMILIES = {
     "dartboard.plots._metrics": [
@@ -20,18 +19,4 @@ _FAMILIES = {
     "dartboard.plots._stability": ["plot_stability"],
 }
 
-_LAZY = {name: module for module, names in _FAMILIES.items() for name in names}
-
-__all__ = sorted(_LAZY)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'dartboard.plots' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__, __all__ = attach("dartboard.plots", _FAMILIES, namespace=globals())

@@ -15,28 +15,12 @@ Both evaluators return a :class:`ScaleResult`. The bounded-memory states
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from dartboard._lazy import attach
 
-_LAZY = {
-    "evaluate_parquet": "dartboard.scale._parquet",
-    "evaluate_dask": "dartboard.scale._dask",
-    "cross_validate_grid": "dartboard.scale._grid",
-    "ScaleResult": "dartboard.scale._result",
-    "BinnedScoreState": "dartboard.scale._states",
-    "QuantileSketch": "dartboard.scale._states",
-}
-
-__all__ = sorted(_LAZY)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'dartboard.scale' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__, __all__ = attach("dartboard.scale", {
+    "._parquet": ["evaluate_parquet"],
+    "._dask": ["evaluate_dask"],
+    "._grid": ["cross_validate_grid"],
+    "._result": ["ScaleResult"],
+    "._states": ["BinnedScoreState", "QuantileSketch"],
+}, namespace=globals())

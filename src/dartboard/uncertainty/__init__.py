@@ -16,24 +16,10 @@ Names load lazily, so importing this package costs nothing until it is used.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from dartboard._lazy import attach
 
-__all__ = ["Interval", "IntervalWarning", "cv_interval", "interval", "interval_from_counts",
-           "interval_from_score_state"]
-
-_LAZY = {"interval": "_interval", "cv_interval": "_interval", "Interval": "_interval",
-         "IntervalWarning": "_bootstrap", "interval_from_counts": "_state",
-         "interval_from_score_state": "_state"}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__, __all__ = attach(
+    "dartboard.uncertainty",
+    {"._interval": ["interval", "cv_interval", "Interval"], "._bootstrap": ["IntervalWarning"],
+     "._state": ["interval_from_counts", "interval_from_score_state"]},
+    namespace=globals())
