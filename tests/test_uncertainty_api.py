@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dartboard import Interval, interval
+from dartboard import Interval, IntervalWarning, interval
 from dartboard.metrics import f1_score, roc_auc_score
 
 
@@ -75,3 +75,14 @@ def test_metric_undefined_on_the_data():
         warnings.simplefilter("ignore")
         with pytest.raises(ValueError, match="undefined on this data"):
             interval(roc_auc_score, [1, 1, 1], [0.1, 0.2, 0.3], n_resamples=10)
+
+
+def test_max_error_interval_warns_that_a_maximum_is_not_bootstrappable():
+    from dartboard.metrics import max_error
+
+    rng = np.random.default_rng(0)
+    y = rng.normal(size=200)
+    p = y + rng.normal(size=200)
+    with pytest.warns(IntervalWarning, match="sample maximum"):
+        iv = interval(max_error, y, p, method="percentile", n_resamples=200, random_state=0)
+    assert iv.high == pytest.approx(iv.estimate)  # the defect the warning describes

@@ -114,6 +114,10 @@ def _interval_row(label: str, func: Callable[..., Any], y_true: Any, other: Any,
                   confidence_level: float, kwargs: dict[str, Any]) -> dict[str, Any]:
     from dartboard import interval
 
+    if name == "max_error":  # a sample maximum has no valid bootstrap interval
+        return {"metric": label, "estimate": float(func(y_true, other, **kwargs)),
+                "low": None, "high": None, "method": "n/a (sample maximum)",
+                "confidence_level": confidence_level}
     res = interval(func, y_true, other, method=_method_for(ci, name),
                    confidence_level=confidence_level, n_resamples=n_resamples,
                    random_state=random_state, **kwargs)

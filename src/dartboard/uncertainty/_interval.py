@@ -138,6 +138,10 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
     ROC AUC: always exact, in closed form). Warnings raised by a callable during
     resampling are summarised in one warning.
 
+    ``max_error`` gets its bootstrap interval with an :class:`IntervalWarning`: the
+    bootstrap of a sample maximum is inconsistent (no resample exceeds the observed
+    maximum, so the upper end is the estimate).
+
     Examples
     --------
     >>> from dartboard.metrics import accuracy_score
@@ -149,6 +153,11 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
     """
     iv = _interval_iv(metric, method, confidence_level, n_resamples, stratified)
     kind, name = _kind(metric)
+    if name == "max_error":
+        warnings.warn("a bootstrap interval of max_error is not reliable: it is a sample "
+                      "maximum, which no resample can exceed, so the interval's upper end is "
+                      "the estimate itself and the true maximum error is under-covered",
+                      IntervalWarning, stacklevel=2)
     y_t = to_numpy(y_true, name="y_true")
     y_o = to_numpy(y_other, name="y_other")
     n = check_consistent_length(("y_true", y_t), ("y_other", y_o))
