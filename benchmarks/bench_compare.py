@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 
 import numpy as np
 
 import dartboard as db
 from dartboard.metrics import f1_score
+from _timing import best_time
 
 
 def _data(n: int, seed: int = 0):
@@ -31,15 +31,6 @@ def _data(n: int, seed: int = 0):
     return y, a, b
 
 
-def _best_of(fn, repeats: int) -> tuple[float, object]:
-    best, out = np.inf, None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
-
-
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
     n_mlx = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
@@ -48,7 +39,7 @@ def main() -> None:
     r = 5000
     y, a, b = _data(n)
 
-    t_db, res = _best_of(lambda: db.compare_models(f1_score, y, a, b, n_resamples=r,
+    t_db, res = best_time(lambda: db.compare_models(f1_score, y, a, b, n_resamples=r,
                                                    random_state=0), 3)
     print(f"dartboard compare_models(f1_score), n = {n:,}, {r} permutations + {r} "
           f"bootstrap resamples: {t_db:.3f} s (target < 1 s: "
@@ -74,10 +65,10 @@ def main() -> None:
                                     func=lambda x, z: abs(f1(x) - f1(z)), paired=True,
                                     method="approximate", num_rounds=rounds_mlx, seed=0)
 
-    t_mlx, p_mlx = _best_of(mlx, 1)
+    t_mlx, p_mlx = best_time(mlx, 1)
     print(f"mlxtend permutation_test(paired=True, approximate), n = {n_mlx:,}, "
           f"{rounds_mlx} rounds: {t_mlx:.2f} s, p = {p_mlx:.4g}")
-    t_db_small, res_small = _best_of(lambda: db.compare_models(
+    t_db_small, res_small = best_time(lambda: db.compare_models(
         f1_score, ys, as_, bs, n_resamples=rounds_mlx, random_state=0), 3)
     # dartboard's time includes its bootstrap interval (mlxtend has none)
     per_db = t_db / (n * r)

@@ -9,24 +9,15 @@ Target (issue 2): every ratio sklearn / dartboard at least 20x, same values.
 from __future__ import annotations
 
 import sys
-import time
 import warnings
 
 import numpy as np
 import sklearn.metrics as skm
 
 import dartboard.metrics as dm
+from _timing import best_time
 
 TARGET = 20.0
-
-
-def best_time(fn, repeats):
-    best, value = float("inf"), None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        value = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, value
 
 
 def make_data(n, n_classes, seed):

@@ -18,18 +18,9 @@ Usage: python benchmarks/bench_intervals.py [--n-large 1000000] [--n-peer 100000
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
-
-
-def timed(fn, repeat=1):
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, out
+from _timing import best_time
 
 
 def binary_data(n, seed=0):
@@ -59,7 +50,7 @@ def main() -> None:
     # 1. BCa of F1 at n_large
     y, p, s = binary_data(args.n_large)
     db.interval(f1_score, y[:1000], p[:1000], n_resamples=10, random_state=0)  # warm up
-    t1, iv1 = timed(lambda: db.interval(f1_score, y, p, method="bca",
+    t1, iv1 = best_time(lambda: db.interval(f1_score, y, p, method="bca",
                                         n_resamples=args.resamples, random_state=0), 3)
     rows.append((f"F1 BCa, n={args.n_large:,}, R={args.resamples:,}", t1, "< 1 s",
                  t1 < 1.0, f"[{iv1.low:.5f}, {iv1.high:.5f}]"))
@@ -72,12 +63,12 @@ def main() -> None:
     yq, pq, _ = binary_data(args.n_peer, seed=1)
     r_peer = args.peer_resamples
     peer_method = "bca" if args.peer_bca else "percentile"
-    t_db, iv_db = timed(lambda: db.interval(f1_score, yq, pq, method="bca",
+    t_db, iv_db = best_time(lambda: db.interval(f1_score, yq, pq, method="bca",
                                             n_resamples=r_peer, random_state=0), 3)
-    t_call, _ = timed(lambda: sk_f1(yq, pq), 5)
-    t_ci, res_ci = timed(lambda: ci_f1(list(yq), list(pq), method=f"bootstrap_{peer_method}",
+    t_call, _ = best_time(lambda: sk_f1(yq, pq), 5)
+    t_ci, res_ci = best_time(lambda: ci_f1(list(yq), list(pq), method=f"bootstrap_{peer_method}",
                                        n_resamples=r_peer, random_state=0, average="binary"))
-    t_sp, res_sp = timed(lambda: stats.bootstrap(
+    t_sp, res_sp = best_time(lambda: stats.bootstrap(
         (np.arange(args.n_peer),), lambda i: sk_f1(yq[i], pq[i]), n_resamples=r_peer,
         method=peer_method, vectorized=False, random_state=0))
     # a BCa jackknife of the peers costs n metric calls on n - 1 rows
@@ -103,7 +94,7 @@ def main() -> None:
     print(f"    intervals agree within Monte-Carlo error: {agree}\n")
 
     # 3. AUC bootstrap at n_large
-    t3, iv3 = timed(lambda: db.interval(roc_auc_score, y, s, method="bca",
+    t3, iv3 = best_time(lambda: db.interval(roc_auc_score, y, s, method="bca",
                                         n_resamples=args.auc_resamples, random_state=0))
     dl = db.interval(roc_auc_score, y, s, method="delong")
     rows.append((f"ROC AUC BCa, n={args.n_large:,}, R={args.auc_resamples:,}", t3, "< 20 s",

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 import warnings
 
 import numpy as np
@@ -23,20 +22,7 @@ import sklearn.metrics as skm
 
 import dartboard
 import dartboard.metrics as dbm
-
-
-def best_time(func, repeats):
-    """Best wall-clock and best CPU (process) time of ``repeats`` runs, and the value.
-
-    CPU time is printed too because on a shared machine it is far less noisy.
-    """
-    best, best_cpu, value = float("inf"), float("inf"), None
-    for _ in range(repeats):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        value = func()
-        best = min(best, time.perf_counter() - start)
-        best_cpu = min(best_cpu, time.process_time() - start_cpu)
-    return best, best_cpu, value
+from _timing import best_wall_and_cpu
 
 
 def agree(a, b):
@@ -80,16 +66,16 @@ def main():
                   "max_error", "median_absolute_error"]
     cases += [(name, (target, pred), {}, 1) for name in regression]
 
-    floor, floor_cpu, _ = best_time(lambda: np.subtract(target, pred), repeats + 2)
+    floor, floor_cpu, _ = best_wall_and_cpu(lambda: np.subtract(target, pred), repeats + 2)
     rows = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for label, args, kwargs, goal in cases:
             name = label.split(" ")[0]
-            ours_t, ours_c, ours_v = best_time(
+            ours_t, ours_c, ours_v = best_wall_and_cpu(
                 lambda: getattr(dbm, name)(*args, **kwargs), repeats + 2 if goal == 1
                 else repeats)
-            theirs_t, theirs_c, theirs_v = best_time(
+            theirs_t, theirs_c, theirs_v = best_wall_and_cpu(
                 lambda: getattr(skm, name)(*args, **kwargs), max(1, repeats - 1))
             goal_text = "-" if goal is None else (">= 1x" if goal == 1 else f">= {goal}x")
             ok = agree(ours_v, theirs_v)

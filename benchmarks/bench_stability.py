@@ -26,17 +26,9 @@ import numpy as np
 
 from dartboard import stability_audit, stability_metrics
 from dartboard.stability import _label_counts
+from _timing import best_time
 
 TARGET = 50.0
-
-
-def best_time(fn, repeats):
-    best, value = float("inf"), None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        value = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, value
 
 
 def make_probas(m, n, seed=0):

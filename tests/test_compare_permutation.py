@@ -14,7 +14,6 @@ import dartboard as db
 from dartboard.compare._models import _batch_auc
 from dartboard.compare._permutation import MAX_EXACT_PAIRS
 from dartboard.metrics import (
-    ConfusionCounts,
     accuracy_score,
     balanced_accuracy_score,
     cohen_kappa_score,
