@@ -278,7 +278,7 @@ def test_report_from_saved_results(files, tmp_path):
     df = pd.read_csv(files / "preds.csv")
     section = classification_section(df.y, y_score=df.score, n_resamples=200)
     saved = write_json({"classification": section}, tmp_path / "results.json")
-    out = tmp_path / "out" / "report.html"
+    out = tmp_path / "report.html"
     res = run("report", saved, "-o", out)
     assert res.exit_code == 0, res.output
     assert 'data-figure="roc"' in out.read_text()
@@ -325,6 +325,8 @@ BAD = [
      "results lack a field the report needs"),
     ("unknown option", ["evaluate", "{d}/preds.csv", "--y-true", "y", "--frobnicate"],
      "No such option"),
+    ("report into a missing directory", ["report", "{d}/incomplete.json", "-o",
+                                         "{out}/../typo/report.html"], "does not exist"),
 ]
 
 

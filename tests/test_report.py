@@ -154,6 +154,9 @@ def test_sections_reject_bad_input(binary_data):
 
 
 def test_write_report_and_json_are_atomic_and_complete(tmp_path, results):
+    with pytest.raises(FileNotFoundError, match="does not exist"):  # a typo is no new tree
+        write_report({"regression": results["regression"]}, tmp_path / "typo" / "report.html")
+    (tmp_path / "sub").mkdir()
     path = write_report({"regression": results["regression"]}, tmp_path / "sub" / "report.html")
     assert path.read_text().rstrip().endswith("</html>")
     out = write_json({"x": float("nan"), "y": np.float64(1.5)}, tmp_path / "r.json")

@@ -369,6 +369,8 @@ def evaluate(
     if len(given) != 1:
         raise ValueError("give exactly one of --y-pred, --y-score or --proba"
                          + (f"; got {', '.join(given)}" if given else ""))
+    if report is not None:
+        _check_output(report, "--report")
     if _is_stream_source(file):
         if group or report:
             raise ValueError("--group and --report need a single file; a directory or glob "
@@ -686,6 +688,7 @@ def report(
     """Render the HTML report from a saved results.json."""
     from dartboard.report import write_report
 
+    _check_output(output, "-o")
     path = Path(results)
     if not path.is_file():
         raise ValueError(f"RESULTS {results!r} does not exist")
@@ -700,6 +703,13 @@ def report(
                          f"{', '.join(sections)}); is it a dartboard results.json?")
     write_report(data, output)
     typer.echo(f"report: {output}")
+
+
+def _check_output(path: Path, option: str) -> None:
+    """Fail before any work when an output file cannot be written where asked."""
+    if not Path(path).parent.is_dir():
+        raise ValueError(f"{option} {str(path)!r}: directory {str(Path(path).parent)!r} does "
+                         "not exist")
 
 
 def main() -> None:

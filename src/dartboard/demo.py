@@ -335,6 +335,7 @@ def run_demo(out_dir: str | os.PathLike[str] = "dartboard-demo", *, quick: bool 
         results["highlights"] = _highlights(results)
         results["notes"] = []
         with bar.step("writing report.html and results.json"):
+            out.mkdir(parents=True, exist_ok=True)
             json_path = write_json(results, out / "results.json")
             html_path = write_report(results, out / "report.html")
     results["paths"] = {"report": str(html_path), "results": str(json_path)}

@@ -290,9 +290,13 @@ def _render(results: dict[str, Any]) -> str:
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     """Write ``text`` to ``path`` through a temporary file in the same directory and
-    :func:`os.replace`, so the file appears complete or not at all."""
+    :func:`os.replace`, so the file appears complete or not at all.
+
+    The directory must exist: a mistyped path is an error, not a new directory tree.
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.parent.is_dir():
+        raise FileNotFoundError(f"cannot write {path}: directory {path.parent} does not exist")
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
