@@ -14,6 +14,7 @@ from dartboard.metrics import (
     accuracy_score,
     average_precision_score,
     f1_score,
+    mean_squared_error,
     precision_score,
     roc_auc_score,
 )
@@ -268,6 +269,24 @@ def test_all_nan_replicates_raise_and_warnings_are_summarised():
     assert "warned on 20 bootstrap or jackknife evaluations" in str(summaries[0].message)
     assert "UserWarning: careful" in str(summaries[0].message)
 
+
+def test_metric_raising_on_a_subset_drops_it_like_an_undefined_one():
+    # One sample of class 2: resamples without it (and its leave-one-out jackknife
+    # value) make multiclass ROC AUC raise ValueError; they are undefined, not fatal.
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 40)
+    y[0] = 2
+    proba = rng.dirichlet([1, 1, 1], 40)
+    for stratified in (False, True):
+        with pytest.warns(IntervalWarning, match="raised ValueError on"):
+            iv = interval(roc_auc_score, y, proba, multi_class="ovr", method="bca",
+                          n_resamples=200, random_state=0, stratified=stratified)
+        assert iv.estimate == pytest.approx(skm.roc_auc_score(y, proba, multi_class="ovr"))
+        assert iv.low < iv.estimate < iv.high
+    # one sample: the jackknife subsets are empty, BCa falls back to percentile
+    with pytest.warns(IntervalWarning, match="degenerate"):
+        iv = interval(mean_squared_error, [1.0], [0.8], n_resamples=20, random_state=0)
+    assert iv.method == "percentile" and iv.low == iv.high == pytest.approx(0.04)
 
 def test_undefined_replicates_use_numeric_zero_division():
     y = np.array([1] + [0] * 19)

@@ -404,12 +404,19 @@ def _generic(metric: Callable[..., Any], name: str, y_t: np.ndarray, y_o: np.nda
         order, strata = None, np.array([n])
     label = name or getattr(metric, "__name__", "metric")
     caught: list[warnings.WarningMessage] = []
+    refused: list[ValueError] = []
 
     def statistic(idx: np.ndarray) -> float:
         kw = kwargs if w is None else {**kwargs, "sample_weight": w[idx]}
         with warnings.catch_warnings(record=True) as record:
             warnings.simplefilter("always")
-            value = metric(y_t[idx], y_o[idx], **kw)
+            try:
+                value = metric(y_t[idx], y_o[idx], **kw)
+            except ValueError as exc:
+                # the metric accepted the full data, so a resample or leave-one-out
+                # subset it rejects (e.g. a class missing) is one where it is undefined
+                refused.append(exc)
+                value = np.nan
         if record:
             caught.append(record[0])
         return _bootstrap.as_float(value, label)
@@ -419,6 +426,10 @@ def _generic(metric: Callable[..., Any], name: str, y_t: np.ndarray, y_o: np.nda
     if caught:
         warnings.warn(f"{label} warned on {len(caught)} bootstrap or jackknife evaluations; "
                       f"the first: {caught[0].category.__name__}: {caught[0].message}",
+                      IntervalWarning, stacklevel=3)
+    if refused:
+        warnings.warn(f"{label} raised ValueError on {len(refused)} bootstrap or jackknife "
+                      f"evaluations, which count as undefined; the first: {refused[0]}",
                       IntervalWarning, stacklevel=3)
     return reps
 
