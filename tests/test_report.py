@@ -105,6 +105,27 @@ def test_classification_section_matches_sklearn(binary_data):
     np.testing.assert_allclose(sec["roc"]["tpr"], tpr, atol=1e-6)
 
 
+@pytest.mark.parametrize("labels", [("cat", "dog"), (1, 2)])
+def test_binary_section_with_labels_other_than_0_1(binary_data, labels):
+    # string labels crashed (positive.item()) and the score metrics that take pos_label
+    # (average precision, PR AUC, Brier) kept sklearn's default pos_label=1
+    y01, proba = binary_data
+    y = np.array(labels, dtype=object if isinstance(labels[0], str) else None)[y01]
+    sec = classification_section(y, y_score=proba, n_resamples=100)
+    assert sec["positive_label"] == labels[1]
+    values = {m["metric"]: m["estimate"] for m in sec["metrics"]}
+    pos = y == labels[1]
+    pred = np.where(proba >= 0.5, labels[1], labels[0])
+    oracle = {"f1": skm.f1_score(y, pred, pos_label=labels[1]),
+              "roc_auc": skm.roc_auc_score(pos, proba),
+              "average_precision": skm.average_precision_score(pos, proba),
+              "brier_score_loss": skm.brier_score_loss(pos, proba),
+              "log_loss": skm.log_loss(pos, proba)}
+    for name, expected in oracle.items():
+        assert values[name] == pytest.approx(expected, abs=1e-12), name
+    assert classification_section(y, y_pred=pred, n_resamples=100)["positive_label"] \
+        == labels[1]
+
 def test_multiclass_proba_and_groups():
     rng = np.random.default_rng(5)
     y = rng.choice(["x", "y", "z"], 240)

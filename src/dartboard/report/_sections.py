@@ -34,6 +34,11 @@ _BINARY = [
     ("pr_auc_score", "score", {}), ("log_loss", "proba", {}),
     ("brier_score_loss", "proba", {}),
 ]
+# binary metrics that take pos_label (the others need none: roc_auc_score and log_loss
+# read the score as that of the greater label, which is ``positive``)
+_POS_LABEL = {"precision_score", "recall_score", "specificity_score", "f1_score",
+              "false_positive_rate", "false_negative_rate", "selection_rate",
+              "average_precision_score", "pr_auc_score", "brier_score_loss"}
 _MULTICLASS = [
     ("accuracy_score", "pred", {}), ("balanced_accuracy_score", "pred", {}),
     ("precision_score", "pred", {"average": "macro"}),
@@ -200,9 +205,8 @@ def classification_section(y_true: Any, *, y_pred: Any = None, y_score: Any = No
             if kind != "pred" and np.unique(yt).size < 2:
                 continue  # ranking metrics are undefined with one class
             kw = dict(kwargs)
-            if task == "binary" and kind == "pred" and name != "accuracy_score" \
-                    and name not in ("matthews_corrcoef", "balanced_accuracy_score"):
-                kw["pos_label"] = positive
+            if task == "binary" and name in _POS_LABEL:
+                kw["pos_label"] = positive  # the score metrics too: labels may be strings
             if name in ("log_loss",) and task == "multiclass":
                 kw["labels"] = classes
             rows.append(_interval_row(_label(name, kwargs), getattr(metrics, name), yt,
@@ -214,7 +218,7 @@ def classification_section(y_true: Any, *, y_pred: Any = None, y_score: Any = No
 
     section: dict[str, Any] = {
         "task": task, "n": int(y_true.shape[0]), "model": model,
-        "classes": labels.tolist(), "positive_label": positive.item()
+        "classes": labels.tolist(), "positive_label": labels.tolist()[-1]
         if task == "binary" else None,
         "metrics": rows_for(None),
         "confusion": {"labels": [str(v) for v in labels.tolist()],
