@@ -216,6 +216,24 @@ def test_compare_auc_of_scores(files):
     assert payload["verdict"].startswith(("score is better", "No significant"))
 
 
+@pytest.mark.parametrize("metric, a, b", [("f1", "pa", "pb"), ("precision", "pa", "pb"),
+                                          ("average_precision", "sa", "sb"),
+                                          ("brier_score_loss", "sa", "sb")])
+def test_compare_string_labels_use_the_greater_label_as_positive(tmp_path, metric, a, b):
+    # sklearn's default pos_label=1 made these fail on string labels
+    rng = np.random.default_rng(3)
+    y = rng.choice(["cat", "dog"], 150)
+    df = pd.DataFrame({"y": y, "pa": np.where(rng.random(150) < 0.8, y, "cat"),
+                       "pb": np.where(rng.random(150) < 0.6, y, "dog"),
+                       "sa": rng.random(150), "sb": rng.random(150)})
+    df.to_csv(tmp_path / "labels.csv", index=False)
+    res = run("compare", tmp_path / "labels.csv", "--y-true", "y", "--a", a, "--b", b,
+              "--metric", metric, "--n-resamples", "200", "--json")
+    assert res.exit_code == 0, res.output
+    func = getattr(skm, metric if metric == "brier_score_loss" else f"{metric}_score")
+    expected = (func(df.y == "dog", df[a]) if a == "sa" else func(df.y, df[a], pos_label="dog"))
+    assert json.loads(res.stdout)["estimate_a"] == pytest.approx(expected, abs=1e-12)
+
 @pytest.mark.parametrize("source", ["cv.csv", "cv.parquet", "cv.json"])
 def test_select_cv_results_json_equals_table_ddof1(files, source):
     payload = json.loads(run("select", files / source, "--precision", "3", "--json").stdout)

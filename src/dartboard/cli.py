@@ -490,7 +490,8 @@ def compare(
     else:
         pred_a, pred_b = _labels(col_a, a, "--a"), _labels(col_b, b, "--b")
     res = compare_models(func, truth, pred_a, pred_b, n_resamples=n_resamples,
-                         random_state=seed)
+                         random_state=seed, **_positive_label(func, truth, pred_a, pred_b,
+                                                              scores=name in _SCORE_METRICS))
     lower = name in _LOWER_IS_BETTER
     better_a = res.difference < 0 if lower else res.difference > 0
     label = name.removesuffix("_score")
@@ -520,6 +521,18 @@ def compare(
     _print_table(f"{a} vs {b} on {Path(file).name}", rows, [("q", "quantity"),
                                                            ("v", "value")])
     typer.echo(verdict)
+
+
+def _positive_label(func: Any, truth: Any, pred_a: Any, pred_b: Any, *,
+                    scores: bool) -> dict[str, Any]:
+    """``pos_label`` for a binary metric that takes one: the greater of the two labels,
+    as ``evaluate`` reports (sklearn's default 1 fails on string labels)."""
+    import numpy as np
+
+    if "pos_label" not in inspect.signature(func).parameters:
+        return {}
+    labels = np.unique(truth if scores else np.concatenate([truth, pred_a, pred_b]))
+    return {"pos_label": labels.tolist()[-1]} if labels.size == 2 else {}
 
 
 _RANK_COLUMNS = [("configuration", "configuration"), ("mean", "mean"), ("std", "std"),
