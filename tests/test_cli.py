@@ -254,6 +254,17 @@ def test_select_cv_results_json_equals_table_ddof1(files, source):
                              columns=("mean", "std", "dart"))
 
 
+def test_select_reads_numpy_scalar_params_back_from_csv(tmp_path):
+    # numpy >= 2 writes RandomizedSearchCV params as "{'C': np.float64(0.5)}"; they were
+    # kept as text and labelled by the raw dict repr
+    cv = pd.DataFrame({"params": [{"C": np.float64(0.5), "fit": np.True_},
+                                  {"C": np.float64(2.0), "fit": np.False_}],
+                       "split0_test_score": [0.8, 0.9], "split1_test_score": [0.82, 0.88]})
+    cv.to_csv(tmp_path / "random.csv", index=False)
+    payload = json.loads(run("select", tmp_path / "random.csv", "--json").stdout)
+    assert sorted(r["configuration"] for r in payload["ranking"]) == \
+        ["C=0.5, fit=True", "C=2.0, fit=False"]
+
 def test_select_wide_fold_table_with_sweep(files):
     payload = json.loads(run("select", files / "folds.csv", "--precision", "0", "--sweep",
                              "--json").stdout)

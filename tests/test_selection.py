@@ -236,6 +236,15 @@ def test_input_kinds_agree():
                                         "denominator", "dart", "rank", "rank_by_mean"]
 
 
+def test_numpy_scalar_params_are_labelled_by_value():
+    # RandomizedSearchCV with scipy distributions gives numpy scalars; numpy >= 2 would
+    # label them "C=np.float64(0.5)"
+    cv = {"params": [{"C": np.float64(0.5), "k": np.int64(3)}, {"C": 2.0, "k": 1}],
+          "split0_test_score": [0.8, 0.9], "split1_test_score": [0.82, 0.88]}
+    assert dart_rank(cv, 1.0).sort_index()["configuration"].tolist() == \
+        ["C=0.5, k=3", "C=2.0, k=1"]
+
+
 def test_nan_folds_are_dropped_with_a_warning():
     cv = {"params": [{"C": 1}, {"C": 2}, {"C": 3}],
           "split0_test_score": np.array([0.9, np.nan, 0.8]),

@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -606,10 +607,15 @@ def _literal_params(column: Any) -> Any:
     import ast
 
     try:
-        parsed = [ast.literal_eval(text) for text in column]
+        parsed = [ast.literal_eval(_NUMPY_SCALAR_RE.sub(r"\1\2", text)) for text in column]
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return column
     return parsed if all(isinstance(p, dict) for p in parsed) else column
+
+
+# numpy >= 2 prints scalars in a dict as np.float64(0.5); read them back as 0.5
+_NUMPY_SCALAR_RE = re.compile(r"\bnp\.(?:float|int|uint|bool_|str_)\w*\(([^()]*)\)"
+                              r"|\bnp\.(True|False)_\b")
 
 
 @app.command()

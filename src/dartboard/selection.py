@@ -189,7 +189,10 @@ class _Grid:
 
 def _params_label(params: Any) -> str:
     if isinstance(params, Mapping):
-        return ", ".join(f"{k}={v!r}" for k, v in params.items()) or "(defaults)"
+        # numpy scalars (RandomizedSearchCV with scipy distributions) print as their
+        # value, not as np.float64(...)
+        return ", ".join(f"{k}={v.item() if isinstance(v, np.generic) else v!r}"
+                         for k, v in params.items()) or "(defaults)"
     return str(params)
 
 
