@@ -260,6 +260,11 @@ def test_bad_inputs():
         max_error(np.ones((4, 2)), np.ones((4, 2)))
     with pytest.raises(ValueError, match="sums to zero"):
         mean_squared_error([1.0, 2.0], [1.0, 3.0], sample_weight=[0.0, 0.0])
+    # every weighted metric, as scikit-learn (R^2 gave 1.0 and the medians nan silently)
+    for metric in (r2_score, explained_variance_score, median_absolute_error,
+                   median_absolute_deviation, weighted_mean_absolute_percentage_error):
+        with pytest.raises(ValueError, match="sample_weight sums to zero"):
+            metric([1.0, 2.0, 3.0], [1.1, 2.2, 2.7], sample_weight=[0.0, 0.0, 0.0])
     with pytest.raises(TypeError, match="y_true must be numeric"):
         mean_squared_error(["a", "b"], [1.0, 2.0])
 

@@ -63,11 +63,14 @@ _ALL = frozenset({"sse", "sae", "sape", "sat", "max", "moments_true", "moments_e
 
 # ------------------------------------------------------------------ validation
 
-def _regression_iv(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: Any
+def _regression_iv(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: Any, *,
+                   positive_weight: bool = True
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, Any]:
     """Float64 targets of shape (n,) or (n, k), weights and checked ``multioutput``.
 
     Finiteness is not checked here (see :func:`_finite_or_raise`).
+    ``positive_weight``: all-zero weights are an error (a metric of no weighted
+    sample is meaningless); a state's batch may have them.
     """
     t = as_float_array(y_true, name="y_true", ndim=(1, 2), allow_nan=True)
     p = as_float_array(y_pred, name="y_pred", ndim=(1, 2), allow_nan=True)
@@ -82,6 +85,8 @@ def _regression_iv(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: An
         raise ValueError(f"y_true and y_pred have different numbers of outputs "
                          f"({k_true} != {k_pred}); shapes {t.shape} and {p.shape}")
     w = check_sample_weight(sample_weight, n)
+    if positive_weight and w is not None and not np.any(w):
+        _check_weight_sum({"weight": 0.0})
     if isinstance(multioutput, str):
         if multioutput not in _MULTIOUTPUT:
             raise ValueError(f"multioutput must be one of {list(_MULTIOUTPUT)!r} or an "
@@ -369,7 +374,8 @@ class RegressionMoments:
                 and as_float_array(y_pred, name="y_pred", ndim=(1, 2), allow_empty=True,
                                    allow_nan=True).size == 0):
             return cls()
-        t, p, w, _ = _regression_iv(y_true, y_pred, sample_weight, "uniform_average")
+        t, p, w, _ = _regression_iv(y_true, y_pred, sample_weight, "uniform_average",
+                                    positive_weight=False)
         if t.ndim != 1:
             raise ValueError(f"RegressionMoments holds 1-D targets; got y_true of shape "
                              f"{t.shape} (keep one state per output)")
