@@ -123,6 +123,19 @@ def test_evaluate_predictions_by_group(files):
         assert grouped[(row["group"], row["metric"])][3] == f"{row['estimate']:.4f}"
 
 
+@pytest.mark.parametrize("sep", [";", "\t"])
+def test_evaluate_semicolon_or_tab_separated_csv_with_string_labels(tmp_path, sep):
+    # a ';' file was read as one column "y;pred" and its columns reported "not found"
+    rng = np.random.default_rng(4)
+    y = rng.choice(["no", "yes"], 120)
+    df = pd.DataFrame({"y": y, "pred": np.where(rng.random(120) < 0.7, y, "no")})
+    df.to_csv(tmp_path / "preds.csv", sep=sep, index=False)
+    res = run("evaluate", tmp_path / "preds.csv", "--y-true", "y", "--y-pred", "pred",
+              "--n-resamples", "100", "--json")
+    assert res.exit_code == 0, res.output
+    values = {m["metric"]: m["estimate"] for m in json.loads(res.stdout)["metrics"]}
+    assert values["f1"] == pytest.approx(skm.f1_score(df.y, df.pred, pos_label="yes"))
+
 def test_evaluate_regression_and_multiclass(files):
     payload = json.loads(run("evaluate", files / "preds.csv", "--y-true", "yr", "--y-pred",
                              "yhat", "--json", "--n-resamples", "300").stdout)

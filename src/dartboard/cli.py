@@ -129,9 +129,18 @@ def _read_table(path: str, what: str = "FILE") -> Any:
             raise ValueError(f"cannot read JSON table {path!r}: {_one_line(str(exc))}") \
                 from None
     try:
-        return pd.read_csv(p)
+        return pd.read_csv(p, sep=_csv_separator(p))
     except (ValueError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read CSV file {path!r}: {_one_line(str(exc))}") from None
+
+
+def _csv_separator(path: Path) -> str:
+    """',' unless the header has none and a ';' (European locales), tab or '|'."""
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        header = handle.readline()
+    if "," in header:
+        return ","
+    return next((sep for sep in ";\t|" if sep in header), ",")
 
 
 def _column(table: Any, name: str, option: str, path: str) -> Any:
