@@ -274,6 +274,16 @@ def test_bad_inputs():
         average_precision_score([0, 1, 1], [0.1, 0.2, 0.3], pos_label=2)
     with pytest.raises(ValueError, match="continuous values"):
         roc_auc_score([0.5, 1.0], [0.1, 0.2])
+    # all-zero weights: an error, as in scikit-learn (was nan or 0.0 with a warning
+    # about a missing class); a streaming state's batch may still carry them
+    zero = [0.0, 0.0, 0.0, 0.0]
+    for metric in (roc_auc_score, average_precision_score, pr_auc_score, roc_curve,
+                   precision_recall_curve):
+        with pytest.raises(ValueError, match="sample_weight sums to zero"):
+            metric([0, 1, 1, 0], [0.2, 0.8, 0.4, 0.5], sample_weight=zero)
+    with pytest.raises(ValueError, match="sample_weight sums to zero"):
+        average_precision_score(np.eye(4)[:, :2], np.full((4, 2), 0.5), sample_weight=zero)
+    assert ScoreState.from_scores([0, 1], [0.2, 0.8], sample_weight=[0.0, 0.0]).pos.sum() == 0
 
 
 # ---------------------------------------------------------------- ScoreState

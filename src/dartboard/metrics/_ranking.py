@@ -240,9 +240,21 @@ def _pr_curve_from_groups(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
 
 # ------------------------------------------------------------------ validation
 
-def _scores_iv(y_true: Any, y_score: Any, sample_weight: Any, *, score_ndim: Any = 1
+def _positive_weight(w: np.ndarray | None) -> np.ndarray | None:
+    # a metric of no weighted sample is meaningless (scikit-learn raises too)
+    if w is not None and w.size and not np.any(w):
+        raise ValueError("sample_weight sums to zero; at least one sample needs a positive "
+                         "weight")
+    return w
+
+
+def _scores_iv(y_true: Any, y_score: Any, sample_weight: Any, *, score_ndim: Any = 1,
+               positive_weight: bool = True
                ) -> tuple[Any, np.ndarray, np.ndarray | None]:
-    """Encoded ``y_true``, float scores and weights, checked for consistency."""
+    """Encoded ``y_true``, float scores and weights, checked for consistency.
+
+    ``positive_weight``: all-zero weights are an error (a state's batch may have them).
+    """
     s = as_float_array(y_score, name="y_score", ndim=score_ndim)
     if s.ndim == 2 and s.shape[1] == 1:
         s = s[:, 0]
@@ -254,7 +266,7 @@ def _scores_iv(y_true: Any, y_score: Any, sample_weight: Any, *, score_ndim: Any
     enc = encode_labels(("y_true", t))
     n = check_consistent_length(("y_true", enc.codes[0]), ("y_score", s))
     w = check_sample_weight(sample_weight, n)
-    return enc, s, w
+    return enc, s, _positive_weight(w) if positive_weight else w
 
 
 def _positive_code(classes: np.ndarray, pos_label: Any) -> int:
@@ -275,8 +287,9 @@ def _positive_code(classes: np.ndarray, pos_label: Any) -> int:
 
 
 def _binary_positive(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
-                     *, multiclass_ok: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    enc, s, w = _scores_iv(y_true, y_score, sample_weight)
+                     *, multiclass_ok: bool, positive_weight: bool = True
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    enc, s, w = _scores_iv(y_true, y_score, sample_weight, positive_weight=positive_weight)
     if not hasattr(enc, "classes"):
         raise ValueError("y_true must be 1-D (binary labels) here; got a 2-D array")
     if enc.n_classes > 2 and not (multiclass_ok and pos_label is not None):
@@ -349,7 +362,7 @@ class ScoreState:
         if _is_empty(y_true, "y_true") and _is_empty(y_score, "y_score"):
             return cls(pos_label=label)
         positive, s, w = _binary_positive(y_true, y_score, pos_label, sample_weight,
-                                          multiclass_ok=True)
+                                          multiclass_ok=True, positive_weight=False)
         distinct, pos, neg = _group_scores(positive, s, w)
         return cls(distinct, pos, neg, pos_label=label)
 
@@ -580,7 +593,7 @@ def _multilabel_iv(t: np.ndarray, s: np.ndarray, sample_weight: Any
                          f"{t.shape}; got {s.shape}")
     if t.dtype.kind not in "biuf" or not np.isin(t, (0, 1)).all():
         raise ValueError("a 2-D y_true must be a multilabel indicator matrix of 0 and 1")
-    w = check_sample_weight(sample_weight, t.shape[0])
+    w = _positive_weight(check_sample_weight(sample_weight, t.shape[0]))
     return t.astype(bool), w
 
 
