@@ -45,6 +45,7 @@ def files(tmp_path_factory):
     preds.iloc[120:].to_parquet(d / "parts" / "b.parquet")
     (d / "corrupt.parquet").write_bytes(b"PAR1 this is not a parquet file")
     (d / "incomplete.json").write_text('{"selection": {"configs": ["a"], "precision": 1}}')
+    (d / "header_only.csv").write_text("y,score\n")
 
     X, target = load_breast_cancer(return_X_y=True)
     search = GridSearchCV(DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2, 4]},
@@ -345,6 +346,11 @@ BAD = [
                              "--ci", "magic"], "magic"),
     ("streamed with groups", ["evaluate", "{d}/parts", "--y-true", "y", "--y-pred", "pred",
                               "--group", "g"], "need a single file"),
+    ("header-only CSV", ["evaluate", "{d}/header_only.csv", "--y-true", "y", "--y-score",
+                         "score"], "has no rows"),
+    ("header-only training data", ["audit", "{d}/header_only.csv", "--target", "y",
+                                   "--model", "sklearn.tree.DecisionTreeClassifier"],
+     "has no rows"),
     ("unknown metric", ["compare", "{d}/preds.csv", "--y-true", "y", "--a", "pred", "--b",
                         "pred_b", "--metric", "awesomeness"], "unknown metric 'awesomeness'"),
     ("unknown cv metric", ["select", "{d}/cv.csv", "--metric", "f1"], "metric 'f1'"),

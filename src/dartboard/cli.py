@@ -105,7 +105,15 @@ def _is_stream_source(path: str) -> bool:
 
 
 def _read_table(path: str, what: str = "FILE") -> Any:
-    """A DataFrame from a CSV, Parquet or (for results) JSON file."""
+    """A DataFrame from a CSV, Parquet or (for results) JSON file, with rows."""
+    table = _read_file(path, what)
+    if len(table) == 0:
+        raise ValueError(f"{what} {path!r} has no rows (columns: "
+                         f"{', '.join(map(str, list(table.columns)[:12]))})")
+    return table
+
+
+def _read_file(path: str, what: str) -> Any:
     import pandas as pd
 
     p = Path(path)
