@@ -319,6 +319,25 @@ def test_auc_batched_path_matches_sample_swap():
     assert stats.ks_2samp(res.interval.bootstrap_distribution, boot).pvalue > KS_LEVEL
 
 
+def test_one_column_inputs_pair_with_1d_ones():
+    import pandas as pd
+    from dartboard.metrics import roc_auc_score
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 80)
+    a = y + rng.normal(0, 0.8, 80)
+    b = y + rng.normal(0, 1.0, 80)
+    flat = db.compare_models(roc_auc_score, y, a, b, n_resamples=200, random_state=0)
+    frame = pd.DataFrame({"y": y, "a": a, "b": b})
+    # df[["a"]] is (n, 1): it was "must have the same shape" against a Series, and a
+    # pair of columns lost the batched AUC path
+    for pa, pb in ((frame[["a"]], frame["b"]), (frame[["a"]], frame[["b"]])):
+        res = db.compare_models(roc_auc_score, frame[["y"]], pa, pb, n_resamples=200,
+                                random_state=0)
+        assert res.method == flat.method and res.pvalue == flat.pvalue
+        assert res.difference == flat.difference
+
+
 def test_batch_auc_equals_sklearn_with_ties():
     from sklearn.metrics import roc_auc_score as sk_auc
 

@@ -75,9 +75,11 @@ def _compare_models_iv(metric: Any, y_true: Any, pred_a: Any, pred_b: Any, metho
     n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
     check_option(alternative, "alternative", ALTERNATIVES)
     confidence_level = check_confidence_level(confidence_level)
-    y = to_numpy(y_true, name="y_true")
-    a = to_numpy(pred_a, name="pred_a")
-    b = to_numpy(pred_b, name="pred_b")
+    # a one-column frame or (n, 1) array is a column of labels or scores, as in the
+    # metrics; squeezed, it pairs with a Series and takes the fast paths
+    y, a, b = (arr[:, 0] if arr.ndim == 2 and arr.shape[1] == 1 else arr
+               for arr in (to_numpy(y_true, name="y_true"), to_numpy(pred_a, name="pred_a"),
+                           to_numpy(pred_b, name="pred_b")))
     n = check_consistent_length(("y_true", y), ("pred_a", a), ("pred_b", b))
     if a.shape != b.shape:
         raise ValueError(f"pred_a and pred_b must have the same shape; got {a.shape} "
