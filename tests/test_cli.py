@@ -351,6 +351,7 @@ BAD = [
     ("header-only training data", ["audit", "{d}/header_only.csv", "--target", "y",
                                    "--model", "sklearn.tree.DecisionTreeClassifier"],
      "has no rows"),
+    ("demo into a file", ["demo", "--quick", "--out", "{d}/preds.csv"], "is a file"),
     ("unknown metric", ["compare", "{d}/preds.csv", "--y-true", "y", "--a", "pred", "--b",
                         "pred_b", "--metric", "awesomeness"], "unknown metric 'awesomeness'"),
     ("unknown cv metric", ["select", "{d}/cv.csv", "--metric", "f1"], "metric 'f1'"),

@@ -339,6 +339,9 @@ def demo(out: Path = typer.Option(Path("dartboard-demo"), "--out",
     ships with scikit-learn; write report.html and results.json."""
     from dartboard.demo import run_demo
 
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {str(out)!r} is a file; give a directory (created if "
+                         "missing)")
     results = run_demo(out, quick=quick, progress=True)
     rows = [{"item": h["label"], "value": h["value"], "detail": h.get("detail", "")}
             for h in results["highlights"]]
