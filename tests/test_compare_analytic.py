@@ -264,7 +264,12 @@ def test_rank_models_input_forms_and_direction():
     from_array = db.rank_models(arr, names=["x", "y", "z"])
     from_dict = db.rank_models({"x": arr[:, 0], "y": arr[:, 1], "z": arr[:, 2]})
     from_frame = db.rank_models(pd.DataFrame(arr, columns=["x", "y", "z"]))
-    for res in (from_dict, from_frame):
+    import polars as pl
+    import pyarrow as pa
+    from_polars = db.rank_models(pl.DataFrame(arr, schema=["x", "y", "z"], orient="row"))
+    # a pyarrow Table's .columns are its arrays: its names were lost ("model 0"...)
+    from_arrow = db.rank_models(pa.table({"x": arr[:, 0], "y": arr[:, 1], "z": arr[:, 2]}))
+    for res in (from_dict, from_frame, from_polars, from_arrow):
         pd.testing.assert_frame_equal(res.summary, from_array.summary)
     assert from_array.summary["model"].iloc[0] == "y"
     losses = db.rank_models(arr, names=["x", "y", "z"], higher_is_better=False)

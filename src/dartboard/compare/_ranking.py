@@ -41,7 +41,9 @@ def _table_iv(table: Any, names: Any) -> tuple[np.ndarray, list[str]]:
                                  "dataset (the dict values differ in length)") from None
             raise
     else:
-        if hasattr(table, "columns") and hasattr(table, "to_numpy"):
+        if hasattr(table, "column_names"):  # pyarrow Table: .columns are its arrays
+            columns = [str(c) for c in table.column_names]
+        elif hasattr(table, "columns") and hasattr(table, "to_numpy"):
             columns = [str(c) for c in table.columns]
         values = as_float_array(table, name="table", ndim=2)
     if names is not None:
