@@ -49,6 +49,12 @@ def test_progress_bar_runs_and_keeps_order():
     assert parallel_map(abs, [-3, 2, -1], progress=True) == [3, 2, 1]
 
 
+def test_progress_bar_off_a_terminal_writes_nothing(capfd):
+    # a transient rich bar cannot be erased off a terminal and left a blank line on stderr
+    assert parallel_map(abs, [-3, 2], progress=True) == [3, 2]
+    assert capfd.readouterr().err == ""
+
+
 @pytest.mark.parametrize("n_jobs, backend, exc, match", [
     (0, None, ValueError, "n_jobs"), (1.5, None, TypeError, "n_jobs"),
     (2, "spark", ValueError, "backend")])

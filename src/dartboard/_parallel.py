@@ -149,14 +149,21 @@ class _Progress:
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                    TimeElapsedColumn)
 
+        console = Console(stderr=True)
+        # off a terminal (stderr piped or logged) rich cannot erase the bar and leaves a
+        # blank line, e.g. before a command's one-line error; show nothing there
         self._progress = Progress(TextColumn("{task.description}"), BarColumn(),
                                   MofNCompleteColumn(), TimeElapsedColumn(),
-                                  console=Console(stderr=True), transient=True)
-        self._progress.start()
-        self._task = self._progress.add_task(description, total=total)
+                                  console=console, transient=True) \
+            if console.is_terminal else None
+        if self._progress is not None:
+            self._progress.start()
+            self._task = self._progress.add_task(description, total=total)
 
     def advance(self, amount: int = 1) -> None:
-        self._progress.advance(self._task, amount)
+        if self._progress is not None:
+            self._progress.advance(self._task, amount)
 
     def close(self) -> None:
-        self._progress.stop()
+        if self._progress is not None:
+            self._progress.stop()
