@@ -597,7 +597,9 @@ def dart_refit(precision: float, metric: str | None = None, chance_level: float 
     :func:`dart_rank` at precision ``p`` (``best_score_`` is not set, as for any
     callable refit). With multi-metric ``scoring`` pass ``metric`` (a key of
     ``scoring``); without it the search raises an error listing the metric names.
-    With successive halving the winner is taken from the last iteration.
+    scikit-learn's successive-halving searches never call a callable ``refit``
+    (they keep the best mean of the last iteration); rank their ``cv_results_``
+    with :func:`dart_rank` (last iteration by default) and refit its winner.
 
     Examples
     --------
