@@ -279,6 +279,17 @@ def test_select_reads_numpy_scalar_params_back_from_csv(tmp_path):
     assert sorted(r["configuration"] for r in payload["ranking"]) == \
         ["C=0.5, fit=True", "C=2.0, fit=False"]
 
+def test_select_wide_table_saved_with_its_default_index(tmp_path):
+    # DataFrame.to_csv writes the row numbers 0, 1 under a blank header; they were read
+    # as one more fold (scores 0 and 1) and reversed the ranking
+    folds = pd.DataFrame([[0.9, 0.8, 0.85], [0.7, 0.75, 0.72]])
+    folds.to_csv(tmp_path / "folds.csv")
+    payload = json.loads(run("select", tmp_path / "folds.csv", "--json").stdout)
+    by_name = {r["configuration"]: r for r in payload["ranking"]}
+    assert by_name["0"]["rank"] == 1
+    assert by_name["0"]["mean"] == pytest.approx(0.85)
+    assert by_name["1"]["std"] == pytest.approx(np.std([0.7, 0.75, 0.72], ddof=1))
+
 def test_select_wide_fold_table_with_sweep(files):
     payload = json.loads(run("select", files / "folds.csv", "--precision", "0", "--sweep",
                              "--json").stdout)

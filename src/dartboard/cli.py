@@ -611,7 +611,9 @@ def _fold_table(path: str) -> Any:
             table["params"] = _literal_params(table["params"])
         return table
     first = table.columns[0]
-    if not _is_numeric(table[first]):
+    # a blank first header (DataFrame.to_csv writes its index so) names the rows even
+    # when they are numbered 0, 1, ...: they must not be read as a fold of scores
+    if not _is_numeric(table[first]) or str(first).startswith("Unnamed: 0"):
         table = table.set_index(first)
     bad = [c for c in table.columns if not _is_numeric(table[c])]
     if bad:
