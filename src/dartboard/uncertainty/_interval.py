@@ -129,7 +129,8 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
     one sort, other metrics resample indices in batches of at most 64 MB. A
     resample on which the metric is undefined (a 0/0 ratio with
     ``zero_division="warn"``, no positive sample for AUC, a callable returning
-    nan) is dropped, with an :class:`IntervalWarning` giving how many; if all are
+    nan or raising ``ValueError``, e.g. a multiclass AUC or log loss missing a
+    class) is dropped, with an :class:`IntervalWarning` giving how many; if all are
     undefined a ``ValueError`` is raised. All replicates equal gives a zero-width
     interval with a warning. BCa returns the percentile interval, with a warning,
     when its bias correction is infinite or the jackknife values are all equal.
