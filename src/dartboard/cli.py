@@ -137,7 +137,8 @@ def _read_file(path: str, what: str) -> Any:
             raise ValueError(f"cannot read JSON table {path!r}: {_one_line(str(exc))}") \
                 from None
     try:
-        return pd.read_csv(p, sep=_csv_separator(p))
+        sep = _csv_separator(p)
+        return pd.read_csv(p, sep=sep, index_col=0 if _blank_first_header(p, sep) else None)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read CSV file {path!r}: {_one_line(str(exc))}") from None
 
@@ -149,6 +150,13 @@ def _csv_separator(path: Path) -> str:
     if "," in header:
         return ","
     return next((sep for sep in ";\t|" if sep in header), ",")
+
+
+def _blank_first_header(path: Path, sep: str) -> bool:
+    """DataFrame.to_csv writes its index under a blank header: read it as the index
+    (row numbers are not a feature, a fold score or a label)."""
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        return handle.readline().startswith(sep)
 
 
 def _column(table: Any, name: str, option: str, path: str) -> Any:
@@ -611,9 +619,7 @@ def _fold_table(path: str) -> Any:
             table["params"] = _literal_params(table["params"])
         return table
     first = table.columns[0]
-    # a blank first header (DataFrame.to_csv writes its index so) names the rows even
-    # when they are numbered 0, 1, ...: they must not be read as a fold of scores
-    if not _is_numeric(table[first]) or str(first).startswith("Unnamed: 0"):
+    if not _is_numeric(table[first]):
         table = table.set_index(first)
     bad = [c for c in table.columns if not _is_numeric(table[c])]
     if bad:
