@@ -170,6 +170,10 @@ def test_cv_interval_t_and_nadeau_bengio():
     with pytest.warns(IntervalWarning, match="zero width"):
         flat = cv_interval([0.9, 0.9, 0.9])
     assert flat.low == flat.high == pytest.approx(0.9)
+    # np.std([0.8] * 3, ddof=1) is 1.4e-16, not 0: still equal scores, zero width
+    with pytest.warns(IntervalWarning, match="zero width"):
+        flat = cv_interval([0.8, 0.8, 0.8])
+    assert flat.standard_error == 0.0 and flat.low == flat.high == 0.8
 
 
 def test_cv_interval_bad_input():

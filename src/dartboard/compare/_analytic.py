@@ -238,7 +238,8 @@ def corrected_ttest(scores_a: Any, scores_b: Any, *, n_train: int, n_test: int,
     n_test = check_int(n_test, "n_test", minimum=1)
     d = a - b
     mean = float(d.mean())
-    var = float(d.var(ddof=1))
+    # equal differences have variance 0 exactly (np.var of [0.3] * 10 is 3e-33)
+    var = 0.0 if d.min() == d.max() else float(d.var(ddof=1))
     scale = (1.0 / j + n_test / n_train) * var
     if scale <= 0.0:
         t = 0.0 if mean == 0.0 else float(np.copysign(np.inf, mean))

@@ -485,8 +485,10 @@ def cv_interval(fold_scores: Any, *, n_train: Any = None, n_test: Any = None,
                     or not value > 0 or not np.isfinite(value):
                 raise ValueError(f"{arg} must be a positive number of samples; got {value!r}")
         factor, method = 1.0 / k + float(n_test) / float(n_train), "nadeau-bengio"
-    mean = float(scores.mean())
-    sd = float(scores.std(ddof=1))
+    # equal scores: mean and sd exactly (np.std of [0.8] * 3 is 1.4e-16: the mean rounds)
+    flat = bool(scores.min() == scores.max())
+    mean = float(scores[0]) if flat else float(scores.mean())
+    sd = 0.0 if flat else float(scores.std(ddof=1))
     se = sd * float(np.sqrt(factor))
     if sd == 0.0:
         warnings.warn(f"all {k} fold scores are equal; the interval has zero width",
