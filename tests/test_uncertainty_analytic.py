@@ -1,5 +1,7 @@
 """Analytic intervals: proportions equal statsmodels, DeLong equals O(mn), cv_interval."""
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -26,6 +28,11 @@ SM_NAMES = {"wald": "normal", "wilson": "wilson", "clopper-pearson": "beta",
             "agresti-coull": "agresti_coull", "jeffreys": "jeffreys"}
 
 
+# the formulas at x = 0 or n, where Wald's zero width warns
+WALD_ZERO_WIDTH = "ignore:the Wald interval:dartboard.uncertainty.IntervalWarning"
+
+
+@pytest.mark.filterwarnings(WALD_ZERO_WIDTH)
 @pytest.mark.parametrize("method", list(SM_NAMES))
 @pytest.mark.parametrize("level", [0.5, 0.9, 0.95, 0.999])
 def test_proportion_equals_statsmodels(method, level):
@@ -155,6 +162,21 @@ def test_delong_interval_of_roc_auc():
         interval(roc_auc_score, y2, s2, method="delong", sample_weight=np.ones(10))
 
 
+def test_zero_width_analytic_intervals_warn():
+    # perfect separation: DeLong's variance is 0; a proportion of 1: Wald's half-width
+    # is 0. Both gave [1, 1] silently, unlike the bootstrap's zero-width warning.
+    y = [0, 1, 1, 0, 1, 1, 0, 1]
+    with pytest.warns(IntervalWarning, match="DeLong's variance .* is 0"):
+        iv = interval(roc_auc_score, y, [0, .9, .8, .1, .7, .6, .2, .9])
+    assert iv.method == "delong" and iv.low == iv.high == 1.0
+    with pytest.warns(IntervalWarning, match="Wald interval .* zero width"):
+        iv = interval(accuracy_score, y, y, method="wald")
+    assert iv.low == iv.high == 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", IntervalWarning)
+        assert interval(accuracy_score, y, y).high == 1.0 > interval(accuracy_score, y, y).low
+
+
 def test_cv_interval_t_and_nadeau_bengio():
     scores = np.array([0.81, 0.84, 0.79, 0.83, 0.80, 0.86])
     k = scores.size
@@ -189,6 +211,7 @@ def test_cv_interval_bad_input():
         cv_interval([0.5, np.nan])
 
 
+@pytest.mark.filterwarnings(WALD_ZERO_WIDTH)
 @settings(max_examples=200, deadline=None)
 @given(st.integers(1, 10**6), st.floats(0, 1), st.floats(0.01, 0.999),
        st.sampled_from(list(SM_NAMES)))

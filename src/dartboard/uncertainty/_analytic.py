@@ -17,7 +17,8 @@ selection_rate         TP + FP         N
 
 With ``z = Phi^{-1}(1 - alpha/2)`` and ``p = x / n``:
 
-- ``wald``: ``p +- z sqrt(p (1 - p) / n)``, clipped to [0, 1].
+- ``wald``: ``p +- z sqrt(p (1 - p) / n)``, clipped to [0, 1] (zero width at
+  ``p = 0`` or 1, with an :class:`IntervalWarning`).
 - ``wilson``: ``(p + z^2/(2n) +- z sqrt(p(1-p)/n + z^2/(4n^2))) / (1 + z^2/n)``.
 - ``agresti-coull``: Wald around ``(x + z^2/2) / (n + z^2)`` with ``n + z^2``
   trials, clipped to [0, 1].
@@ -34,8 +35,12 @@ with their positive and negative counts (a :class:`~dartboard.metrics.ScoreState
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from scipy import special
+
+from dartboard.uncertainty._bootstrap import IntervalWarning
 
 PROPORTION_METHODS = ("wald", "wilson", "clopper-pearson", "agresti-coull", "jeffreys")
 
@@ -58,6 +63,10 @@ def proportion_interval(x: float, n: float, confidence_level: float,
     if method == "wald":
         half = z * np.sqrt(p * (1.0 - p) / n)
         low, high = p - half, p + half
+        if half == 0.0:
+            warnings.warn(f"the Wald interval of a proportion of {p:g} ({x:g} of {n:g}) has "
+                          "zero width, which understates the uncertainty; use 'wilson'",
+                          IntervalWarning, stacklevel=5)
     elif method == "wilson":
         denom = 1.0 + z * z / n
         centre = (p + z * z / (2.0 * n)) / denom
@@ -109,8 +118,17 @@ def proportion_counts(name: str, matrix: np.ndarray, pos_index: int | None
 
 def delong_interval(auc: float, variance: float, confidence_level: float
                     ) -> tuple[float, float, float]:
-    """``auc +- z sqrt(variance)`` clipped to [0, 1]; returns (low, high, se)."""
+    """``auc +- z sqrt(variance)`` clipped to [0, 1]; returns (low, high, se).
+
+    A zero variance (perfect separation, or one sample per class) gives a
+    zero-width interval, with an :class:`IntervalWarning`.
+    """
     se = float(np.sqrt(max(variance, 0.0)))
+    if se == 0.0:
+        warnings.warn(f"DeLong's variance of this ROC AUC ({auc:g}) is 0 (the scores "
+                      "separate the classes perfectly, or a class has a single sample): "
+                      "the interval has zero width, which understates the uncertainty",
+                      IntervalWarning, stacklevel=4)
     z = normal_quantile(confidence_level)
     return float(max(auc - z * se, 0.0)), float(min(auc + z * se, 1.0)), se
 
