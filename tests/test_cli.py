@@ -408,3 +408,23 @@ def test_bad_input_exit_2_one_line_no_traceback_no_file(files, tmp_path, case, a
     assert "Traceback" not in res.output
     assert res.stdout == ""
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_streamed_and_single_file_agree_on_string_labels(tmp_path):
+    rng = np.random.default_rng(5)
+    y = rng.choice(["cat", "dog"], 400)
+    pred = np.where(rng.random(400) < 0.8, y, rng.choice(["cat", "dog"], 400))
+    frame = pd.DataFrame({"y": y, "pred": pred})
+    frame.to_csv(tmp_path / "one.csv", index=False)
+    (tmp_path / "parts").mkdir()
+    frame.iloc[:150].to_parquet(tmp_path / "parts" / "a.parquet")
+    frame.iloc[150:].to_parquet(tmp_path / "parts" / "b.parquet")
+    outputs = []
+    for source in ("one.csv", "parts"):
+        res = run("evaluate", tmp_path / source, "--y-true", "y", "--y-pred", "pred", "--json",
+                  "--n-resamples", "100")
+        assert res.exit_code == 0, res.output
+        outputs.append({m["metric"]: m["estimate"] for m in json.loads(res.stdout)["metrics"]})
+    for name in ("accuracy", "precision", "recall", "f1"):
+        assert outputs[0][name] == pytest.approx(outputs[1][name], rel=1e-12), name
+    assert outputs[0]["f1"] == pytest.approx(skm.f1_score(y, pred, pos_label="dog"))

@@ -135,6 +135,20 @@ def test_weights_and_string_labels(tmp_path):
                                                                           sample_weight=w)
 
 
+@pytest.mark.parametrize("labels", [("cat", "dog"), (1, 2)])
+def test_two_labels_are_binary_with_the_greater_one_positive(tmp_path, labels):
+    rng = np.random.default_rng(2)
+    y = np.array(labels)[rng.integers(0, 2, 300)]
+    pred = np.where(rng.random(300) < 0.8, y, np.array(labels)[rng.integers(0, 2, 300)])
+    write_parts(tmp_path, {"y": y, "pred": pred}, [100, 200])
+    result = stream(tmp_path, y_true="y", y_pred="pred")
+    for name in ("precision_score", "recall_score", "f1_score"):  # the greater is positive
+        expected = getattr(dm, name)(y, pred, pos_label=labels[1])
+        assert result.metrics[name] == expected, name
+    result = stream(tmp_path, y_true="y", y_pred="pred", pos_label=labels[0])
+    assert result.metrics["f1_score"] == dm.f1_score(y, pred, pos_label=labels[0])
+
+
 def test_weighted_scores_and_regression(tmp_path):
     rng = np.random.default_rng(1)
     y = rng.integers(0, 2, 500)

@@ -461,11 +461,17 @@ class MeanState:
 # ---------------------------------------------------------------------- results
 
 def _count_kwargs(spec: Spec, counts: Any) -> dict[str, Any]:
-    """binary with the positive label when there are two classes, else macro."""
+    """binary with the positive label when there are two classes, else macro.
+
+    The positive label is ``pos_label`` when given, else the greater of the two
+    labels (1 for {0, 1} and {-1, 1}; the rule of the command line's evaluation).
+    """
     classes = counts.classes.tolist()
     pos = spec.pos_label if spec.pos_label is not None else 1
     if spec.proba is not None and len(spec.classes) == 2:
         pos = spec.classes[1]  # the second probability column is the positive class
+    elif spec.pos_label is None and len(classes) == 2:
+        pos = classes[1]
     if len(classes) <= 2 and (pos in classes or len(classes) < 2):
         return {"average": "binary", "pos_label": pos}
     return {"average": "macro"}

@@ -92,7 +92,9 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     sample_weight : str, optional
         Column of non-negative sample weights.
     pos_label : optional
-        Positive class; default 1 (labels in {0, 1} or {-1, 1}).
+        Positive class. Default: the greater of the two labels for the count
+        metrics (1 for {0, 1} and {-1, 1}); ranking metrics need ``pos_label``
+        for labels other than those, as a batch may hold only one class.
     confidence_level : float, optional
         Adds the intervals that need only the merged states, in ``intervals``:
         every count metric from the merged counts by
