@@ -427,11 +427,11 @@ def _generic(metric: Callable[..., Any], name: str, y_t: np.ndarray, y_o: np.nda
     if caught:
         warnings.warn(f"{label} warned on {len(caught)} bootstrap or jackknife evaluations; "
                       f"the first: {caught[0].category.__name__}: {caught[0].message}",
-                      IntervalWarning, stacklevel=3)
+                      IntervalWarning, stacklevel=4)
     if refused:
         warnings.warn(f"{label} raised ValueError on {len(refused)} bootstrap or jackknife "
                       f"evaluations, which count as undefined; the first: {refused[0]}",
-                      IntervalWarning, stacklevel=3)
+                      IntervalWarning, stacklevel=4)
     return reps
 
 
