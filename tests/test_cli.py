@@ -428,3 +428,20 @@ def test_streamed_and_single_file_agree_on_string_labels(tmp_path):
     for name in ("accuracy", "precision", "recall", "f1"):
         assert outputs[0][name] == pytest.approx(outputs[1][name], rel=1e-12), name
     assert outputs[0]["f1"] == pytest.approx(skm.f1_score(y, pred, pos_label="dog"))
+
+
+def test_select_chance_level_moves_the_numerators_zero(tmp_path):
+    from dartboard import dart_rank
+
+    folds = pd.DataFrame({"config": ["a", "b"], "f0": [0.40, 0.45], "f1": [0.42, 0.30],
+                          "f2": [0.44, 0.50]})
+    folds.to_csv(tmp_path / "folds.csv", index=False)
+    res = run("select", tmp_path / "folds.csv", "--chance-level", str(1 / 3), "--json")
+    assert res.exit_code == 0, res.output
+    got = {r["configuration"]: r["dart"] for r in json.loads(res.stdout)["ranking"]}
+    want = dart_rank({"a": [0.40, 0.42, 0.44], "b": [0.45, 0.30, 0.50]}, 2.0,
+                     chance_level=1 / 3).set_index("configuration")["dart"]
+    assert got == pytest.approx(want.to_dict(), rel=1e-12)
+    assert min(got.values()) > 0  # above a three-class chance, negative at the default 0.5
+    bad = run("select", tmp_path / "folds.csv", "--chance-level", "1.5")
+    assert bad.exit_code == 2 and "chance_level" in bad.stderr

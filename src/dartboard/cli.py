@@ -582,19 +582,23 @@ def select(
     metric: str | None = typer.Option(None, "--metric", help="Metric of a multi-metric "
                                                              "cv_results_."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+    chance_level: float = typer.Option(0.5, "--chance-level",
+                                       help="Score of chance, where DART's numerator is 0 "
+                                            "(e.g. 1/n_classes for multiclass accuracy)."),
 ) -> None:
     """Rank hyper-parameter configurations by DART: accuracy and fold-to-fold stability."""
     from dartboard import dart_rank, dart_sweep
 
     table = _fold_table(results)
-    ranking = dart_rank(table, precision, metric=metric)
+    ranking = dart_rank(table, precision, metric=metric, chance_level=chance_level)
     rows = [{"index": int(r.Index), "configuration": str(r.configuration),
               "mean": float(r.mean), "std": float(r.std),
               "dart": float(r.dart), "rank": int(r.rank), "rank_by_mean": int(r.rank_by_mean)}
             for r in ranking.itertuples()]
-    payload: dict[str, Any] = {"precision": precision, "metric": metric, "ranking": rows}
+    payload: dict[str, Any] = {"precision": precision, "metric": metric,
+                               "chance_level": chance_level, "ranking": rows}
     if sweep:
-        res = dart_sweep(table, metric=metric)
+        res = dart_sweep(table, metric=metric, chance_level=chance_level)
         payload["winners"] = [{"configuration": str(w.configuration), "p_start": w.p_start,
                                "p_end": w.p_end} for w in res.winners.itertuples()]
         payload["crossings"] = [{"p": c.p, "from": str(c.from_configuration),
