@@ -270,6 +270,13 @@ def test_compare_models_same_seed_same_result():
     r1 = db.compare_models(f1_score, y, a, b, n_resamples=300, random_state=8)
     r2 = db.compare_models(f1_score, y, a, b, n_resamples=300, random_state=8)
     assert r1.pvalue == r2.pvalue and r1.interval.low == r2.interval.low
+    # a SeedSequence is a seed too (it was spawned from, so each call advanced it)
+    seq = np.random.SeedSequence(8)
+    s1, s2 = (db.compare_models(f1_score, y, a, b, n_resamples=300, random_state=seq)
+              for _ in range(2))
+    np.testing.assert_array_equal(s1.null_distribution, s2.null_distribution)
+    np.testing.assert_array_equal(s1.interval.bootstrap_distribution,
+                                  s2.interval.bootstrap_distribution)
 
 
 def test_compare_models_string_labels_and_pos_label():

@@ -224,10 +224,9 @@ def _spawn(random_state: Any) -> tuple[np.random.Generator, np.random.Generator]
     if isinstance(random_state, np.random.Generator):
         perm, boot = random_state.spawn(2)
         return perm, boot
-    if isinstance(random_state, np.random.SeedSequence):
-        seq = random_state
-    else:
-        seq = np.random.SeedSequence(check_random_state(random_state).integers(0, 2**63))
+    # a SeedSequence is a seed, not a stream: spawning from it directly would advance
+    # it, so the same SeedSequence would give another result on the next call
+    seq = np.random.SeedSequence(check_random_state(random_state).integers(0, 2**63))
     perm, boot = seq.spawn(2)
     return np.random.default_rng(perm), np.random.default_rng(boot)
 
