@@ -160,6 +160,11 @@ def test_delong_interval_of_roc_auc():
     assert iv2.high == 1.0 and iv2.low < iv2.estimate < 1.0
     with pytest.raises(ValueError, match="sample_weight"):
         interval(roc_auc_score, y2, s2, method="delong", sample_weight=np.ones(10))
+    # a partial AUC is not what DeLong's variance describes: its interval of the full
+    # AUC did not contain the (partial) estimate
+    with pytest.raises(ValueError, match="max_fpr=0.1 .*bootstrap"):
+        interval(roc_auc_score, y, s, method="delong", max_fpr=0.1)
+    assert interval(roc_auc_score, y, s, method="delong", max_fpr=None).low == iv.low
 
 
 def test_zero_width_analytic_intervals_warn():

@@ -183,7 +183,7 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
     if method in _analytic.PROPORTION_METHODS:
         raise _not_a_proportion(method, name)
     if method == "delong":
-        return _delong(name, kind, estimate, y_t, y_o, w, level)
+        return _delong(name, kind, estimate, y_t, y_o, w, level, metric_kwargs)
     rng = check_random_state(random_state)
     reps = _replicates(metric, kind, name, y_t, y_o, w, metric_kwargs, iv["n_resamples"],
                        stratified, rng, method == "bca")
@@ -353,7 +353,7 @@ def _binary_scores(y_t: np.ndarray, y_o: np.ndarray, pos_label: Any = None
 
 
 def _delong(name: str, kind: str, estimate: float, y_t: np.ndarray, y_o: np.ndarray,
-            w: np.ndarray | None, level: float) -> Interval:
+            w: np.ndarray | None, level: float, kwargs: dict[str, Any]) -> Interval:
     from dartboard._delong import delong_auc_covariance
 
     if kind != "ranking" or name != "roc_auc_score":
@@ -362,6 +362,12 @@ def _delong(name: str, kind: str, estimate: float, y_t: np.ndarray, y_o: np.ndar
                          "'bca'")
     if w is not None:
         raise ValueError("method='delong' does not take sample_weight; use a bootstrap "
+                         "method (percentile, basic or bca)")
+    if kwargs.get("max_fpr") not in (None, 1, 1.0):
+        # the estimate is then the standardised partial AUC, which DeLong's variance
+        # of the full AUC does not describe (the interval missed the estimate)
+        raise ValueError(f"method='delong' is the interval of the full ROC AUC; "
+                         f"max_fpr={kwargs['max_fpr']!r} (a partial AUC) needs a bootstrap "
                          "method (percentile, basic or bca)")
     y, scores = _binary_scores(y_t, y_o)
     aucs, cov = delong_auc_covariance(y, scores[None, :])
