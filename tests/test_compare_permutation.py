@@ -328,6 +328,7 @@ def test_auc_batched_path_matches_sample_swap():
 
 def test_one_column_inputs_pair_with_1d_ones():
     import pandas as pd
+
     from dartboard.metrics import roc_auc_score
 
     rng = np.random.default_rng(3)
