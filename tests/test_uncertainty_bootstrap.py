@@ -278,13 +278,19 @@ def test_metric_raising_on_a_subset_drops_it_like_an_undefined_one():
     y[0] = 2
     proba = rng.dirichlet([1, 1, 1], 40)
     for stratified in (False, True):
-        with pytest.warns(IntervalWarning, match="raised ValueError on"):
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("always")
             iv = interval(roc_auc_score, y, proba, multi_class="ovr", method="bca",
                           n_resamples=200, random_state=0, stratified=stratified)
+        messages = " | ".join(str(r.message) for r in rec)
+        assert "raised ValueError on" in messages
+        # stratified resamples keep the class: only its leave-one-out value is dropped
+        assert ("undefined on" in messages) is not stratified
         assert iv.estimate == pytest.approx(skm.roc_auc_score(y, proba, multi_class="ovr"))
         assert iv.low < iv.estimate < iv.high
     # one sample: the jackknife subsets are empty, BCa falls back to percentile
-    with pytest.warns(IntervalWarning, match="degenerate"):
+    with pytest.warns(IntervalWarning, match="degenerate"), \
+            pytest.warns(IntervalWarning, match="raised ValueError on 1 "):
         iv = interval(mean_squared_error, [1.0], [0.8], n_resamples=20, random_state=0)
     assert iv.method == "percentile" and iv.low == iv.high == pytest.approx(0.04)
 
