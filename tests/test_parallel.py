@@ -20,6 +20,14 @@ def test_spawn_seeds_reproducible_and_independent():
     assert not np.array_equal(_draw(spawn_seeds(43, 1)[0]), a[0])
 
 
+def test_same_seed_sequence_gives_the_same_seeds_every_call():
+    seed = np.random.SeedSequence(123)
+    a = [_draw(s) for s in spawn_seeds(seed, 3)]
+    b = [_draw(s) for s in spawn_seeds(seed, 3)]
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert seed.n_children_spawned == 0  # the caller's object is left as it was
+
+
 def test_spawn_seeds_from_generator_is_deterministic():
     a = [_draw(s) for s in spawn_seeds(np.random.default_rng(7), 3)]
     b = [_draw(s) for s in spawn_seeds(np.random.default_rng(7), 3)]

@@ -40,7 +40,10 @@ def spawn_seeds(random_state: Any, n: int) -> list[np.random.SeedSequence]:
     """
     n = check_int(n, "n", minimum=0)
     if isinstance(random_state, np.random.SeedSequence):
-        root = random_state
+        # a copy: spawning from the caller's object would advance it, and the same
+        # seed would give other children on the next call
+        root = np.random.SeedSequence(random_state.entropy, spawn_key=random_state.spawn_key,
+                                      pool_size=random_state.pool_size)
     elif random_state is None or (isinstance(random_state, numbers.Integral)
                                   and not isinstance(random_state, bool)):
         if random_state is not None and int(random_state) < 0:
