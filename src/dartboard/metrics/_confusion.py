@@ -607,20 +607,21 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
     """
     t = label_array(y_true, name="y_true")
     p = label_array(y_pred, name="y_pred")
+    n = check_consistent_length(("y_true", t), ("y_pred", p))
+    w = check_sample_weight(sample_weight, n)
+    if w is not None and not w.sum():
+        _all_zero_weights()
     if t.dtype.kind in "biu" and p.dtype.kind in "biu":
         # Accuracy needs only the trace of C: for integer labels, counting the
         # matches directly equals trace(C) / N and skips building C.
-        n = check_consistent_length(("y_true", t), ("y_pred", p))
-        w = check_sample_weight(sample_weight, n)
         if w is None:
             correct = np.count_nonzero(t == p)
             return float(correct / n) if normalize else float(correct)
-        total = w.sum()
-        if not total:
-            _all_zero_weights()
         correct = w[t == p].sum()
-        return float(correct / total) if normalize else float(correct)
-    return _accuracy_from(_counts(t, p, sample_weight), normalize=normalize)
+        return float(correct / w.sum()) if normalize else float(correct)
+    # other labels: count the pairs of the arrays checked above (no second validation)
+    state = ConfusionCounts(*count_label_pairs(t, p, w))
+    return _accuracy_from(state, normalize=normalize)
 
 
 _AVERAGE_DOC = """
