@@ -17,10 +17,10 @@ import os
 import sys
 
 import numpy as np
+from _timing import best_time
 
 import dartboard as db
 from dartboard.metrics import f1_score
-from _timing import best_time
 
 
 def _data(n: int, seed: int = 0):

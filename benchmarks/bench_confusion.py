@@ -13,9 +13,9 @@ import warnings
 
 import numpy as np
 import sklearn.metrics as skm
+from _timing import best_time
 
 import dartboard.metrics as dm
-from _timing import best_time
 
 TARGET = 20.0
 

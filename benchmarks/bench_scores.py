@@ -19,10 +19,10 @@ import warnings
 import numpy as np
 import sklearn
 import sklearn.metrics as skm
+from _timing import best_wall_and_cpu
 
 import dartboard
 import dartboard.metrics as dbm
-from _timing import best_wall_and_cpu
 
 
 def agree(a, b):

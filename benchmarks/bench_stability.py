@@ -23,10 +23,10 @@ import sys
 import time
 
 import numpy as np
+from _timing import best_time
 
 from dartboard import stability_audit, stability_metrics
 from dartboard.stability import _label_counts
-from _timing import best_time
 
 TARGET = 50.0
 

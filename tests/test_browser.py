@@ -16,9 +16,9 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from test_demo import quick_demo
 
 from dartboard.report import FIGURES
-from test_demo import quick_demo
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,8 @@ import functools
 import numpy as np
 import pytest
 
-from dartboard._parallel import parallel_map, resolve_backend, spawn_seeds
+from dartboard._parallel import parallel_map, resolve_backend
+from dartboard._rng import spawn as spawn_seeds
 
 
 def _draw(seed: np.random.SeedSequence, size: int = 5) -> np.ndarray:

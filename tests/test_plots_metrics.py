@@ -12,9 +12,13 @@ from sklearn import metrics as skm
 from sklearn.calibration import calibration_curve
 
 from dartboard.metrics import error_distribution
-from dartboard.plots import (plot_calibration_curve, plot_confusion_matrix,
-                             plot_error_distribution, plot_precision_recall_curve,
-                             plot_roc_curve)
+from dartboard.plots import (
+    plot_calibration_curve,
+    plot_confusion_matrix,
+    plot_error_distribution,
+    plot_precision_recall_curve,
+    plot_roc_curve,
+)
 from dartboard.plots._metrics import calibration_points
 
 

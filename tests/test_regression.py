@@ -15,6 +15,7 @@ from dartboard.metrics import (
     ErrorDistribution,
     RegressionMoments,
     UndefinedMetricWarning,
+    _regression,
     error_distribution,
     explained_variance_score,
     max_error,
@@ -27,7 +28,6 @@ from dartboard.metrics import (
     root_mean_squared_error,
     weighted_mean_absolute_percentage_error,
 )
-from dartboard.metrics import _regression
 
 TOL = 1e-10
 SK_NAMES = ["mean_squared_error", "root_mean_squared_error", "mean_absolute_error",

@@ -10,8 +10,18 @@ import numpy as np
 import pytest
 from sklearn import metrics as skm
 
-from dartboard.report import FIGURES, render_report, write_json, write_report, write_text_atomic
-from dartboard.report._sections import classification_section, infer_task, regression_section
+from dartboard.report import (
+    FIGURES,
+    render_report,
+    write_json,
+    write_report,
+    write_text_atomic,
+)
+from dartboard.report._sections import (
+    classification_section,
+    infer_task,
+    regression_section,
+)
 
 URL = re.compile(r"""(?:src|href|xlink:href)\s*=\s*["']?\s*(?:https?:)?//""", re.I)
 

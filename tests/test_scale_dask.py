@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dartboard import metrics as dm
-from dartboard._parallel import parallel_map, spawn_seeds
+from dartboard._parallel import parallel_map
+from dartboard._rng import spawn as spawn_seeds
 from dartboard.scale import cross_validate_grid, evaluate_dask, evaluate_parquet
 
 dd = pytest.importorskip("dask.dataframe")

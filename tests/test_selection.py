@@ -20,8 +20,13 @@ from hypothesis import assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import dartboard  # noqa: E402
-from dartboard import dart_rank, dart_refit, dart_score, dart_sweep  # noqa: E402
-from dartboard import selection  # noqa: E402
+from dartboard import (  # noqa: E402
+    dart_rank,
+    dart_refit,
+    dart_score,
+    dart_sweep,
+    selection,  # noqa: E402
+)
 from dartboard.plots import plot_dart_sweep, plot_fold_scores  # noqa: E402
 
 LN2 = math.log(2.0)

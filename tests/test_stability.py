@@ -395,8 +395,8 @@ def test_audit_is_deterministic_across_n_jobs(cancer):
 
 def test_audit_models_reproduce_by_hand(cancer):
     # model j is a clone fitted on rows drawn by its own spawned seed
-    from dartboard._parallel import spawn_seeds
-    from dartboard.stability import _child_seed
+    from dartboard._rng import child as _child_seed
+    from dartboard._rng import spawn as spawn_seeds
 
     X, y, Xt, yt = cancer
     est = LogisticRegression(max_iter=2000)

@@ -18,6 +18,7 @@ from dartboard.metrics import (
     precision_score,
     roc_auc_score,
 )
+from dartboard.metrics._batched import batch_count_metric
 from dartboard.uncertainty import IntervalWarning, _bootstrap
 from dartboard.uncertainty._bootstrap import (
     CountGroups,
@@ -27,7 +28,6 @@ from dartboard.uncertainty._bootstrap import (
     count_replicates,
     generic_replicates,
 )
-from dartboard.metrics._batched import batch_count_metric
 
 
 def _labels(n, seed, k=2, acc=0.8):

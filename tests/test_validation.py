@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import dartboard.metrics as dm
 from dartboard import _validation as v
+from dartboard._rng import check_random_state
 
 Y = [0, 1, 1, 0]
 
@@ -292,16 +293,16 @@ def test_check_helpers():
 
 
 def test_check_random_state_reproducible():
-    a = v.check_random_state(7).random(3)
-    b = v.check_random_state(np.random.SeedSequence(7)).random(3)
+    a = check_random_state(7).random(3)
+    b = check_random_state(np.random.SeedSequence(7)).random(3)
     assert np.array_equal(a, b)
     g = np.random.default_rng(1)
-    assert v.check_random_state(g) is g
-    assert isinstance(v.check_random_state(np.random.RandomState(0)), np.random.Generator)
+    assert check_random_state(g) is g
+    assert isinstance(check_random_state(np.random.RandomState(0)), np.random.Generator)
     with pytest.raises(TypeError, match="random_state must be None, an int"):
-        v.check_random_state("seed")
+        check_random_state("seed")
     with pytest.raises(ValueError, match="random_state must be non-negative"):
-        v.check_random_state(-1)
+        check_random_state(-1)
 
 
 def test_encode_labels():

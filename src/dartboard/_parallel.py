@@ -8,55 +8,17 @@ numbers.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-import numpy as np
+from dartboard._validation import check_int
 
-from dartboard._validation import check_int, describe
-
-__all__ = ["parallel_map", "spawn_seeds", "resolve_backend"]
+__all__ = ["parallel_map", "resolve_backend"]
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 _BACKENDS = ("sequential", "loky", "threading", "multiprocessing", "dask")
-
-
-def spawn_seeds(random_state: Any, n: int) -> list[np.random.SeedSequence]:
-    """``n`` independent child seeds derived from ``random_state``.
-
-    ``None`` draws fresh entropy; an int or a SeedSequence is spawned from
-    directly; a Generator contributes 128 bits drawn from it (so the same
-    Generator state gives the same children).
-
-    Examples
-    --------
-    >>> a = spawn_seeds(0, 3)
-    >>> b = spawn_seeds(0, 3)
-    >>> [s.generate_state(1)[0] for s in a] == [s.generate_state(1)[0] for s in b]
-    True
-    """
-    n = check_int(n, "n", minimum=0)
-    if isinstance(random_state, np.random.SeedSequence):
-        # a copy: spawning from the caller's object would advance it, and the same
-        # seed would give other children on the next call
-        root = np.random.SeedSequence(random_state.entropy, spawn_key=random_state.spawn_key,
-                                      pool_size=random_state.pool_size)
-    elif random_state is None or (isinstance(random_state, numbers.Integral)
-                                  and not isinstance(random_state, bool)):
-        if random_state is not None and int(random_state) < 0:
-            raise ValueError(f"random_state must be non-negative; got {random_state}")
-        root = np.random.SeedSequence(random_state)
-    elif isinstance(random_state, np.random.Generator):
-        root = np.random.SeedSequence(random_state.integers(0, 2**32, size=4).tolist())
-    elif isinstance(random_state, np.random.RandomState):
-        root = np.random.SeedSequence(random_state.randint(0, 2**31 - 1, size=4).tolist())
-    else:
-        raise TypeError("random_state must be None, an int, a SeedSequence or a numpy "
-                        f"Generator; got {describe(random_state)}")
-    return root.spawn(n)
 
 
 def resolve_backend(n_jobs: Any, backend: Any) -> tuple[int, str, Any]:
@@ -149,8 +111,13 @@ class _Progress:
 
     def __init__(self, total: int, description: str) -> None:
         from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeElapsedColumn)
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
 
         console = Console(stderr=True)
         # off a terminal (stderr piped or logged) rich cannot erase the bar and leaves a

@@ -31,7 +31,6 @@ __all__ = [
     "check_int",
     "check_labels_argument",
     "check_option",
-    "check_random_state",
     "check_real",
     "check_sample_weight",
     "check_zero_division",
@@ -258,27 +257,6 @@ def check_confidence_level(confidence_level: Any) -> float:
     if not 0.0 < level < 1.0:
         raise ValueError(f"confidence_level must be strictly between 0 and 1; got {level}")
     return level
-
-
-def check_random_state(random_state: Any) -> np.random.Generator:
-    """Turn ``None``, an int, a SeedSequence or a Generator into a Generator.
-
-    A legacy ``RandomState`` is accepted and wrapped (its next draws seed a new
-    Generator), so passing scikit-learn-style states works.
-    """
-    if random_state is None or isinstance(random_state, (numbers.Integral, np.random.SeedSequence)):
-        if isinstance(random_state, bool):
-            raise TypeError("random_state must be None, an int, a SeedSequence or a "
-                            "numpy Generator; got a bool")
-        if isinstance(random_state, numbers.Integral) and int(random_state) < 0:
-            raise ValueError(f"random_state must be non-negative; got {random_state}")
-        return np.random.default_rng(random_state)
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(0, 2**31 - 1, size=4))
-    raise TypeError("random_state must be None, an int, a SeedSequence or a numpy "
-                    f"Generator; got {describe(random_state)}")
 
 
 def check_zero_division(zero_division: Any) -> Any:

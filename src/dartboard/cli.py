@@ -433,8 +433,11 @@ def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | N
                     n_resamples: int, group: str | None, seed: int) -> dict[str, Any]:
     import numpy as np
 
-    from dartboard.report._sections import (classification_section, infer_task,
-                                            regression_section)
+    from dartboard.report._sections import (
+        classification_section,
+        infer_task,
+        regression_section,
+    )
 
     table = _read_table(file)
     truth = _labels(_column(table, y_true, "--y-true", file), y_true, "--y-true")

@@ -85,8 +85,14 @@ class _Steps:
         self._progress = None
         if enabled:
             from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn,
-                                       TextColumn, TimeElapsedColumn)
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                SpinnerColumn,
+                TextColumn,
+                TimeElapsedColumn,
+            )
 
             self._progress = Progress(SpinnerColumn(), TextColumn("{task.description:<44}"),
                                       BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

@@ -36,7 +36,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dartboard._parallel import parallel_map, spawn_seeds
+from dartboard import _rng
+from dartboard._parallel import parallel_map
 from dartboard._results import Result, to_jsonable
 from dartboard._validation import (
     as_float_array,
@@ -533,12 +534,6 @@ def stability_metrics(probas: Any, y_true: Any = None, groups: Any = None, *,
 
 # ---------------------------------------------------------------- audit
 
-def _child_seed(seed: np.random.SeedSequence, k: int) -> np.random.SeedSequence:
-    # a fixed child without mutating ``seed`` (spawn() would count calls)
-    return np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, k),
-                                  pool_size=seed.pool_size)
-
-
 def _bootstrap_indices(rng: np.random.Generator, codes: np.ndarray, n_classes: int,
                        size: int, max_tries: int) -> np.ndarray:
     """Bootstrap indices that contain every class (redrawn up to ``max_tries`` times)."""
@@ -567,10 +562,10 @@ def _fit_predict(seed: np.random.SeedSequence, *, estimator: Any, X_train: Any,
     from sklearn.base import clone
     from sklearn.utils import _safe_indexing
 
-    rng = np.random.default_rng(_child_seed(seed, 0))
+    rng = np.random.default_rng(_rng.child(seed, 0))
     idx = _bootstrap_indices(rng, codes, classes.shape[0], size, max_tries)
     model = clone(estimator)
-    _set_random_state(model, int(_child_seed(seed, 1).generate_state(1)[0] >> 1))
+    _set_random_state(model, int(_rng.child(seed, 1).generate_state(1)[0] >> 1))
     model.fit(_safe_indexing(X_train, idx), y_train[idx])
     return _predict(model, X_test, classes)
 
@@ -700,7 +695,7 @@ def stability_audit(estimator: Any, X_train: Any, y_train: Any, X_test: Any,
         func = functools.partial(_fit_predict, estimator=estimator, X_train=X_train,
                                  y_train=y, codes=codes, classes=classes, size=size,
                                  X_test=X_test, max_tries=max_resamples)
-        probas = parallel_map(func, spawn_seeds(random_state, n_estimators), n_jobs=n_jobs,
+        probas = parallel_map(func, _rng.spawn(random_state, n_estimators), n_jobs=n_jobs,
                               backend=backend, progress=progress,
                               description="training ensemble")
     stacked = np.stack(probas)

@@ -24,20 +24,20 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._rng import spawn_generators
 from dartboard._validation import (
     check_confidence_level,
     check_consistent_length,
     check_int,
     check_option,
-    check_random_state,
     check_sample_weight,
     describe,
     encode_labels,
     to_numpy,
 )
-from dartboard.metrics._batched import SCALAR_COUNT_METRICS, batch_count_metric
 from dartboard.compare._permutation import ALTERNATIVES, count_extreme
 from dartboard.compare._results import Comparison
+from dartboard.metrics._batched import SCALAR_COUNT_METRICS, batch_count_metric
 from dartboard.uncertainty import Interval
 
 __all__ = ["compare_models"]
@@ -177,7 +177,7 @@ def compare_models(metric: Callable[..., Any], y_true: Any, pred_a: Any, pred_b:
         raise ValueError(f"{name} is undefined (estimate_a={estimate_a}, estimate_b="
                          f"{estimate_b}) on these data, so the two models cannot be "
                          "compared with it")
-    perm_seed, boot_seed = _spawn(random_state)
+    perm_seed, boot_seed = spawn_generators(random_state, 2)
     kind = _metric_kind(metric, w, metric_kwargs, a)
     losses = None
     if kind == "mean_loss":
@@ -218,17 +218,6 @@ def _scalar(value: Any, name: str) -> float:
         raise ValueError(f"metric {name} returned {describe(value)}; compare_models needs "
                          "one number per model (e.g. pass average='macro')")
     return float(arr)
-
-
-def _spawn(random_state: Any) -> tuple[np.random.Generator, np.random.Generator]:
-    if isinstance(random_state, np.random.Generator):
-        perm, boot = random_state.spawn(2)
-        return perm, boot
-    # a SeedSequence is a seed, not a stream: spawning from it directly would advance
-    # it, so the same SeedSequence would give another result on the next call
-    seq = np.random.SeedSequence(check_random_state(random_state).integers(0, 2**63))
-    perm, boot = seq.spawn(2)
-    return np.random.default_rng(perm), np.random.default_rng(boot)
 
 
 def _percentile_interval(boot: np.ndarray, observed: float, level: float,

@@ -6,12 +6,12 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._rng import check_random_state
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
     check_int,
     check_option,
-    check_random_state,
 )
 from dartboard.compare._results import TestResult
 

@@ -15,7 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._validation import as_float_array, check_consistent_length, check_int, column_1d
+from dartboard._validation import (
+    as_float_array,
+    check_consistent_length,
+    check_int,
+    column_1d,
+)
 
 __all__ = [
     "plot_roc_curve", "plot_precision_recall_curve", "plot_confusion_matrix",

@@ -9,8 +9,14 @@ the JSON-ready sections the page is drawn from.
 
 from __future__ import annotations
 
-from dartboard.report._render import (FIGURES, render_report, svg_of, write_json,
-                                      write_report, write_text_atomic)
+from dartboard.report._render import (
+                                      FIGURES,
+                                      render_report,
+                                      svg_of,
+                                      write_json,
+                                      write_report,
+                                      write_text_atomic,
+)
 
 __all__ = ["FIGURES", "render_report", "svg_of", "write_json", "write_report",
            "write_text_atomic"]

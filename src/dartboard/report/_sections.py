@@ -14,8 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._validation import (as_float_array, check_consistent_length, check_option,
-                                   column_1d, label_array)
+from dartboard._validation import (
+    as_float_array,
+    check_consistent_length,
+    check_option,
+    column_1d,
+    label_array,
+)
 
 __all__ = ["TASKS", "infer_task", "classification_section", "regression_section",
            "metric_names"]

@@ -7,7 +7,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from dartboard._validation import describe, to_numpy
-from dartboard.scale._evaluate import StateBundle, Spec, bundle_from_columns, finalize, make_spec
+from dartboard.scale._evaluate import (
+    Spec,
+    StateBundle,
+    bundle_from_columns,
+    finalize,
+    make_spec,
+)
 from dartboard.scale._result import ScaleResult
 
 __all__ = ["evaluate_dask"]

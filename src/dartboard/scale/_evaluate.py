@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._rng import check_random_state
 from dartboard._validation import (
     as_float_array,
     check_confidence_level,
     check_int,
     check_option,
-    check_random_state,
     check_sample_weight,
     describe,
     label_array,

@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._parallel import parallel_map, spawn_seeds
+from dartboard._parallel import parallel_map
+from dartboard._rng import spawn
 from dartboard._validation import describe
 
 __all__ = ["cross_validate_grid"]
@@ -130,7 +131,7 @@ def cross_validate_grid(estimator: Any, param_grid: Any, X: Any, y: Any, *, cv: 
         if "random_state" not in estimator.get_params():
             raise ValueError("random_state is given but the estimator has no random_state "
                              "parameter to seed")
-        seeds = [int(s.generate_state(1)[0]) for s in spawn_seeds(random_state, len(configs))]
+        seeds = [int(s.generate_state(1)[0]) for s in spawn(random_state, len(configs))]
     tasks = [(i, k, params, train, test, seeds[i])
              for i, params in enumerate(configs) for k, (train, test) in enumerate(splits)]
     func = functools.partial(_fit_and_score, estimator=estimator, X=X, y=y, scorers=scorers)

@@ -10,7 +10,13 @@ from typing import Any
 import numpy as np
 
 from dartboard._validation import check_int, describe, to_numpy
-from dartboard.scale._evaluate import MergeStack, Spec, bundle_from_columns, finalize, make_spec
+from dartboard.scale._evaluate import (
+    MergeStack,
+    Spec,
+    bundle_from_columns,
+    finalize,
+    make_spec,
+)
 from dartboard.scale._result import ScaleResult
 
 __all__ = ["evaluate_parquet"]

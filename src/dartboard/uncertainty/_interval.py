@@ -12,13 +12,13 @@ import numpy as np
 from scipy import special
 
 from dartboard._results import Result
+from dartboard._rng import check_random_state
 from dartboard._validation import (
     as_float_array,
     check_confidence_level,
     check_consistent_length,
     check_int,
     check_option,
-    check_random_state,
     check_sample_weight,
     column_1d,
     encode_labels,

@@ -25,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._validation import check_option, check_random_state, describe
+from dartboard._rng import check_random_state
+from dartboard._validation import check_option, describe
 from dartboard.uncertainty import _analytic, _bootstrap
 from dartboard.uncertainty._interval import (
     Interval,
@@ -103,8 +104,8 @@ def interval_from_counts(metric: str | Callable[..., Any], counts: Any, *,
     >>> interval_from_counts("f1_score", counts, random_state=0, n_resamples=2000).method
     'bca'
     """
-    from dartboard.metrics._confusion import ConfusionCounts
     from dartboard.metrics._batched import SCALAR_COUNT_METRICS
+    from dartboard.metrics._confusion import ConfusionCounts
 
     iv = _interval_iv(metric, method, confidence_level, n_resamples, stratified,
                       check_metric=False)
