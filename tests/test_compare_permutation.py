@@ -502,6 +502,7 @@ def test_mean_loss_path_matches_sample_swap(metric_name, k, kw):
 def test_mean_loss_weighted_and_per_sample_terms():
     from dartboard.compare._models import _per_sample_losses
     from dartboard.metrics import log_loss
+    from dartboard.metrics._registry import get_spec
 
     y, a, b = _proba_models(300, 2, seed=7)
     w = np.random.default_rng(0).integers(1, 4, 300)
@@ -518,7 +519,7 @@ def test_mean_loss_weighted_and_per_sample_terms():
                    - log_loss(y, np.where(s, a, b), sample_weight=w))
     assert stats.ks_2samp(res.null_distribution, slow).pvalue > KS_LEVEL
     # the per-sample differences average to the difference of the metric values
-    d = _per_sample_losses("log_loss", y, a, b, {"base": 2})
+    d = _per_sample_losses(get_spec("log_loss"), y, a, b, {"base": 2})
     assert np.average(d, weights=w) == pytest.approx(
         log_loss(y, a, sample_weight=w, base=2) - log_loss(y, b, sample_weight=w, base=2),
         rel=1e-12)

@@ -18,12 +18,14 @@ Three samplers share one contract (R null differences, R bootstrap differences):
 
 from __future__ import annotations
 
+import importlib
 import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from dartboard._labels import positive_index
 from dartboard._rng import spawn_generators
 from dartboard._validation import (
     check_confidence_level,
@@ -37,30 +39,26 @@ from dartboard._validation import (
 )
 from dartboard.compare._permutation import ALTERNATIVES, count_extreme
 from dartboard.compare._results import Comparison
-from dartboard.metrics._batched import SCALAR_COUNT_METRICS, batch_count_metric
+from dartboard.metrics._batched import batch_count_metric
+from dartboard.metrics._registry import MetricSpec, spec_for
 from dartboard.uncertainty import Interval
 
 __all__ = ["compare_models"]
 
 _METHODS = ("permutation",)
-# mean-of-per-sample-loss metrics and the keywords their decomposition handles
-_MEAN_LOSSES = {"log_loss": {"labels", "base"},
-                "brier_score_loss": {"pos_label", "labels", "scale_by_half"}}
 # Cells (replicates x samples or x types) handled at once, so memory stays bounded.
 _BATCH_CELLS = 1 << 22
 
 
-def _metric_kind(metric: Callable[..., Any], sample_weight: Any,
+def _metric_kind(spec: MetricSpec | None, sample_weight: Any,
                  metric_kwargs: dict[str, Any], pred: np.ndarray) -> str:
-    module = getattr(metric, "__module__", "")
-    name = getattr(metric, "__name__", "")
-    if module == "dartboard.metrics._confusion" and name in SCALAR_COUNT_METRICS:
+    """The paired path for this call: the metric's fast path when the call allows it."""
+    fast = None if spec is None or not spec.scalar else spec.compare_fast
+    if fast == "counts":
         return "counts" if sample_weight is None else "generic"
-    if (module == "dartboard.metrics._ranking" and name == "roc_auc_score"
-            and sample_weight is None and not metric_kwargs and pred.ndim == 1):
+    if fast == "auc" and sample_weight is None and not metric_kwargs and pred.ndim == 1:
         return "auc"
-    if module == "dartboard.metrics._probabilistic" and name in _MEAN_LOSSES \
-            and set(metric_kwargs) <= _MEAN_LOSSES[name]:
+    if fast == "mean_loss" and set(metric_kwargs) <= set(spec.loss_terms[1]):
         return "mean_loss"
     return "generic"
 
@@ -178,10 +176,11 @@ def compare_models(metric: Callable[..., Any], y_true: Any, pred_a: Any, pred_b:
                          f"{estimate_b}) on these data, so the two models cannot be "
                          "compared with it")
     perm_seed, boot_seed = spawn_generators(random_state, 2)
-    kind = _metric_kind(metric, w, metric_kwargs, a)
+    spec = spec_for(metric)
+    kind = _metric_kind(spec, w, metric_kwargs, a)
     losses = None
     if kind == "mean_loss":
-        losses = _per_sample_losses(name, y, a, b, metric_kwargs)
+        losses = _per_sample_losses(spec, y, a, b, metric_kwargs)
     if kind == "counts":
         sampler = _TypeCounts(name, y, a, b, metric_kwargs)
         null = sampler.permutation(n_resamples, perm_seed)
@@ -311,11 +310,12 @@ class _TypeCounts:
 # ---------------------------------------------------------------- binary ROC AUC
 
 def _binary_truth(y: np.ndarray) -> np.ndarray:
+    """Positives of a binary ``y_true``: the greater label, as roc_auc_score reads scores."""
     enc = encode_labels(("y_true", y))
     if enc.n_classes != 2:
         raise ValueError(f"roc_auc_score in compare_models needs binary y_true; got "
                          f"{enc.n_classes} classes")
-    return enc.codes[0] == 1
+    return enc.codes[0] == positive_index(enc.classes, infer="greater")
 
 
 def _score_codes(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
@@ -379,12 +379,10 @@ def _auc_bootstrap(yt: np.ndarray, a: np.ndarray, b: np.ndarray, n_resamples: in
 
 # ---------------------------------------------------------------- mean losses
 
-def _per_sample_losses(name: str, y: np.ndarray, a: np.ndarray, b: np.ndarray,
+def _per_sample_losses(spec: MetricSpec, y: np.ndarray, a: np.ndarray, b: np.ndarray,
                        kwargs: dict[str, Any]) -> np.ndarray:
     """Loss differences l_a - l_b per sample, from the metric's own per-sample terms."""
-    from dartboard.metrics._probabilistic import brier_terms, log_loss_terms
-
-    terms = {"log_loss": log_loss_terms, "brier_score_loss": brier_terms}[name]
+    terms = getattr(importlib.import_module(spec.module), spec.loss_terms[0])
     return terms(y, a, **kwargs)[0] - terms(y, b, **kwargs)[0]
 
 

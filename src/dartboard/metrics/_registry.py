@@ -73,6 +73,10 @@ class MetricSpec:
     compare_fast : str or None
         The fast paired path of :func:`dartboard.compare_models`: ``counts``,
         ``auc`` or ``mean_loss``; None resamples the rows.
+    loss_terms : tuple or None
+        For a mean of per-sample losses: ``(function name in module, keywords the
+        per-sample decomposition handles)``; the function returns the per-sample
+        losses and weights.
     default_interval : str or None
         ``method="auto"``'s choice: ``wilson``, ``delong`` or ``bca``; None when no
         interval is valid (a sample maximum).
@@ -85,7 +89,7 @@ class MetricSpec:
     multiclass : dict
         Keywords it gets in a multiclass evaluation (``average="macro"``).
     label : str
-        Its name in tables and JSON.
+        Its name in tables and JSON when that is not the name without ``_score``.
     """
 
     name: str
@@ -99,6 +103,7 @@ class MetricSpec:
     average: bool = False
     interval_fast: str | None = None
     compare_fast: str | None = None
+    loss_terms: tuple[str, tuple[str, ...]] | None = None
     default_interval: str | None = "bca"
     state: str | None = None
     tasks: tuple[str, ...] = ()
@@ -168,28 +173,29 @@ _SPECS: tuple[MetricSpec, ...] = (
     # ---------------------------------------------------------------- ranking family
     MetricSpec("roc_auc_score", _RANK, "ranking", "scores", interval_fast="roc",
                compare_fast="auc", default_interval="delong", state="scores",
-               tasks=_BOTH, multiclass={"multi_class": "ovr"}, label="roc_auc"),
+               tasks=_BOTH, multiclass={"multi_class": "ovr"}),
     MetricSpec("average_precision_score", _RANK, "ranking", "scores", pos_label=True,
-               average=True, interval_fast="ap", state="scores", tasks=("binary",),
-               label="average_precision"),
+               average=True, interval_fast="ap", state="scores", tasks=("binary",)),
     MetricSpec("pr_auc_score", _RANK, "ranking", "scores", pos_label=True, state="scores",
-               tasks=("binary",), label="pr_auc"),
+               tasks=("binary",)),
     MetricSpec("roc_curve", _RANK, "curve", "scores", scalar=False, pos_label=True,
                default_interval=None),
     MetricSpec("precision_recall_curve", _RANK, "curve", "scores", scalar=False,
                pos_label=True, default_interval=None),
     # ---------------------------------------------------------------- probabilities
     MetricSpec("log_loss", _PROB, "probabilistic", "probabilities", greater_is_better=False,
-               compare_fast="mean_loss", state="losses", tasks=_BOTH),
+               compare_fast="mean_loss", loss_terms=("log_loss_terms", ("labels", "base")),
+               state="losses", tasks=_BOTH),
     MetricSpec("brier_score_loss", _PROB, "probabilistic", "probabilities",
                greater_is_better=False, pos_label=True, compare_fast="mean_loss",
-               state="losses", tasks=("binary",), label="brier_score_loss"),
+               loss_terms=("brier_terms", ("pos_label", "labels", "scale_by_half")),
+               state="losses", tasks=("binary",)),
     # ---------------------------------------------------------------- regression
     _regression("mean_absolute_error"),
     _regression("mean_squared_error"),
     _regression("root_mean_squared_error"),
-    _regression("r2_score", greater=True, label="r2"),
-    _regression("explained_variance_score", greater=True, label="explained_variance"),
+    _regression("r2_score", greater=True),
+    _regression("explained_variance_score", greater=True),
     _regression("mean_absolute_percentage_error"),
     _regression("weighted_mean_absolute_percentage_error"),
     _regression("median_absolute_error", state="errors"),

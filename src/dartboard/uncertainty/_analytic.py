@@ -44,10 +44,6 @@ from dartboard.uncertainty._bootstrap import IntervalWarning
 
 PROPORTION_METHODS = ("wald", "wilson", "clopper-pearson", "agresti-coull", "jeffreys")
 
-PROPORTION_METRICS = ("accuracy_score", "precision_score", "recall_score",
-                      "specificity_score", "false_positive_rate", "false_negative_rate",
-                      "selection_rate")
-
 
 def normal_quantile(confidence_level: float) -> float:
     """``z`` with ``P(|Z| <= z) = confidence_level`` for a standard normal ``Z``."""
@@ -88,32 +84,28 @@ def proportion_interval(x: float, n: float, confidence_level: float,
     return float(np.clip(low, 0.0, 1.0)), float(np.clip(high, 0.0, 1.0))
 
 
-def proportion_counts(name: str, matrix: np.ndarray, pos_index: int | None
-                      ) -> tuple[float, float]:
-    """``(x, n)`` of a proportion metric from a confusion matrix.
+def proportion_counts(proportion: tuple[str, tuple[str, ...]], matrix: np.ndarray,
+                      pos_index: int | None) -> tuple[float, float]:
+    """``(x, n)`` of a proportion from its confusion matrix.
 
+    ``proportion`` is the metric's registry fact ``(numerator, denominator terms)``
+    over the one-vs-all counts ``tp``, ``fp``, ``fn``, ``tn`` of the positive
+    class (``sel = tp + fp``), or ``("correct", ("total",))`` for accuracy.
     ``pos_index`` is the row of the positive class in a 2 x 2 (or 1 x 1) matrix,
     ``None`` when the metric is multiclass accuracy. ``pos_index == -1`` means the
     positive class is absent from the data (all its counts are zero).
     """
     total = float(matrix.sum())
-    if name == "accuracy_score":
-        return float(np.trace(matrix)), total
-    if pos_index is None or pos_index < 0:
+    counts = {"total": total, "correct": float(np.trace(matrix))}
+    if pos_index is not None:
         tp = fp = fn = 0.0
-    else:
-        tp = float(matrix[pos_index, pos_index])
-        fp = float(matrix[:, pos_index].sum()) - tp
-        fn = float(matrix[pos_index, :].sum()) - tp
-    tn = total - tp - fp - fn
-    return {
-        "precision_score": (tp, tp + fp),
-        "recall_score": (tp, tp + fn),
-        "specificity_score": (tn, tn + fp),
-        "false_positive_rate": (fp, fp + tn),
-        "false_negative_rate": (fn, fn + tp),
-        "selection_rate": (tp + fp, total),
-    }[name]
+        if pos_index >= 0:
+            tp = float(matrix[pos_index, pos_index])
+            fp = float(matrix[:, pos_index].sum()) - tp
+            fn = float(matrix[pos_index, :].sum()) - tp
+        counts.update(tp=tp, fp=fp, fn=fn, tn=total - tp - fp - fn, sel=tp + fp)
+    numerator, denominator = proportion
+    return counts[numerator], sum(counts[d] for d in denominator)
 
 
 def delong_interval(auc: float, variance: float, confidence_level: float

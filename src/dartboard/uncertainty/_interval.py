@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from dartboard._labels import positive_index
 from dartboard._results import Result
 from dartboard._rng import check_random_state
 from dartboard._validation import (
@@ -24,6 +25,7 @@ from dartboard._validation import (
     encode_labels,
     to_numpy,
 )
+from dartboard.metrics._registry import MetricSpec, spec_for, specs
 from dartboard.uncertainty import _analytic, _bootstrap
 from dartboard.uncertainty._bootstrap import IntervalWarning
 
@@ -31,9 +33,6 @@ __all__ = ["Interval", "IntervalWarning", "cv_interval", "interval"]
 
 _BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
 _METHODS = ("auto", *_analytic.PROPORTION_METHODS, "delong", *_BOOTSTRAP_METHODS)
-_CONFUSION_MODULE = "dartboard.metrics._confusion"
-_RANKING_MODULE = "dartboard.metrics._ranking"
-_RANKING_FAST = {"roc_auc_score": "roc", "average_precision_score": "ap"}
 
 
 @dataclass(frozen=True, repr=False)
@@ -153,9 +152,10 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
     ('wilson', 0.8, 0.4902, 0.9433)
     """
     iv = _interval_iv(metric, method, confidence_level, n_resamples, stratified)
-    kind, name = _kind(metric)
-    if name == "max_error":
-        warnings.warn("a bootstrap interval of max_error is not reliable: it is a sample "
+    spec = spec_for(metric)
+    name = "" if spec is None else spec.name
+    if spec is not None and spec.scalar and spec.default_interval is None:
+        warnings.warn(f"a bootstrap interval of {name} is not reliable: it is a sample "
                       "maximum, which no resample can exceed, so the interval's upper end is "
                       "the estimate itself and the true maximum error is under-covered",
                       IntervalWarning, stacklevel=2)
@@ -173,19 +173,19 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
                          f"{estimate}); no interval can be formed")
     method = iv["method"]
     level = iv["confidence_level"]
-    if kind == "count":
-        return _count_interval(name, _rows_state(y_t, y_o, w), estimate, method, level,
+    if _is_count(spec):
+        return _count_interval(spec, _rows_state(y_t, y_o, w), estimate, method, level,
                                iv["n_resamples"], stratified, random_state, metric_kwargs,
                                groups=None if w is None else _row_groups(y_t, y_o, w),
                                integral=_integral_weights(w))
     if method == "auto":
-        method = _auto_method(kind, name, y_t, y_o, w, metric_kwargs)
+        method = _auto_method(spec, y_t, y_o, w, metric_kwargs)
     if method in _analytic.PROPORTION_METHODS:
         raise _not_a_proportion(method, name)
     if method == "delong":
-        return _delong(name, kind, estimate, y_t, y_o, w, level, metric_kwargs)
+        return _delong(spec, estimate, y_t, y_o, w, level, metric_kwargs)
     rng = check_random_state(random_state)
-    reps = _replicates(metric, kind, name, y_t, y_o, w, metric_kwargs, iv["n_resamples"],
+    reps = _replicates(metric, spec, y_t, y_o, w, metric_kwargs, iv["n_resamples"],
                        stratified, rng, method == "bca")
     low, high, se, used, dist = _bootstrap.bootstrap_interval(estimate, reps, level, method)
     return Interval(estimate, low, high, level, used, se, dist, iv["n_resamples"],
@@ -205,28 +205,19 @@ def _interval_iv(metric: Any, method: Any, confidence_level: Any, n_resamples: A
             "stratified": bool(stratified)}
 
 
-def _kind(metric: Callable[..., Any]) -> tuple[str, str]:
-    """("count" | "ranking" | "generic", dartboard metric name or "")."""
-    module = getattr(metric, "__module__", "") or ""
-    name = getattr(metric, "__name__", "") or ""
-    if module == _CONFUSION_MODULE:
-        from dartboard.metrics._batched import SCALAR_COUNT_METRICS
-
-        if name in SCALAR_COUNT_METRICS:
-            return "count", name
-    if module == _RANKING_MODULE:
-        return "ranking", name
-    return "generic", name if module.startswith("dartboard.") else ""
+def _is_count(spec: MetricSpec | None) -> bool:
+    """Whether a metric's interval takes the confusion-count path (a scalar count metric)."""
+    return spec is not None and spec.interval_fast == "counts" and spec.scalar
 
 
 def _integral_weights(w: np.ndarray | None) -> bool:
     return w is None or w.dtype.kind in "iu" or bool(np.all(np.mod(w, 1) == 0))
 
 
-def _auto_method(kind: str, name: str, y_t: np.ndarray, y_o: np.ndarray,
+def _auto_method(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
                  w: np.ndarray | None, kwargs: dict[str, Any]) -> str:
     """``method="auto"`` for ranking and generic metrics (count metrics: _count_interval)."""
-    if kind == "ranking" and name == "roc_auc_score" and w is None and not kwargs:
+    if spec is not None and spec.default_interval == "delong" and w is None and not kwargs:
         try:
             _binary_scores(y_t, y_o)
         except ValueError:
@@ -237,44 +228,45 @@ def _auto_method(kind: str, name: str, y_t: np.ndarray, y_o: np.ndarray,
 
 # --------------------------------------------------------------------- analytic
 
-def _proportion_setup(name: str, state: Any, integral: bool, kwargs: dict[str, Any]
+def _proportion_setup(spec: MetricSpec, state: Any, integral: bool, kwargs: dict[str, Any]
                       ) -> tuple[float, float]:
-    """``(x, n)`` of proportion metric ``name`` from a ConfusionCounts ``state``."""
+    """``(x, n)`` of proportion metric ``spec`` from a ConfusionCounts ``state``."""
+    name = spec.name
     hint = "; use a bootstrap method (percentile, basic or bca) instead"
-    allowed = {"normalize"} if name == "accuracy_score" else {"pos_label", "average",
-                                                              "zero_division", "labels"}
+    allowed = {"pos_label", "average", "zero_division", "labels"} if spec.average \
+        else {"normalize"}
     extra = set(kwargs) - allowed
     if extra:
         raise ValueError(f"analytic proportion intervals do not support the keyword(s) "
                          f"{sorted(extra)} of {name}{hint}")
-    if name == "accuracy_score" and not kwargs.get("normalize", True):
+    if not kwargs.get("normalize", True):
         raise ValueError(f"accuracy_score with normalize=False is a count, not a "
                          f"proportion{hint}")
     if not integral:
         raise ValueError("analytic proportion intervals need counts; sample_weight has "
                          f"non-integer values{hint}")
     pos_index = None
-    if name != "accuracy_score":
+    if spec.average:
         if kwargs.get("average", "binary") != "binary" or kwargs.get("labels") is not None:
             raise ValueError(f"analytic intervals of {name} are defined for the binary case "
                              f"(average='binary', one pos_label) only{hint}")
-        pos_label = kwargs.get("pos_label", 1)
-        pos_index = int(state.index_of([pos_label], name="pos_label")[0]) \
-            if pos_label in state.classes.tolist() else -1
-    return _analytic.proportion_counts(name, state.matrix, pos_index)
+        pos_index = positive_index(state.classes, kwargs.get("pos_label", 1))
+    return _analytic.proportion_counts(spec.proportion, state.matrix, pos_index)
 
 
 def _not_a_proportion(method: str, name: str) -> ValueError:
+    proportions = ", ".join(s.name for s in specs() if s.proportion is not None)
     return ValueError(f"method={method!r} is an interval for a proportion and applies to "
-                      f"{', '.join(_analytic.PROPORTION_METRICS)} only; got metric "
+                      f"{proportions} only; got metric "
                       f"{name or 'a user callable'}; use 'percentile', 'basic' or 'bca'")
 
 
-def _proportion(name: str, method: str, estimate: float, state: Any, integral: bool,
+def _proportion(spec: MetricSpec, method: str, estimate: float, state: Any, integral: bool,
                 level: float, kwargs: dict[str, Any]) -> Interval:
-    if name not in _analytic.PROPORTION_METRICS:
+    name = spec.name
+    if spec.proportion is None:
         raise _not_a_proportion(method, name)
-    x, n = _proportion_setup(name, state, integral, kwargs)
+    x, n = _proportion_setup(spec, state, integral, kwargs)
     if n == 0:
         warnings.warn(f"{name} is undefined here (its denominator is 0); the interval is the "
                       "whole range [0, 1]", IntervalWarning, stacklevel=4)
@@ -301,7 +293,7 @@ def _row_groups(y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray) -> _bootstrap.C
     return _bootstrap.CountGroups.from_codes(t, p, enc.n_classes, w)
 
 
-def _count_interval(name: str, state: Any, estimate: float, method: str, level: float,
+def _count_interval(spec: MetricSpec, state: Any, estimate: float, method: str, level: float,
                     n_resamples: int, stratified: bool, random_state: Any,
                     kwargs: dict[str, Any], *, groups: _bootstrap.CountGroups | None = None,
                     integral: bool = True) -> Interval:
@@ -313,25 +305,25 @@ def _count_interval(name: str, state: Any, estimate: float, method: str, level: 
     ``integral``: the weights (or counts) are whole numbers, as analytic
     proportion intervals need.
     """
+    name = spec.name
     if method == "auto":
         method = "bca"
-        if name in _analytic.PROPORTION_METRICS and integral:
+        if spec.proportion is not None and integral:
             try:
-                _proportion_setup(name, state, integral, kwargs)
-                method = "wilson"
+                _proportion_setup(spec, state, integral, kwargs)
+                method = spec.default_interval
             except ValueError:
                 pass
     if method in _analytic.PROPORTION_METHODS:
-        return _proportion(name, method, estimate, state, integral, level, kwargs)
+        return _proportion(spec, method, estimate, state, integral, level, kwargs)
     if method == "delong":
-        raise ValueError("method='delong' applies to dartboard.metrics.roc_auc_score only; "
-                         f"got {name}; use 'percentile', 'basic' or 'bca'")
+        raise _not_delong(name)
     from dartboard.metrics._batched import batch_count_metric
 
     if groups is None:
         groups = _bootstrap.CountGroups.from_matrix(state.matrix)
     reps = _bootstrap.count_replicates(
-        lambda mats: batch_count_metric(name, state.classes, mats, kwargs, undefined="nan"),
+        lambda mats: batch_count_metric(spec.name, state.classes, mats, kwargs, undefined="nan"),
         groups, n_resamples, stratified, check_random_state(random_state), method == "bca")
     low, high, se, used, dist = _bootstrap.bootstrap_interval(estimate, reps, level, method)
     return Interval(estimate, low, high, level, used, se, dist, n_resamples, name)
@@ -339,27 +331,36 @@ def _count_interval(name: str, state: Any, estimate: float, method: str, level: 
 
 # --------------------------------------------------------------------- ranking
 
+def _not_delong(name: str) -> ValueError:
+    delong = ", ".join(f"dartboard.metrics.{s.name}" for s in specs()
+                       if s.default_interval == "delong")
+    return ValueError(f"method='delong' applies to {delong} only; got "
+                      f"{name or 'a user callable'}; use 'percentile', 'basic' or 'bca'")
+
+
 def _binary_scores(y_t: np.ndarray, y_o: np.ndarray, pos_label: Any = None
                    ) -> tuple[np.ndarray, np.ndarray]:
-    """(bool positives, float scores) for a binary ranking metric."""
+    """(bool positives, float scores) for a binary ranking metric.
+
+    The positive class is ``pos_label``, or the greater of the two labels.
+    """
     scores = as_float_array(y_o, name="y_score")
     labels = column_1d(y_t, name="y_true")
     classes = np.unique(labels)
     if classes.shape[0] != 2:
         raise ValueError(f"a binary y_true (two classes) is needed; got {classes.shape[0]} "
                          f"class(es) {classes.tolist()!r}")
-    positive = classes[1] if pos_label is None else pos_label
-    return labels == positive, scores
+    code = positive_index(classes, pos_label, infer="greater")
+    return labels == (classes[code] if code >= 0 else pos_label), scores
 
 
-def _delong(name: str, kind: str, estimate: float, y_t: np.ndarray, y_o: np.ndarray,
+def _delong(spec: MetricSpec | None, estimate: float, y_t: np.ndarray, y_o: np.ndarray,
             w: np.ndarray | None, level: float, kwargs: dict[str, Any]) -> Interval:
     from dartboard._delong import delong_auc_covariance
 
-    if kind != "ranking" or name != "roc_auc_score":
-        raise ValueError("method='delong' applies to dartboard.metrics.roc_auc_score only; "
-                         f"got {name or 'a user callable'}; use 'percentile', 'basic' or "
-                         "'bca'")
+    name = "" if spec is None else spec.name
+    if spec is None or spec.default_interval != "delong":
+        raise _not_delong(name)
     if w is not None:
         raise ValueError("method='delong' does not take sample_weight; use a bootstrap "
                          "method (percentile, basic or bca)")
@@ -377,17 +378,19 @@ def _delong(name: str, kind: str, estimate: float, y_t: np.ndarray, y_o: np.ndar
 
 # --------------------------------------------------------------------- bootstrap
 
-def _replicates(metric: Callable[..., Any], kind: str, name: str, y_t: np.ndarray,
+def _replicates(metric: Callable[..., Any], spec: MetricSpec | None, y_t: np.ndarray,
                 y_o: np.ndarray, w: np.ndarray | None, kwargs: dict[str, Any],
                 n_resamples: int, stratified: bool, rng: np.random.Generator,
                 jackknife: bool) -> _bootstrap.Replicates:
-    if kind == "ranking" and name in _RANKING_FAST and set(kwargs) <= {"pos_label"} \
-            and np.ndim(y_o) == 1:
-        y, scores = _binary_scores(y_t, y_o, kwargs.get("pos_label", 1)
-                                   if name == "average_precision_score" else None)
+    name = "" if spec is None else spec.name
+    if spec is not None and spec.interval_fast in ("roc", "ap") \
+            and set(kwargs) <= {"pos_label"} and np.ndim(y_o) == 1:
+        # the metric's own pos_label default (1) where it takes one; else the greater label
+        pos_label = kwargs.get("pos_label", 1) if spec.pos_label else None
+        y, scores = _binary_scores(y_t, y_o, pos_label)
         ranked = _bootstrap.RankedScores.build(y, scores, w)
         # RankedScores counts over [positives, negatives]; y is only used for order.
-        return _bootstrap.ranking_replicates(_RANKING_FAST[name], ranked, n_resamples,
+        return _bootstrap.ranking_replicates(spec.interval_fast, ranked, n_resamples,
                                              stratified, rng, jackknife)
     return _generic(metric, name, y_t, y_o, w, kwargs, n_resamples, stratified, rng,
                     jackknife)

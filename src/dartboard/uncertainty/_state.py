@@ -27,12 +27,13 @@ import numpy as np
 
 from dartboard._rng import check_random_state
 from dartboard._validation import check_option, describe
+from dartboard.metrics._registry import get_spec, spec_for, specs
 from dartboard.uncertainty import _analytic, _bootstrap
 from dartboard.uncertainty._interval import (
     Interval,
     _count_interval,
     _interval_iv,
-    _kind,
+    _is_count,
 )
 
 __all__ = ["interval_from_counts", "interval_from_score_state"]
@@ -104,20 +105,21 @@ def interval_from_counts(metric: str | Callable[..., Any], counts: Any, *,
     >>> interval_from_counts("f1_score", counts, random_state=0, n_resamples=2000).method
     'bca'
     """
-    from dartboard.metrics._batched import SCALAR_COUNT_METRICS
     from dartboard.metrics._confusion import ConfusionCounts
 
     iv = _interval_iv(metric, method, confidence_level, n_resamples, stratified,
                       check_metric=False)
+    counting = sorted(s.name for s in specs() if _is_count(s))
     if isinstance(metric, str):
-        check_option(metric, "metric", sorted(SCALAR_COUNT_METRICS))
-        name = metric
+        check_option(metric, "metric", counting)
+        spec = get_spec(metric)
     elif callable(metric):
-        kind, name = _kind(metric)
-        if kind != "count":
+        spec = spec_for(metric)
+        if not _is_count(spec):
+            name = spec.name if spec is not None else getattr(metric, "__name__", "")
             raise ValueError(f"metric must be a dartboard count metric (one of "
-                             f"{', '.join(sorted(SCALAR_COUNT_METRICS))}); got "
-                             f"{name or getattr(metric, '__name__', describe(metric))}: an "
+                             f"{', '.join(counting)}); got "
+                             f"{name or describe(metric)}: an "
                              "interval from counts needs a metric of the confusion matrix; "
                              "use dartboard.interval on the data for other metrics")
     else:
@@ -129,11 +131,12 @@ def interval_from_counts(metric: str | Callable[..., Any], counts: Any, *,
     check_frequency_counts(counts.matrix, "counts")
     if not counts.total:
         raise ValueError("counts holds no samples (all cells are 0); no interval can be formed")
+    name = spec.name
     estimate = _bootstrap.as_float(counts.compute(name, **metric_kwargs), name)
     if not np.isfinite(estimate):
         raise ValueError(f"{name} is undefined on these counts (it is {estimate}); no "
                          "interval can be formed")
-    return _count_interval(name, counts, estimate, iv["method"], iv["confidence_level"],
+    return _count_interval(spec, counts, estimate, iv["method"], iv["confidence_level"],
                            iv["n_resamples"], iv["stratified"], random_state,
                            dict(metric_kwargs))
 
