@@ -374,8 +374,9 @@ def test_streamed_interval_options_select_metrics(tmp_path):
     assert wilson.intervals["recall_score"].method == "wilson"
     delong = stream(tmp_path, ci_method="delong", **kw)
     assert list(delong.intervals) == ["roc_auc_score"]
-    full = stream(tmp_path, **kw)  # every count metric and AUC; AP has no interval here
-    assert set(full.intervals) == set(full.metrics) - {"average_precision_score"}
+    full = stream(tmp_path, **kw)  # every count metric and AUC; AP and PR AUC have none here
+    assert set(full.intervals) == set(full.metrics) - {"average_precision_score",
+                                                       "pr_auc_score"}
     # binned scores keep no score map: no AUC interval
     binned = stream(tmp_path, exact=False, n_bins=50, **kw)
     assert "roc_auc_score" not in binned.intervals and "f1_score" in binned.intervals
@@ -539,7 +540,13 @@ def test_proba_columns_equal_in_memory(tmp_path, k):
     labels = np.array(["a", "b", "c"][:k])
     columns = {"y": labels[y], **{f"p_{c}": proba[:, i] for i, c in enumerate(labels)}}
     write_parts(tmp_path, columns, [0, 300, 301])
-    result = stream(tmp_path, y_true="y", proba={c: f"p_{c}" for c in labels})
+    # multiclass AP and Brier are not among the multiclass defaults: ask for them
+    result = stream(tmp_path, y_true="y", proba={c: f"p_{c}" for c in labels},
+                    metrics=["accuracy_score", "f1_score", "log_loss", "roc_auc_score",
+                             "average_precision_score", "brier_score_loss"])
+    default = stream(tmp_path, y_true="y", proba={c: f"p_{c}" for c in labels})
+    assert {n: v for n, v in default.metrics.items() if n in result.metrics} == \
+        {n: v for n, v in result.metrics.items() if n in default.metrics}
     pred = labels[proba.argmax(axis=1)]
     average = {"average": "binary", "pos_label": "b"} if k == 2 else {"average": "macro"}
     assert result.metrics["accuracy_score"] == dm.accuracy_score(labels[y], pred)
@@ -606,3 +613,31 @@ def test_files_without_rows_are_an_error(tmp_path):
     write_parts(tmp_path, {"y": np.array([], dtype=int), "s": np.array([])}, [])
     with pytest.raises(ValueError, match="no rows to evaluate"):
         evaluate_parquet(tmp_path, y_true="y", y_score="s")
+
+
+def test_pos_label_not_a_label_is_refused_as_in_memory(tmp_path):
+    # the in-memory metric refuses pos_label=5 on 0/1 labels; streaming used to fall back
+    # to macro averages silently (precision 0.733 instead of an error)
+    y = np.array([0, 1, 1, 0, 1, 0, 1, 1])
+    pred = np.array([0, 1, 0, 0, 1, 1, 1, 1])
+    write_parts(tmp_path, {"y": y, "p": pred}, [4])
+    with pytest.raises(ValueError, match="pos_label=5 is not a valid label"):
+        dm.precision_score(y, pred, pos_label=5)
+    with pytest.raises(ValueError, match="pos_label=5 is not a valid label"):
+        stream(tmp_path, y_true="y", y_pred="p", pos_label=5)
+    # a pos_label that is a label is used, as in memory
+    got = stream(tmp_path, y_true="y", y_pred="p", pos_label=0)
+    assert got.metrics["precision_score"] == dm.precision_score(y, pred, pos_label=0)
+
+
+def test_one_class_data_has_positive_class_one(tmp_path):
+    # all-negative 0/1 data: the positive class is still 1, as in scikit-learn
+    y = np.zeros(6, dtype=int)
+    pred = np.array([0, 0, 1, 0, 0, 0])
+    write_parts(tmp_path, {"y": y, "p": pred}, [3])
+    got = stream(tmp_path, y_true="y", y_pred="p", metrics=["precision_score",
+                                                            "specificity_score"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert got.metrics["precision_score"] == dm.precision_score(y, pred)
+        assert got.metrics["specificity_score"] == dm.specificity_score(y, pred) == 5 / 6

@@ -15,8 +15,10 @@ line) asks :func:`positive_index` or :func:`positive_label`. What happens when
     (``brier_score_loss``).
 ``"greater"``
     the greater of the (at most two) labels, whatever they are: 1 for {0, 1}
-    and {-1, 1}, ``"yes"`` for {"no", "yes"}. dartboard's evaluation (the
-    engine, streaming, the command line) uses it so that any binary data works.
+    and {-1, 1}, ``"yes"`` for {"no", "yes"}; data holding one class of {0, 1}
+    or {-1, 1} still have positive class 1 (all-negative data are not all
+    positive). dartboard's evaluation (the engine, streaming, the command line)
+    uses it so that any binary data works.
 
 A ``pos_label`` that is given is matched by value, a string only with a string
 (``1`` never matches ``"1"``); when it is not among the classes the index is -1
@@ -49,10 +51,10 @@ def same_label(a: Any, b: Any) -> bool:
 def _inferred(classes: np.ndarray, infer: str) -> Any:
     values = classes.tolist()
     canonical = not is_string_labels(classes) and any(values == c for c in _CANONICAL)
-    if infer == "greater":
-        return values[-1] if values else 1
-    if canonical:
+    if canonical or not values:
         return 1
+    if infer == "greater":
+        return values[-1]
     if infer == "numbers" and not is_string_labels(classes):
         return values[-1]
     listing = ", ".join(repr(c) for c in values)

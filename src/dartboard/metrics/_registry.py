@@ -83,7 +83,10 @@ class MetricSpec:
     state : str or None
         The mergeable state streaming evaluation computes it from: ``counts``,
         ``scores``, ``losses``, ``moments`` or ``errors``; None when it does not
-        stream.
+        stream (it returns no single number, or needs a keyword such as ``beta``).
+    binned : bool
+        Whether a binned score state bounds its error (streaming with
+        ``exact=False``).
     tasks : tuple of str
         Tasks whose evaluation reports it by default.
     multiclass : dict
@@ -106,6 +109,7 @@ class MetricSpec:
     loss_terms: tuple[str, tuple[str, ...]] | None = None
     default_interval: str | None = "bca"
     state: str | None = None
+    binned: bool = False
     tasks: tuple[str, ...] = ()
     multiclass: dict[str, Any] = dataclasses.field(default_factory=dict)
     label: str = ""
@@ -133,11 +137,12 @@ _MACRO = {"average": "macro"}
 
 
 def _count(name: str, *, proportion: Any = None, averaged: bool = True,
-           tasks: tuple[str, ...] = (), greater: bool = True, **kw: Any) -> MetricSpec:
+           tasks: tuple[str, ...] = (), greater: bool = True, state: str | None = "counts",
+           **kw: Any) -> MetricSpec:
     return MetricSpec(
         name, _CONF, "count", "labels", greater_is_better=greater, proportion=proportion,
         pos_label=averaged, average=averaged, interval_fast="counts", compare_fast="counts",
-        default_interval="wilson" if proportion else "bca", state="counts", tasks=tasks,
+        default_interval="wilson" if proportion else "bca", state=state, tasks=tasks,
         multiclass=_MACRO if averaged and "multiclass" in tasks else {}, **kw)
 
 
@@ -156,7 +161,7 @@ _SPECS: tuple[MetricSpec, ...] = (
     _count("recall_score", proportion=("tp", ("tp", "fn")), tasks=_BOTH),
     _count("specificity_score", proportion=("tn", ("tn", "fp")), tasks=("binary",)),
     _count("f1_score", tasks=_BOTH),
-    _count("fbeta_score", tasks=()),
+    _count("fbeta_score", state=None),  # needs beta
     _count("matthews_corrcoef", averaged=False, tasks=_BOTH),
     _count("cohen_kappa_score", averaged=False, tasks=("multiclass",)),
     _count("false_positive_rate", proportion=("fp", ("fp", "tn")), tasks=("binary",),
@@ -172,10 +177,11 @@ _SPECS: tuple[MetricSpec, ...] = (
                default_interval=None),
     # ---------------------------------------------------------------- ranking family
     MetricSpec("roc_auc_score", _RANK, "ranking", "scores", interval_fast="roc",
-               compare_fast="auc", default_interval="delong", state="scores",
+               compare_fast="auc", default_interval="delong", state="scores", binned=True,
                tasks=_BOTH, multiclass={"multi_class": "ovr"}),
     MetricSpec("average_precision_score", _RANK, "ranking", "scores", pos_label=True,
-               average=True, interval_fast="ap", state="scores", tasks=("binary",)),
+               average=True, interval_fast="ap", state="scores", binned=True,
+               tasks=("binary",)),
     MetricSpec("pr_auc_score", _RANK, "ranking", "scores", pos_label=True, state="scores",
                tasks=("binary",)),
     MetricSpec("roc_curve", _RANK, "curve", "scores", scalar=False, pos_label=True,

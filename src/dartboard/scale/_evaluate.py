@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._labels import positive_index, positive_label
 from dartboard._rng import check_random_state
 from dartboard._validation import (
     as_float_array,
@@ -25,39 +26,21 @@ from dartboard._validation import (
     describe,
     label_array,
 )
+from dartboard.metrics._registry import MetricSpec, get_spec, specs
 from dartboard.scale._result import ScaleResult
 from dartboard.scale._states import BinnedScoreState, QuantileSketch
+from dartboard.uncertainty._analytic import PROPORTION_METHODS
+from dartboard.uncertainty._interval import METHODS as INTERVAL_METHODS
 
 __all__ = ["Spec", "StateBundle", "bundle_from_columns", "finalize", "make_spec",
            "MergeStack"]
 
-COUNT_METRICS = ("accuracy_score", "balanced_accuracy_score", "precision_score",
-                 "recall_score", "f1_score", "specificity_score", "false_positive_rate",
-                 "false_negative_rate", "selection_rate", "matthews_corrcoef",
-                 "cohen_kappa_score")
-_AVERAGED = {"precision_score", "recall_score", "f1_score", "specificity_score",
-             "false_positive_rate", "false_negative_rate", "selection_rate"}
-RANKING_METRICS = ("roc_auc_score", "average_precision_score", "pr_auc_score")
-_BINNED_METRICS = ("roc_auc_score", "average_precision_score")
-SKETCH_METRICS = ("median_absolute_error", "median_absolute_deviation")
-PROBA_METRICS = ("log_loss", "brier_score_loss")
-MOMENT_METRICS = ("mean_squared_error", "root_mean_squared_error", "mean_absolute_error",
-                  "r2_score", "explained_variance_score", "max_error",
-                  "mean_absolute_percentage_error", "weighted_mean_absolute_percentage_error")
-
-_DEFAULT_CLASSIFICATION = ("accuracy_score", "balanced_accuracy_score", "precision_score",
-                           "recall_score", "f1_score", "specificity_score",
-                           "matthews_corrcoef", "cohen_kappa_score")
-_DEFAULT_RANKING = ("roc_auc_score", "average_precision_score")
-_DEFAULT_PROBA = ("log_loss", "brier_score_loss")
-_DEFAULT_REGRESSION = ("mean_squared_error", "root_mean_squared_error",
-                       "mean_absolute_error", "r2_score", "explained_variance_score",
-                       "max_error", "median_absolute_error", "median_absolute_deviation")
-CI_METHODS = ("auto", "wald", "wilson", "clopper-pearson", "agresti-coull", "jeffreys",
-              "delong", "percentile", "basic", "bca")
-_PROPORTION_METHODS = CI_METHODS[1:6]
-_PROPORTIONS = ("accuracy_score", "precision_score", "recall_score", "specificity_score",
-                "false_positive_rate", "false_negative_rate", "selection_rate")
+_AVAILABLE = {
+    # what a streaming state needs among the columns given: (y_pred, y_score, proba)
+    "counts": lambda pred, score, proba: pred or proba,
+    "scores": lambda pred, score, proba: score or proba,
+    "losses": lambda pred, score, proba: proba,
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,6 +64,7 @@ class Spec:
     ci_method: str = "auto"
     n_resamples: int = 10_000
     random_state: Any = None
+    default_metrics: bool = False
 
     @property
     def columns(self) -> list[str]:
@@ -88,11 +72,9 @@ class Spec:
         cols = [self.y_true, self.y_pred, self.y_score, self.sample_weight, *(self.proba or ())]
         return list(dict.fromkeys(c for c in cols if c is not None))
 
-    def needs(self, family: str) -> bool:
-        names = {"counts": COUNT_METRICS, "scores": RANKING_METRICS,
-                 "moments": MOMENT_METRICS, "errors": SKETCH_METRICS,
-                 "losses": PROBA_METRICS}[family]
-        return any(m in names for m in self.metrics)
+    def needs(self, state: str) -> bool:
+        """Whether a metric of this evaluation is computed from ``state`` (a registry fact)."""
+        return any(get_spec(m).state == state for m in self.metrics)
 
     def role_of(self, column: str) -> str:
         """How a column is used, for error messages ("y_score column 's'")."""
@@ -166,9 +148,10 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str
                          f"{relative_accuracy!r}")
     if confidence_level is not None:
         confidence_level = check_confidence_level(confidence_level)
-    check_option(ci_method, "ci_method", CI_METHODS)
+    check_option(ci_method, "ci_method", INTERVAL_METHODS)
     n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
     check_random_state(random_state)  # raises on a bad seed; the seed itself is kept
+    default_metrics = metrics is None
     metrics = _check_metrics(metrics, task, y_pred, y_score, exact, proba is not None)
     if proba is not None and pos_label is not None:
         raise ValueError("with proba the positive class is the one of the second column; "
@@ -177,7 +160,7 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str
         score_range = (0.0, 1.0)
     return Spec(y_true, y_pred, y_score, sample_weight, task, metrics, bool(exact), n_bins,
                 score_range, float(relative_accuracy), pos_label, confidence_level, proba,
-                classes, ci_method, n_resamples, random_state)
+                classes, ci_method, n_resamples, random_state, default_metrics)
 
 
 def _check_proba(proba: Any, y_pred: Any, y_score: Any
@@ -205,32 +188,41 @@ def _check_proba(proba: Any, y_pred: Any, y_score: Any
     return columns, classes
 
 
+def _streaming(task: str, y_pred: str | None, y_score: str | None, exact: bool,
+               has_proba: bool) -> list[MetricSpec]:
+    """Registry metrics that stream from the columns given (in declaration order)."""
+    if task == "regression":
+        return [s for s in specs(family="regression") if s.state is not None]
+    given = (y_pred is not None, y_score is not None, has_proba)
+    return [s for s in specs() if s.state in _AVAILABLE and _AVAILABLE[s.state](*given)
+            and (exact or s.state != "scores" or s.binned)]
+
+
 def _check_metrics(metrics: Any, task: str, y_pred: str | None, y_score: str | None,
                    exact: bool, has_proba: bool = False) -> tuple[str, ...]:
+    """Metric names to compute; the default is every registry default that streams here
+    (the binary or multiclass ones are picked once the classes are known)."""
+    allowed = _streaming(task, y_pred, y_score, exact, has_proba)
     if metrics is None:
-        if task == "regression":
-            return _DEFAULT_REGRESSION
-        if has_proba:
-            return _DEFAULT_CLASSIFICATION + _DEFAULT_RANKING + _DEFAULT_PROBA
-        out = (_DEFAULT_CLASSIFICATION if y_pred is not None else ()) + \
-            (_DEFAULT_RANKING if y_score is not None else ())
-        return out
+        tasks = ("regression",) if task == "regression" else ("binary", "multiclass")
+        return tuple(s.name for s in allowed if set(s.tasks) & set(tasks))
     if isinstance(metrics, str):
         metrics = [metrics]
     if not isinstance(metrics, Sequence) or not metrics:
         raise TypeError(f"metrics must be a non-empty list of metric names; got "
                         f"{describe(metrics)}")
-    allowed = (MOMENT_METRICS + SKETCH_METRICS) if task == "regression" else \
-        ((COUNT_METRICS if y_pred is not None or has_proba else ()) +
-         (RANKING_METRICS if y_score is not None or has_proba else ()) +
-         (PROBA_METRICS if has_proba else ()))
+    names = [s.name for s in allowed]
+    exact_only = {s.name for s in _streaming(task, y_pred, y_score, True, has_proba)} - \
+        set(names)
     for m in metrics:
-        if not isinstance(m, str) or m not in allowed:
+        if m in exact_only:
+            raise ValueError(f"metrics: {m!r} has no error bound in binned mode; use "
+                             "exact=True or a metric the binned state bounds "
+                             f"({', '.join(names)})")
+        if not isinstance(m, str) or m not in names:
             raise ValueError(f"metrics: {m!r} cannot be computed here; with these columns "
-                             f"({task}) the streaming metrics are {list(allowed)}")
-        if m == "pr_auc_score" and not exact:
-            raise ValueError("metrics: 'pr_auc_score' has no error bound in binned mode; use "
-                             "exact=True or 'average_precision_score'")
+                             f"({task}{'' if exact else ', binned'}) the streaming metrics "
+                             f"are {names}")
     return tuple(dict.fromkeys(metrics))
 
 
@@ -296,18 +288,22 @@ def tree_merge(bundles: Sequence[StateBundle]) -> StateBundle:
 
 
 def _binary_targets(y: np.ndarray, pos_label: Any, name: str) -> np.ndarray:
-    """0/1 targets (1 = positive class) of one batch."""
-    if pos_label is not None:
-        return (y == pos_label).astype(np.int8)
-    if y.dtype.kind == "b":
-        return y.astype(np.int8)
-    if y.dtype.kind in "iuf":
-        one, zero, minus = y == 1, y == 0, y == -1
-        if (one | zero | minus).all() and not (zero.any() and minus.any()):
-            return one.astype(np.int8)
-    values = np.unique(y)[:5].tolist()
-    raise ValueError(f"{name} holds labels {values!r}...; ranking metrics need labels in "
-                     "{0, 1} or {-1, 1}, or pos_label naming the positive class")
+    """0/1 targets (1 = positive class) of one batch.
+
+    Without ``pos_label`` the rule is scikit-learn's ("strict" in ``_labels``): a
+    batch may hold one class only, so "the greater label" cannot be decided here.
+    """
+    if pos_label is None:
+        import pandas as pd
+
+        classes = np.sort(pd.unique(y))
+        try:
+            pos_label = positive_label(classes, infer="strict")
+        except ValueError:
+            raise ValueError(f"{name} holds labels {classes[:5].tolist()!r}...; ranking "
+                             "metrics need labels in {0, 1} or {-1, 1}, or pos_label naming "
+                             "the positive class") from None
+    return (y == pos_label).astype(np.int8)
 
 
 def bundle_from_columns(spec: Spec, columns: dict[str, Any], source: str) -> StateBundle:
@@ -376,20 +372,23 @@ def _proba_bundle(spec: Spec, columns: dict[str, Any], yt: np.ndarray, w: np.nda
         per_class = [_score_state(spec, codes == c, proba[:, c], w) for c in range(k)]
         out.scores = per_class[1] if k == 2 else MacroScores(per_class)
     if spec.needs("losses"):
-        from dartboard.metrics import brier_score_loss, log_loss
-
         weight = float(proba.shape[0] if w is None else np.sum(w, dtype=np.float64))
-        labels = list(range(k))
         sums = {}
-        if "log_loss" in spec.metrics:
-            sums["log_loss"] = log_loss(codes, proba, normalize=False, sample_weight=w,
-                                        labels=labels)
-        if "brier_score_loss" in spec.metrics:
-            positive = proba[:, 1] if k == 2 else proba
-            sums["brier_score_loss"] = brier_score_loss(
-                codes, positive, sample_weight=w, labels=labels) * weight
+        for name in spec.metrics:
+            metric = get_spec(name)
+            if metric.state == "losses":
+                # a binary metric with a positive class reads that class's column
+                given = proba[:, 1] if k == 2 and metric.pos_label else proba
+                terms = _loss_terms(metric)(codes, given, labels=list(range(k)))[0]
+                sums[name] = float(terms.sum() if w is None else np.dot(terms, w))
         out.losses = MeanState(sums, weight)
     return out
+
+
+def _loss_terms(metric: MetricSpec) -> Any:
+    import importlib
+
+    return getattr(importlib.import_module(metric.module), metric.loss_terms[0])
 
 
 def _class_codes(y: np.ndarray, classes: np.ndarray, name: str) -> np.ndarray:
@@ -464,17 +463,32 @@ def _count_kwargs(spec: Spec, counts: Any) -> dict[str, Any]:
     """binary with the positive label when there are two classes, else macro.
 
     The positive label is ``pos_label`` when given, else the greater of the two
-    labels (1 for {0, 1} and {-1, 1}; the rule of the command line's evaluation).
+    labels (1 for {0, 1} and {-1, 1}; the evaluation's rule, see ``_labels``); with
+    ``proba`` the class of the second column. A ``pos_label`` that is not a label of
+    two-class data is an error, as in the in-memory metrics.
     """
-    classes = counts.classes.tolist()
-    pos = spec.pos_label if spec.pos_label is not None else 1
+    classes = counts.classes
     if spec.proba is not None and len(spec.classes) == 2:
-        pos = spec.classes[1]  # the second probability column is the positive class
-    elif spec.pos_label is None and len(classes) == 2:
-        pos = classes[1]
-    if len(classes) <= 2 and (pos in classes or len(classes) < 2):
-        return {"average": "binary", "pos_label": pos}
-    return {"average": "macro"}
+        return {"average": "binary", "pos_label": spec.classes[1]}
+    if classes.shape[0] > 2:
+        return {"average": "macro"}
+    if spec.pos_label is not None and classes.shape[0] == 2 \
+            and positive_index(classes, spec.pos_label) < 0:
+        raise ValueError(f"pos_label={spec.pos_label!r} is not a valid label. It should be "
+                         f"one of {classes.tolist()!r}")
+    return {"average": "binary",
+            "pos_label": positive_label(classes, spec.pos_label, infer="greater")}
+
+
+def _reported(spec: Spec, bundle: StateBundle) -> list[MetricSpec]:
+    """The metrics to report: all asked for, or the registry defaults of the task found."""
+    metrics = [get_spec(name) for name in spec.metrics]
+    if not spec.default_metrics or spec.task == "regression":
+        return metrics
+    n_classes = bundle.counts.n_classes if bundle.counts is not None else \
+        len(spec.classes) if spec.classes is not None else 2
+    task = "binary" if n_classes <= 2 else "multiclass"
+    return [m for m in metrics if task in m.tasks]
 
 
 def finalize(spec: Spec, bundle: StateBundle, n_files: int) -> ScaleResult:
@@ -485,26 +499,18 @@ def finalize(spec: Spec, bundle: StateBundle, n_files: int) -> ScaleResult:
     bounds: dict[str, float] = {}
     intervals: dict[str, Any] = {}
     kwargs = _count_kwargs(spec, bundle.counts) if bundle.counts is not None else {}
-    for name in spec.metrics:
-        if name in COUNT_METRICS:
-            kw = kwargs if name in _AVERAGED else {}
-            values[name] = float(bundle.counts.compute(name, **kw))
-        elif name in RANKING_METRICS:
-            values[name] = float(bundle.scores.compute(name))
-            if not spec.exact:
-                bounds[name] = bundle.scores.error_bound(name)
-        elif name == "median_absolute_error":
-            est = bundle.errors.quantile(0.5, absolute=True)
-            lo, hi = bundle.errors.quantile_interval(0.5, absolute=True)
-            values[name], bounds[name] = est, max(est - lo, hi - est)
-        elif name == "median_absolute_deviation":
-            values[name], bounds[name] = bundle.errors.median_abs_deviation()
-        elif name in PROBA_METRICS:
-            values[name] = bundle.losses.compute(name)
-        else:
-            values[name] = float(bundle.moments.compute(name))
+    reported = _reported(spec, bundle)
+    for metric in reported:
+        name = metric.name
+        if metric.state == "errors":
+            values[name], bounds[name] = _sketch_estimate(bundle.errors, name)
+            continue
+        kw = kwargs if metric.state == "counts" and metric.average else {}
+        values[name] = float(getattr(bundle, metric.state).compute(name, **kw))
+        if metric.state == "scores" and not spec.exact:
+            bounds[name] = bundle.scores.error_bound(name)
     if spec.confidence_level is not None:
-        intervals = _intervals(spec, bundle, values, kwargs)
+        intervals = _intervals(spec, bundle, reported, values, kwargs)
     states = {k: getattr(bundle, k) for k in ("counts", "scores", "moments", "errors",
                                                "losses")
               if getattr(bundle, k) is not None}
@@ -514,8 +520,16 @@ def finalize(spec: Spec, bundle: StateBundle, n_files: int) -> ScaleResult:
                        confidence_level=spec.confidence_level, states=states)
 
 
-def _intervals(spec: Spec, bundle: StateBundle, values: dict[str, float],
-               kwargs: dict[str, Any]) -> dict[str, Any]:
+def _sketch_estimate(sketch: QuantileSketch, name: str) -> tuple[float, float]:
+    if name == "median_absolute_error":
+        est = sketch.quantile(0.5, absolute=True)
+        lo, hi = sketch.quantile_interval(0.5, absolute=True)
+        return est, max(est - lo, hi - est)
+    return sketch.median_abs_deviation()
+
+
+def _intervals(spec: Spec, bundle: StateBundle, reported: list[MetricSpec],
+               values: dict[str, float], kwargs: dict[str, Any]) -> dict[str, Any]:
     """Intervals that need only the merged states, from the public state functions.
 
     Count metrics: :func:`dartboard.uncertainty.interval_from_counts` on the merged
@@ -540,18 +554,21 @@ def _intervals(spec: Spec, bundle: StateBundle, values: dict[str, float],
     out: dict[str, Any] = {}
     wanted = []
     if bundle.counts is not None and method != "delong":
-        wanted = [name for name in spec.metrics if name in COUNT_METRICS
-                  and (method not in _PROPORTION_METHODS or name in _PROPORTIONS
-                       and (name == "accuracy_score" or kwargs.get("average") == "binary"))]
-    auc = "roc_auc_score" in values and spec.exact and method not in _PROPORTION_METHODS \
-        and np.isfinite(values["roc_auc_score"]) and not isinstance(bundle.scores, MacroScores)
+        wanted = [m for m in reported if m.state == "counts"
+                  and (method not in PROPORTION_METHODS or m.proportion is not None
+                       and (not m.average or kwargs.get("average") == "binary"))]
+    # the score map's interval is DeLong's (or its bootstrap): the metric that defaults to it
+    delong = [m.name for m in reported if m.state == "scores" and m.default_interval == "delong"]
+    auc = bool(delong) and spec.exact and method not in PROPORTION_METHODS \
+        and np.isfinite(values[delong[0]]) and not isinstance(bundle.scores, MacroScores)
     states = ([bundle.counts] if wanted else []) + ([bundle.scores] if auc else [])
     if any(_weights_not_counts(s) for s in states):
         warnings.warn("intervals need counts; sample_weight has non-integer values, so no "
                       "interval is given", IntervalWarning, stacklevel=3)
         return out
-    for name in wanted:
-        kw = kwargs if name in _AVERAGED else {}
+    for metric in wanted:
+        name = metric.name
+        kw = kwargs if metric.average else {}
         try:
             out[name] = interval_from_counts(
                 name, bundle.counts, method=method, confidence_level=level,
@@ -559,8 +576,8 @@ def _intervals(spec: Spec, bundle: StateBundle, values: dict[str, float],
         except ValueError as exc:
             warnings.warn(f"no interval for {name}: {exc}", IntervalWarning, stacklevel=3)
     if auc:
-        out["roc_auc_score"] = interval_from_score_state(
-            bundle.scores, method=method, confidence_level=level, n_resamples=spec.n_resamples,
+        out[delong[0]] = interval_from_score_state(
+            bundle.scores, metric=delong[0], method=method, confidence_level=level, n_resamples=spec.n_resamples,
             random_state=spec.random_state)
     return out
 

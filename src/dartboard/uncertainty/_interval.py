@@ -32,7 +32,8 @@ from dartboard.uncertainty._bootstrap import IntervalWarning
 __all__ = ["Interval", "IntervalWarning", "cv_interval", "interval"]
 
 _BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
-_METHODS = ("auto", *_analytic.PROPORTION_METHODS, "delong", *_BOOTSTRAP_METHODS)
+#: every ``method`` of :func:`interval`
+METHODS = ("auto", *_analytic.PROPORTION_METHODS, "delong", *_BOOTSTRAP_METHODS)
 
 
 @dataclass(frozen=True, repr=False)
@@ -197,7 +198,7 @@ def _interval_iv(metric: Any, method: Any, confidence_level: Any, n_resamples: A
     if check_metric and not callable(metric):
         raise TypeError(f"metric must be a callable f(y_true, y_other, **kwargs) -> float; "
                         f"got {type(metric).__name__}")
-    check_option(method, "method", _METHODS)
+    check_option(method, "method", METHODS)
     if not isinstance(stratified, (bool, np.bool_)):
         raise TypeError(f"stratified must be True or False; got {stratified!r}")
     return {"method": method, "confidence_level": check_confidence_level(confidence_level),
