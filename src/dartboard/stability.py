@@ -48,6 +48,7 @@ from dartboard._validation import (
     label_array,
 )
 from dartboard.metrics._confusion import ConfusionCounts
+from dartboard.metrics._registry import get_spec
 
 __all__ = ["StabilityResult", "stability_audit", "stability_metrics"]
 
@@ -55,16 +56,17 @@ __all__ = ["StabilityResult", "stability_audit", "stability_metrics"]
 POINT_METRICS = ("label_stability", "jitter", "std", "iqr", "epistemic", "aleatoric",
                  "total", "mutual_information")
 
-#: correctness of the ensemble's mean prediction -> (count metric, its keywords)
+#: correctness of the ensemble's mean prediction, in the audit's (Virny's) vocabulary
+#: -> the count metric it is
 _CORRECTNESS = {
-    "accuracy": ("accuracy_score", False),
-    "f1": ("f1_score", True),
-    "tpr": ("recall_score", True),
-    "tnr": ("specificity_score", True),
-    "fpr": ("false_positive_rate", True),
-    "fnr": ("false_negative_rate", True),
-    "precision": ("precision_score", True),
-    "selection_rate": ("selection_rate", True),
+    "accuracy": "accuracy_score",
+    "f1": "f1_score",
+    "tpr": "recall_score",
+    "tnr": "specificity_score",
+    "fpr": "false_positive_rate",
+    "fnr": "false_negative_rate",
+    "precision": "precision_score",
+    "selection_rate": "selection_rate",
 }
 
 # Probability rows of multiclass input must sum to 1 within this tolerance.
@@ -350,8 +352,8 @@ def _correctness(state: ConfusionCounts, binary: bool, zero_division: Any) -> di
         state = ConfusionCounts(state.classes[present], mat[np.ix_(present, present)])
         kw = {"average": "macro"}
     out = {}
-    for name, (metric, takes_average) in _CORRECTNESS.items():
-        extra = dict(kw, zero_division=zero_division) if takes_average else {}
+    for name, metric in _CORRECTNESS.items():
+        extra = dict(kw, zero_division=zero_division) if get_spec(metric).average else {}
         out[name] = float(state.compute(metric, **extra))
     return out
 
