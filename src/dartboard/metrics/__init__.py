@@ -12,29 +12,19 @@ Families live in their own private modules: ``_confusion`` (count metrics),
 from __future__ import annotations
 
 from dartboard._lazy import attach
+from dartboard.metrics._registry import specs
 
-_FAMILIES = {
-    "dartboard.metrics._confusion": [
-        "ConfusionCounts", "confusion_matrix", "accuracy_score", "precision_score",
-        "recall_score", "specificity_score", "false_positive_rate",
-        "false_negative_rate", "f1_score", "fbeta_score", "matthews_corrcoef",
-        "balanced_accuracy_score", "cohen_kappa_score", "selection_rate",
-        "classification_report", "precision_recall_fscore_support",
-        "UndefinedMetricWarning",
-    ],
-    "dartboard.metrics._ranking": [
-        "ScoreState", "roc_curve", "roc_auc_score", "precision_recall_curve",
-        "average_precision_score", "pr_auc_score",
-    ],
-    "dartboard.metrics._probabilistic": ["log_loss", "brier_score_loss"],
-    "dartboard.metrics._regression": [
-        "RegressionMoments", "mean_squared_error", "root_mean_squared_error",
-        "mean_absolute_error", "r2_score", "explained_variance_score",
-        "mean_absolute_percentage_error", "weighted_mean_absolute_percentage_error",
-        "median_absolute_error", "median_absolute_deviation", "max_error",
-        "error_distribution", "ErrorDistribution",
-    ],
-    "dartboard.metrics._similarity": ["cosine_similarity"],
+# the metric functions are the registry's; beside them each family module exports its
+# mergeable state and result classes
+_CLASSES = {
+    "dartboard.metrics._confusion": ["ConfusionCounts", "UndefinedMetricWarning"],
+    "dartboard.metrics._ranking": ["ScoreState"],
+    "dartboard.metrics._regression": ["RegressionMoments", "ErrorDistribution"],
 }
+_FAMILIES: dict[str, list[str]] = {}
+for _spec in specs():
+    _FAMILIES.setdefault(_spec.module, []).append(_spec.name)
+for _module, _names in _CLASSES.items():
+    _FAMILIES[_module] += _names
 
 __getattr__, __dir__, __all__ = attach("dartboard.metrics", _FAMILIES, namespace=globals())

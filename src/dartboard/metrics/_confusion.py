@@ -658,7 +658,6 @@ def _count_metric(name: str, formula: str, example: str) -> Callable[..., Any]:
                     zero_division=zero_division)
 
     metric.__name__ = metric.__qualname__ = name
-    metric.__module__ = __name__
     metric.__doc__ = f"{formula}\n{_AVERAGE_DOC}\n    Examples\n    --------\n{example}"
     return metric
 
