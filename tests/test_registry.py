@@ -11,7 +11,14 @@ import numpy as np
 import pytest
 
 import dartboard.metrics as dm
-from dartboard.metrics._registry import FAMILIES, INPUTS, TASKS, get_spec, spec_for, specs
+from dartboard.metrics._registry import (
+    FAMILIES,
+    INPUTS,
+    TASKS,
+    get_spec,
+    spec_for,
+    specs,
+)
 
 FAMILY_MODULES = ["_confusion", "_ranking", "_probabilistic", "_regression", "_similarity"]
 SRC = pathlib.Path(dm.__file__).resolve().parents[1]
