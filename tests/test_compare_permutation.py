@@ -23,6 +23,7 @@ from dartboard.metrics import (
     recall_score,
 )
 from dartboard.metrics._confusion import UndefinedMetricWarning
+from dartboard.uncertainty import IntervalWarning
 
 ALTS = ("two-sided", "greater", "less")
 # Level of the two-sample KS checks of sampler against oracle (fixed seeds, so the
@@ -249,8 +250,11 @@ def test_compare_models_detects_a_clear_difference_and_not_a_null_one():
     res = db.compare_models(accuracy_score, y, a, b, n_resamples=999, random_state=0)
     assert res.pvalue == pytest.approx(1 / 1000) and res.significant()
     assert res.interval.low > 0
-    same = db.compare_models(accuracy_score, y, a, a, n_resamples=999, random_state=0)
+    # identical models: the paired bootstrap of the difference is all zeros, and says so
+    with pytest.warns(IntervalWarning, match="degenerate"):
+        same = db.compare_models(accuracy_score, y, a, a, n_resamples=999, random_state=0)
     assert same.difference == 0 and same.pvalue == 1.0
+    assert same.interval.low == same.interval.high == 0.0
 
 
 def test_compare_models_pvalue_is_s_plus_one_over_r_plus_one():

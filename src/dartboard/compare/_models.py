@@ -221,20 +221,15 @@ def _scalar(value: Any, name: str) -> float:
 
 def _percentile_interval(boot: np.ndarray, observed: float, level: float,
                          name: str) -> Interval:
-    finite = boot[np.isfinite(boot)]
-    if finite.shape[0] < boot.shape[0]:
-        warnings.warn(f"{boot.shape[0] - finite.shape[0]} of {boot.shape[0]} bootstrap "
-                      "replicates gave an undefined metric and were dropped", UserWarning,
-                      stacklevel=3)
-    if finite.shape[0] == 0:
-        raise ValueError("the metric is undefined on every bootstrap resample")
-    tail = (1.0 - level) / 2.0
-    low, high = np.quantile(finite, [tail, 1.0 - tail])
-    se = float(finite.std(ddof=1)) if finite.shape[0] > 1 else 0.0
-    return Interval(estimate=observed, low=float(low), high=float(high),
-                    confidence_level=level, method="paired bootstrap percentile",
-                    standard_error=se, bootstrap_distribution=finite,
-                    n_resamples=int(boot.shape[0]), metric=f"difference in {name}")
+    """The percentile interval of the paired bootstrap, by the interval engine."""
+    from dartboard.uncertainty._bootstrap import Replicates, bootstrap_interval
+
+    low, high, se, _, kept = bootstrap_interval(observed, Replicates(boot), level,
+                                                "percentile")
+    return Interval(estimate=observed, low=low, high=high, confidence_level=level,
+                    method="paired bootstrap percentile", standard_error=se,
+                    bootstrap_distribution=kept, n_resamples=int(boot.shape[0]),
+                    metric=f"difference in {name}")
 
 
 # ---------------------------------------------------------------- count metrics
