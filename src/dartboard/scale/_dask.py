@@ -13,6 +13,7 @@ from dartboard.scale._evaluate import (
     bundle_from_columns,
     finalize,
     make_spec,
+    spec_options,
 )
 from dartboard.scale._result import ScaleResult
 
@@ -87,6 +88,7 @@ random_state
     >>> result.metrics["accuracy_score"], result.n_files
     (0.6666666666666666, 3)
     """
+    options = spec_options(locals())
     dask, dd = _import_dask()
     from dartboard._validation import check_int
 
@@ -115,12 +117,7 @@ random_state
     else:
         raise TypeError(f"ddf_or_path must be a dask DataFrame or a path/glob of Parquet "
                         f"files; got {describe(ddf_or_path)}")
-    spec = make_spec(y_true=y_true, y_pred=y_pred, y_score=y_score, metrics=metrics, task=task,
-                     exact=exact, n_bins=n_bins, score_range=score_range,
-                     relative_accuracy=relative_accuracy, sample_weight=sample_weight,
-                     pos_label=pos_label, confidence_level=confidence_level,
-                     column_kinds=kinds, proba=proba, ci_method=ci_method,
-                     n_resamples=n_resamples, random_state=random_state)
+    spec = make_spec(column_kinds=kinds, **options)
     if path_input:
         _check_schemas(fragments, spec)
         ddf = dd.read_parquet([f.path for f in fragments], columns=spec.columns)

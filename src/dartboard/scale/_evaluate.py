@@ -9,6 +9,7 @@ in how they produce and reduce bundles, so they give the same numbers.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import numbers
 from collections.abc import Sequence
 from typing import Any
@@ -33,6 +34,7 @@ from dartboard.uncertainty._analytic import PROPORTION_METHODS
 from dartboard.uncertainty._interval import METHODS as INTERVAL_METHODS
 
 __all__ = ["Spec", "StateBundle", "bundle_from_columns", "finalize", "make_spec",
+           "spec_options",
            "MergeStack"]
 
 _AVAILABLE = {
@@ -163,6 +165,16 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str
                 classes, ci_method, n_resamples, random_state, default_metrics)
 
 
+def spec_options(arguments: dict[str, Any]) -> dict[str, Any]:
+    """The options of :func:`make_spec` among a public function's arguments.
+
+    ``evaluate_parquet`` and ``evaluate_dask`` take the same evaluation options;
+    each passes its ``locals()`` (taken first thing) so that the options are listed
+    once, in :func:`make_spec`'s signature.
+    """
+    return {name: arguments[name] for name in _SPEC_OPTIONS}
+
+
 def _check_proba(proba: Any, y_pred: Any, y_score: Any
                  ) -> tuple[tuple[str, ...] | None, tuple[Any, ...] | None]:
     """Probability columns and their classes (a list: classes 0..K-1; a dict: its keys)."""
@@ -224,6 +236,10 @@ def _check_metrics(metrics: Any, task: str, y_pred: str | None, y_score: str | N
                              f"({task}{'' if exact else ', binned'}) the streaming metrics "
                              f"are {names}")
     return tuple(dict.fromkeys(metrics))
+
+
+_SPEC_OPTIONS = tuple(name for name in inspect.signature(make_spec).parameters
+                      if name != "column_kinds")
 
 
 # ---------------------------------------------------------------------- states

@@ -16,6 +16,7 @@ from dartboard.scale._evaluate import (
     bundle_from_columns,
     finalize,
     make_spec,
+    spec_options,
 )
 from dartboard.scale._result import ScaleResult
 
@@ -156,17 +157,13 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     >>> result.n_rows, result.n_files, result.metrics["roc_auc_score"]
     (8, 2, 0.875)
     """
+    options = spec_options(locals())
     batch_size = check_int(batch_size, "batch_size", minimum=1)
     if not isinstance(progress, bool):
         raise TypeError(f"progress must be True or False; got {describe(progress)}")
     fragments, kinds = _open(path_or_glob, [c for c in (y_true, y_pred, y_score, sample_weight)
                                             if isinstance(c, str)])
-    spec = make_spec(y_true=y_true, y_pred=y_pred, y_score=y_score, metrics=metrics, task=task,
-                     exact=exact, n_bins=n_bins, score_range=score_range,
-                     relative_accuracy=relative_accuracy, sample_weight=sample_weight,
-                     pos_label=pos_label, confidence_level=confidence_level,
-                     column_kinds=kinds, proba=proba, ci_method=ci_method,
-                     n_resamples=n_resamples, random_state=random_state)
+    spec = make_spec(column_kinds=kinds, **options)
     _check_schemas(fragments, spec)
     if not spec.exact and spec.needs("scores") and spec.score_range is None:
         spec = _with_score_range(spec, fragments, batch_size)
