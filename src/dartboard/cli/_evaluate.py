@@ -9,7 +9,14 @@ from typing import Any
 import typer
 
 from dartboard import __version__
-from dartboard.cli._io import check_output, column, is_stream_source, labels, numeric, read_table
+from dartboard.cli._io import (
+    check_output,
+    column,
+    is_stream_source,
+    labels,
+    numeric,
+    read_table,
+)
 from dartboard.cli._metrics import metric_label
 from dartboard.cli._output import GROUP_COLUMNS, METRIC_COLUMNS, print_json, print_table
 
