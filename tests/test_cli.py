@@ -290,7 +290,7 @@ def test_select_wide_table_saved_with_its_default_index(tmp_path):
     assert by_name["0"]["mean"] == pytest.approx(0.85)
     assert by_name["1"]["std"] == pytest.approx(np.std([0.7, 0.75, 0.72], ddof=1))
     # the same reader feeds audit/profile: row numbers must not become a feature
-    from dartboard.cli import _read_table
+    from dartboard.cli._io import read_table as _read_table
     pd.DataFrame({"f0": [0.1, 0.2], "label": ["a", "b"]}).to_csv(tmp_path / "train.csv")
     assert list(_read_table(str(tmp_path / "train.csv")).columns) == ["f0", "label"]
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from dartboard._format import format_number
 from dartboard._results import to_jsonable
 
 __all__ = ["render_report", "write_report", "write_json", "write_text_atomic",
@@ -244,20 +245,6 @@ def build_figures(results: dict[str, Any]) -> tuple[dict[str, dict[str, str]], l
     return figures, notes
 
 
-def _fmt(value: Any, digits: int = 4) -> str:
-    if value is None:
-        return "n/a"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float):
-        if value != 0 and (abs(value) >= 1e5 or abs(value) < 1e-3):
-            return f"{value:.3e}"
-        return f"{value:.{digits}f}"
-    return str(value)
-
-
 def render_report(results: dict[str, Any]) -> str:
     """The HTML text of the report for a results dictionary (see ``dartboard demo``).
 
@@ -284,7 +271,7 @@ def _render(results: dict[str, Any]) -> str:
         loader=jinja2.PackageLoader("dartboard.report", "templates"),
         autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True,
         undefined=jinja2.StrictUndefined)
-    env.filters["fmt"] = _fmt
+    env.filters["fmt"] = format_number
     template = env.get_template("report.html")
     return template.render(r=results, figures=figures,
                            notes=list(results.get("notes", [])) + notes,

@@ -1,0 +1,165 @@
+"""``dartboard audit`` and ``dartboard profile``: a model trained on a data file.
+
+Estimators are named by import path (``sklearn.linear_model.LogisticRegression``)
+with JSON parameters; nothing given on the command line is ever unpickled.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+from typing import Any
+
+import typer
+
+from dartboard.cli._io import column, is_numeric, labels, one_line, read_table
+from dartboard.cli._output import print_json, print_table
+
+_PROFILE_ROWS = ["fit_time", "fit_time_iqr", "predict_time", "predict_time_iqr", "throughput",
+                 "fit_peak_python", "predict_peak_python", "fit_peak_rss", "predict_peak_rss",
+                 "model_size", "n_train", "n_test", "repeats"]
+
+
+def audit(
+    data: str = typer.Argument(
+        ..., metavar="DATA",
+        help=("CSV or Parquet file: feature columns and the target.")),
+    target: str = typer.Option(..., "--target", help="Target column."),
+    model: str = typer.Option(..., "--model", help="Estimator class by import path, e.g. "
+                                                   "sklearn.linear_model.LogisticRegression."),
+    params: str | None = typer.Option(None, "--params", help="Constructor parameters as a "
+                                                             "JSON object."),
+    n_estimators: int = typer.Option(30, "--n-estimators", help="Bootstrap models."),
+    group: str | None = typer.Option(None, "--group", help="Column of groups (not a "
+                                                           "feature): metrics per group."),
+    test_size: float = typer.Option(0.3, "--test-size", help="Held-out share."),
+    seed: int = typer.Option(0, "--seed"),
+    n_jobs: int = typer.Option(1, "--n-jobs"),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+) -> None:
+    """Stability and uncertainty of a model trained on bootstrap samples."""
+    from dartboard import stability_audit
+
+    estimator = _estimator(model, params)
+    X, y, groups = _training_data(data, target, group)
+    X_tr, X_te, y_tr, y_te, _, g_te = _split(X, y, groups, test_size, seed)
+    res = stability_audit(estimator, X_tr, y_tr, X_te, y_te, n_estimators=n_estimators,
+                          groups=g_te, random_state=seed, n_jobs=n_jobs,
+                          progress=not json_out)
+    summary = [{"quantity": k, "value": v} for k, v in res.summary.items()
+               if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    by_group = None if res.by_group is None else res.by_group.to_dict(orient="records")
+    if json_out:
+        print_json({"model": model, "n_estimators": n_estimators, "summary": summary,
+                    "by_group": by_group})
+        return
+    print_table(f"stability of {model.rpartition('.')[2]} ({n_estimators} bootstrap "
+                f"models, {len(y_te)} held-out rows)", summary,
+                [("quantity", "quantity"), ("value", "value")])
+    if by_group:
+        print_table(f"by {group}", by_group,
+                    [(k, k) for k in ("attribute", "group", "n", "metric", "value",
+                                      "difference", "ratio") if k in by_group[0]])
+
+
+def profile(
+    data: str = typer.Argument(
+        ..., metavar="DATA",
+        help=("CSV or Parquet file: feature columns and the target.")),
+    target: str = typer.Option(..., "--target", help="Target column."),
+    model: str = typer.Option(..., "--model", help="Estimator class by import path."),
+    params: str | None = typer.Option(None, "--params", help="Constructor parameters as a "
+                                                             "JSON object."),
+    repeats: int = typer.Option(5, "--repeats", help="Timed fit + predict runs."),
+    test_size: float = typer.Option(0.3, "--test-size", help="Share of rows predicted."),
+    seed: int = typer.Option(0, "--seed"),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+) -> None:
+    """Fit and predict time, throughput, peak memory and model size."""
+    from dartboard import profile_pipeline
+
+    estimator = _estimator(model, params)
+    X, y, _ = _training_data(data, target, None)
+    X_tr, X_te, y_tr, _, _, _ = _split(X, y, None, test_size, seed)
+    prof = profile_pipeline(estimator, X_tr, y_tr, X_te, repeats=repeats)
+    summary = prof.summary()
+    rows = [{"quantity": k, "value": summary[k]} for k in _PROFILE_ROWS if k in summary]
+    if json_out:
+        print_json({"model": model, **{r["quantity"]: r["value"] for r in rows}})
+        return
+    print_table(f"profile of {model.rpartition('.')[2]}", rows,
+                [("quantity", "quantity"), ("value", "value")])
+
+
+def _estimator(dotted: str, params: str | None) -> Any:
+    """An estimator from its import path and JSON parameters (no unpickling)."""
+    module_name, _, class_name = dotted.rpartition(".")
+    if not module_name or not class_name:
+        raise ValueError(f"--model must be an import path such as "
+                         f"sklearn.linear_model.LogisticRegression; got {dotted!r}")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"--model {dotted!r}: cannot import module {module_name!r} "
+                         f"({one_line(str(exc))})") from None
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        raise ValueError(f"--model {dotted!r}: module {module_name!r} has no "
+                         f"{class_name!r}")
+    if not inspect.isclass(cls) or not callable(getattr(cls, "fit", None)):
+        raise ValueError(f"--model {dotted!r} must name an estimator class with a fit "
+                         "method")
+    kwargs = _params(params)
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise ValueError(f"--params do not fit {class_name}: {one_line(str(exc))}") \
+            from None
+
+
+def _params(params: str | None) -> dict[str, Any]:
+    """``--params`` as keyword arguments: a JSON object, or none."""
+    if not params:
+        return {}
+    try:
+        kwargs = json.loads(params)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"--params is not valid JSON ({exc.msg} at character "
+                         f"{exc.pos}); got {params!r}") from None
+    if not isinstance(kwargs, dict):
+        raise ValueError(f"--params must be a JSON object such as '{{\"C\": 0.5}}'; "
+                         f"got {params!r}")
+    return kwargs
+
+
+def _training_data(path: str, target: str, group: str | None) -> tuple[Any, Any, Any]:
+    table = read_table(path, "DATA")
+    y = labels(column(table, target, "--target", path), target, "--target")
+    groups = None
+    if group is not None:
+        groups = labels(column(table, group, "--group", path), group, "--group")
+    features = table.drop(columns=[c for c in (target, group) if c is not None])
+    if features.shape[1] == 0:
+        raise ValueError(f"DATA {path!r} has no feature columns besides the target")
+    bad = [c for c in features.columns if not is_numeric(features[c])]
+    if bad:
+        raise ValueError(f"feature columns must be numeric; not numeric in {path!r}: "
+                         f"{', '.join(map(str, bad[:8]))}")
+    X = features.to_numpy(dtype=float)
+    if not (X == X).all():
+        raise ValueError(f"feature columns of {path!r} contain missing values")
+    return X, y, groups
+
+
+def _split(X: Any, y: Any, groups: Any, test_size: float, seed: int) -> tuple[Any, ...]:
+    import numpy as np
+    from sklearn.model_selection import train_test_split
+
+    if not 0 < test_size < 1:
+        raise ValueError(f"--test-size must be between 0 and 1; got {test_size}")
+    _, counts = np.unique(y, return_counts=True)
+    stratify = y if counts.size <= max(2, len(y) // 10) and counts.min() >= 2 else None
+    parts = [X, y] + ([groups] if groups is not None else [])
+    out = train_test_split(*parts, test_size=test_size, random_state=seed, stratify=stratify)
+    return tuple(out) + ((None, None) if groups is None else ())

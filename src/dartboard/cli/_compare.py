@@ -1,0 +1,87 @@
+"""``dartboard compare``: two models on one test set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from dartboard.cli._io import column, labels, numeric, read_table
+from dartboard.cli._metrics import (
+    lower_is_better,
+    positive_label_kwargs,
+    resolve_metric,
+    takes_numbers,
+    takes_values,
+)
+from dartboard.cli._output import print_json, print_table
+
+
+def compare(
+    file: str = typer.Argument(
+        ..., metavar="FILE",
+        help=("CSV or Parquet file with both models' outputs.")),
+    y_true: str = typer.Option(..., "--y-true", help="Column of true labels or values."),
+    a: str = typer.Option(..., "--a", help="Column of model A's predictions or scores."),
+    b: str = typer.Option(..., "--b", help="Column of model B's predictions or scores."),
+    metric: str = typer.Option("accuracy", "--metric", help="Metric name, e.g. accuracy, "
+                                                            "f1, roc_auc, log_loss."),
+    n_resamples: int = typer.Option(5000, "--n-resamples",
+                                    help="Permutation and bootstrap resamples."),
+    seed: int = typer.Option(0, "--seed"),
+    alpha: float = typer.Option(0.05, "--alpha", help="Significance level of the verdict."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+) -> None:
+    """Is model A really better than model B on this test set? A paired
+    permutation test and a paired bootstrap interval of the difference."""
+    from dartboard import compare_models
+
+    spec = resolve_metric(metric)
+    table = read_table(file)
+    truth = labels(column(table, y_true, "--y-true", file), y_true, "--y-true")
+    col_a, col_b = column(table, a, "--a", file), column(table, b, "--b", file)
+    if takes_numbers(spec):
+        pred_a, pred_b = numeric(col_a, a, "--a"), numeric(col_b, b, "--b")
+        if takes_values(spec):
+            truth = numeric(table[y_true], y_true, "--y-true")
+    else:
+        pred_a, pred_b = labels(col_a, a, "--a"), labels(col_b, b, "--b")
+    res = compare_models(spec.function, truth, pred_a, pred_b, n_resamples=n_resamples,
+                         random_state=seed,
+                         **positive_label_kwargs(spec, truth, pred_a, pred_b))
+    lower = lower_is_better(spec)
+    label = spec.table_label()
+    payload = _payload(res, label, a, b, alpha, lower)
+    if json_out:
+        print_json(payload)
+        return
+    level = f"{payload['confidence_level']:.0%}"
+    rows = [{"q": f"{label}, {a}", "v": res.estimate_a},
+            {"q": f"{label}, {b}", "v": res.estimate_b},
+            {"q": "difference (a - b)", "v": res.difference},
+            {"q": f"{level} interval, low", "v": res.interval.low},
+            {"q": f"{level} interval, high", "v": res.interval.high},
+            {"q": "p-value", "v": res.pvalue}]
+    print_table(f"{a} vs {b} on {Path(file).name}", rows, [("q", "quantity"),
+                                                          ("v", "value")])
+    typer.echo(payload["verdict"])
+
+
+def _payload(res: Any, label: str, a: str, b: str, alpha: float,
+             lower: bool) -> dict[str, Any]:
+    """The comparison's numbers and its verdict in words."""
+    better_a = res.difference < 0 if lower else res.difference > 0
+    if res.significant(alpha):
+        winner, loser = (a, b) if better_a else (b, a)
+        verdict = (f"{winner} is better than {loser} on {label} (difference "
+                   f"{res.difference:+.4f}, p = {res.pvalue:.4g} < {alpha:g}).")
+    else:
+        verdict = (f"No significant difference between {a} and {b} on {label} "
+                   f"(difference {res.difference:+.4f}, p = {res.pvalue:.4g} >= {alpha:g}).")
+    return {"metric": label, "a": a, "b": b, "estimate_a": res.estimate_a,
+            "estimate_b": res.estimate_b, "difference": res.difference,
+            "low": res.interval.low, "high": res.interval.high,
+            "confidence_level": res.interval.confidence_level, "pvalue": res.pvalue,
+            "method": res.method, "n_resamples": res.n_resamples,
+            "lower_is_better": lower, "verdict": verdict}

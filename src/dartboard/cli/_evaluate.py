@@ -1,0 +1,154 @@
+"""``dartboard evaluate``: every applicable metric with its interval, from one file or
+streamed from many Parquet files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from dartboard import __version__
+from dartboard.cli._io import (
+    check_output,
+    column,
+    is_stream_source,
+    labels,
+    numeric,
+    read_table,
+)
+from dartboard.cli._metrics import metric_label
+from dartboard.cli._output import GROUP_COLUMNS, METRIC_COLUMNS, print_json, print_table
+
+
+def evaluate(
+    file: str = typer.Argument(
+        ..., metavar="FILE",
+        help=("CSV or Parquet file; a directory or glob of Parquet files is "
+              "streamed.")),
+    y_true: str = typer.Option(..., "--y-true", help="Column of true labels or values."),
+    y_pred: str | None = typer.Option(None, "--y-pred", help="Column of predictions."),
+    y_score: str | None = typer.Option(None, "--y-score",
+                                       help="Column of positive-class scores (binary)."),
+    proba: list[str] | None = typer.Option(None, "--proba",
+                                           help="Probability columns, one per class in "
+                                                "sorted label order (repeat the option)."),
+    task: str = typer.Option("auto", "--task", help="auto, binary, multiclass or regression."),
+    ci: str = typer.Option("auto", "--ci", help="Interval method: auto, wilson, wald, "
+                                                "clopper-pearson, agresti-coull, jeffreys, "
+                                                "delong, percentile, basic or bca."),
+    confidence_level: float = typer.Option(0.95, "--confidence-level"),
+    n_resamples: int = typer.Option(2000, "--n-resamples", help="Bootstrap resamples."),
+    group: str | None = typer.Option(None, "--group", help="Column of groups: metrics "
+                                                           "per group too."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+    report: Path | None = typer.Option(None, "--report", help="Also write an HTML report."),
+) -> None:
+    """Every applicable metric with its confidence interval."""
+    from dartboard.metrics._registry import TASKS
+
+    tasks = ("auto", *TASKS)
+    if task not in tasks:
+        raise ValueError(f"--task must be one of {', '.join(tasks)}; got {task!r}")
+    given = [opt for opt, v in (("--y-pred", y_pred), ("--y-score", y_score),
+                                ("--proba", proba)) if v]
+    if len(given) != 1:
+        raise ValueError("give exactly one of --y-pred, --y-score or --proba"
+                         + (f"; got {', '.join(given)}" if given else ""))
+    if report is not None:
+        check_output(report, "--report")
+    if is_stream_source(file):
+        if group or report:
+            raise ValueError("--group and --report need a single file; a directory or glob "
+                             "of Parquet files is streamed without them")
+        return _evaluate_stream(file, y_true, y_pred, y_score, proba, task, ci,
+                                confidence_level, n_resamples, seed, json_out)
+    payload = _evaluate_table(file, y_true, y_pred, y_score, proba, task, ci,
+                              confidence_level, n_resamples, group, seed)
+    if report is not None:
+        from dartboard.report import write_report
+
+        key = "regression" if payload["task"] == "regression" else "classification"
+        section = dict(payload, heading=f"Evaluation of {Path(file).name}",
+                       group_column=group)
+        write_report({"title": f"dartboard evaluate: {Path(file).name}",
+                      "dartboard_version": __version__, key: section}, report)
+    if json_out:
+        print_json({k: v for k, v in payload.items()
+                    if k in ("task", "n", "metrics", "groups", "classes")})
+        return
+    print_table(f"{payload['task']} evaluation of {Path(file).name} (n = {payload['n']})",
+                payload["metrics"], METRIC_COLUMNS)
+    if payload.get("groups"):
+        print_table(f"by {group}", payload["groups"], GROUP_COLUMNS)
+    if report is not None:
+        typer.echo(f"report: {report}")
+
+
+def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | None,
+                    proba: list[str] | None, task: str, ci: str, confidence_level: float,
+                    n_resamples: int, group: str | None, seed: int) -> dict[str, Any]:
+    """The evaluation of one file: its columns handed to the evaluation engine.
+
+    The one place the command line calls the engine (task inference, metrics with
+    intervals, curves, groups).
+    """
+    import numpy as np
+
+    from dartboard.report._sections import (
+        classification_section,
+        infer_task,
+        regression_section,
+    )
+
+    table = read_table(file)
+    truth = labels(column(table, y_true, "--y-true", file), y_true, "--y-true")
+    groups = None if group is None else \
+        labels(column(table, group, "--group", file), group, "--group")
+    common = {"confidence_level": confidence_level, "n_resamples": n_resamples,
+              "random_state": seed, "groups": groups}
+    if y_score is not None:
+        score = numeric(column(table, y_score, "--y-score", file), y_score, "--y-score")
+        return classification_section(truth, y_score=score, task=task, ci=ci, **common)
+    if proba:
+        matrix = np.column_stack([numeric(column(table, c, "--proba", file), c, "--proba")
+                                  for c in proba])
+        return classification_section(truth, proba=matrix, task=task, ci=ci, **common)
+    pred = labels(column(table, y_pred, "--y-pred", file), y_pred, "--y-pred")
+    if task == "auto":
+        task = infer_task(truth, y_pred=pred)
+    if task == "regression":
+        truth = numeric(table[y_true], y_true, "--y-true")
+        pred = numeric(table[y_pred], y_pred, "--y-pred")
+        return regression_section(truth, pred, ci=ci, **common)
+    return classification_section(truth, y_pred=pred, task=task, ci=ci, **common)
+
+
+def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str | None,
+                     proba: list[str] | None, task: str, ci: str, confidence_level: float,
+                     n_resamples: int, seed: int, json_out: bool) -> None:
+    from dartboard.scale import evaluate_parquet
+
+    kind = {"binary": "classification", "multiclass": "classification"}.get(task, task)
+    result = evaluate_parquet(source, y_true=y_true, y_pred=y_pred, y_score=y_score,
+                              proba=proba or None, task=kind,
+                              confidence_level=confidence_level, ci_method=ci,
+                              n_resamples=n_resamples, random_state=seed,
+                              progress=not json_out)
+    rows = []
+    for name, value in result.metrics.items():
+        iv = result.intervals.get(name)
+        rows.append({"metric": metric_label(name), "estimate": value,
+                     "low": None if iv is None else float(iv.low),
+                     "high": None if iv is None else float(iv.high),
+                     "method": "n/a" if iv is None else iv.method,
+                     "error_bound": result.error_bounds.get(name)})
+    payload = {"task": result.task, "n": result.n_rows, "files": result.n_files,
+               "mode": result.mode, "metrics": rows}
+    if json_out:
+        print_json(payload)
+        return
+    print_table(f"{result.task} evaluation of {source} (n = {result.n_rows}, "
+                f"{result.n_files} file(s), streamed)", rows,
+                METRIC_COLUMNS + [("error_bound", "error bound")])

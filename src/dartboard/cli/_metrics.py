@@ -1,0 +1,81 @@
+"""What the command line knows about a metric: it asks the registry.
+
+A metric is named on the command line by its table label or its function name
+(``f1`` or ``f1_score``, ``roc_auc`` or ``roc_auc_score``); which input it takes,
+which way is better and whether it takes ``pos_label`` are the facts of its
+:class:`~dartboard.metrics._registry.MetricSpec`, and the positive class is
+:mod:`dartboard._labels`' ``"greater"`` rule, as ``evaluate`` reports it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: inputs a command reads as numbers (the rest are labels of any type)
+_NUMERIC_INPUTS = ("scores", "probabilities", "values")
+
+
+def command_line_specs() -> list[Any]:
+    """Metrics a command accepts: the scalar metrics an evaluation reports.
+
+    A metric without a default task needs more than its two arrays to mean one
+    thing (``fbeta_score`` needs ``beta``), so it is not offered by name.
+    """
+    from dartboard.metrics._registry import specs
+
+    return [spec for spec in specs(scalar=True) if spec.tasks]
+
+
+def resolve_metric(name: str) -> Any:
+    """The spec of the metric called ``name`` (table label or function name)."""
+    known = command_line_specs()
+    for spec in known:
+        if name in (spec.name, spec.table_label()):
+            return spec
+    choices = sorted(spec.table_label() for spec in known)
+    raise ValueError(f"unknown metric {name!r}; choose one of: {', '.join(choices)}")
+
+
+def metric_label(name: str) -> str:
+    """The table label of the registry metric called ``name``."""
+    from dartboard.metrics._registry import get_spec
+
+    return get_spec(name).table_label()
+
+
+def takes_numbers(spec: Any) -> bool:
+    """Whether the metric's second argument is numeric (scores, probabilities, values)."""
+    return spec.input in _NUMERIC_INPUTS
+
+
+def takes_values(spec: Any) -> bool:
+    """Whether y_true is numeric too (regression values, not labels)."""
+    return spec.input == "values"
+
+
+def takes_scores(spec: Any) -> bool:
+    """Whether the metric ranks scores or probabilities (its labels are y_true's)."""
+    return spec.input in ("scores", "probabilities")
+
+
+def lower_is_better(spec: Any) -> bool:
+    return not spec.greater_is_better
+
+
+def positive_label_kwargs(spec: Any, y_true: Any, *predictions: Any) -> dict[str, Any]:
+    """``pos_label`` for a binary metric that takes one: the greater of the two labels,
+    as ``evaluate`` reports (sklearn's default 1 fails on string labels).
+
+    The labels are y_true's for a score metric, else those of y_true and the
+    predicted labels together; with other than two labels nothing is passed.
+    """
+    import numpy as np
+
+    from dartboard._labels import positive_label
+
+    if not spec.pos_label:
+        return {}
+    seen = y_true if takes_scores(spec) else np.concatenate([y_true, *predictions])
+    classes = np.unique(seen)
+    return {"pos_label": positive_label(classes, infer="greater")} if classes.size == 2 \
+        else {}

@@ -1,0 +1,39 @@
+"""Output: rich tables on standard output (numbers as the report shows them), or the
+same numbers as JSON with ``--json``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import typer
+
+METRIC_COLUMNS = [("metric", "metric"), ("estimate", "estimate"), ("low", "low"),
+                  ("high", "high"), ("method", "interval")]
+GROUP_COLUMNS = [("group", "group"), ("n", "n")] + METRIC_COLUMNS
+
+
+def print_table(title: str | None, rows: list[dict[str, Any]], columns: list[tuple[str, str]],
+                *, show_header: bool = True) -> None:
+    """``rows`` as a table of ``columns`` (key, heading); the first column left-aligned."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from dartboard._format import format_number
+
+    table = Table(show_edge=False, pad_edge=False, show_header=show_header)
+    for i, (_, label) in enumerate(columns):
+        table.add_column(label, justify="left" if i == 0 else "right", no_wrap=i > 0,
+                         overflow="fold")
+    for row in rows:
+        table.add_row(*(format_number(row.get(key)) for key, _ in columns))
+    console = Console(width=max(100, Console().width), soft_wrap=False)
+    if title:
+        console.print(title, style="bold", markup=False, highlight=False)
+    console.print(table)
+
+
+def print_json(payload: Any) -> None:
+    from dartboard._results import to_jsonable
+
+    typer.echo(json.dumps(to_jsonable(payload), indent=2, allow_nan=False))

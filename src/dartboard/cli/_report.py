@@ -1,0 +1,38 @@
+"""``dartboard report``: the HTML report from a saved results.json."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from dartboard.cli._io import check_output
+
+_SECTIONS = ("selection", "classification", "regression", "stability", "profile")
+
+
+def report(
+    results: str = typer.Argument(
+        ..., metavar="RESULTS",
+        help=("results.json saved by dartboard demo.")),
+    output: Path = typer.Option(Path("report.html"), "-o", "--output",
+                                help="HTML file to write."),
+) -> None:
+    """Render the HTML report from a saved results.json."""
+    from dartboard.report import write_report
+
+    check_output(output, "-o")
+    path = Path(results)
+    if not path.is_file():
+        raise ValueError(f"RESULTS {results!r} does not exist")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{results!r} is not valid JSON ({exc.msg}, line {exc.lineno})") \
+            from None
+    if not isinstance(data, dict) or not any(k in data for k in _SECTIONS):
+        raise ValueError(f"{results!r} holds no report sections (expected some of: "
+                         f"{', '.join(_SECTIONS)}); is it a dartboard results.json?")
+    write_report(data, output)
+    typer.echo(f"report: {output}")

@@ -1,0 +1,94 @@
+"""``dartboard select``: rank hyper-parameter configurations by DART."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import typer
+
+from dartboard.cli._io import is_numeric, read_table
+from dartboard.cli._output import print_json, print_table
+
+_RANK_COLUMNS = [("configuration", "configuration"), ("mean", "mean"), ("std", "std"),
+                 ("dart", "dart"), ("rank", "rank"), ("rank_by_mean", "rank by mean")]
+
+# numpy >= 2 prints scalars in a dict as np.float64(0.5); read them back as 0.5
+_NUMPY_SCALAR_RE = re.compile(r"\bnp\.(?:float|int|uint|bool_|str_)\w*\(([^()]*)\)"
+                              r"|\bnp\.(True|False)_\b")
+
+
+def select(
+    results: str = typer.Argument(
+        ..., metavar="RESULTS",
+        help=("cv_results_ table (CSV, JSON or Parquet, as saved from "
+              "pd.DataFrame(search.cv_results_)) or a wide table: one row per "
+              "configuration, one column per fold.")),
+    precision: float = typer.Option(2.0, "--precision", help="DART precision p >= 0 "
+                                                             "(weight of stability)."),
+    sweep: bool = typer.Option(False, "--sweep", help="Also show where the winner "
+                                                      "changes with p."),
+    metric: str | None = typer.Option(None, "--metric", help="Metric of a multi-metric "
+                                                             "cv_results_."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+    chance_level: float = typer.Option(0.5, "--chance-level",
+                                       help="Score of chance, where DART's numerator is 0 "
+                                            "(e.g. 1/n_classes for multiclass accuracy)."),
+) -> None:
+    """Rank hyper-parameter configurations by DART: accuracy and fold-to-fold stability."""
+    from dartboard import dart_rank, dart_sweep
+
+    table = _fold_table(results)
+    ranking = dart_rank(table, precision, metric=metric, chance_level=chance_level)
+    rows = [{"index": int(r.Index), "configuration": str(r.configuration),
+             "mean": float(r.mean), "std": float(r.std),
+             "dart": float(r.dart), "rank": int(r.rank), "rank_by_mean": int(r.rank_by_mean)}
+            for r in ranking.itertuples()]
+    payload: dict[str, Any] = {"precision": precision, "metric": metric,
+                               "chance_level": chance_level, "ranking": rows}
+    if sweep:
+        res = dart_sweep(table, metric=metric, chance_level=chance_level)
+        payload["winners"] = [{"configuration": str(w.configuration), "p_start": w.p_start,
+                               "p_end": w.p_end} for w in res.winners.itertuples()]
+        payload["crossings"] = [{"p": c.p, "from": str(c.from_configuration),
+                                 "to": str(c.to_configuration)}
+                                for c in res.crossings.itertuples()]
+    if json_out:
+        print_json(payload)
+        return
+    print_table(f"DART ranking at p = {precision:g}", rows, _RANK_COLUMNS)
+    if sweep:
+        print_table("winner by precision", payload["winners"],
+                    [("configuration", "winner"), ("p_start", "from p"), ("p_end", "to p")])
+
+
+def _fold_table(path: str) -> Any:
+    """cv_results_ as read, or a wide fold table indexed by configuration name."""
+    from dartboard.selection import _SPLIT_RE
+
+    table = read_table(path, "RESULTS")
+    if "params" in table.columns or any(_SPLIT_RE.match(str(c)) for c in table.columns):
+        if "params" in table.columns and table["params"].map(type).eq(str).all():
+            table["params"] = _literal_params(table["params"])
+        return table
+    first = table.columns[0]
+    if not is_numeric(table[first]):
+        table = table.set_index(first)
+    bad = [c for c in table.columns if not is_numeric(table[c])]
+    if bad:
+        raise ValueError(f"RESULTS {path!r} is neither cv_results_ (no split<k>_test_* "
+                         f"columns) nor a table of numeric fold scores; non-numeric "
+                         f"columns: {', '.join(map(str, bad[:8]))}")
+    return table
+
+
+def _literal_params(params: Any) -> Any:
+    """``params`` saved to CSV arrive as their repr; read them back as dicts when they
+    are plain literals (``ast.literal_eval`` evaluates no code), else keep the text."""
+    import ast
+
+    try:
+        parsed = [ast.literal_eval(_NUMPY_SCALAR_RE.sub(r"\1\2", text)) for text in params]
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return params
+    return parsed if all(isinstance(p, dict) for p in parsed) else params
