@@ -9,8 +9,11 @@ the bounded-memory :class:`~dartboard.scale.BinnedScoreState` and
 the same four promises:
 
 ``update(*batch, sample_weight=None)``
-    adds one batch in place and returns ``self`` (the batch's arguments are those
-    of the matching metric functions: ``y_true, y_pred`` or ``y_true, y_score``).
+    adds one batch in place and returns ``self``. The batch's arguments are those
+    of the matching metric functions (``y_true, y_pred`` or ``y_true, y_score``;
+    the sketch takes the errors ``y_true - y_pred``); the streaming bundle takes
+    the options and columns of a batch, the mean of losses its summed losses and
+    weight.
 ``merge(other)``
     returns a NEW state holding both; neither operand changes. Merging is
     associative and commutative, and the empty state (the class built without
