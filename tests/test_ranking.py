@@ -288,11 +288,6 @@ def test_bad_inputs():
 
 # ---------------------------------------------------------------- ScoreState
 
-def state_values(state):
-    return (state.compute("roc_auc_score"), state.compute("average_precision_score"),
-            state.compute("pr_auc_score"), state.compute("roc_auc_score", max_fpr=0.3))
-
-
 def test_state_map_equals_plain_unique_and_bincount():
     # slow oracle for the split-sort-and-merge construction of the score map
     rng = np.random.default_rng(12)
@@ -325,51 +320,6 @@ def test_state_equals_functions():
         np.testing.assert_allclose(a, b, atol=1e-15)
 
 
-def split_states(y, s, w, cuts):
-    bounds = [0, *cuts, len(y)]
-    return [ScoreState.from_scores(y[a:b], s[a:b],
-                                   sample_weight=None if w is None else w[a:b])
-            for a, b in zip(bounds[:-1], bounds[1:])]
-
-
-@pytest.mark.parametrize("weighted", [False, True])
-def test_state_merge_of_random_splits_equals_one_pass(weighted):
-    rng = np.random.default_rng(99)
-    for _ in range(20):
-        n = int(rng.integers(4, 200))
-        y, s = random_binary(rng, n, "ties")
-        y = ensure_two_classes(y)
-        order = np.argsort(y, kind="stable")  # sorted by class: some parts single-class
-        y, s = y[order], s[order]
-        w = rng.integers(0, 4, n) if weighted else None
-        cuts = np.sort(rng.integers(0, n + 1, 3))  # duplicated cuts give empty parts
-        parts = split_states(y, s, w, cuts)
-        merged = parts[0]
-        for part in parts[1:]:
-            merged = merged.merge(part)
-        whole = ScoreState.from_scores(y, s, sample_weight=w)
-        assert merged == whole
-        np.testing.assert_allclose(state_values(merged), state_values(whole), atol=TOL)
-        updated = ScoreState()
-        for a, b in zip([0, *cuts], [*cuts, n]):
-            updated.update(y[a:b], s[a:b], None if w is None else w[a:b])
-        assert updated == whole
-
-
-def test_state_merge_is_associative_and_commutative():
-    rng = np.random.default_rng(4)
-    y, s = random_binary(rng, 300, "ties")
-    w = rng.random(300)
-    a, b, c = split_states(y, s, w, [90, 200])
-    left, right = a.merge(b).merge(c), a.merge(b.merge(c))
-    np.testing.assert_array_equal(left.scores, right.scores)
-    np.testing.assert_allclose(left.pos, right.pos, rtol=1e-14)
-    np.testing.assert_allclose(left.neg, right.neg, rtol=1e-14)
-    ab, ba = a.merge(b), b.merge(a)
-    np.testing.assert_array_equal(ab.scores, ba.scores)
-    np.testing.assert_allclose(ab.pos, ba.pos, rtol=1e-14)
-
-
 def test_state_errors():
     state = ScoreState.from_scores([0, 1], [0.1, 0.2])
     with pytest.raises(ValueError, match="metric must be one of"):
@@ -396,15 +346,3 @@ def test_auc_equals_pairwise_count(rows):
         return
     assert abs(roc_auc_score(y, s, sample_weight=w) - brute_force_auc(y, s, w)) < TOL
     assert abs(roc_auc_score(y, s) - brute_force_auc(y, s)) < TOL
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.booleans(), st.integers(0, 6)), min_size=1, max_size=40),
-       st.integers(0, 40))
-def test_state_split_property(rows, cut):
-    y = np.array([r[0] for r in rows], dtype=int)
-    s = np.array([r[1] for r in rows], dtype=float)
-    cut = min(cut, len(rows))
-    merged = ScoreState.from_scores(y[:cut], s[:cut]).merge(
-        ScoreState.from_scores(y[cut:], s[cut:]))
-    assert merged == ScoreState.from_scores(y, s)

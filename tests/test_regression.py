@@ -165,60 +165,6 @@ def test_block_kernel_equals_plain_numpy(rows):
 
 # ---------------------------------------------------------------- RegressionMoments
 
-MOMENT_METRICS = ["mean_squared_error", "root_mean_squared_error", "mean_absolute_error",
-                  "r2_score", "explained_variance_score", "mean_absolute_percentage_error",
-                  "weighted_mean_absolute_percentage_error", "max_error"]
-
-
-def moment_values(state):
-    return np.array([state.compute(name) for name in MOMENT_METRICS])
-
-
-def function_values(t, p, w):
-    funcs = dict(OURS, weighted_mean_absolute_percentage_error=(
-        weighted_mean_absolute_percentage_error))
-    return np.array([funcs[name](t, p) if name == "max_error" else
-                     funcs[name](t, p, sample_weight=w) for name in MOMENT_METRICS])
-
-
-@pytest.mark.parametrize("weighted", [False, True])
-def test_moments_merge_of_random_splits_equals_one_pass(weighted):
-    rng = np.random.default_rng(5)
-    for _ in range(20):
-        n = int(rng.integers(3, 400))
-        t = rng.normal(100, 10, n)
-        p = t + rng.normal(0, 2, n)
-        w = rng.random(n) if weighted else None
-        cuts = np.sort(rng.integers(0, n + 1, 3))  # duplicated cuts: empty parts
-        bounds = [0, *cuts, n]
-        merged = RegressionMoments()
-        for a, b in zip(bounds[:-1], bounds[1:]):
-            merged = merged.merge(RegressionMoments.from_predictions(
-                t[a:b], p[a:b], sample_weight=None if w is None else w[a:b]))
-        whole = RegressionMoments.from_predictions(t, p, sample_weight=w)
-        np.testing.assert_allclose(moment_values(merged), moment_values(whole), rtol=TOL)
-        np.testing.assert_allclose(moment_values(whole), function_values(t, p, w), rtol=TOL)
-        assert merged.n == n
-        updated = RegressionMoments()
-        for a, b in zip(bounds[:-1], bounds[1:]):
-            updated.update(t[a:b], p[a:b], None if w is None else w[a:b])
-        np.testing.assert_allclose(moment_values(updated), moment_values(whole), rtol=TOL)
-
-
-def test_moments_merge_associative_commutative_and_identity():
-    rng = np.random.default_rng(6)
-    t = rng.normal(size=300)
-    p = rng.normal(size=300)
-    a, b, c = (RegressionMoments.from_predictions(t[s], p[s])
-               for s in (slice(0, 50), slice(50, 51), slice(51, 300)))
-    left, right = a.merge(b).merge(c), a.merge(b.merge(c))
-    for x, y in ((left, right), (a.merge(b), b.merge(a))):
-        np.testing.assert_allclose(list(x.to_dict().values()), list(y.to_dict().values()),
-                                   rtol=1e-12)
-    assert a.merge(RegressionMoments()) == a
-    assert RegressionMoments().merge(a) == a
-
-
 def test_moments_errors():
     with pytest.raises(ValueError, match="empty"):
         RegressionMoments().compute("mean_squared_error")

@@ -70,14 +70,14 @@ def slow_uncertainty(probas):
 
 
 def slow_spread(probas):
-    """Per point std, IQR, variance of the probability of the ensemble's class."""
+    """Per point sample std (ddof=1), IQR, population variance of the ensemble's class."""
     binary = np.asarray(probas).ndim == 2
     vec = as_vectors(probas)
     std, iqr, var = [], [], []
     for i in range(vec.shape[1]):
         c = 1 if binary else int(np.argmax(vec[:, i].mean(axis=0)))
         q = vec[:, i, c]
-        std.append(np.std(q))
+        std.append(np.std(q, ddof=1))
         iqr.append(scipy.stats.iqr(q))
         var.append(np.var(q))
     return np.array(std), np.array(iqr), np.array(var)
@@ -188,13 +188,48 @@ def test_half_at_0_9_half_at_0_1(m):
     res = stability_metrics(probas)
     assert res.summary["label_stability"] == 0.0
     assert res.summary["jitter"] == pytest.approx(m / (2 * (m - 1)))
-    # std of {0.1, 0.9} in equal halves is 0.4; both entropies H(0.9) = H(0.1)
-    assert res.summary["std"] == pytest.approx(0.4)
+    # {0.1, 0.9} in equal halves: population std 0.4 (variance 0.16), sample std
+    # 0.4 sqrt(m / (m - 1)); both entropies H(0.9) = H(0.1)
+    assert res.summary["std"] == pytest.approx(0.4 * np.sqrt(m / (m - 1)))
     assert res.summary["epistemic"] == pytest.approx(0.16)
     assert res.summary["total"] == pytest.approx(1.0)  # H(0.5) = 1 bit
     h = -(0.9 * np.log2(0.9) + 0.1 * np.log2(0.1))
     assert res.summary["aleatoric"] == pytest.approx(h)
     assert res.summary["mutual_information"] == pytest.approx(1.0 - h)
+
+
+@pytest.mark.parametrize("m", [2, 3, 10])
+def test_std_is_virnys_sample_std_and_epistemic_the_population_variance(m):
+    # Virny reports pandas' std across the models (ddof = 1): written here on its own
+    rng = np.random.default_rng(m)
+    probas = np.clip(rng.normal(0.6, 0.15, (m, 200)), 0, 1)
+    res = stability_metrics(probas)
+    virny = pd.DataFrame(probas).std()  # one column per point, one row per model
+    np.testing.assert_allclose(res.per_point["std"], virny.to_numpy(), rtol=1e-12)
+    np.testing.assert_allclose(res.per_point["std"], np.std(probas, axis=0, ddof=1),
+                               rtol=1e-12)
+    assert res.summary["std"] == pytest.approx(virny.mean(), rel=1e-12)
+    np.testing.assert_allclose(res.per_point["epistemic"], np.var(probas, axis=0, ddof=0),
+                               rtol=1e-12, atol=1e-15)
+    # the two differ by the factor m / (m - 1): 0.1274 (population) is 0.1343 at m = 10
+    np.testing.assert_allclose(res.per_point["epistemic"] * m / (m - 1),
+                               res.per_point["std"] ** 2, rtol=1e-12, atol=1e-15)
+
+
+def test_m_2_std_is_half_the_gap_times_sqrt_2():
+    # two models: sample std = |a - b| / sqrt(2), population variance = (a - b)^2 / 4
+    a, b = np.array([0.9, 0.2, 0.5]), np.array([0.3, 0.2, 0.0])
+    res = stability_metrics(np.stack([a, b]))
+    np.testing.assert_allclose(res.per_point["std"], np.abs(a - b) / np.sqrt(2), rtol=1e-12)
+    np.testing.assert_allclose(res.per_point["epistemic"], (a - b) ** 2 / 4, rtol=1e-12)
+
+
+def test_one_model_is_an_error():
+    # no spread to measure: the sample std (and the jitter of model pairs) needs m >= 2
+    with pytest.raises(ValueError, match=r"at least 2 models \(first axis\); got 1"):
+        stability_metrics(np.array([[0.3, 0.8, 0.5]]))
+    with pytest.raises(ValueError, match="at least 2 models"):
+        stability_metrics(np.full((1, 4, 3), 1 / 3))
 
 
 def test_docstring_style_example_multiclass():

@@ -15,8 +15,10 @@ probability of the positive class; multiclass: a probability vector), with
   differ, ``(m^2 - sum_c k_c^2) / 2`` disagreeing pairs, so O(m n) in total; its
   mean over points is the mean pairwise churn (fraction of points on which two
   models disagree, averaged over model pairs);
-* ``std``, ``iqr`` and ``epistemic`` (``Var_j h_j(x)``, population variance) of
-  the predicted probability across models;
+* ``std`` (the sample standard deviation, ddof = 1, as Virny and pandas report
+  it), ``iqr`` and ``epistemic`` (``Var_j h_j(x)``, the population variance,
+  ddof = 0, as the definition has it) of the predicted probability across
+  models; hence ``epistemic = (m - 1) / m * std^2``;
 * ``aleatoric`` = expected entropy ``E_j H(h_j(x))``, ``total`` = entropy of the
   mean prediction ``H(mean_j h_j(x))`` and ``mutual_information`` = total -
   aleatoric (>= 0 by the concavity of entropy; round-off below zero is clipped).
@@ -91,7 +93,9 @@ class StabilityResult(Result):
         One row per test point: ``y_pred`` (the ensemble's label), ``mean_proba``
         (mean probability of the positive class, binary, or of ``y_pred``,
         multiclass), the metrics of :data:`POINT_METRICS` and, with ``y_true``,
-        ``y_true`` and ``correct``.
+        ``y_true`` and ``correct``. ``std`` is the sample standard deviation
+        across the models (ddof = 1, Virny's number); ``epistemic`` the
+        population variance (ddof = 0).
     by_group : pandas.DataFrame or None
         Tidy table with columns ``attribute, group, n, metric, value,
         difference, ratio`` (see :func:`stability_metrics`), or None.
@@ -310,10 +314,10 @@ def _per_point_batch(p: np.ndarray, threshold: float) -> dict[str, np.ndarray]:
         q = p[:, np.arange(b), y_pred]
         mean_q = q.mean(axis=0)
     iqr = _iqr(q)
-    # two-pass variance of values shifted by the first model's: models that all
-    # agree give exactly 0 (the mean of equal floats need not equal them)
+    # two-pass sum of squares of values shifted by the first model's: models that
+    # all agree give exactly 0 (the mean of equal floats need not equal them)
     shifted = q - q[0]
-    var = np.square(shifted - shifted.mean(axis=0)).mean(axis=0)
+    squares = np.square(shifted - shifted.mean(axis=0)).sum(axis=0)
     aleatoric = _entropy_bits(p, binary).mean(axis=0)
     total = _entropy_bits(mean, binary)
     return {
@@ -321,9 +325,9 @@ def _per_point_batch(p: np.ndarray, threshold: float) -> dict[str, np.ndarray]:
         "mean_proba": mean_q,
         "label_stability": (top_two[:, 1] - top_two[:, 0]) / m,
         "jitter": (m * m - sq) / 2 / pairs,
-        "std": np.sqrt(var),
+        "std": np.sqrt(squares / (m - 1)),
         "iqr": iqr,
-        "epistemic": var,
+        "epistemic": squares / m,
         "aleatoric": aleatoric,
         "total": total,
         "mutual_information": np.maximum(total - aleatoric, 0.0),
@@ -440,7 +444,9 @@ def stability_metrics(probas: Any, y_true: Any = None, groups: Any = None, *,
         positive class (binary) or probability rows summing to 1 (C classes; an
         (m, n, 2) array is treated as binary, its column 1 being the positive
         class). A precomputed probability matrix of any ensemble goes here
-        directly.
+        directly. One model (``m = 1``) raises ``ValueError``: it has no spread
+        to measure (the sample ``std`` and the jitter of model pairs are
+        undefined).
     y_true : array-like of shape (n,), optional
         True labels, among ``classes``. Adds the correctness of the ensemble's mean
         prediction to the summary and the group table.
@@ -478,8 +484,10 @@ def stability_metrics(probas: Any, y_true: Any = None, groups: Any = None, *,
     jitter ``= (m^2 - sum_c k_c^2) / (m (m - 1))``, the fraction of model pairs
     that disagree on the point. Both come from the label counts, in O(m n).
 
-    ``std``, ``iqr`` (numpy's linear quantiles) and ``epistemic`` (``Var_j``,
-    population variance, so ``std^2``) are taken over the models' probability of
+    ``std`` (sample standard deviation, ddof = 1: the number Virny and pandas'
+    ``.std()`` give), ``iqr`` (numpy's linear quantiles) and ``epistemic``
+    (``Var_j``, the population variance, ddof = 0, so ``(m - 1) / m * std^2``)
+    are taken over the models' probability of
     the positive class (binary) or, multiclass, of the ensemble's predicted
     class ``argmax_c mean_j h_j(x)_c``. ``aleatoric = E_j H(h_j(x))``,
     ``total = H(mean_j h_j(x))`` and ``mutual_information = total - aleatoric``

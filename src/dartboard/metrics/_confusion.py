@@ -34,6 +34,7 @@ from dartboard._validation import (
     count_label_pairs,
     label_array,
 )
+from dartboard.metrics._state import check_same_kind, resolve_metric
 
 __all__ = [
     "ConfusionCounts",
@@ -128,8 +129,7 @@ class ConfusionCounts:
 
     def merge(self, other: ConfusionCounts) -> ConfusionCounts:
         """Return a new state holding the counts of both (classes are united)."""
-        if not isinstance(other, ConfusionCounts):
-            raise TypeError(f"can only merge with a ConfusionCounts; got {type(other).__name__}")
+        check_same_kind(self, other)
         if other.classes.shape[0] == 0:
             return ConfusionCounts(self.classes, self.matrix.copy())
         if self.classes.shape[0] == 0:
@@ -197,13 +197,12 @@ class ConfusionCounts:
         ``metric`` is the name (or the function) of any dartboard count metric;
         keywords are those of the metric function, without the data arguments.
         """
-        name = metric if isinstance(metric, str) else getattr(metric, "__name__", "")
-        try:
-            impl = _FROM_COUNTS[name]
-        except KeyError:
-            raise ValueError(f"metric must be one of {sorted(_FROM_COUNTS)}; got "
-                             f"{metric!r}") from None
-        return impl(self, **kwargs)
+        return resolve_metric(_FROM_COUNTS, metric)(self, **kwargs)
+
+    def error_bound(self, metric: str | Callable[..., Any]) -> float:
+        """0.0: counts are exact, so is every metric computed from them."""
+        resolve_metric(_FROM_COUNTS, metric)
+        return 0.0
 
     def __repr__(self) -> str:
         return (f"ConfusionCounts(classes={self.classes.tolist()!r}, "

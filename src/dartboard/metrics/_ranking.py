@@ -39,6 +39,7 @@ from dartboard._validation import (
     to_numpy,
 )
 from dartboard.metrics._confusion import UndefinedMetricWarning
+from dartboard.metrics._state import check_same_kind, resolve_metric
 
 __all__ = [
     "ScoreState",
@@ -376,8 +377,7 @@ class ScoreState:
 
     def merge(self, other: ScoreState) -> ScoreState:
         """Return the state of both batches: the union of the two score maps."""
-        if not isinstance(other, ScoreState):
-            raise TypeError(f"can only merge with a ScoreState; got {type(other).__name__}")
+        check_same_kind(self, other)
         if other.pos_label != self.pos_label:
             raise ValueError(f"cannot merge states with different pos_label "
                              f"({self.pos_label!r} and {other.pos_label!r})")
@@ -403,13 +403,12 @@ class ScoreState:
         ``drop_intermediate``, default True) and "precision_recall_curve"
         (``drop_intermediate``, default False), or the function itself.
         """
-        name = metric if isinstance(metric, str) else getattr(metric, "__name__", "")
-        try:
-            impl = _FROM_STATE[name]
-        except KeyError:
-            raise ValueError(f"metric must be one of {sorted(_FROM_STATE)}; got "
-                             f"{metric!r}") from None
-        return impl(self, **kwargs)
+        return resolve_metric(_FROM_STATE, metric)(self, **kwargs)
+
+    def error_bound(self, metric: str | Callable[..., Any]) -> float:
+        """0.0: the map of distinct scores is exact."""
+        resolve_metric(_FROM_STATE, metric)
+        return 0.0
 
     def __repr__(self) -> str:
         return (f"ScoreState(n_scores={self.scores.shape[0]}, n_positive={self.n_positive}, "

@@ -36,6 +36,7 @@ from dartboard._validation import (
     describe,
 )
 from dartboard.metrics._confusion import UndefinedMetricWarning
+from dartboard.metrics._state import check_same_kind, resolve_metric
 
 __all__ = [
     "ErrorDistribution",
@@ -396,9 +397,7 @@ class RegressionMoments:
 
     def merge(self, other: RegressionMoments) -> RegressionMoments:
         """Return the statistics of both parts (Chan's parallel formula for M2)."""
-        if not isinstance(other, RegressionMoments):
-            raise TypeError(f"can only merge with a RegressionMoments; got "
-                            f"{type(other).__name__}")
+        check_same_kind(self, other)
         weight = np.array([self.weight, other.weight])
         out = {name: getattr(self, name) + getattr(other, name)
                for name in ("n", "sum_abs_error", "sum_sq_error", "sum_abs_true", "sum_ape")}
@@ -424,13 +423,15 @@ class RegressionMoments:
         ``force_finite``), "mean_absolute_percentage_error",
         "weighted_mean_absolute_percentage_error" or "max_error".
         """
-        name = metric if isinstance(metric, str) else getattr(metric, "__name__", "")
-        if name not in _FROM_MOMENTS:
-            raise ValueError(f"metric must be one of {sorted(_FROM_MOMENTS)}; got "
-                             f"{metric!r}")
+        impl = resolve_metric(_FROM_MOMENTS, metric)
         if self.n == 0:
             raise ValueError("RegressionMoments is empty; update it with data first")
-        return _FROM_MOMENTS[name](self._sums(), **kwargs)
+        return impl(self._sums(), **kwargs)
+
+    def error_bound(self, metric: str | Callable[..., Any]) -> float:
+        """0.0: the moments are exact (up to the rounding of Chan's merge formula)."""
+        resolve_metric(_FROM_MOMENTS, metric)
+        return 0.0
 
     def __repr__(self) -> str:
         return (f"RegressionMoments(n={self.n:g}, weight={self.weight:g}, "

@@ -28,6 +28,7 @@ from dartboard._validation import (
     label_array,
 )
 from dartboard.metrics._registry import MetricSpec, get_spec, specs
+from dartboard.metrics._state import check_same_kind
 from dartboard.scale._result import ScaleResult
 from dartboard.scale._states import BinnedScoreState, QuantileSketch
 from dartboard.uncertainty._analytic import PROPORTION_METHODS
@@ -246,7 +247,11 @@ _SPEC_OPTIONS = tuple(name for name in inspect.signature(make_spec).parameters
 
 @dataclasses.dataclass
 class StateBundle:
-    """The states of one batch, partition or merged whole; ``None`` = not needed yet."""
+    """The states of one batch, partition or merged whole; ``None`` = not needed yet.
+
+    A mergeable state itself (:mod:`dartboard.metrics._state`): a metric is
+    computed by the state the registry names for it (``MetricSpec.state``).
+    """
 
     n_rows: int = 0
     counts: Any = None
@@ -255,7 +260,17 @@ class StateBundle:
     errors: Any = None
     losses: Any = None
 
+    def update(self, spec: Spec, columns: dict[str, Any], source: str = "batch"
+               ) -> StateBundle:
+        """Add the states of one batch of ``columns`` in place; return ``self``."""
+        merged = self.merge(bundle_from_columns(spec, columns, source))
+        for field in dataclasses.fields(self):
+            setattr(self, field.name, getattr(merged, field.name))
+        return self
+
     def merge(self, other: StateBundle) -> StateBundle:
+        check_same_kind(self, other)
+
         def join(a: Any, b: Any) -> Any:
             if a is None:
                 return b
@@ -266,6 +281,19 @@ class StateBundle:
         return StateBundle(self.n_rows + other.n_rows, join(self.counts, other.counts),
                            join(self.scores, other.scores), join(self.moments, other.moments),
                            join(self.errors, other.errors), join(self.losses, other.losses))
+
+    def _state_of(self, metric: str) -> Any:
+        family = get_spec(metric).state
+        state = getattr(self, family) if family is not None else None
+        if state is None:
+            raise ValueError(f"metric {metric!r} has no state in this bundle")
+        return state
+
+    def compute(self, metric: str, **kwargs: Any) -> Any:
+        return self._state_of(metric).compute(metric, **kwargs)
+
+    def error_bound(self, metric: str) -> float:
+        return self._state_of(metric).error_bound(metric)
 
 
 class MergeStack:
@@ -292,15 +320,6 @@ class MergeStack:
         for _, bundle in self._stack:
             out = out.merge(bundle)
         return out
-
-
-def tree_merge(bundles: Sequence[StateBundle]) -> StateBundle:
-    """Pairwise merge of a list, in order (used by tests and local reductions)."""
-    items = list(bundles) or [StateBundle()]
-    while len(items) > 1:
-        items = [items[i].merge(items[i + 1]) if i + 1 < len(items) else items[i]
-                 for i in range(0, len(items), 2)]
-    return items[0]
 
 
 def _binary_targets(y: np.ndarray, pos_label: Any, name: str) -> np.ndarray:
@@ -437,13 +456,25 @@ class MacroScores:
     """One score state per class (one-vs-rest); metrics are their unweighted mean.
 
     This is scikit-learn's ``multi_class="ovr"``, ``average="macro"``; the error
-    bound of a mean is at most the mean of the per-class bounds.
+    bound of a mean is at most the mean of the per-class bounds. The empty state
+    is one empty state per class.
     """
 
     def __init__(self, states: list[Any]) -> None:
         self.states = states
 
+    def update(self, y_true: Any, proba: Any, sample_weight: Any = None) -> MacroScores:
+        """Add a batch of class codes (0..K-1) and their (n, K) probabilities; return ``self``."""
+        codes, proba = np.asarray(y_true), np.asarray(proba, dtype=np.float64)
+        for c, state in enumerate(self.states):
+            state.update((codes == c).astype(np.int8), proba[:, c], sample_weight)
+        return self
+
     def merge(self, other: MacroScores) -> MacroScores:
+        check_same_kind(self, other)
+        if len(other.states) != len(self.states):
+            raise ValueError(f"cannot merge score states of {len(self.states)} and "
+                             f"{len(other.states)} classes")
         return MacroScores([a.merge(b) for a, b in zip(self.states, other.states)])
 
     def compute(self, metric: str) -> float:
@@ -461,16 +492,38 @@ class MacroScores:
 class MeanState:
     """Weighted sums of per-sample losses and the total weight: means that merge exactly."""
 
-    def __init__(self, sums: dict[str, float], weight: float) -> None:
-        self.sums = {k: float(v) for k, v in sums.items()}
+    def __init__(self, sums: dict[str, float] | None = None, weight: float = 0.0) -> None:
+        self.sums = {k: float(v) for k, v in (sums or {}).items()}
         self.weight = float(weight)
 
+    def update(self, sums: dict[str, float], weight: float) -> MeanState:
+        """Add one batch's summed losses and its total weight in place; return ``self``."""
+        merged = self.merge(MeanState(sums, weight))
+        self.sums, self.weight = merged.sums, merged.weight
+        return self
+
     def merge(self, other: MeanState) -> MeanState:
-        return MeanState({k: v + other.sums[k] for k, v in self.sums.items()},
+        check_same_kind(self, other)
+        names = dict.fromkeys([*self.sums, *other.sums])
+        return MeanState({k: self.sums.get(k, 0.0) + other.sums.get(k, 0.0) for k in names},
                          self.weight + other.weight)
 
     def compute(self, metric: str) -> float:
+        if metric not in self.sums:
+            raise ValueError(f"metric must be one of {sorted(self.sums)}; got {metric!r}")
+        if self.weight == 0:
+            raise ValueError("MeanState is empty; update it with data first")
         return self.sums[metric] / self.weight
+
+    def error_bound(self, metric: str) -> float:
+        """0.0: sums and weights are exact (up to rounding)."""
+        return 0.0
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, MeanState) and self.sums == other.sums
+                and self.weight == other.weight)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 # ---------------------------------------------------------------------- results
@@ -518,13 +571,11 @@ def finalize(spec: Spec, bundle: StateBundle, n_files: int) -> ScaleResult:
     reported = _reported(spec, bundle)
     for metric in reported:
         name = metric.name
-        if metric.state == "errors":
-            values[name], bounds[name] = _sketch_estimate(bundle.errors, name)
-            continue
         kw = kwargs if metric.state == "counts" and metric.average else {}
-        values[name] = float(getattr(bundle, metric.state).compute(name, **kw))
-        if metric.state == "scores" and not spec.exact:
-            bounds[name] = bundle.scores.error_bound(name)
+        values[name] = float(bundle.compute(name, **kw))
+        # approximate states: the quantile sketch, and scores binned in constant memory
+        if metric.state == "errors" or (metric.state == "scores" and not spec.exact):
+            bounds[name] = bundle.error_bound(name)
     if spec.confidence_level is not None:
         intervals = _intervals(spec, bundle, reported, values, kwargs)
     states = {k: getattr(bundle, k) for k in ("counts", "scores", "moments", "errors",
@@ -534,14 +585,6 @@ def finalize(spec: Spec, bundle: StateBundle, n_files: int) -> ScaleResult:
                        mode="exact" if spec.exact else "binned", task=spec.task,
                        error_bounds=bounds, intervals=intervals,
                        confidence_level=spec.confidence_level, states=states)
-
-
-def _sketch_estimate(sketch: QuantileSketch, name: str) -> tuple[float, float]:
-    if name == "median_absolute_error":
-        est = sketch.quantile(0.5, absolute=True)
-        lo, hi = sketch.quantile_interval(0.5, absolute=True)
-        return est, max(est - lo, hi - est)
-    return sketch.median_abs_deviation()
 
 
 def _intervals(spec: Spec, bundle: StateBundle, reported: list[MetricSpec],

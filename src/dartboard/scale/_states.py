@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from dartboard.metrics._state import check_same_kind, resolve_metric
+
 __all__ = ["BinnedScoreState", "QuantileSketch"]
 
 # Float rounding in log() can put a value on the wrong side of a bucket edge; the
@@ -139,9 +141,7 @@ class BinnedScoreState:
 
     def merge(self, other: BinnedScoreState) -> BinnedScoreState:
         """Return a new state with the weights of both (same bins required)."""
-        if not isinstance(other, BinnedScoreState):
-            raise TypeError(f"can only merge with a BinnedScoreState; got "
-                            f"{type(other).__name__}")
+        check_same_kind(self, other)
         if (other.n_bins, other.low, other.high) != (self.n_bins, self.low, self.high):
             raise ValueError("cannot merge binned score states with different bins: "
                              f"{self.n_bins} on [{self.low}, {self.high}] and "
@@ -353,8 +353,7 @@ class QuantileSketch:
 
     def merge(self, other: QuantileSketch) -> QuantileSketch:
         """Return a new sketch holding both (same ``relative_accuracy`` required)."""
-        if not isinstance(other, QuantileSketch):
-            raise TypeError(f"can only merge with a QuantileSketch; got {type(other).__name__}")
+        check_same_kind(self, other)
         if other.alpha != self.alpha:
             raise ValueError("cannot merge quantile sketches of different relative accuracy: "
                              f"{self.alpha} and {other.alpha}")
@@ -452,6 +451,23 @@ class QuantileSketch:
         high = self._weighted_median(far, w)
         return (low + high) / 2.0, (high - low) / 2.0 + h
 
+    def compute(self, metric: str) -> float:
+        """Estimate of ``metric`` over the sketched errors ``x``.
+
+        ``"median_absolute_error"`` is the median of ``|x|``,
+        ``"median_absolute_deviation"`` is ``median |x - median(x)|``.
+        """
+        return resolve_metric(_SKETCH_METRICS, metric)(self)[0]
+
+    def error_bound(self, metric: str) -> float:
+        """Guaranteed ``|compute(metric) - exact|``, from the buckets of the order statistics."""
+        return resolve_metric(_SKETCH_METRICS, metric)(self)[1]
+
+    def _median_abs(self) -> tuple[float, float]:
+        est = self.quantile(0.5, absolute=True)
+        lo, hi = self.quantile_interval(0.5, absolute=True)
+        return est, max(est - lo, hi - est)
+
     def _weighted_median(self, values: np.ndarray, weights: np.ndarray) -> float:
         order = np.argsort(values, kind="stable")
         v, w = values[order], weights[order]
@@ -471,3 +487,8 @@ class QuantileSketch:
     def __repr__(self) -> str:
         return (f"QuantileSketch(relative_accuracy={self.alpha:g}, buckets={self.n_buckets}, "
                 f"total_weight={self.total_weight:g})")
+
+
+# the metrics a sketch of errors gives, each as (estimate, error bound)
+_SKETCH_METRICS = {"median_absolute_error": QuantileSketch._median_abs,
+                   "median_absolute_deviation": QuantileSketch.median_abs_deviation}
