@@ -18,12 +18,12 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._labels import encode_labels
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
     check_labels_argument,
     check_sample_weight,
-    encode_labels,
     label_array,
 )
 
