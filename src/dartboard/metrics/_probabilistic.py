@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._labels import encode_labels, positive_index
+from dartboard._labels import encode_labels, is_string_labels, positive_index
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
@@ -66,7 +66,7 @@ def _encode_with_labels(y_true: Any, labels: Any) -> tuple[np.ndarray, np.ndarra
                       "labels are ordered lexicographically. Pass the ordered "
                       f"labels={classes.tolist()!r} and ensure that the columns of "
                       "y_proba correspond to this ordering.", UserWarning, stacklevel=4)
-    if (enc.classes.dtype.kind in "OUS") != (classes.dtype.kind in "OUS"):
+    if is_string_labels(enc.classes) != is_string_labels(classes):
         raise TypeError("labels and y_true must both be strings or both be numbers")
     idx = np.clip(np.searchsorted(classes, enc.classes), 0, classes.shape[0] - 1)
     unknown = classes[idx] != enc.classes
