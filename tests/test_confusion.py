@@ -18,7 +18,7 @@ import sklearn.metrics as skm
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import dartboard._validation as validation
+import dartboard._labels as validation
 import dartboard.metrics as dm
 from dartboard.metrics import ConfusionCounts, UndefinedMetricWarning
 

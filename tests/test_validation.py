@@ -7,8 +7,6 @@ import pandas as pd
 import polars as pl
 import pyarrow as pa
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import dartboard.metrics as dm
 from dartboard import _validation as v
@@ -305,22 +303,6 @@ def test_check_random_state_reproducible():
         check_random_state(-1)
 
 
-def test_encode_labels():
-    enc = v.encode_labels(("a", [3, 7, 3]), ("b", [7, 9, 9]))
-    assert enc.classes.tolist() == [3, 7, 9]
-    assert [c.tolist() for c in enc.codes] == [[0, 1, 0], [1, 2, 2]]
-    enc = v.encode_labels(("a", ["y", "x"]), ("b", ["z", "x"]), ("c", ["x", "x"]))
-    assert enc.classes.tolist() == ["x", "y", "z"]
-    assert [c.tolist() for c in enc.codes] == [[1, 0], [2, 0], [0, 0]]
-    enc = v.encode_labels(("a", [0, 10**9]), ("b", [10**9, 5]))
-    assert enc.classes.tolist() == [0, 5, 10**9] and enc.n_classes == 3
-    assert [c.tolist() for c in enc.codes] == [[0, 2], [2, 1]]
-    with pytest.raises(ValueError, match="inconsistent numbers of samples: a has 2, b has 1"):
-        v.encode_labels(("a", [0, 1]), ("b", [0]))
-    with pytest.raises(ValueError, match="missing values"):
-        v.encode_labels(("a", np.array([0, None], dtype=object)), ("b", [0, 1]))
-
-
 def test_describe_is_short():
     assert v.describe(np.zeros((2, 3))) == "array of dtype float64 and shape (2, 3)"
     assert v.describe([1, 2]) == "list of length 2"
@@ -341,21 +323,3 @@ def test_float_labels_too_large_to_be_exact():
     # 1e20 and 1e20 + 1 are the same float: such labels cannot name classes
     with pytest.raises(ValueError, match="y_true contains float labels too large"):
         dm.confusion_matrix([1e20, 2e20], [1e20, 1e20])
-
-
-@settings(max_examples=60, deadline=None)
-@given(values=st.sampled_from([np.array([0, 1]), np.array([-3, 4, 9]),
-                               np.array([0, 10**12]), np.array(["p", "q", "r"]),
-                               np.array([False, True])]),
-       picks=st.lists(st.lists(st.integers(0, 2), min_size=1, max_size=20),
-                      min_size=1, max_size=3))
-def test_encode_labels_equals_sorted_unique_oracle(values, picks):
-    arrays = [values[np.array(p) % len(values)] for p in picks]
-    n = min(len(a) for a in arrays)
-    arrays = [a[:n] for a in arrays]
-    enc = v.encode_labels(*[(f"y{i}", a) for i, a in enumerate(arrays)])
-    classes = np.unique(np.concatenate(arrays))
-    assert enc.classes.tolist() == classes.tolist()
-    assert enc.classes.dtype.kind == values.dtype.kind
-    for a, codes in zip(arrays, enc.codes):
-        assert codes.tolist() == np.searchsorted(classes, a).tolist()

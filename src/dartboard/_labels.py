@@ -1,5 +1,25 @@
-"""Which class is positive: the one rule, in one place.
+"""Class labels: encoding and counting, and the one rule for the positive class.
 
+Encoding
+--------
+:func:`encode_labels` turns label arrays into integer codes over their shared
+sorted classes; :func:`count_label_pairs` counts (true, predicted) pairs into a
+confusion matrix, the hot path of every count metric. Both first ask one
+question (:func:`_integer_range`): are the labels numbers whose range fits in
+machine integers? Then they are offsets from the smallest label and need no
+hashing; otherwise (strings, objects, wide uint64 ids) they go through the one
+hash path, :func:`_factorize` (:func:`pandas.factorize`). The data are never
+sorted: only the (few) distinct labels are. Classes come back with the dtype of
+the input (bool, float or integer).
+
+Counting chooses among three kernels: labels in {0, 1} without weights take
+three counting passes (:func:`_count_binary01`); narrow integer ranges one
+``np.bincount`` over ``true * span + pred``, block by block so that the codes
+stay in cache (:func:`_count_direct`); everything else is factorized and then
+counted (:func:`_count_hashed`).
+
+The positive class
+------------------
 Every path that needs a positive class (ranking metrics and their states, Brier,
 intervals, comparisons, streaming and Dask, the evaluation engine and the command
 line) asks :func:`positive_index` or :func:`positive_label`. What happens when
@@ -7,8 +27,9 @@ line) asks :func:`positive_index` or :func:`positive_label`. What happens when
 
 ``"strict"``
     scikit-learn's ``_check_pos_label_consistency``: labels in {0, 1}, {-1, 1}
-    (or one of them alone) have positive class 1; any other labels (strings,
-    {1, 2}, ...) need ``pos_label``. The drop-in ranking metrics use it.
+    (or one of them alone, or none) have positive class 1; any other labels
+    (strings, {1, 2}, numbers held in an object array, ...) need ``pos_label``.
+    The drop-in ranking metrics use it.
 ``"numbers"``
     as ``"strict"``, but numeric labels outside those sets take the greater
     label: scikit-learn's backward-compatible rule for probabilities
@@ -27,16 +48,35 @@ A ``pos_label`` that is given is matched by value, a string only with a string
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-__all__ = ["INFER_RULES", "is_string_labels", "positive_index", "positive_label",
-           "same_label"]
+from dartboard._validation import (
+    check_consistent_length,
+    label_array,
+    label_category,
+    object_label_category,
+)
+
+__all__ = ["EncodedLabels", "INFER_RULES", "count_label_pairs", "encode_labels",
+           "is_string_labels", "positive_index", "positive_label", "same_label"]
 
 INFER_RULES = ("strict", "numbers", "greater")
-_CANONICAL = ([0, 1], [-1, 1], [0], [-1], [1])
+_CANONICAL = ([], [0, 1], [-1, 1], [0], [-1], [1])
 
+# Integer labels whose value range is at most this wide are counted directly with
+# np.bincount; wider ranges are hashed instead (see count_label_pairs).
+_MAX_DIRECT_SPAN = 2048
+# Pairs per block when counting directly (2 MiB of intp codes: fits in cache).
+_COUNT_BLOCK = 1 << 18
+
+Named = Sequence[tuple[str, np.ndarray]]
+
+
+# ------------------------------------------------------------------ the positive class
 
 def is_string_labels(classes: np.ndarray) -> bool:
     """Whether sorted distinct labels are strings (or other objects)."""
@@ -58,9 +98,13 @@ def _inferred(classes: np.ndarray, infer: str) -> Any:
     if infer == "numbers" and not is_string_labels(classes):
         return values[-1]
     listing = ", ".join(repr(c) for c in values)
+    # {0, 1} held as Python objects is not {0, 1} to scikit-learn either: say why
+    hint = (" (y_true has dtype object: convert it to a numeric dtype)"
+            if classes.dtype.kind == "O" and not any(isinstance(c, str) for c in values)
+            else "")
     raise ValueError(f"y_true takes value in {{{listing}}} and pos_label is not "
                      "specified: either make y_true take value in {0, 1} or "
-                     "{-1, 1} or pass pos_label explicitly.")
+                     f"{{-1, 1}} or pass pos_label explicitly.{hint}")
 
 
 def positive_label(classes: Any, pos_label: Any = None, *, infer: str = "strict") -> Any:
@@ -92,3 +136,227 @@ def positive_index(classes: Any, pos_label: Any = None, *, infer: str = "strict"
         if same_label(c, label):
             return i
     return -1
+
+
+# ------------------------------------------------------------------ shared detection
+
+def _common_category(named: Named) -> str:
+    """'number', 'string' or (when only object arrays) 'object' for several arrays."""
+    cats = {}
+    for name, arr in named:
+        cat = label_category(arr)
+        if cat != "object":
+            cats[name] = cat
+    if len(set(cats.values())) > 1:
+        listing = ", ".join(f"{n} has {c} labels" for n, c in cats.items())
+        raise TypeError(f"mix of string and number labels: {listing}")
+    return next(iter(cats.values()), "object")
+
+
+def _as_int_labels(arr: np.ndarray) -> np.ndarray:
+    kind = arr.dtype.kind
+    if kind == "b":
+        return arr.view(np.uint8)
+    if kind == "f":
+        return arr.astype(np.int64)  # label_array checked they are exact integers
+    return arr
+
+
+def _fits_intp(lo: int, hi: int) -> bool:
+    """Whether offsets from ``lo`` can be computed in intp (uint64 ids may not)."""
+    return -(2**62) <= lo and hi < 2**62
+
+
+def _integer_range(named: Named) -> tuple[list[np.ndarray], int, int] | None:
+    """Integer views of number labels and their range ``(lo, hi)``.
+
+    ``None`` when the labels must be hashed instead: strings, objects, or values
+    too far apart for intp offsets.
+    """
+    if _common_category(named) != "number" or any(a.dtype.kind == "O" for _, a in named):
+        return None
+    ints = [_as_int_labels(a) for _, a in named]
+    # Python ints: int64 and uint64 extremes compare exactly
+    lo = min(int(a.min()) for a in ints)
+    hi = max(int(a.max()) for a in ints)
+    return (ints, lo, hi) if _fits_intp(lo, hi) else None
+
+
+def _present_classes(present: np.ndarray, lo: int, arrays: Sequence[np.ndarray]
+                     ) -> np.ndarray:
+    """Labels ``lo + i`` for the true entries of ``present``, in the input's dtype."""
+    classes = np.flatnonzero(present) + lo
+    kinds = {a.dtype.kind for a in arrays}
+    if kinds == {"b"}:
+        return classes.astype(bool)
+    if "f" in kinds:
+        return classes.astype(np.float64)
+    return classes
+
+
+def _factorize(arrays: Sequence[np.ndarray], names: Sequence[str]
+               ) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """Codes of every array in one shared, sorted class space (one hash pass)."""
+    import pandas as pd
+
+    if len({a.dtype.kind for a in arrays}) > 1:  # e.g. int64 beside uint64: keep exact
+        arrays = [a.astype(object) for a in arrays]
+    both = np.concatenate(arrays)
+    codes, uniques = pd.factorize(both, sort=False, use_na_sentinel=True)
+    uniques = np.asarray(uniques)
+    if (codes < 0).any():
+        raise ValueError(f"{' or '.join(names)} contains missing values (None or NaN); "
+                         "class labels must all be present")
+    bounds = np.cumsum([0] + [a.shape[0] for a in arrays])
+    parts = [codes[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+    if uniques.dtype.kind == "O":
+        for name, part in zip(names, parts):
+            seen = np.bincount(part, minlength=uniques.shape[0]) > 0
+            object_label_category(uniques[seen], name)
+        if len(names) > 1:
+            object_label_category(uniques, " and ".join(names))
+    try:
+        order = np.argsort(uniques, kind="stable")
+    except TypeError:
+        raise TypeError(f"{' and '.join(names)} mix label types that cannot be ordered "
+                        "(e.g. strings and numbers)") from None
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.shape[0])
+    return uniques[order], tuple(rank[part] for part in parts)
+
+
+# ------------------------------------------------------------------ encoding
+
+@dataclass(frozen=True)
+class EncodedLabels:
+    """Labels of one or more arrays as integer codes into shared sorted ``classes``."""
+
+    classes: np.ndarray
+    codes: tuple[np.ndarray, ...]
+
+    @property
+    def n_classes(self) -> int:
+        return int(self.classes.shape[0])
+
+
+def encode_labels(*named: tuple[str, Any]) -> EncodedLabels:
+    """Encode several label arrays into codes over their shared sorted classes.
+
+    Lengths are checked; integer labels of narrow range avoid hashing.
+
+    Examples
+    --------
+    >>> enc = encode_labels(("y_true", [3, 7, 3]), ("y_pred", [7, 9, 9]))
+    >>> enc.classes.tolist(), [c.tolist() for c in enc.codes]
+    ([3, 7, 9], [[0, 1, 0], [1, 2, 2]])
+    """
+    arrays = [label_array(a, name=n) for n, a in named]
+    names = [n for n, _ in named]
+    check_consistent_length(*zip(names, arrays))
+    found = _integer_range(list(zip(names, arrays)))
+    if found is not None and found[2] - found[1] < _MAX_DIRECT_SPAN:
+        ints, lo, hi = found
+        present = np.zeros(hi - lo + 1, dtype=bool)
+        offsets = [a.astype(np.intp) - lo for a in ints]
+        for off in offsets:
+            present |= np.bincount(off, minlength=present.shape[0]) > 0
+        lut = np.cumsum(present) - 1
+        return EncodedLabels(_present_classes(present, lo, arrays),
+                             tuple(lut[off] for off in offsets))
+    return EncodedLabels(*_factorize(arrays, names))
+
+
+# ------------------------------------------------------------------ counting
+
+def count_label_pairs(y_true: np.ndarray, y_pred: np.ndarray,
+                      sample_weight: np.ndarray | None = None,
+                      *, names: tuple[str, str] = ("y_true", "y_pred")
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """Count (true, predicted) label pairs: return ``(classes, matrix)``.
+
+    ``classes`` are the sorted distinct labels of both arrays; ``matrix[i, j]`` is
+    the number (or total weight) of samples with true label ``classes[i]`` and
+    predicted label ``classes[j]``. Inputs must come from
+    :func:`~dartboard._validation.label_array`.
+
+    Examples
+    --------
+    >>> classes, matrix = count_label_pairs(np.array([3, 7, 7]), np.array([3, 3, 7]))
+    >>> classes.tolist(), matrix.tolist()
+    ([3, 7], [[1, 0], [1, 1]])
+    """
+    found = _integer_range(list(zip(names, (y_true, y_pred))))
+    if found is not None:
+        (t, p), lo, hi = found
+        span = hi - lo + 1
+        if lo == 0 and hi <= 1 and sample_weight is None:
+            return _count_binary01(t, p, y_true, y_pred)
+        if span <= _MAX_DIRECT_SPAN and span * span <= max(4096, 4 * y_true.shape[0]):
+            return _count_direct(t, p, lo, span, sample_weight, y_true, y_pred)
+    return _count_hashed(y_true, y_pred, sample_weight, names)
+
+
+def _count_binary01(t: np.ndarray, p: np.ndarray, y_true: np.ndarray,
+                    y_pred: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    n = t.shape[0]
+    n_t1 = np.count_nonzero(t)
+    n_p1 = np.count_nonzero(p)
+    if t.dtype.itemsize >= 8 and p.dtype.itemsize >= 8:
+        tp = int(np.dot(t, p))  # int64 dot cannot overflow below 2**63 samples
+    else:
+        tp = np.count_nonzero(t & p)
+    matrix = np.array([[n - n_t1 - n_p1 + tp, n_p1 - tp], [n_t1 - tp, tp]], dtype=np.int64)
+    present = np.array([n_t1 < n or n_p1 < n, n_t1 > 0 or n_p1 > 0])
+    return _present_classes(present, 0, (y_true, y_pred)), matrix[np.ix_(present, present)]
+
+
+def _count_direct(t: np.ndarray, p: np.ndarray, lo: int, span: int,
+                  w: np.ndarray | None, y_true: np.ndarray,
+                  y_pred: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    # Pair codes (t - lo) * span + (p - lo) are built and counted block by block:
+    # the block stays in cache and no n-sized temporary is allocated.
+    t, p = (a.view(np.int64) if a.dtype == np.uint64 else a for a in (t, p))  # < 2**62
+    n, size = t.shape[0], span * span
+    counts = np.zeros(size, dtype=np.int64)
+    sums = None if w is None else np.zeros(size, dtype=np.float64)
+    buf = np.empty(min(n, _COUNT_BLOCK), dtype=np.intp)
+    for start in range(0, n, _COUNT_BLOCK):
+        stop = min(start + _COUNT_BLOCK, n)
+        joint = buf[:stop - start]
+        if t.dtype == np.intp and lo == 0:
+            np.multiply(t[start:stop], span, out=joint)
+        else:
+            joint[...] = t[start:stop]
+            if lo:
+                joint -= lo
+            joint *= span
+        joint += p[start:stop]
+        if lo:
+            joint -= lo
+        counts += np.bincount(joint, minlength=size)
+        if sums is not None:
+            sums += np.bincount(joint, weights=w[start:stop], minlength=size)
+    counts = counts.reshape(span, span)
+    # classes seen only with zero weight still get a row and column, as in sklearn
+    present = (counts.sum(axis=0) + counts.sum(axis=1)) > 0
+    if sums is not None:
+        counts = _weight_totals(sums, w).reshape(span, span)
+    return (_present_classes(present, lo, (y_true, y_pred)),
+            counts[np.ix_(present, present)])
+
+
+def _weight_totals(sums: np.ndarray, w: np.ndarray) -> np.ndarray:
+    # integer weights give integer counts, as scikit-learn's confusion_matrix does
+    return sums.astype(np.int64) if w.dtype.kind in "iu" else sums
+
+
+def _count_hashed(y_true: np.ndarray, y_pred: np.ndarray, w: np.ndarray | None,
+                  names: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
+    classes, (t, p) = _factorize((y_true, y_pred), names)
+    k = classes.shape[0]
+    joint = t.astype(np.intp) * k + p
+    if w is None:
+        counts = np.bincount(joint, minlength=k * k)
+    else:
+        counts = _weight_totals(np.bincount(joint, weights=w, minlength=k * k), w)
+    return classes, counts.reshape(k, k)

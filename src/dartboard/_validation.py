@@ -9,17 +9,14 @@ Accepted containers: lists and tuples, numpy arrays, pandas Series/Index/DataFra
 Array/ChunkedArray. Conversion avoids copies where the input already is a numpy
 array of the right kind.
 
-Label encoding (:func:`count_label_pairs`, :func:`encode_labels`) never sorts the
-data: integer labels are counted with ``np.bincount`` over their value range, other
-labels are hashed once with :func:`pandas.factorize`; only the (few) distinct
-labels are sorted.
+Label encoding and counting live in :mod:`dartboard._labels`; :func:`label_array`
+here checks what they take.
 """
 
 from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -35,19 +32,12 @@ __all__ = [
     "check_sample_weight",
     "check_zero_division",
     "column_1d",
-    "count_label_pairs",
     "describe",
-    "encode_labels",
-    "EncodedLabels",
     "label_array",
+    "label_category",
+    "object_label_category",
     "to_numpy",
 ]
-
-# Integer labels whose value range is at most this wide are counted directly with
-# np.bincount; wider ranges are hashed instead (see count_label_pairs).
-_MAX_DIRECT_SPAN = 2048
-# Pairs per block when counting directly (2 MiB of intp codes: fits in cache).
-_COUNT_BLOCK = 1 << 18
 
 
 def describe(x: Any) -> str:
@@ -272,7 +262,7 @@ def check_zero_division(zero_division: Any) -> Any:
 
 # --------------------------------------------------------------------------- labels
 
-def _label_category(arr: np.ndarray) -> str:
+def label_category(arr: np.ndarray) -> str:
     """'number' or 'string' for a label array (object arrays are checked later)."""
     kind = arr.dtype.kind
     if kind in "biuf":
@@ -306,11 +296,12 @@ def label_array(y: Any, *, name: str) -> np.ndarray:
         raise TypeError(f"{name} must hold class labels (numbers, booleans or strings); "
                         f"got dtype {arr.dtype}")
     else:
-        _label_category(arr)
+        label_category(arr)
     return arr
 
 
-def _object_category(uniques: np.ndarray, name: str) -> str:
+def object_label_category(uniques: np.ndarray, name: str) -> str:
+    """'number' or 'string' for the distinct values of an object array, checked."""
     kinds = set()
     for u in uniques:
         if u is None or (isinstance(u, float) and np.isnan(u)):
@@ -331,18 +322,6 @@ def _object_category(uniques: np.ndarray, name: str) -> str:
     return kinds.pop() if kinds else "number"
 
 
-def _common_category(named: Sequence[tuple[str, np.ndarray]]) -> str:
-    cats = {}
-    for name, arr in named:
-        cat = _label_category(arr)
-        if cat != "object":
-            cats[name] = cat
-    if len(set(cats.values())) > 1:
-        listing = ", ".join(f"{n} has {c} labels" for n, c in cats.items())
-        raise TypeError(f"mix of string and number labels: {listing}")
-    return next(iter(cats.values()), "object")
-
-
 def check_labels_argument(labels: Any, *, name: str = "labels") -> np.ndarray | None:
     """Validate a user-given list of labels: 1-D, non-empty, no duplicates."""
     if labels is None:
@@ -351,7 +330,7 @@ def check_labels_argument(labels: Any, *, name: str = "labels") -> np.ndarray | 
     if arr.shape[0] == 0:
         raise ValueError(f"{name} must contain at least one label; got an empty list")
     if arr.dtype.kind == "O":
-        _object_category(arr, name)
+        object_label_category(arr, name)
     try:
         uniq = np.unique(arr)
     except TypeError:
@@ -359,204 +338,6 @@ def check_labels_argument(labels: Any, *, name: str = "labels") -> np.ndarray | 
     if uniq.shape[0] != arr.shape[0]:
         raise ValueError(f"{name} contains duplicated labels: {arr.tolist()!r}")
     return arr
-
-
-def _restore_dtype(classes: np.ndarray, *arrays: np.ndarray) -> np.ndarray:
-    """Give integer-coded classes back the label dtype of the input (bool, float)."""
-    kinds = {a.dtype.kind for a in arrays}
-    if kinds == {"b"}:
-        return classes.astype(bool)
-    if "f" in kinds:
-        return classes.astype(np.float64)
-    return classes
-
-
-def _as_int_labels(arr: np.ndarray) -> np.ndarray:
-    kind = arr.dtype.kind
-    if kind == "b":
-        return arr.view(np.uint8)
-    if kind == "f":
-        return arr.astype(np.int64)
-    return arr
-
-
-def count_label_pairs(y_true: np.ndarray, y_pred: np.ndarray,
-                      sample_weight: np.ndarray | None = None,
-                      *, names: tuple[str, str] = ("y_true", "y_pred")
-                      ) -> tuple[np.ndarray, np.ndarray]:
-    """Count (true, predicted) label pairs: return ``(classes, matrix)``.
-
-    ``classes`` are the sorted distinct labels of both arrays; ``matrix[i, j]`` is
-    the number (or total weight) of samples with true label ``classes[i]`` and
-    predicted label ``classes[j]``. Inputs must come from :func:`label_array`.
-
-    Integer labels of narrow range are counted with one ``np.bincount`` over
-    ``true * span + pred``; labels in {0, 1} without weights take three
-    counting passes instead; other labels are hashed once (no sort of the data).
-    """
-    category = _common_category(list(zip(names, (y_true, y_pred))))
-    n = y_true.shape[0]
-    if category == "number" and "O" not in (y_true.dtype.kind, y_pred.dtype.kind):
-        t, p = _as_int_labels(y_true), _as_int_labels(y_pred)
-        lo = min(t.min(), p.min())
-        hi = max(t.max(), p.max())
-        span = int(hi) - int(lo) + 1
-        if lo == 0 and hi <= 1 and sample_weight is None:
-            return _count_binary01(t, p, y_true, y_pred)
-        if span <= _MAX_DIRECT_SPAN and span * span <= max(4096, 4 * n) \
-                and _fits_intp(lo, hi):
-            return _count_direct(t, p, int(lo), span, sample_weight, y_true, y_pred)
-    return _count_hashed(y_true, y_pred, sample_weight, names)
-
-
-def _fits_intp(lo: Any, hi: Any) -> bool:
-    """Whether offsets from ``lo`` can be computed in intp (uint64 ids may not)."""
-    return -(2**62) <= int(lo) and int(hi) < 2**62
-
-
-def _count_binary01(t: np.ndarray, p: np.ndarray, y_true: np.ndarray,
-                    y_pred: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    n = t.shape[0]
-    n_t1 = np.count_nonzero(t)
-    n_p1 = np.count_nonzero(p)
-    if t.dtype.itemsize >= 8 and p.dtype.itemsize >= 8:
-        tp = int(np.dot(t, p))  # int64 dot cannot overflow below 2**63 samples
-    else:
-        tp = np.count_nonzero(t & p)
-    matrix = np.array([[n - n_t1 - n_p1 + tp, n_p1 - tp], [n_t1 - tp, tp]], dtype=np.int64)
-    present = np.array([n_t1 < n or n_p1 < n, n_t1 > 0 or n_p1 > 0])
-    classes = _restore_dtype(np.flatnonzero(present), y_true, y_pred)
-    return classes, matrix[np.ix_(present, present)]
-
-
-def _count_direct(t: np.ndarray, p: np.ndarray, lo: int, span: int,
-                  w: np.ndarray | None, y_true: np.ndarray,
-                  y_pred: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    # Pair codes (t - lo) * span + (p - lo) are built and counted block by block:
-    # the block stays in cache and no n-sized temporary is allocated.
-    t, p = (a.view(np.int64) if a.dtype == np.uint64 else a for a in (t, p))  # < 2**62
-    n, size = t.shape[0], span * span
-    counts = np.zeros(size, dtype=np.int64)
-    sums = None if w is None else np.zeros(size, dtype=np.float64)
-    buf = np.empty(min(n, _COUNT_BLOCK), dtype=np.intp)
-    for start in range(0, n, _COUNT_BLOCK):
-        stop = min(start + _COUNT_BLOCK, n)
-        joint = buf[:stop - start]
-        if t.dtype == np.intp and lo == 0:
-            np.multiply(t[start:stop], span, out=joint)
-        else:
-            joint[...] = t[start:stop]
-            if lo:
-                joint -= lo
-            joint *= span
-        joint += p[start:stop]
-        if lo:
-            joint -= lo
-        counts += np.bincount(joint, minlength=size)
-        if sums is not None:
-            sums += np.bincount(joint, weights=w[start:stop], minlength=size)
-    counts = counts.reshape(span, span)
-    # classes seen only with zero weight still get a row and column, as in sklearn
-    present = (counts.sum(axis=0) + counts.sum(axis=1)) > 0
-    if sums is not None:
-        counts = (sums.astype(np.int64) if w.dtype.kind in "iu" else sums).reshape(span, span)
-    classes = _restore_dtype(np.flatnonzero(present) + lo, y_true, y_pred)
-    return classes, counts[np.ix_(present, present)]
-
-
-def _weighted_bincount(codes: np.ndarray, w: np.ndarray, size: int) -> np.ndarray:
-    out = np.bincount(codes, weights=w, minlength=size)
-    # integer weights give integer counts, as scikit-learn's confusion_matrix does
-    return out.astype(np.int64) if w.dtype.kind in "iu" else out
-
-
-def _factorize_labels(y_true: np.ndarray, y_pred: np.ndarray,
-                      names: tuple[str, str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Codes of both arrays in one shared, sorted class space (one hash pass)."""
-    import pandas as pd
-
-    both = np.concatenate([y_true.astype(object) if y_true.dtype.kind != y_pred.dtype.kind
-                           else y_true,
-                           y_pred.astype(object) if y_true.dtype.kind != y_pred.dtype.kind
-                           else y_pred])
-    codes, uniques = pd.factorize(both, sort=False, use_na_sentinel=True)
-    uniques = np.asarray(uniques)
-    if (codes < 0).any():
-        raise ValueError(f"{names[0]} or {names[1]} contains missing values (None or NaN); "
-                         "class labels must all be present")
-    n = y_true.shape[0]
-    if uniques.dtype.kind == "O":
-        for name, part in ((names[0], codes[:n]), (names[1], codes[n:])):
-            _object_category(uniques[np.unique(part)], name)
-        _object_category(uniques, f"{names[0]} and {names[1]}")
-    try:
-        order = np.argsort(uniques, kind="stable")
-    except TypeError:
-        raise TypeError(f"{names[0]} and {names[1]} mix label types that cannot be "
-                        "ordered (e.g. strings and numbers)") from None
-    rank = np.empty_like(order)
-    rank[order] = np.arange(order.shape[0])
-    codes = rank[codes]
-    return uniques[order], codes[:n], codes[n:]
-
-
-def _count_hashed(y_true: np.ndarray, y_pred: np.ndarray, w: np.ndarray | None,
-                  names: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
-    classes, t, p = _factorize_labels(y_true, y_pred, names)
-    k = classes.shape[0]
-    joint = t.astype(np.intp) * k + p
-    if w is None:
-        counts = np.bincount(joint, minlength=k * k)
-    else:
-        counts = _weighted_bincount(joint, w, k * k)
-    return classes, counts.reshape(k, k)
-
-
-@dataclass(frozen=True)
-class EncodedLabels:
-    """Labels of one or more arrays as integer codes into shared sorted ``classes``."""
-
-    classes: np.ndarray
-    codes: tuple[np.ndarray, ...]
-
-    @property
-    def n_classes(self) -> int:
-        return int(self.classes.shape[0])
-
-
-def encode_labels(*named: tuple[str, Any]) -> EncodedLabels:
-    """Encode several label arrays into codes over their shared sorted classes.
-
-    Example: ``encode_labels(("y_true", y_true), ("y_pred", y_pred))``. Lengths are
-    checked; integer labels of narrow range avoid hashing.
-    """
-    arrays = [label_array(a, name=n) for n, a in named]
-    check_consistent_length(*zip([n for n, _ in named], arrays))
-    names = tuple(n for n, _ in named)
-    category = _common_category(list(zip(names, arrays)))
-    if category == "number" and all(a.dtype.kind != "O" for a in arrays):
-        ints = [_as_int_labels(a) for a in arrays]
-        lo = min(a.min() for a in ints)
-        hi = max(a.max() for a in ints)
-        span = int(hi) - int(lo) + 1
-        if span <= _MAX_DIRECT_SPAN and _fits_intp(lo, hi):
-            present = np.zeros(span, dtype=bool)
-            for a in ints:
-                present |= np.bincount((a.astype(np.intp) - lo), minlength=span) > 0
-            lut = np.cumsum(present) - 1
-            codes = tuple(lut[a.astype(np.intp) - lo] for a in ints)
-            classes = _restore_dtype(np.flatnonzero(present) + lo, *arrays)
-            return EncodedLabels(classes, codes)
-    first, rest = arrays[0], arrays[1:] or [arrays[0][:0]]
-    # factorize pairs at a time through a concatenation of all arrays
-    joined = np.concatenate(rest) if len(rest) > 1 else rest[0]
-    classes, c0, c1 = _factorize_labels(first, joined, (names[0], ", ".join(names[1:]) or names[0]))
-    codes = [c0]
-    offset = 0
-    for a in arrays[1:]:
-        codes.append(c1[offset:offset + a.shape[0]])
-        offset += a.shape[0]
-    return EncodedLabels(classes, tuple(codes))
 
 
 def check_real(value: Any, name: str, *, minimum: float | None = None,

@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from dartboard import _rng
+from dartboard._labels import encode_labels
 from dartboard._parallel import parallel_map
 from dartboard._results import Result, to_jsonable
 from dartboard._validation import (
@@ -46,7 +47,6 @@ from dartboard._validation import (
     check_int,
     column_1d,
     describe,
-    encode_labels,
     label_array,
 )
 from dartboard.metrics._confusion import ConfusionCounts

@@ -9,12 +9,12 @@ import numpy as np
 from scipy import stats
 
 from dartboard._delong import delong_auc_covariance
+from dartboard._labels import encode_labels
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
     check_int,
     check_option,
-    encode_labels,
     label_array,
     to_numpy,
 )

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._labels import positive_index
+from dartboard._labels import encode_labels, positive_index
 from dartboard._rng import spawn_generators
 from dartboard._validation import (
     check_confidence_level,
@@ -34,7 +34,6 @@ from dartboard._validation import (
     check_option,
     check_sample_weight,
     describe,
-    encode_labels,
     to_numpy,
 )
 from dartboard.compare._permutation import ALTERNATIVES, count_extreme

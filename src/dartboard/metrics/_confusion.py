@@ -2,7 +2,7 @@
 
 All of them are computed from one :class:`ConfusionCounts` state, built with a
 single counting pass over the (true, predicted) label pairs (see
-:func:`dartboard._validation.count_label_pairs`). The state is mergeable, so
+:func:`dartboard._labels.count_label_pairs`). The state is mergeable, so
 bootstrap intervals, permutation tests, streaming and Dask evaluation reuse it.
 
 Conventions (as scikit-learn): rows of the confusion matrix are true classes,
@@ -25,13 +25,13 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._labels import count_label_pairs
 from dartboard._validation import (
     check_consistent_length,
     check_labels_argument,
     check_option,
     check_sample_weight,
     check_zero_division,
-    count_label_pairs,
     label_array,
 )
 from dartboard.metrics._state import check_same_kind, resolve_metric

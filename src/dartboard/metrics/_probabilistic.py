@@ -18,12 +18,12 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._labels import encode_labels, is_string_labels, positive_index
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
     check_labels_argument,
     check_sample_weight,
-    encode_labels,
     label_array,
 )
 
@@ -66,7 +66,7 @@ def _encode_with_labels(y_true: Any, labels: Any) -> tuple[np.ndarray, np.ndarra
                       "labels are ordered lexicographically. Pass the ordered "
                       f"labels={classes.tolist()!r} and ensure that the columns of "
                       "y_proba correspond to this ordering.", UserWarning, stacklevel=4)
-    if (enc.classes.dtype.kind in "OUS") != (classes.dtype.kind in "OUS"):
+    if is_string_labels(enc.classes) != is_string_labels(classes):
         raise TypeError("labels and y_true must both be strings or both be numbers")
     idx = np.clip(np.searchsorted(classes, enc.classes), 0, classes.shape[0] - 1)
     unknown = classes[idx] != enc.classes
@@ -203,27 +203,13 @@ def log_loss_terms(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
 
 
 def _binary_outcome(y_true: np.ndarray, pos_label: Any) -> np.ndarray:
-    """0/1 indicator of the positive class (scikit-learn's pos_label rules)."""
+    """0/1 indicator of the positive class (scikit-learn's backward-compatible rule)."""
     enc = encode_labels(("y_true", y_true))
-    classes = enc.classes
-    if classes.shape[0] > 2:
-        raise ValueError(f"y_true has {classes.shape[0]} classes but y_proba is 1-D "
+    if enc.n_classes > 2:
+        raise ValueError(f"y_true has {enc.n_classes} classes but y_proba is 1-D "
                          "(binary); pass an (n_samples, n_classes) array of probabilities")
-    values = classes.tolist()
-    if pos_label is None:
-        allowed = ([0, 1], [-1, 1], [0], [-1], [1])
-        if classes.dtype.kind in "OUS" and not any(values == a for a in allowed):
-            listing = ", ".join(repr(c) for c in values)
-            raise ValueError(f"y_true takes value in {{{listing}}} and pos_label is not "
-                             "specified: either make y_true take value in {0, 1} or "
-                             "{-1, 1} or pass pos_label explicitly.")
-        # numbers outside {0, 1}, {-1, 1}: the larger label is positive (scikit-learn)
-        pos_label = 1 if any(values == a for a in allowed) else values[-1]
-    matches = [i for i, c in enumerate(values)
-               if isinstance(c, str) == isinstance(pos_label, str) and c == pos_label]
-    if not matches:
-        return np.zeros(enc.codes[0].shape[0])
-    return (enc.codes[0] == matches[0]).astype(np.float64)
+    code = positive_index(enc.classes, pos_label, infer="numbers")
+    return (enc.codes[0] == code).astype(np.float64)
 
 
 def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None,

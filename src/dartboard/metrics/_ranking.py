@@ -30,12 +30,12 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._labels import encode_labels, positive_index, positive_label, same_label
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
     check_option,
     check_sample_weight,
-    encode_labels,
     to_numpy,
 )
 from dartboard.metrics._confusion import UndefinedMetricWarning
@@ -270,26 +270,10 @@ def _scores_iv(y_true: Any, y_score: Any, sample_weight: Any, *, score_ndim: Any
     return enc, s, _positive_weight(w) if positive_weight else w
 
 
-def _positive_code(classes: np.ndarray, pos_label: Any) -> int:
-    """Index of ``pos_label`` in ``classes`` (-1 when absent), sklearn's inference rule."""
-    values = classes.tolist()
-    if pos_label is None:
-        allowed = ([0, 1], [-1, 1], [0], [-1], [1])
-        if classes.dtype.kind in "OUS" or not any(values == a for a in allowed):
-            listing = ", ".join(repr(c) for c in values)
-            raise ValueError(f"y_true takes value in {{{listing}}} and pos_label is not "
-                             "specified: either make y_true take value in {0, 1} or "
-                             "{-1, 1} or pass pos_label explicitly.")
-        pos_label = 1
-    for i, c in enumerate(values):
-        if isinstance(c, str) == isinstance(pos_label, str) and c == pos_label:
-            return i
-    return -1
-
-
 def _binary_positive(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
                      *, multiclass_ok: bool, positive_weight: bool = True
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, Any]:
+    """Positive-sample mask, scores, weights and the positive label (rule "strict")."""
     enc, s, w = _scores_iv(y_true, y_score, sample_weight, positive_weight=positive_weight)
     if not hasattr(enc, "classes"):
         raise ValueError("y_true must be 1-D (binary labels) here; got a 2-D array")
@@ -297,8 +281,8 @@ def _binary_positive(y_true: Any, y_score: Any, pos_label: Any, sample_weight: A
         raise ValueError(f"y_true has {enc.n_classes} classes; this curve is binary. Pass "
                          "pos_label to treat one class as positive and the rest as "
                          "negative")
-    code = _positive_code(enc.classes, pos_label)
-    return enc.codes[0] == code, s, w
+    label = positive_label(enc.classes, pos_label)
+    return enc.codes[0] == positive_index(enc.classes, label), s, w, label
 
 
 # ------------------------------------------------------------------ ScoreState
@@ -359,11 +343,10 @@ class ScoreState:
 
         An empty batch gives an empty state (the identity of :meth:`merge`).
         """
-        label = 1 if pos_label is None else pos_label
         if _is_empty(y_true, "y_true") and _is_empty(y_score, "y_score"):
-            return cls(pos_label=label)
-        positive, s, w = _binary_positive(y_true, y_score, pos_label, sample_weight,
-                                          multiclass_ok=True, positive_weight=False)
+            return cls(pos_label=positive_label((), pos_label))
+        positive, s, w, label = _binary_positive(y_true, y_score, pos_label, sample_weight,
+                                                 multiclass_ok=True, positive_weight=False)
         distinct, pos, neg = _group_scores(positive, s, w)
         return cls(distinct, pos, neg, pos_label=label)
 
@@ -378,7 +361,7 @@ class ScoreState:
     def merge(self, other: ScoreState) -> ScoreState:
         """Return the state of both batches: the union of the two score maps."""
         check_same_kind(self, other)
-        if other.pos_label != self.pos_label:
+        if not same_label(other.pos_label, self.pos_label):
             raise ValueError(f"cannot merge states with different pos_label "
                              f"({self.pos_label!r} and {other.pos_label!r})")
         scores, pos, neg = _union(self.scores, self.pos, self.neg,
@@ -415,7 +398,7 @@ class ScoreState:
                 f"n_negative={self.n_negative}, pos_label={self.pos_label!r})")
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, ScoreState) and other.pos_label == self.pos_label
+        return (isinstance(other, ScoreState) and same_label(other.pos_label, self.pos_label)
                 and np.array_equal(self.scores, other.scores)
                 and np.array_equal(self.pos, other.pos)
                 and np.array_equal(self.neg, other.neg))
@@ -479,8 +462,8 @@ def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight
     >>> fpr.tolist(), tpr.tolist()
     ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
     """
-    positive, s, w = _binary_positive(y_true, y_score, pos_label, sample_weight,
-                                      multiclass_ok=True)
+    positive, s, w, _ = _binary_positive(y_true, y_score, pos_label, sample_weight,
+                                         multiclass_ok=True)
     return _roc_from_groups(*_group_scores(positive, s, w), bool(drop_intermediate))
 
 
@@ -499,8 +482,8 @@ def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None,
     >>> p.tolist(), r.tolist(), t.tolist()
     ([0.5, 0.6666666666666666, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
     """
-    positive, s, w = _binary_positive(y_true, y_score, pos_label, sample_weight,
-                                      multiclass_ok=True)
+    positive, s, w, _ = _binary_positive(y_true, y_score, pos_label, sample_weight,
+                                         multiclass_ok=True)
     return _pr_curve_from_groups(*_group_scores(positive, s, w), bool(drop_intermediate))
 
 
@@ -719,7 +702,9 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
     if s.ndim == 2:
         raise ValueError(f"y_score must be 1-D for binary y_true (the score of the positive "
                          f"class, e.g. y_proba[:, 1]); got shape {s.shape}")
-    return _binary_auc(max_fpr)(enc.codes[0] == 1, s, w)
+    # sklearn binarizes sorted classes: the greater label is positive, whatever it is
+    return _binary_auc(max_fpr)(enc.codes[0] == positive_index(enc.classes, infer="greater"),
+                                s, w)
 
 
 def _precision_score_iv(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
@@ -746,7 +731,7 @@ def _precision_score_iv(y_true: Any, y_score: Any, pos_label: Any, sample_weight
         return _average_columns(binary, onehot, s, w, average, rowwise)
     if s.ndim == 2:
         raise ValueError(f"y_score must be 1-D for binary y_true; got shape {s.shape}")
-    code = _positive_code(enc.classes, pos_label)
+    code = positive_index(enc.classes, pos_label)
     if enc.n_classes == 2 and code < 0:
         raise ValueError(f"pos_label={pos_label!r} is not a valid label. It should be one "
                          f"of {enc.classes.tolist()!r}")

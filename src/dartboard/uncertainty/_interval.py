@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from dartboard._labels import positive_index
+from dartboard._labels import encode_labels, positive_index
 from dartboard._results import Result
 from dartboard._rng import check_random_state
 from dartboard._validation import (
@@ -22,7 +22,6 @@ from dartboard._validation import (
     check_option,
     check_sample_weight,
     column_1d,
-    encode_labels,
     to_numpy,
 )
 from dartboard.metrics._registry import MetricSpec, spec_for, specs
