@@ -104,9 +104,12 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
 
     Examples
     --------
-    >>> res = evaluate_predictions([0, 1, 1, 0, 1, 1], y_pred=[0, 1, 0, 0, 1, 1])
-    >>> res.task, res.metrics[0].metric, round(res.metrics[0].estimate, 4), res.metrics[0].method
-    ('binary', 'accuracy', 0.8333, 'wilson')
+    >>> res = evaluate_predictions([0, 1] * 20, y_pred=[0, 1] * 15 + [1, 1] * 5,
+    ...                            n_resamples=500)
+    >>> res.task, res.metrics[0].metric, res.metrics[0].estimate, res.metrics[0].method
+    ('binary', 'accuracy', 0.875, 'wilson')
+    >>> res.confusion.matrix
+    ((15, 5), (0, 20))
     """
     task = check_option(task, "task", TASKS)
     if sum(v is not None for v in (y_pred, y_score, proba)) != 1:
@@ -123,12 +126,16 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
     return _classification(y_true, y_pred, y_score, proba, task, opts, groups, model)
 
 
-def _method_for(ci: str, spec: MetricSpec) -> str:
-    """The method asked for where it applies to the metric, else its default."""
+def _method_for(ci: str, spec: MetricSpec, kwargs: dict[str, Any]) -> str:
+    """The method asked for where it applies to the metric, else its default.
+
+    A proportion averaged over classes (macro precision) is no longer a proportion:
+    the analytic methods apply to the binary and unaveraged ones only.
+    """
     from dartboard.uncertainty._analytic import PROPORTION_METHODS
 
     if ci in PROPORTION_METHODS:
-        return ci if spec.proportion else "auto"
+        return ci if spec.proportion and "average" not in kwargs else "auto"
     if ci == "delong":
         return ci if spec.default_interval == "delong" else "auto"
     return ci
@@ -143,7 +150,7 @@ def _row(spec: MetricSpec, task: str, y_true: np.ndarray, other: np.ndarray,
         estimate = float(spec.function(y_true, other, **kwargs))
         return MetricRow(label, estimate, None, None, _NO_INTERVAL, opts.confidence_level,
                          n, group)
-    res = interval(spec.function, y_true, other, method=_method_for(opts.ci, spec),
+    res = interval(spec.function, y_true, other, method=_method_for(opts.ci, spec, kwargs),
                    confidence_level=opts.confidence_level, n_resamples=opts.n_resamples,
                    random_state=opts.random_state, **kwargs)
     return MetricRow(label, float(res.estimate), float(res.low), float(res.high),

@@ -11,7 +11,12 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._validation import as_float_array, check_consistent_length, check_int, column_1d
+from dartboard._validation import (
+    as_float_array,
+    check_consistent_length,
+    check_int,
+    column_1d,
+)
 
 __all__ = ["thin", "calibration_points", "error_points"]
 
