@@ -389,7 +389,7 @@ def evaluate(
     report: Path | None = typer.Option(None, "--report", help="Also write an HTML report."),
 ) -> None:
     """Every applicable metric with its confidence interval."""
-    from dartboard.report._sections import TASKS
+    from dartboard.evaluation import TASKS
 
     if task not in TASKS:
         raise ValueError(f"--task must be one of {', '.join(TASKS)}; got {task!r}")
@@ -433,11 +433,7 @@ def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | N
                     n_resamples: int, group: str | None, seed: int) -> dict[str, Any]:
     import numpy as np
 
-    from dartboard.report._sections import (
-        classification_section,
-        infer_task,
-        regression_section,
-    )
+    from dartboard.evaluation import evaluate_predictions, infer_task
 
     table = _read_table(file)
     truth = _labels(_column(table, y_true, "--y-true", file), y_true, "--y-true")
@@ -447,19 +443,18 @@ def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | N
               "random_state": seed, "groups": groups}
     if y_score is not None:
         score = _numeric(_column(table, y_score, "--y-score", file), y_score, "--y-score")
-        return classification_section(truth, y_score=score, task=task, ci=ci, **common)
+        return evaluate_predictions(truth, y_score=score, task=task, ci=ci, **common).to_dict()
     if proba:
         matrix = np.column_stack([_numeric(_column(table, c, "--proba", file), c, "--proba")
                                   for c in proba])
-        return classification_section(truth, proba=matrix, task=task, ci=ci, **common)
+        return evaluate_predictions(truth, proba=matrix, task=task, ci=ci, **common).to_dict()
     pred = _labels(_column(table, y_pred, "--y-pred", file), y_pred, "--y-pred")
     if task == "auto":
         task = infer_task(truth, y_pred=pred)
     if task == "regression":
         truth = _numeric(table[y_true], y_true, "--y-true")
         pred = _numeric(table[y_pred], y_pred, "--y-pred")
-        return regression_section(truth, pred, ci=ci, **common)
-    return classification_section(truth, y_pred=pred, task=task, ci=ci, **common)
+    return evaluate_predictions(truth, y_pred=pred, task=task, ci=ci, **common).to_dict()
 
 
 def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str | None,
