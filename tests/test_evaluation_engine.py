@@ -431,3 +431,13 @@ def test_engine_holds_no_list_of_metric_names():
         assert not _string_constants(path) & names, path.name
     labels = {s.table_label(t) for s in specs() for t in ("binary", "multiclass")}
     assert not _string_constants(SRC / "evaluation" / "_engine.py") & labels
+
+
+def test_engine_imports_only_the_layers_below():
+    allowed = ("dartboard._validation", "dartboard._labels", "dartboard._rng",
+               "dartboard._lazy", "dartboard.metrics", "dartboard.uncertainty",
+               "dartboard.evaluation")
+    for path in sorted((SRC / "evaluation").glob("*.py")):
+        for module, _ in _imports(path):
+            if module.startswith("dartboard"):
+                assert module.startswith(allowed), (path.name, module)
