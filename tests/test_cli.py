@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from dartboard import __version__
 from dartboard.cli import app
+from dartboard.evaluation import evaluate_predictions
 from dartboard.report import write_json
-from dartboard.report._sections import classification_section
 
 runner = CliRunner()
 
@@ -334,7 +334,7 @@ def test_profile_json_and_table(files):
 
 def test_report_from_saved_results(files, tmp_path):
     df = pd.read_csv(files / "preds.csv")
-    section = classification_section(df.y, y_score=df.score, n_resamples=200)
+    section = evaluate_predictions(df.y, y_score=df.score, n_resamples=200).to_dict()
     saved = write_json({"classification": section}, tmp_path / "results.json")
     out = tmp_path / "report.html"
     res = run("report", saved, "-o", out)

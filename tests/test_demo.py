@@ -14,10 +14,22 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from dartboard import dart_rank, dart_sweep, permutation_test
+from dartboard import (
+    dart_rank,
+    dart_sweep,
+    permutation_test,
+    rank_models,
+    stability_metrics,
+)
 from dartboard.cli import app
 from dartboard.demo import DEFAULT_PRECISION, run_demo
 from dartboard.report import FIGURES
+from dartboard.report._inputs import (
+    rank_from_input,
+    stability_from_input,
+    sweep_from_input,
+)
+from dartboard.selection import DEFAULT_PRECISIONS
 
 
 @functools.lru_cache(maxsize=1)
@@ -89,6 +101,28 @@ def test_held_out_sections_are_consistent(demo):
     assert mae == pytest.approx(np.abs(errors).mean(), abs=1e-5)
     assert [r["model"] for r in results["profile"]["rows"]] == \
         [r["configuration"] for r in results["selection"]["ranking"][:3]]
+
+
+def test_figure_inputs_follow_from_the_saved_data(demo):
+    # the report draws these as given; they must be what the saved data imply
+    _, _, results = demo
+    sel = results["selection"]
+    folds = dict(zip(sel["configs"], sel["fold_scores"]))
+    np.testing.assert_array_equal(sel["sweep_precisions"], DEFAULT_PRECISIONS)
+    sweep = dart_sweep(folds, DEFAULT_PRECISIONS)
+    saved = sweep_from_input(sel["sweep"])
+    for name in ("configurations", "winners", "crossings"):
+        np.testing.assert_array_equal(getattr(saved, name).to_numpy(),
+                                      getattr(sweep, name).to_numpy(), err_msg=name)
+    ranked = rank_from_input(sel["critical_difference"])
+    expected = rank_models(folds)
+    assert ranked.groups() == expected.groups()
+    assert ranked.critical_difference == pytest.approx(expected.critical_difference)
+    st = results["stability"]
+    points = stability_from_input(st["figure"], st["probas"]).per_point
+    oracle = stability_metrics(np.array(st["probas"]), y_true=np.array(st["y_true"]))
+    for column in points.columns:  # the saved probabilities are rounded to 5 decimals
+        np.testing.assert_allclose(points[column], oracle.per_point[column], atol=1e-3)
 
 
 @pytest.mark.slow  # a second demo run (~10 s)

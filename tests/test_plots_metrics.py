@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 from sklearn import metrics as skm
 from sklearn.calibration import calibration_curve
 
+from dartboard.evaluation import calibration_points
 from dartboard.metrics import error_distribution
 from dartboard.plots import (
     plot_calibration_curve,
@@ -19,7 +20,6 @@ from dartboard.plots import (
     plot_precision_recall_curve,
     plot_roc_curve,
 )
-from dartboard.plots._metrics import calibration_points
 
 
 @pytest.fixture

@@ -30,7 +30,6 @@ __all__ = ["run_demo", "DEFAULT_PRECISION", "SEED"]
 #: mean accuracy; p = 2 leans slightly towards stability.
 DEFAULT_PRECISION = 2.0
 SEED = 0
-_SWEEP = np.linspace(0.0, 20.0, 201)
 
 
 def _configurations(quick: bool) -> list[tuple[str, dict[str, Any]]]:
@@ -123,9 +122,11 @@ class _Steps:
 
 def _selection(folds: dict[str, list[float]], precision: float) -> dict[str, Any]:
     from dartboard import dart_rank, dart_sweep, permutation_test, rank_models
+    from dartboard.report._inputs import rank_input, sweep_input
+    from dartboard.selection import DEFAULT_PRECISIONS
 
     ranking = dart_rank(folds, precision)
-    sweep = dart_sweep(folds, _SWEEP)
+    sweep = dart_sweep(folds, DEFAULT_PRECISIONS)
     first, second = ranking["configuration"].iloc[0], ranking["configuration"].iloc[1]
     test = permutation_test(folds[first], folds[second], random_state=SEED)
     by_mean = ranking.sort_values("rank_by_mean")["configuration"].iloc[0]
@@ -154,7 +155,8 @@ def _selection(folds: dict[str, list[float]], precision: float) -> dict[str, Any
                             ["std", "Std"], ["dart", "DART"], ["rank", "Rank"],
                             ["rank_by_mean", "Rank by mean"]],
         "winner": first, "winner_by_mean": by_mean,
-        "sweep_precisions": _SWEEP.tolist(),
+        "sweep_precisions": DEFAULT_PRECISIONS.tolist(),
+        "sweep": sweep_input(sweep),
         "sweep_segments": [{"config": w.configuration, "from": w.p_start, "to": w.p_end}
                            for w in sweep.winners.itertuples()],
         "crossings": [{"p": c.p, "from": c.from_configuration, "to": c.to_configuration}
@@ -186,12 +188,14 @@ def _selection(folds: dict[str, list[float]], precision: float) -> dict[str, Any
                         ["pvalue_holm", "p vs best (Holm)"],
                         ["significantly_worse", "Significantly worse"]],
         },
+        "critical_difference": rank_input(ranked),
     }
 
 
 def _stability(model: Any, name: str, X_tr: np.ndarray, y_tr: np.ndarray,
                X_te: np.ndarray, y_te: np.ndarray, m: int, n_jobs: int) -> dict[str, Any]:
     from dartboard import stability_audit
+    from dartboard.report._inputs import stability_input
 
     audit = stability_audit(model, X_tr, y_tr, X_te, y_te, n_estimators=m,
                             random_state=SEED, n_jobs=n_jobs)
@@ -208,6 +212,7 @@ def _stability(model: Any, name: str, X_tr: np.ndarray, y_tr: np.ndarray,
                     for k in keys],
         "probas": np.round(np.asarray(audit.probas, dtype=float), 5).tolist(),
         "y_true": np.asarray(y_te).tolist(),
+        "figure": stability_input(audit),
     }
 
 
@@ -239,15 +244,16 @@ def _regression(ci_resamples: int) -> dict[str, Any]:
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
-    from dartboard.report._sections import regression_section
+    from dartboard.evaluation import evaluate_predictions
 
     X, y = load_diabetes(return_X_y=True)
     X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, random_state=SEED)
     model = make_pipeline(StandardScaler(), RidgeCV(alphas=np.logspace(-3, 3, 13)))
     pred = model.fit(X_tr, y_tr).predict(X_te)
     alpha = float(model[-1].alpha_)
-    section = regression_section(y_te, pred, n_resamples=ci_resamples, random_state=SEED,
-                                 model=f"ridge alpha={alpha:g}")
+    section = evaluate_predictions(y_te, y_pred=pred, task="regression",
+                                   n_resamples=ci_resamples, random_state=SEED,
+                                   model=f"ridge alpha={alpha:g}").to_dict()
     section.update(
         heading="Regression: diabetes progression",
         description=(f"scikit-learn's diabetes data ({len(y)} patients, {X.shape[1]} "
@@ -283,8 +289,8 @@ def run_demo(out_dir: str | os.PathLike[str] = "dartboard-demo", *, quick: bool 
     from sklearn.model_selection import train_test_split
 
     from dartboard import __version__
+    from dartboard.evaluation import evaluate_predictions
     from dartboard.report import write_json, write_report
-    from dartboard.report._sections import classification_section
 
     out = Path(out_dir)
     n_folds = 5 if quick else 10
@@ -314,8 +320,8 @@ def run_demo(out_dir: str | os.PathLike[str] = "dartboard-demo", *, quick: bool 
         with bar.step(f"held-out evaluation of {winner}"):
             model = make[winner]().fit(X_tr, y_tr)
             proba = model.predict_proba(X_te)
-            cls = classification_section(y_te, proba=proba, n_resamples=ci_resamples,
-                                         random_state=SEED, model=winner)
+            cls = evaluate_predictions(y_te, proba=proba, n_resamples=ci_resamples,
+                                       random_state=SEED, model=winner).to_dict()
             names = data.target_names.tolist()
             cls["confusion"]["labels"] = [names[int(v)] for v in cls["confusion"]["labels"]]
             cls.update(heading=f"Held-out evaluation of {winner}",

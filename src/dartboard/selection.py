@@ -58,6 +58,7 @@ _SPLIT_RE = re.compile(r"^split(\d+)_test_(.+)$")
 #: Default precision grid of :func:`dart_sweep`: at A = 0.9, p = 20 prices one point
 #: of standard deviation at about ten points of mean accuracy, beyond any sensible use.
 DEFAULT_PRECISIONS = np.linspace(0.0, 20.0, 201)
+DEFAULT_PRECISIONS.flags.writeable = False  # shared by dart_sweep and the demo
 
 
 # --------------------------------------------------------------------------- core

@@ -96,11 +96,7 @@ def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | N
     """
     import numpy as np
 
-    from dartboard.report._sections import (
-        classification_section,
-        infer_task,
-        regression_section,
-    )
+    from dartboard.evaluation import evaluate_predictions, infer_task
 
     table = read_table(file)
     truth = labels(column(table, y_true, "--y-true", file), y_true, "--y-true")
@@ -110,19 +106,18 @@ def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | N
               "random_state": seed, "groups": groups}
     if y_score is not None:
         score = numeric(column(table, y_score, "--y-score", file), y_score, "--y-score")
-        return classification_section(truth, y_score=score, task=task, ci=ci, **common)
+        return evaluate_predictions(truth, y_score=score, task=task, ci=ci, **common).to_dict()
     if proba:
         matrix = np.column_stack([numeric(column(table, c, "--proba", file), c, "--proba")
                                   for c in proba])
-        return classification_section(truth, proba=matrix, task=task, ci=ci, **common)
+        return evaluate_predictions(truth, proba=matrix, task=task, ci=ci, **common).to_dict()
     pred = labels(column(table, y_pred, "--y-pred", file), y_pred, "--y-pred")
     if task == "auto":
         task = infer_task(truth, y_pred=pred)
     if task == "regression":
         truth = numeric(table[y_true], y_true, "--y-true")
         pred = numeric(table[y_pred], y_pred, "--y-pred")
-        return regression_section(truth, pred, ci=ci, **common)
-    return classification_section(truth, y_pred=pred, task=task, ci=ci, **common)
+    return evaluate_predictions(truth, y_pred=pred, task=task, ci=ci, **common).to_dict()
 
 
 def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str | None,

@@ -18,13 +18,13 @@ import numpy as np
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
-    check_int,
     column_1d,
 )
+from dartboard.evaluation import calibration_points
 
 __all__ = [
     "plot_roc_curve", "plot_precision_recall_curve", "plot_confusion_matrix",
-    "plot_calibration_curve", "plot_error_distribution", "calibration_points",
+    "plot_calibration_curve", "plot_error_distribution",
 ]
 
 
@@ -244,35 +244,6 @@ def plot_confusion_matrix(y_true: Any = None, y_pred: Any = None, *, matrix: Any
     return ax
 
 
-def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = 10,
-                       pos_label: Any = 1) -> dict[str, list[float]]:
-    """Reliability-diagram points: per non-empty uniform bin of ``y_prob`` on [0, 1],
-    the mean predicted probability, the observed share of positives and the count.
-
-    Examples
-    --------
-    >>> points = calibration_points([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9], n_bins=2)
-    >>> [round(p, 3) for p in points["prob_pred"]], points["prob_true"], points["counts"]
-    ([0.15, 0.85], [0.0, 1.0], [2, 2])
-    """
-    n_bins = check_int(n_bins, "n_bins", minimum=1)
-    y_true = column_1d(y_true, name="y_true")
-    y_prob = as_float_array(y_prob, name="y_prob")
-    check_consistent_length(("y_true", y_true), ("y_prob", y_prob))
-    if y_prob.min() < 0 or y_prob.max() > 1:
-        raise ValueError("y_prob must hold probabilities in [0, 1]; got values in "
-                         f"[{y_prob.min():.4g}, {y_prob.max():.4g}]")
-    positive = (y_true == pos_label).astype(np.float64)
-    bins = np.minimum((y_prob * n_bins).astype(np.int64), n_bins - 1)
-    counts = np.bincount(bins, minlength=n_bins)
-    sum_prob = np.bincount(bins, weights=y_prob, minlength=n_bins)
-    sum_pos = np.bincount(bins, weights=positive, minlength=n_bins)
-    keep = counts > 0
-    return {"prob_pred": (sum_prob[keep] / counts[keep]).tolist(),
-            "prob_true": (sum_pos[keep] / counts[keep]).tolist(),
-            "counts": counts[keep].tolist()}
-
-
 def plot_calibration_curve(y_true: Any = None, y_prob: Any = None, *, n_bins: int = 10,
                            prob_pred: Any = None, prob_true: Any = None, counts: Any = None,
                            pos_label: Any = 1, name: str | None = None,
@@ -285,7 +256,8 @@ def plot_calibration_curve(y_true: Any = None, y_prob: Any = None, *, n_bins: in
     y_true, y_prob : array-like, optional
         Binary labels and predicted probabilities of ``pos_label``.
     prob_pred, prob_true, counts : array-like, optional
-        Precomputed points (see :func:`calibration_points`), instead of the data.
+        Precomputed points (see :func:`dartboard.evaluation.calibration_points`),
+        instead of the data, which are binned by that function.
 
     Returns
     -------

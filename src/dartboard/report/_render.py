@@ -1,8 +1,8 @@
 """Render a results dictionary (as saved in ``results.json``) to one HTML file.
 
 The page needs no network: figures are inline SVG drawn by matplotlib from the
-points saved in the results (curves, matrices, fold tables, ensemble
-probabilities), styles are inline, there is no script, and a Content-Security-Policy
+points saved in the results (curves, matrices, rankings, the per-point stability
+of an ensemble); the report computes none of them. Styles are inline, there is no script, and a Content-Security-Policy
 meta tag forbids the browser from fetching anything. Files are written atomically
 (a temporary file in the same directory, then :func:`os.replace`), so a reader never
 sees half a report and a failed run leaves no partial file.
@@ -158,49 +158,38 @@ def _draw_errors(results: dict[str, Any]) -> Any:
                    (6.5, 4))
 
 
-def _fold_table(results: dict[str, Any]) -> Any:
-    import pandas as pd
-
-    sel = results["selection"]
-    return pd.DataFrame(sel["fold_scores"], index=sel["configs"]).T
-
-
 def _draw_sweep(results: dict[str, Any]) -> Any:
     from dartboard.plots import plot_dart_sweep
-    from dartboard.selection import dart_sweep
+    from dartboard.report._inputs import sweep_from_input
 
-    sel = results["selection"]
-    scores = dict(zip(sel["configs"], sel["fold_scores"]))
-    sweep = dart_sweep(scores, sel["sweep_precisions"])
+    sweep = sweep_from_input(results["selection"]["sweep"])
     return _figure(lambda fig: plot_dart_sweep(sweep, ax=fig.subplots()), (7, 4.5))
 
 
 def _draw_folds(results: dict[str, Any]) -> Any:
-    from dartboard.plots import plot_fold_scores
-    from dartboard.selection import dart_rank
+    import pandas as pd
 
-    sel = results["selection"]
-    ranking = dart_rank(dict(zip(sel["configs"], sel["fold_scores"])), sel["precision"])
+    from dartboard.plots import plot_fold_scores
+
+    # the ranking rows are dart_rank's table, in rank order
+    ranking = pd.DataFrame(results["selection"]["ranking"])
     return _figure(lambda fig: plot_fold_scores(ranking, ax=fig.subplots()), (7, 4.5))
 
 
 def _draw_cd(results: dict[str, Any]) -> Any:
-    from dartboard.compare import rank_models
     from dartboard.plots import plot_critical_difference
+    from dartboard.report._inputs import rank_from_input
 
-    ranked = rank_models(_fold_table(results))
+    ranked = rank_from_input(results["selection"]["critical_difference"])
     return _figure(lambda fig: plot_critical_difference(ranked, ax=fig.subplots()), (7, 3.2))
 
 
 def _draw_stability(results: dict[str, Any]) -> Any:
-    import numpy as np
-
     from dartboard.plots import plot_stability
-    from dartboard.stability import stability_metrics
+    from dartboard.report._inputs import stability_from_input
 
     st = results["stability"]
-    metrics = stability_metrics(np.asarray(st["probas"], dtype=float),
-                                y_true=np.asarray(st["y_true"]))
+    metrics = stability_from_input(st["figure"], st["probas"])
     return _figure(lambda fig: plot_stability(metrics, ax=fig.subplots(1, 2)), (9, 3.8))
 
 
@@ -212,7 +201,7 @@ _DRAW: dict[str, tuple[Callable[[dict[str, Any]], Any], tuple[str, ...]]] = {
     "pr": (_draw_pr, ("classification", "pr")),
     "confusion": (_draw_confusion, ("classification", "confusion")),
     "calibration": (_draw_calibration, ("classification", "calibration")),
-    "stability": (_draw_stability, ("stability", "probas")),
+    "stability": (_draw_stability, ("stability", "figure")),
     "error-distribution": (_draw_errors, ("regression", "errors")),
 }
 

@@ -1,0 +1,24 @@
+"""The evaluation engine, below the faces (command line, demo, report).
+
+- :func:`evaluate_predictions` (y_true with labels, scores, probabilities or
+  regression values): every metric the registry reports for the task, with its
+  confidence interval, overall and per group, and the points of the figures.
+- :class:`EvaluationResult` and its parts (:class:`MetricRow`, :class:`RocPoints`,
+  :class:`PrPoints`, :class:`Confusion`, :class:`CalibrationPoints`,
+  :class:`ErrorPoints`): frozen, typed; ``to_dict()`` gives the JSON section.
+- :func:`infer_task`, :data:`TASKS`; :func:`calibration_points`.
+
+Names load lazily, so importing this package costs nothing until it is used.
+"""
+
+from __future__ import annotations
+
+from dartboard._lazy import attach
+
+__getattr__, __dir__, __all__ = attach(
+    "dartboard.evaluation",
+    {"._engine": ["evaluate_predictions", "infer_task", "TASKS"],
+     "._points": ["calibration_points"],
+     "._result": ["EvaluationResult", "MetricRow", "RocPoints", "PrPoints", "Confusion",
+                  "CalibrationPoints", "ErrorPoints"]},
+    namespace=globals())

@@ -1,0 +1,168 @@
+"""The typed result of the evaluation engine.
+
+Frozen dataclasses holding what a face shows: one row per metric (estimate,
+interval, method), the points of the curves (already thinned), the confusion
+matrix, the calibration bins and the error distribution. ``to_dict()`` gives plain
+JSON values, the shape ``results.json`` and ``dartboard evaluate --json`` use.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+__all__ = ["MetricRow", "RocPoints", "PrPoints", "Confusion", "CalibrationPoints",
+           "ErrorPoints", "EvaluationResult"]
+
+
+@dataclasses.dataclass(frozen=True)
+class MetricRow:
+    """One metric with its interval.
+
+    Attributes
+    ----------
+    metric : str
+        The metric's table label (``accuracy``, ``f1_macro``, ``r2``).
+    estimate : float
+    low, high : float or None
+        The interval's ends; None when no interval is valid (a sample maximum).
+    method : str
+        The interval method used (``wilson``, ``delong``, ``bca``, ...).
+    confidence_level : float
+    n : int
+        Number of samples the row was computed from.
+    group : str or None
+        The group of a per-group row; None for the overall rows.
+    """
+
+    metric: str
+    estimate: float
+    low: float | None
+    high: float | None
+    method: str
+    confidence_level: float
+    n: int
+    group: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        row = {"metric": self.metric, "estimate": self.estimate, "low": self.low,
+               "high": self.high, "method": self.method,
+               "confidence_level": self.confidence_level}
+        return row if self.group is None else {"group": self.group, "n": self.n, **row}
+
+
+@dataclasses.dataclass(frozen=True)
+class RocPoints:
+    """Points of the ROC curve (at most a few hundred, the ends kept)."""
+
+    fpr: tuple[float, ...]
+    tpr: tuple[float, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"fpr": list(self.fpr), "tpr": list(self.tpr)}
+
+
+@dataclasses.dataclass(frozen=True)
+class PrPoints:
+    """Points of the precision-recall curve and the share of positives (its baseline)."""
+
+    precision: tuple[float, ...]
+    recall: tuple[float, ...]
+    prevalence: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"precision": list(self.precision), "recall": list(self.recall),
+                "prevalence": self.prevalence}
+
+
+@dataclasses.dataclass(frozen=True)
+class Confusion:
+    """The confusion matrix (rows true, columns predicted) and its labels as text."""
+
+    labels: tuple[str, ...]
+    matrix: tuple[tuple[int, ...], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"labels": list(self.labels), "matrix": [list(r) for r in self.matrix]}
+
+
+@dataclasses.dataclass(frozen=True)
+class CalibrationPoints:
+    """Per non-empty bin of predicted probability: its mean, the observed share of
+    positives and the count."""
+
+    prob_pred: tuple[float, ...]
+    prob_true: tuple[float, ...]
+    counts: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"prob_pred": list(self.prob_pred), "prob_true": list(self.prob_true),
+                "counts": list(self.counts)}
+
+
+@dataclasses.dataclass(frozen=True)
+class ErrorPoints:
+    """Sorted regression errors (a quantile grid for large inputs) and a summary:
+    ``(quantity, value)`` pairs of error quantiles and absolute-error quantiles."""
+
+    errors: tuple[float, ...]
+    summary: tuple[tuple[str, float], ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class EvaluationResult:
+    """Every applicable metric with its interval, and the points of the figures.
+
+    Attributes
+    ----------
+    task : str
+        ``binary``, ``multiclass`` or ``regression``.
+    n : int
+    model : str or None
+        A name for the predictions, shown in tables and legends.
+    metrics : tuple of MetricRow
+    groups : tuple of MetricRow or None
+        The rows of every group (``group`` set), when groups were given.
+    classes : tuple or None
+        The labels (classification), sorted.
+    positive_label : object or None
+        The positive class (binary).
+    confusion : Confusion or None
+    roc, pr : RocPoints, PrPoints or None
+        Binary tasks given scores or probabilities.
+    calibration : CalibrationPoints or None
+        Binary tasks given probabilities.
+    errors : ErrorPoints or None
+        Regression.
+    """
+
+    task: str
+    n: int
+    model: str | None
+    metrics: tuple[MetricRow, ...]
+    groups: tuple[MetricRow, ...] | None = None
+    classes: tuple[Any, ...] | None = None
+    positive_label: Any = None
+    confusion: Confusion | None = None
+    roc: RocPoints | None = None
+    pr: PrPoints | None = None
+    calibration: CalibrationPoints | None = None
+    errors: ErrorPoints | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON section of ``results.json`` and ``dartboard evaluate --json``."""
+        out: dict[str, Any] = {"task": self.task, "n": self.n, "model": self.model}
+        if self.task == "regression":
+            out["metrics"] = [r.to_dict() for r in self.metrics]
+            out["errors"] = list(self.errors.errors)
+            out["error_summary"] = [{"quantity": q, "value": v} for q, v in self.errors.summary]
+        else:
+            out.update(classes=list(self.classes), positive_label=self.positive_label,
+                       metrics=[r.to_dict() for r in self.metrics],
+                       confusion=self.confusion.to_dict())
+            for key in ("roc", "pr", "calibration"):
+                if getattr(self, key) is not None:
+                    out[key] = getattr(self, key).to_dict()
+        if self.groups is not None:
+            out["groups"] = [r.to_dict() for r in self.groups]
+        return out
