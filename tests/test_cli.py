@@ -445,3 +445,26 @@ def test_select_chance_level_moves_the_numerators_zero(tmp_path):
     assert min(got.values()) > 0  # above a three-class chance, negative at the default 0.5
     bad = run("select", tmp_path / "folds.csv", "--chance-level", "1.5")
     assert bad.exit_code == 2 and "chance_level" in bad.stderr
+
+
+@pytest.mark.parametrize("truth", ["y", "y3"])
+def test_streamed_and_in_memory_evaluate_report_the_same_metrics(files, tmp_path, truth):
+    # one default set of metrics and one label per metric, whether the file is read
+    # whole or streamed (multiclass averages are labelled as such in both)
+    df = pd.read_csv(files / "preds.csv")
+    pred = df["pred"] if truth == "y" else \
+        np.array(["a", "b", "c"])[df[["pa", "pb", "pc"]].to_numpy().argmax(1)]
+    frame = pd.DataFrame({"t": df[truth], "p": pred})
+    frame.to_csv(tmp_path / "labels.csv", index=False)
+    (tmp_path / "parts").mkdir()
+    frame.iloc[:100].to_parquet(tmp_path / "parts" / "a.parquet")
+    frame.iloc[100:].to_parquet(tmp_path / "parts" / "b.parquet")
+    common = ("--y-true", "t", "--y-pred", "p", "--json", "--n-resamples", "200")
+    whole = json.loads(run("evaluate", tmp_path / "labels.csv", *common).stdout)
+    streamed = json.loads(run("evaluate", tmp_path / "parts", *common).stdout)
+    assert streamed["task"] == whole["task"] == ("binary" if truth == "y" else "multiclass")
+    in_memory = {m["metric"]: m["estimate"] for m in whole["metrics"]}
+    from_states = {m["metric"]: m["estimate"] for m in streamed["metrics"]}
+    assert list(from_states) == list(in_memory)
+    for name, value in in_memory.items():
+        assert from_states[name] == pytest.approx(value, rel=1e-12), name

@@ -134,7 +134,7 @@ def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str 
     rows = []
     for name, value in result.metrics.items():
         iv = result.intervals.get(name)
-        rows.append({"metric": metric_label(name), "estimate": value,
+        rows.append({"metric": metric_label(name, result.task), "estimate": value,
                      "low": None if iv is None else float(iv.low),
                      "high": None if iv is None else float(iv.high),
                      "method": "n/a" if iv is None else iv.method,

@@ -36,11 +36,11 @@ def resolve_metric(name: str) -> Any:
     raise ValueError(f"unknown metric {name!r}; choose one of: {', '.join(choices)}")
 
 
-def metric_label(name: str) -> str:
-    """The table label of the registry metric called ``name``."""
+def metric_label(name: str, task: str = "binary") -> str:
+    """The table label of the registry metric called ``name`` in a ``task`` evaluation."""
     from dartboard.metrics._registry import get_spec
 
-    return get_spec(name).table_label()
+    return get_spec(name).table_label(task)
 
 
 def takes_numbers(spec: Any) -> bool:

@@ -549,14 +549,20 @@ def _count_kwargs(spec: Spec, counts: Any) -> dict[str, Any]:
             "pos_label": positive_label(classes, spec.pos_label, infer="greater")}
 
 
-def _reported(spec: Spec, bundle: StateBundle) -> list[MetricSpec]:
-    """The metrics to report: all asked for, or the registry defaults of the task found."""
-    metrics = [get_spec(name) for name in spec.metrics]
-    if not spec.default_metrics or spec.task == "regression":
-        return metrics
+def _task_found(spec: Spec, bundle: StateBundle) -> str:
+    """``regression``, or ``binary``/``multiclass`` from the classes in the data."""
+    if spec.task == "regression":
+        return "regression"
     n_classes = bundle.counts.n_classes if bundle.counts is not None else \
         len(spec.classes) if spec.classes is not None else 2
-    task = "binary" if n_classes <= 2 else "multiclass"
+    return "binary" if n_classes <= 2 else "multiclass"
+
+
+def _reported(spec: Spec, task: str) -> list[MetricSpec]:
+    """The metrics to report: all asked for, or the registry defaults of the task found."""
+    metrics = [get_spec(name) for name in spec.metrics]
+    if not spec.default_metrics:
+        return metrics
     return [m for m in metrics if task in m.tasks]
 
 
@@ -568,7 +574,8 @@ def finalize(spec: Spec, bundle: StateBundle, n_files: int) -> ScaleResult:
     bounds: dict[str, float] = {}
     intervals: dict[str, Any] = {}
     kwargs = _count_kwargs(spec, bundle.counts) if bundle.counts is not None else {}
-    reported = _reported(spec, bundle)
+    task = _task_found(spec, bundle)
+    reported = _reported(spec, task)
     for metric in reported:
         name = metric.name
         kw = kwargs if metric.state == "counts" and metric.average else {}
@@ -582,7 +589,7 @@ def finalize(spec: Spec, bundle: StateBundle, n_files: int) -> ScaleResult:
                                                "losses")
               if getattr(bundle, k) is not None}
     return ScaleResult(metrics=values, n_rows=int(bundle.n_rows), n_files=n_files,
-                       mode="exact" if spec.exact else "binned", task=spec.task,
+                       mode="exact" if spec.exact else "binned", task=task,
                        error_bounds=bounds, intervals=intervals,
                        confidence_level=spec.confidence_level, states=states)
 

@@ -32,8 +32,9 @@ class ScaleResult(Result):
         Files read (Parquet input) or partitions reduced (Dask DataFrame input).
     mode : {"exact", "binned"}
         ``"binned"`` when ROC AUC and AP come from fixed score bins (``exact=False``).
-    task : {"classification", "regression"}
-        What the columns were evaluated as.
+    task : {"binary", "multiclass", "regression"}
+        What the columns were evaluated as (classification is binary with at most
+        two classes in the data, else multiclass, as in ``dartboard evaluate``).
     error_bounds : dict of str to float
         ``|reported - exact| <= bound`` for each approximated metric.
     intervals : dict of str to Interval
