@@ -641,3 +641,27 @@ def test_one_class_data_has_positive_class_one(tmp_path):
         warnings.simplefilter("ignore")
         assert got.metrics["precision_score"] == dm.precision_score(y, pred)
         assert got.metrics["specificity_score"] == dm.specificity_score(y, pred) == 5 / 6
+
+
+def test_rows_are_the_engines_rows(tmp_path):
+    from dartboard.evaluation import MetricRow, evaluate_predictions
+
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 400)
+    pred = np.where(rng.random(400) < 0.8, y, 1 - y)
+    write_parts(tmp_path, {"y": y, "p": pred}, [150])
+    result = stream(tmp_path, y_true="y", y_pred="p", confidence_level=0.9)
+    rows = result.rows()
+    assert all(isinstance(r, MetricRow) for r in rows)
+    # the in-memory engine reports the same metrics under the same labels, with the same
+    # estimates and the same (Wilson) intervals for the proportions
+    memory = {r.metric: r for r in evaluate_predictions(y, y_pred=pred, confidence_level=0.9,
+                                                        n_resamples=200).metrics}
+    assert [r.metric for r in rows] == list(memory)
+    for row in rows:
+        assert row.estimate == pytest.approx(memory[row.metric].estimate, rel=1e-12)
+        assert row.n == 400 and row.error_bound is None
+        if memory[row.metric].method == "wilson":
+            assert row.method == "wilson"
+            assert (row.low, row.high) == pytest.approx((memory[row.metric].low,
+                                                         memory[row.metric].high), rel=1e-12)

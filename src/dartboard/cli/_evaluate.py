@@ -17,7 +17,6 @@ from dartboard.cli._io import (
     numeric,
     read_table,
 )
-from dartboard.cli._metrics import metric_label
 from dartboard.cli._output import GROUP_COLUMNS, METRIC_COLUMNS, print_json, print_table
 
 
@@ -131,14 +130,7 @@ def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str 
                               confidence_level=confidence_level, ci_method=ci,
                               n_resamples=n_resamples, random_state=seed,
                               progress=not json_out)
-    rows = []
-    for name, value in result.metrics.items():
-        iv = result.intervals.get(name)
-        rows.append({"metric": metric_label(name, result.task), "estimate": value,
-                     "low": None if iv is None else float(iv.low),
-                     "high": None if iv is None else float(iv.high),
-                     "method": "n/a" if iv is None else iv.method,
-                     "error_bound": result.error_bounds.get(name)})
+    rows = [{"error_bound": None, **row.to_dict()} for row in result.rows()]
     payload = {"task": result.task, "n": result.n_rows, "files": result.n_files,
                "mode": result.mode, "metrics": rows}
     if json_out:

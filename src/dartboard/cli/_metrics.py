@@ -36,13 +36,6 @@ def resolve_metric(name: str) -> Any:
     raise ValueError(f"unknown metric {name!r}; choose one of: {', '.join(choices)}")
 
 
-def metric_label(name: str, task: str = "binary") -> str:
-    """The table label of the registry metric called ``name`` in a ``task`` evaluation."""
-    from dartboard.metrics._registry import get_spec
-
-    return get_spec(name).table_label(task)
-
-
 def takes_numbers(spec: Any) -> bool:
     """Whether the metric's second argument is numeric (scores, probabilities, values)."""
     return spec.input in _NUMERIC_INPUTS

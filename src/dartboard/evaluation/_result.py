@@ -33,6 +33,9 @@ class MetricRow:
         Number of samples the row was computed from.
     group : str or None
         The group of a per-group row; None for the overall rows.
+    error_bound : float or None
+        ``|estimate - exact| <=`` this bound when the estimate is approximate
+        (streaming from binned scores or a quantile sketch); None when exact.
     """
 
     metric: str
@@ -43,11 +46,14 @@ class MetricRow:
     confidence_level: float
     n: int
     group: str | None = None
+    error_bound: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         row = {"metric": self.metric, "estimate": self.estimate, "low": self.low,
                "high": self.high, "method": self.method,
                "confidence_level": self.confidence_level}
+        if self.error_bound is not None:
+            row["error_bound"] = self.error_bound
         return row if self.group is None else {"group": self.group, "n": self.n, **row}
 
 

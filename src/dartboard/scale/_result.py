@@ -60,6 +60,23 @@ class ScaleResult(Result):
     confidence_level: float | None = None
     states: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False)
 
+    def rows(self) -> tuple[Any, ...]:
+        """The evaluation engine's rows (:class:`dartboard.evaluation.MetricRow`), one per
+        metric, labelled for this task; ``method`` is ``"n/a"`` without an interval."""
+        from dartboard.evaluation import MetricRow
+        from dartboard.metrics._registry import get_spec
+
+        rows = []
+        for name, value in self.metrics.items():
+            iv = self.intervals.get(name)
+            rows.append(MetricRow(
+                get_spec(name).table_label(self.task), float(value),
+                None if iv is None else float(iv.low), None if iv is None else float(iv.high),
+                "n/a" if iv is None else iv.method,
+                self.confidence_level if iv is None else float(iv.confidence_level),
+                self.n_rows, error_bound=self.error_bounds.get(name)))
+        return tuple(rows)
+
     def table(self) -> Any:
         """One row per metric: ``metric``, ``value``, ``error_bound``, ``low``, ``high``."""
         import pandas as pd
