@@ -794,7 +794,7 @@ def test_hypothesis_labels_argument_equals_sklearn(data, average, picks):
 
 @pytest.mark.parametrize("call", [
     lambda: dm.precision_score([0, 0], [0, 0]),
-    lambda: dm.f1_score([0, 1, 2], [0, 0, 0], average="macro"),
+    lambda: dm.f1_score([0, 1], [0, 0], labels=[0, 1, 2], average="macro"),
     lambda: dm.specificity_score([1, 1], [1, 1]),
     lambda: dm.recall_score([0, 1, 2], [0, 1, 1], average="macro", pos_label=2),
     lambda: dm.cohen_kappa_score([0, 0], [0, 0]),
