@@ -18,7 +18,7 @@ _FAMILIES = {
         "ConfusionCounts", "confusion_matrix", "accuracy_score", "precision_score",
         "recall_score", "specificity_score", "false_positive_rate",
         "false_negative_rate", "f1_score", "fbeta_score", "matthews_corrcoef",
-        "balanced_accuracy_score", "cohen_kappa_score", "selection_rate",
+        "balanced_accuracy_score", "cohen_kappa_score", "selection_rate", "jaccard_score",
         "classification_report", "precision_recall_fscore_support",
         "UndefinedMetricWarning",
     ],

@@ -52,6 +52,7 @@ __all__ = [
     "false_negative_rate",
     "false_positive_rate",
     "fbeta_score",
+    "jaccard_score",
     "matthews_corrcoef",
     "precision_recall_fscore_support",
     "precision_score",
@@ -494,6 +495,11 @@ selection_rate = _count_metric(
     "Selection rate (TP + FP) / N: the fraction of samples predicted positive.\n\n"
     "    With ``average='micro'`` over K classes this is 1/K by construction.\n",
     "    >>> selection_rate([0, 1, 1, 0], [1, 1, 0, 0])\n    0.5\n")
+jaccard_score = _count_metric(
+    "jaccard_score",
+    "Jaccard index TP / (TP + FP + FN): the overlap of true and predicted positives.\n\n"
+    "    Drop-in for :func:`sklearn.metrics.jaccard_score` (binary and multiclass).\n",
+    "    >>> jaccard_score([0, 1, 1, 0], [1, 1, 0, 0])\n    0.3333333333333333\n")
 
 
 def f1_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,

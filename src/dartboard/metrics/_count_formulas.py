@@ -47,6 +47,7 @@ _SAMPLES = {
     frozenset({"tp", "fn"}): "true",
     frozenset({"tn", "fp"}): "negative",
     frozenset({"total"}): "",
+    frozenset({"tp", "fp", "fn"}): "true or predicted",
 }
 
 
