@@ -4,6 +4,10 @@ All of them are computed from one :class:`ConfusionCounts` state, built with a
 single counting pass over the (true, predicted) label pairs (see
 :func:`dartboard._validation.count_label_pairs`). The state is mergeable, so
 bootstrap intervals, permutation tests, streaming and Dask evaluation reuse it.
+The formulas themselves are written once, over stacks of confusion matrices, in
+:mod:`dartboard.metrics._count_formulas`; a state is the stack of one matrix, and
+the proportions (precision, recall, ..., Jaccard) are the registry's
+``MetricSpec.proportion``.
 
 Conventions (as scikit-learn): rows of the confusion matrix are true classes,
 columns predicted classes. One-vs-all counts for class ``i`` are
