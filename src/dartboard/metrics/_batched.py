@@ -66,14 +66,13 @@ def batch_count_metric(name: str, classes: np.ndarray, matrices: np.ndarray,
     spec = get_spec(name)
     m = np.asarray(matrices, dtype=np.float64)
     classes = np.asarray(classes)
-    mask = cf.present(m)
     kw = dict(kwargs)
     as_nan = undefined == "nan"
     if not spec.average:
         formula = cf.FORMULAS[name]
         _check_keywords(name, kw, [p for p in inspect.signature(formula).parameters
                                    if p not in ("m", "mask", "classes", "single", "as_nan")])
-        return formula(m, mask, classes, as_nan=as_nan, **kw)
+        return formula(m, None, classes, as_nan=as_nan, **kw)
     ratio, title, samples = _set_formula(spec, kw)
     _check_keywords(name, kw, _SET_KEYWORDS)
     average = kw.get("average", "binary")
@@ -81,7 +80,7 @@ def batch_count_metric(name: str, classes: np.ndarray, matrices: np.ndarray,
     if average is None:
         raise ValueError(f"{name} with average=None returns one value per class; a "
                          "resampled statistic needs a single number (choose an average)")
-    return cf.set_metric(m, mask, classes, formula=ratio, title=title, samples=samples,
+    return cf.set_metric(m, None, classes, formula=ratio, title=title, samples=samples,
                          as_nan=as_nan, **kw)
 
 

@@ -1,7 +1,8 @@
 """Every count metric's formula, written once over stacks of confusion matrices.
 
 A stack ``m`` has shape (..., K, K) over sorted ``classes`` (rows true, columns
-predicted); ``mask`` (..., K) says which classes are classes of each matrix. One
+predicted); ``mask`` (..., K) says which classes are classes of each matrix (None:
+those with a sample, found from the counts each formula already has). One
 matrix of a :class:`~dartboard.metrics.ConfusionCounts` is the stack of one, every
 class of the state a class; a bootstrap or permutation replicate is one matrix of a
 stack of R, and a class absent from it (zero row and column) is not one of its
@@ -86,11 +87,6 @@ def check_beta(beta: Any) -> float:
     return float(beta)
 
 
-def present(m: np.ndarray) -> np.ndarray:
-    """Classes with a sample in each matrix (a nonzero row or column)."""
-    return (m.sum(axis=-1) + m.sum(axis=-2)) > 0
-
-
 def _ratio(num: np.ndarray, den: np.ndarray, fill: float) -> np.ndarray:
     out = np.full(np.broadcast(num, den).shape, fill, dtype=np.float64)
     np.divide(num, den, out=out, where=den != 0)
@@ -136,7 +132,7 @@ def _selection(classes: np.ndarray, average: str | None, labels: Any, pos_label:
     return "labels", _positions(classes, labels)
 
 
-def set_counts(m: np.ndarray, mask: np.ndarray, classes: np.ndarray,
+def set_counts(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarray,
                average: str | None, labels: Any = None, pos_label: Any = 1,
                single: bool = False) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """One-vs-all (tp, fp, fn, tn) of the reported classes, shape (..., S), and which
@@ -148,9 +144,12 @@ def set_counts(m: np.ndarray, mask: np.ndarray, classes: np.ndarray,
     fn = m.sum(axis=-1) - tp
     total = m.sum(axis=(-2, -1))[..., None]
     counts = {"tp": tp, "fp": fp, "fn": fn, "tn": total - tp - fp - fn}
+    if mask is None:  # a class has a sample when its row or column is nonzero
+        mask = (tp + fp + fn) > 0
     if kind == "labels":
         idx, known = sel
-        counts = {k: np.where(known, v[..., idx], total if k == "tn" else 0.0)
+        counts = {k: v[..., idx] if known.all() else
+                  np.where(known, v[..., idx], total if k == "tn" else 0.0)
                   for k, v in counts.items()}
         mask = np.ones(counts["tp"].shape, dtype=bool)
     if average == "micro":
@@ -218,7 +217,7 @@ def average_values(values: np.ndarray, den: np.ndarray, mask: np.ndarray,
                   weights.sum(axis=-1), np.nan)
 
 
-def set_metric(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *, formula: Any,
+def set_metric(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarray, *, formula: Any,
                title: str, samples: str, average: str | None = "binary",
                labels: Any = None, pos_label: Any = 1, zero_division: Any = "warn",
                single: bool = False, as_nan: bool = False) -> np.ndarray:
@@ -271,7 +270,7 @@ def balanced_accuracy(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *,
         warn_outside("balanced accuracy of a state with no samples is undefined; "
                      "returning nan")
     elif single:
-        if np.any(mask & ~has):
+        if np.any(~has if mask is None else mask & ~has):
             warn_outside("y_pred contains classes not in y_true", UserWarning)
         if adjusted and np.any(k == 1):
             warn_outside("adjusted balanced accuracy is undefined with a single class in "
@@ -314,6 +313,8 @@ def cohen_kappa(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *, labels:
     if weights is None:
         w = 1.0 - np.eye(m.shape[-1])
     else:
+        if mask is None:
+            mask = (sum0 + sum1) > 0
         pos = np.cumsum(mask, axis=-1) - 1.0
         dist = np.abs(pos[..., :, None] - pos[..., None, :])
         w = dist if weights == "linear" else dist * dist
