@@ -18,7 +18,8 @@ import pytest
 import dartboard.metrics as dm
 
 RATIO_METRICS = ["precision_score", "recall_score", "f1_score", "specificity_score",
-                 "false_positive_rate", "false_negative_rate", "selection_rate"]
+                 "false_positive_rate", "false_negative_rate", "selection_rate",
+                 "jaccard_score"]
 
 # name -> (function, keywords); "binary" metrics get pos_label from the label set
 BINARY_METRICS = {
@@ -48,7 +49,8 @@ ALL_METRICS = {**BINARY_METRICS, **MULTICLASS_METRICS}
 # swapping y_true and y_pred leaves these unchanged
 SYMMETRIC = {"accuracy_score", "accuracy_score[count]", "matthews_corrcoef",
              "cohen_kappa_score", "cohen_kappa_score[quadratic]", "f1_score[binary]",
-             "f1_score[micro]", "precision_score[micro]", "recall_score[micro]"}
+             "f1_score[micro]", "precision_score[micro]", "recall_score[micro]",
+             "jaccard_score[binary]", "jaccard_score[micro]"}
 # swapping them changes these on generic data
 NOT_SYMMETRIC = {"confusion_matrix", "balanced_accuracy_score", "precision_score[binary]",
                  "recall_score[binary]", "specificity_score[binary]",

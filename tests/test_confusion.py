@@ -757,3 +757,21 @@ def test_hypothesis_labels_argument_equals_sklearn(data, average, picks):
     if np.isin(labels, y_true).any():
         assert_same(dm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=w),
                     skm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=w))
+
+
+@pytest.mark.parametrize("call", [
+    lambda: dm.precision_score([0, 0], [0, 0]),
+    lambda: dm.f1_score([0, 1], [0, 0], labels=[0, 1, 2], average="macro"),
+    lambda: dm.specificity_score([1, 1], [1, 1]),
+    lambda: dm.recall_score([0, 1, 2], [0, 1, 1], average="macro", pos_label=2),
+    lambda: dm.cohen_kappa_score([0, 0], [0, 0]),
+    lambda: dm.balanced_accuracy_score([0, 0], [0, 1], adjusted=True),
+    lambda: ConfusionCounts([0, 1], [[0, 0], [0, 0]]).compute("accuracy_score"),
+])
+def test_warnings_point_at_the_callers_line(call):
+    # however deep the formula that warns, the warning names the line that called
+    # dartboard (the set-wise metrics used to name a line inside _confusion.py)
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        call()
+    assert rec and {r.filename for r in rec} == {__file__}

@@ -4,6 +4,10 @@ All of them are computed from one :class:`ConfusionCounts` state, built with a
 single counting pass over the (true, predicted) label pairs (see
 :func:`dartboard._labels.count_label_pairs`). The state is mergeable, so
 bootstrap intervals, permutation tests, streaming and Dask evaluation reuse it.
+The formulas themselves are written once, over stacks of confusion matrices, in
+:mod:`dartboard.metrics._count_formulas`; a state is the stack of one matrix, and
+the proportions (precision, recall, ..., Jaccard) are the registry's
+``MetricSpec.proportion``.
 
 Conventions (as scikit-learn): rows of the confusion matrix are true classes,
 columns predicted classes. One-vs-all counts for class ``i`` are
@@ -18,9 +22,8 @@ and an :class:`UndefinedMetricWarning`).
 
 from __future__ import annotations
 
-import numbers
-import warnings
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -34,7 +37,13 @@ from dartboard._validation import (
     check_zero_division,
     label_array,
 )
-from dartboard.metrics._state import check_same_kind, resolve_metric
+from dartboard.metrics import _count_formulas as cf
+from dartboard.metrics._count_formulas import UndefinedMetricWarning
+from dartboard.metrics._count_formulas import (
+    check_same_label_type as _check_same_label_type,
+)
+from dartboard.metrics._registry import MetricSpec, get_spec, specs
+from dartboard.metrics._state import check_same_kind
 
 __all__ = [
     "ConfusionCounts",
@@ -48,6 +57,7 @@ __all__ = [
     "false_negative_rate",
     "false_positive_rate",
     "fbeta_score",
+    "jaccard_score",
     "matthews_corrcoef",
     "precision_recall_fscore_support",
     "precision_score",
@@ -55,12 +65,6 @@ __all__ = [
     "selection_rate",
     "specificity_score",
 ]
-
-_AVERAGES = ("binary", "micro", "macro", "weighted", None)
-
-
-class UndefinedMetricWarning(UserWarning):
-    """A metric is undefined (0/0) and was replaced by ``zero_division``."""
 
 
 class ConfusionCounts:
@@ -197,11 +201,11 @@ class ConfusionCounts:
         ``metric`` is the name (or the function) of any dartboard count metric;
         keywords are those of the metric function, without the data arguments.
         """
-        return resolve_metric(_FROM_COUNTS, metric)(self, **kwargs)
+        return _implementation(metric)(self, **kwargs)
 
     def error_bound(self, metric: str | Callable[..., Any]) -> float:
         """0.0: counts are exact, so is every metric computed from them."""
-        resolve_metric(_FROM_COUNTS, metric)
+        _implementation(metric)
         return 0.0
 
     def __repr__(self) -> str:
@@ -214,17 +218,6 @@ class ConfusionCounts:
                 and np.array_equal(self.matrix, other.matrix))
 
     __hash__ = None  # type: ignore[assignment]  # mutable state
-
-
-def _check_same_label_type(classes: np.ndarray, labels: np.ndarray, *,
-                           name: str = "labels") -> None:
-    def is_str(a: np.ndarray) -> bool:
-        return a.dtype.kind in "US" or (a.dtype.kind == "O" and a.size > 0
-                                        and isinstance(a.flat[0], str))
-    if classes.size and labels.size and is_str(classes) != is_str(labels):
-        kind = "strings" if is_str(labels) else "numbers"
-        data = "strings" if is_str(classes) else "numbers"
-        raise TypeError(f"{name} are {kind} but the class labels in the data are {data}")
 
 
 def _counts(y_true: Any, y_pred: Any, sample_weight: Any, labels: Any = None,
@@ -242,106 +235,37 @@ def _all_zero_weights() -> None:
                      "zeros")
 
 
-# ------------------------------------------------------------------ helpers
+# ------------------------------------------------------------------ from counts
+# The one-matrix case of the formulas in _count_formulas: the state's matrix as a
+# stack of one, every class of the state one of its classes, warnings on.
 
-def _divide(num: np.ndarray, den: np.ndarray, metric: str, modifier: str,
-            average: str | None, zero_division: Any, warn: bool) -> np.ndarray:
-    """num / den with den == 0 replaced by ``zero_division`` (and a warning)."""
-    num = np.asarray(num, dtype=np.float64)
-    den = np.asarray(den, dtype=np.float64)
-    mask = den == 0
-    out = num / np.where(mask, 1.0, den)
-    if not mask.any():
-        return out
-    out[mask] = 0.0 if zero_division == "warn" else zero_division
-    if zero_division == "warn" and warn:
-        where = "due to" if out.shape[0] == 1 else "in labels with"
-        warnings.warn(f"{metric} is ill-defined and being set to 0.0 {where} no {modifier} "
-                      "samples. Use `zero_division` parameter to control this behavior.",
-                      UndefinedMetricWarning, stacklevel=4)
-    return out
+def _stack(state: ConfusionCounts) -> tuple[np.ndarray, np.ndarray]:
+    return (state.matrix.astype(np.float64)[None],
+            np.ones((1, state.n_classes), dtype=bool))
 
 
-def _nanaverage(values: np.ndarray, weights: np.ndarray | None) -> float:
-    """Weighted mean ignoring NaN; all-zero weights fall back to the plain mean."""
-    if values.shape[0] == 0:
-        return float("nan")
-    keep = ~np.isnan(values)
-    if not keep.any():
-        return float("nan")
-    values = values[keep]
-    if weights is not None:
-        weights = np.asarray(weights, dtype=np.float64)[keep]
-        if weights.sum() > 0:
-            return float(np.average(values, weights=weights))
-    return float(values.mean())
+def _one(values: np.ndarray, average: str | None) -> Any:
+    return values[0] if average is None else float(values[0])
 
 
-def _select_labels(state: ConfusionCounts, average: str | None, labels: Any,
-                   pos_label: Any) -> ConfusionCounts | np.ndarray:
-    """Class positions a set-wise metric reports on (scikit-learn's rules)."""
-    check_option(average, "average", _AVERAGES)
-    if average == "binary":
-        if state.n_classes > 2:
-            raise ValueError(f"Target is multiclass ({state.n_classes} classes: "
-                             f"{state.classes.tolist()!r}) but average='binary'. Please "
-                             "choose another average setting, one of "
-                             "[None, 'micro', 'macro', 'weighted'].")
-        present = state.classes
-        _check_same_label_type(present, np.asarray([pos_label]), name="pos_label")
-        if pos_label not in present.tolist():
-            if state.n_classes >= 2:
-                raise ValueError(f"pos_label={pos_label!r} is not a valid label. It should "
-                                 f"be one of {present.tolist()!r}")
-            return np.array([-1])  # pos_label absent from the data: all counts are 0
-        return state.index_of([pos_label], name="pos_label")
-    if pos_label not in (None, 1):
-        warnings.warn(f"Note that pos_label (set to {pos_label!r}) is ignored when average "
-                      f"!= 'binary' (got {average!r}). You may use labels=[pos_label] to "
-                      "specify a single positive class.", UserWarning, stacklevel=4)
-    if labels is None:
-        return np.arange(state.n_classes)
-    return state.index_of(labels)
+def _title(name: str) -> str:
+    """A metric's name in scikit-learn's warnings: ``false_positive_rate`` -> ``False
+    positive rate``."""
+    return name.removesuffix("_score").replace("_", " ").capitalize()
 
 
-def _set_counts(state: ConfusionCounts, average: str | None, labels: Any,
-                pos_label: Any) -> tuple[np.ndarray, ...]:
-    """(TP, FP, FN, TN) of the selected classes, summed when ``average='micro'``.
-
-    Listed ``labels`` absent from the data count as classes with all-zero counts
-    (as scikit-learn).
-    """
-    if labels is not None and average != "binary":
-        labels = check_labels_argument(labels)
-        missing = ~np.isin(labels, state.classes) if state.n_classes else \
-            np.ones(labels.shape[0], dtype=bool)
-        if missing.any():
-            state = state.with_classes(labels[missing])
-    idx = _select_labels(state, average, labels, pos_label)
-    tp, fp, fn, tn = state.one_vs_all()
-    if idx.shape == (1,) and idx[0] == -1:
-        zero = np.zeros(1, dtype=tp.dtype)
-        counts = (zero, zero, zero, np.asarray([state.total]))
-    else:
-        counts = (tp[idx], fp[idx], fn[idx], tn[idx])
-    if average == "micro":
-        counts = tuple(np.asarray([c.sum()]) for c in counts)
-    return counts
-
-
-def _average(values: np.ndarray, average: str | None, support: np.ndarray) -> Any:
-    if average is None:
-        return values
-    return _nanaverage(values, support if average == "weighted" else None)
-
-
-def _check_beta(beta: Any) -> float:
-    """F-beta's beta: a non-negative number (inf allowed: recall)."""
-    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
-        raise TypeError(f"beta must be a non-negative number; got {beta!r}")
-    if np.isnan(beta) or beta < 0:
-        raise ValueError(f"beta must be a non-negative number; got {beta!r}")
-    return float(beta)
+def _proportion_from(state: ConfusionCounts, spec: MetricSpec, *, labels: Any = None,
+                     pos_label: Any = 1, average: str | None = "binary",
+                     zero_division: Any = "warn") -> Any:
+    """A set-wise proportion (``spec.proportion``) of one state."""
+    m, mask = _stack(state)
+    values = cf.set_metric(m, mask, state.classes, formula=partial(cf.proportion,
+                                                                   spec.proportion),
+                           title=_title(spec.name),
+                           samples=cf.samples_called(spec.proportion[1]), average=average,
+                           labels=labels, pos_label=pos_label, zero_division=zero_division,
+                           single=True)
+    return _one(values, average)
 
 
 def _prfs(state: ConfusionCounts, *, beta: float = 1.0, labels: Any = None,
@@ -349,42 +273,45 @@ def _prfs(state: ConfusionCounts, *, beta: float = 1.0, labels: Any = None,
           warn_for: tuple[str, ...] = ("precision", "recall", "f-score"),
           zero_division: Any = "warn") -> tuple[Any, Any, Any, Any]:
     zero_division = check_zero_division(zero_division)
-    beta = _check_beta(beta)
-    tp, fp, fn, _ = _set_counts(state, average, labels, pos_label)
-    pred_sum, true_sum = tp + fp, tp + fn
-    precision = _divide(tp, pred_sum, "Precision", "predicted", average, zero_division,
-                        "precision" in warn_for)
-    recall = _divide(tp, true_sum, "Recall", "true", average, zero_division,
-                     "recall" in warn_for)
-    if np.isposinf(beta):
-        f_score = recall
-    elif beta == 0:
-        f_score = precision
-    else:
-        beta2 = beta * beta
-        f_score = _divide((1 + beta2) * tp.astype(np.float64),
-                          beta2 * true_sum.astype(np.float64) + pred_sum, "F-score",
-                          "true nor predicted", average, zero_division, "f-score" in warn_for)
-    if average is None:
-        return precision, recall, f_score, true_sum
-    return (_average(precision, average, true_sum), _average(recall, average, true_sum),
-            _average(f_score, average, true_sum), None)
+    beta = cf.check_beta(beta)
+    m, mask = _stack(state)
+    counts, mask = cf.set_counts(m, mask, state.classes, average, labels, pos_label,
+                                 single=True)
+    support = counts["tp"] + counts["fn"]
+    out = []
+    for key, formula in (("precision", get_spec("precision_score").proportion),
+                         ("recall", get_spec("recall_score").proportion)):
+        num, den = cf.proportion(formula, counts)
+        values = cf.ratio_values(num, den, zero_division, title=key.capitalize(),
+                                 samples=cf.samples_called(formula[1]), single=True,
+                                 warn=key in warn_for)
+        out.append(_one(cf.average_values(values, den, mask, average, support,
+                                          zero_division, False), average))
+    num, den = cf.fbeta(beta, counts)
+    # beta 0 and inf are precision and recall, warned for under their own names
+    values = cf.ratio_values(num, den, zero_division, title="F-score",
+                             samples="true nor predicted", single=True,
+                             warn="f-score" in warn_for and 0 < beta < np.inf)
+    out.append(_one(cf.average_values(values, den, mask, average, support, zero_division,
+                                      False), average))
+    true_sum = support[0].astype(state.matrix.dtype) if average is None else None
+    return out[0], out[1], out[2], true_sum
 
 
-def _ratio(state: ConfusionCounts, numerator: str, denominator: tuple[str, ...],
-           metric: str, modifier: str, *, labels: Any = None, pos_label: Any = 1,
-           average: str | None = "binary", zero_division: Any = "warn") -> Any:
-    """A one-vs-all ratio count[numerator] / sum(count[d] for d in denominator)."""
-    zero_division = check_zero_division(zero_division)
-    tp, fp, fn, tn = _set_counts(state, average, labels, pos_label)
-    counts = {"tp": tp, "fp": fp, "fn": fn, "tn": tn}
-    num = counts[numerator]
-    den = sum(counts[d] for d in denominator)
-    values = _divide(num, den, metric, modifier, average, zero_division, True)
-    return _average(values, average, tp + fn)
+def _fbeta_from(state: ConfusionCounts, *, beta: float, average: str | None = "binary",
+                **kwargs: Any) -> Any:
+    return _prfs(state, beta=beta, average=average, warn_for=("f-score",), **kwargs)[2]
 
 
-# ------------------------------------------------------------------ from counts
+def _f1_from(state: ConfusionCounts, **kwargs: Any) -> Any:
+    return _fbeta_from(state, beta=1.0, **kwargs)
+
+
+def _formula_from(state: ConfusionCounts, name: str, **kwargs: Any) -> float:
+    """A whole-matrix count metric (accuracy, MCC, balanced accuracy, kappa)."""
+    m, mask = _stack(state)
+    return float(cf.FORMULAS[name](m, mask, state.classes, single=True, **kwargs)[0])
+
 
 def _confusion_matrix_from(state: ConfusionCounts, *, labels: Any = None,
                            normalize: str | None = None,
@@ -416,144 +343,38 @@ def _confusion_matrix_from(state: ConfusionCounts, *, labels: Any = None,
     return np.nan_to_num(cm)
 
 
-def _accuracy_from(state: ConfusionCounts, *, normalize: bool = True) -> float:
-    correct = np.trace(state.matrix)
-    if not normalize:
-        return float(correct)
-    if not state.total:
-        warnings.warn("accuracy of a state with no samples is undefined; returning nan",
-                      UndefinedMetricWarning, stacklevel=3)
-        return float("nan")
-    return float(correct / state.total)
+# count metrics computed other than by a registry proportion or a whole-matrix formula
+_SPECIAL = {"confusion_matrix": _confusion_matrix_from, "f1_score": _f1_from,
+            "fbeta_score": _fbeta_from}
 
 
-def _precision_from(state: ConfusionCounts, *, labels: Any = None, pos_label: Any = 1,
-                    average: str | None = "binary", zero_division: Any = "warn") -> Any:
-    return _prfs(state, labels=labels, pos_label=pos_label, average=average,
-                 warn_for=("precision",), zero_division=zero_division)[0]
+def _from_counts(name: str) -> Callable[..., Any] | None:
+    """The one-matrix implementation of count metric ``name`` (None if not one)."""
+    try:
+        spec = get_spec(name)
+    except ValueError:
+        return None
+    if spec.family != "count" or not (spec.scalar or spec.name in _SPECIAL):
+        return None
+    if spec.name in _SPECIAL:
+        return _SPECIAL[spec.name]
+    if spec.proportion is not None and spec.average:
+        return partial(_proportion_from, spec=spec)
+    return partial(_formula_from, name=spec.name)
 
 
-def _recall_from(state: ConfusionCounts, *, labels: Any = None, pos_label: Any = 1,
-                 average: str | None = "binary", zero_division: Any = "warn") -> Any:
-    return _prfs(state, labels=labels, pos_label=pos_label, average=average,
-                 warn_for=("recall",), zero_division=zero_division)[1]
+def _implementation(metric: str | Callable[..., Any]) -> Callable[..., Any]:
+    """The one-matrix implementation of a count metric given by name or function."""
+    name = metric if isinstance(metric, str) else getattr(metric, "__name__", "")
+    impl = _from_counts(name)
+    if impl is None:
+        raise ValueError(f"metric must be one of {_computable()}; got {metric!r}")
+    return impl
 
 
-def _fbeta_from(state: ConfusionCounts, *, beta: float, labels: Any = None,
-                pos_label: Any = 1, average: str | None = "binary",
-                zero_division: Any = "warn") -> Any:
-    return _prfs(state, beta=beta, labels=labels, pos_label=pos_label, average=average,
-                 warn_for=("f-score",), zero_division=zero_division)[2]
+def _computable() -> list[str]:
+    return sorted(s.name for s in specs(family="count") if _from_counts(s.name))
 
-
-def _f1_from(state: ConfusionCounts, **kwargs: Any) -> Any:
-    return _fbeta_from(state, beta=1.0, **kwargs)
-
-
-def _specificity_from(state: ConfusionCounts, **kwargs: Any) -> Any:
-    return _ratio(state, "tn", ("tn", "fp"), "Specificity", "negative", **kwargs)
-
-
-def _fpr_from(state: ConfusionCounts, **kwargs: Any) -> Any:
-    return _ratio(state, "fp", ("fp", "tn"), "False positive rate", "negative", **kwargs)
-
-
-def _fnr_from(state: ConfusionCounts, **kwargs: Any) -> Any:
-    return _ratio(state, "fn", ("fn", "tp"), "False negative rate", "true", **kwargs)
-
-
-def _selection(state: ConfusionCounts, *, labels: Any = None, pos_label: Any = 1,
-               average: str | None = "binary", zero_division: Any = "warn") -> Any:
-    zero_division = check_zero_division(zero_division)
-    tp, fp, fn, tn = _set_counts(state, average, labels, pos_label)
-    values = _divide(tp + fp, tp + fp + fn + tn, "Selection rate", "", average,
-                     zero_division, True)
-    return _average(values, average, tp + fn)
-
-
-def _mcc_from(state: ConfusionCounts) -> float:
-    c = state.matrix
-    t_sum = c.sum(axis=1, dtype=np.float64)
-    p_sum = c.sum(axis=0, dtype=np.float64)
-    n_correct = np.trace(c, dtype=np.float64)
-    n = p_sum.sum()
-    cov_ytyp = n_correct * n - np.dot(t_sum, p_sum)
-    cov_ypyp = n * n - np.dot(p_sum, p_sum)
-    cov_ytyt = n * n - np.dot(t_sum, t_sum)
-    if cov_ypyp * cov_ytyt == 0:
-        return 0.0
-    return float(cov_ytyp / np.sqrt(cov_ytyt * cov_ypyp))
-
-
-def _balanced_accuracy_from(state: ConfusionCounts, *, adjusted: bool = False) -> float:
-    c = state.matrix
-    support = c.sum(axis=1)
-    present = support > 0
-    if not present.any():
-        warnings.warn("balanced accuracy of a state with no samples is undefined; "
-                      "returning nan", UndefinedMetricWarning, stacklevel=3)
-        return float("nan")
-    if not present.all():
-        warnings.warn("y_pred contains classes not in y_true", UserWarning, stacklevel=3)
-    per_class = np.diagonal(c)[present] / support[present]
-    score = float(per_class.mean())
-    if adjusted:
-        if per_class.shape[0] == 1:
-            warnings.warn("adjusted balanced accuracy is undefined with a single class in "
-                          "y_true (chance level equals the maximum); returning nan",
-                          UndefinedMetricWarning, stacklevel=3)
-            return float("nan")
-        chance = 1.0 / per_class.shape[0]
-        score = (score - chance) / (1.0 - chance)
-    return score
-
-
-def _cohen_kappa_from(state: ConfusionCounts, *, labels: Any = None, weights: str | None = None,
-                      replace_undefined_by: float = np.nan) -> float:
-    check_option(weights, "weights", (None, "linear", "quadratic"))
-    c = _confusion_matrix_from(state, labels=labels, true_name="y1").astype(np.float64)
-    k = c.shape[0]
-    sum0, sum1 = c.sum(axis=0), c.sum(axis=1)
-    total = sum0.sum()
-    if total == 0:
-        warnings.warn("`y2` contains no labels that are present in both `y1` and `labels`. "
-                      "`cohen_kappa_score` is undefined and set to the value defined by the "
-                      f"`replace_undefined_by` param, which is set to {replace_undefined_by}.",
-                      UndefinedMetricWarning, stacklevel=3)
-        return replace_undefined_by
-    expected = np.outer(sum0, sum1) / total
-    grid = np.arange(k, dtype=np.float64)
-    if weights is None:
-        w = 1.0 - np.eye(k)
-    elif weights == "linear":
-        w = np.abs(grid[:, None] - grid[None, :])
-    else:
-        w = (grid[:, None] - grid[None, :]) ** 2
-    den = np.sum(w * expected)
-    if den == 0:
-        warnings.warn("`y1`, `y2` and `labels` have only one label in common. "
-                      "`cohen_kappa_score` is undefined and set to the value defined by the "
-                      f"`replace_undefined_by` param, which is set to {replace_undefined_by}.",
-                      UndefinedMetricWarning, stacklevel=3)
-        return replace_undefined_by
-    return float(1.0 - np.sum(w * c) / den)
-
-
-_FROM_COUNTS: dict[str, Callable[..., Any]] = {
-    "confusion_matrix": _confusion_matrix_from,
-    "accuracy_score": _accuracy_from,
-    "precision_score": _precision_from,
-    "recall_score": _recall_from,
-    "f1_score": _f1_from,
-    "fbeta_score": _fbeta_from,
-    "specificity_score": _specificity_from,
-    "false_positive_rate": _fpr_from,
-    "false_negative_rate": _fnr_from,
-    "selection_rate": _selection,
-    "matthews_corrcoef": _mcc_from,
-    "balanced_accuracy_score": _balanced_accuracy_from,
-    "cohen_kappa_score": _cohen_kappa_from,
-}
 
 
 # ------------------------------------------------------------------ public functions
@@ -620,7 +441,7 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
         return float(correct / w.sum()) if normalize else float(correct)
     # other labels: count the pairs of the arrays checked above (no second validation)
     state = ConfusionCounts(*count_label_pairs(t, p, w))
-    return _accuracy_from(state, normalize=normalize)
+    return _formula_from(state, "accuracy_score", normalize=normalize)
 
 
 _AVERAGE_DOC = """
@@ -647,7 +468,7 @@ _AVERAGE_DOC = """
 
 
 def _count_metric(name: str, formula: str, example: str) -> Callable[..., Any]:
-    impl = _FROM_COUNTS[name]
+    impl = _from_counts(name)
 
     def metric(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
                average: str | None = "binary", sample_weight: Any = None,
@@ -688,6 +509,11 @@ selection_rate = _count_metric(
     "Selection rate (TP + FP) / N: the fraction of samples predicted positive.\n\n"
     "    With ``average='micro'`` over K classes this is 1/K by construction.\n",
     "    >>> selection_rate([0, 1, 1, 0], [1, 1, 0, 0])\n    0.5\n")
+jaccard_score = _count_metric(
+    "jaccard_score",
+    "Jaccard index TP / (TP + FP + FN): the overlap of true and predicted positives.\n\n"
+    "    Drop-in for :func:`sklearn.metrics.jaccard_score` (binary and multiclass).\n",
+    "    >>> jaccard_score([0, 1, 1, 0], [1, 1, 0, 0])\n    0.3333333333333333\n")
 
 
 def f1_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
@@ -755,7 +581,7 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) ->
     >>> round(matthews_corrcoef([1, 1, 1, 0], [1, 0, 1, 0]), 4)
     0.5774
     """
-    return _mcc_from(_counts(y_true, y_pred, sample_weight))
+    return _formula_from(_counts(y_true, y_pred, sample_weight), "matthews_corrcoef")
 
 
 def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
@@ -770,7 +596,8 @@ def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = No
     >>> balanced_accuracy_score([0, 1, 0, 0, 1, 0], [0, 1, 0, 0, 0, 1])
     0.625
     """
-    return _balanced_accuracy_from(_counts(y_true, y_pred, sample_weight), adjusted=adjusted)
+    return _formula_from(_counts(y_true, y_pred, sample_weight), "balanced_accuracy_score",
+                         adjusted=adjusted)
 
 
 def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: str | None = None,
@@ -787,7 +614,7 @@ def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: str | No
     0.5
     """
     state = _counts(y1, y2, sample_weight, names=("y1", "y2"))
-    return _cohen_kappa_from(state, labels=labels, weights=weights,
+    return _formula_from(state, "cohen_kappa_score", labels=labels, weights=weights,
                              replace_undefined_by=replace_undefined_by)
 
 
@@ -831,13 +658,14 @@ def classification_report(y_true: Any, y_pred: Any, *, labels: Any = None,
     names = target_names if target_names is not None else [str(c) for c in labels]
     kw = dict(labels=labels, zero_division=zero_division)
     p, r, f, support = _prfs(state, average=None, **kw)
-    spec = _specificity_from(state, average=None, **kw)
+    specificity = partial(_proportion_from, spec=get_spec("specificity_score"))
+    spec = specificity(state, average=None, **kw)
     rows = {"precision": p, "recall": r, "specificity": spec, "f1-score": f}
     frame = pd.DataFrame(rows, index=pd.Index(names, name="class"))
     frame["support"] = support
     for avg in ("micro", "macro", "weighted"):
         pa, ra, fa, _ = _prfs(state, average=avg, **kw)
-        sa = _specificity_from(state, average=avg, **kw)
+        sa = specificity(state, average=avg, **kw)
         frame.loc[f"{avg} avg"] = [pa, ra, sa, fa, support.sum()]
     frame["support"] = frame["support"].astype(support.dtype)
     if digits is not None:

@@ -169,6 +169,7 @@ _SPECS: tuple[MetricSpec, ...] = (
     _count("false_negative_rate", proportion=("fn", ("fn", "tp")), tasks=("binary",),
            greater=False),
     _count("selection_rate", proportion=("sel", ("total",)), tasks=("binary",)),
+    _count("jaccard_score", proportion=("tp", ("tp", "fp", "fn"))),
     MetricSpec("confusion_matrix", _CONF, "count", "labels", scalar=False,
                default_interval=None),
     MetricSpec("precision_recall_fscore_support", _CONF, "count", "labels", scalar=False,

@@ -1,0 +1,340 @@
+"""Every count metric's formula, written once over stacks of confusion matrices.
+
+A stack ``m`` has shape (..., K, K) over sorted ``classes`` (rows true, columns
+predicted); ``mask`` (..., K) says which classes are classes of each matrix (None:
+those with a sample, found from the counts each formula already has). One
+matrix of a :class:`~dartboard.metrics.ConfusionCounts` is the stack of one, every
+class of the state a class; a bootstrap or permutation replicate is one matrix of a
+stack of R, and a class absent from it (zero row and column) is not one of its
+classes unless listed in ``labels`` -- just as counting the labels of the resampled
+samples would give.
+
+``single=True`` is the one-matrix case: it warns (scikit-learn's texts) and raises
+on data-dependent errors as the metric on samples does. Replicates neither warn nor
+raise; with ``undefined="nan"`` (``as_nan``) a replicate on which the metric *as a
+whole* is 0/0 under ``zero_division="warn"`` (a binary, micro or one-label ratio)
+is nan instead of the stand-in 0.0, and so is an undefined kappa.
+
+Set-wise metrics (those taking ``average``) are a ratio of one-vs-all counts per
+class: a proportion declared in the registry (``MetricSpec.proportion``) or the
+F-beta formula below; then micro sums the counts, macro and weighted average the
+per-class values of the classes present.
+"""
+
+from __future__ import annotations
+
+import numbers
+import os
+import sys
+import warnings
+from typing import Any
+
+import numpy as np
+
+from dartboard._validation import (
+    check_labels_argument,
+    check_option,
+    check_zero_division,
+)
+
+__all__ = ["UndefinedMetricWarning", "set_metric", "FORMULAS", "warn_outside"]
+
+AVERAGES = ("binary", "micro", "macro", "weighted", None)
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+# What the samples of a ratio's denominator are called in scikit-learn's warnings.
+_SAMPLES = {
+    frozenset({"tp", "fp"}): "predicted",
+    frozenset({"tp", "fn"}): "true",
+    frozenset({"tn", "fp"}): "negative",
+    frozenset({"total"}): "",
+    frozenset({"tp", "fp", "fn"}): "true or predicted",
+}
+
+
+class UndefinedMetricWarning(UserWarning):
+    """A metric is undefined (0/0) and was replaced by ``zero_division``."""
+
+
+def warn_outside(message: str, category: type[Warning] = UndefinedMetricWarning) -> None:
+    """Warn at the first frame outside dartboard: the caller's line, however deep the
+    call (what Python 3.12's ``skip_file_prefixes`` does)."""
+    frame, level = sys._getframe(1), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
+
+
+# ------------------------------------------------------------------ checks
+
+def check_same_label_type(classes: np.ndarray, labels: np.ndarray, *,
+                          name: str = "labels") -> None:
+    def is_str(a: np.ndarray) -> bool:
+        return a.dtype.kind in "US" or (a.dtype.kind == "O" and a.size > 0
+                                        and isinstance(a.flat[0], str))
+    if classes.size and labels.size and is_str(classes) != is_str(labels):
+        kind = "strings" if is_str(labels) else "numbers"
+        data = "strings" if is_str(classes) else "numbers"
+        raise TypeError(f"{name} are {kind} but the class labels in the data are {data}")
+
+
+def check_beta(beta: Any) -> float:
+    """F-beta's beta: a non-negative number (inf allowed: recall)."""
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
+        raise TypeError(f"beta must be a non-negative number; got {beta!r}")
+    if np.isnan(beta) or beta < 0:
+        raise ValueError(f"beta must be a non-negative number; got {beta!r}")
+    return float(beta)
+
+
+def _ratio(num: np.ndarray, den: np.ndarray, fill: float) -> np.ndarray:
+    out = np.full(np.broadcast(num, den).shape, fill, dtype=np.float64)
+    np.divide(num, den, out=out, where=den != 0)
+    return out
+
+
+def _positions(classes: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Index of each label in ``classes`` and whether it is there at all."""
+    if classes.shape[0] == 0:
+        return np.zeros(labels.shape[0], dtype=np.intp), np.zeros(labels.shape[0], bool)
+    idx = np.clip(np.searchsorted(classes, labels), 0, classes.shape[0] - 1)
+    return idx, classes[idx] == labels
+
+
+# ------------------------------------------------------------------ set-wise metrics
+
+def _selection(classes: np.ndarray, average: str | None, labels: Any, pos_label: Any,
+               single: bool) -> tuple[str, Any]:
+    """Which classes a set-wise metric reports on (scikit-learn's rules)."""
+    check_option(average, "average", AVERAGES)
+    if average == "binary":
+        k = classes.shape[0]
+        if k > 2:
+            raise ValueError(f"Target is multiclass ({k} classes: {classes.tolist()!r}) but "
+                             "average='binary'. Please choose another average setting, one "
+                             "of [None, 'micro', 'macro', 'weighted'].")
+        check_same_label_type(classes, np.asarray([pos_label]), name="pos_label")
+        known = classes.tolist()
+        if pos_label in known:
+            return "labels", (np.array([known.index(pos_label)]), np.ones(1, bool))
+        if k >= 2:
+            raise ValueError(f"pos_label={pos_label!r} is not a valid label. It should be "
+                             f"one of {known!r}")
+        return "labels", (np.zeros(1, np.intp), np.zeros(1, bool))  # all counts 0
+    if single and pos_label not in (None, 1):
+        warn_outside(f"Note that pos_label (set to {pos_label!r}) is ignored when average "
+                     f"!= 'binary' (got {average!r}). You may use labels=[pos_label] to "
+                     "specify a single positive class.", UserWarning)
+    if labels is None:
+        return "present", None
+    labels = check_labels_argument(labels)
+    check_same_label_type(classes, labels)
+    return "labels", _positions(classes, labels)
+
+
+def set_counts(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarray,
+               average: str | None, labels: Any = None, pos_label: Any = 1,
+               single: bool = False) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """One-vs-all (tp, fp, fn, tn) of the reported classes, shape (..., S), and which
+    of them are classes of each matrix. Listed labels absent from the data are
+    classes with all-zero counts (TN = total); micro sums the counts."""
+    kind, sel = _selection(classes, average, labels, pos_label, single)
+    tp = np.diagonal(m, axis1=-2, axis2=-1)
+    fp = m.sum(axis=-2) - tp
+    fn = m.sum(axis=-1) - tp
+    total = m.sum(axis=(-2, -1))[..., None]
+    counts = {"tp": tp, "fp": fp, "fn": fn, "tn": total - tp - fp - fn}
+    if mask is None:  # a class has a sample when its row or column is nonzero
+        mask = (tp + fp + fn) > 0
+    if kind == "labels":
+        idx, known = sel
+        counts = {k: v[..., idx] if known.all() else
+                  np.where(known, v[..., idx], total if k == "tn" else 0.0)
+                  for k, v in counts.items()}
+        mask = np.ones(counts["tp"].shape, dtype=bool)
+    if average == "micro":
+        # a class absent from a matrix is none of its classes: its TN (the whole
+        # total) must not enter the sums
+        counts = {k: np.where(mask, v, 0.0).sum(axis=-1, keepdims=True)
+                  for k, v in counts.items()}
+        mask = np.ones(counts["tp"].shape, dtype=bool)
+    counts["sel"] = counts["tp"] + counts["fp"]
+    counts["total"] = counts["sel"] + counts["fn"] + counts["tn"]
+    return counts, mask
+
+
+def proportion(terms: tuple[str, tuple[str, ...]], counts: dict[str, np.ndarray]
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(numerator, denominator) of a proportion ``(num, (den terms...))``."""
+    num, den = terms
+    return counts[num], sum(counts[d] for d in den)
+
+
+def fbeta(beta: float, counts: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """F-beta: (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP); beta=inf is recall, 0 precision."""
+    tp, fp, fn = counts["tp"], counts["fp"], counts["fn"]
+    if np.isposinf(beta):
+        return tp, tp + fn
+    if beta == 0:
+        return tp, tp + fp
+    b2 = beta * beta
+    return (1 + b2) * tp, b2 * (tp + fn) + (tp + fp)
+
+
+def samples_called(terms: tuple[str, ...]) -> str:
+    return _SAMPLES[frozenset(terms)]
+
+
+def ratio_values(num: np.ndarray, den: np.ndarray, zero_division: Any, *, title: str,
+                 samples: str, single: bool, warn: bool = True) -> np.ndarray:
+    """num / den per class; 0/0 takes ``zero_division`` ("warn": 0.0 and a warning
+    when ``single`` and ``warn``)."""
+    values = _ratio(num, den, 0.0 if zero_division == "warn" else zero_division)
+    if single and warn and zero_division == "warn" and np.any(den == 0):
+        where = "due to" if values.shape[-1] == 1 else "in labels with"
+        warn_outside(f"{title} is ill-defined and being set to 0.0 {where} no {samples} "
+                     "samples. Use `zero_division` parameter to control this behavior.")
+    return values
+
+
+def average_values(values: np.ndarray, den: np.ndarray, mask: np.ndarray,
+                   average: str | None, support: np.ndarray, zero_division: Any,
+                   as_nan: bool) -> np.ndarray:
+    """Combine per-class values (..., S) into one value per matrix (or keep them)."""
+    if average is None:
+        return values
+    if values.shape[-1] == 1:
+        out = values[..., 0].copy()
+        if as_nan and zero_division == "warn":
+            out[den[..., 0] == 0] = np.nan
+        return out
+    weights = support if average == "weighted" else np.ones_like(values)
+    keep = mask & ~np.isnan(values)
+    weights = np.where(keep, weights, 0.0)
+    # all-zero weights fall back to the plain mean (scikit-learn's nan-average)
+    weights = np.where((weights.sum(axis=-1) > 0)[..., None], weights, keep.astype(float))
+    return _ratio((np.where(keep, values, 0.0) * weights).sum(axis=-1),
+                  weights.sum(axis=-1), np.nan)
+
+
+def set_metric(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarray, *, formula: Any,
+               title: str, samples: str, average: str | None = "binary",
+               labels: Any = None, pos_label: Any = 1, zero_division: Any = "warn",
+               single: bool = False, as_nan: bool = False) -> np.ndarray:
+    """A set-wise count metric whose per-class ratio is ``formula(counts)``."""
+    zero_division = check_zero_division(zero_division)
+    counts, mask = set_counts(m, mask, classes, average, labels, pos_label, single)
+    num, den = formula(counts)
+    values = ratio_values(num, den, zero_division, title=title, samples=samples,
+                          single=single)
+    return average_values(values, den, mask, average, counts["tp"] + counts["fn"],
+                          zero_division, as_nan)
+
+
+# ------------------------------------------------------------------ whole-matrix metrics
+
+def accuracy(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *, normalize: bool = True,
+             single: bool = False, as_nan: bool = False) -> np.ndarray:
+    """(TP + TN) / N: the trace over the total (nan for no samples)."""
+    correct = np.trace(m, axis1=-2, axis2=-1)
+    if not normalize:
+        return correct
+    total = m.sum(axis=(-2, -1))
+    if single and np.any(total == 0):
+        warn_outside("accuracy of a state with no samples is undefined; returning nan")
+    return _ratio(correct, total, np.nan)
+
+
+def matthews_corrcoef(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *,
+                      single: bool = False, as_nan: bool = False) -> np.ndarray:
+    """Gorodkin's R_K (binary: the MCC); a zero denominator gives 0.0."""
+    t_sum = m.sum(axis=-1)
+    p_sum = m.sum(axis=-2)
+    n_correct = np.trace(m, axis1=-2, axis2=-1)
+    n = p_sum.sum(axis=-1)
+    cov_ytyp = n_correct * n - (t_sum * p_sum).sum(axis=-1)
+    cov_ypyp = n * n - (p_sum * p_sum).sum(axis=-1)
+    cov_ytyt = n * n - (t_sum * t_sum).sum(axis=-1)
+    den = cov_ytyt * cov_ypyp
+    return np.where(den == 0, 0.0, cov_ytyp / np.sqrt(np.where(den == 0, 1.0, den)))
+
+
+def balanced_accuracy(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *,
+                      adjusted: bool = False, single: bool = False,
+                      as_nan: bool = False) -> np.ndarray:
+    """Mean recall over the classes in y_true; ``adjusted`` rescales chance to 0."""
+    support = m.sum(axis=-1)
+    has = support > 0
+    k = has.sum(axis=-1).astype(np.float64)
+    if single and not np.all(k):
+        warn_outside("balanced accuracy of a state with no samples is undefined; "
+                     "returning nan")
+    elif single:
+        if np.any(~has if mask is None else mask & ~has):
+            warn_outside("y_pred contains classes not in y_true", UserWarning)
+        if adjusted and np.any(k == 1):
+            warn_outside("adjusted balanced accuracy is undefined with a single class in "
+                         "y_true (chance level equals the maximum); returning nan")
+    recall = _ratio(np.diagonal(m, axis1=-2, axis2=-1), support, 0.0)
+    score = _ratio(recall.sum(axis=-1), k, np.nan)
+    if adjusted:
+        # one class in y_true: chance equals the maximum, the adjusted score is undefined
+        chance = _ratio(np.ones_like(k), k, np.nan)
+        score = _ratio(score - chance, np.where(k == 1, 0.0, 1.0 - chance), np.nan)
+    return score
+
+
+def cohen_kappa(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *, labels: Any = None,
+                weights: str | None = None, replace_undefined_by: float = np.nan,
+                single: bool = False, as_nan: bool = False) -> np.ndarray:
+    """Cohen's kappa 1 - sum(w C) / sum(w E), E the outer product of the margins over N.
+
+    The distance between two classes (linear or quadratic weights) is that of their
+    positions among the classes of the matrix, or in ``labels`` when given.
+    """
+    check_option(weights, "weights", (None, "linear", "quadratic"))
+    if labels is not None:
+        labels = check_labels_argument(labels)
+        check_same_label_type(classes, labels)
+        idx, known = _positions(classes, labels)
+        in_y1 = m.sum(axis=-1).reshape(-1, classes.shape[0])[0] > 0 if classes.shape[0] \
+            else None
+        if single and in_y1 is not None and not np.any(known & in_y1[idx]):
+            raise ValueError(f"At least one label specified must be in y1; got labels "
+                             f"{labels.tolist()!r}")
+        both = known[:, None] & known[None, :]
+        m = np.where(both, m[..., idx[:, None], idx[None, :]], 0.0)
+        mask = np.ones(m.shape[:-1], dtype=bool)
+    sum0 = m.sum(axis=-2)
+    sum1 = m.sum(axis=-1)
+    total = sum0.sum(axis=-1)
+    expected = sum0[..., :, None] * sum1[..., None, :] / \
+        np.where(total > 0, total, 1.0)[..., None, None]
+    if weights is None:
+        w = 1.0 - np.eye(m.shape[-1])
+    else:
+        if mask is None:
+            mask = (sum0 + sum1) > 0
+        pos = np.cumsum(mask, axis=-1) - 1.0
+        dist = np.abs(pos[..., :, None] - pos[..., None, :])
+        w = dist if weights == "linear" else dist * dist
+    num = (w * m).sum(axis=(-2, -1))
+    den = (w * expected).sum(axis=(-2, -1))
+    bad = (total == 0) | (den == 0)
+    if single and np.any(bad):
+        why = "`y2` contains no labels that are present in both `y1` and `labels`" \
+            if np.any(total == 0) else "`y1`, `y2` and `labels` have only one label in common"
+        warn_outside(f"{why}. `cohen_kappa_score` is undefined and set to the value defined "
+                     "by the `replace_undefined_by` param, which is set to "
+                     f"{replace_undefined_by}.")
+    fill = np.nan if as_nan else replace_undefined_by
+    return np.where(bad, fill, 1.0 - num / np.where(bad, 1.0, den))
+
+
+#: the formulas of the count metrics that are not a registry proportion
+FORMULAS = {
+    "accuracy_score": accuracy,
+    "matthews_corrcoef": matthews_corrcoef,
+    "balanced_accuracy_score": balanced_accuracy,
+    "cohen_kappa_score": cohen_kappa,
+}
