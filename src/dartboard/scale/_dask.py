@@ -14,6 +14,7 @@ from dartboard.scale._evaluate import (
     finalize,
     make_spec,
     spec_options,
+    with_score_range,
 )
 from dartboard.scale._result import ScaleResult
 
@@ -163,20 +164,9 @@ def _compute(dask: Any, objs: list[Any], scheduler: Any) -> list[Any]:
 
 
 def _with_score_range(spec: Spec, ddf: Any, dask: Any, scheduler: Any) -> Spec:
-    import dataclasses
-    import math
-
     column = ddf[spec.y_score]
-    low, high = _compute(dask, [column.min(), column.max()], scheduler)
-    low, high = float(low), float(high)
-    if math.isnan(low) or math.isnan(high):
-        low, high = 0.0, 1.0
-    if not (math.isfinite(low) and math.isfinite(high)):
-        raise ValueError(f"y_score column {spec.y_score!r} holds infinite values; scores "
-                         "must be finite")
-    if high <= low:
-        high = low + 1.0
-    return dataclasses.replace(spec, score_range=(low, high))
+    low, high = (float(v) for v in _compute(dask, [column.min(), column.max()], scheduler))
+    return with_score_range(spec, None if low != low else low, None if high != high else high)
 
 
 def _partition_bundle(spec: Spec, frame: Any, index: int) -> StateBundle:

@@ -35,7 +35,7 @@ from dartboard.uncertainty._analytic import PROPORTION_METHODS
 from dartboard.uncertainty._interval import METHODS as INTERVAL_METHODS
 
 __all__ = ["Spec", "StateBundle", "bundle_from_columns", "finalize", "make_spec",
-           "spec_options",
+           "spec_options", "with_score_range",
            "MergeStack"]
 
 _AVAILABLE = {
@@ -164,6 +164,20 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str
     return Spec(y_true, y_pred, y_score, sample_weight, task, metrics, bool(exact), n_bins,
                 score_range, float(relative_accuracy), pos_label, confidence_level, proba,
                 classes, ci_method, n_resamples, random_state, default_metrics)
+
+
+def with_score_range(spec: Spec, low: float | None, high: float | None) -> Spec:
+    """``spec`` with the binned score range ``[low, high]`` found in the data.
+
+    No scores at all (None) give [0, 1]; one distinct score a range of width 1.
+    """
+    low, high = (0.0, 1.0) if low is None or high is None else (low, high)
+    if not (np.isfinite(low) and np.isfinite(high)):
+        raise ValueError(f"y_score column {spec.y_score!r} holds infinite values; scores "
+                         "must be finite")
+    if high <= low:
+        high = low + 1.0
+    return dataclasses.replace(spec, score_range=(float(low), float(high)))
 
 
 def spec_options(arguments: dict[str, Any]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from dartboard.scale._evaluate import (
     finalize,
     make_spec,
     spec_options,
+    with_score_range,
 )
 from dartboard.scale._result import ScaleResult
 
@@ -302,8 +303,6 @@ def _column(batch: Any, name: str, spec: Spec, source: str) -> np.ndarray:
 
 def _with_score_range(spec: Spec, fragments: list[Any], batch_size: int) -> Spec:
     """The scores' range from the Parquet statistics, else from one pass over the column."""
-    import dataclasses
-
     import pyarrow.compute as pc
 
     lows, highs = [], []
@@ -318,14 +317,7 @@ def _with_score_range(spec: Spec, fragments: list[Any], batch_size: int) -> Spec
         elif bounds:
             lows.append(bounds[0])
             highs.append(bounds[1])
-    low = min(lows) if lows else 0.0
-    high = max(highs) if highs else 1.0
-    if not (np.isfinite(low) and np.isfinite(high)):
-        raise ValueError(f"y_score column {spec.y_score!r} holds infinite values; scores "
-                         "must be finite")
-    if high <= low:
-        high = low + 1.0
-    return dataclasses.replace(spec, score_range=(low, high))
+    return with_score_range(spec, min(lows) if lows else None, max(highs) if highs else None)
 
 
 def _statistics_range(fragment: Any, column: str) -> tuple[float, float] | tuple[()] | None:
