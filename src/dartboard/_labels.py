@@ -202,7 +202,10 @@ def _factorize(arrays: Sequence[np.ndarray], names: Sequence[str]
     if len({a.dtype.kind for a in arrays}) > 1:  # e.g. int64 beside uint64: keep exact
         arrays = [a.astype(object) for a in arrays]
     both = np.concatenate(arrays)
-    codes, uniques = pd.factorize(both, sort=False, use_na_sentinel=True)
+    try:
+        codes, uniques = pd.factorize(both, sort=False, use_na_sentinel=True)
+    except TypeError:  # an object array holding lists, dicts, arrays...
+        _raise_unhashable(arrays, names)
     uniques = np.asarray(uniques)
     if (codes < 0).any():
         raise ValueError(f"{' or '.join(names)} contains missing values (None or NaN); "
@@ -223,6 +226,19 @@ def _factorize(arrays: Sequence[np.ndarray], names: Sequence[str]
     rank = np.empty_like(order)
     rank[order] = np.arange(order.shape[0])
     return uniques[order], tuple(rank[part] for part in parts)
+
+
+def _raise_unhashable(arrays: Sequence[np.ndarray], names: Sequence[str]) -> None:
+    for arr, name in zip(arrays, names):
+        for value in arr:
+            try:
+                hash(value)
+            except TypeError:
+                raise TypeError(f"{name} contains a {type(value).__name__} ({value!r:.60}) "
+                                "where a class label is expected; labels must be numbers, "
+                                "booleans or strings, one per sample") from None
+    raise TypeError(f"{' and '.join(names)} hold values that cannot be class labels; "
+                    "labels must be numbers, booleans or strings")
 
 
 # ------------------------------------------------------------------ encoding

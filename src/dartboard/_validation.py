@@ -7,7 +7,22 @@ message names the argument, what was expected and what was received.
 Accepted containers: lists and tuples, numpy arrays, pandas Series/Index/DataFrame
 (one column where a vector is expected), polars Series/DataFrame and pyarrow
 Array/ChunkedArray. Conversion avoids copies where the input already is a numpy
-array of the right kind.
+array of the right kind, so nothing downstream may write into what these helpers
+return: an in-place step works on its own copy.
+
+Missing values are refused, never skipped: a metric computed on fewer rows than
+the caller passed, with rows dropped from one argument and not the others, is a
+wrong number. So NaN in numeric input, ``None`` among labels, pandas ``NA`` in a
+nullable or categorical column, pyarrow and polars nulls, and masked entries of a
+``numpy.ma.MaskedArray`` all raise ``ValueError`` naming the argument and the
+count. A masked array with no masked entry is its data.
+
+Accepted dtypes: booleans, signed and unsigned integers of any width, floats of
+any width (float16/float32 are widened to float64; long double is narrowed to
+float64, and a value outside float64's range is refused rather than turned into
+infinity or zero), pandas nullable and categorical columns, and object arrays of
+numbers (or, for labels, strings). Anything else (complex, dates, object arrays
+holding lists or other containers) raises ``TypeError`` naming the argument.
 
 Label encoding and counting live in :mod:`dartboard._labels`; :func:`label_array`
 here checks what they take.
@@ -36,6 +51,7 @@ __all__ = [
     "label_array",
     "label_category",
     "object_label_category",
+    "to_float64",
     "to_numpy",
 ]
 
@@ -55,8 +71,11 @@ def describe(x: Any) -> str:
 def to_numpy(x: Any, *, name: str) -> np.ndarray:
     """Convert an array-like container to a numpy array without validating content.
 
-    Raises ``TypeError`` for ``None``, scalars, strings and unknown objects.
+    Raises ``TypeError`` for ``None``, scalars, strings and unknown objects, and
+    ``ValueError`` for missing values (masked entries, pandas NA, nulls).
     """
+    if isinstance(x, np.ma.MaskedArray):  # before ndarray: it is a subclass
+        return _unmasked(x, name=name)
     if isinstance(x, np.ndarray):
         return x
     if x is None or isinstance(x, (str, bytes, numbers.Number, bool, np.generic)):
@@ -101,6 +120,17 @@ def to_numpy(x: Any, *, name: str) -> np.ndarray:
             arr[:] = x
         return arr
     raise TypeError(f"{name} must be array-like; got {describe(x)}")
+
+
+def _unmasked(x: np.ma.MaskedArray, *, name: str) -> np.ndarray:
+    # honouring the mask in one argument only would misalign it with the others,
+    # so masked entries are refused like every other kind of missing value
+    masked = int(np.ma.count_masked(x))
+    if masked:
+        raise ValueError(f"{name} is a masked array with {masked} masked value(s); "
+                         "masked entries are not skipped: drop those rows from every "
+                         "argument or fill them first")
+    return np.ma.getdata(x)
 
 
 def _pandas_to_numpy(x: Any, *, name: str) -> np.ndarray:
@@ -173,12 +203,36 @@ def as_float_array(x: Any, *, name: str, ndim: int | tuple[int, ...] = 1,
                                 "that are not numbers") from None
         else:
             raise TypeError(f"{name} must be numeric; got dtype {arr.dtype}")
-    arr = np.asarray(arr, dtype=np.float64)
+    arr = to_float64(arr, name=name)
     if not allow_empty and arr.size == 0:
         raise ValueError(f"{name} is empty; at least one sample is required")
     if not allow_nan:
         _check_finite(arr, name)
     return arr
+
+
+def to_float64(arr: np.ndarray, *, name: str) -> np.ndarray:
+    """``arr`` (bool, integer, float or object of numbers) as float64.
+
+    Long double values beyond float64's range would silently become infinity
+    (or a positive weight zero); they raise ``ValueError`` instead.
+    """
+    if arr.dtype == np.float64:
+        return arr
+    if arr.dtype.kind == "O":
+        try:
+            return arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must be numeric; got values of dtype object "
+                            "that are not numbers") from None
+    out = arr.astype(np.float64)
+    if arr.dtype.kind == "f" and arr.dtype.itemsize > 8:
+        with np.errstate(over="ignore", under="ignore"):
+            lost = (np.isinf(out) & np.isfinite(arr)) | ((out == 0) & (arr != 0))
+        if lost.any():
+            raise ValueError(f"{name} holds {arr.dtype} values outside the range of "
+                             f"float64 (e.g. {arr[lost][0]!r}); scale them first")
+    return out
 
 
 def _check_finite(arr: np.ndarray, name: str) -> None:
@@ -197,15 +251,18 @@ def check_sample_weight(sample_weight: Any, n_samples: int, *,
     """Validate sample weights: 1-D, finite, non-negative, one per sample.
 
     Returns ``None`` when ``sample_weight`` is ``None``. Integer weights keep an
-    integer dtype so that weighted counts stay integers (as scikit-learn does).
+    integer dtype so that weighted counts stay integers (as scikit-learn does);
+    float weights of any width, and object arrays of numbers, become float64.
     """
     if sample_weight is None:
         return None
     w = column_1d(sample_weight, name=name, allow_empty=True)
     if w.dtype.kind == "b":
         w = w.astype(np.int64)
-    if w.dtype.kind not in "iuf":
+    if w.dtype.kind not in "iufO":
         raise TypeError(f"{name} must be numeric; got dtype {w.dtype}")
+    if w.dtype.kind in "fO":
+        w = to_float64(w, name=name)
     if w.shape[0] != n_samples:
         raise ValueError(f"{name} must have one weight per sample ({n_samples}); "
                          f"got {w.shape[0]}")

@@ -281,7 +281,9 @@ def _iqr(q: np.ndarray) -> np.ndarray:
     Sorting a contiguous copy with one row per point is several times faster
     than ``np.quantile(q, axis=0)``, which partitions along the strided axis.
     """
-    rows = np.ascontiguousarray(q.T)
+    # always a copy: for Fortran-ordered input q.T is already contiguous, and an
+    # in-place sort of it would reorder the caller's array
+    rows = np.array(q.T, order="C", copy=True)
     rows.sort(axis=1)
     last = rows.shape[1] - 1
     out = []
