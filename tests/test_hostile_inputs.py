@@ -1,0 +1,351 @@
+"""Hostile and unusual inputs: never a touched input, never a silent wrong number.
+
+Every public metric (walked through the registry), interval, comparison, test,
+stability audit and the evaluation engine is called on read-only, Fortran-ordered
+and strided inputs and must give the value it gives on plain arrays while leaving
+the inputs as they were. Masked arrays, pandas NA, pyarrow and polars nulls are
+refused with the argument's name; every accepted dtype gives the float64 answer.
+
+The oracle is always the same function on plain int64/float64 arrays, and the data
+are chosen exactly representable in every dtype tried (scores are multiples of
+1/64, weights small integers), so agreement is asserted to 1e-12.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pytest
+from sklearn import metrics as skm
+
+import dartboard as db
+import dartboard.metrics as dm
+from dartboard.evaluation import evaluate_predictions
+from dartboard.metrics import specs
+
+N = 48
+RNG = np.random.default_rng(16)
+Y_BIN = RNG.integers(0, 2, N)
+Y_BIN[:2] = [0, 1]
+Y3 = RNG.integers(0, 3, N)
+Y3[:3] = [0, 1, 2]
+SCORE = RNG.integers(1, 64, N) / 64.0  # exact in float16
+SCORE_B = RNG.integers(1, 64, N) / 64.0
+LABEL = (SCORE >= 0.5).astype(np.int64)
+LABEL3 = np.where(RNG.random(N) < 0.6, Y3, RNG.integers(0, 3, N))
+PROBA3 = RNG.dirichlet([1, 1, 1], N)
+Y_REG = RNG.integers(8, 64, N) / 8.0
+P_REG = Y_REG + RNG.integers(-8, 8, N) / 8.0
+WEIGHT = RNG.integers(1, 4, N).astype(np.float64)
+
+
+def _keywords(spec):
+    return {"beta": 2.0} if spec.name == "fbeta_score" else {}
+
+
+def metric_cases(spec):
+    """(y_true, second argument, keywords) the metric accepts, 2-D ones included."""
+    if spec.input == "labels":
+        return [(Y_BIN, LABEL, {}),
+                (Y3, LABEL3, {"average": "macro"} if spec.average else {})]
+    if spec.input == "scores":
+        return [(Y_BIN, SCORE, {})] + ([(Y3, PROBA3, {"multi_class": "ovr"})]
+                                       if spec.name == "roc_auc_score" else [])
+    if spec.input == "probabilities":
+        return [(Y_BIN, SCORE, {})] + ([(Y3, PROBA3, {})] if spec.name == "log_loss" else [])
+    two_d = (np.column_stack([Y_REG, Y_REG[::-1]]), np.column_stack([P_REG, P_REG[::-1]]),
+             {})
+    cases = [(Y_REG, P_REG, {})]
+    if spec.name not in ("error_distribution", "max_error", "median_absolute_deviation",
+                         "weighted_mean_absolute_percentage_error"):
+        cases.append(two_d)
+    return cases
+
+
+def takes_weights(spec):
+    return spec.name not in ("max_error", "error_distribution", "cosine_similarity")
+
+
+def flat(result):
+    """Any metric output as one flat float array (text compared as text)."""
+    if isinstance(result, str):
+        return result
+    if isinstance(result, dict):
+        return np.concatenate([np.ravel(flat(v)) for _, v in sorted(result.items())])
+    if isinstance(result, dm.ErrorDistribution):
+        return result.errors
+    if isinstance(result, pd.DataFrame):
+        return result.to_numpy(dtype=np.float64).ravel()
+    if isinstance(result, tuple):
+        return np.concatenate([np.ravel(np.asarray(r, dtype=np.float64)) for r in result
+                               if r is not None])
+    return np.ravel(np.asarray(result, dtype=np.float64))
+
+
+def assert_same(got, expected):
+    got, expected = flat(got), flat(expected)
+    if isinstance(expected, str):
+        assert got == expected
+    else:
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12, equal_nan=True)
+
+
+def quiet(fn, *args, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kw)
+
+
+def read_only(a):
+    a = np.array(a, copy=True)
+    a.setflags(write=False)
+    return a
+
+
+def strided(a):
+    """A non-contiguous view with the same values."""
+    a = np.asarray(a)
+    wide = np.repeat(a[np.newaxis], 2, axis=0)
+    return wide[0][::1] if a.ndim > 1 else np.repeat(a, 2)[::2]
+
+
+LAYOUTS = {"read_only": read_only, "fortran": np.asfortranarray, "strided": strided,
+           "fortran_read_only": lambda a: read_only(np.asfortranarray(a))}
+
+
+def held(layout, *arrays):
+    """The arrays in ``layout`` and independent copies of their values."""
+    out = [LAYOUTS[layout](a) for a in arrays]
+    return out, [a.copy(order="K") for a in out]
+
+
+def assert_untouched(arrays, copies):
+    for a, c in zip(arrays, copies):
+        assert a.dtype == c.dtype and a.shape == c.shape
+        np.testing.assert_array_equal(a, c)
+
+
+METRIC_NAMES = [s.name for s in specs()]
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize("name", METRIC_NAMES)
+def test_metric_never_writes_to_its_inputs(name, layout):
+    spec = next(s for s in specs() if s.name == name)
+    fn = functools.partial(spec.function, **_keywords(spec))
+    for y_true, other, kw in metric_cases(spec):
+        (t, o), copies = held(layout, y_true, other)
+        assert_same(quiet(fn, t, o, **kw), quiet(fn, y_true, other, **kw))
+        assert_untouched((t, o), copies)
+        if takes_weights(spec):
+            (w,), w_copy = held(layout, WEIGHT)
+            assert_same(quiet(fn, t, o, sample_weight=w, **kw),
+                        quiet(fn, y_true, other, sample_weight=WEIGHT, **kw))
+            assert_untouched((t, o, w), copies + w_copy)
+
+
+# ----------------------------------------------------------- engines above metrics
+
+def test_stability_metrics_leaves_a_fortran_array_as_it_was():
+    # reproducer (issue 16): a Fortran-ordered probas was sorted in place
+    probas = np.asfortranarray(np.random.default_rng(0).random((5, 8)))
+    before = probas.copy()
+    res = db.stability_metrics(probas)
+    np.testing.assert_array_equal(probas, before)
+    assert_same(res.summary, db.stability_metrics(np.ascontiguousarray(before)).summary)
+
+
+def test_stability_metrics_accepts_a_dataframe_and_read_only_arrays():
+    # reproducer (issue 16): a DataFrame failed with "sort array is read-only"
+    values = np.random.default_rng(1).random((6, 10))
+    expected = db.stability_metrics(values).summary
+    assert_same(db.stability_metrics(pd.DataFrame(values)).summary, expected)
+    for layout in LAYOUTS:
+        (p,), copies = held(layout, values)
+        assert_same(db.stability_metrics(p, y_true=read_only(Y_BIN[:10])).summary,
+                    db.stability_metrics(values, y_true=Y_BIN[:10]).summary)
+        assert_untouched((p,), copies)
+    multi = np.random.default_rng(2).dirichlet([1, 1, 1], (4, 10))
+    (p,), copies = held("fortran_read_only", multi)
+    assert_same(db.stability_metrics(p).summary, db.stability_metrics(multi).summary)
+    assert_untouched((p,), copies)
+
+
+INTERVAL_CASES = [(dm.accuracy_score, Y_BIN, LABEL), (dm.roc_auc_score, Y_BIN, SCORE),
+                  (dm.log_loss, Y3, PROBA3), (dm.mean_squared_error, Y_REG, P_REG),
+                  (dm.average_precision_score, Y_BIN, SCORE)]
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize("metric, y_true, other", INTERVAL_CASES,
+                         ids=[c[0].__name__ for c in INTERVAL_CASES])
+def test_interval_never_writes_to_its_inputs(metric, y_true, other, layout):
+    (t, o, w), copies = held(layout, y_true, other, WEIGHT)
+    for method in ("auto", "percentile"):
+        kw = {"method": method, "n_resamples": 200, "random_state": 0}
+        got = quiet(db.interval, metric, t, o, sample_weight=w, **kw)
+        expected = quiet(db.interval, metric, y_true, other, sample_weight=WEIGHT, **kw)
+        assert_same((got.estimate, got.low, got.high), (expected.estimate, expected.low,
+                                                        expected.high))
+    assert_untouched((t, o, w), copies)
+
+
+COMPARE_CASES = [(dm.accuracy_score, Y_BIN, LABEL, (SCORE_B >= 0.5).astype(int)),
+                 (dm.roc_auc_score, Y_BIN, SCORE, SCORE_B),
+                 (dm.log_loss, Y_BIN, SCORE, SCORE_B),
+                 (dm.mean_absolute_error, Y_REG, P_REG, P_REG[::-1].copy())]
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize("metric, y_true, a, b", COMPARE_CASES,
+                         ids=[c[0].__name__ for c in COMPARE_CASES])
+def test_compare_models_never_writes_to_its_inputs(metric, y_true, a, b, layout):
+    (t, pa_, pb), copies = held(layout, y_true, a, b)
+    kw = {"n_resamples": 200, "random_state": 0}
+    got = quiet(db.compare_models, metric, t, pa_, pb, **kw)
+    expected = quiet(db.compare_models, metric, y_true, a, b, **kw)
+    assert_same((got.difference, got.pvalue), (expected.difference, expected.pvalue))
+    assert_untouched((t, pa_, pb), copies)
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_tests_never_write_to_their_inputs(layout):
+    a, b = SCORE[:12], SCORE_B[:12]
+    (ha, hb), copies = held(layout, a, b)
+    for exact in (True, False):
+        got = db.permutation_test(ha, hb, exact=exact, random_state=0, n_resamples=500)
+        expected = db.permutation_test(a, b, exact=exact, random_state=0, n_resamples=500)
+        assert_same((got.statistic, got.pvalue), (expected.statistic, expected.pvalue))
+    (t, s1, s2), more = held(layout, Y_BIN, SCORE, SCORE_B)
+    got, expected = db.delong_test(t, s1, s2), db.delong_test(Y_BIN, SCORE, SCORE_B)
+    assert_same((got.statistic, got.pvalue), (expected.statistic, expected.pvalue))
+    l1, l2 = LAYOUTS[layout](LABEL), LAYOUTS[layout](1 - LABEL)
+    assert_same(db.mcnemar_test(t, l1, l2).pvalue, db.mcnemar_test(Y_BIN, LABEL, 1 - LABEL).pvalue)
+    assert_untouched((ha, hb, t, s1, s2), copies + more)
+
+
+def _rows(result):
+    return [(r.name, r.estimate, r.low, r.high) for r in result.metrics] \
+        if hasattr(result, "metrics") else result.to_dict()
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_evaluation_engine_never_writes_to_its_inputs(layout):
+    cases = [dict(y_true=Y_BIN, y_score=SCORE), dict(y_true=Y3, y_pred=LABEL3),
+             dict(y_true=Y3, proba=PROBA3),
+             dict(y_true=Y_REG, y_pred=P_REG)]
+    for case in cases:
+        names = sorted(case)
+        arrays, copies = held(layout, *(case[k] for k in names))
+        kw = {"n_resamples": 100, "random_state": 0}
+        got = quiet(evaluate_predictions, **dict(zip(names, arrays)), **kw)
+        expected = quiet(evaluate_predictions, **case, **kw)
+        assert got.to_dict() == expected.to_dict()
+        assert_untouched(arrays, copies)
+
+
+# ------------------------------------------------------------ missing values
+
+def test_a_masked_weight_is_refused_not_half_honoured():
+    # reproducer (issue 16): this returned 1.3125, neither the masked-out answer
+    # (0.1875) nor the mask-ignored one (1.1667)
+    y = np.array([1.0, 2, 3, 4, 5, 6])
+    p = np.array([1.5, 2, 3, 4.5, 5, 9])
+    w = np.array([1.0, 1, 1, 1, 1, 2])
+    with pytest.raises(ValueError, match="sample_weight is a masked array with 1 masked"):
+        dm.mean_squared_error(y, p, sample_weight=np.ma.array(w, mask=[0, 0, 0, 0, 0, 1]))
+    # a mask with nothing masked is just its data
+    assert dm.mean_squared_error(y, p, sample_weight=np.ma.array(w, mask=False)) == \
+        pytest.approx(skm.mean_squared_error(y, p, sample_weight=w), rel=1e-12)
+
+
+def _masked(a):
+    mask = np.zeros(np.shape(a), dtype=bool)
+    mask[3] = True
+    return np.ma.array(a, mask=mask)
+
+
+def _nullable(a):
+    dtype = "Float64" if np.asarray(a).dtype.kind == "f" else "Int64"
+    s = pd.Series(a, dtype=dtype)
+    s.iloc[3] = pd.NA
+    return s
+
+
+def _arrow(a):
+    values = np.asarray(a).tolist()
+    values[3] = None
+    return pa.array(values)
+
+
+def _polars(a):
+    values = np.asarray(a).tolist()
+    values[3] = None
+    return pl.Series(values)
+
+
+def _category(a):
+    s = pd.Series(a).astype("category")
+    s.iloc[3] = np.nan
+    return s
+
+
+MISSING = {"masked": _masked, "pandas_nullable": _nullable, "pyarrow": _arrow,
+           "polars": _polars, "pandas_category": _category}
+MISSING_CASES = [(dm.accuracy_score, Y_BIN, LABEL, "y_pred"),
+                 (dm.f1_score, Y3, LABEL3, "y_pred"),
+                 (dm.roc_auc_score, Y_BIN, SCORE, "y_score"),
+                 (dm.log_loss, Y_BIN, SCORE, "y_proba"),
+                 (dm.brier_score_loss, Y_BIN, SCORE, "y_proba"),
+                 (dm.mean_squared_error, Y_REG, P_REG, "y_pred"),
+                 (dm.r2_score, Y_REG, P_REG, "y_pred")]
+
+
+@pytest.mark.parametrize("kind", sorted(MISSING))
+@pytest.mark.parametrize("metric, y_true, other, other_name", MISSING_CASES,
+                         ids=[c[0].__name__ for c in MISSING_CASES])
+def test_missing_values_are_refused_in_every_argument(metric, y_true, other, other_name,
+                                                      kind):
+    kw = {"average": "macro"} if metric is dm.f1_score else {}
+    make = MISSING[kind]
+    if kind == "pandas_category" and other.dtype.kind == "f":
+        other_case = []  # a categorical of continuous scores is not a use
+    else:
+        other_case = [((y_true, make(other)), {}, other_name)]
+    for args, extra, name in [((make(y_true), other), {}, "y_true"), *other_case,
+                              ((y_true, other), {"sample_weight": make(WEIGHT)},
+                               "sample_weight")]:
+        if kind == "pandas_category" and name == "sample_weight":
+            continue
+        with pytest.raises(ValueError, match=rf"^{name} .*(missing|masked)"):
+            quiet(metric, *args, **extra, **kw)
+
+
+@pytest.mark.parametrize("metric, y_true, other, other_name", MISSING_CASES,
+                         ids=[c[0].__name__ for c in MISSING_CASES])
+def test_masked_arrays_without_masked_entries_are_their_data(metric, y_true, other,
+                                                            other_name):
+    kw = {"average": "macro"} if metric is dm.f1_score else {}
+    expected = metric(y_true, other, sample_weight=WEIGHT, **kw)
+    got = metric(np.ma.array(y_true, mask=False), np.ma.array(other),
+                 sample_weight=np.ma.array(WEIGHT, mask=np.zeros(N, bool)), **kw)
+    assert got == pytest.approx(expected, rel=1e-12)
+
+
+def test_masked_inputs_are_refused_by_the_engines_too():
+    masked = _masked(SCORE)
+    with pytest.raises(ValueError, match="masked"):
+        db.interval(dm.roc_auc_score, Y_BIN, masked)
+    with pytest.raises(ValueError, match="masked"):
+        db.compare_models(dm.roc_auc_score, Y_BIN, masked, SCORE_B, n_resamples=50)
+    with pytest.raises(ValueError, match="masked"):
+        db.delong_test(Y_BIN, SCORE, masked)
+    with pytest.raises(ValueError, match="masked"):
+        db.permutation_test(masked, SCORE_B)
+    with pytest.raises(ValueError, match="masked"):
+        evaluate_predictions(_masked(Y_BIN), y_pred=LABEL)
