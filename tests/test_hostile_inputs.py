@@ -349,3 +349,165 @@ def test_masked_inputs_are_refused_by_the_engines_too():
         db.permutation_test(masked, SCORE_B)
     with pytest.raises(ValueError, match="masked"):
         evaluate_predictions(_masked(Y_BIN), y_pred=LABEL)
+
+
+# ------------------------------------------------------------------ dtypes
+
+def _nullable_of(a):
+    kind = np.asarray(a).dtype.kind
+    return pd.Series(a, dtype={"i": "Int64", "u": "UInt64", "b": "boolean"}.get(kind, "Float64"))
+
+
+# how an array of labels (ints 0..K-1) may arrive; each keeps the values exactly
+LABEL_DTYPES = {
+    **{dt: (lambda dt: lambda a: a.astype(dt))(dt)
+       for dt in ("uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32",
+                  "float16", "float32", "longdouble")},
+    "pandas_nullable": _nullable_of,
+    "pandas_uint64": lambda a: pd.Series(a, dtype="UInt64"),
+    "pandas_category": lambda a: pd.Series(a).astype("category"),
+    "object_ints": lambda a: a.astype(object),
+}
+# how scores, probabilities, regression values and weights may arrive
+VALUE_DTYPES = {
+    **{dt: (lambda dt: lambda a: a.astype(dt))(dt)
+       for dt in ("float16", "float32", "longdouble")},
+    "pandas_nullable": _nullable_of,
+    "object_floats": lambda a: a.astype(object),
+}
+WEIGHT_DTYPES = {
+    **{dt: (lambda dt: lambda a: a.astype(dt))(dt)
+       for dt in ("uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32",
+                  "float16", "float32", "longdouble")},
+    "pandas_Int64": lambda a: pd.Series(a.astype(np.int64), dtype="Int64"),
+    "pandas_Float64": lambda a: pd.Series(a, dtype="Float64"),
+    "object_numbers": lambda a: a.astype(object),
+}
+# scikit-learn refuses object labels where pos_label must be inferred; so do we
+_POS_INFERRED = {"roc_curve", "precision_recall_curve", "brier_score_loss"}
+
+
+def _dtype_cases(spec):
+    for y_true, other, kw in metric_cases(spec)[:1] + [
+            c for c in metric_cases(spec)[1:] if c[0].ndim == 1 and c[1].ndim == 1]:
+        yield y_true, other, kw
+
+
+@pytest.mark.parametrize("name", METRIC_NAMES)
+def test_every_accepted_dtype_gives_the_float64_answer(name):
+    """uint64 labels, long double weights, float16 scores, pandas nullable and
+    categorical columns: each gives what int64/float64 arrays give (reproducers of
+    issue 16: uint64 labels and long double weights crashed some metrics with a
+    numpy casting TypeError)."""
+    spec = next(s for s in specs() if s.name == name)
+    fn = functools.partial(spec.function, **_keywords(spec))
+    for y_true, other, kw in _dtype_cases(spec):
+        expected = quiet(fn, y_true, other, **kw)
+        label_like = spec.input != "values"
+        for dt, convert in (LABEL_DTYPES if label_like else VALUE_DTYPES).items():
+            if dt == "object_ints" and name in _POS_INFERRED:
+                continue
+            assert_same(quiet(fn, convert(y_true), other, **kw), expected)
+        second = LABEL_DTYPES if spec.input == "labels" else VALUE_DTYPES
+        for dt, convert in second.items():
+            if other.ndim == 2 and dt.startswith("pandas"):
+                continue
+            assert_same(quiet(fn, y_true, convert(other), **kw), expected)
+        if takes_weights(spec):
+            weighted = quiet(fn, y_true, other, sample_weight=WEIGHT, **kw)
+            for dt, convert in WEIGHT_DTYPES.items():
+                assert_same(quiet(fn, y_true, other, sample_weight=convert(WEIGHT), **kw),
+                            weighted)
+            boolean = WEIGHT > 1
+            assert_same(quiet(fn, y_true, other, sample_weight=boolean, **kw),
+                        quiet(fn, y_true, other, sample_weight=boolean.astype(float), **kw))
+
+
+def test_uint64_labels_in_ranking_probability_tests_and_comparisons():
+    # reproducer (issue 16): uint64 labels crashed the ranking and probability
+    # metrics, delong_test and compare_models with a numpy casting TypeError
+    ids = np.array([7, 2**63 + 5], dtype=np.uint64)  # beyond int64: hashed, exact
+    y = ids[Y_BIN]
+    pos = ids[1]
+    assert dm.roc_auc_score(y, SCORE) == pytest.approx(skm.roc_auc_score(Y_BIN, SCORE), rel=1e-12)
+    assert dm.average_precision_score(y, SCORE, pos_label=pos) == pytest.approx(
+        skm.average_precision_score(Y_BIN, SCORE), rel=1e-12)
+    assert dm.log_loss(y, SCORE) == pytest.approx(skm.log_loss(Y_BIN, SCORE), rel=1e-12)
+    assert dm.brier_score_loss(y, SCORE, pos_label=pos) == pytest.approx(
+        skm.brier_score_loss(Y_BIN, SCORE), rel=1e-12)
+    u = Y_BIN.astype(np.uint64)
+    assert_same(db.delong_test(u, SCORE, SCORE_B).pvalue,
+                db.delong_test(Y_BIN, SCORE, SCORE_B).pvalue)
+    for metric, a, b in [(dm.roc_auc_score, SCORE, SCORE_B), (dm.log_loss, SCORE, SCORE_B),
+                         (dm.accuracy_score, LABEL.astype(np.uint64), 1 - LABEL)]:
+        got = db.compare_models(metric, u, a, b, n_resamples=200, random_state=0)
+        plain = db.compare_models(metric, Y_BIN, a, b, n_resamples=200, random_state=0)
+        assert_same((got.difference, got.pvalue), (plain.difference, plain.pvalue))
+    y3 = Y3.astype(np.uint64)
+    assert dm.log_loss(y3, PROBA3) == pytest.approx(skm.log_loss(Y3, PROBA3), rel=1e-12)
+    assert dm.roc_auc_score(y3, PROBA3, multi_class="ovr") == pytest.approx(
+        skm.roc_auc_score(Y3, PROBA3, multi_class="ovr"), rel=1e-12)
+
+
+def test_long_double_weights_are_float64_or_refused_by_name():
+    # reproducer (issue 16): float128 weights worked in some metrics and crashed
+    # precision_score and the other count metrics with a numpy casting TypeError
+    w = WEIGHT.astype(np.longdouble)
+    expected = skm.precision_score(Y_BIN, LABEL, sample_weight=WEIGHT)
+    assert dm.precision_score(Y_BIN, LABEL, sample_weight=w) == pytest.approx(expected, rel=1e-12)
+    huge = w.copy()
+    huge[0] = np.longdouble(10) ** 400  # finite as long double, infinite as float64
+    tiny = w.copy()
+    tiny[0] = np.longdouble(10) ** -400  # a positive weight that float64 makes zero
+    if not (np.isfinite(huge[0]) and tiny[0] > 0):
+        pytest.skip("long double is float64 on this platform")
+    for bad in (huge, tiny):
+        for metric, other in [(dm.precision_score, LABEL), (dm.roc_auc_score, SCORE),
+                              (dm.log_loss, SCORE)]:
+            with pytest.raises(ValueError, match="^sample_weight holds float128 values "
+                                                 "outside the range of float64"):
+                metric(Y_BIN, other, sample_weight=bad)
+        with pytest.raises(ValueError, match="^sample_weight holds"):
+            dm.mean_squared_error(Y_REG, P_REG, sample_weight=bad)
+    scores = SCORE.astype(np.longdouble)
+    scores[0] = np.longdouble(10) ** 400
+    with pytest.raises(ValueError, match="^y_pred holds float128 values"):
+        dm.mean_squared_error(Y_REG, scores)
+
+
+def _lists(n):
+    arr = np.empty(n, dtype=object)
+    arr[:] = [[i % 2] for i in range(n)]
+    return arr
+
+
+@pytest.mark.parametrize("metric, other", [(dm.accuracy_score, LABEL), (dm.f1_score, LABEL),
+                                           (dm.confusion_matrix, LABEL),
+                                           (dm.roc_auc_score, SCORE), (dm.log_loss, SCORE),
+                                           (dm.average_precision_score, SCORE)],
+                         ids=lambda v: getattr(v, "__name__", ""))
+def test_object_arrays_of_lists_are_a_type_error_naming_the_argument(metric, other):
+    # reproducer (issue 16): these leaked pandas' "unhashable type: 'list'"
+    with pytest.raises(TypeError, match=r"^y_true contains a list \(\[0\]\) where a class "
+                                        "label is expected"):
+        metric(_lists(N), other)
+    if other is LABEL:
+        with pytest.raises(TypeError, match=r"^y_pred contains a list"):
+            metric(Y_BIN, _lists(N))
+    with pytest.raises(TypeError, match="^y_true contains a list"):
+        db.compare_models(metric, _lists(N), other, other, n_resamples=50)
+
+
+def test_refused_dtypes_name_the_argument():
+    dates = np.arange(N).astype("datetime64[D]")
+    for metric, other in [(dm.accuracy_score, LABEL), (dm.roc_auc_score, SCORE)]:
+        with pytest.raises(TypeError, match="^y_true"):
+            metric(Y_BIN.astype(complex), other)
+        with pytest.raises(TypeError, match="^y_true"):
+            metric(dates, other)
+        with pytest.raises(TypeError, match="^sample_weight"):
+            metric(Y_BIN, other, sample_weight=dates)
+        with pytest.raises(TypeError, match="^sample_weight"):
+            metric(Y_BIN, other, sample_weight=np.array(["1"] * N, dtype=object))
+    with pytest.raises(TypeError, match="^y_score"):
+        dm.roc_auc_score(Y_BIN, SCORE.astype(complex))

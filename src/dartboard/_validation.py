@@ -194,15 +194,8 @@ def as_float_array(x: Any, *, name: str, ndim: int | tuple[int, ...] = 1,
     if arr.ndim not in ndims:
         expected = " or ".join(f"{d}-D" for d in ndims)
         raise ValueError(f"{name} must be {expected}; got an array of shape {arr.shape}")
-    if arr.dtype.kind not in "biuf":
-        if arr.dtype.kind == "O":
-            try:
-                arr = arr.astype(np.float64)
-            except (TypeError, ValueError):
-                raise TypeError(f"{name} must be numeric; got values of dtype object "
-                                "that are not numbers") from None
-        else:
-            raise TypeError(f"{name} must be numeric; got dtype {arr.dtype}")
+    if arr.dtype.kind not in "biufO":
+        raise TypeError(f"{name} must be numeric; got dtype {arr.dtype}")
     arr = to_float64(arr, name=name)
     if not allow_empty and arr.size == 0:
         raise ValueError(f"{name} is empty; at least one sample is required")
@@ -220,19 +213,32 @@ def to_float64(arr: np.ndarray, *, name: str) -> np.ndarray:
     if arr.dtype == np.float64:
         return arr
     if arr.dtype.kind == "O":
-        try:
-            return arr.astype(np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(f"{name} must be numeric; got values of dtype object "
-                            "that are not numbers") from None
-    out = arr.astype(np.float64)
-    if arr.dtype.kind == "f" and arr.dtype.itemsize > 8:
-        with np.errstate(over="ignore", under="ignore"):
-            lost = (np.isinf(out) & np.isfinite(arr)) | ((out == 0) & (arr != 0))
+        return _object_to_float64(arr, name=name)
+    if arr.dtype.kind != "f" or arr.dtype.itemsize <= 8:
+        return arr.astype(np.float64)
+    with np.errstate(over="ignore", under="ignore"):
+        out = arr.astype(np.float64)
+        lost = (np.isinf(out) & np.isfinite(arr)) | ((out == 0) & (arr != 0))
         if lost.any():
             raise ValueError(f"{name} holds {arr.dtype} values outside the range of "
                              f"float64 (e.g. {arr[lost][0]!r}); scale them first")
     return out
+
+
+def _object_to_float64(arr: np.ndarray, *, name: str) -> np.ndarray:
+    import pandas as pd
+
+    # numpy would parse "0.5" as a number: text among numbers is a misread column
+    kind = pd.api.types.infer_dtype(arr.ravel(), skipna=True) if arr.size else "empty"
+    if kind in ("string", "bytes") or (kind in ("mixed", "mixed-integer") and any(
+            isinstance(v, (str, bytes)) for v in arr.ravel())):
+        raise TypeError(f"{name} must be numeric; got dtype object holding text "
+                        "(numbers read as strings?); convert it to numbers first")
+    try:
+        return arr.astype(np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be numeric; got values of dtype object "
+                        "that are not numbers") from None
 
 
 def _check_finite(arr: np.ndarray, name: str) -> None:
