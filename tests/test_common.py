@@ -119,6 +119,7 @@ CONTAINERS = {
     "pyarrow": pa.array,
     "pyarrow_chunked": lambda a: pa.chunked_array([a[:100], a[100:]]),
     "numpy_column": lambda a: a.reshape(-1, 1),
+    "numpy_masked_nothing_masked": lambda a: np.ma.array(a, mask=np.zeros(a.shape, bool)),
 }
 
 
@@ -135,6 +136,43 @@ def test_input_container_invariance(name, k, container):
     # string labels travel through every container too
     s_true, s_pred = np.array(["a", "b", "c", "d"])[y_true], np.array(["a", "b", "c", "d"])[y_pred]
     assert_same(call(name, convert(s_true), convert(s_pred), pos_label="b"), expected)
+
+
+def _read_only(a):
+    a = np.array(a, copy=True)
+    a.setflags(write=False)
+    return a
+
+
+LAYOUTS = {
+    "read_only": _read_only,
+    "fortran_column": lambda a: np.asfortranarray(a.reshape(-1, 1)),
+    "read_only_fortran_column": lambda a: _read_only(np.asfortranarray(a.reshape(-1, 1))),
+    "strided": lambda a: np.repeat(a, 2)[::2],
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize("name, k", cases())
+def test_memory_layout_invariance_and_inputs_untouched(name, k, layout):
+    """Read-only, Fortran-ordered and strided inputs give the same value and are
+    left exactly as they were (issue 16: no public function writes to its inputs)."""
+    y_true, y_pred = data(k)
+    w = np.random.default_rng(3).uniform(0.5, 2, len(y_true))
+    w_int = np.random.default_rng(4).integers(1, 4, len(y_true))
+    s_true, s_pred = (np.array(["a", "b", "c", "d"])[y] for y in (y_true, y_pred))
+    convert = LAYOUTS[layout]
+    for t, p, weight, pos_label in [(y_true, y_pred, None, 1), (y_true, y_pred, w, 1),
+                                    (y_true, y_pred, w_int, 1), (s_true, s_pred, w, "b")]:
+        held = [convert(a) for a in (t, p) + ((weight,) if weight is not None else ())]
+        copies = [a.copy() for a in held]
+        flags = [(a.flags.f_contiguous, a.flags.writeable) for a in held]
+        expected = call(name, t, p, pos_label=pos_label, sample_weight=weight)
+        assert_same(call(name, *held[:2], pos_label=pos_label,
+                         sample_weight=held[2] if weight is not None else None), expected)
+        for a, c, f in zip(held, copies, flags):
+            assert a.dtype == c.dtype and (a.flags.f_contiguous, a.flags.writeable) == f
+            np.testing.assert_array_equal(a, c)
 
 
 @pytest.mark.parametrize("name, k", cases())
