@@ -323,3 +323,64 @@ def test_float_labels_too_large_to_be_exact():
     # 1e20 and 1e20 + 1 are the same float: such labels cannot name classes
     with pytest.raises(ValueError, match="y_true contains float labels too large"):
         dm.confusion_matrix([1e20, 2e20], [1e20, 1e20])
+
+
+# ------------------------------------------------ masked arrays and wide dtypes
+
+def test_to_numpy_refuses_masked_entries_and_unwraps_an_unmasked_array():
+    data = np.arange(6.0)
+    with pytest.raises(ValueError, match=r"^w is a masked array with 2 masked value\(s\)"):
+        v.to_numpy(np.ma.array(data, mask=[1, 0, 0, 1, 0, 0]), name="w")
+    got = v.to_numpy(np.ma.array(data, mask=False), name="w")
+    assert type(got) is np.ndarray and got.tolist() == data.tolist()
+    assert type(v.to_numpy(np.ma.array(data), name="w")) is np.ndarray
+    with pytest.raises(ValueError, match="^y is a masked array"):
+        v.column_1d(np.ma.masked_invalid([1.0, np.nan]), name="y")
+
+
+def test_every_missing_marker_gives_the_same_kind_of_error():
+    """NaN, None, pandas NA, pyarrow/polars nulls and masked entries: one ValueError
+    naming the argument, for labels, values and weights alike."""
+    missing = [np.array([0.0, np.nan, 1.0]), np.array([0, None, 1], dtype=object),
+               pd.Series([0, None, 1], dtype="Int64"), pd.Series([0, None, 1], dtype="Float64"),
+               pd.Series([0, 1, None]).astype("category"), pa.array([0, None, 1]),
+               pa.chunked_array([[0], [None, 1]]), pl.Series([0, None, 1]),
+               np.ma.array([0, 5, 1], mask=[0, 1, 0])]
+    for x in missing:
+        with pytest.raises(ValueError, match="^y_true .*(missing|NaN|masked)"):
+            dm.accuracy_score(x, [0, 1, 1])
+        with pytest.raises(ValueError, match="^y_true .*(missing|NaN|masked)"):
+            dm.mean_squared_error(x, [0.0, 1.0, 1.0])
+        with pytest.raises(ValueError, match="^sample_weight .*(missing|NaN|masked)"):
+            dm.mean_squared_error([0.0, 1.0, 1.0], [0.0, 1.0, 1.0], sample_weight=x)
+
+
+def test_to_float64_widens_and_checks_long_double_range():
+    for dt in (np.float16, np.float32, np.int8, np.uint64, np.bool_):
+        got = v.to_float64(np.array([0, 1], dtype=dt), name="x")
+        assert got.dtype == np.float64 and got.tolist() == [0.0, 1.0]
+    a = np.arange(3.0)
+    assert v.to_float64(a, name="x") is a  # float64 is not copied
+    ld = np.array([0.5, 3.0], dtype=np.longdouble)
+    assert v.to_float64(ld, name="x").tolist() == [0.5, 3.0]
+    if np.finfo(np.longdouble).max > np.finfo(np.float64).max:
+        with pytest.raises(ValueError, match="^x holds float128 values outside the range"):
+            v.to_float64(np.array([1, np.longdouble(10) ** 400]), name="x")
+        with pytest.raises(ValueError, match="^x holds float128"):
+            v.to_float64(np.array([1, np.longdouble(10) ** -400]), name="x")
+    with pytest.raises(TypeError, match="^x must be numeric; got dtype object holding text"):
+        v.to_float64(np.array([1, "2"], dtype=object), name="x")
+    with pytest.raises(TypeError, match="^x must be numeric; got values of dtype object"):
+        v.to_float64(np.array([1, [2]], dtype=object), name="x")
+
+
+def test_check_sample_weight_dtypes():
+    assert v.check_sample_weight(np.ones(3, np.int8), 3).dtype.kind == "i"  # counts stay ints
+    assert v.check_sample_weight([True, False, True], 3).dtype == np.int64
+    for w in (np.ones(3, np.float16), np.ones(3, np.float32), np.ones(3, np.longdouble),
+              np.array([1, 2.5, 3], dtype=object), pd.Series([1.0, 2.0, 3.0], dtype="Float64")):
+        assert v.check_sample_weight(w, 3).dtype == np.float64
+    with pytest.raises(TypeError, match="^sample_weight must be numeric"):
+        v.check_sample_weight(np.array(["1", "2", "3"], dtype=object), 3)
+    with pytest.raises(TypeError, match="^sample_weight must be numeric"):
+        v.check_sample_weight(np.array([1 + 1j, 1, 1]), 3)
