@@ -511,3 +511,21 @@ def test_refused_dtypes_name_the_argument():
             metric(Y_BIN, other, sample_weight=np.array(["1"] * N, dtype=object))
     with pytest.raises(TypeError, match="^y_score"):
         dm.roc_auc_score(Y_BIN, SCORE.astype(complex))
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_fold_score_functions_never_write_to_their_inputs(layout):
+    folds = np.random.default_rng(5).uniform(0.6, 0.9, (4, 6))
+    (f,), copies = held(layout, folds)
+    (a, b), more = held(layout, folds[0], folds[1])
+    assert_same(db.dart_score(f, 1.0), db.dart_score(folds, 1.0))
+    got, expected = db.dart_rank(f, 1.0), db.dart_rank(folds, 1.0)
+    assert_same(got[["mean", "std", "dart", "rank"]], expected[["mean", "std", "dart", "rank"]])
+    assert_same(db.rank_models(f).pvalue, db.rank_models(folds).pvalue)
+    got = db.cv_interval(a, n_train=100, n_test=20)
+    expected = db.cv_interval(folds[0], n_train=100, n_test=20)
+    assert_same((got.low, got.high), (expected.low, expected.high))
+    got = db.corrected_ttest(a, b, n_train=100, n_test=20)
+    expected = db.corrected_ttest(folds[0], folds[1], n_train=100, n_test=20)
+    assert_same(got.pvalue, expected.pvalue)
+    assert_untouched((f, a, b), copies + more)
