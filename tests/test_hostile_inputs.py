@@ -529,3 +529,40 @@ def test_fold_score_functions_never_write_to_their_inputs(layout):
     expected = db.corrected_ttest(folds[0], folds[1], n_train=100, n_test=20)
     assert_same(got.pvalue, expected.pvalue)
     assert_untouched((f, a, b), copies + more)
+
+
+ENGINE_LABEL_DTYPES = {k: LABEL_DTYPES[k] for k in (
+    "uint64", "uint8", "int8", "float16", "float32", "longdouble", "pandas_nullable",
+    "pandas_uint64", "pandas_category")}
+ENGINE_LABEL_DTYPES["bool"] = lambda a: a.astype(bool)
+
+
+@pytest.mark.parametrize("dt", sorted(ENGINE_LABEL_DTYPES))
+def test_engines_accept_every_label_dtype(dt):
+    """Tests, comparisons, intervals, the stability audit and the evaluation
+    engine give the int64 answer for labels of every accepted dtype (float16 and
+    long double labels crashed stability_metrics inside pandas)."""
+    convert = ENGINE_LABEL_DTYPES[dt]
+    y = convert(Y_BIN)
+    assert_same(db.delong_test(y, SCORE, SCORE_B).pvalue,
+                db.delong_test(Y_BIN, SCORE, SCORE_B).pvalue)
+    assert_same(db.mcnemar_test(y, LABEL, 1 - LABEL).pvalue,
+                db.mcnemar_test(Y_BIN, LABEL, 1 - LABEL).pvalue)
+    kw = {"n_resamples": 200, "random_state": 0}
+    for metric, other in [(dm.roc_auc_score, SCORE), (dm.accuracy_score, LABEL)]:
+        got, expected = db.interval(metric, y, other, **kw), db.interval(metric, Y_BIN, other,
+                                                                         **kw)
+        assert_same((got.low, got.high), (expected.low, expected.high))
+    got = db.compare_models(dm.roc_auc_score, y, SCORE, SCORE_B, **kw)
+    expected = db.compare_models(dm.roc_auc_score, Y_BIN, SCORE, SCORE_B, **kw)
+    assert_same(got.pvalue, expected.pvalue)
+    probas = np.random.default_rng(3).integers(1, 64, (5, N)) / 64.0
+    groups = convert(Y3) if dt != "bool" else Y3
+    got = db.stability_metrics(probas, y_true=y, groups=groups).by_group
+    expected = db.stability_metrics(probas, y_true=Y_BIN, groups=Y3).by_group
+    assert_same(got[["n", "value", "difference", "ratio"]],
+                expected[["n", "value", "difference", "ratio"]])
+    got = quiet(evaluate_predictions, y, y_score=SCORE, n_resamples=50)
+    expected = quiet(evaluate_predictions, Y_BIN, y_score=SCORE, n_resamples=50)
+    assert [(m.estimate, m.low, m.high) for m in got.metrics] == \
+        [(m.estimate, m.low, m.high) for m in expected.metrics]

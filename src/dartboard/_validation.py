@@ -351,10 +351,15 @@ def label_array(y: Any, *, name: str) -> np.ndarray:
                              f"{arr[np.mod(arr, 1) != 0][0]!r}); classification metrics "
                              "need discrete class labels. For scores or probabilities use "
                              "the ranking metrics (roc_auc_score, ...)")
-        big = np.abs(arr) >= 2.0**53  # beyond this, floats are not exact integers
+        # integral values below 2**53 are exact in float64, which pandas indexes and
+        # hash tables know (float16 and long double they do not)
+        with np.errstate(over="ignore"):
+            wide = arr.astype(np.float64, copy=False)
+        big = np.abs(wide) >= 2.0**53  # beyond this, floats are not exact integers
         if big.any():
             raise ValueError(f"{name} contains float labels too large to be exact class "
                              f"labels (e.g. {arr[big][0]!r}); use integer or string labels")
+        arr = wide
     elif kind == "c" or kind in "mMV":
         raise TypeError(f"{name} must hold class labels (numbers, booleans or strings); "
                         f"got dtype {arr.dtype}")

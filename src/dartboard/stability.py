@@ -187,6 +187,8 @@ def _stability_iv(probas: Any, y_true: Any, classes: Any,
         if y.shape[0] != p.shape[1]:
             raise ValueError(f"inconsistent numbers of samples: y_true has {y.shape[0]}, "
                              f"probas has {p.shape[1]} points")
+        if y.dtype.kind == "b" and classes.dtype.kind in "iu":
+            y = y.astype(np.int64)  # False/True are the classes 0/1
         codes = pd.Index(classes).get_indexer(y)
         if (codes < 0).any():
             unknown = pd.unique(y[codes < 0])[:5].tolist()
