@@ -566,3 +566,19 @@ def test_engines_accept_every_label_dtype(dt):
     expected = quiet(evaluate_predictions, Y_BIN, y_score=SCORE, n_resamples=50)
     assert [(m.estimate, m.low, m.high) for m in got.metrics] == \
         [(m.estimate, m.low, m.high) for m in expected.metrics]
+
+
+@pytest.mark.parametrize("kind", ["masked", "pandas_nullable", "pyarrow", "polars",
+                                  "object_none", "float_nan"])
+def test_missing_groups_are_refused_by_the_engine_and_the_audit(kind):
+    # a None group leaked "'>' not supported between 'int' and 'NoneType'" and a NaN
+    # group became a group of its own with no rows ("y_true is empty")
+    groups = np.arange(N) % 3
+    make = {**MISSING,
+            "object_none": lambda a: np.array([None, *a[1:]], dtype=object),
+            "float_nan": lambda a: np.r_[np.nan, a[1:]]}[kind]
+    with pytest.raises(ValueError, match="^group .*(missing|masked)"):
+        evaluate_predictions(Y_BIN, y_score=SCORE, groups=make(groups), n_resamples=20)
+    probas = np.random.default_rng(3).random((4, N))
+    with pytest.raises(ValueError, match="^groups .*(missing|masked)"):
+        db.stability_metrics(probas, y_true=Y_BIN, groups=make(groups))

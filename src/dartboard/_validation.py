@@ -48,6 +48,7 @@ __all__ = [
     "check_zero_division",
     "column_1d",
     "describe",
+    "group_array",
     "label_array",
     "label_category",
     "object_label_category",
@@ -365,6 +366,20 @@ def label_array(y: Any, *, name: str) -> np.ndarray:
                         f"got dtype {arr.dtype}")
     else:
         label_category(arr)
+    return arr
+
+
+def group_array(x: Any, *, name: str) -> np.ndarray:
+    """Return 1-D group labels with none missing (a point without a group would
+    otherwise form a group of its own or vanish, depending on the code path)."""
+    arr = column_1d(x, name=name)
+    if arr.dtype.kind in "fO":
+        import pandas as pd
+
+        missing = int(pd.isna(arr).sum())
+        if missing:
+            raise ValueError(f"{name} contains {missing} missing value(s) (None or NaN); "
+                             "give every sample a group")
     return arr
 
 

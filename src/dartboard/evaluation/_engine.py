@@ -23,6 +23,7 @@ from dartboard._validation import (
     check_consistent_length,
     check_option,
     column_1d,
+    group_array,
     label_array,
 )
 from dartboard.evaluation._points import calibration_points, error_points, thin
@@ -161,7 +162,7 @@ def _row(spec: MetricSpec, task: str, y_true: np.ndarray, other: np.ndarray,
 
 def _by_group(groups: Any, y_true: np.ndarray,
               rows_for: Callable[[np.ndarray, str], list[MetricRow]]) -> tuple[MetricRow, ...]:
-    groups = column_1d(groups, name="group")
+    groups = group_array(groups, name="group")
     check_consistent_length(("y_true", y_true), ("group", groups))
     return tuple(row for g in np.unique(groups) for row in rows_for(groups == g, str(g)))
 
