@@ -15,6 +15,7 @@ end by the report's writer, so a failed command leaves no file behind.
 
 from __future__ import annotations
 
+import csv
 import linecache
 import os
 import signal
@@ -226,9 +227,23 @@ def _read_file(path: str, what: str) -> Any:
                 from None
     try:
         sep = _csv_separator(p)
+        _refuse_repeated_names(p, sep, path)
         return pd.read_csv(p, sep=sep, index_col=0 if _blank_first_header(p, sep) else None)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError, csv.Error) as exc:
         raise ValueError(f"cannot read CSV file {path!r}: {one_line(str(exc))}") from None
+
+
+def _refuse_repeated_names(path: Path, sep: str, shown: str) -> None:
+    """pandas renames a repeated column ``a`` to ``a.1``; which one is meant cannot be
+    known, so a header that repeats a name is refused."""
+    with open(path, encoding="utf-8-sig", errors="replace", newline="") as handle:
+        header = next(csv.reader(handle, delimiter=sep), [])
+    seen = [name for name in header if name]
+    repeated = sorted({name for name in seen if seen.count(name) > 1})
+    if repeated:
+        raise ValueError(f"the header of {shown!r} repeats column name(s) "
+                         f"{', '.join(map(repr, repeated[:8]))}; give each column its "
+                         "own name")
 
 
 def _csv_separator(path: Path) -> str:

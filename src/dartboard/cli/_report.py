@@ -31,7 +31,7 @@ def report(
     if not path.is_file():
         raise ValueError(f"RESULTS {results!r} does not exist")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"))  # a BOM is fine
     except json.JSONDecodeError as exc:
         raise ValueError(f"{results!r} is not valid JSON ({exc.msg}, line {exc.lineno})") \
             from None
