@@ -96,7 +96,9 @@ class CommandGroup(TyperGroup):
                                   standalone_mode=False, **extra)
         except Stopped as exc:
             self._fail(str(exc), standalone_mode, exc.code, prefix="")
-        except typer.Abort as exc:
+        except typer.Abort as exc:  # a signal while the command line was parsed
+            if isinstance(exc.__cause__, _Terminated):
+                self._fail("terminated", standalone_mode, EXIT_TERMINATED, prefix="")
             if isinstance(exc.__cause__, KeyboardInterrupt):
                 self._fail("interrupted", standalone_mode, EXIT_INTERRUPTED, prefix="")
             self._fail("aborted", standalone_mode, 1)
