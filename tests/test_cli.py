@@ -46,6 +46,11 @@ def files(tmp_path_factory):
     (d / "corrupt.parquet").write_bytes(b"PAR1 this is not a parquet file")
     (d / "incomplete.json").write_text('{"selection": {"configs": ["a"], "precision": 1}}')
     (d / "header_only.csv").write_text("y,score\n")
+    (d / "edited.json").write_text('{"classification": {"metrics": null}}')
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    pq.write_table(pa.table({"y": [0, 1, 0, 1], "p": [[1, 2], [3], [4], [5]]}),
+                   d / "nested.parquet")
 
     X, target = load_breast_cancer(return_X_y=True)
     search = GridSearchCV(DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2, 4]},
@@ -379,9 +384,34 @@ BAD = [
     ("unknown model class", ["audit", "{d}/train.csv", "--target", "target", "--model",
                              "sklearn.linear_model.NoSuchModel"], "has no 'NoSuchModel'"),
     ("unknown model module", ["profile", "{d}/train.csv", "--target", "target", "--model",
-                              "nosuchpackage.Model"], "cannot import module 'nosuchpackage'"),
+                              "sklearn.nosuchpackage.Model"],
+     "cannot import module 'sklearn.nosuchpackage'"),
     ("not an estimator", ["audit", "{d}/train.csv", "--target", "target", "--model",
-                          "json.dumps"], "must name an estimator class with a fit method"),
+                          "sklearn.metrics.accuracy_score"],
+     "must name an estimator class with a fit method"),
+    ("transformer, not an estimator", ["audit", "{d}/train.csv", "--target", "target",
+                                       "--model", "sklearn.preprocessing.StandardScaler"],
+     "must name an estimator class with a fit method and predict or predict_proba"),
+    ("model outside the allowed modules", ["audit", "{d}/train.csv", "--target", "target",
+                                           "--model", "json.JSONDecoder"],
+     "module 'json' is not allowed"),
+    ("allowed prefix is a whole module name", ["audit", "{d}/train.csv", "--target",
+                                               "target", "--model", "sklearnx.Model"],
+     "module 'sklearnx' is not allowed"),
+    ("report into a directory", ["evaluate", "{d}/preds.csv", "--y-true", "y", "--y-score",
+                                 "score", "--report", "{d}"], "is a directory"),
+    ("demo into an unwritable place", ["demo", "--quick", "--out", "{d}/preds.csv/sub"],
+     "is not a writable directory"),
+    # issue 16: probability columns that do not sum to 1 gave an AUC (0.148), exit 0
+    ("probabilities not summing to 1", ["evaluate", "{d}/preds.csv", "--y-true", "y",
+                                        "--proba", "score", "--proba", "score"],
+     "proba rows must sum to 1"),
+    # issue 16: a nested Parquet column leaked "unhashable type: 'numpy.ndarray'"
+    ("nested parquet column", ["evaluate", "{d}/nested.parquet", "--y-true", "y", "--y-pred",
+                               "p"], "column 'p' (--y-pred) in"),
+    # issue 16: a hand-edited results.json leaked "'NoneType' object is not iterable"
+    ("hand-edited results", ["report", "{d}/edited.json", "-o", "{out}"],
+     "'classification.metrics' must be a list of JSON objects"),
     ("missing target", ["audit", "{d}/train.csv", "--target", "label", "--model",
                         "sklearn.linear_model.LogisticRegression"], "column 'label'"),
     ("not results", ["report", "{d}/preds.csv", "-o", "{out}"], "not valid JSON"),
@@ -398,7 +428,7 @@ BAD = [
 def test_bad_input_exit_2_one_line_no_traceback_no_file(files, tmp_path, case, args, message):
     out = tmp_path / "out.html"
     argv = [a.replace("{d}", str(files)).replace("{out}", str(out)) for a in args]
-    if argv[0] == "evaluate" and "--frobnicate" not in argv:
+    if argv[0] == "evaluate" and "--frobnicate" not in argv and "--report" not in argv:
         argv += ["--report", str(out)]
     res = runner.invoke(app, argv)
     assert res.exit_code == 2, res.output
@@ -468,3 +498,190 @@ def test_streamed_and_in_memory_evaluate_report_the_same_metrics(files, tmp_path
     assert list(from_states) == list(in_memory)
     for name, value in in_memory.items():
         assert from_states[name] == pytest.approx(value, rel=1e-12), name
+
+
+# ---------------------------------------------------------------- issue 16: hostile use
+
+def _cli(*args, env_path=None, **kw):
+    """The real command line in a fresh interpreter (imports and signals as a user has
+    them)."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ)
+    paths = [p for p in (env_path, env.get("PYTHONPATH")) if p]
+    env["PYTHONPATH"] = os.pathsep.join(map(str, paths))
+    return subprocess.Popen([sys.executable, "-c", "from dartboard.cli import main; main()",
+                             *map(str, args)], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kw)
+
+
+@pytest.mark.parametrize("command", ["audit", "profile"])
+def test_model_outside_the_allowlist_is_never_imported(files, tmp_path, command):
+    # issue 16: `--model some.module.Name` imported the module before any check
+    marker = tmp_path / "imported"
+    (tmp_path / "planted.py").write_text(
+        f"open({str(marker)!r}, 'w').close()\n"
+        "class Model:\n    def fit(self, X, y): return self\n"
+        "    def predict(self, X): return X[:, 0]\n")
+    proc = _cli(command, files / "train.csv", "--target", "target", "--model",
+                "planted.Model", env_path=tmp_path)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2, err
+    assert err.strip().splitlines() == [err.strip()] and "not allowed" in err
+    assert "--allow-module planted" in err
+    assert not marker.exists()
+    assert out == ""
+
+
+def test_model_this_prints_no_zen(files):
+    # issue 16: `--model this.X` printed the Zen of Python
+    proc = _cli("audit", files / "train.csv", "--target", "target", "--model", "this.X")
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2
+    assert "Zen" not in out + err and "Beautiful is better" not in out + err
+    assert err.startswith("error: --model 'this.X': module 'this' is not allowed")
+
+
+def test_allow_module_is_the_only_way_in(files, tmp_path, monkeypatch):
+    """A prefix named with --allow-module is imported and used; the class must still be
+    an estimator."""
+    marker = tmp_path / "imported"
+    (tmp_path / "trusted_models.py").write_text(
+        f"open({str(marker)!r}, 'w').close()\n"
+        "from sklearn.tree import DecisionTreeClassifier as Tree\n"
+        "class Half:\n    def fit(self, X, y): return self\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    base = ["profile", str(files / "train.parquet"), "--target", "target", "--repeats", "1",
+            "--allow-module", "trusted_models", "--json"]
+    res = runner.invoke(app, base + ["--model", "trusted_models.Tree"])
+    assert res.exit_code == 0, res.output
+    assert marker.exists() and json.loads(res.stdout)["model"] == "trusted_models.Tree"
+    res = runner.invoke(app, base + ["--model", "trusted_models.Half"])
+    assert res.exit_code == 2 and "predict or predict_proba" in res.stderr
+
+
+def test_internal_error_exit_1_one_line_and_traceback_with_debug(files, monkeypatch):
+    # issue 16: an internal TypeError was reported as bad input (exit 2)
+    import dartboard.evaluation
+
+    def broken(*args, **kwargs):
+        return sorted([None, 1])  # a bug: TypeError from an operation, not a check
+
+    monkeypatch.setattr(dartboard.evaluation, "evaluate_predictions", broken)
+    argv = ["evaluate", str(files / "preds.csv"), "--y-true", "y", "--y-score", "score"]
+    res = runner.invoke(app, argv)
+    assert res.exit_code == 1
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("internal error: TypeError: ")
+    assert "--debug" in lines[0] and "Traceback" not in res.stderr
+    res = runner.invoke(app, argv + ["--debug"])
+    assert res.exit_code == 1
+    assert "Traceback" in res.stderr and "in broken" in res.stderr
+    assert res.stderr.strip().splitlines()[-1].startswith("internal error: TypeError: ")
+
+
+def test_bad_input_rule_keeps_dartboards_own_type_errors_as_bad_input():
+    """TypeError/KeyError are bad input only when dartboard raised them on purpose."""
+    from dartboard._validation import check_int
+    from dartboard.cli._io import is_bad_input
+
+    def caught(func):
+        try:
+            func()
+        except Exception as exc:  # noqa: BLE001 - the exception is what is tested
+            return exc
+        raise AssertionError("no exception")
+
+    assert is_bad_input(caught(lambda: check_int("3", "n_resamples")))  # a check: exit 2
+    assert is_bad_input(caught(lambda: float("x")))  # ValueError: always input
+    assert not is_bad_input(caught(lambda: np.add(np.array(["a"]), None)))  # inside numpy
+    assert not is_bad_input(caught(lambda: {}["missing"]))  # not dartboard's raise
+    assert not is_bad_input(caught(lambda: None.shape))  # AttributeError: always a bug
+
+
+def test_existing_path_is_a_file_before_a_glob(tmp_path):
+    # issue 16: a CSV named with [, ], * or ? was taken for a Parquet glob
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 60)
+    s = np.clip(0.4 * y + 0.6 * rng.random(60), 0, 1)
+    for name in ("run[1].csv", "a*b?.csv"):
+        pd.DataFrame({"y": y, "s": s}).to_csv(tmp_path / name, index=False)
+        res = runner.invoke(app, ["evaluate", str(tmp_path / name), "--y-true", "y",
+                                  "--y-score", "s", "--json", "--n-resamples", "50"])
+        assert res.exit_code == 0, res.output
+        auc = next(m for m in json.loads(res.stdout)["metrics"] if m["metric"] == "roc_auc")
+        assert auc["estimate"] == pytest.approx(skm.roc_auc_score(y, s))
+
+
+@pytest.mark.parametrize("fail_at", ["write", "rename"])
+def test_a_pair_of_files_appears_whole_or_not_at_all(tmp_path, monkeypatch, fail_at):
+    # issue 16: an interrupted demo could leave results.json without report.html
+    import os
+
+    from dartboard.report import _render
+
+    calls = {"n": 0}
+    real_replace, real_chmod = os.replace, os.chmod
+
+    def second_fails(real):
+        def wrapped(*args):
+            calls["n"] += 1
+            if calls["n"] == 2:
+                raise KeyboardInterrupt if fail_at == "write" else OSError("disk full")
+            return real(*args)
+        return wrapped
+
+    if fail_at == "write":
+        monkeypatch.setattr(_render.os, "chmod", second_fails(real_chmod))
+    else:
+        monkeypatch.setattr(_render.os, "replace", second_fails(real_replace))
+    (tmp_path / "keep.txt").write_text("x")
+    with pytest.raises((KeyboardInterrupt, OSError)):
+        _render.write_texts_atomic({tmp_path / "results.json": "{}",
+                                    tmp_path / "report.html": "<html>"})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.txt"]
+    monkeypatch.undo()
+    _render.write_texts_atomic({tmp_path / "results.json": "{}",
+                                tmp_path / "report.html": "<html>"})
+    assert (tmp_path / "report.html").read_text() == "<html>"
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/proc/self/status"),
+                    reason="reads the caught-signal mask from /proc")
+@pytest.mark.parametrize("signame, code, message", [("SIGINT", 130, "interrupted"),
+                                                    ("SIGTERM", 143, "terminated")])
+def test_signal_during_evaluate_report_leaves_nothing(tmp_path, signame, code, message):
+    # issue 16: SIGTERM could leave a hidden .out.html.XXXX.tmp; Ctrl-C said nothing
+    import signal
+    import time
+
+    rng = np.random.default_rng(4)
+    n = 5000
+    y = rng.integers(0, 2, n)
+    pd.DataFrame({"y": y, "s": np.clip(0.3 * y + 0.7 * rng.random(n), 0, 1)}).to_csv(
+        tmp_path / "big.csv", index=False)
+    out = tmp_path / "out.html"
+    proc = _cli("evaluate", tmp_path / "big.csv", "--y-true", "y", "--y-score", "s",
+                "--n-resamples", "200000", "--report", out)
+    deadline = time.monotonic() + 60
+    while not _catches(proc.pid, signal.SIGTERM):  # the command is running
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.05)
+    time.sleep(1.0)
+    proc.send_signal(getattr(signal, signame))
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == code, stderr
+    assert stderr.strip() == message and stdout == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.csv"]
+
+
+def _catches(pid, signum):
+    """Whether process ``pid`` has a Python handler for ``signum`` (SigCgt mask)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            mask = next(line for line in status if line.startswith("SigCgt:"))
+    except (OSError, StopIteration):
+        return False
+    return bool(int(mask.split()[1], 16) >> (signum - 1) & 1)

@@ -290,7 +290,8 @@ def run_demo(out_dir: str | os.PathLike[str] = "dartboard-demo", *, quick: bool 
 
     from dartboard import __version__
     from dartboard.evaluation import evaluate_predictions
-    from dartboard.report import write_json, write_report
+    from dartboard.report import render_report
+    from dartboard.report._render import json_text, write_texts_atomic
 
     out = Path(out_dir)
     n_folds = 5 if quick else 10
@@ -348,8 +349,11 @@ def run_demo(out_dir: str | os.PathLike[str] = "dartboard-demo", *, quick: bool 
         results["notes"] = []
         with bar.step("writing report.html and results.json"):
             out.mkdir(parents=True, exist_ok=True)
-            json_path = write_json(results, out / "results.json")
-            html_path = write_report(results, out / "report.html")
+            # both files or neither: an interrupted demo leaves no results.json
+            # without its report.html
+            json_path, html_path = write_texts_atomic(
+                {out / "results.json": json_text(results),
+                 out / "report.html": render_report(results)})
     results["paths"] = {"report": str(html_path), "results": str(json_path)}
     results["timings"] = bar.timings
     return results

@@ -5,7 +5,9 @@ and ``report``. Tables go to standard output (``--json`` prints the same numbers
 JSON instead), progress bars and warnings to standard error. Bad input (a missing
 file or column, an unreadable file, a bad option value) ends with exit code 2 and
 one line ``error: ...`` on standard error, never a traceback, and no output file:
-every file is written atomically at the very end.
+every file is written atomically at the very end. A bug inside dartboard ends with
+exit code 1 and one line ``internal error: ...`` (``--debug`` prints the traceback);
+Ctrl-C with ``interrupted`` and exit code 130, SIGTERM with ``terminated`` and 143.
 
 Layout: ``_io`` reads files and columns and reports errors, ``_output`` prints
 tables (numbers by :func:`dartboard._format.format_number`, as the report shows
@@ -23,7 +25,7 @@ from dartboard.cli._audit import audit, profile
 from dartboard.cli._compare import compare
 from dartboard.cli._demo import demo
 from dartboard.cli._evaluate import evaluate
-from dartboard.cli._io import CommandGroup
+from dartboard.cli._io import DEBUG_OPTION, CommandGroup
 from dartboard.cli._report import report
 from dartboard.cli._select import select
 
@@ -43,7 +45,11 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                       help="Print the version and exit.")) -> None:
+                                       help="Print the version and exit."),
+          debug: bool = typer.Option(False, DEBUG_OPTION,
+                                     help="Print the traceback of an internal error "
+                                          "(accepted anywhere on the command line).")
+          ) -> None:
     """dartboard: metrics with intervals, model comparison, DART selection, audits."""
 
 

@@ -1,7 +1,12 @@
 """``dartboard audit`` and ``dartboard profile``: a model trained on a data file.
 
 Estimators are named by import path (``sklearn.linear_model.LogisticRegression``)
-with JSON parameters; nothing given on the command line is ever unpickled.
+with JSON parameters; nothing given on the command line is ever unpickled. Importing
+a module runs its code, so ``--model`` must start with an allowed prefix before
+anything is imported: scikit-learn and the common estimator libraries
+(:data:`DEFAULT_MODULES`), and only the further prefixes the user names with
+``--allow-module``. The class must then be an estimator (``fit``, and ``predict`` or
+``predict_proba``).
 """
 
 from __future__ import annotations
@@ -15,6 +20,12 @@ import typer
 
 from dartboard.cli._io import column, is_numeric, labels, one_line, read_table
 from dartboard.cli._output import print_json, print_table
+
+DEFAULT_MODULES = ("sklearn", "xgboost", "lightgbm", "catboost")
+
+_ALLOW_HELP = ("Also allow --model from this package or module prefix, e.g. mypkg.models "
+               "(repeat the option). Importing a module runs its code: name only code "
+               "you trust.")
 
 _PROFILE_ROWS = ["fit_time", "fit_time_iqr", "predict_time", "predict_time_iqr", "throughput",
                  "fit_peak_python", "predict_peak_python", "fit_peak_rss", "predict_peak_rss",
@@ -30,6 +41,7 @@ def audit(
                                                    "sklearn.linear_model.LogisticRegression."),
     params: str | None = typer.Option(None, "--params", help="Constructor parameters as a "
                                                              "JSON object."),
+    allow_module: list[str] | None = typer.Option(None, "--allow-module", help=_ALLOW_HELP),
     n_estimators: int = typer.Option(30, "--n-estimators", help="Bootstrap models."),
     group: str | None = typer.Option(None, "--group", help="Column of groups (not a "
                                                            "feature): metrics per group."),
@@ -41,7 +53,7 @@ def audit(
     """Stability and uncertainty of a model trained on bootstrap samples."""
     from dartboard import stability_audit
 
-    estimator = _estimator(model, params)
+    estimator = _estimator(model, params, allow_module)
     X, y, groups = _training_data(data, target, group)
     X_tr, X_te, y_tr, y_te, _, g_te = _split(X, y, groups, test_size, seed)
     res = stability_audit(estimator, X_tr, y_tr, X_te, y_te, n_estimators=n_estimators,
@@ -71,6 +83,7 @@ def profile(
     model: str = typer.Option(..., "--model", help="Estimator class by import path."),
     params: str | None = typer.Option(None, "--params", help="Constructor parameters as a "
                                                              "JSON object."),
+    allow_module: list[str] | None = typer.Option(None, "--allow-module", help=_ALLOW_HELP),
     repeats: int = typer.Option(5, "--repeats", help="Timed fit + predict runs."),
     test_size: float = typer.Option(0.3, "--test-size", help="Share of rows predicted."),
     seed: int = typer.Option(0, "--seed"),
@@ -79,7 +92,7 @@ def profile(
     """Fit and predict time, throughput, peak memory and model size."""
     from dartboard import profile_pipeline
 
-    estimator = _estimator(model, params)
+    estimator = _estimator(model, params, allow_module)
     X, y, _ = _training_data(data, target, None)
     X_tr, X_te, y_tr, _, _, _ = _split(X, y, None, test_size, seed)
     prof = profile_pipeline(estimator, X_tr, y_tr, X_te, repeats=repeats)
@@ -92,12 +105,14 @@ def profile(
                 [("quantity", "quantity"), ("value", "value")])
 
 
-def _estimator(dotted: str, params: str | None) -> Any:
-    """An estimator from its import path and JSON parameters (no unpickling)."""
+def _estimator(dotted: str, params: str | None, allowed: list[str] | None = None) -> Any:
+    """An estimator from its import path and JSON parameters (no unpickling); the
+    path is checked against the allowed prefixes before anything is imported."""
     module_name, _, class_name = dotted.rpartition(".")
     if not module_name or not class_name:
         raise ValueError(f"--model must be an import path such as "
                          f"sklearn.linear_model.LogisticRegression; got {dotted!r}")
+    _check_allowed(module_name, dotted, allowed or [])
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
@@ -107,15 +122,32 @@ def _estimator(dotted: str, params: str | None) -> Any:
     if cls is None:
         raise ValueError(f"--model {dotted!r}: module {module_name!r} has no "
                          f"{class_name!r}")
-    if not inspect.isclass(cls) or not callable(getattr(cls, "fit", None)):
+    if not inspect.isclass(cls) or not callable(getattr(cls, "fit", None)) or not any(
+            callable(getattr(cls, m, None)) for m in ("predict", "predict_proba")):
         raise ValueError(f"--model {dotted!r} must name an estimator class with a fit "
-                         "method")
+                         "method and predict or predict_proba")
     kwargs = _params(params)
     try:
         return cls(**kwargs)
     except TypeError as exc:
         raise ValueError(f"--params do not fit {class_name}: {one_line(str(exc))}") \
             from None
+
+
+def _check_allowed(module_name: str, dotted: str, extra: list[str]) -> None:
+    """Refuse a module outside the allowed prefixes (whole dotted parts: ``sklearn``
+    allows ``sklearn.tree``, not ``sklearnx``)."""
+    prefixes = list(DEFAULT_MODULES)
+    for prefix in extra:
+        prefix = prefix.strip().rstrip(".")
+        if not prefix or not all(part.isidentifier() for part in prefix.split(".")):
+            raise ValueError(f"--allow-module must be a module path such as mypkg.models; "
+                             f"got {prefix!r}")
+        prefixes.append(prefix)
+    if not any(module_name == p or module_name.startswith(p + ".") for p in prefixes):
+        raise ValueError(f"--model {dotted!r}: module {module_name!r} is not allowed "
+                         f"(allowed: {', '.join(prefixes)}); name a trusted package with "
+                         f"--allow-module {module_name.partition('.')[0]}")
 
 
 def _params(params: str | None) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 
+from dartboard.cli._io import check_output_dir
 from dartboard.cli._output import print_table
 
 
@@ -18,9 +19,7 @@ def demo(out: Path = typer.Option(Path("dartboard-demo"), "--out",
     ships with scikit-learn; write report.html and results.json."""
     from dartboard.demo import run_demo
 
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"--out {str(out)!r} is a file; give a directory (created if "
-                         "missing)")
+    check_output_dir(out, "--out", ("report.html", "results.json"))
     results = run_demo(out, quick=quick, progress=True)
     rows = [{"item": h["label"], "value": h["value"], "detail": h.get("detail", "")}
             for h in results["highlights"]]

@@ -1,7 +1,12 @@
-"""Files in, errors out: reading tables and columns, and reporting bad input.
+"""Files in, errors out: reading tables and columns, and reporting errors.
 
 Bad input (a missing file or column, an unreadable file, a bad option value) ends
 with exit code 2 and one line ``error: ...`` on standard error, never a traceback.
+An unexpected failure inside dartboard ends with exit code 1 and one line
+``internal error: ...`` (the traceback with ``--debug``): a bug is never disguised
+as bad input. Ctrl-C ends with ``interrupted`` and exit code 130, SIGTERM with
+``terminated`` and 143 (128 + the signal, as a shell reports a killed process);
+both unwind like an exception, so a file being written is removed, not left half.
 Subcommands raise ordinary ``ValueError``/``TypeError``/``OSError`` and never catch
 them; :class:`CommandGroup` is the one place that reports them. Output files are
 checked before any work (:func:`check_output`) and written atomically at the very
@@ -10,7 +15,12 @@ end by the report's writer, so a failed command leaves no file behind.
 
 from __future__ import annotations
 
+import csv
+import linecache
+import os
+import signal
 import sys
+import traceback
 import warnings
 from pathlib import Path
 from typing import Any
@@ -18,33 +28,79 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-# Exceptions that mean "the input is wrong", reported in one line with exit code 2.
-# (json, pandas and pyarrow parse errors are ValueErrors; unreadable files OSErrors.)
-USER_ERRORS = (ValueError, TypeError, OSError, KeyError)
+EXIT_INTERNAL = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_TERMINATED = 128 + signal.SIGTERM
+DEBUG_OPTION = "--debug"
 
 _PARQUET = {".parquet", ".pq", ".parq"}
+_PACKAGE = str(Path(__file__).resolve().parents[1])
 
 
 def one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+class Stopped(Exception):
+    """Ctrl-C or SIGTERM, carried past click (which would turn it into an abort)."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised by its handler: unwinds exactly like Ctrl-C."""
+
+
+def is_bad_input(exc: BaseException) -> bool:
+    """Whether ``exc`` means "the input is wrong" (exit 2) rather than a bug (exit 1).
+
+    ``ValueError`` (dartboard's checks, and pandas', pyarrow's and json's parse
+    errors) and ``OSError`` (unreadable files) always are. ``TypeError``,
+    ``KeyError`` and ``IndexError`` are only when dartboard raised them on purpose:
+    the innermost frame is a ``raise`` statement in dartboard's own code (its checks
+    name the argument). The same types raised by an operation (``None`` iterated,
+    an array hashed) or from inside numpy or pandas are bugs, and so is every other
+    exception.
+    """
+    if isinstance(exc, (ValueError, OSError)):
+        return True
+    if not isinstance(exc, (TypeError, KeyError, IndexError)) or exc.__traceback__ is None:
+        return False
+    frame = traceback.extract_tb(exc.__traceback__)[-1]
+    inside = str(Path(frame.filename).resolve()).startswith(_PACKAGE + os.sep)
+    line = linecache.getline(frame.filename, frame.lineno or 0).lstrip()
+    return inside and line.startswith("raise ")
+
+
 class CommandGroup(TyperGroup):
-    """Runs a subcommand and turns bad input into ``error: ...`` and exit code 2;
-    warnings become one ``warning: ...`` line each."""
+    """Runs a subcommand and turns bad input into ``error: ...`` and exit code 2,
+    internal errors into ``internal error: ...`` and exit code 1, Ctrl-C and SIGTERM
+    into one line and 130 or 143; warnings become one ``warning: ...`` line each."""
 
     def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
         def show_warning(message: Any, category: Any, *_: Any, **__: Any) -> None:
             typer.echo(f"warning: {one_line(str(message))}", err=True)
 
+        args = list(sys.argv[1:] if args is None else args)
+        debug = DEBUG_OPTION in args
+        args = [a for a in args if a != DEBUG_OPTION]
+        rv: Any = None
         try:
-            with warnings.catch_warnings():
+            with warnings.catch_warnings(), _sigterm_unwinds():
                 warnings.showwarning = show_warning
                 rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
                                   standalone_mode=False, **extra)
-        except typer.Abort:
+        except Stopped as exc:
+            self._fail(str(exc), standalone_mode, exc.code, prefix="")
+        except typer.Abort as exc:  # a signal while the command line was parsed
+            if isinstance(exc.__cause__, _Terminated):
+                self._fail("terminated", standalone_mode, EXIT_TERMINATED, prefix="")
+            if isinstance(exc.__cause__, KeyboardInterrupt):
+                self._fail("interrupted", standalone_mode, EXIT_INTERRUPTED, prefix="")
             self._fail("aborted", standalone_mode, 1)
         except typer.TyperException as exc:  # usage errors: unknown option, missing value
             if type(exc).__name__ == "NoArgsIsHelpError":
@@ -52,32 +108,91 @@ class CommandGroup(TyperGroup):
                 rv = 0
             else:
                 self._fail(exc.format_message(), standalone_mode, exc.exit_code)
-        except USER_ERRORS as exc:
-            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-            self._fail(one_line(str(message)) or type(exc).__name__, standalone_mode,
-                       EXIT_BAD_INPUT)
+        except Exception as exc:
+            if debug:
+                traceback.print_exception(exc, file=sys.stderr)
+            if is_bad_input(exc):
+                message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+                self._fail(one_line(str(message)) or type(exc).__name__, standalone_mode,
+                           EXIT_BAD_INPUT)
+            hint = "" if debug else f" (rerun with {DEBUG_OPTION} for the traceback)"
+            self._fail(f"{type(exc).__name__}: {one_line(str(exc))}{hint}", standalone_mode,
+                       EXIT_INTERNAL, prefix="internal error: ")
         if not standalone_mode:
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)
 
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except _Terminated:
+            raise Stopped("terminated", EXIT_TERMINATED) from None
+        except KeyboardInterrupt:
+            raise Stopped("interrupted", EXIT_INTERRUPTED) from None
+
     @staticmethod
-    def _fail(message: str, standalone_mode: bool, code: int) -> None:
-        typer.echo(f"error: {one_line(message)}", err=True)
+    def _fail(message: str, standalone_mode: bool, code: int, prefix: str = "error: ") -> None:
+        typer.echo(f"{prefix}{one_line(message)}", err=True)
         if standalone_mode:
             sys.exit(code)
         raise typer.Exit(code)
 
 
+class _sigterm_unwinds:
+    """While a command runs, SIGTERM raises (like Ctrl-C) instead of killing the
+    process on the spot, so ``finally`` blocks remove temporary files."""
+
+    def __enter__(self) -> None:
+        self.installed = False
+        try:
+            self.previous = signal.signal(signal.SIGTERM, _raise_terminated)
+            self.installed = True
+        except ValueError:  # not the main thread: leave the handler alone
+            pass
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.installed:
+            signal.signal(signal.SIGTERM, self.previous)
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    raise _Terminated()
+
+
 def check_output(path: Path, option: str) -> None:
     """Fail before any work when an output file cannot be written where asked."""
-    if not Path(path).parent.is_dir():
-        raise ValueError(f"{option} {str(path)!r}: directory {str(Path(path).parent)!r} does "
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"{option} {str(path)!r} is a directory; give a file name")
+    if not path.parent.is_dir():
+        raise ValueError(f"{option} {str(path)!r}: directory {str(path.parent)!r} does "
                          "not exist")
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise ValueError(f"{option} {str(path)!r}: directory {str(path.parent)!r} is not "
+                         "writable")
+
+
+def check_output_dir(path: Path, option: str, names: tuple[str, ...]) -> None:
+    """Fail before any work when files ``names`` cannot be written into directory
+    ``path`` (created when missing, with its parents)."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{option} {str(path)!r} is a file; give a directory (created if "
+                         "missing)")
+    existing = next(p for p in (path, *path.parents) if p.exists())
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise ValueError(f"{option} {str(path)!r}: {str(existing)!r} is not a writable "
+                         "directory")
+    for name in names:
+        if (path / name).is_dir():
+            raise ValueError(f"{option} {str(path)!r}: {name!r} there is a directory")
 
 
 def is_stream_source(path: str) -> bool:
-    """A directory or a glob: Parquet files to stream rather than one table to read."""
-    return Path(path).is_dir() or any(ch in path for ch in "*?[")
+    """A directory or a glob: Parquet files to stream rather than one table to read.
+    A path that exists is that file, whatever characters its name holds."""
+    p = Path(path)
+    return p.is_dir() or (not p.exists() and any(ch in path for ch in "*?["))
 
 
 def read_table(path: str, what: str = "FILE") -> Any:
@@ -114,9 +229,23 @@ def _read_file(path: str, what: str) -> Any:
                 from None
     try:
         sep = _csv_separator(p)
+        _refuse_repeated_names(p, sep, path)
         return pd.read_csv(p, sep=sep, index_col=0 if _blank_first_header(p, sep) else None)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError, csv.Error) as exc:
         raise ValueError(f"cannot read CSV file {path!r}: {one_line(str(exc))}") from None
+
+
+def _refuse_repeated_names(path: Path, sep: str, shown: str) -> None:
+    """pandas renames a repeated column ``a`` to ``a.1``; which one is meant cannot be
+    known, so a header that repeats a name is refused."""
+    with open(path, encoding="utf-8-sig", errors="replace", newline="") as handle:
+        header = next(csv.reader(handle, delimiter=sep), [])
+    seen = [name for name in header if name]
+    repeated = sorted({name for name in seen if seen.count(name) > 1})
+    if repeated:
+        raise ValueError(f"the header of {shown!r} repeats column name(s) "
+                         f"{', '.join(map(repr, repeated[:8]))}; give each column its "
+                         "own name")
 
 
 def _csv_separator(path: Path) -> str:
@@ -141,7 +270,18 @@ def column(table: Any, name: str, option: str, path: str) -> Any:
         shown = ", ".join(map(str, list(table.columns)[:12]))
         raise ValueError(f"column {name!r} ({option}) not found in {path!r}; its columns "
                          f"are: {shown}")
-    return table[name]
+    values = table[name]
+    if isinstance(values, type(table)):
+        raise ValueError(f"column {name!r} ({option}) appears more than once in {path!r}")
+    if values.dtype == object and values.map(_is_nested).any():
+        raise ValueError(f"column {name!r} ({option}) in {path!r} holds lists or nested "
+                         "values; give one number or label per row")
+    return values
+
+
+def _is_nested(value: Any) -> bool:
+    """A list, dict or array in one cell (Parquet's nested types)."""
+    return isinstance(value, (list, tuple, dict, set)) or getattr(value, "ndim", 0) > 0
 
 
 def numeric(values: Any, name: str, option: str) -> Any:

@@ -36,6 +36,7 @@ from dartboard.evaluation._result import (
     PrPoints,
     RocPoints,
 )
+from dartboard.metrics._probabilistic import _check_range, check_proba_rows
 from dartboard.metrics._registry import TASKS as REGISTRY_TASKS
 from dartboard.metrics._registry import MetricSpec, specs
 
@@ -219,6 +220,9 @@ def _classification_iv(y_true: Any, y_pred: Any, y_score: Any, proba: Any,
         if proba.shape[1] != classes.size:
             raise ValueError(f"proba must have one column per class of y_true "
                              f"({classes.size}: {classes.tolist()}); got {proba.shape[1]}")
+        # the same check as log_loss: a matrix that is not probabilities gives no AUC
+        _check_range(proba, "proba")
+        check_proba_rows(proba, "proba")
         y_pred = classes[np.argmax(proba, axis=1)]
         if proba.shape[1] == 2:
             y_score = proba[:, positive_index(classes, infer="greater")]

@@ -98,13 +98,18 @@ def _multiclass_iv(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any
                          + ("" if labels is not None else
                             ", or give all classes through the labels argument"))
     if p.ndim == 2:
-        deviation = np.abs(_row_sums(p) - 1.0)
-        bad = np.flatnonzero(deviation > _SUM_TOLERANCE)
-        if bad.shape[0]:
-            i = int(bad[0])
-            raise ValueError(f"y_proba rows must sum to 1; {bad.shape[0]} row(s) do not "
-                             f"(e.g. row {i} sums to {p[i].sum()!r})")
+        check_proba_rows(p, "y_proba")
     return codes, p, w
+
+
+def check_proba_rows(p: np.ndarray, name: str) -> None:
+    """Rows of an (n, K) probability matrix must sum to 1 (within the tolerance)."""
+    deviation = np.abs(_row_sums(p) - 1.0)
+    bad = np.flatnonzero(deviation > _SUM_TOLERANCE)
+    if bad.shape[0]:
+        i = int(bad[0])
+        raise ValueError(f"{name} rows must sum to 1; {bad.shape[0]} row(s) do not "
+                         f"(e.g. row {i} sums to {float(p[i].sum())!r})")
 
 
 def _weight_sum(w: np.ndarray) -> float:

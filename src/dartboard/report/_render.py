@@ -273,19 +273,44 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
 
     The directory must exist: a mistyped path is an error, not a new directory tree.
     """
-    path = Path(path)
-    if not path.parent.is_dir():
-        raise FileNotFoundError(f"cannot write {path}: directory {path.parent} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    return write_texts_atomic({path: text})[0]
+
+
+def write_texts_atomic(texts: dict[str | os.PathLike[str], str]) -> list[Path]:
+    """Write several files that belong together (a report and its results) so that
+    all of them appear or none does.
+
+    Every text goes to a temporary file beside its target first; only when all are
+    written are they renamed into place. An error or an interrupt (Ctrl-C, or SIGTERM
+    turned into an exception by the command line) removes the temporaries, and a
+    rename that fails removes the files already renamed.
+    """
+    paths = [Path(p) for p in texts]
+    for path in paths:
+        if not path.parent.is_dir():
+            raise FileNotFoundError(f"cannot write {path}: directory {path.parent} does "
+                                    "not exist")
+    staged: list[str] = []
+    placed: list[Path] = []
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it 0600; give a normal file's mode
-        os.replace(tmp, path)
+        for path, text in zip(paths, texts.values()):
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
+                                       suffix=".tmp")
+            staged.append(tmp)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it 0600; a normal file's mode
+        for tmp, path in zip(staged, paths):
+            os.replace(tmp, path)
+            placed.append(path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        for tmp in staged:
+            Path(tmp).unlink(missing_ok=True)
+        if len(placed) < len(paths):
+            for path in placed:
+                path.unlink(missing_ok=True)
         raise
-    return path
+    return paths
 
 
 def _umask() -> int:
@@ -296,8 +321,12 @@ def _umask() -> int:
 
 def write_json(results: dict[str, Any], path: str | os.PathLike[str]) -> Path:
     """Save results as compact JSON (NaN/inf become null), atomically."""
-    text = json.dumps(to_jsonable(results), separators=(",", ":"), allow_nan=False)
-    return write_text_atomic(path, text + "\n")
+    return write_text_atomic(path, json_text(results))
+
+
+def json_text(results: dict[str, Any]) -> str:
+    """The text :func:`write_json` saves."""
+    return json.dumps(to_jsonable(results), separators=(",", ":"), allow_nan=False) + "\n"
 
 
 def write_report(results: dict[str, Any], path: str | os.PathLike[str]) -> Path:
