@@ -429,7 +429,7 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
     p = label_array(y_pred, name="y_pred")
     n = check_consistent_length(("y_true", t), ("y_pred", p))
     w = check_sample_weight(sample_weight, n)
-    if w is not None and not w.sum():
+    if w is not None and not np.any(w):
         _all_zero_weights()
     if t.dtype.kind in "biu" and p.dtype.kind in "biu":
         # Accuracy needs only the trace of C: for integer labels, counting the
@@ -437,8 +437,9 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
         if w is None:
             correct = np.count_nonzero(t == p)
             return float(correct / n) if normalize else float(correct)
-        correct = w[t == p].sum()
-        return float(correct / w.sum()) if normalize else float(correct)
+        # float64 sums: integer sums of large weights would wrap around
+        correct = w[t == p].sum(dtype=np.float64)
+        return float(correct / w.sum(dtype=np.float64)) if normalize else float(correct)
     # other labels: count the pairs of the arrays checked above (no second validation)
     state = ConfusionCounts(*count_label_pairs(t, p, w))
     return _formula_from(state, "accuracy_score", normalize=normalize)

@@ -108,7 +108,7 @@ def _multiclass_iv(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any
 
 
 def _weight_sum(w: np.ndarray) -> float:
-    total = float(w.sum())
+    total = float(w.sum(dtype=np.float64))  # an integer sum could wrap around
     if total <= 0:
         raise ValueError("sample_weight sums to zero; at least one sample needs a "
                          "positive weight")

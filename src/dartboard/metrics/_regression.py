@@ -86,6 +86,8 @@ def _regression_iv(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: An
         raise ValueError(f"y_true and y_pred have different numbers of outputs "
                          f"({k_true} != {k_pred}); shapes {t.shape} and {p.shape}")
     w = check_sample_weight(sample_weight, n)
+    if w is not None and w.dtype.kind in "iu":
+        w = w.astype(np.float64)  # integer sums of large weights would wrap around
     if positive_weight and w is not None and not np.any(w):
         _check_weight_sum({"weight": 0.0})
     if isinstance(multioutput, str):

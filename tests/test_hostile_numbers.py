@@ -1,0 +1,118 @@
+"""Extreme but valid numbers give right answers; absurd ones a clear error (issue 16).
+
+Each test names the reproducer of the issue it pins. Oracles: scikit-learn (which
+computes weighted counts in float64), plain Python integers (exact at any size) and
+the scale invariance of the quantity itself.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import sklearn.metrics as skm
+
+import dartboard.metrics as dm
+
+# ------------------------------------------------------------------ weights near 2**63
+
+Y_TRUE = np.array([0, 1, 1, 0, 1, 0, 1, 1, 2, 2])
+Y_PRED = np.array([0, 1, 0, 0, 1, 1, 1, 1, 2, 0])
+
+
+def _big_weights() -> np.ndarray:
+    w = np.full(Y_TRUE.shape[0], 2**62, dtype=np.int64)
+    w[::3] = 2**61 + 12345
+    return w
+
+
+def _exact_matrix(w: np.ndarray) -> list[list[int]]:
+    """The weighted confusion matrix in Python integers (no overflow, no rounding)."""
+    m = [[0] * 3 for _ in range(3)]
+    for t, p, wi in zip(Y_TRUE.tolist(), Y_PRED.tolist(), w.tolist()):
+        m[t][p] += wi
+    return m
+
+
+def test_confusion_matrix_int_weights_near_int64_do_not_wrap():
+    # reproducer: sample_weight=np.full(8, 2**62) made the counts wrap around int64
+    w = _big_weights()
+    got = dm.confusion_matrix(Y_TRUE, Y_PRED, sample_weight=w)
+    exact = np.array(_exact_matrix(w), dtype=object)
+    assert np.all(got >= 0)
+    np.testing.assert_allclose(got.astype(float), exact.astype(float), rtol=1e-15)
+
+
+@pytest.mark.parametrize("name, kwargs", [
+    ("precision_score", {"average": "weighted"}),
+    ("recall_score", {"average": "macro"}),
+    ("f1_score", {"average": "micro"}),
+    ("matthews_corrcoef", {}),
+    ("cohen_kappa_score", {}),
+    ("balanced_accuracy_score", {}),
+    ("accuracy_score", {}),
+    ("accuracy_score", {"normalize": False}),
+    ("jaccard_score", {"average": "weighted"}),
+])
+def test_count_metrics_int_weights_near_int64_match_sklearn(name, kwargs):
+    # reproducer: precision_score(average="weighted", sample_weight=np.full(8, 2**62))
+    # returned 2.0 and matthews_corrcoef 3.0
+    w = _big_weights()
+    got = getattr(dm, name)(Y_TRUE, Y_PRED, sample_weight=w, **kwargs)
+    want = getattr(skm, name)(Y_TRUE, Y_PRED, sample_weight=w.astype(np.float64), **kwargs)
+    assert got == pytest.approx(want, rel=1e-12)
+
+
+def test_precision_and_mcc_int_weights_match_python_integers():
+    # reproducer: precision_score / matthews_corrcoef with 2**62 integer weights
+    y, p = Y_TRUE[:8] % 2, Y_PRED[:8] % 2
+    w = np.full(8, 2**62, dtype=np.int64)
+    m = [[0, 0], [0, 0]]
+    for t, q, wi in zip(y.tolist(), p.tolist(), w.tolist()):
+        m[t][q] += wi
+    (tn, fp), (fn, tp) = m
+    assert dm.precision_score(y, p, sample_weight=w) == pytest.approx(tp / (tp + fp))
+    mcc = (tp * tn - fp * fn) / math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    assert dm.matthews_corrcoef(y, p, sample_weight=w) == pytest.approx(mcc)
+    assert -1 <= dm.matthews_corrcoef(y, p, sample_weight=w) <= 1
+
+
+def test_ordinary_int_weights_keep_integer_counts():
+    w = np.arange(1, Y_TRUE.shape[0] + 1)
+    got = dm.confusion_matrix(Y_TRUE, Y_PRED, sample_weight=w)
+    want = skm.confusion_matrix(Y_TRUE, Y_PRED, sample_weight=w)
+    assert got.dtype.kind == "i"
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", ["mean_squared_error", "mean_absolute_error", "r2_score",
+                                  "explained_variance_score"])
+def test_regression_int_weights_near_int64_match_float_weights(name):
+    rng = np.random.default_rng(3)
+    y, p = rng.random(12) + 1, rng.random(12) + 1
+    w = np.full(12, 2**62, dtype=np.int64)
+    w[::4] = 2**61
+    got = getattr(dm, name)(y, p, sample_weight=w)
+    want = getattr(skm, name)(y, p, sample_weight=w.astype(np.float64))
+    assert got == pytest.approx(want, rel=1e-12)
+
+
+# ------------------------------------------------------------------ cosine at 1e+-200
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e-100, 1.0, 1e100, 1e200, 1e300])
+def test_cosine_similarity_is_invariant_to_scale(scale):
+    # reproducer: cosine_similarity(x * 1e200, y) returned 0.0 (the squares overflowed)
+    x, y = np.array([1.0, 2.0, 3.0]), np.array([3.0, 1.0, 2.0])
+    want = float(x @ y / (np.linalg.norm(x) * np.linalg.norm(y)))
+    assert dm.cosine_similarity(x * scale, y) == pytest.approx(want, rel=1e-14)
+    assert dm.cosine_similarity(x, y * scale) == pytest.approx(want, rel=1e-14)
+    rows = dm.cosine_similarity(np.vstack([x * scale, y]), np.vstack([y, x / scale]))
+    np.testing.assert_allclose(rows, [want, want], rtol=1e-14)
+
+
+def test_cosine_similarity_zero_vector_still_refused_after_scaling():
+    with pytest.raises(ValueError, match="a is a zero vector"):
+        dm.cosine_similarity([0.0, 0.0], [1.0, 2.0])
+    with pytest.raises(ValueError, match="b has 1 zero vector"):
+        dm.cosine_similarity([[1.0, 2.0], [1.0, 1.0]], [[0.0, 0.0], [1.0, 1.0]])
