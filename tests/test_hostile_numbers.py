@@ -12,7 +12,9 @@ import math
 import numpy as np
 import pytest
 import sklearn.metrics as skm
+from scipy import stats
 
+import dartboard as db
 import dartboard.metrics as dm
 
 # ------------------------------------------------------------------ weights near 2**63
@@ -116,3 +118,45 @@ def test_cosine_similarity_zero_vector_still_refused_after_scaling():
         dm.cosine_similarity([0.0, 0.0], [1.0, 2.0])
     with pytest.raises(ValueError, match="b has 1 zero vector"):
         dm.cosine_similarity([[1.0, 2.0], [1.0, 1.0]], [[0.0, 0.0], [1.0, 1.0]])
+
+
+# ------------------------------------------------------------------ degenerate tests
+
+def test_delong_two_samples_refuses_zero_variance():
+    # reproducer: delong_test on n = 2 returned statistic inf and p = 0
+    with pytest.raises(ValueError, match="variance of the difference is 0"):
+        db.delong_test([0, 1], [0.2, 0.8], [0.8, 0.2])
+
+
+def test_delong_separable_scores_refuse_zero_variance():
+    # one model ranks every positive first, the other every positive last: all
+    # placements are constant, so DeLong's variance is 0 at any n
+    y = np.repeat([0, 1], 50)
+    s = np.arange(100.0)
+    with pytest.raises(ValueError, match="compare_models"):
+        db.delong_test(y, s, -s)
+
+
+def test_delong_zero_variance_equal_aucs_is_no_evidence():
+    res = db.delong_test([0, 1], [0.2, 0.8], [0.3, 0.6])
+    assert res.statistic == 0.0 and res.pvalue == 1.0
+
+
+def test_corrected_ttest_two_equal_differences_refused():
+    # the same failure as DeLong's: constant differences gave t = inf, p = 0
+    with pytest.raises(ValueError, match="permutation_test"):
+        db.corrected_ttest([0.8, 0.8], [0.7, 0.7], n_train=10, n_test=5)
+
+
+def test_other_asymptotic_tests_never_give_p0_from_no_spread():
+    # McNemar's chi-square with one discordant pair: (|1 - 0| - 1)^2 / 1 = 0
+    res = db.mcnemar_test([[5, 1], [0, 5]], exact=False)
+    assert res.statistic == 0.0 and res.pvalue == 1.0
+    res = db.mcnemar_test([[5, 0], [0, 5]], exact=False)
+    assert res.pvalue == 1.0
+    # Friedman with every row tied: no evidence, p = 1 (scipy refuses this table)
+    res = db.rank_models(np.ones((2, 3)))
+    assert res.pvalue == 1.0
+    # the smallest Friedman table: p from the chi-square with 1 df, as scipy's formula
+    res = db.rank_models(np.array([[1.0, 0.0], [1.0, 0.0]]))
+    assert res.pvalue == pytest.approx(float(stats.chi2.sf(2.0, 1)))
