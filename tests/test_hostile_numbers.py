@@ -160,3 +160,60 @@ def test_other_asymptotic_tests_never_give_p0_from_no_spread():
     # the smallest Friedman table: p from the chi-square with 1 df, as scipy's formula
     res = db.rank_models(np.array([[1.0, 0.0], [1.0, 0.0]]))
     assert res.pvalue == pytest.approx(float(stats.chi2.sf(2.0, 1)))
+
+
+# ------------------------------------------------------------------ n_resamples bounds
+
+def _resampling_calls(tmp_path):
+    """Every public path that takes n_resamples, as call(n_resamples)."""
+    import pandas as pd
+
+    from dartboard.evaluation import evaluate_predictions
+    from dartboard.metrics import ConfusionCounts
+    from dartboard.scale import evaluate_parquet
+    from dartboard.uncertainty import interval_from_counts
+
+    y = np.array([0, 1, 1, 0, 1, 0, 1, 1])
+    p = np.array([0, 1, 0, 0, 1, 1, 1, 1])
+    q = np.array([1, 1, 0, 0, 1, 0, 1, 0])
+    path = tmp_path / "preds.parquet"
+    pd.DataFrame({"y": y, "p": p}).to_parquet(path)
+    counts = ConfusionCounts([0, 1], [[3, 1], [1, 5]])
+    return {
+        "interval": lambda r: db.interval(dm.f1_score, y, p, n_resamples=r, method="bca"),
+        "interval_from_counts": lambda r: interval_from_counts(
+            "f1_score", counts, n_resamples=r),
+        "compare_models": lambda r: db.compare_models(dm.accuracy_score, y, p, q,
+                                                      n_resamples=r),
+        "permutation_test": lambda r: db.permutation_test(
+            np.arange(30.0), np.arange(30.0)[::-1], n_resamples=r),
+        "evaluate_predictions": lambda r: evaluate_predictions(y, y_pred=p, n_resamples=r),
+        "evaluate_parquet": lambda r: evaluate_parquet(
+            str(path), y_true="y", y_pred="p", confidence_level=0.95,
+            ci_method="bca", n_resamples=r),
+    }
+
+
+@pytest.mark.parametrize("name", ["interval", "interval_from_counts", "compare_models",
+                                  "permutation_test", "evaluate_predictions",
+                                  "evaluate_parquet"])
+def test_huge_n_resamples_refused_before_allocation(name, tmp_path):
+    # reproducer: interval(n_resamples=10**12) tried to allocate 7 TiB
+    call = _resampling_calls(tmp_path)[name]
+    with pytest.raises(ValueError, match=r"n_resamples must be at most 100_000_000"):
+        call(10**12)
+    with pytest.raises(TypeError, match="n_resamples must be an integer"):
+        call(1e4)
+
+
+@pytest.mark.parametrize("name", ["interval", "interval_from_counts", "compare_models",
+                                  "permutation_test", "evaluate_predictions",
+                                  "evaluate_parquet"])
+def test_n_resamples_limit_lives_in_one_place(name, tmp_path, monkeypatch):
+    # lowering the one documented maximum moves the limit of every path
+    import dartboard._validation as validation
+    call = _resampling_calls(tmp_path)[name]
+    monkeypatch.setattr(validation, "MAX_RESAMPLES", 40)
+    call(40)
+    with pytest.raises(ValueError, match="n_resamples must be at most 40"):
+        call(41)

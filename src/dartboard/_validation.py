@@ -359,3 +359,25 @@ def check_real(value: Any, name: str, *, minimum: float | None = None,
         word = "less than" if open_maximum else "at most"
         raise ValueError(f"{name} must be {word} {maximum}; got {value}")
     return value
+
+
+#: The most resamples (bootstrap replicates, random permutations) any path accepts.
+#: Every path draws its replicates in memory-bounded batches, but keeps the resampled
+#: statistics (the bootstrap or null distribution): at this maximum that is 800 MB of
+#: float64 per distribution. Beyond it the Monte-Carlo error is negligible anyway.
+MAX_RESAMPLES = 10**8
+
+
+def check_n_resamples(n_resamples: Any, name: str = "n_resamples") -> int:
+    """The one check of a resample count: an integer in [1, MAX_RESAMPLES], refused
+    before anything is allocated."""
+    if isinstance(n_resamples, (bool, np.bool_)) or not isinstance(n_resamples,
+                                                                   numbers.Integral):
+        raise TypeError(f"{name} must be an integer; got {describe(n_resamples)}")
+    value = int(n_resamples)
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1; got {value}")
+    if value > MAX_RESAMPLES:
+        raise ValueError(f"{name} must be at most {MAX_RESAMPLES:_} (the resampled "
+                         f"statistics are kept in memory, 8 bytes each); got {value:_}")
+    return value

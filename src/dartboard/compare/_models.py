@@ -30,7 +30,7 @@ from dartboard._rng import spawn_generators
 from dartboard._validation import (
     check_confidence_level,
     check_consistent_length,
-    check_int,
+    check_n_resamples,
     check_option,
     check_sample_weight,
     describe,
@@ -69,7 +69,7 @@ def _compare_models_iv(metric: Any, y_true: Any, pred_a: Any, pred_b: Any, metho
         raise TypeError("metric must be a dartboard metric function or a callable "
                         f"f(y_true, y_pred, **kw) -> float; got {describe(metric)}")
     check_option(method, "method", _METHODS)
-    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
+    n_resamples = check_n_resamples(n_resamples)
     check_option(alternative, "alternative", ALTERNATIVES)
     confidence_level = check_confidence_level(confidence_level)
     # a one-column frame or (n, 1) array is a column of labels or scores, as in the

@@ -10,7 +10,7 @@ from dartboard._rng import check_random_state
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
-    check_int,
+    check_n_resamples,
     check_option,
 )
 from dartboard.compare._results import TestResult
@@ -38,7 +38,7 @@ def _permutation_test_iv(a: Any, b: Any, n_resamples: Any, alternative: Any,
     n = check_consistent_length(("a", a), ("b", b))
     if n < 2:
         raise ValueError(f"a and b must hold at least 2 pairs; got {n}")
-    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
+    n_resamples = check_n_resamples(n_resamples)
     check_option(alternative, "alternative", ALTERNATIVES)
     if exact is None:
         exact = n <= MAX_EXACT_PAIRS

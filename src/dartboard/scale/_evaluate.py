@@ -22,6 +22,7 @@ from dartboard._validation import (
     as_float_array,
     check_confidence_level,
     check_int,
+    check_n_resamples,
     check_option,
     check_sample_weight,
     describe,
@@ -152,7 +153,7 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str
     if confidence_level is not None:
         confidence_level = check_confidence_level(confidence_level)
     check_option(ci_method, "ci_method", INTERVAL_METHODS)
-    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
+    n_resamples = check_n_resamples(n_resamples)
     check_random_state(random_state)  # raises on a bad seed; the seed itself is kept
     default_metrics = metrics is None
     metrics = _check_metrics(metrics, task, y_pred, y_score, exact, proba is not None)

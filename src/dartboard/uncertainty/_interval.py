@@ -18,7 +18,7 @@ from dartboard._validation import (
     as_float_array,
     check_confidence_level,
     check_consistent_length,
-    check_int,
+    check_n_resamples,
     check_option,
     check_sample_weight,
     column_1d,
@@ -201,7 +201,7 @@ def _interval_iv(metric: Any, method: Any, confidence_level: Any, n_resamples: A
     if not isinstance(stratified, (bool, np.bool_)):
         raise TypeError(f"stratified must be True or False; got {stratified!r}")
     return {"method": method, "confidence_level": check_confidence_level(confidence_level),
-            "n_resamples": check_int(n_resamples, "n_resamples", minimum=1),
+            "n_resamples": check_n_resamples(n_resamples),
             "stratified": bool(stratified)}
 
 
