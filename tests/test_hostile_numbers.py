@@ -217,3 +217,48 @@ def test_n_resamples_limit_lives_in_one_place(name, tmp_path, monkeypatch):
     call(40)
     with pytest.raises(ValueError, match="n_resamples must be at most 40"):
         call(41)
+
+
+# ------------------------------------------------------------------ absurd option values
+
+def test_cv_interval_huge_n_train_is_a_number_not_a_ufunc_error():
+    # reproducer: cv_interval(n_train=10**30) leaked numpy's ufunc TypeError
+    scores = [0.8, 0.9, 0.85]
+    huge = db.cv_interval(scores, n_train=10**30, n_test=10)
+    # n_test / n_train = 1e-29: the correction vanishes, leaving the plain t interval
+    plain = db.cv_interval(scores)
+    assert huge.method == "nadeau-bengio"
+    assert (huge.low, huge.high) == pytest.approx((plain.low, plain.high), rel=1e-12)
+    with pytest.raises(ValueError, match="n_train must be a positive, finite number"):
+        db.cv_interval(scores, n_train=10**400, n_test=10)
+    with pytest.raises(TypeError, match="n_test must be a positive number of samples"):
+        db.cv_interval(scores, n_train=100, n_test="10")
+
+
+def test_compare_models_string_scores_name_the_argument():
+    # reproducer: compare_models with scores given as strings leaked a comparison
+    # TypeError ('<' not supported between instances of 'float' and 'str')
+    y = np.array([0, 1, 1, 0, 1, 0, 1, 1])
+    s = np.array([0.1, 0.9, 0.4, 0.3, 0.8, 0.6, 0.7, 0.65])
+    with pytest.raises(TypeError, match="pred_a must be numeric"):
+        db.compare_models(dm.roc_auc_score, y, s.astype(str), s, n_resamples=20)
+    with pytest.raises(TypeError, match="pred_b must be numeric"):
+        db.compare_models(dm.roc_auc_score, y, s, [f"x{v}" for v in s], n_resamples=20)
+    with pytest.raises(TypeError, match="pred_a must be numeric"):
+        db.compare_models(dm.roc_auc_score, y, np.array(["a"] * 8, dtype=object), s,
+                          n_resamples=20)
+    with pytest.raises(TypeError, match="pred_a has string labels but pred_b has number"):
+        db.compare_models(dm.accuracy_score, y, y.astype(str), y, n_resamples=20)
+
+
+def test_compare_models_numeric_object_scores_match_float_scores():
+    # an object column of numbers is the same scores: the same answer as floats
+    y = np.array([0, 1, 1, 0, 1, 0, 1, 1])
+    a = np.array([0.1, 0.9, 0.4, 0.3, 0.8, 0.6, 0.7, 0.65])
+    b = np.array([0.2, 0.3, 0.5, 0.1, 0.9, 0.4, 0.6, 0.8])
+    got = db.compare_models(dm.roc_auc_score, y, a.astype(object), b, n_resamples=200,
+                            random_state=0)
+    want = db.compare_models(dm.roc_auc_score, y, a, b, n_resamples=200, random_state=0)
+    assert got.difference == want.difference == pytest.approx(
+        skm.roc_auc_score(y, a) - skm.roc_auc_score(y, b))
+    assert got.pvalue == want.pvalue
