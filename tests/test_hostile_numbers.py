@@ -262,3 +262,63 @@ def test_compare_models_numeric_object_scores_match_float_scores():
     assert got.difference == want.difference == pytest.approx(
         skm.roc_auc_score(y, a) - skm.roc_auc_score(y, b))
     assert got.pvalue == want.pvalue
+
+
+# ------------------------------------------------------------------ option checks
+
+def test_accuracy_normalize_none_refused_like_sklearn():
+    # reproducer: accuracy_score(normalize=None) returned a count. scikit-learn 1.9
+    # raises InvalidParameterError, both a ValueError and a TypeError.
+    from sklearn.utils._param_validation import InvalidParameterError as SkInvalid
+    y, p = [0, 1, 1, 0], [0, 1, 0, 0]
+    for bad in (None, "x", 1, 0):
+        with pytest.raises(SkInvalid):
+            skm.accuracy_score(y, p, normalize=bad)
+        with pytest.raises(ValueError, match="normalize must be True or False"):
+            dm.accuracy_score(y, p, normalize=bad)
+        with pytest.raises(TypeError, match="normalize must be True or False"):
+            dm.accuracy_score(["a", "b", "b", "a"], ["a", "b", "a", "a"], normalize=bad)
+    assert dm.accuracy_score(y, p, normalize=np.False_) == skm.accuracy_score(
+        y, p, normalize=False)
+
+
+@pytest.mark.parametrize("name, args, flag", [
+    ("accuracy_score", ([0, 1, 1], [0, 1, 0]), "normalize"),
+    ("balanced_accuracy_score", ([0, 1, 1], [0, 1, 0]), "adjusted"),
+    ("roc_curve", ([0, 1, 1], [0.2, 0.7, 0.4]), "drop_intermediate"),
+    ("precision_recall_curve", ([0, 1, 1], [0.2, 0.7, 0.4]), "drop_intermediate"),
+    ("log_loss", ([0, 1, 1], [0.2, 0.7, 0.4]), "normalize"),
+    ("r2_score", ([1.0, 2.0, 3.0], [1.5, 2.0, 2.5]), "force_finite"),
+    ("explained_variance_score", ([1.0, 2.0, 3.0], [1.5, 2.0, 2.5]), "force_finite"),
+])
+def test_boolean_flags_refuse_non_booleans(name, args, flag):
+    # reproducer: "x" was accepted as a boolean flag (truthy, so silently True)
+    for bad in ("x", None):
+        with pytest.raises(ValueError, match=f"{flag} must be True or False"):
+            getattr(dm, name)(*args, **{flag: bad})
+        with pytest.raises((ValueError, TypeError)):  # scikit-learn refuses it too
+            getattr(skm, name)(*args, **{flag: bad})
+
+
+@pytest.mark.parametrize("digits, exc", [(-1, ValueError), ("x", TypeError),
+                                         (2.0, TypeError), (True, TypeError)])
+def test_classification_report_digits_checked(digits, exc):
+    # reproducer: digits=-1 was accepted and digits="x" leaked a pandas error
+    with pytest.raises(exc, match="digits must be None or an integer >= 0"):
+        dm.classification_report([0, 1, 1], [0, 1, 0], digits=digits)
+    report = dm.classification_report([0, 1, 1], [0, 1, 0], digits=0)
+    assert set(report["precision"]) <= {0.0, 1.0}
+
+
+def test_exact_permutation_test_checks_random_state():
+    # reproducer: random_state="seed" was accepted by the exact permutation test
+    a, b = [1.0, 2.0, 3.0], [2.0, 1.0, 1.5]
+    with pytest.raises(TypeError, match="random_state must be"):
+        db.permutation_test(a, b, random_state="seed")
+    with pytest.raises(ValueError, match="random_state must be non-negative"):
+        db.permutation_test(a, b, random_state=-1)
+    # a legacy RandomState is valid and the exact test leaves its stream alone
+    legacy = np.random.RandomState(0)
+    res = db.permutation_test(a, b, random_state=legacy)
+    assert res.exact
+    assert legacy.randint(1000) == np.random.RandomState(0).randint(1000)

@@ -381,3 +381,16 @@ def check_n_resamples(n_resamples: Any, name: str = "n_resamples") -> int:
         raise ValueError(f"{name} must be at most {MAX_RESAMPLES:_} (the resampled "
                          f"statistics are kept in memory, 8 bytes each); got {value:_}")
     return value
+
+
+class InvalidParameterError(ValueError, TypeError):
+    """A bad option value. As scikit-learn's exception of the same name it is both a
+    ``ValueError`` and a ``TypeError``, so code written against either catches it."""
+
+
+def check_bool(value: Any, name: str) -> bool:
+    """A flag must be ``True`` or ``False`` (numpy's bools too), not any truthy object:
+    ``normalize=None`` must not quietly mean ``False``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidParameterError(f"{name} must be True or False; got {describe(value)}")
+    return bool(value)

@@ -22,6 +22,7 @@ and an :class:`UndefinedMetricWarning`).
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -30,11 +31,14 @@ import numpy as np
 
 from dartboard._labels import count_label_pairs
 from dartboard._validation import (
+    InvalidParameterError,
+    check_bool,
     check_consistent_length,
     check_labels_argument,
     check_option,
     check_sample_weight,
     check_zero_division,
+    describe,
     label_array,
 )
 from dartboard.metrics import _count_formulas as cf
@@ -425,6 +429,7 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
     >>> accuracy_score([0, 1, 2, 3], [0, 2, 1, 3])
     0.5
     """
+    normalize = check_bool(normalize, "normalize")
     t = label_array(y_true, name="y_true")
     p = label_array(y_pred, name="y_pred")
     n = check_consistent_length(("y_true", t), ("y_pred", p))
@@ -643,6 +648,10 @@ def classification_report(y_true: Any, y_pred: Any, *, labels: Any = None,
     """
     import pandas as pd
 
+    if digits is not None and (isinstance(digits, (bool, np.bool_))
+                               or not isinstance(digits, numbers.Integral) or digits < 0):
+        raise InvalidParameterError(f"digits must be None or an integer >= 0; got "
+                                    f"{describe(digits)}")
     state = _counts(y_true, y_pred, sample_weight)
     if labels is None:
         labels = state.classes

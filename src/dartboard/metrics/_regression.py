@@ -31,6 +31,7 @@ import numpy as np
 from dartboard._results import Result
 from dartboard._validation import (
     as_float_array,
+    check_bool,
     check_consistent_length,
     check_sample_weight,
     describe,
@@ -294,6 +295,7 @@ def _wmape(r: dict[str, float]) -> float:
 def _explained_fraction(numerator: np.ndarray, denominator: np.ndarray, multioutput: Any,
                         force_finite: bool) -> Any:
     """scikit-learn's assembly of 1 - numerator / denominator over outputs."""
+    force_finite = check_bool(force_finite, "force_finite")
     nonzero_den = denominator != 0
     if not force_finite:
         with np.errstate(divide="ignore", invalid="ignore"):
