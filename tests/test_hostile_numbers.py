@@ -322,3 +322,37 @@ def test_exact_permutation_test_checks_random_state():
     res = db.permutation_test(a, b, random_state=legacy)
     assert res.exact
     assert legacy.randint(1000) == np.random.RandomState(0).randint(1000)
+
+
+# ------------------------------------------------------------------ dart_rank input
+
+def _cv_results(split1):
+    return {"params": [{"a": 1}, {"a": 2}, {"a": 3}],
+            "split0_test_score": np.array([0.8, 0.7, 0.9]),
+            "split1_test_score": split1,
+            "mean_test_score": np.array([0.81, 0.7, 0.9])}
+
+
+@pytest.mark.parametrize("split1", [np.array([0.82, 0.71]), np.array([0.8, 0.7, 0.9, 0.5])])
+def test_dart_rank_split_column_of_wrong_length(split1):
+    # reproducer: a short split column leaked numpy's concatenate error
+    with pytest.raises(ValueError, match="every split column must hold one score per "
+                                         "configuration.*split1_test_score: "):
+        db.dart_rank(_cv_results(split1), 1.0)
+
+
+def test_dart_rank_nested_split_column_refused():
+    # a (3, 2) column was silently read as two more folds
+    with pytest.raises(ValueError, match=r"results\['split1_test_score'\] must be 1-D"):
+        db.dart_rank(_cv_results([[0.8, 0.7], [0.1, 0.2], [0.3, 0.4]]), 1.0)
+    with pytest.raises(TypeError, match=r"results\['split1_test_score'\] must be numeric"):
+        db.dart_rank(_cv_results(["a", "b", "c"]), 1.0)
+
+
+def test_dart_rank_well_formed_results_unchanged():
+    split1 = np.array([0.82, 0.71, 0.88])
+    frame = db.dart_rank(_cv_results(split1), 1.0)
+    scores = np.column_stack([[0.8, 0.7, 0.9], split1])
+    # DART = (1 + log2(mean)) / exp(p * sd), sd with ddof = 1 (plain formula)
+    dart = (1 + np.log2(scores.mean(axis=1))) / np.exp(scores.std(axis=1, ddof=1))
+    np.testing.assert_allclose(frame.sort_index()["dart"].to_numpy(), dart, rtol=1e-12)
