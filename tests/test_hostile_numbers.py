@@ -88,6 +88,20 @@ def test_ordinary_int_weights_keep_integer_counts():
     np.testing.assert_array_equal(got, want)
 
 
+def test_merged_counts_near_int64_do_not_wrap():
+    # the same rule for a streaming state: merged integer counts stay integers only
+    # while exact, then become float64 instead of wrapping around
+    from dartboard.metrics import ConfusionCounts
+    big = [[2**62, 2**61], [2**60, 2**62]]
+    merged = ConfusionCounts([0, 1], big).merge(ConfusionCounts([0, 1], big))
+    np.testing.assert_allclose(merged.matrix, np.array([[2 * v for v in row] for row in big],
+                                                       dtype=float), rtol=1e-15)
+    (tn, fp), (fn, tp) = big
+    assert merged.compute("accuracy_score") == pytest.approx((tp + tn) / (tn + fp + fn + tp))
+    small = ConfusionCounts([0, 1], [[3, 1], [2, 5]])
+    assert small.merge(small).matrix.dtype.kind == "i"
+
+
 @pytest.mark.parametrize("name", ["mean_squared_error", "mean_absolute_error", "r2_score",
                                   "explained_variance_score"])
 def test_regression_int_weights_near_int64_match_float_weights(name):
@@ -209,6 +223,7 @@ def test_huge_n_resamples_refused_before_allocation(name, tmp_path):
 @pytest.mark.parametrize("name", ["interval", "interval_from_counts", "compare_models",
                                   "permutation_test", "evaluate_predictions",
                                   "evaluate_parquet"])
+@pytest.mark.filterwarnings("ignore:the metric is undefined on")
 def test_n_resamples_limit_lives_in_one_place(name, tmp_path, monkeypatch):
     # lowering the one documented maximum moves the limit of every path
     import dartboard._validation as validation
@@ -251,6 +266,7 @@ def test_compare_models_string_scores_name_the_argument():
         db.compare_models(dm.accuracy_score, y, y.astype(str), y, n_resamples=20)
 
 
+@pytest.mark.filterwarnings("ignore:the metric is undefined on")
 def test_compare_models_numeric_object_scores_match_float_scores():
     # an object column of numbers is the same scores: the same answer as floats
     y = np.array([0, 1, 1, 0, 1, 0, 1, 1])

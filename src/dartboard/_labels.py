@@ -352,9 +352,15 @@ def _weight_totals(sums: np.ndarray, w: np.ndarray) -> np.ndarray:
     # while every float64 sum is exact (total |weight| below 2**53). Larger totals
     # would round, then wrap around in int64: they stay float64, as the weighted
     # sums of scikit-learn's other metrics are.
-    if w.dtype.kind in "iu" and np.abs(w, dtype=np.float64).sum() < _EXACT_FLOAT_INT:
+    if w.dtype.kind in "iu" and integer_counts_fit(np.abs(w, dtype=np.float64).sum()):
         return sums.astype(np.int64)
     return sums
+
+
+def integer_counts_fit(total: float) -> bool:
+    """Whether integer counts (or weights) adding up to ``total`` stay exact both as
+    int64 and through float64 sums; larger totals are kept as float64."""
+    return bool(total < _EXACT_FLOAT_INT)
 
 
 def _count_hashed(y_true: np.ndarray, y_pred: np.ndarray, w: np.ndarray | None,

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._labels import count_label_pairs
+from dartboard._labels import count_label_pairs, integer_counts_fit
 from dartboard._validation import (
     InvalidParameterError,
     check_bool,
@@ -144,6 +144,9 @@ class ConfusionCounts:
             return ConfusionCounts(other.classes, other.matrix.copy())
         out = self.with_classes(other.classes)
         dtype = np.result_type(out.matrix, other.matrix)  # counts + weights -> float
+        if dtype.kind in "iu" and not integer_counts_fit(
+                float(out.matrix.sum(dtype=np.float64) + other.matrix.sum(dtype=np.float64))):
+            dtype = np.dtype(np.float64)  # the integer sum would wrap around
         if out.matrix.dtype != dtype:
             out.matrix = out.matrix.astype(dtype)
         idx = np.searchsorted(out.classes, other.classes)
