@@ -234,6 +234,21 @@ def test_n_resamples_limit_lives_in_one_place(name, tmp_path, monkeypatch):
         call(41)
 
 
+def test_huge_n_bins_refused_before_allocation(tmp_path):
+    # the same failure as n_resamples: n_bins=10**12 tried to allocate 7 TiB
+    import pandas as pd
+
+    from dartboard.evaluation import calibration_points
+    from dartboard.scale import evaluate_parquet
+    with pytest.raises(ValueError, match="n_bins must be at most 100000000"):
+        calibration_points([0, 1, 1, 0], [0.1, 0.8, 0.7, 0.3], n_bins=10**12)
+    path = tmp_path / "scores.parquet"
+    pd.DataFrame({"y": [0, 1, 1, 0], "s": [0.1, 0.8, 0.7, 0.3]}).to_parquet(path)
+    with pytest.raises(ValueError, match="n_bins must be at most 100000000"):
+        evaluate_parquet(str(path), y_true="y", y_score="s", exact=False, n_bins=10**12,
+                         metrics=["roc_auc_score"])
+
+
 # ------------------------------------------------------------------ absurd option values
 
 def test_cv_interval_huge_n_train_is_a_number_not_a_ufunc_error():

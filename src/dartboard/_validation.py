@@ -394,3 +394,8 @@ def check_bool(value: Any, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise InvalidParameterError(f"{name} must be True or False; got {describe(value)}")
     return bool(value)
+
+
+#: The most bins of a histogram (calibration bins, the binned streaming score range):
+#: each bin holds a few float64 per class, allocated up front.
+MAX_BINS = 10**8

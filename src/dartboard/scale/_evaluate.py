@@ -19,6 +19,7 @@ import numpy as np
 from dartboard._labels import positive_index, positive_label
 from dartboard._rng import check_random_state
 from dartboard._validation import (
+    MAX_BINS,
     as_float_array,
     check_confidence_level,
     check_int,
@@ -136,7 +137,7 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str
         raise TypeError("task='regression' needs y_pred (the predicted values)")
     if not isinstance(exact, (bool, np.bool_)):
         raise TypeError(f"exact must be True or False; got {describe(exact)}")
-    n_bins = check_int(n_bins, "n_bins", minimum=2)
+    n_bins = check_int(n_bins, "n_bins", minimum=2, maximum=MAX_BINS)
     if score_range is not None:
         try:
             low, high = (float(v) for v in score_range)
