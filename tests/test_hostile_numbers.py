@@ -249,6 +249,15 @@ def test_huge_n_bins_refused_before_allocation(tmp_path):
                          metrics=["roc_auc_score"])
 
 
+def test_huge_stability_ensemble_refused_before_seeding():
+    # n_estimators=10**12 spawned seeds for hours instead of saying no
+    from sklearn.linear_model import LogisticRegression
+    x = np.random.default_rng(0).random((20, 2))
+    y = np.array([0, 1] * 10)
+    with pytest.raises(ValueError, match="n_estimators must be at most 10000"):
+        db.stability_audit(LogisticRegression(), x, y, x, y, n_estimators=10**12)
+
+
 # ------------------------------------------------------------------ absurd option values
 
 def test_cv_interval_huge_n_train_is_a_number_not_a_ufunc_error():

@@ -399,3 +399,7 @@ def check_bool(value: Any, name: str) -> bool:
 #: The most bins of a histogram (calibration bins, the binned streaming score range):
 #: each bin holds a few float64 per class, allocated up front.
 MAX_BINS = 10**8
+
+#: The most members of a bootstrap ensemble (stability audits): each is a fitted model
+#: with its own seed, and all their predictions are kept.
+MAX_ESTIMATORS = 10**4
