@@ -145,7 +145,8 @@ def compare_models(metric: Callable[..., Any], y_true: Any, pred_a: Any, pred_b:
     method : {"permutation"}
         How the null distribution is drawn.
     n_resamples : int, default 5000
-        Number of permutation replicates and of bootstrap replicates.
+        Number of permutation replicates and of bootstrap replicates, at most
+        10**8 (``dartboard._validation.MAX_RESAMPLES``); drawn in batches.
     alternative : {"two-sided", "greater", "less"}
     confidence_level : float, default 0.95
         Level of the bootstrap interval of the difference.

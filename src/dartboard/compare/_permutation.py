@@ -117,7 +117,8 @@ def permutation_test(a: Any, b: Any, *, n_resamples: int = 5000,
         Paired results of two systems (e.g. the scores of two models on the same
         cross-validation folds). At least 2 pairs, all finite.
     n_resamples : int, default 5000
-        Random flips in Monte-Carlo mode (ignored when exact).
+        Random flips in Monte-Carlo mode (ignored when exact), at most 10**8
+        (``dartboard._validation.MAX_RESAMPLES``).
     alternative : {"two-sided", "greater", "less"}
     random_state : None, int, SeedSequence or Generator
         Seed of the random flips.

@@ -97,7 +97,9 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
     confidence_level : float, default=0.95
         Strictly between 0 and 1.
     n_resamples : int, default=10_000
-        Bootstrap resamples (bootstrap methods only).
+        Bootstrap resamples (bootstrap methods only), at most
+        ``dartboard._validation.MAX_RESAMPLES`` (10**8); drawn in memory-bounded
+        batches.
     stratified : bool, default=False
         Resample within each class of ``y_true`` so that every resample keeps
         every class (bootstrap methods only; analytic methods ignore it).
