@@ -182,11 +182,12 @@ def test_corrected_ttest_tends_to_paired_ttest():
 
 def test_corrected_ttest_constant_differences():
     assert db.corrected_ttest([1, 2, 3, 4, 5], [1, 2, 3, 4, 5], n_train=4, n_test=1).pvalue == 1.0
-    res = db.corrected_ttest([2, 3, 4, 5, 6], [1, 2, 3, 4, 5], n_train=4, n_test=1)
-    assert res.statistic == np.inf and res.pvalue == 0.0
+    # equal non-zero differences: variance 0, no t statistic (never p = 0; issue 16)
+    with pytest.raises(ValueError, match="variance is 0"):
+        db.corrected_ttest([2, 3, 4, 5, 6], [1, 2, 3, 4, 5], n_train=4, n_test=1)
     # equal float differences: np.var([0.3] * 10, ddof=1) is 3e-33, not 0 (was t = 3e15)
-    res = db.corrected_ttest(np.full(10, 0.8), np.full(10, 0.5), n_train=9, n_test=1)
-    assert res.statistic == np.inf and res.pvalue == 0.0
+    with pytest.raises(ValueError, match="variance is 0"):
+        db.corrected_ttest(np.full(10, 0.8), np.full(10, 0.5), n_train=9, n_test=1)
 
 
 @pytest.mark.parametrize("args, kwargs, exc, match", [

@@ -72,6 +72,8 @@ _CANONICAL = ([], [0, 1], [-1, 1], [0], [-1], [1])
 _MAX_DIRECT_SPAN = 2048
 # Pairs per block when counting directly (2 MiB of intp codes: fits in cache).
 _COUNT_BLOCK = 1 << 18
+# float64 holds every integer below this exactly
+_EXACT_FLOAT_INT = 2.0 ** 53
 
 Named = Sequence[tuple[str, np.ndarray]]
 
@@ -362,8 +364,19 @@ def _count_direct(t: np.ndarray, p: np.ndarray, lo: int, span: int,
 
 
 def _weight_totals(sums: np.ndarray, w: np.ndarray) -> np.ndarray:
-    # integer weights give integer counts, as scikit-learn's confusion_matrix does
-    return sums.astype(np.int64) if w.dtype.kind in "iu" else sums
+    # Integer weights give integer counts, as scikit-learn's confusion_matrix does,
+    # while every float64 sum is exact (total |weight| below 2**53). Larger totals
+    # would round, then wrap around in int64: they stay float64, as the weighted
+    # sums of scikit-learn's other metrics are.
+    if w.dtype.kind in "iu" and integer_counts_fit(np.abs(w, dtype=np.float64).sum()):
+        return sums.astype(np.int64)
+    return sums
+
+
+def integer_counts_fit(total: float) -> bool:
+    """Whether integer counts (or weights) adding up to ``total`` stay exact both as
+    int64 and through float64 sums; larger totals are kept as float64."""
+    return bool(total < _EXACT_FLOAT_INT)
 
 
 def _count_hashed(y_true: np.ndarray, y_pred: np.ndarray, w: np.ndarray | None,

@@ -442,3 +442,47 @@ def check_real(value: Any, name: str, *, minimum: float | None = None,
         word = "less than" if open_maximum else "at most"
         raise ValueError(f"{name} must be {word} {maximum}; got {value}")
     return value
+
+
+#: The most resamples (bootstrap replicates, random permutations) any path accepts.
+#: Every path draws its replicates in memory-bounded batches, but keeps the resampled
+#: statistics (the bootstrap or null distribution): at this maximum that is 800 MB of
+#: float64 per distribution. Beyond it the Monte-Carlo error is negligible anyway.
+MAX_RESAMPLES = 10**8
+
+
+def check_n_resamples(n_resamples: Any, name: str = "n_resamples") -> int:
+    """The one check of a resample count: an integer in [1, MAX_RESAMPLES], refused
+    before anything is allocated."""
+    if isinstance(n_resamples, (bool, np.bool_)) or not isinstance(n_resamples,
+                                                                   numbers.Integral):
+        raise TypeError(f"{name} must be an integer; got {describe(n_resamples)}")
+    value = int(n_resamples)
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1; got {value}")
+    if value > MAX_RESAMPLES:
+        raise ValueError(f"{name} must be at most {MAX_RESAMPLES:_} (the resampled "
+                         f"statistics are kept in memory, 8 bytes each); got {value:_}")
+    return value
+
+
+class InvalidParameterError(ValueError, TypeError):
+    """A bad option value. As scikit-learn's exception of the same name it is both a
+    ``ValueError`` and a ``TypeError``, so code written against either catches it."""
+
+
+def check_bool(value: Any, name: str) -> bool:
+    """A flag must be ``True`` or ``False`` (numpy's bools too), not any truthy object:
+    ``normalize=None`` must not quietly mean ``False``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidParameterError(f"{name} must be True or False; got {describe(value)}")
+    return bool(value)
+
+
+#: The most bins of a histogram (calibration bins, the binned streaming score range):
+#: each bin holds a few float64 per class, allocated up front.
+MAX_BINS = 10**8
+
+#: The most members of a bootstrap ensemble (stability audits): each is a fitted model
+#: with its own seed, and all their predictions are kept.
+MAX_ESTIMATORS = 10**4

@@ -209,6 +209,22 @@ def _is_cv_results(results: Any) -> bool:
                                    for k in keys)
 
 
+def _fold_columns(cv: Mapping[str, Any], columns: list[str],
+                  n_params: int | None) -> np.ndarray:
+    """The (configurations x folds) scores: one number per configuration in each
+    split column (NaN for a failed fit), every column as long as ``params``."""
+    cols = [as_float_array(cv[c], name=f"results[{c!r}]", allow_nan=True,
+                           allow_empty=True) for c in columns]
+    lengths = {c: col.shape[0] for c, col in zip(columns, cols)}
+    if n_params is not None:
+        lengths = {"params": n_params, **lengths}
+    if len(set(lengths.values())) > 1:
+        listing = ", ".join(f"{c}: {k}" for c, k in lengths.items())
+        raise ValueError("results: every split column must hold one score per "
+                         f"configuration; the lengths differ ({listing})")
+    return np.column_stack(cols)
+
+
 def _from_cv_results(cv: Any, metric: str | None, iteration: Any) -> _Grid:
     if isinstance(cv, pd.DataFrame):
         cv = {c: cv[c].to_numpy() for c in cv.columns}
@@ -234,9 +250,9 @@ def _from_cv_results(cv: Any, metric: str | None, iteration: Any) -> _Grid:
                          f"{available}")
     folds = found[metric]
     columns = [folds[i] for i in sorted(folds)]
-    scores = np.column_stack([np.asarray(cv[c], dtype=np.float64) for c in columns])
-    n = scores.shape[0]
     params = list(cv["params"]) if "params" in cv else None
+    scores = _fold_columns(cv, columns, None if params is None else len(params))
+    n = scores.shape[0]
     rows = np.arange(n)
     if "iter" in cv:  # successive halving: the same candidates appear once per iteration
         iters = np.asarray(cv["iter"])

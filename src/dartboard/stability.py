@@ -43,6 +43,7 @@ from dartboard._labels import encode_labels
 from dartboard._parallel import parallel_map
 from dartboard._results import Result, to_jsonable
 from dartboard._validation import (
+    MAX_ESTIMATORS,
     as_float_array,
     check_int,
     column_1d,
@@ -622,7 +623,7 @@ def stability_audit(estimator: Any, X_train: Any, y_train: Any, X_test: Any,
     y_test : array-like, optional
         True labels of ``X_test`` (adds correctness metrics).
     n_estimators : int, default 50
-        Number of models ``m`` (at least 2).
+        Number of models ``m`` (at least 2, at most 10_000: ``MAX_ESTIMATORS``).
     bootstrap_fraction : float, default 1.0
         Each bootstrap sample draws ``round(bootstrap_fraction * n_train)`` rows
         with replacement.
@@ -683,7 +684,8 @@ def stability_audit(estimator: Any, X_train: Any, y_train: Any, X_test: Any,
         _check_predict_proba(estimator, "estimator")
         if not hasattr(estimator, "fit"):
             raise TypeError(f"estimator ({type(estimator).__name__}) has no fit method")
-        n_estimators = check_int(n_estimators, "n_estimators", minimum=2)
+        n_estimators = check_int(n_estimators, "n_estimators", minimum=2,
+                                 maximum=MAX_ESTIMATORS)
         max_resamples = check_int(max_resamples, "max_resamples", minimum=1)
         if isinstance(bootstrap_fraction, bool) or not isinstance(bootstrap_fraction,
                                                                   numbers.Real) \

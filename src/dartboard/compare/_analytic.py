@@ -154,8 +154,17 @@ def delong_test(y_true: Any, scores_a: Any, scores_b: Any, *, pos_label: Any = N
     -------
     TestResult
         ``statistic`` z, ``estimate`` AUC_a - AUC_b, ``details`` with both AUCs and
-        the variance of the difference. When that variance is 0 (e.g. identical
-        scores) z is 0 with p = 1 if the AUCs are equal, else +-inf with p = 0.
+        the variance of the difference. When that variance is 0 and the AUCs are
+        equal (e.g. identical scores) z is 0 with p = 1.
+
+    Raises
+    ------
+    ValueError
+        When that variance is 0 but the AUCs differ (e.g. two samples, or every
+        score of one model above or below every other): the normal approximation
+        would claim certainty (z = +-inf, p = 0) that so little spread cannot
+        support. :func:`~dartboard.compare_models` with ``roc_auc_score`` (a
+        permutation test) gives an exact or resampled p-value instead.
 
     Examples
     --------
@@ -185,10 +194,13 @@ def delong_test(y_true: Any, scores_a: Any, scores_b: Any, *, pos_label: Any = N
     aucs, cov = delong_auc_covariance(positive, np.vstack([a, b]))
     diff = float(aucs[0] - aucs[1])
     var = float(cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1])
-    if var <= 0.0:
-        z = 0.0 if diff == 0.0 else float(np.copysign(np.inf, diff))
-    else:
-        z = diff / np.sqrt(var)
+    if var <= 0.0 and diff != 0.0:
+        raise ValueError(
+            f"delong_test: the AUCs differ ({aucs[0]:.6g} vs {aucs[1]:.6g}) but DeLong's "
+            f"variance of the difference is 0 ({int(positive.sum())} positive and "
+            f"{int(n - positive.sum())} negative samples): the asymptotic test is "
+            "undefined. Use compare_models(roc_auc_score, ...), a permutation test.")
+    z = 0.0 if var <= 0.0 else diff / np.sqrt(var)
     pvalue = _z_pvalue(z, alternative)
     return TestResult(statistic=float(z), pvalue=pvalue, alternative=alternative,
                       method="DeLong test of two correlated ROC AUCs", estimate=diff,
@@ -218,7 +230,15 @@ def corrected_ttest(scores_a: Any, scores_b: Any, *, n_train: int, n_test: int,
     -------
     TestResult
         ``statistic`` t, ``df`` J - 1, ``estimate`` mean(d). When all differences
-        are equal (s = 0) t is 0 with p = 1 if they are 0, else +-inf with p = 0.
+        are 0, t is 0 with p = 1.
+
+    Raises
+    ------
+    ValueError
+        When all differences are equal but not 0 (s = 0): the t statistic would be
+        +-inf with p = 0, a certainty J scores cannot give.
+        :func:`~dartboard.permutation_test` of the paired scores gives an exact
+        p-value instead.
 
     Examples
     --------
@@ -241,10 +261,12 @@ def corrected_ttest(scores_a: Any, scores_b: Any, *, n_train: int, n_test: int,
     # equal differences have variance 0 exactly (np.var of [0.3] * 10 is 3e-33)
     var = 0.0 if d.min() == d.max() else float(d.var(ddof=1))
     scale = (1.0 / j + n_test / n_train) * var
-    if scale <= 0.0:
-        t = 0.0 if mean == 0.0 else float(np.copysign(np.inf, mean))
-    else:
-        t = mean / np.sqrt(scale)
+    if scale <= 0.0 and mean != 0.0:
+        raise ValueError(
+            f"corrected_ttest: every paired difference equals {mean:.6g}, so their "
+            "variance is 0 and the t statistic is undefined (it would claim p = 0). "
+            "Use permutation_test(scores_a, scores_b), an exact test.")
+    t = 0.0 if scale <= 0.0 else mean / np.sqrt(scale)
     df = j - 1
     if alternative == "greater":
         pvalue = float(stats.t.sf(t, df))

@@ -28,12 +28,14 @@ import numpy as np
 from dartboard._labels import encode_labels, positive_index
 from dartboard._rng import spawn_generators
 from dartboard._validation import (
+    as_float_array,
     check_confidence_level,
     check_consistent_length,
-    check_int,
+    check_n_resamples,
     check_option,
     check_sample_weight,
     describe,
+    label_category,
     to_numpy,
 )
 from dartboard.compare._permutation import ALTERNATIVES, count_extreme
@@ -62,6 +64,21 @@ def _metric_kind(spec: MetricSpec | None, sample_weight: Any,
     return "generic"
 
 
+def _prediction_values(spec: MetricSpec | None, a: np.ndarray,
+                       b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Scores, probabilities and values are numbers (named by argument, before the
+    two models' scores are ranked together); labels are numbers or strings alike."""
+    if spec is not None and spec.input != "labels":
+        return (as_float_array(a, name="pred_a", ndim=(1, 2), allow_nan=True),
+                as_float_array(b, name="pred_b", ndim=(1, 2), allow_nan=True))
+    kinds = {name: label_category(arr) for name, arr in (("pred_a", a), ("pred_b", b))}
+    if "object" not in kinds.values() and kinds["pred_a"] != kinds["pred_b"]:
+        raise TypeError(f"pred_a has {kinds['pred_a']} labels but pred_b has "
+                        f"{kinds['pred_b']} labels; both models must predict the same "
+                        "kind of label")
+    return a, b
+
+
 def _compare_models_iv(metric: Any, y_true: Any, pred_a: Any, pred_b: Any, method: Any,
                        n_resamples: Any, alternative: Any, confidence_level: Any,
                        sample_weight: Any) -> tuple:
@@ -69,7 +86,7 @@ def _compare_models_iv(metric: Any, y_true: Any, pred_a: Any, pred_b: Any, metho
         raise TypeError("metric must be a dartboard metric function or a callable "
                         f"f(y_true, y_pred, **kw) -> float; got {describe(metric)}")
     check_option(method, "method", _METHODS)
-    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
+    n_resamples = check_n_resamples(n_resamples)
     check_option(alternative, "alternative", ALTERNATIVES)
     confidence_level = check_confidence_level(confidence_level)
     # a one-column frame or (n, 1) array is a column of labels or scores, as in the
@@ -83,6 +100,7 @@ def _compare_models_iv(metric: Any, y_true: Any, pred_a: Any, pred_b: Any, metho
                          f"and {b.shape}")
     if n < 2:
         raise ValueError(f"y_true, pred_a and pred_b must hold at least 2 samples; got {n}")
+    a, b = _prediction_values(spec_for(metric), a, b)
     for name, arr in (("pred_a", a), ("pred_b", b)):
         if arr.dtype.kind == "f" and not np.isfinite(arr).all():
             raise ValueError(f"{name} contains NaN or infinite values; all predictions "
@@ -127,7 +145,8 @@ def compare_models(metric: Callable[..., Any], y_true: Any, pred_a: Any, pred_b:
     method : {"permutation"}
         How the null distribution is drawn.
     n_resamples : int, default 5000
-        Number of permutation replicates and of bootstrap replicates.
+        Number of permutation replicates and of bootstrap replicates, at most
+        10**8 (``dartboard._validation.MAX_RESAMPLES``); drawn in batches.
     alternative : {"two-sided", "greater", "less"}
     confidence_level : float, default 0.95
         Level of the bootstrap interval of the difference.

@@ -10,7 +10,7 @@ from dartboard._rng import check_random_state
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
-    check_int,
+    check_n_resamples,
     check_option,
 )
 from dartboard.compare._results import TestResult
@@ -32,13 +32,14 @@ _TIE_RTOL = 100 * np.finfo(np.float64).eps
 
 
 def _permutation_test_iv(a: Any, b: Any, n_resamples: Any, alternative: Any,
-                         exact: Any) -> tuple[np.ndarray, int, str, bool]:
+                         exact: Any, random_state: Any
+                         ) -> tuple[np.ndarray, int, str, bool, np.random.Generator | None]:
     a = as_float_array(a, name="a")
     b = as_float_array(b, name="b")
     n = check_consistent_length(("a", a), ("b", b))
     if n < 2:
         raise ValueError(f"a and b must hold at least 2 pairs; got {n}")
-    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
+    n_resamples = check_n_resamples(n_resamples)
     check_option(alternative, "alternative", ALTERNATIVES)
     if exact is None:
         exact = n <= MAX_EXACT_PAIRS
@@ -47,7 +48,11 @@ def _permutation_test_iv(a: Any, b: Any, n_resamples: Any, alternative: Any,
     elif exact and n > _MAX_FORCED_EXACT_PAIRS:
         raise ValueError(f"exact=True enumerates 2**n sign flips and supports at most "
                          f"{_MAX_FORCED_EXACT_PAIRS} pairs; got {n}. Use exact=None or False")
-    return a - b, n_resamples, alternative, bool(exact)
+    # checked even when the exact test draws nothing: a bad seed is a mistake either
+    # way (a legacy RandomState is valid, and is not drawn from unless needed)
+    rng = None if exact and isinstance(random_state, np.random.RandomState) \
+        else check_random_state(random_state)
+    return a - b, n_resamples, alternative, bool(exact), rng
 
 
 def count_extreme(null: np.ndarray, observed: float, alternative: str) -> int:
@@ -112,7 +117,8 @@ def permutation_test(a: Any, b: Any, *, n_resamples: int = 5000,
         Paired results of two systems (e.g. the scores of two models on the same
         cross-validation folds). At least 2 pairs, all finite.
     n_resamples : int, default 5000
-        Random flips in Monte-Carlo mode (ignored when exact).
+        Random flips in Monte-Carlo mode (ignored when exact), at most 10**8
+        (``dartboard._validation.MAX_RESAMPLES``).
     alternative : {"two-sided", "greater", "less"}
     random_state : None, int, SeedSequence or Generator
         Seed of the random flips.
@@ -134,15 +140,15 @@ def permutation_test(a: Any, b: Any, *, n_resamples: int = 5000,
     >>> res.significant()
     False
     """
-    d, n_resamples, alternative, exact = _permutation_test_iv(a, b, n_resamples,
-                                                              alternative, exact)
+    d, n_resamples, alternative, exact, rng = _permutation_test_iv(
+        a, b, n_resamples, alternative, exact, random_state)
     observed = float(d.mean())
     if exact:
         null = _exact_null(d)
         pvalue = count_extreme(null, observed, alternative) / null.shape[0]
         method = "exact sign-flip permutation test"
     else:
-        null = _random_null(d, n_resamples, check_random_state(random_state))
+        null = _random_null(d, n_resamples, rng)
         pvalue = (count_extreme(null, observed, alternative) + 1) / (n_resamples + 1)
         method = "Monte-Carlo sign-flip permutation test"
     return TestResult(statistic=observed, pvalue=float(min(pvalue, 1.0)),

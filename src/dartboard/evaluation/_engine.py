@@ -21,6 +21,7 @@ from dartboard._labels import positive_index, positive_label
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
+    check_n_resamples,
     check_option,
     column_1d,
     group_array,
@@ -118,7 +119,7 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
     task = check_option(task, "task", TASKS)
     if sum(v is not None for v in (y_pred, y_score, proba)) != 1:
         raise ValueError("give exactly one of y_pred, y_score or proba")
-    opts = _Options(ci, float(confidence_level), n_resamples, random_state)
+    opts = _Options(ci, float(confidence_level), check_n_resamples(n_resamples), random_state)
     if task == "auto" and y_pred is not None:
         task = infer_task(column_1d(y_true, name="y_true"),
                           y_pred=column_1d(y_pred, name="y_pred"))

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from dartboard._validation import (
+    MAX_BINS,
     as_float_array,
     check_consistent_length,
     check_int,
@@ -55,7 +56,7 @@ def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = 10,
     >>> [round(p, 3) for p in points["prob_pred"]], points["prob_true"], points["counts"]
     ([0.15, 0.85], [0.0, 1.0], [2, 2])
     """
-    n_bins = check_int(n_bins, "n_bins", minimum=1)
+    n_bins = check_int(n_bins, "n_bins", minimum=1, maximum=MAX_BINS)
     y_true = column_1d(y_true, name="y_true")
     y_prob = as_float_array(y_prob, name="y_prob")
     check_consistent_length(("y_true", y_true), ("y_prob", y_prob))

@@ -22,19 +22,23 @@ and an :class:`UndefinedMetricWarning`).
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 import numpy as np
 
-from dartboard._labels import count_label_pairs
+from dartboard._labels import count_label_pairs, integer_counts_fit
 from dartboard._validation import (
+    InvalidParameterError,
+    check_bool,
     check_consistent_length,
     check_labels_argument,
     check_option,
     check_sample_weight,
     check_zero_division,
+    describe,
     label_array,
 )
 from dartboard.metrics import _count_formulas as cf
@@ -140,6 +144,9 @@ class ConfusionCounts:
             return ConfusionCounts(other.classes, other.matrix.copy())
         out = self.with_classes(other.classes)
         dtype = np.result_type(out.matrix, other.matrix)  # counts + weights -> float
+        if dtype.kind in "iu" and not integer_counts_fit(
+                float(out.matrix.sum(dtype=np.float64) + other.matrix.sum(dtype=np.float64))):
+            dtype = np.dtype(np.float64)  # the integer sum would wrap around
         if out.matrix.dtype != dtype:
             out.matrix = out.matrix.astype(dtype)
         idx = np.searchsorted(out.classes, other.classes)
@@ -425,11 +432,12 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
     >>> accuracy_score([0, 1, 2, 3], [0, 2, 1, 3])
     0.5
     """
+    normalize = check_bool(normalize, "normalize")
     t = label_array(y_true, name="y_true")
     p = label_array(y_pred, name="y_pred")
     n = check_consistent_length(("y_true", t), ("y_pred", p))
     w = check_sample_weight(sample_weight, n)
-    if w is not None and not w.sum():
+    if w is not None and not np.any(w):
         _all_zero_weights()
     if t.dtype.kind in "biu" and p.dtype.kind in "biu":
         # Accuracy needs only the trace of C: for integer labels, counting the
@@ -437,8 +445,9 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
         if w is None:
             correct = np.count_nonzero(t == p)
             return float(correct / n) if normalize else float(correct)
-        correct = w[t == p].sum()
-        return float(correct / w.sum()) if normalize else float(correct)
+        # float64 sums: integer sums of large weights would wrap around
+        correct = w[t == p].sum(dtype=np.float64)
+        return float(correct / w.sum(dtype=np.float64)) if normalize else float(correct)
     # other labels: count the pairs of the arrays checked above (no second validation)
     state = ConfusionCounts(*count_label_pairs(t, p, w))
     return _formula_from(state, "accuracy_score", normalize=normalize)
@@ -642,6 +651,10 @@ def classification_report(y_true: Any, y_pred: Any, *, labels: Any = None,
     """
     import pandas as pd
 
+    if digits is not None and (isinstance(digits, (bool, np.bool_))
+                               or not isinstance(digits, numbers.Integral) or digits < 0):
+        raise InvalidParameterError(f"digits must be None or an integer >= 0; got "
+                                    f"{describe(digits)}")
     state = _counts(y_true, y_pred, sample_weight)
     if labels is None:
         labels = state.classes

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from dartboard._validation import (
+    check_bool,
     check_labels_argument,
     check_option,
     check_zero_division,
@@ -236,6 +237,7 @@ def set_metric(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarray, *, f
 def accuracy(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *, normalize: bool = True,
              single: bool = False, as_nan: bool = False) -> np.ndarray:
     """(TP + TN) / N: the trace over the total (nan for no samples)."""
+    normalize = check_bool(normalize, "normalize")
     correct = np.trace(m, axis1=-2, axis2=-1)
     if not normalize:
         return correct
@@ -263,6 +265,7 @@ def balanced_accuracy(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *,
                       adjusted: bool = False, single: bool = False,
                       as_nan: bool = False) -> np.ndarray:
     """Mean recall over the classes in y_true; ``adjusted`` rescales chance to 0."""
+    adjusted = check_bool(adjusted, "adjusted")
     support = m.sum(axis=-1)
     has = support > 0
     k = has.sum(axis=-1).astype(np.float64)

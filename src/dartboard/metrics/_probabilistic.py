@@ -21,6 +21,7 @@ import numpy as np
 from dartboard._labels import encode_labels, is_string_labels, positive_index
 from dartboard._validation import (
     as_float_array,
+    check_bool,
     check_consistent_length,
     check_labels_argument,
     check_sample_weight,
@@ -113,7 +114,7 @@ def check_proba_rows(p: np.ndarray, name: str) -> None:
 
 
 def _weight_sum(w: np.ndarray) -> float:
-    total = float(w.sum())
+    total = float(w.sum(dtype=np.float64))  # an integer sum could wrap around
     if total <= 0:
         raise ValueError("sample_weight sums to zero; at least one sample needs a "
                          "positive weight")
@@ -171,6 +172,7 @@ def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True,
     >>> round(log_loss([1, 1, 0, 0], [0.9, 0.6, 0.1, 0.4], base=10), 4)
     0.1338
     """
+    normalize = check_bool(normalize, "normalize")
     if not (isinstance(y_pred, str) and y_pred == "deprecated"):
         if y_proba is not None:
             raise ValueError("Cannot use both `y_pred` and `y_proba`. `y_pred` is "

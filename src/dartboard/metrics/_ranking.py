@@ -33,6 +33,7 @@ import numpy as np
 from dartboard._labels import encode_labels, positive_index, positive_label, same_label
 from dartboard._validation import (
     as_float_array,
+    check_bool,
     check_consistent_length,
     check_option,
     check_sample_weight,
@@ -191,6 +192,7 @@ def _pr_auc_from_groups(pos: np.ndarray, neg: np.ndarray) -> float:
 
 def _roc_from_groups(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
                      drop_intermediate: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
     tps, fps = _descending_counts(pos, neg)
     thresholds = scores[::-1].astype(np.float64)
     if drop_intermediate and fps.shape[0] > 2:
@@ -220,6 +222,7 @@ def _roc_from_groups(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
 def _pr_curve_from_groups(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
                           drop_intermediate: bool
                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
     tps, fps = _descending_counts(pos, neg)
     thresholds = scores[::-1]
     if drop_intermediate and fps.shape[0] > 2:
@@ -464,7 +467,7 @@ def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight
     """
     positive, s, w, _ = _binary_positive(y_true, y_score, pos_label, sample_weight,
                                          multiclass_ok=True)
-    return _roc_from_groups(*_group_scores(positive, s, w), bool(drop_intermediate))
+    return _roc_from_groups(*_group_scores(positive, s, w), drop_intermediate)
 
 
 def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None,
@@ -484,7 +487,7 @@ def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None,
     """
     positive, s, w, _ = _binary_positive(y_true, y_score, pos_label, sample_weight,
                                          multiclass_ok=True)
-    return _pr_curve_from_groups(*_group_scores(positive, s, w), bool(drop_intermediate))
+    return _pr_curve_from_groups(*_group_scores(positive, s, w), drop_intermediate)
 
 
 # ------------------------------------------------------------------ averaged scores

@@ -31,6 +31,7 @@ import numpy as np
 from dartboard._results import Result
 from dartboard._validation import (
     as_float_array,
+    check_bool,
     check_consistent_length,
     check_sample_weight,
     describe,
@@ -86,6 +87,8 @@ def _regression_iv(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: An
         raise ValueError(f"y_true and y_pred have different numbers of outputs "
                          f"({k_true} != {k_pred}); shapes {t.shape} and {p.shape}")
     w = check_sample_weight(sample_weight, n)
+    if w is not None and w.dtype.kind in "iu":
+        w = w.astype(np.float64)  # integer sums of large weights would wrap around
     if positive_weight and w is not None and not np.any(w):
         _check_weight_sum({"weight": 0.0})
     if isinstance(multioutput, str):
@@ -292,6 +295,7 @@ def _wmape(r: dict[str, float]) -> float:
 def _explained_fraction(numerator: np.ndarray, denominator: np.ndarray, multioutput: Any,
                         force_finite: bool) -> Any:
     """scikit-learn's assembly of 1 - numerator / denominator over outputs."""
+    force_finite = check_bool(force_finite, "force_finite")
     nonzero_den = denominator != 0
     if not force_finite:
         with np.errstate(divide="ignore", invalid="ignore"):

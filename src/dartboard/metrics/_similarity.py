@@ -28,6 +28,14 @@ def _check_nonzero(norms_sq: np.ndarray, name: str) -> None:
                          f"{int(zero[0])}); the cosine similarity is undefined for them")
 
 
+def _scaled(v: np.ndarray, name: str) -> np.ndarray:
+    """Each vector divided by its largest |component|: the cosine is unchanged, and
+    the squares neither overflow (1e200) nor underflow to a false zero (1e-200)."""
+    top = np.max(np.abs(v), axis=-1, initial=0.0)
+    _check_nonzero(top, name)
+    return v / top[..., None] if v.ndim == 2 else v / top
+
+
 def cosine_similarity(a: Any, b: Any, *, reduction: str = "none") -> Any:
     """Cosine similarity ``a . b / (|a| |b|)`` of two vectors, or of paired rows.
 
@@ -63,16 +71,13 @@ def cosine_similarity(a: Any, b: Any, *, reduction: str = "none") -> Any:
     if x.shape != y.shape:
         raise ValueError(f"a and b must have the same shape (paired vectors); got "
                          f"{x.shape} and {y.shape}")
+    x, y = _scaled(x, "a"), _scaled(y, "b")
     if x.ndim == 1:
         nx, ny = np.dot(x, x), np.dot(y, y)
-        _check_nonzero(np.asarray(nx), "a")
-        _check_nonzero(np.asarray(ny), "b")
         value = np.dot(x, y) / (np.sqrt(nx) * np.sqrt(ny))
         return float(np.clip(value, -1.0, 1.0))
     nx = np.einsum("ij,ij->i", x, x)
     ny = np.einsum("ij,ij->i", y, y)
-    _check_nonzero(nx, "a")
-    _check_nonzero(ny, "b")
     values = np.einsum("ij,ij->i", x, y) / (np.sqrt(nx) * np.sqrt(ny))
     np.clip(values, -1.0, 1.0, out=values)
     if reduction == "mean":

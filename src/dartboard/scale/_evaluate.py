@@ -19,9 +19,11 @@ import numpy as np
 from dartboard._labels import positive_index, positive_label
 from dartboard._rng import check_random_state
 from dartboard._validation import (
+    MAX_BINS,
     as_float_array,
     check_confidence_level,
     check_int,
+    check_n_resamples,
     check_option,
     check_sample_weight,
     describe,
@@ -135,7 +137,7 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str
         raise TypeError("task='regression' needs y_pred (the predicted values)")
     if not isinstance(exact, (bool, np.bool_)):
         raise TypeError(f"exact must be True or False; got {describe(exact)}")
-    n_bins = check_int(n_bins, "n_bins", minimum=2)
+    n_bins = check_int(n_bins, "n_bins", minimum=2, maximum=MAX_BINS)
     if score_range is not None:
         try:
             low, high = (float(v) for v in score_range)
@@ -152,7 +154,7 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str
     if confidence_level is not None:
         confidence_level = check_confidence_level(confidence_level)
     check_option(ci_method, "ci_method", INTERVAL_METHODS)
-    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
+    n_resamples = check_n_resamples(n_resamples)
     check_random_state(random_state)  # raises on a bad seed; the seed itself is kept
     default_metrics = metrics is None
     metrics = _check_metrics(metrics, task, y_pred, y_score, exact, proba is not None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import reprlib
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,10 +19,11 @@ from dartboard._validation import (
     as_float_array,
     check_confidence_level,
     check_consistent_length,
-    check_int,
+    check_n_resamples,
     check_option,
     check_sample_weight,
     column_1d,
+    describe,
     to_numpy,
 )
 from dartboard.metrics._registry import MetricSpec, spec_for, specs
@@ -95,7 +97,9 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
     confidence_level : float, default=0.95
         Strictly between 0 and 1.
     n_resamples : int, default=10_000
-        Bootstrap resamples (bootstrap methods only).
+        Bootstrap resamples (bootstrap methods only), at most
+        ``dartboard._validation.MAX_RESAMPLES`` (10**8); drawn in memory-bounded
+        batches.
     stratified : bool, default=False
         Resample within each class of ``y_true`` so that every resample keeps
         every class (bootstrap methods only; analytic methods ignore it).
@@ -201,7 +205,7 @@ def _interval_iv(metric: Any, method: Any, confidence_level: Any, n_resamples: A
     if not isinstance(stratified, (bool, np.bool_)):
         raise TypeError(f"stratified must be True or False; got {stratified!r}")
     return {"method": method, "confidence_level": check_confidence_level(confidence_level),
-            "n_resamples": check_int(n_resamples, "n_resamples", minimum=1),
+            "n_resamples": check_n_resamples(n_resamples),
             "stratified": bool(stratified)}
 
 
@@ -446,6 +450,22 @@ def _generic(metric: Callable[..., Any], name: str, y_t: np.ndarray, y_o: np.nda
 
 # --------------------------------------------------------------------- folds
 
+def _sample_size(value: Any, name: str) -> float:
+    """A positive, finite number of samples as a float (huge Python ints included:
+    numpy's ufuncs cannot take an int beyond int64)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a positive number of samples; got "
+                        f"{describe(value)}")
+    try:
+        size = float(value)
+    except OverflowError:
+        size = np.inf
+    if not 0.0 < size < np.inf:
+        raise ValueError(f"{name} must be a positive, finite number of samples; got "
+                         f"{reprlib.repr(value)}")
+    return size
+
+
 def cv_interval(fold_scores: Any, *, n_train: Any = None, n_test: Any = None,
                 confidence_level: float = 0.95) -> Interval:
     """t-interval of the mean score over k cross-validation folds.
@@ -489,11 +509,8 @@ def cv_interval(fold_scores: Any, *, n_train: Any = None, n_test: Any = None,
                          f"neither; got n_train={n_train!r}, n_test={n_test!r}")
     factor, method = 1.0 / k, "t"
     if n_train is not None:
-        for arg, value in (("n_train", n_train), ("n_test", n_test)):
-            if isinstance(value, bool) or not isinstance(value, numbers.Real) \
-                    or not value > 0 or not np.isfinite(value):
-                raise ValueError(f"{arg} must be a positive number of samples; got {value!r}")
-        factor, method = 1.0 / k + float(n_test) / float(n_train), "nadeau-bengio"
+        n_train, n_test = _sample_size(n_train, "n_train"), _sample_size(n_test, "n_test")
+        factor, method = 1.0 / k + n_test / n_train, "nadeau-bengio"
     # equal scores: mean and sd exactly (np.std of [0.8] * 3 is 1.4e-16: the mean rounds)
     flat = bool(scores.min() == scores.max())
     mean = float(scores[0]) if flat else float(scores.mean())

@@ -62,7 +62,7 @@ def interval_from_counts(metric: str | Callable[..., Any], counts: Any, *,
         proportions and bca otherwise.
     confidence_level : float, default=0.95
     n_resamples : int, default=10_000
-        Bootstrap resamples.
+        Bootstrap resamples, at most 10**8 (``MAX_RESAMPLES``).
     stratified : bool, default=False
         Resample within each true class (one multinomial per row of the matrix).
     random_state : None, int, SeedSequence or Generator
