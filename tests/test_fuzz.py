@@ -80,8 +80,9 @@ def _same_numbers(plain, variant):
 def test_fuzz_interval_and_comparison(engine, case):
     # the engines over the metrics: same answer in every container, inputs untouched,
     # a ValueError/TypeError naming the argument or a result, never another exception
-    import dartboard as db
     from _fuzz import _cast, call, wrap
+
+    import dartboard as db
 
     spec, y, other, container, dtype, labels, w = _engine_case(case)
     y = relabel(y, labels)
