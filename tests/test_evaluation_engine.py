@@ -32,14 +32,6 @@ def section(y_true, **kwargs):
     return evaluate_predictions(y_true, **kwargs).to_dict()
 
 
-@pytest.fixture(scope="module")
-def binary_data():
-    rng = np.random.default_rng(11)
-    y = rng.integers(0, 2, 300)
-    proba = np.clip(0.3 * y + 0.7 * rng.random(300), 0, 1)
-    return y, proba
-
-
 # ---------------------------------------------------------------- moved from test_report
 
 def test_binary_scores_match_sklearn(binary_data):

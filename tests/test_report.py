@@ -32,14 +32,6 @@ URL = re.compile(r"""(?:src|href|xlink:href)\s*=\s*["']?\s*(?:https?:)?//""", re
 
 
 @pytest.fixture(scope="module")
-def binary_data():
-    rng = np.random.default_rng(11)
-    y = rng.integers(0, 2, 300)
-    proba = np.clip(0.3 * y + 0.7 * rng.random(300), 0, 1)
-    return y, proba
-
-
-@pytest.fixture(scope="module")
 def results(binary_data):
     y, proba = binary_data
     rng = np.random.default_rng(12)
