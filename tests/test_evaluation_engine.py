@@ -85,7 +85,7 @@ def test_multiclass_proba_and_groups():
     proba[np.arange(240), np.searchsorted(["x", "y", "z"], y)] += 0.3
     proba /= proba.sum(1, keepdims=True)
     groups = rng.choice(["g1", "g2"], 240)
-    sec = section(y, proba=proba, n_resamples=200, groups=groups)
+    sec = section(y, y_proba=proba, n_resamples=200, groups=groups)
     assert sec["task"] == "multiclass"
     values = {m["metric"]: m["estimate"] for m in sec["metrics"]}
     pred = np.array(["x", "y", "z"])[proba.argmax(1)]
@@ -118,10 +118,10 @@ def test_infer_task():
 
 def test_bad_input_is_a_clear_error(binary_data):
     y, proba = binary_data
-    with pytest.raises(ValueError, match="give exactly one of y_pred, y_score or proba"):
+    with pytest.raises(ValueError, match="give exactly one of y_pred, y_score or y_proba"):
         section(y, y_pred=y, y_score=proba)
     with pytest.raises(ValueError, match="proba must have one column per class"):
-        section(y, proba=np.ones((300, 3)) / 3)
+        section(y, y_proba=np.ones((300, 3)) / 3)
     with pytest.raises(ValueError, match="y_score needs binary y_true"):
         section(np.arange(300) % 3, y_score=proba)
 
@@ -215,7 +215,7 @@ def test_decision_scores_are_not_probabilities(binary_data):
 
 def test_probability_matrix_equals_positive_column(binary_data):
     y, proba = binary_data
-    a = section(y, proba=np.column_stack([1 - proba, proba]), n_resamples=200)
+    a = section(y, y_proba=np.column_stack([1 - proba, proba]), n_resamples=200)
     b = section(y, y_score=proba, n_resamples=200)
     assert a == b
 
@@ -250,7 +250,7 @@ def test_multiclass_rows_equal_metrics_and_interval(multiclass_data, ci):
     y, proba, _ = multiclass_data
     classes = np.array(["x", "y", "z"])
     pred = classes[proba.argmax(1)]
-    res = evaluate_predictions(y, proba=proba, ci=ci, n_resamples=200)
+    res = evaluate_predictions(y, y_proba=proba, ci=ci, n_resamples=200)
     assert res.task == "multiclass" and res.positive_label is None
     oracle = {"accuracy": skm.accuracy_score(y, pred),
               "balanced_accuracy": skm.balanced_accuracy_score(y, pred),
@@ -275,10 +275,10 @@ def test_multiclass_rows_equal_metrics_and_interval(multiclass_data, ci):
 
 def test_group_rows_equal_the_rows_of_each_group(multiclass_data):
     y, proba, groups = multiclass_data
-    whole = evaluate_predictions(y, proba=proba, n_resamples=200, groups=groups)
+    whole = evaluate_predictions(y, y_proba=proba, n_resamples=200, groups=groups)
     for g in ("g1", "g2"):
         mask = groups == g
-        alone = evaluate_predictions(y[mask], proba=proba[mask], n_resamples=200)
+        alone = evaluate_predictions(y[mask], y_proba=proba[mask], n_resamples=200)
         rows = [r for r in whole.groups if r.group == g]
         assert [r.metric for r in rows] == [r.metric for r in alone.metrics]
         for row, ref in zip(rows, alone.metrics):

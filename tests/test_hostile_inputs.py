@@ -237,7 +237,7 @@ def _rows(result):
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
 def test_evaluation_engine_never_writes_to_its_inputs(layout):
     cases = [dict(y_true=Y_BIN, y_score=SCORE), dict(y_true=Y3, y_pred=LABEL3),
-             dict(y_true=Y3, proba=PROBA3),
+             dict(y_true=Y3, y_proba=PROBA3),
              dict(y_true=Y_REG, y_pred=P_REG)]
     for case in cases:
         names = sorted(case)

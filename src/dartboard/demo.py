@@ -321,7 +321,7 @@ def run_demo(out_dir: str | os.PathLike[str] = "dartboard-demo", *, quick: bool 
         with bar.step(f"held-out evaluation of {winner}"):
             model = make[winner]().fit(X_tr, y_tr)
             proba = model.predict_proba(X_te)
-            cls = evaluate_predictions(y_te, proba=proba, n_resamples=ci_resamples,
+            cls = evaluate_predictions(y_te, y_proba=proba, n_resamples=ci_resamples,
                                        random_state=SEED, model=winner).to_dict()
             names = data.target_names.tolist()
             cls["confusion"]["labels"] = [names[int(v)] for v in cls["confusion"]["labels"]]

@@ -109,7 +109,7 @@ def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | N
     if proba:
         matrix = np.column_stack([numeric(column(table, c, "--proba", file), c, "--proba")
                                   for c in proba])
-        return evaluate_predictions(truth, proba=matrix, task=task, ci=ci, **common).to_dict()
+        return evaluate_predictions(truth, y_proba=matrix, task=task, ci=ci, **common).to_dict()
     pred = labels(column(table, y_pred, "--y-pred", file), y_pred, "--y-pred")
     if task == "auto":
         task = infer_task(truth, y_pred=pred)

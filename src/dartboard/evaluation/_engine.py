@@ -20,13 +20,15 @@ import numpy as np
 from dartboard._labels import positive_index, positive_label
 from dartboard._validation import (
     as_float_array,
+    check_confidence_level,
     check_consistent_length,
     check_n_resamples,
     check_option,
+    check_sample_weight,
     column_1d,
-    group_array,
     label_array,
 )
+from dartboard.evaluation._groups import GroupIndex, encode_groups
 from dartboard.evaluation._points import calibration_points, error_points, thin
 from dartboard.evaluation._result import (
     CalibrationPoints,
@@ -39,9 +41,10 @@ from dartboard.evaluation._result import (
 )
 from dartboard.metrics._probabilistic import _check_range, check_proba_rows
 from dartboard.metrics._registry import TASKS as REGISTRY_TASKS
-from dartboard.metrics._registry import MetricSpec, specs
+from dartboard.metrics._registry import MetricSpec, spec_for, specs
 
-__all__ = ["TASKS", "infer_task", "evaluate_predictions"]
+__all__ = ["TASKS", "infer_task", "evaluate_predictions", "prepare", "build_result", "Plan",
+           "Chosen"]
 
 #: ``task`` values: "auto" or one of the registry's tasks
 TASKS = ("auto", *REGISTRY_TASKS)
@@ -88,24 +91,30 @@ def infer_task(y_true: Any, *, y_pred: Any = None, y_score: Any = None,
 
 
 def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None,
-                         proba: Any = None, task: str = "auto", ci: str = "auto",
+                         y_proba: Any = None, task: str = "auto", ci: str = "auto",
                          confidence_level: float = 0.95, n_resamples: int = 2000,
                          random_state: Any = 0, groups: Any = None,
-                         model: str | None = None) -> EvaluationResult:
+                         model: str | None = None, metrics: Any = None,
+                         sample_weight: Any = None, pos_label: Any = None) -> EvaluationResult:
     """Every metric the registry reports for the task, with its interval, and the
     points of the ROC, PR, confusion-matrix, calibration or error figures.
 
     Give ``y_pred`` (labels, or values for regression), ``y_score`` (binary scores
-    or probabilities of the positive class, the greater label) or ``proba`` (n x K
-    probabilities, columns in sorted label order). Labels are derived from scores at
-    0.5 when they lie in [0, 1], at 0 otherwise (decision functions), and from
-    probabilities by argmax. ``task="auto"`` infers the task (:func:`infer_task`).
+    or probabilities of the positive class) or ``y_proba`` (n x K probabilities,
+    columns in sorted label order). Labels are derived from scores at 0.5 when they
+    lie in [0, 1], at 0 otherwise (decision functions), and from probabilities by
+    argmax. ``task="auto"`` infers the task (:func:`infer_task`).
 
-    ``ci`` is the interval method: ``auto`` (the registry's default per metric), a
-    proportion method (``wilson``, ``wald``, ...; other metrics then get their
-    default), ``delong`` (ROC AUC; likewise) or a bootstrap method. Metrics
-    without a valid interval (a sample maximum) get none. With ``groups``, every
-    row is computed on each group too.
+    ``metrics`` selects rows (names such as ``"f1"`` or ``"f1_score"``, dartboard
+    metric functions, or callables ``f(y_true, y_pred, sample_weight=None)``);
+    None means every metric the registry reports for the task that the given
+    columns feed. ``pos_label`` is the positive class of a binary task (default:
+    the greater label). ``ci`` is the interval method: ``auto`` (the registry's
+    default per metric), a proportion method (``wilson``, ``wald``, ...; other
+    metrics then get their default), ``delong`` (ROC AUC; likewise) or a bootstrap
+    method. Metrics without a valid interval (a sample maximum) get none. With
+    ``groups`` (one column or several: their intersections), every row is
+    computed on each group too.
 
     Examples
     --------
@@ -116,19 +125,106 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
     >>> res.confusion.matrix
     ((15, 5), (0, 20))
     """
+    return build_result(prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba,
+                                task=task, ci=ci, confidence_level=confidence_level,
+                                n_resamples=n_resamples, random_state=random_state,
+                                groups=groups, metrics=metrics, sample_weight=sample_weight,
+                                pos_label=pos_label), model)
+
+
+@dataclasses.dataclass(frozen=True)
+class Chosen:
+    """One metric row of an evaluation: the function, what feeds it, its keywords."""
+
+    label: str
+    function: Callable[..., Any]
+    spec: MetricSpec | None
+    input: str
+    kwargs: dict[str, Any]
+    #: feed minus the scores: a binary metric whose positive class is always the greater
+    #: label (ROC AUC) when the positive class is the lesser one
+    negate: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """Checked inputs of an evaluation and the metrics chosen for them.
+
+    ``inputs`` maps a registry input kind to the array that feeds it (None when
+    the data does not give it); ``labelled`` holds the classification inputs.
+    """
+
+    task: str
+    y_true: np.ndarray
+    inputs: dict[str, np.ndarray | None]
+    chosen: tuple[Chosen, ...]
+    weights: np.ndarray | None
+    groups: GroupIndex | None
+    opts: _Options
+    labelled: _Labelled | None = None
+    positive: Any = None
+
+    @property
+    def y_pred(self) -> np.ndarray:
+        return self.inputs["labels" if self.task != "regression" else "values"]
+
+
+def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: Any = None,
+            task: str = "auto", ci: str = "auto", confidence_level: float = 0.95,
+            n_resamples: int = 2000, random_state: Any = 0, groups: Any = None,
+            metrics: Any = None, sample_weight: Any = None, pos_label: Any = None) -> Plan:
+    """Check the inputs and choose the metrics: everything before any number."""
+    from dartboard.uncertainty._interval import METHODS
+
     task = check_option(task, "task", TASKS)
-    if sum(v is not None for v in (y_pred, y_score, proba)) != 1:
-        raise ValueError("give exactly one of y_pred, y_score or proba")
-    opts = _Options(ci, float(confidence_level), check_n_resamples(n_resamples), random_state)
+    if sum(v is not None for v in (y_pred, y_score, y_proba)) != 1:
+        raise ValueError("give exactly one of y_pred, y_score or y_proba")
+    opts = _Options(check_option(ci, "ci", METHODS), check_confidence_level(confidence_level),
+                    check_n_resamples(n_resamples), random_state)
     if task == "auto" and y_pred is not None:
         task = infer_task(column_1d(y_true, name="y_true"),
                           y_pred=column_1d(y_pred, name="y_pred"))
     if task == "regression":
         if y_pred is None:
             raise ValueError("task='regression' needs y_pred (predicted values), not "
-                             "y_score or proba")
-        return _regression(y_true, y_pred, opts, groups, model)
-    return _classification(y_true, y_pred, y_score, proba, task, opts, groups, model)
+                             "y_score or y_proba")
+        if pos_label is not None:
+            raise ValueError("pos_label applies to a binary task, not to regression")
+        yt = as_float_array(y_true, name="y_true")
+        yp = as_float_array(y_pred, name="y_pred")
+        n = check_consistent_length(("y_true", yt), ("y_pred", yp))
+        inputs: dict[str, np.ndarray | None] = {"values": yp}
+        chosen = _choose(metrics, "regression", inputs, None)
+        return Plan("regression", yt, inputs, chosen, check_sample_weight(sample_weight, n),
+                    None if groups is None else encode_groups(groups, n), opts)
+    d = _classification_iv(y_true, y_pred, y_score, y_proba, task, pos_label)
+    n = d.y_true.shape[0]
+    positive = d.positive if d.task == "binary" else None
+    if pos_label is not None and d.task != "binary":
+        raise ValueError(f"pos_label applies to a binary task; this one is {d.task}")
+    inputs = _inputs(d)
+    return Plan(d.task, d.y_true, inputs, _choose(metrics, d.task, inputs, d, positive),
+                check_sample_weight(sample_weight, n),
+                None if groups is None else encode_groups(groups, n), opts, d, positive)
+
+
+def build_result(plan: Plan, model: str | None = None) -> EvaluationResult:
+    """The rows (overall and per group) and the figures' points of a plan."""
+    rows = tuple(_rows(plan, None))
+    group_rows = None
+    if plan.groups is not None:
+        group_rows = tuple(row for g, members in enumerate(plan.groups.members())
+                           for row in _rows(plan, members, plan.groups.label(g)))
+    extra: dict[str, Any] = {}
+    if plan.groups is not None:
+        extra.update(group_columns=plan.groups.names, group_keys=plan.groups.keys)
+    if plan.task == "regression":
+        errors, summary = error_points(plan.y_true, plan.y_pred)
+        return EvaluationResult(task="regression", n=int(plan.y_true.shape[0]), model=model,
+                                metrics=rows, groups=group_rows,
+                                errors=ErrorPoints(tuple(errors), tuple(summary)), **extra)
+    return EvaluationResult(task=plan.task, n=int(plan.y_true.shape[0]), model=model,
+                            metrics=rows, groups=group_rows, **_figures(plan), **extra)
 
 
 def _method_for(ci: str, spec: MetricSpec, kwargs: dict[str, Any]) -> str:
@@ -146,48 +242,134 @@ def _method_for(ci: str, spec: MetricSpec, kwargs: dict[str, Any]) -> str:
     return ci
 
 
-def _row(spec: MetricSpec, task: str, y_true: np.ndarray, other: np.ndarray,
-         kwargs: dict[str, Any], opts: _Options, group: str | None) -> MetricRow:
+def _label_of(spec: MetricSpec | None, function: Any, task: str,
+              kwargs: dict[str, Any]) -> str:
+    if spec is None:
+        return getattr(function, "__name__", None) or type(function).__name__
+    base = spec.label or spec.name.removesuffix("_score")
+    return f"{base}_{kwargs['average']}" if task == "multiclass" and "average" in kwargs \
+        else base
+
+
+def _resolve(metric: Any, task: str) -> tuple[MetricSpec | None, Callable[..., Any]]:
+    """A metric given by name (registry name or table label) or as a function."""
+    if isinstance(metric, str):
+        for spec in specs():
+            if metric in (spec.name, spec.label or spec.name.removesuffix("_score"),
+                          spec.table_label(task)):
+                return spec, spec.function
+        known = sorted({s.label or s.name.removesuffix("_score") for s in specs(scalar=True)})
+        raise ValueError(f"unknown metric {metric!r} in metrics; dartboard's metrics are "
+                         f"{', '.join(known)} (or the function names ending in _score), or "
+                         "pass a callable")
+    if not callable(metric):
+        raise TypeError(f"metrics must hold metric names or callables; got "
+                        f"{type(metric).__name__} ({metric!r:.40})")
+    return spec_for(metric), metric
+
+
+_FEEDS = {"labels": "y_pred (or y_score / y_proba, from which labels are derived)",
+          "scores": "y_score or y_proba", "probabilities": "probabilities (y_proba, or a "
+          "binary y_score in [0, 1])", "values": "y_pred (predicted values)"}
+
+
+def _choose(metrics: Any, task: str, inputs: dict[str, np.ndarray | None],
+            d: _Labelled | None, positive: Any = None) -> tuple[Chosen, ...]:
+    """The rows of the evaluation: the registry's defaults for the task that the given
+    columns feed, or the metrics asked for (each checked to apply)."""
+    regression = task == "regression"
+    if metrics is None:
+        out = []
+        for spec in specs(task=task):
+            if inputs.get(spec.input) is None:
+                continue
+            kw = _keywords(spec, d, positive) if d is not None else {}
+            out.append(Chosen(_label_of(spec, None, task, kw), spec.function, spec,
+                              spec.input, kw, _negate(spec, d)))
+        return tuple(out)
+    if isinstance(metrics, (str, bytes)) or callable(metrics):
+        metrics = [metrics]
+    try:
+        metrics = list(metrics)
+    except TypeError:
+        raise TypeError(f"metrics must be None, a name, a callable or a list of them; got "
+                        f"{type(metrics).__name__}") from None
+    if not metrics:
+        raise ValueError("metrics is empty; give None for every applicable metric")
+    out = []
+    for metric in metrics:
+        spec, function = _resolve(metric, task)
+        if spec is None:
+            kind = "values" if regression else "labels"
+            out.append(Chosen(_label_of(None, function, task, {}), function, None, kind, {}))
+            continue
+        if not spec.scalar:
+            raise ValueError(f"metrics: {spec.name} does not return one number (it returns "
+                             "a curve, a matrix or a table); choose scalar metrics")
+        if (spec.family == "regression") != regression \
+                or (spec.input == "values") != regression:
+            raise ValueError(f"metrics: {spec.name} is a "
+                             f"{'regression' if spec.input == 'values' else 'classification'}"
+                             f" metric; this evaluation is {task}")
+        if inputs.get(spec.input) is None:
+            raise ValueError(f"metrics: {spec.name} needs {_FEEDS[spec.input]}, which was "
+                             "not given")
+        kw = _keywords(spec, d, positive) if d is not None else {}
+        out.append(Chosen(_label_of(spec, function, task, kw), function, spec, spec.input, kw,
+                          _negate(spec, d)))
+    labels = [c.label for c in out]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"metrics lists a metric twice: {labels}")
+    return tuple(out)
+
+
+def _negate(spec: MetricSpec, d: _Labelled | None) -> bool:
+    return d is not None and d.task == "binary" and spec.input == "scores" \
+        and not spec.pos_label and d.positive != positive_label(d.labels, infer="greater")
+
+
+def _rows(plan: Plan, members: np.ndarray | None, group: str | None = None) -> list[MetricRow]:
+    """The rows of every chosen metric, on all samples or on a group's ``members``."""
+    y_true = plan.y_true if members is None else plan.y_true[members]
+    w = plan.weights if plan.weights is None or members is None else plan.weights[members]
+    rows = []
+    for c in plan.chosen:
+        other = plan.inputs[c.input]
+        other = other if members is None else other[members]
+        if c.negate:
+            other = -other
+        try:
+            rows.append(_row(c, plan.task, y_true, other, w, plan.opts, group))
+        except ValueError as exc:
+            if group is None:
+                raise
+            # a group on which the metric is undefined (one class for a ranking metric,
+            # say) gets a row that says so; the overall row raised above instead
+            rows.append(MetricRow(c.label, float("nan"), None, None,
+                                  f"undefined: {exc}".split(";")[0][:120],
+                                  plan.opts.confidence_level, int(y_true.shape[0]), group))
+    return rows
+
+
+def _row(c: Chosen, task: str, y_true: np.ndarray, other: np.ndarray,
+         w: np.ndarray | None, opts: _Options, group: str | None) -> MetricRow:
     from dartboard.uncertainty import interval
 
-    label, n = spec.table_label(task), int(y_true.shape[0])
-    if spec.default_interval is None:
-        estimate = float(spec.function(y_true, other, **kwargs))
-        return MetricRow(label, estimate, None, None, _NO_INTERVAL, opts.confidence_level,
+    n = int(y_true.shape[0])
+    weights = {} if w is None else {"sample_weight": w}
+    if c.spec is not None and c.spec.default_interval is None:
+        estimate = float(c.function(y_true, other, **c.kwargs, **weights))
+        return MetricRow(c.label, estimate, None, None, _NO_INTERVAL, opts.confidence_level,
                          n, group)
-    res = interval(spec.function, y_true, other, method=_method_for(opts.ci, spec, kwargs),
+    method = _method_for(opts.ci, c.spec, c.kwargs) if c.spec is not None else \
+        (opts.ci if opts.ci in ("percentile", "basic", "bca") else "auto")
+    if method == "delong" and w is not None:
+        method = "auto"
+    res = interval(c.function, y_true, other, method=method,
                    confidence_level=opts.confidence_level, n_resamples=opts.n_resamples,
-                   random_state=opts.random_state, **kwargs)
-    return MetricRow(label, float(res.estimate), float(res.low), float(res.high),
+                   random_state=opts.random_state, sample_weight=w, **c.kwargs)
+    return MetricRow(c.label, float(res.estimate), float(res.low), float(res.high),
                      str(res.method), float(res.confidence_level), n, group)
-
-
-def _by_group(groups: Any, y_true: np.ndarray,
-              rows_for: Callable[[np.ndarray, str], list[MetricRow]]) -> tuple[MetricRow, ...]:
-    groups = group_array(groups, name="group")
-    check_consistent_length(("y_true", y_true), ("group", groups))
-    return tuple(row for g in np.unique(groups) for row in rows_for(groups == g, str(g)))
-
-
-# ------------------------------------------------------------------ regression
-
-def _regression(y_true: Any, y_pred: Any, opts: _Options, groups: Any,
-                model: str | None) -> EvaluationResult:
-    y_true = as_float_array(y_true, name="y_true")
-    y_pred = as_float_array(y_pred, name="y_pred")
-    check_consistent_length(("y_true", y_true), ("y_pred", y_pred))
-
-    def rows_for(mask: np.ndarray | None, group: str | None = None) -> list[MetricRow]:
-        yt = y_true if mask is None else y_true[mask]
-        yp = y_pred if mask is None else y_pred[mask]
-        return [_row(spec, "regression", yt, yp, {}, opts, group)
-                for spec in specs(task="regression")]
-
-    errors, summary = error_points(y_true, y_pred)
-    return EvaluationResult(
-        task="regression", n=int(y_true.shape[0]), model=model, metrics=tuple(rows_for(None)),
-        groups=None if groups is None else _by_group(groups, y_true, rows_for),
-        errors=ErrorPoints(tuple(errors), tuple(summary)))
 
 
 # ------------------------------------------------------------------ classification
@@ -203,6 +385,7 @@ class _Labelled:
     y_pred: np.ndarray
     y_score: np.ndarray | None
     proba: np.ndarray | None
+    positive: Any = None  # binary: the positive class
 
     @property
     def is_prob(self) -> bool:
@@ -211,31 +394,47 @@ class _Labelled:
             and self.y_score.max() <= 1
 
 
+def _positive(labels: np.ndarray, pos_label: Any) -> Any:
+    if pos_label is None:
+        return positive_label(labels, infer="greater")
+    if positive_index(labels, pos_label, infer="strict") < 0:
+        raise ValueError(f"pos_label={pos_label!r} is not one of the labels "
+                         f"{labels.tolist()[:10]}")
+    return pos_label
+
+
 def _classification_iv(y_true: Any, y_pred: Any, y_score: Any, proba: Any,
-                       task: str) -> _Labelled:
+                       task: str, pos_label: Any = None) -> _Labelled:
     y_true = label_array(y_true, name="y_true")
     classes = np.unique(y_true)
+    if task == "multiclass" and y_score is not None:
+        raise ValueError("y_score holds the scores of one class (a binary task); a "
+                         "multiclass task needs y_proba (one column per class) or y_pred")
+    positive = None
     if proba is not None:
-        proba = as_float_array(proba, name="proba", ndim=2)
-        check_consistent_length(("y_true", y_true), ("proba", proba))
+        proba = as_float_array(proba, name="y_proba", ndim=2)
+        check_consistent_length(("y_true", y_true), ("y_proba", proba))
         if proba.shape[1] != classes.size:
-            raise ValueError(f"proba must have one column per class of y_true "
+            raise ValueError(f"y_proba must have one column per class of y_true "
                              f"({classes.size}: {classes.tolist()}); got {proba.shape[1]}")
         # the same check as log_loss: a matrix that is not probabilities gives no AUC
-        _check_range(proba, "proba")
-        check_proba_rows(proba, "proba")
+        _check_range(proba, "y_proba")
+        check_proba_rows(proba, "y_proba")
         y_pred = classes[np.argmax(proba, axis=1)]
         if proba.shape[1] == 2:
-            y_score = proba[:, positive_index(classes, infer="greater")]
+            positive = _positive(classes, pos_label)
+            y_score = proba[:, int(np.flatnonzero(classes == positive)[0])]
     elif y_score is not None:
         y_score = as_float_array(y_score, name="y_score")
         check_consistent_length(("y_true", y_true), ("y_score", y_score))
         if classes.size != 2:
             raise ValueError(f"y_score needs binary y_true; y_true has {classes.size} "
-                             f"classes: {classes.tolist()[:10]}")
-        pos = positive_index(classes, infer="greater")
+                             f"classes: {classes.tolist()[:10]} (give y_proba, one column "
+                             "per class, for a multiclass task)")
+        positive = _positive(classes, pos_label)
         threshold = 0.5 if y_score.min() >= 0 and y_score.max() <= 1 else 0.0
-        y_pred = np.where(y_score >= threshold, classes[pos], classes[1 - pos])
+        negative = classes[classes != positive][0]
+        y_pred = np.where(y_score >= threshold, positive, negative)
     else:
         y_pred = label_array(y_pred, name="y_pred")
         check_consistent_length(("y_true", y_true), ("y_pred", y_pred))
@@ -247,7 +446,9 @@ def _classification_iv(y_true: Any, y_pred: Any, y_score: Any, proba: Any,
     if task == "binary" and labels.size > 2:
         raise ValueError(f"task='binary' needs two classes; got {labels.size}: "
                          f"{labels.tolist()[:10]}")
-    return _Labelled(task, y_true, classes, labels, y_pred, y_score, proba)
+    if task == "binary" and positive is None:
+        positive = _positive(labels, pos_label)
+    return _Labelled(task, y_true, classes, labels, y_pred, y_score, proba, positive)
 
 
 def _inputs(d: _Labelled) -> dict[str, np.ndarray | None]:
@@ -263,49 +464,33 @@ def _keywords(spec: MetricSpec, d: _Labelled, positive: Any) -> dict[str, Any]:
         # the score metrics too: labels may be strings, and their default is 1
         return {"pos_label": positive} if spec.pos_label else {}
     kw = dict(spec.multiclass)
+    if spec.average and spec.family == "count" and "average" not in kw:
+        kw["average"] = "macro"
     if spec.input == "probabilities":
         kw["labels"] = d.classes  # the probability columns, in sorted label order
     return kw
 
 
-def _classification(y_true: Any, y_pred: Any, y_score: Any, proba: Any, task: str,
-                    opts: _Options, groups: Any, model: str | None) -> EvaluationResult:
+def _figures(plan: Plan) -> dict[str, Any]:
+    """Classes, confusion matrix and curve points of a classification plan."""
     from dartboard.metrics import confusion_matrix, precision_recall_curve, roc_curve
 
-    d = _classification_iv(y_true, y_pred, y_score, proba, task)
-    positive = positive_label(d.labels, infer="greater") if d.task == "binary" else None
-    inputs = _inputs(d)
-    chosen = [(spec, _keywords(spec, d, positive)) for spec in specs(task=d.task)]
-
-    def rows_for(mask: np.ndarray | None, group: str | None = None) -> list[MetricRow]:
-        yt = d.y_true if mask is None else d.y_true[mask]
-        rows = []
-        for spec, kw in chosen:
-            other = inputs[spec.input]
-            if other is None:
-                continue
-            if spec.input != "labels" and np.unique(yt).size < 2:
-                continue  # ranking and probability metrics need both classes
-            rows.append(_row(spec, d.task, yt, other if mask is None else other[mask], kw,
-                             opts, group))
-        return rows
-
-    matrix = confusion_matrix(d.y_true, d.y_pred, labels=d.labels)
-    out: dict[str, Any] = {}
-    if d.task == "binary" and d.y_score is not None:
-        fpr, tpr, _ = roc_curve(d.y_true, d.y_score, pos_label=positive)
-        precision, recall, _ = precision_recall_curve(d.y_true, d.y_score, pos_label=positive)
+    d, positive, w = plan.labelled, plan.positive, plan.weights
+    matrix = confusion_matrix(d.y_true, d.y_pred, labels=d.labels, sample_weight=w)
+    cells = tuple(tuple(int(c) if float(c).is_integer() else round(float(c), 6) for c in r)
+                  for r in matrix.tolist())
+    out: dict[str, Any] = {"classes": tuple(d.labels.tolist()), "positive_label": positive,
+                           "confusion": Confusion(tuple(str(v) for v in d.labels.tolist()),
+                                                  cells)}
+    if d.task == "binary" and d.y_score is not None and np.unique(d.y_true).size == 2:
+        fpr, tpr, _ = roc_curve(d.y_true, d.y_score, pos_label=positive, sample_weight=w)
+        precision, recall, _ = precision_recall_curve(d.y_true, d.y_score, pos_label=positive,
+                                                      sample_weight=w)
         out["roc"] = RocPoints(*map(tuple, thin(fpr, tpr)))
-        out["pr"] = PrPoints(*map(tuple, thin(precision, recall)),
-                             prevalence=float(np.mean(d.y_true == positive)))
+        prevalence = float(np.average(d.y_true == positive, weights=w))
+        out["pr"] = PrPoints(*map(tuple, thin(precision, recall)), prevalence=prevalence)
         if d.is_prob:
             out["calibration"] = CalibrationPoints(
                 **{k: tuple(v) for k, v in calibration_points(
                     d.y_true, d.y_score, pos_label=positive).items()})
-    return EvaluationResult(
-        task=d.task, n=int(d.y_true.shape[0]), model=model, metrics=tuple(rows_for(None)),
-        groups=None if groups is None else _by_group(groups, d.y_true, rows_for),
-        classes=tuple(d.labels.tolist()), positive_label=positive,
-        confusion=Confusion(tuple(str(v) for v in d.labels.tolist()),
-                            tuple(tuple(int(c) for c in r) for r in matrix.tolist())),
-        **out)
+    return out

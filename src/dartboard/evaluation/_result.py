@@ -140,6 +140,10 @@ class EvaluationResult:
         Binary tasks given probabilities.
     errors : ErrorPoints or None
         Regression.
+    group_columns : tuple of str or None
+        The names of the group columns, when groups were given.
+    group_keys : tuple of tuple or None
+        Per group (in the order of ``groups``' rows), its value in each group column.
     """
 
     task: str
@@ -154,6 +158,8 @@ class EvaluationResult:
     pr: PrPoints | None = None
     calibration: CalibrationPoints | None = None
     errors: ErrorPoints | None = None
+    group_columns: tuple[str, ...] | None = None
+    group_keys: tuple[tuple[Any, ...], ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON section of ``results.json`` and ``dartboard evaluate --json``."""
@@ -170,5 +176,6 @@ class EvaluationResult:
                 if getattr(self, key) is not None:
                     out[key] = getattr(self, key).to_dict()
         if self.groups is not None:
+            out["group_columns"] = list(self.group_columns or ("group",))
             out["groups"] = [r.to_dict() for r in self.groups]
         return out

@@ -1,0 +1,259 @@
+"""Groups of an evaluation: encoding one or several group columns, and the grouped bootstrap.
+
+Several columns give their intersections, as fairlearn's multiple sensitive
+features do: a group is one observed combination of values. A missing value in a
+group column is an error, never a silently dropped row: a sample without a group
+would fall out of every per-group number while still counting overall.
+
+The bootstrap of group gaps draws each group on its own (the groups' sizes are
+fixed; the overall value of a replicate pools the groups' draws). A count metric's
+replicate is one multinomial per group over that group's (confusion cell, weight)
+types, so every metric of every group, and every gap between groups, follows from
+small matrices (O(G K^2) per replicate, whatever the number of rows). Other metrics
+resample each group's rows in memory-bounded batches.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from dartboard._validation import describe, to_numpy
+
+__all__ = ["GroupIndex", "encode_groups", "count_types", "count_group_replicates",
+           "generic_group_replicates"]
+
+
+@dataclasses.dataclass(frozen=True)
+class GroupIndex:
+    """Group codes of the samples and what each code stands for.
+
+    Attributes
+    ----------
+    codes : ndarray of shape (n_samples,)
+        0 .. G-1, in the sorted order of the groups' keys.
+    keys : tuple of tuple
+        Per group, its value in each group column.
+    names : tuple of str
+        The group columns' names.
+    sizes : ndarray of shape (G,)
+        Samples per group.
+    """
+
+    codes: np.ndarray
+    keys: tuple[tuple[Any, ...], ...]
+    names: tuple[str, ...]
+    sizes: np.ndarray
+
+    @property
+    def n_groups(self) -> int:
+        return len(self.keys)
+
+    def label(self, g: int) -> str:
+        """The group's name in tables and JSON: its values joined by ``", "``."""
+        return ", ".join(str(v) for v in self.keys[g])
+
+    def pandas_index(self) -> Any:
+        """A pandas Index (one column) or MultiIndex (several) of the groups."""
+        import pandas as pd
+
+        if len(self.names) == 1:
+            return pd.Index([k[0] for k in self.keys], name=self.names[0])
+        return pd.MultiIndex.from_tuples(self.keys, names=list(self.names))
+
+    def members(self) -> list[np.ndarray]:
+        """The sample indices of each group, in code order."""
+        order = np.argsort(self.codes, kind="stable")
+        return np.split(order, np.cumsum(self.sizes)[:-1])
+
+
+def _columns(groups: Any) -> list[tuple[str, Any]]:
+    """(name, values) of each group column given as an array, Series, DataFrame, dict
+    or a list of columns."""
+    import pandas as pd
+
+    if isinstance(groups, pd.DataFrame):
+        if groups.shape[1] == 0:
+            raise ValueError("groups is a DataFrame without columns")
+        return [(str(c), groups[c].to_numpy()) for c in groups.columns]
+    if isinstance(groups, pd.Series):
+        return [(str(groups.name) if groups.name is not None else "group", groups.to_numpy())]
+    if isinstance(groups, dict):
+        if not groups:
+            raise ValueError("groups is an empty dict")
+        return [(str(k), v) for k, v in groups.items()]
+    if type(groups).__module__.split(".")[0] in ("polars", "pyarrow") \
+            and hasattr(groups, "columns") and not hasattr(groups, "dtype"):
+        frame = groups.to_pandas()
+        return _columns(frame)
+    arr = to_numpy(groups, name="groups")
+    if arr.ndim == 2 and arr.dtype.kind != "O":
+        return [(f"group_{j}", arr[:, j]) for j in range(arr.shape[1])] \
+            if arr.shape[1] > 1 else [("group", arr[:, 0])]
+    if isinstance(groups, (list, tuple)) and groups and all(
+            np.ndim(c) == 1 and not isinstance(c, (str, bytes)) for c in groups) \
+            and len({len(c) for c in groups}) == 1 and len(groups) > 1 \
+            and not np.isscalar(groups[0]):
+        return [(f"group_{j}", np.asarray(c)) for j, c in enumerate(groups)]
+    return [("group", groups)]
+
+
+def encode_groups(groups: Any, n_samples: int) -> GroupIndex:
+    """Encode group column(s) of ``n_samples`` rows.
+
+    Raises ``ValueError`` for a length other than ``n_samples``, a missing value
+    (None or NaN) or a 2-D column; ``TypeError`` for values that cannot be
+    compared (mixed strings and numbers in one column).
+
+    Examples
+    --------
+    >>> gi = encode_groups({"sex": ["F", "M", "F"], "age": [1, 1, 2]}, 3)
+    >>> gi.codes.tolist(), gi.keys, gi.names
+    ([0, 2, 1], (('F', 1), ('F', 2), ('M', 1)), ('sex', 'age'))
+    """
+    import pandas as pd
+
+    if groups is None:
+        raise TypeError("groups must be a column (array, list, Series) or several (a "
+                        "DataFrame or a list of columns); got None")
+    cols = _columns(groups)
+    names = tuple(name for name, _ in cols)
+    if len(set(names)) != len(names):
+        raise ValueError(f"group column names must be distinct; got {list(names)}")
+    values = []
+    for name, col in cols:
+        arr = to_numpy(col, name=f"groups[{name!r}]" if len(cols) > 1 else "groups")
+        if arr.ndim != 1:
+            raise ValueError(f"each group column must be 1-D; {name!r} has shape {arr.shape}")
+        if arr.shape[0] != n_samples:
+            raise ValueError(f"groups must have one value per sample ({n_samples}); "
+                             f"column {name!r} has {arr.shape[0]}")
+        missing = int(pd.isna(arr).sum()) if arr.dtype.kind in "fOUSmM" else 0
+        if missing:
+            raise ValueError(f"group column {name!r} has {missing} missing value(s) (None or "
+                             "NaN); give them a group of their own (e.g. fill with "
+                             "'missing') so that no sample silently leaves the per-group "
+                             "numbers")
+        if arr.dtype.kind == "O":
+            kinds = {type(v).__name__ for v in arr[:1000]}
+            if any(isinstance(v, (list, dict, set, np.ndarray)) for v in arr[:1000]):
+                raise TypeError(f"group column {name!r} holds unhashable values "
+                                f"({describe(arr[0])})")
+            try:
+                np.unique(arr)
+            except TypeError:
+                raise TypeError(f"group column {name!r} mixes values that cannot be "
+                                f"ordered ({', '.join(sorted(kinds))}); use one type") from None
+        values.append(arr)
+    if n_samples == 0:
+        raise ValueError("groups need at least one sample")
+    inverse = []
+    uniques = []
+    for arr in values:
+        u, inv = np.unique(arr, return_inverse=True)
+        uniques.append(u)
+        inverse.append(inv.reshape(-1).astype(np.int64))
+    combined = np.ravel_multi_index(inverse, [u.shape[0] for u in uniques]) \
+        if len(inverse) > 1 else inverse[0]
+    present, codes = np.unique(combined, return_inverse=True)
+    parts = np.unravel_index(present, [u.shape[0] for u in uniques]) \
+        if len(inverse) > 1 else (present,)
+    keys = tuple(tuple(_python(uniques[j][parts[j][g]]) for j in range(len(uniques)))
+                 for g in range(present.shape[0]))
+    codes = codes.reshape(-1).astype(np.int64)
+    return GroupIndex(codes, keys, names, np.bincount(codes, minlength=len(keys)))
+
+
+def _python(v: Any) -> Any:
+    """A numpy scalar as the plain Python value (for JSON and readable indexes)."""
+    return v.item() if isinstance(v, np.generic) else v
+
+
+# --------------------------------------------------------------------- replicates
+
+def count_types(t: np.ndarray, p: np.ndarray, k: int, w: np.ndarray | None,
+                index: GroupIndex) -> list[Any]:
+    """Per group, its rows grouped by (confusion cell, weight): what the grouped
+    bootstrap of count metrics draws (``CountGroups``)."""
+    from dartboard.uncertainty._bootstrap import CountGroups
+
+    return [CountGroups.from_codes(t[rows], p[rows], k, None if w is None else w[rows])
+            for rows in index.members()]
+
+
+def count_group_replicates(evaluate: Callable[[np.ndarray], dict[str, np.ndarray]],
+                           types: list[Any], n_resamples: int, stratified: bool,
+                           rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Count metrics of the grouped bootstrap: ``{metric: (R, G + 1) values}``, per
+    group and then pooled (overall) over the same draws.
+
+    Each group's rows are grouped by (confusion cell, weight) and drawn as one
+    multinomial of the group's size (``stratified``: one per true class of the
+    group), so the cost per replicate is the number of such types, not of rows.
+    ``evaluate`` maps a (b, K, K) stack of matrices to each metric's b values; the
+    replicates are drawn in batches of bounded memory.
+    """
+    g_count = len(types)
+    k = types[0].n_classes
+    drawn = []
+    for groups in types:
+        strata = [np.flatnonzero(groups.cell // k == c) for c in np.unique(groups.cell // k)] \
+            if stratified else [np.arange(groups.size.shape[0])]
+        drawn.append((groups, strata))
+    per_replicate = 8 * (g_count + 1) * (k * k + 8) + 8 * sum(g.size.shape[0] for g in types)
+    batch = max(1, min(n_resamples, (64 << 20) // per_replicate))
+    out: dict[str, np.ndarray] = {}
+    for start in range(0, n_resamples, batch):
+        b = min(batch, n_resamples - start)
+        mats = np.zeros((b, g_count + 1, k, k))
+        for g, (groups, strata) in enumerate(drawn):
+            counts = np.zeros((b, groups.size.shape[0]))
+            for members in strata:
+                sizes = groups.size[members]
+                total = int(sizes.sum())
+                counts[:, members] = rng.multinomial(total, sizes / total, size=b)
+            mats[:, g] = groups.matrices(counts)
+        mats[:, g_count] = mats[:, :g_count].sum(axis=1)
+        for name, values in evaluate(mats.reshape(-1, k, k)).items():
+            out.setdefault(name, np.empty((n_resamples, g_count + 1)))[start:start + b] = \
+                values.reshape(b, g_count + 1)
+    return out
+
+
+def generic_group_replicates(statistic: Callable[[np.ndarray], float], index: GroupIndex,
+                             n_resamples: int, rng: np.random.Generator,
+                             label: str) -> np.ndarray:
+    """(R, G + 1) values of a metric on each group's resampled rows and on their union.
+
+    ``statistic(rows)`` computes the metric on the given row indices; a resample on
+    which it raises ``ValueError`` or returns nan is undefined (nan), and the number of
+    such values is reported in one warning.
+    """
+    members = index.members()
+    g_count = index.n_groups
+    out = np.full((n_resamples, g_count + 1), np.nan)
+    refused = 0
+    for r in range(n_resamples):
+        drawn = [rows[rng.integers(0, rows.shape[0], size=rows.shape[0])] for rows in members]
+        for g, rows in enumerate(drawn + [np.concatenate(drawn)]):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    out[r, g] = statistic(rows)
+                except ValueError:
+                    refused += 1
+    if refused:
+        warnings.warn(f"{label} was undefined on {refused} of {out.size} resampled groups "
+                      "(a class missing, say); those values are left out of the gaps' "
+                      "intervals", _interval_warning(), stacklevel=3)
+    return out
+
+
+def _interval_warning() -> type[Warning]:
+    from dartboard.uncertainty import IntervalWarning
+
+    return IntervalWarning
