@@ -17,6 +17,7 @@ __version__ = "0.1.0"
 
 # module -> the public names it defines
 _FAMILIES = {
+    "dartboard.evaluation": ["evaluate", "Evaluation"],
     "dartboard.uncertainty": ["interval", "cv_interval", "interval_from_counts", "Interval",
                               "IntervalWarning"],
     "dartboard.compare": ["permutation_test", "compare_models", "mcnemar_test", "delong_test",

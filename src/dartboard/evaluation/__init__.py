@@ -1,5 +1,9 @@
 """The evaluation engine, below the faces (command line, demo, report).
 
+- :func:`evaluate` (``dartboard.evaluate``) and :class:`Evaluation`: every metric
+  with its interval, overall, per group and between groups; tables, JSON, a
+  notebook view, a figure, the HTML report and MLflow logging.
+
 - :func:`evaluate_predictions` (y_true with labels, scores, probabilities or
   regression values): every metric the registry reports for the task, with its
   confidence interval, overall and per group, and the points of the figures.
@@ -17,7 +21,8 @@ from dartboard._lazy import attach
 
 __getattr__, __dir__, __all__ = attach(
     "dartboard.evaluation",
-    {"._engine": ["evaluate_predictions", "infer_task", "TASKS"],
+    {"._evaluation": ["evaluate", "Evaluation"],
+     "._engine": ["evaluate_predictions", "infer_task", "TASKS"],
      "._points": ["calibration_points"],
      "._result": ["EvaluationResult", "MetricRow", "RocPoints", "PrPoints", "Confusion",
                   "CalibrationPoints", "ErrorPoints"]},
