@@ -138,3 +138,55 @@ def test_the_checks_catch_an_external_request(pages):
         "<main>", '<main><img src="http://example.invalid/pixel.png" alt="">', 1))
     m = _measure(leaky, work, 1280)
     assert any("example.invalid" in v for v in m["violations"]), m["violations"]
+
+
+_NOTEBOOK_MEASURE = """<script>
+window.addEventListener('load', function () {
+  var out = {clientWidth: document.documentElement.clientWidth,
+             scrollWidth: document.documentElement.scrollWidth, tables: []};
+  document.querySelectorAll('.dartboard-ev table').forEach(function (t) {
+    var box = t.getBoundingClientRect(), cell = t.querySelector('td');
+    var style = getComputedStyle(cell), page = getComputedStyle(document.body);
+    out.tables.push({w: box.width, h: box.height, rows: t.rows.length,
+                     color: style.color, pageColor: page.color});
+  });
+  var pre = document.createElement('pre');
+  pre.id = 'dartboard-measure';
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+});
+</script>"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_notebook_view_fits_and_follows_the_theme(tmp_path, width, theme):
+    """The notebook table of a grouped evaluation, in a page styled as JupyterLab's
+    light or dark theme: laid out, text in the theme's colour (nothing hard-coded),
+    and the page itself never scrolls sideways (a wide table scrolls in its box)."""
+    import numpy as np
+
+    import dartboard
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 500)
+    pred = np.where(rng.random(500) < 0.8, y, 1 - y)
+    groups = rng.choice(["north", "south", "east", "west", "centre"], 500)
+    ev = dartboard.evaluate(y, pred, groups=groups, n_resamples=200, random_state=0)
+    colors = {"light": ("#ffffff", "rgb(33, 33, 33)"), "dark": ("#111111",
+                                                               "rgb(212, 212, 212)")}
+    background, text = colors[theme]
+    page = tmp_path / "notebook.html"
+    page.write_text(f"<!doctype html><html><head><meta name='viewport' content='width="
+                    f"device-width'>{_NOTEBOOK_MEASURE}</head><body style='background:"
+                    f"{background};color:{text}'>{ev._repr_html_()}</body></html>")
+    dom = _run(_flags(tmp_path / "profile", width, 900)
+               + ["--virtual-time-budget=3000", "--dump-dom", page.as_uri()])
+    found = re.search(r'<pre id="dartboard-measure">(.*?)</pre>', dom, re.S)
+    assert found, dom[-2000:]
+    m = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    assert len(m["tables"]) == 2
+    for table in m["tables"]:
+        assert table["w"] > 0 and table["h"] > 0 and table["rows"] > 2
+        assert table["color"] == table["pageColor"] == text
+    assert m["scrollWidth"] <= m["clientWidth"]

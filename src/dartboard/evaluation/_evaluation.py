@@ -528,7 +528,8 @@ class Evaluation:
                              "dartboard_version": __version__, key: section}, path)
 
     def log_mlflow(self, *, prefix: str = "", report: bool = True) -> None:
-        """Log each metric with its bounds (``<m>``, ``<m>_low``, ``<m>_high``) to the
+        """Log each metric with its bounds (``<m>``, ``<m>_low``, ``<m>_high``; per group
+        ``by_group/<group>/<m>``) to the
         active MLflow run (one is started when none is), and the HTML report as an
         artifact. Needs MLflow (``pip install dartboard[mlflow]``)."""
         from dartboard.evaluation._mlflow import log_evaluation

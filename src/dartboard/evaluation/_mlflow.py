@@ -41,7 +41,7 @@ def log_evaluation(evaluation: Any, *, prefix: str = "", report: bool = True) ->
     for row in evaluation.result.metrics:
         add(row.metric, row)
     for row in evaluation.result.groups or ():
-        add(f"{row.metric}/group={row.group}", row)
+        add(f"by_group/{row.group}/{row.metric}", row)
     started = mlflow.active_run() is None
     if started:
         mlflow.start_run()

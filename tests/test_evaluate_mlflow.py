@@ -1,0 +1,60 @@
+"""``Evaluation.log_mlflow`` against a real local MLflow tracking store."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dartboard
+
+mlflow = pytest.importorskip("mlflow")
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    """A local file tracking store in a temporary directory (MLflow 3 asks for an
+    explicit opt-in to file stores), restored afterwards."""
+    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")
+    before = mlflow.get_tracking_uri()
+    mlflow.set_tracking_uri((tmp_path / "mlruns").as_uri())
+    # the active experiment is process-wide state: make it one of this store
+    mlflow.set_experiment("dartboard-test")
+    yield tmp_path
+    mlflow.set_tracking_uri(before)
+
+
+def test_log_mlflow_round_trip(store):
+    tmp_path = store
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    pred = np.where(rng.random(300) < 0.8, y, 1 - y)
+    groups = rng.choice(["a", "b"], 300)
+    ev = dartboard.evaluate(y, pred, metrics=["accuracy", "f1"], groups=groups,
+                            n_resamples=200, random_state=0)
+    with mlflow.start_run() as run:
+        ev.log_mlflow(prefix="test")
+    client = mlflow.tracking.MlflowClient()
+    data = client.get_run(run.info.run_id).data
+    for row in ev.result.metrics:
+        assert data.metrics[f"test/{row.metric}"] == pytest.approx(row.estimate)
+        assert data.metrics[f"test/{row.metric}_low"] == pytest.approx(row.low)
+        assert data.metrics[f"test/{row.metric}_high"] == pytest.approx(row.high)
+    group_row = next(r for r in ev.result.groups if r.group == "a" and r.metric == "f1")
+    assert data.metrics["test/by_group/a/f1_high"] == pytest.approx(group_row.high)
+    assert data.params["dartboard_task"] == "binary"
+    artifacts = [a.path for a in client.list_artifacts(run.info.run_id)]
+    assert "dartboard_evaluation.html" in artifacts
+    local = client.download_artifacts(run.info.run_id, "dartboard_evaluation.html",
+                                      str(tmp_path))
+    text = open(local, encoding="utf-8").read()
+    assert "<html" in text and "accuracy" in text
+
+
+def test_log_mlflow_starts_and_ends_a_run_when_none_is_active(store):
+    ev = dartboard.evaluate([0, 1, 1, 0, 1], [0, 1, 0, 0, 1], metrics=["accuracy"],
+                            random_state=0)
+    assert mlflow.active_run() is None
+    ev.log_mlflow(report=False)
+    assert mlflow.active_run() is None
+    runs = mlflow.search_runs(search_all_experiments=True)
+    assert len(runs) == 1 and runs["metrics.accuracy"].iloc[0] == pytest.approx(0.8)
