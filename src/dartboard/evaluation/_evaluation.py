@@ -30,7 +30,11 @@ import numpy as np
 from dartboard._rng import child, seed_sequence
 from dartboard._validation import check_option
 from dartboard.evaluation._engine import Plan, build_result, prepare
-from dartboard.evaluation._groups import count_types, generic_group_replicates
+from dartboard.evaluation._groups import (
+    count_types,
+    generic_group_replicates,
+    row_count_replicates,
+)
 from dartboard.evaluation._result import EvaluationResult, MetricRow
 
 __all__ = ["Evaluation", "evaluate", "GAP_METHODS"]
@@ -212,6 +216,12 @@ class _Gaps:
         other = plan.inputs[c.input]
         other = -other if c.negate else other
         w = plan.weights
+        rng = np.random.default_rng(child(self.seed, 1 + position))
+        weighted = _weighted_statistic(c, plan.y_true, other, w, plan.groups)
+        if weighted is not None:
+            self._drawn[key] = row_count_replicates(weighted, plan.groups, self.n_resamples,
+                                                    rng)
+            return
 
         def statistic(rows: np.ndarray) -> float:
             kw = dict(c.kwargs)
@@ -219,9 +229,59 @@ class _Gaps:
                 kw["sample_weight"] = w[rows]
             return float(c.function(plan.y_true[rows], other[rows], **kw))
 
-        rng = np.random.default_rng(child(self.seed, 1 + position))
         self._drawn[key] = generic_group_replicates(statistic, plan.groups, self.n_resamples,
                                                     rng, key)
+
+
+def _weighted_statistic(c: Any, y_true: np.ndarray, other: np.ndarray, w: np.ndarray | None,
+                        index: Any) -> Any:
+    """``f(counts (b, n)) -> (b, G + 1)`` for a metric that takes per-row draw counts as
+    weights: binary ROC AUC / average precision on one sort per group (the registry's
+    ``interval_fast``), or a mean of per-sample losses (``loss_terms``); else None."""
+    import importlib
+
+    spec = c.spec
+    if spec is None or other.ndim != 1:
+        return None
+    if spec.interval_fast in ("roc", "ap") and set(c.kwargs) <= {"pos_label"}:
+        from dartboard.uncertainty._bootstrap import RankedScores
+        from dartboard.uncertainty._interval import _binary_scores
+
+        pos_label = c.kwargs.get("pos_label", 1) if spec.pos_label else None
+        positive, scores = _binary_scores(y_true, other, pos_label)
+        parts = [*index.members(), np.arange(y_true.shape[0])]
+        ranked = []
+        for rows in parts:
+            order = rows[np.argsort(-scores[rows], kind="stable")]
+            lab = positive[order]
+            perm = np.concatenate([order[lab], order[~lab]])
+            ranked.append((RankedScores.build(positive[rows], scores[rows],
+                                              None if w is None else w[rows]), perm))
+        stat = "auc" if spec.interval_fast == "roc" else "average_precision"
+
+        def ranking(counts: np.ndarray) -> np.ndarray:
+            out = np.empty((counts.shape[0], len(ranked)))
+            for j, (rs, perm) in enumerate(ranked):
+                f = getattr(rs, stat)
+                for r in range(counts.shape[0]):
+                    out[r, j] = f(counts[r, perm])
+            return out
+
+        return ranking
+    if spec.loss_terms is not None and set(c.kwargs) <= set(spec.loss_terms[1]):
+        terms = getattr(importlib.import_module(spec.module), spec.loss_terms[0])
+        losses, weights = terms(y_true, other, sample_weight=w, **c.kwargs)
+        weights = np.ones_like(losses) if weights is None else weights.astype(np.float64)
+        onehot = np.zeros((y_true.shape[0], index.n_groups + 1))
+        onehot[np.arange(y_true.shape[0]), index.codes] = 1.0
+        onehot[:, -1] = 1.0
+
+        def mean_loss(counts: np.ndarray) -> np.ndarray:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return ((counts * (weights * losses)) @ onehot) / ((counts * weights) @ onehot)
+
+        return mean_loss
+    return None
 
 
 class Evaluation:

@@ -9,8 +9,10 @@ The bootstrap of group gaps draws each group on its own (the groups' sizes are
 fixed; the overall value of a replicate pools the groups' draws). A count metric's
 replicate is one multinomial per group over that group's (confusion cell, weight)
 types, so every metric of every group, and every gap between groups, follows from
-small matrices (O(G K^2) per replicate, whatever the number of rows). Other metrics
-resample each group's rows in memory-bounded batches.
+small matrices (O(G K^2) per replicate, whatever the number of rows). ROC AUC,
+average precision and means of per-sample losses take per-row draw counts as
+weights on one sort (O(n) per replicate, no metric call); other metrics resample
+each group's rows and call the metric, in memory-bounded batches.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import numpy as np
 from dartboard._validation import describe, to_numpy
 
 __all__ = ["GroupIndex", "encode_groups", "count_types", "count_group_replicates",
-           "generic_group_replicates"]
+           "generic_group_replicates", "row_count_replicates"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -257,3 +259,29 @@ def _interval_warning() -> type[Warning]:
     from dartboard.uncertainty import IntervalWarning
 
     return IntervalWarning
+
+
+def row_count_replicates(evaluate: Callable[[np.ndarray], np.ndarray], index: GroupIndex,
+                         n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """(R, G + 1) values of a statistic of per-row draw counts, groups resampled apart.
+
+    A replicate draws each group's rows with replacement (as many as the group has)
+    and counts how often each row was drawn; ``evaluate`` maps a (b, n) array of such
+    counts to the (b, G + 1) values (each group, then all). For statistics that take
+    counts as weights without re-sorting (ROC AUC and average precision on one sort,
+    means of per-sample losses), this is the bootstrap of
+    :func:`generic_group_replicates` at a fraction of its cost.
+    """
+    members = index.members()
+    n = int(index.codes.shape[0])
+    out = np.empty((n_resamples, index.n_groups + 1))
+    batch = max(1, min(n_resamples, (64 << 20) // (16 * max(n, 1))))
+    for start in range(0, n_resamples, batch):
+        b = min(batch, n_resamples - start)
+        flat = np.concatenate([
+            (np.arange(b)[:, None] * n
+             + rows[rng.integers(0, rows.shape[0], size=(b, rows.shape[0]))]).ravel()
+            for rows in members])
+        counts = np.bincount(flat, minlength=b * n).reshape(b, n).astype(np.float64)
+        out[start:start + b] = evaluate(counts)
+    return out
