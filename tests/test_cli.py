@@ -569,7 +569,7 @@ def test_internal_error_exit_1_one_line_and_traceback_with_debug(files, monkeypa
     def broken(*args, **kwargs):
         return sorted([None, 1])  # a bug: TypeError from an operation, not a check
 
-    monkeypatch.setattr(dartboard.evaluation, "evaluate_predictions", broken)
+    monkeypatch.setattr(dartboard.evaluation, "evaluate", broken)
     argv = ["evaluate", str(files / "preds.csv"), "--y-true", "y", "--y-score", "score"]
     res = runner.invoke(app, argv)
     assert res.exit_code == 1

@@ -10,7 +10,7 @@ import sys
 import numpy as np
 import pytest
 
-from dartboard import dart_rank, dart_sweep, rank_models, stability_metrics
+from dartboard import dart_rank, dart_sweep, evaluate, rank_models, stability_metrics
 from dartboard.evaluation import evaluate_predictions
 from dartboard.report import (
     FIGURES,
@@ -50,8 +50,9 @@ def results(binary_data):
                       "ranking_columns": [["configuration", "Configuration"],
                                           ["mean", "Mean"]],
                       "critical_difference": rank_input(rank_models(folds))},
-        "classification": evaluate_predictions(y, y_score=proba, n_resamples=300,
-                                               model="m").to_dict(),
+        "classification": dict(evaluate(y, y_score=proba, n_resamples=300, random_state=0,
+                                        groups=rng.choice(["u", "v"], y.shape[0])).to_dict(),
+                               model="m"),
         "stability": {"summary": [{"quantity": "label stability", "value": 0.9}],
                       "probas": probas.tolist(), "y_true": y.tolist(),
                       "figure": stability_input(stability_metrics(probas, y_true=y))},

@@ -8,7 +8,6 @@ from typing import Any
 
 import typer
 
-from dartboard import __version__
 from dartboard.cli._io import (
     check_output,
     column,
@@ -17,7 +16,13 @@ from dartboard.cli._io import (
     numeric,
     read_table,
 )
-from dartboard.cli._output import GROUP_COLUMNS, METRIC_COLUMNS, print_json, print_table
+from dartboard.cli._output import (
+    GAP_COLUMNS,
+    GROUP_COLUMNS,
+    METRIC_COLUMNS,
+    print_json,
+    print_table,
+)
 
 
 def evaluate(
@@ -38,8 +43,10 @@ def evaluate(
                                                 "delong, percentile, basic or bca."),
     confidence_level: float = typer.Option(0.95, "--confidence-level"),
     n_resamples: int = typer.Option(2000, "--n-resamples", help="Bootstrap resamples."),
-    group: str | None = typer.Option(None, "--group", help="Column of groups: metrics "
-                                                           "per group too."),
+    group: list[str] | None = typer.Option(
+        None, "--group", help="Column of groups: metrics per group, the gaps between groups "
+                              "and (binary) the fairness summaries, each with an interval. "
+                              "Repeat for several columns (their combinations)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
     report: Path | None = typer.Option(None, "--report", help="Also write an HTML report."),
@@ -63,60 +70,63 @@ def evaluate(
                              "of Parquet files is streamed without them")
         return _evaluate_stream(file, y_true, y_pred, y_score, proba, task, ci,
                                 confidence_level, n_resamples, seed, json_out)
-    payload = _evaluate_table(file, y_true, y_pred, y_score, proba, task, ci,
-                              confidence_level, n_resamples, group, seed)
+    ev = _evaluate_table(file, y_true, y_pred, y_score, proba, task, ci, confidence_level,
+                         n_resamples, group or None, seed)
+    payload = ev.to_dict()
     if report is not None:
-        from dartboard.report import write_report
-
-        key = "regression" if payload["task"] == "regression" else "classification"
-        section = dict(payload, heading=f"Evaluation of {Path(file).name}",
-                       group_column=group)
-        write_report({"title": f"dartboard evaluate: {Path(file).name}",
-                      "dartboard_version": __version__, key: section}, report)
+        ev.to_html(report, title=f"dartboard evaluate: {Path(file).name}")
     if json_out:
-        print_json({k: v for k, v in payload.items()
-                    if k in ("task", "n", "metrics", "groups", "classes")})
+        print_json(payload)
         return
     print_table(f"{payload['task']} evaluation of {Path(file).name} (n = {payload['n']})",
                 payload["metrics"], METRIC_COLUMNS)
     if payload.get("groups"):
-        print_table(f"by {group}", payload["groups"], GROUP_COLUMNS)
+        by = ", ".join(payload["group_columns"])
+        print_table(f"by {by}", payload["groups"], GROUP_COLUMNS)
+        print_table("largest gap between groups (max - min), with its interval",
+                    payload["difference"], GAP_COLUMNS)
+        if payload.get("fairness"):
+            print_table("fairness summaries", payload["fairness"],
+                        [("summary", "summary")] + GAP_COLUMNS[1:])
     if report is not None:
         typer.echo(f"report: {report}")
 
 
 def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | None,
                     proba: list[str] | None, task: str, ci: str, confidence_level: float,
-                    n_resamples: int, group: str | None, seed: int) -> dict[str, Any]:
-    """The evaluation of one file: its columns handed to the evaluation engine.
+                    n_resamples: int, group: list[str] | None, seed: int) -> Any:
+    """The evaluation of one file: its columns handed to :func:`dartboard.evaluate`.
 
     The one place the command line calls the engine (task inference, metrics with
-    intervals, curves, groups).
+    intervals, curves, groups and the gaps between them).
     """
     import numpy as np
 
-    from dartboard.evaluation import evaluate_predictions, infer_task
+    from dartboard.evaluation import evaluate, infer_task
 
     table = read_table(file)
     truth = labels(column(table, y_true, "--y-true", file), y_true, "--y-true")
-    groups = None if group is None else \
-        labels(column(table, group, "--group", file), group, "--group")
+    groups = None
+    if group:
+        if len(set(group)) != len(group):
+            raise ValueError(f"--group names a column twice: {group}")
+        groups = {g: labels(column(table, g, "--group", file), g, "--group") for g in group}
     common = {"confidence_level": confidence_level, "n_resamples": n_resamples,
-              "random_state": seed, "groups": groups}
+              "random_state": seed, "groups": groups, "ci": ci, "task": task}
     if y_score is not None:
         score = numeric(column(table, y_score, "--y-score", file), y_score, "--y-score")
-        return evaluate_predictions(truth, y_score=score, task=task, ci=ci, **common).to_dict()
+        return evaluate(truth, y_score=score, **common)
     if proba:
         matrix = np.column_stack([numeric(column(table, c, "--proba", file), c, "--proba")
                                   for c in proba])
-        return evaluate_predictions(truth, y_proba=matrix, task=task, ci=ci, **common).to_dict()
+        return evaluate(truth, y_proba=matrix, **common)
     pred = labels(column(table, y_pred, "--y-pred", file), y_pred, "--y-pred")
     if task == "auto":
-        task = infer_task(truth, y_pred=pred)
-    if task == "regression":
+        common["task"] = infer_task(truth, y_pred=pred)
+    if common["task"] == "regression":
         truth = numeric(table[y_true], y_true, "--y-true")
         pred = numeric(table[y_pred], y_pred, "--y-pred")
-    return evaluate_predictions(truth, y_pred=pred, task=task, ci=ci, **common).to_dict()
+    return evaluate(truth, pred, **common)
 
 
 def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str | None,

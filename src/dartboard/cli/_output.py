@@ -11,6 +11,8 @@ import typer
 METRIC_COLUMNS = [("metric", "metric"), ("estimate", "estimate"), ("low", "low"),
                   ("high", "high"), ("method", "interval")]
 GROUP_COLUMNS = [("group", "group"), ("n", "n")] + METRIC_COLUMNS
+GAP_COLUMNS = [("metric", "metric"), ("estimate", "gap"), ("low", "low"), ("high", "high"),
+               ("groups", "between")]
 
 
 def print_table(title: str | None, rows: list[dict[str, Any]], columns: list[tuple[str, str]],

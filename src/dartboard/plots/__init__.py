@@ -14,7 +14,7 @@ _FAMILIES = {
         "plot_roc_curve", "plot_precision_recall_curve", "plot_confusion_matrix",
         "plot_calibration_curve", "plot_error_distribution",
     ],
-    "dartboard.plots._evaluation": ["plot_evaluation"],
+    "dartboard.plots._evaluation": ["plot_evaluation", "plot_group_gaps"],
     "dartboard.plots._compare": ["plot_critical_difference"],
     "dartboard.plots._selection": ["plot_dart_sweep", "plot_fold_scores"],
     "dartboard.plots._stability": ["plot_stability"],

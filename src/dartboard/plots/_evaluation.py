@@ -8,7 +8,7 @@ import numpy as np
 
 from dartboard.plots._metrics import _new_axes
 
-__all__ = ["plot_evaluation"]
+__all__ = ["plot_evaluation", "plot_group_gaps"]
 
 
 def plot_evaluation(evaluation: Any, ax: Any = None, *, metrics: Any = None,
@@ -63,4 +63,39 @@ def plot_evaluation(evaluation: Any, ax: Any = None, *, metrics: Any = None,
     ax.grid(axis="x", alpha=0.3)
     if len(series) > 1:
         ax.legend(fontsize="small", loc="best")
+    return ax
+
+
+def plot_group_gaps(difference: Any, ax: Any = None) -> Any:
+    """The largest gap between groups of each metric with its interval bar.
+
+    Parameters
+    ----------
+    difference : DataFrame or list of dict
+        ``Evaluation.difference()`` (index: metric; estimate, low, high, groups), or
+        its records (each with a ``metric`` key), as ``results.json`` holds them.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    import pandas as pd
+
+    frame = difference if isinstance(difference, pd.DataFrame) else \
+        pd.DataFrame(list(difference)).set_index("metric")
+    frame = frame[np.isfinite(frame["estimate"].astype(float))]
+    ax = _new_axes(ax, figsize=(6.5, 0.32 * len(frame) + 1.4))
+    y = np.arange(len(frame))[::-1].astype(float)
+    est = frame["estimate"].to_numpy(dtype=float)
+    low = frame["low"].astype(float).to_numpy()
+    high = frame["high"].astype(float).to_numpy()
+    err = np.maximum(np.vstack([est - low, high - est]), 0.0)
+    ax.errorbar(est, y, xerr=err, fmt="o", ms=4, capsize=2.5, lw=1.2, color="black")
+    ax.axvline(0.0, ls="--", lw=1, color="grey")
+    labels = [f"{m}  ({g})" if g else m for m, g in zip(frame.index, frame.get(
+        "groups", pd.Series([""] * len(frame), index=frame.index)))]
+    ax.set_yticks(y, labels)
+    ax.set_xlabel("gap between groups (best - worst) with its interval")
+    ax.grid(axis="x", alpha=0.3)
     return ax

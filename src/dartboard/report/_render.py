@@ -44,6 +44,9 @@ FIGURES: dict[str, tuple[str, str]] = {
                                     "class, columns: predicted)."),
     "calibration": ("classification", "Calibration: observed share of positives per bin of "
                                       "predicted probability."),
+    "group-gaps": ("classification", "The largest gap between groups of each metric (best "
+                                     "minus worst group) with its interval; the dashed "
+                                     "line marks no gap."),
     "stability": ("stability", "Stability of the bootstrap ensemble: per-point label "
                                "stability and spread of the predicted probabilities."),
     "error-distribution": ("regression", "Distribution of the regression errors on the "
@@ -150,6 +153,14 @@ def _draw_calibration(results: dict[str, Any]) -> Any:
         name=results["classification"].get("model"), ax=fig.subplots()), (5, 4.6))
 
 
+def _draw_gaps(results: dict[str, Any]) -> Any:
+    from dartboard.plots._evaluation import plot_group_gaps
+
+    rows = results["classification"]["difference"]
+    return _figure(lambda fig: plot_group_gaps(rows, ax=fig.subplots()),
+                   (6.5, 0.32 * len(rows) + 1.4))
+
+
 def _draw_errors(results: dict[str, Any]) -> Any:
     from dartboard.plots._metrics import plot_error_distribution
 
@@ -201,6 +212,7 @@ _DRAW: dict[str, tuple[Callable[[dict[str, Any]], Any], tuple[str, ...]]] = {
     "pr": (_draw_pr, ("classification", "pr")),
     "confusion": (_draw_confusion, ("classification", "confusion")),
     "calibration": (_draw_calibration, ("classification", "calibration")),
+    "group-gaps": (_draw_gaps, ("classification", "difference")),
     "stability": (_draw_stability, ("stability", "figure")),
     "error-distribution": (_draw_errors, ("regression", "errors")),
 }
