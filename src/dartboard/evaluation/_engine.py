@@ -163,6 +163,8 @@ class Plan:
     opts: _Options
     labelled: _Labelled | None = None
     positive: Any = None
+    #: values computed once and shared (label codes)
+    cache: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
     @property
     def y_pred(self) -> np.ndarray:
@@ -330,16 +332,19 @@ def _negate(spec: MetricSpec, d: _Labelled | None) -> bool:
 
 def _rows(plan: Plan, members: np.ndarray | None, group: str | None = None) -> list[MetricRow]:
     """The rows of every chosen metric, on all samples or on a group's ``members``."""
+    counted = _GroupCounts.of(plan, members)
     y_true = plan.y_true if members is None else plan.y_true[members]
     w = plan.weights if plan.weights is None or members is None else plan.weights[members]
     rows = []
     for c in plan.chosen:
-        other = plan.inputs[c.input]
-        other = other if members is None else other[members]
-        if c.negate:
-            other = -other
         try:
-            rows.append(_row(c, plan.task, y_true, other, w, plan.opts, group))
+            if counted is not None and _is_count(c):
+                rows.append(counted.row(c, plan.task, plan.opts, group))
+                continue
+            other = plan.inputs[c.input]
+            other = other if members is None else other[members]
+            rows.append(_row(c, plan.task, y_true, -other if c.negate else other, w,
+                             plan.opts, group))
         except ValueError as exc:
             if group is None:
                 raise
@@ -349,6 +354,86 @@ def _rows(plan: Plan, members: np.ndarray | None, group: str | None = None) -> l
                                   f"undefined: {exc}".split(";")[0][:120],
                                   plan.opts.confidence_level, int(y_true.shape[0]), group))
     return rows
+
+
+def _is_count(c: Chosen) -> bool:
+    return c.spec is not None and c.spec.interval_fast == "counts" and c.spec.scalar \
+        and c.spec.default_interval is not None
+
+
+@dataclasses.dataclass(frozen=True)
+class _GroupCounts:
+    """The confusion counts of one set of rows, for every count metric's row.
+
+    The same state and bootstrap groups :func:`dartboard.interval` builds from the
+    rows (classes present in the rows; rows grouped by (cell, weight) when weighted),
+    counted once from label codes shared by all groups instead of once per metric.
+    """
+
+    state: Any
+    groups: Any
+    integral: bool
+
+    @classmethod
+    def of(cls, plan: Plan, members: np.ndarray | None) -> _GroupCounts | None:
+        codes = _label_codes(plan)
+        if codes is None:
+            return None
+        t, p, classes = codes
+        w = plan.weights
+        if members is not None:
+            t, p = t[members], p[members]
+            w = None if w is None else w[members]
+        if w is not None and (w.dtype.kind not in "iuf" or float(np.abs(w).sum()) >= 2.0 ** 53):
+            return None  # exactness of the weighted sums is not assured: the slow path
+        from dartboard.metrics._confusion import ConfusionCounts
+        from dartboard.uncertainty._bootstrap import CountGroups
+
+        k = classes.shape[0]
+        cells = t * k + p
+        unweighted = np.bincount(cells, minlength=k * k).reshape(k, k)
+        present = (unweighted.sum(axis=0) + unweighted.sum(axis=1)) > 0
+        if w is None:
+            matrix = unweighted
+        else:
+            matrix = np.bincount(cells, weights=w, minlength=k * k).reshape(k, k)
+            if w.dtype.kind in "iu":
+                matrix = matrix.astype(np.int64)
+        lut = np.cumsum(present) - 1
+        kept = int(present.sum())
+        state = ConfusionCounts(classes[present], matrix[np.ix_(present, present)])
+        groups = None if w is None else CountGroups.from_codes(lut[t], lut[p], kept, w)
+        integral = w is None or w.dtype.kind in "iu" or bool(np.all(np.mod(w, 1) == 0))
+        return cls(state, groups, integral)
+
+    def row(self, c: Chosen, task: str, opts: _Options, group: str | None) -> MetricRow:
+        from dartboard.uncertainty._interval import _count_interval
+
+        n = int(self.state.matrix.sum()) if self.groups is None else int(self.groups.size.sum())
+        estimate = float(self.state.compute(c.spec.name, **c.kwargs))
+        if not np.isfinite(estimate):
+            raise ValueError(f"{c.spec.name} is undefined on this data (it is {estimate}); "
+                             "no interval can be formed")
+        res = _count_interval(c.spec, self.state, estimate,
+                              _method_for(opts.ci, c.spec, c.kwargs), opts.confidence_level,
+                              opts.n_resamples, False, opts.random_state, c.kwargs,
+                              groups=self.groups, integral=self.integral)
+        return MetricRow(c.label, float(res.estimate), float(res.low), float(res.high),
+                         str(res.method), float(res.confidence_level), n, group)
+
+
+def _label_codes(plan: Plan) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(true codes, predicted codes, classes) of a classification plan, computed once."""
+    if plan.labelled is None:
+        return None
+    cache = plan.cache
+    if "codes" not in cache:
+        from dartboard._labels import encode_labels
+
+        enc = encode_labels(("y_true", plan.y_true), ("y_pred", plan.labelled.y_pred))
+        t, p = enc.codes
+        cache["codes"] = (t.astype(np.int64), p.astype(np.int64), enc.classes)
+    return cache["codes"]
 
 
 def _row(c: Chosen, task: str, y_true: np.ndarray, other: np.ndarray,

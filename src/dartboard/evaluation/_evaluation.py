@@ -29,7 +29,7 @@ import numpy as np
 
 from dartboard._rng import child, seed_sequence
 from dartboard._validation import check_option
-from dartboard.evaluation._engine import Plan, build_result, prepare
+from dartboard.evaluation._engine import Plan, _label_codes, build_result, prepare
 from dartboard.evaluation._groups import (
     count_types,
     generic_group_replicates,
@@ -44,15 +44,17 @@ GAP_METHODS = ("between_groups", "to_overall")
 _ROW_COLUMNS = ["estimate", "low", "high", "method", "n"]
 _GAP_COLUMNS = ["estimate", "low", "high", "method", "groups"]
 _GAP_METHOD = "percentile (grouped bootstrap)"
-# fairness summaries: (name, rates, kind); rates by count metric name
+# fairness summaries (fairlearn's definitions): (name, rates, kind); the rates are the
+# registry's ``rate`` facts
 _FAIRNESS = (
-    ("demographic_parity_difference", ("selection_rate",), "difference"),
-    ("demographic_parity_ratio", ("selection_rate",), "ratio"),
-    ("equalized_odds_difference", ("recall_score", "false_positive_rate"), "difference"),
-    ("equalized_odds_ratio", ("recall_score", "false_positive_rate"), "ratio"),
-    ("equal_opportunity_difference", ("recall_score",), "difference"),
-    ("equal_opportunity_ratio", ("recall_score",), "ratio"),
+    ("demographic_parity_difference", ("selection",), "difference"),
+    ("demographic_parity_ratio", ("selection",), "ratio"),
+    ("equalized_odds_difference", ("tpr", "fpr"), "difference"),
+    ("equalized_odds_ratio", ("tpr", "fpr"), "ratio"),
+    ("equal_opportunity_difference", ("tpr",), "difference"),
+    ("equal_opportunity_ratio", ("tpr",), "ratio"),
 )
+_RATE_NAMES = {"selection": "selection rate", "tpr": "TPR", "fpr": "FPR"}
 
 
 def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: Any = None,
@@ -147,11 +149,7 @@ class _Gaps:
             return None
         types = classes = None
         if plan.labelled is not None:
-            from dartboard._labels import encode_labels
-
-            enc = encode_labels(("y_true", plan.y_true), ("y_pred", plan.labelled.y_pred))
-            classes = enc.classes
-            t, p = enc.codes
+            t, p, classes = _label_codes(plan)
             types = count_types(t, p, classes.shape[0], plan.weights, plan.groups)
         return cls(seed, plan.opts.n_resamples, plan.opts.confidence_level, classes,
                    plan.positive, types, plan)
@@ -163,8 +161,11 @@ class _Gaps:
         keys = {c.label: (c.spec.name, c.kwargs) for c in chosen
                 if c.spec is not None and c.spec.interval_fast == "counts" and c.spec.scalar}
         if self.positive is not None:
-            for name in ("selection_rate", "recall_score", "false_positive_rate"):
-                keys.setdefault(f"__{name}", (name, {"pos_label": self.positive}))
+            from dartboard.metrics._registry import specs
+
+            for spec in specs(family="count"):
+                if spec.rate is not None:
+                    keys.setdefault(f"__{spec.rate}", (spec.name, {"pos_label": self.positive}))
         return keys
 
     def observed_counts(self, key: str, chosen: Any) -> np.ndarray:
@@ -595,10 +596,6 @@ class Evaluation:
         from dartboard.evaluation._mlflow import log_evaluation
 
         log_evaluation(self, prefix=prefix, report=report)
-
-
-_RATE_NAMES = {"selection_rate": "selection rate", "recall_score": "TPR",
-               "false_positive_rate": "FPR"}
 
 
 def _nan_last(value: float, kind: str) -> float:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import warnings
 from collections.abc import Callable
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -67,10 +68,16 @@ class GroupIndex:
             return pd.Index([k[0] for k in self.keys], name=self.names[0])
         return pd.MultiIndex.from_tuples(self.keys, names=list(self.names))
 
+    @cached_property
+    def _members(self) -> tuple[np.ndarray, ...]:
+        # a stable sort of small integers is a radix sort: O(n)
+        small = self.codes.astype(np.int16) if self.n_groups < 2 ** 15 else self.codes
+        order = np.argsort(small, kind="stable")
+        return tuple(np.split(order, np.cumsum(self.sizes)[:-1]))
+
     def members(self) -> list[np.ndarray]:
-        """The sample indices of each group, in code order."""
-        order = np.argsort(self.codes, kind="stable")
-        return np.split(order, np.cumsum(self.sizes)[:-1])
+        """The sample indices of each group, in code order (computed once)."""
+        return list(self._members)
 
 
 def _columns(groups: Any) -> list[tuple[str, Any]]:
@@ -156,9 +163,9 @@ def encode_groups(groups: Any, n_samples: int) -> GroupIndex:
     inverse = []
     uniques = []
     for arr in values:
-        u, inv = np.unique(arr, return_inverse=True)
+        u, inv = _factorize(arr)
         uniques.append(u)
-        inverse.append(inv.reshape(-1).astype(np.int64))
+        inverse.append(inv)
     combined = np.ravel_multi_index(inverse, [u.shape[0] for u in uniques]) \
         if len(inverse) > 1 else inverse[0]
     present, codes = np.unique(combined, return_inverse=True)
@@ -168,6 +175,20 @@ def encode_groups(groups: Any, n_samples: int) -> GroupIndex:
                  for g in range(present.shape[0]))
     codes = codes.reshape(-1).astype(np.int64)
     return GroupIndex(codes, keys, names, np.bincount(codes, minlength=len(keys)))
+
+
+def _factorize(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct values and the code of each element: dartboard's label encoder
+    (no sort for integers of narrow range), or numpy's for values it does not take
+    (non-integral floats)."""
+    from dartboard._labels import encode_labels
+
+    try:
+        enc = encode_labels(("groups", arr))
+        return enc.classes, enc.codes[0].astype(np.int64)
+    except (TypeError, ValueError):
+        u, inv = np.unique(arr, return_inverse=True)
+        return u, inv.reshape(-1).astype(np.int64)
 
 
 def _python(v: Any) -> Any:

@@ -93,6 +93,10 @@ class MetricSpec:
         Keywords it gets in a multiclass evaluation (``average="macro"``).
     label : str
         Its name in tables and JSON when that is not the name without ``_score``.
+    rate : str or None
+        The rate of the positive class a binary count metric is, in the fairness
+        summaries' vocabulary: ``selection`` (selection rate), ``tpr`` (true positive
+        rate), ``fpr`` (false positive rate); None otherwise.
     """
 
     name: str
@@ -113,6 +117,7 @@ class MetricSpec:
     tasks: tuple[str, ...] = ()
     multiclass: dict[str, Any] = dataclasses.field(default_factory=dict)
     label: str = ""
+    rate: str | None = None
 
     @property
     def function(self) -> Callable[..., Any]:
@@ -158,17 +163,18 @@ _SPECS: tuple[MetricSpec, ...] = (
            tasks=_BOTH),
     _count("balanced_accuracy_score", averaged=False, tasks=_BOTH),
     _count("precision_score", proportion=("tp", ("tp", "fp")), tasks=_BOTH),
-    _count("recall_score", proportion=("tp", ("tp", "fn")), tasks=_BOTH),
+    _count("recall_score", proportion=("tp", ("tp", "fn")), tasks=_BOTH, rate="tpr"),
     _count("specificity_score", proportion=("tn", ("tn", "fp")), tasks=("binary",)),
     _count("f1_score", tasks=_BOTH),
     _count("fbeta_score", state=None),  # needs beta
     _count("matthews_corrcoef", averaged=False, tasks=_BOTH),
     _count("cohen_kappa_score", averaged=False, tasks=("multiclass",)),
     _count("false_positive_rate", proportion=("fp", ("fp", "tn")), tasks=("binary",),
-           greater=False),
+           greater=False, rate="fpr"),
     _count("false_negative_rate", proportion=("fn", ("fn", "tp")), tasks=("binary",),
            greater=False),
-    _count("selection_rate", proportion=("sel", ("total",)), tasks=("binary",)),
+    _count("selection_rate", proportion=("sel", ("total",)), tasks=("binary",),
+           rate="selection"),
     _count("jaccard_score", proportion=("tp", ("tp", "fp", "fn"))),
     MetricSpec("confusion_matrix", _CONF, "count", "labels", scalar=False,
                default_interval=None),
