@@ -20,7 +20,8 @@ from dartboard.metrics._registry import (
     specs,
 )
 
-FAMILY_MODULES = ["_confusion", "_ranking", "_probabilistic", "_regression", "_similarity"]
+FAMILY_MODULES = ["_confusion", "_ranking", "_probabilistic", "_regression", "_similarity",
+                  "_count_extra", "_label_ranking", "_curves", "_deviance"]
 SRC = pathlib.Path(dm.__file__).resolve().parents[1]
 
 

@@ -72,10 +72,7 @@ __all__ = [
     "mean_poisson_deviance",
     "mean_squared_log_error",
     "mean_tweedie_deviance",
-    "pinball_terms",
     "root_mean_squared_log_error",
-    "squared_log_terms",
-    "tweedie_terms",
 ]
 
 # a per-sample loss written into ``out`` (same length as t and p); ``scratch`` is free
