@@ -268,12 +268,11 @@ def ndcg_score(y_true: Any, y_score: Any, *, k: int | None = None, sample_weight
 def _multilabel_iv(y_true: Any, y_score: Any, sample_weight: Any, name: str
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Boolean indicator (n, L), scores (n, L) and weights."""
-    t = _dense(y_true, "y_true")
+    t = as_float_array(_dense(y_true, "y_true"), name="y_true", ndim=(1, 2))
     s = as_float_array(_dense(y_score, "y_score"), name="y_score", ndim=(1, 2))
     n = check_consistent_length(("y_true", t), ("y_score", s))
     w = check_sample_weight(sample_weight, n)
-    if t.ndim != 2 or t.dtype.kind not in "biuf" or (
-            t.shape[1] > 1 and _target_kind(t) != "multilabel-indicator"):
+    if t.ndim != 2 or (t.shape[1] > 1 and _target_kind(t) != "multilabel-indicator"):
         raise ValueError(f"{name} needs y_true as a multilabel indicator (a 2-D array of "
                          f"0/1); got an array of shape {t.shape} and dtype {t.dtype}")
     if t.shape != s.shape:
