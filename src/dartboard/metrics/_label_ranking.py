@@ -222,7 +222,7 @@ def dcg_score(y_true: Any, y_score: Any, *, k: int | None = None, log_base: floa
     Examples
     --------
     >>> round(dcg_score([[10, 0, 0, 1, 5]], [[.1, .2, .3, 4, 70]]), 6)
-    9.49946
+    9.499458
     """
     k = _check_k(k, allow_none=True)
     if isinstance(log_base, bool) or not isinstance(log_base, numbers.Real) \
