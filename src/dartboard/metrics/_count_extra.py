@@ -38,6 +38,7 @@ from dartboard._validation import (
 )
 from dartboard.metrics._confusion import accuracy_score, confusion_matrix
 from dartboard.metrics._count_formulas import warn_outside
+from dartboard.metrics._probabilistic import _encode_with_labels
 
 __all__ = ["class_likelihood_ratios", "hamming_loss", "hinge_loss", "zero_one_loss"]
 
@@ -268,10 +269,12 @@ def hinge_loss(y_true: Any, pred_decision: Any, *, labels: Any = None,
     n = check_consistent_length(("y_true", t), ("pred_decision", s))
     w = check_sample_weight(sample_weight, n)
     labels = check_labels_argument(labels)
-    enc = encode_labels(("y_true", t)) if labels is None else \
-        encode_labels(("labels", labels), ("y_true", t))
-    codes = enc.codes[-1]
-    n_classes = enc.n_classes
+    if labels is None:
+        enc = encode_labels(("y_true", t))
+        codes, n_classes = enc.codes[0], enc.n_classes
+    else:  # columns follow the sorted labels, as scikit-learn's LabelEncoder
+        classes, codes = _encode_with_labels(t, np.unique(labels))
+        n_classes = classes.shape[0]
     if n_classes > 2:
         if s.ndim == 1:
             raise ValueError(f"pred_decision must be of shape (n_samples, n_classes) = "

@@ -44,6 +44,7 @@ from dartboard._validation import (
 )
 from dartboard.metrics._confusion import UndefinedMetricWarning
 from dartboard.metrics._count_extra import _dense, _target_kind
+from dartboard.metrics._probabilistic import _encode_with_labels
 
 __all__ = ["coverage_error", "dcg_score", "label_ranking_average_precision_score",
            "label_ranking_loss", "ndcg_score", "top_k_accuracy_score"]
@@ -94,10 +95,8 @@ def _top_k_classes(t: np.ndarray, labels: Any, n_columns: int) -> tuple[np.ndarr
     if labels.shape[0] != n_columns:
         raise ValueError(f"Number of given labels ({labels.shape[0]}) not equal to the "
                          f"number of classes in y_score ({n_columns}).")
-    enc = encode_labels(("labels", labels), ("y_true", t))
-    if enc.n_classes != labels.shape[0]:
-        raise ValueError("'y_true' contains labels not in parameter 'labels'.")
-    return enc.codes[1], enc.n_classes
+    classes, codes = _encode_with_labels(t, labels)
+    return codes, classes.shape[0]
 
 
 def _top_k_hits(s: np.ndarray, codes: np.ndarray, k: int) -> np.ndarray:
