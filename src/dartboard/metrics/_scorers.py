@@ -36,14 +36,16 @@ from dartboard.metrics._registry import get_spec
 __all__ = ["get_scorer", "get_scorer_names", "make_scorer"]
 
 
-def positive_likelihood_ratio(y_true: Any, y_pred: Any, **kwargs: Any) -> float:
-    """``LR+`` of :func:`class_likelihood_ratios` (scikit-learn's scorer function)."""
-    return class_likelihood_ratios(y_true, y_pred, **kwargs)[0]
+def positive_likelihood_ratio(y_true: Any, y_pred: Any) -> float:
+    """``LR+`` of :func:`class_likelihood_ratios`, 1.0 where undefined (scikit-learn's
+    scorer function)."""
+    return class_likelihood_ratios(y_true, y_pred, replace_undefined_by=1.0)[0]
 
 
-def negative_likelihood_ratio(y_true: Any, y_pred: Any, **kwargs: Any) -> float:
-    """``LR-`` of :func:`class_likelihood_ratios` (scikit-learn's scorer function)."""
-    return class_likelihood_ratios(y_true, y_pred, **kwargs)[1]
+def negative_likelihood_ratio(y_true: Any, y_pred: Any) -> float:
+    """``LR-`` of :func:`class_likelihood_ratios`, 1.0 where undefined (scikit-learn's
+    scorer function)."""
+    return class_likelihood_ratios(y_true, y_pred, replace_undefined_by=1.0)[1]
 
 
 # scikit-learn scores these with functions of its scorer module, not of sklearn.metrics
