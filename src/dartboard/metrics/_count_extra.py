@@ -53,6 +53,10 @@ def _dense(y: Any, name: str) -> np.ndarray:
 
 def _target_kind(y: np.ndarray) -> str:
     """scikit-learn's name of a 2-D target: multilabel-indicator or a multioutput one."""
+    if y.dtype.kind == "b":
+        return "multilabel-indicator"
+    if y.dtype.kind in "iu" and y.size and int(y.max()) - int(y.min()) <= 1:
+        return "multilabel-indicator"  # at most two values, without sorting them
     values = np.unique(y)
     integral = y.dtype.kind in "biu" or (y.dtype.kind == "f" and np.all(values == values // 1))
     if values.shape[0] < 3 and integral:

@@ -121,11 +121,10 @@ def _tweedie(power: float) -> Term:
                 out[...] = t
             np.power(out, 2 - power, out=out)
             out /= (1 - power) * (2 - power)
+            # y_hat^(2-p) = y_hat^(1-p) y_hat: one power fewer (the slow part)
             np.power(p, 1 - power, out=scratch)
-            scratch *= t
-            scratch /= 1 - power
-            out -= scratch
-            np.power(p, 2 - power, out=scratch)
+            out -= t * scratch / (1 - power)
+            scratch *= p
             scratch /= 2 - power
             out += scratch
         out *= 2.0
@@ -407,7 +406,7 @@ def d2_tweedie_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     term, domain = _tweedie(power), _tweedie_domain(power)
     numerator = _mean_losses(t, p, w, term, domain)
     mean = float(np.average(t, weights=w))
-    denominator = _mean_losses(t, np.full(t.shape, mean), w, term, _anywhere)
+    denominator = _mean_losses(t, np.broadcast_to(mean, t.shape), w, term, _anywhere)
     return float(_explained_fraction(numerator, denominator, "uniform_average", True))
 
 
@@ -430,9 +429,8 @@ def d2_pinball_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
         return float("nan")
     term = _pinball(alpha)
     numerator = _mean_losses(t, p, w, term, _anywhere)
-    ones = np.ones(t.shape[0]) if w is None else w
     denominator = np.array([
-        _mean_losses(c, np.full(c.shape, weighted_quantile(c, ones, alpha)), w, term,
+        _mean_losses(c, np.broadcast_to(weighted_quantile(c, w, alpha), c.shape), w, term,
                      _anywhere)[0]
         for c in _columns(t)])
     return _explained_fraction(numerator, denominator, multioutput, True)

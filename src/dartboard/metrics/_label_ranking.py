@@ -100,14 +100,19 @@ def _top_k_classes(t: np.ndarray, labels: Any, n_columns: int) -> tuple[np.ndarr
 
 
 def _top_k_hits(s: np.ndarray, codes: np.ndarray, k: int) -> np.ndarray:
+    """Whether fewer than k classes rank ahead of the true one (module docstring):
+    one pass per column over row blocks that stay in cache."""
     n, n_classes = s.shape
     hits = np.empty(n, dtype=bool)
-    columns = np.arange(n_classes)
-    for lo, hi in _row_blocks(n, n_classes):
+    for lo, hi in _row_blocks(n, n_classes * 64):
         block, c = s[lo:hi], codes[lo:hi]
-        own = block[np.arange(hi - lo), c][:, None]
-        ahead = np.count_nonzero(block > own, axis=1)
-        ahead += np.count_nonzero((block == own) & (columns > c[:, None]), axis=1)
+        own = block[np.arange(hi - lo), c]
+        ahead = np.zeros(hi - lo, dtype=np.int32)
+        for j in range(n_classes):
+            column = block[:, j]
+            ahead += column > own
+            # a tie ranks ahead when its class comes later (scikit-learn's reversed sort)
+            ahead += (column == own) & (c < j)
         hits[lo:hi] = ahead < k
     return hits
 
