@@ -100,20 +100,32 @@ def _top_k_classes(t: np.ndarray, labels: Any, n_columns: int) -> tuple[np.ndarr
 
 
 def _top_k_hits(s: np.ndarray, codes: np.ndarray, k: int) -> np.ndarray:
-    """Whether fewer than k classes rank ahead of the true one (module docstring):
-    one pass per column over row blocks that stay in cache."""
+    """Whether fewer than k classes rank ahead of the true one (module docstring).
+
+    One pass per column over row blocks that stay in cache counts the classes
+    scored above the true one (``gt``) and at least as high (``ge``, itself
+    included); only rows with a tie (``ge - gt > 1``, rare for real-valued scores)
+    are recounted with scikit-learn's order among equal scores.
+    """
     n, n_classes = s.shape
     hits = np.empty(n, dtype=bool)
     for lo, hi in _row_blocks(n, n_classes * 64):
         block, c = s[lo:hi], codes[lo:hi]
         own = block[np.arange(hi - lo), c]
-        ahead = np.zeros(hi - lo, dtype=np.int32)
+        gt = np.zeros(hi - lo, dtype=np.int32)
+        ge = np.zeros(hi - lo, dtype=np.int32)
         for j in range(n_classes):
             column = block[:, j]
-            ahead += column > own
-            # a tie ranks ahead when its class comes later (scikit-learn's reversed sort)
-            ahead += (column == own) & (c < j)
-        hits[lo:hi] = ahead < k
+            gt += column > own
+            ge += column >= own
+        hit = gt < k
+        tied = np.flatnonzero(ge - gt > 1)
+        if tied.shape[0]:
+            ahead = gt[tied]
+            for j in range(n_classes):  # a tie ranks ahead when its class comes later
+                ahead += (block[tied, j] == own[tied]) & (c[tied] < j)
+            hit[tied] = ahead < k
+        hits[lo:hi] = hit
     return hits
 
 
