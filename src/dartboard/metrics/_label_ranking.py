@@ -79,24 +79,38 @@ def _check_k(k: Any, name: str = "k", allow_none: bool = False) -> int | None:
     return int(k)
 
 
-def _top_k_classes(t: np.ndarray, labels: Any, n_columns: int) -> tuple[np.ndarray, int]:
-    """Codes of y_true among the classes (of ``labels`` if given) and their number."""
-    if labels is None:
-        enc = encode_labels(("y_true", t))
+def _top_k_classes(t: np.ndarray, labels: Any, s: np.ndarray
+                   ) -> tuple[np.ndarray, int, np.ndarray]:
+    """Codes of y_true among the classes (of ``labels`` if given), their number, and
+    the scores (a binary problem's (n, 1) scores as 1-D), checked against each other
+    as scikit-learn does."""
+    labels = check_labels_argument(labels)
+    enc = encode_labels(("y_true", t)) if labels is None else None
+    n_given = enc.n_classes if enc is not None else labels.shape[0]
+    if n_given <= 2 and s.ndim == 2:  # binary: one score per sample
+        if s.shape[1] != 1:
+            raise ValueError(f"y_true is binary while y_score is 2-D with {s.shape[1]} "
+                             "classes. If y_true does not contain all the labels, labels "
+                             "must be provided.")
+        s = s[:, 0]
+    if n_given > 2 and s.ndim == 1:
+        raise ValueError("y_score must be of shape (n_samples, n_classes) as there are "
+                         f"{n_given} classes; got shape {s.shape}")
+    n_columns = s.shape[1] if s.ndim == 2 else 2
+    if enc is not None:
         if enc.n_classes != n_columns:
             raise ValueError(f"Number of classes in y_true ({enc.n_classes}) not equal to "
                              f"the number of classes in y_score ({n_columns}). You can "
                              "provide a list of all known classes by assigning it to the "
                              "labels parameter.")
-        return enc.codes[0], enc.n_classes
-    labels = check_labels_argument(labels)
+        return enc.codes[0], enc.n_classes, s
     if not np.array_equal(np.sort(labels), labels):
         raise ValueError("Parameter 'labels' must be ordered.")
     if labels.shape[0] != n_columns:
         raise ValueError(f"Number of given labels ({labels.shape[0]}) not equal to the "
                          f"number of classes in y_score ({n_columns}).")
     classes, codes = _encode_with_labels(t, labels)
-    return codes, classes.shape[0]
+    return codes, classes.shape[0], s
 
 
 def _top_k_hits(s: np.ndarray, codes: np.ndarray, k: int) -> np.ndarray:
@@ -151,23 +165,12 @@ def top_k_accuracy_score(y_true: Any, y_score: Any, *, k: int = 2, normalize: bo
     s = as_float_array(y_score, name="y_score", ndim=(1, 2))
     n = check_consistent_length(("y_true", t), ("y_score", s))
     w = check_sample_weight(sample_weight, n)
-    binary = (np.unique(t).shape[0] <= 2 if labels is None
-              else len(check_labels_argument(labels)) <= 2)
-    if binary and s.ndim == 2:
-        if s.shape[1] != 1:
-            raise ValueError(f"y_true is binary while y_score is 2-D with {s.shape[1]} "
-                             "classes. If y_true does not contain all the labels, labels "
-                             "must be provided.")
-        s = s[:, 0]
-    codes, n_classes = _top_k_classes(t, labels, s.shape[1] if s.ndim == 2 else 2)
-    if not binary and s.ndim == 1:
-        raise ValueError("y_score must be of shape (n_samples, n_classes) as y_true holds "
-                         f"{n_classes} classes; got shape {s.shape}")
+    codes, n_classes, s = _top_k_classes(t, labels, s)
     if k >= n_classes:
         warnings.warn(f"'k' ({k}) greater than or equal to 'n_classes' ({n_classes}) will "
                       "result in a perfect score and is therefore meaningless.",
                       UndefinedMetricWarning, stacklevel=2)
-    if binary:
+    if s.ndim == 1:
         if k == 1:
             threshold = 0.5 if s.min() >= 0 and s.max() <= 1 else 0.0
             hits = (s > threshold) == (codes == 1)
