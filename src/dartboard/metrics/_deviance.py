@@ -11,8 +11,8 @@ Each metric is a weighted mean of a per-sample loss ``l(y, y_hat)``:
 
 The D^2 scores are ``1 - D(y, y_hat) / D(y, null)``: the mean loss of the model over
 that of the best constant (the weighted mean of ``y`` for Tweedie deviances, the
-weighted ``alpha``-quantile for the pinball loss, the class frequencies for log
-loss and Brier). As scikit-learn's D^2 pinball score, a zero denominator gives 1.0
+weighted ``alpha``-quantile for the pinball loss; D^2 of probabilities is in
+:mod:`._d2_probabilities`). As scikit-learn's D^2 pinball score, a zero denominator gives 1.0
 for perfect predictions and 0.0 otherwise; scikit-learn's Tweedie D^2 raises
 ``ZeroDivisionError`` there, dartboard follows the pinball convention instead.
 
@@ -35,21 +35,11 @@ from typing import Any
 import numpy as np
 from scipy.special import xlogy
 
-from dartboard._labels import encode_labels
 from dartboard._validation import (
     InvalidParameterError,
-    check_consistent_length,
-    check_sample_weight,
     describe,
-    label_array,
-    to_numpy,
 )
 from dartboard.metrics._confusion import UndefinedMetricWarning
-from dartboard.metrics._probabilistic import (
-    _encode_with_labels,
-    brier_score_loss,
-    log_loss,
-)
 from dartboard.metrics._regression import (
     _BLOCK,
     _aggregate,
@@ -63,8 +53,6 @@ from dartboard.metrics._regression import (
 
 __all__ = [
     "d2_absolute_error_score",
-    "d2_brier_score",
-    "d2_log_loss_score",
     "d2_pinball_score",
     "d2_tweedie_score",
     "mean_gamma_deviance",
@@ -75,8 +63,9 @@ __all__ = [
     "root_mean_squared_log_error",
 ]
 
-# a per-sample loss written into ``out`` (same length as t and p); ``scratch`` is free
-Term = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+# a per-sample loss written into ``out`` (the length of t); ``scratch`` is free. The
+# prediction p is an array like t, or one number (the constant null model of D^2)
+Term = Callable[[np.ndarray, Any, np.ndarray, np.ndarray], np.ndarray]
 
 
 # ------------------------------------------------------------------ per-sample losses
@@ -121,12 +110,16 @@ def _tweedie(power: float) -> Term:
                 out[...] = t
             np.power(out, 2 - power, out=out)
             out /= (1 - power) * (2 - power)
-            # y_hat^(2-p) = y_hat^(1-p) y_hat: one power fewer (the slow part)
-            np.power(p, 1 - power, out=scratch)
-            out -= t * scratch / (1 - power)
-            scratch *= p
-            scratch /= 2 - power
-            out += scratch
+            if np.ndim(p) == 0:  # a constant prediction: its powers once
+                q = p ** (1 - power)
+                out -= t * q / (1 - power)
+                out += q * p / (2 - power)
+            else:  # y_hat^(2-p) = y_hat^(1-p) y_hat: one power fewer (the slow part)
+                np.power(p, 1 - power, out=scratch)
+                out -= t * scratch / (1 - power)
+                scratch *= p
+                scratch /= 2 - power
+                out += scratch
         out *= 2.0
         return out
     return term
@@ -134,7 +127,7 @@ def _tweedie(power: float) -> Term:
 
 # ------------------------------------------------------------------ the block kernel
 
-def _block_loss(t: np.ndarray, p: np.ndarray, w: np.ndarray | None, term: Term
+def _block_loss(t: np.ndarray, p: Any, w: np.ndarray | None, term: Term
                 ) -> tuple[float, float, float, float]:
     """(sum of w l, sum of w, min y_true, min y_pred) over 1-D data, block by block."""
     n = t.shape[0]
@@ -145,8 +138,8 @@ def _block_loss(t: np.ndarray, p: np.ndarray, w: np.ndarray | None, term: Term
     for lo in range(0, n, _BLOCK):
         hi = min(n, lo + _BLOCK)
         m = hi - lo
-        tb, pb = t[lo:hi], p[lo:hi]
-        low_t, low_p = min(low_t, tb.min()), min(low_p, pb.min())
+        tb, pb = t[lo:hi], (p if np.ndim(p) == 0 else p[lo:hi])
+        low_t, low_p = min(low_t, tb.min()), min(low_p, np.min(pb))
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             loss = term(tb, pb, out[:m], scratch[:m])
         if w is None:
@@ -159,11 +152,13 @@ def _block_loss(t: np.ndarray, p: np.ndarray, w: np.ndarray | None, term: Term
     return float(total), float(weight), float(low_t), float(low_p)
 
 
-def _mean_losses(t: np.ndarray, p: np.ndarray, w: np.ndarray | None, term: Term,
+def _mean_losses(t: np.ndarray, p: Any, w: np.ndarray | None, term: Term,
                  domain: Callable[[float, float], None]) -> np.ndarray:
-    """Weighted mean loss of each output; checks the domain, then finiteness."""
+    """Weighted mean loss of each output (``p`` may be one number); checks the domain,
+    then finiteness."""
     means = []
-    for tc, pc in zip(_columns(t), _columns(p)):
+    columns = _columns(t)
+    for tc, pc in zip(columns, [p] * len(columns) if np.ndim(p) == 0 else _columns(p)):
         total, weight, low_t, low_p = _block_loss(tc, pc, w, term)
         if math.isnan(low_t) or math.isnan(low_p):
             _finite_or_raise(t, p)
@@ -406,7 +401,7 @@ def d2_tweedie_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     term, domain = _tweedie(power), _tweedie_domain(power)
     numerator = _mean_losses(t, p, w, term, domain)
     mean = float(np.average(t, weights=w))
-    denominator = _mean_losses(t, np.broadcast_to(mean, t.shape), w, term, _anywhere)
+    denominator = _mean_losses(t, mean, w, term, _anywhere)
     return float(_explained_fraction(numerator, denominator, "uniform_average", True))
 
 
@@ -430,8 +425,7 @@ def d2_pinball_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     term = _pinball(alpha)
     numerator = _mean_losses(t, p, w, term, _anywhere)
     denominator = np.array([
-        _mean_losses(c, np.broadcast_to(weighted_quantile(c, w, alpha), c.shape), w, term,
-                     _anywhere)[0]
+        _mean_losses(c, weighted_quantile(c, w, alpha), w, term, _anywhere)[0]
         for c in _columns(t)])
     return _explained_fraction(numerator, denominator, multioutput, True)
 
@@ -447,77 +441,3 @@ def d2_absolute_error_score(y_true: Any, y_pred: Any, *, sample_weight: Any = No
     """
     return d2_pinball_score(y_true, y_pred, sample_weight=sample_weight, alpha=0.5,
                             multioutput=multioutput)
-
-
-# ------------------------------------------------------------------ D^2 of probabilities
-
-def _class_weights(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any
-                   ) -> np.ndarray:
-    """The (weighted) number of samples of each class: the null model's frequencies
-    times the total (which class is positive does not matter to them)."""
-    t = label_array(y_true, name="y_true")
-    p = to_numpy(y_proba, name="y_proba")
-    n = check_consistent_length(("y_true", t), ("y_proba", p))
-    w = check_sample_weight(sample_weight, n)
-    if p.ndim == 1 or p.shape[1] == 1:
-        codes, n_classes = encode_labels(("y_true", t)).codes[0], None
-    else:
-        classes, codes = _encode_with_labels(t, labels)
-        n_classes = classes.shape[0]
-    return np.bincount(codes, None if w is None else w.astype(np.float64),
-                       minlength=n_classes or 0).astype(np.float64)
-
-
-def _ratio(numerator: float, denominator: float) -> float:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return float(1 - np.float64(numerator) / np.float64(denominator))
-
-
-def d2_log_loss_score(y_true: Any, y_proba: Any = None, *, sample_weight: Any = None,
-                      labels: Any = None, y_pred: Any = "deprecated") -> float:
-    """D^2 of the log loss: ``1 - LL(y, p) / LL(y, class frequencies)``.
-
-    The null model predicts each class's (weighted) frequency in ``y_true``.
-    Drop-in for :func:`sklearn.metrics.d2_log_loss_score`.
-
-    Examples
-    --------
-    >>> round(d2_log_loss_score([0, 1, 1, 0], [0.1, 0.8, 0.7, 0.4]), 6)
-    0.568633
-    """
-    if not (isinstance(y_pred, str) and y_pred == "deprecated"):
-        if y_proba is not None:
-            raise ValueError("Cannot use both `y_pred` and `y_proba`. `y_pred` is "
-                             "deprecated, use `y_proba` instead.")
-        warnings.warn("`y_pred` was renamed to `y_proba` in version 1.9 and will be "
-                      "removed in 1.11. Use `y_proba` instead.", FutureWarning, stacklevel=2)
-        y_proba = y_pred
-    if _too_few(to_numpy(y_proba, name="y_proba").shape[0]):
-        return float("nan")
-    numerator = log_loss(y_true, y_proba, sample_weight=sample_weight, labels=labels,
-                         normalize=False)
-    weights = _class_weights(y_true, y_proba, sample_weight, labels)
-    eps = np.finfo(np.float64).eps
-    prior = np.clip(weights / weights.sum(), eps, 1 - eps)
-    return _ratio(numerator, -float(np.dot(weights, np.log(prior))))
-
-
-def d2_brier_score(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
-                   pos_label: Any = None, labels: Any = None) -> float:
-    """D^2 of the Brier score: ``1 - BS(y, p) / BS(y, class frequencies)``.
-
-    The null model's Brier score is ``1 - sum_c f_c^2`` for class frequencies
-    ``f``. Drop-in for :func:`sklearn.metrics.d2_brier_score`.
-
-    Examples
-    --------
-    >>> round(d2_brier_score([0, 1, 1, 0], [0.1, 0.8, 0.7, 0.4]), 6)
-    0.7
-    """
-    if _too_few(to_numpy(y_proba, name="y_proba").shape[0]):
-        return float("nan")
-    numerator = brier_score_loss(y_true, y_proba, sample_weight=sample_weight,
-                                 pos_label=pos_label, labels=labels, scale_by_half=False)
-    weights = _class_weights(y_true, y_proba, sample_weight, labels)
-    frequency = weights / weights.sum()
-    return _ratio(numerator, 1.0 - float(np.dot(frequency, frequency)))

@@ -135,6 +135,7 @@ _CX = "dartboard.metrics._count_extra"
 _LR = "dartboard.metrics._label_ranking"
 _CUR = "dartboard.metrics._curves"
 _DEV = "dartboard.metrics._deviance"
+_D2P = "dartboard.metrics._d2_probabilities"
 
 _BOTH = ("binary", "multiclass")
 _MACRO = {"average": "macro"}
@@ -228,8 +229,8 @@ _SPECS: tuple[MetricSpec, ...] = (
                loss_terms=("brier_terms", ("pos_label", "labels", "scale_by_half")),
                state="losses", tasks=("binary",)),
     MetricSpec("hinge_loss", _CX, "probabilistic", "scores", greater_is_better=False),
-    MetricSpec("d2_log_loss_score", _DEV, "probabilistic", "probabilities"),
-    MetricSpec("d2_brier_score", _DEV, "probabilistic", "probabilities", pos_label=True),
+    MetricSpec("d2_log_loss_score", _D2P, "probabilistic", "probabilities"),
+    MetricSpec("d2_brier_score", _D2P, "probabilistic", "probabilities", pos_label=True),
     # ---------------------------------------------------------------- regression
     _regression("mean_absolute_error"),
     _regression("mean_squared_error"),
