@@ -48,27 +48,42 @@ def _keywords(spec):
     return {"beta": 2.0} if spec.name == "fbeta_score" else {}
 
 
+# metrics of a 2-D y_true (relevances, label indicators), and binary-only ones
+Y_ML = RNG.integers(0, 2, (N, 3))
+_PER_SAMPLE_RANKING = ("ndcg_score", "dcg_score", "label_ranking_average_precision_score",
+                       "label_ranking_loss", "coverage_error")
+_BINARY_ONLY = ("class_likelihood_ratios",)
+_ONE_OUTPUT = ("max_error", "error_distribution", "median_absolute_deviation",
+               "weighted_mean_absolute_percentage_error", "mean_poisson_deviance",
+               "mean_gamma_deviance", "mean_tweedie_deviance", "d2_tweedie_score")
+
+
 def metric_cases(spec):
     """(y_true, second argument, keywords) the metric accepts, 2-D ones included."""
+    if spec.name in _PER_SAMPLE_RANKING:
+        return [(Y_ML, PROBA3, {})]
+    if spec.name == "auc":
+        return [(np.sort(Y_REG), P_REG, {})]
     if spec.input == "labels":
-        return [(Y_BIN, LABEL, {}),
-                (Y3, LABEL3, {"average": "macro"} if spec.average else {})]
+        return [(Y_BIN, LABEL, {})] + ([] if spec.name in _BINARY_ONLY else [
+            (Y3, LABEL3, {"average": "macro"} if spec.average else {})])
     if spec.input == "scores":
         return [(Y_BIN, SCORE, {})] + ([(Y3, PROBA3, {"multi_class": "ovr"})]
-                                       if spec.name == "roc_auc_score" else [])
+                                       if spec.name == "roc_auc_score" else
+                                       [(Y3, PROBA3, {})] if spec.name in
+                                       ("top_k_accuracy_score", "hinge_loss") else [])
     if spec.input == "probabilities":
         return [(Y_BIN, SCORE, {})] + ([(Y3, PROBA3, {})] if spec.name == "log_loss" else [])
     two_d = (np.column_stack([Y_REG, Y_REG[::-1]]), np.column_stack([P_REG, P_REG[::-1]]),
              {})
     cases = [(Y_REG, P_REG, {})]
-    if spec.name not in ("error_distribution", "max_error", "median_absolute_deviation",
-                         "weighted_mean_absolute_percentage_error"):
+    if spec.name not in _ONE_OUTPUT:
         cases.append(two_d)
     return cases
 
 
 def takes_weights(spec):
-    return spec.name not in ("max_error", "error_distribution", "cosine_similarity")
+    return spec.name not in ("max_error", "error_distribution", "cosine_similarity", "auc")
 
 
 def flat(result):
@@ -384,7 +399,8 @@ WEIGHT_DTYPES = {
     "object_numbers": lambda a: a.astype(object),
 }
 # scikit-learn refuses object labels where pos_label must be inferred; so do we
-_POS_INFERRED = {"roc_curve", "precision_recall_curve", "brier_score_loss"}
+_POS_INFERRED = {"roc_curve", "precision_recall_curve", "brier_score_loss", "det_curve",
+                 "d2_brier_score"}
 
 
 def _dtype_cases(spec):
@@ -406,6 +422,8 @@ def test_every_accepted_dtype_gives_the_float64_answer(name):
         label_like = spec.input != "values"
         for dt, convert in (LABEL_DTYPES if label_like else VALUE_DTYPES).items():
             if dt == "object_ints" and name in _POS_INFERRED:
+                continue
+            if y_true.ndim == 2 and dt.startswith("pandas"):  # no 2-D pandas Series
                 continue
             assert_same(quiet(fn, convert(y_true), other, **kw), expected)
         second = LABEL_DTYPES if spec.input == "labels" else VALUE_DTYPES

@@ -20,7 +20,9 @@ from dartboard.metrics._registry import (
     specs,
 )
 
-FAMILY_MODULES = ["_confusion", "_ranking", "_probabilistic", "_regression", "_similarity"]
+FAMILY_MODULES = ["_confusion", "_ranking", "_probabilistic", "_regression", "_similarity",
+                  "_count_extra", "_label_ranking", "_curves", "_deviance",
+                  "_d2_probabilities"]
 SRC = pathlib.Path(dm.__file__).resolve().parents[1]
 
 

@@ -20,11 +20,12 @@ _CLASSES = {
     "dartboard.metrics._confusion": ["ConfusionCounts", "UndefinedMetricWarning"],
     "dartboard.metrics._ranking": ["ScoreState"],
     "dartboard.metrics._regression": ["RegressionMoments", "ErrorDistribution"],
+    "dartboard.metrics._scorers": ["get_scorer", "get_scorer_names", "make_scorer"],
 }
 _FAMILIES: dict[str, list[str]] = {}
 for _spec in specs():
     _FAMILIES.setdefault(_spec.module, []).append(_spec.name)
 for _module, _names in _CLASSES.items():
-    _FAMILIES[_module] += _names
+    _FAMILIES.setdefault(_module, []).extend(_names)
 
 __getattr__, __dir__, __all__ = attach("dartboard.metrics", _FAMILIES, namespace=globals())

@@ -334,10 +334,23 @@ def cohen_kappa(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *, labels:
     return np.where(bad, fill, 1.0 - num / np.where(bad, 1.0, den))
 
 
+def error_rate(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *,
+               normalize: bool = True, single: bool = False,
+               as_nan: bool = False) -> np.ndarray:
+    """(FP + FN) / N = 1 - accuracy (the Hamming and zero-one losses of 1-D labels)."""
+    normalize = check_bool(normalize, "normalize")
+    total = m.sum(axis=(-2, -1))
+    if not normalize:
+        return total - np.trace(m, axis1=-2, axis2=-1)
+    return 1 - accuracy(m, mask, classes, single=single, as_nan=as_nan)
+
+
 #: the formulas of the count metrics that are not a registry proportion
 FORMULAS = {
     "accuracy_score": accuracy,
     "matthews_corrcoef": matthews_corrcoef,
     "balanced_accuracy_score": balanced_accuracy,
     "cohen_kappa_score": cohen_kappa,
+    "hamming_loss": error_rate,
+    "zero_one_loss": error_rate,
 }

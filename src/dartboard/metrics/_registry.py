@@ -136,6 +136,11 @@ _RANK = "dartboard.metrics._ranking"
 _PROB = "dartboard.metrics._probabilistic"
 _REG = "dartboard.metrics._regression"
 _SIM = "dartboard.metrics._similarity"
+_CX = "dartboard.metrics._count_extra"
+_LR = "dartboard.metrics._label_ranking"
+_CUR = "dartboard.metrics._curves"
+_DEV = "dartboard.metrics._deviance"
+_D2P = "dartboard.metrics._d2_probabilities"
 
 _BOTH = ("binary", "multiclass")
 _MACRO = {"average": "macro"}
@@ -149,6 +154,15 @@ def _count(name: str, *, proportion: Any = None, averaged: bool = True,
         pos_label=averaged, average=averaged, interval_fast="counts", compare_fast="counts",
         default_interval="wilson" if proportion else "bca", state=state, tasks=tasks,
         multiclass=_MACRO if averaged and "multiclass" in tasks else {}, **kw)
+
+
+def _deviance(name: str, *, terms: tuple[str, tuple[str, ...]] | None = None,
+              state: str | None = "losses", greater: bool = False) -> MetricSpec:
+    """A regression addition: a mean of per-sample losses (``terms``) streams as one;
+    not reported by default (``tasks=()``)."""
+    return MetricSpec(name, _DEV, "regression", "values", greater_is_better=greater,
+                      compare_fast="mean_loss" if terms else None, loss_terms=terms,
+                      state=state if terms else None)
 
 
 def _regression(name: str, *, state: str | None = "moments", greater: bool = False,
@@ -176,6 +190,12 @@ _SPECS: tuple[MetricSpec, ...] = (
     _count("selection_rate", proportion=("sel", ("total",)), tasks=("binary",),
            rate="selection"),
     _count("jaccard_score", proportion=("tp", ("tp", "fp", "fn"))),
+    MetricSpec("hamming_loss", _CX, "count", "labels", greater_is_better=False,
+               interval_fast="counts", compare_fast="counts", state="counts"),
+    MetricSpec("zero_one_loss", _CX, "count", "labels", greater_is_better=False,
+               interval_fast="counts", compare_fast="counts", state="counts"),
+    MetricSpec("class_likelihood_ratios", _CX, "count", "labels", scalar=False,
+               default_interval=None),
     MetricSpec("confusion_matrix", _CONF, "count", "labels", scalar=False,
                default_interval=None),
     MetricSpec("precision_recall_fscore_support", _CONF, "count", "labels", scalar=False,
@@ -196,6 +216,16 @@ _SPECS: tuple[MetricSpec, ...] = (
                default_interval=None),
     MetricSpec("precision_recall_curve", _RANK, "curve", "scores", scalar=False,
                pos_label=True, default_interval=None),
+    MetricSpec("det_curve", _CUR, "curve", "scores", scalar=False, pos_label=True,
+               default_interval=None),
+    # the area under given points: no data to resample
+    MetricSpec("auc", _CUR, "curve", "values", default_interval=None),
+    MetricSpec("top_k_accuracy_score", _LR, "ranking", "scores"),
+    MetricSpec("ndcg_score", _LR, "ranking", "scores"),
+    MetricSpec("dcg_score", _LR, "ranking", "scores"),
+    MetricSpec("label_ranking_average_precision_score", _LR, "ranking", "scores"),
+    MetricSpec("label_ranking_loss", _LR, "ranking", "scores", greater_is_better=False),
+    MetricSpec("coverage_error", _LR, "ranking", "scores", greater_is_better=False),
     # ---------------------------------------------------------------- probabilities
     MetricSpec("log_loss", _PROB, "probabilistic", "probabilities", greater_is_better=False,
                compare_fast="mean_loss", loss_terms=("log_loss_terms", ("labels", "base")),
@@ -204,6 +234,9 @@ _SPECS: tuple[MetricSpec, ...] = (
                greater_is_better=False, pos_label=True, compare_fast="mean_loss",
                loss_terms=("brier_terms", ("pos_label", "labels", "scale_by_half")),
                state="losses", tasks=("binary",)),
+    MetricSpec("hinge_loss", _CX, "probabilistic", "scores", greater_is_better=False),
+    MetricSpec("d2_log_loss_score", _D2P, "probabilistic", "probabilities"),
+    MetricSpec("d2_brier_score", _D2P, "probabilistic", "probabilities", pos_label=True),
     # ---------------------------------------------------------------- regression
     _regression("mean_absolute_error"),
     _regression("mean_squared_error"),
@@ -218,6 +251,16 @@ _SPECS: tuple[MetricSpec, ...] = (
     _regression("max_error", default_interval=None),
     MetricSpec("error_distribution", _REG, "regression", "values", scalar=False,
                default_interval=None),
+    _deviance("mean_squared_log_error", terms=("squared_log_terms", ())),
+    _deviance("root_mean_squared_log_error"),
+    _deviance("mean_pinball_loss", terms=("pinball_terms", ("alpha",))),
+    _deviance("mean_poisson_deviance", terms=("_poisson_terms", ())),
+    _deviance("mean_gamma_deviance", terms=("_gamma_terms", ())),
+    # streaming would use power=0 (the squared error): it needs its keyword
+    _deviance("mean_tweedie_deviance", terms=("tweedie_terms", ("power",)), state=None),
+    _deviance("d2_absolute_error_score", greater=True),
+    _deviance("d2_pinball_score", greater=True),
+    _deviance("d2_tweedie_score", greater=True),
     # ---------------------------------------------------------------- similarity
     MetricSpec("cosine_similarity", _SIM, "similarity", "values", default_interval="bca"),
 )

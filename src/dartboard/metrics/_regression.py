@@ -638,19 +638,40 @@ def explained_variance_score(y_true: Any, y_pred: Any, *, sample_weight: Any = N
 # ------------------------------------------------------------------ medians
 
 def _weighted_median(a: np.ndarray, w: np.ndarray) -> float:
-    """scikit-learn's weighted 50th percentile with ``average=True``.
+    """scikit-learn's weighted 50th percentile with ``average=True``."""
+    return weighted_quantile(a, w, 0.5)
+
+
+def weighted_quantile(a: np.ndarray, w: np.ndarray | None, alpha: float) -> float:
+    """scikit-learn's weighted ``100 alpha``-th percentile with ``average=True``.
 
     Sorted values ``a_(i)`` with cumulative weights ``C_i`` and total ``W``: the
-    first ``i`` with ``C_i >= W/2``; if ``C_i`` equals ``W/2`` (within eps) the
-    mean of ``a_(i)`` and the next value of positive weight.
+    first ``i`` with ``C_i >= alpha W`` (a target of 0 is nudged up, so leading
+    zero weights are skipped); if ``C_i`` equals the target (within eps) the mean
+    of ``a_(i)`` and the next value of positive weight. Without weights
+    (``w=None``, all ones) ``C_i = i + 1``: two order statistics found by
+    selection, without a sort.
     """
+    if w is None:
+        n = a.shape[0]
+        target = (alpha * 100) / 100 * n
+        if target == 0:
+            target = np.nextafter(target, 1.0)
+        i = min(max(math.ceil(target) - 1, 0), n - 1)
+        j = min(i + 1, n - 1)
+        if (i + 1) - target > _EPS:
+            return float(np.partition(a, i)[i])
+        low, high = np.partition(a, (i, j))[[i, j]]
+        return float((low + high) / 2)
     w = w.astype(np.float64, copy=False)
     if not np.any(w):
         return float("nan")
     order = np.argsort(a)
     sorted_a, sorted_w = a[order], w[order]
     cdf = np.cumsum(sorted_w)
-    target = 0.5 * cdf[-1]
+    target = (alpha * 100) / 100 * cdf[-1]  # scikit-learn's rounding of the rank
+    if target == 0:
+        target = np.nextafter(target, 1.0)
     last = a.shape[0] - 1
     i = min(int(np.searchsorted(cdf, target)), last)
     if cdf[i] - target > _EPS:

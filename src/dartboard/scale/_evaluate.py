@@ -224,7 +224,7 @@ def _streaming(task: str, y_pred: str | None, y_score: str | None, exact: bool,
         return [s for s in specs(family="regression") if s.state is not None]
     given = (y_pred is not None, y_score is not None, has_proba)
     return [s for s in specs() if s.state in _AVAILABLE and _AVAILABLE[s.state](*given)
-            and (exact or s.state != "scores" or s.binned)]
+            and s.family != "regression" and (exact or s.state != "scores" or s.binned)]
 
 
 def _check_metrics(metrics: Any, task: str, y_pred: str | None, y_score: str | None,
@@ -386,6 +386,13 @@ def _bundle(spec: Spec, columns: dict[str, Any], n: int) -> StateBundle:
             out.moments = RegressionMoments().update(yt, yp, sample_weight=w)
         if spec.needs("errors"):
             out.errors = QuantileSketch(spec.relative_accuracy).update(yt - yp, w)
+        if spec.needs("losses"):  # means of per-sample losses, from each metric's terms
+            sums = {}
+            for name in spec.metrics:
+                if get_spec(name).state == "losses":
+                    terms = _loss_terms(get_spec(name))(yt, yp)[0]
+                    sums[name] = float(terms.sum() if w is None else np.dot(terms, w))
+            out.losses = MeanState(sums, float(n if w is None else np.sum(w, dtype=np.float64)))
         return out
     yt = label_array(columns[spec.y_true], name=true_name)
     if spec.proba is not None:

@@ -1,0 +1,105 @@
+"""D^2 of probabilities: the log loss and Brier score against the class frequencies.
+
+``D^2 = 1 - L(y, p) / L(y, f)`` where the null model predicts each class's
+(weighted) frequency ``f_c`` in ``y_true`` for every sample: its log loss is
+``-sum_c W_c log f_c / W`` (``W_c`` the weight of class c, clipped as log loss
+clips), its Brier score (unscaled, summed over classes) ``1 - sum_c f_c^2``. The
+model's losses are :func:`log_loss` and :func:`brier_score_loss` themselves.
+Fewer than two samples give nan with an :class:`UndefinedMetricWarning`, as
+scikit-learn.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from dartboard._labels import encode_labels
+from dartboard._validation import (
+    check_consistent_length,
+    check_sample_weight,
+    label_array,
+    to_numpy,
+)
+from dartboard.metrics._deviance import _too_few
+from dartboard.metrics._probabilistic import (
+    _encode_with_labels,
+    brier_score_loss,
+    log_loss,
+)
+
+__all__ = ["d2_brier_score", "d2_log_loss_score"]
+
+
+def _class_weights(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any
+                   ) -> np.ndarray:
+    """The (weighted) number of samples of each class: the null model's frequencies
+    times the total (which class is positive does not matter to them)."""
+    t = label_array(y_true, name="y_true")
+    p = to_numpy(y_proba, name="y_proba")
+    n = check_consistent_length(("y_true", t), ("y_proba", p))
+    w = check_sample_weight(sample_weight, n)
+    if p.ndim == 1 or p.shape[1] == 1:
+        codes, n_classes = encode_labels(("y_true", t)).codes[0], None
+    else:
+        classes, codes = _encode_with_labels(t, labels)
+        n_classes = classes.shape[0]
+    return np.bincount(codes, None if w is None else w.astype(np.float64),
+                       minlength=n_classes or 0).astype(np.float64)
+
+
+def _ratio(numerator: float, denominator: float) -> float:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(1 - np.float64(numerator) / np.float64(denominator))
+
+
+def d2_log_loss_score(y_true: Any, y_proba: Any = None, *, sample_weight: Any = None,
+                      labels: Any = None, y_pred: Any = "deprecated") -> float:
+    """D^2 of the log loss: ``1 - LL(y, p) / LL(y, class frequencies)``.
+
+    The null model predicts each class's (weighted) frequency in ``y_true``.
+    Drop-in for :func:`sklearn.metrics.d2_log_loss_score`.
+
+    Examples
+    --------
+    >>> round(d2_log_loss_score([0, 1, 1, 0], [0.1, 0.8, 0.7, 0.4]), 6)
+    0.568633
+    """
+    if not (isinstance(y_pred, str) and y_pred == "deprecated"):
+        if y_proba is not None:
+            raise ValueError("Cannot use both `y_pred` and `y_proba`. `y_pred` is "
+                             "deprecated, use `y_proba` instead.")
+        warnings.warn("`y_pred` was renamed to `y_proba` in version 1.9 and will be "
+                      "removed in 1.11. Use `y_proba` instead.", FutureWarning, stacklevel=2)
+        y_proba = y_pred
+    if _too_few(to_numpy(y_proba, name="y_proba").shape[0]):
+        return float("nan")
+    numerator = log_loss(y_true, y_proba, sample_weight=sample_weight, labels=labels,
+                         normalize=False)
+    weights = _class_weights(y_true, y_proba, sample_weight, labels)
+    eps = np.finfo(np.float64).eps
+    prior = np.clip(weights / weights.sum(), eps, 1 - eps)
+    return _ratio(numerator, -float(np.dot(weights, np.log(prior))))
+
+
+def d2_brier_score(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
+                   pos_label: Any = None, labels: Any = None) -> float:
+    """D^2 of the Brier score: ``1 - BS(y, p) / BS(y, class frequencies)``.
+
+    The null model's Brier score is ``1 - sum_c f_c^2`` for class frequencies
+    ``f``. Drop-in for :func:`sklearn.metrics.d2_brier_score`.
+
+    Examples
+    --------
+    >>> round(d2_brier_score([0, 1, 1, 0], [0.1, 0.8, 0.7, 0.4]), 6)
+    0.7
+    """
+    if _too_few(to_numpy(y_proba, name="y_proba").shape[0]):
+        return float("nan")
+    numerator = brier_score_loss(y_true, y_proba, sample_weight=sample_weight,
+                                 pos_label=pos_label, labels=labels, scale_by_half=False)
+    weights = _class_weights(y_true, y_proba, sample_weight, labels)
+    frequency = weights / weights.sum()
+    return _ratio(numerator, 1.0 - float(np.dot(frequency, frequency)))

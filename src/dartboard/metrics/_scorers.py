@@ -1,0 +1,140 @@
+"""Scorers: scikit-learn's scorer names, computed by dartboard's metric functions.
+
+``get_scorer("f1_macro")`` is ``sklearn.metrics.make_scorer(dartboard.metrics.f1_score,
+average="macro", pos_label=None)``: a scikit-learn scorer object, so
+``cross_validate``, ``GridSearchCV`` and ``check_scoring`` take it as they take
+their own. How each name is scored (which metric, which keywords, the sign, and
+which estimator method gives its input: ``predict``, ``predict_proba`` or
+``decision_function``) is scikit-learn's fact: it is read from the installed
+scikit-learn's own scorer of that name, so the two cannot drift apart. Only the
+metric function is swapped for dartboard's (found in the registry by its name).
+Names whose metric dartboard does not provide (the clustering scores) are not
+offered.
+
+Examples
+--------
+>>> from sklearn.datasets import load_breast_cancer
+>>> from sklearn.linear_model import LogisticRegression
+>>> from sklearn.model_selection import cross_val_score
+>>> X, y = load_breast_cancer(return_X_y=True)
+>>> model = LogisticRegression(max_iter=5000)
+>>> scores = cross_val_score(model, X[:, :5], y, cv=3, scoring=get_scorer("roc_auc"))
+>>> bool((scores > 0.9).all())
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from dartboard._validation import describe
+from dartboard.metrics._count_extra import class_likelihood_ratios
+from dartboard.metrics._registry import get_spec
+
+__all__ = ["get_scorer", "get_scorer_names", "make_scorer"]
+
+
+def positive_likelihood_ratio(y_true: Any, y_pred: Any) -> float:
+    """``LR+`` of :func:`class_likelihood_ratios`, 1.0 where undefined (scikit-learn's
+    scorer function)."""
+    return class_likelihood_ratios(y_true, y_pred, replace_undefined_by=1.0)[0]
+
+
+def negative_likelihood_ratio(y_true: Any, y_pred: Any) -> float:
+    """``LR-`` of :func:`class_likelihood_ratios`, 1.0 where undefined (scikit-learn's
+    scorer function)."""
+    return class_likelihood_ratios(y_true, y_pred, replace_undefined_by=1.0)[1]
+
+
+# scikit-learn scores these with functions of its scorer module, not of sklearn.metrics
+_SCORER_FUNCTIONS = {f.__name__: f for f in (positive_likelihood_ratio,
+                                             negative_likelihood_ratio)}
+
+
+def _ours(function_name: str) -> Callable[..., Any] | None:
+    if function_name in _SCORER_FUNCTIONS:
+        return _SCORER_FUNCTIONS[function_name]
+    try:
+        return get_spec(function_name).function
+    except ValueError:
+        return None
+
+
+@cache
+def _scorers() -> dict[str, Any]:
+    """Each scikit-learn scorer name whose metric dartboard has, as a dartboard scorer."""
+    import sklearn.metrics as skm
+
+    out = {}
+    for name in skm.get_scorer_names():
+        theirs = skm.get_scorer(name)
+        function = _ours(getattr(theirs._score_func, "__name__", ""))
+        if function is not None:
+            out[name] = skm.make_scorer(function, response_method=theirs._response_method,
+                                        greater_is_better=theirs._sign > 0,
+                                        **theirs._kwargs)
+    return out
+
+
+def get_scorer_names() -> list[str]:
+    """Sorted names of the scorers :func:`get_scorer` knows (scikit-learn's names).
+
+    Examples
+    --------
+    >>> {"accuracy", "f1_macro", "neg_log_loss", "r2"} <= set(get_scorer_names())
+    True
+    """
+    return sorted(_scorers())
+
+
+def get_scorer(scoring: Any) -> Any:
+    """The scorer called ``scoring``, computed by dartboard's metric.
+
+    Drop-in for :func:`sklearn.metrics.get_scorer`: a string is looked up (a new
+    copy each time, as scikit-learn), a callable or None is returned as it is.
+
+    Examples
+    --------
+    >>> get_scorer("neg_mean_squared_error")
+    make_scorer(mean_squared_error, greater_is_better=False, response_method='predict')
+    """
+    if not isinstance(scoring, str):
+        if scoring is None or callable(scoring):
+            return scoring
+        raise TypeError(f"scoring must be a scorer name, a callable or None; got "
+                        f"{describe(scoring)}")
+    import copy
+
+    scorers = _scorers()
+    if scoring not in scorers:
+        import sklearn.metrics as skm
+
+        why = (" dartboard has no metric for it (clustering scores are not part of "
+               "dartboard.metrics; use sklearn.metrics.get_scorer)"
+               if scoring in skm.get_scorer_names() else "")
+        raise ValueError(f"{scoring!r} is not a valid scoring value.{why} Use "
+                         "dartboard.metrics.get_scorer_names() to get valid options.")
+    return copy.deepcopy(scorers[scoring])
+
+
+def make_scorer(score_func: Callable[..., Any], *, response_method: Any = "predict",
+                greater_is_better: bool = True, **kwargs: Any) -> Any:
+    """A scorer from a metric function: :func:`sklearn.metrics.make_scorer` itself.
+
+    ``make_scorer(dartboard.metrics.fbeta_score, beta=2)`` gives a scorer that
+    scikit-learn's model selection accepts; ``response_method`` is "predict",
+    "predict_proba", "decision_function" or a tuple of them (the first the
+    estimator has is used), ``greater_is_better=False`` negates a loss.
+
+    Examples
+    --------
+    >>> from dartboard.metrics import fbeta_score
+    >>> make_scorer(fbeta_score, beta=2)
+    make_scorer(fbeta_score, response_method='predict', beta=2)
+    """
+    import sklearn.metrics as skm
+
+    return skm.make_scorer(score_func, response_method=response_method,
+                           greater_is_better=greater_is_better, **kwargs)
