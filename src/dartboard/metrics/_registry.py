@@ -31,8 +31,8 @@ from typing import Any
 __all__ = ["FAMILIES", "INPUTS", "TASKS", "MetricSpec", "get_spec", "spec_for", "specs"]
 
 #: what a metric is computed from: its family
-FAMILIES = ("count", "ranking", "probabilistic", "regression", "similarity", "curve",
-            "report")
+FAMILIES = ("count", "ranking", "probabilistic", "calibration", "regression", "similarity",
+            "curve", "report")
 #: what the second argument of a metric holds
 INPUTS = ("labels", "scores", "probabilities", "values")
 #: the tasks an evaluation reports on
@@ -68,7 +68,8 @@ class MetricSpec:
         Whether it takes these keywords.
     interval_fast : str or None
         The fast bootstrap path: ``counts`` (multinomial draws of the confusion
-        matrix), ``roc`` or ``ap`` (re-weighted tie groups of one sort), None
+        matrix), ``roc`` or ``ap`` (re-weighted tie groups of one sort),
+        ``calibration`` (multinomial draws of the (bin, outcome) cells), None
         (resample the rows).
     compare_fast : str or None
         The fast paired path of :func:`dartboard.compare_models`: ``counts``,
@@ -82,7 +83,7 @@ class MetricSpec:
         interval is valid (a sample maximum).
     state : str or None
         The mergeable state streaming evaluation computes it from: ``counts``,
-        ``scores``, ``losses``, ``moments`` or ``errors``; None when it does not
+        ``scores``, ``losses``, ``calibration``, ``moments`` or ``errors``; None when it does not
         stream (it returns no single number, or needs a keyword such as ``beta``).
     binned : bool
         Whether a binned score state bounds its error (streaming with
@@ -131,6 +132,7 @@ _RANK = "dartboard.metrics._ranking"
 _PROB = "dartboard.metrics._probabilistic"
 _REG = "dartboard.metrics._regression"
 _SIM = "dartboard.metrics._similarity"
+_CAL = "dartboard.metrics._calibration"
 
 _BOTH = ("binary", "multiclass")
 _MACRO = {"average": "macro"}
@@ -198,6 +200,14 @@ _SPECS: tuple[MetricSpec, ...] = (
                greater_is_better=False, pos_label=True, compare_fast="mean_loss",
                loss_terms=("brier_terms", ("pos_label", "labels", "scale_by_half")),
                state="losses", tasks=("binary",)),
+    # ---------------------------------------------------------------- calibration
+    MetricSpec("calibration_error", _CAL, "calibration", "probabilities",
+               greater_is_better=False, pos_label=True, interval_fast="calibration",
+               state="calibration", tasks=_BOTH, label="ece"),
+    MetricSpec("brier_decomposition", _CAL, "calibration", "probabilities", scalar=False,
+               pos_label=True, default_interval=None),
+    MetricSpec("calibration_curve", _CAL, "curve", "probabilities", scalar=False,
+               pos_label=True, default_interval=None),
     # ---------------------------------------------------------------- regression
     _regression("mean_absolute_error"),
     _regression("mean_squared_error"),
