@@ -70,7 +70,7 @@ class CalibrationState:
     Examples
     --------
     >>> state = CalibrationState(2).add([0.2, 0.4, 0.7, 0.9], [False, True, True, True])
-    >>> state.compute("calibration_error")
+    >>> round(state.compute("calibration_error"), 6)
     0.2
     """
 
