@@ -387,6 +387,13 @@ def _replicates(metric: Callable[..., Any], spec: MetricSpec | None, y_t: np.nda
                 n_resamples: int, stratified: bool, rng: np.random.Generator,
                 jackknife: bool) -> _bootstrap.Replicates:
     name = "" if spec is None else spec.name
+    if spec is not None and spec.interval_fast == "calibration":
+        from dartboard.uncertainty._calibration import calibration_replicates
+
+        reps = calibration_replicates(y_t, y_o, w, kwargs, n_resamples, stratified, rng,
+                                      jackknife)
+        if reps is not None:
+            return reps
     if spec is not None and spec.interval_fast in ("roc", "ap") \
             and set(kwargs) <= {"pos_label"} and np.ndim(y_o) == 1:
         # the metric's own pos_label default (1) where it takes one; else the greater label
