@@ -301,7 +301,8 @@ def _classification(y_true: Any, y_pred: Any, y_score: Any, proba: Any, task: st
         if d.is_prob:
             out["calibration"] = CalibrationPoints(
                 **{k: tuple(v) for k, v in calibration_points(
-                    d.y_true, d.y_score, pos_label=positive).items()})
+                    d.y_true, d.y_score, pos_label=positive,
+                    confidence_level=opts.confidence_level).items()})
     return EvaluationResult(
         task=d.task, n=int(d.y_true.shape[0]), model=model, metrics=tuple(rows_for(None)),
         groups=None if groups is None else _by_group(groups, d.y_true, rows_for),

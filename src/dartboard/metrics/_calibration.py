@@ -177,11 +177,13 @@ def quantile_edges(conf: np.ndarray, n_bins: int) -> np.ndarray:
 
 
 def _state(y_true: Any, y_proba: Any, n_bins: Any, strategy: Any, multiclass: Any,
-           sample_weight: Any, pos_label: Any, second_moment: bool) -> CalibrationState:
+           sample_weight: Any, pos_label: Any, second_moment: bool,
+           labels: Any = None) -> CalibrationState:
     n_bins = check_int(n_bins, "n_bins", minimum=1, maximum=MAX_BINS)
     strategy = check_option(strategy, "strategy", STRATEGIES)
     multiclass = check_option(multiclass, "multiclass", MULTICLASS)
-    conf, hit, w, kind = confidences(y_true, y_proba, sample_weight, pos_label, multiclass)
+    conf, hit, w, kind = confidences(y_true, y_proba, sample_weight, pos_label, multiclass,
+                                     labels=labels)
     groups = 1 if conf.ndim == 1 else conf.shape[1]
     edges = quantile_edges(conf, n_bins) if strategy == "quantile" else None
     return CalibrationState(n_bins, groups, edges=edges, multiclass=kind).add(
@@ -245,7 +247,8 @@ def decomposition_from_sums(weight: np.ndarray, sum_p: np.ndarray,
 def calibration_error(y_true: Any, y_proba: Any, *, n_bins: int = 15,
                       strategy: str = "uniform", norm: str = "l1",
                       multiclass: str = "top_label", debiased: bool = False,
-                      sample_weight: Any = None, pos_label: Any = None) -> float:
+                      sample_weight: Any = None, pos_label: Any = None,
+                      labels: Any = None) -> float:
     """Calibration error: ECE (``norm="l1"``), RMS (``"l2"``) or MCE (``"max"``).
 
     See the module docstring for the confidences, bins and formulas.
@@ -265,6 +268,9 @@ def calibration_error(y_true: Any, y_proba: Any, *, n_bins: int = 15,
     sample_weight : array-like of shape (n_samples,), optional
     pos_label : int, float, bool or str, optional
         Positive class of a 1-D ``y_proba``.
+    labels : array-like, optional
+        The classes of the columns of a 2-D ``y_proba`` (as in
+        :func:`~dartboard.metrics.log_loss`), when ``y_true`` lacks some.
 
     Returns
     -------
@@ -280,14 +286,14 @@ def calibration_error(y_true: Any, y_proba: Any, *, n_bins: int = 15,
     """
     norm, debiased = norm_iv(norm, debiased)
     state = _state(y_true, y_proba, n_bins, strategy, multiclass, sample_weight, pos_label,
-                   second_moment=False)
+                   second_moment=False, labels=labels)
     return float(error_from_sums(state.weight, state.sum_p, norm, debiased,
                                  state.multiclass))
 
 
 def brier_decomposition(y_true: Any, y_proba: Any, *, n_bins: int = 10,
                         strategy: str = "uniform", sample_weight: Any = None,
-                        pos_label: Any = None) -> BrierDecomposition:
+                        pos_label: Any = None, labels: Any = None) -> BrierDecomposition:
     """Brier score = reliability - resolution + uncertainty (+ within-bin terms).
 
     Murphy (1973) with the bins of :func:`calibration_error`; the within-bin
@@ -308,7 +314,7 @@ def brier_decomposition(y_true: Any, y_proba: Any, *, n_bins: int = 10,
     [0.22, 0.02, 0.04, 0.24]
     """
     state = _state(y_true, y_proba, n_bins, strategy, "classwise", sample_weight, pos_label,
-                   second_moment=True)
+                   second_moment=True, labels=labels)
     return decomposition_from_sums(state.weight, state.sum_p, state.sum_p2)
 
 

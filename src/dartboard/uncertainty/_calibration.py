@@ -45,12 +45,13 @@ import numpy as np
 from dartboard._results import Result
 from dartboard._rng import check_random_state
 from dartboard._validation import check_confidence_level, check_option
+from dartboard.metrics._registry import get_spec
 from dartboard.uncertainty import _analytic, _bootstrap
 
 __all__ = ["CalibrationBins", "calibration_bins", "calibration_replicates",
            "interval_from_calibration_state"]
 
-_KEYWORDS = {"n_bins", "strategy", "norm", "multiclass", "debiased", "pos_label"}
+_KEYWORDS = {"n_bins", "strategy", "norm", "multiclass", "debiased", "pos_label", "labels"}
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -180,7 +181,7 @@ def calibration_replicates(y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | Non
     norm, debiased = norm_iv(kwargs.get("norm", "l1"), kwargs.get("debiased", False))
     state = _state(y_t, y_o, kwargs.get("n_bins", 15), kwargs.get("strategy", "uniform"),
                    kwargs.get("multiclass", "top_label"), None, kwargs.get("pos_label"),
-                   second_moment=True)
+                   second_moment=True, labels=kwargs.get("labels"))
     if state.n_groups != 1 or (stratified and state.multiclass != "binary"):
         return None
     return state_replicates(state, norm, debiased, n_resamples, stratified, rng, jackknife)
@@ -194,7 +195,9 @@ def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: b
 
     The same replicates as ``interval(calibration_error, ...)`` on the rows the
     state counts (see the module docstring); ``method`` is ``percentile``,
-    ``basic`` or ``bca`` (``auto``: bca). The state must hold one group (binary
+    ``basic`` or ``bca`` (``auto``: the registry's default, basic: near a true
+    error of 0 the estimate is biased upward and BCa's correction can leave it
+    outside its own interval). The state must hold one group (binary
     or top-label) and counts of rows (no fractional weights).
     """
     from dartboard.metrics._calibration import error_from_sums, norm_iv
@@ -202,7 +205,8 @@ def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: b
 
     iv = _interval_iv(None, method, confidence_level, n_resamples, stratified,
                       check_metric=False)
-    method = "bca" if iv["method"] == "auto" else iv["method"]
+    method = get_spec("calibration_error").default_interval if iv["method"] == "auto" \
+        else iv["method"]
     if method not in ("percentile", "basic", "bca"):
         raise ValueError(f"method must be 'percentile', 'basic', 'bca' or 'auto' for the "
                          f"calibration error; got {method!r}")

@@ -93,7 +93,8 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
         ``"wald"``, ``"wilson"``, ``"clopper-pearson"``, ``"agresti-coull"``,
         ``"jeffreys"`` (proportion metrics), ``"delong"`` (binary ROC AUC),
         ``"percentile"``, ``"basic"``, ``"bca"`` (bootstrap, any metric). ``"auto"``
-        picks wilson for proportions, delong for ROC AUC, bca otherwise.
+        picks wilson for proportions, delong for ROC AUC, the registry's bootstrap
+        method where it names one (basic for calibration_error), bca otherwise.
     confidence_level : float, default=0.95
         Strictly between 0 and 1.
     n_resamples : int, default=10_000
@@ -227,6 +228,8 @@ def _auto_method(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
         except ValueError:
             return "bca"
         return "delong"
+    if spec is not None and spec.default_interval in _BOOTSTRAP_METHODS:
+        return spec.default_interval
     return "bca"
 
 
