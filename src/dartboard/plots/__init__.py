@@ -14,6 +14,7 @@ _FAMILIES = {
         "plot_roc_curve", "plot_precision_recall_curve", "plot_confusion_matrix",
         "plot_calibration_curve", "plot_error_distribution",
     ],
+    "dartboard.plots._calibration": ["plot_reliability_diagram"],
     "dartboard.plots._compare": ["plot_critical_difference"],
     "dartboard.plots._selection": ["plot_dart_sweep", "plot_fold_scores"],
     "dartboard.plots._stability": ["plot_stability"],
