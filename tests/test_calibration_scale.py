@@ -81,3 +81,25 @@ def test_calibration_needs_probabilities(binary_files):
     folder, _, _ = binary_files
     with pytest.raises(ValueError, match="calibration_error"):
         evaluate_parquet(folder, y_true="y", y_score="p1", metrics=["calibration_error"])
+
+
+def test_cli_reports_ece_in_tables_and_json(tmp_path, binary_files):
+    import json
+
+    from typer.testing import CliRunner
+
+    from dartboard.cli import app
+
+    _, y, p = binary_files
+    path = tmp_path / "scored.csv"
+    pd.DataFrame({"y": y[:800], "p": p[:800]}).to_csv(path, index=False)
+    runner = CliRunner()
+    table = runner.invoke(app, ["evaluate", str(path), "--y-true", "y", "--y-score", "p",
+                                "--n-resamples", "200"])
+    assert table.exit_code == 0 and "ece" in table.output
+    out = runner.invoke(app, ["evaluate", str(path), "--y-true", "y", "--y-score", "p",
+                              "--n-resamples", "200", "--json"])
+    rows = {r["metric"]: r for r in json.loads(out.output)["metrics"]}
+    assert rows["ece"]["estimate"] == pytest.approx(calibration_error(y[:800], p[:800]),
+                                                    abs=1e-12)
+    assert rows["ece"]["method"] == "basic" and rows["ece"]["low"] <= rows["ece"]["high"]
