@@ -356,3 +356,19 @@ def test_bad_probabilities():
         calibration_curve([0, 1], [0.2, 1.5])
     with pytest.raises(ValueError, match="strategy must be one of"):
         brier_decomposition([0, 1], [0.2, 0.5], strategy="kmeans")
+
+
+def test_float32_rows_sum_to_one_within_their_rounding():
+    # a float32 softmax: rows sum to 1 within float32 rounding, not float64's tolerance
+    rng = np.random.default_rng(14)
+    logits = rng.standard_normal((500, 10)).astype(np.float32)
+    proba = np.exp(logits)
+    proba /= proba.sum(1, keepdims=True)
+    y = rng.integers(0, 10, 500)
+    assert np.abs(proba.astype(np.float64).sum(1) - 1).max() > 1.5e-8
+    want = loop_error(proba.max(1).astype(np.float64), proba.argmax(1) == y, 15, "l1")
+    assert calibration_error(y, proba) == pytest.approx(want, abs=1e-12)
+    off = proba.copy()
+    off[0, 0] += np.float32(1e-3)
+    with pytest.raises(ValueError, match="y_proba rows must sum to 1"):
+        calibration_error(y, off)

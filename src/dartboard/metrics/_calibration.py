@@ -67,6 +67,7 @@ from dartboard._validation import (
 )
 from dartboard.metrics._calibration_state import CalibrationState
 from dartboard.metrics._probabilistic import (
+    _SUM_TOLERANCE,
     _binary_outcome,
     _check_range,
     _encode_with_labels,
@@ -135,6 +136,16 @@ def _codes_of_batch(t: np.ndarray, k: int, labels: Any) -> np.ndarray:
     return t.astype(np.intp)
 
 
+def _sum_tolerance(y_proba: Any, k: int) -> float:
+    """How far a row sum may stray from 1: float64's tolerance (as log_loss), or the
+    rounding of K values of a narrower float input (float32 softmax rows sum to
+    1 +- a few 1e-8)."""
+    dtype = getattr(y_proba, "dtype", None)
+    if dtype is not None and np.dtype(dtype).kind == "f" and np.dtype(dtype).itemsize < 8:
+        return k * float(np.finfo(dtype).eps)
+    return _SUM_TOLERANCE
+
+
 def confidences(y_true: Any, y_proba: Any, sample_weight: Any, pos_label: Any,
                 multiclass: str, *, labels: Any = None, batch: bool = False
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, str]:
@@ -154,8 +165,8 @@ def confidences(y_true: Any, y_proba: Any, sample_weight: Any, pos_label: Any,
     if pos_label is not None:
         raise ValueError("pos_label applies to a 1-D y_proba (the probability of the positive "
                          "class); a 2-D y_proba has one column per class")
-    check_proba_rows(p, "y_proba")
     k = p.shape[1]
+    check_proba_rows(p, "y_proba", _sum_tolerance(y_proba, k))
     if batch:
         codes = _codes_of_batch(t, k, labels)
     else:
