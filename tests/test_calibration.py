@@ -133,6 +133,13 @@ def test_a_probability_of_one_is_a_bin_of_its_own():
     assert calibration_error(y, p, norm="max") == pytest.approx(0.95)
 
 
+def test_a_probability_just_below_one_stays_in_the_last_bin():
+    # n p + offset must not round into the next bin (p = 1 - 2**-53)
+    p = [1.0, 0.9999999999999999]
+    assert calibration_error([0, 1], p, n_bins=1, norm="l2", pos_label=1) == \
+        pytest.approx(math.sqrt(0.5 * 1.0 + 0.5 * (1 - p[1]) ** 2))
+
+
 def test_an_edge_value_opens_its_bin():
     # left-closed bins: 0.6 with 5 bins lies in [0.6, 0.8), alone with 0.7
     assert calibration_error([1, 0, 1], [0.6, 0.7, 0.2], n_bins=5) == \
@@ -372,3 +379,22 @@ def test_float32_rows_sum_to_one_within_their_rounding():
     off[0, 0] += np.float32(1e-3)
     with pytest.raises(ValueError, match="y_proba rows must sum to 1"):
         calibration_error(y, off)
+
+
+def test_top_label_across_blocks_equals_argmax():
+    # more rows than one block of the top-label pass; ties take the first column
+    rng = np.random.default_rng(15)
+    proba = rng.dirichlet([1, 1, 1], 70_000)
+    proba[:100] = [0.4, 0.4, 0.2]
+    y = rng.integers(0, 3, 70_000)
+    pred = proba.argmax(1)
+    for norm in ("l1", "max"):
+        assert calibration_error(y, proba, norm=norm) == pytest.approx(
+            loop_error(proba.max(1), pred == y, 15, norm), abs=1e-12)
+    bad = proba.copy()
+    bad[69_000, 1] = np.nan
+    with pytest.raises(ValueError, match="y_proba contains NaN"):
+        calibration_error(y, bad)
+    bad[69_000] = [1.2, -0.1, -0.1]
+    with pytest.raises(ValueError, match="y_proba contains values greater than 1"):
+        calibration_error(y, bad)

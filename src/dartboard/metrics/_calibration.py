@@ -54,6 +54,7 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._labels import positive_index
 from dartboard._results import Result
 from dartboard._validation import (
     MAX_BINS,
@@ -64,6 +65,7 @@ from dartboard._validation import (
     check_sample_weight,
     column_1d,
     label_array,
+    to_numpy,
 )
 from dartboard.metrics._calibration_state import CalibrationState
 from dartboard.metrics._probabilistic import (
@@ -79,6 +81,8 @@ __all__ = ["BrierDecomposition", "CalibrationState", "brier_decomposition",
            "calibration_curve", "calibration_error"]
 
 STRATEGIES = ("uniform", "quantile")
+# rows per block of the top-label pass (10 float64 columns: 5 MB, in cache)
+_BLOCK = 1 << 16
 NORMS = ("l1", "l2", "max")
 MULTICLASS = ("top_label", "classwise", "marginal")
 
@@ -146,6 +150,73 @@ def _sum_tolerance(y_proba: Any, k: int) -> float:
     return _SUM_TOLERANCE
 
 
+def _outcome(t: np.ndarray, pos_label: Any) -> np.ndarray:
+    """Boolean "row is positive" of binary labels (the rule of brier_score_loss).
+
+    Integer labels find their (at most two) classes from the minimum and maximum
+    in a few passes, without encoding every row; others go through the encoder.
+    """
+    if t.dtype.kind not in "iub" or t.size == 0:
+        return _binary_outcome(t, pos_label) > 0.5
+    lo, hi = t.min(), t.max()
+    if lo != hi and np.any((t != lo) & (t != hi)):
+        return _binary_outcome(t, pos_label) > 0.5  # three or more classes: its error
+    classes = np.unique(np.array([lo, hi], dtype=t.dtype))
+    code = positive_index(classes, pos_label, infer="numbers")
+    return t == classes[code] if code >= 0 else np.zeros(t.shape[0], dtype=bool)
+
+
+def _class_codes(t: np.ndarray, k: int, labels: Any, batch: bool) -> np.ndarray:
+    """Column index of each row's class: the sorted classes of y_true (or ``labels``)."""
+    if batch:
+        return _codes_of_batch(t, k, labels)
+    if labels is None and t.dtype.kind in "iu" and t.size and t.min() >= 0 \
+            and t.max() < k and np.all(np.bincount(t, minlength=k) > 0):
+        return t  # the classes are 0 .. K-1: each label is its own column
+    classes, codes = _encode_with_labels(t, labels)
+    if classes.shape[0] != k:
+        raise ValueError(f"y_proba has {k} probability columns but y_true has "
+                         f"{classes.shape[0]} classes {classes.tolist()!r}; pass one "
+                         "column per class (or labels naming them all)")
+    return codes
+
+
+def _top_label(p: np.ndarray, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
+    """(largest probability as float64, its column) of each row, with the checks of a
+    probability matrix (finite, in [0, 1], rows summing to 1), block by block so that
+    the column passes stay in cache and a float32 input is never copied whole."""
+    n, k = p.shape
+    conf = np.empty(n)
+    pred = np.empty(n, dtype=np.intp)
+    for start in range(0, n, _BLOCK):
+        b = p[start:start + _BLOCK]
+        lo, hi = b.min(), b.max()
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            raise ValueError("y_proba contains NaN or infinite values; all values must be "
+                             "finite")
+        if hi > 1 or lo < 0:
+            _check_range(b, "y_proba")
+        best = b[:, 0].astype(np.float64)
+        total = best.copy()
+        arg = np.zeros(b.shape[0], dtype=np.intp)
+        for c in range(1, k):
+            col = b[:, c]
+            total += col
+            np.putmask(arg, col > best, c)
+            np.maximum(best, col, out=best)
+        check_proba_rows_sums(total, start, tolerance)
+        conf[start:start + b.shape[0]] = best
+        pred[start:start + b.shape[0]] = arg
+    return conf, pred
+
+
+def check_proba_rows_sums(total: np.ndarray, offset: int, tolerance: float) -> None:
+    bad = np.flatnonzero(np.abs(total - 1.0) > tolerance)
+    if bad.shape[0]:
+        raise ValueError(f"y_proba rows must sum to 1; row {offset + int(bad[0])} sums to "
+                         f"{float(total[bad[0]])!r}")
+
+
 def confidences(y_true: Any, y_proba: Any, sample_weight: Any, pos_label: Any,
                 multiclass: str, *, labels: Any = None, batch: bool = False
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, str]:
@@ -155,30 +226,37 @@ def confidences(y_true: Any, y_proba: Any, sample_weight: Any, pos_label: Any,
     ``batch``: the rows are one batch of a stream, whose classes are given by
     ``labels`` (or are the column indices), not read from the batch.
     """
-    p = _proba_array(y_proba)
+    raw = to_numpy(y_proba, name="y_proba")
     t = label_array(y_true, name="y_true")
+    if raw.ndim == 2 and raw.shape[1] > 1 and raw.dtype in (np.float32, np.float64) \
+            and multiclass == "top_label":
+        if pos_label is not None:
+            raise _pos_label_2d()
+        n = check_consistent_length(("y_true", t), ("y_proba", raw))
+        w = check_sample_weight(sample_weight, n)
+        k = raw.shape[1]
+        conf, pred = _top_label(np.ascontiguousarray(raw), _sum_tolerance(raw, k))
+        return conf, pred == _class_codes(t, k, labels, batch), w, multiclass
+    p = _proba_array(raw)
     n = check_consistent_length(("y_true", t), ("y_proba", p))
     w = check_sample_weight(sample_weight, n)
     _check_range(p, "y_proba")
     if p.ndim == 1:
-        return p, _binary_outcome(t, pos_label) > 0.5, w, "binary"
+        return p, _outcome(t, pos_label), w, "binary"
     if pos_label is not None:
-        raise ValueError("pos_label applies to a 1-D y_proba (the probability of the positive "
-                         "class); a 2-D y_proba has one column per class")
+        raise _pos_label_2d()
     k = p.shape[1]
-    check_proba_rows(p, "y_proba", _sum_tolerance(y_proba, k))
-    if batch:
-        codes = _codes_of_batch(t, k, labels)
-    else:
-        classes, codes = _encode_with_labels(t, labels)
-        if classes.shape[0] != k:
-            raise ValueError(f"y_proba has {k} probability columns but y_true has "
-                             f"{classes.shape[0]} classes {classes.tolist()!r}; pass one "
-                             "column per class (or labels naming them all)")
+    check_proba_rows(p, "y_proba", _sum_tolerance(raw, k))
+    codes = _class_codes(t, k, labels, batch)
     if multiclass == "top_label":
         pred = np.argmax(p, axis=1)
         return p[np.arange(n), pred], pred == codes, w, multiclass
     return p, codes[:, None] == np.arange(k), w, multiclass
+
+
+def _pos_label_2d() -> ValueError:
+    return ValueError("pos_label applies to a 1-D y_proba (the probability of the positive "
+                      "class); a 2-D y_proba has one column per class")
 
 
 def quantile_edges(conf: np.ndarray, n_bins: int) -> np.ndarray:

@@ -42,12 +42,11 @@ def bin_keys(conf: np.ndarray, hit: np.ndarray, n_bins: int,
     """Flat cell index ``o * (n_bins + 1) + b`` of each row (one pass each step)."""
     slots = n_bins + 1
     if edges is None:
-        key = conf * n_bins
-        # floor(n p + S o) = floor(n p) + S o: one cast gives bin and outcome together
-        np.add(key, slots, out=key, where=hit)
-        return key.astype(np.intp)
-    key = np.searchsorted(edges[1:-1], conf, side="right")
-    key += slots * hit
+        # cast before adding the outcome's offset: n p + S can round up to the next integer
+        key = (conf * n_bins).astype(np.intp)
+    else:
+        key = np.searchsorted(edges[1:-1], conf, side="right")
+    np.add(key, slots, out=key, where=hit)
     return key
 
 
