@@ -81,8 +81,6 @@ __all__ = ["BrierDecomposition", "CalibrationState", "brier_decomposition",
            "calibration_curve", "calibration_error"]
 
 STRATEGIES = ("uniform", "quantile")
-# rows per block of the top-label pass (10 float64 columns: 5 MB, in cache)
-_BLOCK = 1 << 16
 NORMS = ("l1", "l2", "max")
 MULTICLASS = ("top_label", "classwise", "marginal")
 
@@ -146,7 +144,8 @@ def _sum_tolerance(y_proba: Any, k: int) -> float:
     1 +- a few 1e-8)."""
     dtype = getattr(y_proba, "dtype", None)
     if dtype is not None and np.dtype(dtype).kind == "f" and np.dtype(dtype).itemsize < 8:
-        return k * float(np.finfo(dtype).eps)
+        # the rows' own rounding and that of summing them in their dtype
+        return 2 * k * float(np.finfo(dtype).eps)
     return _SUM_TOLERANCE
 
 
@@ -183,38 +182,22 @@ def _class_codes(t: np.ndarray, k: int, labels: Any, batch: bool) -> np.ndarray:
 
 def _top_label(p: np.ndarray, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
     """(largest probability as float64, its column) of each row, with the checks of a
-    probability matrix (finite, in [0, 1], rows summing to 1), block by block so that
-    the column passes stay in cache and a float32 input is never copied whole."""
-    n, k = p.shape
-    conf = np.empty(n)
-    pred = np.empty(n, dtype=np.intp)
-    for start in range(0, n, _BLOCK):
-        b = p[start:start + _BLOCK]
-        lo, hi = b.min(), b.max()
-        if not (np.isfinite(lo) and np.isfinite(hi)):
-            raise ValueError("y_proba contains NaN or infinite values; all values must be "
-                             "finite")
-        if hi > 1 or lo < 0:
-            _check_range(b, "y_proba")
-        best = b[:, 0].astype(np.float64)
-        total = best.copy()
-        arg = np.zeros(b.shape[0], dtype=np.intp)
-        for c in range(1, k):
-            col = b[:, c]
-            total += col
-            np.putmask(arg, col > best, c)
-            np.maximum(best, col, out=best)
-        check_proba_rows_sums(total, start, tolerance)
-        conf[start:start + b.shape[0]] = best
-        pred[start:start + b.shape[0]] = arg
-    return conf, pred
-
-
-def check_proba_rows_sums(total: np.ndarray, offset: int, tolerance: float) -> None:
+    probability matrix (finite, in [0, 1], rows summing to 1) in the input's dtype:
+    a float32 matrix is never copied whole, and its row sums are one BLAS
+    matrix-vector product (whose float32 rounding the tolerance allows for)."""
+    lo, hi = p.min(), p.max()
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        raise ValueError("y_proba contains NaN or infinite values; all values must be "
+                         "finite")
+    if hi > 1 or lo < 0:
+        _check_range(p, "y_proba")
+    total = p @ np.ones(p.shape[1], dtype=p.dtype)
     bad = np.flatnonzero(np.abs(total - 1.0) > tolerance)
     if bad.shape[0]:
-        raise ValueError(f"y_proba rows must sum to 1; row {offset + int(bad[0])} sums to "
-                         f"{float(total[bad[0]])!r}")
+        raise ValueError(f"y_proba rows must sum to 1; {bad.shape[0]} row(s) do not (e.g. "
+                         f"row {int(bad[0])} sums to {float(total[bad[0]])!r})")
+    pred = np.argmax(p, axis=1)
+    return np.take_along_axis(p, pred[:, None], 1)[:, 0].astype(np.float64), pred
 
 
 def confidences(y_true: Any, y_proba: Any, sample_weight: Any, pos_label: Any,
