@@ -13,6 +13,7 @@ are chosen exactly representable in every dtype tried (scores are multiples of
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import warnings
 
@@ -68,7 +69,8 @@ def metric_cases(spec):
 
 
 def takes_weights(spec):
-    return spec.name not in ("max_error", "error_distribution", "cosine_similarity")
+    return spec.name not in ("max_error", "error_distribution", "cosine_similarity",
+                             "calibration_curve")
 
 
 def flat(result):
@@ -81,6 +83,8 @@ def flat(result):
         return result.errors
     if isinstance(result, pd.DataFrame):
         return result.to_numpy(dtype=np.float64).ravel()
+    if dataclasses.is_dataclass(result):  # a result object: its fields
+        return flat(dataclasses.asdict(result))
     if isinstance(result, tuple):
         return np.concatenate([np.ravel(np.asarray(r, dtype=np.float64)) for r in result
                                if r is not None])
@@ -384,7 +388,8 @@ WEIGHT_DTYPES = {
     "object_numbers": lambda a: a.astype(object),
 }
 # scikit-learn refuses object labels where pos_label must be inferred; so do we
-_POS_INFERRED = {"roc_curve", "precision_recall_curve", "brier_score_loss"}
+_POS_INFERRED = {"roc_curve", "precision_recall_curve", "brier_score_loss",
+                 "calibration_error", "brier_decomposition", "calibration_curve"}
 
 
 def _dtype_cases(spec):
