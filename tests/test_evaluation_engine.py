@@ -143,8 +143,18 @@ def _binary_oracle(y, pred, score, pos, probabilities):
            "average_precision": skm.average_precision_score(t, score),
            "pr_auc": skm.auc(rec, prec)}
     if probabilities:
-        out.update(log_loss=skm.log_loss(t, score), brier_score_loss=skm.brier_score_loss(t, score))
+        out.update(log_loss=skm.log_loss(t, score), brier_score_loss=skm.brier_score_loss(t, score),
+                   ece=_ece_loop(score, t))
     return out
+
+
+def _ece_loop(conf, hit, n_bins=15):
+    """torchmetrics' binned ECE as a loop: bins [b/15, (b+1)/15), p == 1 alone."""
+    bins = {}
+    for c, h in zip(conf, hit):
+        bins.setdefault(int(np.floor(c * n_bins)), []).append((c, float(h)))
+    return sum(abs(np.mean([h for _, h in rows]) - np.mean([c for c, _ in rows]))
+               * len(rows) / len(conf) for rows in bins.values())
 
 
 def _expected_method(spec, task, ci):
@@ -161,7 +171,9 @@ def _expected_method(spec, task, ci):
     elif ci == "delong":
         ci = ci if binary_auc else "auto"
     if ci == "auto":
-        return "wilson" if proportion else "delong" if binary_auc else "bca"
+        bootstrap = spec.default_interval in ("percentile", "basic", "bca")
+        return "wilson" if proportion else "delong" if binary_auc else \
+            spec.default_interval if bootstrap else "bca"
     return ci
 
 
@@ -260,7 +272,8 @@ def test_multiclass_rows_equal_metrics_and_interval(multiclass_data, ci):
               "matthews_corrcoef": skm.matthews_corrcoef(y, pred),
               "cohen_kappa": skm.cohen_kappa_score(y, pred),
               "roc_auc": skm.roc_auc_score(y, proba, multi_class="ovr"),
-              "log_loss": skm.log_loss(y, proba, labels=classes)}
+              "log_loss": skm.log_loss(y, proba, labels=classes),
+              "ece": _ece_loop(proba.max(1), pred == y)}
 
     def kwargs_of(spec):
         kw = dict(spec.multiclass)

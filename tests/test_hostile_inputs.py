@@ -13,6 +13,7 @@ are chosen exactly representable in every dtype tried (scores are multiples of
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import warnings
 
@@ -83,7 +84,8 @@ def metric_cases(spec):
 
 
 def takes_weights(spec):
-    return spec.name not in ("max_error", "error_distribution", "cosine_similarity", "auc")
+    return spec.name not in ("max_error", "error_distribution", "cosine_similarity", "auc",
+                             "calibration_curve")
 
 
 def flat(result):
@@ -96,6 +98,8 @@ def flat(result):
         return result.errors
     if isinstance(result, pd.DataFrame):
         return result.to_numpy(dtype=np.float64).ravel()
+    if dataclasses.is_dataclass(result):  # a result object: its fields
+        return flat(dataclasses.asdict(result))
     if isinstance(result, tuple):
         return np.concatenate([np.ravel(np.asarray(r, dtype=np.float64)) for r in result
                                if r is not None])
@@ -400,7 +404,8 @@ WEIGHT_DTYPES = {
 }
 # scikit-learn refuses object labels where pos_label must be inferred; so do we
 _POS_INFERRED = {"roc_curve", "precision_recall_curve", "brier_score_loss", "det_curve",
-                 "d2_brier_score"}
+                 "d2_brier_score", "calibration_error", "brier_decomposition",
+                 "calibration_curve"}
 
 
 def _dtype_cases(spec):
@@ -595,7 +600,7 @@ def test_missing_groups_are_refused_by_the_engine_and_the_audit(kind):
     make = {**MISSING,
             "object_none": lambda a: np.array([None, *a[1:]], dtype=object),
             "float_nan": lambda a: np.r_[np.nan, a[1:]]}[kind]
-    with pytest.raises(ValueError, match="^group .*(missing|masked)"):
+    with pytest.raises(ValueError, match="^group(s| column) .*(missing|masked)"):
         evaluate_predictions(Y_BIN, y_score=SCORE, groups=make(groups), n_resamples=20)
     probas = np.random.default_rng(3).random((4, N))
     with pytest.raises(ValueError, match="^groups .*(missing|masked)"):

@@ -20,8 +20,8 @@ from dartboard.metrics._registry import (
     specs,
 )
 
-FAMILY_MODULES = ["_confusion", "_ranking", "_probabilistic", "_regression", "_similarity",
-                  "_count_extra", "_label_ranking", "_curves", "_deviance",
+FAMILY_MODULES = ["_confusion", "_ranking", "_probabilistic", "_calibration", "_regression",
+                  "_similarity", "_count_extra", "_label_ranking", "_curves", "_deviance",
                   "_d2_probabilities"]
 SRC = pathlib.Path(dm.__file__).resolve().parents[1]
 
@@ -112,8 +112,10 @@ def _inputs(spec, rng):
 
 
 # error rates and the selection rate measure no accuracy on their own (a model that
-# predicts nothing positive has FPR 0): their direction is checked below
-_NOT_ACCURACY = ("false_positive_rate", "false_negative_rate", "selection_rate")
+# predicts nothing positive has FPR 0): their direction is checked below; neither does
+# calibration (a constant base-rate forecast is calibrated)
+_NOT_ACCURACY = ("false_positive_rate", "false_negative_rate", "selection_rate",
+                 "calibration_error")
 
 
 @pytest.mark.parametrize("spec", [s for s in specs() if s.scalar and s.tasks
@@ -123,6 +125,13 @@ def test_direction_fact(spec):
     y, good, poor = _inputs(spec, np.random.default_rng(5))
     better, worse = spec.function(y, good), spec.function(y, poor)
     assert (better > worse) == spec.greater_is_better, (spec.name, better, worse)
+
+
+def test_calibration_error_points_down():
+    y = np.random.default_rng(5).integers(0, 2, 300)
+    base_rate, overconfident = np.full(300, y.mean()), np.full(300, 0.95)
+    assert dm.calibration_error(y, base_rate) < dm.calibration_error(y, overconfident)
+    assert not get_spec("calibration_error").greater_is_better
 
 
 def test_error_rates_point_down():

@@ -24,7 +24,12 @@ import sklearn.metrics as skm
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dartboard.metrics import ConfusionCounts, RegressionMoments, ScoreState
+from dartboard.metrics import (
+    CalibrationState,
+    ConfusionCounts,
+    RegressionMoments,
+    ScoreState,
+)
 from dartboard.metrics._state import MergeableState
 from dartboard.scale import BinnedScoreState, QuantileSketch
 from dartboard.scale._evaluate import MacroScores, MeanState, StateBundle, make_spec
@@ -175,7 +180,29 @@ MOMENTS = ["mean_squared_error", "root_mean_squared_error", "mean_absolute_error
            "weighted_mean_absolute_percentage_error", "max_error"]
 SKETCH = [("median_absolute_error", {}), ("median_absolute_deviation", {})]
 
+def _calibration_oracle(d, name, kw, n_bins=15):
+    """Weighted binned calibration error as a loop (bins [b/15, (b+1)/15), p == 1 alone)."""
+    bins: dict[int, list[tuple[float, float, float]]] = {}
+    for y, p, w in zip(d["y01"], d["s"], ones(d)):
+        bins.setdefault(int(np.floor(p * n_bins)), []).append((y, p, w))
+    total = ones(d).sum()
+    gaps = [(sum(w for *_, w in rows) / total,
+             sum(y * w for y, _, w in rows) / sum(w for *_, w in rows)
+             - sum(p * w for _, p, w in rows) / sum(w for *_, w in rows))
+            for rows in bins.values()]
+    norm = kw.get("norm", "l1")
+    if norm == "max":
+        return max(abs(g) for _, g in gaps)
+    if norm == "l2":
+        return np.sqrt(sum(share * g * g for share, g in gaps))
+    return sum(share * abs(g) for share, g in gaps)
+
+
 CASES = [
+    Case("CalibrationState", CalibrationState,
+         lambda st_, d: st_.update(d["y01"], d["s"], d["w"], pos_label=1),
+         [("calibration_error", {}), ("calibration_error", {"norm": "l2"}),
+          ("calibration_error", {"norm": "max"})], _calibration_oracle, rounding=True),
     Case("ConfusionCounts", ConfusionCounts,
          lambda st_, d: st_.update(d["t"], d["p"], d["w"]),
          [("accuracy_score", {}), ("f1_score", {"average": "macro", "zero_division": 0.0}),

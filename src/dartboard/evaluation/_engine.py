@@ -577,5 +577,6 @@ def _figures(plan: Plan) -> dict[str, Any]:
         if d.is_prob:
             out["calibration"] = CalibrationPoints(
                 **{k: tuple(v) for k, v in calibration_points(
-                    d.y_true, d.y_score, pos_label=positive).items()})
+                    d.y_true, d.y_score, pos_label=positive,
+                    confidence_level=plan.opts.confidence_level).items()})
     return out

@@ -258,14 +258,14 @@ def _weighted_statistic(c: Any, y_true: np.ndarray, other: np.ndarray, w: np.nda
             perm = np.concatenate([order[lab], order[~lab]])
             ranked.append((RankedScores.build(positive[rows], scores[rows],
                                               None if w is None else w[rows]), perm))
-        stat = "auc" if spec.interval_fast == "roc" else "average_precision"
+        stat = {"roc": RankedScores.auc, "ap": RankedScores.average_precision}[
+            spec.interval_fast]
 
         def ranking(counts: np.ndarray) -> np.ndarray:
             out = np.empty((counts.shape[0], len(ranked)))
             for j, (rs, perm) in enumerate(ranked):
-                f = getattr(rs, stat)
                 for r in range(counts.shape[0]):
-                    out[r, j] = f(counts[r, perm])
+                    out[r, j] = stat(rs, counts[r, perm])
             return out
 
         return ranking

@@ -42,20 +42,35 @@ def thin(*arrays: np.ndarray, max_points: int = MAX_POINTS) -> list[list[float]]
     return [np.round(a.astype(float), 6).tolist() for a in arrays]
 
 
-def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = 10,
-                       pos_label: Any = 1) -> dict[str, list[float]]:
+def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = 10, pos_label: Any = 1,
+                       confidence_level: float = 0.95, method: str = "wilson",
+                       with_ece: bool = False, n_resamples: int = 2000,
+                       random_state: Any = 0) -> dict[str, Any]:
     """Reliability-diagram points: per non-empty uniform bin of ``y_prob`` on [0, 1],
-    the mean predicted probability, the observed share of positives and the count.
+    the mean predicted probability, the observed share of positives, the count, the
+    interval of that share (``method``: wilson, jeffreys... with ``n`` the count)
+    and the bin's edges (``bin_low``, ``bin_high``: the histogram of ``y_prob``).
 
-    Bin ``b`` holds ``b / n_bins <= p < (b + 1) / n_bins``; ``p = 1`` falls in the
-    last bin.
+    The bins are those of the calibration error: bin ``b`` holds
+    ``b / n_bins <= p < (b + 1) / n_bins``, and ``p = 1`` exactly is a bin of its
+    own (edges ``[1, 1]``), so that the diagram shows the bins the error is
+    computed from. ``with_ece``: also the ECE over these bins with its bootstrap
+    interval (``ece``, ``ece_low``, ``ece_high``; the bin-level bootstrap of
+    :func:`dartboard.uncertainty.interval_from_calibration_state`, with its default
+    method).
 
     Examples
     --------
     >>> points = calibration_points([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9], n_bins=2)
     >>> [round(p, 3) for p in points["prob_pred"]], points["prob_true"], points["counts"]
     ([0.15, 0.85], [0.0, 1.0], [2, 2])
+    >>> [round(v, 3) for v in points["low"]], [round(v, 3) for v in points["high"]]
+    ([0.0, 0.342], [0.658, 1.0])
     """
+    from dartboard.metrics import CalibrationState
+    from dartboard.uncertainty import interval_from_calibration_state
+    from dartboard.uncertainty._calibration import bins_from_state
+
     n_bins = check_int(n_bins, "n_bins", minimum=1, maximum=MAX_BINS)
     y_true = column_1d(y_true, name="y_true")
     y_prob = as_float_array(y_prob, name="y_prob")
@@ -63,15 +78,19 @@ def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = 10,
     if y_prob.min() < 0 or y_prob.max() > 1:
         raise ValueError("y_prob must hold probabilities in [0, 1]; got values in "
                          f"[{y_prob.min():.4g}, {y_prob.max():.4g}]")
-    positive = (y_true == pos_label).astype(np.float64)
-    bins = np.minimum((y_prob * n_bins).astype(np.int64), n_bins - 1)
-    counts = np.bincount(bins, minlength=n_bins)
-    sum_prob = np.bincount(bins, weights=y_prob, minlength=n_bins)
-    sum_pos = np.bincount(bins, weights=positive, minlength=n_bins)
-    keep = counts > 0
-    return {"prob_pred": (sum_prob[keep] / counts[keep]).tolist(),
-            "prob_true": (sum_pos[keep] / counts[keep]).tolist(),
-            "counts": counts[keep].tolist()}
+    state = CalibrationState(n_bins).add(y_prob, y_true == pos_label)
+    bins = bins_from_state(state, confidence_level, method)
+    out: dict[str, Any] = {
+        "prob_pred": bins.mean_predicted.tolist(), "prob_true": bins.observed.tolist(),
+        "counts": bins.count.astype(np.int64).tolist(), "low": bins.low.tolist(),
+        "high": bins.high.tolist(), "bin_low": bins.bin_low.tolist(),
+        "bin_high": bins.bin_high.tolist()}
+    if with_ece:
+        iv = interval_from_calibration_state(state, confidence_level=confidence_level,
+                                             n_resamples=n_resamples,
+                                             random_state=random_state)
+        out.update(ece=iv.estimate, ece_low=iv.low, ece_high=iv.high)
+    return out
 
 
 def error_points(y_true: np.ndarray, y_pred: np.ndarray

@@ -95,15 +95,20 @@ class Confusion:
 @dataclasses.dataclass(frozen=True)
 class CalibrationPoints:
     """Per non-empty bin of predicted probability: its mean, the observed share of
-    positives and the count."""
+    positives, the count, the interval of the share (``low``, ``high``) and the bin's
+    edges (``bin_low``, ``bin_high``; the histogram of the predicted probabilities).
+    See :func:`dartboard.evaluation.calibration_points`."""
 
     prob_pred: tuple[float, ...]
     prob_true: tuple[float, ...]
     counts: tuple[int, ...]
+    low: tuple[float, ...] = ()
+    high: tuple[float, ...] = ()
+    bin_low: tuple[float, ...] = ()
+    bin_high: tuple[float, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"prob_pred": list(self.prob_pred), "prob_true": list(self.prob_true),
-                "counts": list(self.counts)}
+        return {f.name: list(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -5,7 +5,8 @@ from small mergeable states (:class:`ConfusionCounts`, :class:`ScoreState`,
 :class:`RegressionMoments`) so that intervals, tests, streaming and Dask reuse them.
 
 Families live in their own private modules: ``_confusion`` (count metrics),
-``_ranking`` (curves and AUC), ``_probabilistic`` (log loss, Brier),
+``_ranking`` (curves and AUC), ``_probabilistic`` (log loss, Brier), ``_calibration``
+(calibration error, Brier decomposition, calibration curve),
 ``_regression`` (errors, R^2, error distribution) and ``_similarity``.
 """
 
@@ -21,6 +22,7 @@ _CLASSES = {
     "dartboard.metrics._ranking": ["ScoreState"],
     "dartboard.metrics._regression": ["RegressionMoments", "ErrorDistribution"],
     "dartboard.metrics._scorers": ["get_scorer", "get_scorer_names", "make_scorer"],
+    "dartboard.metrics._calibration": ["CalibrationState", "BrierDecomposition"],
 }
 _FAMILIES: dict[str, list[str]] = {}
 for _spec in specs():

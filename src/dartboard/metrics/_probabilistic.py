@@ -103,10 +103,10 @@ def _multiclass_iv(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any
     return codes, p, w
 
 
-def check_proba_rows(p: np.ndarray, name: str) -> None:
+def check_proba_rows(p: np.ndarray, name: str, tolerance: float = _SUM_TOLERANCE) -> None:
     """Rows of an (n, K) probability matrix must sum to 1 (within the tolerance)."""
     deviation = np.abs(_row_sums(p) - 1.0)
-    bad = np.flatnonzero(deviation > _SUM_TOLERANCE)
+    bad = np.flatnonzero(deviation > tolerance)
     if bad.shape[0]:
         i = int(bad[0])
         raise ValueError(f"{name} rows must sum to 1; {bad.shape[0]} row(s) do not "

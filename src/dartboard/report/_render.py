@@ -42,8 +42,11 @@ FIGURES: dict[str, tuple[str, str]] = {
                              "confidence interval."),
     "confusion": ("classification", "Confusion matrix on the held-out set (rows: true "
                                     "class, columns: predicted)."),
-    "calibration": ("classification", "Calibration: observed share of positives per bin of "
-                                      "predicted probability."),
+    "calibration": ("classification", "Reliability diagram: observed share of positives "
+                                      "per bin of predicted probability, with its interval "
+                                      "(Wilson); a long bar is a bin of few predictions. "
+                                      "Beneath: predictions per bin. Title: the ECE of the "
+                                      "metric table (its own 15 bins) with its interval."),
     "group-gaps": ("classification", "The largest gap between groups of each metric (best "
                                      "minus worst group) with its interval; the dashed "
                                      "line marks no gap."),
@@ -145,12 +148,19 @@ def _draw_confusion(results: dict[str, Any]) -> Any:
 
 
 def _draw_calibration(results: dict[str, Any]) -> Any:
+    from dartboard.plots._calibration import plot_reliability_diagram
     from dartboard.plots._metrics import plot_calibration_curve
 
-    cal = results["classification"]["calibration"]
-    return _figure(lambda fig: plot_calibration_curve(
-        prob_pred=cal["prob_pred"], prob_true=cal["prob_true"], counts=cal["counts"],
-        name=results["classification"].get("model"), ax=fig.subplots()), (5, 4.6))
+    sec = results["classification"]
+    cal = sec["calibration"]
+    if "low" not in cal:  # results saved before the per-bin intervals
+        return _figure(lambda fig: plot_calibration_curve(
+            prob_pred=cal["prob_pred"], prob_true=cal["prob_true"], counts=cal["counts"],
+            name=sec.get("model"), ax=fig.subplots()), (5, 4.6))
+    row = _metric_row(sec, "ece")
+    return _figure(lambda fig: plot_reliability_diagram(
+        points=cal, ece=row["estimate"] if row else None, interval=_interval(row),
+        name=sec.get("model"), fig=fig), (5, 5.6))
 
 
 def _draw_gaps(results: dict[str, Any]) -> Any:

@@ -45,6 +45,7 @@ _AVAILABLE = {
     "counts": lambda pred, score, proba: pred or proba,
     "scores": lambda pred, score, proba: score or proba,
     "losses": lambda pred, score, proba: proba,
+    "calibration": lambda pred, score, proba: proba,
 }
 
 
@@ -275,6 +276,7 @@ class StateBundle:
     moments: Any = None
     errors: Any = None
     losses: Any = None
+    calibration: Any = None
 
     def update(self, spec: Spec, columns: dict[str, Any], source: str = "batch"
                ) -> StateBundle:
@@ -294,9 +296,9 @@ class StateBundle:
                 return a
             return a.merge(b)
 
-        return StateBundle(self.n_rows + other.n_rows, join(self.counts, other.counts),
-                           join(self.scores, other.scores), join(self.moments, other.moments),
-                           join(self.errors, other.errors), join(self.losses, other.losses))
+        return StateBundle(self.n_rows + other.n_rows, **{
+            f.name: join(getattr(self, f.name), getattr(other, f.name))
+            for f in dataclasses.fields(self) if f.name != "n_rows"})
 
     def _state_of(self, metric: str) -> Any:
         family = get_spec(metric).state
@@ -440,7 +442,20 @@ def _proba_bundle(spec: Spec, columns: dict[str, Any], yt: np.ndarray, w: np.nda
                 terms = _loss_terms(metric)(codes, given, labels=list(range(k)))[0]
                 sums[name] = float(terms.sum() if w is None else np.dot(terms, w))
         out.losses = MeanState(sums, weight)
+    if spec.needs("calibration"):
+        out.calibration = _calibration_state(proba, codes, w)
     return out
+
+
+def _calibration_state(proba: np.ndarray, codes: np.ndarray, w: np.ndarray | None) -> Any:
+    """Binary (the second column, as the scores) or top-label bins of one batch."""
+    from dartboard.metrics import CalibrationState
+
+    if proba.shape[1] == 2:
+        return CalibrationState().add(proba[:, 1], codes == 1, w)
+    pred = np.argmax(proba, axis=1)
+    return CalibrationState(multiclass="top_label").add(
+        proba[np.arange(proba.shape[0]), pred], pred == codes, w)
 
 
 def _loss_terms(metric: MetricSpec) -> Any:
@@ -608,9 +623,8 @@ def finalize(spec: Spec, bundle: StateBundle, n_files: int) -> ScaleResult:
             bounds[name] = bundle.error_bound(name)
     if spec.confidence_level is not None:
         intervals = _intervals(spec, bundle, reported, values, kwargs)
-    states = {k: getattr(bundle, k) for k in ("counts", "scores", "moments", "errors",
-                                               "losses")
-              if getattr(bundle, k) is not None}
+    states = {f.name: getattr(bundle, f.name) for f in dataclasses.fields(bundle)
+              if f.name != "n_rows" and getattr(bundle, f.name) is not None}
     return ScaleResult(metrics=values, n_rows=int(bundle.n_rows), n_files=n_files,
                        mode="exact" if spec.exact else "binned", task=task,
                        error_bounds=bounds, intervals=intervals,
@@ -664,11 +678,30 @@ def _intervals(spec: Spec, bundle: StateBundle, reported: list[MetricSpec],
                 n_resamples=spec.n_resamples, random_state=spec.random_state, **kw)
         except ValueError as exc:
             warnings.warn(f"no interval for {name}: {exc}", IntervalWarning, stacklevel=3)
+    calibration = [m.name for m in reported if m.state == "calibration"]
+    if calibration and method not in (*PROPORTION_METHODS, "delong"):
+        out.update(_calibration_interval(bundle.calibration, calibration[0], spec))
     if auc:
         out[delong[0]] = interval_from_score_state(
             bundle.scores, metric=delong[0], method=method, confidence_level=level, n_resamples=spec.n_resamples,
             random_state=spec.random_state)
     return out
+
+
+def _calibration_interval(state: Any, name: str, spec: Spec) -> dict[str, Any]:
+    """The bin-level bootstrap interval of the calibration error, when the bins hold
+    counts of rows (no interval, with a warning, for fractional weights)."""
+    import warnings
+
+    from dartboard.uncertainty import IntervalWarning, interval_from_calibration_state
+
+    if not np.all(state.weight == np.round(state.weight)):
+        warnings.warn(f"no interval for {name}: sample_weight has non-integer values",
+                      IntervalWarning, stacklevel=4)
+        return {}
+    return {name: interval_from_calibration_state(
+        state, method=spec.ci_method, confidence_level=spec.confidence_level,
+        n_resamples=spec.n_resamples, random_state=spec.random_state)}
 
 
 def _weights_not_counts(state: Any) -> bool:

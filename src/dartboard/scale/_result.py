@@ -46,7 +46,8 @@ class ScaleResult(Result):
         :class:`BinnedScoreState` (one per class, averaged, for multiclass
         ``proba``), ``"moments"``: :class:`~dartboard.metrics.RegressionMoments`,
         ``"errors"``: :class:`QuantileSketch`, ``"losses"``: summed log loss and
-        Brier terms with their total weight). Merge more data into them later
+        Brier terms with their total weight, ``"calibration"``:
+        :class:`~dartboard.metrics.CalibrationState`). Merge more data into them later
         and call ``compute`` again. Left out of ``repr`` and ``to_dict``.
     """
 

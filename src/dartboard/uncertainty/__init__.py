@@ -8,6 +8,9 @@
 - :func:`interval_from_counts` (metric, ConfusionCounts): the same intervals of a
   count metric from its confusion counts alone (streaming, merged states);
   :func:`interval_from_score_state`: DeLong's interval of ROC AUC from a ScoreState.
+- :func:`calibration_bins`, :func:`interval_from_calibration_state`: per-bin
+  intervals of a reliability diagram; the calibration error's interval from a
+  merged calibration state (the bin-level bootstrap ``interval`` uses).
 - :func:`cv_interval` (fold scores): t-interval, with the Nadeau-Bengio correction.
 - :class:`Interval`: the result.
 
@@ -21,5 +24,6 @@ from dartboard._lazy import attach
 __getattr__, __dir__, __all__ = attach(
     "dartboard.uncertainty",
     {"._interval": ["interval", "cv_interval", "Interval"], "._bootstrap": ["IntervalWarning"],
-     "._state": ["interval_from_counts", "interval_from_score_state"]},
+     "._state": ["interval_from_counts", "interval_from_score_state"],
+     "._calibration": ["calibration_bins", "CalibrationBins", "interval_from_calibration_state"]},
     namespace=globals())

@@ -93,7 +93,8 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
         ``"wald"``, ``"wilson"``, ``"clopper-pearson"``, ``"agresti-coull"``,
         ``"jeffreys"`` (proportion metrics), ``"delong"`` (binary ROC AUC),
         ``"percentile"``, ``"basic"``, ``"bca"`` (bootstrap, any metric). ``"auto"``
-        picks wilson for proportions, delong for ROC AUC, bca otherwise.
+        picks wilson for proportions, delong for ROC AUC, the registry's bootstrap
+        method where it names one (basic for calibration_error), bca otherwise.
     confidence_level : float, default=0.95
         Strictly between 0 and 1.
     n_resamples : int, default=10_000
@@ -227,6 +228,8 @@ def _auto_method(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
         except ValueError:
             return "bca"
         return "delong"
+    if spec is not None and spec.default_interval in _BOOTSTRAP_METHODS:
+        return spec.default_interval
     return "bca"
 
 
@@ -387,6 +390,13 @@ def _replicates(metric: Callable[..., Any], spec: MetricSpec | None, y_t: np.nda
                 n_resamples: int, stratified: bool, rng: np.random.Generator,
                 jackknife: bool) -> _bootstrap.Replicates:
     name = "" if spec is None else spec.name
+    if spec is not None and spec.interval_fast == "calibration":
+        from dartboard.uncertainty._calibration import calibration_replicates
+
+        reps = calibration_replicates(y_t, y_o, w, kwargs, n_resamples, stratified, rng,
+                                      jackknife)
+        if reps is not None:
+            return reps
     if spec is not None and spec.interval_fast in ("roc", "ap") \
             and set(kwargs) <= {"pos_label"} and np.ndim(y_o) == 1:
         # the metric's own pos_label default (1) where it takes one; else the greater label

@@ -1,0 +1,227 @@
+"""Calibration with uncertainty: a bin-level bootstrap of the error, intervals per bin.
+
+The fast bootstrap (``interval(calibration_error, ...)``, and
+:func:`interval_from_calibration_state` for merged streaming states) never
+touches rows. The rows are grouped into cells of (bin, outcome) of a
+:class:`~dartboard.metrics.CalibrationState`: ``m_c`` rows with mean confidence
+``mu_c`` and confidence variance ``v_c`` (ddof = 0) in cell ``c``. A replicate
+
+1. draws the cell counts ``m*`` as ``Multinomial(n, m / n)`` (stratified, binary
+   only: one multinomial per outcome, i.e. per class of ``y_true``);
+2. draws each cell's sum of confidences as ``Normal(m*_c mu_c, m*_c v_c)``.
+
+What is exact. With equal-width bins a row's bin and outcome travel with it, so
+step 1 is exactly the law of the (bin, outcome) counts under row resampling;
+every bin's observed frequency, count and share of rows are therefore exact.
+Step 2 matches the conditional mean and variance of the resampled sum of
+confidences given the counts (drawing ``m*_c`` rows of the cell with
+replacement); only its shape is the normal limit instead of the discrete law
+(the within-bin spread of confidences is at most a bin width, so this term is
+small next to the binomial noise of the frequencies). The tests check the
+replicates against row resampling within Monte Carlo error. With equal-mass
+bins the edges stay at the quantiles of the full data, whereas row resampling
+would recompute them on each resample: a documented approximation (the
+replicates are those of the binning fixed in advance).
+
+Applies to binary and top-label calibration without sample weights; weights,
+``classwise`` and ``marginal`` (whose classes share rows) and stratified
+top-label resampling fall back to row resampling. The BCa jackknife is exact
+per cell in closed form (leave one row out: ``m_c - 1`` rows, sum less
+``mu_c``).
+
+:func:`calibration_bins` gives the reliability diagram's numbers: per
+non-empty bin its count, mean confidence, observed frequency and that
+frequency's interval (``wilson`` or ``jeffreys``... any proportion method of
+:mod:`dartboard.uncertainty._analytic`, with ``n`` the bin's count).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from dartboard._results import Result
+from dartboard._rng import check_random_state
+from dartboard._validation import check_confidence_level, check_option
+from dartboard.metrics._registry import get_spec
+from dartboard.uncertainty import _analytic, _bootstrap
+
+__all__ = ["CalibrationBins", "calibration_bins", "calibration_replicates",
+           "interval_from_calibration_state"]
+
+_KEYWORDS = {"n_bins", "strategy", "norm", "multiclass", "debiased", "pos_label", "labels"}
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class CalibrationBins(Result):
+    """Per non-empty bin: what a reliability diagram draws.
+
+    Attributes
+    ----------
+    bin_low, bin_high : ndarray
+        The bin's edges (the bin of ``p = 1`` exactly is ``[1, 1]``).
+    count : ndarray
+        Rows (sum of weights) in the bin.
+    mean_predicted : ndarray
+        Mean confidence of the bin.
+    observed : ndarray
+        Observed frequency of the event (share of positives, or of correct
+        top-label predictions).
+    low, high : ndarray
+        Interval of ``observed`` (a binomial proportion with ``n = count``).
+    confidence_level : float
+    method : str
+    """
+
+    bin_low: np.ndarray
+    bin_high: np.ndarray
+    count: np.ndarray
+    mean_predicted: np.ndarray
+    observed: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    confidence_level: float
+    method: str
+
+
+def bins_from_state(state: Any, confidence_level: float = 0.95,
+                    method: str = "wilson", group: int = 0) -> CalibrationBins:
+    """The :class:`CalibrationBins` of a (merged) CalibrationState."""
+    level = check_confidence_level(confidence_level)
+    method = check_option(method, "method", _analytic.PROPORTION_METHODS)
+    b = state.bins(group)
+    keep = b["count"] > 0
+    count, pos = b["count"][keep], b["positives"][keep]
+    bounds = np.array([_analytic.proportion_interval(x, n, level, method)
+                       for x, n in zip(pos, count)]).reshape(-1, 2)
+    return CalibrationBins(b["low"][keep], b["high"][keep], count, b["sum_p"][keep] / count,
+                           pos / count, bounds[:, 0], bounds[:, 1], level, method)
+
+
+def calibration_bins(y_true: Any, y_proba: Any, *, n_bins: int = 15,
+                     strategy: str = "uniform", pos_label: Any = None,
+                     sample_weight: Any = None, confidence_level: float = 0.95,
+                     method: str = "wilson") -> CalibrationBins:
+    """Reliability-diagram bins of :func:`~dartboard.metrics.calibration_error`, with an
+    interval for each bin's observed frequency.
+
+    The bins are those of ``calibration_error`` (left-closed, ``p = 1`` in a bin
+    of its own); a 2-D ``y_proba`` is judged top-label.
+
+    Examples
+    --------
+    >>> bins = calibration_bins([0, 1, 1, 1], [0.3, 0.3, 0.8, 0.8], n_bins=2)
+    >>> bins.count.tolist(), bins.observed.tolist()
+    ([2.0, 2.0], [0.5, 1.0])
+    >>> bins.low.round(4).tolist(), bins.high.round(4).tolist()
+    ([0.0945, 0.3424], [0.9055, 1.0])
+    """
+    from dartboard.metrics._calibration import _state
+
+    state = _state(y_true, y_proba, n_bins, strategy, "top_label", sample_weight, pos_label,
+                   second_moment=False)
+    return bins_from_state(state, confidence_level, method)
+
+
+# ---------------------------------------------------------------------- bootstrap
+
+def _cells(state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Non-empty (outcome, bin) cells: flat index, count, mean and sd of confidence."""
+    weight, sum_p = state.weight[0].ravel(), state.sum_p[0].ravel()
+    cell = np.flatnonzero(weight)
+    m = weight[cell]
+    mu = sum_p[cell] / m
+    var = np.maximum(state.sum_p2[0].ravel()[cell] / m - mu * mu, 0.0)
+    return cell, m, mu, np.sqrt(var)
+
+
+def state_replicates(state: Any, norm: str, debiased: bool, n_resamples: int,
+                     stratified: bool, rng: np.random.Generator,
+                     jackknife: bool) -> _bootstrap.Replicates:
+    """Bootstrap replicates of the calibration error of a one-group state (module doc)."""
+    from dartboard.metrics._calibration import error_from_sums
+
+    cell, m, mu, sd = _cells(state)
+    slots = state.n_bins + 1
+    full = 2 * slots
+
+    def error(counts: np.ndarray, sums: np.ndarray) -> np.ndarray:
+        weight = np.zeros((counts.shape[0], full))
+        sum_p = np.zeros((counts.shape[0], full))
+        weight[:, cell], sum_p[:, cell] = counts, sums
+        shape = (-1, 1, 2, slots)
+        return error_from_sums(weight.reshape(shape), sum_p.reshape(shape), norm, debiased,
+                               state.multiclass)
+
+    def evaluate(counts: np.ndarray) -> np.ndarray:
+        noise = rng.standard_normal(counts.shape) * np.sqrt(counts) * sd
+        return error(counts, counts * mu + noise)
+
+    def leave_one_out() -> np.ndarray:
+        counts = np.broadcast_to(m, (m.shape[0], m.shape[0])).copy()
+        counts[np.diag_indices_from(counts)] -= 1.0
+        return error(counts, counts * mu)
+
+    return _bootstrap.multinomial_replicates(
+        evaluate, m.astype(np.int64), cell // slots, 8 * 6 * full, n_resamples, stratified,
+        rng, jackknife, leave_one_out)
+
+
+def calibration_replicates(y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | None,
+                           kwargs: dict[str, Any], n_resamples: int, stratified: bool,
+                           rng: np.random.Generator, jackknife: bool
+                           ) -> _bootstrap.Replicates | None:
+    """Fast replicates of ``calibration_error``, or None where row resampling is needed."""
+    from dartboard.metrics._calibration import _state, norm_iv
+
+    if w is not None or not set(kwargs) <= _KEYWORDS:
+        return None
+    norm, debiased = norm_iv(kwargs.get("norm", "l1"), kwargs.get("debiased", False))
+    state = _state(y_t, y_o, kwargs.get("n_bins", 15), kwargs.get("strategy", "uniform"),
+                   kwargs.get("multiclass", "top_label"), None, kwargs.get("pos_label"),
+                   second_moment=True, labels=kwargs.get("labels"))
+    if state.n_groups != 1 or (stratified and state.multiclass != "binary"):
+        return None
+    return state_replicates(state, norm, debiased, n_resamples, stratified, rng, jackknife)
+
+
+def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: bool = False,
+                                    method: str = "auto", confidence_level: float = 0.95,
+                                    n_resamples: int = 10_000, stratified: bool = False,
+                                    random_state: Any = None) -> Any:
+    """Bootstrap interval of the calibration error from a (merged) CalibrationState.
+
+    The same replicates as ``interval(calibration_error, ...)`` on the rows the
+    state counts (see the module docstring); ``method`` is ``percentile``,
+    ``basic`` or ``bca`` (``auto``: the registry's default, basic: near a true
+    error of 0 the estimate is biased upward and BCa's correction can leave it
+    outside its own interval). The state must hold one group (binary
+    or top-label) and counts of rows (no fractional weights).
+    """
+    from dartboard.metrics._calibration import error_from_sums, norm_iv
+    from dartboard.uncertainty._interval import Interval, _interval_iv
+
+    iv = _interval_iv(None, method, confidence_level, n_resamples, stratified,
+                      check_metric=False)
+    method = get_spec("calibration_error").default_interval if iv["method"] == "auto" \
+        else iv["method"]
+    if method not in ("percentile", "basic", "bca"):
+        raise ValueError(f"method must be 'percentile', 'basic', 'bca' or 'auto' for the "
+                         f"calibration error; got {method!r}")
+    norm, debiased = norm_iv(norm, debiased)
+    if state.n_groups != 1 or not np.all(state.weight == np.round(state.weight)):
+        raise ValueError("a bin-level bootstrap needs a binary or top-label state of whole "
+                         "row counts (no classwise groups, no fractional sample weights)")
+    if stratified and state.multiclass != "binary":
+        raise ValueError("stratified=True resamples within each class of y_true, which a "
+                         "top-label state does not record; use stratified=False")
+    estimate = float(error_from_sums(state.weight, state.sum_p, norm, debiased,
+                                     state.multiclass))
+    reps = state_replicates(state, norm, debiased, iv["n_resamples"], iv["stratified"],
+                            check_random_state(random_state), method == "bca")
+    low, high, se, used, dist = _bootstrap.bootstrap_interval(
+        estimate, reps, iv["confidence_level"], method)
+    return Interval(estimate, low, high, iv["confidence_level"], used, se, dist,
+                    iv["n_resamples"], "calibration_error")
