@@ -93,6 +93,17 @@ class MetricSpec:
         Keywords it gets in a multiclass evaluation (``average="macro"``).
     label : str
         Its name in tables and JSON when that is not the name without ``_score``.
+    bounds : tuple of float or None
+        ``(lowest, highest)`` value the metric can take (``-inf``/``inf`` for an
+        open end); intervals are clipped to it (a ``basic`` bootstrap interval
+        can otherwise leave the range). None when not declared.
+    auto_interval : tuple of (int, str)
+        ``method="auto"``'s choice by sample size, measured by coverage
+        (``benchmarks/interval_choice.py``): pairs ``(minimum size, method)`` in
+        increasing size; the last pair whose minimum the data reach wins, and
+        below the first ``default_interval`` applies. The size is the smaller
+        class for ranking metrics and the number of samples otherwise. Empty:
+        ``default_interval`` always.
     """
 
     name: str
@@ -113,6 +124,8 @@ class MetricSpec:
     tasks: tuple[str, ...] = ()
     multiclass: dict[str, Any] = dataclasses.field(default_factory=dict)
     label: str = ""
+    bounds: tuple[float, float] | None = None
+    auto_interval: tuple[tuple[int, str], ...] = ()
 
     @property
     def function(self) -> Callable[..., Any]:
@@ -134,36 +147,42 @@ _SIM = "dartboard.metrics._similarity"
 
 _BOTH = ("binary", "multiclass")
 _MACRO = {"average": "macro"}
+_UNIT = (0.0, 1.0)
+_SIGNED = (-1.0, 1.0)
+_NONNEGATIVE = (0.0, float("inf"))
 
 
 def _count(name: str, *, proportion: Any = None, averaged: bool = True,
            tasks: tuple[str, ...] = (), greater: bool = True, state: str | None = "counts",
-           **kw: Any) -> MetricSpec:
+           bounds: tuple[float, float] = _UNIT, **kw: Any) -> MetricSpec:
     return MetricSpec(
         name, _CONF, "count", "labels", greater_is_better=greater, proportion=proportion,
         pos_label=averaged, average=averaged, interval_fast="counts", compare_fast="counts",
         default_interval="wilson" if proportion else "bca", state=state, tasks=tasks,
-        multiclass=_MACRO if averaged and "multiclass" in tasks else {}, **kw)
+        multiclass=_MACRO if averaged and "multiclass" in tasks else {}, bounds=bounds, **kw)
 
 
 def _regression(name: str, *, state: str | None = "moments", greater: bool = False,
                 **kw: Any) -> MetricSpec:
+    # errors are non-negative; the explained fractions (R^2, explained variance) at most 1
+    bounds = (float("-inf"), 1.0) if greater else _NONNEGATIVE
     return MetricSpec(name, _REG, "regression", "values", greater_is_better=greater,
-                      state=state, tasks=("regression",), **kw)
+                      state=state, tasks=("regression",), bounds=bounds, **kw)
 
 
 _SPECS: tuple[MetricSpec, ...] = (
     # ---------------------------------------------------------------- count family
     _count("accuracy_score", proportion=("correct", ("total",)), averaged=False,
            tasks=_BOTH),
-    _count("balanced_accuracy_score", averaged=False, tasks=_BOTH),
+    # adjusted=True reaches down to -1 / (K - 1)
+    _count("balanced_accuracy_score", averaged=False, tasks=_BOTH, bounds=_SIGNED),
     _count("precision_score", proportion=("tp", ("tp", "fp")), tasks=_BOTH),
     _count("recall_score", proportion=("tp", ("tp", "fn")), tasks=_BOTH),
     _count("specificity_score", proportion=("tn", ("tn", "fp")), tasks=("binary",)),
     _count("f1_score", tasks=_BOTH),
     _count("fbeta_score", state=None),  # needs beta
-    _count("matthews_corrcoef", averaged=False, tasks=_BOTH),
-    _count("cohen_kappa_score", averaged=False, tasks=("multiclass",)),
+    _count("matthews_corrcoef", averaged=False, tasks=_BOTH, bounds=_SIGNED),
+    _count("cohen_kappa_score", averaged=False, tasks=("multiclass",), bounds=_SIGNED),
     _count("false_positive_rate", proportion=("fp", ("fp", "tn")), tasks=("binary",),
            greater=False),
     _count("false_negative_rate", proportion=("fn", ("fn", "tp")), tasks=("binary",),
@@ -179,13 +198,13 @@ _SPECS: tuple[MetricSpec, ...] = (
     # ---------------------------------------------------------------- ranking family
     MetricSpec("roc_auc_score", _RANK, "ranking", "scores", average=True, interval_fast="roc",
                compare_fast="auc", default_interval="delong", state="scores", binned=True,
-               tasks=_BOTH, multiclass={"multi_class": "ovr"}),
+               tasks=_BOTH, multiclass={"multi_class": "ovr"}, bounds=_UNIT),
     MetricSpec("average_precision_score", _RANK, "ranking", "scores", pos_label=True,
                average=True, interval_fast="ap", state="scores", binned=True,
-               tasks=("binary",)),
+               tasks=("binary",), bounds=_UNIT),
     MetricSpec("pr_auc_score", _RANK, "ranking", "scores", pos_label=True, average=True,
                state="scores",
-               tasks=("binary",)),
+               tasks=("binary",), bounds=_UNIT),
     MetricSpec("roc_curve", _RANK, "curve", "scores", scalar=False, pos_label=True,
                default_interval=None),
     MetricSpec("precision_recall_curve", _RANK, "curve", "scores", scalar=False,
@@ -193,11 +212,11 @@ _SPECS: tuple[MetricSpec, ...] = (
     # ---------------------------------------------------------------- probabilities
     MetricSpec("log_loss", _PROB, "probabilistic", "probabilities", greater_is_better=False,
                compare_fast="mean_loss", loss_terms=("log_loss_terms", ("labels", "base")),
-               state="losses", tasks=_BOTH),
+               state="losses", tasks=_BOTH, bounds=_NONNEGATIVE),
     MetricSpec("brier_score_loss", _PROB, "probabilistic", "probabilities",
                greater_is_better=False, pos_label=True, compare_fast="mean_loss",
                loss_terms=("brier_terms", ("pos_label", "labels", "scale_by_half")),
-               state="losses", tasks=("binary",)),
+               state="losses", tasks=("binary",), bounds=_NONNEGATIVE),
     # ---------------------------------------------------------------- regression
     _regression("mean_absolute_error"),
     _regression("mean_squared_error"),
@@ -213,7 +232,8 @@ _SPECS: tuple[MetricSpec, ...] = (
     MetricSpec("error_distribution", _REG, "regression", "values", scalar=False,
                default_interval=None),
     # ---------------------------------------------------------------- similarity
-    MetricSpec("cosine_similarity", _SIM, "similarity", "values", default_interval="bca"),
+    MetricSpec("cosine_similarity", _SIM, "similarity", "values", default_interval="bca",
+               bounds=_SIGNED),
 )
 
 _BY_NAME: dict[str, MetricSpec] = {s.name: s for s in _SPECS}

@@ -25,7 +25,8 @@ Intervals from a distribution ``theta*`` of R replicates (Efron & Tibshirani
 1993, ch. 13-14, the definitions of ``scipy.stats.bootstrap``):
 
 - percentile: the ``alpha/2`` and ``1 - alpha/2`` quantiles of ``theta*``;
-- basic: ``2 theta_hat - q(1 - alpha/2)``, ``2 theta_hat - q(alpha/2)``;
+- basic: ``2 theta_hat - q(1 - alpha/2)``, ``2 theta_hat - q(alpha/2)``,
+  clipped to the metric's range (its registry ``bounds``);
 - BCa: quantiles at ``Phi(z0 + (z0 + z)/(1 - a (z0 + z)))`` for
   ``z = z_{alpha/2}, z_{1-alpha/2}``, with ``z0 = Phi^{-1}(share of theta* below
   theta_hat, ties counted half)`` and the acceleration
@@ -66,8 +67,14 @@ class Replicates:
 # --------------------------------------------------------------------- intervals
 
 def bootstrap_interval(estimate: float, reps: Replicates, confidence_level: float,
-                       method: str) -> tuple[float, float, float, str, np.ndarray]:
-    """(low, high, standard_error, method used, distribution) from replicates."""
+                       method: str, bounds: tuple[float, float] | None = None
+                       ) -> tuple[float, float, float, str, np.ndarray]:
+    """(low, high, standard_error, method used, distribution) from replicates.
+
+    ``bounds`` is the metric's range (a registry fact): the basic interval
+    reflects quantiles around the estimate and can leave it (F1 up to 1.03), so
+    the bounds are clipped to it.
+    """
     values = reps.values
     bad = np.isnan(values)
     if bad.any():
@@ -98,6 +105,8 @@ def bootstrap_interval(estimate: float, reps: Replicates, confidence_level: floa
     low, high = np.quantile(values, levels)
     if method == "basic":
         low, high = 2.0 * estimate - high, 2.0 * estimate - low
+    if bounds is not None:
+        low, high = np.clip([low, high], bounds[0], bounds[1])
     return float(low), float(high), se, method, values
 
 

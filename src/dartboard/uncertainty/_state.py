@@ -241,7 +241,8 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
         cells.auc, cells.size, cells.stratum, 8 * 3 * cells.n_scores, iv["n_resamples"],
         iv["stratified"], check_random_state(random_state), method == "bca",
         cells.jackknife)
-    low, high, se, used, dist = _bootstrap.bootstrap_interval(estimate, reps, level, method)
+    low, high, se, used, dist = _bootstrap.bootstrap_interval(
+        estimate, reps, level, method, get_spec("roc_auc_score").bounds)
     return Interval(estimate, low, high, level, used, se, dist, iv["n_resamples"],
                     "roc_auc_score")
 
