@@ -191,7 +191,8 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
     rng = check_random_state(random_state)
     reps = _replicates(metric, spec, y_t, y_o, w, metric_kwargs, iv["n_resamples"],
                        stratified, rng, method == "bca")
-    low, high, se, used, dist = _bootstrap.bootstrap_interval(estimate, reps, level, method)
+    low, high, se, used, dist = _bootstrap.bootstrap_interval(
+        estimate, reps, level, method, None if spec is None else spec.bounds)
     return Interval(estimate, low, high, level, used, se, dist, iv["n_resamples"],
                     name or getattr(metric, "__name__", "metric"))
 
@@ -329,7 +330,10 @@ def _count_interval(spec: MetricSpec, state: Any, estimate: float, method: str, 
     reps = _bootstrap.count_replicates(
         lambda mats: batch_count_metric(spec.name, state.classes, mats, kwargs, undefined="nan"),
         groups, n_resamples, stratified, check_random_state(random_state), method == "bca")
-    low, high, se, used, dist = _bootstrap.bootstrap_interval(estimate, reps, level, method)
+    # normalize=False turns accuracy into a count, outside the proportion's range
+    bounds = spec.bounds if kwargs.get("normalize", True) else None
+    low, high, se, used, dist = _bootstrap.bootstrap_interval(estimate, reps, level, method,
+                                                              bounds)
     return Interval(estimate, low, high, level, used, se, dist, n_resamples, name)
 
 
@@ -374,6 +378,12 @@ def _delong(spec: MetricSpec | None, estimate: float, y_t: np.ndarray, y_o: np.n
         raise ValueError(f"method='delong' is the interval of the full ROC AUC; "
                          f"max_fpr={kwargs['max_fpr']!r} (a partial AUC) needs a bootstrap "
                          "method (percentile, basic or bca)")
+    n_classes = np.unique(column_1d(y_t, name="y_true")).shape[0]
+    if np.ndim(y_o) != 1 or n_classes > 2:
+        raise ValueError(f"method='delong' is DeLong's interval of a binary ROC AUC; got "
+                         f"{n_classes} classes in y_true and y_score of shape "
+                         f"{np.shape(y_o)}; use a bootstrap method (percentile, basic or bca) "
+                         "for a multiclass AUC")
     y, scores = _binary_scores(y_t, y_o)
     aucs, cov = delong_auc_covariance(y, scores[None, :])
     low, high, se = _analytic.delong_interval(float(aucs[0]), float(cov[0, 0]), level)
