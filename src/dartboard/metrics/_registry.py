@@ -126,6 +126,8 @@ class MetricSpec:
     label: str = ""
     bounds: tuple[float, float] | None = None
     auto_interval: tuple[tuple[int, str], ...] = ()
+    asymptotic: tuple[str, ...] = ()
+    mean_of: str | None = None
 
     @property
     def function(self) -> Callable[..., Any]:
@@ -150,6 +152,11 @@ _MACRO = {"average": "macro"}
 _UNIT = (0.0, 1.0)
 _SIGNED = (-1.0, 1.0)
 _NONNEGATIVE = (0.0, float("inf"))
+# method="auto" by sample size, from the coverage in benchmarks/interval_choice.py
+_AUC_AUTO = ((0, "delong-logit"),)
+_PR_METHODS = ("logit", "influence-logit")
+_PR_AUTO = ((200, "influence-logit"),)
+_MEAN_AUTO = ((1000, "t"),)
 
 
 def _count(name: str, *, proportion: Any = None, averaged: bool = True,
@@ -166,6 +173,8 @@ def _regression(name: str, *, state: str | None = "moments", greater: bool = Fal
                 **kw: Any) -> MetricSpec:
     # errors are non-negative; the explained fractions (R^2, explained variance) at most 1
     bounds = (float("-inf"), 1.0) if greater else _NONNEGATIVE
+    if kw.get("mean_of"):
+        kw.update(asymptotic=("t",), auto_interval=_MEAN_AUTO)
     return MetricSpec(name, _REG, "regression", "values", greater_is_better=greater,
                       state=state, tasks=("regression",), bounds=bounds, **kw)
 
@@ -198,13 +207,14 @@ _SPECS: tuple[MetricSpec, ...] = (
     # ---------------------------------------------------------------- ranking family
     MetricSpec("roc_auc_score", _RANK, "ranking", "scores", average=True, interval_fast="roc",
                compare_fast="auc", default_interval="delong", state="scores", binned=True,
-               tasks=_BOTH, multiclass={"multi_class": "ovr"}, bounds=_UNIT),
+               tasks=_BOTH, multiclass={"multi_class": "ovr"}, bounds=_UNIT,
+               asymptotic=("delong-logit",), auto_interval=_AUC_AUTO),
     MetricSpec("average_precision_score", _RANK, "ranking", "scores", pos_label=True,
                average=True, interval_fast="ap", state="scores", binned=True,
-               tasks=("binary",), bounds=_UNIT),
+               tasks=("binary",), bounds=_UNIT, asymptotic=_PR_METHODS, auto_interval=_PR_AUTO),
     MetricSpec("pr_auc_score", _RANK, "ranking", "scores", pos_label=True, average=True,
-               state="scores",
-               tasks=("binary",), bounds=_UNIT),
+               interval_fast="pr", state="scores", tasks=("binary",), bounds=_UNIT,
+               asymptotic=_PR_METHODS, auto_interval=_PR_AUTO),
     MetricSpec("roc_curve", _RANK, "curve", "scores", scalar=False, pos_label=True,
                default_interval=None),
     MetricSpec("precision_recall_curve", _RANK, "curve", "scores", scalar=False,
@@ -212,18 +222,20 @@ _SPECS: tuple[MetricSpec, ...] = (
     # ---------------------------------------------------------------- probabilities
     MetricSpec("log_loss", _PROB, "probabilistic", "probabilities", greater_is_better=False,
                compare_fast="mean_loss", loss_terms=("log_loss_terms", ("labels", "base")),
-               state="losses", tasks=_BOTH, bounds=_NONNEGATIVE),
+               state="losses", tasks=_BOTH, bounds=_NONNEGATIVE, asymptotic=("t",),
+               auto_interval=_MEAN_AUTO),
     MetricSpec("brier_score_loss", _PROB, "probabilistic", "probabilities",
                greater_is_better=False, pos_label=True, compare_fast="mean_loss",
                loss_terms=("brier_terms", ("pos_label", "labels", "scale_by_half")),
-               state="losses", tasks=("binary",), bounds=_NONNEGATIVE),
+               state="losses", tasks=("binary",), bounds=_NONNEGATIVE, asymptotic=("t",),
+               auto_interval=_MEAN_AUTO),
     # ---------------------------------------------------------------- regression
-    _regression("mean_absolute_error"),
-    _regression("mean_squared_error"),
-    _regression("root_mean_squared_error"),
+    _regression("mean_absolute_error", mean_of="absolute"),
+    _regression("mean_squared_error", mean_of="squared"),
+    _regression("root_mean_squared_error", mean_of="root-squared"),
     _regression("r2_score", greater=True),
     _regression("explained_variance_score", greater=True),
-    _regression("mean_absolute_percentage_error"),
+    _regression("mean_absolute_percentage_error", mean_of="absolute-percentage"),
     _regression("weighted_mean_absolute_percentage_error"),
     _regression("median_absolute_error", state="errors"),
     _regression("median_absolute_deviation", state="errors"),

@@ -345,12 +345,31 @@ class RankedScores:
         return float(np.dot(pg, precision) / tp[-1])
 
 
+    def pr_auc(self, counts: np.ndarray) -> float:
+        """Trapezoidal PR AUC (:func:`dartboard.metrics.pr_auc_score`) of one replicate.
+
+        Thresholds are the distinct scores drawn at least once; the metric's own
+        kernel turns their counts into the area.
+        """
+        from dartboard.metrics._ranking import _pr_auc_from_groups
+
+        cpos, cneg = self.split(counts)
+        pg = np.bincount(self.group_pos, weights=cpos, minlength=self.n_groups)
+        ng = np.bincount(self.group_neg, weights=cneg, minlength=self.n_groups)
+        if pg.sum() <= 0:
+            return float("nan")
+        drawn = (pg + ng) > 0
+        # the kernel takes scores in increasing order
+        return _pr_auc_from_groups(pg[drawn][::-1], ng[drawn][::-1])
+
+
 def ranking_replicates(kind: str, ranked: RankedScores, n_resamples: int, stratified: bool,
                        rng: np.random.Generator, jackknife: bool) -> Replicates:
-    """Bootstrap distribution of binary AUC (``kind="roc"``) or AP (``"ap"``)."""
+    """Bootstrap distribution of binary AUC (``kind="roc"``), AP (``"ap"``) or the
+    trapezoidal PR AUC (``"pr"``)."""
     m, n_neg = ranked.n_pos, ranked.n_neg
     n = m + n_neg
-    stat = ranked.auc if kind == "roc" else ranked.average_precision
+    stat = {"roc": ranked.auc, "ap": ranked.average_precision, "pr": ranked.pr_auc}[kind]
     strata = np.array([m, n_neg]) if stratified else np.array([n])
     # small batches keep the index array in cache; the per-replicate work is O(n) anyway
     batch = _batch_size(8 * n, n_resamples, fraction=4)

@@ -27,14 +27,15 @@ from dartboard._validation import (
     to_numpy,
 )
 from dartboard.metrics._registry import MetricSpec, spec_for, specs
-from dartboard.uncertainty import _analytic, _bootstrap
+from dartboard.uncertainty import _analytic, _asymptotic, _bootstrap
 from dartboard.uncertainty._bootstrap import IntervalWarning
 
 __all__ = ["Interval", "IntervalWarning", "cv_interval", "interval"]
 
 _BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
 #: every ``method`` of :func:`interval`
-METHODS = ("auto", *_analytic.PROPORTION_METHODS, "delong", *_BOOTSTRAP_METHODS)
+METHODS = ("auto", *_analytic.PROPORTION_METHODS, "delong", *_asymptotic.METHODS,
+           *_BOOTSTRAP_METHODS)
 
 
 @dataclass(frozen=True, repr=False)
@@ -186,8 +187,12 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
         method = _auto_method(spec, y_t, y_o, w, metric_kwargs)
     if method in _analytic.PROPORTION_METHODS:
         raise _not_a_proportion(method, name)
-    if method == "delong":
-        return _delong(spec, estimate, y_t, y_o, w, level, metric_kwargs)
+    if method in ("delong", "delong-logit"):
+        return _delong(spec, estimate, y_t, y_o, w, level, metric_kwargs, method)
+    if method in _asymptotic.METHODS:
+        from dartboard.uncertainty._large import asymptotic_interval
+
+        return asymptotic_interval(spec, method, estimate, y_t, y_o, w, level, metric_kwargs)
     rng = check_random_state(random_state)
     reps = _replicates(metric, spec, y_t, y_o, w, metric_kwargs, iv["n_resamples"],
                        stratified, rng, method == "bca")
@@ -221,14 +226,25 @@ def _integral_weights(w: np.ndarray | None) -> bool:
 
 def _auto_method(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
                  w: np.ndarray | None, kwargs: dict[str, Any]) -> str:
-    """``method="auto"`` for ranking and generic metrics (count metrics: _count_interval)."""
-    if spec is not None and spec.default_interval == "delong" and w is None and not kwargs:
-        try:
-            _binary_scores(y_t, y_o)
-        except ValueError:
-            return "bca"
-        return "delong"
-    return "bca"
+    """``method="auto"`` for ranking and generic metrics (count metrics: _count_interval).
+
+    The registry's ``auto_interval`` by sample size, else its ``default_interval``;
+    BCa when the analytic method chosen does not apply to these inputs (weights,
+    keywords, multiclass scores).
+    """
+    if spec is None:
+        return "bca"
+    from dartboard.uncertainty._large import applicable, sample_size
+
+    method = spec.default_interval or "bca"
+    if spec.auto_interval:
+        size = sample_size(spec, y_t, y_o)
+        for minimum, choice in spec.auto_interval:
+            if size is not None and size >= minimum:
+                method = choice
+    if method not in _BOOTSTRAP_METHODS and not applicable(spec, method, y_t, y_o, w, kwargs):
+        return "bca"
+    return method
 
 
 # --------------------------------------------------------------------- analytic
@@ -321,8 +337,12 @@ def _count_interval(spec: MetricSpec, state: Any, estimate: float, method: str, 
                 pass
     if method in _analytic.PROPORTION_METHODS:
         return _proportion(spec, method, estimate, state, integral, level, kwargs)
-    if method == "delong":
-        raise _not_delong(name)
+    if method in ("delong", "delong-logit"):
+        raise _not_delong(name, method)
+    if method in _asymptotic.METHODS:
+        from dartboard.uncertainty._large import asymptotic_interval
+
+        asymptotic_interval(spec, method, estimate, None, None, None, level, kwargs)
     from dartboard.metrics._batched import batch_count_metric
 
     if groups is None:
@@ -339,10 +359,10 @@ def _count_interval(spec: MetricSpec, state: Any, estimate: float, method: str, 
 
 # --------------------------------------------------------------------- ranking
 
-def _not_delong(name: str) -> ValueError:
+def _not_delong(name: str, method: str = "delong") -> ValueError:
     delong = ", ".join(f"dartboard.metrics.{s.name}" for s in specs()
                        if s.default_interval == "delong")
-    return ValueError(f"method='delong' applies to {delong} only; got "
+    return ValueError(f"method={method!r} applies to {delong} only; got "
                       f"{name or 'a user callable'}; use 'percentile', 'basic' or 'bca'")
 
 
@@ -363,31 +383,33 @@ def _binary_scores(y_t: np.ndarray, y_o: np.ndarray, pos_label: Any = None
 
 
 def _delong(spec: MetricSpec | None, estimate: float, y_t: np.ndarray, y_o: np.ndarray,
-            w: np.ndarray | None, level: float, kwargs: dict[str, Any]) -> Interval:
+            w: np.ndarray | None, level: float, kwargs: dict[str, Any],
+            method: str = "delong") -> Interval:
     from dartboard._delong import delong_auc_covariance
 
     name = "" if spec is None else spec.name
     if spec is None or spec.default_interval != "delong":
-        raise _not_delong(name)
+        raise _not_delong(name, method)
     if w is not None:
-        raise ValueError("method='delong' does not take sample_weight; use a bootstrap "
+        raise ValueError(f"method={method!r} does not take sample_weight; use a bootstrap "
                          "method (percentile, basic or bca)")
     if kwargs.get("max_fpr") not in (None, 1, 1.0):
         # the estimate is then the standardised partial AUC, which DeLong's variance
         # of the full AUC does not describe (the interval missed the estimate)
-        raise ValueError(f"method='delong' is the interval of the full ROC AUC; "
+        raise ValueError(f"method={method!r} is the interval of the full ROC AUC; "
                          f"max_fpr={kwargs['max_fpr']!r} (a partial AUC) needs a bootstrap "
                          "method (percentile, basic or bca)")
     n_classes = np.unique(column_1d(y_t, name="y_true")).shape[0]
     if np.ndim(y_o) != 1 or n_classes > 2:
-        raise ValueError(f"method='delong' is DeLong's interval of a binary ROC AUC; got "
+        raise ValueError(f"method={method!r} is DeLong's interval of a binary ROC AUC; got "
                          f"{n_classes} classes in y_true and y_score of shape "
                          f"{np.shape(y_o)}; use a bootstrap method (percentile, basic or bca) "
                          "for a multiclass AUC")
     y, scores = _binary_scores(y_t, y_o)
     aucs, cov = delong_auc_covariance(y, scores[None, :])
-    low, high, se = _analytic.delong_interval(float(aucs[0]), float(cov[0, 0]), level)
-    return Interval(estimate, low, high, level, "delong", se, None, None, name)
+    interval_of = _analytic.delong_interval if method == "delong" else _asymptotic.delong_logit
+    low, high, se = interval_of(float(aucs[0]), float(cov[0, 0]), level)
+    return Interval(estimate, low, high, level, method, se, None, None, name)
 
 
 # --------------------------------------------------------------------- bootstrap
@@ -397,7 +419,7 @@ def _replicates(metric: Callable[..., Any], spec: MetricSpec | None, y_t: np.nda
                 n_resamples: int, stratified: bool, rng: np.random.Generator,
                 jackknife: bool) -> _bootstrap.Replicates:
     name = "" if spec is None else spec.name
-    if spec is not None and spec.interval_fast in ("roc", "ap") \
+    if spec is not None and spec.interval_fast in ("roc", "ap", "pr") \
             and set(kwargs) <= {"pos_label"} and np.ndim(y_o) == 1:
         # the metric's own pos_label default (1) where it takes one; else the greater label
         pos_label = kwargs.get("pos_label", 1) if spec.pos_label else None
