@@ -211,3 +211,51 @@ def test_auto_follows_the_registry_by_size():
     iv = interval(log_loss, y, p, sample_weight=np.ones(y.size), n_resamples=200,
                   random_state=0)
     assert iv.method == "bca"
+
+
+def _multiclass(n, seed, k=3):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    y[:k] = np.arange(k)
+    z = rng.normal(size=(n, k))
+    z[np.arange(n), y] += 1.0
+    p = np.exp(np.round(z, 1))  # ties within a class column
+    return y, p / p.sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("k", [3, 4])
+def test_multiclass_auc_influence_equals_numerical_influence(k):
+    y, p = _multiclass(45, k, k)
+    n, h = y.size, 1e-6
+    influence = np.empty(n)
+    for i in range(n):
+        w_up, w_down = np.ones(n), np.ones(n)
+        w_up[i] += h
+        w_down[i] -= h
+        influence[i] = n * (skm.roc_auc_score(y, p, multi_class="ovr", sample_weight=w_up)
+                            - skm.roc_auc_score(y, p, multi_class="ovr",
+                                                sample_weight=w_down)) / (2 * h)
+    iv = interval(roc_auc_score, y, p, method="influence-logit", multi_class="ovr")
+    assert iv.estimate == pytest.approx(skm.roc_auc_score(y, p, multi_class="ovr"), abs=1e-12)
+    assert iv.standard_error == pytest.approx(np.sqrt(np.sum(influence ** 2)) / n, rel=1e-5)
+    tau = iv.standard_error / (iv.estimate * (1 - iv.estimate))
+    assert iv.low == pytest.approx(special.expit(special.logit(iv.estimate) - Z * tau))
+
+
+def test_multiclass_auc_influence_needs_ovr_macro():
+    y, p = _multiclass(60, 1)
+    for kw in ({"multi_class": "ovo"}, {"multi_class": "ovr", "average": "weighted"}):
+        with pytest.raises(ValueError, match="one-vs-rest macro AUC"):
+            interval(roc_auc_score, y, p, method="influence-logit", **kw)
+    yb, s = _scores(60, 0.5, 1)
+    with pytest.raises(ValueError, match="binary scores take 'delong' or 'delong-logit'"):
+        interval(roc_auc_score, yb, s, method="influence-logit")
+
+
+@pytest.mark.slow
+def test_multiclass_auc_influence_se_agrees_with_the_row_bootstrap():
+    y, p = _multiclass(1500, 2)
+    analytic = interval(roc_auc_score, y, p, method="influence-logit", multi_class="ovr")
+    plain = interval(lambda a, b: skm.roc_auc_score(a, b, multi_class="ovr"), y, p,
+                     method="percentile", n_resamples=2000, random_state=0)
+    assert analytic.standard_error == pytest.approx(plain.standard_error, rel=0.08)

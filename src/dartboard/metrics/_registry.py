@@ -99,11 +99,12 @@ class MetricSpec:
         can otherwise leave the range). None when not declared.
     auto_interval : tuple of (int, str)
         ``method="auto"``'s choice by sample size, measured by coverage
-        (``benchmarks/interval_choice.py``): pairs ``(minimum size, method)`` in
-        increasing size; the last pair whose minimum the data reach wins, and
-        below the first ``default_interval`` applies. The size is the smaller
-        class for ranking metrics and the number of samples otherwise. Empty:
-        ``default_interval`` always.
+        (``benchmarks/interval_choice.py``): pairs ``(minimum size, method)``;
+        the last pair whose minimum the data reach and whose method applies to
+        the inputs (binary or multiclass scores, no weights...) wins, else
+        ``default_interval`` where it applies, else ``bca``. The size is the
+        smallest class for ranking metrics and the number of samples
+        otherwise. Empty: ``default_interval`` always.
     """
 
     name: str
@@ -208,7 +209,7 @@ _SPECS: tuple[MetricSpec, ...] = (
     MetricSpec("roc_auc_score", _RANK, "ranking", "scores", average=True, interval_fast="roc",
                compare_fast="auc", default_interval="delong", state="scores", binned=True,
                tasks=_BOTH, multiclass={"multi_class": "ovr"}, bounds=_UNIT,
-               asymptotic=("delong-logit",), auto_interval=_AUC_AUTO),
+               asymptotic=("delong-logit", "influence-logit"), auto_interval=_AUC_AUTO),
     MetricSpec("average_precision_score", _RANK, "ranking", "scores", pos_label=True,
                average=True, interval_fast="ap", state="scores", binned=True,
                tasks=("binary",), bounds=_UNIT, asymptotic=_PR_METHODS, auto_interval=_PR_AUTO),

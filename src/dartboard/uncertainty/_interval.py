@@ -92,9 +92,18 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
         True values and predictions (labels or scores, as ``metric`` expects).
     method : str, default="auto"
         ``"wald"``, ``"wilson"``, ``"clopper-pearson"``, ``"agresti-coull"``,
-        ``"jeffreys"`` (proportion metrics), ``"delong"`` (binary ROC AUC),
-        ``"percentile"``, ``"basic"``, ``"bca"`` (bootstrap, any metric). ``"auto"``
-        picks wilson for proportions, delong for ROC AUC, bca otherwise.
+        ``"jeffreys"`` (proportion metrics), ``"delong"`` and ``"delong-logit"``
+        (binary ROC AUC), ``"logit"`` (Boyd et al. 2013) and ``"influence-logit"``
+        (binary average precision and PR AUC), ``"t"`` (a mean of per-sample
+        losses: log loss, Brier, MAE, MSE, RMSE, MAPE; see
+        :mod:`dartboard.uncertainty._asymptotic`), ``"percentile"``, ``"basic"``,
+        ``"bca"`` (bootstrap, any metric). ``"auto"`` picks wilson for
+        proportions, bca for other count metrics and generic callables, and for
+        the rest the registry's choice by sample size (``auto_interval``,
+        measured by coverage in ``benchmarks/interval_choice.py``): delong-logit
+        for ROC AUC, influence-logit for AP and PR AUC from 200 samples in the
+        smaller class, t for mean losses from 1000 samples, bca below. Analytic
+        methods take no ``sample_weight``; with weights ``auto`` uses bca.
     confidence_level : float, default=0.95
         Strictly between 0 and 1.
     n_resamples : int, default=10_000
@@ -125,7 +134,8 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
     ``pos_label``; multiclass only for accuracy). When ``n = 0`` the metric is
     undefined: the interval is the whole [0, 1], with a warning and a ``nan``
     standard error. DeLong's interval is ``AUC +- z sqrt(var)`` clipped to
-    [0, 1] (no transform).
+    [0, 1] (no transform); ``delong-logit`` carries the same variance to the
+    logit scale, which keeps coverage when one class is small.
 
     Bootstrap: rows are resampled with replacement (``stratified``: within each
     class of ``y_true``). Count metrics draw the resampled confusion matrix as a
@@ -236,15 +246,13 @@ def _auto_method(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
         return "bca"
     from dartboard.uncertainty._large import applicable, sample_size
 
-    method = spec.default_interval or "bca"
-    if spec.auto_interval:
-        size = sample_size(spec, y_t, y_o)
-        for minimum, choice in spec.auto_interval:
-            if size is not None and size >= minimum:
-                method = choice
-    if method not in _BOOTSTRAP_METHODS and not applicable(spec, method, y_t, y_o, w, kwargs):
-        return "bca"
-    return method
+    size = sample_size(spec, y_t) if spec.auto_interval else 0
+    candidates = [spec.default_interval or "bca"] + \
+        [choice for minimum, choice in spec.auto_interval if size >= minimum]
+    for method in reversed(candidates):
+        if method in _BOOTSTRAP_METHODS or applicable(spec, method, y_t, y_o, w, kwargs):
+            return method
+    return "bca"
 
 
 # --------------------------------------------------------------------- analytic

@@ -55,7 +55,10 @@ def _check(spec: MetricSpec | None, method: str, w: np.ndarray | None,
 def _keywords(spec: MetricSpec) -> set[str]:
     if spec.loss_terms is not None:
         return set(spec.loss_terms[1])
-    return {"pos_label"} if spec.pos_label and spec.family == "ranking" else set()
+    if spec.family != "ranking":
+        return set()
+    # ROC AUC: the one-vs-rest macro average of a multiclass AUC
+    return {"pos_label"} if spec.pos_label else {"multi_class", "average"}
 
 
 def applicable(spec: MetricSpec, method: str, y_t: np.ndarray, y_o: np.ndarray,
@@ -73,7 +76,9 @@ def applicable(spec: MetricSpec, method: str, y_t: np.ndarray, y_o: np.ndarray,
         return np.ndim(y_o) == 1
     try:
         _check(spec, method, w, kwargs)
-        if spec.family == "ranking":
+        if spec.default_interval == "delong":
+            _ovr_codes(y_t, y_o, kwargs)
+        elif spec.family == "ranking":
             _binary(y_t, y_o, _pos_label(spec, kwargs))
         elif spec.mean_of is not None and (np.ndim(y_o) != 1 or np.ndim(y_t) != 1):
             return False
@@ -87,19 +92,18 @@ def _pos_label(spec: MetricSpec, kwargs: dict[str, Any]) -> Any:
     return kwargs.get("pos_label", 1) if spec.pos_label else None
 
 
-def sample_size(spec: MetricSpec, y_t: np.ndarray, y_o: np.ndarray) -> int | None:
-    """The size ``auto_interval`` is keyed on: the smaller class for ranking metrics,
-    else the number of samples; None when it cannot be read (not binary)."""
+def sample_size(spec: MetricSpec, y_t: np.ndarray) -> int:
+    """The size ``auto_interval`` is keyed on: the smallest class of ``y_true`` for
+    ranking metrics, else the number of samples."""
     if spec.family != "ranking":
         return int(y_t.shape[0])
-    try:
-        from dartboard.uncertainty._interval import _binary_scores
+    from dartboard._labels import encode_labels
 
-        y, _ = _binary_scores(y_t, y_o)
+    try:
+        counts = np.bincount(encode_labels(("y_true", y_t)).codes[0])
     except (ValueError, TypeError):
-        return None
-    m = int(np.count_nonzero(y))
-    return min(m, y.shape[0] - m)
+        return 0
+    return int(counts.min()) if counts.shape[0] > 1 else 0
 
 
 def asymptotic_interval(spec: MetricSpec | None, method: str, estimate: float,
@@ -111,6 +115,8 @@ def asymptotic_interval(spec: MetricSpec | None, method: str, estimate: float,
     _check(spec, method, w, kwargs)
     if method == "t":
         low, high, se = _mean_interval(spec, y_t, y_o, level, kwargs)
+    elif spec.default_interval == "delong":
+        low, high, se = _ovr_macro_auc_interval(estimate, y_t, y_o, level, kwargs)
     else:
         low, high, se = _precision_recall_interval(spec, method, estimate, y_t, y_o, level,
                                                    kwargs)
@@ -133,6 +139,54 @@ def _precision_recall_interval(spec: MetricSpec, method: str, estimate: float,
     _, pos, neg = _group_scores(y, scores, None)
     _, variance = _asymptotic.ap_influence(pos, neg)
     se = float(np.sqrt(variance))
+    spread = estimate * (1.0 - estimate)
+    low, high = _asymptotic.logit_interval(
+        estimate, se / spread if spread > 0 else float("nan"), level)
+    return low, high, se
+
+
+def _ovr_codes(y_t: np.ndarray, y_o: np.ndarray, kwargs: dict[str, Any]
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(class codes, probability matrix) of a one-vs-rest macro ROC AUC, or ValueError."""
+    from dartboard._labels import encode_labels
+
+    if np.ndim(y_o) != 2 or kwargs.get("multi_class") != "ovr" \
+            or kwargs.get("average", "macro") != "macro":
+        raise ValueError("method='influence-logit' of roc_auc_score is the interval of a "
+                         "multiclass one-vs-rest macro AUC (multi_class='ovr', "
+                         "average='macro', an (n, K) y_score); binary scores take "
+                         f"'delong' or 'delong-logit'{_HINT}")
+    enc = encode_labels(("y_true", y_t))
+    proba = np.asarray(y_o, dtype=np.float64)
+    if enc.n_classes != proba.shape[1] or enc.n_classes < 3:
+        raise ValueError(f"y_score has {proba.shape[1]} columns for {enc.n_classes} classes "
+                         f"of y_true; the interval needs one column per class{_HINT}")
+    return enc.codes[0], proba
+
+
+def _ovr_macro_auc_interval(estimate: float, y_t: np.ndarray, y_o: np.ndarray, level: float,
+                            kwargs: dict[str, Any]) -> tuple[float, float, float]:
+    """Logit interval of the one-vs-rest macro AUC with its influence-function variance.
+
+    Class k against the rest has DeLong's components; a sample's influence on
+    that AUC is ``(V10 - A_k) N / m_k`` as a positive and ``(V01 - A_k) N / n_k``
+    as a negative (for two classes, ``sum IF^2 / N^2`` is DeLong's variance with
+    ddof = 0). The macro average's influence is the mean over classes, so the
+    covariance between the classes' AUCs is included.
+    """
+    from dartboard._delong import delong_components
+
+    codes, proba = _ovr_codes(y_t, y_o, kwargs)
+    total = codes.shape[0]
+    influence = np.zeros(total)
+    for k in range(proba.shape[1]):
+        positive = codes == k
+        m = int(np.count_nonzero(positive))
+        auc, v10, v01 = delong_components(positive, proba[None, :, k])
+        influence[positive] += (v10[0] - auc[0]) * total / m
+        influence[~positive] += (v01[0] - auc[0]) * total / (total - m)
+    influence /= proba.shape[1]
+    se = float(np.sqrt(np.dot(influence, influence))) / total
     spread = estimate * (1.0 - estimate)
     low, high = _asymptotic.logit_interval(
         estimate, se / spread if spread > 0 else float("nan"), level)
