@@ -81,7 +81,7 @@ def _run(label, make, metric, truth, methods, sims, resamples, seed):
     print(f"{label:<34} {cells}   [{time.perf_counter() - start:.0f}s]", flush=True)
 
 
-def auc_section(sims, resamples):
+def auc_section(sims, resamples, balances=(0.5, 0.1)):
     from dartboard.metrics import roc_auc_score
 
     truth = float(special.ndtr(D / np.sqrt(2)))
@@ -89,7 +89,7 @@ def auc_section(sims, resamples):
     methods = ("delong", "delong-logit", "bca")
     cells = [(0.5, 60, None), (0.5, 200, None), (0.5, 1000, None),
              (0.1, 60, None), (0.1, 200, None), (0.1, 1000, None), (None, 60, 6)]
-    for prev, n, fixed in cells:
+    for prev, n, fixed in [c for c in cells if (c[0] or 0.1) in balances]:
         label = f"n={n:<5} 6 pos (10%)" if fixed else f"n={n:<5} {100 * prev:.0f}% positives"
         _run(label, lambda rng, n=n, prev=prev, fixed=fixed: _scores(rng, n, prev or 0.1, fixed),
              roc_auc_score, truth, methods, sims, resamples, n + int(100 * (prev or 0)))
@@ -131,7 +131,7 @@ def multiclass_section(sims, resamples):
         print(f"\nmulticlass ROC AUC (ovr, macro), classes {weights} (population {truth:.4f})")
         for n in (60, 200, 1000, 5000):
             rng = np.random.default_rng(n)
-            methods = ("influence-logit",) + (("percentile",) if n <= 1000 else ())
+            methods = ("influence-logit",) + (("percentile",) if n <= 200 else ())
             hits = dict.fromkeys(methods, 0)
             for i in range(sims):
                 y, p = _multiclass(rng, n, weights)
@@ -147,6 +147,7 @@ def multiclass_section(sims, resamples):
 
 def _proba(rng, n, prev):
     y = (rng.random(n) < prev).astype(int)
+    y[:2] = [0, 1]  # both classes present
     p = special.expit(np.log(prev / (1 - prev)) - 0.8 + D * (y - prev) + rng.normal(size=n))
     return y, p
 
@@ -160,7 +161,7 @@ def _regression(rng, n, kind):
     return t, t + e
 
 
-def mean_section(sims, resamples):
+def mean_section(sims, resamples, balances=(0.5, 0.1), regression=True):
     from dartboard.metrics import (
         brier_score_loss,
         log_loss,
@@ -172,24 +173,25 @@ def mean_section(sims, resamples):
 
     big = np.random.default_rng(7)
     methods = ("t", "bca")
-    for prev in (0.5, 0.1):
+    for prev in balances:
         y, p = _proba(big, 4_000_000, prev)
         for metric in (log_loss, brier_score_loss):
             truth = float(metric(y, p))
             print(f"\n{metric.__name__}, {100 * prev:.0f}% positives (population {truth:.4f})")
             for n in (60, 200, 1000, 5000):
                 _run(f"n={n}", lambda rng, n=n, prev=prev: _proba(rng, n, prev), metric,
-                     truth, methods if n <= 1000 else ("t",), sims, resamples, n)
-    for kind in ("normal", "t4", "mape"):
+                     truth, methods if n <= 200 else ("t",), sims, resamples, n)
+    for kind in ("normal", "t4", "mape") if regression else ():
         t, q = _regression(big, 4_000_000, kind)
         metrics = (mean_absolute_percentage_error,) if kind == "mape" else \
-            (mean_absolute_error, mean_squared_error, root_mean_squared_error)
+            (mean_absolute_error, mean_squared_error) + \
+            ((root_mean_squared_error,) if kind == "normal" else ())
         for metric in metrics:
             truth = float(metric(t, q))
             print(f"\n{metric.__name__}, errors {kind} (population {truth:.4f})")
             for n in (60, 200, 1000, 5000):
                 _run(f"n={n}", lambda rng, n=n, kind=kind: _regression(rng, n, kind), metric,
-                     truth, methods if n <= 1000 else ("t",), sims, resamples, n)
+                     truth, methods if n <= 200 else ("t",), sims, resamples, n)
 
 
 def main() -> None:
@@ -201,7 +203,10 @@ def main() -> None:
           f"{resamples} bootstrap resamples")
     for name in sections:
         {"auc": auc_section, "pr": pr_section, "mean": mean_section,
-         "multiclass": multiclass_section}[name](sims, resamples)
+         "multiclass": multiclass_section,
+         "auc10": lambda *a: auc_section(*a, balances=(0.1,)),
+         "mean10": lambda *a: mean_section(*a, balances=(0.1,), regression=False),
+         "regression": lambda *a: mean_section(*a, balances=())}[name](sims, resamples)
 
 
 if __name__ == "__main__":

@@ -176,7 +176,7 @@ def test_zero_width_analytic_intervals_warn():
     # is 0. Both gave [1, 1] silently, unlike the bootstrap's zero-width warning.
     y = [0, 1, 1, 0, 1, 1, 0, 1]
     with pytest.warns(IntervalWarning, match="DeLong's variance .* is 0"):
-        iv = interval(roc_auc_score, y, [0, .9, .8, .1, .7, .6, .2, .9])
+        iv = interval(roc_auc_score, y, [0, .9, .8, .1, .7, .6, .2, .9], method="delong")
     assert iv.method == "delong" and iv.low == iv.high == 1.0
     with pytest.warns(IntervalWarning, match="Wald interval .* zero width"):
         iv = interval(accuracy_score, y, y, method="wald")

@@ -39,26 +39,29 @@ def _scores(n, prevalence, seed, ties=False):
     return y, np.round(s, 1) if ties else s
 
 
-def _delong_variance_by_pairs(y, s):
+def _delong_terms_by_pairs(y, s):
     """DeLong et al. (1988) with the structural components summed pair by pair."""
     x, z = s[y == 1], s[y == 0]
     psi = (x[:, None] > z[None, :]) + 0.5 * (x[:, None] == z[None, :])
     v10, v01 = psi.mean(axis=1), psi.mean(axis=0)
-    return psi.mean(), v10.var(ddof=1) / x.size + v01.var(ddof=1) / z.size
+    return psi.mean(), v10.var(ddof=1) / x.size, v01.var(ddof=1) / z.size, x.size, z.size
 
 
 @pytest.mark.parametrize("ties", [False, True])
-@pytest.mark.parametrize("prevalence", [0.1, 0.5])
+@pytest.mark.parametrize("prevalence", [0.04, 0.1, 0.5])
 def test_delong_logit_is_the_logit_of_delong_by_pairs(ties, prevalence):
     y, s = _scores(150, prevalence, 1, ties)
-    auc, var = _delong_variance_by_pairs(y, s)
-    tau = np.sqrt(var) / (auc * (1 - auc))
+    auc, a, b, m, n = _delong_terms_by_pairs(y, s)
+    tau = np.sqrt(a + b) / (auc * (1 - auc))
+    # Welch-Satterthwaite degrees of freedom of the two variance terms
+    df = (a + b) ** 2 / (a ** 2 / (m - 1) + b ** 2 / (n - 1))
+    q = stats.t.ppf(0.975, df)
     iv = interval(roc_auc_score, y, s, method="delong-logit")
     assert iv.method == "delong-logit"
     assert iv.estimate == pytest.approx(auc, abs=1e-12)
-    assert iv.low == pytest.approx(special.expit(special.logit(auc) - Z * tau), abs=1e-12)
-    assert iv.high == pytest.approx(special.expit(special.logit(auc) + Z * tau), abs=1e-12)
-    assert iv.standard_error == pytest.approx(np.sqrt(var), abs=1e-12)
+    assert iv.low == pytest.approx(special.expit(special.logit(auc) - q * tau), abs=1e-12)
+    assert iv.high == pytest.approx(special.expit(special.logit(auc) + q * tau), abs=1e-12)
+    assert iv.standard_error == pytest.approx(np.sqrt(a + b), abs=1e-12)
     plain = interval(roc_auc_score, y, s, method="delong")
     assert plain.standard_error == pytest.approx(iv.standard_error, abs=1e-15)
 
@@ -177,7 +180,7 @@ def test_multiclass_log_loss_t_interval():
 
 
 @pytest.mark.parametrize("metric, method", [
-    (accuracy_score, "t"), (log_loss, "logit"), (roc_auc_score, "influence-logit"),
+    (accuracy_score, "t"), (log_loss, "logit"), (roc_auc_score, "logit"),
     (mean_absolute_error, "delong-logit")])
 def test_method_that_does_not_apply_names_it(metric, method):
     y = np.array([0, 1, 1, 0, 1, 0])
@@ -196,6 +199,19 @@ def test_t_refuses_weights_and_unknown_keywords():
         interval(mean_absolute_error, t, t + 1, method="t", multioutput="uniform_average")
 
 
+def test_score_state_delong_logit_equals_interval_on_the_rows():
+    from dartboard.metrics import ScoreState
+    from dartboard.uncertainty import interval_from_score_state
+
+    y, s = _scores(300, 0.1, 9, ties=True)
+    a = interval_from_score_state(ScoreState.from_scores(y, s), method="delong-logit")
+    b = interval(roc_auc_score, y, s, method="delong-logit")
+    assert (a.low, a.high, a.standard_error) == pytest.approx((b.low, b.high, b.standard_error),
+                                                              rel=1e-12)
+    assert interval_from_score_state(ScoreState.from_scores(y, s)).method == \
+        interval(roc_auc_score, y, s).method == "delong-logit"
+
+
 def test_auto_follows_the_registry_by_size():
     from dartboard.metrics._registry import spec_for
 
@@ -205,8 +221,17 @@ def test_auto_follows_the_registry_by_size():
                           (pr_auc_score, s), (log_loss, p), (brier_score_loss, p)]:
         spec = spec_for(metric)
         size = min(y.sum(), y.size - y.sum()) if spec.family == "ranking" else y.size
-        expected = [m for minimum, m in spec.auto_interval if size >= minimum][-1]
+        reached = [m for minimum, m in spec.auto_interval if size >= minimum]
+        # binary scores: the last reached that is not the multiclass AUC's method
+        expected = [m for m in reached if not (metric is roc_auc_score
+                                               and m == "influence-logit")][-1]
         assert interval(metric, y, other, n_resamples=200, random_state=0).method == expected
+    # a small class: DeLong on the logit scale
+    y_small = np.r_[np.ones(30, int), np.zeros(600, int)]
+    s_small = np.random.default_rng(0).normal(size=630) + y_small
+    assert interval(roc_auc_score, y_small, s_small).method == "delong-logit"
+    ym, pm = _multiclass(900, 3)
+    assert interval(roc_auc_score, ym, pm, multi_class="ovr").method == "influence-logit"
     # weights: the analytic paths do not take them, auto bootstraps
     iv = interval(log_loss, y, p, sample_weight=np.ones(y.size), n_resamples=200,
                   random_state=0)

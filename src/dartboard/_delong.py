@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["delong_auc_covariance", "delong_components"]
+__all__ = ["delong_auc_covariance", "delong_components", "delong_terms"]
 
 
 def _midranks(x: np.ndarray) -> np.ndarray:
@@ -94,6 +94,17 @@ def delong_auc_covariance(y_true: np.ndarray, scores: np.ndarray
     aucs, v10, v01 = delong_components(y_true, scores)
     cov = _sample_cov(v10) / m + _sample_cov(v01) / n
     return aucs, cov
+
+
+def delong_terms(y_true: np.ndarray, scores: np.ndarray
+                 ) -> tuple[float, float, float, int, int]:
+    """``(AUC, S10 / m, S01 / n, m, n)`` of one model: DeLong's variance is the sum of
+    the two terms, each from one class's components (a class with one sample: 0)."""
+    aucs, v10, v01 = delong_components(np.asarray(y_true, dtype=bool),
+                                       np.asarray(scores, dtype=np.float64).reshape(1, -1))
+    m, n = v10.shape[1], v01.shape[1]
+    return (float(aucs[0]), float(_sample_cov(v10)[0, 0]) / m,
+            float(_sample_cov(v01)[0, 0]) / n, m, n)
 
 
 def delong_components(y_true: np.ndarray, scores: np.ndarray

@@ -130,7 +130,15 @@ def delong_interval(auc: float, variance: float, confidence_level: float
 
 
 def delong_variance_grouped(pos: np.ndarray, neg: np.ndarray) -> tuple[float, float]:
-    """(AUC, DeLong's variance) from counts of positives and negatives per distinct score.
+    """(AUC, DeLong's variance) from counts per distinct score (see delong_terms_grouped)."""
+    auc, term_pos, term_neg, _, _ = delong_terms_grouped(pos, neg)
+    return auc, term_pos + term_neg
+
+
+def delong_terms_grouped(pos: np.ndarray, neg: np.ndarray
+                         ) -> tuple[float, float, float, float, float]:
+    """(AUC, S10 / m, S01 / n, m, n) from counts of positives and negatives per score:
+    DeLong's variance is the sum of the two terms.
 
     ``pos[g]`` and ``neg[g]`` count the positive and negative samples at the
     g-th distinct score, scores increasing. DeLong's structural components are
@@ -152,4 +160,4 @@ def delong_variance_grouped(pos: np.ndarray, neg: np.ndarray) -> tuple[float, fl
     auc = float(np.dot(pos, v10) / m)
     s10 = float(np.dot(pos, (v10 - auc) ** 2) / (m - 1)) if m > 1 else 0.0
     s01 = float(np.dot(neg, (v01 - auc) ** 2) / (n - 1)) if n > 1 else 0.0
-    return auc, s10 / m + s01 / n
+    return auc, s10 / m, s01 / n, m, n

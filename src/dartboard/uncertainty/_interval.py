@@ -100,10 +100,12 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
         ``"bca"`` (bootstrap, any metric). ``"auto"`` picks wilson for
         proportions, bca for other count metrics and generic callables, and for
         the rest the registry's choice by sample size (``auto_interval``,
-        measured by coverage in ``benchmarks/interval_choice.py``): delong-logit
-        for ROC AUC, influence-logit for AP and PR AUC from 200 samples in the
-        smaller class, t for mean losses from 1000 samples, bca below. Analytic
-        methods take no ``sample_weight``; with weights ``auto`` uses bca.
+        measured by coverage in ``benchmarks/interval_choice.py``): binary ROC
+        AUC delong-logit below 100 samples in the smaller class and delong from
+        100, multiclass (ovr macro) AUC influence-logit, AP and PR AUC bca below
+        100 in the smaller class and influence-logit from 100, mean losses t
+        from 1000 samples and bca below. Analytic methods take no
+        ``sample_weight``; with weights ``auto`` uses bca.
     confidence_level : float, default=0.95
         Strictly between 0 and 1.
     n_resamples : int, default=10_000
@@ -393,7 +395,7 @@ def _binary_scores(y_t: np.ndarray, y_o: np.ndarray, pos_label: Any = None
 def _delong(spec: MetricSpec | None, estimate: float, y_t: np.ndarray, y_o: np.ndarray,
             w: np.ndarray | None, level: float, kwargs: dict[str, Any],
             method: str = "delong") -> Interval:
-    from dartboard._delong import delong_auc_covariance
+    from dartboard._delong import delong_auc_covariance, delong_terms
 
     name = "" if spec is None else spec.name
     if spec is None or spec.default_interval != "delong":
@@ -414,9 +416,11 @@ def _delong(spec: MetricSpec | None, estimate: float, y_t: np.ndarray, y_o: np.n
                          f"{np.shape(y_o)}; use a bootstrap method (percentile, basic or bca) "
                          "for a multiclass AUC")
     y, scores = _binary_scores(y_t, y_o)
-    aucs, cov = delong_auc_covariance(y, scores[None, :])
-    interval_of = _analytic.delong_interval if method == "delong" else _asymptotic.delong_logit
-    low, high, se = interval_of(float(aucs[0]), float(cov[0, 0]), level)
+    if method == "delong-logit":
+        low, high, se = _asymptotic.delong_logit(*delong_terms(y, scores), level)
+    else:
+        aucs, cov = delong_auc_covariance(y, scores[None, :])
+        low, high, se = _analytic.delong_interval(float(aucs[0]), float(cov[0, 0]), level)
     return Interval(estimate, low, high, level, method, se, None, None, name)
 
 

@@ -211,9 +211,12 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
     --------
     >>> from dartboard.metrics import ScoreState
     >>> state = ScoreState.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
-    >>> iv = interval_from_score_state(state)
+    >>> iv = interval_from_score_state(state, method="delong")
     >>> iv.method, round(iv.estimate, 4), round(iv.low, 4), round(iv.high, 4)
     ('delong', 0.8889, 0.5809, 1.0)
+    >>> iv = interval_from_score_state(state)  # 3 per class: DeLong on the logit scale, t
+    >>> iv.method, round(iv.low, 4), round(iv.high, 4)
+    ('delong-logit', 0.088, 0.9985)
     >>> interval_from_score_state(state, method="percentile", stratified=True,
     ...                           random_state=0).method
     'percentile'
@@ -241,13 +244,14 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
         spec = get_spec("roc_auc_score")
         method = spec.default_interval
         for minimum, choice in spec.auto_interval:
-            if min(m, n) >= minimum:
+            if min(m, n) >= minimum and choice in ("delong", "delong-logit"):
                 method = choice
     if method in ("delong", "delong-logit"):
-        auc, variance = _analytic.delong_variance_grouped(score_state.pos, score_state.neg)
-        interval_of = _analytic.delong_interval if method == "delong" else \
-            _asymptotic.delong_logit
-        low, high, se = interval_of(auc, variance, level)
+        terms = _analytic.delong_terms_grouped(score_state.pos, score_state.neg)
+        if method == "delong":
+            low, high, se = _analytic.delong_interval(terms[0], terms[1] + terms[2], level)
+        else:
+            low, high, se = _asymptotic.delong_logit(*terms, level)
         return Interval(estimate, low, high, level, method, se, None, None, "roc_auc_score")
     cells = ScoreCells(score_state.pos, score_state.neg)
     reps = _bootstrap.multinomial_replicates(
