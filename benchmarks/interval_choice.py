@@ -12,7 +12,7 @@ Populations
   of positives is Binomial(n, prevalence); the "6 pos" row fixes 6 positives of
   60). Population AP (= limit of the trapezoidal PR AUC) by quadrature.
 - log loss and Brier: y ~ Bernoulli(prevalence), probability
-  expit(-2 + 1.5 d y + N(0, 1))-like scores (a logistic score, miscalibrated on
+  expit(logit(prevalence) - 0.8 + d (y - prevalence) + N(0, 1)) (miscalibrated on
   purpose); population values from 4 million draws.
 - MAE, MSE, RMSE: errors N(0, 1) and Student t(4) (heavy tails); MAPE with
   targets 5 + N(0, 1); population values from 4 million draws.
@@ -21,8 +21,11 @@ Populations
   80/10/10, softmax of N(0, 1) scores with +1.2 on the true class; population
   value from 2 million draws; influence-logit and the percentile bootstrap.
 
+The bootstrap candidates run only at the sizes where auto could choose them
+(their per-set cost grows with n; the analytic ones cost one pass).
+
 Usage: python benchmarks/interval_choice.py [sims=1000] [resamples=1000]
-       [sections=auc,pr,mean,multiclass]
+       [sections=auc,pr,mean,multiclass; also auc10, pr10, mean10, regression]
 """
 
 from __future__ import annotations
@@ -95,10 +98,10 @@ def auc_section(sims, resamples, balances=(0.5, 0.1)):
              roc_auc_score, truth, methods, sims, resamples, n + int(100 * (prev or 0)))
 
 
-def pr_section(sims, resamples):
+def pr_section(sims, resamples, balances=(0.5, 0.1)):
     from dartboard.metrics import average_precision_score, pr_auc_score
 
-    for prev in (0.5, 0.1):
+    for prev in balances:
         truth = _population_ap(prev)
         print(f"\nAP and PR AUC, {100 * prev:.0f}% positives (population {truth:.4f})")
         for metric in (average_precision_score, pr_auc_score):
@@ -205,6 +208,7 @@ def main() -> None:
         {"auc": auc_section, "pr": pr_section, "mean": mean_section,
          "multiclass": multiclass_section,
          "auc10": lambda *a: auc_section(*a, balances=(0.1,)),
+         "pr10": lambda *a: pr_section(*a, balances=(0.1,)),
          "mean10": lambda *a: mean_section(*a, balances=(0.1,), regression=False),
          "regression": lambda *a: mean_section(*a, balances=())}[name](sims, resamples)
 

@@ -284,3 +284,19 @@ def test_multiclass_auc_influence_se_agrees_with_the_row_bootstrap():
     plain = interval(lambda a, b: skm.roc_auc_score(a, b, multi_class="ovr"), y, p,
                      method="percentile", n_resamples=2000, random_state=0)
     assert analytic.standard_error == pytest.approx(plain.standard_error, rel=0.08)
+
+
+def test_evaluate_defaults_resample_no_rows_at_large_n():
+    """Every default binary interval at n = 5000 is a formula or a count bootstrap."""
+    from dartboard.evaluation import evaluate_predictions
+    from dartboard.metrics._registry import specs
+
+    y, s = _scores(5000, 0.3, 11)
+    res = evaluate_predictions(y, y_score=special.expit(s - 1), n_resamples=200)
+    by_label = {sp.table_label("binary"): sp for sp in specs(task="binary")}
+    for row in res.metrics:
+        spec = by_label[row.metric]
+        if spec.interval_fast == "counts":
+            assert row.method in {"wilson", "bca"}, row
+        else:
+            assert row.method in {"delong", "influence-logit", "t"}, row

@@ -102,9 +102,9 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
         the rest the registry's choice by sample size (``auto_interval``,
         measured by coverage in ``benchmarks/interval_choice.py``): binary ROC
         AUC delong-logit below 100 samples in the smaller class and delong from
-        100, multiclass (ovr macro) AUC influence-logit, AP and PR AUC bca below
-        100 in the smaller class and influence-logit from 100, mean losses t
-        from 1000 samples and bca below. Analytic methods take no
+        100, multiclass (ovr macro) AUC influence-logit, AP and PR AUC logit
+        below 100 in the smaller class and influence-logit from 100, mean
+        losses t from 1000 samples and bca below. Analytic methods take no
         ``sample_weight``; with weights ``auto`` uses bca.
     confidence_level : float, default=0.95
         Strictly between 0 and 1.
