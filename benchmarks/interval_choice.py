@@ -25,7 +25,8 @@ The bootstrap candidates run only at the sizes where auto could choose them
 (their per-set cost grows with n; the analytic ones cost one pass).
 
 Usage: python benchmarks/interval_choice.py [sims=1000] [resamples=1000]
-       [sections=auc,pr,mean,multiclass; also auc10, pr10, mean10, regression]
+       [sections=auc,pr,mean,multiclass; also auc10, auc6, pr10, mean10, regression]
+       [auc methods=delong,delong-logit,bca]
 """
 
 from __future__ import annotations
@@ -84,15 +85,16 @@ def _run(label, make, metric, truth, methods, sims, resamples, seed):
     print(f"{label:<34} {cells}   [{time.perf_counter() - start:.0f}s]", flush=True)
 
 
-def auc_section(sims, resamples, balances=(0.5, 0.1)):
+def auc_section(sims, resamples, balances=(0.5, 0.1), methods=("delong", "delong-logit", "bca"),
+                fixed_only=False):
     from dartboard.metrics import roc_auc_score
 
     truth = float(special.ndtr(D / np.sqrt(2)))
     print(f"\nROC AUC (population {truth:.4f}); coverage % (mean width)")
-    methods = ("delong", "delong-logit", "bca")
     cells = [(0.5, 60, None), (0.5, 200, None), (0.5, 1000, None),
              (0.1, 60, None), (0.1, 200, None), (0.1, 1000, None), (None, 60, 6)]
-    for prev, n, fixed in [c for c in cells if (c[0] or 0.1) in balances]:
+    for prev, n, fixed in [c for c in cells if (c[0] or 0.1) in balances
+                           and (c[2] or not fixed_only)]:
         label = f"n={n:<5} 6 pos (10%)" if fixed else f"n={n:<5} {100 * prev:.0f}% positives"
         _run(label, lambda rng, n=n, prev=prev, fixed=fixed: _scores(rng, n, prev or 0.1, fixed),
              roc_auc_score, truth, methods, sims, resamples, n + int(100 * (prev or 0)))
@@ -202,12 +204,17 @@ def main() -> None:
     resamples = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
     sections = sys.argv[3].split(",") if len(sys.argv) > 3 else ["auc", "pr", "mean",
                                                                   "multiclass"]
+    # a fourth argument limits the ROC AUC methods (e.g. delong,delong-logit: seconds)
+    auc_methods = tuple(sys.argv[4].split(",")) if len(sys.argv) > 4 else \
+        ("delong", "delong-logit", "bca")
     print(f"coverage of 95% intervals: {sims} simulated test sets per cell, "
           f"{resamples} bootstrap resamples")
     for name in sections:
-        {"auc": auc_section, "pr": pr_section, "mean": mean_section,
+        {"auc": lambda *a: auc_section(*a, methods=auc_methods),
+         "auc6": lambda *a: auc_section(*a, balances=(0.1,), methods=auc_methods,
+                                        fixed_only=True), "pr": pr_section, "mean": mean_section,
          "multiclass": multiclass_section,
-         "auc10": lambda *a: auc_section(*a, balances=(0.1,)),
+         "auc10": lambda *a: auc_section(*a, balances=(0.1,), methods=auc_methods),
          "pr10": lambda *a: pr_section(*a, balances=(0.1,)),
          "mean10": lambda *a: mean_section(*a, balances=(0.1,), regression=False),
          "regression": lambda *a: mean_section(*a, balances=())}[name](sims, resamples)

@@ -68,8 +68,8 @@ class MetricSpec:
         Whether it takes these keywords.
     interval_fast : str or None
         The fast bootstrap path: ``counts`` (multinomial draws of the confusion
-        matrix), ``roc`` or ``ap`` (re-weighted tie groups of one sort), None
-        (resample the rows).
+        matrix), ``roc``, ``ap`` or ``pr`` (re-weighted tie groups of one sort),
+        None (resample the rows).
     compare_fast : str or None
         The fast paired path of :func:`dartboard.compare_models`: ``counts``,
         ``auc`` or ``mean_loss``; None resamples the rows.
@@ -78,8 +78,8 @@ class MetricSpec:
         per-sample decomposition handles)``; the function returns the per-sample
         losses and weights.
     default_interval : str or None
-        ``method="auto"``'s choice: ``wilson``, ``delong`` or ``bca``; None when no
-        interval is valid (a sample maximum).
+        ``method="auto"``'s choice when ``auto_interval`` gives none: ``wilson``,
+        ``delong`` or ``bca``; None when no interval is valid (a sample maximum).
     state : str or None
         The mergeable state streaming evaluation computes it from: ``counts``,
         ``scores``, ``losses``, ``moments`` or ``errors``; None when it does not
@@ -105,6 +105,16 @@ class MetricSpec:
         ``default_interval`` where it applies, else ``bca``. The size is the
         smallest class for ranking metrics and the number of samples
         otherwise. Empty: ``default_interval`` always.
+    asymptotic : tuple of str
+        Large-sample interval methods (:mod:`dartboard.uncertainty._asymptotic`)
+        that apply besides ``default_interval``: ``delong-logit`` (binary ROC
+        AUC), ``influence-logit`` (multiclass one-vs-rest macro ROC AUC; AP and
+        PR AUC), ``logit`` (AP and PR AUC), ``t`` (a mean of per-sample terms).
+    mean_of : str or None
+        For a regression mean of per-sample terms, the term: ``absolute``
+        (``|e|``), ``squared`` (``e^2``), ``root-squared`` (RMSE: the square root
+        of the mean of ``e^2``) or ``absolute-percentage`` (``|e| / max(|y|, eps)``).
+        Probabilistic losses name their term function in ``loss_terms`` instead.
     """
 
     name: str
@@ -217,7 +227,8 @@ _SPECS: tuple[MetricSpec, ...] = (
                asymptotic=("delong-logit", "influence-logit"), auto_interval=_AUC_AUTO),
     MetricSpec("average_precision_score", _RANK, "ranking", "scores", pos_label=True,
                average=True, interval_fast="ap", state="scores", binned=True,
-               tasks=("binary",), bounds=_UNIT, asymptotic=_PR_METHODS, auto_interval=_PR_AUTO),
+               tasks=("binary",), bounds=_UNIT, asymptotic=_PR_METHODS,
+               auto_interval=_PR_AUTO),
     MetricSpec("pr_auc_score", _RANK, "ranking", "scores", pos_label=True, average=True,
                interval_fast="pr", state="scores", tasks=("binary",), bounds=_UNIT,
                asymptotic=_PR_METHODS, auto_interval=_PR_AUTO),
