@@ -663,8 +663,9 @@ def test_signal_during_evaluate_report_leaves_nothing(tmp_path, signame, code, m
     pd.DataFrame({"y": y, "s": np.clip(0.3 * y + 0.7 * rng.random(n), 0, 1)}).to_csv(
         tmp_path / "big.csv", index=False)
     out = tmp_path / "out.html"
+    # --ci bca: resampled rows keep the command busy (auto's intervals are now formulas)
     proc = _cli("evaluate", tmp_path / "big.csv", "--y-true", "y", "--y-score", "s",
-                "--n-resamples", "200000", "--report", out)
+                "--ci", "bca", "--n-resamples", "200000", "--report", out)
     deadline = time.monotonic() + 60
     while not _catches(proc.pid, signal.SIGTERM):  # the command is running
         assert time.monotonic() < deadline and proc.poll() is None

@@ -15,6 +15,7 @@ from dartboard.metrics import (
     average_precision_score,
     f1_score,
     mean_squared_error,
+    pr_auc_score,
     precision_score,
     roc_auc_score,
 )
@@ -156,6 +157,9 @@ def test_ranking_replicate_equals_metric_on_expanded_data(rows, weighted):
         skm.roc_auc_score(y[keep], s[keep], sample_weight=eff[keep]), abs=1e-12)
     assert ranked.average_precision(c) == pytest.approx(
         skm.average_precision_score(y[keep], s[keep], sample_weight=eff[keep]), abs=1e-12)
+    precision, recall, _ = skm.precision_recall_curve(y[keep], s[keep],
+                                                      sample_weight=eff[keep])
+    assert ranked.pr_auc(c) == pytest.approx(skm.auc(recall, precision), abs=1e-12)
 
 
 def test_auc_jackknife_is_exact_leave_one_out():
@@ -172,7 +176,8 @@ def test_auc_jackknife_is_exact_leave_one_out():
 
 @pytest.mark.parametrize("metric, oracle", [
     (roc_auc_score, lambda a, b: _brute_auc(a, b)),
-    (average_precision_score, lambda a, b: skm.average_precision_score(a, b))])
+    (average_precision_score, lambda a, b: skm.average_precision_score(a, b)),
+    (pr_auc_score, lambda a, b: skm.auc(*skm.precision_recall_curve(a, b)[1::-1]))])
 def test_ranking_path_matches_index_resampling(metric, oracle):
     y, s = _scores(300, 2, ties=True)
     fast = interval(metric, y, s, method="bca", n_resamples=1500, random_state=10)

@@ -251,7 +251,7 @@ def test_score_state_delong_equals_interval_on_the_rows():
     y, s = _scored(600, 8)
     parts = [ScoreState.from_scores(y[a:b], s[a:b]) for a, b in ((0, 250), (250, 600))]
     state = parts[1].merge(parts[0])
-    a = interval_from_score_state(state, confidence_level=0.9)
+    a = interval_from_score_state(state, method="delong", confidence_level=0.9)
     b = interval(roc_auc_score, y, s, method="delong", confidence_level=0.9)
     assert a.method == b.method == "delong"
     assert a.estimate == b.estimate
@@ -262,7 +262,7 @@ def test_score_state_delong_equals_interval_on_the_rows():
 def test_score_state_delong_single_positive_matches_rows():
     y = np.array([0, 0, 1, 0, 0])
     s = np.array([0.1, 0.5, 0.4, 0.4, 0.9])
-    a = interval_from_score_state(ScoreState.from_scores(y, s))
+    a = interval_from_score_state(ScoreState.from_scores(y, s), method="delong")
     b = interval(roc_auc_score, y, s, method="delong")
     assert (a.low, a.high, a.standard_error) == pytest.approx((b.low, b.high,
                                                                 b.standard_error), rel=1e-12)
@@ -337,7 +337,7 @@ def test_score_state_bootstrap_matches_row_resampling(method, stratified):
 def test_score_state_integer_weights_are_frequency_counts():
     y, s = _scored(150, 12)
     w = np.random.default_rng(12).integers(0, 4, 150)
-    a = interval_from_score_state(ScoreState.from_scores(y, s, sample_weight=w))
+    a = interval_from_score_state(ScoreState.from_scores(y, s, sample_weight=w), method="delong")
     b = interval(roc_auc_score, np.repeat(y, w), np.repeat(s, w), method="delong")
     assert (a.low, a.high) == pytest.approx((b.low, b.high), rel=1e-12)
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["delong_auc_covariance"]
+__all__ = ["delong_auc_covariance", "delong_components", "delong_terms"]
 
 
 def _midranks(x: np.ndarray) -> np.ndarray:
@@ -91,6 +91,32 @@ def delong_auc_covariance(y_true: np.ndarray, scores: np.ndarray
     if m == 0 or n == 0:
         raise ValueError("ROC AUC is undefined when y_true holds only one class "
                          f"({m} positive and {n} negative samples)")
+    aucs, v10, v01 = delong_components(y_true, scores)
+    cov = _sample_cov(v10) / m + _sample_cov(v01) / n
+    return aucs, cov
+
+
+def delong_terms(y_true: np.ndarray, scores: np.ndarray
+                 ) -> tuple[float, float, float, int, int]:
+    """``(AUC, S10 / m, S01 / n, m, n)`` of one model: DeLong's variance is the sum of
+    the two terms, each from one class's components (a class with one sample: 0)."""
+    aucs, v10, v01 = delong_components(np.asarray(y_true, dtype=bool),
+                                       np.asarray(scores, dtype=np.float64).reshape(1, -1))
+    m, n = v10.shape[1], v01.shape[1]
+    return (float(aucs[0]), float(_sample_cov(v10)[0, 0]) / m,
+            float(_sample_cov(v01)[0, 0]) / n, m, n)
+
+
+def delong_components(y_true: np.ndarray, scores: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """AUCs and DeLong's structural components ``V10`` (k, m) and ``V01`` (k, n).
+
+    ``V10[:, i]`` belongs to the i-th positive and ``V01[:, j]`` to the j-th
+    negative, in the order of ``y_true``. The caller has checked the shapes and
+    that both classes are present.
+    """
+    m = int(np.count_nonzero(y_true))
+    n = y_true.shape[0] - m
     x = scores[:, y_true]
     y = scores[:, ~y_true]
     tx = _midranks(x)
@@ -99,8 +125,7 @@ def delong_auc_covariance(y_true: np.ndarray, scores: np.ndarray
     aucs = tz[:, :m].sum(axis=1) / (m * n) - (m + 1.0) / (2.0 * n)
     v10 = (tz[:, :m] - tx) / n
     v01 = 1.0 - (tz[:, m:] - ty) / m
-    cov = _sample_cov(v10) / m + _sample_cov(v01) / n
-    return aucs, cov
+    return aucs, v10, v01
 
 
 def _sample_cov(v: np.ndarray) -> np.ndarray:

@@ -239,9 +239,11 @@ def _method_for(ci: str, spec: MetricSpec, kwargs: dict[str, Any]) -> str:
 
     if ci in PROPORTION_METHODS:
         return ci if spec.proportion and "average" not in kwargs else "auto"
-    if ci == "delong":
-        return ci if spec.default_interval == "delong" else "auto"
-    return ci
+    if ci in ("percentile", "basic", "bca", "auto"):
+        return ci
+    # an analytic method (delong, delong-logit, logit, influence-logit, t) where the
+    # registry says it applies to the metric, else the metric's own choice
+    return ci if ci == spec.default_interval or ci in spec.asymptotic else "auto"
 
 
 def _label_of(spec: MetricSpec | None, function: Any, task: str,
@@ -448,8 +450,8 @@ def _row(c: Chosen, task: str, y_true: np.ndarray, other: np.ndarray,
                          n, group)
     method = _method_for(opts.ci, c.spec, c.kwargs) if c.spec is not None else \
         (opts.ci if opts.ci in ("percentile", "basic", "bca") else "auto")
-    if method == "delong" and w is not None:
-        method = "auto"
+    if w is not None and method not in ("percentile", "basic", "bca"):
+        method = "auto"  # analytic intervals take no weights; auto then bootstraps
     res = interval(c.function, y_true, other, method=method,
                    confidence_level=opts.confidence_level, n_resamples=opts.n_resamples,
                    random_state=opts.random_state, sample_weight=w, **c.kwargs)

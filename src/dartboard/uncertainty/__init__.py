@@ -1,10 +1,12 @@
 """Confidence intervals for every metric: analytic where theory is exact, else bootstrap.
 
 - :func:`interval` (metric, y_true, y_other, ...): proportion intervals (wald,
-  wilson, clopper-pearson, agresti-coull, jeffreys), DeLong's interval of ROC AUC,
-  and percentile / basic / BCa bootstrap intervals of any metric or callable, with
-  fast paths for count metrics (multinomial confusion matrices) and binary AUC /
-  average precision (one sort).
+  wilson, clopper-pearson, agresti-coull, jeffreys), DeLong's interval of ROC AUC
+  (also on the logit scale), large-sample intervals that cost one pass (logit
+  intervals of AP and PR AUC, influence-function intervals, t for mean losses:
+  ``_asymptotic``), and percentile / basic / BCa bootstrap intervals of any metric
+  or callable, with fast paths for count metrics (multinomial confusion matrices)
+  and binary AUC / average precision / PR AUC (one sort).
 - :func:`interval_from_counts` (metric, ConfusionCounts): the same intervals of a
   count metric from its confusion counts alone (streaming, merged states);
   :func:`interval_from_score_state`: DeLong's interval of ROC AUC from a ScoreState.

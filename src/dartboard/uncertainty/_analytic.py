@@ -24,9 +24,11 @@ With ``z = Phi^{-1}(1 - alpha/2)`` and ``p = x / n``:
   trials, clipped to [0, 1].
 - ``clopper-pearson``: Beta quantiles ``B(alpha/2; x, n-x+1)`` and
   ``B(1-alpha/2; x+1, n-x)``, with 0 at ``x = 0`` and 1 at ``x = n``.
-- ``jeffreys``: Beta(x + 1/2, n - x + 1/2) quantiles.
+- ``jeffreys``: Beta(x + 1/2, n - x + 1/2) quantiles, with 0 at ``x = 0`` and
+  1 at ``x = n`` (Brown, Cai & DasGupta 2001).
 
-These are the formulas of ``statsmodels.stats.proportion.proportion_confint``.
+These are the formulas of ``statsmodels.stats.proportion.proportion_confint``
+(which keeps the Beta quantiles of ``jeffreys`` at ``x = 0`` and ``x = n``).
 
 DeLong's variance of ROC AUC from samples is :func:`dartboard._delong.delong_auc_covariance`;
 :func:`delong_variance_grouped` gives the same variance from the distinct scores
@@ -77,8 +79,10 @@ def proportion_interval(x: float, n: float, confidence_level: float,
         low = 0.0 if x == 0 else special.betaincinv(x, n - x + 1.0, alpha / 2.0)
         high = 1.0 if x == n else special.betaincinv(x + 1.0, n - x, 1.0 - alpha / 2.0)
     elif method == "jeffreys":
-        low = special.betaincinv(x + 0.5, n - x + 0.5, alpha / 2.0)
-        high = special.betaincinv(x + 0.5, n - x + 0.5, 1.0 - alpha / 2.0)
+        # Brown, Cai & DasGupta (2001, Statist. Sci. 16:101-133, section 4.1.3) set
+        # the bounds to 0 at x = 0 and 1 at x = n, as Clopper-Pearson has them
+        low = 0.0 if x == 0 else special.betaincinv(x + 0.5, n - x + 0.5, alpha / 2.0)
+        high = 1.0 if x == n else special.betaincinv(x + 0.5, n - x + 0.5, 1.0 - alpha / 2.0)
     else:  # pragma: no cover - guarded by the caller
         raise ValueError(f"unknown proportion method {method!r}")
     return float(np.clip(low, 0.0, 1.0)), float(np.clip(high, 0.0, 1.0))
@@ -126,7 +130,15 @@ def delong_interval(auc: float, variance: float, confidence_level: float
 
 
 def delong_variance_grouped(pos: np.ndarray, neg: np.ndarray) -> tuple[float, float]:
-    """(AUC, DeLong's variance) from counts of positives and negatives per distinct score.
+    """(AUC, DeLong's variance) from counts per distinct score (see delong_terms_grouped)."""
+    auc, term_pos, term_neg, _, _ = delong_terms_grouped(pos, neg)
+    return auc, term_pos + term_neg
+
+
+def delong_terms_grouped(pos: np.ndarray, neg: np.ndarray
+                         ) -> tuple[float, float, float, float, float]:
+    """(AUC, S10 / m, S01 / n, m, n) from counts of positives and negatives per score:
+    DeLong's variance is the sum of the two terms.
 
     ``pos[g]`` and ``neg[g]`` count the positive and negative samples at the
     g-th distinct score, scores increasing. DeLong's structural components are
@@ -148,4 +160,4 @@ def delong_variance_grouped(pos: np.ndarray, neg: np.ndarray) -> tuple[float, fl
     auc = float(np.dot(pos, v10) / m)
     s10 = float(np.dot(pos, (v10 - auc) ** 2) / (m - 1)) if m > 1 else 0.0
     s01 = float(np.dot(neg, (v01 - auc) ** 2) / (n - 1)) if n > 1 else 0.0
-    return auc, s10 / m + s01 / n
+    return auc, s10 / m, s01 / n, m, n

@@ -25,7 +25,8 @@ Intervals from a distribution ``theta*`` of R replicates (Efron & Tibshirani
 1993, ch. 13-14, the definitions of ``scipy.stats.bootstrap``):
 
 - percentile: the ``alpha/2`` and ``1 - alpha/2`` quantiles of ``theta*``;
-- basic: ``2 theta_hat - q(1 - alpha/2)``, ``2 theta_hat - q(alpha/2)``;
+- basic: ``2 theta_hat - q(1 - alpha/2)``, ``2 theta_hat - q(alpha/2)``,
+  clipped to the metric's range (its registry ``bounds``);
 - BCa: quantiles at ``Phi(z0 + (z0 + z)/(1 - a (z0 + z)))`` for
   ``z = z_{alpha/2}, z_{1-alpha/2}``, with ``z0 = Phi^{-1}(share of theta* below
   theta_hat, ties counted half)`` and the acceleration
@@ -66,8 +67,14 @@ class Replicates:
 # --------------------------------------------------------------------- intervals
 
 def bootstrap_interval(estimate: float, reps: Replicates, confidence_level: float,
-                       method: str) -> tuple[float, float, float, str, np.ndarray]:
-    """(low, high, standard_error, method used, distribution) from replicates."""
+                       method: str, bounds: tuple[float, float] | None = None
+                       ) -> tuple[float, float, float, str, np.ndarray]:
+    """(low, high, standard_error, method used, distribution) from replicates.
+
+    ``bounds`` is the metric's range (a registry fact): the basic interval
+    reflects quantiles around the estimate and can leave it (F1 up to 1.03), so
+    the bounds are clipped to it.
+    """
     values = reps.values
     bad = np.isnan(values)
     if bad.any():
@@ -98,6 +105,8 @@ def bootstrap_interval(estimate: float, reps: Replicates, confidence_level: floa
     low, high = np.quantile(values, levels)
     if method == "basic":
         low, high = 2.0 * estimate - high, 2.0 * estimate - low
+    if bounds is not None:
+        low, high = np.clip([low, high], bounds[0], bounds[1])
     return float(low), float(high), se, method, values
 
 
@@ -336,12 +345,31 @@ class RankedScores:
         return float(np.dot(pg, precision) / tp[-1])
 
 
+    def pr_auc(self, counts: np.ndarray) -> float:
+        """Trapezoidal PR AUC (:func:`dartboard.metrics.pr_auc_score`) of one replicate.
+
+        Thresholds are the distinct scores drawn at least once; the metric's own
+        kernel turns their counts into the area.
+        """
+        from dartboard.metrics._ranking import _pr_auc_from_groups
+
+        cpos, cneg = self.split(counts)
+        pg = np.bincount(self.group_pos, weights=cpos, minlength=self.n_groups)
+        ng = np.bincount(self.group_neg, weights=cneg, minlength=self.n_groups)
+        if pg.sum() <= 0:
+            return float("nan")
+        drawn = (pg + ng) > 0
+        # the kernel takes scores in increasing order
+        return _pr_auc_from_groups(pg[drawn][::-1], ng[drawn][::-1])
+
+
 def ranking_replicates(kind: str, ranked: RankedScores, n_resamples: int, stratified: bool,
                        rng: np.random.Generator, jackknife: bool) -> Replicates:
-    """Bootstrap distribution of binary AUC (``kind="roc"``) or AP (``"ap"``)."""
+    """Bootstrap distribution of binary AUC (``kind="roc"``), AP (``"ap"``) or the
+    trapezoidal PR AUC (``"pr"``)."""
     m, n_neg = ranked.n_pos, ranked.n_neg
     n = m + n_neg
-    stat = ranked.auc if kind == "roc" else ranked.average_precision
+    stat = {"roc": ranked.auc, "ap": ranked.average_precision, "pr": ranked.pr_auc}[kind]
     strata = np.array([m, n_neg]) if stratified else np.array([n])
     # small batches keep the index array in cache; the per-replicate work is O(n) anyway
     batch = _batch_size(8 * n, n_resamples, fraction=4)

@@ -27,14 +27,15 @@ from dartboard._validation import (
     to_numpy,
 )
 from dartboard.metrics._registry import MetricSpec, spec_for, specs
-from dartboard.uncertainty import _analytic, _bootstrap
+from dartboard.uncertainty import _analytic, _asymptotic, _bootstrap
 from dartboard.uncertainty._bootstrap import IntervalWarning
 
 __all__ = ["Interval", "IntervalWarning", "cv_interval", "interval"]
 
 _BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
 #: every ``method`` of :func:`interval`
-METHODS = ("auto", *_analytic.PROPORTION_METHODS, "delong", *_BOOTSTRAP_METHODS)
+METHODS = ("auto", *_analytic.PROPORTION_METHODS, "delong", *_asymptotic.METHODS,
+           *_BOOTSTRAP_METHODS)
 
 
 @dataclass(frozen=True, repr=False)
@@ -91,10 +92,21 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
         True values and predictions (labels or scores, as ``metric`` expects).
     method : str, default="auto"
         ``"wald"``, ``"wilson"``, ``"clopper-pearson"``, ``"agresti-coull"``,
-        ``"jeffreys"`` (proportion metrics), ``"delong"`` (binary ROC AUC),
-        ``"percentile"``, ``"basic"``, ``"bca"`` (bootstrap, any metric). ``"auto"``
-        picks wilson for proportions, delong for ROC AUC, the registry's bootstrap
-        method where it names one (basic for calibration_error), bca otherwise.
+        ``"jeffreys"`` (proportion metrics), ``"delong"`` and ``"delong-logit"``
+        (binary ROC AUC), ``"logit"`` (Boyd et al. 2013) and ``"influence-logit"``
+        (binary average precision and PR AUC), ``"t"`` (a mean of per-sample
+        losses: log loss, Brier, MAE, MSE, RMSE, MAPE; see
+        :mod:`dartboard.uncertainty._asymptotic`), ``"percentile"``, ``"basic"``,
+        ``"bca"`` (bootstrap, any metric). ``"auto"`` picks wilson for
+        proportions, bca for other count metrics and generic callables, and for
+        the rest the registry's choice by sample size (``auto_interval``,
+        measured by coverage in ``benchmarks/interval_choice.py``): binary ROC
+        AUC delong-logit below 100 samples in the smaller class and delong from
+        100, multiclass (ovr macro) AUC influence-logit, AP and PR AUC logit
+        below 100 in the smaller class and influence-logit from 100, mean
+        losses t from 1000 samples and bca below, the registry's bootstrap method
+        where it names one (basic for calibration_error). Analytic methods take no
+        ``sample_weight``; with weights ``auto`` uses bca.
     confidence_level : float, default=0.95
         Strictly between 0 and 1.
     n_resamples : int, default=10_000
@@ -125,7 +137,8 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
     ``pos_label``; multiclass only for accuracy). When ``n = 0`` the metric is
     undefined: the interval is the whole [0, 1], with a warning and a ``nan``
     standard error. DeLong's interval is ``AUC +- z sqrt(var)`` clipped to
-    [0, 1] (no transform).
+    [0, 1] (no transform); ``delong-logit`` carries the same variance to the
+    logit scale, which keeps coverage when one class is small.
 
     Bootstrap: rows are resampled with replacement (``stratified``: within each
     class of ``y_true``). Count metrics draw the resampled confusion matrix as a
@@ -187,12 +200,17 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
         method = _auto_method(spec, y_t, y_o, w, metric_kwargs)
     if method in _analytic.PROPORTION_METHODS:
         raise _not_a_proportion(method, name)
-    if method == "delong":
-        return _delong(spec, estimate, y_t, y_o, w, level, metric_kwargs)
+    if method in ("delong", "delong-logit"):
+        return _delong(spec, estimate, y_t, y_o, w, level, metric_kwargs, method)
+    if method in _asymptotic.METHODS:
+        from dartboard.uncertainty._large import asymptotic_interval
+
+        return asymptotic_interval(spec, method, estimate, y_t, y_o, w, level, metric_kwargs)
     rng = check_random_state(random_state)
     reps = _replicates(metric, spec, y_t, y_o, w, metric_kwargs, iv["n_resamples"],
                        stratified, rng, method == "bca")
-    low, high, se, used, dist = _bootstrap.bootstrap_interval(estimate, reps, level, method)
+    low, high, se, used, dist = _bootstrap.bootstrap_interval(
+        estimate, reps, level, method, None if spec is None else spec.bounds)
     return Interval(estimate, low, high, level, used, se, dist, iv["n_resamples"],
                     name or getattr(metric, "__name__", "metric"))
 
@@ -221,15 +239,22 @@ def _integral_weights(w: np.ndarray | None) -> bool:
 
 def _auto_method(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
                  w: np.ndarray | None, kwargs: dict[str, Any]) -> str:
-    """``method="auto"`` for ranking and generic metrics (count metrics: _count_interval)."""
-    if spec is not None and spec.default_interval == "delong" and w is None and not kwargs:
-        try:
-            _binary_scores(y_t, y_o)
-        except ValueError:
-            return "bca"
-        return "delong"
-    if spec is not None and spec.default_interval in _BOOTSTRAP_METHODS:
-        return spec.default_interval
+    """``method="auto"`` for ranking and generic metrics (count metrics: _count_interval).
+
+    The registry's ``auto_interval`` by sample size, else its ``default_interval``;
+    BCa when the analytic method chosen does not apply to these inputs (weights,
+    keywords, multiclass scores).
+    """
+    if spec is None:
+        return "bca"
+    from dartboard.uncertainty._large import applicable, sample_size
+
+    size = sample_size(spec, y_t) if spec.auto_interval else 0
+    candidates = [spec.default_interval or "bca"] + \
+        [choice for minimum, choice in spec.auto_interval if size >= minimum]
+    for method in reversed(candidates):
+        if method in _BOOTSTRAP_METHODS or applicable(spec, method, y_t, y_o, w, kwargs):
+            return method
     return "bca"
 
 
@@ -323,8 +348,12 @@ def _count_interval(spec: MetricSpec, state: Any, estimate: float, method: str, 
                 pass
     if method in _analytic.PROPORTION_METHODS:
         return _proportion(spec, method, estimate, state, integral, level, kwargs)
-    if method == "delong":
-        raise _not_delong(name)
+    if method in ("delong", "delong-logit"):
+        raise _not_delong(name, method)
+    if method in _asymptotic.METHODS:
+        from dartboard.uncertainty._large import asymptotic_interval
+
+        asymptotic_interval(spec, method, estimate, None, None, None, level, kwargs)
     from dartboard.metrics._batched import batch_count_metric
 
     if groups is None:
@@ -332,16 +361,19 @@ def _count_interval(spec: MetricSpec, state: Any, estimate: float, method: str, 
     reps = _bootstrap.count_replicates(
         lambda mats: batch_count_metric(spec.name, state.classes, mats, kwargs, undefined="nan"),
         groups, n_resamples, stratified, check_random_state(random_state), method == "bca")
-    low, high, se, used, dist = _bootstrap.bootstrap_interval(estimate, reps, level, method)
+    # normalize=False turns accuracy into a count, outside the proportion's range
+    bounds = spec.bounds if kwargs.get("normalize", True) else None
+    low, high, se, used, dist = _bootstrap.bootstrap_interval(estimate, reps, level, method,
+                                                              bounds)
     return Interval(estimate, low, high, level, used, se, dist, n_resamples, name)
 
 
 # --------------------------------------------------------------------- ranking
 
-def _not_delong(name: str) -> ValueError:
+def _not_delong(name: str, method: str = "delong") -> ValueError:
     delong = ", ".join(f"dartboard.metrics.{s.name}" for s in specs()
                        if s.default_interval == "delong")
-    return ValueError(f"method='delong' applies to {delong} only; got "
+    return ValueError(f"method={method!r} applies to {delong} only; got "
                       f"{name or 'a user callable'}; use 'percentile', 'basic' or 'bca'")
 
 
@@ -362,25 +394,35 @@ def _binary_scores(y_t: np.ndarray, y_o: np.ndarray, pos_label: Any = None
 
 
 def _delong(spec: MetricSpec | None, estimate: float, y_t: np.ndarray, y_o: np.ndarray,
-            w: np.ndarray | None, level: float, kwargs: dict[str, Any]) -> Interval:
-    from dartboard._delong import delong_auc_covariance
+            w: np.ndarray | None, level: float, kwargs: dict[str, Any],
+            method: str = "delong") -> Interval:
+    from dartboard._delong import delong_auc_covariance, delong_terms
 
     name = "" if spec is None else spec.name
     if spec is None or spec.default_interval != "delong":
-        raise _not_delong(name)
+        raise _not_delong(name, method)
     if w is not None:
-        raise ValueError("method='delong' does not take sample_weight; use a bootstrap "
+        raise ValueError(f"method={method!r} does not take sample_weight; use a bootstrap "
                          "method (percentile, basic or bca)")
     if kwargs.get("max_fpr") not in (None, 1, 1.0):
         # the estimate is then the standardised partial AUC, which DeLong's variance
         # of the full AUC does not describe (the interval missed the estimate)
-        raise ValueError(f"method='delong' is the interval of the full ROC AUC; "
+        raise ValueError(f"method={method!r} is the interval of the full ROC AUC; "
                          f"max_fpr={kwargs['max_fpr']!r} (a partial AUC) needs a bootstrap "
                          "method (percentile, basic or bca)")
+    n_classes = np.unique(column_1d(y_t, name="y_true")).shape[0]
+    if np.ndim(y_o) != 1 or n_classes > 2:
+        raise ValueError(f"method={method!r} is DeLong's interval of a binary ROC AUC; got "
+                         f"{n_classes} classes in y_true and y_score of shape "
+                         f"{np.shape(y_o)}; use a bootstrap method (percentile, basic or bca) "
+                         "for a multiclass AUC")
     y, scores = _binary_scores(y_t, y_o)
-    aucs, cov = delong_auc_covariance(y, scores[None, :])
-    low, high, se = _analytic.delong_interval(float(aucs[0]), float(cov[0, 0]), level)
-    return Interval(estimate, low, high, level, "delong", se, None, None, name)
+    if method == "delong-logit":
+        low, high, se = _asymptotic.delong_logit(*delong_terms(y, scores), level)
+    else:
+        aucs, cov = delong_auc_covariance(y, scores[None, :])
+        low, high, se = _analytic.delong_interval(float(aucs[0]), float(cov[0, 0]), level)
+    return Interval(estimate, low, high, level, method, se, None, None, name)
 
 
 # --------------------------------------------------------------------- bootstrap
@@ -397,7 +439,7 @@ def _replicates(metric: Callable[..., Any], spec: MetricSpec | None, y_t: np.nda
                                       jackknife)
         if reps is not None:
             return reps
-    if spec is not None and spec.interval_fast in ("roc", "ap") \
+    if spec is not None and spec.interval_fast in ("roc", "ap", "pr") \
             and set(kwargs) <= {"pos_label"} and np.ndim(y_o) == 1:
         # the metric's own pos_label default (1) where it takes one; else the greater label
         pos_label = kwargs.get("pos_label", 1) if spec.pos_label else None

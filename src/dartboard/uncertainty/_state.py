@@ -28,7 +28,7 @@ import numpy as np
 from dartboard._rng import check_random_state
 from dartboard._validation import check_option, describe
 from dartboard.metrics._registry import get_spec, spec_for, specs
-from dartboard.uncertainty import _analytic, _bootstrap
+from dartboard.uncertainty import _analytic, _asymptotic, _bootstrap
 from dartboard.uncertainty._interval import (
     Interval,
     _count_interval,
@@ -163,12 +163,15 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
                               random_state: Any = None) -> Interval:
     """Interval of ROC AUC from a score map (distinct scores with class counts) alone.
 
-    - ``"delong"`` (and ``"auto"``): ``AUC +- z sqrt(var)`` clipped to [0, 1],
+    - ``"auto"``: as :func:`dartboard.interval` chooses for ROC AUC (the
+      registry's ``auto_interval`` by the smaller class).
+    - ``"delong"``: ``AUC +- z sqrt(var)`` clipped to [0, 1],
       with DeLong's variance from the tie groups (grouped midranks, see
       :func:`dartboard.uncertainty._analytic.delong_variance_grouped`); equal to
       ``dartboard.interval(roc_auc_score, y_true, y_score, method="delong")`` on
       the rows the state was built from. A class with a single sample
-      contributes 0 to the variance, as there.
+      contributes 0 to the variance, as there. ``"delong-logit"``: the same
+      variance on the logit scale.
     - ``"percentile"``, ``"basic"``, ``"bca"``: bootstrap of the rows, drawn as
       a multinomial over the non-empty (score, class) cells (stratified: one
       per class), the AUC of each replicate from cumulative sums over the
@@ -185,7 +188,7 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
         A :class:`~dartboard.metrics.ScoreState` (exact), e.g. merged over batches.
         Its counts are read as frequency counts of rows.
     metric : {"roc_auc_score"}
-    method : {"auto", "delong", "percentile", "basic", "bca"}
+    method : {"auto", "delong", "delong-logit", "percentile", "basic", "bca"}
     confidence_level : float, default=0.95
     n_resamples : int, default=10_000
     stratified : bool, default=False
@@ -208,9 +211,12 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
     --------
     >>> from dartboard.metrics import ScoreState
     >>> state = ScoreState.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
-    >>> iv = interval_from_score_state(state)
+    >>> iv = interval_from_score_state(state, method="delong")
     >>> iv.method, round(iv.estimate, 4), round(iv.low, 4), round(iv.high, 4)
     ('delong', 0.8889, 0.5809, 1.0)
+    >>> iv = interval_from_score_state(state)  # 3 per class: DeLong on the logit scale, t
+    >>> iv.method, round(iv.low, 4), round(iv.high, 4)
+    ('delong-logit', 0.088, 0.9985)
     >>> interval_from_score_state(state, method="percentile", stratified=True,
     ...                           random_state=0).method
     'percentile'
@@ -218,7 +224,8 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
     from dartboard.metrics import ScoreState
 
     check_option(metric, "metric", ("roc_auc_score",))
-    check_option(method, "method", ("auto", "delong", "percentile", "basic", "bca"))
+    check_option(method, "method", ("auto", "delong", "delong-logit", "percentile", "basic",
+                                    "bca"))
     iv = _interval_iv(metric, method, confidence_level, n_resamples, stratified,
                       check_metric=False)
     level = iv["confidence_level"]
@@ -232,16 +239,27 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
         raise ValueError("ROC AUC is undefined when the state holds only one class "
                          f"({m:g} positive and {n:g} negative samples)")
     estimate = float(score_state.compute("roc_auc_score"))
-    if method in ("auto", "delong"):
-        auc, variance = _analytic.delong_variance_grouped(score_state.pos, score_state.neg)
-        low, high, se = _analytic.delong_interval(auc, variance, level)
-        return Interval(estimate, low, high, level, "delong", se, None, None, "roc_auc_score")
+    if method == "auto":
+        # the registry's choice by the smaller class, as dartboard.interval makes it
+        spec = get_spec("roc_auc_score")
+        method = spec.default_interval
+        for minimum, choice in spec.auto_interval:
+            if min(m, n) >= minimum and choice in ("delong", "delong-logit"):
+                method = choice
+    if method in ("delong", "delong-logit"):
+        terms = _analytic.delong_terms_grouped(score_state.pos, score_state.neg)
+        if method == "delong":
+            low, high, se = _analytic.delong_interval(terms[0], terms[1] + terms[2], level)
+        else:
+            low, high, se = _asymptotic.delong_logit(*terms, level)
+        return Interval(estimate, low, high, level, method, se, None, None, "roc_auc_score")
     cells = ScoreCells(score_state.pos, score_state.neg)
     reps = _bootstrap.multinomial_replicates(
         cells.auc, cells.size, cells.stratum, 8 * 3 * cells.n_scores, iv["n_resamples"],
         iv["stratified"], check_random_state(random_state), method == "bca",
         cells.jackknife)
-    low, high, se, used, dist = _bootstrap.bootstrap_interval(estimate, reps, level, method)
+    low, high, se, used, dist = _bootstrap.bootstrap_interval(
+        estimate, reps, level, method, get_spec("roc_auc_score").bounds)
     return Interval(estimate, low, high, level, used, se, dist, iv["n_resamples"],
                     "roc_auc_score")
 
