@@ -21,7 +21,7 @@ _FAMILIES = {
                               "IntervalWarning"],
     "dartboard.compare": ["permutation_test", "compare_models", "mcnemar_test", "delong_test",
                           "corrected_ttest", "rank_models", "TestResult", "Comparison",
-                          "RankResult"],
+                          "RankResult", "adjust_pvalues"],
     "dartboard.selection": ["dart_score", "dart_rank", "dart_sweep", "dart_refit",
                             "DartSweepResult"],
     "dartboard.stability": ["stability_metrics", "stability_audit", "StabilityResult"],

@@ -6,11 +6,12 @@ Each public function validates its arguments first and returns a frozen result
 
 from __future__ import annotations
 
+from dartboard.compare._adjust import adjust_pvalues
 from dartboard.compare._analytic import corrected_ttest, delong_test, mcnemar_test
 from dartboard.compare._models import compare_models
 from dartboard.compare._permutation import permutation_test
 from dartboard.compare._ranking import rank_models
 from dartboard.compare._results import Comparison, RankResult, TestResult
 
-__all__ = ["Comparison", "RankResult", "TestResult", "compare_models",
+__all__ = ["Comparison", "RankResult", "TestResult", "adjust_pvalues", "compare_models",
            "corrected_ttest", "delong_test", "mcnemar_test", "permutation_test", "rank_models"]
