@@ -47,7 +47,6 @@ def test_holm_by_definition():
 def test_shapes_and_namespace():
     assert dartboard.adjust_pvalues is adjust_pvalues
     assert adjust_pvalues([], "holm").shape == (0,)
-    assert float(adjust_pvalues(0.3, "bonferroni")) == 0.3
     assert adjust_pvalues([0.5], "fdr_by").tolist() == [0.5]
 
 

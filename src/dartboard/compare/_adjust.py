@@ -44,8 +44,7 @@ def _adjust_iv(pvalues: Any, method: Any) -> tuple[np.ndarray, str]:
     if not isinstance(method, str) or method.lower() not in _ALIASES:
         raise ValueError(f"method must be one of {', '.join(map(repr, ADJUST_METHODS))}; "
                          f"got {describe(method) if not isinstance(method, str) else repr(method)}")
-    p = as_float_array(pvalues, name="pvalues", ndim=(0, 1), allow_nan=True,
-                       allow_empty=True)
+    p = as_float_array(pvalues, name="pvalues", allow_nan=True, allow_empty=True)
     if np.isnan(p).any():
         raise ValueError("pvalues contains NaN; every p-value must be a number in [0, 1]")
     if ((p < 0.0) | (p > 1.0)).any():
@@ -69,7 +68,7 @@ def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
     Returns
     -------
     ndarray of shape (m,)
-        Adjusted p-values, in the order given (a scalar input gives shape ()).
+        Adjusted p-values, in the order given.
 
     Examples
     --------
@@ -79,13 +78,9 @@ def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
     [0.04, 0.0533, 0.0533, 0.2]
     """
     p, method = _adjust_iv(pvalues, method)
-    shape = p.shape
-    p = p.ravel()
     m = p.shape[0]
-    if m == 0:
-        return p.reshape(shape)
-    if method == "bonferroni":
-        return np.minimum(1.0, m * p).reshape(shape)
+    if method == "bonferroni" or m == 0:
+        return np.minimum(1.0, m * p)
     order = np.argsort(p, kind="stable")
     ps = p[order]
     j = np.arange(1, m + 1)
@@ -98,4 +93,4 @@ def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
         adj = np.minimum.accumulate((ps * m * scale / j)[::-1])[::-1]
     out = np.empty(m)
     out[order] = np.minimum(1.0, adj)
-    return out.reshape(shape)
+    return out
