@@ -28,7 +28,12 @@ import numpy as np
 from scipy import stats
 
 from dartboard._results import Result
-from dartboard._validation import as_float_array, check_consistent_length, check_option, describe
+from dartboard._validation import (
+    as_float_array,
+    check_consistent_length,
+    check_option,
+    describe,
+)
 from dartboard.compare._adjust import ADJUST_METHODS, adjust_pvalues
 from dartboard.compare._permutation import ALTERNATIVES
 from dartboard.compare._ranking import _table_iv, rank_models
