@@ -24,9 +24,10 @@ _FAMILIES = {
                           "RankResult", "adjust_pvalues", "cochran_q", "compare_k_models",
                           "KModelComparison", "friedman_test", "compare_with_control",
                           "ControlResult", "wilcoxon_test", "paired_ttest_5x2cv",
-                          "combined_ftest_5x2cv"],
+                          "combined_ftest_5x2cv", "bayesian_correlated_ttest",
+                          "bayesian_signed_rank_test", "rank_equivalence", "BayesResult"],
     "dartboard.selection": ["dart_score", "dart_rank", "dart_sweep", "dart_refit",
-                            "DartSweepResult"],
+                            "dart_equivalence", "DartSweepResult"],
     "dartboard.stability": ["stability_metrics", "stability_audit", "StabilityResult"],
     "dartboard.profiling": ["profile_pipeline", "Profile"],
 }
