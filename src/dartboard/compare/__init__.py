@@ -26,12 +26,19 @@ from dartboard.compare._folds import (
 from dartboard.compare._kmodels import KModelComparison, cochran_q, compare_k_models
 from dartboard.compare._models import compare_models
 from dartboard.compare._permutation import permutation_test
+from dartboard.compare._power import (
+    auc_power,
+    auc_sample_size,
+    mcnemar_power,
+    mcnemar_sample_size,
+)
 from dartboard.compare._ranking import rank_models
 from dartboard.compare._results import Comparison, RankResult, TestResult
 
 __all__ = ["BayesResult", "Comparison", "ControlResult", "KModelComparison", "RankResult",
-           "TestResult", "adjust_pvalues", "bayesian_correlated_ttest",
-           "bayesian_signed_rank_test", "cochran_q", "combined_ftest_5x2cv", "compare_k_models",
-           "compare_models", "compare_with_control", "corrected_ttest", "delong_test",
-           "friedman_test", "mcnemar_test", "paired_ttest_5x2cv", "permutation_test",
+           "TestResult", "adjust_pvalues", "auc_power", "auc_sample_size",
+           "bayesian_correlated_ttest", "bayesian_signed_rank_test", "cochran_q",
+           "combined_ftest_5x2cv", "compare_k_models", "compare_models", "compare_with_control",
+           "corrected_ttest", "delong_test", "friedman_test", "mcnemar_power",
+           "mcnemar_sample_size", "mcnemar_test", "paired_ttest_5x2cv", "permutation_test",
            "rank_equivalence", "rank_models", "wilcoxon_test"]
