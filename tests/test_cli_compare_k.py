@@ -81,3 +81,27 @@ def test_k_models_bad_input(preds, extra, message):
     res = run("compare", path, "--y-true", "y", "--a", "m0", "--b", "m1", *extra)
     assert res.exit_code == 2
     assert message in res.output and "Traceback" not in res.output
+
+
+def test_k_models_report_shows_the_adjusted_table(preds, tmp_path):
+    path, _ = preds
+    out = tmp_path / "k.html"
+    args = ("compare", path, "--y-true", "y", "--a", "m0", "--b", "m1", "--model", "m2",
+            "--n-resamples", "300")
+    res = run(*args, "--report", out)
+    assert res.exit_code == 0, res.output
+    payload = json.loads(run(*args, "--json").stdout)
+    html = out.read_text()
+    section = html[html.index('id="k-models"'):]
+    for pair in payload["pairwise"]:
+        assert f"<td>{pair['model_a']}</td><td>{pair['model_b']}</td>" in section
+        assert f"<td>{pair['pvalue_adjusted']:.4f}</td>" in section
+    assert "Adjusted p-value" in section
+
+
+def test_report_needs_more_than_two_models(preds, tmp_path):
+    path, _ = preds
+    res = run("compare", path, "--y-true", "y", "--a", "m0", "--b", "m1", "--report",
+              tmp_path / "two.html")
+    assert res.exit_code == 2 and "--report needs more than two models" in res.output
+    assert not (tmp_path / "two.html").exists()

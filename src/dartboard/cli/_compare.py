@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from dartboard.cli._io import column, labels, numeric, read_table
+from dartboard.cli._io import check_output, column, labels, numeric, read_table
 from dartboard.cli._metrics import (
     lower_is_better,
     positive_label_kwargs,
@@ -37,6 +37,8 @@ def compare(
                              "two models every pair is compared, with family-wise control.")),
     method: str = typer.Option("maxt", "--method",
                                help="Family-wise control of k models: maxt or holm."),
+    report: Path | None = typer.Option(None, "--report",
+                                       help="With --model: also write an HTML report."),
 ) -> None:
     """Is model A really better than model B on this test set? A paired
     permutation test and a paired bootstrap interval of the difference; with
@@ -44,6 +46,11 @@ def compare(
     from dartboard import compare_models
 
     spec = resolve_metric(metric)
+    if report is not None:
+        if not model:
+            raise ValueError("--report needs more than two models (--model); a comparison of "
+                             "two is printed only")
+        check_output(report, "--report")
     table = read_table(file)
     truth = labels(column(table, y_true, "--y-true", file), y_true, "--y-true")
     if takes_values(spec):
@@ -56,7 +63,8 @@ def compare(
     preds = {name: reader(column(table, name, opt, file), name, opt)
              for name, opt in zip(names, options)}
     if model:
-        _compare_k(spec, truth, preds, file, n_resamples, seed, alpha, method, json_out)
+        _compare_k(spec, truth, preds, file, n_resamples, seed, alpha, method, json_out,
+                   report)
         return
     pred_a, pred_b = preds[a], preds[b]
     res = compare_models(spec.function, truth, pred_a, pred_b, n_resamples=n_resamples,
@@ -100,15 +108,23 @@ def _payload(res: Any, label: str, a: str, b: str, alpha: float,
 
 
 def _compare_k(spec: Any, truth: Any, preds: dict[str, Any], file: str, n_resamples: int,
-               seed: int, alpha: float, method: str, json_out: bool) -> None:
+               seed: int, alpha: float, method: str, json_out: bool,
+               report: Path | None) -> None:
     """Every pair of k models, with the family-wise adjusted p-values."""
-    from dartboard import compare_k_models
+    from dartboard import __version__, compare_k_models
 
     res = compare_k_models(spec.function, truth, preds, method=method,
                            n_resamples=n_resamples, alpha=alpha, random_state=seed,
                            **positive_label_kwargs(spec, truth, *preds.values()))
     label = spec.table_label()
     pairs = res.pairwise.to_dict(orient="records")
+    if report is not None:
+        from dartboard.report import write_report
+        from dartboard.report._inputs import k_models_input
+
+        write_report({"title": f"dartboard compare: {Path(file).name}",
+                      "dartboard_version": __version__, "k_models": k_models_input(res)},
+                     report)
     if json_out:
         print_json({"metric": label, "models": res.estimates.to_dict(), "method": res.method,
                     "sampler": res.sampler, "alpha": res.alpha,
@@ -124,3 +140,5 @@ def _compare_k(spec: Any, truth: Any, preds: dict[str, Any], file: str, n_resamp
                 [("model_a", "a"), ("model_b", "b"), ("difference", "a - b"),
                  ("pvalue", "p-value"), ("pvalue_adjusted", "adjusted p"),
                  ("verdict", "family-wise")])
+    if report is not None:
+        typer.echo(f"report: {report}")
