@@ -180,3 +180,21 @@ def test_bad_arguments():
         compare_k_models(accuracy_score, y, preds, names=["a", "a"])
     with pytest.raises(TypeError, match="metric must be"):
         compare_k_models("accuracy", y, preds)
+
+
+def test_batched_auc_null_has_the_law_of_sample_permutations():
+    from dartboard.compare._kmodels import _auc_kway_null, _generic_kway_null
+
+    rng = np.random.default_rng(12)
+    y = rng.integers(0, 2, 40)
+    preds = [stats.rankdata(y + rng.normal(scale=s, size=40)) / 40 for s in (0.7, 1.0, 2.0)]
+    fast = _auc_kway_null(y == 1, preds, 1500, np.random.default_rng(1))
+    slow = _generic_kway_null(roc_auc_score, y, preds, None, {}, 1500, np.random.default_rng(2))
+    for i, j in ((0, 1), (0, 2), (1, 2)):
+        assert stats.ks_2samp(fast[:, i] - fast[:, j], slow[:, i] - slow[:, j]).pvalue > 1e-3
+    # every replicate's AUC is an AUC of the dealt scores: a multiple of 1 / (2 n1 n0)
+    n1 = int(y.sum())
+    units = fast * 2 * n1 * (40 - n1)
+    np.testing.assert_allclose(units, np.rint(units), atol=1e-6)
+    res = compare_k_models(roc_auc_score, y, preds, n_resamples=200, random_state=0)
+    assert "counting score ranks" in res.sampler

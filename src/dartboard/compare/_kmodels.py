@@ -56,7 +56,14 @@ from dartboard._validation import (
     to_numpy,
 )
 from dartboard.compare._adjust import adjust_pvalues
-from dartboard.compare._models import _metric_kind, _scalar, _TypeCounts, compare_models
+from dartboard.compare._models import (
+    _batch_auc,
+    _binary_truth,
+    _metric_kind,
+    _scalar,
+    _TypeCounts,
+    compare_models,
+)
 from dartboard.compare._permutation import count_extreme
 from dartboard.compare._results import TestResult, _check_alpha
 from dartboard.metrics._batched import batch_count_metric
@@ -353,6 +360,9 @@ def compare_k_models(metric: Callable[..., Any], y_true: Any, predictions: Any, 
         if joint is not None:
             values = _dealt_count_null(joint, name, metric_kwargs, n_resamples, rng)
             sampler = "step-down max-T over k-way permutations (dealt type counts)"
+        elif kind == "auc":
+            values = _auc_kway_null(_binary_truth(y), preds, n_resamples, rng)
+            sampler = "step-down max-T over k-way permutations (AUC by counting score ranks)"
         else:
             values = _generic_kway_null(metric, y, preds, w, metric_kwargs, n_resamples, rng)
             sampler = "step-down max-T over k-way sample permutations"
@@ -437,6 +447,24 @@ def _dealt_count_null(joint: _JointTypes, name: str, kwargs: dict[str, Any],
             level = dealt
         out[start:start + size] = batch_count_metric(
             name, joint.classes, cm.reshape(size * k, kc, kc), kwargs).reshape(size, k)
+    return out
+
+
+def _auc_kway_null(yt: np.ndarray, preds: list[np.ndarray], n_resamples: int,
+                   rng: np.random.Generator) -> np.ndarray:
+    """Binary AUC of each model (R, k) under k-way permutations: the scores (each
+    model's ranks) are coded once in their union, then each replicate only counts."""
+    uniq, inverse = np.unique(np.concatenate(preds), return_inverse=True)
+    n, k = preds[0].shape[0], len(preds)
+    codes = inverse.reshape(k, n).T
+    rows = np.arange(n)[None, :, None]
+    out = np.empty((n_resamples, k))
+    for start in range(0, n_resamples, max(1, _BATCH_CELLS // (n * k + uniq.shape[0]))):
+        size = min(max(1, _BATCH_CELLS // (n * k + uniq.shape[0])), n_resamples - start)
+        order = rng.permuted(np.broadcast_to(np.arange(k), (size, n, k)), axis=2)
+        dealt = codes[rows, order]
+        for j in range(k):
+            out[start:start + size, j] = _batch_auc(yt, dealt[:, :, j], uniq.shape[0])
     return out
 
 
