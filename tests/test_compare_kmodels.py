@@ -13,7 +13,7 @@ from sklearn import metrics as skm
 import dartboard
 from dartboard._rng import spawn
 from dartboard.compare import cochran_q, compare_k_models, compare_models, mcnemar_test
-from dartboard.compare._kmodels import _dealt_count_null, _JointTypes, _stepdown_maxt
+from dartboard.compare._kmodels_null import JointTypes, dealt_count_null, stepdown_maxt
 from dartboard.metrics import accuracy_score, f1_score, roc_auc_score
 
 
@@ -68,9 +68,9 @@ def test_dealt_sampler_matches_enumerated_permutations(n_classes):
     for perms in itertools.product(itertools.permutations(range(3)), repeat=3):
         dealt = np.array([stacked[i, list(perm)] for i, perm in enumerate(perms)])
         exact[tuple((dealt == y[:, None]).sum(axis=0))] += 1
-    joint = _JointTypes(y, preds, ["a", "b", "c"])
+    joint = JointTypes(y, preds, ["a", "b", "c"])
     r = 20_000
-    values = _dealt_count_null(joint, "accuracy_score", {}, r, np.random.default_rng(3))
+    values = dealt_count_null(joint, "accuracy_score", {}, r, np.random.default_rng(3))
     seen = Counter(tuple(np.rint(v * 3).astype(int)) for v in values)
     assert set(seen) <= set(exact)
     keys = sorted(exact)
@@ -89,7 +89,7 @@ def test_stepdown_maxt_by_loops():
         tail = null[:, order[r:]].max(axis=1)
         running = max(running, (np.sum(tail >= obs[i]) + 1) / 501)
         expected[i] = running
-    np.testing.assert_allclose(_stepdown_maxt(obs, null), expected)
+    np.testing.assert_allclose(stepdown_maxt(obs, null), expected)
 
 
 # ---------------------------------------------------------------- compare_k_models
@@ -183,13 +183,13 @@ def test_bad_arguments():
 
 
 def test_batched_auc_null_has_the_law_of_sample_permutations():
-    from dartboard.compare._kmodels import _auc_kway_null, _generic_kway_null
+    from dartboard.compare._kmodels_null import auc_kway_null, generic_kway_null
 
     rng = np.random.default_rng(12)
     y = rng.integers(0, 2, 40)
     preds = [stats.rankdata(y + rng.normal(scale=s, size=40)) / 40 for s in (0.7, 1.0, 2.0)]
-    fast = _auc_kway_null(y == 1, preds, 1500, np.random.default_rng(1))
-    slow = _generic_kway_null(roc_auc_score, y, preds, None, {}, 1500, np.random.default_rng(2))
+    fast = auc_kway_null(y == 1, preds, 1500, np.random.default_rng(1))
+    slow = generic_kway_null(roc_auc_score, y, preds, None, {}, 1500, np.random.default_rng(2))
     for i, j in ((0, 1), (0, 2), (1, 2)):
         assert stats.ks_2samp(fast[:, i] - fast[:, j], slow[:, i] - slow[:, j]).pvalue > 1e-3
     # every replicate's AUC is an AUC of the dealt scores: a multiple of 1 / (2 n1 n0)

@@ -23,14 +23,8 @@ controls the family-wise error over the ``k (k - 1) / 2`` comparisons:
   more conservative than Bonferroni and usually less than Holm.
 
 For count metrics without sample weights neither method touches the rows after
-one counting pass. Holm reuses the type-reduced sampler of :func:`compare_models`
-on each pair's (true, pred_a, pred_b) counts. For max-T, a random permutation of a
-sample's k predictions deals them to models 1, ..., k in turn, without replacement;
-model j's prediction depends only on the sample's true class and the labels not yet
-dealt. Samples in the same (true class, labels left) state are exchangeable, so a
-replicate draws, model by model, how many samples of each state receive each label
-(a binomial or multinomial with the labels left as probabilities). A replicate
-costs O(k x states): 2 (k + 1) states for a binary task, whatever n is.
+one counting pass, and binary ROC AUC only counts pre-ranked scores (see
+:mod:`._kmodels_null`).
 """
 
 from __future__ import annotations
@@ -42,7 +36,6 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from dartboard._labels import encode_labels
 from dartboard._results import Result
 from dartboard._rng import check_random_state, spawn, spawn_generators
 from dartboard._validation import (
@@ -56,8 +49,14 @@ from dartboard._validation import (
     to_numpy,
 )
 from dartboard.compare._adjust import adjust_pvalues
+from dartboard.compare._kmodels_null import (
+    JointTypes,
+    auc_kway_null,
+    dealt_count_null,
+    generic_kway_null,
+    stepdown_maxt,
+)
 from dartboard.compare._models import (
-    _batch_auc,
     _binary_truth,
     _metric_kind,
     _scalar,
@@ -72,9 +71,6 @@ from dartboard.metrics._registry import spec_for
 __all__ = ["KModelComparison", "cochran_q", "compare_k_models"]
 
 _METHODS = ("maxt", "holm")
-_BATCH_CELLS = 1 << 22
-# relative tolerance under which two statistics count as tied (as count_extreme)
-_TIE_RTOL = 100 * np.finfo(np.float64).eps
 
 
 @dataclass(frozen=True, repr=False)
@@ -147,56 +143,6 @@ def _predictions_iv(predictions: Any, names: Any) -> tuple[list[np.ndarray], lis
     return arrays, columns
 
 
-class _JointTypes:
-    """The test set as counts of (true, pred_1, ..., pred_k) types (one counting pass)."""
-
-    def __init__(self, y: np.ndarray, preds: list[np.ndarray], names: list[str]) -> None:
-        enc = encode_labels(("y_true", y), *((f"predictions[{c!r}]", p)
-                                             for c, p in zip(names, preds)))
-        kc, width = enc.n_classes, len(preds) + 1
-        if kc ** width < 2 ** 62:
-            code = np.zeros(enc.codes[0].shape[0], dtype=np.int64)
-            for c in enc.codes:
-                code = code * kc + c
-            if kc ** width <= max(1 << 16, 4 * code.shape[0]):
-                counts = np.bincount(code, minlength=kc ** width)
-                types = np.flatnonzero(counts)
-                counts = counts[types]
-            else:
-                types, counts = np.unique(code, return_counts=True)
-            digits = np.empty((types.shape[0], width), dtype=np.int64)
-            for j in range(width - 1, -1, -1):
-                types, digits[:, j] = np.divmod(types, kc)
-        else:  # too many classes and models for one integer code
-            digits, counts = np.unique(np.stack(enc.codes, axis=1), axis=0, return_counts=True)
-        self.classes, self.n_classes, self.k = enc.classes, kc, width - 1
-        self.true, self.pred, self.counts = digits[:, 0], digits[:, 1:], counts.astype(np.int64)
-
-    def confusion(self) -> np.ndarray:
-        """Each model's confusion matrix, shape (k, K, K)."""
-        kc = self.n_classes
-        cells = (np.arange(self.k)[None, :] * kc * kc + self.true[:, None] * kc + self.pred)
-        out = np.bincount(cells.ravel(), weights=np.repeat(self.counts, self.k).astype(float),
-                          minlength=self.k * kc * kc)
-        return out.reshape(self.k, kc, kc)
-
-    def pair(self, i: int, j: int) -> tuple[np.ndarray, np.ndarray]:
-        """(true, pred_i, pred_j) type codes and counts, as :class:`_TypeCounts` takes."""
-        kc = self.n_classes
-        codes = (self.true * kc + self.pred[:, i]) * kc + self.pred[:, j]
-        types, inverse = np.unique(codes, return_inverse=True)
-        return types, np.bincount(inverse, weights=self.counts).astype(np.int64)
-
-    def states(self) -> dict[tuple[int, tuple[int, ...]], int]:
-        """Counts of (true class, how many models predict each class) states."""
-        comp = np.stack([(self.pred == c).sum(axis=1) for c in range(self.n_classes)], axis=1)
-        keys, inverse = np.unique(np.column_stack([self.true, comp]), axis=0,
-                                  return_inverse=True)
-        totals = np.bincount(inverse.ravel(), weights=self.counts)
-        return {(int(r[0]), tuple(int(v) for v in r[1:])): int(c)
-                for r, c in zip(keys, totals)}
-
-
 # ---------------------------------------------------------------- Cochran's Q
 
 def cochran_q(y_true: Any, predictions: Any, *, names: Any = None) -> TestResult:
@@ -230,7 +176,7 @@ def cochran_q(y_true: Any, predictions: Any, *, names: Any = None) -> TestResult
     y = label_array(y_true, name="y_true")
     preds = [label_array(p, name=f"predictions[{c!r}]") for p, c in zip(preds, columns)]
     check_consistent_length(("y_true", y), *zip(columns, preds))
-    joint = _JointTypes(y, preds, columns)
+    joint = JointTypes(y, preds, columns)
     k = joint.k
     correct = joint.pred == joint.true[:, None]
     per_model = (correct * joint.counts[:, None]).sum(axis=0).astype(float)
@@ -335,7 +281,7 @@ def compare_k_models(metric: Callable[..., Any], y_true: Any, predictions: Any, 
     kind = _metric_kind(spec, w, metric_kwargs, preds[0])
     k = len(preds)
     left, right = np.triu_indices(k, 1)
-    joint = _JointTypes(y, preds, columns) if kind == "counts" else None
+    joint = JointTypes(y, preds, columns) if kind == "counts" else None
     if joint is not None:
         estimates = batch_count_metric(name, joint.classes, joint.confusion(), metric_kwargs)
     else:
@@ -358,18 +304,18 @@ def compare_k_models(metric: Callable[..., Any], y_true: Any, predictions: Any, 
     else:
         rng = check_random_state(random_state)
         if joint is not None:
-            values = _dealt_count_null(joint, name, metric_kwargs, n_resamples, rng)
+            values = dealt_count_null(joint, name, metric_kwargs, n_resamples, rng)
             sampler = "step-down max-T over k-way permutations (dealt type counts)"
         elif kind == "auc":
-            values = _auc_kway_null(_binary_truth(y), preds, n_resamples, rng)
+            values = auc_kway_null(_binary_truth(y), preds, n_resamples, rng)
             sampler = "step-down max-T over k-way permutations (AUC by counting score ranks)"
         else:
-            values = _generic_kway_null(metric, y, preds, w, metric_kwargs, n_resamples, rng)
+            values = generic_kway_null(metric, y, preds, w, metric_kwargs, n_resamples, rng)
             sampler = "step-down max-T over k-way sample permutations"
         null = values[:, left] - values[:, right]
         raw = np.array([(count_extreme(null[:, p], observed[p], "two-sided") + 1)
                         / (n_resamples + 1) for p in range(observed.shape[0])])
-        adjusted = _stepdown_maxt(np.abs(observed), np.abs(null))
+        adjusted = stepdown_maxt(np.abs(observed), np.abs(null))
     pairwise = pd.DataFrame({
         "model_a": [columns[i] for i in left], "model_b": [columns[j] for j in right],
         "difference": observed, "pvalue": np.minimum(raw, 1.0),
@@ -380,22 +326,8 @@ def compare_k_models(metric: Callable[..., Any], y_true: Any, predictions: Any, 
                             n_resamples=n_resamples, sampler=sampler)
 
 
-def _stepdown_maxt(observed: np.ndarray, null: np.ndarray) -> np.ndarray:
-    """Westfall-Young step-down adjusted p-values of |statistics| ``observed`` (P,)
-    against the joint null ``null`` (R, P); nan replicates count as not extreme."""
-    order = np.argsort(-observed, kind="stable")
-    # largest |null statistic| over the hypotheses from rank r on, for every r
-    tail_max = np.fmax.accumulate(null[:, order[::-1]], axis=1)[:, ::-1]
-    reach = observed[order] * (1.0 - _TIE_RTOL)
-    counts = np.count_nonzero(tail_max >= reach, axis=0)
-    p = np.maximum.accumulate((counts + 1) / (null.shape[0] + 1))
-    out = np.empty_like(p)
-    out[order] = np.minimum(p, 1.0)
-    return out
-
-
 def _pairwise_pvalues(metric: Callable[..., Any], y: np.ndarray, preds: list[np.ndarray],
-                      joint: _JointTypes | None, w: np.ndarray | None,
+                      joint: JointTypes | None, w: np.ndarray | None,
                       kwargs: dict[str, Any], left: np.ndarray, right: np.ndarray,
                       observed: np.ndarray, n_resamples: int, random_state: Any) -> np.ndarray:
     """Each pair's own two-sided sample-swap permutation p-value: pair p's equals
@@ -414,78 +346,4 @@ def _pairwise_pvalues(metric: Callable[..., Any], y: np.ndarray, preds: list[np.
         # compare_models' permutation stream is the first of two spawned from its seed
         null = sampler.permutation(n_resamples, spawn_generators(seeds[p], 2)[0])
         out[p] = (count_extreme(null, observed[p], "two-sided") + 1) / (n_resamples + 1)
-    return out
-
-
-def _dealt_count_null(joint: _JointTypes, name: str, kwargs: dict[str, Any],
-                      n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """Metric of each model (R, k) under k-way permutations, dealt state by state."""
-    kc, k = joint.n_classes, joint.k
-    start_states = joint.states()
-    out = np.empty((n_resamples, k))
-    rows = max(1, _BATCH_CELLS // (k * kc * kc + len(start_states)))
-    for start in range(0, n_resamples, rows):
-        size = min(rows, n_resamples - start)
-        cm = np.zeros((size, k, kc * kc))
-        level = {s: np.full(size, c, dtype=np.int64) for s, c in start_states.items()}
-        for j in range(k):
-            left = k - j
-            dealt: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
-            for (t, comp), c in level.items():
-                labels = [c_ for c_, m in enumerate(comp) if m]
-                if len(labels) == 1:
-                    draws = [c]
-                elif len(labels) == 2:
-                    first = rng.binomial(c, comp[labels[0]] / left)
-                    draws = [first, c - first]
-                else:
-                    draws = list(rng.multinomial(c, [comp[c_] / left for c_ in labels]).T)
-                for label, d in zip(labels, draws):
-                    cm[:, j, t * kc + label] += d
-                    rest = (t, comp[:label] + (comp[label] - 1,) + comp[label + 1:])
-                    dealt[rest] = dealt[rest] + d if rest in dealt else d
-            level = dealt
-        out[start:start + size] = batch_count_metric(
-            name, joint.classes, cm.reshape(size * k, kc, kc), kwargs).reshape(size, k)
-    return out
-
-
-def _auc_kway_null(yt: np.ndarray, preds: list[np.ndarray], n_resamples: int,
-                   rng: np.random.Generator) -> np.ndarray:
-    """Binary AUC of each model (R, k) under k-way permutations: the scores (each
-    model's ranks) are coded once in their union, then each replicate only counts."""
-    uniq, inverse = np.unique(np.concatenate(preds), return_inverse=True)
-    n, k = preds[0].shape[0], len(preds)
-    codes = inverse.reshape(k, n).T
-    rows = np.arange(n)[None, :, None]
-    out = np.empty((n_resamples, k))
-    for start in range(0, n_resamples, max(1, _BATCH_CELLS // (n * k + uniq.shape[0]))):
-        size = min(max(1, _BATCH_CELLS // (n * k + uniq.shape[0])), n_resamples - start)
-        order = rng.permuted(np.broadcast_to(np.arange(k), (size, n, k)), axis=2)
-        dealt = codes[rows, order]
-        for j in range(k):
-            out[start:start + size, j] = _batch_auc(yt, dealt[:, :, j], uniq.shape[0])
-    return out
-
-
-def _generic_kway_null(metric: Callable[..., Any], y: np.ndarray, preds: list[np.ndarray],
-                       w: np.ndarray | None, kwargs: dict[str, Any], n_resamples: int,
-                       rng: np.random.Generator) -> np.ndarray:
-    """Metric of each model (R, k) when each sample's k predictions are permuted."""
-    import warnings
-
-    stacked = np.stack(preds, axis=1)  # (n, k, ...)
-    n, k = stacked.shape[:2]
-    rows = np.arange(n)[:, None]
-    weight_kw = {} if w is None else {"sample_weight": w}
-    out = np.empty((n_resamples, k))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        for r in range(n_resamples):
-            dealt = stacked[rows, rng.permuted(np.broadcast_to(np.arange(k), (n, k)), axis=1)]
-            for j in range(k):
-                try:
-                    out[r, j] = float(metric(y, dealt[:, j], **weight_kw, **kwargs))
-                except ValueError:  # e.g. undefined on this replicate
-                    out[r, j] = np.nan
     return out
