@@ -53,20 +53,17 @@ def compare(
         check_output(report, "--report")
     table = read_table(file)
     truth = labels(column(table, y_true, "--y-true", file), y_true, "--y-true")
-    if takes_values(spec):
-        truth = numeric(table[y_true], y_true, "--y-true")
-    names = [a, b, *model]
-    if len(set(names)) != len(names):
-        raise ValueError(f"--a, --b and --model must name different columns; got {names}")
-    options = ["--a", "--b", *["--model"] * len(model)]
-    reader = numeric if takes_numbers(spec) else labels
-    preds = {name: reader(column(table, name, opt, file), name, opt)
-             for name, opt in zip(names, options)}
     if model:
-        _compare_k(spec, truth, preds, file, n_resamples, seed, alpha, method, json_out,
-                   report)
+        _compare_k(spec, table, truth, y_true, [a, b, *model], file, n_resamples, seed,
+                   alpha, method, json_out, report)
         return
-    pred_a, pred_b = preds[a], preds[b]
+    col_a, col_b = column(table, a, "--a", file), column(table, b, "--b", file)
+    if takes_numbers(spec):
+        pred_a, pred_b = numeric(col_a, a, "--a"), numeric(col_b, b, "--b")
+        if takes_values(spec):
+            truth = numeric(table[y_true], y_true, "--y-true")
+    else:
+        pred_a, pred_b = labels(col_a, a, "--a"), labels(col_b, b, "--b")
     res = compare_models(spec.function, truth, pred_a, pred_b, n_resamples=n_resamples,
                          random_state=seed,
                          **positive_label_kwargs(spec, truth, pred_a, pred_b))
@@ -107,11 +104,20 @@ def _payload(res: Any, label: str, a: str, b: str, alpha: float,
             "lower_is_better": lower, "verdict": verdict}
 
 
-def _compare_k(spec: Any, truth: Any, preds: dict[str, Any], file: str, n_resamples: int,
-               seed: int, alpha: float, method: str, json_out: bool,
+def _compare_k(spec: Any, table: Any, truth: Any, y_true: str, names: list[str], file: str,
+               n_resamples: int, seed: int, alpha: float, method: str, json_out: bool,
                report: Path | None) -> None:
-    """Every pair of k models, with the family-wise adjusted p-values."""
+    """Every pair of k models (the columns ``names``), with family-wise adjusted p-values."""
     from dartboard import __version__, compare_k_models
+
+    if len(set(names)) != len(names):
+        raise ValueError(f"--a, --b and --model must name different columns; got {names}")
+    options = ["--a", "--b", *["--model"] * (len(names) - 2)]
+    reader = numeric if takes_numbers(spec) else labels
+    preds = {name: reader(column(table, name, opt, file), name, opt)
+             for name, opt in zip(names, options)}
+    if takes_values(spec):
+        truth = numeric(table[y_true], y_true, "--y-true")
 
     res = compare_k_models(spec.function, truth, preds, method=method,
                            n_resamples=n_resamples, alpha=alpha, random_state=seed,
