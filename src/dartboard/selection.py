@@ -51,7 +51,8 @@ import pandas as pd
 from dartboard._results import Result
 from dartboard._validation import as_float_array, check_real, column_1d, describe
 
-__all__ = ["DartSweepResult", "dart_rank", "dart_refit", "dart_score", "dart_sweep"]
+__all__ = ["DartSweepResult", "dart_equivalence", "dart_rank", "dart_refit", "dart_score",
+           "dart_sweep"]
 
 _SPLIT_RE = re.compile(r"^split(\d+)_test_(.+)$")
 
@@ -395,6 +396,41 @@ def dart_rank(results: Any, precision: float, *, metric: str | None = None,
     chance = _check_chance_level(chance_level)
     grid = _clean_grid(_parse_results(results, metric, iteration))
     return _rank_frame(grid, p, chance)
+
+
+def dart_equivalence(results: Any, precision: float, rope: float, *,
+                     metric: str | None = None, chance_level: float = 0.5,
+                     iteration: int | str = "last", n_train: Any = None,
+                     n_test: Any = None, runs: int = 1) -> Any:
+    """Is the DART winner practically equivalent to the runner-up?
+
+    The first two configurations of :func:`dart_rank` are compared with
+    :func:`dartboard.compare.bayesian_correlated_ttest` on their fold scores (the
+    same folds for both, as in a grid search): ``a`` is the winner, ``b`` the
+    runner-up, ``rope`` in score units; ``n_train``/``n_test`` or ``runs`` set the
+    fold correlation. Returns a ``BayesResult`` whose ``details`` name the two.
+
+    Examples
+    --------
+    >>> folds = {"deep": [0.95, 0.80, 0.97, 0.84], "shallow": [0.88, 0.87, 0.89, 0.88]}
+    >>> res = dart_equivalence(folds, precision=0, rope=0.05)
+    >>> res.details["winner"], res.decision()
+    ('deep', 'undecided')
+    """
+    from dartboard.compare._bayes import BayesResult, bayesian_correlated_ttest
+
+    p = _check_precision(precision)
+    chance = _check_chance_level(chance_level)
+    grid = _clean_grid(_parse_results(results, metric, iteration))
+    if grid.scores.shape[0] < 2:
+        raise ValueError("results must hold at least 2 configurations to compare the "
+                         f"winner with the runner-up; got {grid.scores.shape[0]}")
+    frame = _rank_frame(grid, p, chance)
+    rows = [int(np.flatnonzero(grid.index == i)[0]) for i in frame.index[:2]]
+    res = bayesian_correlated_ttest(grid.scores[rows[0]], grid.scores[rows[1]], rope=rope,
+                                    n_train=n_train, n_test=n_test, runs=runs)
+    named = {"winner": grid.names[rows[0]], "runner_up": grid.names[rows[1]]}
+    return BayesResult(**{**res.__dict__, "details": {**res.details, **named}})
 
 
 def _rank_frame(grid: _Grid, p: float, chance: float) -> pd.DataFrame:

@@ -1,4 +1,4 @@
-"""``dartboard compare``: two models on one test set."""
+"""``dartboard compare``: two models, or k models pair by pair, on one test set."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from dartboard.cli._io import column, labels, numeric, read_table
+from dartboard.cli._io import check_output, column, labels, numeric, read_table
 from dartboard.cli._metrics import (
     lower_is_better,
     positive_label_kwargs,
@@ -32,14 +32,31 @@ def compare(
     seed: int = typer.Option(0, "--seed"),
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level of the verdict."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    model: list[str] = typer.Option(
+        [], "--model", help=("A further model's column (repeat for each). With more than "
+                             "two models every pair is compared, with family-wise control.")),
+    method: str = typer.Option("maxt", "--method",
+                               help="Family-wise control of k models: maxt or holm."),
+    report: Path | None = typer.Option(None, "--report",
+                                       help="With --model: also write an HTML report."),
 ) -> None:
     """Is model A really better than model B on this test set? A paired
-    permutation test and a paired bootstrap interval of the difference."""
+    permutation test and a paired bootstrap interval of the difference; with
+    --model, every pair of the k models with adjusted p-values."""
     from dartboard import compare_models
 
     spec = resolve_metric(metric)
+    if report is not None:
+        if not model:
+            raise ValueError("--report needs more than two models (--model); a comparison of "
+                             "two is printed only")
+        check_output(report, "--report")
     table = read_table(file)
     truth = labels(column(table, y_true, "--y-true", file), y_true, "--y-true")
+    if model:
+        _compare_k(spec, table, truth, y_true, [a, b, *model], file, n_resamples, seed,
+                   alpha, method, json_out, report)
+        return
     col_a, col_b = column(table, a, "--a", file), column(table, b, "--b", file)
     if takes_numbers(spec):
         pred_a, pred_b = numeric(col_a, a, "--a"), numeric(col_b, b, "--b")
@@ -85,3 +102,49 @@ def _payload(res: Any, label: str, a: str, b: str, alpha: float,
             "confidence_level": res.interval.confidence_level, "pvalue": res.pvalue,
             "method": res.method, "n_resamples": res.n_resamples,
             "lower_is_better": lower, "verdict": verdict}
+
+
+def _compare_k(spec: Any, table: Any, truth: Any, y_true: str, names: list[str], file: str,
+               n_resamples: int, seed: int, alpha: float, method: str, json_out: bool,
+               report: Path | None) -> None:
+    """Every pair of k models (the columns ``names``), with family-wise adjusted p-values."""
+    from dartboard import __version__, compare_k_models
+
+    if len(set(names)) != len(names):
+        raise ValueError(f"--a, --b and --model must name different columns; got {names}")
+    options = ["--a", "--b", *["--model"] * (len(names) - 2)]
+    reader = numeric if takes_numbers(spec) else labels
+    preds = {name: reader(column(table, name, opt, file), name, opt)
+             for name, opt in zip(names, options)}
+    if takes_values(spec):
+        truth = numeric(table[y_true], y_true, "--y-true")
+
+    res = compare_k_models(spec.function, truth, preds, method=method,
+                           n_resamples=n_resamples, alpha=alpha, random_state=seed,
+                           **positive_label_kwargs(spec, truth, *preds.values()))
+    label = spec.table_label()
+    pairs = res.pairwise.to_dict(orient="records")
+    if report is not None:
+        from dartboard.report import write_report
+        from dartboard.report._inputs import k_models_input
+
+        write_report({"title": f"dartboard compare: {Path(file).name}",
+                      "dartboard_version": __version__, "k_models": k_models_input(res)},
+                     report)
+    if json_out:
+        print_json({"metric": label, "models": res.estimates.to_dict(), "method": res.method,
+                    "sampler": res.sampler, "alpha": res.alpha,
+                    "n_resamples": res.n_resamples, "lower_is_better": lower_is_better(spec),
+                    "pairwise": pairs})
+        return
+    print_table(f"{len(preds)} models on {Path(file).name}",
+                [{"m": name, "v": value} for name, value in res.estimates.items()],
+                [("m", "model"), ("v", label)])
+    for row in pairs:
+        row["verdict"] = "significant" if row["significant"] else ""
+    print_table(f"pairs ({res.sampler}; alpha = {res.alpha:g})", pairs,
+                [("model_a", "a"), ("model_b", "b"), ("difference", "a - b"),
+                 ("pvalue", "p-value"), ("pvalue_adjusted", "adjusted p"),
+                 ("verdict", "family-wise")])
+    if report is not None:
+        typer.echo(f"report: {report}")

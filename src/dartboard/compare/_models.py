@@ -267,7 +267,22 @@ class _TypeCounts:
             counts = counts[types]
         else:  # many classes: only the types that occur
             types, counts = np.unique(codes, return_counts=True)
-        self.name, self.kwargs, self.classes, self.k = name, kwargs, enc.classes, k
+        self._set_types(name, kwargs, enc.classes, types, counts)
+
+    @classmethod
+    def from_types(cls, name: str, classes: np.ndarray, types: np.ndarray,
+                   counts: np.ndarray, kwargs: dict[str, Any]) -> _TypeCounts:
+        """A sampler of already counted type codes ``(true * k + pred_a) * k + pred_b``
+        (k = len(classes)); k models compared pair by pair count their rows once."""
+        self = cls.__new__(cls)
+        self._set_types(name, kwargs, np.asarray(classes), np.asarray(types),
+                        np.asarray(counts))
+        return self
+
+    def _set_types(self, name: str, kwargs: dict[str, Any], classes: np.ndarray,
+                   types: np.ndarray, counts: np.ndarray) -> None:
+        k = classes.shape[0]
+        self.name, self.kwargs, self.classes, self.k = name, kwargs, classes, k
         self.counts = counts
         true, rest = np.divmod(types, k * k)
         pred_a, pred_b = np.divmod(rest, k)

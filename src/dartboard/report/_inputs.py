@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = ["sweep_input", "sweep_from_input", "rank_input", "rank_from_input",
-           "stability_input", "stability_from_input"]
+           "stability_input", "stability_from_input", "k_models_input"]
 
 # what plot_stability draws from the per-point table
 _POINT_COLUMNS = ("label_stability", "total", "aleatoric", "mutual_information")
@@ -98,3 +98,15 @@ def stability_from_input(saved: dict[str, Any], probas: Any) -> Any:
                            per_point=_frame(saved["per_point"]), by_group=None,
                            probas=np.asarray(probas, dtype=np.float64),
                            n_models=saved["n_models"], classes=np.asarray(saved["classes"]))
+
+
+def k_models_input(result: Any) -> dict[str, Any]:
+    """The k-model section: estimates and the pairwise table of a
+    :func:`dartboard.compare_k_models` result, as rows."""
+    return {"metric": result.metric,
+            "description": (f"Every pair of models compared ({result.sampler}); adjusted "
+                            f"p-values control the family-wise error at alpha = "
+                            f"{result.alpha:g}."),
+            "estimates": [{"model": str(m), "estimate": float(v)}
+                          for m, v in result.estimates.items()],
+            "pairwise": result.pairwise.to_dict(orient="records")}

@@ -1,0 +1,70 @@
+"""Calibration (not in CI): family-wise error of compare_k_models under the null.
+
+Complete null: the k models are exchangeable. Each sample has a difficulty shared
+by all models, and given it each model is right independently with the same
+probability. The family-wise error is the share of simulated test sets on which at
+least one of the k (k - 1) / 2 pairs is declared significant at alpha = 0.05.
+Target: 5% +- 1.5 points for k = 4, 6, 10 (Monte-Carlo standard error with 2000
+simulations about 0.5 points). Step-down max-T uses the joint law of the
+comparisons and should sit at 5%; Holm ignores their positive correlation and is
+conservative, more so as k grows.
+
+Partial null (``--partial``): k - 1 equal models and one worse; the error counted
+is a significant pair among the equal ones only.
+
+Usage: python benchmarks/kmodels_calibration.py [n_simulations] [n_rows] [n_resamples]
+       [--partial] (defaults 2000 300 999; F1 of binary predictions).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+import dartboard as db
+from dartboard.metrics import f1_score
+
+
+def _models(n: int, k: int, rng: np.random.Generator, worse: float = 0.0):
+    y = rng.integers(0, 2, n)
+    p_right = np.where(rng.random(n) < 0.2, 0.5, 0.9)  # a shared hard fifth of the data
+    right = rng.random((k, n)) < p_right - np.r_[np.zeros(k - 1), worse][:, None]
+    return y, [np.where(r, y, 1 - y) for r in right]
+
+
+def main() -> None:
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    partial = "--partial" in sys.argv
+    sims = int(args[0]) if len(args) > 0 else 2000
+    n = int(args[1]) if len(args) > 1 else 300
+    r = int(args[2]) if len(args) > 2 else 999
+    worse = 0.15 if partial else 0.0
+    print(f"family-wise error of F1 comparisons at alpha = 0.05 under the "
+          f"{'partial (one model 15 points worse)' if partial else 'complete'} null; "
+          f"{sims} simulated test sets of {n} rows, {r} resamples each")
+    print(f"{'k':>3} {'method':>6} {'FWER':>7} {'MC s.e.':>8} {'within 5+-1.5':>14} "
+          f"{'seconds':>8}")
+    for k in (4, 6, 10):
+        for method in ("maxt", "holm"):
+            rng = np.random.default_rng([k, len(method), 15, int(partial)])
+            start = time.perf_counter()
+            hits = 0
+            for _ in range(sims):
+                y, preds = _models(n, k, rng, worse)
+                res = db.compare_k_models(f1_score, y, preds, method=method, n_resamples=r,
+                                          random_state=rng)
+                pw = res.pairwise
+                nulls = (pw["model_a"] != f"model {k - 1}") & (pw["model_b"] != f"model {k - 1}") \
+                    if partial else np.ones(len(pw), dtype=bool)
+                hits += bool(pw["significant"][nulls].any())
+            rate = hits / sims
+            se = np.sqrt(rate * (1 - rate) / sims)
+            print(f"{k:>3} {method:>6} {rate:>7.2%} {se:>8.2%} "
+                  f"{'yes' if abs(rate - 0.05) <= 0.015 else 'NO':>14} "
+                  f"{time.perf_counter() - start:>8.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,349 @@
+"""k models on one test set: Cochran's Q and all pairwise comparisons of a metric.
+
+Cochran's Q tests whether k classifiers have the same accuracy. With ``C_j``
+the samples model j gets right, ``R_i`` the models that get sample i right and
+``T = sum_j C_j``::
+
+    Q = (k - 1) (k sum_j C_j^2 - T^2) / (k T - sum_i R_i^2),
+
+chi-square with k - 1 degrees of freedom (as mlxtend's ``cochrans_q``).
+
+:func:`compare_k_models` compares every pair of k models on any metric and
+controls the family-wise error over the ``k (k - 1) / 2`` comparisons:
+
+* ``method="holm"``: each pair gets its own sample-swap permutation test (as
+  :func:`compare_models`, the two models' predictions exchanged sample by sample),
+  and the p-values are Holm-adjusted (:func:`adjust_pvalues`).
+* ``method="maxt"``: the step-down max-T method of Westfall and Young (1993).
+  Under the null hypothesis the k predictions of each sample are exchangeable, so
+  each replicate gives every sample a random permutation of its k predictions; the
+  adjusted p-value of the pair with the r-th largest ``|difference|`` counts the
+  replicates whose largest ``|difference|`` over the pairs from r on reaches it,
+  made monotone. It uses the correlation between the comparisons, so it is never
+  more conservative than Bonferroni and usually less than Holm.
+
+For count metrics without sample weights neither method touches the rows after
+one counting pass, and binary ROC AUC only counts pre-ranked scores (see
+:mod:`._kmodels_null`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from dartboard._results import Result
+from dartboard._rng import check_random_state, spawn, spawn_generators
+from dartboard._validation import (
+    as_float_array,
+    check_consistent_length,
+    check_n_resamples,
+    check_option,
+    check_sample_weight,
+    describe,
+    label_array,
+    to_numpy,
+)
+from dartboard.compare._adjust import adjust_pvalues
+from dartboard.compare._kmodels_null import (
+    JointTypes,
+    auc_kway_null,
+    dealt_count_null,
+    generic_kway_null,
+    stepdown_maxt,
+)
+from dartboard.compare._models import (
+    _binary_truth,
+    _metric_kind,
+    _scalar,
+    _TypeCounts,
+    compare_models,
+)
+from dartboard.compare._permutation import count_extreme
+from dartboard.compare._results import TestResult, _check_alpha
+from dartboard.metrics._batched import batch_count_metric
+from dartboard.metrics._registry import spec_for
+
+__all__ = ["KModelComparison", "cochran_q", "compare_k_models"]
+
+_METHODS = ("maxt", "holm")
+
+
+@dataclass(frozen=True, repr=False)
+class KModelComparison(Result):
+    """k models compared pair by pair on one test set, with family-wise control.
+
+    Attributes
+    ----------
+    metric : str
+        Name of the metric.
+    estimates : pandas.Series
+        The metric of each model, in the order given.
+    pairwise : pandas.DataFrame
+        One row per pair (i < j in the order given): ``model_a``, ``model_b``,
+        ``difference`` (a - b), ``pvalue`` (the pair's own permutation p-value),
+        ``pvalue_adjusted`` (family-wise) and ``significant`` (adjusted < alpha).
+    method : str
+        ``"maxt"`` or ``"holm"``.
+    alpha : float
+        Family-wise significance level of ``significant``.
+    n_resamples : int
+        Permutation replicates (per pair for Holm, joint for max-T).
+    sampler : str
+        How the null distribution was drawn.
+    """
+
+    metric: str
+    estimates: Any
+    pairwise: Any
+    method: str
+    alpha: float
+    n_resamples: int
+    sampler: str
+
+
+# ---------------------------------------------------------------- input
+
+def _predictions_iv(predictions: Any, names: Any) -> tuple[list[np.ndarray], list[str]]:
+    """The k prediction arrays and their names, from a dict, a frame, a 2-D array
+    (columns are models) or a sequence of arrays."""
+    if isinstance(predictions, Mapping):
+        columns, arrays = [str(c) for c in predictions], list(predictions.values())
+    elif hasattr(predictions, "columns") and hasattr(predictions, "to_numpy"):
+        columns = [str(c) for c in predictions.columns]
+        arrays = [predictions[c] for c in predictions.columns]
+    elif isinstance(predictions, np.ndarray):
+        if predictions.ndim != 2:
+            raise ValueError("predictions as an array must be 2-D (samples x models); got "
+                             f"shape {predictions.shape}")
+        columns, arrays = None, list(predictions.T)
+    elif isinstance(predictions, (list, tuple)):
+        columns, arrays = None, list(predictions)
+    else:
+        raise TypeError("predictions must be a dict of name -> predictions, a DataFrame, "
+                        f"a 2-D array or a list of arrays; got {describe(predictions)}")
+    if len(arrays) < 2:
+        raise ValueError(f"predictions must hold at least 2 models; got {len(arrays)}")
+    if names is not None:
+        names = [str(n) for n in names]
+        if len(names) != len(arrays):
+            raise ValueError(f"names must give one name per model ({len(arrays)}); got "
+                             f"{len(names)}")
+        columns = names
+    columns = columns or [f"model {i}" for i in range(len(arrays))]
+    if len(set(columns)) != len(columns):
+        raise ValueError(f"model names must be distinct; got {columns!r}")
+    arrays = [arr[:, 0] if arr.ndim == 2 and arr.shape[1] == 1 else arr
+              for arr in (to_numpy(a, name=f"predictions[{c!r}]")
+                          for a, c in zip(arrays, columns))]
+    return arrays, columns
+
+
+# ---------------------------------------------------------------- Cochran's Q
+
+def cochran_q(y_true: Any, predictions: Any, *, names: Any = None) -> TestResult:
+    """Cochran's Q test of equal accuracy of k classifiers on the same samples.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+    predictions : dict, DataFrame, 2-D array (samples x models) or list of arrays
+        The predicted labels of k >= 2 models.
+    names : sequence of str, optional
+        Model names (default: the dict keys or columns, else ``"model 0"``, ...).
+
+    Returns
+    -------
+    TestResult
+        ``statistic`` Q, ``pvalue`` (chi-square, ``df = k - 1``); ``details`` holds
+        each model's number of correct predictions. When no sample is right for
+        some models and wrong for others there is no evidence of a difference:
+        Q = 0 and p = 1. With k = 2, Q is McNemar's statistic without correction.
+
+    Examples
+    --------
+    >>> y = [0, 1, 1, 0, 1, 0, 1, 1]
+    >>> res = cochran_q(y, {"a": [0, 1, 1, 0, 1, 0, 1, 0], "b": [1, 0, 1, 0, 0, 1, 1, 1],
+    ...                     "c": [0, 1, 0, 0, 1, 0, 1, 1]})
+    >>> round(res.statistic, 4), round(res.pvalue, 4)
+    (3.0, 0.2231)
+    """
+    preds, columns = _predictions_iv(predictions, names)
+    y = label_array(y_true, name="y_true")
+    preds = [label_array(p, name=f"predictions[{c!r}]") for p, c in zip(preds, columns)]
+    check_consistent_length(("y_true", y), *zip(columns, preds))
+    joint = JointTypes(y, preds, columns)
+    k = joint.k
+    correct = joint.pred == joint.true[:, None]
+    per_model = (correct * joint.counts[:, None]).sum(axis=0).astype(float)
+    per_row = correct.sum(axis=1).astype(float)
+    total = per_model.sum()
+    denominator = k * total - float((joint.counts * per_row ** 2).sum())
+    if denominator <= 0.0:
+        q, pvalue = 0.0, 1.0
+    else:
+        q = (k - 1) * (k * float((per_model ** 2).sum()) - total ** 2) / denominator
+        pvalue = float(stats.chi2.sf(q, k - 1))
+    return TestResult(statistic=float(q), pvalue=pvalue, alternative="two-sided",
+                      method="Cochran's Q test", df=float(k - 1),
+                      details={"n_correct": dict(zip(columns, per_model.tolist())),
+                               "n_samples": int(joint.counts.sum())})
+
+
+# ---------------------------------------------------------------- k-model comparison
+
+def _compare_k_iv(metric: Any, y_true: Any, predictions: Any, method: Any, n_resamples: Any,
+                  alpha: Any, names: Any, sample_weight: Any) -> tuple:
+    if not callable(metric):
+        raise TypeError("metric must be a dartboard metric function or a callable "
+                        f"f(y_true, y_pred, **kw) -> float; got {describe(metric)}")
+    check_option(method, "method", _METHODS)
+    n_resamples = check_n_resamples(n_resamples)
+    alpha = _check_alpha(alpha)
+    preds, columns = _predictions_iv(predictions, names)
+    y = to_numpy(y_true, name="y_true")
+    y = y[:, 0] if y.ndim == 2 and y.shape[1] == 1 else y
+    n = check_consistent_length(("y_true", y), *zip(columns, preds))
+    if n < 2:
+        raise ValueError(f"y_true and the predictions must hold at least 2 samples; got {n}")
+    shapes = {p.shape for p in preds}
+    if len(shapes) > 1:
+        raise ValueError(f"every model's predictions must have the same shape; got {shapes}")
+    spec = spec_for(metric)
+    if spec is not None and spec.input != "labels":
+        preds = [as_float_array(p, name=f"predictions[{c!r}]", ndim=(1, 2))
+                 for p, c in zip(preds, columns)]
+    return y, preds, columns, n_resamples, alpha, check_sample_weight(sample_weight, n)
+
+
+def compare_k_models(metric: Callable[..., Any], y_true: Any, predictions: Any, *,
+                     method: str = "maxt", n_resamples: int = 5000, alpha: float = 0.05,
+                     random_state: Any = None, names: Any = None, sample_weight: Any = None,
+                     **metric_kwargs: Any) -> KModelComparison:
+    """Compare k models pair by pair on one test set, controlling the family-wise error.
+
+    Parameters
+    ----------
+    metric : callable
+        A dartboard metric (e.g. ``dartboard.metrics.f1_score``) or any
+        ``f(y_true, y_pred, **metric_kwargs) -> float``.
+    y_true : array-like of shape (n,)
+    predictions : dict, DataFrame, 2-D array (samples x models) or list of arrays
+        The predictions (labels, scores or probabilities) of k >= 2 models.
+    method : {"maxt", "holm"}
+        Step-down max-T over one joint permutation null, or Holm over each pair's
+        own sample-swap test (see the module docstring).
+    n_resamples : int, default 5000
+    alpha : float, default 0.05
+        Family-wise level of the ``significant`` column.
+    random_state : None, int, SeedSequence or Generator
+    names : sequence of str, optional
+        Model names (default: the dict keys or columns, else ``"model 0"``, ...).
+    sample_weight : array-like of shape (n,), optional
+        Passed to the metric; each weight travels with its sample.
+    **metric_kwargs
+        Passed to the metric (e.g. ``average="macro"``).
+
+    Returns
+    -------
+    KModelComparison
+        ``estimates`` per model and the ``pairwise`` table with raw and adjusted
+        p-values.
+
+    Notes
+    -----
+    Score metrics of the ranking family (ROC AUC, average precision) depend only on
+    the order of each model's scores, so each model's scores are replaced by their
+    ranks before predictions are exchanged: models on different scales are then
+    compared on a common one, and the estimates do not change.
+
+    Examples
+    --------
+    >>> from dartboard.metrics import accuracy_score
+    >>> y = [0, 1, 1, 0, 1, 0, 1, 1, 0, 0] * 20
+    >>> preds = {"a": [0, 1, 1, 0, 1, 0, 1, 0, 0, 0] * 20,
+    ...          "b": [0, 1, 0, 0, 1, 1, 1, 0, 0, 1] * 20,
+    ...          "c": [0, 1, 1, 0, 1, 0, 1, 0, 0, 1] * 20}
+    >>> res = compare_k_models(accuracy_score, y, preds, random_state=0)
+    >>> res.pairwise[["model_a", "model_b", "significant"]].values.tolist()
+    [['a', 'b', True], ['a', 'c', True], ['b', 'c', True]]
+    """
+    import pandas as pd
+
+    y, preds, columns, n_resamples, alpha, w = _compare_k_iv(
+        metric, y_true, predictions, method, n_resamples, alpha, names, sample_weight)
+    name = getattr(metric, "__name__", type(metric).__name__)
+    spec = spec_for(metric)
+    kind = _metric_kind(spec, w, metric_kwargs, preds[0])
+    k = len(preds)
+    left, right = np.triu_indices(k, 1)
+    joint = JointTypes(y, preds, columns) if kind == "counts" else None
+    if joint is not None:
+        estimates = batch_count_metric(name, joint.classes, joint.confusion(), metric_kwargs)
+    else:
+        if spec is not None and spec.family == "ranking" and preds[0].ndim == 1:
+            preds = [stats.rankdata(p) / p.shape[0] for p in preds]
+        weight_kw = {} if w is None else {"sample_weight": w}
+        estimates = np.array([_scalar(metric(y, p, **weight_kw, **metric_kwargs), name)
+                              for p in preds])
+    if not np.isfinite(estimates).all():
+        raise ValueError(f"{name} is undefined on these data for some model "
+                         f"({dict(zip(columns, estimates.tolist()))}), so the models "
+                         "cannot be compared with it")
+    observed = estimates[left] - estimates[right]
+    if method == "holm":
+        raw = _pairwise_pvalues(metric, y, preds, joint, w, metric_kwargs, left, right,
+                                observed, n_resamples, random_state)
+        adjusted = adjust_pvalues(raw, "holm")
+        sampler = ("Holm over pairwise sample-swap permutation tests"
+                   + (" (type-reduced)" if joint is not None else ""))
+    else:
+        rng = check_random_state(random_state)
+        if joint is not None:
+            values = dealt_count_null(joint, name, metric_kwargs, n_resamples, rng)
+            sampler = "step-down max-T over k-way permutations (dealt type counts)"
+        elif kind == "auc":
+            values = auc_kway_null(_binary_truth(y), preds, n_resamples, rng)
+            sampler = "step-down max-T over k-way permutations (AUC by counting score ranks)"
+        else:
+            values = generic_kway_null(metric, y, preds, w, metric_kwargs, n_resamples, rng)
+            sampler = "step-down max-T over k-way sample permutations"
+        null = values[:, left] - values[:, right]
+        raw = np.array([(count_extreme(null[:, p], observed[p], "two-sided") + 1)
+                        / (n_resamples + 1) for p in range(observed.shape[0])])
+        adjusted = stepdown_maxt(np.abs(observed), np.abs(null))
+    pairwise = pd.DataFrame({
+        "model_a": [columns[i] for i in left], "model_b": [columns[j] for j in right],
+        "difference": observed, "pvalue": np.minimum(raw, 1.0),
+        "pvalue_adjusted": adjusted, "significant": adjusted < alpha})
+    return KModelComparison(metric=name, estimates=pd.Series(estimates, index=columns,
+                                                             name=name),
+                            pairwise=pairwise, method=method, alpha=alpha,
+                            n_resamples=n_resamples, sampler=sampler)
+
+
+def _pairwise_pvalues(metric: Callable[..., Any], y: np.ndarray, preds: list[np.ndarray],
+                      joint: JointTypes | None, w: np.ndarray | None,
+                      kwargs: dict[str, Any], left: np.ndarray, right: np.ndarray,
+                      observed: np.ndarray, n_resamples: int, random_state: Any) -> np.ndarray:
+    """Each pair's own two-sided sample-swap permutation p-value: pair p's equals
+    ``compare_models(..., random_state=spawn(random_state, P)[p]).pvalue``."""
+    seeds = spawn(random_state, left.shape[0])
+    out = np.empty(left.shape[0])
+    for p, (i, j) in enumerate(zip(left, right)):
+        if joint is None:
+            out[p] = compare_models(metric, y, preds[i], preds[j], n_resamples=n_resamples,
+                                    random_state=seeds[p], sample_weight=w,
+                                    **kwargs).pvalue
+            continue
+        types, counts = joint.pair(i, j)
+        sampler = _TypeCounts.from_types(getattr(metric, "__name__", ""), joint.classes,
+                                         types, counts, kwargs)
+        # compare_models' permutation stream is the first of two spawned from its seed
+        null = sampler.permutation(n_resamples, spawn_generators(seeds[p], 2)[0])
+        out[p] = (count_extreme(null, observed[p], "two-sided") + 1) / (n_resamples + 1)
+    return out
