@@ -28,6 +28,8 @@ def test_mcnemar_equals_statsmodels(cells, exact, correction):
     table = np.array(cells).reshape(2, 2)
     if not exact and table[0, 1] + table[1, 0] == 0:
         return  # statsmodels gives nan; our convention is covered below
+    if not exact and correction and table[0, 1] == table[1, 0]:
+        return  # statsmodels corrects b = c too; R's rule is pinned below
     ours = db.mcnemar_test(table, exact=exact, correction=correction)
     ref = _statsmodels_mcnemar(table, exact, correction)
     assert ours.statistic == pytest.approx(ref.statistic, rel=1e-12)
@@ -61,6 +63,20 @@ def test_mcnemar_agresti_worked_example():
     # Agresti (2002), Categorical Data Analysis, Table 10.1: z^2 = 17.36 (no correction)
     res = db.mcnemar_test([[794, 150], [86, 570]], correction=False)
     assert res.statistic == pytest.approx(17.36, abs=0.005)
+
+
+def test_mcnemar_equal_discordant_counts_give_p_one_as_r():
+    # R 4.2.2, stats::mcnemar.test corrects only when b != c:
+    #   mcnemar.test(matrix(c(10, 15, 15, 10), 2))
+    #   McNemar's chi-squared = 0, df = 1, p-value = 1
+    #   mcnemar.test(matrix(c(10, 15, 16, 10), 2))   # |b - c| = 1
+    #   McNemar's chi-squared = 0, df = 1, p-value = 1
+    for table in ([[10, 15], [15, 10]], [[10, 16], [15, 10]]):
+        res = db.mcnemar_test(table)
+        assert not res.exact
+        assert res.statistic == 0.0 and res.pvalue == 1.0
+    # without the correction b = c is a statistic of 0 anyway
+    assert db.mcnemar_test([[10, 15], [15, 10]], correction=False).pvalue == 1.0
 
 
 def test_mcnemar_no_discordant_pairs():

@@ -72,7 +72,10 @@ def mcnemar_test(y_true: Any, pred_a: Any = None, pred_b: Any = None, *,
     ``p = min(1, 2 P(Binomial(b + c, 1/2) <= min(b, c)))``; the asymptotic test
     reports ``statistic = (|b - c| - 1)^2 / (b + c)`` (without the ``- 1`` when
     ``correction=False``) and its chi-square (1 df) upper tail. As
-    :func:`statsmodels.stats.contingency_tables.mcnemar`.
+    :func:`statsmodels.stats.contingency_tables.mcnemar`, except at ``b = c``:
+    there the continuity correction would turn no difference at all into
+    ``1 / (b + c)`` (p = 0.855 at b = c = 15), so, as R's ``mcnemar.test``
+    (which corrects only when ``b != c``), the statistic is 0 and p = 1.
 
     Parameters
     ----------
@@ -118,7 +121,8 @@ def mcnemar_test(y_true: Any, pred_a: Any = None, pred_b: Any = None, *,
         statistic, pvalue = 0.0, 1.0
         method = "McNemar chi-square test"
     else:
-        diff = abs(b - c) - (1.0 if correction else 0.0)
+        # R corrects only a non-zero difference: |0| - 1 would add evidence of one
+        diff = abs(b - c) - (1.0 if correction and b != c else 0.0)
         statistic = diff * diff / n_disc
         pvalue = float(stats.chi2.sf(statistic, 1))
         method = ("McNemar chi-square test with continuity correction" if correction
