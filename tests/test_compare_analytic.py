@@ -196,6 +196,22 @@ def test_corrected_ttest_tends_to_paired_ttest():
     assert db.corrected_ttest(a, b, n_train=9, n_test=1).pvalue > ref.pvalue
 
 
+def test_corrected_ttest_takes_float_split_sizes_as_cv_interval():
+    # 10-fold CV of 1005 samples: test folds of 100 or 101, so the mean sizes are
+    # fractional; the variance factor is the one cv_interval uses
+    a = np.array([0.84, 0.86, 0.83, 0.85, 0.87, 0.84, 0.86, 0.85, 0.83, 0.86])
+    b = np.array([0.82, 0.85, 0.83, 0.83, 0.85, 0.83, 0.84, 0.85, 0.82, 0.84])
+    n_train, n_test = 904.5, 100.5
+    res = db.corrected_ttest(a, b, n_train=n_train, n_test=n_test)
+    d = a - b
+    factor = 1 / 10 + n_test / n_train
+    t = d.mean() / np.sqrt(factor * d.var(ddof=1))
+    assert res.statistic == pytest.approx(t, rel=1e-12)
+    assert res.pvalue == pytest.approx(2 * stats.t.sf(abs(t), 9), rel=1e-10)
+    iv = db.cv_interval(d, n_train=n_train, n_test=n_test)
+    assert iv.standard_error == pytest.approx(abs(d.mean() / res.statistic), rel=1e-12)
+
+
 def test_corrected_ttest_constant_differences():
     assert db.corrected_ttest([1, 2, 3, 4, 5], [1, 2, 3, 4, 5], n_train=4, n_test=1).pvalue == 1.0
     # equal non-zero differences: variance 0, no t statistic (never p = 0; issue 16)
@@ -212,8 +228,14 @@ def test_corrected_ttest_constant_differences():
     (([1.0, np.nan], [1.0, 2.0]), {}, ValueError, "scores_a contains 1 NaN"),
     (([1.0, 2.0], [1.0, 3.0]), {"alternative": "greater than"}, ValueError,
      "alternative must be one of"),
-    (([1.0, 2.0], [1.0, 3.0]), {"n_train": 0}, ValueError, "n_train must be at least 1"),
-    (([1.0, 2.0], [1.0, 3.0]), {"n_test": 1.5}, TypeError, "n_test must be an integer"),
+    (([1.0, 2.0], [1.0, 3.0]), {"n_train": 0}, ValueError,
+     "n_train must be a positive, finite number"),
+    (([1.0, 2.0], [1.0, 3.0]), {"n_test": np.inf}, ValueError,
+     "n_test must be a positive, finite number"),
+    (([1.0, 2.0], [1.0, 3.0]), {"n_test": "10"}, TypeError,
+     "n_test must be a positive number of samples"),
+    (([1.0, 2.0], [1.0, 3.0]), {"n_train": True}, TypeError,
+     "n_train must be a positive number of samples"),
 ])
 def test_corrected_ttest_bad_input(args, kwargs, exc, match):
     kw = {"n_train": 90, "n_test": 10, **kwargs}

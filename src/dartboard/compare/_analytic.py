@@ -13,13 +13,13 @@ from dartboard._labels import encode_labels
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
-    check_int,
     check_option,
     label_array,
     to_numpy,
 )
 from dartboard.compare._permutation import ALTERNATIVES
 from dartboard.compare._results import TestResult
+from dartboard.uncertainty._interval import _sample_size
 
 __all__ = ["corrected_ttest", "delong_test", "mcnemar_test", "MCNEMAR_EXACT_BELOW"]
 
@@ -212,7 +212,7 @@ def delong_test(y_true: Any, scores_a: Any, scores_b: Any, *, pos_label: Any = N
                                "variance": max(var, 0.0), "covariance": cov})
 
 
-def corrected_ttest(scores_a: Any, scores_b: Any, *, n_train: int, n_test: int,
+def corrected_ttest(scores_a: Any, scores_b: Any, *, n_train: float, n_test: float,
                     alternative: str = "two-sided") -> TestResult:
     """Nadeau and Bengio's corrected resampled t-test for repeated train/test splits.
 
@@ -226,8 +226,10 @@ def corrected_ttest(scores_a: Any, scores_b: Any, *, n_train: int, n_test: int,
     ----------
     scores_a, scores_b : array-like of shape (J,)
         Paired scores (e.g. per fold of repeated cross-validation), J >= 2, finite.
-    n_train, n_test : int
-        Sizes of each training and test set.
+    n_train, n_test : float
+        Sizes of each training and test set: positive and finite, not
+        necessarily whole (e.g. the mean size over unequal splits), as in
+        :func:`~dartboard.cv_interval`.
     alternative : {"two-sided", "greater", "less"}
 
     Returns
@@ -258,8 +260,8 @@ def corrected_ttest(scores_a: Any, scores_b: Any, *, n_train: int, n_test: int,
     j = check_consistent_length(("scores_a", a), ("scores_b", b))
     if j < 2:
         raise ValueError(f"scores_a and scores_b must hold at least 2 paired scores; got {j}")
-    n_train = check_int(n_train, "n_train", minimum=1)
-    n_test = check_int(n_test, "n_test", minimum=1)
+    # the same rule as cv_interval's: averaged split sizes need not be whole
+    n_train, n_test = _sample_size(n_train, "n_train"), _sample_size(n_test, "n_test")
     d = a - b
     mean = float(d.mean())
     # equal differences have variance 0 exactly (np.var of [0.3] * 10 is 3e-33)
