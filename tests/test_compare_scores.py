@@ -177,3 +177,55 @@ def test_multiclass_auc_other_keywords_swap_probability_rows():
     assert res.difference == pytest.approx(
         sk_auc(y, pa, multi_class="ovr", average="micro")
         - sk_auc(y, pb, multi_class="ovr", average="micro"), abs=1e-12)
+
+
+# ---------------------------------------------------------------- DeLong vs pROC
+
+# pROC 1.18.0 (R 4.2.2) on the same CSV:
+#   library(pROC); d <- read.csv("tests/data/aSAH.csv")
+#   r <- function(x) roc(d$outcome, x, levels = c("Good", "Poor"), direction = "<")
+#   t1 <- roc.test(r(d$wfns), r(d$s100b), method = "delong")
+#   t2 <- roc.test(r(d$s100b), r(d$ndka), method = "delong", conf.level = 0.9)
+#   print(c(t1$statistic, t1$p.value, t1$conf.int), digits = 15)  # same for t2
+PROC_ROC_TEST = [
+    ("wfns", "s100b", 0.95, 2.20898359144091, 0.0271757822291882,
+     0.0104061769564846, 0.1742144192494776),
+    ("s100b", "ndka", 0.90, 1.39077002573558, 0.164295175223054,
+     -0.0218154453002152, 0.2606365835115973),
+]
+
+
+@pytest.mark.parametrize("a, b, level, z, p, low, high", PROC_ROC_TEST)
+def test_delong_interval_of_difference_equals_proc_roc_test(a, b, level, z, p, low, high):
+    frame = pd.read_csv(DATA / "aSAH.csv")
+    res = db.delong_test(frame["outcome"], frame[a], frame[b], pos_label="Poor",
+                         confidence_level=level)
+    assert res.statistic == pytest.approx(z, rel=1e-10)
+    assert res.pvalue == pytest.approx(p, rel=1e-10)
+    assert res.interval.low == pytest.approx(low, rel=1e-10)
+    assert res.interval.high == pytest.approx(high, rel=1e-10)
+    assert res.interval.confidence_level == level and res.interval.method == "delong"
+    assert res.interval.standard_error == pytest.approx(np.sqrt(res.details["variance"]))
+
+
+def test_delong_interval_live_against_proc():
+    import shutil
+    import subprocess
+
+    if shutil.which("Rscript") is None:
+        pytest.skip("Rscript is not installed")
+    code = ('suppressMessages(library(pROC)); d <- read.csv(commandArgs(TRUE)[1]); '
+            'r <- function(x) roc(d$outcome, x, levels = c("Good", "Poor"), '
+            'direction = "<", quiet = TRUE); '
+            't <- roc.test(r(d$wfns), r(d$ndka), method = "delong", conf.level = 0.8); '
+            'cat(format(c(t$p.value, t$conf.int), digits = 15))')
+    run = subprocess.run(["Rscript", "-e", code, str(DATA / "aSAH.csv")],
+                         capture_output=True, text=True, timeout=120)
+    if run.returncode != 0:
+        pytest.skip(f"pROC is not available: {run.stderr.strip()[-200:]}")
+    p, low, high = (float(v) for v in run.stdout.split())
+    frame = pd.read_csv(DATA / "aSAH.csv")
+    res = db.delong_test(frame["outcome"], frame["wfns"], frame["ndka"], pos_label="Poor",
+                         confidence_level=0.8)
+    assert (res.pvalue, res.interval.low, res.interval.high) == pytest.approx(
+        (p, low, high), rel=1e-10)

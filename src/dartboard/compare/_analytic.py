@@ -12,6 +12,7 @@ from dartboard._delong import delong_auc_covariance
 from dartboard._labels import encode_labels
 from dartboard._validation import (
     as_float_array,
+    check_confidence_level,
     check_consistent_length,
     check_option,
     label_array,
@@ -19,6 +20,7 @@ from dartboard._validation import (
 )
 from dartboard.compare._permutation import ALTERNATIVES
 from dartboard.compare._results import TestResult
+from dartboard.uncertainty import Interval
 from dartboard.uncertainty._interval import _sample_size
 
 __all__ = ["corrected_ttest", "delong_test", "mcnemar_test", "MCNEMAR_EXACT_BELOW"]
@@ -136,12 +138,20 @@ def mcnemar_test(y_true: Any, pred_a: Any = None, pred_b: Any = None, *,
 
 
 def delong_test(y_true: Any, scores_a: Any, scores_b: Any, *, pos_label: Any = None,
-                alternative: str = "two-sided") -> TestResult:
+                alternative: str = "two-sided",
+                confidence_level: float = 0.95) -> TestResult:
     """DeLong's test of two correlated ROC AUCs measured on the same samples.
 
     ``z = (AUC_a - AUC_b) / sqrt(var_a + var_b - 2 cov_ab)`` with DeLong's
     covariance of the two AUC estimates (fast midrank algorithm, see
-    :mod:`dartboard._delong`); the p-value is from the standard normal.
+    :mod:`dartboard._delong`); the p-value is from the standard normal. The
+    interval of the difference is ``AUC_a - AUC_b +- z_{1 - alpha/2} sqrt(var)``
+    (two-sided whatever ``alternative`` is), as the "95 percent confidence
+    interval" printed by pROC's ``roc.test``.
+
+    Binary only. For multiclass AUC (one-vs-rest or one-vs-one) use
+    ``compare_models(roc_auc_score, y, proba_a, proba_b, multi_class="ovr")``: a
+    permutation test on per-class score ranks with a paired bootstrap interval.
 
     Parameters
     ----------
@@ -153,13 +163,17 @@ def delong_test(y_true: Any, scores_a: Any, scores_b: Any, *, pos_label: Any = N
         The positive class; by default the larger of the two labels.
     alternative : {"two-sided", "greater", "less"}
         "greater": AUC_a > AUC_b.
+    confidence_level : float, default 0.95
+        Level of the interval of the difference.
 
     Returns
     -------
     TestResult
-        ``statistic`` z, ``estimate`` AUC_a - AUC_b, ``details`` with both AUCs and
-        the variance of the difference. When that variance is 0 and the AUCs are
-        equal (e.g. identical scores) z is 0 with p = 1.
+        ``statistic`` z, ``estimate`` AUC_a - AUC_b, ``interval`` (an
+        :class:`~dartboard.Interval` of the difference, method ``"delong"``),
+        ``details`` with both AUCs and the variance of the difference. When that
+        variance is 0 and the AUCs are equal (e.g. identical scores) z is 0 with
+        p = 1 and the interval is the point 0.
 
     Raises
     ------
@@ -176,8 +190,11 @@ def delong_test(y_true: Any, scores_a: Any, scores_b: Any, *, pos_label: Any = N
     >>> res = delong_test(y, [.1, .4, .35, .8, .2, .7, .3, .9], [.2, .3, .4, .6, .5, .45, .1, .7])
     >>> round(res.details["auc_a"], 4), round(res.details["auc_b"], 4)
     (0.9375, 0.875)
+    >>> round(res.interval.low, 4), round(res.interval.high, 4)
+    (-0.2692, 0.3942)
     """
     check_option(alternative, "alternative", ALTERNATIVES)
+    level = check_confidence_level(confidence_level)
     y = label_array(y_true, name="y_true")
     a = as_float_array(scores_a, name="scores_a")
     b = as_float_array(scores_b, name="scores_b")
@@ -204,12 +221,18 @@ def delong_test(y_true: Any, scores_a: Any, scores_b: Any, *, pos_label: Any = N
             f"variance of the difference is 0 ({int(positive.sum())} positive and "
             f"{int(n - positive.sum())} negative samples): the asymptotic test is "
             "undefined. Use compare_models(roc_auc_score, ...), a permutation test.")
-    z = 0.0 if var <= 0.0 else diff / np.sqrt(var)
+    se = float(np.sqrt(max(var, 0.0)))
+    z = 0.0 if var <= 0.0 else diff / se
     pvalue = _z_pvalue(z, alternative)
+    half = float(stats.norm.ppf(0.5 + level / 2.0)) * se
+    interval = Interval(estimate=diff, low=diff - half, high=diff + half,
+                        confidence_level=level, method="delong", standard_error=se,
+                        metric="difference in roc_auc_score")
     return TestResult(statistic=float(z), pvalue=pvalue, alternative=alternative,
                       method="DeLong test of two correlated ROC AUCs", estimate=diff,
                       details={"auc_a": float(aucs[0]), "auc_b": float(aucs[1]),
-                               "variance": max(var, 0.0), "covariance": cov})
+                               "variance": max(var, 0.0), "covariance": cov},
+                      interval=interval)
 
 
 def corrected_ttest(scores_a: Any, scores_b: Any, *, n_train: float, n_test: float,

@@ -38,6 +38,9 @@ class TestResult(Result):
         Degrees of freedom of the reference distribution, when it has them.
     details : dict
         Test-specific extra values (e.g. the two AUCs of a DeLong test).
+    interval : dartboard.Interval or None
+        Confidence interval of ``estimate``, when the test gives one (DeLong's
+        interval of the AUC difference).
     """
 
     __test__ = False  # not a pytest test class
@@ -52,6 +55,7 @@ class TestResult(Result):
     null_distribution: np.ndarray | None = None
     df: float | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    interval: Any = None
 
     def significant(self, alpha: float = 0.05) -> bool:
         """True when ``pvalue < alpha``."""
