@@ -298,7 +298,50 @@ def test_average_ranks_ties_holm_by_hand():
     assert row.loc["c", "pvalue_holm"] == pytest.approx(holm[0])
     assert row.loc["b", "pvalue_holm"] == pytest.approx(holm[1])
     assert np.isnan(row.loc["a", "pvalue_holm"])
-    assert row["significantly_worse"].tolist() == [False, bool(holm[0] < .05), bool(holm[1] < .05)]
+    # the decision: Friedman's p (scipy) gates a step-down of Studentized-range tests,
+    # first the range of all three models (b - a), then of the best two (c - a)
+    gate = stats.friedmanchisquare(*(table[m] for m in "abc")).pvalue
+    step_b = stats.studentized_range.sf(np.sqrt(2) * (expected["b"] - expected["a"]) / se,
+                                        3, np.inf)
+    step_c = 2 * stats.norm.sf((expected["c"] - expected["a"]) / se)  # range of two
+    adj_b = max(gate, step_b)
+    adj_c = max(adj_b, step_c)
+    assert row.loc["b", "pvalue_adjusted"] == pytest.approx(adj_b, rel=1e-4)
+    assert row.loc["c", "pvalue_adjusted"] == pytest.approx(adj_c, rel=1e-4)
+    assert row["significantly_worse"].tolist() == [False, bool(adj_c < .05), bool(adj_b < .05)]
+
+
+def test_rank_models_worse_than_best_is_gated_by_friedman():
+    # Five models over 12 data sets: model e is worst in 9, the other four shuffle.
+    # Holm against the observed best flags e, yet Friedman does not reject: no claim.
+    rng = np.random.default_rng(12)
+    table = rng.normal(size=(12, 5))
+    table[:9, 4] = table[:9].min(axis=1) - 0.1
+    res = db.rank_models(table, names=list("abcde"))
+    row = res.summary.set_index("model")
+    assert res.pvalue > 0.05 and row.loc["e", "pvalue_holm"] < 0.05
+    assert not row["significantly_worse"].any()
+    assert (row["pvalue_adjusted"].dropna() >= res.pvalue).all()
+
+
+def test_rank_models_family_wise_error_under_the_global_null():
+    # k = 10 equivalent models over N = 30 data sets: Holm against the observed best
+    # flagged some model in 13.8% of tables; the decision must stay below alpha
+    rng = np.random.default_rng(2024)
+    sims = 300
+    flagged = sum(db.rank_models(rng.normal(size=(30, 10))).summary["significantly_worse"].any()
+                  for _ in range(sims))
+    # 0.05 + 3 binomial standard errors at 300 tables
+    assert flagged / sims < 0.05 + 3 * np.sqrt(0.05 * 0.95 / sims)
+
+
+def test_rank_models_step_down_finds_every_clearly_worse_model():
+    rng = np.random.default_rng(4)
+    table = rng.normal(size=(30, 5)) * 0.1 + np.array([3.0, 3.0, 2.0, 1.0, 0.0])
+    res = db.rank_models(table, names=list("abcde"))
+    flags = dict(zip(res.summary["model"], res.summary["significantly_worse"]))
+    assert flags == {"a": False, "b": False, "c": True, "d": True, "e": True} \
+        or flags == {"b": False, "a": False, "c": True, "d": True, "e": True}
 
 
 def test_rank_models_input_forms_and_direction():

@@ -113,7 +113,11 @@ class RankResult(Result):
     ----------
     summary : pandas.DataFrame
         One row per model, best first: ``model``, ``average_rank``,
-        ``pvalue_vs_best``, ``pvalue_holm``, ``significantly_worse``.
+        ``pvalue_vs_best`` (z-test against the best, unadjusted), ``pvalue_holm``
+        (Holm over the k - 1 comparisons, as for a control chosen in advance),
+        ``pvalue_adjusted`` (Friedman-gated step-down range procedure, valid for
+        the best chosen after looking) and ``significantly_worse``
+        (``pvalue_adjusted < alpha``).
     statistic : float
         Friedman's chi-square (tie-corrected, as :func:`scipy.stats.friedmanchisquare`).
     pvalue : float
