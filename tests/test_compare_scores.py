@@ -229,3 +229,8 @@ def test_delong_interval_live_against_proc():
                          confidence_level=0.8)
     assert (res.pvalue, res.interval.low, res.interval.high) == pytest.approx(
         (p, low, high), rel=1e-10)
+
+
+def test_delong_multiclass_input_points_to_the_multiclass_comparison():
+    with pytest.raises(ValueError, match="DeLong's test is binary.*multi_class='ovr'"):
+        db.delong_test([0, 1, 2, 1], [0.1, 0.2, 0.3, 0.4], [0.2, 0.3, 0.1, 0.4])

@@ -204,7 +204,9 @@ def delong_test(y_true: Any, scores_a: Any, scores_b: Any, *, pos_label: Any = N
     enc = encode_labels(("y_true", y))
     if enc.n_classes != 2:
         raise ValueError(f"y_true must hold exactly 2 classes for a ROC AUC; got "
-                         f"{enc.n_classes}: {enc.classes.tolist()!r}")
+                         f"{enc.n_classes}: {enc.classes.tolist()!r}. DeLong's test is "
+                         "binary; for a multiclass AUC use compare_models(roc_auc_score, "
+                         "y_true, proba_a, proba_b, multi_class='ovr')")
     if pos_label is None:
         positive = enc.codes[0] == 1
     else:
