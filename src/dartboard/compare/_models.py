@@ -149,7 +149,13 @@ def compare_models(metric: Callable[..., Any], y_true: Any, pred_a: Any, pred_b:
     Count metrics (accuracy, precision, recall, F-beta, specificity, MCC, kappa,
     ...) without sample weights use the type-reduced sampler (see the module
     docstring): only samples where the models disagree move, so a million samples
-    cost about as much as a thousand. Binary ROC AUC is batched. Log loss and the
+    cost about as much as a thousand. Score metrics (ROC AUC, average precision,
+    PR AUC) depend only on the order of each model's scores, so what is swapped is
+    each model's midranks: a monotone transform of one model's scores (a rescaling,
+    a log) leaves the test unchanged, and two models on different scales are not
+    mixed (see the module docstring). Binary ROC AUC and multiclass one-vs-rest or
+    one-vs-one ROC AUC (``multi_class=...``, ``average="macro"`` or
+    ``"weighted"``) are batched. Log loss and the
     binary Brier score are means of per-sample losses, so swapping a sample's
     predictions flips the sign of its loss difference: a batched sign-flip test.
     Other metrics and callables are called once per replicate and model.
