@@ -28,6 +28,8 @@ def test_mcnemar_equals_statsmodels(cells, exact, correction):
     table = np.array(cells).reshape(2, 2)
     if not exact and table[0, 1] + table[1, 0] == 0:
         return  # statsmodels gives nan; our convention is covered below
+    if not exact and correction and table[0, 1] == table[1, 0]:
+        return  # statsmodels corrects b = c too; R's rule is pinned below
     ours = db.mcnemar_test(table, exact=exact, correction=correction)
     ref = _statsmodels_mcnemar(table, exact, correction)
     assert ours.statistic == pytest.approx(ref.statistic, rel=1e-12)
@@ -61,6 +63,20 @@ def test_mcnemar_agresti_worked_example():
     # Agresti (2002), Categorical Data Analysis, Table 10.1: z^2 = 17.36 (no correction)
     res = db.mcnemar_test([[794, 150], [86, 570]], correction=False)
     assert res.statistic == pytest.approx(17.36, abs=0.005)
+
+
+def test_mcnemar_equal_discordant_counts_give_p_one_as_r():
+    # R 4.2.2, stats::mcnemar.test corrects only when b != c:
+    #   mcnemar.test(matrix(c(10, 15, 15, 10), 2))
+    #   McNemar's chi-squared = 0, df = 1, p-value = 1
+    #   mcnemar.test(matrix(c(10, 15, 16, 10), 2))   # |b - c| = 1
+    #   McNemar's chi-squared = 0, df = 1, p-value = 1
+    for table in ([[10, 15], [15, 10]], [[10, 16], [15, 10]]):
+        res = db.mcnemar_test(table)
+        assert not res.exact
+        assert res.statistic == 0.0 and res.pvalue == 1.0
+    # without the correction b = c is a statistic of 0 anyway
+    assert db.mcnemar_test([[10, 15], [15, 10]], correction=False).pvalue == 1.0
 
 
 def test_mcnemar_no_discordant_pairs():
@@ -180,6 +196,22 @@ def test_corrected_ttest_tends_to_paired_ttest():
     assert db.corrected_ttest(a, b, n_train=9, n_test=1).pvalue > ref.pvalue
 
 
+def test_corrected_ttest_takes_float_split_sizes_as_cv_interval():
+    # 10-fold CV of 1005 samples: test folds of 100 or 101, so the mean sizes are
+    # fractional; the variance factor is the one cv_interval uses
+    a = np.array([0.84, 0.86, 0.83, 0.85, 0.87, 0.84, 0.86, 0.85, 0.83, 0.86])
+    b = np.array([0.82, 0.85, 0.83, 0.83, 0.85, 0.83, 0.84, 0.85, 0.82, 0.84])
+    n_train, n_test = 904.5, 100.5
+    res = db.corrected_ttest(a, b, n_train=n_train, n_test=n_test)
+    d = a - b
+    factor = 1 / 10 + n_test / n_train
+    t = d.mean() / np.sqrt(factor * d.var(ddof=1))
+    assert res.statistic == pytest.approx(t, rel=1e-12)
+    assert res.pvalue == pytest.approx(2 * stats.t.sf(abs(t), 9), rel=1e-10)
+    iv = db.cv_interval(d, n_train=n_train, n_test=n_test)
+    assert iv.standard_error == pytest.approx(abs(d.mean() / res.statistic), rel=1e-12)
+
+
 def test_corrected_ttest_constant_differences():
     assert db.corrected_ttest([1, 2, 3, 4, 5], [1, 2, 3, 4, 5], n_train=4, n_test=1).pvalue == 1.0
     # equal non-zero differences: variance 0, no t statistic (never p = 0; issue 16)
@@ -196,8 +228,14 @@ def test_corrected_ttest_constant_differences():
     (([1.0, np.nan], [1.0, 2.0]), {}, ValueError, "scores_a contains 1 NaN"),
     (([1.0, 2.0], [1.0, 3.0]), {"alternative": "greater than"}, ValueError,
      "alternative must be one of"),
-    (([1.0, 2.0], [1.0, 3.0]), {"n_train": 0}, ValueError, "n_train must be at least 1"),
-    (([1.0, 2.0], [1.0, 3.0]), {"n_test": 1.5}, TypeError, "n_test must be an integer"),
+    (([1.0, 2.0], [1.0, 3.0]), {"n_train": 0}, ValueError,
+     "n_train must be a positive, finite number"),
+    (([1.0, 2.0], [1.0, 3.0]), {"n_test": np.inf}, ValueError,
+     "n_test must be a positive, finite number"),
+    (([1.0, 2.0], [1.0, 3.0]), {"n_test": "10"}, TypeError,
+     "n_test must be a positive number of samples"),
+    (([1.0, 2.0], [1.0, 3.0]), {"n_train": True}, TypeError,
+     "n_train must be a positive number of samples"),
 ])
 def test_corrected_ttest_bad_input(args, kwargs, exc, match):
     kw = {"n_train": 90, "n_test": 10, **kwargs}
@@ -260,7 +298,50 @@ def test_average_ranks_ties_holm_by_hand():
     assert row.loc["c", "pvalue_holm"] == pytest.approx(holm[0])
     assert row.loc["b", "pvalue_holm"] == pytest.approx(holm[1])
     assert np.isnan(row.loc["a", "pvalue_holm"])
-    assert row["significantly_worse"].tolist() == [False, bool(holm[0] < .05), bool(holm[1] < .05)]
+    # the decision: Friedman's p (scipy) gates a step-down of Studentized-range tests,
+    # first the range of all three models (b - a), then of the best two (c - a)
+    gate = stats.friedmanchisquare(*(table[m] for m in "abc")).pvalue
+    step_b = stats.studentized_range.sf(np.sqrt(2) * (expected["b"] - expected["a"]) / se,
+                                        3, np.inf)
+    step_c = 2 * stats.norm.sf((expected["c"] - expected["a"]) / se)  # range of two
+    adj_b = max(gate, step_b)
+    adj_c = max(adj_b, step_c)
+    assert row.loc["b", "pvalue_adjusted"] == pytest.approx(adj_b, rel=1e-4)
+    assert row.loc["c", "pvalue_adjusted"] == pytest.approx(adj_c, rel=1e-4)
+    assert row["significantly_worse"].tolist() == [False, bool(adj_c < .05), bool(adj_b < .05)]
+
+
+def test_rank_models_worse_than_best_is_gated_by_friedman():
+    # Five models over 12 data sets: model e is worst in 9, the other four shuffle.
+    # Holm against the observed best flags e, yet Friedman does not reject: no claim.
+    rng = np.random.default_rng(12)
+    table = rng.normal(size=(12, 5))
+    table[:9, 4] = table[:9].min(axis=1) - 0.1
+    res = db.rank_models(table, names=list("abcde"))
+    row = res.summary.set_index("model")
+    assert res.pvalue > 0.05 and row.loc["e", "pvalue_holm"] < 0.05
+    assert not row["significantly_worse"].any()
+    assert (row["pvalue_adjusted"].dropna() >= res.pvalue).all()
+
+
+def test_rank_models_family_wise_error_under_the_global_null():
+    # k = 10 equivalent models over N = 30 data sets: Holm against the observed best
+    # flagged some model in 13.8% of tables; the decision must stay below alpha
+    rng = np.random.default_rng(2024)
+    sims = 300
+    flagged = sum(db.rank_models(rng.normal(size=(30, 10))).summary["significantly_worse"].any()
+                  for _ in range(sims))
+    # 0.05 + 3 binomial standard errors at 300 tables
+    assert flagged / sims < 0.05 + 3 * np.sqrt(0.05 * 0.95 / sims)
+
+
+def test_rank_models_step_down_finds_every_clearly_worse_model():
+    rng = np.random.default_rng(4)
+    table = rng.normal(size=(30, 5)) * 0.1 + np.array([3.0, 3.0, 2.0, 1.0, 0.0])
+    res = db.rank_models(table, names=list("abcde"))
+    flags = dict(zip(res.summary["model"], res.summary["significantly_worse"]))
+    assert flags == {"a": False, "b": False, "c": True, "d": True, "e": True} \
+        or flags == {"b": False, "a": False, "c": True, "d": True, "e": True}
 
 
 def test_rank_models_input_forms_and_direction():

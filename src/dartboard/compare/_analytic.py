@@ -12,14 +12,16 @@ from dartboard._delong import delong_auc_covariance
 from dartboard._labels import encode_labels
 from dartboard._validation import (
     as_float_array,
+    check_confidence_level,
     check_consistent_length,
-    check_int,
     check_option,
     label_array,
     to_numpy,
 )
 from dartboard.compare._permutation import ALTERNATIVES
 from dartboard.compare._results import TestResult
+from dartboard.uncertainty import Interval
+from dartboard.uncertainty._interval import _sample_size
 
 __all__ = ["corrected_ttest", "delong_test", "mcnemar_test", "MCNEMAR_EXACT_BELOW"]
 
@@ -72,7 +74,10 @@ def mcnemar_test(y_true: Any, pred_a: Any = None, pred_b: Any = None, *,
     ``p = min(1, 2 P(Binomial(b + c, 1/2) <= min(b, c)))``; the asymptotic test
     reports ``statistic = (|b - c| - 1)^2 / (b + c)`` (without the ``- 1`` when
     ``correction=False``) and its chi-square (1 df) upper tail. As
-    :func:`statsmodels.stats.contingency_tables.mcnemar`.
+    :func:`statsmodels.stats.contingency_tables.mcnemar`, except at ``b = c``:
+    there the continuity correction would turn no difference at all into
+    ``1 / (b + c)`` (p = 0.855 at b = c = 15), so, as R's ``mcnemar.test``
+    (which corrects only when ``b != c``), the statistic is 0 and p = 1.
 
     Parameters
     ----------
@@ -118,7 +123,8 @@ def mcnemar_test(y_true: Any, pred_a: Any = None, pred_b: Any = None, *,
         statistic, pvalue = 0.0, 1.0
         method = "McNemar chi-square test"
     else:
-        diff = abs(b - c) - (1.0 if correction else 0.0)
+        # R corrects only a non-zero difference: |0| - 1 would add evidence of one
+        diff = abs(b - c) - (1.0 if correction and b != c else 0.0)
         statistic = diff * diff / n_disc
         pvalue = float(stats.chi2.sf(statistic, 1))
         method = ("McNemar chi-square test with continuity correction" if correction
@@ -132,12 +138,20 @@ def mcnemar_test(y_true: Any, pred_a: Any = None, pred_b: Any = None, *,
 
 
 def delong_test(y_true: Any, scores_a: Any, scores_b: Any, *, pos_label: Any = None,
-                alternative: str = "two-sided") -> TestResult:
+                alternative: str = "two-sided",
+                confidence_level: float = 0.95) -> TestResult:
     """DeLong's test of two correlated ROC AUCs measured on the same samples.
 
     ``z = (AUC_a - AUC_b) / sqrt(var_a + var_b - 2 cov_ab)`` with DeLong's
     covariance of the two AUC estimates (fast midrank algorithm, see
-    :mod:`dartboard._delong`); the p-value is from the standard normal.
+    :mod:`dartboard._delong`); the p-value is from the standard normal. The
+    interval of the difference is ``AUC_a - AUC_b +- z_{1 - alpha/2} sqrt(var)``
+    (two-sided whatever ``alternative`` is), as the "95 percent confidence
+    interval" printed by pROC's ``roc.test``.
+
+    Binary only. For multiclass AUC (one-vs-rest or one-vs-one) use
+    ``compare_models(roc_auc_score, y, proba_a, proba_b, multi_class="ovr")``: a
+    permutation test on per-class score ranks with a paired bootstrap interval.
 
     Parameters
     ----------
@@ -149,13 +163,17 @@ def delong_test(y_true: Any, scores_a: Any, scores_b: Any, *, pos_label: Any = N
         The positive class; by default the larger of the two labels.
     alternative : {"two-sided", "greater", "less"}
         "greater": AUC_a > AUC_b.
+    confidence_level : float, default 0.95
+        Level of the interval of the difference.
 
     Returns
     -------
     TestResult
-        ``statistic`` z, ``estimate`` AUC_a - AUC_b, ``details`` with both AUCs and
-        the variance of the difference. When that variance is 0 and the AUCs are
-        equal (e.g. identical scores) z is 0 with p = 1.
+        ``statistic`` z, ``estimate`` AUC_a - AUC_b, ``interval`` (an
+        :class:`~dartboard.Interval` of the difference, method ``"delong"``),
+        ``details`` with both AUCs and the variance of the difference. When that
+        variance is 0 and the AUCs are equal (e.g. identical scores) z is 0 with
+        p = 1 and the interval is the point 0.
 
     Raises
     ------
@@ -172,8 +190,11 @@ def delong_test(y_true: Any, scores_a: Any, scores_b: Any, *, pos_label: Any = N
     >>> res = delong_test(y, [.1, .4, .35, .8, .2, .7, .3, .9], [.2, .3, .4, .6, .5, .45, .1, .7])
     >>> round(res.details["auc_a"], 4), round(res.details["auc_b"], 4)
     (0.9375, 0.875)
+    >>> round(res.interval.low, 4), round(res.interval.high, 4)
+    (-0.2692, 0.3942)
     """
     check_option(alternative, "alternative", ALTERNATIVES)
+    level = check_confidence_level(confidence_level)
     y = label_array(y_true, name="y_true")
     a = as_float_array(scores_a, name="scores_a")
     b = as_float_array(scores_b, name="scores_b")
@@ -183,7 +204,9 @@ def delong_test(y_true: Any, scores_a: Any, scores_b: Any, *, pos_label: Any = N
     enc = encode_labels(("y_true", y))
     if enc.n_classes != 2:
         raise ValueError(f"y_true must hold exactly 2 classes for a ROC AUC; got "
-                         f"{enc.n_classes}: {enc.classes.tolist()!r}")
+                         f"{enc.n_classes}: {enc.classes.tolist()!r}. DeLong's test is "
+                         "binary; for a multiclass AUC use compare_models(roc_auc_score, "
+                         "y_true, proba_a, proba_b, multi_class='ovr')")
     if pos_label is None:
         positive = enc.codes[0] == 1
     else:
@@ -200,15 +223,21 @@ def delong_test(y_true: Any, scores_a: Any, scores_b: Any, *, pos_label: Any = N
             f"variance of the difference is 0 ({int(positive.sum())} positive and "
             f"{int(n - positive.sum())} negative samples): the asymptotic test is "
             "undefined. Use compare_models(roc_auc_score, ...), a permutation test.")
-    z = 0.0 if var <= 0.0 else diff / np.sqrt(var)
+    se = float(np.sqrt(max(var, 0.0)))
+    z = 0.0 if var <= 0.0 else diff / se
     pvalue = _z_pvalue(z, alternative)
+    half = float(stats.norm.ppf(0.5 + level / 2.0)) * se
+    interval = Interval(estimate=diff, low=diff - half, high=diff + half,
+                        confidence_level=level, method="delong", standard_error=se,
+                        metric="difference in roc_auc_score")
     return TestResult(statistic=float(z), pvalue=pvalue, alternative=alternative,
                       method="DeLong test of two correlated ROC AUCs", estimate=diff,
                       details={"auc_a": float(aucs[0]), "auc_b": float(aucs[1]),
-                               "variance": max(var, 0.0), "covariance": cov})
+                               "variance": max(var, 0.0), "covariance": cov},
+                      interval=interval)
 
 
-def corrected_ttest(scores_a: Any, scores_b: Any, *, n_train: int, n_test: int,
+def corrected_ttest(scores_a: Any, scores_b: Any, *, n_train: float, n_test: float,
                     alternative: str = "two-sided") -> TestResult:
     """Nadeau and Bengio's corrected resampled t-test for repeated train/test splits.
 
@@ -222,8 +251,10 @@ def corrected_ttest(scores_a: Any, scores_b: Any, *, n_train: int, n_test: int,
     ----------
     scores_a, scores_b : array-like of shape (J,)
         Paired scores (e.g. per fold of repeated cross-validation), J >= 2, finite.
-    n_train, n_test : int
-        Sizes of each training and test set.
+    n_train, n_test : float
+        Sizes of each training and test set: positive and finite, not
+        necessarily whole (e.g. the mean size over unequal splits), as in
+        :func:`~dartboard.cv_interval`.
     alternative : {"two-sided", "greater", "less"}
 
     Returns
@@ -254,8 +285,8 @@ def corrected_ttest(scores_a: Any, scores_b: Any, *, n_train: int, n_test: int,
     j = check_consistent_length(("scores_a", a), ("scores_b", b))
     if j < 2:
         raise ValueError(f"scores_a and scores_b must hold at least 2 paired scores; got {j}")
-    n_train = check_int(n_train, "n_train", minimum=1)
-    n_test = check_int(n_test, "n_test", minimum=1)
+    # the same rule as cv_interval's: averaged split sizes need not be whole
+    n_train, n_test = _sample_size(n_train, "n_train"), _sample_size(n_test, "n_test")
     d = a - b
     mean = float(d.mean())
     # equal differences have variance 0 exactly (np.var of [0.3] * 10 is 3e-33)

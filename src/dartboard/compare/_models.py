@@ -9,11 +9,25 @@ Three samplers share one contract (R null differences, R bootstrap differences):
   are swapped, ``Binomial(group size, 1/2)``, and the two confusion matrices follow
   from those counts. The paired bootstrap draws the type counts as
   ``Multinomial(n, type frequencies)``. A replicate costs O(K^3), not O(n).
-* binary ROC AUC: the scores of both models are ranked once in their union;
-  each replicate (a row of a batch of swapped or resampled score ranks) then
-  needs only a counting pass, no sort.
+* binary ROC AUC: each model's scores are ranked once; each replicate (a row of
+  a batch of swapped or resampled ranks) then needs only a counting pass, no sort.
+  Multiclass one-vs-rest and one-vs-one AUC (:mod:`._multiclass_auc`) do the same
+  per class column.
 * any other metric or callable: swap masks and resample indices drawn per
   replicate, the metric called on the swapped predictions (O(n) per replicate).
+
+Score metrics (registry input ``"scores"``: ROC AUC, average precision, PR AUC)
+depend only on the order of one model's scores, so a monotone transform of that
+model's scores must leave the test unchanged. Swapping raw scores between two
+models on different scales (a 1-5 rating and a 0-2 lab value) mixes the scales
+and widens the null distribution. What is swapped is therefore each model's
+midranks (``1..n``, ties averaged; over the whole score matrix for 2-D scores),
+which are on one scale for both models and keep each model's metric exactly.
+Probabilities (log loss, Brier) keep their values: there the scale is what the
+metric measures, and swapping raw probabilities is the right exchange. The one
+score metric that demands probabilities, multiclass ROC AUC (rows summing to 1),
+is ranked per class column by its batched path; with sample weights, ``labels``
+or a micro average it falls back to swapping the raw probability rows.
 """
 
 from __future__ import annotations
@@ -24,6 +38,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
 from dartboard._labels import encode_labels, positive_index
 from dartboard._rng import spawn_generators
@@ -52,13 +67,18 @@ _BATCH_CELLS = 1 << 22
 
 
 def _metric_kind(spec: MetricSpec | None, sample_weight: Any,
-                 metric_kwargs: dict[str, Any], pred: np.ndarray) -> str:
+                 metric_kwargs: dict[str, Any], pred: np.ndarray, y: np.ndarray) -> str:
     """The paired path for this call: the metric's fast path when the call allows it."""
+    from dartboard.compare._multiclass_auc import batched_multiclass
+
     fast = None if spec is None or not spec.scalar else spec.compare_fast
     if fast == "counts":
         return "counts" if sample_weight is None else "generic"
     if fast == "auc" and sample_weight is None and not metric_kwargs and pred.ndim == 1:
         return "auc"
+    if fast == "auc" and sample_weight is None and pred.ndim == 2 and y.ndim == 1 \
+            and batched_multiclass(metric_kwargs):
+        return "multiclass_auc"
     if fast == "mean_loss" and set(metric_kwargs) <= set(spec.loss_terms[1]):
         return "mean_loss"
     return "generic"
@@ -129,7 +149,13 @@ def compare_models(metric: Callable[..., Any], y_true: Any, pred_a: Any, pred_b:
     Count metrics (accuracy, precision, recall, F-beta, specificity, MCC, kappa,
     ...) without sample weights use the type-reduced sampler (see the module
     docstring): only samples where the models disagree move, so a million samples
-    cost about as much as a thousand. Binary ROC AUC is batched. Log loss and the
+    cost about as much as a thousand. Score metrics (ROC AUC, average precision,
+    PR AUC) depend only on the order of each model's scores, so what is swapped is
+    each model's midranks: a monotone transform of one model's scores (a rescaling,
+    a log) leaves the test unchanged, and two models on different scales are not
+    mixed (see the module docstring). Binary ROC AUC and multiclass one-vs-rest or
+    one-vs-one ROC AUC (``multi_class=...``, ``average="macro"`` or
+    ``"weighted"``) are batched. Log loss and the
     binary Brier score are means of per-sample losses, so swapping a sample's
     predictions flips the sign of its loss difference: a batched sign-flip test.
     Other metrics and callables are called once per replicate and model.
@@ -195,7 +221,10 @@ def compare_models(metric: Callable[..., Any], y_true: Any, pred_a: Any, pred_b:
                          "compared with it")
     perm_seed, boot_seed = spawn_generators(random_state, 2)
     spec = spec_for(metric)
-    kind = _metric_kind(spec, w, metric_kwargs, a)
+    kind = _metric_kind(spec, w, metric_kwargs, a, y)
+    ranked = kind == "generic" and _rank_invariant(spec, y, a)
+    if ranked:
+        a, b = _within_model_ranks(a), _within_model_ranks(b)
     losses = None
     if kind == "mean_loss":
         losses = _per_sample_losses(spec, y, a, b, metric_kwargs)
@@ -212,11 +241,19 @@ def compare_models(metric: Callable[..., Any], y_true: Any, pred_a: Any, pred_b:
         yt = _binary_truth(y)
         null = _auc_permutation(yt, a, b, n_resamples, perm_seed)
         boot = _auc_bootstrap(yt, a, b, n_resamples, boot_seed)
-        how = "batched sample-swap permutation (AUC by counting score ranks)"
+        how = "batched sample-swap permutation of within-model score ranks"
+    elif kind == "multiclass_auc":
+        from dartboard.compare._multiclass_auc import MulticlassAUC
+
+        sampler = MulticlassAUC(y, a, b, metric_kwargs)
+        null = sampler.permutation(n_resamples, perm_seed)
+        boot = sampler.bootstrap(n_resamples, boot_seed)
+        how = "batched sample-swap permutation of within-model score ranks, per class"
     else:
         null = _generic_permutation(metric, y, a, b, w, metric_kwargs, n_resamples, perm_seed)
         boot = _generic_bootstrap(metric, y, a, b, w, metric_kwargs, n_resamples, boot_seed)
-        how = "sample-swap permutation"
+        how = ("sample-swap permutation of within-model score ranks" if ranked
+               else "sample-swap permutation")
     undefined = int(np.count_nonzero(~np.isfinite(null)))
     if undefined:
         warnings.warn(f"{name} was undefined in {undefined} of {n_resamples} permutation "
@@ -346,24 +383,47 @@ def _binary_truth(y: np.ndarray) -> np.ndarray:
     return enc.codes[0] == positive_index(enc.classes, infer="greater")
 
 
+def _rank_invariant(spec: MetricSpec | None, y: np.ndarray, pred: np.ndarray) -> bool:
+    """Whether the generic path swaps ranks: a score metric, except multiclass ROC AUC,
+    whose validation demands probability rows (the registry's ``auc`` fast path on 2-D
+    scores of a 1-D multiclass ``y_true``)."""
+    if spec is None or spec.input != "scores":
+        return False
+    return not (spec.compare_fast == "auc" and pred.ndim == 2 and y.ndim == 1)
+
+
+def _within_model_ranks(x: np.ndarray, axis: int | None = None) -> np.ndarray:
+    """Midranks of one model's scores (1..n, ties averaged), over all entries by default.
+
+    A monotone increasing transform of the scores leaves them unchanged, and both
+    models' ranks share one scale, so swapping them mixes no scales."""
+    return stats.rankdata(x, axis=axis).reshape(x.shape)
+
+
 def _score_codes(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-    """Dense ranks of both models' scores in their union (one sort, before any replicate)."""
-    uniq, inverse = np.unique(np.concatenate([a, b]), return_inverse=True)
-    return inverse[:a.shape[0]], inverse[a.shape[0]:], int(uniq.shape[0])
+    """Integer codes of each model's own midranks (twice the midrank: ties give halves),
+    computed once, before any replicate."""
+    n = a.shape[0]
+    return ((2.0 * _within_model_ranks(a)).astype(np.int64),
+            (2.0 * _within_model_ranks(b)).astype(np.int64), 2 * n + 1)
 
 
-def _batch_auc(yt: np.ndarray, codes: np.ndarray, n_codes: int) -> np.ndarray:
-    """Binary AUC of each row of ``codes`` (rows x n dense score ranks); nan if undefined.
+def _batch_auc(yt: np.ndarray, codes: np.ndarray, n_codes: int,
+               use: np.ndarray | None = None) -> np.ndarray:
+    """Binary AUC of each row of ``codes`` (rows x n integer score ranks); nan if undefined.
 
     Counting, not sorting: per row the positives and negatives at each score rank
     (one bincount), then ``sum_c pos_c (neg_below_c + neg_c / 2) / (m n0)``, which
-    gives ties exactly half a pair.
+    gives ties exactly half a pair. ``use`` (broadcast to the rows) keeps only the
+    samples it marks, e.g. the two classes of a one-vs-one AUC.
     """
     rows = codes.shape[0]
     yt = np.broadcast_to(yt, codes.shape)
     flat = (np.arange(rows)[:, None] * n_codes + codes).ravel()
-    total = np.bincount(flat, minlength=rows * n_codes).reshape(rows, n_codes)
-    pos = np.bincount(flat, weights=yt.ravel().astype(np.float64),
+    keep = None if use is None else np.broadcast_to(use, codes.shape).ravel().astype(np.float64)
+    total = np.bincount(flat, weights=keep, minlength=rows * n_codes).reshape(rows, n_codes)
+    hits = yt.ravel().astype(np.float64)
+    pos = np.bincount(flat, weights=hits if keep is None else hits * keep,
                       minlength=rows * n_codes).reshape(rows, n_codes)
     neg = total - pos
     neg_below = np.cumsum(neg, axis=1) - neg

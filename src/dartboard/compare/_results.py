@@ -38,6 +38,9 @@ class TestResult(Result):
         Degrees of freedom of the reference distribution, when it has them.
     details : dict
         Test-specific extra values (e.g. the two AUCs of a DeLong test).
+    interval : dartboard.Interval or None
+        Confidence interval of ``estimate``, when the test gives one (DeLong's
+        interval of the AUC difference).
     """
 
     __test__ = False  # not a pytest test class
@@ -52,6 +55,7 @@ class TestResult(Result):
     null_distribution: np.ndarray | None = None
     df: float | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    interval: Any = None
 
     def significant(self, alpha: float = 0.05) -> bool:
         """True when ``pvalue < alpha``."""
@@ -109,7 +113,11 @@ class RankResult(Result):
     ----------
     summary : pandas.DataFrame
         One row per model, best first: ``model``, ``average_rank``,
-        ``pvalue_vs_best``, ``pvalue_holm``, ``significantly_worse``.
+        ``pvalue_vs_best`` (z-test against the best, unadjusted), ``pvalue_holm``
+        (Holm over the k - 1 comparisons, as for a control chosen in advance),
+        ``pvalue_adjusted`` (Friedman-gated step-down range procedure, valid for
+        the best chosen after looking) and ``significantly_worse``
+        (``pvalue_adjusted < alpha``).
     statistic : float
         Friedman's chi-square (tie-corrected, as :func:`scipy.stats.friedmanchisquare`).
     pvalue : float
