@@ -9,6 +9,8 @@
   count metric from its confusion counts alone (streaming, merged states);
   :func:`interval_from_score_state`: DeLong's interval of ROC AUC from a ScoreState.
 - :func:`cv_interval` (fold scores): t-interval, with the Nadeau-Bengio correction.
+- :func:`roc_band`, :func:`pr_band`: pointwise and simultaneous confidence bands
+  of ROC and precision-recall curves (:class:`CurveBand`).
 - :class:`Interval`: the result.
 
 Names load lazily, so importing this package costs nothing until it is used.
@@ -21,5 +23,6 @@ from dartboard._lazy import attach
 __getattr__, __dir__, __all__ = attach(
     "dartboard.uncertainty",
     {"._interval": ["interval", "cv_interval", "Interval"], "._bootstrap": ["IntervalWarning"],
-     "._state": ["interval_from_counts", "interval_from_score_state"]},
+     "._state": ["interval_from_counts", "interval_from_score_state"],
+     "._bands": ["roc_band", "pr_band", "CurveBand"]},
     namespace=globals())

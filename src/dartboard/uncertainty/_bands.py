@@ -152,6 +152,28 @@ class _SortedScores:
         return (np.concatenate([zero, np.cumsum(pos, axis=-1)], axis=-1),
                 np.concatenate([zero, np.cumsum(neg, axis=-1)], axis=-1))
 
+    def resampling_cells(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(group, is_positive, weight, rows) of the cells a resample draws counts of,
+        positives first, each class by group."""
+        if self.cells is not None:
+            return self.cells
+        cells = []
+        for is_pos, counts in ((True, self.pos), (False, self.neg)):
+            g = np.flatnonzero(counts)
+            cells.append((g, np.full(g.shape[0], is_pos), np.ones(g.shape[0]), counts[g]))
+        return tuple(np.concatenate(parts) for parts in zip(*cells))
+
+    def group_sums(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(b, G) positive and negative weight per group from (b, cells) row counts."""
+        group, positive, weight, _ = self.resampling_cells()
+        new = np.ones(group.shape[0], dtype=bool)
+        new[1:] = (group[1:] != group[:-1]) | (positive[1:] != positive[:-1])
+        starts = np.flatnonzero(new)
+        sums = np.add.reduceat(counts * weight, starts, axis=1)
+        per = np.zeros((2, counts.shape[0], self.scores.shape[0]))
+        per[positive[starts].astype(int), :, group[starts]] = sums.T
+        return per[1], per[0]
+
 
 # ------------------------------------------------------------------ reading the curve
 
@@ -207,24 +229,16 @@ def _read_cumulative(axis: str, grid: np.ndarray, cx: np.ndarray, cy: np.ndarray
 def _weighted_replicates(path: _SortedScores, axis: str, grid: np.ndarray,
                          n_resamples: int, rng: np.random.Generator) -> np.ndarray:
     """Every cell's row count drawn (multinomial per class): O(groups) per replicate."""
-    group, positive, weight, size = path.cells
-    n_groups = path.scores.shape[0]
-    new = np.ones(group.shape[0], dtype=bool)
-    new[1:] = (group[1:] != group[:-1]) | (positive[1:] != positive[:-1])
-    starts = np.flatnonzero(new)
+    _, positive, _, size = path.resampling_cells()
 
     def evaluate(counts: np.ndarray) -> np.ndarray:
-        sums = np.add.reduceat(counts * weight, starts, axis=1)
-        per = np.zeros((2, counts.shape[0], n_groups))
-        cls = positive[starts].astype(int)
-        per[cls, :, group[starts]] = sums.T
-        cp, cn = path.cumulative(per[1], per[0])
+        cp, cn = path.cumulative(*path.group_sums(counts))
         cx, cy = (cn, cp) if axis == "specificity" else (cp, cn)
         return _read_cumulative(axis, grid, cx, cy)
 
-    reps = multinomial_replicates(evaluate, size, positive.astype(int),
-                                  8 * 6 * n_groups, n_resamples, True, rng, False)
-    return reps.values
+    return multinomial_replicates(evaluate, size, positive.astype(int),
+                                  8 * 6 * path.scores.shape[0], n_resamples, True, rng,
+                                  False).values
 
 
 def _order_statistic_counts(rng: np.random.Generator, b: int, counts: np.ndarray,
@@ -349,8 +363,6 @@ def _band(curve: str, axis: str, positive: np.ndarray, s: np.ndarray, w: np.ndar
     if path.cells is None and not weighted_path:
         values = _unweighted_replicates(path, axis, grid, n_resamples, rng)
     else:
-        if path.cells is None:  # the full sampler on unit weights (tests compare them)
-            path = _SortedScores.build(positive, s, np.ones(s.shape[0]))
         values = _weighted_replicates(path, axis, grid, n_resamples, rng)
     alpha = 1.0 - level
     critical = None
