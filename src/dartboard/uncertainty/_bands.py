@@ -337,8 +337,6 @@ def _band_iv(y_true: Any, y_score: Any, grid: Any, grid_name: str, kind: Any,
     positive, s, w, _ = _binary_positive(y_true, y_score, pos_label, sample_weight,
                                          multiclass_ok=True)
     g = as_float_array(grid, name=grid_name, ndim=1)
-    if g.shape[0] == 0:
-        raise ValueError(f"{grid_name} must hold at least one value; got an empty array")
     if np.any(g < 0) or np.any(g > 1) or (open_zero and np.any(g == 0)):
         bound = "(0, 1]" if open_zero else "[0, 1]"
         raise ValueError(f"{grid_name} must lie in {bound}; got values from {g.min()!r} "
