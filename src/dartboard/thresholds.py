@@ -33,13 +33,16 @@ Criteria (with ``TPR``, ``FPR = 1 - TNR``; ties go to the highest threshold):
 
 Precision, NPV and F1 are those of the data; ``prevalence`` enters only the
 expected cost. A constrained criterion that no threshold meets on the data is
-a ``ValueError`` saying the best value reached; resamples where it cannot be
-met are left out of the intervals with a warning giving their number
-(:attr:`OperatingPoint.n_unmet`).
+a ``ValueError`` saying the best value reached (only ``"min_precision"`` can
+fail: the lowest threshold has TPR 1, ``inf`` has FPR 0); resamples where it
+cannot be met are left out of the intervals with a warning giving their number
+(:attr:`OperatingPoint.n_unmet`). A metric undefined at the chosen point (precision
+with nothing predicted positive) is ``nan`` with an ``IntervalWarning``.
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,6 +63,7 @@ from dartboard.uncertainty._analytic import PROPORTION_METHODS, proportion_inter
 from dartboard.uncertainty._bands import _SortedScores
 from dartboard.uncertainty._bootstrap import (
     CountGroups,
+    IntervalWarning,
     Replicates,
     bootstrap_interval,
     count_replicates,
@@ -226,6 +230,12 @@ def _select_iv(criterion: Any, target: Any) -> tuple[str, float]:
 
 def _interval(name: str, estimate: float, values: np.ndarray, level: float,
               n_resamples: int) -> Interval:
+    if np.isnan(estimate) or np.isnan(values).all():
+        # e.g. precision with nothing predicted positive: undefined, not an error
+        warnings.warn(f"{name} is undefined (0/0) at this operating point; its interval "
+                      "is nan", IntervalWarning, stacklevel=3)
+        nan = float("nan")
+        return Interval(nan, nan, nan, level, "percentile", nan, None, n_resamples, name)
     low, high, se, method, kept = bootstrap_interval(estimate, Replicates(values), level,
                                                      "percentile")
     return Interval(float(estimate), low, high, level, method, se, kept, n_resamples, name)
