@@ -37,9 +37,15 @@ Bands:
 - ``kind="simultaneous"``: the sup-t band (Montiel Olea & Plagborg-Moller 2019):
   ``estimate +- c * se`` with ``se`` the bootstrap standard deviation at each
   point and ``c`` the ``1 - alpha`` quantile over replicates of
-  ``max_j |theta*_j - theta_hat_j| / se_j`` (points with ``se = 0`` are exact
-  and left out of the maximum), clipped to [0, 1]. It covers the whole curve on
-  the grid at the stated level (``benchmarks/band_simulation.py``).
+  ``max_j |theta*_j - theta_hat_j| / se_j``, clipped to [0, 1]. Where the curve
+  reaches 1 the bootstrap has no spread although the true curve may lie just
+  below, so ``se`` is at least the binomial standard error of the value with a
+  half count added (Jeffreys), ``sqrt(p (1 - p) / m)``, ``p = (x + 1/2) / (m + 1)``,
+  ``m`` the value's denominator (positives for a sensitivity, negatives for a
+  specificity, predicted positives for a precision). Its coverage of the whole
+  curve is measured in ``benchmarks/band_simulation.py``: near the ends of the
+  curve (sensitivity or specificity near 1 with few cases) every bootstrap band
+  undercovers; a grid away from the ends is the honest choice there.
 
 Replicates whose curve is undefined at a point cannot occur: stratification
 keeps both classes in every replicate.
@@ -369,6 +375,7 @@ def _band(curve: str, axis: str, positive: np.ndarray, s: np.ndarray, w: np.ndar
         method = "percentile"
     else:
         se = np.std(values, axis=0, ddof=1) if n_resamples > 1 else np.zeros(grid.shape[0])
+        se = np.maximum(se, _binomial_floor(axis, grid, estimate, positive, w))
         varies = se > 0
         t = np.abs(values[:, varies] - estimate[varies]) / se[varies]
         critical = float(np.quantile(t.max(axis=1), level)) if varies.any() else 0.0
@@ -377,6 +384,26 @@ def _band(curve: str, axis: str, positive: np.ndarray, s: np.ndarray, w: np.ndar
         method = "sup-t"
     return CurveBand(curve, axis, grid, estimate, low, high, level, kind, method,
                      n_resamples, critical, values)
+
+
+def _binomial_floor(axis: str, grid: np.ndarray, estimate: np.ndarray,
+                    positive: np.ndarray, w: np.ndarray | None) -> np.ndarray:
+    """The binomial standard error of each value with a half count added (Jeffreys).
+
+    Where the curve reaches 1 (or 0) every replicate is 1 too and the bootstrap
+    standard error is 0, although the true curve may lie just below: the floor
+    keeps the sup-t band open there.
+    """
+    live = np.ones(positive.shape[0], dtype=bool) if w is None else w > 0
+    n_pos, n_neg = float(np.sum(positive & live)), float(np.sum(~positive & live))
+    if axis == "specificity":
+        n = np.full(grid.shape[0], n_pos)
+    elif axis == "sensitivity":
+        n = np.full(grid.shape[0], n_neg)
+    else:  # precision: of the predicted positives, about recall * P / precision
+        n = np.maximum(grid * n_pos / np.maximum(estimate, 1e-12), 1.0)
+    p = (estimate * n + 0.5) / (n + 1.0)
+    return np.sqrt(p * (1.0 - p) / n)
 
 
 def roc_band(y_true: Any, y_score: Any, *, specificities: Any = None,
