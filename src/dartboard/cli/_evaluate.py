@@ -9,6 +9,7 @@ from typing import Any
 import typer
 
 from dartboard import __version__
+from dartboard._format import format_number
 from dartboard.cli._io import (
     check_output,
     column,
@@ -43,6 +44,14 @@ def evaluate(
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
     report: Path | None = typer.Option(None, "--report", help="Also write an HTML report."),
+    threshold_criterion: str | None = typer.Option(
+        None, "--threshold-criterion",
+        help=("Binary scores: choose a threshold (youden, closest_topleft, cost, "
+              "min_precision, min_recall, max_fpr) and print the metrics at it with "
+              "intervals that bootstrap the choice; with --report, ROC/PR bands too.")),
+    threshold_target: float | None = typer.Option(
+        None, "--threshold-target",
+        help="Bound of min_precision, min_recall or max_fpr."),
 ) -> None:
     """Every applicable metric with its confidence interval."""
     from dartboard.metrics._registry import TASKS
@@ -58,13 +67,17 @@ def evaluate(
     if report is not None:
         check_output(report, "--report")
     if is_stream_source(file):
-        if group or report:
-            raise ValueError("--group and --report need a single file; a directory or glob "
-                             "of Parquet files is streamed without them")
+        if group or report or threshold_criterion:
+            raise ValueError("--group, --report and --threshold-criterion need a single "
+                             "file; a directory or glob of Parquet files is streamed "
+                             "without them")
         return _evaluate_stream(file, y_true, y_pred, y_score, proba, task, ci,
                                 confidence_level, n_resamples, seed, json_out)
+    operating = {"threshold_criterion": threshold_criterion,
+                 "threshold_target": threshold_target,
+                 "curve_bands": threshold_criterion is not None and report is not None}
     payload = _evaluate_table(file, y_true, y_pred, y_score, proba, task, ci,
-                              confidence_level, n_resamples, group, seed)
+                              confidence_level, n_resamples, group, seed, operating)
     if report is not None:
         from dartboard.report import write_report
 
@@ -75,19 +88,26 @@ def evaluate(
                       "dartboard_version": __version__, key: section}, report)
     if json_out:
         print_json({k: v for k, v in payload.items()
-                    if k in ("task", "n", "metrics", "groups", "classes")})
+                    if k in ("task", "n", "metrics", "groups", "classes", "operating_point")})
         return
     print_table(f"{payload['task']} evaluation of {Path(file).name} (n = {payload['n']})",
                 payload["metrics"], METRIC_COLUMNS)
     if payload.get("groups"):
         print_table(f"by {group}", payload["groups"], GROUP_COLUMNS)
+    if payload.get("operating_point"):
+        point = payload["operating_point"]
+        rows = [{"metric": k, **v} for k, v in point["intervals"].items()]
+        print_table(f"operating point ({point['criterion']}): predict positive when score >= "
+                    f"{format_number(point['threshold'])} (pROC threshold "
+                    f"{format_number(point['midpoint'])})", rows, METRIC_COLUMNS)
     if report is not None:
         typer.echo(f"report: {report}")
 
 
 def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | None,
                     proba: list[str] | None, task: str, ci: str, confidence_level: float,
-                    n_resamples: int, group: str | None, seed: int) -> dict[str, Any]:
+                    n_resamples: int, group: str | None, seed: int,
+                    operating: dict[str, Any] | None = None) -> dict[str, Any]:
     """The evaluation of one file: its columns handed to the evaluation engine.
 
     The one place the command line calls the engine (task inference, metrics with
@@ -102,7 +122,7 @@ def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | N
     groups = None if group is None else \
         labels(column(table, group, "--group", file), group, "--group")
     common = {"confidence_level": confidence_level, "n_resamples": n_resamples,
-              "random_state": seed, "groups": groups}
+              "random_state": seed, "groups": groups, **(operating or {})}
     if y_score is not None:
         score = numeric(column(table, y_score, "--y-score", file), y_score, "--y-score")
         return evaluate_predictions(truth, y_score=score, task=task, ci=ci, **common).to_dict()

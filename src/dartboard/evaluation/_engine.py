@@ -27,6 +27,7 @@ from dartboard._validation import (
     group_array,
     label_array,
 )
+from dartboard.evaluation._operating import operating_extras
 from dartboard.evaluation._points import calibration_points, error_points, thin
 from dartboard.evaluation._result import (
     CalibrationPoints,
@@ -55,6 +56,9 @@ class _Options:
     confidence_level: float
     n_resamples: int
     random_state: Any
+    threshold_criterion: str | None = None
+    threshold_target: float | None = None
+    curve_bands: bool = False
 
 
 def infer_task(y_true: Any, *, y_pred: Any = None, y_score: Any = None,
@@ -91,7 +95,9 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
                          proba: Any = None, task: str = "auto", ci: str = "auto",
                          confidence_level: float = 0.95, n_resamples: int = 2000,
                          random_state: Any = 0, groups: Any = None,
-                         model: str | None = None) -> EvaluationResult:
+                         model: str | None = None, threshold_criterion: str | None = None,
+                         threshold_target: float | None = None,
+                         curve_bands: bool = False) -> EvaluationResult:
     """Every metric the registry reports for the task, with its interval, and the
     points of the ROC, PR, confusion-matrix, calibration or error figures.
 
@@ -105,7 +111,10 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
     proportion method (``wilson``, ``wald``, ...; other metrics then get their
     default), ``delong`` (ROC AUC; likewise) or a bootstrap method. Metrics
     without a valid interval (a sample maximum) get none. With ``groups``, every
-    row is computed on each group too.
+    row is computed on each group too. Binary scores only: ``threshold_criterion``
+    (and ``threshold_target``) add the operating point of
+    :func:`dartboard.select_threshold`, ``curve_bands=True`` pointwise ROC and PR
+    bands.
 
     Examples
     --------
@@ -119,7 +128,8 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
     task = check_option(task, "task", TASKS)
     if sum(v is not None for v in (y_pred, y_score, proba)) != 1:
         raise ValueError("give exactly one of y_pred, y_score or proba")
-    opts = _Options(ci, float(confidence_level), check_n_resamples(n_resamples), random_state)
+    opts = _Options(ci, float(confidence_level), check_n_resamples(n_resamples), random_state,
+                    threshold_criterion, threshold_target, bool(curve_bands))
     if task == "auto" and y_pred is not None:
         task = infer_task(column_1d(y_true, name="y_true"),
                           y_pred=column_1d(y_pred, name="y_pred"))
@@ -127,6 +137,9 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
         if y_pred is None:
             raise ValueError("task='regression' needs y_pred (predicted values), not "
                              "y_score or proba")
+        if threshold_criterion is not None or curve_bands:
+            raise ValueError("threshold_criterion and curve_bands need binary scores "
+                             "(y_score); got a regression task")
         return _regression(y_true, y_pred, opts, groups, model)
     return _classification(y_true, y_pred, y_score, proba, task, opts, groups, model)
 
@@ -273,6 +286,11 @@ def _classification(y_true: Any, y_pred: Any, y_score: Any, proba: Any, task: st
     from dartboard.metrics import confusion_matrix, precision_recall_curve, roc_curve
 
     d = _classification_iv(y_true, y_pred, y_score, proba, task)
+    if (opts.threshold_criterion is not None or opts.curve_bands) and not (
+            d.task == "binary" and d.y_score is not None):
+        raise ValueError("threshold_criterion and curve_bands need binary scores (y_score); "
+                         f"got a {d.task} task"
+                         + (" with scores" if d.y_score is not None else " without scores"))
     positive = positive_label(d.labels, infer="greater") if d.task == "binary" else None
     inputs = _inputs(d)
     chosen = [(spec, _keywords(spec, d, positive)) for spec in specs(task=d.task)]
@@ -298,6 +316,11 @@ def _classification(y_true: Any, y_pred: Any, y_score: Any, proba: Any, task: st
         out["roc"] = RocPoints(*map(tuple, thin(fpr, tpr)))
         out["pr"] = PrPoints(*map(tuple, thin(precision, recall)),
                              prevalence=float(np.mean(d.y_true == positive)))
+        out.update(operating_extras(
+            d.y_true, d.y_score, positive, criterion=opts.threshold_criterion,
+            target=opts.threshold_target, bands=opts.curve_bands,
+            confidence_level=opts.confidence_level, n_resamples=opts.n_resamples,
+            random_state=opts.random_state))
         if d.is_prob:
             out["calibration"] = CalibrationPoints(
                 **{k: tuple(v) for k, v in calibration_points(

@@ -140,6 +140,10 @@ class EvaluationResult:
         Binary tasks given probabilities.
     errors : ErrorPoints or None
         Regression.
+    operating_point, roc_band, pr_band : dict or None
+        Binary tasks given scores, when asked for: the threshold chosen by a
+        criterion with its metrics and intervals (:func:`dartboard.select_threshold`),
+        and pointwise confidence bands of the two curves.
     """
 
     task: str
@@ -154,6 +158,9 @@ class EvaluationResult:
     pr: PrPoints | None = None
     calibration: CalibrationPoints | None = None
     errors: ErrorPoints | None = None
+    operating_point: dict[str, Any] | None = None
+    roc_band: dict[str, Any] | None = None
+    pr_band: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON section of ``results.json`` and ``dartboard evaluate --json``."""
@@ -169,6 +176,9 @@ class EvaluationResult:
             for key in ("roc", "pr", "calibration"):
                 if getattr(self, key) is not None:
                     out[key] = getattr(self, key).to_dict()
+            for key in ("operating_point", "roc_band", "pr_band"):
+                if getattr(self, key) is not None:
+                    out[key] = getattr(self, key)
         if self.groups is not None:
             out["groups"] = [r.to_dict() for r in self.groups]
         return out

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._format import format_number
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
@@ -95,15 +96,21 @@ def _draw_band(ax: Any, band: Any) -> None:
 def _draw_point(ax: Any, point: Any, x_name: str, y_name: str, flip_x: bool) -> None:
     """Mark an :class:`~dartboard.OperatingPoint` with its intervals as error bars."""
     iv = _field(point, "intervals")
-    x, y = (_field(iv[k], "estimate") for k in (x_name, y_name))
-    x_low, x_high = _field(iv[x_name], "low"), _field(iv[x_name], "high")
+
+    def values(name: str) -> tuple[float, float, float]:
+        # undefined values (nan, or None once written to JSON) draw nothing
+        return tuple(np.nan if _field(iv[name], k) is None else float(_field(iv[name], k))
+                     for k in ("estimate", "low", "high"))
+
+    (x, x_low, x_high), (y, y_low, y_high) = values(x_name), values(y_name)
+    if np.isnan(x) or np.isnan(y):
+        return
     if flip_x:  # TNR -> FPR
         x, x_low, x_high = 1.0 - x, 1.0 - x_high, 1.0 - x_low
-    y_low, y_high = _field(iv[y_name], "low"), _field(iv[y_name], "high")
     crit = _field(point, "criterion")
     ax.errorbar([x], [y], xerr=[[x - x_low], [x_high - x]], yerr=[[y - y_low], [y_high - y]],
                 fmt="o", color="black", capsize=3, zorder=5,
-                label=f"threshold {_field(point, 'threshold'):.4g}"
+                label=f"threshold {format_number(_field(point, 'threshold'))}"
                 + (f" ({crit})" if crit else ""))
 
 
