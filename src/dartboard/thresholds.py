@@ -236,8 +236,9 @@ def _interval(name: str, estimate: float, values: np.ndarray, level: float,
                       "is nan", IntervalWarning, stacklevel=3)
         nan = float("nan")
         return Interval(nan, nan, nan, level, "percentile", nan, None, n_resamples, name)
-    low, high, se, method, kept = bootstrap_interval(estimate, Replicates(values), level,
-                                                     "percentile")
+    with np.errstate(invalid="ignore"):  # quantiles between two inf thresholds are nan
+        low, high, se, method, kept = bootstrap_interval(estimate, Replicates(values), level,
+                                                         "percentile")
     return Interval(float(estimate), low, high, level, method, se, kept, n_resamples, name)
 
 
@@ -288,8 +289,8 @@ def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
     --------
     >>> point = select_threshold([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9],
     ...                          n_resamples=200, random_state=0)
-    >>> point.threshold, point.intervals["tpr"].estimate
-    (0.35, 1.0)
+    >>> point.threshold, point.midpoint  # Youden ties 0.8 and 0.35: the higher wins
+    (0.8, 0.6000000000000001)
     """
     criterion, target = _select_iv(criterion, target)
     positive, s, w, level, c, prevalence = _common_iv(y_true, y_score, confidence_level,
