@@ -250,3 +250,17 @@ def test_ci_se_live_against_proc():
                               n_resamples=5000, random_state=0)
     np.testing.assert_allclose(band.low, [low0, low1], atol=2 / 41)
     np.testing.assert_allclose(band.high, [high0, high1], atol=2 / 41)
+
+
+def test_sup_t_band_stays_open_where_every_replicate_is_one():
+    # at specificity 0.05 every positive outscores the lowest 5% of negatives: all
+    # replicates read sensitivity 1, yet the true curve may lie just below 1
+    y = np.r_[np.zeros(100, int), np.ones(100, int)]
+    s = np.r_[np.linspace(0, 1, 100), np.linspace(0.2, 1.2, 100)]
+    sim = dartboard.roc_band(y, s, specificities=[0.05, 0.5], kind="simultaneous",
+                             n_resamples=500, random_state=0)
+    pw = dartboard.roc_band(y, s, specificities=[0.05, 0.5], n_resamples=500, random_state=0)
+    assert np.ptp(pw.bootstrap_distribution[:, 0]) == 0 and pw.low[0] == 1.0
+    p = 100.5 / 101  # the Jeffreys floor: sqrt(p (1 - p) / 100)
+    assert sim.high[0] == 1.0
+    assert sim.low[0] == pytest.approx(1.0 - sim.critical_value * np.sqrt(p * (1 - p) / 100))
