@@ -18,7 +18,8 @@ __version__ = "0.1.0"
 # module -> the public names it defines
 _FAMILIES = {
     "dartboard.uncertainty": ["interval", "cv_interval", "interval_from_counts", "Interval",
-                              "IntervalWarning", "roc_band", "pr_band", "CurveBand"],
+                              "IntervalWarning", "roc_band", "pr_band", "CurveBand",
+                              "select_threshold", "evaluate_threshold", "OperatingPoint"],
     "dartboard.compare": ["permutation_test", "compare_models", "mcnemar_test", "delong_test",
                           "corrected_ttest", "rank_models", "TestResult", "Comparison",
                           "RankResult"],
@@ -26,7 +27,6 @@ _FAMILIES = {
                             "DartSweepResult"],
     "dartboard.stability": ["stability_metrics", "stability_audit", "StabilityResult"],
     "dartboard.profiling": ["profile_pipeline", "Profile"],
-    "dartboard.thresholds": ["select_threshold", "evaluate_threshold", "OperatingPoint"],
 }
 
 __getattr__, __dir__, _names = attach("dartboard", _FAMILIES, namespace=globals(),

@@ -37,8 +37,7 @@ def operating_extras(y_true: np.ndarray, y_score: np.ndarray, positive: Any, *,
                      random_state: Any) -> dict[str, Any]:
     """``operating_point`` (when ``criterion``) and ``roc_band``/``pr_band`` (when
     ``bands``): pointwise bands at 101 specificities and 100 recalls."""
-    from dartboard.thresholds import select_threshold
-    from dartboard.uncertainty import pr_band, roc_band
+    from dartboard.uncertainty import pr_band, roc_band, select_threshold
 
     common = {"confidence_level": confidence_level, "n_resamples": n_resamples,
               "random_state": random_state, "pos_label": positive}

@@ -11,6 +11,8 @@
 - :func:`cv_interval` (fold scores): t-interval, with the Nadeau-Bengio correction.
 - :func:`roc_band`, :func:`pr_band`: pointwise and simultaneous confidence bands
   of ROC and precision-recall curves (:class:`CurveBand`).
+- :func:`select_threshold`, :func:`evaluate_threshold`: an operating point with
+  the metrics at it and their intervals (:class:`OperatingPoint`).
 - :class:`Interval`: the result.
 
 Names load lazily, so importing this package costs nothing until it is used.
@@ -24,5 +26,6 @@ __getattr__, __dir__, __all__ = attach(
     "dartboard.uncertainty",
     {"._interval": ["interval", "cv_interval", "Interval"], "._bootstrap": ["IntervalWarning"],
      "._state": ["interval_from_counts", "interval_from_score_state"],
-     "._bands": ["roc_band", "pr_band", "CurveBand"]},
+     "._bands": ["roc_band", "pr_band", "CurveBand"],
+     "._thresholds": ["select_threshold", "evaluate_threshold", "OperatingPoint"]},
     namespace=globals())
