@@ -19,7 +19,8 @@ __version__ = "0.1.0"
 _FAMILIES = {
     "dartboard.evaluation": ["evaluate", "Evaluation"],
     "dartboard.uncertainty": ["interval", "cv_interval", "interval_from_counts", "Interval",
-                              "IntervalWarning"],
+                              "IntervalWarning", "roc_band", "pr_band", "CurveBand",
+                              "select_threshold", "evaluate_threshold", "OperatingPoint"],
     "dartboard.compare": ["permutation_test", "compare_models", "mcnemar_test", "delong_test",
                           "corrected_ttest", "rank_models", "TestResult", "Comparison",
                           "RankResult", "adjust_pvalues", "cochran_q", "compare_k_models",

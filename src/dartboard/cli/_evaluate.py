@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 
+from dartboard._format import format_number
 from dartboard.cli._io import (
     check_output,
     column,
@@ -50,6 +51,14 @@ def evaluate(
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
     report: Path | None = typer.Option(None, "--report", help="Also write an HTML report."),
+    threshold_criterion: str | None = typer.Option(
+        None, "--threshold-criterion",
+        help=("Binary scores: choose a threshold (youden, closest_topleft, cost, "
+              "min_precision, min_recall, max_fpr) and print the metrics at it with "
+              "intervals that bootstrap the choice; with --report, ROC/PR bands too.")),
+    threshold_target: float | None = typer.Option(
+        None, "--threshold-target",
+        help="Bound of min_precision, min_recall or max_fpr."),
 ) -> None:
     """Every applicable metric with its confidence interval."""
     from dartboard.metrics._registry import TASKS
@@ -65,13 +74,17 @@ def evaluate(
     if report is not None:
         check_output(report, "--report")
     if is_stream_source(file):
-        if group or report:
-            raise ValueError("--group and --report need a single file; a directory or glob "
-                             "of Parquet files is streamed without them")
+        if group or report or threshold_criterion:
+            raise ValueError("--group, --report and --threshold-criterion need a single "
+                             "file; a directory or glob of Parquet files is streamed "
+                             "without them")
         return _evaluate_stream(file, y_true, y_pred, y_score, proba, task, ci,
                                 confidence_level, n_resamples, seed, json_out)
+    operating = {"threshold_criterion": threshold_criterion,
+                 "threshold_target": threshold_target,
+                 "curve_bands": threshold_criterion is not None and report is not None}
     ev = _evaluate_table(file, y_true, y_pred, y_score, proba, task, ci, confidence_level,
-                         n_resamples, group or None, seed)
+                         n_resamples, group or None, seed, operating)
     payload = ev.to_dict()
     if report is not None:
         ev.to_html(report, title=f"dartboard evaluate: {Path(file).name}")
@@ -88,13 +101,20 @@ def evaluate(
         if payload.get("fairness"):
             print_table("fairness summaries", payload["fairness"],
                         [("summary", "summary")] + GAP_COLUMNS[1:])
+    if payload.get("operating_point"):
+        point = payload["operating_point"]
+        rows = [{"metric": k, **v} for k, v in point["intervals"].items()]
+        print_table(f"operating point ({point['criterion']}): predict positive when score >= "
+                    f"{format_number(point['threshold'])} (pROC threshold "
+                    f"{format_number(point['midpoint'])})", rows, METRIC_COLUMNS)
     if report is not None:
         typer.echo(f"report: {report}")
 
 
 def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | None,
                     proba: list[str] | None, task: str, ci: str, confidence_level: float,
-                    n_resamples: int, group: list[str] | None, seed: int) -> Any:
+                    n_resamples: int, group: list[str] | None, seed: int,
+                    operating: dict[str, Any] | None = None) -> Any:
     """The evaluation of one file: its columns handed to :func:`dartboard.evaluate`.
 
     The one place the command line calls the engine (task inference, metrics with
@@ -112,7 +132,8 @@ def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | N
             raise ValueError(f"--group names a column twice: {group}")
         groups = {g: labels(column(table, g, "--group", file), g, "--group") for g in group}
     common = {"confidence_level": confidence_level, "n_resamples": n_resamples,
-              "random_state": seed, "groups": groups, "ci": ci, "task": task}
+              "random_state": seed, "groups": groups, "ci": ci, "task": task,
+              **(operating or {})}
     if y_score is not None:
         score = numeric(column(table, y_score, "--y-score", file), y_score, "--y-score")
         return evaluate(truth, y_score=score, **common)

@@ -29,6 +29,7 @@ from dartboard._validation import (
     label_array,
 )
 from dartboard.evaluation._groups import GroupIndex, encode_groups
+from dartboard.evaluation._operating import operating_extras
 from dartboard.evaluation._points import calibration_points, error_points, thin
 from dartboard.evaluation._result import (
     CalibrationPoints,
@@ -58,6 +59,9 @@ class _Options:
     confidence_level: float
     n_resamples: int
     random_state: Any
+    threshold_criterion: str | None = None
+    threshold_target: float | None = None
+    curve_bands: bool = False
 
 
 def infer_task(y_true: Any, *, y_pred: Any = None, y_score: Any = None,
@@ -95,7 +99,10 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
                          confidence_level: float = 0.95, n_resamples: int = 2000,
                          random_state: Any = 0, groups: Any = None,
                          model: str | None = None, metrics: Any = None,
-                         sample_weight: Any = None, pos_label: Any = None) -> EvaluationResult:
+                         sample_weight: Any = None, pos_label: Any = None,
+                         threshold_criterion: str | None = None,
+                         threshold_target: float | None = None,
+                         curve_bands: bool = False) -> EvaluationResult:
     """Every metric the registry reports for the task, with its interval, and the
     points of the ROC, PR, confusion-matrix, calibration or error figures.
 
@@ -114,7 +121,9 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
     metrics then get their default), ``delong`` (ROC AUC; likewise) or a bootstrap
     method. Metrics without a valid interval (a sample maximum) get none. With
     ``groups`` (one column or several: their intersections), every row is
-    computed on each group too.
+    computed on each group too. Binary scores only: ``threshold_criterion`` (and
+    ``threshold_target``) add the operating point of :func:`dartboard.select_threshold`,
+    ``curve_bands=True`` pointwise ROC and PR bands.
 
     Examples
     --------
@@ -129,7 +138,9 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
                                 task=task, ci=ci, confidence_level=confidence_level,
                                 n_resamples=n_resamples, random_state=random_state,
                                 groups=groups, metrics=metrics, sample_weight=sample_weight,
-                                pos_label=pos_label), model)
+                                pos_label=pos_label, threshold_criterion=threshold_criterion,
+                                threshold_target=threshold_target, curve_bands=curve_bands),
+                        model)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -174,7 +185,9 @@ class Plan:
 def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: Any = None,
             task: str = "auto", ci: str = "auto", confidence_level: float = 0.95,
             n_resamples: int = 2000, random_state: Any = 0, groups: Any = None,
-            metrics: Any = None, sample_weight: Any = None, pos_label: Any = None) -> Plan:
+            metrics: Any = None, sample_weight: Any = None, pos_label: Any = None,
+            threshold_criterion: str | None = None, threshold_target: float | None = None,
+            curve_bands: bool = False) -> Plan:
     """Check the inputs and choose the metrics: everything before any number."""
     from dartboard.uncertainty._interval import METHODS
 
@@ -182,7 +195,8 @@ def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: An
     if sum(v is not None for v in (y_pred, y_score, y_proba)) != 1:
         raise ValueError("give exactly one of y_pred, y_score or y_proba")
     opts = _Options(check_option(ci, "ci", METHODS), check_confidence_level(confidence_level),
-                    check_n_resamples(n_resamples), random_state)
+                    check_n_resamples(n_resamples), random_state,
+                    threshold_criterion, threshold_target, bool(curve_bands))
     if task == "auto" and y_pred is not None:
         task = infer_task(column_1d(y_true, name="y_true"),
                           y_pred=column_1d(y_pred, name="y_pred"))
@@ -192,6 +206,9 @@ def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: An
                              "y_score or y_proba")
         if pos_label is not None:
             raise ValueError("pos_label applies to a binary task, not to regression")
+        if threshold_criterion is not None or curve_bands:
+            raise ValueError("threshold_criterion and curve_bands need binary scores "
+                             "(y_score); got a regression task")
         yt = as_float_array(y_true, name="y_true")
         yp = as_float_array(y_pred, name="y_pred")
         n = check_consistent_length(("y_true", yt), ("y_pred", yp))
@@ -200,6 +217,11 @@ def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: An
         return Plan("regression", yt, inputs, chosen, check_sample_weight(sample_weight, n),
                     None if groups is None else encode_groups(groups, n), opts)
     d = _classification_iv(y_true, y_pred, y_score, y_proba, task, pos_label)
+    if (threshold_criterion is not None or curve_bands) and not (
+            d.task == "binary" and d.y_score is not None):
+        raise ValueError("threshold_criterion and curve_bands need binary scores (y_score); "
+                         f"got a {d.task} task"
+                         + (" with scores" if d.y_score is not None else " without scores"))
     n = d.y_true.shape[0]
     positive = d.positive if d.task == "binary" else None
     if pos_label is not None and d.task != "binary":
@@ -576,6 +598,12 @@ def _figures(plan: Plan) -> dict[str, Any]:
         out["roc"] = RocPoints(*map(tuple, thin(fpr, tpr)))
         prevalence = float(np.average(d.y_true == positive, weights=w))
         out["pr"] = PrPoints(*map(tuple, thin(precision, recall)), prevalence=prevalence)
+        opts = plan.opts
+        out.update(operating_extras(
+            d.y_true, d.y_score, positive, criterion=opts.threshold_criterion,
+            target=opts.threshold_target, bands=opts.curve_bands,
+            confidence_level=opts.confidence_level, n_resamples=opts.n_resamples,
+            random_state=opts.random_state))
         if d.is_prob:
             out["calibration"] = CalibrationPoints(
                 **{k: tuple(v) for k, v in calibration_points(

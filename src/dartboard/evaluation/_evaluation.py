@@ -61,7 +61,8 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
              task: str = "auto", metrics: Any = None, groups: Any = None,
              sample_weight: Any = None, ci: str = "auto", confidence_level: float = 0.95,
              n_resamples: int = 2000, random_state: Any = None,
-             pos_label: Any = None) -> Evaluation:
+             pos_label: Any = None, threshold_criterion: str | None = None,
+             threshold_target: float | None = None, curve_bands: bool = False) -> Evaluation:
     """How good are these predictions: every applicable metric with its confidence
     interval, overall, per group and between groups.
 
@@ -101,6 +102,13 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
         The same seed gives the same numbers.
     pos_label : label, optional
         The positive class of a binary task (default: the greater label).
+    threshold_criterion, threshold_target : optional
+        Binary scores: the operating point chosen by this criterion of
+        :func:`dartboard.select_threshold` (``"youden"``, ``"closest_topleft"``,
+        ``"cost"``, ``"min_precision"``, ``"min_recall"``, ``"max_fpr"``), with
+        intervals that bootstrap the choice; in ``result.operating_point``.
+    curve_bands : bool, default=False
+        Binary scores: pointwise confidence bands of the ROC and PR curves.
 
     Returns
     -------
@@ -117,11 +125,15 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
     accuracy     0.750  0.409  0.929  wilson  8
     recall       0.800  0.376  0.964  wilson  8
     """
+    # the gaps' seed is taken first, so that rows given a Generator draw the same after it;
+    # an int seed gives every row the numbers dartboard.interval gives with that seed
     root = seed_sequence(random_state)
     plan = prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, task=task,
                    ci=ci, confidence_level=confidence_level, n_resamples=n_resamples,
-                   random_state=np.random.default_rng(child(root, 0)), groups=groups,
-                   metrics=metrics, sample_weight=sample_weight, pos_label=pos_label)
+                   random_state=random_state, groups=groups,
+                   metrics=metrics, sample_weight=sample_weight, pos_label=pos_label,
+                   threshold_criterion=threshold_criterion,
+                   threshold_target=threshold_target, curve_bands=curve_bands)
     return Evaluation(build_result(plan), _Gaps.from_plan(plan, child(root, 1)))
 
 

@@ -149,6 +149,10 @@ class EvaluationResult:
         The names of the group columns, when groups were given.
     group_keys : tuple of tuple or None
         Per group (in the order of ``groups``' rows), its value in each group column.
+    operating_point, roc_band, pr_band : dict or None
+        Binary tasks given scores, when asked for: the threshold chosen by a
+        criterion with its metrics and intervals (:func:`dartboard.select_threshold`),
+        and pointwise confidence bands of the two curves.
     """
 
     task: str
@@ -165,6 +169,9 @@ class EvaluationResult:
     errors: ErrorPoints | None = None
     group_columns: tuple[str, ...] | None = None
     group_keys: tuple[tuple[Any, ...], ...] | None = None
+    operating_point: dict[str, Any] | None = None
+    roc_band: dict[str, Any] | None = None
+    pr_band: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON section of ``results.json`` and ``dartboard evaluate --json``."""
@@ -180,6 +187,9 @@ class EvaluationResult:
             for key in ("roc", "pr", "calibration"):
                 if getattr(self, key) is not None:
                     out[key] = getattr(self, key).to_dict()
+            for key in ("operating_point", "roc_band", "pr_band"):
+                if getattr(self, key) is not None:
+                    out[key] = getattr(self, key)
         if self.groups is not None:
             out["group_columns"] = list(self.group_columns or ("group",))
             out["groups"] = [r.to_dict() for r in self.groups]

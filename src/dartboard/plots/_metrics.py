@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._format import format_number
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
@@ -74,9 +75,49 @@ def _points(given: dict[str, Any], data: tuple[Any, Any], data_names: tuple[str,
     return has_points
 
 
+def _field(obj: Any, name: str) -> Any:
+    """An attribute of a result object, or the key of its ``to_dict()`` form."""
+    return obj[name] if isinstance(obj, dict) else getattr(obj, name)
+
+
+def _draw_band(ax: Any, band: Any) -> None:
+    """Fill a :class:`~dartboard.uncertainty.CurveBand` (or its dict) in curve space."""
+    axis = _field(band, "axis")
+    grid, low, high = (np.asarray(_field(band, k), dtype=float) for k in ("grid", "low", "high"))
+    label = f"{_field(band, 'confidence_level'):.0%} {_field(band, 'kind')} band"
+    if axis == "specificity":      # sensitivity at specificities: vertical band over FPR
+        ax.fill_between(1.0 - grid, low, high, alpha=0.25, lw=0, label=label)
+    elif axis == "sensitivity":    # specificity at sensitivities: horizontal band
+        ax.fill_betweenx(grid, 1.0 - high, 1.0 - low, alpha=0.25, lw=0, label=label)
+    else:                          # precision at recalls
+        ax.fill_between(grid, low, high, alpha=0.25, lw=0, label=label)
+
+
+def _draw_point(ax: Any, point: Any, x_name: str, y_name: str, flip_x: bool) -> None:
+    """Mark an :class:`~dartboard.OperatingPoint` with its intervals as error bars."""
+    iv = _field(point, "intervals")
+
+    def values(name: str) -> tuple[float, float, float]:
+        # undefined values (nan, or None once written to JSON) draw nothing
+        return tuple(np.nan if _field(iv[name], k) is None else float(_field(iv[name], k))
+                     for k in ("estimate", "low", "high"))
+
+    (x, x_low, x_high), (y, y_low, y_high) = values(x_name), values(y_name)
+    if np.isnan(x) or np.isnan(y):
+        return
+    if flip_x:  # TNR -> FPR
+        x, x_low, x_high = 1.0 - x, 1.0 - x_high, 1.0 - x_low
+    crit = _field(point, "criterion")
+    ax.errorbar([x], [y], xerr=[[x - x_low], [x_high - x]], yerr=[[y - y_low], [y_high - y]],
+                fmt="o", color="black", capsize=3, zorder=5,
+                label=f"threshold {format_number(_field(point, 'threshold'))}"
+                + (f" ({crit})" if crit else ""))
+
+
 def plot_roc_curve(y_true: Any = None, y_score: Any = None, *, fpr: Any = None,
                    tpr: Any = None, roc_auc: float | None = None, interval: Any = None,
-                   pos_label: Any = None, name: str | None = None, ax: Any = None) -> Any:
+                   pos_label: Any = None, name: str | None = None, ax: Any = None,
+                   band: Any = None, operating_point: Any = None) -> Any:
     """Receiver operating characteristic curve, with the AUC and its interval.
 
     Parameters
@@ -92,6 +133,11 @@ def plot_roc_curve(y_true: Any = None, y_score: Any = None, *, fpr: Any = None,
         Confidence interval of the AUC, printed next to it.
     pos_label, name, ax
         Positive class, legend name, axes to draw on.
+    band : CurveBand or its dict, optional
+        A band from :func:`dartboard.roc_band`, filled around the curve.
+    operating_point : OperatingPoint or its dict, optional
+        From :func:`dartboard.select_threshold`: marked at (FPR, TPR) with its
+        intervals as error bars.
 
     Returns
     -------
@@ -115,6 +161,10 @@ def plot_roc_curve(y_true: Any = None, y_score: Any = None, *, fpr: Any = None,
     ax = _new_axes(ax)
     ax.plot(fpr, tpr, lw=2, label=_label(name, "AUC", roc_auc, interval))
     ax.plot([0, 1], [0, 1], ls="--", lw=1, color="0.6", label="chance")
+    if band is not None:
+        _draw_band(ax, band)
+    if operating_point is not None:
+        _draw_point(ax, operating_point, "tnr", "tpr", flip_x=True)
     ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), aspect="equal",
            xlabel="False positive rate", ylabel="True positive rate", title="ROC curve")
     ax.legend(loc="lower right")
@@ -126,7 +176,8 @@ def plot_precision_recall_curve(y_true: Any = None, y_score: Any = None, *,
                                 average_precision: float | None = None,
                                 interval: Any = None, prevalence: float | None = None,
                                 pos_label: Any = None, name: str | None = None,
-                                ax: Any = None) -> Any:
+                                ax: Any = None, band: Any = None,
+                                operating_point: Any = None) -> Any:
     """Precision-recall curve (step-wise, as average precision sums it).
 
     Parameters
@@ -142,6 +193,10 @@ def plot_precision_recall_curve(y_true: Any = None, y_score: Any = None, *,
         Interval of the average precision.
     prevalence : float, optional
         Share of positives, drawn as the no-skill line (computed from ``y_true``).
+    band : CurveBand or its dict, optional
+        A band from :func:`dartboard.pr_band`, filled around the curve.
+    operating_point : OperatingPoint or its dict, optional
+        Marked at (recall, precision) with its intervals as error bars.
 
     Returns
     -------
@@ -171,6 +226,10 @@ def plot_precision_recall_curve(y_true: Any = None, y_score: Any = None, *,
             label=_label(name, "AP", average_precision, interval))
     if prevalence is not None:
         ax.axhline(prevalence, ls="--", lw=1, color="0.6", label="no skill")
+    if band is not None:
+        _draw_band(ax, band)
+    if operating_point is not None:
+        _draw_point(ax, operating_point, "tpr", "precision", flip_x=False)
     ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), aspect="equal", xlabel="Recall",
            ylabel="Precision", title="Precision-recall curve")
     ax.legend(loc="lower left")

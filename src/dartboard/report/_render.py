@@ -123,7 +123,8 @@ def _draw_roc(results: dict[str, Any]) -> Any:
     row = _metric_row(sec, "roc_auc")
     return _figure(lambda fig: plot_roc_curve(
         fpr=roc["fpr"], tpr=roc["tpr"], roc_auc=row["estimate"] if row else None,
-        interval=_interval(row), name=sec.get("model"), ax=fig.subplots()), (5, 4.6))
+        interval=_interval(row), name=sec.get("model"), ax=fig.subplots(),
+        band=sec.get("roc_band"), operating_point=sec.get("operating_point")), (5, 4.6))
 
 
 def _draw_pr(results: dict[str, Any]) -> Any:
@@ -135,8 +136,8 @@ def _draw_pr(results: dict[str, Any]) -> Any:
     return _figure(lambda fig: plot_precision_recall_curve(
         precision=pr["precision"], recall=pr["recall"],
         average_precision=row["estimate"] if row else None, interval=_interval(row),
-        prevalence=pr.get("prevalence"), name=sec.get("model"), ax=fig.subplots()),
-        (5, 4.6))
+        prevalence=pr.get("prevalence"), name=sec.get("model"), ax=fig.subplots(),
+        band=sec.get("pr_band"), operating_point=sec.get("operating_point")), (5, 4.6))
 
 
 def _draw_confusion(results: dict[str, Any]) -> Any:

@@ -14,6 +14,10 @@
   intervals of a reliability diagram; the calibration error's interval from a
   merged calibration state (the bin-level bootstrap ``interval`` uses).
 - :func:`cv_interval` (fold scores): t-interval, with the Nadeau-Bengio correction.
+- :func:`roc_band`, :func:`pr_band`: pointwise and simultaneous confidence bands
+  of ROC and precision-recall curves (:class:`CurveBand`).
+- :func:`select_threshold`, :func:`evaluate_threshold`: an operating point with
+  the metrics at it and their intervals (:class:`OperatingPoint`).
 - :class:`Interval`: the result.
 
 Names load lazily, so importing this package costs nothing until it is used.
@@ -27,5 +31,7 @@ __getattr__, __dir__, __all__ = attach(
     "dartboard.uncertainty",
     {"._interval": ["interval", "cv_interval", "Interval"], "._bootstrap": ["IntervalWarning"],
      "._state": ["interval_from_counts", "interval_from_score_state"],
-     "._calibration": ["calibration_bins", "CalibrationBins", "interval_from_calibration_state"]},
+     "._calibration": ["calibration_bins", "CalibrationBins", "interval_from_calibration_state"],
+     "._bands": ["roc_band", "pr_band", "CurveBand"],
+     "._thresholds": ["select_threshold", "evaluate_threshold", "OperatingPoint"]},
     namespace=globals())

@@ -237,14 +237,15 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
     A resample of the n rows draws ``Multinomial(n, size / n)`` rows from the
     groups (stratified: one multinomial per ``stratum`` value, of that
     stratum's rows). ``evaluate`` maps a (b, G) array of draw counts to the b
-    values; ``bytes_per_value`` is its working memory per value beyond the
+    values (or to (b, ...) vectors, without the jackknife);
+    ``bytes_per_value`` is its working memory per value beyond the
     counts. The jackknife has one leave-one-out value per group (weighted by
     the group's size): ``evaluate`` of the counts minus one row of the group,
     or ``jackknife_values()`` when the caller has them in closed form.
     """
     g = size.shape[0]
     batch = _batch_size(8 * 3 * g + bytes_per_value, n_resamples)
-    values = np.empty(n_resamples)
+    values = None
     strata = [np.flatnonzero(stratum == r) for r in np.unique(stratum)] if stratified \
         else [np.arange(g)]
     for start in range(0, n_resamples, batch):
@@ -254,7 +255,10 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
             sizes = size[members]
             total = int(sizes.sum())
             counts[:, members] = rng.multinomial(total, sizes / total, size=b)
-        values[start:start + b] = evaluate(counts)
+        out = evaluate(counts)
+        if values is None:  # a statistic may be a vector (a curve band): (b, ...) values
+            values = np.empty((n_resamples,) + np.shape(out)[1:])
+        values[start:start + b] = out
     if not jackknife:
         return Replicates(values)
     full = size.astype(np.float64)
