@@ -151,7 +151,7 @@ def _common_category(named: Named) -> str:
             cats[name] = cat
     if len(set(cats.values())) > 1:
         listing = ", ".join(f"{n} has {c} labels" for n, c in cats.items())
-        raise TypeError(f"mix of string and number labels: {listing}")
+        raise ValueError(f"Mix of label input types (string and number): {listing}")
     return next(iter(cats.values()), "object")
 
 
@@ -223,8 +223,8 @@ def _factorize(arrays: Sequence[np.ndarray], names: Sequence[str]
     try:
         order = np.argsort(uniques, kind="stable")
     except TypeError:
-        raise TypeError(f"{' and '.join(names)} mix label types that cannot be ordered "
-                        "(e.g. strings and numbers)") from None
+        raise ValueError(f"{' and '.join(names)} mix label types that cannot be ordered "
+                         "(e.g. strings and numbers)") from None
     rank = np.empty_like(order)
     rank[order] = np.arange(order.shape[0])
     return uniques[order], tuple(rank[part] for part in parts)
@@ -236,11 +236,12 @@ def _raise_unhashable(arrays: Sequence[np.ndarray], names: Sequence[str]) -> Non
             try:
                 hash(value)
             except TypeError:
-                raise TypeError(f"{name} contains a {type(value).__name__} ({value!r:.60}) "
-                                "where a class label is expected; labels must be numbers, "
-                                "booleans or strings, one per sample") from None
-    raise TypeError(f"{' and '.join(names)} hold values that cannot be class labels; "
-                    "labels must be numbers, booleans or strings")
+                raise ValueError(f"{name} contains a {type(value).__name__} "
+                                 f"({value!r:.60}) where a class label is expected; labels "
+                                 "must be numbers, booleans or strings, one per sample (a "
+                                 "multilabel target is a 2-D 0/1 indicator array)") from None
+    raise ValueError(f"{' and '.join(names)} hold values that cannot be class labels; "
+                     "labels must be numbers, booleans or strings")
 
 
 # ------------------------------------------------------------------ encoding

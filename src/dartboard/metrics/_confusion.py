@@ -122,7 +122,7 @@ class ConfusionCounts:
         t = label_array(y_true, name=names[0])
         p = label_array(y_pred, name=names[1])
         n = check_consistent_length((names[0], t), (names[1], p))
-        w = check_sample_weight(sample_weight, n)
+        w = check_sample_weight(sample_weight, n, allow_negative=True)
         classes, matrix = count_label_pairs(t, p, w, names=names)
         state = cls(classes, matrix)
         labels = check_labels_argument(labels)
@@ -416,8 +416,13 @@ def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None,
     array([[1, 0],
            [1, 1]])
     """
-    return _confusion_matrix_from(_counts(y_true, y_pred, sample_weight), labels=labels,
-                                  normalize=normalize)
+    cm = _confusion_matrix_from(_counts(y_true, y_pred, sample_weight), labels=labels,
+                                normalize=normalize)
+    if cm.shape == (1, 1):
+        cf.warn_outside("A single label was found in 'y_true' and 'y_pred'. For the confusion "
+                        "matrix to have the correct shape, use the 'labels' parameter to "
+                        "pass all known labels.", UserWarning)
+    return cm
 
 
 def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
@@ -436,7 +441,7 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
     t = label_array(y_true, name="y_true")
     p = label_array(y_pred, name="y_pred")
     n = check_consistent_length(("y_true", t), ("y_pred", p))
-    w = check_sample_weight(sample_weight, n)
+    w = check_sample_weight(sample_weight, n, allow_negative=True)
     if w is not None and not np.any(w):
         _all_zero_weights()
     if t.dtype.kind in "biu" and p.dtype.kind in "biu":

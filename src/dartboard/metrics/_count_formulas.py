@@ -30,6 +30,7 @@ import warnings
 from typing import Any
 
 import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning as _SklearnUndefinedMetricWarning
 
 from dartboard._validation import (
     check_bool,
@@ -53,8 +54,13 @@ _SAMPLES = {
 }
 
 
-class UndefinedMetricWarning(UserWarning):
-    """A metric is undefined (0/0) and was replaced by ``zero_division``."""
+class UndefinedMetricWarning(_SklearnUndefinedMetricWarning):
+    """A metric is undefined (0/0) and was replaced by ``zero_division``.
+
+    A subclass of :class:`sklearn.exceptions.UndefinedMetricWarning` (itself a
+    ``UserWarning``), so warning filters and ``pytest.warns`` written for
+    scikit-learn's metrics catch dartboard's too.
+    """
 
 
 def warn_outside(message: str, category: type[Warning] = UndefinedMetricWarning) -> None:
@@ -76,7 +82,7 @@ def check_same_label_type(classes: np.ndarray, labels: np.ndarray, *,
     if classes.size and labels.size and is_str(classes) != is_str(labels):
         kind = "strings" if is_str(labels) else "numbers"
         data = "strings" if is_str(classes) else "numbers"
-        raise TypeError(f"{name} are {kind} but the class labels in the data are {data}")
+        raise ValueError(f"{name} are {kind} but the class labels in the data are {data}")
 
 
 def check_beta(beta: Any) -> float:
@@ -277,13 +283,17 @@ def balanced_accuracy(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *,
             warn_outside("y_pred contains classes not in y_true", UserWarning)
         if adjusted and np.any(k == 1):
             warn_outside("adjusted balanced accuracy is undefined with a single class in "
-                         "y_true (chance level equals the maximum); returning nan")
+                         "y_true (chance level equals the maximum); returning (score - 1) "
+                         "/ 0 as scikit-learn does: -inf, or nan for a perfect score")
     recall = _ratio(np.diagonal(m, axis1=-2, axis2=-1), support, 0.0)
     score = _ratio(recall.sum(axis=-1), k, np.nan)
     if adjusted:
-        # one class in y_true: chance equals the maximum, the adjusted score is undefined
+        # one class in y_true: chance equals the maximum; scikit-learn divides by zero,
+        # giving -inf below a perfect score and nan at it
         chance = _ratio(np.ones_like(k), k, np.nan)
-        score = _ratio(score - chance, np.where(k == 1, 0.0, 1.0 - chance), np.nan)
+        one = k == 1
+        score = np.where(one, np.where(score < 1.0, -np.inf, np.nan),
+                         _ratio(score - chance, np.where(one, 1.0, 1.0 - chance), np.nan))
     return score
 
 

@@ -86,7 +86,7 @@ def _multiclass_iv(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any
     p = _proba_array(y_proba)
     t = label_array(y_true, name="y_true")
     n = check_consistent_length(("y_true", t), ("y_proba", p))
-    w = check_sample_weight(sample_weight, n)
+    w = check_sample_weight(sample_weight, n, allow_negative=True)
     _check_range(p, "y_proba")
     classes, codes = _encode_with_labels(t, labels)
     k = classes.shape[0]
@@ -266,7 +266,7 @@ def brier_terms(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
     if p.ndim == 1:
         t = label_array(y_true, name="y_true")
         n = check_consistent_length(("y_true", t), ("y_proba", p))
-        w = check_sample_weight(sample_weight, n)
+        w = check_sample_weight(sample_weight, n, allow_negative=True)
         _check_range(p, "y_proba")
         outcome = _binary_outcome(t, pos_label)
         outcome -= p
