@@ -61,8 +61,9 @@ from dartboard._validation import (
     object_label_category,
 )
 
-__all__ = ["EncodedLabels", "INFER_RULES", "count_label_pairs", "encode_labels",
-           "is_string_labels", "positive_index", "positive_label", "same_label"]
+__all__ = ["EncodedLabels", "INFER_RULES", "count_indicator_pairs", "count_label_pairs",
+           "encode_labels", "indicator_pair", "indicator_sample_counts", "is_string_labels",
+           "positive_index", "positive_label", "same_label"]
 
 INFER_RULES = ("strict", "numbers", "greater")
 _CANONICAL = ([], [0, 1], [-1, 1], [0], [-1], [1])
@@ -390,3 +391,100 @@ def _count_hashed(y_true: np.ndarray, y_pred: np.ndarray, w: np.ndarray | None,
     else:
         counts = _weight_totals(np.bincount(joint, weights=w, minlength=k * k), w)
     return classes, counts.reshape(k, k)
+
+
+# ------------------------------------------------------------------ multilabel indicators
+
+def _as_dense(y: Any, name: str) -> np.ndarray:
+    from dartboard._validation import to_numpy
+
+    if type(y).__module__.startswith("scipy.sparse"):
+        y = y.toarray()  # an indicator matrix is small per row: densify it
+    return to_numpy(y, name=name)
+
+
+def indicator_pair(y_true: Any, y_pred: Any, *, names: tuple[str, str] = ("y_true", "y_pred")
+                   ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Two multilabel indicator arrays of shape (n, L) as bool, or None for labels.
+
+    An array with two dimensions and more than one column is an indicator array (a
+    single column is a column of labels); it must hold only 0 and 1 (or booleans),
+    and both arguments must be one, of the same shape: a mix raises ``ValueError``
+    (scikit-learn's class).
+    """
+    arrays = [_as_dense(y, n) for y, n in zip((y_true, y_pred), names)]
+    multi = [a.ndim == 2 and a.shape[1] > 1 for a in arrays]
+    if not any(multi):
+        return None
+    if not all(multi):
+        which = names[multi.index(True)]
+        raise ValueError(f"Classification metrics can't handle a mix of multilabel-indicator "
+                         f"and single-label targets: {which} is a 2-D indicator array, the "
+                         "other a column of labels")
+    for a, name in zip(arrays, names):
+        if a.dtype.kind not in "biufO" or a.shape[0] and not np.isin(a, (0, 1)).all():
+            raise ValueError(f"{name} is 2-D but not a multilabel indicator array of 0 and 1 "
+                             "(multiclass-multioutput targets are not supported)")
+    if arrays[0].shape != arrays[1].shape:
+        raise ValueError(f"{names[0]} and {names[1]} must have the same shape; got "
+                         f"{arrays[0].shape} and {arrays[1].shape}")
+    if arrays[0].shape[0] == 0:
+        raise ValueError(f"{names[0]} is empty; at least one sample is required")
+    return tuple(a if a.dtype == bool else a.astype(bool) for a in arrays)
+
+
+def count_indicator_pairs(t: np.ndarray, p: np.ndarray, w: np.ndarray | None = None
+                          ) -> np.ndarray:
+    """Per-label 2 x 2 matrices ``[[TN, FP], [FN, TP]]`` of indicator arrays (n, L).
+
+    Column sums of ``t``, ``p`` and ``t & p`` (three passes, no sort, no hashing);
+    weighted: the same sums as products with ``w``.
+    """
+    both = t & p
+    if w is None:
+        tp, t_sum, p_sum = (a.sum(axis=0, dtype=np.int64) for a in (both, t, p))
+        total = t.shape[0]
+    else:
+        wf = w.astype(np.float64, copy=False)
+        tp, t_sum, p_sum = (wf @ a for a in (both, t, p))
+        total = wf.sum()
+        if w.dtype.kind in "iu" and integer_counts_fit(np.abs(wf).sum()):
+            tp, t_sum, p_sum = (np.rint(a).astype(np.int64) for a in (tp, t_sum, p_sum))
+            total = int(w.sum())
+    fp, fn = p_sum - tp, t_sum - tp
+    out = np.empty((t.shape[1], 2, 2), dtype=np.result_type(tp, fp))
+    out[:, 1, 1], out[:, 0, 1], out[:, 1, 0] = tp, fp, fn
+    out[:, 0, 0] = total - tp - fp - fn
+    return out
+
+
+def indicator_sample_counts(t: np.ndarray, p: np.ndarray, w: np.ndarray | None = None
+                            ) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct per-sample (TP, FP, FN) triples over the labels and their total weight.
+
+    What every sample-wise multilabel metric (``average="samples"``, subset
+    accuracy) is a function of, in a form that merges by adding weights.
+    """
+    both = t & p
+    tp = both.sum(axis=1, dtype=np.int64)
+    fp = p.sum(axis=1, dtype=np.int64) - tp
+    fn = t.sum(axis=1, dtype=np.int64) - tp
+    span = t.shape[1] + 1
+    code = (tp * span + fp) * span + fn  # at most span**3 distinct codes: count, not sort
+    if span ** 3 > max(4096, 4 * code.shape[0]):  # many labels: compact the codes first
+        uniq, code = np.unique(code, return_inverse=True)
+        code = code.ravel()
+    else:
+        uniq = None
+    seen = np.bincount(code, minlength=span ** 3 if uniq is None else uniq.shape[0])
+    codes = np.flatnonzero(seen)
+    if w is None:
+        weight = seen[codes]
+    else:
+        weight = np.bincount(code, weights=w, minlength=span ** 3)[codes]
+        if w.dtype.kind in "iu":
+            weight = np.rint(weight).astype(np.int64)
+    if uniq is not None:
+        codes = uniq[codes]
+    triples = np.stack([codes // (span * span), codes // span % span, codes % span], axis=1)
+    return triples, weight
