@@ -46,12 +46,15 @@ def test_empty_arrays():
 
 
 def test_two_dimensional_y():
-    with pytest.raises(ValueError, match=r"y_true must be 1-D .* shape \(4, 3\)"):
+    # a 2-D 0/1 array is a multilabel indicator; beside a column of labels it is a mix
+    with pytest.raises(ValueError, match=r"y_true is a 2-D indicator array"):
         dm.f1_score(np.zeros((4, 3)), np.zeros(4))
-    with pytest.raises(ValueError, match=r"y_pred must be 1-D .* shape \(4, 3\)"):
+    with pytest.raises(ValueError, match=r"y_pred is a 2-D indicator array"):
         dm.confusion_matrix(np.zeros(4), np.zeros((4, 3)))
-    with pytest.raises(ValueError, match=r"y_true must be 1-D .* shape \(2, 2\)"):
+    with pytest.raises(ValueError, match=r"y_true is a 2-D indicator array"):
         dm.f1_score(pd.DataFrame({"a": [0, 1], "b": [1, 0]}), [0, 1])
+    with pytest.raises(ValueError, match=r"y_true is 2-D but not a multilabel indicator"):
+        dm.f1_score(np.full((4, 3), 2), np.zeros((4, 3)), average="macro")
 
 
 def test_single_column_is_accepted():
