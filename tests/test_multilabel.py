@@ -163,3 +163,17 @@ def test_per_label_state_merges_and_computes_as_one_pass(seed):
                                skm.accuracy_score(t, p, sample_weight=w))
     with pytest.raises(ValueError, match="single-label"):
         whole.merge(ConfusionCounts.from_predictions([0, 1], [1, 1]))
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 4])
+def test_brier_of_an_indicator_y_true_equals_sklearn(n_classes):
+    # scikit-learn 1.9 reads a 2-D 0/1 y_true as one column per class
+    rng = np.random.default_rng(n_classes)
+    t = np.eye(n_classes, dtype=int)[rng.integers(0, n_classes, 30)]
+    p = rng.dirichlet(np.ones(n_classes), 30)
+    w = rng.integers(1, 5, 30)
+    for kw in ({}, {"sample_weight": w}, {"scale_by_half": True}):
+        np.testing.assert_allclose(dm.brier_score_loss(t, p, **kw),
+                                   skm.brier_score_loss(t, p, **kw))
+    with pytest.raises(ValueError, match="shape of y_proba"):
+        dm.brier_score_loss(t[:, :1].repeat(n_classes + 1, axis=1), p)

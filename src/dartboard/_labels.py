@@ -100,6 +100,9 @@ def _inferred(classes: np.ndarray, infer: str) -> Any:
         return values[-1]
     if infer == "numbers" and not is_string_labels(classes):
         return values[-1]
+    if any(isinstance(c, bytes) for c in values):  # scikit-learn's class and reason
+        raise TypeError("Support for labels represented as bytes is not supported: y_true "
+                        "holds bytes; decode them to strings or pass pos_label")
     listing = ", ".join(repr(c) for c in values)
     # {0, 1} held as Python objects is not {0, 1} to scikit-learn either: say why
     hint = (" (y_true has dtype object: convert it to a numeric dtype)"
