@@ -7,7 +7,6 @@ import pandas as pd
 import polars as pl
 import pyarrow as pa
 import pytest
-
 import sklearn.metrics as skm
 
 import dartboard
