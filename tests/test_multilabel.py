@@ -177,3 +177,18 @@ def test_brier_of_an_indicator_y_true_equals_sklearn(n_classes):
                                    skm.brier_score_loss(t, p, **kw))
     with pytest.raises(ValueError, match="shape of y_proba"):
         dm.brier_score_loss(t[:, :1].repeat(n_classes + 1, axis=1), p)
+
+
+def test_interval_of_a_multilabel_metric_resamples_rows():
+    import dartboard
+
+    rng = np.random.default_rng(0)
+    t = rng.integers(0, 2, (200, 3))
+    p = np.where(rng.random((200, 3)) < 0.8, t, 1 - t)
+    iv = dartboard.interval(dm.f1_score, t, p, average="samples", n_resamples=300,
+                            method="percentile", random_state=0)
+    assert iv.estimate == pytest.approx(skm.f1_score(t, p, average="samples"))
+    assert iv.low < iv.estimate < iv.high
+    # every replicate is the metric of some resample of whole rows: a value the
+    # per-row F1 scores can average to, within [0, 1]
+    assert np.all((iv.bootstrap_distribution >= 0) & (iv.bootstrap_distribution <= 1))
