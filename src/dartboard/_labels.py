@@ -425,7 +425,7 @@ def indicator_pair(y_true: Any, y_pred: Any, *, names: tuple[str, str] = ("y_tru
                          f"and single-label targets: {which} is a 2-D indicator array, the "
                          "other a column of labels")
     for a, name in zip(arrays, names):
-        if a.dtype.kind not in "biufO" or a.shape[0] and not np.isin(a, (0, 1)).all():
+        if not _zeros_and_ones(a):
             raise ValueError(f"{name} is 2-D but not a multilabel indicator array of 0 and 1 "
                              "(multiclass-multioutput targets are not supported)")
     if arrays[0].shape != arrays[1].shape:
@@ -433,7 +433,19 @@ def indicator_pair(y_true: Any, y_pred: Any, *, names: tuple[str, str] = ("y_tru
                          f"{arrays[0].shape} and {arrays[1].shape}")
     if arrays[0].shape[0] == 0:
         raise ValueError(f"{names[0]} is empty; at least one sample is required")
+    # one byte per entry: the counting passes that follow read 8x less than int64
     return tuple(a if a.dtype == bool else a.astype(bool) for a in arrays)
+
+
+def _zeros_and_ones(a: np.ndarray) -> bool:
+    kind = a.dtype.kind
+    if kind == "b":
+        return True
+    if kind in "iu":  # as unsigned, a negative value is huge: one comparison pass
+        return bool((a.view(a.dtype.newbyteorder("=").str.replace("i", "u")) <= 1).all())
+    if kind in "fO":
+        return bool(((a == 0) | (a == 1)).all())
+    return False
 
 
 def count_indicator_pairs(t: np.ndarray, p: np.ndarray, w: np.ndarray | None = None
@@ -444,8 +456,9 @@ def count_indicator_pairs(t: np.ndarray, p: np.ndarray, w: np.ndarray | None = N
     weighted: the same sums as products with ``w``.
     """
     both = t & p
-    if w is None:
-        tp, t_sum, p_sum = (a.sum(axis=0, dtype=np.int64) for a in (both, t, p))
+    if w is None:  # column by column: numpy's count along a short axis is slow
+        tp, t_sum, p_sum = (np.array([np.count_nonzero(a[:, c]) for c in range(a.shape[1])],
+                                     dtype=np.int64) for a in (both, t, p))
         total = t.shape[0]
     else:
         wf = w.astype(np.float64, copy=False)
@@ -461,6 +474,17 @@ def count_indicator_pairs(t: np.ndarray, p: np.ndarray, w: np.ndarray | None = N
     return out
 
 
+def _row_counts(a: np.ndarray) -> np.ndarray:
+    """Ones per row of a 0/1 array (n, L): columns added, not a reduction along the
+    short axis (slow in numpy)."""
+    if a.shape[1] > 64:
+        return a.sum(axis=1, dtype=np.int64)
+    acc = np.zeros(a.shape[0], dtype=np.int64)
+    for c in range(a.shape[1]):
+        np.add(acc, a[:, c], out=acc, casting="unsafe")
+    return acc
+
+
 def indicator_sample_counts(t: np.ndarray, p: np.ndarray, w: np.ndarray | None = None
                             ) -> tuple[np.ndarray, np.ndarray]:
     """Distinct per-sample (TP, FP, FN) triples over the labels and their total weight.
@@ -469,9 +493,9 @@ def indicator_sample_counts(t: np.ndarray, p: np.ndarray, w: np.ndarray | None =
     accuracy) is a function of, in a form that merges by adding weights.
     """
     both = t & p
-    tp = both.sum(axis=1, dtype=np.int64)
-    fp = p.sum(axis=1, dtype=np.int64) - tp
-    fn = t.sum(axis=1, dtype=np.int64) - tp
+    tp, fp, fn = _row_counts(both), _row_counts(p), _row_counts(t)
+    fp -= tp
+    fn -= tp
     span = t.shape[1] + 1
     code = (tp * span + fp) * span + fn  # at most span**3 distinct codes: count, not sort
     if span ** 3 > max(4096, 4 * code.shape[0]):  # many labels: compact the codes first

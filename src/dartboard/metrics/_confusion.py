@@ -607,6 +607,13 @@ def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any 
         # the samples' counts over their labels: the column sums of the transposes
         counts = count_indicator_pairs(t.T, p.T)
         return counts if w is None else counts * w[:, None, None]
+    if pair is not None:  # per-label counts only: the per-sample triples are not needed
+        w = check_sample_weight(sample_weight, pair[0].shape[0], allow_negative=True)
+        idx = slice(None) if labels is None else cf.indicator_labels(labels,
+                                                                     pair[0].shape[1])
+        if w is not None and not np.any(w):
+            _all_zero_weights()
+        return count_indicator_pairs(pair[0][:, idx], pair[1][:, idx], w)
     return _multilabel_confusion_matrix_from(_counts(y_true, y_pred, sample_weight),
                                              labels=labels)
 
