@@ -358,10 +358,11 @@ def balanced_accuracy(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *,
     score = _ratio(recall.sum(axis=-1), k, np.nan)
     if adjusted:
         # one class in y_true: chance equals the maximum; scikit-learn divides by zero,
-        # giving -inf below a perfect score and nan at it
+        # giving -inf below a perfect score and nan at it (a replicate: undefined, nan)
         chance = _ratio(np.ones_like(k), k, np.nan)
         one = k == 1
-        score = np.where(one, np.where(score < 1.0, -np.inf, np.nan),
+        undefined = np.nan if as_nan else np.where(score < 1.0, -np.inf, np.nan)
+        score = np.where(one, undefined,
                          _ratio(score - chance, np.where(one, 1.0, 1.0 - chance), np.nan))
     return score
 
