@@ -37,7 +37,9 @@ MULTICLASS_METRICS = {
     "balanced_accuracy_score[adjusted]": (dm.balanced_accuracy_score, {"adjusted": True}),
     "cohen_kappa_score": (dm.cohen_kappa_score, {}),
     "cohen_kappa_score[quadratic]": (dm.cohen_kappa_score, {"weights": "quadratic"}),
-    "classification_report": (dm.classification_report, {"zero_division": 0.0}),
+    "classification_report": (dm.classification_report, {"zero_division": 0.0,
+                                                         "output_dict": True}),
+    "multilabel_confusion_matrix": (dm.multilabel_confusion_matrix, {}),
     "precision_recall_fscore_support": (dm.precision_recall_fscore_support,
                                         {"zero_division": 0.0}),
     **{f"{name}[{avg}]": (getattr(dm, name), {"average": avg, "zero_division": 0.0})
@@ -87,6 +89,8 @@ def values(result):
     """A metric's output as one flat float array (None parts dropped)."""
     if isinstance(result, pd.DataFrame):
         return result.to_numpy(dtype=np.float64).ravel()
+    if isinstance(result, dict):
+        return np.concatenate([values(r) for r in result.values()])
     if isinstance(result, tuple):
         return np.concatenate([values(r) for r in result if r is not None])
     return np.atleast_1d(np.asarray(result, dtype=np.float64)).ravel()

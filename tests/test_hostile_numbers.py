@@ -16,6 +16,7 @@ from scipy import stats
 
 import dartboard as db
 import dartboard.metrics as dm
+from dartboard.metrics._confusion import _classification_table
 
 # ------------------------------------------------------------------ weights near 2**63
 
@@ -344,10 +345,12 @@ def test_boolean_flags_refuse_non_booleans(name, args, flag):
                                          (2.0, TypeError), (True, TypeError)])
 def test_classification_report_digits_checked(digits, exc):
     # reproducer: digits=-1 was accepted and digits="x" leaked a pandas error
-    with pytest.raises(exc, match="digits must be None or an integer >= 0"):
+    with pytest.raises(exc, match="digits must be an integer >= 0"):
         dm.classification_report([0, 1, 1], [0, 1, 0], digits=digits)
-    report = dm.classification_report([0, 1, 1], [0, 1, 0], digits=0)
+    report = _classification_table([0, 1, 1], [0, 1, 0], digits=0)
     assert set(report["precision"]) <= {0.0, 1.0}
+    with pytest.raises(exc, match="digits must be None or an integer >= 0"):
+        _classification_table([0, 1, 1], [0, 1, 0], digits=digits)
 
 
 def test_exact_permutation_test_checks_random_state():

@@ -203,12 +203,12 @@ def test_encode_labels():
 def test_encode_and_count_name_the_arrays_in_errors():
     with pytest.raises(ValueError, match="^y_true contains missing values"):
         lab.encode_labels(("y_true", np.array(["a", None], dtype=object)))
-    with pytest.raises(TypeError, match="y_true and pred_b mixes string and number labels"):
+    with pytest.raises(ValueError, match="y_true and pred_b mixes string and number labels"):
         lab.encode_labels(("y_true", np.array(["a", "b"], dtype=object)),
                           ("pred_b", np.array([1, 2], dtype=object)))
-    with pytest.raises(TypeError, match="pred_a mixes string and number labels"):
+    with pytest.raises(ValueError, match="pred_a mixes string and number labels"):
         lab.encode_labels(("y_true", ["a", "b"]), ("pred_a", np.array(["a", 1], dtype=object)))
-    with pytest.raises(TypeError, match="y_true has string labels, y_pred has number labels"):
+    with pytest.raises(ValueError, match="y_true has string labels, y_pred has number labels"):
         lab.count_label_pairs(np.array(["a"]), np.array([1]))
 
 

@@ -65,6 +65,8 @@ def datasets(draw):
         "yt": rng.integers(-40, 41, n) / 4, "yp": rng.integers(-40, 41, n) / 4, "x": x,
         "codes": rng.integers(0, 3, n), "proba": proba / proba.sum(axis=1, keepdims=True),
         "w": w,
+        # multilabel indicators (drawn last: the columns above stay as they were)
+        "mt": rng.integers(0, 2, (n, 3)), "mp": rng.integers(0, 2, (n, 3)),
     }
     cuts = sorted(draw(st.lists(st.integers(0, n), max_size=4)))
     return data, cuts
@@ -208,6 +210,13 @@ CASES = [
          [("accuracy_score", {}), ("f1_score", {"average": "macro", "zero_division": 0.0}),
           ("matthews_corrcoef", {}), ("confusion_matrix", {})],
          _counts_oracle),
+    Case("ConfusionCounts(multilabel)", ConfusionCounts,
+         lambda st_, d: st_.update(d["mt"], d["mp"], d["w"]),
+         [("accuracy_score", {}), ("f1_score", {"average": "samples", "zero_division": 0.0}),
+          ("jaccard_score", {"average": "macro", "zero_division": 0.0}),
+          ("precision_score", {"average": "micro", "zero_division": 0.0}),
+          ("multilabel_confusion_matrix", {})],
+         lambda d, name, kw: getattr(skm, name)(d["mt"], d["mp"], sample_weight=d["w"], **kw)),
     Case("ScoreState", ScoreState,
          lambda st_, d: st_.update(d["y01"], d["s"], d["w"]),
          RANKING, lambda d, name, kw: _ranking_oracle(d["y01"], d["s"], d["w"], name, kw),

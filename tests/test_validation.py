@@ -7,7 +7,9 @@ import pandas as pd
 import polars as pl
 import pyarrow as pa
 import pytest
+import sklearn.metrics as skm
 
+import dartboard
 import dartboard.metrics as dm
 from dartboard import _validation as v
 from dartboard._rng import check_random_state
@@ -43,12 +45,15 @@ def test_empty_arrays():
 
 
 def test_two_dimensional_y():
-    with pytest.raises(ValueError, match=r"y_true must be 1-D .* shape \(4, 3\)"):
+    # a 2-D 0/1 array is a multilabel indicator; beside a column of labels it is a mix
+    with pytest.raises(ValueError, match=r"y_true is a 2-D indicator array"):
         dm.f1_score(np.zeros((4, 3)), np.zeros(4))
-    with pytest.raises(ValueError, match=r"y_pred must be 1-D .* shape \(4, 3\)"):
+    with pytest.raises(ValueError, match=r"y_pred is a 2-D indicator array"):
         dm.confusion_matrix(np.zeros(4), np.zeros((4, 3)))
-    with pytest.raises(ValueError, match=r"y_true must be 1-D .* shape \(2, 2\)"):
+    with pytest.raises(ValueError, match=r"y_true is a 2-D indicator array"):
         dm.f1_score(pd.DataFrame({"a": [0, 1], "b": [1, 0]}), [0, 1])
+    with pytest.raises(ValueError, match=r"y_true is 2-D but not a multilabel indicator"):
+        dm.f1_score(np.full((4, 3), 2), np.zeros((4, 3)), average="macro")
 
 
 def test_single_column_is_accepted():
@@ -56,9 +61,19 @@ def test_single_column_is_accepted():
 
 
 def test_negative_weights():
+    # the metric functions accept them as scikit-learn does; resampling refuses them
     with pytest.raises(ValueError, match="sample_weight must be non-negative; got a minimum "
                                          "of -1"):
-        dm.f1_score(Y, Y, sample_weight=[1, -1, 1, 1])
+        v.check_sample_weight([1, -1, 1, 1], 4)
+    with pytest.raises(ValueError, match="sample_weight must be non-negative"):
+        dartboard.interval(dm.f1_score, Y, Y, sample_weight=[1, -1, 1, 1])
+    w = [1, -1, 2, 1]
+    for metric in (skm.f1_score, skm.accuracy_score, skm.confusion_matrix,
+                   skm.roc_auc_score, skm.log_loss, skm.brier_score_loss):
+        y_other = [0.2, 0.7, 0.6, 0.4] if metric in (skm.roc_auc_score, skm.log_loss,
+                                                     skm.brier_score_loss) else [0, 1, 0, 0]
+        np.testing.assert_allclose(getattr(dm, metric.__name__)(Y, y_other, sample_weight=w),
+                                   metric(Y, y_other, sample_weight=w))
 
 
 def test_weights_of_wrong_length():
@@ -86,7 +101,7 @@ def test_unknown_pos_label():
         dm.f1_score(Y, Y, pos_label=2)
     with pytest.raises(ValueError, match="pos_label='c' is not a valid label"):
         dm.specificity_score(["a", "b"], ["a", "b"], pos_label="c")
-    with pytest.raises(TypeError, match="pos_label are numbers but the class labels in the "
+    with pytest.raises(ValueError, match="pos_label are numbers but the class labels in the "
                                         "data are strings"):
         dm.recall_score(["a", "b"], ["a", "b"])
 
@@ -106,18 +121,18 @@ def test_average_binary_on_multiclass():
 
 
 def test_strings_mixed_with_numbers_within_one_array():
-    with pytest.raises(TypeError, match="y_true mixes string and number labels"):
+    with pytest.raises(ValueError, match="y_true mixes string and number labels"):
         dm.f1_score(["a", 1, "b"], ["a", "a", "b"], average="macro")
-    with pytest.raises(TypeError, match="y_pred mixes string and number labels"):
+    with pytest.raises(ValueError, match="y_pred mixes string and number labels"):
         dm.confusion_matrix(["a", "b", "b"], ["a", 1, "b"])
-    with pytest.raises(TypeError, match="y_true mixes string and number labels"):
+    with pytest.raises(ValueError, match="y_true mixes string and number labels"):
         dm.accuracy_score(pd.Series(["a", 2, "b"]), ["a", "a", "b"])
 
 
 def test_strings_mixed_with_numbers_across_arrays():
-    with pytest.raises(TypeError, match="y_true has string labels, y_pred has number labels"):
+    with pytest.raises(ValueError, match="y_true has string labels, y_pred has number labels"):
         dm.f1_score(["a", "b"], [0, 1], average="macro")
-    with pytest.raises(TypeError, match="y_true has number labels, y_pred has string labels"):
+    with pytest.raises(ValueError, match="y_true has number labels, y_pred has string labels"):
         dm.accuracy_score([True, False], ["a", "b"])
 
 
@@ -137,12 +152,12 @@ def test_labels_with_duplicates():
 
 
 def test_labels_of_the_wrong_type():
-    with pytest.raises(TypeError, match="labels are strings but the class labels in the "
+    with pytest.raises(ValueError, match="labels are strings but the class labels in the "
                                         "data are numbers"):
         dm.f1_score(Y, Y, labels=["a", "b"], average="macro")
-    with pytest.raises(TypeError, match="labels are strings but the class labels"):
+    with pytest.raises(ValueError, match="labels are strings but the class labels"):
         dm.confusion_matrix(Y, Y, labels=["a", "b"])
-    with pytest.raises(TypeError, match="labels are numbers but the class labels in the "
+    with pytest.raises(ValueError, match="labels are numbers but the class labels in the "
                                         "data are strings"):
         dm.recall_score(["a", "b"], ["a", "b"], labels=[0], average="macro")
 
@@ -231,7 +246,7 @@ def test_other_options():
 
 
 def test_unsupported_label_dtypes():
-    with pytest.raises(TypeError, match="y_true must hold class labels .* complex128"):
+    with pytest.raises(ValueError, match="y_true must hold class labels .* complex128"):
         dm.accuracy_score(np.array([1j, 2j]), [0, 1])
     dates = np.array(["2020-01-01", "2020-01-02"], dtype="datetime64[D]")
     with pytest.raises(TypeError, match="y_pred must hold class labels .* datetime64"):
@@ -382,5 +397,5 @@ def test_check_sample_weight_dtypes():
         assert v.check_sample_weight(w, 3).dtype == np.float64
     with pytest.raises(TypeError, match="^sample_weight must be numeric"):
         v.check_sample_weight(np.array(["1", "2", "3"], dtype=object), 3)
-    with pytest.raises(TypeError, match="^sample_weight must be numeric"):
+    with pytest.raises(ValueError, match="^sample_weight must be real numbers; got complex"):
         v.check_sample_weight(np.array([1 + 1j, 1, 1]), 3)

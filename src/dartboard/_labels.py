@@ -61,8 +61,9 @@ from dartboard._validation import (
     object_label_category,
 )
 
-__all__ = ["EncodedLabels", "INFER_RULES", "count_label_pairs", "encode_labels",
-           "is_string_labels", "positive_index", "positive_label", "same_label"]
+__all__ = ["EncodedLabels", "INFER_RULES", "count_indicator_pairs", "count_label_pairs",
+           "encode_labels", "indicator_pair", "indicator_sample_counts", "is_string_labels",
+           "positive_index", "positive_label", "same_label"]
 
 INFER_RULES = ("strict", "numbers", "greater")
 _CANONICAL = ([], [0, 1], [-1, 1], [0], [-1], [1])
@@ -99,6 +100,9 @@ def _inferred(classes: np.ndarray, infer: str) -> Any:
         return values[-1]
     if infer == "numbers" and not is_string_labels(classes):
         return values[-1]
+    if any(isinstance(c, bytes) for c in values):  # scikit-learn's class and reason
+        raise TypeError("Support for labels represented as bytes is not supported: y_true "
+                        "holds bytes; decode them to strings or pass pos_label")
     listing = ", ".join(repr(c) for c in values)
     # {0, 1} held as Python objects is not {0, 1} to scikit-learn either: say why
     hint = (" (y_true has dtype object: convert it to a numeric dtype)"
@@ -151,7 +155,7 @@ def _common_category(named: Named) -> str:
             cats[name] = cat
     if len(set(cats.values())) > 1:
         listing = ", ".join(f"{n} has {c} labels" for n, c in cats.items())
-        raise TypeError(f"mix of string and number labels: {listing}")
+        raise ValueError(f"Mix of label input types (string and number): {listing}")
     return next(iter(cats.values()), "object")
 
 
@@ -223,8 +227,8 @@ def _factorize(arrays: Sequence[np.ndarray], names: Sequence[str]
     try:
         order = np.argsort(uniques, kind="stable")
     except TypeError:
-        raise TypeError(f"{' and '.join(names)} mix label types that cannot be ordered "
-                        "(e.g. strings and numbers)") from None
+        raise ValueError(f"{' and '.join(names)} mix label types that cannot be ordered "
+                         "(e.g. strings and numbers)") from None
     rank = np.empty_like(order)
     rank[order] = np.arange(order.shape[0])
     return uniques[order], tuple(rank[part] for part in parts)
@@ -236,11 +240,12 @@ def _raise_unhashable(arrays: Sequence[np.ndarray], names: Sequence[str]) -> Non
             try:
                 hash(value)
             except TypeError:
-                raise TypeError(f"{name} contains a {type(value).__name__} ({value!r:.60}) "
-                                "where a class label is expected; labels must be numbers, "
-                                "booleans or strings, one per sample") from None
-    raise TypeError(f"{' and '.join(names)} hold values that cannot be class labels; "
-                    "labels must be numbers, booleans or strings")
+                raise ValueError(f"{name} contains a {type(value).__name__} "
+                                 f"({value!r:.60}) where a class label is expected; labels "
+                                 "must be numbers, booleans or strings, one per sample (a "
+                                 "multilabel target is a 2-D 0/1 indicator array)") from None
+    raise ValueError(f"{' and '.join(names)} hold values that cannot be class labels; "
+                     "labels must be numbers, booleans or strings")
 
 
 # ------------------------------------------------------------------ encoding
@@ -389,3 +394,124 @@ def _count_hashed(y_true: np.ndarray, y_pred: np.ndarray, w: np.ndarray | None,
     else:
         counts = _weight_totals(np.bincount(joint, weights=w, minlength=k * k), w)
     return classes, counts.reshape(k, k)
+
+
+# ------------------------------------------------------------------ multilabel indicators
+
+def _as_dense(y: Any, name: str) -> np.ndarray:
+    from dartboard._validation import to_numpy
+
+    if type(y).__module__.startswith("scipy.sparse"):
+        y = y.toarray()  # an indicator matrix is small per row: densify it
+    return to_numpy(y, name=name)
+
+
+def indicator_pair(y_true: Any, y_pred: Any, *, names: tuple[str, str] = ("y_true", "y_pred")
+                   ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Two multilabel indicator arrays of shape (n, L) as bool, or None for labels.
+
+    An array with two dimensions and more than one column is an indicator array (a
+    single column is a column of labels); it must hold only 0 and 1 (or booleans),
+    and both arguments must be one, of the same shape: a mix raises ``ValueError``
+    (scikit-learn's class).
+    """
+    arrays = [_as_dense(y, n) for y, n in zip((y_true, y_pred), names)]
+    multi = [a.ndim == 2 and a.shape[1] > 1 for a in arrays]
+    if not any(multi):
+        return None
+    if not all(multi):
+        which = names[multi.index(True)]
+        raise ValueError(f"Classification metrics can't handle a mix of multilabel-indicator "
+                         f"and single-label targets: {which} is a 2-D indicator array, the "
+                         "other a column of labels")
+    for a, name in zip(arrays, names):
+        if not _zeros_and_ones(a):
+            raise ValueError(f"{name} is 2-D but not a multilabel indicator array of 0 and 1 "
+                             "(multiclass-multioutput targets are not supported)")
+    if arrays[0].shape != arrays[1].shape:
+        raise ValueError(f"{names[0]} and {names[1]} must have the same shape; got "
+                         f"{arrays[0].shape} and {arrays[1].shape}")
+    if arrays[0].shape[0] == 0:
+        raise ValueError(f"{names[0]} is empty; at least one sample is required")
+    # one byte per entry: the counting passes that follow read 8x less than int64
+    return tuple(a if a.dtype == bool else a.astype(bool) for a in arrays)
+
+
+def _zeros_and_ones(a: np.ndarray) -> bool:
+    kind = a.dtype.kind
+    if kind == "b":
+        return True
+    if kind in "iu":  # as unsigned, a negative value is huge: one comparison pass
+        return bool((a.view(a.dtype.newbyteorder("=").str.replace("i", "u")) <= 1).all())
+    if kind in "fO":
+        return bool(((a == 0) | (a == 1)).all())
+    return False
+
+
+def count_indicator_pairs(t: np.ndarray, p: np.ndarray, w: np.ndarray | None = None
+                          ) -> np.ndarray:
+    """Per-label 2 x 2 matrices ``[[TN, FP], [FN, TP]]`` of indicator arrays (n, L).
+
+    Column sums of ``t``, ``p`` and ``t & p`` (three passes, no sort, no hashing);
+    weighted: the same sums as products with ``w``.
+    """
+    both = t & p
+    if w is None:  # column by column: numpy's count along a short axis is slow
+        tp, t_sum, p_sum = (np.array([np.count_nonzero(a[:, c]) for c in range(a.shape[1])],
+                                     dtype=np.int64) for a in (both, t, p))
+        total = t.shape[0]
+    else:
+        wf = w.astype(np.float64, copy=False)
+        tp, t_sum, p_sum = (wf @ a for a in (both, t, p))
+        total = wf.sum()
+        if w.dtype.kind in "iu" and integer_counts_fit(np.abs(wf).sum()):
+            tp, t_sum, p_sum = (np.rint(a).astype(np.int64) for a in (tp, t_sum, p_sum))
+            total = int(w.sum())
+    fp, fn = p_sum - tp, t_sum - tp
+    out = np.empty((t.shape[1], 2, 2), dtype=np.result_type(tp, fp))
+    out[:, 1, 1], out[:, 0, 1], out[:, 1, 0] = tp, fp, fn
+    out[:, 0, 0] = total - tp - fp - fn
+    return out
+
+
+def _row_counts(a: np.ndarray) -> np.ndarray:
+    """Ones per row of a 0/1 array (n, L): columns added, not a reduction along the
+    short axis (slow in numpy)."""
+    if a.shape[1] > 64:
+        return a.sum(axis=1, dtype=np.int64)
+    acc = np.zeros(a.shape[0], dtype=np.int64)
+    for c in range(a.shape[1]):
+        np.add(acc, a[:, c], out=acc, casting="unsafe")
+    return acc
+
+
+def indicator_sample_counts(t: np.ndarray, p: np.ndarray, w: np.ndarray | None = None
+                            ) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct per-sample (TP, FP, FN) triples over the labels and their total weight.
+
+    What every sample-wise multilabel metric (``average="samples"``, subset
+    accuracy) is a function of, in a form that merges by adding weights.
+    """
+    both = t & p
+    tp, fp, fn = _row_counts(both), _row_counts(p), _row_counts(t)
+    fp -= tp
+    fn -= tp
+    span = t.shape[1] + 1
+    code = (tp * span + fp) * span + fn  # at most span**3 distinct codes: count, not sort
+    if span ** 3 > max(4096, 4 * code.shape[0]):  # many labels: compact the codes first
+        uniq, code = np.unique(code, return_inverse=True)
+        code = code.ravel()
+    else:
+        uniq = None
+    seen = np.bincount(code, minlength=span ** 3 if uniq is None else uniq.shape[0])
+    codes = np.flatnonzero(seen)
+    if w is None:
+        weight = seen[codes]
+    else:
+        weight = np.bincount(code, weights=w, minlength=span ** 3)[codes]
+        if w.dtype.kind in "iu":
+            weight = np.rint(weight).astype(np.int64)
+    if uniq is not None:
+        codes = uniq[codes]
+    triples = np.stack([codes // (span * span), codes // span % span, codes % span], axis=1)
+    return triples, weight

@@ -195,6 +195,7 @@ def as_float_array(x: Any, *, name: str, ndim: int | tuple[int, ...] = 1,
     if arr.ndim not in ndims:
         expected = " or ".join(f"{d}-D" for d in ndims)
         raise ValueError(f"{name} must be {expected}; got an array of shape {arr.shape}")
+    _refuse_complex(arr, name)
     if arr.dtype.kind not in "biufO":
         raise TypeError(f"{name} must be numeric; got dtype {arr.dtype}")
     arr = to_float64(arr, name=name)
@@ -253,17 +254,31 @@ def _check_finite(arr: np.ndarray, name: str) -> None:
             raise ValueError(f"{name} contains {what} value(s); all values must be finite")
 
 
+def _refuse_complex(arr: np.ndarray, name: str) -> None:
+    # scikit-learn raises ValueError for complex input; so does dartboard
+    if arr.dtype.kind == "c" or (arr.dtype.kind == "O" and any(
+            isinstance(v, complex) for v in arr.ravel()[:1000])):
+        raise ValueError(f"{name} must be real numbers; got complex values (Complex data "
+                         "not supported)")
+
+
 def check_sample_weight(sample_weight: Any, n_samples: int, *,
-                        name: str = "sample_weight") -> np.ndarray | None:
-    """Validate sample weights: 1-D, finite, non-negative, one per sample.
+                        name: str = "sample_weight",
+                        allow_negative: bool = False) -> np.ndarray | None:
+    """Validate sample weights: 1-D, finite, one per sample; non-negative unless
+    ``allow_negative``.
 
     Returns ``None`` when ``sample_weight`` is ``None``. Integer weights keep an
     integer dtype so that weighted counts stay integers (as scikit-learn does);
     float weights of any width, and object arrays of numbers, become float64.
+    The metric functions allow negative weights, as scikit-learn's do (a
+    weighted sum is defined for any real weights); resampling (intervals,
+    comparisons) needs weights that are masses and refuses them.
     """
     if sample_weight is None:
         return None
     w = column_1d(sample_weight, name=name, allow_empty=True)
+    _refuse_complex(w, name)
     if w.dtype.kind == "b":
         w = w.astype(np.int64)
     if w.dtype.kind not in "iufO":
@@ -275,7 +290,7 @@ def check_sample_weight(sample_weight: Any, n_samples: int, *,
                          f"got {w.shape[0]}")
     if w.dtype.kind == "f":
         _check_finite(w, name)
-    if w.size and w.min() < 0:
+    if not allow_negative and w.size and w.min() < 0:
         raise ValueError(f"{name} must be non-negative; got a minimum of {w.min()}")
     return w
 
@@ -361,7 +376,10 @@ def label_array(y: Any, *, name: str) -> np.ndarray:
             raise ValueError(f"{name} contains float labels too large to be exact class "
                              f"labels (e.g. {arr[big][0]!r}); use integer or string labels")
         arr = wide
-    elif kind == "c" or kind in "mMV":
+    elif kind == "c":  # scikit-learn's class for complex data
+        raise ValueError(f"{name} must hold class labels (numbers, booleans or strings); "
+                         f"got dtype {arr.dtype} (Complex data not supported)")
+    elif kind in "mMV":
         raise TypeError(f"{name} must hold class labels (numbers, booleans or strings); "
                         f"got dtype {arr.dtype}")
     else:
@@ -398,10 +416,11 @@ def object_label_category(uniques: np.ndarray, name: str) -> str:
                                  "classification metrics need discrete class labels")
             kinds.add("number")
         else:
-            raise TypeError(f"{name} contains a label of unsupported type "
-                            f"{type(u).__name__} ({u!r})")
+            raise ValueError(f"{name} contains a label of unsupported type "
+                             f"{type(u).__name__} ({u!r})")
     if len(kinds) > 1:
-        raise TypeError(f"{name} mixes string and number labels; use one type of label")
+        raise ValueError(f"{name} mixes string and number labels (Mix of label input types "
+                         "(string and number)); use one type of label")
     return kinds.pop() if kinds else "number"
 
 
@@ -417,7 +436,7 @@ def check_labels_argument(labels: Any, *, name: str = "labels") -> np.ndarray | 
     try:
         uniq = np.unique(arr)
     except TypeError:
-        raise TypeError(f"{name} mixes string and number labels") from None
+        raise ValueError(f"{name} mixes string and number labels") from None
     if uniq.shape[0] != arr.shape[0]:
         raise ValueError(f"{name} contains duplicated labels: {arr.tolist()!r}")
     return arr

@@ -29,7 +29,13 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._labels import count_label_pairs, integer_counts_fit
+from dartboard._labels import (
+    count_indicator_pairs,
+    count_label_pairs,
+    indicator_pair,
+    indicator_sample_counts,
+    integer_counts_fit,
+)
 from dartboard._validation import (
     InvalidParameterError,
     check_bool,
@@ -63,6 +69,7 @@ __all__ = [
     "fbeta_score",
     "jaccard_score",
     "matthews_corrcoef",
+    "multilabel_confusion_matrix",
     "precision_recall_fscore_support",
     "precision_score",
     "recall_score",
@@ -77,12 +84,21 @@ class ConfusionCounts:
     ``matrix[i, j]`` is the number (or total sample weight) of samples whose true
     class is ``classes[i]`` and whose predicted class is ``classes[j]``.
 
+    Multilabel-indicator data (2-D 0/1 arrays of shape (n, L)) give the per-label
+    form: ``classes`` are the column indices 0..L-1, ``matrix`` has shape (L, 2, 2)
+    with rows ``[[TN, FP], [FN, TP]]`` per label (scikit-learn's
+    ``multilabel_confusion_matrix``), and ``samples`` holds the distinct per-sample
+    (TP, FP, FN) triples over the labels with their total weight, which is all that
+    ``average="samples"`` and subset accuracy need. Both merge by addition.
+
     Parameters
     ----------
     classes : array-like of shape (K,), optional
         Sorted distinct labels. Empty when omitted.
-    matrix : array-like of shape (K, K), optional
+    matrix : array-like of shape (K, K) or (L, 2, 2), optional
         Counts; zeros when omitted.
+    samples : tuple of arrays (triples (T, 3), weights (T,)), optional
+        The per-sample triples of the per-label form.
 
     Examples
     --------
@@ -94,19 +110,35 @@ class ConfusionCounts:
     0.6666666666666666
     """
 
-    __slots__ = ("classes", "matrix")
+    __slots__ = ("classes", "matrix", "samples")
 
-    def __init__(self, classes: Any = None, matrix: Any = None) -> None:
+    def __init__(self, classes: Any = None, matrix: Any = None, samples: Any = None) -> None:
         classes = np.asarray([] if classes is None else classes)
         k = classes.shape[0]
         matrix = np.zeros((k, k), dtype=np.int64) if matrix is None else np.asarray(matrix)
-        if matrix.shape != (k, k):
-            raise ValueError(f"matrix must have shape ({k}, {k}) to match classes; got "
+        shape = (k, 2, 2) if samples is not None else (k, k)
+        if matrix.shape != shape:
+            raise ValueError(f"matrix must have shape {shape} to match classes; got "
                              f"{matrix.shape}")
         if k > 1 and not np.all(classes[1:] > classes[:-1]):
             raise ValueError("classes must be sorted and distinct")
         self.classes = classes
         self.matrix = matrix
+        self.samples = None if samples is None else (np.asarray(samples[0]),
+                                                     np.asarray(samples[1]))
+
+    @classmethod
+    def from_indicators(cls, y_true: np.ndarray, y_pred: np.ndarray,
+                        sample_weight: np.ndarray | None = None) -> ConfusionCounts:
+        """The per-label form of two checked boolean indicator arrays (n, L)."""
+        return cls(np.arange(y_true.shape[1]),
+                   count_indicator_pairs(y_true, y_pred, sample_weight),
+                   indicator_sample_counts(y_true, y_pred, sample_weight))
+
+    @property
+    def multilabel(self) -> bool:
+        """Whether this is the per-label (L, 2, 2) form of multilabel-indicator data."""
+        return self.samples is not None
 
     # ---------------------------------------------------------------- building
     @classmethod
@@ -119,10 +151,17 @@ class ConfusionCounts:
         not drop samples (the metric functions select classes afterwards).
         ``names`` are the argument names used in error messages.
         """
+        pair = indicator_pair(y_true, y_pred, names=names)
+        if pair is not None:
+            w = check_sample_weight(sample_weight, pair[0].shape[0], allow_negative=True)
+            if labels is not None:
+                raise ValueError("labels of multilabel targets select columns: pass them to "
+                                 "the metric, not to the state")
+            return cls.from_indicators(*pair, w)
         t = label_array(y_true, name=names[0])
         p = label_array(y_pred, name=names[1])
         n = check_consistent_length((names[0], t), (names[1], p))
-        w = check_sample_weight(sample_weight, n)
+        w = check_sample_weight(sample_weight, n, allow_negative=True)
         classes, matrix = count_label_pairs(t, p, w, names=names)
         state = cls(classes, matrix)
         labels = check_labels_argument(labels)
@@ -132,16 +171,18 @@ class ConfusionCounts:
         """Add a batch of predictions in place and return ``self``."""
         merged = self.merge(ConfusionCounts.from_predictions(y_true, y_pred,
                                                              sample_weight=sample_weight))
-        self.classes, self.matrix = merged.classes, merged.matrix
+        self.classes, self.matrix, self.samples = merged.classes, merged.matrix, merged.samples
         return self
 
     def merge(self, other: ConfusionCounts) -> ConfusionCounts:
         """Return a new state holding the counts of both (classes are united)."""
         check_same_kind(self, other)
         if other.classes.shape[0] == 0:
-            return ConfusionCounts(self.classes, self.matrix.copy())
+            return ConfusionCounts(self.classes, self.matrix.copy(), self.samples)
         if self.classes.shape[0] == 0:
-            return ConfusionCounts(other.classes, other.matrix.copy())
+            return ConfusionCounts(other.classes, other.matrix.copy(), other.samples)
+        if self.multilabel or other.multilabel:
+            return self._merge_indicators(other)
         out = self.with_classes(other.classes)
         dtype = np.result_type(out.matrix, other.matrix)  # counts + weights -> float
         if dtype.kind in "iu" and not integer_counts_fit(
@@ -153,8 +194,25 @@ class ConfusionCounts:
         out.matrix[np.ix_(idx, idx)] += other.matrix
         return out
 
+    def _merge_indicators(self, other: ConfusionCounts) -> ConfusionCounts:
+        if not (self.multilabel and other.multilabel):
+            raise ValueError("cannot merge the counts of multilabel-indicator data with those "
+                             "of single-label data")
+        if self.n_classes != other.n_classes:
+            raise ValueError(f"cannot merge multilabel counts of {self.n_classes} and "
+                             f"{other.n_classes} labels")
+        triples = np.concatenate([self.samples[0], other.samples[0]])
+        weights = np.concatenate([self.samples[1], other.samples[1]])
+        triples, inverse = np.unique(triples, axis=0, return_inverse=True)
+        summed = np.zeros(triples.shape[0], dtype=weights.dtype)
+        np.add.at(summed, inverse.ravel(), weights)
+        return ConfusionCounts(self.classes, self.matrix + other.matrix, (triples, summed))
+
     def with_classes(self, labels: Any) -> ConfusionCounts:
         """Return a copy whose classes include ``labels`` (new ones with zero counts)."""
+        if self.multilabel:
+            raise ValueError("the labels of multilabel counts are their columns; they cannot "
+                             "be extended")
         labels = np.asarray(labels)
         if labels.shape[0] and self.classes.shape[0]:
             _check_same_label_type(self.classes, labels)
@@ -179,7 +237,7 @@ class ConfusionCounts:
     @property
     def total(self) -> float:
         """Number of samples (or total sample weight)."""
-        return self.matrix.sum()
+        return self.samples[1].sum() if self.multilabel else self.matrix.sum()
 
     def index_of(self, labels: Any, *, name: str = "labels") -> np.ndarray:
         """Positions of ``labels`` in ``classes``; unknown labels raise."""
@@ -196,6 +254,8 @@ class ConfusionCounts:
     def one_vs_all(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Per-class (TP, FP, FN, TN) arrays, each of shape (K,)."""
         m = self.matrix
+        if self.multilabel:
+            return m[:, 1, 1].copy(), m[:, 0, 1].copy(), m[:, 1, 0].copy(), m[:, 0, 0].copy()
         tp = np.diagonal(m).copy()
         fp = m.sum(axis=0) - tp
         fn = m.sum(axis=1) - tp
@@ -222,7 +282,10 @@ class ConfusionCounts:
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, ConfusionCounts)
                 and np.array_equal(self.classes, other.classes)
-                and np.array_equal(self.matrix, other.matrix))
+                and np.array_equal(self.matrix, other.matrix)
+                and (self.samples is None) == (other.samples is None)
+                and (self.samples is None or all(
+                    np.array_equal(a, b) for a, b in zip(self.samples, other.samples))))
 
     __hash__ = None  # type: ignore[assignment]  # mutable state
 
@@ -234,6 +297,23 @@ def _counts(y_true: Any, y_pred: Any, sample_weight: Any, labels: Any = None,
     if sample_weight is not None and not state.total:
         _all_zero_weights()
     return state
+
+
+def _set_counts(y_true: Any, y_pred: Any, sample_weight: Any, labels: Any,
+                average: Any) -> tuple[ConfusionCounts, Any]:
+    """The state of a set-wise metric, and the ``labels`` left for it to select.
+
+    With multilabel data and ``average="samples"``, ``labels`` select columns
+    before the per-sample counts are taken (as scikit-learn does)."""
+    pair = indicator_pair(y_true, y_pred)
+    if pair is None or average != "samples" or labels is None:
+        return _counts(y_true, y_pred, sample_weight), labels
+    idx = cf.indicator_labels(labels, pair[0].shape[1])
+    w = check_sample_weight(sample_weight, pair[0].shape[0], allow_negative=True)
+    state = ConfusionCounts.from_indicators(pair[0][:, idx], pair[1][:, idx], w)
+    if w is not None and not state.total:
+        _all_zero_weights()
+    return state, None
 
 
 def _all_zero_weights() -> None:
@@ -251,6 +331,43 @@ def _stack(state: ConfusionCounts) -> tuple[np.ndarray, np.ndarray]:
             np.ones((1, state.n_classes), dtype=bool))
 
 
+def _state_counts(state: ConfusionCounts, average: Any, labels: Any, pos_label: Any
+                  ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray | None]:
+    """One-vs-all counts of a state (a stack of one), their mask, and for
+    ``average="samples"`` the weights of the per-sample triples (else None)."""
+    if average == "samples" and state.multilabel:
+        if labels is not None:
+            raise ValueError("average='samples' of multilabel counts takes every label; "
+                             "select the columns before counting")
+        counts = cf.sample_counts(state.samples[0], state.n_classes)
+        return counts, np.ones(counts["tp"].shape, bool), state.samples[1]
+    m, mask = _stack(state)
+    counts, mask = cf.set_counts(m, mask, state.classes, average, labels, pos_label,
+                                 single=True, multilabel=state.multilabel)
+    return counts, mask, None
+
+
+def _averaged(values: np.ndarray, den: np.ndarray, mask: np.ndarray, average: Any,
+              support: np.ndarray, weight: np.ndarray | None, zero_division: Any) -> Any:
+    if weight is not None:
+        return cf.samples_average(values, den, weight, zero_division)
+    return _one(cf.average_values(values, den, mask, average, support, zero_division,
+                                  False), average)
+
+
+def _set_value(state: ConfusionCounts, formula: Any, *, title: str, samples: str,
+               average: Any, labels: Any, pos_label: Any, zero_division: Any,
+               warn: bool = True) -> Any:
+    """A set-wise metric of one state: ratio per class (or sample), then averaged."""
+    zero_division = check_zero_division(zero_division)
+    counts, mask, weight = _state_counts(state, average, labels, pos_label)
+    num, den = formula(counts)
+    values = cf.ratio_values(num, den, zero_division, title=title, samples=samples,
+                             single=True, warn=warn, samplewise=weight is not None)
+    return _averaged(values, den, mask, average, counts["tp"] + counts["fn"], weight,
+                     zero_division)
+
+
 def _one(values: np.ndarray, average: str | None) -> Any:
     return values[0] if average is None else float(values[0])
 
@@ -265,14 +382,9 @@ def _proportion_from(state: ConfusionCounts, spec: MetricSpec, *, labels: Any = 
                      pos_label: Any = 1, average: str | None = "binary",
                      zero_division: Any = "warn") -> Any:
     """A set-wise proportion (``spec.proportion``) of one state."""
-    m, mask = _stack(state)
-    values = cf.set_metric(m, mask, state.classes, formula=partial(cf.proportion,
-                                                                   spec.proportion),
-                           title=_title(spec.name),
-                           samples=cf.samples_called(spec.proportion[1]), average=average,
-                           labels=labels, pos_label=pos_label, zero_division=zero_division,
-                           single=True)
-    return _one(values, average)
+    return _set_value(state, partial(cf.proportion, spec.proportion), title=_title(spec.name),
+                      samples=cf.samples_called(spec.proportion[1]), average=average,
+                      labels=labels, pos_label=pos_label, zero_division=zero_division)
 
 
 def _prfs(state: ConfusionCounts, *, beta: float = 1.0, labels: Any = None,
@@ -281,9 +393,8 @@ def _prfs(state: ConfusionCounts, *, beta: float = 1.0, labels: Any = None,
           zero_division: Any = "warn") -> tuple[Any, Any, Any, Any]:
     zero_division = check_zero_division(zero_division)
     beta = cf.check_beta(beta)
-    m, mask = _stack(state)
-    counts, mask = cf.set_counts(m, mask, state.classes, average, labels, pos_label,
-                                 single=True)
+    counts, mask, weight = _state_counts(state, average, labels, pos_label)
+    samplewise = weight is not None
     support = counts["tp"] + counts["fn"]
     out = []
     for key, formula in (("precision", get_spec("precision_score").proportion),
@@ -291,16 +402,15 @@ def _prfs(state: ConfusionCounts, *, beta: float = 1.0, labels: Any = None,
         num, den = cf.proportion(formula, counts)
         values = cf.ratio_values(num, den, zero_division, title=key.capitalize(),
                                  samples=cf.samples_called(formula[1]), single=True,
-                                 warn=key in warn_for)
-        out.append(_one(cf.average_values(values, den, mask, average, support,
-                                          zero_division, False), average))
+                                 warn=key in warn_for, samplewise=samplewise)
+        out.append(_averaged(values, den, mask, average, support, weight, zero_division))
     num, den = cf.fbeta(beta, counts)
     # beta 0 and inf are precision and recall, warned for under their own names
     values = cf.ratio_values(num, den, zero_division, title="F-score",
                              samples="true nor predicted", single=True,
-                             warn="f-score" in warn_for and 0 < beta < np.inf)
-    out.append(_one(cf.average_values(values, den, mask, average, support, zero_division,
-                                      False), average))
+                             warn="f-score" in warn_for and 0 < beta < np.inf,
+                             samplewise=samplewise)
+    out.append(_averaged(values, den, mask, average, support, weight, zero_division))
     true_sum = support[0].astype(state.matrix.dtype) if average is None else None
     return out[0], out[1], out[2], true_sum
 
@@ -316,14 +426,48 @@ def _f1_from(state: ConfusionCounts, **kwargs: Any) -> Any:
 
 def _formula_from(state: ConfusionCounts, name: str, **kwargs: Any) -> float:
     """A whole-matrix count metric (accuracy, MCC, balanced accuracy, kappa)."""
+    if state.multilabel:
+        if name != "accuracy_score":
+            raise ValueError(f"{name}: multilabel-indicator is not supported")
+        return _subset_accuracy(state, **kwargs)
     m, mask = _stack(state)
     return float(cf.FORMULAS[name](m, mask, state.classes, single=True, **kwargs)[0])
+
+
+def _subset_accuracy(state: ConfusionCounts, normalize: bool = True) -> float:
+    """Multilabel accuracy: the weight of the samples whose every label is right."""
+    normalize = check_bool(normalize, "normalize")
+    triples, weight = state.samples
+    exact = (triples[:, 1] == 0) & (triples[:, 2] == 0)
+    correct = weight[exact].sum(dtype=np.float64)
+    return float(correct / weight.sum(dtype=np.float64)) if normalize else float(correct)
+
+
+def _multilabel_confusion_matrix_from(state: ConfusionCounts, *, labels: Any = None
+                                      ) -> np.ndarray:
+    """Per-class (or per-label) ``[[TN, FP], [FN, TP]]`` of one state, shape (S, 2, 2)."""
+    if state.multilabel:
+        idx = slice(None) if labels is None else cf.indicator_labels(labels, state.n_classes)
+        return state.matrix[idx].copy()
+    if labels is not None:
+        labels = check_labels_argument(labels)
+        _check_same_label_type(state.classes, labels)
+        known = np.isin(labels, state.classes)
+        state = state.with_classes(labels[~known]) if (~known).any() else state
+        idx = state.index_of(labels)
+    else:
+        idx = slice(None)
+    tp, fp, fn, tn = (a[idx] for a in state.one_vs_all())
+    return np.stack([np.stack([tn, fp], axis=-1), np.stack([fn, tp], axis=-1)], axis=-2)
 
 
 def _confusion_matrix_from(state: ConfusionCounts, *, labels: Any = None,
                            normalize: str | None = None,
                            true_name: str = "y_true") -> np.ndarray:
     check_option(normalize, "normalize", ("true", "pred", "all", None))
+    if state.multilabel:
+        raise ValueError("confusion_matrix: multilabel-indicator is not supported; use "
+                         "multilabel_confusion_matrix")
     if labels is None:
         cm = state.matrix
     else:
@@ -352,7 +496,8 @@ def _confusion_matrix_from(state: ConfusionCounts, *, labels: Any = None,
 
 # count metrics computed other than by a registry proportion or a whole-matrix formula
 _SPECIAL = {"confusion_matrix": _confusion_matrix_from, "f1_score": _f1_from,
-            "fbeta_score": _fbeta_from}
+            "fbeta_score": _fbeta_from,
+            "multilabel_confusion_matrix": _multilabel_confusion_matrix_from}
 
 
 def _from_counts(name: str) -> Callable[..., Any] | None:
@@ -416,8 +561,61 @@ def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None,
     array([[1, 0],
            [1, 1]])
     """
-    return _confusion_matrix_from(_counts(y_true, y_pred, sample_weight), labels=labels,
-                                  normalize=normalize)
+    cm = _confusion_matrix_from(_counts(y_true, y_pred, sample_weight), labels=labels,
+                                normalize=normalize)
+    if cm.shape == (1, 1):
+        cf.warn_outside("A single label was found in 'y_true' and 'y_pred'. For the confusion "
+                        "matrix to have the correct shape, use the 'labels' parameter to "
+                        "pass all known labels.", UserWarning)
+    return cm
+
+
+def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
+                                labels: Any = None, samplewise: bool = False) -> np.ndarray:
+    """One 2 x 2 confusion matrix ``[[TN, FP], [FN, TP]]`` per label (or class).
+
+    Multilabel-indicator input (2-D 0/1 arrays): one matrix per column (``labels``
+    are column indices), or with ``samplewise=True`` one per sample over its labels.
+    Labels: class i one-vs-rest. Drop-in for
+    :func:`sklearn.metrics.multilabel_confusion_matrix`; counted in three column-sum
+    passes without sorting or a sparse matrix.
+
+    Returns
+    -------
+    ndarray of shape (n_outputs, 2, 2)
+
+    Examples
+    --------
+    >>> multilabel_confusion_matrix([[1, 0], [0, 1], [1, 1]], [[1, 0], [1, 1], [0, 1]])
+    array([[[0, 1],
+            [1, 1]],
+    <BLANKLINE>
+           [[1, 0],
+            [0, 2]]])
+    """
+    samplewise = check_bool(samplewise, "samplewise")
+    pair = indicator_pair(y_true, y_pred)
+    if samplewise:
+        if pair is None:
+            raise ValueError("Samplewise metrics are not available outside of multilabel "
+                             "classification.")
+        t, p = pair
+        w = check_sample_weight(sample_weight, t.shape[0], allow_negative=True)
+        if labels is not None:
+            idx = cf.indicator_labels(labels, t.shape[1])
+            t, p = t[:, idx], p[:, idx]
+        # the samples' counts over their labels: the column sums of the transposes
+        counts = count_indicator_pairs(t.T, p.T)
+        return counts if w is None else counts * w[:, None, None]
+    if pair is not None:  # per-label counts only: the per-sample triples are not needed
+        w = check_sample_weight(sample_weight, pair[0].shape[0], allow_negative=True)
+        idx = slice(None) if labels is None else cf.indicator_labels(labels,
+                                                                     pair[0].shape[1])
+        if w is not None and not np.any(w):
+            _all_zero_weights()
+        return count_indicator_pairs(pair[0][:, idx], pair[1][:, idx], w)
+    return _multilabel_confusion_matrix_from(_counts(y_true, y_pred, sample_weight),
+                                             labels=labels)
 
 
 def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
@@ -433,10 +631,21 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
     0.5
     """
     normalize = check_bool(normalize, "normalize")
+    pair = indicator_pair(y_true, y_pred)
+    if pair is not None:  # subset accuracy: every label of a sample must be right
+        w = check_sample_weight(sample_weight, pair[0].shape[0], allow_negative=True)
+        if w is not None and not np.any(w):
+            _all_zero_weights()
+        wrong = (pair[0] != pair[1]).any(axis=1)
+        if w is None:
+            correct = wrong.shape[0] - np.count_nonzero(wrong)
+            return float(correct / wrong.shape[0]) if normalize else float(correct)
+        correct = w[~wrong].sum(dtype=np.float64)
+        return float(correct / w.sum(dtype=np.float64)) if normalize else float(correct)
     t = label_array(y_true, name="y_true")
     p = label_array(y_pred, name="y_pred")
     n = check_consistent_length(("y_true", t), ("y_pred", p))
-    w = check_sample_weight(sample_weight, n)
+    w = check_sample_weight(sample_weight, n, allow_negative=True)
     if w is not None and not np.any(w):
         _all_zero_weights()
     if t.dtype.kind in "biu" and p.dtype.kind in "biu":
@@ -482,7 +691,7 @@ def _count_metric(name: str, formula: str, example: str) -> Callable[..., Any]:
     def metric(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
                average: str | None = "binary", sample_weight: Any = None,
                zero_division: Any = "warn") -> Any:
-        state = _counts(y_true, y_pred, sample_weight)
+        state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
         return impl(state, labels=labels, pos_label=pos_label, average=average,
                     zero_division=zero_division)
 
@@ -528,8 +737,9 @@ jaccard_score = _count_metric(
 def f1_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
              average: str | None = "binary", sample_weight: Any = None,
              zero_division: Any = "warn") -> Any:
-    return _f1_from(_counts(y_true, y_pred, sample_weight), labels=labels,
-                    pos_label=pos_label, average=average, zero_division=zero_division)
+    state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
+    return _f1_from(state, labels=labels, pos_label=pos_label, average=average,
+                    zero_division=zero_division)
 
 
 f1_score.__doc__ = (
@@ -542,8 +752,9 @@ f1_score.__doc__ = (
 def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = None,
                 pos_label: Any = 1, average: str | None = "binary",
                 sample_weight: Any = None, zero_division: Any = "warn") -> Any:
-    return _fbeta_from(_counts(y_true, y_pred, sample_weight), beta=beta, labels=labels,
-                       pos_label=pos_label, average=average, zero_division=zero_division)
+    state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
+    return _fbeta_from(state, beta=beta, labels=labels, pos_label=pos_label, average=average,
+                       zero_division=zero_division)
 
 
 fbeta_score.__doc__ = (
@@ -574,9 +785,9 @@ def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1
     >>> s
     array([1, 2])
     """
-    return _prfs(_counts(y_true, y_pred, sample_weight), beta=beta, labels=labels,
-                 pos_label=pos_label, average=average, warn_for=warn_for,
-                 zero_division=zero_division)
+    state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
+    return _prfs(state, beta=beta, labels=labels, pos_label=pos_label, average=average,
+                 warn_for=warn_for, zero_division=zero_division)
 
 
 def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
@@ -627,10 +838,13 @@ def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: str | No
                              replace_undefined_by=replace_undefined_by)
 
 
-def classification_report(y_true: Any, y_pred: Any, *, labels: Any = None,
+def _classification_table(y_true: Any, y_pred: Any, *, labels: Any = None,
                           target_names: Any = None, sample_weight: Any = None,
                           digits: int | None = None, zero_division: Any = "warn"):
     """Per-class precision, recall, specificity, F1 and support as a DataFrame.
+
+    dartboard's richer table (``dartboard.evaluate`` reports it with intervals);
+    :func:`classification_report` is scikit-learn's text or dict.
 
     Rows: one per class (named by ``target_names`` when given), then ``micro avg``,
     ``macro avg`` and ``weighted avg``. The ``support`` column holds the number
@@ -638,7 +852,7 @@ def classification_report(y_true: Any, y_pred: Any, *, labels: Any = None,
 
     Examples
     --------
-    >>> report = classification_report([0, 1, 1, 2], [0, 1, 2, 2], zero_division=0.0)
+    >>> report = _classification_table([0, 1, 1, 2], [0, 1, 2, 2], zero_division=0.0)
     >>> report.round(3)  # doctest: +NORMALIZE_WHITESPACE
                   precision  recall  specificity  f1-score  support
     class
@@ -651,10 +865,7 @@ def classification_report(y_true: Any, y_pred: Any, *, labels: Any = None,
     """
     import pandas as pd
 
-    if digits is not None and (isinstance(digits, (bool, np.bool_))
-                               or not isinstance(digits, numbers.Integral) or digits < 0):
-        raise InvalidParameterError(f"digits must be None or an integer >= 0; got "
-                                    f"{describe(digits)}")
+    _check_digits(digits, optional=True)
     state = _counts(y_true, y_pred, sample_weight)
     if labels is None:
         labels = state.classes
@@ -685,3 +896,106 @@ def classification_report(y_true: Any, y_pred: Any, *, labels: Any = None,
         frame[["precision", "recall", "specificity", "f1-score"]] = \
             frame[["precision", "recall", "specificity", "f1-score"]].round(digits)
     return frame
+
+
+def _check_digits(digits: Any, *, optional: bool) -> None:
+    if (digits is None and optional) or (
+            digits is not None and not isinstance(digits, (bool, np.bool_))
+            and isinstance(digits, numbers.Integral) and digits >= 0):
+        return
+    raise InvalidParameterError(f"digits must be {'None or ' if optional else ''}an integer "
+                                f">= 0; got {describe(digits)}")
+
+
+def classification_report(y_true: Any, y_pred: Any, *, labels: Any = None,
+                          target_names: Any = None, sample_weight: Any = None,
+                          digits: int = 2, output_dict: bool = False,
+                          zero_division: Any = "warn") -> str | dict[str, Any]:
+    """Text report of per-class precision, recall, F1 and support, and their averages.
+
+    Drop-in for :func:`sklearn.metrics.classification_report`: the same text, or with
+    ``output_dict=True`` the same dict (``{"<class>": {"precision": ...}, "accuracy":
+    ..., "macro avg": {...}, ...}``). The micro average is labelled ``accuracy`` when
+    every class is reported; multilabel-indicator input adds ``samples avg``. All rows
+    come from one counting pass. ``dartboard.evaluate`` gives the richer table, with
+    specificity and intervals.
+
+    Examples
+    --------
+    >>> print(classification_report([0, 1, 1, 2], [0, 1, 2, 2]))
+                  precision    recall  f1-score   support
+    <BLANKLINE>
+               0       1.00      1.00      1.00         1
+               1       1.00      0.50      0.67         2
+               2       0.50      1.00      0.67         1
+    <BLANKLINE>
+        accuracy                           0.75         4
+       macro avg       0.83      0.83      0.78         4
+    weighted avg       0.88      0.75      0.75         4
+    <BLANKLINE>
+    """
+    _check_digits(digits, optional=False)
+    output_dict = check_bool(output_dict, "output_dict")
+    state = _counts(y_true, y_pred, sample_weight)
+    labels_given = labels is not None
+    labels = check_labels_argument(labels) if labels_given else state.classes
+    micro_is_accuracy = not state.multilabel and (
+        not labels_given or set(labels.tolist()) >= set(state.classes.tolist()))
+    if target_names is not None and len(labels) != len(target_names):
+        message = (f"labels size, {len(labels)}, does not match size of target_names, "
+                   f"{len(target_names)}")
+        if not labels_given:
+            raise ValueError(f"Number of classes, {len(labels)}, does not match size of "
+                             f"target_names, {len(target_names)}. Try specifying the labels "
+                             "parameter")
+        cf.warn_outside(message, UserWarning)
+    names = [str(t) for t in target_names] if target_names is not None else \
+        [str(c) for c in labels]
+    kw = dict(zero_division=zero_division)
+    p, r, f, s = _prfs(state, labels=labels if labels_given else None, average=None, **kw)
+    # weighted supports are weight sums, printed as floats (as scikit-learn's)
+    rows = list(zip(names, p, r, f, s if sample_weight is None else s.astype(np.float64)))
+    support = np.sum([row[4] for row in rows])
+    averages = ("micro", "macro", "weighted") + (("samples",) if state.multilabel else ())
+    summary = []
+    for average in averages:
+        heading = "accuracy" if average == "micro" and micro_is_accuracy else f"{average} avg"
+        samples_state, left = (_set_counts(y_true, y_pred, sample_weight, labels, "samples")
+                               if average == "samples" and labels_given
+                               else (state, labels if labels_given else None))
+        p, r, f, _ = _prfs(samples_state, labels=left, average=average, **kw)
+        summary.append((heading, p, r, f, support))
+    if output_dict:
+        return _report_dict(rows, summary)
+    return _report_text(rows, summary, names, digits)
+
+
+_HEADERS = ("precision", "recall", "f1-score", "support")
+
+
+def _report_dict(rows: list[tuple], summary: list[tuple]) -> dict[str, Any]:
+    out: dict[str, Any] = {row[0]: dict(zip(_HEADERS, (float(v) for v in row[1:])))
+                           for row in rows}
+    for heading, *values in summary:
+        out[heading] = float(values[0]) if heading == "accuracy" else \
+            dict(zip(_HEADERS, (float(v) for v in values)))
+    return out
+
+
+def _report_text(rows: list[tuple], summary: list[tuple], names: list[str],
+                 digits: int) -> str:
+    # scikit-learn's layout, character for character
+    width = max(max(len(n) for n in names), len("weighted avg"), digits)
+    text = ("{:>{width}s} " + " {:>9}" * 4).format("", *_HEADERS, width=width) + "\n\n"
+    row_fmt = "{:>{width}s} " + " {:>9.{digits}f}" * 3 + " {:>9}\n"
+    for row in rows:
+        text += row_fmt.format(*row, width=width, digits=digits)
+    text += "\n"
+    for heading, p, r, f, support in summary:
+        if heading == "accuracy":
+            text += ("{:>{width}s} " + " {:>9.{digits}}" * 2 + " {:>9.{digits}f}"
+                     + " {:>9}\n").format(heading, "", "", f, support, width=width,
+                                          digits=digits)
+        else:
+            text += row_fmt.format(heading, p, r, f, support, width=width, digits=digits)
+    return text

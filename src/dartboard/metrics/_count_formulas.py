@@ -30,6 +30,7 @@ import warnings
 from typing import Any
 
 import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning as _SklearnUndefinedMetricWarning
 
 from dartboard._validation import (
     check_bool,
@@ -53,8 +54,13 @@ _SAMPLES = {
 }
 
 
-class UndefinedMetricWarning(UserWarning):
-    """A metric is undefined (0/0) and was replaced by ``zero_division``."""
+class UndefinedMetricWarning(_SklearnUndefinedMetricWarning):
+    """A metric is undefined (0/0) and was replaced by ``zero_division``.
+
+    A subclass of :class:`sklearn.exceptions.UndefinedMetricWarning` (itself a
+    ``UserWarning``), so warning filters and ``pytest.warns`` written for
+    scikit-learn's metrics catch dartboard's too.
+    """
 
 
 def warn_outside(message: str, category: type[Warning] = UndefinedMetricWarning) -> None:
@@ -76,7 +82,7 @@ def check_same_label_type(classes: np.ndarray, labels: np.ndarray, *,
     if classes.size and labels.size and is_str(classes) != is_str(labels):
         kind = "strings" if is_str(labels) else "numbers"
         data = "strings" if is_str(classes) else "numbers"
-        raise TypeError(f"{name} are {kind} but the class labels in the data are {data}")
+        raise ValueError(f"{name} are {kind} but the class labels in the data are {data}")
 
 
 def check_beta(beta: Any) -> float:
@@ -104,9 +110,40 @@ def _positions(classes: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.
 
 # ------------------------------------------------------------------ set-wise metrics
 
+def indicator_labels(labels: Any, n_labels: int) -> np.ndarray:
+    """Column indices of a multilabel ``labels`` argument, checked against ``n_labels``."""
+    labels = check_labels_argument(labels)
+    if labels.dtype.kind not in "iu" and not (labels.dtype.kind == "f"
+                                              and np.all(np.mod(labels, 1) == 0)):
+        raise ValueError(f"labels of multilabel targets are column indices; got "
+                         f"{labels.tolist()!r}")
+    if labels.max() >= n_labels:
+        raise ValueError(f"All labels must be in [0, n labels) for multilabel targets. Got "
+                         f"{labels.max()} > {n_labels - 1}")
+    if labels.min() < 0:
+        raise ValueError(f"All labels must be in [0, n labels) for multilabel targets. Got "
+                         f"{labels.min()} < 0")
+    return labels.astype(np.intp)
+
+
+def _indicator_selection(n_labels: int, average: str | None, labels: Any) -> tuple[str, Any]:
+    check_option(average, "average", AVERAGES)
+    if average == "binary":
+        raise ValueError("Target is multilabel-indicator but average='binary'. Please choose "
+                         "another average setting, one of [None, 'micro', 'macro', "
+                         "'weighted', 'samples'].")
+    if labels is None:
+        return "present", None
+    idx = indicator_labels(labels, n_labels)
+    return "labels", (idx, np.ones(idx.shape[0], bool))
+
+
 def _selection(classes: np.ndarray, average: str | None, labels: Any, pos_label: Any,
                single: bool) -> tuple[str, Any]:
     """Which classes a set-wise metric reports on (scikit-learn's rules)."""
+    if average == "samples":
+        raise ValueError("Sample-based precision, recall, fscore is not meaningful outside "
+                         "multilabel classification. See the accuracy_score instead.")
     check_option(average, "average", AVERAGES)
     if average == "binary":
         k = classes.shape[0]
@@ -135,16 +172,29 @@ def _selection(classes: np.ndarray, average: str | None, labels: Any, pos_label:
 
 def set_counts(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarray,
                average: str | None, labels: Any = None, pos_label: Any = 1,
-               single: bool = False) -> tuple[dict[str, np.ndarray], np.ndarray]:
+               single: bool = False, multilabel: bool = False
+               ) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """One-vs-all (tp, fp, fn, tn) of the reported classes, shape (..., S), and which
     of them are classes of each matrix. Listed labels absent from the data are
-    classes with all-zero counts (TN = total); micro sums the counts."""
-    kind, sel = _selection(classes, average, labels, pos_label, single)
-    tp = np.diagonal(m, axis1=-2, axis2=-1)
-    fp = m.sum(axis=-2) - tp
-    fn = m.sum(axis=-1) - tp
-    total = m.sum(axis=(-2, -1))[..., None]
-    counts = {"tp": tp, "fp": fp, "fn": fn, "tn": total - tp - fp - fn}
+    classes with all-zero counts (TN = total); micro sums the counts.
+
+    ``multilabel``: ``m`` is a stack of per-label matrices (..., L, 2, 2), rows
+    ``[[TN, FP], [FN, TP]]``; every label (column of the indicator arrays) is a class,
+    and ``labels`` are column indices.
+    """
+    if multilabel:
+        kind, sel = _indicator_selection(m.shape[-3], average, labels)
+        tp, fp, fn, tn = m[..., 1, 1], m[..., 0, 1], m[..., 1, 0], m[..., 0, 0]
+        total = (tp + fp + fn + tn)[..., :1]
+        mask = np.ones(tp.shape, dtype=bool)
+    else:
+        kind, sel = _selection(classes, average, labels, pos_label, single)
+        tp = np.diagonal(m, axis1=-2, axis2=-1)
+        fp = m.sum(axis=-2) - tp
+        fn = m.sum(axis=-1) - tp
+        total = m.sum(axis=(-2, -1))[..., None]
+        tn = total - tp - fp - fn
+    counts = {"tp": tp, "fp": fp, "fn": fn, "tn": tn}
     if mask is None:  # a class has a sample when its row or column is nonzero
         mask = (tp + fp + fn) > 0
     if kind == "labels":
@@ -187,15 +237,38 @@ def samples_called(terms: tuple[str, ...]) -> str:
 
 
 def ratio_values(num: np.ndarray, den: np.ndarray, zero_division: Any, *, title: str,
-                 samples: str, single: bool, warn: bool = True) -> np.ndarray:
-    """num / den per class; 0/0 takes ``zero_division`` ("warn": 0.0 and a warning
-    when ``single`` and ``warn``)."""
+                 samples: str, single: bool, warn: bool = True,
+                 samplewise: bool = False) -> np.ndarray:
+    """num / den per class (``samplewise``: per sample of a multilabel target); 0/0
+    takes ``zero_division`` ("warn": 0.0 and a warning when ``single`` and ``warn``)."""
     values = _ratio(num, den, 0.0 if zero_division == "warn" else zero_division)
     if single and warn and zero_division == "warn" and np.any(den == 0):
-        where = "due to" if values.shape[-1] == 1 else "in labels with"
+        if samplewise:
+            where, unit = "in samples with", "labels"
+        else:
+            where = "due to" if values.shape[-1] == 1 else "in labels with"
+            unit = "samples"
         warn_outside(f"{title} is ill-defined and being set to 0.0 {where} no {samples} "
-                     "samples. Use `zero_division` parameter to control this behavior.")
+                     f"{unit}. Use `zero_division` parameter to control this behavior.")
     return values
+
+
+def sample_counts(triples: np.ndarray, n_labels: int) -> dict[str, np.ndarray]:
+    """Counts of the distinct per-sample (TP, FP, FN) triples of a multilabel target,
+    in the form of :func:`set_counts` (one "class" per triple)."""
+    tp, fp, fn = (triples[:, i].astype(np.float64) for i in range(3))
+    tn = n_labels - tp - fp - fn
+    return {"tp": tp, "fp": fp, "fn": fn, "tn": tn, "sel": tp + fp,
+            "total": np.full(tp.shape, float(n_labels))}
+
+
+def samples_average(values: np.ndarray, den: np.ndarray, weight: np.ndarray,
+                    zero_division: Any) -> float:
+    """The weighted mean of per-triple values (``average="samples"``); nan values
+    (``zero_division=np.nan``) are left out, as scikit-learn's nan-average does."""
+    mask = np.ones(values.shape, dtype=bool)
+    return float(average_values(values, den, mask, "weighted",
+                                weight.astype(np.float64), zero_division, False))
 
 
 def average_values(values: np.ndarray, den: np.ndarray, mask: np.ndarray,
@@ -221,10 +294,12 @@ def average_values(values: np.ndarray, den: np.ndarray, mask: np.ndarray,
 def set_metric(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarray, *, formula: Any,
                title: str, samples: str, average: str | None = "binary",
                labels: Any = None, pos_label: Any = 1, zero_division: Any = "warn",
-               single: bool = False, as_nan: bool = False) -> np.ndarray:
+               single: bool = False, as_nan: bool = False,
+               multilabel: bool = False) -> np.ndarray:
     """A set-wise count metric whose per-class ratio is ``formula(counts)``."""
     zero_division = check_zero_division(zero_division)
-    counts, mask = set_counts(m, mask, classes, average, labels, pos_label, single)
+    counts, mask = set_counts(m, mask, classes, average, labels, pos_label, single,
+                              multilabel)
     num, den = formula(counts)
     values = ratio_values(num, den, zero_division, title=title, samples=samples,
                           single=single)
@@ -277,13 +352,18 @@ def balanced_accuracy(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *,
             warn_outside("y_pred contains classes not in y_true", UserWarning)
         if adjusted and np.any(k == 1):
             warn_outside("adjusted balanced accuracy is undefined with a single class in "
-                         "y_true (chance level equals the maximum); returning nan")
+                         "y_true (chance level equals the maximum); returning (score - 1) "
+                         "/ 0 as scikit-learn does: -inf, or nan for a perfect score")
     recall = _ratio(np.diagonal(m, axis1=-2, axis2=-1), support, 0.0)
     score = _ratio(recall.sum(axis=-1), k, np.nan)
     if adjusted:
-        # one class in y_true: chance equals the maximum, the adjusted score is undefined
+        # one class in y_true: chance equals the maximum; scikit-learn divides by zero,
+        # giving -inf below a perfect score and nan at it (a replicate: undefined, nan)
         chance = _ratio(np.ones_like(k), k, np.nan)
-        score = _ratio(score - chance, np.where(k == 1, 0.0, 1.0 - chance), np.nan)
+        one = k == 1
+        undefined = np.nan if as_nan else np.where(score < 1.0, -np.inf, np.nan)
+        score = np.where(one, undefined,
+                         _ratio(score - chance, np.where(one, 1.0, 1.0 - chance), np.nan))
     return score
 
 

@@ -18,7 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._labels import encode_labels, is_string_labels, positive_index
+from dartboard._labels import (
+    encode_labels,
+    indicator_pair,
+    is_string_labels,
+    positive_index,
+)
 from dartboard._validation import (
     as_float_array,
     check_bool,
@@ -86,7 +91,7 @@ def _multiclass_iv(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any
     p = _proba_array(y_proba)
     t = label_array(y_true, name="y_true")
     n = check_consistent_length(("y_true", t), ("y_proba", p))
-    w = check_sample_weight(sample_weight, n)
+    w = check_sample_weight(sample_weight, n, allow_negative=True)
     _check_range(p, "y_proba")
     classes, codes = _encode_with_labels(t, labels)
     k = classes.shape[0]
@@ -101,6 +106,27 @@ def _multiclass_iv(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any
     if p.ndim == 2:
         check_proba_rows(p, "y_proba")
     return codes, p, w
+
+
+def _is_indicator(y_true: Any) -> bool:
+    shape = getattr(y_true, "shape", None)
+    if shape is None and isinstance(y_true, (list, tuple)) and y_true \
+            and isinstance(y_true[0], (list, tuple)):
+        shape = (len(y_true), len(y_true[0]))
+    return shape is not None and len(shape) == 2 and shape[1] > 1
+
+
+def _indicator_iv(y_true: Any, p: np.ndarray, sample_weight: Any
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """A 2-D indicator ``y_true`` of the shape of ``y_proba``, as float, and weights."""
+    t, _ = indicator_pair(y_true, y_true)
+    if t.shape != p.shape:
+        raise ValueError(f"a 2-D y_true must have the shape of y_proba {p.shape}; got "
+                         f"{t.shape}")
+    w = check_sample_weight(sample_weight, t.shape[0], allow_negative=True)
+    _check_range(p, "y_proba")
+    check_proba_rows(p, "y_proba")
+    return t.astype(np.float64), p, w
 
 
 def check_proba_rows(p: np.ndarray, name: str, tolerance: float = _SUM_TOLERANCE) -> None:
@@ -266,12 +292,19 @@ def brier_terms(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
     if p.ndim == 1:
         t = label_array(y_true, name="y_true")
         n = check_consistent_length(("y_true", t), ("y_proba", p))
-        w = check_sample_weight(sample_weight, n)
+        w = check_sample_weight(sample_weight, n, allow_negative=True)
         _check_range(p, "y_proba")
         outcome = _binary_outcome(t, pos_label)
         outcome -= p
         per_sample = 2.0 * np.square(outcome, out=outcome)
         n_columns = 2
+    elif _is_indicator(y_true):
+        # a 2-D 0/1 y_true is already one column per class (scikit-learn 1.9 takes it
+        # so): the squared distance of each row of y_proba to its row
+        t, p, w = _indicator_iv(y_true, p, sample_weight)
+        diff = p - t
+        per_sample = np.einsum("ij,ij->i", diff, diff)
+        n_columns = p.shape[1]
     else:
         codes, p, w = _multiclass_iv(y_true, p, sample_weight, labels)
         diff = p.copy()

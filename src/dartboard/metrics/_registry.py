@@ -245,6 +245,8 @@ _SPECS: tuple[MetricSpec, ...] = (
                default_interval=None),
     MetricSpec("confusion_matrix", _CONF, "count", "labels", scalar=False,
                default_interval=None),
+    MetricSpec("multilabel_confusion_matrix", _CONF, "count", "labels", scalar=False,
+               default_interval=None),
     MetricSpec("precision_recall_fscore_support", _CONF, "count", "labels", scalar=False,
                pos_label=True, average=True, default_interval=None),
     MetricSpec("classification_report", _CONF, "report", "labels", scalar=False,

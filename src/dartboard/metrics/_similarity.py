@@ -39,6 +39,12 @@ def _scaled(v: np.ndarray, name: str) -> np.ndarray:
 def cosine_similarity(a: Any, b: Any, *, reduction: str = "none") -> Any:
     """Cosine similarity ``a . b / (|a| |b|)`` of two vectors, or of paired rows.
 
+    Not a drop-in for :func:`sklearn.metrics.pairwise.cosine_similarity`, which
+    returns the (n_a, n_b) matrix of every row of ``X`` against every row of ``Y``
+    and gives 0 for a zero vector. Here row ``i`` of ``a`` is paired with row ``i``
+    of ``b`` (scikit-learn's diagonal, in O(n d) instead of O(n^2 d)), and a zero
+    vector raises ``ValueError`` because its cosine is undefined.
+
     Parameters
     ----------
     a, b : array-like of shape (d,) or (n, d)

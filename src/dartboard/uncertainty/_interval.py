@@ -191,7 +191,8 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
                          f"{estimate}); no interval can be formed")
     method = iv["method"]
     level = iv["confidence_level"]
-    if _is_count(spec):
+    # multilabel indicators (2-D) resample their rows: labels of a row move together
+    if _is_count(spec) and y_t.ndim == 1:
         return _count_interval(spec, _rows_state(y_t, y_o, w), estimate, method, level,
                                iv["n_resamples"], stratified, random_state, metric_kwargs,
                                groups=None if w is None else _row_groups(y_t, y_o, w),

@@ -1,0 +1,142 @@
+"""The deliberate differences from scikit-learn listed in the README ("Differences from
+scikit-learn"), each asserted against scikit-learn itself; and the drop-in behaviours
+that replaced former differences (exception and warning classes)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import sklearn.exceptions
+import sklearn.metrics as skm
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics.pairwise import cosine_similarity as pairwise_cosine
+
+import dartboard.metrics as dm
+
+PROBA = np.array([[0.2, 0.2, 0.2], [0.6, 0.3, 0.1]])  # rows sum to 0.6 and 1.0
+
+
+def test_proba_rows_not_summing_to_one_are_an_error_not_a_warning():
+    with pytest.warns(UserWarning, match="do not sum to one"):
+        skm.log_loss([0, 1], PROBA, labels=[0, 1, 2])
+    with pytest.raises(ValueError, match="y_proba rows must sum to 1"):
+        dm.log_loss([0, 1], PROBA, labels=[0, 1, 2])
+    with pytest.raises(ValueError, match="y_proba rows must sum to 1"):
+        dm.brier_score_loss([0, 1], PROBA, labels=[0, 1, 2])
+
+
+def test_huge_integer_weights_give_float_counts_instead_of_wrapping():
+    # scikit-learn's own test: int64 weights of 2**63 - 1 wrap around to -2
+    y = [0, 1, 1]
+    w = np.full(3, np.iinfo(np.int64).max, dtype=np.int64)
+    assert skm.confusion_matrix(y, y, sample_weight=w)[1, 1] == -2
+    ours = dm.confusion_matrix(y, y, sample_weight=w)
+    assert ours.dtype == np.float64
+    assert ours[1, 1] == 2.0 * np.iinfo(np.int64).max
+
+
+def test_integer_weights_keep_integer_counts_in_per_class_outputs():
+    y, q, w = [0, 1, 1, 2], [0, 1, 2, 2], np.array([1, 2, 3, 4])
+    ours = dm.multilabel_confusion_matrix(y, q, sample_weight=w)
+    theirs = skm.multilabel_confusion_matrix(y, q, sample_weight=w)
+    assert ours.dtype == np.int64 and theirs.dtype == np.float64
+    np.testing.assert_array_equal(ours, theirs)
+    support = dm.precision_recall_fscore_support(y, q, sample_weight=w)[3]
+    assert support.dtype == np.int64
+    np.testing.assert_array_equal(support,
+                                  skm.precision_recall_fscore_support(y, q, sample_weight=w)[3])
+    # confusion_matrix is int64 in both
+    assert skm.confusion_matrix(y, q, sample_weight=w).dtype == \
+        dm.confusion_matrix(y, q, sample_weight=w).dtype == np.int64
+
+
+def test_check_scoring_cannot_recognise_a_dartboard_metric():
+    with pytest.raises(ValueError, match="make_scorer"):
+        skm.check_scoring(LogisticRegression(), scoring=skm.f1_score)
+    assert skm.check_scoring(LogisticRegression(), scoring=dm.f1_score) is dm.f1_score
+    scorer = skm.check_scoring(LogisticRegression(), scoring=skm.make_scorer(dm.f1_score))
+    assert scorer._score_func is dm.f1_score
+
+
+def test_samples_average_with_max_fpr_is_refused():
+    rng = np.random.default_rng(0)
+    # every row holds both a positive and a negative label
+    t = np.tile([[0, 1, 1, 0], [1, 0, 0, 1]], (5, 1))
+    s = rng.random(t.shape)
+    assert 0.0 <= skm.roc_auc_score(t, s, average="samples", max_fpr=0.5) <= 1.0
+    with pytest.raises(ValueError, match="average='samples'"):
+        dm.roc_auc_score(t, s, average="samples", max_fpr=0.5)
+    np.testing.assert_allclose(dm.roc_auc_score(t, s, average="samples"),
+                               skm.roc_auc_score(t, s, average="samples"))
+
+
+def test_cosine_similarity_is_paired():
+    a = np.array([[1.0, 0.0], [1.0, 1.0], [0.0, 2.0]])
+    b = np.array([[1.0, 1.0], [0.0, 1.0], [3.0, 0.0]])
+    np.testing.assert_allclose(dm.cosine_similarity(a, b), np.diag(pairwise_cosine(a, b)))
+    assert pairwise_cosine(a, b).shape == (3, 3)
+    assert pairwise_cosine([[0.0, 0.0]], [[1.0, 0.0]])[0, 0] == 0.0
+    with pytest.raises(ValueError, match="zero vector"):
+        dm.cosine_similarity([0.0, 0.0], [1.0, 0.0])
+
+
+# ------------------------------------------------------------------ no longer different
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.f1_score(["a", "b"], [0, 1], average="macro"),  # mixed label types
+    lambda m: m.recall_score(["a", "b"], ["a", "b"]),  # pos_label=1 with strings
+    lambda m: m.confusion_matrix([0, 1], [0, 1], labels=["a"]),
+    lambda m: m.accuracy_score([0, 1, 1], [0, 1, 1], sample_weight=[1j, 1, 1]),
+    lambda m: m.accuracy_score(np.array([[1], [2, 3]], dtype=object), [0, 1]),
+    lambda m: m.f1_score(np.array([[0, 1], [1, 1]]), np.array([[0, 1], [1, 1]])),
+], ids=["mixed", "pos_label", "labels", "complex-weights", "lists", "multilabel-binary"])
+def test_value_errors_where_sklearn_raises_value_error(call):
+    with pytest.raises(ValueError):
+        call(skm)
+    with pytest.raises(ValueError):
+        call(dm)
+
+
+def test_undefined_metric_warning_is_caught_by_sklearns_filters():
+    assert issubclass(dm.UndefinedMetricWarning, sklearn.exceptions.UndefinedMetricWarning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.simplefilter("ignore", sklearn.exceptions.UndefinedMetricWarning)
+        assert dm.precision_score([0, 0], [0, 0]) == 0.0
+    with pytest.warns(sklearn.exceptions.UndefinedMetricWarning):
+        dm.recall_score([0, 0], [1, 1])
+
+
+def test_labels_of_the_wrong_type_are_an_error_not_zeros():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sklearn.exceptions.UndefinedMetricWarning)
+        assert skm.f1_score([0, 1], [0, 1], labels=["a"], average="macro") == 0.0
+    with pytest.raises(ValueError, match="labels are strings but the class labels in the "
+                                         "data are numbers"):
+        dm.f1_score([0, 1], [0, 1], labels=["a"], average="macro")
+
+
+def test_negative_and_object_weights_as_sklearn():
+    y, q = [0, 1, 1, 0, 1], [0, 1, 0, 0, 1]
+    for name in ("accuracy_score", "f1_score", "precision_score", "recall_score",
+                 "confusion_matrix", "matthews_corrcoef"):
+        w = [1, -0.5, 2, 1, 1]
+        np.testing.assert_allclose(getattr(dm, name)(y, q, sample_weight=w),
+                                   getattr(skm, name)(y, q, sample_weight=w))
+    w = np.array([1, 2, 1, 3, 1], dtype=object)  # scikit-learn's f1 refuses these
+    for name in ("accuracy_score", "confusion_matrix", "matthews_corrcoef",
+                 "balanced_accuracy_score"):
+        np.testing.assert_allclose(getattr(dm, name)(y, q, sample_weight=w),
+                                   getattr(skm, name)(y, q, sample_weight=w))
+
+
+def test_single_label_warning_and_adjusted_balanced_accuracy_of_one_class():
+    with pytest.warns(UserWarning, match="A single label was found"):
+        dm.confusion_matrix([0, 0], [0, 0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = dm.balanced_accuracy_score([0, 0, 0], [0, 1, 0], adjusted=True)
+        theirs = skm.balanced_accuracy_score([0, 0, 0], [0, 1, 0], adjusted=True)
+    assert ours == theirs == -np.inf
