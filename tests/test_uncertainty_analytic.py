@@ -231,3 +231,15 @@ def test_property_proportion_equals_statsmodels(n, frac, level, method):
     if method == "jeffreys":  # Brown, Cai and DasGupta's ends (see above)
         ref = (0.0 if x == 0 else ref[0], 1.0 if x == n else ref[1])
     assert (low, high) == pytest.approx(tuple(ref), abs=1e-10)
+
+
+@pytest.mark.parametrize("n", [1, 7, 50, 114, 1000])
+def test_wilson_holds_its_estimate_at_the_ends(n):
+    # at x = 0 and x = n the Wilson bounds are 0 and 1 exactly; rounding once put them
+    # a hair inside the estimate (low 6.9e-18 > 0 for 0 of 50), outside their own point
+    from dartboard.uncertainty._analytic import proportion_interval
+
+    assert proportion_interval(0, n, 0.95, "wilson")[0] == 0.0
+    assert proportion_interval(n, n, 0.95, "wilson")[1] == 1.0
+    low, high = proportion_interval(1, n, 0.95, "wilson")
+    assert 0.0 < low <= 1 / n <= high

@@ -181,11 +181,11 @@ def _selection(folds: dict[str, list[float]], precision: float) -> dict[str, Any
                             f"{ranked.critical_difference:.3f} average ranks "
                             f"(alpha = {ranked.alpha:g})."),
             "rows": [{"model": r.model, "average_rank": r.average_rank,
-                      "pvalue_holm": r.pvalue_holm,
+                      "pvalue_adjusted": r.pvalue_adjusted,
                       "significantly_worse": bool(r.significantly_worse)}
                      for r in ranked.summary.itertuples()],
             "columns": [["model", "Configuration"], ["average_rank", "Average rank"],
-                        ["pvalue_holm", "p vs best (Holm)"],
+                        ["pvalue_adjusted", "p vs best (adjusted)"],
                         ["significantly_worse", "Significantly worse"]],
         },
         "critical_difference": rank_input(ranked),

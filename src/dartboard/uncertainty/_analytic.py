@@ -70,6 +70,10 @@ def proportion_interval(x: float, n: float, confidence_level: float,
         centre = (p + z * z / (2.0 * n)) / denom
         half = z * np.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / denom
         low, high = centre - half, centre + half
+        # exactly 0 at x = 0 and 1 at x = n, where rounding left the bound a hair
+        # inside the estimate (6.9e-18 for 0 of 50)
+        low = 0.0 if x == 0 else low
+        high = 1.0 if x == n else high
     elif method == "agresti-coull":
         n_c = n + z * z
         p_c = (x + z * z / 2.0) / n_c
