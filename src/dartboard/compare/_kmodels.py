@@ -278,7 +278,9 @@ def compare_k_models(metric: Callable[..., Any], y_true: Any, predictions: Any, 
         metric, y_true, predictions, method, n_resamples, alpha, names, sample_weight)
     name = getattr(metric, "__name__", type(metric).__name__)
     spec = spec_for(metric)
-    kind = _metric_kind(spec, w, metric_kwargs, preds[0])
+    kind = _metric_kind(spec, w, metric_kwargs, preds[0], np.asarray(y))
+    if kind == "multiclass_auc":
+        kind = "generic"  # the k-model samplers have no multiclass AUC path
     k = len(preds)
     left, right = np.triu_indices(k, 1)
     joint = JointTypes(y, preds, columns) if kind == "counts" else None

@@ -119,11 +119,11 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
     >>> import dartboard
     >>> ev = dartboard.evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1],
     ...                         metrics=["accuracy", "recall"], random_state=0)
-    >>> ev.overall.round(3)
-              estimate    low   high  method  n
-    metric
-    accuracy     0.750  0.409  0.929  wilson  8
-    recall       0.800  0.376  0.964  wilson  8
+    >>> row = ev.overall.loc["accuracy"]
+    >>> float(row.estimate), round(float(row.low), 3), round(float(row.high), 3), row.method
+    (0.75, 0.409, 0.929, 'wilson')
+    >>> ev.metrics
+    ['accuracy', 'recall']
     """
     # the gaps' seed is taken first, so that rows given a Generator draw the same after it;
     # an int seed gives every row the numbers dartboard.interval gives with that seed
