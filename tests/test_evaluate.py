@@ -97,26 +97,50 @@ def test_every_gap_interval_holds_its_estimate():
         assert (table["high"] > table["low"]).all()
 
 
-def _plain_accuracy(y_true, y_pred, sample_weight=None):
-    return float(np.average(np.asarray(y_true) == np.asarray(y_pred), weights=sample_weight))
+def _plain_f1(y_true, y_pred, sample_weight=None):
+    return skm.f1_score(y_true, y_pred, sample_weight=sample_weight)
 
 
 @pytest.mark.parametrize("weighted", [False, True])
 def test_count_gaps_agree_with_row_resampling(weighted):
-    """The multinomial-per-group sampler against resampling each group's rows (the
-    same bootstrap, a different sampler): quantiles agree within Monte Carlo error."""
+    """The multinomial-per-group sampler against resampling each group's rows and
+    calling scikit-learn (the same bootstrap, another sampler): quantiles agree within
+    Monte Carlo error."""
     y, pred, groups, w = _data(11, n=1500)
-    ev = dartboard.evaluate(y, pred, metrics=["accuracy", _plain_accuracy],
+    ev = dartboard.evaluate(y, pred, metrics=["f1", _plain_f1],
                             groups=groups["g0"], sample_weight=w if weighted else None,
                             n_resamples=3000, random_state=2)
     for method in ("between_groups", "to_overall"):
         d = ev.difference(method)
-        assert d.loc["accuracy", "estimate"] == pytest.approx(
-            d.loc["_plain_accuracy", "estimate"], abs=1e-12)
-        assert d.loc["accuracy", "groups"] == d.loc["_plain_accuracy", "groups"]
+        assert d.loc["f1", "estimate"] == pytest.approx(d.loc["_plain_f1", "estimate"],
+                                                        abs=1e-12)
+        assert d.loc["f1", "groups"] == d.loc["_plain_f1", "groups"]
+        assert d.loc["f1", "method"] == d.loc["_plain_f1", "method"] == \
+            "percentile (grouped bootstrap)"
         for col in ("low", "high"):
-            assert d.loc["accuracy", col] == pytest.approx(d.loc["_plain_accuracy", col],
-                                                           abs=0.006), (method, col)
+            assert d.loc["f1", col] == pytest.approx(d.loc["_plain_f1", col],
+                                                     abs=0.008), (method, col)
+
+
+# Newcombe (1998), Statistics in Medicine 17:873-890, Table II, method 10 (hybrid
+# score interval from Wilson intervals): x1/n1 - x2/n2 -> 95% limits
+NEWCOMBE_TABLE_II = [((56, 70, 48, 80), (0.0524, 0.3339)), ((9, 10, 3, 10), (0.1705, 0.8090)),
+                     ((6, 7, 2, 7), (0.0582, 0.8062)), ((5, 56, 0, 29), (-0.0381, 0.1926)),
+                     ((0, 10, 0, 20), (-0.2775, 0.2775))]
+
+
+@pytest.mark.parametrize("counts, limits", NEWCOMBE_TABLE_II)
+def test_between_group_difference_of_a_proportion_is_newcombes(counts, limits):
+    xa, na, xb, nb = counts
+    y = np.ones(na + nb, dtype=int)
+    pred = np.r_[np.ones(xa, int), np.zeros(na - xa, int), np.ones(xb, int),
+                 np.zeros(nb - xb, int)]
+    g = np.r_[["a"] * na, ["b"] * nb]
+    d = dartboard.evaluate(y, pred, metrics=["accuracy"], groups=g,
+                           random_state=0).difference().loc["accuracy"]
+    assert d["estimate"] == pytest.approx(xa / na - xb / nb)
+    assert (round(d["low"], 4), round(d["high"], 4)) == limits
+    assert d["method"].startswith("newcombe")
 
 
 def test_gap_replicates_equal_a_hand_computed_difference():

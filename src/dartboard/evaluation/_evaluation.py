@@ -13,7 +13,11 @@ taken between the groups that give it in the data: ``difference()`` of accuracy 
 interval is that of this difference, recomputed on every replicate for the same two
 groups. Its low end can be negative: then the data do not tell which of the two is
 better. (Re-choosing the best and worst group in every replicate would give an
-interval of ``max - min`` that is biased upwards and never reaches 0.)
+interval of ``max - min`` that is biased upwards and never reaches 0.) The
+between-groups difference of a proportion of whole counts (accuracy, a binary TPR or
+selection rate) is Newcombe's hybrid score interval (1998, method 10) from the two
+groups' Wilson intervals instead: the percentile bootstrap covered 88% at 50 samples
+per group (``benchmarks/group_gap_coverage.py``).
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ GAP_METHODS = ("between_groups", "to_overall")
 _ROW_COLUMNS = ["estimate", "low", "high", "method", "n"]
 _GAP_COLUMNS = ["estimate", "low", "high", "method", "groups"]
 _GAP_METHOD = "percentile (grouped bootstrap)"
+_NEWCOMBE = "newcombe (Wilson scores)"
 # fairness summaries (fairlearn's definitions): (name, rates, kind); the rates are the
 # registry's ``rate`` facts
 _FAIRNESS = (
@@ -192,6 +197,30 @@ class _Gaps:
             # the metric's own value where it is undefined (zero_division), as the rows
             # and fairlearn have it; replicates on which it is undefined are left out
             return batch_count_metric(name, self.classes, mats, kwargs)
+
+    def proportions(self, key: str, chosen: Any) -> np.ndarray | None:
+        """(G, 2) successes and trials of each group when ``key`` is a binomial
+        proportion of whole counts (accuracy, a binary recall...); else None."""
+        from dartboard.metrics._registry import get_spec
+        from dartboard.uncertainty._analytic import proportion_counts
+
+        keys = self._count_keys(chosen) if self.types is not None else {}
+        if key not in keys:
+            return None
+        name, kwargs = keys[key]
+        spec = get_spec(name)
+        if spec.proportion is None or kwargs.get("average", "binary") != "binary":
+            return None
+        if any(not np.all(np.mod(t.weight, 1) == 0) for t in self.types):
+            return None  # fractional weights: not a count of successes
+        pos_index = None
+        if "pos_label" in kwargs:
+            found = np.flatnonzero(self.classes == kwargs["pos_label"])
+            pos_index = int(found[0]) if found.size else -1
+        elif spec.pos_label:
+            return None
+        mats = [t.matrices(t.size[None, :].astype(float))[0] for t in self.types]
+        return np.array([proportion_counts(spec.proportion, m, pos_index) for m in mats])
 
     def replicates(self, key: str, chosen: Any) -> np.ndarray:
         """(R, G + 1) replicate values of the metric ``key`` (a row label)."""
@@ -404,6 +433,10 @@ class Evaluation:
             names = f"{keys[hi]} vs {keys[lo]}"
             if kind == "difference":
                 est, rep = groups[hi] - groups[lo], reps[:, hi] - reps[:, lo]
+                newcombe = self._newcombe(label, hi, lo)
+                if newcombe is not None:
+                    return {"estimate": float(est), "low": newcombe[0], "high": newcombe[1],
+                            "method": _NEWCOMBE, "groups": names}
             else:
                 est, rep = _ratio(groups[lo], groups[hi]), _ratio(reps[:, lo], reps[:, hi])
         else:
@@ -424,6 +457,25 @@ class Evaluation:
         low, high = self._percentile(rep)
         return {"estimate": float(est), "low": low, "high": high, "method": _GAP_METHOD,
                 "groups": names}
+
+    def _newcombe(self, label: str, a: int, b: int) -> tuple[float, float] | None:
+        """Newcombe's hybrid score interval (1998, method 10) of p_a - p_b for two
+        independent groups, from each group's Wilson interval; None when the metric is
+        not a proportion of whole counts (then the grouped bootstrap is used)."""
+        from dartboard.uncertainty._analytic import proportion_interval
+
+        gaps = self._gaps
+        chosen = gaps.plan.chosen if gaps.plan is not None else ()
+        counts = gaps.proportions(label, chosen)
+        if counts is None or counts[a, 1] <= 0 or counts[b, 1] <= 0:
+            return None
+        level = gaps.confidence_level
+        (xa, na), (xb, nb) = counts[a], counts[b]
+        pa, pb = xa / na, xb / nb
+        la, ua = proportion_interval(xa, na, level, "wilson")
+        lb, ub = proportion_interval(xb, nb, level, "wilson")
+        d = pa - pb
+        return (float(d - np.hypot(pa - la, ub - pb)), float(d + np.hypot(ua - pa, pb - lb)))
 
     def _percentile(self, rep: np.ndarray) -> tuple[float, float]:
         rep = rep[np.isfinite(rep)]
