@@ -11,7 +11,6 @@ scikit-learn.
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -28,6 +27,7 @@ from dartboard.metrics._probabilistic import (
     _encode_with_labels,
     brier_score_loss,
     log_loss,
+    renamed_y_proba,
 )
 
 __all__ = ["d2_brier_score", "d2_log_loss_score"]
@@ -67,13 +67,7 @@ def d2_log_loss_score(y_true: Any, y_proba: Any = None, *, sample_weight: Any = 
     >>> round(d2_log_loss_score([0, 1, 1, 0], [0.1, 0.8, 0.7, 0.4]), 6)
     0.568633
     """
-    if not (isinstance(y_pred, str) and y_pred == "deprecated"):
-        if y_proba is not None:
-            raise ValueError("Cannot use both `y_pred` and `y_proba`. `y_pred` is "
-                             "deprecated, use `y_proba` instead.")
-        warnings.warn("`y_pred` was renamed to `y_proba` in version 1.9 and will be "
-                      "removed in 1.11. Use `y_proba` instead.", FutureWarning, stacklevel=2)
-        y_proba = y_pred
+    y_proba = renamed_y_proba(y_pred, y_proba)
     if _too_few(to_numpy(y_proba, name="y_proba").shape[0]):
         return float("nan")
     numerator = log_loss(y_true, y_proba, sample_weight=sample_weight, labels=labels,

@@ -199,13 +199,7 @@ def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True,
     0.1338
     """
     normalize = check_bool(normalize, "normalize")
-    if not (isinstance(y_pred, str) and y_pred == "deprecated"):
-        if y_proba is not None:
-            raise ValueError("Cannot use both `y_pred` and `y_proba`. `y_pred` is "
-                             "deprecated, use `y_proba` instead.")
-        warnings.warn("`y_pred` was renamed to `y_proba` in version 1.9 and will be "
-                      "removed in 1.11. Use `y_proba` instead.", FutureWarning, stacklevel=2)
-        y_proba = y_pred
+    y_proba = renamed_y_proba(y_pred, y_proba)
     losses, w = log_loss_terms(y_true, y_proba, sample_weight=sample_weight, labels=labels,
                                base=base)
     if w is None:
@@ -213,6 +207,19 @@ def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True,
         return float(total / losses.shape[0] if normalize else total)
     total = np.dot(losses, w.astype(np.float64, copy=False))
     return float(total / _weight_sum(w) if normalize else total)
+
+
+def renamed_y_proba(y_pred: Any, y_proba: Any) -> Any:
+    """scikit-learn 1.9's rename of ``y_pred`` to ``y_proba`` (log loss and its D^2): the
+    old name still works, with scikit-learn's FutureWarning; both given is an error."""
+    if isinstance(y_pred, str) and y_pred == "deprecated":
+        return y_proba
+    if y_proba is not None:
+        raise ValueError("Cannot use both `y_pred` and `y_proba`. `y_pred` is "
+                         "deprecated, use `y_proba` instead.")
+    warnings.warn("`y_pred` was renamed to `y_proba` in version 1.9 and will be "
+                  "removed in 1.11. Use `y_proba` instead.", FutureWarning, stacklevel=3)
+    return y_pred
 
 
 def log_loss_terms(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
