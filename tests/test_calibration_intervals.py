@@ -185,3 +185,17 @@ def test_compare_models_of_two_calibrations():
     assert result.estimate_b == calibration_error(y, overconfident)
     assert result.difference < 0 and result.pvalue < 0.05
     assert result.interval.high < 0
+
+
+def test_basic_interval_of_ece_stays_in_its_range():
+    # the basic interval reflects the replicates around the estimate; for an ECE near 0
+    # its low end went below 0 (-0.0025 in the demo's 'large' group) before the
+    # registry gave the calibration error its range
+    # (rare events, 60 rows: unclipped, the low ends were -0.026, -0.023, -0.016, -0.029)
+    for seed in range(5):
+        rng = np.random.default_rng(seed)
+        p = np.clip(rng.normal(0.05, 0.03, 60), 0.001, 0.999)
+        y = (rng.random(60) < p).astype(int)
+        iv = dartboard.interval(calibration_error, y, p, method="basic", n_resamples=400,
+                                random_state=0)
+        assert 0.0 <= iv.low <= iv.high <= 1.0

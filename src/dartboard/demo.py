@@ -326,7 +326,7 @@ def run_demo(out_dir: str | os.PathLike[str] = "dartboard-demo", *, quick: bool 
             ev = evaluate(y_te, y_proba=proba, groups={"tumour size": size},
                           n_resamples=ci_resamples, random_state=SEED)
             cls = ev.to_dict()
-            cls["model"] = winner
+            cls.update(model=winner, group_column="tumour size")
             names = data.target_names.tolist()
             cls["confusion"]["labels"] = [names[int(v)] for v in cls["confusion"]["labels"]]
             cls.update(heading=f"Held-out evaluation of {winner}",

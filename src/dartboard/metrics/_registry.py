@@ -295,7 +295,8 @@ _SPECS: tuple[MetricSpec, ...] = (
     # leaves the estimate outside its own interval (benchmarks/calibration_simulation_ece.py)
     MetricSpec("calibration_error", _CAL, "calibration", "probabilities",
                greater_is_better=False, pos_label=True, interval_fast="calibration",
-               default_interval="basic", state="calibration", tasks=_BOTH, label="ece"),
+               default_interval="basic", state="calibration", tasks=_BOTH, label="ece",
+               bounds=_UNIT),
     MetricSpec("brier_decomposition", _CAL, "calibration", "probabilities", scalar=False,
                pos_label=True, default_interval=None),
     MetricSpec("calibration_curve", _CAL, "curve", "probabilities", scalar=False,

@@ -222,6 +222,6 @@ def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: b
     reps = state_replicates(state, norm, debiased, iv["n_resamples"], iv["stratified"],
                             check_random_state(random_state), method == "bca")
     low, high, se, used, dist = _bootstrap.bootstrap_interval(
-        estimate, reps, iv["confidence_level"], method)
+        estimate, reps, iv["confidence_level"], method, get_spec("calibration_error").bounds)
     return Interval(estimate, low, high, iv["confidence_level"], used, se, dist,
                     iv["n_resamples"], "calibration_error")
