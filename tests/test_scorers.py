@@ -72,13 +72,7 @@ def test_scorer_facts_are_sklearns(name):
         ours._score_func.__module__ == "dartboard.metrics._scorers"
 
 
-# multilabel-indicator input to the count family is a separate piece of issue 14
-_MULTILABEL = pytest.mark.xfail(raises=ValueError, strict=False,
-                                reason="count metrics do not take multilabel indicators yet")
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_MULTILABEL) if n.endswith("_samples")
-                                  else n for n in NAMES])
+@pytest.mark.parametrize("name", NAMES)
 def test_cross_validate_scores_equal_sklearns(name):
     estimator, X, y = _data_for(name)
     cv = KFold(2, shuffle=True, random_state=0)
