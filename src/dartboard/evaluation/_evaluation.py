@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._rng import child, seed_sequence
+from dartboard._rng import check_random_state, child, seed_sequence
 from dartboard._validation import check_option
 from dartboard.evaluation._engine import Plan, _label_codes, build_result, prepare
 from dartboard.evaluation._groups import (
@@ -243,7 +243,7 @@ class _Gaps:
                 return {key: batch_count_metric(name, self.classes, mats, kw, undefined="nan")
                         for key, (name, kw) in counted.items()}
 
-        rng = np.random.default_rng(child(self.seed, 0))
+        rng = check_random_state(child(self.seed, 0))
         self._drawn.update(count_group_replicates(evaluate, self.types, self.n_resamples,
                                                   False, rng))
 
@@ -258,7 +258,7 @@ class _Gaps:
         other = plan.inputs[c.input]
         other = -other if c.negate else other
         w = plan.weights
-        rng = np.random.default_rng(child(self.seed, 1 + position))
+        rng = check_random_state(child(self.seed, 1 + position))
         weighted = _weighted_statistic(c, plan.y_true, other, w, plan.groups)
         if weighted is not None:
             self._drawn[key] = row_count_replicates(weighted, plan.groups, self.n_resamples,
