@@ -299,11 +299,15 @@ def hinge_loss(y_true: Any, pred_decision: Any, *, labels: Any = None,
                              f"{s.shape}")
         sign = np.where(codes == 1, 1.0, -1.0) if n_classes == 2 else -np.ones(n)
         margin = sign * s
-    losses = np.maximum(1.0 - margin, 0.0)
+    return _average(np.maximum(1.0 - margin, 0.0), w)
+
+
+def _average(values: np.ndarray, w: np.ndarray | None) -> float:
+    """The (weighted) mean of per-sample values: hinge loss and the label rankings."""
     if w is None:
-        return float(losses.mean())
+        return float(values.mean())
     w = w.astype(np.float64)
     if not np.any(w):
         raise ValueError("sample_weight must contain at least one positive weight; got "
                          "all zeros")
-    return float(np.dot(losses, w) / w.sum())
+    return float(np.dot(values, w) / w.sum())

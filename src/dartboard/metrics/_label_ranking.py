@@ -43,7 +43,7 @@ from dartboard._validation import (
     label_array,
 )
 from dartboard.metrics._confusion import UndefinedMetricWarning
-from dartboard.metrics._count_extra import _dense, _target_kind
+from dartboard.metrics._count_extra import _average, _dense, _target_kind
 from dartboard.metrics._probabilistic import _encode_with_labels
 
 __all__ = ["coverage_error", "dcg_score", "label_ranking_average_precision_score",
@@ -56,16 +56,6 @@ def _row_blocks(n: int, per_row: int) -> list[tuple[int, int]]:
     """(start, stop) of row blocks holding about _CELLS cells each."""
     step = max(1, _CELLS // max(per_row, 1))
     return [(lo, min(n, lo + step)) for lo in range(0, n, step)]
-
-
-def _average(values: np.ndarray, w: np.ndarray | None) -> float:
-    if w is None:
-        return float(values.mean())
-    w = w.astype(np.float64)
-    if not np.any(w):
-        raise ValueError("sample_weight sums to zero; at least one sample needs a positive "
-                         "weight")
-    return float(np.dot(values, w) / w.sum())
 
 
 # ------------------------------------------------------------------ top-k accuracy
