@@ -43,10 +43,11 @@ def _ci(low: Any, high: Any) -> str:
 
 
 def _overall_table(ev: Any) -> str:
-    level = f"{ev.result.metrics[0].confidence_level:.0%}" if ev.result.metrics else ""
-    head = (f"<caption>{html.escape(ev.task)} evaluation · n = {ev.result.n:,} · "
-            f"{level} intervals</caption><thead><tr><th>metric</th><th>estimate</th>"
-            f"<th>{level} interval</th><th>method</th></tr></thead>")
+    level = ev.result.metrics[0].confidence_level if ev.result.metrics else math.nan
+    level = f"{level:.0%}" if math.isfinite(level) else "no"
+    head = (f"<caption>{html.escape(ev.describe())} · {level} intervals</caption><thead>"
+            f"<tr><th>metric</th><th>estimate</th><th>{level} interval</th><th>method</th>"
+            "</tr></thead>")
     body = "".join(
         f"<tr><td>{html.escape(r.metric)}</td><td>{_num(r.estimate)}</td>"
         f"<td>{_ci(r.low, r.high)}</td><td>{html.escape(r.method)}</td></tr>"
@@ -58,9 +59,9 @@ def _cheap_gaps(ev: Any) -> Any:
     """The between-group differences when they cost little (count metrics, or already
     drawn); None otherwise."""
     gaps = ev._gaps
-    if gaps is None or gaps.plan is None:
+    if gaps is None:
         return None
-    cheap = [c.label for c in gaps.plan.chosen
+    cheap = [c.label for c in gaps.chosen
              if c.label in gaps._drawn or (c.spec is not None and c.spec.interval_fast ==
                                           "counts" and c.spec.scalar)]
     rows = [r.metric for r in ev.result.metrics if r.metric in cheap and r.low is not None]

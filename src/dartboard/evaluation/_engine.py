@@ -45,7 +45,8 @@ from dartboard.metrics._registry import TASKS as REGISTRY_TASKS
 from dartboard.metrics._registry import MetricSpec, spec_for, specs
 
 __all__ = ["TASKS", "infer_task", "evaluate_predictions", "prepare", "build_result", "Plan",
-           "Chosen"]
+           "Chosen", "check_positive", "check_score_labels", "metric_keywords",
+           "resolve_metric"]
 
 #: ``task`` values: "auto" or one of the registry's tasks
 TASKS = ("auto", *REGISTRY_TASKS)
@@ -277,7 +278,7 @@ def _label_of(spec: MetricSpec | None, function: Any, task: str,
         else base
 
 
-def _resolve(metric: Any, task: str) -> tuple[MetricSpec | None, Callable[..., Any]]:
+def resolve_metric(metric: Any, task: str) -> tuple[MetricSpec | None, Callable[..., Any]]:
     """A metric given by name (registry name or table label) or as a function."""
     if isinstance(metric, str):
         for spec in specs():
@@ -324,7 +325,7 @@ def _choose(metrics: Any, task: str, inputs: dict[str, np.ndarray | None],
         raise ValueError("metrics is empty; give None for every applicable metric")
     out = []
     for metric in metrics:
-        spec, function = _resolve(metric, task)
+        spec, function = resolve_metric(metric, task)
         if spec is None:
             kind = "values" if regression else "labels"
             out.append(Chosen(_label_of(None, function, task, {}), function, None, kind, {}))
@@ -503,13 +504,29 @@ class _Labelled:
             and self.y_score.max() <= 1
 
 
-def _positive(labels: np.ndarray, pos_label: Any) -> Any:
+def check_positive(labels: np.ndarray, pos_label: Any) -> Any:
+    """The positive class of a binary task with these (sorted) labels.
+
+    ``pos_label`` when it is one of them, else the greater label; a ``pos_label``
+    that is not a label is refused with the message of the metrics themselves
+    (``precision_score(..., pos_label=5)``). The in-memory evaluation and the
+    streamed ones (:mod:`dartboard.scale`) both ask here.
+    """
     if pos_label is None:
         return positive_label(labels, infer="greater")
     if positive_index(labels, pos_label, infer="strict") < 0:
-        raise ValueError(f"pos_label={pos_label!r} is not one of the labels "
-                         f"{labels.tolist()[:10]}")
+        raise ValueError(f"pos_label={pos_label!r} is not a valid label. It should be one "
+                         f"of {labels.tolist()[:10]!r}")
     return pos_label
+
+
+def check_score_labels(classes: np.ndarray, *, one_class: bool = False) -> None:
+    """Scores of one class (``y_score``) need a binary ``y_true`` (``one_class``: two
+    classes exactly; a stream may hold one class only, and then AUC is undefined)."""
+    if classes.size > 2 or (one_class and classes.size < 2):
+        raise ValueError(f"y_score needs binary y_true; y_true has {classes.size} "
+                         f"classes: {classes.tolist()[:10]} (give y_proba, one column "
+                         "per class, for a multiclass task)")
 
 
 def _classification_iv(y_true: Any, y_pred: Any, y_score: Any, proba: Any,
@@ -531,16 +548,14 @@ def _classification_iv(y_true: Any, y_pred: Any, y_score: Any, proba: Any,
         check_proba_rows(proba, "y_proba")
         y_pred = classes[np.argmax(proba, axis=1)]
         if proba.shape[1] == 2:
-            positive = _positive(classes, pos_label)
+            positive = check_positive(classes, pos_label)
             y_score = proba[:, int(np.flatnonzero(classes == positive)[0])]
     elif y_score is not None:
         y_score = as_float_array(y_score, name="y_score")
         check_consistent_length(("y_true", y_true), ("y_score", y_score))
         if classes.size != 2:
-            raise ValueError(f"y_score needs binary y_true; y_true has {classes.size} "
-                             f"classes: {classes.tolist()[:10]} (give y_proba, one column "
-                             "per class, for a multiclass task)")
-        positive = _positive(classes, pos_label)
+            check_score_labels(classes, one_class=True)
+        positive = check_positive(classes, pos_label)
         threshold = 0.5 if y_score.min() >= 0 and y_score.max() <= 1 else 0.0
         negative = classes[classes != positive][0]
         y_pred = np.where(y_score >= threshold, positive, negative)
@@ -556,7 +571,7 @@ def _classification_iv(y_true: Any, y_pred: Any, y_score: Any, proba: Any,
         raise ValueError(f"task='binary' needs two classes; got {labels.size}: "
                          f"{labels.tolist()[:10]}")
     if task == "binary" and positive is None:
-        positive = _positive(labels, pos_label)
+        positive = check_positive(labels, pos_label)
     return _Labelled(task, y_true, classes, labels, y_pred, y_score, proba, positive)
 
 
@@ -569,14 +584,21 @@ def _inputs(d: _Labelled) -> dict[str, np.ndarray | None]:
 
 
 def _keywords(spec: MetricSpec, d: _Labelled, positive: Any) -> dict[str, Any]:
-    if d.task == "binary":
+    return metric_keywords(spec, d.task, positive, d.classes)
+
+
+def metric_keywords(spec: MetricSpec, task: str, positive: Any,
+                    classes: np.ndarray | None = None) -> dict[str, Any]:
+    """The keywords a metric gets in an evaluation (in memory or streamed): the
+    positive class of a binary task, the average of a multiclass one."""
+    if task == "binary":
         # the score metrics too: labels may be strings, and their default is 1
         return {"pos_label": positive} if spec.pos_label else {}
     kw = dict(spec.multiclass)
     if spec.average and spec.family == "count" and "average" not in kw:
         kw["average"] = "macro"
     if spec.input == "probabilities":
-        kw["labels"] = d.classes  # the probability columns, in sorted label order
+        kw["labels"] = classes  # the probability columns, in sorted label order
     return kw
 
 

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from dartboard._rng import check_random_state, child, seed_sequence
-from dartboard._validation import check_option
+from dartboard._validation import check_option, describe
 from dartboard.evaluation._engine import Plan, _label_codes, build_result, prepare
 from dartboard.evaluation._groups import (
     count_types,
@@ -67,7 +67,8 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
              sample_weight: Any = None, ci: str = "auto", confidence_level: float = 0.95,
              n_resamples: int = 2000, random_state: Any = None,
              pos_label: Any = None, threshold_criterion: str | None = None,
-             threshold_target: float | None = None, curve_bands: bool = False) -> Evaluation:
+             threshold_target: float | None = None, curve_bands: bool = False,
+             model: str | None = None) -> Evaluation:
     """How good are these predictions: every applicable metric with its confidence
     interval, overall, per group and between groups.
 
@@ -114,6 +115,9 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
         intervals that bootstrap the choice; in ``result.operating_point``.
     curve_bands : bool, default=False
         Binary scores: pointwise confidence bands of the ROC and PR curves.
+    model : str, optional
+        A name for the predictions, carried by the evaluation: shown in its table,
+        notebook view and report, in its JSON, and the MLflow run's name.
 
     Returns
     -------
@@ -132,6 +136,7 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
     """
     # the gaps' seed is taken first, so that rows given a Generator draw the same after it;
     # an int seed gives every row the numbers dartboard.interval gives with that seed
+    model = check_model_name(model)
     root = seed_sequence(random_state)
     plan = prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, task=task,
                    ci=ci, confidence_level=confidence_level, n_resamples=n_resamples,
@@ -139,7 +144,15 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
                    metrics=metrics, sample_weight=sample_weight, pos_label=pos_label,
                    threshold_criterion=threshold_criterion,
                    threshold_target=threshold_target, curve_bands=curve_bands)
-    return Evaluation(build_result(plan), _Gaps.from_plan(plan, child(root, 1)))
+    return Evaluation(build_result(plan, model), _Gaps.from_plan(plan, child(root, 1)))
+
+
+def check_model_name(model: Any) -> str | None:
+    """``model``: None or a non-empty string."""
+    if model is not None and (not isinstance(model, str) or not model):
+        raise TypeError(f"model must be a name (a non-empty string) or None; got "
+                        f"{describe(model)}")
+    return model
 
 
 @dataclasses.dataclass
@@ -148,7 +161,9 @@ class _Gaps:
 
     ``types`` holds each group's rows grouped by (confusion cell, weight), enough
     for every count metric; ``plan`` the rows themselves for other metrics (None
-    when the evaluation was streamed). Replicates are drawn on first use and kept.
+    when the evaluation was streamed: then only the count metrics' gaps have
+    intervals, and ``no_interval`` says why there are none at all). ``chosen`` are
+    the evaluation's metric rows. Replicates are drawn on first use and kept.
     """
 
     seed: np.random.SeedSequence
@@ -158,6 +173,8 @@ class _Gaps:
     positive: Any
     types: list[Any] | None
     plan: Plan | None = None
+    chosen: tuple[Any, ...] = ()
+    no_interval: str | None = None
     _drawn: dict[str, np.ndarray] = dataclasses.field(default_factory=dict)
 
     @classmethod
@@ -169,7 +186,46 @@ class _Gaps:
             t, p, classes = _label_codes(plan)
             types = count_types(t, p, classes.shape[0], plan.weights, plan.groups)
         return cls(seed, plan.opts.n_resamples, plan.opts.confidence_level, classes,
-                   plan.positive, types, plan)
+                   plan.positive, types, plan, plan.chosen)
+
+    @classmethod
+    def from_counts(cls, matrices: list[np.ndarray] | None, classes: np.ndarray | None,
+                    positive: Any, chosen: tuple[Any, ...], seed: np.random.SeedSequence,
+                    n_resamples: int, confidence_level: float | None) -> _Gaps:
+        """The gaps of a streamed evaluation, from each group's (K, K) confusion matrix
+        over ``classes`` (None without predicted labels).
+
+        A matrix of whole counts is drawn exactly as the rows it counts
+        (:meth:`CountGroups.from_matrix` equals the groups of those rows), so the
+        same seed gives the in-memory gaps' replicates; integer weights count as
+        repeated rows. Fractional weights are not counts: estimates only.
+        """
+        from dartboard.uncertainty._bootstrap import CountGroups
+
+        why = None if confidence_level is not None else "no confidence_level"
+        types = None
+        if matrices is not None:
+            whole = all(np.all(m == np.round(m)) for m in matrices)
+            if whole:
+                types = [CountGroups.from_matrix(m) for m in matrices]
+            else:
+                why = why or "sample_weight has non-integer values"
+                # one type per cell holding its weighted sum: the exact matrices, no draws
+                types = [CountGroups(m.shape[0], np.flatnonzero(m.ravel()),
+                                     m.ravel()[np.flatnonzero(m.ravel())].astype(float),
+                                     np.ones(np.count_nonzero(m), dtype=np.int64))
+                         for m in matrices]
+        return cls(seed, n_resamples, float("nan") if confidence_level is None
+                   else confidence_level, classes, positive, types, None, chosen, why)
+
+    def gap_interval_refused(self, key: str) -> str | None:
+        """Why the gaps of ``key`` get no interval here (None: they do)."""
+        if self.no_interval is not None:
+            return self.no_interval
+        if self.plan is None and key not in (self._count_keys(self.chosen)
+                                             if self.types is not None else {}):
+            return "streamed: only count metrics have gap intervals"
+        return None
 
     # ---------------------------------------------------------------- counts
 
@@ -340,9 +396,11 @@ class Evaluation:
         The engine's typed result (rows and the points of the figures).
     """
 
-    def __init__(self, result: EvaluationResult, gaps: _Gaps | None = None) -> None:
+    def __init__(self, result: EvaluationResult, gaps: _Gaps | None = None,
+                 states: dict[str, Any] | None = None) -> None:
         self.result = result
         self._gaps = gaps
+        self._states = states
 
     # ---------------------------------------------------------------- tables
 
@@ -354,6 +412,37 @@ class Evaluation:
     def metrics(self) -> list[str]:
         """The metric labels, in row order."""
         return [r.metric for r in self.result.metrics]
+
+    @property
+    def model(self) -> str | None:
+        """The name given to the predictions (``model=``), or None."""
+        return self.result.model
+
+    @property
+    def n_rows(self) -> int:
+        """Rows evaluated."""
+        return self.result.n
+
+    @property
+    def n_files(self) -> int | None:
+        """Streamed evaluations: Parquet files read, or Dask partitions reduced; else None."""
+        return None if self.result.streamed is None else self.result.streamed.n_files
+
+    @property
+    def error_bounds(self) -> dict[str, float]:
+        """``|estimate - exact| <= bound`` per metric whose estimate is approximate (a
+        streamed evaluation's binned scores or quantile sketch); empty when all are exact."""
+        return {r.metric: r.error_bound for r in self.result.metrics
+                if r.error_bound is not None}
+
+    @property
+    def states(self) -> dict[str, Any]:
+        """Streamed evaluations: the merged states of all rows (``"counts"``:
+        :class:`~dartboard.metrics.ConfusionCounts`, ``"scores"``: a score map or
+        :class:`~dartboard.scale.BinnedScoreState`, ``"moments"``,
+        ``"errors"``, ``"losses"``, ``"calibration"``), to merge more data into
+        later; each group's under ``("group", key)``. Empty for in-memory ones."""
+        return dict(self._states or {})
 
     @cached_property
     def overall(self) -> Any:
@@ -410,15 +499,22 @@ class Evaluation:
     def _values_and_replicates(self, label: str) -> tuple[np.ndarray, np.ndarray]:
         """(G + 1,) observed values (groups, then overall) and their (R, G + 1) replicates."""
         gaps = self._gaps
-        chosen = gaps.plan.chosen if gaps.plan is not None else ()
+        chosen = gaps.chosen
         if label.startswith("__"):
-            return gaps.observed_counts(label, chosen), gaps.replicates(label, chosen)
-        overall = dict(zip(self.metrics, (r.estimate for r in self.result.metrics)))
-        observed = np.append(self._group_values(label), overall[label])
+            if gaps.types is None:
+                raise ValueError("the fairness summaries compare rates of predicted labels; "
+                                 "this evaluation has scores only (give y_pred or proba)")
+            observed = gaps.observed_counts(label, chosen)
+        else:
+            overall = dict(zip(self.metrics, (r.estimate for r in self.result.metrics)))
+            observed = np.append(self._group_values(label), overall[label])
+        if gaps.gap_interval_refused(label) is not None:
+            return observed, np.full((1, observed.shape[0]), np.nan)
         return observed, gaps.replicates(label, chosen)
 
     def _gap(self, label: str, kind: str, method: str) -> dict[str, Any]:
         values, reps = self._values_and_replicates(label)
+        refused = self._gaps.gap_interval_refused(label)
         g_count = values.shape[0] - 1
         keys = self._group_labels()
         groups, overall = values[:g_count], values[g_count]
@@ -433,7 +529,7 @@ class Evaluation:
             names = f"{keys[hi]} vs {keys[lo]}"
             if kind == "difference":
                 est, rep = groups[hi] - groups[lo], reps[:, hi] - reps[:, lo]
-                newcombe = self._newcombe(label, hi, lo)
+                newcombe = self._newcombe(label, hi, lo) if refused is None else None
                 if newcombe is not None:
                     return {"estimate": float(est), "low": newcombe[0], "high": newcombe[1],
                             "method": _NEWCOMBE, "groups": names}
@@ -454,6 +550,9 @@ class Evaluation:
                 else:
                     est, rep = _ratio(overall, groups[g]), _ratio(reps[:, g_count], reps[:, g])
             names = f"{keys[g]} vs overall"
+        if refused is not None:
+            return {"estimate": float(est), "low": float("nan"), "high": float("nan"),
+                    "method": f"n/a ({refused})", "groups": names}
         low, high = self._percentile(rep)
         return {"estimate": float(est), "low": low, "high": high, "method": _GAP_METHOD,
                 "groups": names}
@@ -465,8 +564,7 @@ class Evaluation:
         from dartboard.uncertainty._analytic import proportion_interval
 
         gaps = self._gaps
-        chosen = gaps.plan.chosen if gaps.plan is not None else ()
-        counts = gaps.proportions(label, chosen)
+        counts = gaps.proportions(label, gaps.chosen)
         if counts is None or counts[a, 1] <= 0 or counts[b, 1] <= 0:
             return None
         level = gaps.confidence_level
@@ -624,11 +722,27 @@ class Evaluation:
 
         return evaluation_html(self)
 
+    def describe(self) -> str:
+        """One line: the model's name, the task, the rows (and the files they were
+        streamed from) and the groups, e.g. ``model 'lr', binary, n = 400 streamed from 2
+        Parquet files, 3 groups``."""
+        res = self.result
+        parts = [f"model {res.model!r}"] if res.model is not None else []
+        size = f"n = {res.n:,}"
+        if res.streamed is not None:
+            count, unit = res.streamed.n_files, res.streamed.unit
+            size += f" streamed from {count} {unit}{'s' if count != 1 else ''}"
+            if res.streamed.mode == "binned":
+                size += " (binned scores)"
+        parts += [res.task, size]
+        if res.group_keys:
+            parts.append(f"{len(res.group_keys)} groups")
+        return ", ".join(parts)
+
     def __repr__(self) -> str:
-        level = f"{self._level:.0%}"
-        lines = [f"Evaluation({self.task}, n={self.result.n}, {len(self.metrics)} metrics, "
-                 f"{level} intervals" + (f", {len(self.result.group_keys)} groups)"
-                                          if self.result.group_keys else ")")]
+        level = f"{self._level:.0%} intervals" if math.isfinite(self._level) \
+            else "no intervals"
+        lines = [f"Evaluation({self.describe()}, {len(self.metrics)} metrics, {level})"]
         for r in self.result.metrics:
             interval = "" if r.low is None else f"  [{r.low:.4g}, {r.high:.4g}]"
             lines.append(f"  {r.metric:<28} {r.estimate:.4g}{interval}  {r.method}")
@@ -649,14 +763,16 @@ class Evaluation:
         section = dict(self.to_dict(), heading="Evaluation")
         if self.result.group_columns:
             section["group_column"] = ", ".join(self.result.group_columns)
-        return write_report({"title": title or "dartboard evaluation",
+        default = "dartboard evaluation" + (f": {self.model}" if self.model else "")
+        return write_report({"title": title or default,
                              "dartboard_version": __version__, key: section}, path)
 
     def log_mlflow(self, *, prefix: str = "", report: bool = True) -> None:
         """Log each metric with its bounds (``<m>``, ``<m>_low``, ``<m>_high``; per group
-        ``by_group/<group>/<m>``) to the
-        active MLflow run (one is started when none is), and the HTML report as an
-        artifact. Needs MLflow (``pip install dartboard[mlflow]``)."""
+        ``by_group/<group>/<m>``) to the active MLflow run (one is started when none
+        is, named after ``model``), the model's name and the row count as parameters,
+        and the HTML report as an artifact. Needs MLflow (``pip install
+        dartboard[mlflow]``)."""
         from dartboard.evaluation._mlflow import log_evaluation
 
         log_evaluation(self, prefix=prefix, report=report)

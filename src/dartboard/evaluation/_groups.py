@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cached_property
 from typing import Any
 
@@ -28,7 +28,7 @@ import numpy as np
 from dartboard._validation import describe, to_numpy
 
 __all__ = ["GroupIndex", "encode_groups", "count_types", "count_group_replicates",
-           "generic_group_replicates", "row_count_replicates"]
+           "generic_group_replicates", "row_count_replicates", "replicate_batches"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -228,10 +228,8 @@ def count_group_replicates(evaluate: Callable[[np.ndarray], dict[str, np.ndarray
             if stratified else [np.arange(groups.size.shape[0])]
         drawn.append((groups, strata))
     per_replicate = 8 * (g_count + 1) * (k * k + 8) + 8 * sum(g.size.shape[0] for g in types)
-    batch = max(1, min(n_resamples, (64 << 20) // per_replicate))
     out: dict[str, np.ndarray] = {}
-    for start in range(0, n_resamples, batch):
-        b = min(batch, n_resamples - start)
+    for start, b in replicate_batches(n_resamples, per_replicate):
         mats = np.zeros((b, g_count + 1, k, k))
         for g, (groups, strata) in enumerate(drawn):
             counts = np.zeros((b, groups.size.shape[0]))
@@ -254,26 +252,44 @@ def generic_group_replicates(statistic: Callable[[np.ndarray], float], index: Gr
 
     ``statistic(rows)`` computes the metric on the given row indices; a resample on
     which it raises ``ValueError`` or returns nan is undefined (nan), and the number of
-    such values is reported in one warning.
+    such values is reported in one warning. The row indices of a batch of replicates
+    are drawn at once (one generator call per group), in batches of at most
+    ``_BATCH_BYTES`` of indices, so memory stays bounded whatever ``n_resamples``.
     """
     members = index.members()
     g_count = index.n_groups
+    n = sum(rows.shape[0] for rows in members)
     out = np.full((n_resamples, g_count + 1), np.nan)
     refused = 0
-    for r in range(n_resamples):
-        drawn = [rows[rng.integers(0, rows.shape[0], size=rows.shape[0])] for rows in members]
-        for g, rows in enumerate(drawn + [np.concatenate(drawn)]):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                try:
-                    out[r, g] = statistic(rows)
-                except ValueError:
-                    refused += 1
+    for start, b in replicate_batches(n_resamples, 8 * max(n, 1)):
+        drawn = [rows[rng.integers(0, rows.shape[0], size=(b, rows.shape[0]))]
+                 for rows in members]
+        for r in range(b):
+            sets = [d[r] for d in drawn]
+            for g, rows in enumerate(sets + [np.concatenate(sets)]):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    try:
+                        out[start + r, g] = statistic(rows)
+                    except ValueError:
+                        refused += 1
     if refused:
         warnings.warn(f"{label} was undefined on {refused} of {out.size} resampled groups "
                       "(a class missing, say); those values are left out of the gaps' "
                       "intervals", _interval_warning(), stacklevel=3)
     return out
+
+
+#: memory of one batch of replicates' row indices or draw counts
+_BATCH_BYTES = 64 << 20
+
+
+def replicate_batches(n_resamples: int, bytes_per_replicate: int
+                      ) -> Iterator[tuple[int, int]]:
+    """(start, size) of the batches of replicates that fit in ``_BATCH_BYTES``."""
+    batch = max(1, min(n_resamples, _BATCH_BYTES // max(bytes_per_replicate, 1)))
+    for start in range(0, n_resamples, batch):
+        yield start, min(batch, n_resamples - start)
 
 
 def _interval_warning() -> type[Warning]:
@@ -296,9 +312,7 @@ def row_count_replicates(evaluate: Callable[[np.ndarray], np.ndarray], index: Gr
     members = index.members()
     n = int(index.codes.shape[0])
     out = np.empty((n_resamples, index.n_groups + 1))
-    batch = max(1, min(n_resamples, (64 << 20) // (16 * max(n, 1))))
-    for start in range(0, n_resamples, batch):
-        b = min(batch, n_resamples - start)
+    for start, b in replicate_batches(n_resamples, 16 * max(n, 1)):
         flat = np.concatenate([
             (np.arange(b)[:, None] * n
              + rows[rng.integers(0, rows.shape[0], size=(b, rows.shape[0]))]).ravel()

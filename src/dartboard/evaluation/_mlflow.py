@@ -44,10 +44,14 @@ def log_evaluation(evaluation: Any, *, prefix: str = "", report: bool = True) ->
         add(f"by_group/{row.group}/{row.metric}", row)
     started = mlflow.active_run() is None
     if started:
-        mlflow.start_run()
+        mlflow.start_run(run_name=evaluation.model)
     try:
         mlflow.log_metrics(values)
         params = {"dartboard_task": evaluation.task, "dartboard_n": evaluation.result.n}
+        if evaluation.model is not None:
+            params["dartboard_model"] = evaluation.model
+        if evaluation.n_files is not None:
+            params["dartboard_n_files"] = evaluation.n_files
         if evaluation.result.metrics:
             params["dartboard_confidence_level"] = evaluation.result.metrics[0].confidence_level
         mlflow.log_params(params)

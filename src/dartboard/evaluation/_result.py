@@ -12,7 +12,7 @@ import dataclasses
 from typing import Any
 
 __all__ = ["MetricRow", "RocPoints", "PrPoints", "Confusion", "CalibrationPoints",
-           "ErrorPoints", "EvaluationResult"]
+           "ErrorPoints", "Streamed", "EvaluationResult"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -121,6 +121,35 @@ class ErrorPoints:
 
 
 @dataclasses.dataclass(frozen=True)
+class Streamed:
+    """Where the rows of a streamed evaluation came from
+    (:func:`dartboard.scale.evaluate_parquet`, :func:`dartboard.scale.evaluate_dask`).
+
+    Attributes
+    ----------
+    source : {"parquet", "dask"}
+    n_rows : int
+        Rows read.
+    n_files : int
+        Parquet files read, or partitions reduced (a Dask DataFrame).
+    mode : {"exact", "binned"}
+        ``"binned"``: ROC AUC and AP come from fixed score bins (``exact=False``),
+        each within the ``error_bound`` of its row.
+    unit : {"Parquet file", "Dask partition"}
+        What ``n_files`` counts.
+    """
+
+    source: str
+    n_rows: int
+    n_files: int
+    mode: str
+    unit: str = "Parquet file"
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass(frozen=True)
 class EvaluationResult:
     """Every applicable metric with its interval, and the points of the figures.
 
@@ -153,6 +182,9 @@ class EvaluationResult:
         Binary tasks given scores, when asked for: the threshold chosen by a
         criterion with its metrics and intervals (:func:`dartboard.select_threshold`),
         and pointwise confidence bands of the two curves.
+    streamed : Streamed or None
+        A streamed evaluation: its source, rows, files and score mode. Streamed
+        evaluations keep states, not rows: no curve, calibration or error points.
     """
 
     task: str
@@ -172,18 +204,25 @@ class EvaluationResult:
     operating_point: dict[str, Any] | None = None
     roc_band: dict[str, Any] | None = None
     pr_band: dict[str, Any] | None = None
+    streamed: Streamed | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON section of ``results.json`` and ``dartboard evaluate --json``."""
         out: dict[str, Any] = {"task": self.task, "n": self.n, "model": self.model}
+        if self.streamed is not None:
+            out["streamed"] = self.streamed.to_dict()
         if self.task == "regression":
             out["metrics"] = [r.to_dict() for r in self.metrics]
-            out["errors"] = list(self.errors.errors)
-            out["error_summary"] = [{"quantity": q, "value": v} for q, v in self.errors.summary]
+            if self.errors is not None:
+                out["errors"] = list(self.errors.errors)
+                out["error_summary"] = [{"quantity": q, "value": v}
+                                        for q, v in self.errors.summary]
         else:
-            out.update(classes=list(self.classes), positive_label=self.positive_label,
-                       metrics=[r.to_dict() for r in self.metrics],
-                       confusion=self.confusion.to_dict())
+            out.update(classes=None if self.classes is None else list(self.classes),
+                       positive_label=self.positive_label,
+                       metrics=[r.to_dict() for r in self.metrics])
+            if self.confusion is not None:
+                out["confusion"] = self.confusion.to_dict()
             for key in ("roc", "pr", "calibration"):
                 if getattr(self, key) is not None:
                     out[key] = getattr(self, key).to_dict()
