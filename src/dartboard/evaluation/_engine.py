@@ -46,7 +46,7 @@ from dartboard.metrics._registry import MetricSpec, spec_for, specs
 
 __all__ = ["TASKS", "infer_task", "evaluate_predictions", "prepare", "build_result", "Plan",
            "Chosen", "check_positive", "check_score_labels", "metric_keywords",
-           "resolve_metric"]
+           "resolve_metric", "metrics_list", "check_metric_applies", "label_of"]
 
 #: ``task`` values: "auto" or one of the registry's tasks
 TASKS = ("auto", *REGISTRY_TASKS)
@@ -269,7 +269,7 @@ def _method_for(ci: str, spec: MetricSpec, kwargs: dict[str, Any]) -> str:
     return ci if ci == spec.default_interval or ci in spec.asymptotic else "auto"
 
 
-def _label_of(spec: MetricSpec | None, function: Any, task: str,
+def label_of(spec: MetricSpec | None, function: Any, task: str,
               kwargs: dict[str, Any]) -> str:
     if spec is None:
         return getattr(function, "__name__", None) or type(function).__name__
@@ -311,9 +311,28 @@ def _choose(metrics: Any, task: str, inputs: dict[str, np.ndarray | None],
             if inputs.get(spec.input) is None:
                 continue
             kw = _keywords(spec, d, positive) if d is not None else {}
-            out.append(Chosen(_label_of(spec, None, task, kw), spec.function, spec,
+            out.append(Chosen(label_of(spec, None, task, kw), spec.function, spec,
                               spec.input, kw, _negate(spec, d)))
         return tuple(out)
+    out = []
+    for metric in metrics_list(metrics):
+        spec, function = resolve_metric(metric, task)
+        if spec is None:
+            kind = "values" if regression else "labels"
+            out.append(Chosen(label_of(None, function, task, {}), function, None, kind, {}))
+            continue
+        check_metric_applies(spec, task, {k for k, v in inputs.items() if v is not None})
+        kw = _keywords(spec, d, positive) if d is not None else {}
+        out.append(Chosen(label_of(spec, function, task, kw), function, spec, spec.input, kw,
+                          _negate(spec, d)))
+    labels = [c.label for c in out]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"metrics lists a metric twice: {labels}")
+    return tuple(out)
+
+
+def metrics_list(metrics: Any) -> list[Any]:
+    """``metrics`` (a name, a callable or a list of them) as a non-empty list."""
     if isinstance(metrics, (str, bytes)) or callable(metrics):
         metrics = [metrics]
     try:
@@ -323,31 +342,24 @@ def _choose(metrics: Any, task: str, inputs: dict[str, np.ndarray | None],
                         f"{type(metrics).__name__}") from None
     if not metrics:
         raise ValueError("metrics is empty; give None for every applicable metric")
-    out = []
-    for metric in metrics:
-        spec, function = resolve_metric(metric, task)
-        if spec is None:
-            kind = "values" if regression else "labels"
-            out.append(Chosen(_label_of(None, function, task, {}), function, None, kind, {}))
-            continue
-        if not spec.scalar:
-            raise ValueError(f"metrics: {spec.name} does not return one number (it returns "
-                             "a curve, a matrix or a table); choose scalar metrics")
-        if (spec.family == "regression") != regression \
-                or (spec.input == "values") != regression:
-            raise ValueError(f"metrics: {spec.name} is a "
-                             f"{'regression' if spec.input == 'values' else 'classification'}"
-                             f" metric; this evaluation is {task}")
-        if inputs.get(spec.input) is None:
-            raise ValueError(f"metrics: {spec.name} needs {_FEEDS[spec.input]}, which was "
-                             "not given")
-        kw = _keywords(spec, d, positive) if d is not None else {}
-        out.append(Chosen(_label_of(spec, function, task, kw), function, spec, spec.input, kw,
-                          _negate(spec, d)))
-    labels = [c.label for c in out]
-    if len(set(labels)) != len(labels):
-        raise ValueError(f"metrics lists a metric twice: {labels}")
-    return tuple(out)
+    return metrics
+
+
+def check_metric_applies(spec: MetricSpec, task: str, given: set[str]) -> None:
+    """A metric asked for by name fits the task and is fed by the input kinds given
+    (the in-memory and the streamed evaluations ask here)."""
+    regression = task == "regression"
+    if not spec.scalar:
+        raise ValueError(f"metrics: {spec.name} does not return one number (it returns "
+                         "a curve, a matrix or a table); choose scalar metrics")
+    if (spec.family == "regression") != regression \
+            or (spec.input == "values") != regression:
+        raise ValueError(f"metrics: {spec.name} is a "
+                         f"{'regression' if spec.input == 'values' else 'classification'}"
+                         f" metric; this evaluation is {task}")
+    if spec.input not in given:
+        raise ValueError(f"metrics: {spec.name} needs {_FEEDS[spec.input]}, which was "
+                         "not given")
 
 
 def _negate(spec: MetricSpec, d: _Labelled | None) -> bool:

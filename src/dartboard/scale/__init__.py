@@ -9,8 +9,11 @@
   :func:`dartboard._parallel.parallel_map` (sequential, loky or a Dask cluster,
   same numbers) and returns scikit-learn's ``cv_results_`` layout for DART.
 
-Both evaluators return a :class:`ScaleResult`. The bounded-memory states
-:class:`BinnedScoreState` and :class:`QuantileSketch` report their own error bounds.
+Both evaluators return the :class:`~dartboard.evaluation.Evaluation` that
+:func:`dartboard.evaluate` returns (overall, by group with ``groups=``, gaps and
+fairness summaries), built from merged states; it says how many rows and files it
+came from. The bounded-memory states :class:`BinnedScoreState` and
+:class:`QuantileSketch` report their own error bounds.
 """
 
 from __future__ import annotations
@@ -21,6 +24,5 @@ __getattr__, __dir__, __all__ = attach("dartboard.scale", {
     "._parquet": ["evaluate_parquet"],
     "._dask": ["evaluate_dask"],
     "._grid": ["cross_validate_grid"],
-    "._result": ["ScaleResult"],
     "._states": ["BinnedScoreState", "QuantileSketch"],
 }, namespace=globals())

@@ -11,12 +11,11 @@ from dartboard.scale._evaluate import (
     Spec,
     StateBundle,
     bundle_from_columns,
-    finalize,
     make_spec,
     spec_options,
     with_score_range,
 )
-from dartboard.scale._result import ScaleResult
+from dartboard.scale._finalize import finalize
 
 __all__ = ["evaluate_dask"]
 
@@ -37,18 +36,21 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
                   task: str = "auto", exact: bool = True, n_bins: int = 100_000,
                   score_range: tuple[float, float] | None = None,
                   relative_accuracy: float = 1e-3, sample_weight: str | None = None,
-                  pos_label: Any = None, confidence_level: float | None = None,
-                  ci_method: str = "auto", n_resamples: int = 10_000,
-                  random_state: Any = None, split_every: int = 8,
-                  scheduler: Any = None) -> ScaleResult:
+                  pos_label: Any = None, groups: str | Sequence[str] | None = None,
+                  confidence_level: float | None = 0.95, ci_method: str = "auto",
+                  n_resamples: int = 2000, random_state: Any = None,
+                  model: str | None = None, split_every: int = 8,
+                  scheduler: Any = None) -> Any:
     """Evaluate a Dask DataFrame (or Parquet files read with Dask) partition by partition.
 
     Each partition becomes one set of mergeable states on a worker; the states
     are merged in a tree of fan-in ``split_every`` and the metrics computed from
     the root, exactly as :func:`evaluate_parquet` computes them from its batches:
-    the same keywords, the same :class:`ScaleResult`, the same numbers (exact for
-    counts and exact AUC, to rounding for moments, within the reported bounds for
-    the binned and sketched metrics).
+    the same keywords, the same :class:`~dartboard.evaluation.Evaluation` (the one
+    :func:`dartboard.evaluate` returns), the same numbers (exact for counts and
+    exact AUC, to rounding for moments, within the reported bounds for the binned
+    and sketched metrics). With ``groups``, each partition keeps one set of states
+    per group it holds; the groups' states merge in the same tree.
 
     Parameters
     ----------
@@ -58,8 +60,8 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
         a value error in a partition, such as NaN scores, is traced back to its
         file, which the error then names).
     y_true, y_pred, y_score, proba, metrics, task, exact, n_bins, score_range, \
-relative_accuracy, sample_weight, pos_label, confidence_level, ci_method, n_resamples, \
-random_state
+relative_accuracy, sample_weight, pos_label, groups, confidence_level, ci_method, \
+n_resamples, random_state, model
         As in :func:`evaluate_parquet`. In binned mode without ``score_range``
         the range is computed by Dask first (one extra pass).
     split_every : int
@@ -71,9 +73,9 @@ random_state
 
     Returns
     -------
-    ScaleResult
-        ``n_files`` is the number of files for path input, the number of
-        partitions for a DataFrame.
+    Evaluation
+        As :func:`evaluate_parquet`; ``n_files`` is the number of files for path
+        input, the number of partitions for a DataFrame.
 
     Raises
     ------
@@ -84,9 +86,9 @@ random_state
     --------
     >>> import pandas as pd, dask.dataframe as dd
     >>> frame = pd.DataFrame({"label": [0, 1, 1, 0, 1, 0], "pred": [0, 1, 0, 0, 1, 1]})
-    >>> result = evaluate_dask(dd.from_pandas(frame, npartitions=3), y_true="label",
-    ...                        y_pred="pred", metrics=["accuracy_score"])
-    >>> result.metrics["accuracy_score"], result.n_files
+    >>> ev = evaluate_dask(dd.from_pandas(frame, npartitions=3), y_true="label",
+    ...                    y_pred="pred", metrics=["accuracy"])
+    >>> float(ev.overall.loc["accuracy", "estimate"]), ev.n_files
     (0.6666666666666666, 3)
     """
     options = spec_options(locals())
@@ -99,6 +101,8 @@ random_state
         raise TypeError(f"scheduler must be None, a scheduler name or a distributed.Client; "
                         f"got {describe(scheduler)}")
     wanted = [c for c in (y_true, y_pred, y_score, sample_weight) if isinstance(c, str)]
+    wanted += [groups] if isinstance(groups, str) else \
+        [c for c in groups if isinstance(c, str)] if isinstance(groups, (list, tuple)) else []
     if isinstance(proba, dict):
         wanted += [c for c in proba.values() if isinstance(c, str)]
     elif isinstance(proba, (list, tuple)):
@@ -126,6 +130,7 @@ random_state
     else:
         ddf = ddf_or_path[spec.columns]
         n_files = ddf.npartitions
+    unit = "Parquet file" if path_input else "Dask partition"
     if not spec.exact and spec.needs("scores") and spec.score_range is None:
         if path_input:  # the Parquet statistics usually give the range without a pass
             from dartboard.scale._parquet import _with_score_range as from_files
@@ -154,7 +159,7 @@ random_state
         except (ValueError, TypeError) as named:
             raise named from None
         raise
-    return finalize(spec, bundle, n_files)
+    return finalize(spec, bundle, n_files, source="dask", unit=unit)
 
 
 def _compute(dask: Any, objs: list[Any], scheduler: Any) -> list[Any]:
@@ -173,8 +178,9 @@ def _partition_bundle(spec: Spec, frame: Any, index: int) -> StateBundle:
     """States of one pandas partition (runs on a worker)."""
     source = f"partition {index}"
     try:
-        columns = {name: to_numpy(frame[name], name=spec.role_of(name))
-                   for name in spec.columns}
+        # a group column is read as is: the group encoder refuses missing values as in memory
+        columns = {name: frame[name].to_numpy() if spec.group_only(name)
+                   else to_numpy(frame[name], name=spec.role_of(name)) for name in spec.columns}
     except (ValueError, TypeError) as exc:
         raise type(exc)(f"{source}: {exc}") from None
     return bundle_from_columns(spec, columns, source)

@@ -1,9 +1,15 @@
 """What streaming and Dask evaluation share: the options, the state bundle, the metrics.
 
 A batch (a Parquet record batch or a Dask partition) becomes a :class:`StateBundle`
-(:func:`bundle_from_columns`); bundles merge; :func:`finalize` turns the merged
-bundle into a :class:`~dartboard.scale.ScaleResult`. Streaming and Dask differ only
-in how they produce and reduce bundles, so they give the same numbers.
+(:func:`bundle_from_columns`), with one bundle per group of the batch when group
+columns are given; bundles merge; :func:`dartboard.scale._finalize.finalize` turns the
+merged bundle into the :class:`~dartboard.evaluation.Evaluation` that
+:func:`dartboard.evaluate` returns. Streaming and Dask differ only in how they
+produce and reduce bundles, so they give the same numbers.
+
+Options are checked by the in-memory evaluation's own checks where they mean the
+same (metric names, the positive class, the labels; :mod:`dartboard.evaluation._engine`),
+so a misuse gets the same error in memory, streamed or on Dask.
 """
 
 from __future__ import annotations
@@ -11,12 +17,11 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import numbers
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from dartboard._labels import positive_index, positive_label
+from dartboard._labels import positive_label
 from dartboard._rng import check_random_state
 from dartboard._validation import (
     MAX_BINS,
@@ -31,14 +36,11 @@ from dartboard._validation import (
 )
 from dartboard.metrics._registry import MetricSpec, get_spec, specs
 from dartboard.metrics._state import check_same_kind
-from dartboard.scale._result import ScaleResult
 from dartboard.scale._states import BinnedScoreState, QuantileSketch
-from dartboard.uncertainty._analytic import PROPORTION_METHODS
 from dartboard.uncertainty._interval import METHODS as INTERVAL_METHODS
 
-__all__ = ["Spec", "StateBundle", "bundle_from_columns", "finalize", "make_spec",
-           "spec_options", "with_score_range",
-           "MergeStack"]
+__all__ = ["Spec", "StateBundle", "bundle_from_columns", "make_spec", "spec_options",
+           "with_score_range", "MergeStack"]
 
 _AVAILABLE = {
     # what a streaming state needs among the columns given: (y_pred, y_score, proba)
@@ -68,15 +70,24 @@ class Spec:
     proba: tuple[str, ...] | None = None
     classes: tuple[Any, ...] | None = None
     ci_method: str = "auto"
-    n_resamples: int = 10_000
+    n_resamples: int = 2000
     random_state: Any = None
     default_metrics: bool = False
+    groups: tuple[str, ...] | None = None
+    model: str | None = None
 
     @property
     def columns(self) -> list[str]:
         """Columns to read, each once."""
-        cols = [self.y_true, self.y_pred, self.y_score, self.sample_weight, *(self.proba or ())]
+        cols = [self.y_true, self.y_pred, self.y_score, self.sample_weight, *(self.proba or ()),
+                *(self.groups or ())]
         return list(dict.fromkeys(c for c in cols if c is not None))
+
+    def group_only(self, column: str) -> bool:
+        """A group column that is no other input: read as is (missing values included),
+        then checked by the group encoder."""
+        return column in (self.groups or ()) and column not in (
+            self.y_true, self.y_pred, self.y_score, self.sample_weight, *(self.proba or ()))
 
     def needs(self, state: str) -> bool:
         """Whether a metric of this evaluation is computed from ``state`` (a registry fact)."""
@@ -87,7 +98,9 @@ class Spec:
         for role in ("y_true", "y_pred", "y_score", "sample_weight"):
             if getattr(self, role) == column:
                 return f"{role} column {column!r}"
-        return f"proba column {column!r}"
+        if column in (self.proba or ()):
+            return f"proba column {column!r}"
+        return f"group column {column!r}"
 
     def describe_column(self, role: str) -> str:
         return f"{role} column {getattr(self, role)!r}"
@@ -107,15 +120,19 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str
               exact: bool, n_bins: Any, score_range: Any, relative_accuracy: Any,
               sample_weight: Any, pos_label: Any, confidence_level: Any,
               column_kinds: dict[str, str], proba: Any = None, ci_method: Any = "auto",
-              n_resamples: Any = 10_000, random_state: Any = None) -> Spec:
+              n_resamples: Any = 2000, random_state: Any = None, groups: Any = None,
+              model: Any = None) -> Spec:
     """Check every option; ``column_kinds`` maps column names to numpy dtype kinds.
 
     ``task="auto"``: with ``y_score`` the task is classification (ranking
     metrics, plus count metrics when ``y_pred`` is also given); with ``y_pred``
     only it is regression when either column holds floating-point numbers and
     classification otherwise (integers, booleans, strings). Labels stored as
-    floats (0.0, 1.0) therefore need ``task="classification"``.
+    floats (0.0, 1.0) therefore need ``task="classification"``. ``groups``: one
+    column name or a list of them (their combinations are the groups).
     """
+    from dartboard.evaluation._evaluation import check_model_name
+
     y_true = _column_name(y_true, "y_true", required=True)
     y_pred = _column_name(y_pred, "y_pred")
     y_score = _column_name(y_score, "y_score")
@@ -134,6 +151,8 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str
         else:
             floats = {column_kinds.get(y_true), column_kinds.get(y_pred)} & {"f"}
             task = "regression" if floats else "classification"
+    if task == "regression" and pos_label is not None:
+        raise ValueError("pos_label applies to a binary task, not to regression")
     if task == "regression" and y_pred is None:
         raise TypeError("task='regression' needs y_pred (the predicted values)")
     if not isinstance(exact, (bool, np.bool_)):
@@ -157,6 +176,8 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str
     check_option(ci_method, "ci_method", INTERVAL_METHODS)
     n_resamples = check_n_resamples(n_resamples)
     check_random_state(random_state)  # raises on a bad seed; the seed itself is kept
+    groups = _check_groups(groups)
+    model = check_model_name(model)
     default_metrics = metrics is None
     metrics = _check_metrics(metrics, task, y_pred, y_score, exact, proba is not None)
     if proba is not None and pos_label is not None:
@@ -166,7 +187,22 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str
         score_range = (0.0, 1.0)
     return Spec(y_true, y_pred, y_score, sample_weight, task, metrics, bool(exact), n_bins,
                 score_range, float(relative_accuracy), pos_label, confidence_level, proba,
-                classes, ci_method, n_resamples, random_state, default_metrics)
+                classes, ci_method, n_resamples, random_state, default_metrics, groups, model)
+
+
+def _check_groups(groups: Any) -> tuple[str, ...] | None:
+    """Group column names: one name or a non-empty list of distinct names."""
+    if groups is None:
+        return None
+    names = [groups] if isinstance(groups, str) else groups
+    if not isinstance(names, (list, tuple)) or not names:
+        raise TypeError(f"groups must name a column or a list of columns; got "
+                        f"{describe(groups)}")
+    for name in names:
+        _column_name(name, "each groups entry")
+    if len(set(names)) != len(names):
+        raise ValueError(f"group column names must be distinct; got {list(names)}")
+    return tuple(names)
 
 
 def with_score_range(spec: Spec, low: float | None, high: float | None) -> Spec:
@@ -231,29 +267,50 @@ def _streaming(task: str, y_pred: str | None, y_score: str | None, exact: bool,
 def _check_metrics(metrics: Any, task: str, y_pred: str | None, y_score: str | None,
                    exact: bool, has_proba: bool = False) -> tuple[str, ...]:
     """Metric names to compute; the default is every registry default that streams here
-    (the binary or multiclass ones are picked once the classes are known)."""
+    (the binary or multiclass ones are picked once the classes are known).
+
+    Names (``"f1"``, ``"f1_score"``, ``"roc_auc"``...) and metric functions are
+    resolved, and checked to fit the task and the columns, by the in-memory
+    evaluation's checks (the same errors); then a metric must have a streaming state.
+    """
+    from dartboard.evaluation._engine import (
+        check_metric_applies,
+        metrics_list,
+        resolve_metric,
+    )
+
     allowed = _streaming(task, y_pred, y_score, exact, has_proba)
     if metrics is None:
         tasks = ("regression",) if task == "regression" else ("binary", "multiclass")
         return tuple(s.name for s in allowed if set(s.tasks) & set(tasks))
-    if isinstance(metrics, str):
-        metrics = [metrics]
-    if not isinstance(metrics, Sequence) or not metrics:
-        raise TypeError(f"metrics must be a non-empty list of metric names; got "
-                        f"{describe(metrics)}")
+    regression = task == "regression"
+    given = {"values"} if regression else \
+        {kind for kind, fed in (("labels", y_pred or has_proba), ("scores", y_score or has_proba),
+                                ("probabilities", has_proba)) if fed}
     names = [s.name for s in allowed]
     exact_only = {s.name for s in _streaming(task, y_pred, y_score, True, has_proba)} - \
         set(names)
-    for m in metrics:
-        if m in exact_only:
-            raise ValueError(f"metrics: {m!r} has no error bound in binned mode; use "
+    out = []
+    for metric in metrics_list(metrics):
+        spec, function = resolve_metric(metric, "regression" if regression else "multiclass")
+        if spec is None:
+            raise ValueError(f"metrics: {getattr(function, '__name__', 'a callable')} is not "
+                             "a dartboard metric; a streamed evaluation keeps states, not "
+                             "rows, so it computes the registry's streaming metrics only "
+                             f"({', '.join(names)})")
+        check_metric_applies(spec, "regression" if regression else "classification", given)
+        if spec.name in exact_only:
+            raise ValueError(f"metrics: {spec.name!r} has no error bound in binned mode; use "
                              "exact=True or a metric the binned state bounds "
                              f"({', '.join(names)})")
-        if not isinstance(m, str) or m not in names:
-            raise ValueError(f"metrics: {m!r} cannot be computed here; with these columns "
-                             f"({task}{'' if exact else ', binned'}) the streaming metrics "
-                             f"are {names}")
-    return tuple(dict.fromkeys(metrics))
+        if spec.name not in names:
+            raise ValueError(f"metrics: {spec.name!r} cannot be computed here; with these "
+                             f"columns ({task}{'' if exact else ', binned'}) the streaming "
+                             f"metrics are {names}")
+        out.append(spec.name)
+    if len(set(out)) != len(out):
+        raise ValueError(f"metrics lists a metric twice: {out}")
+    return tuple(out)
 
 
 _SPEC_OPTIONS = tuple(name for name in inspect.signature(make_spec).parameters
@@ -268,6 +325,10 @@ class StateBundle:
 
     A mergeable state itself (:mod:`dartboard.metrics._state`): a metric is
     computed by the state the registry names for it (``MetricSpec.state``).
+    ``labels`` holds the distinct true labels seen by the score states (whose
+    0/1 targets forget them), so that the positive class and the labels are
+    checked at the end as in memory; ``groups`` one bundle per group key (a tuple
+    of the group columns' values) when the evaluation has group columns.
     """
 
     n_rows: int = 0
@@ -277,6 +338,8 @@ class StateBundle:
     errors: Any = None
     losses: Any = None
     calibration: Any = None
+    labels: frozenset[Any] | None = None
+    groups: dict[tuple[Any, ...], StateBundle] | None = None
 
     def update(self, spec: Spec, columns: dict[str, Any], source: str = "batch"
                ) -> StateBundle:
@@ -296,9 +359,18 @@ class StateBundle:
                 return a
             return a.merge(b)
 
+        def union(a: Any, b: Any) -> Any:
+            return b if a is None else a if b is None else a | b
+
+        groups = None
+        if self.groups is not None or other.groups is not None:
+            groups = dict(self.groups or {})
+            for key, bundle in (other.groups or {}).items():
+                groups[key] = groups[key].merge(bundle) if key in groups else bundle
         return StateBundle(self.n_rows + other.n_rows, **{
             f.name: join(getattr(self, f.name), getattr(other, f.name))
-            for f in dataclasses.fields(self) if f.name != "n_rows"})
+            for f in dataclasses.fields(self) if f.name not in ("n_rows", "labels", "groups")},
+            labels=union(self.labels, other.labels), groups=groups)
 
     def _state_of(self, metric: str) -> Any:
         family = get_spec(metric).state
@@ -340,16 +412,21 @@ class MergeStack:
         return out
 
 
-def _binary_targets(y: np.ndarray, pos_label: Any, name: str) -> np.ndarray:
+def _distinct(y: np.ndarray) -> frozenset[Any]:
+    import pandas as pd
+
+    return frozenset(v.item() if isinstance(v, np.generic) else v for v in pd.unique(y))
+
+
+def _binary_targets(y: np.ndarray, pos_label: Any, name: str,
+                    labels: frozenset[Any]) -> np.ndarray:
     """0/1 targets (1 = positive class) of one batch.
 
     Without ``pos_label`` the rule is scikit-learn's ("strict" in ``_labels``): a
     batch may hold one class only, so "the greater label" cannot be decided here.
     """
     if pos_label is None:
-        import pandas as pd
-
-        classes = np.sort(pd.unique(y))
+        classes = np.sort(np.array(list(labels)))
         try:
             pos_label = positive_label(classes, infer="strict")
         except ValueError:
@@ -365,9 +442,24 @@ def bundle_from_columns(spec: Spec, columns: dict[str, Any], source: str) -> Sta
     if n == 0:
         return StateBundle()
     try:
-        return _bundle(spec, columns, n)
+        return _grouped(spec, columns, n) if spec.groups else _bundle(spec, columns, n)
     except (ValueError, TypeError) as exc:
         raise type(exc)(f"{source}: {exc}") from None
+
+
+def _grouped(spec: Spec, columns: dict[str, Any], n: int) -> StateBundle:
+    """The states of a batch and of each of its groups (the in-memory group encoder:
+    intersections of the group columns, missing values refused)."""
+    from dartboard.evaluation._groups import encode_groups
+
+    out = _bundle(spec, columns, n)
+    index = encode_groups({g: columns[g] for g in spec.groups}, n)
+    out.groups = {}
+    for g, rows in enumerate(index.members()):
+        part = {name: columns[name][rows] for name in spec.columns
+                if not spec.group_only(name)}
+        out.groups[index.keys[g]] = _bundle(spec, part, rows.shape[0])
+    return out
 
 
 def _bundle(spec: Spec, columns: dict[str, Any], n: int) -> StateBundle:
@@ -405,7 +497,8 @@ def _bundle(spec: Spec, columns: dict[str, Any], n: int) -> StateBundle:
             names=(true_name, spec.describe_column("y_pred")))
     if spec.needs("scores"):
         score = as_float_array(columns[spec.y_score], name=spec.describe_column("y_score"))
-        y01 = _binary_targets(yt, spec.pos_label, true_name)
+        out.labels = _distinct(yt)
+        y01 = _binary_targets(yt, spec.pos_label, true_name, out.labels)
         if spec.exact:
             from dartboard.metrics import ScoreState
 
@@ -562,148 +655,3 @@ class MeanState:
                 and self.weight == other.weight)
 
     __hash__ = None  # type: ignore[assignment]
-
-
-# ---------------------------------------------------------------------- results
-
-def _count_kwargs(spec: Spec, counts: Any) -> dict[str, Any]:
-    """binary with the positive label when there are two classes, else macro.
-
-    The positive label is ``pos_label`` when given, else the greater of the two
-    labels (1 for {0, 1} and {-1, 1}; the evaluation's rule, see ``_labels``); with
-    ``proba`` the class of the second column. A ``pos_label`` that is not a label of
-    two-class data is an error, as in the in-memory metrics.
-    """
-    classes = counts.classes
-    if spec.proba is not None and len(spec.classes) == 2:
-        return {"average": "binary", "pos_label": spec.classes[1]}
-    if classes.shape[0] > 2:
-        return {"average": "macro"}
-    if spec.pos_label is not None and classes.shape[0] == 2 \
-            and positive_index(classes, spec.pos_label) < 0:
-        raise ValueError(f"pos_label={spec.pos_label!r} is not a valid label. It should be "
-                         f"one of {classes.tolist()!r}")
-    return {"average": "binary",
-            "pos_label": positive_label(classes, spec.pos_label, infer="greater")}
-
-
-def _task_found(spec: Spec, bundle: StateBundle) -> str:
-    """``regression``, or ``binary``/``multiclass`` from the classes in the data."""
-    if spec.task == "regression":
-        return "regression"
-    n_classes = bundle.counts.n_classes if bundle.counts is not None else \
-        len(spec.classes) if spec.classes is not None else 2
-    return "binary" if n_classes <= 2 else "multiclass"
-
-
-def _reported(spec: Spec, task: str) -> list[MetricSpec]:
-    """The metrics to report: all asked for, or the registry defaults of the task found."""
-    metrics = [get_spec(name) for name in spec.metrics]
-    if not spec.default_metrics:
-        return metrics
-    return [m for m in metrics if task in m.tasks]
-
-
-def finalize(spec: Spec, bundle: StateBundle, n_files: int) -> ScaleResult:
-    """Metric values, error bounds and intervals of the merged states."""
-    if bundle.n_rows == 0:
-        raise ValueError("no rows to evaluate: the input holds no data")
-    values: dict[str, float] = {}
-    bounds: dict[str, float] = {}
-    intervals: dict[str, Any] = {}
-    kwargs = _count_kwargs(spec, bundle.counts) if bundle.counts is not None else {}
-    task = _task_found(spec, bundle)
-    reported = _reported(spec, task)
-    for metric in reported:
-        name = metric.name
-        kw = kwargs if metric.state == "counts" and metric.average else {}
-        values[name] = float(bundle.compute(name, **kw))
-        # approximate states: the quantile sketch, and scores binned in constant memory
-        if metric.state == "errors" or (metric.state == "scores" and not spec.exact):
-            bounds[name] = bundle.error_bound(name)
-    if spec.confidence_level is not None:
-        intervals = _intervals(spec, bundle, reported, values, kwargs)
-    states = {f.name: getattr(bundle, f.name) for f in dataclasses.fields(bundle)
-              if f.name != "n_rows" and getattr(bundle, f.name) is not None}
-    return ScaleResult(metrics=values, n_rows=int(bundle.n_rows), n_files=n_files,
-                       mode="exact" if spec.exact else "binned", task=task,
-                       error_bounds=bounds, intervals=intervals,
-                       confidence_level=spec.confidence_level, states=states)
-
-
-def _intervals(spec: Spec, bundle: StateBundle, reported: list[MetricSpec],
-               values: dict[str, float], kwargs: dict[str, Any]) -> dict[str, Any]:
-    """Intervals that need only the merged states, from the public state functions.
-
-    Count metrics: :func:`dartboard.uncertainty.interval_from_counts` on the merged
-    counts with ``spec.ci_method`` (``"auto"``: Wilson for the proportion metrics,
-    accuracy and the binary ones, BCa of the multinomial bootstrap otherwise; a
-    proportion method applies to the proportion metrics only, ``"delong"`` to
-    none). ROC AUC (exact mode, binary): from the score map by
-    :func:`dartboard.uncertainty.interval_from_score_state` (DeLong for
-    ``"auto"`` and ``"delong"``, else the multinomial bootstrap of its cells).
-    A state built with non-integer ``sample_weight`` gives no interval (with a
-    warning): its cells are not counts of rows.
-    """
-    import warnings
-
-    from dartboard.uncertainty import (
-        IntervalWarning,
-        interval_from_counts,
-        interval_from_score_state,
-    )
-
-    level, method = spec.confidence_level, spec.ci_method
-    out: dict[str, Any] = {}
-    wanted = []
-    if bundle.counts is not None and method != "delong":
-        wanted = [m for m in reported if m.state == "counts"
-                  and (method not in PROPORTION_METHODS or m.proportion is not None
-                       and (not m.average or kwargs.get("average") == "binary"))]
-    # the score map's interval is DeLong's (or its bootstrap): the metric that defaults to it
-    delong = [m.name for m in reported if m.state == "scores" and m.default_interval == "delong"]
-    auc = bool(delong) and spec.exact and method not in PROPORTION_METHODS \
-        and np.isfinite(values[delong[0]]) and not isinstance(bundle.scores, MacroScores)
-    states = ([bundle.counts] if wanted else []) + ([bundle.scores] if auc else [])
-    if any(_weights_not_counts(s) for s in states):
-        warnings.warn("intervals need counts; sample_weight has non-integer values, so no "
-                      "interval is given", IntervalWarning, stacklevel=3)
-        return out
-    for metric in wanted:
-        name = metric.name
-        kw = kwargs if metric.average else {}
-        try:
-            out[name] = interval_from_counts(
-                name, bundle.counts, method=method, confidence_level=level,
-                n_resamples=spec.n_resamples, random_state=spec.random_state, **kw)
-        except ValueError as exc:
-            warnings.warn(f"no interval for {name}: {exc}", IntervalWarning, stacklevel=3)
-    calibration = [m.name for m in reported if m.state == "calibration"]
-    if calibration and method not in (*PROPORTION_METHODS, "delong"):
-        out.update(_calibration_interval(bundle.calibration, calibration[0], spec))
-    if auc:
-        out[delong[0]] = interval_from_score_state(
-            bundle.scores, metric=delong[0], method=method, confidence_level=level, n_resamples=spec.n_resamples,
-            random_state=spec.random_state)
-    return out
-
-
-def _calibration_interval(state: Any, name: str, spec: Spec) -> dict[str, Any]:
-    """The bin-level bootstrap interval of the calibration error, when the bins hold
-    counts of rows (no interval, with a warning, for fractional weights)."""
-    import warnings
-
-    from dartboard.uncertainty import IntervalWarning, interval_from_calibration_state
-
-    if not np.all(state.weight == np.round(state.weight)):
-        warnings.warn(f"no interval for {name}: sample_weight has non-integer values",
-                      IntervalWarning, stacklevel=4)
-        return {}
-    return {name: interval_from_calibration_state(
-        state, method=spec.ci_method, confidence_level=spec.confidence_level,
-        n_resamples=spec.n_resamples, random_state=spec.random_state)}
-
-
-def _weights_not_counts(state: Any) -> bool:
-    arrays = [state.matrix] if hasattr(state, "matrix") else [state.pos, state.neg]
-    return any(a.dtype.kind == "f" and not np.all(a == np.round(a)) for a in arrays)

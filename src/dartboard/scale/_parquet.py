@@ -14,12 +14,11 @@ from dartboard.scale._evaluate import (
     MergeStack,
     Spec,
     bundle_from_columns,
-    finalize,
     make_spec,
     spec_options,
     with_score_range,
 )
-from dartboard.scale._result import ScaleResult
+from dartboard.scale._finalize import finalize
 
 __all__ = ["evaluate_parquet"]
 
@@ -32,9 +31,10 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
                      task: str = "auto", exact: bool = True,
                      n_bins: int = 100_000, score_range: tuple[float, float] | None = None,
                      relative_accuracy: float = 1e-3, sample_weight: str | None = None,
-                     pos_label: Any = None, confidence_level: float | None = None,
-                     ci_method: str = "auto", n_resamples: int = 10_000,
-                     random_state: Any = None, progress: bool = False) -> ScaleResult:
+                     pos_label: Any = None, groups: str | Sequence[str] | None = None,
+                     confidence_level: float | None = 0.95, ci_method: str = "auto",
+                     n_resamples: int = 2000, random_state: Any = None,
+                     model: str | None = None, progress: bool = False) -> Any:
     """Evaluate predictions stored in Parquet files without loading them into memory.
 
     Record batches of only the needed columns are streamed through mergeable
@@ -100,43 +100,60 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     sample_weight : str, optional
         Column of non-negative sample weights.
     pos_label : optional
-        Positive class. Default: the greater of the two labels for the count
-        metrics (1 for {0, 1} and {-1, 1}); ranking metrics need ``pos_label``
-        for labels other than those, as a batch may hold only one class.
-    confidence_level : float, optional
-        Adds the intervals that need only the merged states, in ``intervals``:
-        every count metric from the merged counts by
-        :func:`dartboard.uncertainty.interval_from_counts`, and DeLong's interval
-        of the exact binary ROC AUC from the score map by
-        :func:`dartboard.uncertainty.interval_from_score_state`. Each equals
-        :func:`dartboard.interval` on the same rows held in memory (count
-        metrics: the same bootstrap distribution for the same ``random_state``;
-        AUC: DeLong to rounding, bootstrap the same distribution but other
-        draws). The states are read as frequency counts: with non-integer
-        ``sample_weight`` no interval is formed (with a warning); binned scores
-        and multiclass ``proba`` give no AUC interval.
+        Positive class of a binary task, checked as in memory (a ``pos_label``
+        that is not a label is the error ``precision_score`` raises). Default:
+        the greater of the two labels (1 for {0, 1} and {-1, 1}); ranking metrics
+        need ``pos_label`` for labels other than those, as a batch may hold only
+        one class.
+    groups : str or list of str, optional
+        Group column(s): every metric per group too (intersections of several
+        columns, as :func:`dartboard.evaluate`), with the gaps between groups and
+        the fairness summaries. One set of states per group is kept (memory grows
+        with the number of groups, not of rows). A missing value in a group
+        column is an error, as in memory.
+    confidence_level : float or None, default=0.95
+        Intervals that need only the merged states (None: none). Count metrics:
+        :func:`dartboard.uncertainty.interval_from_counts` on the merged counts,
+        the method per metric chosen as :func:`dartboard.evaluate` chooses it
+        (Wilson for proportions, BCa of the multinomial bootstrap otherwise), so
+        the interval equals the in-memory one for the same seed (the same
+        bootstrap distribution). ROC AUC (exact mode, binary): DeLong's interval
+        from the score map by :func:`dartboard.uncertainty.interval_from_score_state`
+        (to rounding as in memory). Calibration error: the bootstrap of its bins.
+        Other metrics (AP, PR AUC, losses, regression metrics) keep no state an
+        interval can come from: their ``method`` says so. The states are read as
+        frequency counts: with non-integer ``sample_weight`` no interval is
+        formed (with a warning); binned scores and multiclass ``proba`` give no
+        AUC interval.
     ci_method : str, default="auto"
-        ``"auto"``: Wilson for the proportion metrics (accuracy; precision,
-        recall, specificity, FPR, FNR, selection rate when binary), BCa of the
-        multinomial bootstrap of the counts for the other count metrics, DeLong
-        for ROC AUC. A proportion method (``"wald"``, ``"wilson"``,
-        ``"clopper-pearson"``, ``"agresti-coull"``, ``"jeffreys"``) gives
-        intervals of the proportion metrics only, ``"delong"`` of ROC AUC only,
-        ``"percentile"``, ``"basic"``, ``"bca"`` of every count metric and of
-        ROC AUC (a multinomial over the distinct (score, class) cells).
-    n_resamples : int, default=10_000
-        Bootstrap resamples (multinomial draws of the confusion matrix,
-        O(K^2) each, and of the score map, O(distinct scores) each; neither
-        depends on the number of rows).
+        As ``ci`` of :func:`dartboard.evaluate`: ``"auto"`` (the registry's
+        choice per metric), a proportion method (``"wald"``, ``"wilson"``,
+        ``"clopper-pearson"``, ``"agresti-coull"``, ``"jeffreys"``: the
+        proportion metrics; the others keep their default), ``"delong"`` (ROC
+        AUC) or a bootstrap method (``"percentile"``, ``"basic"``, ``"bca"``; ROC
+        AUC then draws a multinomial over its distinct (score, class) cells).
+    n_resamples : int, default=2000
+        Bootstrap resamples, for the rows and for the gaps between groups
+        (multinomial draws of confusion matrices, O(K^2) each per group, and of
+        the score map; neither depends on the number of rows).
     random_state : None, int, SeedSequence or Generator
-        Seed of the bootstrap, given to each metric's interval (an int seed
-        gives each the interval ``dartboard.interval`` gives with that seed).
+        Seed of the bootstrap: an int seed gives the intervals and the gaps'
+        intervals :func:`dartboard.evaluate` gives with that seed.
+    model : str, optional
+        A name for the predictions, carried by the evaluation.
     progress : bool
         Show a progress bar over rows on standard error.
 
     Returns
     -------
-    ScaleResult
+    Evaluation
+        The same object :func:`dartboard.evaluate` returns (``overall``,
+        ``by_group``, ``difference()``, ``fairness()``, ``to_dict()``...), built
+        from states: ``n_rows``, ``n_files``, ``error_bounds`` (per approximate
+        metric, the bound on ``|estimate - exact|``; also each row's
+        ``error_bound``), ``states`` (the merged states, to merge more data into
+        later) and ``result.streamed`` (source, rows, files, score mode). No
+        curve points (the report shows tables and the confusion matrix).
 
     Raises
     ------
@@ -154,8 +171,8 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     >>> for i in range(2):
     ...     table = pa.table({"label": [0, 1, 1, 0], "score": [0.1, 0.9, 0.4 + i, 0.6]})
     ...     pq.write_table(table, os.path.join(folder, f"part{i}.parquet"))
-    >>> result = evaluate_parquet(folder, y_true="label", y_score="score")
-    >>> result.n_rows, result.n_files, result.metrics["roc_auc_score"]
+    >>> ev = evaluate_parquet(folder, y_true="label", y_score="score")
+    >>> ev.n_rows, ev.n_files, float(ev.overall.loc["roc_auc", "estimate"])
     (8, 2, 0.875)
     """
     options = spec_options(locals())
@@ -179,7 +196,7 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     finally:
         if bar:
             bar.close()
-    return finalize(spec, bundle, len(fragments))
+    return finalize(spec, bundle, len(fragments), source="parquet", unit="Parquet file")
 
 
 def stream_fragments(fragments: list[Any], spec: Spec, batch_size: int,
@@ -270,7 +287,8 @@ def _kind(arrow_type: Any) -> str:
 def _check_schemas(fragments: list[Any], spec: Spec) -> None:
     """Every file has every needed column, of a usable type, of the first file's kind."""
     roles = [(r, getattr(spec, r)) for r in ("y_true", "y_pred", "y_score", "sample_weight")
-             if getattr(spec, r) is not None] + [("proba", c) for c in spec.proba or ()]
+             if getattr(spec, r) is not None] + [("proba", c) for c in spec.proba or ()] + \
+        [("groups", c) for c in spec.groups or ()]
     numeric = {"y_score", "sample_weight", "proba"} | ({"y_true", "y_pred"}
                                                        if spec.task == "regression" else set())
     first: dict[str, tuple[str, str]] = {}
@@ -298,6 +316,8 @@ def _check_schemas(fragments: list[Any], spec: Spec) -> None:
 
 
 def _column(batch: Any, name: str, spec: Spec, source: str) -> np.ndarray:
+    if spec.group_only(name):  # nulls included: the group encoder refuses them as in memory
+        return batch.column(name).to_pandas().to_numpy()
     return to_numpy(batch.column(name), name=f"{source}: {spec.role_of(name)}")
 
 
