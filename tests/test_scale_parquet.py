@@ -17,8 +17,10 @@ from hypothesis import strategies as st
 from dartboard import metrics as dm
 from dartboard._delong import delong_auc_covariance
 from dartboard.metrics import ScoreState
-from dartboard.scale import ScaleResult, evaluate_parquet
+from dartboard.evaluation import Evaluation
+from dartboard.scale import evaluate_parquet
 from dartboard.uncertainty._analytic import delong_variance_grouped
+from _streamed import bounds, intervals, values
 
 COUNT = ["accuracy_score", "balanced_accuracy_score", "precision_score", "recall_score",
          "f1_score", "specificity_score", "false_positive_rate", "false_negative_rate",
@@ -79,8 +81,8 @@ def test_streamed_classification_equals_in_memory(rows, cuts, batch_size):
     expected = in_memory(y, pred, score.astype(np.float64))
     assert result.n_rows == len(rows) and result.n_files == n_files
     for name, value in expected.items():
-        assert result.metrics[name] == value or (np.isnan(value) and
-                                                 np.isnan(result.metrics[name])), name
+        assert values(result)[name] == value or (np.isnan(value) and
+                                                 np.isnan(values(result)[name])), name
 
 
 regression_rows = st.lists(st.tuples(st.floats(-1e3, 1e3), st.floats(-1e3, 1e3)),
@@ -102,11 +104,11 @@ def test_streamed_regression_equals_in_memory(rows, cuts, batch_size):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             expected = getattr(dm, name)(y, pred)
-        assert result.metrics[name] == pytest.approx(expected, rel=1e-9, abs=1e-9, nan_ok=True), \
+        assert values(result)[name] == pytest.approx(expected, rel=1e-9, abs=1e-9, nan_ok=True), \
             name
     for name in MEDIANS:
         expected = getattr(dm, name)(y, pred)
-        assert abs(result.metrics[name] - expected) <= result.error_bounds[name] + 1e-9, name
+        assert abs(values(result)[name] - expected) <= bounds(result)[name] + 1e-9, name
 
 
 def test_single_class_and_empty_files(tmp_path):
@@ -118,7 +120,7 @@ def test_single_class_and_empty_files(tmp_path):
     result = stream(tmp_path, y_true="y", y_pred="pred", y_score="score",
                     metrics=COUNT + RANKING)
     for name, value in in_memory(y, pred, score).items():
-        assert result.metrics[name] == value, name
+        assert values(result)[name] == value, name
     assert result.n_files == 4
 
 
@@ -129,8 +131,8 @@ def test_weights_and_string_labels(tmp_path):
     w = rng.integers(1, 4, 300)
     write_parts(tmp_path, {"y": y, "pred": pred, "w": w}, [100, 250])
     result = stream(tmp_path, y_true="y", y_pred="pred", sample_weight="w")
-    assert result.metrics["f1_score"] == dm.f1_score(y, pred, average="macro", sample_weight=w)
-    assert result.metrics["accuracy_score"] == dm.accuracy_score(y, pred, sample_weight=w)
+    assert values(result)["f1_score"] == dm.f1_score(y, pred, average="macro", sample_weight=w)
+    assert values(result)["accuracy_score"] == dm.accuracy_score(y, pred, sample_weight=w)
     assert result.states["counts"] == dm.ConfusionCounts.from_predictions(y, pred,
                                                                           sample_weight=w)
 
@@ -144,9 +146,9 @@ def test_two_labels_are_binary_with_the_greater_one_positive(tmp_path, labels):
     result = stream(tmp_path, y_true="y", y_pred="pred")
     for name in ("precision_score", "recall_score", "f1_score"):  # the greater is positive
         expected = getattr(dm, name)(y, pred, pos_label=labels[1])
-        assert result.metrics[name] == expected, name
+        assert values(result)[name] == expected, name
     result = stream(tmp_path, y_true="y", y_pred="pred", pos_label=labels[0])
-    assert result.metrics["f1_score"] == dm.f1_score(y, pred, pos_label=labels[0])
+    assert values(result)["f1_score"] == dm.f1_score(y, pred, pos_label=labels[0])
 
 
 def test_weighted_scores_and_regression(tmp_path):
@@ -160,16 +162,16 @@ def test_weighted_scores_and_regression(tmp_path):
     result = stream(tmp_path, y_true="y", y_score="score", sample_weight="w")
     # float weights are summed in another order than in one pass: equal to rounding
     for name in ("roc_auc_score", "average_precision_score"):
-        assert result.metrics[name] == pytest.approx(
+        assert values(result)[name] == pytest.approx(
             getattr(dm, name)(y, score, sample_weight=w), rel=1e-12)
     reg = stream(tmp_path, y_true="t", y_pred="p", sample_weight="w")
     for name in MOMENTS:
         kw = {} if name == "max_error" else {"sample_weight": w}  # max_error ignores weights
-        assert reg.metrics[name] == pytest.approx(getattr(dm, name)(target, pred, **kw),
+        assert values(reg)[name] == pytest.approx(getattr(dm, name)(target, pred, **kw),
                                                   rel=1e-9)
     for name in MEDIANS:
         expected = getattr(dm, name)(target, pred, sample_weight=w)
-        assert abs(reg.metrics[name] - expected) <= reg.error_bounds[name]
+        assert abs(values(reg)[name] - expected) <= bounds(reg)[name]
 
 
 def test_binned_mode_is_within_its_bound(tmp_path):
@@ -180,11 +182,11 @@ def test_binned_mode_is_within_its_bound(tmp_path):
     exact = stream(tmp_path, y_true="y", y_score="score")
     for n_bins in (50, 5000):
         binned = stream(tmp_path, y_true="y", y_score="score", exact=False, n_bins=n_bins)
-        assert binned.mode == "binned" and exact.mode == "exact"
-        assert set(binned.error_bounds) == {"roc_auc_score", "average_precision_score"}
-        for name, bound in binned.error_bounds.items():
-            assert abs(binned.metrics[name] - exact.metrics[name]) <= bound
-    assert binned.error_bounds["roc_auc_score"] < 1e-3
+        assert binned.result.streamed.mode == "binned" and exact.result.streamed.mode == "exact"
+        assert set(bounds(binned)) == {"roc_auc_score", "average_precision_score"}
+        for name, bound in bounds(binned).items():
+            assert abs(values(binned)[name] - values(exact)[name]) <= bound
+    assert bounds(binned)["roc_auc_score"] < 1e-3
     # the range came from the Parquet statistics: the scores' own min and max
     state = binned.states["scores"]
     assert (state.low, state.high) == (float(score.min()), float(score.max()))
@@ -197,7 +199,7 @@ def test_binned_mode_without_statistics_reads_the_range(tmp_path):
                    write_statistics=False)
     result = stream(tmp_path, y_true="y", y_score="score", exact=False, n_bins=10)
     assert (result.states["scores"].low, result.states["scores"].high) == (0.2, 0.8)
-    assert result.metrics["roc_auc_score"] == 1.0
+    assert values(result)["roc_auc_score"] == 1.0
 
 
 def test_results_do_not_depend_on_batch_size_or_file_layout(tmp_path):
@@ -210,7 +212,7 @@ def test_results_do_not_depend_on_batch_size_or_file_layout(tmp_path):
     write_parts(tmp_path / "many", {"y": y, "score": score}, [1, 100, 1000, 2999])
     a = stream(tmp_path / "one", y_true="y", y_score="score", metrics=RANKING)
     b = stream(tmp_path / "many", y_true="y", y_score="score", metrics=RANKING, batch_size=77)
-    assert a.metrics == b.metrics
+    assert values(a) == values(b)
     assert a.states["scores"] == b.states["scores"]
 
 
@@ -235,7 +237,7 @@ def test_file_glob_and_list_inputs(tmp_path):
     by_glob = stream(str(tmp_path / "*.parquet"), y_true="y", y_pred="p")
     by_list = stream(files, y_true="y", y_pred="p")
     by_file = stream(files[0], y_true="y", y_pred="p")
-    assert by_glob.metrics == by_list.metrics
+    assert values(by_glob) == values(by_list)
     assert by_glob.n_files == 2 and by_file.n_files == 1 and by_file.n_rows == 2
     recursive = stream(str(tmp_path / "**" / "*.parquet"), y_true="y", y_pred="p")
     assert recursive.n_rows == 4
@@ -249,23 +251,25 @@ def test_result_table_dict_and_intervals(tmp_path):
     write_parts(tmp_path, {"y": y, "p": pred, "s": score}, [200])
     result = evaluate_parquet(tmp_path, y_true="y", y_pred="p", y_score="s",
                               confidence_level=0.9, progress=True)
-    assert isinstance(result, ScaleResult)
-    table = result.table()
-    assert list(table.columns) == ["metric", "value", "error_bound", "low", "high"]
-    assert table["metric"].tolist() == list(result.metrics)
-    payload = json.loads(json.dumps(result.to_dict()))
-    assert "states" not in payload and payload["n_rows"] == 400
+    assert isinstance(result, Evaluation)
+    table = result.overall
+    assert list(table.columns) == ["estimate", "low", "high", "method", "n"]
+    assert table.index.tolist() == result.metrics
+    payload = json.loads(result.to_json())
+    assert "states" not in payload and payload["n"] == 400
+    assert payload["streamed"] == {"source": "parquet", "n_rows": 400, "n_files": 2,
+                                   "mode": "exact", "unit": "Parquet file"}
     # Wilson interval of accuracy: statsmodels is the reference
     from statsmodels.stats.proportion import proportion_confint
 
     low, high = proportion_confint(int((y == pred).sum()), 400, alpha=0.1, method="wilson")
-    acc = result.intervals["accuracy_score"]
+    acc = intervals(result)["accuracy_score"]
     assert (acc.low, acc.high) == (pytest.approx(low, abs=1e-12), pytest.approx(high, abs=1e-12))
     tp, fp = int(((y == 1) & (pred == 1)).sum()), int(((y == 0) & (pred == 1)).sum())
     low, high = proportion_confint(tp, tp + fp, alpha=0.1, method="wilson")
-    assert result.intervals["precision_score"].low == pytest.approx(low, abs=1e-12)
-    auc = result.intervals["roc_auc_score"]
-    assert auc.method == "delong" and auc.low < result.metrics["roc_auc_score"] < auc.high
+    assert intervals(result)["precision_score"].low == pytest.approx(low, abs=1e-12)
+    auc = intervals(result)["roc_auc_score"]
+    assert auc.method == "delong" and auc.low < values(result)["roc_auc_score"] < auc.high
 
 
 def test_delong_variance_from_score_map_equals_midrank_algorithm():
@@ -290,11 +294,14 @@ def _interval_data(tmp_path, n=900, seed=13, k=2):
     return y, pred, score
 
 
+_UNAVERAGED = ("accuracy_score", "balanced_accuracy_score", "matthews_corrcoef",
+               "cohen_kappa_score", "roc_auc_score")
+
+
 def _in_memory_interval(name, y, other, **kw):
     from dartboard import interval
 
-    averaged = name not in ("accuracy_score", "balanced_accuracy_score", "matthews_corrcoef",
-                            "cohen_kappa_score", "roc_auc_score")
+    averaged = name not in _UNAVERAGED
     binary = np.unique(y).shape[0] <= 2
     if averaged:
         kw.update({"average": "binary", "pos_label": 1} if binary else {"average": "macro"})
@@ -302,6 +309,12 @@ def _in_memory_interval(name, y, other, **kw):
 
 
 def _identical(a, b):
+    """``a``: a streamed evaluation's row, or an Interval; ``b``: the in-memory Interval.
+    A row is the interval of the merged state (the function the row came from), which
+    must equal ``b`` to the bootstrap distribution."""
+    if not hasattr(a, "bootstrap_distribution"):
+        assert (a.estimate, a.low, a.high, a.method) == (b.estimate, b.low, b.high, b.method)
+        return
     da, db = a.to_dict(), b.to_dict()
     dist_a, dist_b = da.pop("bootstrap_distribution"), db.pop("bootstrap_distribution")
     assert da == db
@@ -317,20 +330,28 @@ def test_streamed_count_intervals_equal_interval_in_memory(tmp_path, ci_method):
     y, pred, _ = _interval_data(tmp_path)
     result = stream(tmp_path, y_true="y", y_pred="p", metrics=COUNT, confidence_level=0.9,
                     ci_method=ci_method, n_resamples=300, random_state=4, batch_size=64)
+    from dartboard.uncertainty import interval_from_counts
+
     proportions = {"accuracy_score", "precision_score", "recall_score", "specificity_score",
                    "false_positive_rate", "false_negative_rate", "selection_rate"}
-    expected_names = proportions if ci_method in ("wilson", "clopper-pearson") else set(COUNT)
-    assert set(result.intervals) == expected_names
-    for name, got in result.intervals.items():
+    # a proportion method applies to the proportions; the others keep their default, as
+    # dartboard.evaluate(ci=...) has it
+    assert set(intervals(result)) == set(COUNT)
+    for name, got in intervals(result).items():
+        method = ci_method if ci_method not in ("wilson", "clopper-pearson") \
+            or name in proportions else "auto"
+        kw = dict(method=method, confidence_level=0.9, n_resamples=300, random_state=4)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            want = _in_memory_interval(name, y, pred, method=ci_method, confidence_level=0.9,
-                                       n_resamples=300, random_state=4)
+            want = _in_memory_interval(name, y, pred, **kw)
+            from_state = interval_from_counts(name, result.states["counts"], **{
+                **kw, **({} if name in _UNAVERAGED else {"pos_label": 1})})
         _identical(got, want)
-        assert got.estimate == result.metrics[name]
+        _identical(from_state, want)
+        assert got.estimate == values(result)[name]
     if ci_method == "auto":
-        assert result.intervals["accuracy_score"].method == "wilson"
-        assert result.intervals["f1_score"].method == "bca"
+        assert intervals(result)["accuracy_score"].method == "wilson"
+        assert intervals(result)["f1_score"].method == "bca"
 
 
 def test_streamed_multiclass_count_intervals(tmp_path):
@@ -338,8 +359,8 @@ def test_streamed_multiclass_count_intervals(tmp_path):
     result = stream(tmp_path, y_true="y", y_pred="p", task="classification",
                     metrics=["accuracy_score", "f1_score", "cohen_kappa_score"],
                     confidence_level=0.95, n_resamples=200, random_state=1)
-    assert result.intervals["accuracy_score"].method == "wilson"
-    for name, got in result.intervals.items():
+    assert intervals(result)["accuracy_score"].method == "wilson"
+    for name, got in intervals(result).items():
         _identical(got, _in_memory_interval(name, y, pred, n_resamples=200, random_state=1))
 
 
@@ -349,9 +370,16 @@ def test_streamed_auc_interval_equals_interval_in_memory(tmp_path, ci_method):
     result = stream(tmp_path, y_true="y", y_score="s", metrics=["roc_auc_score"],
                     confidence_level=0.95, ci_method=ci_method, n_resamples=2000,
                     random_state=3)
-    got = result.intervals["roc_auc_score"]
+    from dartboard.uncertainty import interval_from_score_state
+
+    row = intervals(result)["roc_auc_score"]
     want = _in_memory_interval("roc_auc_score", y, score, method=ci_method,
                                n_resamples=2000, random_state=3)
+    # the row is the interval of the merged score map
+    got = interval_from_score_state(result.states["scores"], method=ci_method,
+                                    n_resamples=2000, random_state=3)
+    assert (row.estimate, row.low, row.high, row.method) == \
+        (got.estimate, got.low, got.high, got.method)
     assert got.method == want.method and got.estimate == want.estimate
     if got.method == "delong":
         assert (got.low, got.high, got.standard_error) == pytest.approx(
@@ -369,19 +397,28 @@ def test_streamed_interval_options_select_metrics(tmp_path):
     _interval_data(tmp_path)
     kw = dict(y_true="y", y_pred="p", y_score="s", confidence_level=0.95, n_resamples=100,
               random_state=0)
-    wilson = stream(tmp_path, ci_method="wilson", **kw)
-    assert "f1_score" not in wilson.intervals and "roc_auc_score" not in wilson.intervals
-    assert wilson.intervals["recall_score"].method == "wilson"
-    delong = stream(tmp_path, ci_method="delong", **kw)
-    assert list(delong.intervals) == ["roc_auc_score"]
+    # a method applies where it applies; the other metrics keep their default, as in
+    # memory (dartboard.evaluate's ci)
+    from dartboard import evaluate
+
+    y, pred, score = _interval_data(tmp_path)
+    for ci in ("wilson", "delong"):
+        got = stream(tmp_path, ci_method=ci, **kw)
+        memory = evaluate(y, y_score=score, ci=ci, n_resamples=100, random_state=0)
+        for label in ("recall", "f1", "roc_auc"):
+            assert got.overall.loc[label, "method"] == memory.overall.loc[label, "method"]
+    assert intervals(stream(tmp_path, ci_method="wilson", **kw))["recall_score"].method == \
+        "wilson"
     full = stream(tmp_path, **kw)  # every count metric and AUC; AP and PR AUC have none here
-    assert set(full.intervals) == set(full.metrics) - {"average_precision_score",
-                                                       "pr_auc_score"}
+    assert set(intervals(full)) == set(values(full)) - {"average_precision_score",
+                                                        "pr_auc_score"}
+    assert full.overall.loc["average_precision", "method"].startswith("n/a")
     # binned scores keep no score map: no AUC interval
     binned = stream(tmp_path, exact=False, n_bins=50, **kw)
-    assert "roc_auc_score" not in binned.intervals and "f1_score" in binned.intervals
+    assert "roc_auc_score" not in intervals(binned) and "f1_score" in intervals(binned)
     # without confidence_level, no interval at all
-    assert stream(tmp_path, y_true="y", y_pred="p").intervals == {}
+    bare = stream(tmp_path, y_true="y", y_pred="p", confidence_level=None)
+    assert intervals(bare) == {} and "no intervals" in repr(bare)
 
 
 def test_streamed_intervals_with_weights(tmp_path):
@@ -395,7 +432,7 @@ def test_streamed_intervals_with_weights(tmp_path):
                     n_resamples=200, random_state=5)
     # integer weights are frequency counts: the rows repeated
     y_rep, p_rep = np.repeat(y, w), np.repeat(pred, w)
-    for name, got in result.intervals.items():
+    for name, got in intervals(result).items():
         _identical(got, _in_memory_interval(name, y_rep, p_rep, n_resamples=200,
                                             random_state=5))
     from dartboard.uncertainty import IntervalWarning
@@ -404,7 +441,7 @@ def test_streamed_intervals_with_weights(tmp_path):
         fractional = evaluate_parquet(tmp_path, y_true="y", y_pred="p", sample_weight="wf",
                                       metrics=["accuracy_score", "f1_score"],
                                       confidence_level=0.95)
-    assert fractional.intervals == {} and fractional.metrics["f1_score"] > 0
+    assert intervals(fractional) == {} and values(fractional)["f1_score"] > 0
 
 
 def test_streamed_interval_undefined_metric_warns(tmp_path):
@@ -418,15 +455,15 @@ def test_streamed_interval_undefined_metric_warns(tmp_path):
         with pytest.warns(IntervalWarning, match="denominator is 0"):
             result = evaluate_parquet(tmp_path, y_true="y", y_pred="p",
                                       metrics=["precision_score"], confidence_level=0.95)
-    assert (result.intervals["precision_score"].low,
-            result.intervals["precision_score"].high) == (0.0, 1.0)
+    assert (intervals(result)["precision_score"].low,
+            intervals(result)["precision_score"].high) == (0.0, 1.0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", dm.UndefinedMetricWarning)
         with pytest.warns(IntervalWarning, match="no interval for precision_score"):
             result = evaluate_parquet(tmp_path, y_true="y", y_pred="p",
                                       metrics=["precision_score"], confidence_level=0.95,
                                       ci_method="bca", n_resamples=50, random_state=0)
-    assert result.intervals == {}
+    assert intervals(result) == {}
 
 
 # ------------------------------------------------------------------- bad input
@@ -487,10 +524,16 @@ def test_labels_outside_binary_need_pos_label(good_folder):
     pq.write_table(pa.table({"y": [2, 0], "s": [0.2, 0.3]}), good_folder / "z.parquet")
     with pytest.raises(ValueError, match=r"z\.parquet'.*pos_label"):
         evaluate_parquet(good_folder, y_true="y", y_score="s")
-    result = evaluate_parquet(good_folder, y_true="y", y_score="s", pos_label=1)
-    # label 2 is a negative once pos_label names the positive class
-    assert result.metrics["roc_auc_score"] == dm.roc_auc_score(
-        [0, 1, 1, 0, 0], [0.1, 0.5, 0.9, 0.2, 0.3])
+    # with pos_label, three classes and one score column are refused as in memory (the
+    # stream used to take label 2 for a negative)
+    from dartboard import evaluate
+
+    y, s = [0, 1, 1, 2, 0], [0.1, 0.5, 0.9, 0.2, 0.3]
+    with pytest.raises(ValueError, match="y_score needs binary y_true; y_true has 3") as memory:
+        evaluate(y, y_score=s, pos_label=1)
+    with pytest.raises(ValueError) as streamed:
+        evaluate_parquet(good_folder, y_true="y", y_score="s", pos_label=1)
+    assert str(streamed.value) == str(memory.value)
 
 
 @pytest.mark.parametrize("kwargs, exc, match", [
@@ -499,7 +542,13 @@ def test_labels_outside_binary_need_pos_label(good_folder):
     ({"y_true": "y", "y_score": "s", "batch_size": 0}, ValueError, "batch_size"),
     ({"y_true": "y", "y_score": "s", "task": "ranking"}, ValueError, "task"),
     ({"y_true": "y", "y_score": "s", "metrics": ["mean_squared_error"]}, ValueError,
+     "mean_squared_error is a regression metric"),
+    ({"y_true": "y", "y_score": "s", "metrics": ["log_loss"]}, ValueError,
+     r"log_loss needs probabilities \(y_proba"),
+    ({"y_true": "y", "y_pred": "y", "metrics": ["fbeta_score"]}, ValueError,
      "cannot be computed here"),
+    ({"y_true": "y", "y_score": "s", "metrics": ["f2"]}, ValueError,
+     "unknown metric 'f2' in metrics"),
     ({"y_true": "y", "y_score": "s", "exact": False, "metrics": ["pr_auc_score"]}, ValueError,
      "no error bound in binned mode"),
     ({"y_true": "y", "y_score": "s", "n_bins": 1}, ValueError, "n_bins"),
@@ -521,7 +570,7 @@ def test_bad_path_type():
 
 
 def test_importing_scale_loads_neither_dask_nor_pyarrow_dataset():
-    code = ("import sys, dartboard.scale as s; s.evaluate_parquet; s.ScaleResult; "
+    code = ("import sys, dartboard.scale as s; s.evaluate_parquet; s.BinnedScoreState; "
             "print('dask' in sys.modules, 'distributed' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
@@ -545,13 +594,13 @@ def test_proba_columns_equal_in_memory(tmp_path, k):
                     metrics=["accuracy_score", "f1_score", "log_loss", "roc_auc_score",
                              "average_precision_score", "brier_score_loss"])
     default = stream(tmp_path, y_true="y", proba={c: f"p_{c}" for c in labels})
-    assert {n: v for n, v in default.metrics.items() if n in result.metrics} == \
-        {n: v for n, v in result.metrics.items() if n in default.metrics}
+    assert {n: v for n, v in values(default).items() if n in values(result)} == \
+        {n: v for n, v in values(result).items() if n in values(default)}
     pred = labels[proba.argmax(axis=1)]
     average = {"average": "binary", "pos_label": "b"} if k == 2 else {"average": "macro"}
-    assert result.metrics["accuracy_score"] == dm.accuracy_score(labels[y], pred)
-    assert result.metrics["f1_score"] == dm.f1_score(labels[y], pred, **average)
-    assert result.metrics["log_loss"] == pytest.approx(dm.log_loss(y, proba), rel=1e-12)
+    assert values(result)["accuracy_score"] == dm.accuracy_score(labels[y], pred)
+    assert values(result)["f1_score"] == dm.f1_score(labels[y], pred, **average)
+    assert values(result)["log_loss"] == pytest.approx(dm.log_loss(y, proba), rel=1e-12)
     # sklearn as the oracle for the one-vs-rest macro AUC and AP
     from sklearn.metrics import average_precision_score, brier_score_loss, roc_auc_score
 
@@ -562,14 +611,14 @@ def test_proba_columns_equal_in_memory(tmp_path, k):
         auc = roc_auc_score(y, proba, multi_class="ovr")
         ap = average_precision_score(np.eye(k)[y], proba, average="macro")
         brier = brier_score_loss(y, proba)
-    assert result.metrics["roc_auc_score"] == pytest.approx(auc, rel=1e-12)
-    assert result.metrics["average_precision_score"] == pytest.approx(ap, rel=1e-12)
-    assert result.metrics["brier_score_loss"] == pytest.approx(brier, rel=1e-12)
+    assert values(result)["roc_auc_score"] == pytest.approx(auc, rel=1e-12)
+    assert values(result)["average_precision_score"] == pytest.approx(ap, rel=1e-12)
+    assert values(result)["brier_score_loss"] == pytest.approx(brier, rel=1e-12)
     binned = stream(tmp_path, y_true="y", proba={c: f"p_{c}" for c in labels}, exact=False,
                     n_bins=200, metrics=["roc_auc_score", "average_precision_score"])
-    assert abs(binned.metrics["roc_auc_score"] - auc) <= binned.error_bounds["roc_auc_score"]
-    assert abs(binned.metrics["average_precision_score"] - ap) <= \
-        binned.error_bounds["average_precision_score"]
+    assert abs(values(binned)["roc_auc_score"] - auc) <= bounds(binned)["roc_auc_score"]
+    assert abs(values(binned)["average_precision_score"] - ap) <= \
+        bounds(binned)["average_precision_score"]
 
 
 def test_proba_bad_input(tmp_path):
@@ -627,7 +676,7 @@ def test_pos_label_not_a_label_is_refused_as_in_memory(tmp_path):
         stream(tmp_path, y_true="y", y_pred="p", pos_label=5)
     # a pos_label that is a label is used, as in memory
     got = stream(tmp_path, y_true="y", y_pred="p", pos_label=0)
-    assert got.metrics["precision_score"] == dm.precision_score(y, pred, pos_label=0)
+    assert values(got)["precision_score"] == dm.precision_score(y, pred, pos_label=0)
 
 
 def test_one_class_data_has_positive_class_one(tmp_path):
@@ -639,8 +688,8 @@ def test_one_class_data_has_positive_class_one(tmp_path):
                                                             "specificity_score"])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert got.metrics["precision_score"] == dm.precision_score(y, pred)
-        assert got.metrics["specificity_score"] == dm.specificity_score(y, pred) == 5 / 6
+        assert values(got)["precision_score"] == dm.precision_score(y, pred)
+        assert values(got)["specificity_score"] == dm.specificity_score(y, pred) == 5 / 6
 
 
 def test_rows_are_the_engines_rows(tmp_path):
@@ -651,7 +700,7 @@ def test_rows_are_the_engines_rows(tmp_path):
     pred = np.where(rng.random(400) < 0.8, y, 1 - y)
     write_parts(tmp_path, {"y": y, "p": pred}, [150])
     result = stream(tmp_path, y_true="y", y_pred="p", confidence_level=0.9)
-    rows = result.rows()
+    rows = result.result.metrics
     assert all(isinstance(r, MetricRow) for r in rows)
     # the in-memory engine reports the same metrics under the same labels, with the same
     # estimates and the same (Wilson) intervals for the proportions

@@ -1,5 +1,10 @@
 """``dartboard evaluate``: every applicable metric with its interval, from one file or
-streamed from many Parquet files."""
+streamed from many Parquet files.
+
+Both paths end in the same :class:`~dartboard.evaluation.Evaluation` (in memory:
+:func:`dartboard.evaluate`; streamed: :func:`dartboard.scale.evaluate_parquet`), so
+they print the same tables and the same JSON (``to_dict()``), groups included.
+"""
 
 from __future__ import annotations
 
@@ -73,26 +78,35 @@ def evaluate(
                          + (f"; got {', '.join(given)}" if given else ""))
     if report is not None:
         check_output(report, "--report")
+    if group and len(set(group)) != len(group):
+        raise ValueError(f"--group names a column twice: {group}")
     if is_stream_source(file):
-        if group or report or threshold_criterion:
-            raise ValueError("--group, --report and --threshold-criterion need a single "
-                             "file; a directory or glob of Parquet files is streamed "
-                             "without them")
-        return _evaluate_stream(file, y_true, y_pred, y_score, proba, task, ci,
-                                confidence_level, n_resamples, seed, json_out)
-    operating = {"threshold_criterion": threshold_criterion,
-                 "threshold_target": threshold_target,
-                 "curve_bands": threshold_criterion is not None and report is not None}
-    ev = _evaluate_table(file, y_true, y_pred, y_score, proba, task, ci, confidence_level,
-                         n_resamples, group or None, seed, operating)
+        if threshold_criterion:
+            raise ValueError("--threshold-criterion needs a single file (the rows of the "
+                             "scores); a directory or glob of Parquet files is streamed "
+                             "through states")
+        ev = _evaluate_stream(file, y_true, y_pred, y_score, proba, task, ci,
+                              confidence_level, n_resamples, group or None, seed, json_out)
+        name = file
+    else:
+        operating = {"threshold_criterion": threshold_criterion,
+                     "threshold_target": threshold_target,
+                     "curve_bands": threshold_criterion is not None and report is not None}
+        ev = _evaluate_table(file, y_true, y_pred, y_score, proba, task, ci,
+                             confidence_level, n_resamples, group or None, seed, operating)
+        name = Path(file).name
     payload = ev.to_dict()
     if report is not None:
         ev.to_html(report, title=f"dartboard evaluate: {Path(file).name}")
     if json_out:
         print_json(payload)
         return
-    print_table(f"{payload['task']} evaluation of {Path(file).name} (n = {payload['n']})",
-                payload["metrics"], METRIC_COLUMNS)
+    streamed = payload.get("streamed")
+    size = f"n = {payload['n']}" if streamed is None else \
+        f"n = {payload['n']}, {streamed['n_files']} file(s), streamed"
+    bounded = any("error_bound" in m for m in payload["metrics"])
+    print_table(f"{payload['task']} evaluation of {name} ({size})", payload["metrics"],
+                METRIC_COLUMNS + ([("error_bound", "error bound")] if bounded else []))
     if payload.get("groups"):
         by = ", ".join(payload["group_columns"])
         print_table(f"by {by}", payload["groups"], GROUP_COLUMNS)
@@ -128,8 +142,6 @@ def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | N
     truth = labels(column(table, y_true, "--y-true", file), y_true, "--y-true")
     groups = None
     if group:
-        if len(set(group)) != len(group):
-            raise ValueError(f"--group names a column twice: {group}")
         groups = {g: labels(column(table, g, "--group", file), g, "--group") for g in group}
     common = {"confidence_level": confidence_level, "n_resamples": n_resamples,
               "random_state": seed, "groups": groups, "ci": ci, "task": task,
@@ -152,21 +164,14 @@ def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | N
 
 def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str | None,
                      proba: list[str] | None, task: str, ci: str, confidence_level: float,
-                     n_resamples: int, seed: int, json_out: bool) -> None:
+                     n_resamples: int, group: list[str] | None, seed: int,
+                     json_out: bool) -> Any:
+    """The evaluation of Parquet files streamed through states (groups included)."""
     from dartboard.scale import evaluate_parquet
 
     kind = {"binary": "classification", "multiclass": "classification"}.get(task, task)
-    result = evaluate_parquet(source, y_true=y_true, y_pred=y_pred, y_score=y_score,
-                              proba=proba or None, task=kind,
-                              confidence_level=confidence_level, ci_method=ci,
-                              n_resamples=n_resamples, random_state=seed,
-                              progress=not json_out)
-    rows = [{"error_bound": None, **row.to_dict()} for row in result.rows()]
-    payload = {"task": result.task, "n": result.n_rows, "files": result.n_files,
-               "mode": result.mode, "metrics": rows}
-    if json_out:
-        print_json(payload)
-        return
-    print_table(f"{result.task} evaluation of {source} (n = {result.n_rows}, "
-                f"{result.n_files} file(s), streamed)", rows,
-                METRIC_COLUMNS + [("error_bound", "error bound")])
+    return evaluate_parquet(source, y_true=y_true, y_pred=y_pred, y_score=y_score,
+                            proba=proba or None, task=kind, groups=group,
+                            confidence_level=confidence_level, ci_method=ci,
+                            n_resamples=n_resamples, random_state=seed,
+                            progress=not json_out)

@@ -709,7 +709,7 @@ class Evaluation:
         if self.result.groups is not None:
             out["difference"] = _records(self.difference(), "metric")
             out["ratio"] = _records(self.ratio(), "metric")
-            if self.task == "binary":
+            if self.task == "binary" and self._gaps.types is not None:
                 out["fairness"] = _records(self.fairness(), "summary")
         return out
 
