@@ -68,6 +68,18 @@ def generate(folder: str, n_rows: int, n_files: int) -> None:
     print(f"generated {n_rows:,} rows in {n_files} files in {time.perf_counter() - start:.1f} s")
 
 
+def _summary(ev) -> dict:
+    """Rows, values and error bounds of an evaluation, by registry metric name."""
+    from dartboard.metrics._registry import get_spec
+
+    names = ("roc_auc_score", "average_precision_score")
+    labels = {name: get_spec(name).table_label(ev.task) for name in names}
+    return {"n_rows": ev.n_rows,
+            "metrics": {n: float(ev.overall.loc[labels[n], "estimate"]) for n in names},
+            "bounds": {n: ev.error_bounds[labels[n]] for n in names
+                       if labels[n] in ev.error_bounds}}
+
+
 def child(mode: str, folder: str) -> None:
     """Run one mode and print a JSON line (runs in its own process)."""
     files = os.path.join(folder, "*.parquet")
@@ -76,9 +88,10 @@ def child(mode: str, folder: str) -> None:
         from dartboard.scale import evaluate_parquet
 
         start = time.perf_counter()
-        res = evaluate_parquet(files, y_true="label", y_score="score", exact=mode == "exact")
+        res = evaluate_parquet(files, y_true="label", y_score="score", exact=mode == "exact",
+                               confidence_level=None)
         out["seconds"] = time.perf_counter() - start
-        out.update(n_rows=res.n_rows, metrics=res.metrics, bounds=res.error_bounds)
+        out.update(_summary(res))
     elif mode == "dask":
         from distributed import Client, LocalCluster
 
@@ -88,9 +101,9 @@ def child(mode: str, folder: str) -> None:
                           dashboard_address=":0") as cluster, Client(cluster) as client:
             start = time.perf_counter()
             res = evaluate_dask(files, y_true="label", y_score="score", exact=False,
-                                scheduler=client)
+                                confidence_level=None, scheduler=client)
             out["seconds"] = time.perf_counter() - start
-        out.update(n_rows=res.n_rows, metrics=res.metrics, bounds=res.error_bounds)
+        out.update(_summary(res))
     elif mode == "sklearn":
         import pyarrow.dataset as ds
         from sklearn.metrics import average_precision_score, roc_auc_score

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from _streamed import intervals, values
 
 from dartboard import interval
 from dartboard.metrics import CalibrationState, calibration_error
@@ -49,7 +50,7 @@ def test_parquet_binary_equals_in_memory(binary_files):
     folder, y, p = binary_files
     res = evaluate_parquet(folder, y_true="y", proba=["p0", "p1"], batch_size=500,
                            confidence_level=0.9, n_resamples=400, random_state=3)
-    assert res.metrics["calibration_error"] == pytest.approx(calibration_error(y, p),
+    assert values(res)["calibration_error"] == pytest.approx(calibration_error(y, p),
                                                              abs=1e-12)
     state = res.states["calibration"]
     # constant memory: two outcomes x 16 bins, whatever the number of rows
@@ -58,7 +59,7 @@ def test_parquet_binary_equals_in_memory(binary_files):
     # the interval is the in-memory one (same bins, same draws for the same seed)
     iv = interval(calibration_error, y, p, confidence_level=0.9, n_resamples=400,
                   random_state=3)
-    got = res.intervals["calibration_error"]
+    got = intervals(res)["calibration_error"]
     assert (got.low, got.high, got.method) == pytest.approx((iv.low, iv.high, iv.method))
 
 
@@ -68,10 +69,10 @@ def test_parquet_and_dask_multiclass_equal_in_memory(multiclass_files):
     want = calibration_error(y, proba)
     streamed = evaluate_parquet(folder, y_true="y", proba=columns, batch_size=400,
                                 metrics=["calibration_error"])
-    assert streamed.metrics == {"calibration_error": pytest.approx(want, abs=1e-12)}
+    assert values(streamed) == {"calibration_error": pytest.approx(want, abs=1e-12)}
     frame = dd.read_parquet(folder)
     distributed = evaluate_dask(frame, y_true="y", proba=columns)
-    assert distributed.metrics["calibration_error"] == pytest.approx(want, abs=1e-12)
+    assert values(distributed)["calibration_error"] == pytest.approx(want, abs=1e-12)
     a, b = distributed.states["calibration"], streamed.states["calibration"]
     np.testing.assert_array_equal(a.weight, b.weight)
     np.testing.assert_allclose(a.sum_p, b.sum_p, rtol=1e-12)

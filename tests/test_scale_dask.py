@@ -9,6 +9,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from _streamed import bounds, intervals, values
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -78,8 +79,8 @@ def test_dask_classification_equals_in_memory(rows, cuts):
     for name in COUNT + RANKING:
         other = "s" if name in RANKING else "p"
         expected = quiet(getattr(dm, name), frame["y"].to_numpy(), frame[other].to_numpy())
-        assert result.metrics[name] == expected or (np.isnan(expected)
-                                                    and np.isnan(result.metrics[name])), name
+        assert values(result)[name] == expected or (np.isnan(expected)
+                                                    and np.isnan(values(result)[name])), name
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -93,11 +94,11 @@ def test_dask_regression_equals_in_memory(rows, cuts):
                    metrics=MOMENTS + MEDIANS, scheduler="synchronous")
     y, p = frame["y"].to_numpy(), frame["p"].to_numpy()
     for name in MOMENTS:
-        assert result.metrics[name] == pytest.approx(quiet(getattr(dm, name), y, p), rel=1e-9,
+        assert values(result)[name] == pytest.approx(quiet(getattr(dm, name), y, p), rel=1e-9,
                                                      abs=1e-9, nan_ok=True), name
     for name in MEDIANS:
-        assert abs(result.metrics[name] - getattr(dm, name)(y, p)) <= \
-            result.error_bounds[name] + 1e-9, name
+        assert abs(values(result)[name] - getattr(dm, name)(y, p)) <= \
+            bounds(result)[name] + 1e-9, name
 
 
 @pytest.fixture(scope="module")
@@ -119,11 +120,11 @@ def test_dask_from_path_equals_streaming(scored_files, exact):
               confidence_level=0.95, n_resamples=500, random_state=0)
     streamed = evaluate_parquet(folder, **kw)
     dasked = evaluate_dask(str(folder), **kw)
-    assert dasked.metrics == streamed.metrics
-    assert dasked.error_bounds == streamed.error_bounds
+    assert values(dasked) == values(streamed)
+    assert bounds(dasked) == bounds(streamed)
     assert dasked.n_files == streamed.n_files == 4
-    assert {k: (v.low, v.high) for k, v in dasked.intervals.items()} == \
-        {k: (v.low, v.high) for k, v in streamed.intervals.items()}
+    assert {k: (v.low, v.high) for k, v in intervals(dasked).items()} == \
+        {k: (v.low, v.high) for k, v in intervals(streamed).items()}
 
 
 def test_dask_on_a_process_cluster(client, scored_files):
@@ -131,12 +132,12 @@ def test_dask_on_a_process_cluster(client, scored_files):
     streamed = evaluate_parquet(folder, y_true="y", y_pred="p", y_score="s")
     on_cluster = evaluate_dask(str(folder / "*.parquet"), y_true="y", y_pred="p", y_score="s",
                                scheduler=client)
-    assert on_cluster.metrics == streamed.metrics
+    assert values(on_cluster) == values(streamed)
     assert on_cluster.states["scores"] == streamed.states["scores"]
     binned = evaluate_dask(dd.from_pandas(frame, npartitions=5), y_true="y", y_score="s",
                            exact=False, n_bins=100, scheduler=client)
-    assert abs(binned.metrics["roc_auc_score"] - streamed.metrics["roc_auc_score"]) <= \
-        binned.error_bounds["roc_auc_score"]
+    assert abs(values(binned)["roc_auc_score"] - values(streamed)["roc_auc_score"]) <= \
+        bounds(binned)["roc_auc_score"]
 
 
 def test_nan_in_a_partition_names_the_file(tmp_path):
