@@ -194,6 +194,27 @@ def test_evaluate_streams_a_directory_of_parquet(files):
     assert rows["accuracy"][1] == f"{values['accuracy']:.4f}"
 
 
+def test_streamed_groups_print_the_in_memory_tables(files):
+    # a directory of Parquet files with --group goes through evaluate_parquet (states, no
+    # rows) and gives the tables and JSON of the one file read in memory
+    common = ("--y-true", "y", "--y-pred", "pred", "--group", "g", "--group", "text",
+              "--n-resamples", "300", "--seed", "2")
+    whole = run("evaluate", files / "preds.csv", *common)
+    parts = run("evaluate", files / "parts", *common)
+    assert whole.exit_code == 0 and parts.exit_code == 0, parts.output
+    assert "streamed" in parts.stdout and "streamed" not in whole.stdout
+    # every table after the title line is the same: metrics, by group, gaps, fairness
+    assert table_rows(parts.stdout) == table_rows(whole.stdout)
+    memory = json.loads(run("evaluate", files / "preds.csv", *common, "--json").stdout)
+    streamed = json.loads(run("evaluate", files / "parts", *common, "--json").stdout)
+    assert streamed.pop("streamed") == {"source": "parquet", "n_rows": 300, "n_files": 2,
+                                        "mode": "exact", "unit": "Parquet file"}
+    for key in ("metrics", "groups", "difference", "ratio", "fairness", "group_columns",
+                "confusion", "task", "n", "classes", "positive_label"):
+        assert streamed[key] == pytest.approx(memory[key]) if key == "n" else \
+            streamed[key] == memory[key], key
+
+
 def test_streamed_bootstrap_interval_equals_in_memory(files):
     from dartboard import interval
     from dartboard.metrics import f1_score
@@ -364,8 +385,9 @@ BAD = [
                   "ranking"], "--task must be one of"),
     ("bad interval method", ["evaluate", "{d}/preds.csv", "--y-true", "y", "--y-pred", "pred",
                              "--ci", "magic"], "magic"),
-    ("streamed with groups", ["evaluate", "{d}/parts", "--y-true", "y", "--y-pred", "pred",
-                              "--group", "g"], "need a single file"),
+    ("streamed with a threshold", ["evaluate", "{d}/parts", "--y-true", "y", "--y-score",
+                                   "score", "--threshold-criterion", "youden"],
+     "--threshold-criterion needs a single file"),
     ("header-only CSV", ["evaluate", "{d}/header_only.csv", "--y-true", "y", "--y-score",
                          "score"], "has no rows"),
     ("header-only training data", ["audit", "{d}/header_only.csv", "--target", "y",
