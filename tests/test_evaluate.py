@@ -322,3 +322,18 @@ def test_score_gaps_on_one_sort_agree_with_row_resampling(weighted, monkeypatch)
         a, b = fast.difference(method), slow.difference(method)
         np.testing.assert_allclose(a["estimate"], b["estimate"], atol=1e-12)
         np.testing.assert_allclose(a[["low", "high"]], b[["low", "high"]], atol=0.015)
+
+
+def test_model_name_is_carried_by_the_evaluation(tmp_path):
+    y, pred, groups, _ = _data(21, n=200)
+    ev = dartboard.evaluate(y, pred, groups=groups["g0"], model="forest", n_resamples=50,
+                            random_state=0)
+    assert ev.model == "forest" and ev.result.model == "forest"
+    assert json.loads(ev.to_json())["model"] == "forest"
+    assert repr(ev).startswith("Evaluation(model 'forest', binary, n = 200")
+    assert "model &#x27;forest&#x27;, binary" in ev._repr_html_()
+    ev.to_html(tmp_path / "r.html")
+    assert "dartboard evaluation: forest" in (tmp_path / "r.html").read_text()
+    assert dartboard.evaluate(y, pred, metrics=["accuracy"]).model is None
+    with pytest.raises(TypeError, match="model must be a name"):
+        dartboard.evaluate(y, pred, model=["forest"])

@@ -58,3 +58,25 @@ def test_log_mlflow_starts_and_ends_a_run_when_none_is_active(store):
     assert mlflow.active_run() is None
     runs = mlflow.search_runs(search_all_experiments=True)
     assert len(runs) == 1 and runs["metrics.accuracy"].iloc[0] == pytest.approx(0.8)
+
+
+def test_model_name_names_the_run_and_a_streamed_evaluation_logs_its_files(store):
+    import pandas as pd
+
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 200)
+    frame = pd.DataFrame({"y": y, "p": np.where(rng.random(200) < 0.8, y, 1 - y)})
+    folder = store / "parts"
+    folder.mkdir()
+    frame.iloc[:80].to_parquet(folder / "a.parquet")
+    frame.iloc[80:].to_parquet(folder / "b.parquet")
+    from dartboard.scale import evaluate_parquet
+
+    ev = evaluate_parquet(folder, y_true="y", y_pred="p", metrics=["accuracy"],
+                          model="gbm v3", n_resamples=50)
+    ev.log_mlflow(report=False)
+    run = mlflow.search_runs(search_all_experiments=True).iloc[0]
+    assert run["tags.mlflow.runName"] == "gbm v3"
+    assert run["params.dartboard_model"] == "gbm v3"
+    assert run["params.dartboard_n_files"] == "2" and run["params.dartboard_n"] == "200"
+    assert run["metrics.accuracy"] == pytest.approx((frame.y == frame.p).mean())

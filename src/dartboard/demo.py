@@ -324,9 +324,9 @@ def run_demo(out_dir: str | os.PathLike[str] = "dartboard-demo", *, quick: bool 
             radius = X_te[:, list(data.feature_names).index("mean radius")]
             size = np.where(radius > np.median(radius), "large", "small")
             ev = evaluate(y_te, y_proba=proba, groups={"tumour size": size},
-                          n_resamples=ci_resamples, random_state=SEED)
+                          n_resamples=ci_resamples, random_state=SEED, model=winner)
             cls = ev.to_dict()
-            cls.update(model=winner, group_column="tumour size")
+            cls.update(group_column="tumour size")
             names = data.target_names.tolist()
             cls["confusion"]["labels"] = [names[int(v)] for v in cls["confusion"]["labels"]]
             cls.update(heading=f"Held-out evaluation of {winner}",

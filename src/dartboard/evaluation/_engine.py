@@ -356,7 +356,8 @@ def check_metric_applies(spec: MetricSpec, task: str, given: set[str]) -> None:
             or (spec.input == "values") != regression:
         raise ValueError(f"metrics: {spec.name} is a "
                          f"{'regression' if spec.input == 'values' else 'classification'}"
-                         f" metric; this evaluation is {task}")
+                         f" metric; this evaluation is "
+                         f"{'regression' if regression else 'classification'}")
     if spec.input not in given:
         raise ValueError(f"metrics: {spec.name} needs {_FEEDS[spec.input]}, which was "
                          "not given")

@@ -61,7 +61,7 @@ def finalize(spec: Spec, bundle: StateBundle, n_files: int, *, source: str = "pa
     rows = tuple(_rows(spec, bundle, chosen, task, whole))
     group_rows = keys = None
     if spec.groups:
-        keys = _sorted_keys(bundle.groups or {}, spec.groups)
+        keys = tuple(_sorted_keys(bundle.groups or {}, spec.groups))
         group_rows = tuple(row for key in keys for row in _rows(
             spec, bundle.groups[key], chosen, task, whole, ", ".join(str(v) for v in key)))
     result = EvaluationResult(
