@@ -337,3 +337,46 @@ def test_model_name_is_carried_by_the_evaluation(tmp_path):
     assert dartboard.evaluate(y, pred, metrics=["accuracy"]).model is None
     with pytest.raises(TypeError, match="model must be a name"):
         dartboard.evaluate(y, pred, model=["forest"])
+
+
+def test_row_resampled_gaps_run_in_bounded_batches(monkeypatch):
+    """Gaps of a metric without a counts or one-sort path resample rows: the indices of
+    a batch of replicates are drawn at once, never more than the batch budget allows,
+    and the replicates are those of a plain loop over the same draws."""
+    from dartboard.evaluation import _groups
+
+    rng = np.random.default_rng(4)
+    n = 90
+    y = rng.integers(0, 2, n)
+    pred = np.where(rng.random(n) < 0.8, y, 1 - y)
+    index = _groups.encode_groups(rng.choice(["a", "b", "c"], n), n)
+    monkeypatch.setattr(_groups, "_BATCH_BYTES", 8 * n * 7)  # 7 replicates a batch
+    sizes = []
+    real = np.random.Generator.integers
+
+    class Recording:
+        def __init__(self, seed):
+            self.rng = np.random.default_rng(seed)
+
+        def integers(self, low, high, size):
+            sizes.append(int(np.prod(size)))
+            return real(self.rng, low, high, size=size)
+
+    def stat(rows):
+        return skm.accuracy_score(y[rows], pred[rows])
+
+    got = _groups.generic_group_replicates(stat, index, 30, Recording(0), "accuracy")
+    assert max(sizes) <= 7 * n and len(sizes) == 3 * 5  # 5 batches, one draw per group
+    # the oracle: the same draws, replicate by replicate, with scikit-learn
+    plain = np.random.default_rng(0)
+    members = index.members()
+    want = np.empty((30, 4))
+    for start in range(0, 30, 7):
+        b = min(7, 30 - start)
+        drawn = [rows[plain.integers(0, rows.shape[0], size=(b, rows.shape[0]))]
+                 for rows in members]
+        for r in range(b):
+            sets = [d[r] for d in drawn]
+            for g, rows in enumerate(sets + [np.concatenate(sets)]):
+                want[start + r, g] = skm.accuracy_score(y[rows], pred[rows])
+    np.testing.assert_array_equal(got, want)
