@@ -33,7 +33,13 @@ import numpy as np
 
 from dartboard._rng import check_random_state, child, seed_sequence
 from dartboard._validation import check_option, describe
-from dartboard.evaluation._engine import Plan, _label_codes, build_result, prepare
+from dartboard.evaluation._engine import (
+    _NO_INTERVAL,
+    Plan,
+    _label_codes,
+    build_result,
+    prepare,
+)
 from dartboard.evaluation._groups import (
     count_types,
     generic_group_replicates,
@@ -599,7 +605,11 @@ class Evaluation:
 
     def _gap_metrics(self, metrics: Any) -> list[str]:
         if metrics is None:
-            return [r.metric for r in self.result.metrics if r.low is not None]
+            # the rows with an interval; a streamed evaluation shows the gaps of every row
+            # it has states for (their method says when there is no interval)
+            streamed = self._gaps is not None and self._gaps.plan is None
+            return [r.metric for r in self.result.metrics if r.low is not None
+                    or (streamed and r.method != _NO_INTERVAL)]
         metrics = [metrics] if isinstance(metrics, str) else list(metrics)
         unknown = [m for m in metrics if m not in self.metrics]
         if unknown:
