@@ -297,3 +297,21 @@ def test_model_name_is_carried(tmp_path):
     assert "lr v2" in ev._repr_html_()
     ev.to_html(tmp_path / "report.html")
     assert "lr v2" in (tmp_path / "report.html").read_text()
+
+
+def test_fractional_weights_give_estimates_without_intervals(tmp_path):
+    frame = _data(15, n=300)
+    frame["wf"] = frame["w"] * 0.5 + 0.25
+    _write(tmp_path, frame, cuts=(100,))
+    from dartboard.uncertainty import IntervalWarning
+
+    with pytest.warns(IntervalWarning, match="non-integer"):
+        ev = evaluate_parquet(tmp_path, y_true="y", y_pred="p", sample_weight="wf",
+                              groups="g0", metrics=["accuracy", "recall"])
+    a = frame[frame.g0 == "a"]
+    assert ev.by_group.loc[("a", "accuracy"), "estimate"] == pytest.approx(
+        skm.accuracy_score(a.y, a.p, sample_weight=a.wf), rel=1e-12)
+    assert ev.by_group["low"].isna().all()
+    gaps = ev.difference()
+    assert gaps["low"].isna().all() and gaps["method"].str.contains("non-integer").all()
+    assert ev.fairness()["low"].isna().all()

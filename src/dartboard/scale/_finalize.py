@@ -77,11 +77,10 @@ def finalize(spec: Spec, bundle: StateBundle, n_files: int, *, source: str = "pa
             classes = bundle.counts.classes
             matrices = [np.asarray(bundle.groups[k].counts.with_classes(classes).matrix,
                                    dtype=np.float64) for k in keys]
+        # fractional weights make the matrices fractional: from_counts then draws none
         gaps = _Gaps.from_counts(matrices, classes, positive, chosen,
                                  child(seed_sequence(spec.random_state), 1), spec.n_resamples,
-                                 spec.confidence_level if whole else None)
-        if not whole:
-            gaps.no_interval = "sample_weight has non-integer values"
+                                 spec.confidence_level)
     states = _states(bundle)
     if spec.groups:
         states["groups"] = {k: _states(bundle.groups[k]) for k in keys}
