@@ -42,8 +42,8 @@ from _fuzz import (  # noqa: E402
     sklearn_agrees,
     weights,
 )
-from _fuzz_engines import ENGINES, Case, known_defect, run_engine  # noqa: E402
 from _fuzz_engines import CONTAINERS as ENGINE_CONTAINERS  # noqa: E402
+from _fuzz_engines import ENGINES, Case, known_defect, run_engine  # noqa: E402
 
 from dartboard.metrics._registry import specs  # noqa: E402
 

@@ -82,8 +82,9 @@ def test_bca_interval_is_scale_invariant(scale):
 @pytest.mark.xfail(strict=True, reason="the evaluation engine passes sample_weight to "
                    "max_error, which takes none (TypeError from the call, not a check)")
 def test_evaluate_regression_takes_sample_weight():
-    import dartboard as db
     from sklearn.metrics import mean_absolute_error
+
+    import dartboard as db
 
     rng = np.random.default_rng(0)
     y = rng.normal(size=30)
@@ -97,8 +98,9 @@ def test_evaluate_regression_takes_sample_weight():
 @pytest.mark.xfail(strict=True, reason="the evaluation engine's counts wrap around with "
                    "integer weights near the int64 range (the metric functions do not)")
 def test_evaluate_weights_near_int64_give_the_metric_functions_numbers():
-    import dartboard as db
     from sklearn.metrics import accuracy_score, balanced_accuracy_score
+
+    import dartboard as db
 
     rng = np.random.default_rng(1)
     for n in (8, 9, 16):  # draws that come before the failing one
