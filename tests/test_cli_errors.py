@@ -165,3 +165,66 @@ def test_a_killed_write_leaves_a_temporary_the_next_run_removes(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(keep + ["out.html",
                                                                          "results.json"])
     assert out.read_text().startswith("<!")
+
+
+# ------------------------------------------- well-formed files with bad contents
+
+def _table(kind):
+    rng = np.random.default_rng(0)
+    n = 40
+    y = rng.integers(0, 2, n)
+    s = np.round(rng.random(n), 3)
+    t = {"y": y.tolist(), "s": s.tolist(), "a": (s > 0.5).astype(int).tolist(),
+         "x0": rng.random(n).round(3).tolist(), "x1": rng.random(n).round(3).tolist()}
+    changes = {"one row": lambda: {k: v[:1] for k, v in t.items()},
+               "one class": lambda: {**t, "y": [0] * n},
+               "text scores": lambda: {**t, "s": ["x"] * n},
+               "missing score": lambda: {**t, "s": [""] + t["s"][1:]},
+               "infinite score": lambda: {**t, "s": ["inf"] + t["s"][1:]},
+               "continuous labels": lambda: {**t, "y": [v + 0.5 for v in t["y"]]},
+               "text features": lambda: {**t, "x0": ["q"] * n}}
+    out = changes[kind]()
+    return "\n".join([",".join(out)] + [",".join(map(str, row)) for row in zip(*out.values())])
+
+
+BAD_CONTENT = {
+    "evaluate": ["evaluate", "{f}", "--y-true", "y", "--y-score", "s", "--n-resamples", "30"],
+    "compare": ["compare", "{f}", "--y-true", "y", "--a", "s", "--b", "x0", "--metric",
+                "roc_auc", "--n-resamples", "30"],
+    "audit": ["audit", "{f}", "--target", "y", "--model",
+              "sklearn.tree.DecisionTreeClassifier", "--n-estimators", "3"],
+}
+
+
+@pytest.mark.parametrize("command, kind", [
+    (c, k) for c in BAD_CONTENT for k in ("one row", "one class", "text scores",
+                                          "missing score", "infinite score",
+                                          "continuous labels", "text features")
+    if not (c != "audit" and k == "text features")
+    and not (c == "audit" and k in ("text scores", "missing score", "infinite score"))])
+def test_bad_contents_exit_2_with_one_line(tmp_path, command, kind):
+    # an audit of every subcommand against well-formed files with bad contents: each
+    # is the user's mistake, said in one line, never an internal error or a traceback
+    path = tmp_path / "in.csv"
+    text = _table(kind)
+    if command == "audit":  # features and target only
+        rows = [line.split(",") for line in text.splitlines()]
+        keep = [i for i, name in enumerate(rows[0]) if name in ("y", "x0", "x1")]
+        text = "\n".join(",".join(r[i] for i in keep) for r in rows)
+    path.write_text(text + "\n")
+    res = runner.invoke(app, [a.replace("{f}", str(path)) for a in BAD_CONTENT[command]])
+    lines = res.stderr.strip().splitlines()
+    assert res.exit_code == 2, res.output
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    assert "Traceback" not in res.output and res.stdout == ""
+
+
+def test_warnings_once_each_after_success(tmp_path):
+    # six rows: many bootstrap resamples miss a class, each warns; one line says so
+    (tmp_path / "w.csv").write_text("y,s\n0,0.1\n0,0.4\n1,0.35\n1,0.8\n0,0.2\n1,0.7\n")
+    res = runner.invoke(app, ["evaluate", str(tmp_path / "w.csv"), "--y-true", "y",
+                              "--y-score", "s", "--n-resamples", "50"])
+    assert res.exit_code == 0, res.output
+    lines = res.stderr.strip().splitlines()
+    assert lines and all(line.startswith("warning: ") for line in lines)
+    assert len(lines) == len(set(lines))

@@ -118,12 +118,17 @@ def _within(filename: str, directory: str) -> bool:
 class CommandGroup(TyperGroup):
     """Runs a subcommand and turns bad input into ``error: ...`` and exit code 2,
     internal errors into ``internal error: ...`` and exit code 1, Ctrl-C and SIGTERM
-    into one line and 130 or 143; warnings become one ``warning: ...`` line each."""
+    into one line and 130 or 143; warnings become one ``warning: ...`` line each,
+    printed once the command has succeeded."""
 
     def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
+        # warnings are said once each, after the command succeeded: a failed command
+        # says one line (the error), not the warnings that led up to it
+        said: dict[str, None] = {}
+
         def show_warning(message: Any, category: Any, *_: Any, **__: Any) -> None:
-            typer.echo(f"warning: {one_line(str(message))}", err=True)
+            said[f"warning: {one_line(str(message))}"] = None
 
         args = list(sys.argv[1:] if args is None else args)
         debug = DEBUG_OPTION in args
@@ -134,6 +139,8 @@ class CommandGroup(TyperGroup):
                 warnings.showwarning = show_warning
                 rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
                                   standalone_mode=False, **extra)
+            for line in said:
+                typer.echo(line, err=True)
         except Stopped as exc:
             self._fail(str(exc), standalone_mode, exc.code, prefix="")
         except typer.Abort as exc:  # a signal while the command line was parsed
