@@ -128,3 +128,23 @@ def test_d2_tweedie_score_of_huge_values_is_a_number_or_a_clear_error():
         assert "y_true" in str(exc) or "y_pred" in str(exc)
     else:
         assert isinstance(value, float)
+
+
+# ----------------------------------------------- defects this fuzzing found, fixed
+
+def test_exact_permutation_ties_near_zero_mean_count_as_ties():
+    # the mean difference is 0.01 / 8 while the terms are ~0.1: their rounding error
+    # exceeded a tolerance relative to the mean alone, and two flips whose sums equal
+    # the observed one in exact arithmetic were counted as less extreme (p 0.992)
+    import dartboard as db
+
+    hundredths_a = np.array([93, 67, 67, 70, 76, 20, 97, 92])
+    hundredths_b = np.array([100, 62, 52, 73, 86, 8, 100, 100])
+    k = hundredths_a - hundredths_b
+    signs = 1 - 2 * ((np.arange(2**8)[:, None] >> np.arange(8)) & 1)
+    null, t = signs @ k, int(k.sum())  # every flip, in integers
+    for alternative, extreme in (("two-sided", np.abs(null) >= abs(t)),
+                                 ("greater", null >= t), ("less", null <= t)):
+        res = db.permutation_test(hundredths_a / 100, hundredths_b / 100, exact=True,
+                                  alternative=alternative)
+        assert res.pvalue == extreme.mean(), alternative
