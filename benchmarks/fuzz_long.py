@@ -2,8 +2,8 @@
 (interval, compare_models, delong_test, mcnemar_test, permutation_test, cv_interval,
 corrected_ttest, evaluate), hostile cases until a time budget is spent.
 
-Usage: python benchmarks/fuzz_long.py [SECONDS_PER_FUNCTION] [MAX_CASES] [SEED]
-(defaults 20, 5000, 0)
+Usage: python benchmarks/fuzz_long.py [SECONDS_PER_FUNCTION] [MAX_CASES] [SEED] [NAMES]
+(defaults 20, 5000, 0, every function; NAMES is a comma-separated subset)
 
 The cases and rules are those of tests/test_fuzz.py and tests/test_fuzz_engines.py
 (tests/_fuzz.py, tests/_fuzz_engines.py): containers (list, numpy, read-only,
@@ -109,6 +109,9 @@ def main(argv: list[str]) -> int:
         (s.name, partial(metric_case, _Metric(s))) for s in specs()
         if s.scalar and s.name not in TWO_D]
     functions += [(name, partial(engine_case, name)) for name in ENGINES]
+    if len(argv) > 4:
+        chosen = set(argv[4].split(","))
+        functions = [(name, run) for name, run in functions if name in chosen]
     print(f"{'function':40s}" + "".join(f"{c:>10s}" for c in
                                          (c.replace("refused by both", "by both")
                                           for c in COLUMNS)), flush=True)

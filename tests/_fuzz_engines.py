@@ -413,16 +413,18 @@ def _ref_mcnemar(arrays: dict, kw: dict, out: tuple) -> str | None:
 
 def _draw_permutation(rng: np.random.Generator, case: Case) -> tuple[dict, tuple, dict]:
     n = min(case.n, 10)
-    a = np.round(rng.random(n), 2)
-    a, b = a * case.scale, np.round(a + rng.normal(scale=0.1, size=n), 2) * case.scale
+    hundredths = rng.integers(0, 100, n)
+    other = np.clip(hundredths + np.round(rng.normal(scale=10, size=n)), -200, 200)
+    a, b = hundredths / 100 * case.scale, other / 100 * case.scale
     kw = {"alternative": str(rng.choice(["two-sided", "greater", "less"])),
-          "exact": bool(rng.integers(2))}
+          "exact": bool(rng.integers(2)), "hundredths": (hundredths - other).astype(int)}
     return {"a": a, "b": b}, (), kw
 
 
 def _call_permutation(arrays: dict, kw: dict) -> tuple:
     import dartboard as db
 
+    kw = {k: v for k, v in kw.items() if k != "hundredths"}
     res = db.permutation_test(arrays["a"], arrays["b"], n_resamples=300, random_state=0, **kw)
     return (res.statistic, res.pvalue)
 
@@ -435,13 +437,15 @@ def _ref_permutation(arrays: dict, kw: dict, out: tuple) -> str | None:
     msg = _disagree("statistic", out[0], float(np.mean(d)), 1e-9)
     if msg or not kw["exact"]:
         return msg or (None if 0 < out[1] <= 1 else f"p-value {out[1]!r}")
-    # scipy enumerates every pairing too (n_resamples=inf), with the same tie tolerance
-    from scipy import stats
-
-    ref = stats.permutation_test((a, b), lambda x, y, axis: np.mean(x - y, axis=axis),
-                                 permutation_type="samples", vectorized=True,
-                                 n_resamples=np.inf, alternative=kw["alternative"])
-    return _disagree("exact p", out[1], float(ref.pvalue), 1e-9)
+    # every one of the 2**n sign flips in exact integer arithmetic (the data are
+    # hundredths, scaled): ties are ties, whatever the rounding of the floats
+    k = kw["hundredths"]
+    n = k.shape[0]
+    signs = 1 - 2 * ((np.arange(2**n)[:, None] >> np.arange(n)) & 1)
+    null, t = signs @ k, int(k.sum())
+    extreme = {"two-sided": np.abs(null) >= abs(t), "greater": null >= t,
+               "less": null <= t}[kw["alternative"]]
+    return _disagree("exact p", out[1], float(extreme.mean()), 1e-12)
 
 
 # ------------------------------------------------------- cv_interval, corrected_ttest
@@ -559,6 +563,40 @@ def _ref_evaluate(arrays: dict, kw: dict, out: tuple) -> str | None:
     return None
 
 
+# ---------------------------------------------------------- stability_metrics
+
+def _draw_stability(rng: np.random.Generator, case: Case) -> tuple[dict, tuple, dict]:
+    m = 2 + case.n_classes  # models
+    n = max(case.n, 2)
+    probas = np.round(rng.random((m, n)), 2)
+    y = relabel(rng.integers(0, 2, n), case.labels)
+    classes = [v.item() for v in relabel(np.array([0, 1]), case.labels)]
+    return {"probas": probas, "y_true": y}, ("y_true",), {"classes": classes}
+
+
+def _call_stability(arrays: dict, kw: dict) -> tuple:
+    import dartboard as db
+
+    res = db.stability_metrics(arrays["probas"], y_true=arrays["y_true"], **kw)
+    return tuple(float(v) for k, v in sorted(res.summary.items()))
+
+
+def _ref_stability(arrays: dict, kw: dict, out: tuple) -> str | None:
+    import dartboard as db
+
+    h = arrays["probas"]
+    m, n = h.shape
+    summary = db.stability_metrics(h, y_true=arrays["y_true"], **kw).summary
+    labels = h >= 0.5
+    stability = np.mean(np.abs(labels.sum(axis=0) - (~labels).sum(axis=0)) / m)
+    # jitter: every pair of models, the share of points they label differently
+    pairs = [(i, j) for i in range(m) for j in range(i + 1, m)]
+    jitter = np.mean([np.mean(labels[i] != labels[j]) for i, j in pairs])
+    return (_disagree("label_stability", summary["label_stability"], float(stability))
+            or _disagree("jitter", summary["jitter"], float(jitter))
+            or _disagree("std", summary["std"], float(np.mean(np.std(h, axis=0, ddof=1)))))
+
+
 ENGINES = {
     "compare_models": Engine("compare_models", _draw_compare, _call_compare, _ref_compare),
     "interval": Engine("interval", _draw_interval, _call_interval, _ref_interval),
@@ -569,6 +607,8 @@ ENGINES = {
     "cv_interval": Engine("cv_interval", _draw_folds, _call_cv_interval, _ref_cv_interval),
     "corrected_ttest": Engine("corrected_ttest", _draw_folds, _call_corrected, _ref_corrected),
     "evaluate": Engine("evaluate", _draw_evaluate, _call_evaluate, _ref_evaluate),
+    "stability_metrics": Engine("stability_metrics", _draw_stability, _call_stability,
+                                _ref_stability),
 }
 
 
