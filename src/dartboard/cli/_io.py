@@ -7,6 +7,8 @@ An unexpected failure inside dartboard ends with exit code 1 and one line
 as bad input. Ctrl-C ends with ``interrupted`` and exit code 130, SIGTERM with
 ``terminated`` and 143 (128 + the signal, as a shell reports a killed process);
 both unwind like an exception, so a file being written is removed, not left half.
+SIGKILL cannot be caught: a killed write leaves its hidden temporary file, which the
+next write of the same output removes (``report._render.remove_stale_temporaries``).
 Subcommands raise ordinary ``ValueError``/``TypeError``/``OSError`` and never catch
 them; :class:`CommandGroup` is the one place that reports them. Output files are
 checked before any work (:func:`check_output`) and written atomically at the very
@@ -57,33 +59,76 @@ class _Terminated(KeyboardInterrupt):
 def is_bad_input(exc: BaseException) -> bool:
     """Whether ``exc`` means "the input is wrong" (exit 2) rather than a bug (exit 1).
 
-    ``ValueError`` (dartboard's checks, and pandas', pyarrow's and json's parse
-    errors) and ``OSError`` (unreadable files) always are. ``TypeError``,
-    ``KeyError`` and ``IndexError`` are only when dartboard raised them on purpose:
-    the innermost frame is a ``raise`` statement in dartboard's own code (its checks
-    name the argument). The same types raised by an operation (``None`` iterated,
-    an array hashed) or from inside numpy or pandas are bugs, and so is every other
-    exception.
+    ``OSError`` (unreadable files) always is. ``ValueError`` (dartboard's checks,
+    and pandas', pyarrow's and json's parse errors) is, unless numpy raised it from
+    its own arithmetic: an array operation that does not fit (shapes that do not
+    broadcast, an empty reduction, a quantile out of range) means dartboard handed
+    numpy something it should have checked or never built, so it is a bug, whatever
+    the input was. ``TypeError``, ``KeyError`` and ``IndexError`` are bad input only
+    when dartboard raised them on purpose: the innermost frame is a ``raise``
+    statement in dartboard's own code (its checks name the argument). The same types
+    raised by an operation (``None`` iterated, an array hashed) or from inside numpy
+    or pandas are bugs, and so is every other exception.
     """
-    if isinstance(exc, (ValueError, OSError)):
+    if isinstance(exc, OSError):
         return True
+    if isinstance(exc, ValueError):
+        return not _from_numpy(exc)
     if not isinstance(exc, (TypeError, KeyError, IndexError)) or exc.__traceback__ is None:
         return False
     frame = traceback.extract_tb(exc.__traceback__)[-1]
-    inside = str(Path(frame.filename).resolve()).startswith(_PACKAGE + os.sep)
-    line = linecache.getline(frame.filename, frame.lineno or 0).lstrip()
-    return inside and line.startswith("raise ")
+    return _within(frame.filename, _PACKAGE) and _raised_here(frame)
+
+
+#: numpy's messages for array operations that do not fit (raised from C, so no numpy
+#: frame is on the traceback); "could not convert string to float" is not here: that
+#: one is the user's text in a numeric place
+_NUMPY_MESSAGES = ("could not be broadcast", "could not broadcast", "non-broadcastable",
+                   "cannot reshape array", "to reduction operation", "inhomogeneous shape",
+                   "setting an array element with a sequence", "input array dimensions",
+                   "input arrays must have same number of dimensions",
+                   "truth value of an array", "is out of bounds for array",
+                   "assignment destination is read-only", "output array is read-only",
+                   "negative dimensions are not allowed", "object too deep",
+                   "object of too small depth")
+
+
+def _from_numpy(exc: BaseException) -> bool:
+    """Whether numpy raised ``exc`` from its own code (a frame inside numpy, or one of
+    its C-level messages for arrays that do not fit)."""
+    import numpy
+
+    frames = traceback.extract_tb(exc.__traceback__) if exc.__traceback__ else []
+    if frames and _within(frames[-1].filename, str(Path(numpy.__file__).resolve().parent)):
+        return True
+    if frames and _raised_here(frames[-1]):  # a check that quotes numpy says so itself
+        return False
+    text = str(exc)
+    return any(phrase in text for phrase in _NUMPY_MESSAGES)
+
+
+def _raised_here(frame: traceback.FrameSummary) -> bool:
+    return linecache.getline(frame.filename, frame.lineno or 0).lstrip().startswith("raise ")
+
+
+def _within(filename: str, directory: str) -> bool:
+    return str(Path(filename).resolve()).startswith(directory + os.sep)
 
 
 class CommandGroup(TyperGroup):
     """Runs a subcommand and turns bad input into ``error: ...`` and exit code 2,
     internal errors into ``internal error: ...`` and exit code 1, Ctrl-C and SIGTERM
-    into one line and 130 or 143; warnings become one ``warning: ...`` line each."""
+    into one line and 130 or 143; warnings become one ``warning: ...`` line each,
+    printed once the command has succeeded."""
 
     def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
+        # warnings are said once each, after the command succeeded: a failed command
+        # says one line (the error), not the warnings that led up to it
+        said: dict[str, None] = {}
+
         def show_warning(message: Any, category: Any, *_: Any, **__: Any) -> None:
-            typer.echo(f"warning: {one_line(str(message))}", err=True)
+            said[f"warning: {one_line(str(message))}"] = None
 
         args = list(sys.argv[1:] if args is None else args)
         debug = DEBUG_OPTION in args
@@ -94,6 +139,8 @@ class CommandGroup(TyperGroup):
                 warnings.showwarning = show_warning
                 rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
                                   standalone_mode=False, **extra)
+            for line in said:
+                typer.echo(line, err=True)
         except Stopped as exc:
             self._fail(str(exc), standalone_mode, exc.code, prefix="")
         except typer.Abort as exc:  # a signal while the command line was parsed

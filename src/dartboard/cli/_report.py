@@ -14,6 +14,8 @@ _SECTIONS = ("selection", "classification", "regression", "stability", "profile"
 _TABLES = {"selection": ("ranking", "sweep_segments"), "classification": ("metrics", "groups"),
            "regression": ("metrics", "groups", "error_summary"), "stability": ("summary",),
            "profile": ("rows",), None: ("highlights",)}
+# the fields the report draws figures from: each a JSON object of named arrays
+_FIGURES = {"classification": ("roc", "pr", "confusion", "calibration")}
 
 
 def report(
@@ -60,6 +62,12 @@ def _check_structure(data: dict, results: str) -> None:
             if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
                 raise ValueError(f"{results!r}: {where!r} must be a list of JSON objects "
                                  f"(table rows); got {_shape(rows)}")
+    for name, fields in _FIGURES.items():
+        section = data.get(name) or {}
+        for field in fields:
+            if section.get(field) is not None and not isinstance(section[field], dict):
+                raise ValueError(f"{results!r}: '{name}.{field}' must be a JSON object (the "
+                                 f"figure's arrays by name); got {_shape(section[field])}")
 
 
 def _shape(value: object) -> str:

@@ -55,9 +55,15 @@ def _permutation_test_iv(a: Any, b: Any, n_resamples: Any, alternative: Any,
     return a - b, n_resamples, alternative, bool(exact), rng
 
 
-def count_extreme(null: np.ndarray, observed: float, alternative: str) -> int:
-    """How many null statistics are at least as extreme as ``observed``."""
-    gamma = abs(observed) * _TIE_RTOL
+def count_extreme(null: np.ndarray, observed: float, alternative: str,
+                  scale: float = 0.0) -> int:
+    """How many null statistics are at least as extreme as ``observed``.
+
+    Ties are judged within ``100 eps`` of ``max(|observed|, scale)``: a mean of
+    terms of size ``scale`` carries their rounding error, however close to zero
+    the mean itself is (``observed`` alone would make the tolerance vanish there).
+    """
+    gamma = max(abs(observed), scale) * _TIE_RTOL
     if alternative == "greater":
         return int(np.count_nonzero(null >= observed - gamma))
     if alternative == "less":
@@ -108,8 +114,10 @@ def permutation_test(a: Any, b: Any, *, n_resamples: int = 5000,
     random flips give ``p = (S + 1) / (R + 1)``, which is never 0 and is a valid
     p-value for any R. "At least as extreme" means ``|t*| >= |t|`` for
     ``alternative="two-sided"``, ``t* >= t`` for ``"greater"`` (a better than
-    b) and ``t* <= t`` for ``"less"``; statistics within a relative ``100 eps``
-    of the observed one count as ties, as in :func:`scipy.stats.permutation_test`.
+    b) and ``t* <= t`` for ``"less"``; statistics within ``100 eps`` of the
+    observed one count as ties, relative to ``max(|t|, mean |d_i|)``: SciPy's
+    :func:`scipy.stats.permutation_test` takes ``|t|`` alone, which misses ties
+    whose rounding error comes from the terms when their mean is near 0.
 
     Parameters
     ----------
@@ -143,13 +151,14 @@ def permutation_test(a: Any, b: Any, *, n_resamples: int = 5000,
     d, n_resamples, alternative, exact, rng = _permutation_test_iv(
         a, b, n_resamples, alternative, exact, random_state)
     observed = float(d.mean())
+    scale = float(np.mean(np.abs(d)))
     if exact:
         null = _exact_null(d)
-        pvalue = count_extreme(null, observed, alternative) / null.shape[0]
+        pvalue = count_extreme(null, observed, alternative, scale) / null.shape[0]
         method = "exact sign-flip permutation test"
     else:
         null = _random_null(d, n_resamples, rng)
-        pvalue = (count_extreme(null, observed, alternative) + 1) / (n_resamples + 1)
+        pvalue = (count_extreme(null, observed, alternative, scale) + 1) / (n_resamples + 1)
         method = "Monte-Carlo sign-flip permutation test"
     return TestResult(statistic=observed, pvalue=float(min(pvalue, 1.0)),
                       alternative=alternative, method=method, estimate=observed,

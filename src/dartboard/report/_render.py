@@ -10,6 +10,7 @@ sees half a report and a failed run leaves no partial file.
 
 from __future__ import annotations
 
+import glob
 import io
 import json
 import os
@@ -306,18 +307,21 @@ def write_texts_atomic(texts: dict[str | os.PathLike[str], str]) -> list[Path]:
     Every text goes to a temporary file beside its target first; only when all are
     written are they renamed into place. An error or an interrupt (Ctrl-C, or SIGTERM
     turned into an exception by the command line) removes the temporaries, and a
-    rename that fails removes the files already renamed.
+    rename that fails removes the files already renamed. SIGKILL (or a power cut)
+    cannot be caught: its temporary ``.<name>.<pid>.<random>.tmp`` stays, and the
+    next write of the same file removes it once process ``<pid>`` is gone.
     """
     paths = [Path(p) for p in texts]
     for path in paths:
         if not path.parent.is_dir():
             raise FileNotFoundError(f"cannot write {path}: directory {path.parent} does "
                                     "not exist")
+        remove_stale_temporaries(path)
     staged: list[str] = []
     placed: list[Path] = []
     try:
         for path, text in zip(paths, texts.values()):
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.",
                                        suffix=".tmp")
             staged.append(tmp)
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -334,6 +338,35 @@ def write_texts_atomic(texts: dict[str | os.PathLike[str], str]) -> list[Path]:
                 path.unlink(missing_ok=True)
         raise
     return paths
+
+
+def remove_stale_temporaries(path: Path) -> list[Path]:
+    """Remove the temporaries a killed writer of ``path`` left beside it: only files
+    named as :func:`write_texts_atomic` names them, by a process that no longer runs
+    (a live writer, or another user's, is left alone). POSIX only: elsewhere a
+    process cannot be probed without side effects, and nothing is removed."""
+    if os.name != "posix":
+        return []
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.(\d+)\.[A-Za-z0-9_]+\.tmp")
+    removed = []
+    for candidate in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        match = pattern.fullmatch(candidate.name)
+        if match and not _running(int(match.group(1))):
+            candidate.unlink(missing_ok=True)
+            removed.append(candidate)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)  # signal 0: probes, sends nothing
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # another user's process (or not a pid): not ours to judge
+    return True
 
 
 def _umask() -> int:
