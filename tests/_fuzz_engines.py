@@ -619,11 +619,6 @@ ENGINES = {
 #: strict xfail test in tests/test_fuzz_engines.py; the fuzz counts them as "known"
 #: instead of failing on them again (remove an entry when its xfail starts passing)
 KNOWN_DEFECTS = {
-    "bca at extreme scale": lambda text: "Quantiles must be in the range" in text,
-    "evaluate regression weights": lambda text: "max_error() got an unexpected keyword "
-                                                "argument 'sample_weight'" in text,
-    "evaluate weights near int64": lambda text: text.startswith("evaluate(")
-                                                and "weights=big" in text,
     "d2_tweedie_score at 1e200": lambda text: text.startswith("d2_tweedie_score")
                                               and "'float' object has no attribute 'ndim'"
                                               in text,

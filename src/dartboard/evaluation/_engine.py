@@ -12,12 +12,13 @@ from dartboard's public functions (the metrics, :func:`dartboard.interval`).
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from dartboard._labels import positive_index, positive_label
+from dartboard._labels import integer_counts_fit, positive_index, positive_label
 from dartboard._validation import (
     as_float_array,
     check_confidence_level,
@@ -214,8 +215,9 @@ def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: An
         yp = as_float_array(y_pred, name="y_pred")
         n = check_consistent_length(("y_true", yt), ("y_pred", yp))
         inputs: dict[str, np.ndarray | None] = {"values": yp}
-        chosen = _choose(metrics, "regression", inputs, None)
-        return Plan("regression", yt, inputs, chosen, check_sample_weight(sample_weight, n),
+        w = check_sample_weight(sample_weight, n)
+        chosen = _choose(metrics, "regression", inputs, None, weighted=w is not None)
+        return Plan("regression", yt, inputs, chosen, w,
                     None if groups is None else encode_groups(groups, n), opts)
     d = _classification_iv(y_true, y_pred, y_score, y_proba, task, pos_label)
     if (threshold_criterion is not None or curve_bands) and not (
@@ -228,8 +230,9 @@ def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: An
     if pos_label is not None and d.task != "binary":
         raise ValueError(f"pos_label applies to a binary task; this one is {d.task}")
     inputs = _inputs(d)
-    return Plan(d.task, d.y_true, inputs, _choose(metrics, d.task, inputs, d, positive),
-                check_sample_weight(sample_weight, n),
+    w = check_sample_weight(sample_weight, n)
+    return Plan(d.task, d.y_true, inputs,
+                _choose(metrics, d.task, inputs, d, positive, weighted=w is not None), w,
                 None if groups is None else encode_groups(groups, n), opts, d, positive)
 
 
@@ -300,15 +303,33 @@ _FEEDS = {"labels": "y_pred (or y_score / y_proba, from which labels are derived
           "binary y_score in [0, 1])", "values": "y_pred (predicted values)"}
 
 
+def takes_weights(function: Callable[..., Any]) -> bool:
+    """Whether a metric function has a ``sample_weight`` parameter (max_error has none)."""
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):  # a builtin without a signature: let the call decide
+        return True
+    return "sample_weight" in parameters or any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+
+
 def _choose(metrics: Any, task: str, inputs: dict[str, np.ndarray | None],
-            d: _Labelled | None, positive: Any = None) -> tuple[Chosen, ...]:
+            d: _Labelled | None, positive: Any = None, *,
+            weighted: bool = False) -> tuple[Chosen, ...]:
     """The rows of the evaluation: the registry's defaults for the task that the given
-    columns feed, or the metrics asked for (each checked to apply)."""
+    columns feed, or the metrics asked for (each checked to apply).
+
+    With sample weights, a default metric that takes none (a sample maximum) is left
+    out, and one asked for by name is refused: a weighted evaluation never mixes in
+    unweighted numbers.
+    """
     regression = task == "regression"
     if metrics is None:
         out = []
         for spec in specs(task=task):
             if inputs.get(spec.input) is None:
+                continue
+            if weighted and not takes_weights(spec.function):
                 continue
             kw = _keywords(spec, d, positive) if d is not None else {}
             out.append(Chosen(label_of(spec, None, task, kw), spec.function, spec,
@@ -317,6 +338,10 @@ def _choose(metrics: Any, task: str, inputs: dict[str, np.ndarray | None],
     out = []
     for metric in metrics_list(metrics):
         spec, function = resolve_metric(metric, task)
+        if weighted and not takes_weights(function):
+            name = getattr(function, "__name__", None) or type(function).__name__
+            raise ValueError(f"metrics: {name} takes no sample_weight; leave it out of a "
+                             "weighted evaluation")
         if spec is None:
             kind = "values" if regression else "labels"
             out.append(Chosen(label_of(None, function, task, {}), function, None, kind, {}))
@@ -422,7 +447,8 @@ class _GroupCounts:
         if members is not None:
             t, p = t[members], p[members]
             w = None if w is None else w[members]
-        if w is not None and (w.dtype.kind not in "iuf" or float(np.abs(w).sum()) >= 2.0 ** 53):
+        if w is not None and (w.dtype.kind not in "iuf" or not integer_counts_fit(
+                np.abs(w, dtype=np.float64).sum())):
             return None  # exactness of the weighted sums is not assured: the slow path
         from dartboard.metrics._confusion import ConfusionCounts
         from dartboard.uncertainty._bootstrap import CountGroups

@@ -132,6 +132,9 @@ def _bca_levels(estimate: float, values: np.ndarray, reps: Replicates,
                       IntervalWarning, stacklevel=5)
         return None
     d = np.average(jack, weights=w) - jack
+    # a is scale-free: scaling d to a largest value of 1 keeps its cube and the
+    # power 1.5 from under- or overflowing on metrics of 1e-200 or 1e200
+    d = d / np.max(np.abs(d))
     a = float(np.sum(w * d**3) / (6.0 * np.sum(w * d**2) ** 1.5))
     z = special.ndtri(np.array([alpha, 1.0 - alpha]))
     return special.ndtr(z0 + (z0 + z) / (1.0 - a * (z0 + z)))
