@@ -221,7 +221,10 @@ def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: b
                                      state.multiclass))
     reps = state_replicates(state, norm, debiased, iv["n_resamples"], iv["stratified"],
                             check_random_state(random_state), method == "bca")
+    spec = get_spec("calibration_error")
     low, high, se, used, dist = _bootstrap.bootstrap_interval(
-        estimate, reps, iv["confidence_level"], method, get_spec("calibration_error").bounds)
+        estimate, reps, iv["confidence_level"], method, spec.bounds)
+    if spec.covers_estimate:
+        low, high = min(low, estimate), max(high, estimate)
     return Interval(estimate, low, high, iv["confidence_level"], used, se, dist,
                     iv["n_resamples"], "calibration_error")
