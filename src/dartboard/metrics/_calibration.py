@@ -88,6 +88,8 @@ from dartboard.metrics._top_label import (
 __all__ = ["BrierDecomposition", "CalibrationState", "brier_decomposition",
            "calibration_curve", "calibration_error"]
 
+#: calibration_error's bins (torchmetrics' default); figures that quote an ECE use them
+DEFAULT_N_BINS = 15
 STRATEGIES = ("uniform", "quantile")
 NORMS = ("l1", "l2", "max")
 MULTICLASS = ("top_label", "classwise", "marginal")
@@ -358,7 +360,7 @@ def decomposition_from_sums(weight: np.ndarray, sum_p: np.ndarray,
 
 # ---------------------------------------------------------------------- public
 
-def calibration_error(y_true: Any, y_proba: Any, *, n_bins: int = 15,
+def calibration_error(y_true: Any, y_proba: Any, *, n_bins: int = DEFAULT_N_BINS,
                       strategy: str = "uniform", norm: str = "l1",
                       multiclass: str = "top_label", debiased: bool = False,
                       sample_weight: Any = None, pos_label: Any = None,
