@@ -86,13 +86,14 @@ def test_ties_take_the_first_column_as_argmax():
     np.testing.assert_array_equal(conf, proba.max(1))
 
 
-def test_labels_that_are_not_column_indices_are_encoded():
+def test_labels_of_any_integer_type_or_not_column_indices():
     rng = np.random.default_rng(3)
     proba = rng.dirichlet([1, 2, 3, 4], 500).astype(np.float32)
     y = rng.integers(0, 4, 500)
     conf, hit = oracle(proba, y)
     want = loop_error(conf.astype(np.float64), hit, 15, "l1")
-    for labels in (y + 1, y * 10 - 7, np.array(["a", "b", "c", "d"])[y]):
+    for labels in (y.astype(np.uint8), y.astype(np.uint64), y + 1, y * 10 - 7,
+                   np.array(["a", "b", "c", "d"])[y]):
         assert calibration_error(labels, proba) == pytest.approx(want, abs=1e-12)
     with pytest.raises(ValueError, match="y_proba has 4 probability columns but y_true has 3"):
         calibration_error(np.minimum(y, 2), proba)

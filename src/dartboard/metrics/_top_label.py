@@ -80,7 +80,7 @@ def top_label_blocks(p: np.ndarray, codes: np.ndarray, tolerance: float,
     # a tie at the maximum needs two entries equal to it: impossible above half the
     # row sum, which is at most 1 + tolerance (and its rounding, within tolerance)
     tie_possible = 0.5 + tolerance
-    rows = max(64, BLOCK_BYTES // (k * p.itemsize))
+    rows = _block_rows(n, k, p.itemsize)
     cols = np.empty(k * rows, dtype=p.dtype)
     offsets = np.arange(rows) * k
     for start in range(0, n, rows):
@@ -100,15 +100,12 @@ def top_label_blocks(p: np.ndarray, codes: np.ndarray, tolerance: float,
                 or 1.0 - float(total.min()) > tolerance:
             top = _checked_block(p, runs, group, tolerance).view(bits)
         conf = top.view(p.dtype)
-        y = codes[start:start + c]
+        y = codes[start:start + c].astype(np.intp, copy=False)  # uint64 + intp is float
         if verify is not None:
-            if y.max() >= k:
+            if y.min() < 0 or y.max() >= k:
                 raise NotColumnIndices
-            try:  # bincount refuses negative labels, and its pass is the check
-                counts = np.bincount(y, minlength=k)
-            except (TypeError, ValueError):
-                raise NotColumnIndices from None
-            seen |= counts > 0
+            if not seen.all():  # usually settled by the first block
+                seen |= np.bincount(y, minlength=k) > 0
         hit = block.reshape(-1)[offsets[:c] + y] == conf
         tie = np.flatnonzero(hit & (conf <= tie_possible))
         if tie.shape[0]:
@@ -132,6 +129,12 @@ def _checked_block(p: np.ndarray, runs: np.ndarray, group: int, tolerance: float
     return _fold(np.maximum.reduce(runs, axis=0), np.maximum, group)
 
 
+def _block_rows(n: int, k: int, itemsize: int) -> int:
+    """Rows per block: ``BLOCK_BYTES`` of the matrix, at least 64 rows (many classes)
+    and at most all of them (the buffers never outgrow the input)."""
+    return max(1, min(n, max(64, BLOCK_BYTES // (k * itemsize))))
+
+
 def _fold(lanes: np.ndarray, ufunc: np.ufunc, group: int) -> np.ndarray:
     """Per-row value from the per-lane values of an interleaved block."""
     return lanes if group == 1 else ufunc(lanes[0::2], lanes[1::2])
@@ -142,7 +145,7 @@ def _row_sums(p: np.ndarray) -> np.ndarray:
     n, k = p.shape
     group = 2 if p.itemsize == 4 and k % 2 == 0 else 1
     out = np.empty(n, dtype=p.dtype)
-    rows = max(64, BLOCK_BYTES // (k * p.itemsize))
+    rows = _block_rows(n, k, p.itemsize)
     for start in range(0, n, rows):
         block = np.ascontiguousarray(p[start:start + rows].reshape(-1, k // group, group)
                                      .transpose(1, 0, 2)).reshape(k // group, -1)
