@@ -43,6 +43,13 @@ def test_diagram_draws_bins_intervals_and_histogram(data):
     assert f"ECE = {ece:.3f} [" in ax.get_title()
 
 
+def test_diagram_quotes_the_ece_of_calibration_error_with_its_default_bins(data):
+    y, p = data
+    ax, hist = plot_reliability_diagram(y, p)
+    assert f"ECE = {calibration_error(y, p):.3f} [" in ax.get_title()
+    assert len(hist.patches) == len(np.unique(np.floor(p * 15)))
+
+
 def test_diagram_from_engine_points(data):
     y, p = data
     res = evaluate_predictions(y, y_score=p, n_resamples=200)

@@ -29,7 +29,7 @@ _FAMILIES = {
                           "combined_ftest_5x2cv", "bayesian_correlated_ttest",
                           "bayesian_signed_rank_test", "rank_equivalence", "BayesResult",
                           "mcnemar_power", "mcnemar_sample_size", "auc_power",
-                          "auc_sample_size"],
+                          "auc_sample_size", "calibration_test"],
     "dartboard.selection": ["dart_score", "dart_rank", "dart_sweep", "dart_refit",
                             "dart_equivalence", "DartSweepResult"],
     "dartboard.stability": ["stability_metrics", "stability_audit", "StabilityResult"],

@@ -15,6 +15,7 @@ from dartboard.compare._bayes import (
     bayesian_signed_rank_test,
     rank_equivalence,
 )
+from dartboard.compare._calibration import calibration_test
 from dartboard.compare._folds import (
     ControlResult,
     combined_ftest_5x2cv,
@@ -37,7 +38,8 @@ from dartboard.compare._results import Comparison, RankResult, TestResult
 
 __all__ = ["BayesResult", "Comparison", "ControlResult", "KModelComparison", "RankResult",
            "TestResult", "adjust_pvalues", "auc_power", "auc_sample_size",
-           "bayesian_correlated_ttest", "bayesian_signed_rank_test", "cochran_q",
+           "bayesian_correlated_ttest", "bayesian_signed_rank_test", "calibration_test",
+           "cochran_q",
            "combined_ftest_5x2cv", "compare_k_models", "compare_models", "compare_with_control",
            "corrected_ttest", "delong_test", "friedman_test", "mcnemar_power",
            "mcnemar_sample_size", "mcnemar_test", "paired_ttest_5x2cv", "permutation_test",

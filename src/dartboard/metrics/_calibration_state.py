@@ -36,14 +36,18 @@ from dartboard.metrics._state import check_same_kind
 
 __all__ = ["CalibrationState", "bin_keys"]
 
+#: rows binned at a time (their float64 confidences and keys stay in cache)
+CHUNK_ROWS = 2**16
+
 
 def bin_keys(conf: np.ndarray, hit: np.ndarray, n_bins: int,
              edges: np.ndarray | None) -> np.ndarray:
     """Flat cell index ``o * (n_bins + 1) + b`` of each row (one pass each step)."""
     slots = n_bins + 1
     if edges is None:
-        # cast before adding the outcome's offset: n p + S can round up to the next integer
-        key = (conf * n_bins).astype(np.intp)
+        # in float64 whatever conf's dtype (exact for float32 conf); cast before adding
+        # the outcome's offset: n p + S can round up to the next integer
+        key = np.multiply(conf, n_bins, dtype=np.float64).astype(np.intp)
     else:
         key = np.searchsorted(edges[1:-1], conf, side="right")
     np.add(key, slots, out=key, where=hit)
@@ -96,23 +100,37 @@ class CalibrationState:
         boolean. ``second_moment=False`` skips the squared sums (a one-shot
         metric that does not need them).
         """
-        conf = np.asarray(conf, dtype=np.float64)
+        conf = np.asarray(conf)
+        if conf.dtype.kind != "f":
+            conf = conf.astype(np.float64)
         hit = np.asarray(hit, dtype=bool)
         if conf.ndim == 1:
             conf, hit = conf[:, None], hit[:, None]
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
         size = 2 * (self.n_bins + 1)
-        for g in range(self.n_groups):
-            c = np.ascontiguousarray(conf[:, g])
-            key = bin_keys(c, hit[:, g], self.n_bins,
-                           None if self.edges is None else self.edges[g])
-            wc = c if w is None else c * w
-            self.weight[g] += np.bincount(key, weights=w, minlength=size).reshape(2, -1)
-            self.sum_p[g] += np.bincount(key, weights=wc, minlength=size).reshape(2, -1)
-            if second_moment:
-                self.sum_p2[g] += np.bincount(key, weights=wc * c,
-                                              minlength=size).reshape(2, -1)
+        # chunks that stay in cache (and widen float32 to float64 only there); with
+        # many bins, long enough that the per-chunk bin counts are a small cost
+        step = max(CHUNK_ROWS, 4 * size)
+        for start in range(0, conf.shape[0], step):
+            rows = slice(start, start + step)
+            for g in range(self.n_groups):
+                self._add_group(g, conf[rows, g], hit[rows, g],
+                                None if w is None else w[rows], second_moment)
         return self
+
+    def _add_group(self, g: int, conf: np.ndarray, hit: np.ndarray, w: np.ndarray | None,
+                   second_moment: bool) -> None:
+        # float32 confidences stay float32 here: the keys and bincount's weights are
+        # float64 anyway (exact widening); only the squares need a float64 copy
+        c = np.ascontiguousarray(conf)
+        key = bin_keys(c, hit, self.n_bins, None if self.edges is None else self.edges[g])
+        size = 2 * (self.n_bins + 1)
+        wc = c if w is None else c * w
+        self.weight[g] += np.bincount(key, weights=w, minlength=size).reshape(2, -1)
+        self.sum_p[g] += np.bincount(key, weights=wc, minlength=size).reshape(2, -1)
+        if second_moment:
+            self.sum_p2[g] += np.bincount(key, weights=wc * c.astype(np.float64),
+                                          minlength=size).reshape(2, -1)
 
     def update(self, y_true: Any, y_proba: Any, sample_weight: Any = None, *,
                pos_label: Any = None, labels: Any = None) -> CalibrationState:

@@ -121,6 +121,11 @@ class MetricSpec:
         (``|e|``), ``squared`` (``e^2``), ``root-squared`` (RMSE: the square root
         of the mean of ``e^2``) or ``absolute-percentage`` (``|e| / max(|y|, eps)``).
         Probabilistic losses name their term function in ``loss_terms`` instead.
+    covers_estimate : bool
+        Whether its bootstrap intervals are widened to contain the estimate: an
+        estimator biased away from a bound (the calibration error, biased upward
+        near 0) can have all bootstrap replicates on one side of it, and the
+        percentile and basic intervals then exclude it.
     """
 
     name: str
@@ -146,6 +151,7 @@ class MetricSpec:
     auto_interval: tuple[tuple[int, str], ...] = ()
     asymptotic: tuple[str, ...] = ()
     mean_of: str | None = None
+    covers_estimate: bool = False
 
     @property
     def function(self) -> Callable[..., Any]:
@@ -296,7 +302,7 @@ _SPECS: tuple[MetricSpec, ...] = (
     MetricSpec("calibration_error", _CAL, "calibration", "probabilities",
                greater_is_better=False, pos_label=True, interval_fast="calibration",
                default_interval="basic", state="calibration", tasks=_BOTH, label="ece",
-               bounds=_UNIT),
+               bounds=_UNIT, covers_estimate=True),
     MetricSpec("brier_decomposition", _CAL, "calibration", "probabilities", scalar=False,
                pos_label=True, default_interval=None),
     MetricSpec("calibration_curve", _CAL, "curve", "probabilities", scalar=False,

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from dartboard.evaluation import calibration_points
+from dartboard.metrics._calibration import DEFAULT_N_BINS
 from dartboard.plots._metrics import _bounds, _label
 
 __all__ = ["plot_reliability_diagram"]
@@ -15,7 +16,8 @@ __all__ = ["plot_reliability_diagram"]
 _KEYS = ("prob_pred", "prob_true", "counts", "low", "high", "bin_low", "bin_high")
 
 
-def plot_reliability_diagram(y_true: Any = None, y_prob: Any = None, *, n_bins: int = 10,
+def plot_reliability_diagram(y_true: Any = None, y_prob: Any = None, *,
+                             n_bins: int = DEFAULT_N_BINS,
                              pos_label: Any = 1, points: dict[str, Any] | None = None,
                              ece: float | None = None, interval: Any = None,
                              confidence_level: float = 0.95, method: str = "wilson",
@@ -27,7 +29,9 @@ def plot_reliability_diagram(y_true: Any = None, y_prob: Any = None, *, n_bins: 
     of each non-empty bin, with the interval of that share as an error bar (a bin
     of few rows has a long bar: noise, not necessarily miscalibration); the title
     gives the ECE with its interval. Bottom: how many predictions fall in each
-    bin. The bins are those of :func:`dartboard.metrics.calibration_error`.
+    bin. The bins are those of :func:`dartboard.metrics.calibration_error`, and
+    ``n_bins`` is its default (15), so that the ECE in the title is the one
+    ``calibration_error`` gives.
 
     Parameters
     ----------

@@ -197,8 +197,12 @@ def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: b
     state counts (see the module docstring); ``method`` is ``percentile``,
     ``basic`` or ``bca`` (``auto``: the registry's default, basic: near a true
     error of 0 the estimate is biased upward and BCa's correction can leave it
-    outside its own interval). The state must hold one group (binary
-    or top-label) and counts of rows (no fractional weights).
+    outside its own interval). Every interval is widened to contain the
+    estimate (the registry's ``covers_estimate``): near 0 all replicates can lie
+    above it, and the basic interval then ends below it. Whether the error is
+    more than noise is a test, :func:`dartboard.calibration_test`. The state
+    must hold one group (binary or top-label) and counts of rows (no fractional
+    weights).
     """
     from dartboard.metrics._calibration import error_from_sums, norm_iv
     from dartboard.uncertainty._interval import Interval, _interval_iv
@@ -221,7 +225,10 @@ def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: b
                                      state.multiclass))
     reps = state_replicates(state, norm, debiased, iv["n_resamples"], iv["stratified"],
                             check_random_state(random_state), method == "bca")
+    spec = get_spec("calibration_error")
     low, high, se, used, dist = _bootstrap.bootstrap_interval(
-        estimate, reps, iv["confidence_level"], method, get_spec("calibration_error").bounds)
+        estimate, reps, iv["confidence_level"], method, spec.bounds)
+    if spec.covers_estimate:
+        low, high = min(low, estimate), max(high, estimate)
     return Interval(estimate, low, high, iv["confidence_level"], used, se, dist,
                     iv["n_resamples"], "calibration_error")

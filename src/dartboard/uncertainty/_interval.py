@@ -212,6 +212,8 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
                        stratified, rng, method == "bca")
     low, high, se, used, dist = _bootstrap.bootstrap_interval(
         estimate, reps, level, method, None if spec is None else spec.bounds)
+    if spec is not None and spec.covers_estimate:
+        low, high = min(low, estimate), max(high, estimate)
     return Interval(estimate, low, high, level, used, se, dist, iv["n_resamples"],
                     name or getattr(metric, "__name__", "metric"))
 

@@ -1,0 +1,132 @@
+"""Is the model calibrated? A test by consistency resampling.
+
+The calibration error is biased upward: a perfectly calibrated model on a
+finite test set still shows a positive ECE (each bin's observed frequency is
+noisy and the error takes its absolute value), so no bootstrap interval of
+the ECE covers a true ECE of 0. The question "is this ECE more than noise?" is
+a test: under the null hypothesis H0 that the model is calibrated, each
+row's outcome is a draw from the model's own probability, and the observed
+ECE is compared with the ECEs of such surrogate outcomes (consistency
+resampling, Broecker and Smith 2007, "Increasing the reliability of reliability
+diagrams", Weather and Forecasting 22:651-661).
+
+Conditional on the forecasts (the bins, their counts ``n_b`` and mean
+confidences ``c_b`` stay those of the data), a replicate draws each bin's number
+of events and recomputes the error with the same norm and bins:
+
+- binary: the outcome "row is positive" is ``Bernoulli(p_i)``;
+- top-label: the outcome "the arg-max class is right" is ``Bernoulli(max_k p_ik)``
+  (H0: top-label calibration).
+
+The number of events in a bin is a sum of Bernoulli draws. Where the forecasts
+of a bin are all equal (the bin's within-bin variance is 0, e.g. rounded or
+tree-model probabilities) it is ``Binomial(n_b, c_b)``, which is exact. Where
+they differ its law is Poisson-binomial; the test then draws
+``Binomial(n_b, c_b)`` too, whose spread is at least that of the exact law
+(Hoeffding 1956: ``E g(S) <= E g(Binomial(n_b, c_b))`` for every convex ``g``,
+and a bin's error is convex in its count), so the test errs on the
+conservative side; the excess variance is ``sum_i (p_i - c_b)^2``, small for
+bins of width ``1/n_bins`` (``benchmarks/calibration_simulation_ece.py``
+measures the type I error). A replicate costs O(bins), not O(rows).
+
+The p-value is ``(1 + #{ECE* >= ECE}) / (1 + R)`` over R replicates ``ECE*``
+(ties within rounding count, as in :func:`~dartboard.permutation_test`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from dartboard._rng import check_random_state
+from dartboard._validation import check_n_resamples
+from dartboard.compare._permutation import count_extreme
+from dartboard.compare._results import TestResult
+
+__all__ = ["calibration_test"]
+
+#: replicates drawn at once (an array of this many x bins)
+_BATCH = 1 << 14
+
+
+def calibration_test(y_true: Any, y_proba: Any, *, n_bins: int = 15,
+                     strategy: str = "uniform", norm: str = "l1",
+                     multiclass: str = "top_label", debiased: bool = False,
+                     pos_label: Any = None, labels: Any = None,
+                     n_resamples: int = 9999, random_state: Any = None) -> TestResult:
+    """Test H0 "the probabilities are calibrated" by consistency resampling.
+
+    See the module docstring. The statistic is
+    :func:`~dartboard.metrics.calibration_error` with the same keywords; a small
+    p-value says the observed error is larger than calibrated probabilities
+    would give on this many rows in these bins.
+
+    Parameters
+    ----------
+    y_true, y_proba, n_bins, strategy, norm, debiased, pos_label, labels
+        As :func:`~dartboard.metrics.calibration_error` (no sample weights).
+    multiclass : {"top_label"}, default="top_label"
+        A 2-D ``y_proba`` is tested for top-label calibration.
+    n_resamples : int, default=9999
+    random_state : None, int, SeedSequence or Generator
+
+    Returns
+    -------
+    TestResult
+        ``statistic`` and ``estimate``: the observed error; ``alternative``:
+        ``"greater"``; ``null_distribution``: the replicates;
+        ``details``: ``null_mean`` (the error calibrated probabilities show on
+        average: its bias at this size), ``exact_bins`` (whether every bin's
+        forecasts are equal, so that the draws are exact).
+
+    Examples
+    --------
+    Calibrated probabilities give a large p-value, miscalibrated ones a small one:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> p = rng.random(5000)
+    >>> y = rng.random(5000) < p
+    >>> calibration_test(y, p, random_state=0).pvalue > 0.05
+    True
+    >>> calibration_test(y, p ** 0.5, random_state=0).pvalue < 0.001
+    True
+    """
+    from dartboard.metrics._calibration import _state, error_from_sums, norm_iv
+
+    norm, debiased = norm_iv(norm, debiased)
+    n_resamples = check_n_resamples(n_resamples)
+    rng = check_random_state(random_state)
+    if multiclass != "top_label":
+        raise ValueError(f"calibration_test tests binary or top-label calibration; got "
+                         f"multiclass={multiclass!r} (classwise outcomes of one row are not "
+                         "independent draws per class)")
+    state = _state(y_true, y_proba, n_bins, strategy, multiclass, None, pos_label,
+                   second_moment=True, labels=labels)
+    count = state.weight[0].sum(0)
+    events = state.weight[0, 1]
+    sum_p = state.sum_p[0].sum(0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_p = np.where(count > 0, sum_p / count, 0.0)
+        spread = state.sum_p2[0].sum(0) - count * mean_p**2
+    size = count.astype(np.int64)
+
+    def errors(positives: np.ndarray) -> np.ndarray:
+        weight = np.stack([count - positives, positives], axis=-2)[..., None, :, :]
+        sums = np.stack([sum_p, np.zeros_like(sum_p)])
+        return error_from_sums(weight, np.broadcast_to(sums, weight.shape), norm, debiased,
+                               state.multiclass)
+
+    observed = float(errors(events[None, :])[0])
+    null = np.empty(n_resamples)
+    for start in range(0, n_resamples, _BATCH):
+        stop = min(start + _BATCH, n_resamples)
+        draws = rng.binomial(size, np.clip(mean_p, 0.0, 1.0), size=(stop - start, size.shape[0]))
+        null[start:stop] = errors(draws.astype(np.float64))
+    extreme = count_extreme(null, observed, "greater")
+    exact_bins = bool(np.all(spread[count > 0] <= 1e-12 * np.maximum(count[count > 0], 1.0)))
+    return TestResult(observed, (extreme + 1.0) / (n_resamples + 1.0), "greater",
+                      "consistency resampling", observed, False, n_resamples, null,
+                      details={"null_mean": float(null.mean()), "exact_bins": exact_bins,
+                               "n_bins": state.n_bins, "norm": norm})
