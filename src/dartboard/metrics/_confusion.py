@@ -432,11 +432,7 @@ def _formula_from(state: ConfusionCounts, name: str, **kwargs: Any) -> float:
 
 def _subset_accuracy(state: ConfusionCounts, normalize: bool = True) -> float:
     """Multilabel accuracy: the weight of the samples whose every label is right."""
-    normalize = check_bool(normalize, "normalize")
-    triples, weight = state.samples
-    exact = (triples[:, 1] == 0) & (triples[:, 2] == 0)
-    correct = weight[exact].sum(dtype=np.float64)
-    return float(correct / weight.sum(dtype=np.float64)) if normalize else float(correct)
+    return float(cf.subset_accuracy(*state.samples, normalize=normalize))
 
 
 def _multilabel_confusion_matrix_from(state: ConfusionCounts, *, labels: Any = None
