@@ -25,6 +25,13 @@ def test_proba_rows_not_summing_to_one_are_an_error_not_a_warning():
         dm.log_loss([0, 1], PROBA, labels=[0, 1, 2])
     with pytest.raises(ValueError, match="y_proba rows must sum to 1"):
         dm.brier_score_loss([0, 1], PROBA, labels=[0, 1, 2])
+    # with a multilabel-indicator y_true as well (per-label probabilities)
+    indicator = np.array([[1, 0, 1], [0, 1, 0]])
+    with pytest.warns(UserWarning, match="do not sum to one"):
+        skm.log_loss(indicator, PROBA)
+    for metric in (dm.log_loss, dm.brier_score_loss):
+        with pytest.raises(ValueError, match="rows must sum to 1.*one column at a time"):
+            metric(indicator, PROBA)
 
 
 def test_huge_integer_weights_give_float_counts_instead_of_wrapping():
