@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import gaussian_kde
 
+import dartboard.metrics as dm
 from dartboard.metrics import (
     ErrorDistribution,
     RegressionMoments,
@@ -279,3 +280,52 @@ def test_error_distribution_on_millions_of_points():
     np.testing.assert_allclose(within, [0.0797, 0.6827], atol=2e-3)  # P(|Z| <= t)
     x, density = d.kde([0.0])
     assert density[0] == pytest.approx(1 / np.sqrt(2 * np.pi), rel=1e-2)
+
+
+# ------------------------------------------------------------------ negative weights
+
+def _sklearn_regression_metrics():
+    from dartboard.metrics._registry import specs
+
+    return [s.name for s in specs(family="regression")
+            if hasattr(skm, s.name) and "sample_weight" in
+            inspect.signature(getattr(skm, s.name)).parameters]
+
+
+@pytest.mark.parametrize("name", _sklearn_regression_metrics())
+@pytest.mark.parametrize("seed", range(4))
+def test_negative_weights_give_sklearns_values(name, seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 3000))  # past one block of the kernels
+    t = rng.gamma(2.0, 2.0, n) + 0.1
+    p = t * np.exp(rng.normal(0.0, 0.3, n))
+    w = rng.normal(size=n) + 0.8  # about a fifth negative, positive total
+    w[0] = -1.0
+    kw = {"power": 1.5} if "tweedie" in name else {}
+    ours = getattr(dm, name)(t, p, sample_weight=w, **kw)
+    theirs = getattr(skm, name)(t, p, sample_weight=w, **kw)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=1e-12)
+    if name in ("mean_squared_error", "r2_score", "explained_variance_score",
+                "mean_absolute_error"):  # several outputs too
+        t2, p2 = np.column_stack([t, t[::-1]]), np.column_stack([p, p[::-1] + 1])
+        np.testing.assert_allclose(
+            getattr(dm, name)(t2, p2, sample_weight=w, multioutput="raw_values"),
+            getattr(skm, name)(t2, p2, sample_weight=w, multioutput="raw_values"),
+            rtol=1e-9, atol=1e-12)
+
+
+def test_negative_weights_are_refused_by_intervals_comparisons_and_states():
+    import dartboard
+
+    t, p, w = np.arange(1.0, 9.0), np.arange(1.0, 9.0) + 0.5, np.ones(8)
+    w[2] = -1.0
+    assert dm.mean_squared_error(t, p, sample_weight=w) == pytest.approx(0.25)
+    with pytest.raises(ValueError, match="sample_weight must be non-negative"):
+        dartboard.interval(dm.mean_squared_error, t, p, sample_weight=w)
+    with pytest.raises(ValueError, match="sample_weight must be non-negative"):
+        dartboard.compare_models(dm.mean_squared_error, t, p, p + 1, sample_weight=w)
+    with pytest.raises(ValueError, match="sample_weight must be non-negative"):
+        dm.RegressionMoments.from_predictions(t, p, sample_weight=w)
+    # weights that cancel out are a clear error, not a division by zero
+    with pytest.raises(ValueError, match="sample_weight sums to zero"):
+        dm.r2_score(t[:2], p[:2], sample_weight=[1.0, -1.0])

@@ -66,13 +66,15 @@ _ALL = frozenset({"sse", "sae", "sape", "sat", "max", "moments_true", "moments_e
 # ------------------------------------------------------------------ validation
 
 def _regression_iv(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: Any, *,
-                   positive_weight: bool = True
+                   positive_weight: bool = True, allow_negative: bool = True
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, Any]:
     """Float64 targets of shape (n,) or (n, k), weights and checked ``multioutput``.
 
     Finiteness is not checked here (see :func:`_finite_or_raise`).
     ``positive_weight``: all-zero weights are an error (a metric of no weighted
-    sample is meaningless); a state's batch may have them.
+    sample is meaningless); a state's batch may have them. ``allow_negative``:
+    negative weights are accepted, as scikit-learn's regression metrics accept
+    them (the mergeable state refuses them: its parts' weights must be positive).
     """
     t = as_float_array(y_true, name="y_true", ndim=(1, 2), allow_nan=True)
     p = as_float_array(y_pred, name="y_pred", ndim=(1, 2), allow_nan=True)
@@ -86,7 +88,7 @@ def _regression_iv(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: An
     if k_true != k_pred:
         raise ValueError(f"y_true and y_pred have different numbers of outputs "
                          f"({k_true} != {k_pred}); shapes {t.shape} and {p.shape}")
-    w = check_sample_weight(sample_weight, n)
+    w = check_sample_weight(sample_weight, n, allow_negative=allow_negative)
     if w is not None and w.dtype.kind in "iu":
         w = w.astype(np.float64)  # integer sums of large weights would wrap around
     if positive_weight and w is not None and not np.any(w):
@@ -233,6 +235,25 @@ def _block_moments(t: np.ndarray, p: np.ndarray, w: np.ndarray | None,
     return out
 
 
+def _signed_weight_sums(t: np.ndarray, p: np.ndarray, w: np.ndarray,
+                        need: frozenset[str]) -> dict[str, float]:
+    """The sums of :func:`_block_moments` over whole arrays, for weights of any sign."""
+    e = t - p
+    a = np.abs(e)
+    weight = float(w.sum())
+    out: dict[str, float] = {"n": float(t.shape[0]), "weight": weight,
+                             "sse": float(np.dot(w * e, e)), "sae": float(np.dot(w, a)),
+                             "sape": float(np.dot(w, a / np.maximum(np.abs(t), _EPS))),
+                             "sat": float(np.dot(w, np.abs(t))), "max": float(a.max())}
+    for key, x in (("true", t), ("error", e)):
+        if weight == 0:
+            _check_weight_sum(out)
+        mean = float(np.dot(w, x)) / weight
+        d = x - mean
+        out[f"mean_{key}"], out[f"m2_{key}"] = mean, float(np.dot(w * d, d))
+    return out
+
+
 def _mean_m2(x: np.ndarray, wb: np.ndarray | None, wsum: float, out: np.ndarray
              ) -> tuple[float, float]:
     """Weighted mean and M2 = sum w (x - mean)^2 of one block (wsum > 0)."""
@@ -247,7 +268,10 @@ def _mean_m2(x: np.ndarray, wb: np.ndarray | None, wsum: float, out: np.ndarray
 def _per_output(t: np.ndarray, p: np.ndarray, w: np.ndarray | None,
                 need: frozenset[str]) -> list[dict[str, float]]:
     """Kernel sums for each output column; raises on NaN/inf inputs."""
-    results = [_block_moments(tc, pc, w, need) for tc, pc in zip(_columns(t), _columns(p))]
+    # blocks' weights must be positive for their moments to combine: negative weights
+    # take whole-array sums (scikit-learn's formulas, rare enough for the temporaries)
+    kernel = _signed_weight_sums if w is not None and w.min() < 0 else _block_moments
+    results = [kernel(tc, pc, w, need) for tc, pc in zip(_columns(t), _columns(p))]
     for r in results:
         if not all(math.isfinite(v) for v in r.values()):
             _finite_or_raise(t, p)
@@ -263,7 +287,7 @@ def _aggregate(values: np.ndarray, multioutput: Any) -> Any:
 
 
 def _check_weight_sum(r: dict[str, float]) -> float:
-    if r["weight"] <= 0:
+    if r["weight"] == 0:
         raise ValueError("sample_weight sums to zero; at least one sample needs a "
                          "positive weight")
     return r["weight"]
@@ -380,7 +404,7 @@ class RegressionMoments:
                                    allow_nan=True).size == 0):
             return cls()
         t, p, w, _ = _regression_iv(y_true, y_pred, sample_weight, "uniform_average",
-                                    positive_weight=False)
+                                    positive_weight=False, allow_negative=False)
         if t.ndim != 1:
             raise ValueError(f"RegressionMoments holds 1-D targets; got y_true of shape "
                              f"{t.shape} (keep one state per output)")
