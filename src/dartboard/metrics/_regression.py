@@ -58,6 +58,9 @@ __all__ = [
 _EPS = np.finfo(np.float64).eps
 _BLOCK = 1 << 15  # 256 KiB of float64 per buffer: two buffers stay in L2 cache
 _MULTIOUTPUT = ("raw_values", "uniform_average", "variance_weighted")
+# sums of squares below this may hold squares that underflowed (float64's normal
+# range ends at 2^-1022; a margin for sums of many small squares)
+_TINY_SQUARES = 2.0 ** -600
 
 # Quantities the block kernel can produce (weighted by sample_weight when given).
 _ALL = frozenset({"sse", "sae", "sape", "sat", "max", "moments_true", "moments_error"})
@@ -350,6 +353,47 @@ def _ev_parts(results: list[dict[str, float]]) -> tuple[np.ndarray, np.ndarray]:
             np.array([r["m2_true"] for r in results]))
 
 
+def _scaled_parts(t: np.ndarray, p: np.ndarray, w: np.ndarray | None, need: frozenset[str],
+                  parts: Callable[[list[dict[str, float]]], tuple[np.ndarray, np.ndarray]],
+                  multioutput: Any, name: str) -> tuple[np.ndarray, np.ndarray, Any]:
+    """(numerator, denominator) sums of squares of R^2 or explained variance, and the
+    ``multioutput`` to combine them with, immune to the scale of the data.
+
+    Squares of values beyond about 1e154 overflow and those below about 1e-154
+    underflow (R^2 of data at 1e200 would be nan, at 1e-200 a made-up 1.0). The
+    ratio does not depend on the scale, so when a sum is not finite or so small
+    that its squares lost precision, each output (and the weights) is divided by a
+    power of two near its largest magnitude, which is exact, and summed again;
+    ``variance_weighted`` then weighs the outputs by their denominators brought
+    back to one common scale. The common case pays nothing: the check reads two
+    numbers per output.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):  # detected below
+        numerator, denominator = parts(_per_output(t, p, w, need))
+    sums = np.concatenate([numerator, denominator])
+    if np.all(np.isfinite(sums)) and np.all(denominator >= _TINY_SQUARES) \
+            and not np.any((numerator > 0) & (numerator < _TINY_SQUARES)):
+        return numerator, denominator, multioutput
+    if w is not None and np.any(w):
+        w = np.ldexp(w, -np.frexp(np.max(np.abs(w)))[1])
+    exponents, scaled = [], []
+    for tc, pc in zip(_columns(t), _columns(p)):
+        exponent = int(np.frexp(max(np.max(np.abs(tc)), np.max(np.abs(pc))))[1])
+        exponents.append(exponent)
+        with np.errstate(under="ignore"):  # values far below the output's largest
+            scaled.append(parts(_per_output(np.ldexp(tc, -exponent),
+                                            np.ldexp(pc, -exponent), w, need)))
+    numerator = np.concatenate([n for n, _ in scaled])
+    denominator = np.concatenate([d for _, d in scaled])
+    if not np.all(np.isfinite(np.concatenate([numerator, denominator]))):
+        raise ValueError(f"{name} cannot be computed in float64: its sums of squares "
+                         "overflow even after rescaling each output")
+    if isinstance(multioutput, str) and multioutput == "variance_weighted":
+        relative = np.ldexp(denominator, 2 * (np.array(exponents) - max(exponents)))
+        multioutput = relative if np.any(relative) else "uniform_average"
+    return numerator, denominator, multioutput
+
+
 def _too_few_for_r2(n: float) -> bool:
     if n < 2:
         warnings.warn("R^2 score is not well-defined with less than two samples.",
@@ -635,8 +679,8 @@ def r2_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     t, p, w, multioutput = _regression_iv(y_true, y_pred, sample_weight, multioutput)
     if _too_few_for_r2(t.shape[0]):
         return float("nan")
-    numerator, denominator = _r2_parts(_per_output(t, p, w,
-                                                   frozenset({"sse", "moments_true"})))
+    numerator, denominator, multioutput = _scaled_parts(
+        t, p, w, frozenset({"sse", "moments_true"}), _r2_parts, multioutput, "r2_score")
     return _explained_fraction(numerator, denominator, multioutput, force_finite)
 
 
@@ -654,8 +698,9 @@ def explained_variance_score(y_true: Any, y_pred: Any, *, sample_weight: Any = N
     0.957173
     """
     t, p, w, multioutput = _regression_iv(y_true, y_pred, sample_weight, multioutput)
-    numerator, denominator = _ev_parts(_per_output(
-        t, p, w, frozenset({"moments_error", "moments_true"})))
+    numerator, denominator, multioutput = _scaled_parts(
+        t, p, w, frozenset({"moments_error", "moments_true"}), _ev_parts, multioutput,
+        "explained_variance_score")
     return _explained_fraction(numerator, denominator, multioutput, force_finite)
 
 
