@@ -109,7 +109,7 @@ def get_scorer(scoring: Any) -> Any:
 
     scorers = _scorers()
     if scoring not in scorers:
-        from sklearn.metrics import _scorer as skm  # not the namespace: it may be patched
+        from sklearn.metrics import _scorer as skm
 
         why = (" dartboard has no metric for it (clustering scores are not part of "
                "dartboard.metrics; use sklearn.metrics.get_scorer)"

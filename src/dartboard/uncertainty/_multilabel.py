@@ -36,7 +36,6 @@ from dartboard.uncertainty import _bootstrap
 __all__ = ["IndicatorPatterns", "multilabel_count_interval"]
 
 _BOOTSTRAP = ("percentile", "basic", "bca")
-_JACKKNIFE_BATCH = 4096
 
 
 @dataclass(frozen=True)
@@ -196,13 +195,15 @@ def multilabel_count_interval(spec: MetricSpec, t: np.ndarray, p: np.ndarray,
     def evaluate(counts: np.ndarray) -> np.ndarray:
         return _metric(name, triples, kw, *patterns.states(counts))
 
-    def jackknife() -> np.ndarray:
-        g = patterns.size.shape[0]
-        return np.concatenate([
-            _metric(name, triples, kw, *patterns.leave_one_out(s, min(s + _JACKKNIFE_BATCH, g)))
-            for s in range(0, g, _JACKKNIFE_BATCH)])
-
     g, labels = patterns.size.shape[0], patterns.n_labels
+
+    def jackknife() -> np.ndarray:
+        # leave-one-out states of a batch of groups: (batch, L, 2, 2) and (batch, T)
+        batch = max(1, _bootstrap.BATCH_BYTES // (8 * (4 * labels + triples.shape[0])))
+        return np.concatenate([
+            _metric(name, triples, kw, *patterns.leave_one_out(s, min(s + batch, g)))
+            for s in range(0, g, batch)])
+
     reps = _bootstrap.multinomial_replicates(
         evaluate, patterns.size, np.zeros(g, dtype=np.int64),
         8 * (2 * g + 8 * labels + 2 * triples.shape[0]), n_resamples, False,
