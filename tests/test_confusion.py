@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 import dartboard._labels as validation
 import dartboard.metrics as dm
 from dartboard.metrics import ConfusionCounts, UndefinedMetricWarning
-from dartboard.metrics._confusion import _classification_table
+from dartboard.metrics._classification_report import _classification_table
 
 TOL = dict(rtol=1e-12, atol=1e-12)
 AVERAGES = ["binary", "micro", "macro", "weighted", None]

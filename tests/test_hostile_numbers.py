@@ -16,7 +16,7 @@ from scipy import stats
 
 import dartboard as db
 import dartboard.metrics as dm
-from dartboard.metrics._confusion import _classification_table
+from dartboard.metrics._classification_report import _classification_table
 
 # ------------------------------------------------------------------ weights near 2**63
 

@@ -141,3 +141,39 @@ def test_log_loss_equals_plain_definition(rows):
     onehot = np.eye(3)[y]
     assert brier_score_loss(y, p, labels=[0, 1, 2]) == pytest.approx(
         np.mean(np.sum((onehot - p) ** 2, axis=1)), rel=1e-12, abs=1e-15)
+
+
+# ------------------------------------------------------------------ multilabel y_true
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("weights", [None, "float", "negative"])
+@pytest.mark.parametrize("normalize", [True, False])
+def test_log_loss_of_indicator_y_true_equals_sklearn(seed, weights, normalize):
+    # scikit-learn 1.9.1 takes a 2-D 0/1 y_true as one column per class: the loss of a
+    # sample is -sum of log p over its labels (none: 0)
+    rng = np.random.default_rng(seed)
+    n, k = int(rng.integers(2, 30)), int(rng.integers(2, 6))
+    y = rng.integers(0, 2, (n, k))
+    p = rng.dirichlet(np.ones(k), n)
+    p[0] = np.eye(k)[0]  # exact 0 and 1 entries are clipped as in scikit-learn
+    w = {None: None, "float": rng.random(n) + 0.1,
+         "negative": rng.normal(size=n) + 3.0}[weights]
+    kw = dict(sample_weight=w, normalize=normalize)
+    assert log_loss(y, p, **kw) == pytest.approx(skm.log_loss(y, p, **kw), rel=1e-12,
+                                                 abs=1e-12)
+    assert log_loss(y, p, base=2, **kw) == pytest.approx(
+        skm.log_loss(y, p, **kw) / np.log(2), rel=1e-12, abs=1e-12)
+
+
+def test_log_loss_of_indicator_y_true_errors_as_sklearn():
+    y = np.array([[1, 0, 1], [0, 1, 0]])
+    p = np.array([[0.5, 0.2, 0.3], [0.1, 0.8, 0.1]])
+    cases = [((y, p), {"labels": [0, 1, 2]}),       # not fitted with multilabel input
+             ((y, p[:, 0]), {}),                    # 1-D probabilities: 2 vs 3 classes
+             ((y, p[:, :2] / p[:, :2].sum(1, keepdims=True)), {}),  # 2 columns, 3 labels
+             (([[0, 2], [1, 0]], [[0.5, 0.5], [0.5, 0.5]]), {})]   # not 0/1
+    for args, kw in cases:
+        with pytest.raises(ValueError):
+            skm.log_loss(*args, **kw)
+        with pytest.raises(ValueError):
+            log_loss(*args, **kw)

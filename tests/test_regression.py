@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import gaussian_kde
 
+import dartboard.metrics as dm
 from dartboard.metrics import (
     ErrorDistribution,
     RegressionMoments,
@@ -279,3 +280,101 @@ def test_error_distribution_on_millions_of_points():
     np.testing.assert_allclose(within, [0.0797, 0.6827], atol=2e-3)  # P(|Z| <= t)
     x, density = d.kde([0.0])
     assert density[0] == pytest.approx(1 / np.sqrt(2 * np.pi), rel=1e-2)
+
+
+# ------------------------------------------------------------------ negative weights
+
+def _sklearn_regression_metrics():
+    from dartboard.metrics._registry import specs
+
+    return [s.name for s in specs(family="regression")
+            if hasattr(skm, s.name) and "sample_weight" in
+            inspect.signature(getattr(skm, s.name)).parameters]
+
+
+@pytest.mark.parametrize("name", _sklearn_regression_metrics())
+@pytest.mark.parametrize("seed", range(4))
+def test_negative_weights_give_sklearns_values(name, seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 3000))  # past one block of the kernels
+    t = rng.gamma(2.0, 2.0, n) + 0.1
+    p = t * np.exp(rng.normal(0.0, 0.3, n))
+    w = rng.normal(size=n) + 0.8  # about a fifth negative, positive total
+    w[0] = -1.0
+    kw = {"power": 1.5} if "tweedie" in name else {}
+    ours = getattr(dm, name)(t, p, sample_weight=w, **kw)
+    theirs = getattr(skm, name)(t, p, sample_weight=w, **kw)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=1e-12)
+    if name in ("mean_squared_error", "r2_score", "explained_variance_score",
+                "mean_absolute_error"):  # several outputs too
+        t2, p2 = np.column_stack([t, t[::-1]]), np.column_stack([p, p[::-1] + 1])
+        np.testing.assert_allclose(
+            getattr(dm, name)(t2, p2, sample_weight=w, multioutput="raw_values"),
+            getattr(skm, name)(t2, p2, sample_weight=w, multioutput="raw_values"),
+            rtol=1e-9, atol=1e-12)
+
+
+def test_negative_weights_are_refused_by_intervals_comparisons_and_states():
+    import dartboard
+
+    t, p, w = np.arange(1.0, 9.0), np.arange(1.0, 9.0) + 0.5, np.ones(8)
+    w[2] = -1.0
+    assert dm.mean_squared_error(t, p, sample_weight=w) == pytest.approx(0.25)
+    with pytest.raises(ValueError, match="sample_weight must be non-negative"):
+        dartboard.interval(dm.mean_squared_error, t, p, sample_weight=w)
+    with pytest.raises(ValueError, match="sample_weight must be non-negative"):
+        dartboard.compare_models(dm.mean_squared_error, t, p, p + 1, sample_weight=w)
+    with pytest.raises(ValueError, match="sample_weight must be non-negative"):
+        dm.RegressionMoments.from_predictions(t, p, sample_weight=w)
+    # weights that cancel out are a clear error, not a division by zero
+    with pytest.raises(ValueError, match="sample_weight sums to zero"):
+        dm.r2_score(t[:2], p[:2], sample_weight=[1.0, -1.0])
+
+
+# ------------------------------------------------------------------ extreme scales
+
+def _exact_fractions(t, p, w):
+    """R^2 and explained variance of the float inputs in exact rational arithmetic."""
+    from fractions import Fraction
+
+    t, p = [Fraction(float(v)) for v in t], [Fraction(float(v)) for v in p]
+    w = [Fraction(1)] * len(t) if w is None else [Fraction(float(v)) for v in w]
+    total = sum(w)
+
+    def m2(x):
+        mean = sum(wi * xi for wi, xi in zip(w, x)) / total
+        return sum(wi * (xi - mean) ** 2 for wi, xi in zip(w, x))
+
+    e = [a - b for a, b in zip(t, p)]
+    sse = sum(wi * ei * ei for wi, ei in zip(w, e))
+    return float(1 - sse / m2(t)), float(1 - m2(e) / m2(t))
+
+
+@pytest.mark.parametrize("scale", [1e300, 1e200, 1e160, 1e-160, 1e-200, 1e-300, 1.0])
+@pytest.mark.parametrize("weights", [None, "float", "huge"])
+def test_r2_and_explained_variance_at_extreme_scales_equal_exact_arithmetic(scale, weights):
+    rng = np.random.default_rng(7)
+    t = rng.normal(size=15) * scale
+    p = t + 0.3 * rng.normal(size=15) * scale
+    w = {None: None, "float": rng.random(15) + 0.5,
+         "huge": (rng.random(15) + 0.5) * 1e300}[weights]
+    r2, ev = _exact_fractions(t, p, w)
+    assert dm.r2_score(t, p, sample_weight=w) == pytest.approx(r2, rel=1e-12)
+    assert dm.explained_variance_score(t, p, sample_weight=w) == pytest.approx(ev, rel=1e-12)
+
+
+def test_outputs_at_opposite_extremes_each_keep_their_score():
+    rng = np.random.default_rng(8)
+    t = rng.normal(size=(15, 2)) * [1e300, 1e-300]
+    p = t + 0.3 * rng.normal(size=(15, 2)) * [1e300, 1e-300]
+    exact = [_exact_fractions(t[:, j], p[:, j], None) for j in range(2)]
+    np.testing.assert_allclose(dm.r2_score(t, p, multioutput="raw_values"),
+                               [r for r, _ in exact], rtol=1e-12)
+    np.testing.assert_allclose(dm.explained_variance_score(t, p, multioutput="raw_values"),
+                               [e for _, e in exact], rtol=1e-12)
+    # the variance weights differ by 10^1200: the second output weighs nothing
+    assert dm.r2_score(t, p, multioutput="variance_weighted") == pytest.approx(
+        exact[0][0], rel=1e-12)
+    # a constant y_true stays constant at any scale (scikit-learn's convention)
+    assert dm.r2_score(np.full(4, 1e-300), np.full(4, 1e-300)) == 1.0
+    assert dm.r2_score(np.full(4, 1e300), np.full(4, 2e300)) == 0.0

@@ -25,6 +25,13 @@ def test_proba_rows_not_summing_to_one_are_an_error_not_a_warning():
         dm.log_loss([0, 1], PROBA, labels=[0, 1, 2])
     with pytest.raises(ValueError, match="y_proba rows must sum to 1"):
         dm.brier_score_loss([0, 1], PROBA, labels=[0, 1, 2])
+    # with a multilabel-indicator y_true as well (per-label probabilities)
+    indicator = np.array([[1, 0, 1], [0, 1, 0]])
+    with pytest.warns(UserWarning, match="do not sum to one"):
+        skm.log_loss(indicator, PROBA)
+    for metric in (dm.log_loss, dm.brier_score_loss):
+        with pytest.raises(ValueError, match="rows must sum to 1.*one column at a time"):
+            metric(indicator, PROBA)
 
 
 def test_huge_integer_weights_give_float_counts_instead_of_wrapping():
@@ -140,3 +147,28 @@ def test_single_label_warning_and_adjusted_balanced_accuracy_of_one_class():
         ours = dm.balanced_accuracy_score([0, 0, 0], [0, 1, 0], adjusted=True)
         theirs = skm.balanced_accuracy_score([0, 0, 0], [0, 1, 0], adjusted=True)
     assert ours == theirs == -np.inf
+
+
+def test_float32_regression_inputs_are_computed_in_float64():
+    rng = np.random.default_rng(0)
+    t = (rng.gamma(2.0, 2.0, 5000) + 0.1).astype(np.float32)
+    p = (t * np.exp(rng.normal(0.0, 0.3, 5000))).astype(np.float32)
+    for name in ("mean_squared_error", "r2_score", "mean_squared_log_error",
+                 "mean_gamma_deviance"):
+        ours = getattr(dm, name)(t, p)
+        assert ours == pytest.approx(getattr(skm, name)(t.astype(np.float64),
+                                                        p.astype(np.float64)), rel=1e-12)
+        assert ours != getattr(skm, name)(t, p)  # scikit-learn's float32 arithmetic
+
+
+def test_r2_at_extreme_scales_is_not_nan_or_one():
+    rng = np.random.default_rng(1)
+    t = rng.normal(size=20)
+    p = t + 0.3 * rng.normal(size=20)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert np.isnan(skm.r2_score(t * 1e200, p * 1e200))
+        assert skm.r2_score(t * 1e-200, p * 1e-200) == 1.0
+    for scale in (1e200, 1e-200):
+        assert dm.r2_score(t * scale, p * scale) == pytest.approx(skm.r2_score(t, p),
+                                                                  rel=1e-12)

@@ -280,9 +280,11 @@ def encode_labels(*named: tuple[str, Any]) -> EncodedLabels:
     if found is not None and found[2] - found[1] < _MAX_DIRECT_SPAN:
         ints, lo, hi = found
         present = np.zeros(hi - lo + 1, dtype=bool)
-        offsets = [a.astype(np.intp) - lo for a in ints]
+        offsets = [np.subtract(a, lo, dtype=np.intp, casting="unsafe") for a in ints]
         for off in offsets:
             present |= np.bincount(off, minlength=present.shape[0]) > 0
+        if present.all():  # every value in the range occurs: the offsets are the codes
+            return EncodedLabels(_present_classes(present, lo, arrays), tuple(offsets))
         lut = np.cumsum(present) - 1
         return EncodedLabels(_present_classes(present, lo, arrays),
                              tuple(lut[off] for off in offsets))

@@ -5,9 +5,9 @@ from small mergeable states (:class:`ConfusionCounts`, :class:`ScoreState`,
 :class:`RegressionMoments`) so that intervals, tests, streaming and Dask reuse them.
 
 Families live in their own private modules: ``_confusion`` (count metrics),
-``_ranking`` (curves and AUC), ``_probabilistic`` (log loss, Brier), ``_calibration``
-(calibration error, Brier decomposition, calibration curve),
-``_regression`` (errors, R^2, error distribution) and ``_similarity``.
+``_classification_report``, ``_ranking`` (curves and AUC), ``_probabilistic`` (log
+loss, Brier), ``_calibration`` (calibration error, Brier decomposition, calibration
+curve), ``_regression`` (errors, R^2, error distribution) and ``_similarity``.
 """
 
 from __future__ import annotations

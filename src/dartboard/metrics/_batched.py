@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._validation import check_option
+from dartboard._validation import check_option, check_zero_division
 from dartboard.metrics import _count_formulas as cf
 from dartboard.metrics._registry import MetricSpec, get_spec, specs
 
-__all__ = ["SCALAR_COUNT_METRICS", "batch_count_metric"]
+__all__ = ["SCALAR_COUNT_METRICS", "batch_count_metric", "batch_multilabel_metric"]
 
 #: Count metrics that return one number (with a non-None ``average``).
 SCALAR_COUNT_METRICS = frozenset(s.name for s in specs(family="count", scalar=True))
@@ -82,6 +82,73 @@ def batch_count_metric(name: str, classes: np.ndarray, matrices: np.ndarray,
                          "resampled statistic needs a single number (choose an average)")
     return cf.set_metric(m, None, classes, formula=ratio, title=title, samples=samples,
                          as_nan=as_nan, **kw)
+
+
+#: whole-target count metrics of multilabel indicators: from per-label stacks ("labels")
+#: or from the per-sample (TP, FP, FN) triples' weights ("samples")
+_MULTILABEL = {"accuracy_score": ("samples", cf.subset_accuracy),
+               "zero_one_loss": ("samples", cf.subset_error),
+               "hamming_loss": ("labels", cf.label_error_rate)}
+
+
+def batch_multilabel_metric(name: str, matrices: np.ndarray, triples: np.ndarray,
+                            weights: np.ndarray, kwargs: dict[str, Any], *,
+                            undefined: str = "zero_division") -> np.ndarray:
+    """Metric ``name`` of each state of a stack of multilabel-indicator states.
+
+    Parameters
+    ----------
+    name : str
+        A scalar count metric that takes multilabel-indicator input.
+    matrices : array of shape (R, L, 2, 2)
+        Per-label ``[[TN, FP], [FN, TP]]`` of each state.
+    triples : array of shape (T, 3)
+        The distinct per-sample (TP, FP, FN) triples over the labels.
+    weights : array of shape (R, T)
+        The total weight of each triple in each state (``average="samples"``,
+        subset accuracy and the zero-one loss read these).
+    kwargs, undefined
+        As :func:`batch_count_metric`.
+
+    Returns
+    -------
+    ndarray of shape (R,)
+    """
+    check_option(undefined, "undefined", _UNDEFINED)
+    check_option(name, "name", sorted(SCALAR_COUNT_METRICS))
+    spec = get_spec(name)
+    m = np.asarray(matrices, dtype=np.float64)
+    kw = dict(kwargs)
+    if not spec.average:
+        if name not in _MULTILABEL:
+            raise ValueError(f"{name}: multilabel-indicator is not supported")
+        source, formula = _MULTILABEL[name]
+        _check_keywords(name, kw, [p for p in inspect.signature(formula).parameters
+                                   if p not in ("m", "triples", "weights")])
+        return formula(m, **kw) if source == "labels" else formula(triples, weights, **kw)
+    ratio, title, samples = _set_formula(spec, kw)
+    _check_keywords(name, kw, _SET_KEYWORDS)
+    average = kw.get("average", "binary")
+    if average != "samples":
+        check_option(average, "average", cf.AVERAGES)
+        if average is None:
+            raise ValueError(f"{name} with average=None returns one value per label; a "
+                             "resampled statistic needs a single number (choose an average)")
+        return cf.set_metric(m, None, np.arange(m.shape[-3]), formula=ratio, title=title,
+                             samples=samples, as_nan=undefined == "nan", multilabel=True,
+                             **kw)
+    if kw.get("labels") is not None:
+        raise ValueError("average='samples' of multilabel counts takes every label; select "
+                         "the columns before counting")
+    zero_division = check_zero_division(kw.get("zero_division", "warn"))
+    num, den = ratio(cf.sample_counts(triples, m.shape[-3]))
+    values = cf.ratio_values(num, den, zero_division, title=title, samples=samples,
+                             single=False, samplewise=True)
+    # a sample's 0/0 takes zero_division inside the mean, as in the metric itself
+    weights = np.asarray(weights, dtype=np.float64)
+    return cf.average_values(np.broadcast_to(values, weights.shape), den,
+                             np.ones(weights.shape, bool), "weighted", weights,
+                             zero_division, False)
 
 
 def _set_formula(spec: MetricSpec, kw: dict[str, Any]) -> tuple[Any, str, str]:

@@ -425,6 +425,42 @@ def error_rate(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *,
     return 1 - accuracy(m, mask, classes, single=single, as_nan=as_nan)
 
 
+# ------------------------------------------------------------------ multilabel whole-target
+
+def subset_accuracy(triples: np.ndarray, weights: np.ndarray, *,
+                    normalize: bool = True) -> np.ndarray:
+    """Multilabel accuracy: the weight of samples with every label right (no FP, no FN).
+
+    ``triples`` (T, 3) are the distinct per-sample (TP, FP, FN); ``weights`` (..., T)
+    their total weight in each state of a stack (nan for a state with no weight).
+    """
+    normalize = check_bool(normalize, "normalize")
+    exact = (triples[:, 1] == 0) & (triples[:, 2] == 0)
+    weights = np.asarray(weights, dtype=np.float64)
+    correct = weights[..., exact].sum(axis=-1)
+    if not normalize:
+        return correct
+    return _ratio(correct, weights.sum(axis=-1), np.nan)
+
+
+def subset_error(triples: np.ndarray, weights: np.ndarray, *,
+                 normalize: bool = True) -> np.ndarray:
+    """Multilabel zero-one loss: 1 - subset accuracy (``normalize=False``: the weight
+    of samples with a wrong label)."""
+    if check_bool(normalize, "normalize"):
+        return 1 - subset_accuracy(triples, weights)
+    weights = np.asarray(weights, dtype=np.float64)
+    return weights.sum(axis=-1) - subset_accuracy(triples, weights, normalize=False)
+
+
+def label_error_rate(m: np.ndarray) -> np.ndarray:
+    """Multilabel Hamming loss of per-label stacks (..., L, 2, 2): the (weighted)
+    share of wrong (sample, label) cells, sum(FP + FN) / (N L)."""
+    wrong = (m[..., 0, 1] + m[..., 1, 0]).sum(axis=-1)
+    total = m[..., 0, :, :].sum(axis=(-2, -1)) * m.shape[-3]
+    return _ratio(wrong, total, np.nan)
+
+
 #: the formulas of the count metrics that are not a registry proportion
 FORMULAS = {
     "accuracy_score": accuracy,

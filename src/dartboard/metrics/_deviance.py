@@ -33,7 +33,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from scipy.special import xlogy
 
 from dartboard._validation import (
     InvalidParameterError,
@@ -94,14 +93,21 @@ def _tweedie(power: float) -> Term:
             e = np.subtract(t, p, out=out)
             return np.square(e, out=e)
         if power == 1:
+            # y log(y / y_hat) as scipy's xlogy: 0 where y = 0; np.log is several times
+            # faster than xlogy, and the product is the same
             np.divide(t, p, out=out)
-            xlogy(t, out, out=out)
+            np.log(out, out=out)
+            out *= t
+            if np.ndim(t) and t.min() == 0:
+                out[t == 0] = 0.0
             out -= t
             out += p
         elif power == 2:
-            np.divide(p, t, out=out)
-            np.log(out, out=out)
-            out += np.divide(t, p, out=scratch)
+            # log(y_hat / y) + y / y_hat - 1 with r = y / y_hat: -log(r) + r - 1, one
+            # division instead of two
+            np.divide(t, p, out=scratch)
+            np.log(scratch, out=out)
+            np.subtract(scratch, out, out=out)
             out -= 1.0
         else:
             if power < 0:

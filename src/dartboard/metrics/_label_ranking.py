@@ -52,6 +52,10 @@ __all__ = ["coverage_error", "dcg_score", "label_ranking_average_precision_score
 _CELLS = 1 << 21  # cells of an (rows, L, L) or (rows, K) block held at once
 
 
+#: cells of a transposed row block of top-k accuracy (8 bytes each: 512 KB stays in cache)
+_TOP_K_BLOCK = 65536
+
+
 def _row_blocks(n: int, per_row: int) -> list[tuple[int, int]]:
     """(start, stop) of row blocks holding about _CELLS cells each."""
     step = max(1, _CELLS // max(per_row, 1))
@@ -106,30 +110,44 @@ def _top_k_classes(t: np.ndarray, labels: Any, s: np.ndarray
 def _top_k_hits(s: np.ndarray, codes: np.ndarray, k: int) -> np.ndarray:
     """Whether fewer than k classes rank ahead of the true one (module docstring).
 
-    One pass per column over row blocks that stay in cache counts the classes
-    scored above the true one (``gt``) and at least as high (``ge``, itself
-    included); only rows with a tie (``ge - gt > 1``, rare for real-valued scores)
-    are recounted with scikit-learn's order among equal scores.
+    Row blocks that stay in cache are copied transposed, so each class's scores
+    are contiguous; one comparison of the block with the true class's scores and
+    one sum over the classes count the classes scored above the true one
+    (``gt``) and at least as high (``ge``, itself included), in reused buffers.
+    Only rows with a tie (``ge - gt > 1``, rare for real-valued scores) are
+    recounted with scikit-learn's order among equal scores.
     """
     n, n_classes = s.shape
     hits = np.empty(n, dtype=bool)
-    for lo, hi in _row_blocks(n, n_classes * 64):
-        block, c = s[lo:hi], codes[lo:hi]
-        own = block[np.arange(hi - lo), c]
-        gt = np.zeros(hi - lo, dtype=np.int32)
-        ge = np.zeros(hi - lo, dtype=np.int32)
-        for j in range(n_classes):
-            column = block[:, j]
-            gt += column > own
-            ge += column >= own
-        hit = gt < k
-        tied = np.flatnonzero(ge - gt > 1)
+    block = max(1024, _TOP_K_BLOCK // n_classes)
+    transposed = np.empty((n_classes, block))
+    above = np.empty((n_classes, block), dtype=bool)
+    own, index = np.empty(block), np.empty(block, dtype=np.intp)
+    base = np.arange(block, dtype=np.intp) * n_classes
+    gt, ge = np.empty(block, dtype=np.int32), np.empty(block, dtype=np.int32)
+    flat = np.ascontiguousarray(s).ravel()
+    for lo in range(0, n, block):
+        hi = min(n, lo + block)
+        m = hi - lo
+        t, a, o, g, e = transposed[:, :m], above[:, :m], own[:m], gt[:m], ge[:m]
+        np.copyto(t, s[lo:hi].T)
+        np.add(base[:m], codes[lo:hi], out=index[:m])
+        index[:m] += lo * n_classes
+        np.take(flat, index[:m], out=o)
+        np.greater(t, o, out=a)
+        np.add.reduce(a, axis=0, dtype=np.int32, out=g)
+        np.greater_equal(t, o, out=a)
+        np.add.reduce(a, axis=0, dtype=np.int32, out=e)
+        hit = hits[lo:hi]
+        np.less(g, k, out=hit)
+        e -= g
+        tied = np.flatnonzero(e > 1)
         if tied.shape[0]:
-            ahead = gt[tied]
+            c = codes[lo:hi][tied]
+            ahead = g[tied]
             for j in range(n_classes):  # a tie ranks ahead when its class comes later
-                ahead += (block[tied, j] == own[tied]) & (c[tied] < j)
+                ahead += (t[j, tied] == o[tied]) & (c < j)
             hit[tied] = ahead < k
-        hits[lo:hi] = hit
     return hits
 
 

@@ -125,7 +125,13 @@ def _indicator_iv(y_true: Any, p: np.ndarray, sample_weight: Any
                          f"{t.shape}")
     w = check_sample_weight(sample_weight, t.shape[0], allow_negative=True)
     _check_range(p, "y_proba")
-    check_proba_rows(p, "y_proba")
+    try:
+        check_proba_rows(p, "y_proba")
+    except ValueError as exc:
+        raise ValueError(f"{exc}; with a 2-D y_true each row of y_proba is one "
+                         "distribution over its columns. Independent per-label "
+                         "probabilities are scored one column at a time (a binary "
+                         "metric per label)") from None
     return t.astype(np.float64), p, w
 
 
@@ -175,11 +181,12 @@ def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True,
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True labels.
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+        True labels, or a 0/1 indicator array with one column per class (as
+        scikit-learn, a sample with several 1s adds ``-log p`` of each).
     y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
         Predicted probabilities; 1-D means the probability of the larger label
-        of a binary problem. Columns follow the sorted classes.
+        of a binary problem. Columns follow the sorted classes. Rows sum to 1.
     normalize : bool, default=True
         Mean (True) or sum (False) of the per-sample losses.
     sample_weight : array-like of shape (n_samples,), optional
@@ -231,6 +238,8 @@ def log_loss_terms(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
     reuse it so that their per-sample terms are the metric's own.
     """
     base = _check_base(base)
+    if _is_indicator(y_true):
+        return _indicator_log_loss(y_true, y_proba, sample_weight, labels, base)
     codes, p, w = _multiclass_iv(y_true, y_proba, sample_weight, labels)
     if p.ndim == 1:
         picked = np.where(codes == 1, p, 1.0 - p)
@@ -239,6 +248,24 @@ def log_loss_terms(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
     np.clip(picked, _EPS, 1.0 - _EPS, out=picked)
     losses = np.log(picked, out=picked)
     losses *= -1.0 / math.log(base)
+    return losses, w
+
+
+def _indicator_log_loss(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any,
+                        base: float) -> tuple[np.ndarray, np.ndarray | None]:
+    """Per-sample ``-sum_c y_ic log_b p_ic`` of a 2-D 0/1 ``y_true``.
+
+    scikit-learn 1.9 takes such a ``y_true`` as one column per class (its
+    LabelBinarizer passes it through), so a sample with several labels adds the
+    losses of each; ``labels`` are then an error, as there.
+    """
+    if labels is not None:
+        raise ValueError("labels cannot be used with a multilabel-indicator y_true: its "
+                         "columns are the classes")
+    t, p, w = _indicator_iv(y_true, _proba_array(y_proba), sample_weight)
+    clipped = np.clip(p, _EPS, 1.0 - _EPS)
+    losses = -np.einsum("ij,ij->i", t, np.log(clipped))
+    losses /= math.log(base)
     return losses, w
 
 

@@ -255,7 +255,7 @@ _SPECS: tuple[MetricSpec, ...] = (
                default_interval=None),
     MetricSpec("precision_recall_fscore_support", _CONF, "count", "labels", scalar=False,
                pos_label=True, average=True, default_interval=None),
-    MetricSpec("classification_report", _CONF, "report", "labels", scalar=False,
+    MetricSpec("classification_report", "dartboard.metrics._classification_report", "report", "labels", scalar=False,
                default_interval=None),
     # ---------------------------------------------------------------- ranking family
     MetricSpec("roc_auc_score", _RANK, "ranking", "scores", average=True, interval_fast="roc",

@@ -58,6 +58,9 @@ __all__ = [
 _EPS = np.finfo(np.float64).eps
 _BLOCK = 1 << 15  # 256 KiB of float64 per buffer: two buffers stay in L2 cache
 _MULTIOUTPUT = ("raw_values", "uniform_average", "variance_weighted")
+# sums of squares below this may hold squares that underflowed (float64's normal
+# range ends at 2^-1022; a margin for sums of many small squares)
+_TINY_SQUARES = 2.0 ** -600
 
 # Quantities the block kernel can produce (weighted by sample_weight when given).
 _ALL = frozenset({"sse", "sae", "sape", "sat", "max", "moments_true", "moments_error"})
@@ -66,13 +69,15 @@ _ALL = frozenset({"sse", "sae", "sape", "sat", "max", "moments_true", "moments_e
 # ------------------------------------------------------------------ validation
 
 def _regression_iv(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: Any, *,
-                   positive_weight: bool = True
+                   positive_weight: bool = True, allow_negative: bool = True
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, Any]:
     """Float64 targets of shape (n,) or (n, k), weights and checked ``multioutput``.
 
     Finiteness is not checked here (see :func:`_finite_or_raise`).
     ``positive_weight``: all-zero weights are an error (a metric of no weighted
-    sample is meaningless); a state's batch may have them.
+    sample is meaningless); a state's batch may have them. ``allow_negative``:
+    negative weights are accepted, as scikit-learn's regression metrics accept
+    them (the mergeable state refuses them: its parts' weights must be positive).
     """
     t = as_float_array(y_true, name="y_true", ndim=(1, 2), allow_nan=True)
     p = as_float_array(y_pred, name="y_pred", ndim=(1, 2), allow_nan=True)
@@ -86,7 +91,7 @@ def _regression_iv(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: An
     if k_true != k_pred:
         raise ValueError(f"y_true and y_pred have different numbers of outputs "
                          f"({k_true} != {k_pred}); shapes {t.shape} and {p.shape}")
-    w = check_sample_weight(sample_weight, n)
+    w = check_sample_weight(sample_weight, n, allow_negative=allow_negative)
     if w is not None and w.dtype.kind in "iu":
         w = w.astype(np.float64)  # integer sums of large weights would wrap around
     if positive_weight and w is not None and not np.any(w):
@@ -233,6 +238,25 @@ def _block_moments(t: np.ndarray, p: np.ndarray, w: np.ndarray | None,
     return out
 
 
+def _signed_weight_sums(t: np.ndarray, p: np.ndarray, w: np.ndarray,
+                        need: frozenset[str]) -> dict[str, float]:
+    """The sums of :func:`_block_moments` over whole arrays, for weights of any sign."""
+    e = t - p
+    a = np.abs(e)
+    weight = float(w.sum())
+    out: dict[str, float] = {"n": float(t.shape[0]), "weight": weight,
+                             "sse": float(np.dot(w * e, e)), "sae": float(np.dot(w, a)),
+                             "sape": float(np.dot(w, a / np.maximum(np.abs(t), _EPS))),
+                             "sat": float(np.dot(w, np.abs(t))), "max": float(a.max())}
+    for key, x in (("true", t), ("error", e)):
+        if weight == 0:
+            _check_weight_sum(out)
+        mean = float(np.dot(w, x)) / weight
+        d = x - mean
+        out[f"mean_{key}"], out[f"m2_{key}"] = mean, float(np.dot(w * d, d))
+    return out
+
+
 def _mean_m2(x: np.ndarray, wb: np.ndarray | None, wsum: float, out: np.ndarray
              ) -> tuple[float, float]:
     """Weighted mean and M2 = sum w (x - mean)^2 of one block (wsum > 0)."""
@@ -247,7 +271,10 @@ def _mean_m2(x: np.ndarray, wb: np.ndarray | None, wsum: float, out: np.ndarray
 def _per_output(t: np.ndarray, p: np.ndarray, w: np.ndarray | None,
                 need: frozenset[str]) -> list[dict[str, float]]:
     """Kernel sums for each output column; raises on NaN/inf inputs."""
-    results = [_block_moments(tc, pc, w, need) for tc, pc in zip(_columns(t), _columns(p))]
+    # blocks' weights must be positive for their moments to combine: negative weights
+    # take whole-array sums (scikit-learn's formulas, rare enough for the temporaries)
+    kernel = _signed_weight_sums if w is not None and w.min() < 0 else _block_moments
+    results = [kernel(tc, pc, w, need) for tc, pc in zip(_columns(t), _columns(p))]
     for r in results:
         if not all(math.isfinite(v) for v in r.values()):
             _finite_or_raise(t, p)
@@ -263,7 +290,7 @@ def _aggregate(values: np.ndarray, multioutput: Any) -> Any:
 
 
 def _check_weight_sum(r: dict[str, float]) -> float:
-    if r["weight"] <= 0:
+    if r["weight"] == 0:
         raise ValueError("sample_weight sums to zero; at least one sample needs a "
                          "positive weight")
     return r["weight"]
@@ -326,6 +353,47 @@ def _ev_parts(results: list[dict[str, float]]) -> tuple[np.ndarray, np.ndarray]:
             np.array([r["m2_true"] for r in results]))
 
 
+def _scaled_parts(t: np.ndarray, p: np.ndarray, w: np.ndarray | None, need: frozenset[str],
+                  parts: Callable[[list[dict[str, float]]], tuple[np.ndarray, np.ndarray]],
+                  multioutput: Any, name: str) -> tuple[np.ndarray, np.ndarray, Any]:
+    """(numerator, denominator) sums of squares of R^2 or explained variance, and the
+    ``multioutput`` to combine them with, immune to the scale of the data.
+
+    Squares of values beyond about 1e154 overflow and those below about 1e-154
+    underflow (R^2 of data at 1e200 would be nan, at 1e-200 a made-up 1.0). The
+    ratio does not depend on the scale, so when a sum is not finite or so small
+    that its squares lost precision, each output (and the weights) is divided by a
+    power of two near its largest magnitude, which is exact, and summed again;
+    ``variance_weighted`` then weighs the outputs by their denominators brought
+    back to one common scale. The common case pays nothing: the check reads two
+    numbers per output.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):  # detected below
+        numerator, denominator = parts(_per_output(t, p, w, need))
+    sums = np.concatenate([numerator, denominator])
+    if np.all(np.isfinite(sums)) and np.all(denominator >= _TINY_SQUARES) \
+            and not np.any((numerator > 0) & (numerator < _TINY_SQUARES)):
+        return numerator, denominator, multioutput
+    if w is not None and np.any(w):
+        w = np.ldexp(w, -np.frexp(np.max(np.abs(w)))[1])
+    exponents, scaled = [], []
+    for tc, pc in zip(_columns(t), _columns(p)):
+        exponent = int(np.frexp(max(np.max(np.abs(tc)), np.max(np.abs(pc))))[1])
+        exponents.append(exponent)
+        with np.errstate(under="ignore"):  # values far below the output's largest
+            scaled.append(parts(_per_output(np.ldexp(tc, -exponent),
+                                            np.ldexp(pc, -exponent), w, need)))
+    numerator = np.concatenate([n for n, _ in scaled])
+    denominator = np.concatenate([d for _, d in scaled])
+    if not np.all(np.isfinite(np.concatenate([numerator, denominator]))):
+        raise ValueError(f"{name} cannot be computed in float64: its sums of squares "
+                         "overflow even after rescaling each output")
+    if isinstance(multioutput, str) and multioutput == "variance_weighted":
+        relative = np.ldexp(denominator, 2 * (np.array(exponents) - max(exponents)))
+        multioutput = relative if np.any(relative) else "uniform_average"
+    return numerator, denominator, multioutput
+
+
 def _too_few_for_r2(n: float) -> bool:
     if n < 2:
         warnings.warn("R^2 score is not well-defined with less than two samples.",
@@ -380,7 +448,7 @@ class RegressionMoments:
                                    allow_nan=True).size == 0):
             return cls()
         t, p, w, _ = _regression_iv(y_true, y_pred, sample_weight, "uniform_average",
-                                    positive_weight=False)
+                                    positive_weight=False, allow_negative=False)
         if t.ndim != 1:
             raise ValueError(f"RegressionMoments holds 1-D targets; got y_true of shape "
                              f"{t.shape} (keep one state per output)")
@@ -611,8 +679,8 @@ def r2_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     t, p, w, multioutput = _regression_iv(y_true, y_pred, sample_weight, multioutput)
     if _too_few_for_r2(t.shape[0]):
         return float("nan")
-    numerator, denominator = _r2_parts(_per_output(t, p, w,
-                                                   frozenset({"sse", "moments_true"})))
+    numerator, denominator, multioutput = _scaled_parts(
+        t, p, w, frozenset({"sse", "moments_true"}), _r2_parts, multioutput, "r2_score")
     return _explained_fraction(numerator, denominator, multioutput, force_finite)
 
 
@@ -630,8 +698,9 @@ def explained_variance_score(y_true: Any, y_pred: Any, *, sample_weight: Any = N
     0.957173
     """
     t, p, w, multioutput = _regression_iv(y_true, y_pred, sample_weight, multioutput)
-    numerator, denominator = _ev_parts(_per_output(
-        t, p, w, frozenset({"moments_error", "moments_true"})))
+    numerator, denominator, multioutput = _scaled_parts(
+        t, p, w, frozenset({"moments_error", "moments_true"}), _ev_parts, multioutput,
+        "explained_variance_score")
     return _explained_fraction(numerator, denominator, multioutput, force_finite)
 
 

@@ -65,7 +65,7 @@ def _ours(function_name: str) -> Callable[..., Any] | None:
 @cache
 def _scorers() -> dict[str, Any]:
     """Each scikit-learn scorer name whose metric dartboard has, as a dartboard scorer."""
-    import sklearn.metrics as skm
+    from sklearn.metrics import _scorer as skm  # not the namespace: it may be patched
 
     out = {}
     for name in skm.get_scorer_names():
@@ -109,7 +109,7 @@ def get_scorer(scoring: Any) -> Any:
 
     scorers = _scorers()
     if scoring not in scorers:
-        import sklearn.metrics as skm
+        from sklearn.metrics import _scorer as skm
 
         why = (" dartboard has no metric for it (clustering scores are not part of "
                "dartboard.metrics; use sklearn.metrics.get_scorer)"
@@ -134,7 +134,7 @@ def make_scorer(score_func: Callable[..., Any], *, response_method: Any = "predi
     >>> make_scorer(fbeta_score, beta=2)
     make_scorer(fbeta_score, response_method='predict', beta=2)
     """
-    import sklearn.metrics as skm
+    from sklearn.metrics import _scorer as skm  # not the namespace: it may be patched
 
     return skm.make_scorer(score_func, response_method=response_method,
                            greater_is_better=greater_is_better, **kwargs)

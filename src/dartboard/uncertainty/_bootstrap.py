@@ -233,8 +233,8 @@ def count_replicates(evaluate: Callable[[np.ndarray], np.ndarray], groups: Count
 def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: np.ndarray,
                            stratum: np.ndarray, bytes_per_value: int, n_resamples: int,
                            stratified: bool, rng: np.random.Generator, jackknife: bool,
-                           jackknife_values: Callable[[], np.ndarray] | None = None
-                           ) -> Replicates:
+                           jackknife_values: Callable[[], np.ndarray] | None = None,
+                           draw: Callable[..., np.ndarray] | None = None) -> Replicates:
     """Bootstrap of a statistic of G groups of identical rows, by multinomial draws.
 
     A resample of the n rows draws ``Multinomial(n, size / n)`` rows from the
@@ -245,6 +245,8 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
     counts. The jackknife has one leave-one-out value per group (weighted by
     the group's size): ``evaluate`` of the counts minus one row of the group,
     or ``jackknife_values()`` when the caller has them in closed form.
+    ``draw(rng, size, b)``, when given, draws the (b, G) counts of an unstratified
+    resample instead of ``rng.multinomial`` (e.g. :func:`split_multinomial`).
     """
     g = size.shape[0]
     batch = _batch_size(8 * 3 * g + bytes_per_value, n_resamples)
@@ -253,11 +255,14 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
         else [np.arange(g)]
     for start in range(0, n_resamples, batch):
         b = min(batch, n_resamples - start)
-        counts = np.zeros((b, g))
-        for members in strata:
-            sizes = size[members]
-            total = int(sizes.sum())
-            counts[:, members] = rng.multinomial(total, sizes / total, size=b)
+        if draw is not None and not stratified:
+            counts = draw(rng, size, b)
+        else:
+            counts = np.zeros((b, g))
+            for members in strata:
+                sizes = size[members]
+                total = int(sizes.sum())
+                counts[:, members] = rng.multinomial(total, sizes / total, size=b)
         out = evaluate(counts)
         if values is None:  # a statistic may be a vector (a curve band): (b, ...) values
             values = np.empty((n_resamples,) + np.shape(out)[1:])
@@ -275,6 +280,33 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
         counts[np.arange(stop - start), np.arange(start, stop)] -= 1.0
         jack[start:stop] = evaluate(counts)
     return Replicates(values, jack, full)
+
+
+def split_multinomial(rng: np.random.Generator, size: np.ndarray, b: int,
+                      small: int = 8) -> np.ndarray:
+    """b draws of Multinomial(n, size / n) over G groups, exact, faster for many groups.
+
+    numpy draws a multinomial as one binomial per group, O(G). Here the groups
+    of at least ``small`` rows take one multinomial together with the block of
+    all smaller groups' rows; the k rows drawn from that block are k uniform
+    draws among its rows (the multinomial conditional on k), O(rows in small
+    groups). Data with many singleton groups then cost a few draws per row of
+    them rather than a binomial per group.
+    """
+    size = np.asarray(size)
+    total = int(size.sum())
+    is_small = size < small
+    small_at, big_at = np.flatnonzero(is_small), np.flatnonzero(~is_small)
+    if small_at.shape[0] < 1024:
+        return rng.multinomial(total, size / total, size=b).astype(np.float64)
+    local = np.repeat(np.arange(small_at.shape[0]), size[small_at])
+    top = rng.multinomial(total, np.append(size[big_at], local.shape[0]) / total, size=b)
+    counts = np.zeros((b, size.shape[0]))
+    counts[:, big_at] = top[:, :-1]
+    for r in range(b):  # one vectorised draw per replicate
+        picks = local[rng.integers(0, local.shape[0], int(top[r, -1]))]
+        counts[r, small_at] = np.bincount(picks, minlength=small_at.shape[0])
+    return counts
 
 
 # --------------------------------------------------------------------- ranking

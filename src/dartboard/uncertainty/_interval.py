@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from dartboard._labels import encode_labels, positive_index
+from dartboard._labels import encode_labels, indicator_pair, positive_index
 from dartboard._results import Result
 from dartboard._rng import check_random_state
 from dartboard._validation import (
@@ -191,7 +191,14 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
                          f"{estimate}); no interval can be formed")
     method = iv["method"]
     level = iv["confidence_level"]
-    # multilabel indicators (2-D) resample their rows: labels of a row move together
+    if _is_count(spec) and y_t.ndim == 2:
+        pair = indicator_pair(y_t, y_o, names=("y_true", "y_other"))
+        if pair is not None:  # rows resampled as per-sample label patterns
+            from dartboard.uncertainty._multilabel import multilabel_count_interval
+
+            return multilabel_count_interval(spec, *pair, w, estimate, method, level,
+                                             iv["n_resamples"], stratified, random_state,
+                                             metric_kwargs)
     if _is_count(spec) and y_t.ndim == 1:
         return _count_interval(spec, _rows_state(y_t, y_o, w), estimate, method, level,
                                iv["n_resamples"], stratified, random_state, metric_kwargs,

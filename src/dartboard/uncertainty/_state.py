@@ -128,6 +128,12 @@ def interval_from_counts(metric: str | Callable[..., Any], counts: Any, *,
     if not isinstance(counts, ConfusionCounts):
         raise TypeError(f"counts must be a dartboard.metrics.ConfusionCounts; got "
                         f"{describe(counts)}")
+    if counts.multilabel:
+        # the per-label matrices and per-sample triples do not say which labels of a
+        # row go together, and a resample moves a row's labels together
+        raise ValueError("counts holds multilabel-indicator counts (the per-label form), "
+                         "which do not keep each sample's pattern of labels that a bootstrap "
+                         "resamples; use dartboard.interval on the indicator arrays instead")
     check_frequency_counts(counts.matrix, "counts")
     if not counts.total:
         raise ValueError("counts holds no samples (all cells are 0); no interval can be formed")
