@@ -619,9 +619,6 @@ ENGINES = {
 #: strict xfail test in tests/test_fuzz_engines.py; the fuzz counts them as "known"
 #: instead of failing on them again (remove an entry when its xfail starts passing)
 KNOWN_DEFECTS = {
-    "d2_tweedie_score at 1e200": lambda text: text.startswith("d2_tweedie_score")
-                                              and "'float' object has no attribute 'ndim'"
-                                              in text,
 }
 
 

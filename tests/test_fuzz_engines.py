@@ -117,19 +117,20 @@ def test_evaluate_weights_near_int64_give_the_metric_functions_numbers():
         balanced_accuracy_score(y, p))
 
 
-@pytest.mark.xfail(strict=True, reason="_regression._finite_or_raise asks a Python float "
-                   "for .ndim when the Tweedie null deviance overflows "
-                   "(metrics/_deviance.py -> metrics/_regression.py)")
-def test_d2_tweedie_score_of_huge_values_is_a_number_or_a_clear_error():
+@pytest.mark.parametrize("power", [0, 1, 1.5, 2, 3])
+@pytest.mark.parametrize("scale", [1e-200, 1e200])
+def test_d2_tweedie_score_is_scale_free(scale, power):
+    # the Tweedie deviance is homogeneous, so D^2 does not change with the scale; the
+    # null deviance of 1e200 values overflowed (an AttributeError from the error path)
+    # and that of 1e-200 values underflowed to 0/0 (1.0)
+    from sklearn.metrics import d2_tweedie_score
+
     import dartboard.metrics as dm
 
-    y, p = np.array([1.5, 2.0, 3.0]) * 1e200, np.array([1.0, 2.5, 2.0]) * 1e200
-    try:
-        value = dm.d2_tweedie_score(y, p)
-    except ValueError as exc:
-        assert "y_true" in str(exc) or "y_pred" in str(exc)
-    else:
-        assert isinstance(value, float)
+    y, p = np.array([1.5, 2.0, 3.0]), np.array([1.0, 2.5, 2.0])
+    expected = d2_tweedie_score(y, p, power=power)
+    assert dm.d2_tweedie_score(y * scale, p * scale, power=power) == pytest.approx(
+        expected, rel=1e-12)
 
 
 # ----------------------------------------------- defects this fuzzing found, fixed

@@ -167,10 +167,10 @@ def _mean_losses(t: np.ndarray, p: Any, w: np.ndarray | None, term: Term,
     for tc, pc in zip(columns, [p] * len(columns) if np.ndim(p) == 0 else _columns(p)):
         total, weight, low_t, low_p = _block_loss(tc, pc, w, term)
         if math.isnan(low_t) or math.isnan(low_p):
-            _finite_or_raise(t, p)
+            _finite_or_raise(t, np.asarray(p))
         domain(low_t, low_p)
         if not math.isfinite(total):
-            _finite_or_raise(t, p)
+            _finite_or_raise(t, np.asarray(p))
         means.append(total / weight)
     return np.array(means)
 
@@ -386,6 +386,22 @@ def _too_few(n: int) -> bool:
     return False
 
 
+def _unit_scale(t: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``t`` and ``p`` times one power of two bringing their largest magnitude near 1,
+    when it is extreme.
+
+    The Tweedie unit deviance is homogeneous (of degree ``2 - power``), so D^2 does
+    not change with the scale, while the deviances of values near 1e200 overflow and
+    those near 1e-200 underflow. A power of two scales exactly.
+    """
+    with np.errstate(invalid="ignore"):
+        largest = float(max(np.max(np.abs(t)), np.max(np.abs(p))))
+    if not math.isfinite(largest) or largest == 0.0 or 2.0 ** -300 < largest < 2.0 ** 300:
+        return t, p
+    factor = math.ldexp(1.0, -math.frexp(largest)[1])
+    return t * factor, p * factor
+
+
 def d2_tweedie_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                      power: float = 0) -> float:
     """D^2 of the Tweedie deviance: ``1 - D(y, y_hat) / D(y, mean_w(y))``.
@@ -405,6 +421,7 @@ def d2_tweedie_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     if _too_few(t.shape[0]):
         return float("nan")
     term, domain = _tweedie(power), _tweedie_domain(power)
+    t, p = _unit_scale(t, p)
     numerator = _mean_losses(t, p, w, term, domain)
     mean = float(np.average(t, weights=w))
     denominator = _mean_losses(t, mean, w, term, _anywhere)
