@@ -18,6 +18,7 @@ from dartboard._validation import (
     check_int,
     column_1d,
 )
+from dartboard.metrics._calibration import DEFAULT_N_BINS
 
 __all__ = ["thin", "calibration_points", "error_points"]
 
@@ -42,7 +43,7 @@ def thin(*arrays: np.ndarray, max_points: int = MAX_POINTS) -> list[list[float]]
     return [np.round(a.astype(float), 6).tolist() for a in arrays]
 
 
-def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = 10, pos_label: Any = 1,
+def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = DEFAULT_N_BINS, pos_label: Any = 1,
                        confidence_level: float = 0.95, method: str = "wilson",
                        with_ece: bool = False, n_resamples: int = 2000,
                        random_state: Any = 0) -> dict[str, Any]:

@@ -47,7 +47,7 @@ FIGURES: dict[str, tuple[str, str]] = {
                                       "per bin of predicted probability, with its interval "
                                       "(Wilson); a long bar is a bin of few predictions. "
                                       "Beneath: predictions per bin. Title: the ECE of the "
-                                      "metric table (its own 15 bins) with its interval."),
+                                      "metric table (the same 15 bins) with its interval."),
     "group-gaps": ("classification", "The largest gap between groups of each metric (best "
                                      "minus worst group) with its interval; the dashed "
                                      "line marks no gap."),
