@@ -43,6 +43,7 @@ import numpy as np
 from scipy import stats
 
 from dartboard._validation import as_float_array, describe
+from dartboard.compare._adjust import adjust_pvalues
 from dartboard.compare._results import RankResult, _check_alpha
 
 __all__ = ["rank_models", "nemenyi_q"]
@@ -112,17 +113,6 @@ def _step_down_vs_best(avg: np.ndarray, order: np.ndarray, se: float,
         q = np.sqrt(2.0) * (avg[worst] - avg[best]) / se
         running = max(running, float(stats.studentized_range.sf(q, size, np.inf)))
         out[worst] = min(running, 1.0)
-    return out
-
-
-def _holm(pvalues: np.ndarray) -> np.ndarray:
-    """Holm's step-down adjusted p-values."""
-    m = pvalues.shape[0]
-    order = np.argsort(pvalues, kind="stable")
-    adjusted = np.minimum(1.0, (m - np.arange(m)) * pvalues[order])
-    adjusted = np.maximum.accumulate(adjusted)
-    out = np.empty(m)
-    out[order] = adjusted
     return out
 
 
@@ -199,7 +189,7 @@ def rank_models(table: Any, *, alpha: float = 0.05, higher_is_better: bool = Tru
     p_vs_best = np.minimum(1.0, 2.0 * stats.norm.sf(np.abs(z)))
     others = order[1:]
     holm = np.full(k, np.nan)
-    holm[others] = _holm(p_vs_best[others])
+    holm[others] = adjust_pvalues(p_vs_best[others], "holm")
     p_vs_best[best] = np.nan
     adjusted = _step_down_vs_best(avg, order, se, pvalue)
     summary = pd.DataFrame({
