@@ -171,7 +171,8 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
       ``dartboard.interval(roc_auc_score, y_true, y_score, method="delong")`` on
       the rows the state was built from. A class with a single sample
       contributes 0 to the variance, as there. ``"delong-logit"``: the same
-      variance on the logit scale.
+      variance on the logit scale. ``"newcombe"``: Newcombe's (2006) method 5,
+      which needs only the AUC and the class sizes.
     - ``"percentile"``, ``"basic"``, ``"bca"``: bootstrap of the rows, drawn as
       a multinomial over the non-empty (score, class) cells (stratified: one
       per class), the AUC of each replicate from cumulative sums over the
@@ -188,7 +189,7 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
         A :class:`~dartboard.metrics.ScoreState` (exact), e.g. merged over batches.
         Its counts are read as frequency counts of rows.
     metric : {"roc_auc_score"}
-    method : {"auto", "delong", "delong-logit", "percentile", "basic", "bca"}
+    method : {"auto", "delong", "delong-logit", "newcombe", "percentile", "basic", "bca"}
     confidence_level : float, default=0.95
     n_resamples : int, default=10_000
     stratified : bool, default=False
@@ -224,8 +225,8 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
     from dartboard.metrics import ScoreState
 
     check_option(metric, "metric", ("roc_auc_score",))
-    check_option(method, "method", ("auto", "delong", "delong-logit", "percentile", "basic",
-                                    "bca"))
+    check_option(method, "method", ("auto", *_asymptotic.ROC_AUC_METHODS, "percentile",
+                                    "basic", "bca"))
     iv = _interval_iv(metric, method, confidence_level, n_resamples, stratified,
                       check_metric=False)
     level = iv["confidence_level"]
@@ -244,8 +245,11 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
         spec = get_spec("roc_auc_score")
         method = spec.default_interval
         for minimum, choice in spec.auto_interval:
-            if min(m, n) >= minimum and choice in ("delong", "delong-logit"):
+            if min(m, n) >= minimum and choice in _asymptotic.ROC_AUC_METHODS:
                 method = choice
+    if method == "newcombe":
+        low, high, se = _asymptotic.newcombe_interval(estimate, m, n, level)
+        return Interval(estimate, low, high, level, method, se, None, None, "roc_auc_score")
     if method in ("delong", "delong-logit"):
         terms = _analytic.delong_terms_grouped(score_state.pos, score_state.neg)
         if method == "delong":
