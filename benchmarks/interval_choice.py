@@ -29,7 +29,7 @@ The bootstrap candidates run only at the sizes where auto could choose them
 (their per-set cost grows with n; the analytic ones cost one pass).
 
 Usage: python benchmarks/interval_choice.py [sims=1000] [resamples=1000]
-       [sections=auc,pr,mean,multiclass; also auc3, auc10, auc6, pr10, mean10, regression]
+       [sections=auc,pr,mean,multiclass; also auc3, auc3edge, auc10, auc6, pr10, mean10, regression]
        [auc methods=delong,delong-logit,bca; auc3: delong,delong-logit,delong-logit-tmin,
        newcombe]
 """
@@ -126,17 +126,23 @@ def auc_section(sims, resamples, balances=(0.5, 0.1), methods=("delong", "delong
              roc_auc_score, truth, methods, sims, resamples, n + int(100 * (prev or 0)))
 
 
-def auc3_section(sims, methods=("delong", "delong-logit", "delong-logit-tmin", "newcombe")):
+AUC3_CELLS = [(0.1, 60, None), (0.1, 200, None), (0.1, 1000, None), (0.5, 60, None),
+              (0.5, 200, None), (0.5, 1000, None), (None, 60, 6)]
+#: where auto's thresholds fall: fixed numbers of positives at 10%, and ~200 positives
+EDGE_CELLS = [(None, 100, 10), (None, 200, 20), (None, 300, 30), (None, 500, 50),
+              (0.1, 2000, None)]
+
+
+def auc3_section(sims, methods=("delong", "delong-logit", "delong-logit-tmin", "newcombe"),
+                 cells=AUC3_CELLS):
     """ROC AUC at population AUC 0.70, 0.86 and 0.95, 10% and 50% positives."""
     from dartboard.metrics import roc_auc_score
 
     for auc in (0.70, 0.86, 0.95):
         d = float(np.sqrt(2.0) * special.ndtri(auc))
         print(f"\nROC AUC {auc:.2f} (d = {d:.3f}); coverage % (mean width)")
-        for prev, n, fixed in [(0.1, 60, None), (0.1, 200, None), (0.1, 1000, None),
-                               (0.5, 60, None), (0.5, 200, None), (0.5, 1000, None),
-                               (None, 60, 6)]:
-            label = f"n={n:<5} 6 pos (10%)" if fixed else \
+        for prev, n, fixed in cells:
+            label = f"n={n:<5} {fixed} pos (10%)" if fixed else \
                 f"n={n:<5} {100 * prev:.0f}% positives"
             _run(label, lambda rng, n=n, prev=prev, fixed=fixed, d=d:
                  _scores(rng, n, prev or 0.1, fixed, d), roc_auc_score, auc, methods, sims, 1,
@@ -255,6 +261,9 @@ def main() -> None:
     for name in sections:
         {"auc": lambda *a: auc_section(*a, methods=auc_methods),
          "auc3": lambda s, r: auc3_section(s, *((auc_methods,) if len(sys.argv) > 4 else ())),
+         "auc3edge": lambda s, r: auc3_section(
+             s, auc_methods if len(sys.argv) > 4 else ("delong", "delong-logit", "newcombe"),
+             EDGE_CELLS),
          "auc6": lambda *a: auc_section(*a, balances=(0.1,), methods=auc_methods,
                                         fixed_only=True), "pr": pr_section, "mean": mean_section,
          "multiclass": multiclass_section,

@@ -101,8 +101,8 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
         proportions, bca for other count metrics and generic callables, and for
         the rest the registry's choice by sample size (``auto_interval``,
         measured by coverage in ``benchmarks/interval_choice.py``): binary ROC
-        AUC delong-logit below 100 samples in the smaller class and delong from
-        100, multiclass (ovr macro) AUC influence-logit, AP and PR AUC logit
+        AUC newcombe below 30 samples in the smaller class, delong-logit from 30
+        and delong from 100, multiclass (ovr macro) AUC influence-logit, AP and PR AUC logit
         below 100 in the smaller class and influence-logit from 100, mean
         losses t from 1000 samples and bca below, the registry's bootstrap method
         where it names one (basic for calibration_error). Analytic methods take no
