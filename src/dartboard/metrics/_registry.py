@@ -113,8 +113,8 @@ class MetricSpec:
         otherwise. Empty: ``default_interval`` always.
     asymptotic : tuple of str
         Large-sample interval methods (:mod:`dartboard.uncertainty._asymptotic`)
-        that apply besides ``default_interval``: ``delong-logit`` (binary ROC
-        AUC), ``influence-logit`` (multiclass one-vs-rest macro ROC AUC; AP and
+        that apply besides ``default_interval``: ``delong-logit`` and
+        ``newcombe`` (binary ROC AUC), ``influence-logit`` (multiclass one-vs-rest macro ROC AUC; AP and
         PR AUC), ``logit`` (AP and PR AUC), ``t`` (a mean of per-sample terms).
     mean_of : str or None
         For a regression mean of per-sample terms, the term: ``absolute``

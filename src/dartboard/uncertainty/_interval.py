@@ -54,7 +54,8 @@ class Interval(Result):
         when BCa fell back, see :mod:`dartboard.uncertainty`).
     standard_error : float
         Bootstrap: standard deviation of the replicates (ddof = 1). Proportions:
-        ``sqrt(p (1 - p) / n)``. DeLong: ``sqrt(var)``. ``cv_interval``: the
+        ``sqrt(p (1 - p) / n)``. DeLong: ``sqrt(var)``; Newcombe: the square root of
+        its variance at the estimate. ``cv_interval``: the
         (corrected) standard error of the mean. ``nan`` (with a warning) when the
         metric is undefined.
     bootstrap_distribution : ndarray or None
