@@ -215,9 +215,9 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
     >>> iv = interval_from_score_state(state, method="delong")
     >>> iv.method, round(iv.estimate, 4), round(iv.low, 4), round(iv.high, 4)
     ('delong', 0.8889, 0.5809, 1.0)
-    >>> iv = interval_from_score_state(state)  # 3 per class: DeLong on the logit scale, t
+    >>> iv = interval_from_score_state(state)  # 3 per class: Newcombe's interval
     >>> iv.method, round(iv.low, 4), round(iv.high, 4)
-    ('delong-logit', 0.088, 0.9985)
+    ('newcombe', 0.401, 0.9884)
     >>> interval_from_score_state(state, method="percentile", stratified=True,
     ...                           random_state=0).method
     'percentile'
