@@ -10,7 +10,11 @@ Populations
 - ranking metrics: binormal scores, negatives N(0, 1), positives N(d, 1) with
   d = 1.528 (AUC = Phi(d / sqrt 2) = 0.86), 10% and 50% positives (the number
   of positives is Binomial(n, prevalence); the "6 pos" row fixes 6 positives of
-  60). Population AP (= limit of the trapezoidal PR AUC) by quadrature.
+  60). Population AP (= limit of the trapezoidal PR AUC) by quadrature. ROC AUC
+  also at AUC 0.70 and 0.95 (``auc3``: d = sqrt(2) Phi^-1(AUC)), where the
+  candidates include ``delong-logit-tmin``, a variant measured here only: DeLong
+  on the logit scale with Student's t at min(m, n) - 1 degrees of freedom (the
+  smaller class) instead of the Welch-Satterthwaite ones.
 - log loss and Brier: y ~ Bernoulli(prevalence), probability
   expit(logit(prevalence) - 0.8 + d (y - prevalence) + N(0, 1)) (miscalibrated on
   purpose); population values from 4 million draws.
@@ -25,8 +29,9 @@ The bootstrap candidates run only at the sizes where auto could choose them
 (their per-set cost grows with n; the analytic ones cost one pass).
 
 Usage: python benchmarks/interval_choice.py [sims=1000] [resamples=1000]
-       [sections=auc,pr,mean,multiclass; also auc10, auc6, pr10, mean10, regression]
-       [auc methods=delong,delong-logit,bca]
+       [sections=auc,pr,mean,multiclass; also auc3, auc3edge, auc10, auc6, pr10, mean10, regression]
+       [auc methods=delong,delong-logit,bca; auc3: delong,delong-logit,delong-logit-tmin,
+       newcombe]
 """
 
 from __future__ import annotations
@@ -42,13 +47,28 @@ D = 1.528
 LEVEL = 0.95
 
 
-def _scores(rng, n, prevalence, n_pos=None):
+def _scores(rng, n, prevalence, n_pos=None, d=D):
     m = rng.binomial(n, prevalence) if n_pos is None else n_pos
     m = min(max(m, 1), n - 1)  # the metric needs both classes
     y = np.zeros(n, dtype=int)
     y[:m] = 1
-    s = rng.normal(size=n) + D * y
+    s = rng.normal(size=n) + d * y
     return y, s
+
+
+def _delong_logit_tmin(y, s, level):
+    """DeLong on the logit scale with t at min(m, n) - 1 df (a candidate, not a method)."""
+    from dartboard._delong import delong_terms
+    from dartboard.uncertainty._asymptotic import logit_interval
+
+    auc, term_pos, term_neg, m, n = delong_terms(y == 1, s)
+    spread = auc * (1.0 - auc)
+    se_logit = np.sqrt(term_pos + term_neg) / spread if spread > 0 else float("nan")
+    return logit_interval(auc, se_logit, level, max(min(m, n) - 1, 1))
+
+
+#: candidates computed here rather than by dartboard.interval
+_LOCAL = {"delong-logit-tmin": _delong_logit_tmin}
 
 
 def _population_ap(prevalence):
@@ -75,6 +95,12 @@ def _run(label, make, metric, truth, methods, sims, resamples, seed):
         for m in methods:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
+                if m in _LOCAL:
+                    low, high = _LOCAL[m](y, other, LEVEL)
+                    h, w = low <= truth <= high, high - low
+                    hits[m] += h
+                    width[m] += w
+                    continue
                 iv = db.interval(metric, y, other, method=m, n_resamples=resamples,
                                  random_state=seed * 100_003 + i)
             h, w = _cover(iv, truth)
@@ -98,6 +124,29 @@ def auc_section(sims, resamples, balances=(0.5, 0.1), methods=("delong", "delong
         label = f"n={n:<5} 6 pos (10%)" if fixed else f"n={n:<5} {100 * prev:.0f}% positives"
         _run(label, lambda rng, n=n, prev=prev, fixed=fixed: _scores(rng, n, prev or 0.1, fixed),
              roc_auc_score, truth, methods, sims, resamples, n + int(100 * (prev or 0)))
+
+
+AUC3_CELLS = [(0.1, 60, None), (0.1, 200, None), (0.1, 1000, None), (0.5, 60, None),
+              (0.5, 200, None), (0.5, 1000, None), (None, 60, 6)]
+#: where auto's thresholds fall: fixed numbers of positives at 10%, and ~200 positives
+EDGE_CELLS = [(None, 100, 10), (None, 200, 20), (None, 300, 30), (None, 500, 50),
+              (0.1, 2000, None)]
+
+
+def auc3_section(sims, methods=("delong", "delong-logit", "delong-logit-tmin", "newcombe"),
+                 cells=AUC3_CELLS):
+    """ROC AUC at population AUC 0.70, 0.86 and 0.95, 10% and 50% positives."""
+    from dartboard.metrics import roc_auc_score
+
+    for auc in (0.70, 0.86, 0.95):
+        d = float(np.sqrt(2.0) * special.ndtri(auc))
+        print(f"\nROC AUC {auc:.2f} (d = {d:.3f}); coverage % (mean width)")
+        for prev, n, fixed in cells:
+            label = f"n={n:<5} {fixed} pos (10%)" if fixed else \
+                f"n={n:<5} {100 * prev:.0f}% positives"
+            _run(label, lambda rng, n=n, prev=prev, fixed=fixed, d=d:
+                 _scores(rng, n, prev or 0.1, fixed, d), roc_auc_score, auc, methods, sims, 1,
+                 n + int(100 * (prev or 0)) + int(1000 * auc))
 
 
 def pr_section(sims, resamples, balances=(0.5, 0.1)):
@@ -211,6 +260,10 @@ def main() -> None:
           f"{resamples} bootstrap resamples")
     for name in sections:
         {"auc": lambda *a: auc_section(*a, methods=auc_methods),
+         "auc3": lambda s, r: auc3_section(s, *((auc_methods,) if len(sys.argv) > 4 else ())),
+         "auc3edge": lambda s, r: auc3_section(
+             s, auc_methods if len(sys.argv) > 4 else ("delong", "delong-logit", "newcombe"),
+             EDGE_CELLS),
          "auc6": lambda *a: auc_section(*a, balances=(0.1,), methods=auc_methods,
                                         fixed_only=True), "pr": pr_section, "mean": mean_section,
          "multiclass": multiclass_section,

@@ -298,35 +298,46 @@ def test_average_ranks_ties_holm_by_hand():
     assert row.loc["c", "pvalue_holm"] == pytest.approx(holm[0])
     assert row.loc["b", "pvalue_holm"] == pytest.approx(holm[1])
     assert np.isnan(row.loc["a", "pvalue_holm"])
-    # the decision: Friedman's p (scipy) gates a step-down of Studentized-range tests,
-    # first the range of all three models (b - a), then of the best two (c - a)
-    gate = stats.friedmanchisquare(*(table[m] for m in "abc")).pvalue
+    # the decision: a step-down of Studentized-range tests, first the range of all
+    # three models (b - a), then of the best two (c - a); no omnibus gate
     step_b = stats.studentized_range.sf(np.sqrt(2) * (expected["b"] - expected["a"]) / se,
                                         3, np.inf)
     step_c = 2 * stats.norm.sf((expected["c"] - expected["a"]) / se)  # range of two
-    adj_b = max(gate, step_b)
+    adj_b = step_b
     adj_c = max(adj_b, step_c)
     assert row.loc["b", "pvalue_adjusted"] == pytest.approx(adj_b, rel=1e-4)
     assert row.loc["c", "pvalue_adjusted"] == pytest.approx(adj_c, rel=1e-4)
     assert row["significantly_worse"].tolist() == [False, bool(adj_c < .05), bool(adj_b < .05)]
 
 
-def test_rank_models_worse_than_best_is_gated_by_friedman():
+def test_rank_models_worse_than_best_accounts_for_the_best_chosen_after_looking():
     # Five models over 12 data sets: model e is worst in 9, the other four shuffle.
-    # Holm against the observed best flags e, yet Friedman does not reject: no claim.
+    # Holm against the observed best flags e; the range of all five average ranks,
+    # whose critical value covers whichever pair came out the extremes, does not.
     rng = np.random.default_rng(12)
     table = rng.normal(size=(12, 5))
     table[:9, 4] = table[:9].min(axis=1) - 0.1
     res = db.rank_models(table, names=list("abcde"))
     row = res.summary.set_index("model")
-    assert res.pvalue > 0.05 and row.loc["e", "pvalue_holm"] < 0.05
+    assert row.loc["e", "pvalue_holm"] < 0.05
     assert not row["significantly_worse"].any()
-    assert (row["pvalue_adjusted"].dropna() >= res.pvalue).all()
+    ranks = stats.rankdata(-table, axis=1).mean(axis=0)
+    q = np.sqrt(2) * (ranks.max() - ranks.min()) / np.sqrt(5 * 6 / (6 * 12))
+    assert row.loc["e", "pvalue_adjusted"] == pytest.approx(
+        stats.studentized_range.sf(q, 5, np.inf), rel=1e-4)
+    # the omnibus tests are reported beside the decision: Friedman (scipy) and
+    # Iman-Davenport's F = (N - 1) chi2 / (N (k - 1) - chi2) with (k - 1, (k - 1)(N - 1)) df
+    chi2 = stats.friedmanchisquare(*table.T).statistic
+    f = 11 * chi2 / (12 * 4 - chi2)
+    assert res.pvalue == pytest.approx(stats.chi2.sf(chi2, 4), rel=1e-10)
+    assert res.f_statistic == pytest.approx(f, rel=1e-10)
+    assert res.f_pvalue == pytest.approx(stats.f.sf(f, 4, 44), rel=1e-10)
 
 
 def test_rank_models_family_wise_error_under_the_global_null():
     # k = 10 equivalent models over N = 30 data sets: Holm against the observed best
-    # flagged some model in 13.8% of tables; the decision must stay below alpha
+    # flagged some model in 13.8% of tables; the decision must stay near alpha
+    # (benchmarks/compare_calibration.py: 4.4% with 4000 tables)
     rng = np.random.default_rng(2024)
     sims = 300
     flagged = sum(db.rank_models(rng.normal(size=(30, 10))).summary["significantly_worse"].any()

@@ -37,11 +37,14 @@ def test_auto_reports_chosen_method():
     rng = np.random.default_rng(1)
     y = rng.integers(0, 2, 200)
     s = rng.normal(size=200) + y
-    # DeLong on the logit scale while the smaller class has fewer than 100 samples
+    # Newcombe's interval below 30 samples in the smaller class, DeLong on the logit
+    # scale from 30, DeLong from 100
     smaller = min(np.bincount(y))
     assert interval(roc_auc_score, y, s).method == ("delong" if smaller >= 100
-                                                    else "delong-logit")
+                                                    else "delong-logit" if smaller >= 30
+                                                    else "newcombe")
     assert interval(roc_auc_score, np.r_[y, y], np.r_[s, s]).method == "delong"
+    assert interval(roc_auc_score, y[:40], s[:40]).method == "newcombe"
     assert interval(roc_auc_score, y, s, sample_weight=np.ones(200), n_resamples=300,
                     random_state=0).method == "bca"
     assert interval(lambda a, b: float(np.mean(a == (b > 0.5))), y, s, n_resamples=200,

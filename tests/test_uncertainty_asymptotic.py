@@ -208,8 +208,10 @@ def test_score_state_delong_logit_equals_interval_on_the_rows():
     b = interval(roc_auc_score, y, s, method="delong-logit")
     assert (a.low, a.high, a.standard_error) == pytest.approx((b.low, b.high, b.standard_error),
                                                               rel=1e-12)
+    # about 30 positives: auto takes delong-logit from 30 and newcombe below
+    expected = "delong-logit" if int(y.sum()) >= 30 else "newcombe"
     assert interval_from_score_state(ScoreState.from_scores(y, s)).method == \
-        interval(roc_auc_score, y, s).method == "delong-logit"
+        interval(roc_auc_score, y, s).method == expected
 
 
 def test_auto_follows_the_registry_by_size():
@@ -226,10 +228,11 @@ def test_auto_follows_the_registry_by_size():
         expected = [m for m in reached if not (metric is roc_auc_score
                                                and m == "influence-logit")][-1]
         assert interval(metric, y, other, n_resamples=200, random_state=0).method == expected
-    # a small class: DeLong on the logit scale
+    # a small class: DeLong on the logit scale from 30 samples in it, Newcombe's below
     y_small = np.r_[np.ones(30, int), np.zeros(600, int)]
     s_small = np.random.default_rng(0).normal(size=630) + y_small
     assert interval(roc_auc_score, y_small, s_small).method == "delong-logit"
+    assert interval(roc_auc_score, y_small[1:], s_small[1:]).method == "newcombe"
     ym, pm = _multiclass(900, 3)
     assert interval(roc_auc_score, ym, pm, multi_class="ovr").method == "influence-logit"
     # weights: the analytic paths do not take them, auto bootstraps

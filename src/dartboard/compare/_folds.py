@@ -36,7 +36,7 @@ from dartboard._validation import (
 )
 from dartboard.compare._adjust import ADJUST_METHODS, adjust_pvalues
 from dartboard.compare._permutation import ALTERNATIVES
-from dartboard.compare._ranking import _table_iv, rank_models
+from dartboard.compare._ranking import _table_iv, iman_davenport, rank_models
 from dartboard.compare._results import TestResult, _check_alpha
 
 __all__ = ["ControlResult", "compare_with_control", "combined_ftest_5x2cv", "friedman_test",
@@ -50,23 +50,6 @@ def _direction(higher_is_better: Any) -> bool:
         raise TypeError("higher_is_better must be True or False; got "
                         f"{describe(higher_is_better)}")
     return bool(higher_is_better)
-
-
-def iman_davenport(chi2: float, n: int, k: int) -> tuple[float, float]:
-    """Iman-Davenport's F and its p-value from Friedman's chi-square (N data sets, k models).
-
-    Examples
-    --------
-    Demsar (2006, section 3.2.4): chi2_F = 9.28 with N = 14 and k = 4 gives F_F = 3.69.
-
-    >>> round(iman_davenport(9.28, 14, 4)[0], 2)
-    3.69
-    """
-    denominator = n * (k - 1) - chi2
-    if denominator <= 0.0:  # every data set ranks the models the same way
-        return np.inf, 0.0
-    f_stat = (n - 1) * chi2 / denominator
-    return float(f_stat), float(stats.f.sf(f_stat, k - 1, (k - 1) * (n - 1)))
 
 
 def friedman_test(table: Any, *, higher_is_better: bool = True, names: Any = None

@@ -115,8 +115,8 @@ class RankResult(Result):
         One row per model, best first: ``model``, ``average_rank``,
         ``pvalue_vs_best`` (z-test against the best, unadjusted), ``pvalue_holm``
         (Holm over the k - 1 comparisons, as for a control chosen in advance),
-        ``pvalue_adjusted`` (Friedman-gated step-down range procedure, valid for
-        the best chosen after looking) and ``significantly_worse``
+        ``pvalue_adjusted`` (step-down range procedure, valid for the best
+        chosen after looking) and ``significantly_worse``
         (``pvalue_adjusted < alpha``).
     statistic : float
         Friedman's chi-square (tie-corrected, as :func:`scipy.stats.friedmanchisquare`).
@@ -134,6 +134,9 @@ class RankResult(Result):
         Per-row ranks (1 = best, ties averaged).
     higher_is_better : bool
         Direction of the scores.
+    f_statistic, f_pvalue : float
+        Iman and Davenport's F from Friedman's chi-square and its p-value (F with
+        k - 1 and (k - 1)(N - 1) degrees of freedom).
     """
 
     summary: Any
@@ -146,6 +149,8 @@ class RankResult(Result):
     n_models: int
     ranks: Any = field(repr=False)
     higher_is_better: bool = True
+    f_statistic: float = float("nan")
+    f_pvalue: float = float("nan")
 
     @property
     def average_ranks(self) -> Any:

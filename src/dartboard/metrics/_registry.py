@@ -113,8 +113,8 @@ class MetricSpec:
         otherwise. Empty: ``default_interval`` always.
     asymptotic : tuple of str
         Large-sample interval methods (:mod:`dartboard.uncertainty._asymptotic`)
-        that apply besides ``default_interval``: ``delong-logit`` (binary ROC
-        AUC), ``influence-logit`` (multiclass one-vs-rest macro ROC AUC; AP and
+        that apply besides ``default_interval``: ``delong-logit`` and
+        ``newcombe`` (binary ROC AUC), ``influence-logit`` (multiclass one-vs-rest macro ROC AUC; AP and
         PR AUC), ``logit`` (AP and PR AUC), ``t`` (a mean of per-sample terms).
     mean_of : str or None
         For a regression mean of per-sample terms, the term: ``absolute``
@@ -183,12 +183,14 @@ _UNIT = (0.0, 1.0)
 _SIGNED = (-1.0, 1.0)
 _NONNEGATIVE = (0.0, float("inf"))
 # method="auto" by sample size (the smaller class for ranking metrics), from the coverage
-# measured by benchmarks/interval_choice.py: DeLong under-covers below 100 samples in the
-# smaller class (80% with 6 positives), delong-logit keeps 94%; the multiclass macro AUC
-# takes its influence interval (binary scores skip it); AP and PR AUC: below 100 the
-# influence interval and the bootstrap under-cover (89-90% with 6 positives) while Boyd
-# et al.'s binomial logit interval over-covers (96-99%)
-_AUC_AUTO = ((0, "delong-logit"), (0, "influence-logit"), (100, "delong"))
+# measured by benchmarks/interval_choice.py (auc3, auc3edge: AUC 0.70/0.86/0.95): binary
+# ROC AUC newcombe below 30 samples in the smaller class (95.0-97.5% from 6 to 20, where
+# delong-logit falls to 89-92.5% at AUC 0.95), delong-logit from 30 (92.3-96.1%; newcombe
+# over-covers there, 97.4-97.9% at AUC 0.95), delong from 100 (92.5-95.1%, as pROC); the
+# multiclass macro AUC takes its influence interval (binary scores skip it); AP and PR
+# AUC: below 100 the influence interval and the bootstrap under-cover (89-90% with 6
+# positives) while Boyd et al.'s binomial logit interval over-covers (96-99%)
+_AUC_AUTO = ((0, "newcombe"), (0, "influence-logit"), (30, "delong-logit"), (100, "delong"))
 _PR_METHODS = ("logit", "influence-logit")
 _PR_AUTO = ((0, "logit"), (100, "influence-logit"))
 _MEAN_AUTO = ((1000, "t"),)
@@ -261,7 +263,8 @@ _SPECS: tuple[MetricSpec, ...] = (
     MetricSpec("roc_auc_score", _RANK, "ranking", "scores", average=True, interval_fast="roc",
                compare_fast="auc", default_interval="delong", state="scores", binned=True,
                tasks=_BOTH, multiclass={"multi_class": "ovr"}, bounds=_UNIT,
-               asymptotic=("delong-logit", "influence-logit"), auto_interval=_AUC_AUTO),
+               asymptotic=("delong-logit", "newcombe", "influence-logit"),
+               auto_interval=_AUC_AUTO),
     MetricSpec("average_precision_score", _RANK, "ranking", "scores", pos_label=True,
                average=True, interval_fast="ap", state="scores", binned=True,
                tasks=("binary",), bounds=_UNIT, asymptotic=_PR_METHODS,

@@ -13,6 +13,19 @@ With ``z = Phi^{-1}(1 - alpha/2)``:
   scale alone brings it to 91%, the t quantile to 94%
   (``benchmarks/interval_choice.py``; Qin & Hotilovac 2008, Stat. Methods Med.
   Res. 17:207-221, compare transformed AUC intervals).
+- ``newcombe`` (ROC AUC): Newcombe's (2006, Stat. Med. 25:559-573) method 5,
+  a score-type interval with the Hanley-McNeil variance of an AUC ``theta``
+  from ``m`` positives and ``n`` negatives,
+  ``V(theta) = theta (1 - theta) [1 + N* ((1 - theta) / (2 - theta) + theta / (1 + theta))] / (m n)``,
+  where Hanley and McNeil's ``m - 1`` and ``n - 1`` are both replaced by
+  ``N* = (m + n) / 2 - 1``. The bounds are the ``theta`` in [0, 1] with
+  ``(AUC - theta)^2 = z^2 V(theta)``, the roots of a quartic (multiply by
+  ``(2 - theta)(1 + theta) > 0``). The variance is evaluated at the candidate
+  ``theta``, not at the estimate, as Wilson's interval of a proportion does, so
+  an AUC of 1 from 3 positives still gets a lower bound well below 1; and
+  ``N*`` borrows the larger class's size for the smaller one, which is what
+  keeps coverage when one class has a handful of samples (DeLong's estimated
+  variance is then itself noisy, or 0 when the classes separate).
 - ``logit`` (average precision, PR AUC): Boyd, Eng & Page (2013, ECML PKDD,
   LNCS 8190:451-466), section 4.2: ``logit(theta) +- z / sqrt(m theta (1 - theta))``
   with ``m`` the number of positives, as if ``theta`` were a proportion of them.
@@ -41,6 +54,7 @@ same variance.
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 from scipy import special
@@ -49,7 +63,9 @@ from dartboard.uncertainty._analytic import normal_quantile
 from dartboard.uncertainty._bootstrap import IntervalWarning
 
 #: the methods of this module
-METHODS = ("delong-logit", "logit", "influence-logit", "t")
+METHODS = ("delong-logit", "newcombe", "logit", "influence-logit", "t")
+#: the intervals of a binary ROC AUC (DeLong's, also on the logit scale, and Newcombe's)
+ROC_AUC_METHODS = ("delong", "delong-logit", "newcombe")
 
 
 def logit_interval(estimate: float, se_logit: float, confidence_level: float,
@@ -87,6 +103,39 @@ def delong_logit(auc: float, term_pos: float, term_neg: float, m: float, n: floa
     low, high = logit_interval(auc, se_logit, confidence_level,
                                welch_df(term_pos, term_neg, m, n))
     return low, high, se
+
+
+def newcombe_variance(theta: Any, m: float, n: float) -> Any:
+    """Newcombe's (2006) method-5 variance of an AUC ``theta`` (see the module docstring)."""
+    star = (m + n) / 2.0 - 1.0
+    return theta * (1.0 - theta) * (1.0 + star * ((1.0 - theta) / (2.0 - theta)
+                                                  + theta / (1.0 + theta))) / (m * n)
+
+
+def newcombe_interval(auc: float, m: float, n: float, confidence_level: float
+                      ) -> tuple[float, float, float]:
+    """(low, high, se) of Newcombe's method 5; ``se = sqrt(V(auc))``.
+
+    ``(auc - theta)^2 (2 - theta)(1 + theta) m n - z^2 theta (1 - theta)
+    [(2 - theta)(1 + theta) + N* (1 + 2 theta - 2 theta^2)]`` is positive at 0
+    and 1 (unless ``auc`` is there) and negative at ``auc``: the bounds are its
+    outermost roots on either side of ``auc``.
+    """
+    z = normal_quantile(confidence_level)
+    star = (m + n) / 2.0 - 1.0
+    poly = np.polynomial.Polynomial
+    t = poly([0.0, 1.0])
+    spread = poly([2.0, 1.0, -1.0])  # (2 - theta)(1 + theta)
+    quartic = m * n * (auc - t) ** 2 * spread \
+        - z * z * t * (1.0 - t) * (spread + star * poly([1.0, 2.0, -2.0]))
+    roots = quartic.roots()
+    real = np.sort(roots[np.abs(roots.imag) <= 1e-9 * (1.0 + np.abs(roots.real))].real)
+    tol = 1e-12
+    below = real[(real >= -tol) & (real <= auc + tol)]
+    above = real[(real >= auc - tol) & (real <= 1.0 + tol)]
+    low = float(np.clip(below[0], 0.0, auc)) if below.size and auc > 0 else 0.0
+    high = float(np.clip(above[-1], auc, 1.0)) if above.size and auc < 1 else 1.0
+    return low, high, float(np.sqrt(newcombe_variance(auc, m, n)))
 
 
 def welch_df(term_pos: float, term_neg: float, m: float, n: float) -> float:

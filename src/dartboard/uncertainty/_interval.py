@@ -54,7 +54,8 @@ class Interval(Result):
         when BCa fell back, see :mod:`dartboard.uncertainty`).
     standard_error : float
         Bootstrap: standard deviation of the replicates (ddof = 1). Proportions:
-        ``sqrt(p (1 - p) / n)``. DeLong: ``sqrt(var)``. ``cv_interval``: the
+        ``sqrt(p (1 - p) / n)``. DeLong: ``sqrt(var)``; Newcombe: the square root of
+        its variance at the estimate. ``cv_interval``: the
         (corrected) standard error of the mean. ``nan`` (with a warning) when the
         metric is undefined.
     bootstrap_distribution : ndarray or None
@@ -92,17 +93,17 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
         True values and predictions (labels or scores, as ``metric`` expects).
     method : str, default="auto"
         ``"wald"``, ``"wilson"``, ``"clopper-pearson"``, ``"agresti-coull"``,
-        ``"jeffreys"`` (proportion metrics), ``"delong"`` and ``"delong-logit"``
-        (binary ROC AUC), ``"logit"`` (Boyd et al. 2013) and ``"influence-logit"``
-        (binary average precision and PR AUC), ``"t"`` (a mean of per-sample
+        ``"jeffreys"`` (proportion metrics), ``"delong"``, ``"delong-logit"`` and
+        ``"newcombe"`` (binary ROC AUC), ``"logit"`` (Boyd et al. 2013) and
+        ``"influence-logit"`` (binary average precision and PR AUC), ``"t"`` (a mean of per-sample
         losses: log loss, Brier, MAE, MSE, RMSE, MAPE; see
         :mod:`dartboard.uncertainty._asymptotic`), ``"percentile"``, ``"basic"``,
         ``"bca"`` (bootstrap, any metric). ``"auto"`` picks wilson for
         proportions, bca for other count metrics and generic callables, and for
         the rest the registry's choice by sample size (``auto_interval``,
         measured by coverage in ``benchmarks/interval_choice.py``): binary ROC
-        AUC delong-logit below 100 samples in the smaller class and delong from
-        100, multiclass (ovr macro) AUC influence-logit, AP and PR AUC logit
+        AUC newcombe below 30 samples in the smaller class, delong-logit from 30
+        and delong from 100, multiclass (ovr macro) AUC influence-logit, AP and PR AUC logit
         below 100 in the smaller class and influence-logit from 100, mean
         losses t from 1000 samples and bca below, the registry's bootstrap method
         where it names one (basic for calibration_error). Analytic methods take no
@@ -208,7 +209,7 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
         method = _auto_method(spec, y_t, y_o, w, metric_kwargs)
     if method in _analytic.PROPORTION_METHODS:
         raise _not_a_proportion(method, name)
-    if method in ("delong", "delong-logit"):
+    if method in _asymptotic.ROC_AUC_METHODS:
         return _delong(spec, estimate, y_t, y_o, w, level, metric_kwargs, method)
     if method in _asymptotic.METHODS:
         from dartboard.uncertainty._large import asymptotic_interval
@@ -358,7 +359,7 @@ def _count_interval(spec: MetricSpec, state: Any, estimate: float, method: str, 
                 pass
     if method in _analytic.PROPORTION_METHODS:
         return _proportion(spec, method, estimate, state, integral, level, kwargs)
-    if method in ("delong", "delong-logit"):
+    if method in _asymptotic.ROC_AUC_METHODS:
         raise _not_delong(name, method)
     if method in _asymptotic.METHODS:
         from dartboard.uncertainty._large import asymptotic_interval
@@ -422,13 +423,17 @@ def _delong(spec: MetricSpec | None, estimate: float, y_t: np.ndarray, y_o: np.n
                          "method (percentile, basic or bca)")
     n_classes = np.unique(column_1d(y_t, name="y_true")).shape[0]
     if np.ndim(y_o) != 1 or n_classes > 2:
-        raise ValueError(f"method={method!r} is DeLong's interval of a binary ROC AUC; got "
+        author = "Newcombe" if method == "newcombe" else "DeLong"
+        raise ValueError(f"method={method!r} is {author}'s interval of a binary ROC AUC; got "
                          f"{n_classes} classes in y_true and y_score of shape "
                          f"{np.shape(y_o)}; use a bootstrap method (percentile, basic or bca) "
                          "for a multiclass AUC")
     y, scores = _binary_scores(y_t, y_o)
     if method == "delong-logit":
         low, high, se = _asymptotic.delong_logit(*delong_terms(y, scores), level)
+    elif method == "newcombe":
+        m = float(np.count_nonzero(y))
+        low, high, se = _asymptotic.newcombe_interval(estimate, m, y.shape[0] - m, level)
     else:
         aucs, cov = delong_auc_covariance(y, scores[None, :])
         low, high, se = _analytic.delong_interval(float(aucs[0]), float(cov[0, 0]), level)

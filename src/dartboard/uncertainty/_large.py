@@ -66,7 +66,7 @@ def applicable(spec: MetricSpec, method: str, y_t: np.ndarray, y_o: np.ndarray,
     """Whether ``method`` (analytic) can form an interval of ``spec`` on these inputs."""
     from dartboard.uncertainty._interval import _binary_scores
 
-    if method in ("delong", "delong-logit"):
+    if method in _asymptotic.ROC_AUC_METHODS:
         if w is not None or kwargs:
             return False
         try:
@@ -155,7 +155,7 @@ def _ovr_codes(y_t: np.ndarray, y_o: np.ndarray, kwargs: dict[str, Any]
         raise ValueError("method='influence-logit' of roc_auc_score is the interval of a "
                          "multiclass one-vs-rest macro AUC (multi_class='ovr', "
                          "average='macro', an (n, K) y_score); binary scores take "
-                         f"'delong' or 'delong-logit'{_HINT}")
+                         f"'delong' or 'delong-logit' (or 'newcombe'){_HINT}")
     enc = encode_labels(("y_true", y_t))
     proba = np.asarray(y_o, dtype=np.float64)
     if enc.n_classes != proba.shape[1] or enc.n_classes < 3:

@@ -177,7 +177,8 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
       ``dartboard.interval(roc_auc_score, y_true, y_score, method="delong")`` on
       the rows the state was built from. A class with a single sample
       contributes 0 to the variance, as there. ``"delong-logit"``: the same
-      variance on the logit scale.
+      variance on the logit scale. ``"newcombe"``: Newcombe's (2006) method 5,
+      which needs only the AUC and the class sizes.
     - ``"percentile"``, ``"basic"``, ``"bca"``: bootstrap of the rows, drawn as
       a multinomial over the non-empty (score, class) cells (stratified: one
       per class), the AUC of each replicate from cumulative sums over the
@@ -194,7 +195,7 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
         A :class:`~dartboard.metrics.ScoreState` (exact), e.g. merged over batches.
         Its counts are read as frequency counts of rows.
     metric : {"roc_auc_score"}
-    method : {"auto", "delong", "delong-logit", "percentile", "basic", "bca"}
+    method : {"auto", "delong", "delong-logit", "newcombe", "percentile", "basic", "bca"}
     confidence_level : float, default=0.95
     n_resamples : int, default=10_000
     stratified : bool, default=False
@@ -220,9 +221,9 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
     >>> iv = interval_from_score_state(state, method="delong")
     >>> iv.method, round(iv.estimate, 4), round(iv.low, 4), round(iv.high, 4)
     ('delong', 0.8889, 0.5809, 1.0)
-    >>> iv = interval_from_score_state(state)  # 3 per class: DeLong on the logit scale, t
+    >>> iv = interval_from_score_state(state)  # 3 per class: Newcombe's interval
     >>> iv.method, round(iv.low, 4), round(iv.high, 4)
-    ('delong-logit', 0.088, 0.9985)
+    ('newcombe', 0.401, 0.9884)
     >>> interval_from_score_state(state, method="percentile", stratified=True,
     ...                           random_state=0).method
     'percentile'
@@ -230,8 +231,8 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
     from dartboard.metrics import ScoreState
 
     check_option(metric, "metric", ("roc_auc_score",))
-    check_option(method, "method", ("auto", "delong", "delong-logit", "percentile", "basic",
-                                    "bca"))
+    check_option(method, "method", ("auto", *_asymptotic.ROC_AUC_METHODS, "percentile",
+                                    "basic", "bca"))
     iv = _interval_iv(metric, method, confidence_level, n_resamples, stratified,
                       check_metric=False)
     level = iv["confidence_level"]
@@ -250,8 +251,11 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
         spec = get_spec("roc_auc_score")
         method = spec.default_interval
         for minimum, choice in spec.auto_interval:
-            if min(m, n) >= minimum and choice in ("delong", "delong-logit"):
+            if min(m, n) >= minimum and choice in _asymptotic.ROC_AUC_METHODS:
                 method = choice
+    if method == "newcombe":
+        low, high, se = _asymptotic.newcombe_interval(estimate, m, n, level)
+        return Interval(estimate, low, high, level, method, se, None, None, "roc_auc_score")
     if method in ("delong", "delong-logit"):
         terms = _analytic.delong_terms_grouped(score_state.pos, score_state.neg)
         if method == "delong":
