@@ -273,6 +273,34 @@ def test_label_ranking_cases_of_sklearn_tests():
             getattr(dm, name)([[0, 1], [1, 0]], [[0.2, 0.5, 0.1], [0.3, 0.2, 0.1]])
 
 
+_PER_SAMPLE_RANKING = ("coverage_error", "dcg_score", "ndcg_score",
+                       "label_ranking_average_precision_score", "label_ranking_loss")
+
+
+def _error_class(fn, *args):
+    try:
+        quiet(fn, *args)
+    except Exception as error:  # noqa: BLE001 - the class is what is compared
+        return type(error)
+    return None
+
+
+@pytest.mark.parametrize("name", _PER_SAMPLE_RANKING)
+def test_label_ranking_text_input_raises_what_sklearn_raises(name):
+    # scikit-learn's test_continuous_classification_invariance_string_vs_numbers_labels
+    rng = np.random.default_rng(0)
+    words = np.array(["eggs", "spam"])[rng.integers(0, 2, 20)]
+    indicator, scores = rng.integers(0, 2, (20, 3)), rng.random((20, 3))
+    cases = [(words, rng.integers(0, 2, 20)), (words.astype(object), rng.integers(0, 2, 20)),
+             (indicator.astype(str), scores), (indicator, scores.astype(str)),
+             (indicator, np.array([["a", 1.0, 2.0]] * 20, dtype=object))]
+    for y_true, y_score in cases:
+        expected = _error_class(getattr(skm, name), y_true, y_score)
+        assert expected is ValueError
+        with pytest.raises(ValueError, match="y_true|y_score"):
+            getattr(dm, name)(y_true, y_score)
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_det_curve_equals_sklearn(seed):
     rng, y, _, w = data(seed, 2, n=300)
