@@ -169,6 +169,19 @@ def test_hinge_loss_equals_sklearn(seed, n_classes):
         both("hinge_loss", y[keep], s[keep], labels=np.arange(n_classes))
 
 
+def test_hinge_loss_of_a_column_of_decisions_equals_sklearn():
+    # scikit-learn's test_format_invariance_with_1d_vectors: an (n, 1) pred_decision
+    rng, y, _, w = data(0, 2)
+    s = rng.normal(size=(y.shape[0], 1))
+    for weight in (None, w):
+        both("hinge_loss", y, s, sample_weight=weight)
+        both("hinge_loss", y.reshape(-1, 1), s, sample_weight=weight)
+    with pytest.raises(ValueError):
+        skm.hinge_loss(y, np.column_stack([s, -s]))
+    with pytest.raises(ValueError, match="pred_decision"):
+        dm.hinge_loss(y, np.column_stack([s, -s]))
+
+
 def test_hinge_loss_bad_shapes():
     with pytest.raises(ValueError, match="pred_decision"):
         dm.hinge_loss([0, 1, 2], [0.1, 0.2, 0.3])
