@@ -450,6 +450,19 @@ def test_more_blocks_than_one_equal_sklearn():
         both("mean_pinball_loss", t, p, alpha=0.2, sample_weight=weight)
 
 
+def test_log_domain_error_holds_sklearn_sentence():
+    # test_score_objects.py::test_multimetric_scorer_exception_handling looks for
+    # scikit-learn's sentence in the text a failing scorer leaves in its result
+    for name in ("mean_squared_log_error", "root_mean_squared_log_error"):
+        for y, p in (([-1.0, 2.0], [1.0, 2.0]), ([0.0, 2.0], [-3.0, 2.0])):
+            with pytest.raises(ValueError) as theirs:
+                getattr(skm, name)(y, p)
+            with pytest.raises(ValueError) as ours:
+                getattr(dm, name)(y, p)
+            assert str(theirs.value) in str(ours.value)
+            assert "y_true" in str(ours.value)
+
+
 def test_regression_domains_and_options_as_sklearn():
     with pytest.raises(ValueError, match="less than or equal to -1"):
         dm.mean_squared_log_error([-1.0, 2.0], [1.0, 2.0])
