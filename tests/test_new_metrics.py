@@ -169,6 +169,19 @@ def test_hinge_loss_equals_sklearn(seed, n_classes):
         both("hinge_loss", y[keep], s[keep], labels=np.arange(n_classes))
 
 
+def test_hinge_loss_of_a_column_of_decisions_equals_sklearn():
+    # scikit-learn's test_format_invariance_with_1d_vectors: an (n, 1) pred_decision
+    rng, y, _, w = data(0, 2)
+    s = rng.normal(size=(y.shape[0], 1))
+    for weight in (None, w):
+        both("hinge_loss", y, s, sample_weight=weight)
+        both("hinge_loss", y.reshape(-1, 1), s, sample_weight=weight)
+    with pytest.raises(ValueError):
+        skm.hinge_loss(y, np.column_stack([s, -s]))
+    with pytest.raises(ValueError, match="pred_decision"):
+        dm.hinge_loss(y, np.column_stack([s, -s]))
+
+
 def test_hinge_loss_bad_shapes():
     with pytest.raises(ValueError, match="pred_decision"):
         dm.hinge_loss([0, 1, 2], [0.1, 0.2, 0.3])
@@ -273,6 +286,34 @@ def test_label_ranking_cases_of_sklearn_tests():
             getattr(dm, name)([[0, 1], [1, 0]], [[0.2, 0.5, 0.1], [0.3, 0.2, 0.1]])
 
 
+_PER_SAMPLE_RANKING = ("coverage_error", "dcg_score", "ndcg_score",
+                       "label_ranking_average_precision_score", "label_ranking_loss")
+
+
+def _error_class(fn, *args):
+    try:
+        quiet(fn, *args)
+    except Exception as error:  # noqa: BLE001 - the class is what is compared
+        return type(error)
+    return None
+
+
+@pytest.mark.parametrize("name", _PER_SAMPLE_RANKING)
+def test_label_ranking_text_input_raises_what_sklearn_raises(name):
+    # scikit-learn's test_continuous_classification_invariance_string_vs_numbers_labels
+    rng = np.random.default_rng(0)
+    words = np.array(["eggs", "spam"])[rng.integers(0, 2, 20)]
+    indicator, scores = rng.integers(0, 2, (20, 3)), rng.random((20, 3))
+    cases = [(words, rng.integers(0, 2, 20)), (words.astype(object), rng.integers(0, 2, 20)),
+             (indicator.astype(str), scores), (indicator, scores.astype(str)),
+             (indicator, np.array([["a", 1.0, 2.0]] * 20, dtype=object))]
+    for y_true, y_score in cases:
+        expected = _error_class(getattr(skm, name), y_true, y_score)
+        assert expected is ValueError
+        with pytest.raises(ValueError, match="y_true|y_score"):
+            getattr(dm, name)(y_true, y_score)
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_det_curve_equals_sklearn(seed):
     rng, y, _, w = data(seed, 2, n=300)
@@ -320,6 +361,33 @@ def test_d2_log_loss_and_brier_equal_sklearn(seed, n_classes):
                 both(name, y, proba[:, 1], sample_weight=weight)
         extra = rng.dirichlet(np.ones(n_classes + 1), y.shape[0])  # a class never seen
         both(name, y, extra, labels=np.arange(n_classes + 1))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("n_labels", [2, 4, 10])
+def test_d2_log_loss_and_brier_of_multilabel_equal_sklearn(seed, n_labels):
+    # a 2-D 0/1 y_true is one column per class, as log_loss and brier_score_loss take it
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, (120, n_labels))
+    y[:, 0] = 0  # a label no sample holds
+    proba = rng.dirichlet(np.ones(n_labels), 120)
+    w = rng.random(120) * 3
+    for name in ("d2_log_loss_score", "d2_brier_score"):
+        for weight in (None, w, np.round(w)):
+            both(name, y, proba, sample_weight=weight)
+        both(name, y.astype(bool), proba)
+
+
+def test_d2_of_a_row_against_a_column_raises_as_sklearn():
+    # scikit-learn's test_format_invariance_with_1d_vectors: not one sample, an error
+    y, p = np.array([0, 1, 1, 0]), np.array([0.2, 0.7, 0.6, 0.4])
+    for name in ("d2_log_loss_score", "d2_brier_score"):
+        for a, b in ((y, p.reshape(1, -1)), (y.reshape(-1, 1), p.reshape(1, -1)),
+                     (y.reshape(1, -1), p)):
+            with pytest.raises(ValueError):
+                quiet(getattr(skm, name), a, b)
+            with pytest.raises(ValueError):
+                quiet(getattr(dm, name), a, b)
 
 
 def test_d2_of_fewer_than_two_samples_is_nan():
@@ -380,6 +448,19 @@ def test_more_blocks_than_one_equal_sklearn():
         both("mean_squared_log_error", t, p, sample_weight=weight)
         both("mean_tweedie_deviance", t, p, power=1.5, sample_weight=weight)
         both("mean_pinball_loss", t, p, alpha=0.2, sample_weight=weight)
+
+
+def test_log_domain_error_holds_sklearn_sentence():
+    # test_score_objects.py::test_multimetric_scorer_exception_handling looks for
+    # scikit-learn's sentence in the text a failing scorer leaves in its result
+    for name in ("mean_squared_log_error", "root_mean_squared_log_error"):
+        for y, p in (([-1.0, 2.0], [1.0, 2.0]), ([0.0, 2.0], [-3.0, 2.0])):
+            with pytest.raises(ValueError) as theirs:
+                getattr(skm, name)(y, p)
+            with pytest.raises(ValueError) as ours:
+                getattr(dm, name)(y, p)
+            assert str(theirs.value) in str(ours.value)
+            assert "y_true" in str(ours.value)
 
 
 def test_regression_domains_and_options_as_sklearn():

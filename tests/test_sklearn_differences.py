@@ -67,6 +67,19 @@ def test_check_scoring_cannot_recognise_a_dartboard_metric():
     assert scorer._score_func is dm.f1_score
 
 
+def test_clustering_scorers_are_left_to_sklearn():
+    # scikit-learn's test_supervised_cluster_scorers asks get_scorer for these
+    clustering = [name for name in ("adjusted_rand_score", "v_measure_score",
+                                    "normalized_mutual_info_score")
+                  if name in skm.get_scorer_names()]
+    assert clustering
+    for name in clustering:
+        assert skm.get_scorer(name) is not None
+        with pytest.raises(ValueError, match="sklearn.metrics.get_scorer"):
+            dm.get_scorer(name)
+        assert name not in dm.get_scorer_names()
+
+
 def test_samples_average_with_max_fpr_is_refused():
     rng = np.random.default_rng(0)
     # every row holds both a positive and a negative label

@@ -258,8 +258,8 @@ def hinge_loss(y_true: Any, pred_decision: Any, *, labels: Any = None,
                sample_weight: Any = None) -> float:
     """Average hinge loss ``mean_i max(0, 1 - margin_i)`` (module docstring).
 
-    ``pred_decision`` is a decision function: 1-D for two classes (positive means
-    the greater label), (n_samples, n_classes) for more, columns in the order of
+    ``pred_decision`` is a decision function: 1-D (or one column) for two classes
+    (positive means the greater label), (n_samples, n_classes) for more, columns in the order of
     the sorted ``labels`` (or classes of ``y_true``). Drop-in for
     :func:`sklearn.metrics.hinge_loss`.
 
@@ -294,6 +294,8 @@ def hinge_loss(y_true: Any, pred_decision: Any, *, labels: Any = None,
         others[rows, codes] = -np.inf
         margin = true_score - others.max(axis=1)
     else:
+        if s.ndim == 2 and s.shape[1] == 1:  # a column is one score per sample too
+            s = s[:, 0]
         if s.ndim != 1:
             raise ValueError(f"pred_decision must be 1-D for a binary target; got shape "
                              f"{s.shape}")

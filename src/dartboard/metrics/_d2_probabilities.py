@@ -3,7 +3,8 @@
 ``D^2 = 1 - L(y, p) / L(y, f)`` where the null model predicts each class's
 (weighted) frequency ``f_c`` in ``y_true`` for every sample: its log loss is
 ``-sum_c W_c log f_c / W`` (``W_c`` the weight of class c, clipped as log loss
-clips), its Brier score (unscaled, summed over classes) ``1 - sum_c f_c^2``. The
+clips), its Brier score (unscaled, summed over classes) ``sum_c f_c (1 - f_c)``. A
+multilabel-indicator ``y_true`` is one column per class, as in log loss. The
 model's losses are :func:`log_loss` and :func:`brier_score_loss` themselves.
 Fewer than two samples give nan with an :class:`UndefinedMetricWarning`, as
 scikit-learn.
@@ -25,6 +26,9 @@ from dartboard._validation import (
 from dartboard.metrics._deviance import _too_few
 from dartboard.metrics._probabilistic import (
     _encode_with_labels,
+    _indicator_iv,
+    _is_indicator,
+    _proba_array,
     brier_score_loss,
     log_loss,
     renamed_y_proba,
@@ -34,9 +38,20 @@ __all__ = ["d2_brier_score", "d2_log_loss_score"]
 
 
 def _class_weights(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any
-                   ) -> np.ndarray:
-    """The (weighted) number of samples of each class: the null model's frequencies
-    times the total (which class is positive does not matter to them)."""
+                   ) -> tuple[np.ndarray, float]:
+    """The (weighted) number of samples of each class, and the total weight: the null
+    model's frequencies are their ratio (which class is positive does not matter).
+
+    A multilabel-indicator ``y_true`` is one column per class, as in :func:`log_loss`
+    and :func:`brier_score_loss`: a class's weight is that of the samples holding it,
+    and the frequencies need not sum to 1.
+    """
+    if _is_indicator(y_true):
+        t, _, w = _indicator_iv(y_true, _proba_array(y_proba), sample_weight)
+        if w is None:
+            return t.sum(axis=0), float(t.shape[0])
+        w = w.astype(np.float64)
+        return w @ t, float(w.sum())
     t = label_array(y_true, name="y_true")
     p = to_numpy(y_proba, name="y_proba")
     n = check_consistent_length(("y_true", t), ("y_proba", p))
@@ -46,8 +61,19 @@ def _class_weights(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any
     else:
         classes, codes = _encode_with_labels(t, labels)
         n_classes = classes.shape[0]
-    return np.bincount(codes, None if w is None else w.astype(np.float64),
-                       minlength=n_classes or 0).astype(np.float64)
+    weights = np.bincount(codes, None if w is None else w.astype(np.float64),
+                          minlength=n_classes or 0).astype(np.float64)
+    return weights, float(weights.sum())
+
+
+def _too_few_samples(y_true: Any, y_proba: Any, sample_weight: Any) -> bool:
+    """Fewer than two samples (nan, with a warning), once the lengths agree: a row
+    against a column is an error, as in scikit-learn, not one sample."""
+    check_consistent_length(("y_true", to_numpy(y_true, name="y_true")),
+                            ("y_proba", to_numpy(y_proba, name="y_proba")),
+                            ("sample_weight", None if sample_weight is None else
+                             to_numpy(sample_weight, name="sample_weight")))
+    return _too_few(to_numpy(y_proba, name="y_proba").shape[0])
 
 
 def _ratio(numerator: float, denominator: float) -> float:
@@ -68,13 +94,13 @@ def d2_log_loss_score(y_true: Any, y_proba: Any = None, *, sample_weight: Any = 
     0.568633
     """
     y_proba = renamed_y_proba(y_pred, y_proba)
-    if _too_few(to_numpy(y_proba, name="y_proba").shape[0]):
+    if _too_few_samples(y_true, y_proba, sample_weight):
         return float("nan")
     numerator = log_loss(y_true, y_proba, sample_weight=sample_weight, labels=labels,
                          normalize=False)
-    weights = _class_weights(y_true, y_proba, sample_weight, labels)
+    weights, total = _class_weights(y_true, y_proba, sample_weight, labels)
     eps = np.finfo(np.float64).eps
-    prior = np.clip(weights / weights.sum(), eps, 1 - eps)
+    prior = np.clip(weights / total, eps, 1 - eps)
     return _ratio(numerator, -float(np.dot(weights, np.log(prior))))
 
 
@@ -90,10 +116,11 @@ def d2_brier_score(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
     >>> round(d2_brier_score([0, 1, 1, 0], [0.1, 0.8, 0.7, 0.4]), 6)
     0.7
     """
-    if _too_few(to_numpy(y_proba, name="y_proba").shape[0]):
+    if _too_few_samples(y_true, y_proba, sample_weight):
         return float("nan")
     numerator = brier_score_loss(y_true, y_proba, sample_weight=sample_weight,
                                  pos_label=pos_label, labels=labels, scale_by_half=False)
-    weights = _class_weights(y_true, y_proba, sample_weight, labels)
-    frequency = weights / weights.sum()
-    return _ratio(numerator, 1.0 - float(np.dot(frequency, frequency)))
+    weights, total = _class_weights(y_true, y_proba, sample_weight, labels)
+    frequency = weights / total
+    # sum_c f_c (1 - f_c): 1 - sum_c f_c^2 when the classes exclude each other
+    return _ratio(numerator, float(np.dot(frequency, 1.0 - frequency)))

@@ -193,10 +193,20 @@ def top_k_accuracy_score(y_true: Any, y_score: Any, *, k: int = 2, normalize: bo
 
 # ------------------------------------------------------------------ DCG and NDCG
 
+def _numbers(x: Any, name: str) -> np.ndarray:
+    """A 1-D or 2-D float array; text or other non-numbers are a ``ValueError`` here, as
+    scikit-learn raises for these metrics (labels as strings are not relevances), so
+    ``except ValueError`` keeps working."""
+    arr = _dense(x, name)
+    try:
+        return as_float_array(arr, name=name, ndim=(1, 2))
+    except TypeError as error:
+        raise ValueError(str(error)) from None
+
+
 def _relevance_iv(y_true: Any, y_score: Any, sample_weight: Any, name: str
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    t = as_float_array(_dense(y_true, "y_true"), name="y_true", ndim=(1, 2))
-    s = as_float_array(_dense(y_score, "y_score"), name="y_score", ndim=(1, 2))
+    t, s = _numbers(y_true, "y_true"), _numbers(y_score, "y_score")
     n = check_consistent_length(("y_true", t), ("y_score", s))
     w = check_sample_weight(sample_weight, n)
     if t.ndim != 2:
@@ -295,8 +305,7 @@ def ndcg_score(y_true: Any, y_score: Any, *, k: int | None = None, sample_weight
 def _multilabel_iv(y_true: Any, y_score: Any, sample_weight: Any, name: str
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Boolean indicator (n, L), scores (n, L) and weights."""
-    t = as_float_array(_dense(y_true, "y_true"), name="y_true", ndim=(1, 2))
-    s = as_float_array(_dense(y_score, "y_score"), name="y_score", ndim=(1, 2))
+    t, s = _numbers(y_true, "y_true"), _numbers(y_score, "y_score")
     n = check_consistent_length(("y_true", t), ("y_score", s))
     w = check_sample_weight(sample_weight, n)
     if t.ndim != 2 or (t.shape[1] > 1 and _target_kind(t) != "multilabel-indicator"):
