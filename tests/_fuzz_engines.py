@@ -215,6 +215,22 @@ def _metric_kw(spec: Any, y: np.ndarray, rng: np.random.Generator, case: Case) -
     return kw
 
 
+#: metrics that do not change with the scale of the values: at 1e-200 or 1e200 their
+#: sums of squares under- or overflow in scikit-learn (nan, 1.0), while dartboard
+#: rescales (README, differences from scikit-learn); the reference is then
+#: scikit-learn on the same data brought to unit scale by a power of two (exact)
+SCALE_FREE = {"r2_score", "explained_variance_score", "d2_tweedie_score"}
+
+
+def _unit_scale(y: Any, other: Any) -> tuple[np.ndarray, np.ndarray]:
+    y, other = np.asarray(y, dtype=np.float64), np.asarray(other, dtype=np.float64)
+    largest = float(max(np.max(np.abs(y)), np.max(np.abs(other))))
+    if not np.isfinite(largest) or largest == 0.0:
+        return y, other
+    factor = math.ldexp(1.0, -math.frexp(largest)[1])
+    return y * factor, other * factor
+
+
 def _sklearn(spec: Any, y: Any, other: Any, kw: dict) -> float | None:
     """scikit-learn's same-named metric (float64 weights), or None when it has none or
     refuses the data."""
@@ -226,6 +242,8 @@ def _sklearn(spec: Any, y: Any, other: Any, kw: dict) -> float | None:
     kw = {k: v for k, v in kw.items() if k in inspect.signature(sk).parameters}
     if "sample_weight" in kw:
         kw["sample_weight"] = np.asarray(kw["sample_weight"], dtype=np.float64)
+    if spec.name in SCALE_FREE:
+        y, other = _unit_scale(y, other)
     try:
         return float(sk(y, other, **kw))
     except (ValueError, TypeError):
