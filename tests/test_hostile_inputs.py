@@ -22,6 +22,7 @@ import pandas as pd
 import polars as pl
 import pyarrow as pa
 import pytest
+from _layouts import LAYOUTS, assert_untouched, held, read_only
 from sklearn import metrics as skm
 
 import dartboard as db
@@ -120,35 +121,6 @@ def quiet(fn, *args, **kw):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return fn(*args, **kw)
-
-
-def read_only(a):
-    a = np.array(a, copy=True)
-    a.setflags(write=False)
-    return a
-
-
-def strided(a):
-    """A non-contiguous view with the same values."""
-    a = np.asarray(a)
-    wide = np.repeat(a[np.newaxis], 2, axis=0)
-    return wide[0][::1] if a.ndim > 1 else np.repeat(a, 2)[::2]
-
-
-LAYOUTS = {"read_only": read_only, "fortran": np.asfortranarray, "strided": strided,
-           "fortran_read_only": lambda a: read_only(np.asfortranarray(a))}
-
-
-def held(layout, *arrays):
-    """The arrays in ``layout`` and independent copies of their values."""
-    out = [LAYOUTS[layout](a) for a in arrays]
-    return out, [a.copy(order="K") for a in out]
-
-
-def assert_untouched(arrays, copies):
-    for a, c in zip(arrays, copies):
-        assert a.dtype == c.dtype and a.shape == c.shape
-        np.testing.assert_array_equal(a, c)
 
 
 METRIC_NAMES = [s.name for s in specs()]

@@ -39,6 +39,13 @@ _UNDEFINED = ("zero_division", "nan")
 _SET_KEYWORDS = ("average", "labels", "pos_label", "zero_division")
 
 
+def _checked(name: str, undefined: str, matrices: Any) -> tuple[Any, np.ndarray]:
+    """The registry entry of a count metric and its stack of matrices as float64."""
+    check_option(undefined, "undefined", _UNDEFINED)
+    check_option(name, "name", sorted(SCALAR_COUNT_METRICS))
+    return get_spec(name), np.asarray(matrices, dtype=np.float64)
+
+
 def batch_count_metric(name: str, classes: np.ndarray, matrices: np.ndarray,
                        kwargs: dict[str, Any], *,
                        undefined: str = "zero_division") -> np.ndarray:
@@ -61,10 +68,7 @@ def batch_count_metric(name: str, classes: np.ndarray, matrices: np.ndarray,
     -------
     ndarray of shape (R,)
     """
-    check_option(undefined, "undefined", _UNDEFINED)
-    check_option(name, "name", sorted(SCALAR_COUNT_METRICS))
-    spec = get_spec(name)
-    m = np.asarray(matrices, dtype=np.float64)
+    spec, m = _checked(name, undefined, matrices)
     classes = np.asarray(classes)
     kw = dict(kwargs)
     as_nan = undefined == "nan"
@@ -114,10 +118,7 @@ def batch_multilabel_metric(name: str, matrices: np.ndarray, triples: np.ndarray
     -------
     ndarray of shape (R,)
     """
-    check_option(undefined, "undefined", _UNDEFINED)
-    check_option(name, "name", sorted(SCALAR_COUNT_METRICS))
-    spec = get_spec(name)
-    m = np.asarray(matrices, dtype=np.float64)
+    spec, m = _checked(name, undefined, matrices)
     kw = dict(kwargs)
     if not spec.average:
         if name not in _MULTILABEL:
