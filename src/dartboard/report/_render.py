@@ -34,9 +34,10 @@ FIGURES: dict[str, tuple[str, str]] = {
     "critical-difference": ("selection", "Critical-difference diagram: average ranks over "
                                          "folds; configurations joined by a bar are not "
                                          "significantly different by Nemenyi's test of all "
-                                         "pairs. The Holm column tests each configuration "
-                                         "against the best only, which is more powerful, so "
-                                         "it can single out one the bars still join."),
+                                         "pairs. The adjusted p-value tests each configuration "
+                                         "against the best only (a step-down range test that "
+                                         "allows for the best being picked after looking), "
+                                         "so it can single out one the bars still join."),
     "roc": ("classification", "ROC curve of the held-out predictions, with the AUC and its "
                               "confidence interval."),
     "pr": ("classification", "Precision-recall curve, with the average precision and its "
