@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import sklearn.metrics as skm
+from _quiet import quiet
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,11 +29,6 @@ AVERAGES = ["binary", "micro", "macro", "weighted", None]
 ZERO_DIVISIONS = ["warn", 0.0, 1.0, np.nan]
 
 
-def quiet(fn, *args, **kwargs):
-    """Call ``fn`` with warnings silenced (the warning tests are separate)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kwargs)
 
 
 def assert_same(actual, expected):

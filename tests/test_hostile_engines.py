@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import os
 import stat
-import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 from _layouts import LAYOUTS as ALL_LAYOUTS
 from _layouts import assert_untouched, held
+from _quiet import quiet
 from sklearn.linear_model import LogisticRegression
 from sklearn.tree import DecisionTreeClassifier
 
@@ -32,10 +32,6 @@ GROUPS = np.where(RNG.random(N) < 0.5, "a", "b")
 LAYOUTS = {k: v for k, v in ALL_LAYOUTS.items() if k != "strided"}
 
 
-def quiet(fn, *args, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kw)
 
 
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -23,6 +22,7 @@ import polars as pl
 import pyarrow as pa
 import pytest
 from _layouts import LAYOUTS, assert_untouched, held, read_only
+from _quiet import quiet
 from sklearn import metrics as skm
 
 import dartboard as db
@@ -117,10 +117,6 @@ def assert_same(got, expected):
         np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12, equal_nan=True)
 
 
-def quiet(fn, *args, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kw)
 
 
 METRIC_NAMES = [s.name for s in specs()]

@@ -4,11 +4,10 @@ and dict; the per-label state."""
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
 import sklearn.metrics as skm
+from _quiet import quiet
 from scipy import sparse
 
 import dartboard.metrics as dm
@@ -29,10 +28,6 @@ def case(seed, weights):
     return t, p, w
 
 
-def quiet(fn, *args, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kw)
 
 
 @pytest.mark.parametrize("seed", range(6))

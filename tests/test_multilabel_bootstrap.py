@@ -5,10 +5,9 @@ leave-one-row-out on the rows."""
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
+from _quiet import quiet
 
 import dartboard
 import dartboard.metrics as dm
@@ -44,10 +43,6 @@ def data(seed, n=60, n_labels=4, weights=None):
     return t, p, w
 
 
-def quiet(fn, *args, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kw)
 
 
 def on_rows(name, t, p, w, kw):

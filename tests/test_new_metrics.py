@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 import pytest
 import sklearn.metrics as skm
+from _quiet import quiet
 
 import dartboard as db
 import dartboard.metrics as dm
@@ -21,10 +22,6 @@ import dartboard.metrics as dm
 SEEDS = range(6)
 
 
-def quiet(fn, *args, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kw)
 
 
 def same(ours, theirs):

@@ -2,13 +2,13 @@
 
 import functools
 import sys
-import warnings
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from _quiet import quiet
 from _streamed import bounds, intervals, values
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -51,10 +51,6 @@ def from_parts(frame, cuts):
     return dd.from_map(_identity, parts, meta=frame.iloc[:0])
 
 
-def quiet(func, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return func(*args, **kwargs)
 
 
 def write_files(folder, frame, cuts):
