@@ -151,3 +151,14 @@ def test_exact_permutation_ties_near_zero_mean_count_as_ties():
         res = db.permutation_test(hundredths_a / 100, hundredths_b / 100, exact=True,
                                   alternative=alternative)
         assert res.pvalue == extreme.mean(), alternative
+
+
+@pytest.mark.parametrize("method", ["clopper-pearson", "jeffreys"])
+def test_beta_proportion_intervals_keep_their_order_at_huge_counts(method):
+    # weights near 2**60 make counts past betaincinv's accuracy: the bounds came out
+    # on the wrong side of the estimate (low 0.6428571454 above high 0.6428571430)
+    from dartboard.uncertainty._analytic import proportion_interval
+
+    for x, n in ((9 * 2.0**60, 14 * 2.0**60), (2.0**60, 3 * 2.0**60)):
+        low, high = proportion_interval(x, n, 0.95, method)
+        assert low <= x / n <= high
