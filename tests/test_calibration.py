@@ -17,6 +17,7 @@ from dartboard.metrics import (
     calibration_curve,
     calibration_error,
 )
+from dartboard.metrics._calibration_state import Scratch
 
 # ---------------------------------------------------------------------- plain oracles
 
@@ -79,6 +80,33 @@ def test_binary_equals_the_torchmetrics_loop(seed, norm, n_bins):
     y, p = binary_data(seed)
     want = loop_error(p, y == 1, n_bins, norm)
     assert calibration_error(y, p, n_bins=n_bins, norm=norm) == pytest.approx(want, abs=1e-12)
+
+
+@pytest.mark.parametrize("n_bins", [254, 255, 256, 300, 65_535, 70_000])
+def test_many_bins_equal_the_loop(n_bins):
+    # the outcome's offset n_bins + 1 is added as an 8-, 16- or 32-bit product
+    y, p = binary_data(5, n=2000)
+    for norm in ("l1", "l2", "max"):
+        want = loop_error(p, y == 1, n_bins, norm)
+        got = calibration_error(y, p, n_bins=n_bins, norm=norm)
+        assert got == pytest.approx(want, abs=1e-12)
+    state = CalibrationState(n_bins).add(p, y == 1)
+    for b, rows in loop_bins(p, y == 1, n_bins).items():
+        assert state.weight[0, :, b].sum() == len(rows)
+        assert state.weight[0, 1, b] == sum(h for _, h in rows)
+
+
+def test_reused_scratch_buffers_give_the_fresh_state():
+    # one Scratch across batches of different lengths, float32 and float64 confidences
+    rng = np.random.default_rng(8)
+    scratch = Scratch(100)
+    shared, fresh = CalibrationState(15), CalibrationState(15)
+    for n, dtype in ((100, np.float64), (37, np.float32), (250, np.float32), (1, np.float64)):
+        conf, hit = rng.random(n).astype(dtype), rng.random(n) < 0.5
+        shared.add(conf, hit, scratch=scratch)
+        fresh.add(conf, hit)
+    assert shared == fresh
+    np.testing.assert_array_equal(shared.sum_p2, fresh.sum_p2)
 
 
 @pytest.mark.parametrize("seed", [0, 1])

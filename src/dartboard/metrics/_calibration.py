@@ -69,7 +69,7 @@ from dartboard._validation import (
     label_array,
     to_numpy,
 )
-from dartboard.metrics._calibration_state import CalibrationState
+from dartboard.metrics._calibration_state import CalibrationState, Scratch
 from dartboard.metrics._probabilistic import (
     _SUM_TOLERANCE,
     _binary_outcome,
@@ -168,7 +168,8 @@ def _outcome(t: np.ndarray, pos_label: Any) -> np.ndarray:
     if t.dtype.kind not in "iub" or t.size == 0:
         return _binary_outcome(t, pos_label) > 0.5
     lo, hi = t.min(), t.max()
-    if lo != hi and np.any((t != lo) & (t != hi)):
+    # integers one apart have nothing between them (0/1 labels skip the search)
+    if int(hi) - int(lo) > 1 and np.any((t != lo) & (t != hi)):
         return _binary_outcome(t, pos_label) > 0.5  # three or more classes: its error
     classes = np.unique(np.array([lo, hi], dtype=t.dtype))
     code = positive_index(classes, pos_label, infer="numbers")
@@ -226,9 +227,11 @@ def _top_label_state(p: np.ndarray, t: np.ndarray, w: np.ndarray | None, labels:
 
     def run(codes: np.ndarray, verify: str | None) -> CalibrationState:
         state = CalibrationState(n_bins, 1, multiclass="top_label")
+        scratch = None
         for start, conf, hit in top_label_blocks(p, codes, tolerance, verify):
+            scratch = scratch or Scratch(conf.shape[0])
             state.add(conf, hit, None if w is None else w[start:start + conf.shape[0]],
-                      second_moment=second_moment)
+                      second_moment=second_moment, scratch=scratch)
         return state
 
     return _with_codes(run, p, t, labels, False, tolerance)

@@ -34,23 +34,45 @@ import numpy as np
 
 from dartboard.metrics._state import check_same_kind
 
-__all__ = ["CalibrationState", "bin_keys"]
+__all__ = ["CalibrationState", "Scratch", "bin_keys"]
 
 #: rows binned at a time (their float64 confidences and keys stay in cache)
 CHUNK_ROWS = 2**16
 
 
+class Scratch:
+    """Buffers for binning ``rows`` rows at a time, reused chunk after chunk.
+
+    A fresh float64 array per chunk of 2**16 rows costs page faults on its first
+    touch, and on a virtual machine they cost more than the binning itself.
+    """
+
+    __slots__ = ("real", "key")
+
+    def __init__(self, rows: int) -> None:
+        self.real = np.empty(rows)
+        self.key = np.empty(rows, dtype=np.intp)
+
+
 def bin_keys(conf: np.ndarray, hit: np.ndarray, n_bins: int,
-             edges: np.ndarray | None) -> np.ndarray:
-    """Flat cell index ``o * (n_bins + 1) + b`` of each row (one pass each step)."""
+             edges: np.ndarray | None, scratch: Scratch | None = None) -> np.ndarray:
+    """Flat cell index ``o * (n_bins + 1) + b`` of each row (one pass each step);
+    in ``scratch.key`` when given."""
     slots = n_bins + 1
+    m = conf.shape[0]
+    scratch = scratch if scratch is not None and scratch.key.shape[0] >= m else Scratch(m)
+    key = scratch.key[:m]
     if edges is None:
         # in float64 whatever conf's dtype (exact for float32 conf); cast before adding
         # the outcome's offset: n p + S can round up to the next integer
-        key = np.multiply(conf, n_bins, dtype=np.float64).astype(np.intp)
+        np.copyto(key, np.multiply(conf, n_bins, out=scratch.real[:m], dtype=np.float64),
+                  casting="unsafe")
     else:
-        key = np.searchsorted(edges[1:-1], conf, side="right")
-    np.add(key, slots, out=key, where=hit)
+        key[...] = np.searchsorted(edges[1:-1], conf, side="right")
+    # the outcome's offset as a product of small integers: numpy's masked add
+    # (``where=hit``) is a branch per row, several times slower on random outcomes
+    hit = np.asarray(hit, dtype=bool)
+    key += hit.view(np.uint8) * np.min_scalar_type(slots).type(slots)
     return key
 
 
@@ -93,12 +115,14 @@ class CalibrationState:
     # ------------------------------------------------------------------ data in
 
     def add(self, conf: Any, hit: Any, sample_weight: Any = None, *,
-            second_moment: bool = True) -> CalibrationState:
+            second_moment: bool = True, scratch: Scratch | None = None
+            ) -> CalibrationState:
         """Add checked confidences and outcomes in place; return ``self``.
 
         ``conf`` and ``hit`` are (n,) for one group or (n, n_groups); ``hit`` is
         boolean. ``second_moment=False`` skips the squared sums (a one-shot
-        metric that does not need them).
+        metric that does not need them). ``scratch``: buffers to reuse (a caller
+        that adds many small batches passes the same one each time).
         """
         conf = np.asarray(conf)
         if conf.dtype.kind != "f":
@@ -111,25 +135,33 @@ class CalibrationState:
         # chunks that stay in cache (and widen float32 to float64 only there); with
         # many bins, long enough that the per-chunk bin counts are a small cost
         step = max(CHUNK_ROWS, 4 * size)
+        if scratch is None or scratch.key.shape[0] < min(step, conf.shape[0]):
+            scratch = Scratch(min(step, conf.shape[0]))
         for start in range(0, conf.shape[0], step):
             rows = slice(start, start + step)
             for g in range(self.n_groups):
                 self._add_group(g, conf[rows, g], hit[rows, g],
-                                None if w is None else w[rows], second_moment)
+                                None if w is None else w[rows], second_moment, scratch)
         return self
 
     def _add_group(self, g: int, conf: np.ndarray, hit: np.ndarray, w: np.ndarray | None,
-                   second_moment: bool) -> None:
-        # float32 confidences stay float32 here: the keys and bincount's weights are
-        # float64 anyway (exact widening); only the squares need a float64 copy
+                   second_moment: bool, scratch: Scratch) -> None:
         c = np.ascontiguousarray(conf)
-        key = bin_keys(c, hit, self.n_bins, None if self.edges is None else self.edges[g])
+        m = c.shape[0]
+        key = bin_keys(c, hit, self.n_bins, None if self.edges is None else self.edges[g],
+                       scratch)
         size = 2 * (self.n_bins + 1)
-        wc = c if w is None else c * w
+        # bincount's weights are float64: a float32 chunk is widened into the scratch
+        # buffer (exactly), after the keys are done with it
+        c64 = c
+        if c.dtype != np.float64:
+            c64 = scratch.real[:m]
+            np.copyto(c64, c)
+        wc = c64 if w is None else c64 * w
         self.weight[g] += np.bincount(key, weights=w, minlength=size).reshape(2, -1)
         self.sum_p[g] += np.bincount(key, weights=wc, minlength=size).reshape(2, -1)
         if second_moment:
-            self.sum_p2[g] += np.bincount(key, weights=wc * c.astype(np.float64),
+            self.sum_p2[g] += np.bincount(key, weights=wc * c64,
                                           minlength=size).reshape(2, -1)
 
     def update(self, y_true: Any, y_proba: Any, sample_weight: Any = None, *,
