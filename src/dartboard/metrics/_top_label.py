@@ -23,8 +23,8 @@ matrix is never widened to float64 nor copied whole):
 - correctness as ``P[i, y_i] == max_i`` (one gather);
 - ties: ``argmax`` could pick an earlier column only where two entries equal the
   maximum, so where ``2 max_i <= sum_i``, i.e. ``max_i <= 0.5 + tolerance``. Those
-  correct-looking rows alone are decided by ``argmax`` itself, so its
-  first-index rule holds exactly.
+  correct-looking rows alone are checked for an earlier column at the maximum
+  (numpy's first-index rule of ``argmax``, exactly).
 """
 
 from __future__ import annotations
@@ -64,7 +64,8 @@ def top_label(p: np.ndarray, codes: np.ndarray, tolerance: float, verify: str | 
 def top_label_blocks(p: np.ndarray, codes: np.ndarray, tolerance: float,
                      verify: str | None = None
                      ) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
-    """(first row, confidences, correct) per block.
+    """(first row, confidences, correct) per block; a block's arrays are overwritten
+    by the next block's (copy them to keep them).
 
     ``codes`` is each row's true column. ``verify``: None when they are known to
     lie in 0 .. K-1; ``"range"`` to check that block by block (integer labels
@@ -83,6 +84,17 @@ def top_label_blocks(p: np.ndarray, codes: np.ndarray, tolerance: float,
     rows = _block_rows(n, k, p.itemsize)
     cols = np.empty(k * rows, dtype=p.dtype)
     offsets = np.arange(rows) * k
+    # every per-row array of a block lives in a buffer of its own, reused block after
+    # block: a fresh array of a few hundred kB per block costs page faults, and they
+    # cost more than the arithmetic on it
+    lane_top = np.empty(group * rows, dtype=bits)
+    lane_sum = np.empty(group * rows, dtype=p.dtype)
+    top_buf = lane_top if group == 1 else np.empty(rows, dtype=bits)
+    total_buf = lane_sum if group == 1 else np.empty(rows, dtype=p.dtype)
+    index = np.empty(rows, dtype=np.intp)
+    picked = np.empty(rows, dtype=p.dtype)
+    hit_buf = np.empty(rows, dtype=bool)
+    low_buf = np.empty(rows, dtype=bool)
     for start in range(0, n, rows):
         block = p[start:start + rows]
         c = block.shape[0]
@@ -94,8 +106,10 @@ def top_label_blocks(p: np.ndarray, codes: np.ndarray, tolerance: float,
         # non-negative floats order as their bit patterns, and every value outside
         # [0, 1] (negative, NaN, inf, > 1) has a pattern above that of 1.0: one
         # reduction gives the row maxima and the range check
-        top = _fold(np.maximum.reduce(runs.view(bits), axis=0), np.maximum, group)
-        total = _fold(np.add.reduce(runs, axis=0), np.add, group)
+        top = _fold(np.maximum.reduce(runs.view(bits), axis=0, out=lane_top[:group * c]),
+                    np.maximum, group, top_buf[:c])
+        total = _fold(np.add.reduce(runs, axis=0, out=lane_sum[:group * c]), np.add, group,
+                      total_buf[:c])
         if top.max() > one or float(total.max()) - 1.0 > tolerance \
                 or 1.0 - float(total.min()) > tolerance:
             top = _checked_block(p, runs, group, tolerance).view(bits)
@@ -106,13 +120,32 @@ def top_label_blocks(p: np.ndarray, codes: np.ndarray, tolerance: float,
                 raise NotColumnIndices
             if not seen.all():  # usually settled by the first block
                 seen |= np.bincount(y, minlength=k) > 0
-        hit = block.reshape(-1)[offsets[:c] + y] == conf
-        tie = np.flatnonzero(hit & (conf <= tie_possible))
+        np.add(offsets[:c], y, out=index[:c])
+        np.take(block.reshape(-1), index[:c], out=picked[:c])
+        hit = np.equal(picked[:c], conf, out=hit_buf[:c])
+        low = np.less_equal(conf, tie_possible, out=low_buf[:c])
+        tie = np.flatnonzero(np.logical_and(hit, low, out=low))
         if tie.shape[0]:
-            hit[tie] = np.argmax(block[tie], axis=1) == y[tie]
+            hit[tie] = _first_at_max(block, tie, conf[tie], y[tie])
         yield start, conf, hit
     if verify == "all" and not seen.all():
         raise NotColumnIndices
+
+
+def _first_at_max(block: np.ndarray, rows: np.ndarray, top: np.ndarray, y: np.ndarray
+                  ) -> np.ndarray:
+    """Whether column ``y`` is the first of each of the ``rows`` of ``block`` to reach
+    the row's maximum ``top``: ``argmax(block[rows], axis=1) == y``, without numpy's
+    slow row-by-row reduction of a short axis. The columns at the maximum become the
+    bits of one number (a sum of distinct powers of two, exact in the block's float
+    type up to its mantissa's width), none of them below bit ``y``."""
+    k = block.shape[1]
+    sub = np.take(block, rows, axis=0)  # a contiguous copy, much faster than block[rows]
+    if k > np.finfo(block.dtype).nmant + 1:
+        return np.argmax(sub, axis=1) == y
+    np.equal(sub, top[:, None], out=sub)  # 1.0 where a column is at the maximum
+    mask = (sub @ (2 ** np.arange(k, dtype=block.dtype))).astype(np.int64)
+    return mask & ((np.int64(1) << y) - 1) == 0
 
 
 def _checked_block(p: np.ndarray, runs: np.ndarray, group: int, tolerance: float
@@ -135,9 +168,10 @@ def _block_rows(n: int, k: int, itemsize: int) -> int:
     return max(1, min(n, max(64, BLOCK_BYTES // (k * itemsize))))
 
 
-def _fold(lanes: np.ndarray, ufunc: np.ufunc, group: int) -> np.ndarray:
+def _fold(lanes: np.ndarray, ufunc: np.ufunc, group: int, out: np.ndarray | None = None
+          ) -> np.ndarray:
     """Per-row value from the per-lane values of an interleaved block."""
-    return lanes if group == 1 else ufunc(lanes[0::2], lanes[1::2])
+    return lanes if group == 1 else ufunc(lanes[0::2], lanes[1::2], out=out)
 
 
 def _row_sums(p: np.ndarray) -> np.ndarray:
