@@ -73,14 +73,8 @@ def wrap_any(a: np.ndarray, container: str) -> Any:
         b = np.asfortranarray(np.stack([a, a], axis=-1))[..., 0]
         b.setflags(write=False)
         return b
-    if a.ndim == 1:
-        return wrap(a, container)
-    if container == "list":
-        return a.tolist()
-    if container == "readonly":
-        b = a.copy()
-        b.setflags(write=False)
-        return b
+    if a.ndim == 1 or container in ("list", "readonly"):
+        return wrap(a, container)  # the same for a matrix
     if container == "fortran2d":
         return np.asfortranarray(a)
     if container == "strided":

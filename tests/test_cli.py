@@ -604,25 +604,6 @@ def test_internal_error_exit_1_one_line_and_traceback_with_debug(files, monkeypa
     assert res.stderr.strip().splitlines()[-1].startswith("internal error: TypeError: ")
 
 
-def test_bad_input_rule_keeps_dartboards_own_type_errors_as_bad_input():
-    """TypeError/KeyError are bad input only when dartboard raised them on purpose."""
-    from dartboard._validation import check_int
-    from dartboard.cli._io import is_bad_input
-
-    def caught(func):
-        try:
-            func()
-        except Exception as exc:  # noqa: BLE001 - the exception is what is tested
-            return exc
-        raise AssertionError("no exception")
-
-    assert is_bad_input(caught(lambda: check_int("3", "n_resamples")))  # a check: exit 2
-    assert is_bad_input(caught(lambda: float("x")))  # ValueError: always input
-    assert not is_bad_input(caught(lambda: np.add(np.array(["a"]), None)))  # inside numpy
-    assert not is_bad_input(caught(lambda: {}["missing"]))  # not dartboard's raise
-    assert not is_bad_input(caught(lambda: None.shape))  # AttributeError: always a bug
-
-
 def test_existing_path_is_a_file_before_a_glob(tmp_path):
     # issue 16: a CSV named with [, ], * or ? was taken for a Parquet glob
     rng = np.random.default_rng(3)

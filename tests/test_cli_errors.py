@@ -36,6 +36,17 @@ def _raised(func):
     raise AssertionError("no exception")
 
 
+
+def test_bad_input_rule_keeps_dartboards_own_type_errors_as_bad_input():
+    """TypeError/KeyError are bad input only when dartboard raised them on purpose."""
+    from dartboard._validation import check_int
+
+    assert is_bad_input(_raised(lambda: check_int("3", "n_resamples")))  # a check: exit 2
+    assert is_bad_input(_raised(lambda: float("x")))  # ValueError: always input
+    assert not is_bad_input(_raised(lambda: np.add(np.array(["a"]), None)))  # inside numpy
+    assert not is_bad_input(_raised(lambda: {}["missing"]))  # not dartboard's raise
+    assert not is_bad_input(_raised(lambda: None.shape))  # AttributeError: always a bug
+
 def _numpy_broadcast():
     return np.ones(2) + np.ones(3)  # an operation, raised from numpy's C code
 

@@ -17,6 +17,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import sklearn.metrics as skm
+from test_evaluate import COUNT_METRICS  # the same oracles as in memory
 
 import dartboard
 from dartboard.scale import evaluate_dask, evaluate_parquet
@@ -24,11 +25,6 @@ from dartboard.scale import evaluate_dask, evaluate_parquet
 fm = pytest.importorskip("fairlearn.metrics")
 dd = pytest.importorskip("dask.dataframe")
 
-COUNT_METRICS = {"accuracy": skm.accuracy_score, "precision": skm.precision_score,
-                 "recall": skm.recall_score, "f1": skm.f1_score,
-                 "balanced_accuracy": skm.balanced_accuracy_score,
-                 "selection_rate": fm.selection_rate,
-                 "false_positive_rate": fm.false_positive_rate}
 ROW = ["estimate", "low", "high"]
 
 
