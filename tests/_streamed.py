@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import math
 
-from dartboard.evaluation._engine import resolve_metric
+from dartboard.metrics._registry import resolve_metric
 
 
 def _name(label, task):
-    return resolve_metric(label, task)[0].name
+    return resolve_metric(label).spec.name
 
 
 def values(ev):

@@ -12,7 +12,7 @@ from sklearn import metrics as skm
 from typer.testing import CliRunner
 
 from dartboard.cli import app
-from dartboard.cli._metrics import command_line_specs, resolve_metric
+from dartboard.cli._metrics import command_line_metric, command_line_specs
 from dartboard.metrics._registry import specs
 
 runner = CliRunner()
@@ -89,8 +89,8 @@ def test_the_metrics_offered_are_the_registrys_evaluation_metrics():
 
 @pytest.mark.parametrize("spec", SPECS, ids=[s.name for s in SPECS])
 def test_both_spellings_resolve(spec):
-    assert resolve_metric(spec.name) is spec
-    assert resolve_metric(spec.table_label()) is spec
+    assert command_line_metric(spec.name).spec is spec
+    assert command_line_metric(spec.table_label()).spec is spec
 
 
 @pytest.mark.parametrize("spelling", ["name", "label"])

@@ -179,7 +179,7 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="model names must be distinct"):
         compare_k_models(accuracy_score, y, preds, names=["a", "a"])
     with pytest.raises(TypeError, match="metric must be"):
-        compare_k_models("accuracy", y, preds)
+        compare_k_models(None, y, preds)
 
 
 def test_batched_auc_null_has_the_law_of_sample_permutations():

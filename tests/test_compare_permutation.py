@@ -392,9 +392,9 @@ def test_compare_models_undefined_metric_is_an_error():
                               n_resamples=10)
 
 
-def test_compare_models_metric_must_be_callable():
-    with pytest.raises(TypeError, match="metric must be a dartboard metric"):
-        db.compare_models("f1", [0, 1], [0, 1], [1, 0])
+def test_compare_models_metric_must_be_a_name_or_callable():
+    with pytest.raises(TypeError, match="metric must be a metric name or a callable"):
+        db.compare_models(3, [0, 1], [0, 1], [1, 0])
 
 
 def test_kappa_and_balanced_accuracy_compare_models_agree_with_sklearn():

@@ -11,7 +11,7 @@ from dartboard.cli._io import check_output, column, labels, numeric, read_table
 from dartboard.cli._metrics import (
     lower_is_better,
     positive_label_kwargs,
-    resolve_metric,
+    command_line_metric,
     takes_numbers,
     takes_values,
 )
@@ -45,7 +45,8 @@ def compare(
     --model, every pair of the k models with adjusted p-values."""
     from dartboard import compare_models
 
-    spec = resolve_metric(metric)
+    resolved = command_line_metric(metric)
+    spec = resolved.spec
     if report is not None:
         if not model:
             raise ValueError("--report needs more than two models (--model); a comparison of "
@@ -54,7 +55,7 @@ def compare(
     table = read_table(file)
     truth = labels(column(table, y_true, "--y-true", file), y_true, "--y-true")
     if model:
-        _compare_k(spec, table, truth, y_true, [a, b, *model], file, n_resamples, seed,
+        _compare_k(resolved, table, truth, y_true, [a, b, *model], file, n_resamples, seed,
                    alpha, method, json_out, report)
         return
     col_a, col_b = column(table, a, "--a", file), column(table, b, "--b", file)
@@ -65,10 +66,11 @@ def compare(
     else:
         pred_a, pred_b = labels(col_a, a, "--a"), labels(col_b, b, "--b")
     res = compare_models(spec.function, truth, pred_a, pred_b, n_resamples=n_resamples,
-                         random_state=seed,
-                         **positive_label_kwargs(spec, truth, pred_a, pred_b))
+                         random_state=seed, **resolved.kwargs,
+                         **positive_label_kwargs(spec, truth, pred_a, pred_b,
+                                                 kwargs=resolved.kwargs))
     lower = lower_is_better(spec)
-    label = spec.table_label()
+    label = resolved.label
     payload = _payload(res, label, a, b, alpha, lower)
     if json_out:
         print_json(payload)
@@ -104,12 +106,13 @@ def _payload(res: Any, label: str, a: str, b: str, alpha: float,
             "lower_is_better": lower, "verdict": verdict}
 
 
-def _compare_k(spec: Any, table: Any, truth: Any, y_true: str, names: list[str], file: str,
-               n_resamples: int, seed: int, alpha: float, method: str, json_out: bool,
-               report: Path | None) -> None:
+def _compare_k(resolved: Any, table: Any, truth: Any, y_true: str, names: list[str],
+               file: str, n_resamples: int, seed: int, alpha: float, method: str,
+               json_out: bool, report: Path | None) -> None:
     """Every pair of k models (the columns ``names``), with family-wise adjusted p-values."""
     from dartboard import __version__, compare_k_models
 
+    spec = resolved.spec
     if len(set(names)) != len(names):
         raise ValueError(f"--a, --b and --model must name different columns; got {names}")
     options = ["--a", "--b", *["--model"] * (len(names) - 2)]
@@ -121,8 +124,10 @@ def _compare_k(spec: Any, table: Any, truth: Any, y_true: str, names: list[str],
 
     res = compare_k_models(spec.function, truth, preds, method=method,
                            n_resamples=n_resamples, alpha=alpha, random_state=seed,
-                           **positive_label_kwargs(spec, truth, *preds.values()))
-    label = spec.table_label()
+                           **resolved.kwargs,
+                           **positive_label_kwargs(spec, truth, *preds.values(),
+                                                   kwargs=resolved.kwargs))
+    label = resolved.label
     pairs = res.pairwise.to_dict(orient="records")
     if report is not None:
         from dartboard.report import write_report

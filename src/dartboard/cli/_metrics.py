@@ -26,14 +26,24 @@ def command_line_specs() -> list[Any]:
     return [spec for spec in specs(scalar=True) if spec.tasks]
 
 
-def resolve_metric(name: str) -> Any:
-    """The spec of the metric called ``name`` (table label or function name)."""
+def command_line_metric(name: str) -> Any:
+    """The metric called ``name`` on the command line (a
+    :class:`~dartboard.metrics._registry.ResolvedMetric`: any spelling the library
+    takes, such as ``f1``, ``f1_score`` or ``f1_macro``), among the metrics a command
+    accepts."""
+    from dartboard.metrics._registry import resolve_metric
+
     known = command_line_specs()
-    for spec in known:
-        if name in (spec.name, spec.table_label()):
-            return spec
-    choices = sorted(spec.table_label() for spec in known)
-    raise ValueError(f"unknown metric {name!r}; choose one of: {', '.join(choices)}")
+    try:
+        resolved = resolve_metric(name)
+    except ValueError:
+        resolved = None
+    if resolved is None or resolved.spec not in known:
+        choices = sorted(spec.table_label() for spec in known)
+        raise ValueError(f"unknown metric {name!r}; choose one of: {', '.join(choices)} "
+                         "(or a function name such as f1_score, or an average as in "
+                         "f1_macro)")
+    return resolved
 
 
 def takes_numbers(spec: Any) -> bool:
@@ -55,18 +65,21 @@ def lower_is_better(spec: Any) -> bool:
     return not spec.greater_is_better
 
 
-def positive_label_kwargs(spec: Any, y_true: Any, *predictions: Any) -> dict[str, Any]:
+def positive_label_kwargs(spec: Any, y_true: Any, *predictions: Any,
+                          kwargs: dict[str, Any] | None = None) -> dict[str, Any]:
     """``pos_label`` for a binary metric that takes one: the greater of the two labels,
     as ``evaluate`` reports (sklearn's default 1 fails on string labels).
 
     The labels are y_true's for a score metric, else those of y_true and the
-    predicted labels together; with other than two labels nothing is passed.
+    predicted labels together; with other than two labels, or an ``average`` among
+    the metric's ``kwargs`` other than binary, nothing is passed.
     """
+    kwargs = kwargs or {}
     import numpy as np
 
     from dartboard._labels import positive_label
 
-    if not spec.pos_label:
+    if not spec.pos_label or kwargs.get("average", "binary") != "binary":
         return {}
     seen = y_true if takes_scores(spec) else np.concatenate([y_true, *predictions])
     classes = np.unique(seen)

@@ -88,7 +88,7 @@ from dartboard.compare._models import (
 from dartboard.compare._permutation import count_extreme
 from dartboard.compare._results import TestResult, _check_alpha
 from dartboard.metrics._batched import batch_count_metric
-from dartboard.metrics._registry import spec_for
+from dartboard.metrics._registry import resolve_metric, spec_for
 
 __all__ = ["KModelComparison", "cochran_q", "compare_k_models"]
 
@@ -220,9 +220,6 @@ def cochran_q(y_true: Any, predictions: Any, *, names: Any = None) -> TestResult
 
 def _compare_k_iv(metric: Any, y_true: Any, predictions: Any, method: Any, n_resamples: Any,
                   alpha: Any, names: Any, sample_weight: Any) -> tuple:
-    if not callable(metric):
-        raise TypeError("metric must be a dartboard metric function or a callable "
-                        f"f(y_true, y_pred, **kw) -> float; got {describe(metric)}")
     check_option(method, "method", _METHODS)
     n_resamples = check_n_resamples(n_resamples)
     alpha = _check_alpha(alpha)
@@ -242,7 +239,7 @@ def _compare_k_iv(metric: Any, y_true: Any, predictions: Any, method: Any, n_res
     return y, preds, columns, n_resamples, alpha, check_sample_weight(sample_weight, n)
 
 
-def compare_k_models(metric: Callable[..., Any], y_true: Any, predictions: Any, *,
+def compare_k_models(metric: str | Callable[..., Any], y_true: Any, predictions: Any, *,
                      method: str = "maxt", n_resamples: int = 5000, alpha: float = 0.05,
                      random_state: Any = None, names: Any = None, sample_weight: Any = None,
                      **metric_kwargs: Any) -> KModelComparison:
@@ -250,8 +247,9 @@ def compare_k_models(metric: Callable[..., Any], y_true: Any, predictions: Any, 
 
     Parameters
     ----------
-    metric : callable
-        A dartboard metric (e.g. ``dartboard.metrics.f1_score``) or any
+    metric : str or callable
+        A dartboard metric (e.g. ``dartboard.metrics.f1_score``), its name or
+        alias (``"f1"``, ``"f1_macro"``, ``"roc_auc"``) or any
         ``f(y_true, y_pred, **metric_kwargs) -> float``.
     y_true : array-like of shape (n,)
     predictions : dict, DataFrame, 2-D array (samples x models) or list of arrays
@@ -296,6 +294,8 @@ def compare_k_models(metric: Callable[..., Any], y_true: Any, predictions: Any, 
     """
     import pandas as pd
 
+    resolved = resolve_metric(metric)
+    metric, metric_kwargs = resolved.function, {**resolved.kwargs, **metric_kwargs}
     y, preds, columns, n_resamples, alpha, w = _compare_k_iv(
         metric, y_true, predictions, method, n_resamples, alpha, names, sample_weight)
     name = getattr(metric, "__name__", type(metric).__name__)

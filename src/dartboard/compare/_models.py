@@ -56,7 +56,7 @@ from dartboard._validation import (
 from dartboard.compare._permutation import ALTERNATIVES, count_extreme
 from dartboard.compare._results import Comparison
 from dartboard.metrics._batched import batch_count_metric
-from dartboard.metrics._registry import MetricSpec, spec_for
+from dartboard.metrics._registry import MetricSpec, resolve_metric, spec_for
 from dartboard.uncertainty import Interval
 
 __all__ = ["compare_models"]
@@ -102,9 +102,6 @@ def _prediction_values(spec: MetricSpec | None, a: np.ndarray,
 def _compare_models_iv(metric: Any, y_true: Any, pred_a: Any, pred_b: Any, method: Any,
                        n_resamples: Any, alternative: Any, confidence_level: Any,
                        sample_weight: Any) -> tuple:
-    if not callable(metric):
-        raise TypeError("metric must be a dartboard metric function or a callable "
-                        f"f(y_true, y_pred, **kw) -> float; got {describe(metric)}")
     check_option(method, "method", _METHODS)
     n_resamples = check_n_resamples(n_resamples)
     check_option(alternative, "alternative", ALTERNATIVES)
@@ -129,7 +126,7 @@ def _compare_models_iv(metric: Any, y_true: Any, pred_a: Any, pred_b: Any, metho
     return y, a, b, n, n_resamples, confidence_level, w
 
 
-def compare_models(metric: Callable[..., Any], y_true: Any, pred_a: Any, pred_b: Any, *,
+def compare_models(metric: str | Callable[..., Any], y_true: Any, pred_a: Any, pred_b: Any, *,
                    method: str = "permutation", n_resamples: int = 5000,
                    alternative: str = "two-sided", confidence_level: float = 0.95,
                    random_state: Any = None, sample_weight: Any = None,
@@ -162,8 +159,9 @@ def compare_models(metric: Callable[..., Any], y_true: Any, pred_a: Any, pred_b:
 
     Parameters
     ----------
-    metric : callable
-        A dartboard metric (e.g. ``dartboard.metrics.f1_score``) or any
+    metric : str or callable
+        A dartboard metric (e.g. ``dartboard.metrics.f1_score``), its name or
+        alias (``"f1"``, ``"f1_macro"``, ``"roc_auc"``) or any
         ``f(y_true, y_pred, **metric_kwargs) -> float``.
     y_true : array-like of shape (n,)
     pred_a, pred_b : array-like of shape (n,) or (n, n_classes)
@@ -207,6 +205,8 @@ def compare_models(metric: Callable[..., Any], y_true: Any, pred_a: Any, pred_b:
     >>> round(res.difference, 2), res.pvalue < 0.001, res.interval.low > 0
     (0.3, True, True)
     """
+    resolved = resolve_metric(metric)
+    metric, metric_kwargs = resolved.function, {**resolved.kwargs, **metric_kwargs}
     y, a, b, n, n_resamples, level, w = _compare_models_iv(
         metric, y_true, pred_a, pred_b, method, n_resamples, alternative,
         confidence_level, sample_weight)

@@ -43,11 +43,11 @@ from dartboard.evaluation._result import (
 )
 from dartboard.metrics._probabilistic import _check_range, check_proba_rows
 from dartboard.metrics._registry import TASKS as REGISTRY_TASKS
-from dartboard.metrics._registry import MetricSpec, spec_for, specs
+from dartboard.metrics._registry import MetricSpec, resolve_metric, specs
 
 __all__ = ["TASKS", "infer_task", "evaluate_predictions", "prepare", "build_result", "Plan",
            "Chosen", "check_positive", "check_score_labels", "metric_keywords",
-           "resolve_metric", "metrics_list", "check_metric_applies", "label_of"]
+           "metrics_list", "check_metric_applies", "label_of"]
 
 #: ``task`` values: "auto" or one of the registry's tasks
 TASKS = ("auto", *REGISTRY_TASKS)
@@ -281,23 +281,6 @@ def label_of(spec: MetricSpec | None, function: Any, task: str,
         else base
 
 
-def resolve_metric(metric: Any, task: str) -> tuple[MetricSpec | None, Callable[..., Any]]:
-    """A metric given by name (registry name or table label) or as a function."""
-    if isinstance(metric, str):
-        for spec in specs():
-            if metric in (spec.name, spec.label or spec.name.removesuffix("_score"),
-                          spec.table_label(task)):
-                return spec, spec.function
-        known = sorted({s.label or s.name.removesuffix("_score") for s in specs(scalar=True)})
-        raise ValueError(f"unknown metric {metric!r} in metrics; dartboard's metrics are "
-                         f"{', '.join(known)} (or the function names ending in _score), or "
-                         "pass a callable")
-    if not callable(metric):
-        raise TypeError(f"metrics must hold metric names or callables; got "
-                        f"{type(metric).__name__} ({metric!r:.40})")
-    return spec_for(metric), metric
-
-
 _FEEDS = {"labels": "y_pred (or y_score / y_proba, from which labels are derived)",
           "scores": "y_score or y_proba", "probabilities": "probabilities (y_proba, or a "
           "binary y_score in [0, 1])", "values": "y_pred (predicted values)"}
@@ -337,7 +320,8 @@ def _choose(metrics: Any, task: str, inputs: dict[str, np.ndarray | None],
         return tuple(out)
     out = []
     for metric in metrics_list(metrics):
-        spec, function = resolve_metric(metric, task)
+        resolved = resolve_metric(metric, argument="metrics")
+        spec, function = resolved.spec, resolved.function
         if weighted and not takes_weights(function):
             name = getattr(function, "__name__", None) or type(function).__name__
             raise ValueError(f"metrics: {name} takes no sample_weight; leave it out of a "
@@ -348,8 +332,10 @@ def _choose(metrics: Any, task: str, inputs: dict[str, np.ndarray | None],
             continue
         check_metric_applies(spec, task, {k for k, v in inputs.items() if v is not None})
         kw = _keywords(spec, d, positive) if d is not None else {}
-        out.append(Chosen(label_of(spec, function, task, kw), function, spec, spec.input, kw,
-                          _negate(spec, d)))
+        # keywords the name carries ("f1_macro") override the task's defaults
+        label = resolved.label if resolved.kwargs else label_of(spec, function, task, kw)
+        kw.update(resolved.kwargs)
+        out.append(Chosen(label, function, spec, spec.input, kw, _negate(spec, d)))
     labels = [c.label for c in out]
     if len(set(labels)) != len(labels):
         raise ValueError(f"metrics lists a metric twice: {labels}")

@@ -28,7 +28,8 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
-__all__ = ["FAMILIES", "INPUTS", "TASKS", "MetricSpec", "get_spec", "spec_for", "specs"]
+__all__ = ["FAMILIES", "INPUTS", "TASKS", "MetricSpec", "ResolvedMetric", "get_spec",
+           "resolve_metric", "spec_for", "specs"]
 
 #: what a metric is computed from: its family
 FAMILIES = ("count", "ranking", "probabilistic", "calibration", "regression", "similarity",
@@ -360,6 +361,112 @@ def spec_for(metric: Any) -> MetricSpec | None:
     """The spec of a dartboard metric function, or None for any other callable."""
     spec = _by_function().get(id(metric))
     return spec if spec is not None and spec.function is metric else None
+
+
+# ---------------------------------------------------------------- one way to name a metric
+
+#: the averages a set-wise metric's alias may carry, as scikit-learn's scorer names do
+_AVERAGES = ("micro", "macro", "weighted", "samples")
+#: scikit-learn's multiclass ROC AUC scorer names: suffix -> keywords
+_MULTI_CLASS = {"ovr": {"multi_class": "ovr"}, "ovo": {"multi_class": "ovo"},
+                "ovr_weighted": {"multi_class": "ovr", "average": "weighted"},
+                "ovo_weighted": {"multi_class": "ovo", "average": "weighted"}}
+
+
+@dataclasses.dataclass(frozen=True)
+class ResolvedMetric:
+    """A metric as a caller named it: its spec, function, keywords and table label.
+
+    Attributes
+    ----------
+    spec : MetricSpec or None
+        None for a user's callable (no registry facts: the engines treat it as a
+        generic metric, resampling rows).
+    function : callable
+    kwargs : dict
+        Keywords the name carries (``"f1_macro"`` carries ``average="macro"``).
+    label : str
+        The name its rows print under; accepted back by :func:`resolve_metric`.
+    """
+
+    spec: MetricSpec | None
+    function: Callable[..., Any]
+    kwargs: dict[str, Any]
+    label: str
+
+
+def _short(spec: MetricSpec) -> str:
+    return spec.label or spec.name.removesuffix("_score")
+
+
+@cache
+def _aliases() -> dict[str, tuple[MetricSpec, tuple[tuple[str, Any], ...]]]:
+    """Every name a metric answers to: its function name, its table label, and the
+    label with an average (``f1_macro``) or a multiclass scheme (``roc_auc_ovr``), as
+    scikit-learn's scorer names spell them."""
+    out: dict[str, tuple[MetricSpec, tuple[tuple[str, Any], ...]]] = {}
+    for spec in _SPECS:
+        short = _short(spec)
+        out.setdefault(spec.name, (spec, ()))
+        out.setdefault(short, (spec, ()))
+        if spec.average and spec.family == "count":
+            for average in _AVERAGES:
+                out.setdefault(f"{short}_{average}", (spec, (("average", average),)))
+        if spec.multiclass.get("multi_class"):
+            for suffix, kw in _MULTI_CLASS.items():
+                out.setdefault(f"{short}_{suffix}", (spec, tuple(kw.items())))
+    return out
+
+
+def resolve_metric(metric: Any, *, argument: str = "metric") -> ResolvedMetric:
+    """The one way every entry point reads a metric argument.
+
+    ``metric`` is a dartboard metric function, the same-named function of
+    ``sklearn.metrics`` (computed by dartboard's, whose values are the same), a
+    name (the function's name ``"f1_score"``, its table label ``"f1"``, ``"ece"``,
+    or a label with keywords as scikit-learn's scorer names spell them:
+    ``"f1_macro"``, ``"precision_weighted"``, ``"roc_auc_ovr"``), or any other
+    callable ``f(y_true, y_other, **kwargs) -> float``. ``argument`` names the
+    parameter in error messages.
+
+    Examples
+    --------
+    >>> r = resolve_metric("f1_macro")
+    >>> r.spec.name, r.kwargs, r.label
+    ('f1_score', {'average': 'macro'}, 'f1_macro')
+    >>> resolve_metric("ece").spec.name
+    'calibration_error'
+    """
+    if isinstance(metric, str):
+        found = _aliases().get(metric)
+        if found is None:
+            raise ValueError(_unknown(metric, argument))
+        spec, kw = found
+        label = metric if kw else _short(spec)
+        return ResolvedMetric(spec, spec.function, dict(kw), label)
+    if not callable(metric):
+        raise TypeError(f"{argument} must be a metric name or a callable "
+                        f"f(y_true, y_other, **kwargs) -> float; got "
+                        f"{type(metric).__name__} ({metric!r:.40})")
+    spec = spec_for(metric)
+    if spec is None and getattr(metric, "__module__", "").startswith("sklearn.metrics"):
+        # scikit-learn's own function: dartboard's computes the same values, fast
+        spec = _BY_NAME.get(getattr(metric, "__name__", ""))
+    if spec is not None:
+        return ResolvedMetric(spec, spec.function, {}, _short(spec))
+    name = getattr(metric, "__name__", None) or type(metric).__name__
+    return ResolvedMetric(None, metric, {}, name)
+
+
+def _unknown(name: str, argument: str) -> str:
+    if name.startswith("neg_") and name[4:] in _aliases():
+        return (f"unknown metric {name!r} in {argument}: scikit-learn's 'neg_' scorers "
+                f"negate a loss so that greater is better; dartboard reports the metric "
+                f"itself, name it {name[4:]!r}")
+    known = sorted({_short(s) for s in _SPECS if s.scalar})
+    return (f"unknown metric {name!r} in {argument}; dartboard's metrics are "
+            f"{', '.join(known)} (or their function names, e.g. 'f1_score', or with an "
+            "average as in 'f1_macro'), or pass a callable")
 
 
 def specs(*, family: str | Iterable[str] | None = None, task: str | None = None,

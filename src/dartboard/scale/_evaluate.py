@@ -273,11 +273,8 @@ def _check_metrics(metrics: Any, task: str, y_pred: str | None, y_score: str | N
     resolved, and checked to fit the task and the columns, by the in-memory
     evaluation's checks (the same errors); then a metric must have a streaming state.
     """
-    from dartboard.evaluation._engine import (
-        check_metric_applies,
-        metrics_list,
-        resolve_metric,
-    )
+    from dartboard.evaluation._engine import check_metric_applies, metrics_list
+    from dartboard.metrics._registry import resolve_metric
 
     allowed = _streaming(task, y_pred, y_score, exact, has_proba)
     if metrics is None:
@@ -292,7 +289,8 @@ def _check_metrics(metrics: Any, task: str, y_pred: str | None, y_score: str | N
         set(names)
     out = []
     for metric in metrics_list(metrics):
-        spec, function = resolve_metric(metric, "regression" if regression else "multiclass")
+        resolved = resolve_metric(metric, argument="metrics")
+        spec, function = resolved.spec, resolved.function
         if spec is None:
             raise ValueError(f"metrics: {getattr(function, '__name__', 'a callable')} is not "
                              "a dartboard metric; a streamed evaluation keeps states, not "

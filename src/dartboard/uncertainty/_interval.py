@@ -26,7 +26,7 @@ from dartboard._validation import (
     describe,
     to_numpy,
 )
-from dartboard.metrics._registry import MetricSpec, spec_for, specs
+from dartboard.metrics._registry import MetricSpec, resolve_metric, specs
 from dartboard.uncertainty import _analytic, _asymptotic, _bootstrap
 from dartboard.uncertainty._bootstrap import IntervalWarning
 
@@ -77,7 +77,7 @@ class Interval(Result):
     metric: str = ""
 
 
-def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: str = "auto",
+def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, method: str = "auto",
              confidence_level: float = 0.95, n_resamples: int = 10_000,
              stratified: bool = False, random_state: Any = None, sample_weight: Any = None,
              **metric_kwargs: Any) -> Interval:
@@ -85,8 +85,10 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
 
     Parameters
     ----------
-    metric : callable
-        A dartboard metric (``dartboard.metrics.f1_score``...) or any callable
+    metric : str or callable
+        A dartboard metric (``dartboard.metrics.f1_score``...), its name or alias
+        (``"f1"``, ``"f1_macro"``, ``"roc_auc"``; see
+        :func:`~dartboard.metrics._registry.resolve_metric`) or any callable
         ``f(y_true, y_other, **metric_kwargs) -> float`` (it must accept
         ``sample_weight=`` when weights are given).
     y_true, y_other : array-like of shape (n_samples,) or (n_samples, k)
@@ -170,8 +172,10 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
     >>> iv.method, round(iv.estimate, 2), round(iv.low, 4), round(iv.high, 4)
     ('wilson', 0.8, 0.4902, 0.9433)
     """
+    resolved = resolve_metric(metric)
+    metric, metric_kwargs = resolved.function, {**resolved.kwargs, **metric_kwargs}
     iv = _interval_iv(metric, method, confidence_level, n_resamples, stratified)
-    spec = spec_for(metric)
+    spec = resolved.spec
     name = "" if spec is None else spec.name
     if spec is not None and spec.scalar and spec.default_interval is None:
         warnings.warn(f"a bootstrap interval of {name} is not reliable: it is a sample "

@@ -27,7 +27,7 @@ import numpy as np
 
 from dartboard._rng import check_random_state
 from dartboard._validation import check_option, describe
-from dartboard.metrics._registry import get_spec, spec_for, specs
+from dartboard.metrics._registry import get_spec, resolve_metric, specs
 from dartboard.uncertainty import _analytic, _asymptotic, _bootstrap
 from dartboard.uncertainty._interval import (
     Interval,
@@ -110,21 +110,13 @@ def interval_from_counts(metric: str | Callable[..., Any], counts: Any, *,
     iv = _interval_iv(metric, method, confidence_level, n_resamples, stratified,
                       check_metric=False)
     counting = sorted(s.name for s in specs() if _is_count(s))
-    if isinstance(metric, str):
-        check_option(metric, "metric", counting)
-        spec = get_spec(metric)
-    elif callable(metric):
-        spec = spec_for(metric)
-        if not _is_count(spec):
-            name = spec.name if spec is not None else getattr(metric, "__name__", "")
-            raise ValueError(f"metric must be a dartboard count metric (one of "
-                             f"{', '.join(counting)}); got "
-                             f"{name or describe(metric)}: an "
-                             "interval from counts needs a metric of the confusion matrix; "
-                             "use dartboard.interval on the data for other metrics")
-    else:
-        raise TypeError(f"metric must be a count metric function or its name; got "
-                        f"{describe(metric)}")
+    resolved = resolve_metric(metric)
+    spec, metric_kwargs = resolved.spec, {**resolved.kwargs, **metric_kwargs}
+    if not _is_count(spec):
+        raise ValueError(f"metric must be a dartboard count metric (one of "
+                         f"{', '.join(counting)}); got {resolved.label}: an interval from "
+                         "counts needs a metric of the confusion matrix; use "
+                         "dartboard.interval on the data for other metrics")
     if not isinstance(counts, ConfusionCounts):
         raise TypeError(f"counts must be a dartboard.metrics.ConfusionCounts; got "
                         f"{describe(counts)}")
