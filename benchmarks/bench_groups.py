@@ -38,7 +38,7 @@ def main() -> None:
     n_fl = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
     boot_fl = int(sys.argv[3]) if len(sys.argv) > 3 else 100
     resamples = 2000
-    names = [s.name for s in specs(family="count", task="binary")]
+    names = [s.name for s in specs(kind="count", task="binary")]
     y, pred, groups = _data(n)
 
     def ours():
@@ -56,7 +56,7 @@ def main() -> None:
     from fairlearn.metrics import MetricFrame
 
     fl_metrics = {s.label or s.name.removesuffix("_score"): s.function
-                  for s in specs(family="count", task="binary")}
+                  for s in specs(kind="count", task="binary")}
     yf, pf, gf = _data(n_fl, seed=1)
 
     def theirs():

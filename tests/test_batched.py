@@ -23,7 +23,7 @@ from dartboard.metrics import ConfusionCounts
 from dartboard.metrics._batched import SCALAR_COUNT_METRICS, batch_count_metric
 from dartboard.metrics._registry import specs
 
-SET_METRICS = sorted(s.name for s in specs(family="count", scalar=True) if s.average)
+SET_METRICS = sorted(s.name for s in specs(kind="count", scalar=True) if s.average)
 
 # dartboard's rates as sklearn recalls of relabelled samples: (truth, prediction) for
 # class c, or for the micro average the concatenation over the classes

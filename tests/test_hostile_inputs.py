@@ -47,7 +47,7 @@ WEIGHT = RNG.integers(1, 4, N).astype(np.float64)
 
 
 def _keywords(spec):
-    if spec.family == "report":  # the text names the classes as their dtype prints them
+    if spec.kind == "report":  # the text names the classes as their dtype prints them
         return {"output_dict": True}
     return {"beta": 2.0} if spec.name == "fbeta_score" else {}
 

@@ -86,7 +86,7 @@ def test_zero_division_nan_is_a_plain_nan():
 
 def test_state_and_registry():
     spec = spec_for(dm.jaccard_score)
-    assert spec.family == "count" and spec.proportion == ("tp", ("tp", "fp", "fn"))
+    assert spec.kind == "count" and spec.proportion == ("tp", ("tp", "fp", "fn"))
     assert "jaccard_score" in batched.SCALAR_COUNT_METRICS
     y, p = [0, 1, 2, 2, 1], [0, 2, 2, 1, 1]
     state = ConfusionCounts.from_predictions(y, p)

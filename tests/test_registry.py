@@ -61,7 +61,7 @@ def test_spec_facts_match_the_function(spec):
     if spec.tasks:
         assert spec.scalar
     if spec.proportion is not None:
-        assert spec.family == "count" and spec.default_interval == "wilson"
+        assert spec.kind == "count" and spec.default_interval == "wilson"
 
 
 def test_a_user_callable_has_no_spec():
@@ -144,7 +144,7 @@ def test_error_rates_point_down():
 def test_specs_filters():
     binary = [s.name for s in specs(task="binary")]
     assert binary[0] == "accuracy_score" and "cohen_kappa_score" not in binary
-    assert all(s.family == "count" for s in specs(family="count"))
+    assert all(s.kind == "count" for s in specs(kind="count"))
     assert {s.name for s in specs(state="errors")} == {"median_absolute_error",
                                                       "median_absolute_deviation"}
     assert get_spec("precision_score").table_label("multiclass") == "precision_macro"

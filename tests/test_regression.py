@@ -287,7 +287,7 @@ def test_error_distribution_on_millions_of_points():
 def _sklearn_regression_metrics():
     from dartboard.metrics._registry import specs
 
-    return [s.name for s in specs(family="regression")
+    return [s.name for s in specs(kind="regression")
             if hasattr(skm, s.name) and "sample_weight" in
             inspect.signature(getattr(skm, s.name)).parameters]
 

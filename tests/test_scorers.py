@@ -36,7 +36,7 @@ def _data_for(name):
         X, y = make_multilabel_classification(n_samples=60, n_classes=3, random_state=0)
         return MultiOutputClassifier(LinearDiscriminantAnalysis()), X, y
     spec = {s.name: s for s in dm.specs()}.get(function)
-    if spec is not None and spec.family == "regression":
+    if spec is not None and spec.kind == "regression":
         rng = np.random.default_rng(0)
         X = rng.random((60, 3))
         y = np.exp(X @ [1.0, -0.5, 0.3]) + rng.random(60)  # positive targets

@@ -222,7 +222,7 @@ def test_auto_follows_the_registry_by_size():
     for metric, other in [(roc_auc_score, s), (average_precision_score, s),
                           (pr_auc_score, s), (log_loss, p), (brier_score_loss, p)]:
         spec = spec_for(metric)
-        size = min(y.sum(), y.size - y.sum()) if spec.family == "ranking" else y.size
+        size = min(y.sum(), y.size - y.sum()) if spec.kind == "ranking" else y.size
         reached = [m for minimum, m in spec.auto_interval if size >= minimum]
         # binary scores: the last reached that is not the multiclass AUC's method
         expected = [m for m in reached if not (metric is roc_auc_score

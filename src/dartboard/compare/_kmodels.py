@@ -309,7 +309,7 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: Any, predictions:
     if joint is not None:
         estimates = batch_count_metric(name, joint.classes, joint.confusion(), metric_kwargs)
     else:
-        if spec is not None and spec.family == "ranking" and preds[0].ndim == 1:
+        if spec is not None and spec.kind == "ranking" and preds[0].ndim == 1:
             preds = [stats.rankdata(p) / p.shape[0] for p in preds]
         weight_kw = {} if w is None else {"sample_weight": w}
         estimates = np.array([_scalar(metric(y, p, **weight_kw, **metric_kwargs), name)

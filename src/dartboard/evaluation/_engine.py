@@ -363,7 +363,7 @@ def check_metric_applies(spec: MetricSpec, task: str, given: set[str]) -> None:
     if not spec.scalar:
         raise ValueError(f"metrics: {spec.name} does not return one number (it returns "
                          "a curve, a matrix or a table); choose scalar metrics")
-    if (spec.family == "regression") != regression \
+    if (spec.kind == "regression") != regression \
             or (spec.input == "values") != regression:
         raise ValueError(f"metrics: {spec.name} is a "
                          f"{'regression' if spec.input == 'values' else 'classification'}"
@@ -620,7 +620,7 @@ def metric_keywords(spec: MetricSpec, task: str, positive: Any,
         # the score metrics too: labels may be strings, and their default is 1
         return {"pos_label": positive} if spec.pos_label else {}
     kw = dict(spec.multiclass)
-    if spec.average and spec.family == "count" and "average" not in kw:
+    if spec.average and spec.kind == "count" and "average" not in kw:
         kw["average"] = "macro"
     if spec.input == "probabilities":
         kw["labels"] = classes  # the probability columns, in sorted label order

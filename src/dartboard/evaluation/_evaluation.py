@@ -242,7 +242,7 @@ class _Gaps:
         if self.positive is not None:
             from dartboard.metrics._registry import specs
 
-            for spec in specs(family="count"):
+            for spec in specs(kind="count"):
                 if spec.rate is not None:
                     keys.setdefault(f"__{spec.rate}", (spec.name, {"pos_label": self.positive}))
         return keys

@@ -33,7 +33,7 @@ from dartboard.metrics._registry import MetricSpec, get_spec, specs
 __all__ = ["SCALAR_COUNT_METRICS", "batch_count_metric", "batch_multilabel_metric"]
 
 #: Count metrics that return one number (with a non-None ``average``).
-SCALAR_COUNT_METRICS = frozenset(s.name for s in specs(family="count", scalar=True))
+SCALAR_COUNT_METRICS = frozenset(s.name for s in specs(kind="count", scalar=True))
 
 _UNDEFINED = ("zero_division", "nan")
 _SET_KEYWORDS = ("average", "labels", "pos_label", "zero_division")

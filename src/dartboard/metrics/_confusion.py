@@ -498,7 +498,7 @@ def _from_counts(name: str) -> Callable[..., Any] | None:
         spec = get_spec(name)
     except ValueError:
         return None
-    if spec.family != "count" or not (spec.scalar or spec.name in _SPECIAL):
+    if spec.kind != "count" or not (spec.scalar or spec.name in _SPECIAL):
         return None
     if spec.name in _SPECIAL:
         return _SPECIAL[spec.name]
@@ -517,7 +517,7 @@ def _implementation(metric: str | Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _computable() -> list[str]:
-    return sorted(s.name for s in specs(family="count") if _from_counts(s.name))
+    return sorted(s.name for s in specs(kind="count") if _from_counts(s.name))
 
 
 

@@ -1,9 +1,10 @@
 """The metric registry: every public metric's facts, declared once.
 
 Each public function of :mod:`dartboard.metrics` has one :class:`MetricSpec` here
-saying what family it belongs to, which input it takes, which way is better,
-whether it is a proportion (and of which counts), which keywords it takes, and how
-intervals, comparisons and streaming handle it fast. Every engine that needs such a
+saying what kind of metric it is, which family computes it (:mod:`dartboard.families`:
+its state, replicates, pooled groups and analytic intervals), which input it takes,
+which way is better, whether it is a proportion (and of which counts), which
+keywords it takes, and which interval ``auto`` picks. Every engine that needs such a
 fact (intervals, comparisons, streaming and Dask, the evaluation engine, the command
 line, the stability audit) asks :func:`spec_for` or :func:`specs`; none of them
 re-derives it from a name list or from ``metric.__module__``.
@@ -16,8 +17,8 @@ Examples
 --------
 >>> from dartboard.metrics import recall_score
 >>> spec = spec_for(recall_score)
->>> spec.family, spec.input, spec.proportion, spec.default_interval
-('count', 'labels', ('tp', ('tp', 'fn')), 'wilson')
+>>> spec.kind, spec.family, spec.input, spec.proportion, spec.default_interval
+('count', 'counts', 'labels', ('tp', ('tp', 'fn')), 'wilson')
 """
 
 from __future__ import annotations
@@ -28,12 +29,14 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
-__all__ = ["FAMILIES", "INPUTS", "TASKS", "MetricSpec", "ResolvedMetric", "get_spec",
+__all__ = ["FAMILIES", "INPUTS", "KINDS", "TASKS", "MetricSpec", "ResolvedMetric", "get_spec",
            "resolve_metric", "spec_for", "specs"]
 
-#: what a metric is computed from: its family
-FAMILIES = ("count", "ranking", "probabilistic", "calibration", "regression", "similarity",
-            "curve", "report")
+#: what a metric is
+KINDS = ("count", "ranking", "probabilistic", "calibration", "regression", "similarity",
+         "curve", "report")
+#: the families that compute metrics from mergeable states (:mod:`dartboard.families`)
+FAMILIES = ("counts", "scores", "means", "rows", "errors", "calibration")
 #: what the second argument of a metric holds
 INPUTS = ("labels", "scores", "probabilities", "values")
 #: the tasks an evaluation reports on
@@ -50,11 +53,15 @@ class MetricSpec:
         The function's name in :mod:`dartboard.metrics`.
     module : str
         The module that defines it (used to import the function, never to dispatch).
-    family : str
-        One of :data:`FAMILIES`: ``count`` (a function of the confusion matrix),
+    kind : str
+        One of :data:`KINDS`: ``count`` (a function of the confusion matrix),
         ``ranking`` (of sorted scores), ``probabilistic`` (a mean per-sample loss
         of probabilities), ``regression``, ``similarity``, ``curve`` (returns
         arrays) or ``report`` (returns a table).
+    family : str or None
+        One of :data:`FAMILIES`: the family whose state computes it, and with it
+        its fast intervals, paired comparisons, group gaps and streaming. None: a
+        generic metric (intervals resample rows; it does not stream).
     input : str
         One of :data:`INPUTS`.
     greater_is_better : bool
@@ -67,26 +74,10 @@ class MetricSpec:
         whose analytic binomial intervals then apply; None otherwise.
     pos_label, average : bool
         Whether it takes these keywords.
-    interval_fast : str or None
-        The fast bootstrap path: ``counts`` (multinomial draws of the confusion
-        matrix), ``roc``, ``ap`` or ``pr`` (re-weighted tie groups of one sort),
-        ``calibration`` (multinomial draws of the (bin, outcome) cells), None
-        (resample the rows).
-    compare_fast : str or None
-        The fast paired path of :func:`dartboard.compare_models`: ``counts``,
-        ``auc`` or ``mean_loss``; None resamples the rows.
-    loss_terms : tuple or None
-        For a mean of per-sample losses: ``(function name in module, keywords the
-        per-sample decomposition handles)``; the function returns the per-sample
-        losses and weights.
     default_interval : str or None
         ``method="auto"``'s choice when ``auto_interval`` gives none: ``wilson``,
         ``delong``, ``bca`` or ``basic``; None when no interval is valid (a sample
         maximum).
-    state : str or None
-        The mergeable state streaming evaluation computes it from: ``counts``,
-        ``scores``, ``losses``, ``calibration``, ``moments`` or ``errors``; None when it does not
-        stream (it returns no single number, or needs a keyword such as ``beta``).
     binned : bool
         Whether a binned score state bounds its error (streaming with
         ``exact=False``).
@@ -117,11 +108,6 @@ class MetricSpec:
         that apply besides ``default_interval``: ``delong-logit`` and
         ``newcombe`` (binary ROC AUC), ``influence-logit`` (multiclass one-vs-rest macro ROC AUC; AP and
         PR AUC), ``logit`` (AP and PR AUC), ``t`` (a mean of per-sample terms).
-    mean_of : str or None
-        For a regression mean of per-sample terms, the term: ``absolute``
-        (``|e|``), ``squared`` (``e^2``), ``root-squared`` (RMSE: the square root
-        of the mean of ``e^2``) or ``absolute-percentage`` (``|e| / max(|y|, eps)``).
-        Probabilistic losses name their term function in ``loss_terms`` instead.
     covers_estimate : bool
         Whether its bootstrap intervals are widened to contain the estimate: an
         estimator biased away from a bound (the calibration error, biased upward
@@ -131,18 +117,15 @@ class MetricSpec:
 
     name: str
     module: str
-    family: str
+    kind: str
     input: str
+    family: str | None = None
     greater_is_better: bool = True
     scalar: bool = True
     proportion: tuple[str, tuple[str, ...]] | None = None
     pos_label: bool = False
     average: bool = False
-    interval_fast: str | None = None
-    compare_fast: str | None = None
-    loss_terms: tuple[str, tuple[str, ...]] | None = None
     default_interval: str | None = "bca"
-    state: str | None = None
     binned: bool = False
     tasks: tuple[str, ...] = ()
     multiclass: dict[str, Any] = dataclasses.field(default_factory=dict)
@@ -151,7 +134,6 @@ class MetricSpec:
     bounds: tuple[float, float] | None = None
     auto_interval: tuple[tuple[int, str], ...] = ()
     asymptotic: tuple[str, ...] = ()
-    mean_of: str | None = None
     covers_estimate: bool = False
 
     @property
@@ -198,32 +180,30 @@ _MEAN_AUTO = ((1000, "t"),)
 
 
 def _count(name: str, *, proportion: Any = None, averaged: bool = True,
-           tasks: tuple[str, ...] = (), greater: bool = True, state: str | None = "counts",
+           tasks: tuple[str, ...] = (), greater: bool = True,
            bounds: tuple[float, float] = _UNIT, **kw: Any) -> MetricSpec:
     return MetricSpec(
-        name, _CONF, "count", "labels", greater_is_better=greater, proportion=proportion,
-        pos_label=averaged, average=averaged, interval_fast="counts", compare_fast="counts",
-        default_interval="wilson" if proportion else "bca", state=state, tasks=tasks,
+        name, _CONF, "count", "labels", family="counts", greater_is_better=greater,
+        proportion=proportion, pos_label=averaged, average=averaged,
+        default_interval="wilson" if proportion else "bca", tasks=tasks,
         multiclass=_MACRO if averaged and "multiclass" in tasks else {}, bounds=bounds, **kw)
 
 
-def _deviance(name: str, *, terms: tuple[str, tuple[str, ...]] | None = None,
-              state: str | None = "losses", greater: bool = False) -> MetricSpec:
-    """A regression addition: a mean of per-sample losses (``terms``) streams as one;
-    not reported by default (``tasks=()``)."""
-    return MetricSpec(name, _DEV, "regression", "values", greater_is_better=greater,
-                      compare_fast="mean_loss" if terms else None, loss_terms=terms,
-                      state=state if terms else None)
+def _deviance(name: str, *, mean: bool = False, greater: bool = False) -> MetricSpec:
+    """A regression addition, not reported by default (``tasks=()``); a mean of
+    per-sample losses is computed by the means family."""
+    return MetricSpec(name, _DEV, "regression", "values", family="means" if mean else None,
+                      greater_is_better=greater)
 
 
-def _regression(name: str, *, state: str | None = "moments", greater: bool = False,
-                **kw: Any) -> MetricSpec:
+def _regression(name: str, *, family: str | None = "rows", greater: bool = False,
+               **kw: Any) -> MetricSpec:
     # errors are non-negative; the explained fractions (R^2, explained variance) at most 1
     bounds = (float("-inf"), 1.0) if greater else _NONNEGATIVE
-    if kw.get("mean_of"):
+    if family == "means":
         kw.update(asymptotic=("t",), auto_interval=_MEAN_AUTO)
-    return MetricSpec(name, _REG, "regression", "values", greater_is_better=greater,
-                      state=state, tasks=("regression",), bounds=bounds, **kw)
+    return MetricSpec(name, _REG, "regression", "values", family=family,
+                      greater_is_better=greater, tasks=("regression",), bounds=bounds, **kw)
 
 
 _SPECS: tuple[MetricSpec, ...] = (
@@ -236,7 +216,7 @@ _SPECS: tuple[MetricSpec, ...] = (
     _count("recall_score", proportion=("tp", ("tp", "fn")), tasks=_BOTH, rate="tpr"),
     _count("specificity_score", proportion=("tn", ("tn", "fp")), tasks=("binary",)),
     _count("f1_score", tasks=_BOTH),
-    _count("fbeta_score", state=None),  # needs beta
+    _count("fbeta_score"),  # needs beta: no default task
     _count("matthews_corrcoef", averaged=False, tasks=_BOTH, bounds=_SIGNED),
     _count("cohen_kappa_score", averaged=False, tasks=("multiclass",), bounds=_SIGNED),
     _count("false_positive_rate", proportion=("fp", ("fp", "tn")), tasks=("binary",),
@@ -246,10 +226,10 @@ _SPECS: tuple[MetricSpec, ...] = (
     _count("selection_rate", proportion=("sel", ("total",)), tasks=("binary",),
            rate="selection"),
     _count("jaccard_score", proportion=("tp", ("tp", "fp", "fn"))),
-    MetricSpec("hamming_loss", _CX, "count", "labels", greater_is_better=False,
-               interval_fast="counts", compare_fast="counts", state="counts"),
-    MetricSpec("zero_one_loss", _CX, "count", "labels", greater_is_better=False,
-               interval_fast="counts", compare_fast="counts", state="counts"),
+    MetricSpec("hamming_loss", _CX, "count", "labels", family="counts",
+               greater_is_better=False),
+    MetricSpec("zero_one_loss", _CX, "count", "labels", family="counts",
+               greater_is_better=False),
     MetricSpec("class_likelihood_ratios", _CX, "count", "labels", scalar=False,
                default_interval=None),
     MetricSpec("confusion_matrix", _CONF, "count", "labels", scalar=False,
@@ -261,17 +241,17 @@ _SPECS: tuple[MetricSpec, ...] = (
     MetricSpec("classification_report", "dartboard.metrics._classification_report", "report", "labels", scalar=False,
                default_interval=None),
     # ---------------------------------------------------------------- ranking family
-    MetricSpec("roc_auc_score", _RANK, "ranking", "scores", average=True, interval_fast="roc",
-               compare_fast="auc", default_interval="delong", state="scores", binned=True,
+    MetricSpec("roc_auc_score", _RANK, "ranking", "scores", family="scores", average=True,
+               default_interval="delong", binned=True,
                tasks=_BOTH, multiclass={"multi_class": "ovr"}, bounds=_UNIT,
                asymptotic=("delong-logit", "newcombe", "influence-logit"),
                auto_interval=_AUC_AUTO),
-    MetricSpec("average_precision_score", _RANK, "ranking", "scores", pos_label=True,
-               average=True, interval_fast="ap", state="scores", binned=True,
+    MetricSpec("average_precision_score", _RANK, "ranking", "scores", family="scores",
+               pos_label=True, average=True, binned=True,
                tasks=("binary",), bounds=_UNIT, asymptotic=_PR_METHODS,
                auto_interval=_PR_AUTO),
-    MetricSpec("pr_auc_score", _RANK, "ranking", "scores", pos_label=True, average=True,
-               interval_fast="pr", state="scores", tasks=("binary",), bounds=_UNIT,
+    MetricSpec("pr_auc_score", _RANK, "ranking", "scores", family="scores", pos_label=True,
+               average=True, tasks=("binary",), bounds=_UNIT,
                asymptotic=_PR_METHODS, auto_interval=_PR_AUTO),
     MetricSpec("roc_curve", _RANK, "curve", "scores", scalar=False, pos_label=True,
                default_interval=None),
@@ -288,14 +268,12 @@ _SPECS: tuple[MetricSpec, ...] = (
     MetricSpec("label_ranking_loss", _LR, "ranking", "scores", greater_is_better=False),
     MetricSpec("coverage_error", _LR, "ranking", "scores", greater_is_better=False),
     # ---------------------------------------------------------------- probabilities
-    MetricSpec("log_loss", _PROB, "probabilistic", "probabilities", greater_is_better=False,
-               compare_fast="mean_loss", loss_terms=("log_loss_terms", ("labels", "base")),
-               state="losses", tasks=_BOTH, bounds=_NONNEGATIVE, asymptotic=("t",),
+    MetricSpec("log_loss", _PROB, "probabilistic", "probabilities", family="means",
+               greater_is_better=False, tasks=_BOTH, bounds=_NONNEGATIVE, asymptotic=("t",),
                auto_interval=_MEAN_AUTO),
-    MetricSpec("brier_score_loss", _PROB, "probabilistic", "probabilities",
-               greater_is_better=False, pos_label=True, compare_fast="mean_loss",
-               loss_terms=("brier_terms", ("pos_label", "labels", "scale_by_half")),
-               state="losses", tasks=("binary",), bounds=_NONNEGATIVE, asymptotic=("t",),
+    MetricSpec("brier_score_loss", _PROB, "probabilistic", "probabilities", family="means",
+               greater_is_better=False, pos_label=True, tasks=("binary",),
+               bounds=_NONNEGATIVE, asymptotic=("t",),
                auto_interval=_MEAN_AUTO),
     MetricSpec("hinge_loss", _CX, "probabilistic", "scores", greater_is_better=False),
     MetricSpec("d2_log_loss_score", _D2P, "probabilistic", "probabilities"),
@@ -304,34 +282,33 @@ _SPECS: tuple[MetricSpec, ...] = (
     # basic, not bca: the estimate is biased upward near 0 and BCa's bias correction then
     # leaves the estimate outside its own interval (benchmarks/calibration_simulation_ece.py)
     MetricSpec("calibration_error", _CAL, "calibration", "probabilities",
-               greater_is_better=False, pos_label=True, interval_fast="calibration",
-               default_interval="basic", state="calibration", tasks=_BOTH, label="ece",
+               family="calibration", greater_is_better=False, pos_label=True,
+               default_interval="basic", tasks=_BOTH, label="ece",
                bounds=_UNIT, covers_estimate=True),
     MetricSpec("brier_decomposition", _CAL, "calibration", "probabilities", scalar=False,
                pos_label=True, default_interval=None),
     MetricSpec("calibration_curve", _CAL, "curve", "probabilities", scalar=False,
                pos_label=True, default_interval=None),
     # ---------------------------------------------------------------- regression
-    _regression("mean_absolute_error", mean_of="absolute"),
-    _regression("mean_squared_error", mean_of="squared"),
-    _regression("root_mean_squared_error", mean_of="root-squared"),
+    _regression("mean_absolute_error", family="means"),
+    _regression("mean_squared_error", family="means"),
+    _regression("root_mean_squared_error", family="means"),
     _regression("r2_score", greater=True),
     _regression("explained_variance_score", greater=True),
-    _regression("mean_absolute_percentage_error", mean_of="absolute-percentage"),
+    _regression("mean_absolute_percentage_error", family="means"),
     _regression("weighted_mean_absolute_percentage_error"),
-    _regression("median_absolute_error", state="errors"),
-    _regression("median_absolute_deviation", state="errors"),
+    _regression("median_absolute_error", family="errors"),
+    _regression("median_absolute_deviation", family="errors"),
     # a sample maximum has no valid bootstrap interval
-    _regression("max_error", default_interval=None),
+    _regression("max_error", family=None, default_interval=None),
     MetricSpec("error_distribution", _REG, "regression", "values", scalar=False,
                default_interval=None),
-    _deviance("mean_squared_log_error", terms=("squared_log_terms", ())),
-    _deviance("root_mean_squared_log_error"),
-    _deviance("mean_pinball_loss", terms=("pinball_terms", ("alpha",))),
-    _deviance("mean_poisson_deviance", terms=("_poisson_terms", ())),
-    _deviance("mean_gamma_deviance", terms=("_gamma_terms", ())),
-    # streaming would use power=0 (the squared error): it needs its keyword
-    _deviance("mean_tweedie_deviance", terms=("tweedie_terms", ("power",)), state=None),
+    _deviance("mean_squared_log_error", mean=True),
+    _deviance("root_mean_squared_log_error", mean=True),
+    _deviance("mean_pinball_loss", mean=True),
+    _deviance("mean_poisson_deviance", mean=True),
+    _deviance("mean_gamma_deviance", mean=True),
+    _deviance("mean_tweedie_deviance", mean=True),
     _deviance("d2_absolute_error_score", greater=True),
     _deviance("d2_pinball_score", greater=True),
     _deviance("d2_tweedie_score", greater=True),
@@ -409,7 +386,7 @@ def _aliases() -> dict[str, tuple[MetricSpec, tuple[tuple[str, Any], ...]]]:
         short = _short(spec)
         out.setdefault(spec.name, (spec, ()))
         out.setdefault(short, (spec, ()))
-        if spec.average and spec.family == "count":
+        if spec.average and spec.kind == "count":
             for average in _AVERAGES:
                 out.setdefault(f"{short}_{average}", (spec, (("average", average),)))
         if spec.multiclass.get("multi_class"):
@@ -469,20 +446,19 @@ def _unknown(name: str, argument: str) -> str:
             "average as in 'f1_macro'), or pass a callable")
 
 
-def specs(*, family: str | Iterable[str] | None = None, task: str | None = None,
+def specs(*, kind: str | Iterable[str] | None = None, task: str | None = None,
           scalar: bool | None = None, **facts: Any) -> list[MetricSpec]:
-    """Specs in declaration order, filtered by family, default task and other facts.
+    """Specs in declaration order, filtered by kind, default task and other facts.
 
     Examples
     --------
     >>> [s.name for s in specs(task="regression")][:3]
     ['mean_absolute_error', 'mean_squared_error', 'root_mean_squared_error']
     """
-    families = {family} if isinstance(family, str) else \
-        (set(family) if family is not None else None)
+    kinds = {kind} if isinstance(kind, str) else (set(kind) if kind is not None else None)
     out = []
     for s in _SPECS:
-        if families is not None and s.family not in families:
+        if kinds is not None and s.kind not in kinds:
             continue
         if task is not None and task not in s.tasks:
             continue

@@ -258,10 +258,10 @@ def _streaming(task: str, y_pred: str | None, y_score: str | None, exact: bool,
                has_proba: bool) -> list[MetricSpec]:
     """Registry metrics that stream from the columns given (in declaration order)."""
     if task == "regression":
-        return [s for s in specs(family="regression") if s.state is not None]
+        return [s for s in specs(kind="regression") if s.state is not None]
     given = (y_pred is not None, y_score is not None, has_proba)
     return [s for s in specs() if s.state in _AVAILABLE and _AVAILABLE[s.state](*given)
-            and s.family != "regression" and (exact or s.state != "scores" or s.binned)]
+            and s.kind != "regression" and (exact or s.state != "scores" or s.binned)]
 
 
 def _check_metrics(metrics: Any, task: str, y_pred: str | None, y_score: str | None,

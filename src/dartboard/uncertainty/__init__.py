@@ -29,7 +29,8 @@ from dartboard._lazy import attach
 
 __getattr__, __dir__, __all__ = attach(
     "dartboard.uncertainty",
-    {"._interval": ["interval", "cv_interval", "Interval"], "._bootstrap": ["IntervalWarning"],
+    {"._interval": ["interval", "cv_interval"], "._result": ["Interval"],
+     "._bootstrap": ["IntervalWarning"],
      "._state": ["interval_from_counts", "interval_from_score_state"],
      "._calibration": ["calibration_bins", "CalibrationBins", "interval_from_calibration_state"],
      "._bands": ["roc_band", "pr_band", "CurveBand"],

@@ -6,14 +6,12 @@ import numbers
 import reprlib
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from scipy import special
 
 from dartboard._labels import encode_labels, indicator_pair, positive_index
-from dartboard._results import Result
 from dartboard._rng import check_random_state
 from dartboard._validation import (
     as_float_array,
@@ -29,6 +27,7 @@ from dartboard._validation import (
 from dartboard.metrics._registry import MetricSpec, resolve_metric, specs
 from dartboard.uncertainty import _analytic, _asymptotic, _bootstrap
 from dartboard.uncertainty._bootstrap import IntervalWarning
+from dartboard.uncertainty._result import Interval
 
 __all__ = ["Interval", "IntervalWarning", "cv_interval", "interval"]
 
@@ -36,45 +35,6 @@ _BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
 #: every ``method`` of :func:`interval`
 METHODS = ("auto", *_analytic.PROPORTION_METHODS, "delong", *_asymptotic.METHODS,
            *_BOOTSTRAP_METHODS)
-
-
-@dataclass(frozen=True, repr=False)
-class Interval(Result):
-    """A point estimate with its confidence interval.
-
-    Attributes
-    ----------
-    estimate : float
-        The metric on the data (or the mean fold score for :func:`cv_interval`).
-    low, high : float
-        Interval bounds.
-    confidence_level : float
-    method : str
-        The method actually used (``method="auto"`` resolved; ``"percentile"``
-        when BCa fell back, see :mod:`dartboard.uncertainty`).
-    standard_error : float
-        Bootstrap: standard deviation of the replicates (ddof = 1). Proportions:
-        ``sqrt(p (1 - p) / n)``. DeLong: ``sqrt(var)``; Newcombe: the square root of
-        its variance at the estimate. ``cv_interval``: the
-        (corrected) standard error of the mean. ``nan`` (with a warning) when the
-        metric is undefined.
-    bootstrap_distribution : ndarray or None
-        The replicates kept (bootstrap methods only).
-    n_resamples : int or None
-        Resamples drawn (bootstrap methods only).
-    metric : str
-        Name of the metric.
-    """
-
-    estimate: float
-    low: float
-    high: float
-    confidence_level: float
-    method: str
-    standard_error: float
-    bootstrap_distribution: np.ndarray | None = None
-    n_resamples: int | None = None
-    metric: str = ""
 
 
 def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, method: str = "auto",

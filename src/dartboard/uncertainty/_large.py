@@ -55,7 +55,7 @@ def _check(spec: MetricSpec | None, method: str, w: np.ndarray | None,
 def _keywords(spec: MetricSpec) -> set[str]:
     if spec.loss_terms is not None:
         return set(spec.loss_terms[1])
-    if spec.family != "ranking":
+    if spec.kind != "ranking":
         return set()
     # ROC AUC: the one-vs-rest macro average of a multiclass AUC
     return {"pos_label"} if spec.pos_label else {"multi_class", "average"}
@@ -78,7 +78,7 @@ def applicable(spec: MetricSpec, method: str, y_t: np.ndarray, y_o: np.ndarray,
         _check(spec, method, w, kwargs)
         if spec.default_interval == "delong":
             _ovr_codes(y_t, y_o, kwargs)
-        elif spec.family == "ranking":
+        elif spec.kind == "ranking":
             _binary(y_t, y_o, _pos_label(spec, kwargs))
         elif spec.mean_of is not None and (np.ndim(y_o) != 1 or np.ndim(y_t) != 1):
             return False
@@ -95,7 +95,7 @@ def _pos_label(spec: MetricSpec, kwargs: dict[str, Any]) -> Any:
 def sample_size(spec: MetricSpec, y_t: np.ndarray) -> int:
     """The size ``auto_interval`` is keyed on: the smallest class of ``y_true`` for
     ranking metrics, else the number of samples."""
-    if spec.family != "ranking":
+    if spec.kind != "ranking":
         return int(y_t.shape[0])
     from dartboard._labels import encode_labels
 
@@ -110,7 +110,7 @@ def asymptotic_interval(spec: MetricSpec | None, method: str, estimate: float,
                         y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | None,
                         level: float, kwargs: dict[str, Any]) -> Any:
     """The ``logit``, ``influence-logit`` or ``t`` interval of ``spec`` (see _asymptotic)."""
-    from dartboard.uncertainty._interval import Interval
+    from dartboard.uncertainty._result import Interval
 
     _check(spec, method, w, kwargs)
     if method == "t":

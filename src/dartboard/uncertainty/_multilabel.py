@@ -172,7 +172,7 @@ def multilabel_count_interval(spec: MetricSpec, t: np.ndarray, p: np.ndarray,
                               level: float, n_resamples: int, stratified: bool,
                               random_state: Any, kwargs: dict[str, Any]) -> Any:
     """Bootstrap interval of count metric ``spec`` of indicator arrays (module docstring)."""
-    from dartboard.uncertainty._interval import Interval
+    from dartboard.uncertainty._result import Interval
 
     name = spec.name
     if method == "auto":

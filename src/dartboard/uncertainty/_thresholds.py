@@ -69,7 +69,7 @@ from dartboard.uncertainty._bootstrap import (
     count_replicates,
     multinomial_replicates,
 )
-from dartboard.uncertainty._interval import Interval
+from dartboard.uncertainty._result import Interval
 
 __all__ = ["CRITERIA", "OperatingPoint", "evaluate_threshold", "select_threshold"]
 

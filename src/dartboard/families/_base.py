@@ -1,0 +1,351 @@
+"""The family protocol, and what every family shares: cells, draws, intervals, pools.
+
+A family's state, seen as :class:`Cells`, is rows grouped into cells of identical
+rows. A bootstrap replicate resamples the ``n`` rows with replacement, so the row
+counts of the cells are ``Multinomial(n, size / n)`` (stratified: one multinomial
+per stratum, the true class); the metric of a replicate is ``cells.evaluate`` of
+those counts. That is exactly the row bootstrap, at the cost of the cells
+(``K^2`` for confusion counts, the distinct scores for a score map), and it needs
+no rows: a merged streamed state gives the same replicates as the rows in memory.
+
+Groups (per-group rows and the gaps between groups) draw each group's cells on
+its own: a group's size is fixed, and the replicate of all rows is the sum of the
+groups' draws placed among the pooled cells (:meth:`Family.pool`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from dartboard.metrics._registry import MetricSpec
+from dartboard.uncertainty import _analytic, _bootstrap
+from dartboard.uncertainty._bootstrap import IntervalWarning
+from dartboard.uncertainty._result import Interval
+
+__all__ = ["BOOTSTRAP_METHODS", "Batch", "Cells", "Family", "Metric", "family_of",
+           "group_replicates", "interval_of"]
+
+BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
+
+_MODULES = {"counts": "dartboard.families._counts", "scores": "dartboard.families._scores",
+            "means": "dartboard.families._means", "rows": "dartboard.families._rows",
+            "errors": "dartboard.families._errors",
+            "calibration": "dartboard.families._calibration"}
+
+
+def family_of(spec: MetricSpec | None) -> Family | None:
+    """The family that computes ``spec``'s metric (None: a generic metric, whose
+    intervals resample rows)."""
+    if spec is None or spec.family is None:
+        return None
+    return importlib.import_module(_MODULES[spec.family]).FAMILY
+
+
+@dataclasses.dataclass(frozen=True)
+class Metric:
+    """A metric as an engine hands it to a family: its spec and keywords."""
+
+    spec: MetricSpec
+    kwargs: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+
+@dataclasses.dataclass(frozen=True)
+class Batch:
+    """Checked columns of one batch of rows, as the families read them.
+
+    ``y_true`` holds labels (classification) or values (regression); ``inputs``
+    maps a registry input kind (``labels``, ``scores``, ``probabilities``,
+    ``values``) to the array that feeds it; ``weight`` the row weights (None:
+    every row counts once); ``positive`` the positive class of a binary task;
+    ``classes`` the sorted classes (the columns of a probability matrix).
+    """
+
+    y_true: np.ndarray
+    inputs: dict[str, np.ndarray | None]
+    weight: np.ndarray | None = None
+    positive: Any = None
+    classes: np.ndarray | None = None
+
+    def of(self, metric: Metric) -> np.ndarray:
+        """The array that feeds ``metric`` (its second argument)."""
+        found = self.inputs.get(metric.spec.input)
+        if found is None:
+            raise ValueError(f"{metric.name} needs {metric.spec.input}, which this batch "
+                             "does not have")
+        return found
+
+    def take(self, rows: np.ndarray) -> Batch:
+        """The batch of some of the rows (a group's)."""
+        return Batch(self.y_true[rows],
+                     {k: None if v is None else v[rows] for k, v in self.inputs.items()},
+                     None if self.weight is None else self.weight[rows], self.positive,
+                     self.classes)
+
+
+@dataclasses.dataclass(frozen=True)
+class Cells:
+    """A state as cells of identical rows: what a bootstrap draws.
+
+    Attributes
+    ----------
+    size : ndarray of int64, shape (C,)
+        Rows in each cell.
+    stratum : ndarray of shape (C,)
+        The stratum of each cell (the true class), for stratified resampling.
+    evaluate : callable
+        ``(b, C)`` row counts -> ``(b,)`` metric values (nan where undefined).
+    jackknife : callable or None
+        Closed-form leave-one-row-out values per cell (``(C,)``); None: computed
+        from ``evaluate``.
+    bytes_per_value : int
+        Working memory of ``evaluate`` per replicate (for batching).
+    noisy : callable or None
+        ``(counts, rng) -> values`` for a replicate that draws more than the counts
+        (the calibration error draws each cell's sum of confidences); used instead of
+        ``evaluate`` for the bootstrap, with the bootstrap's generator.
+    """
+
+    size: np.ndarray
+    stratum: np.ndarray
+    evaluate: Callable[[np.ndarray], np.ndarray]
+    jackknife: Callable[[], np.ndarray] | None = None
+    bytes_per_value: int = 64
+    noisy: Callable[[np.ndarray, np.random.Generator], np.ndarray] | None = None
+
+    def draw(self, rng: np.random.Generator) -> Callable[[np.ndarray], np.ndarray]:
+        """The replicate function of a bootstrap drawing from ``rng``."""
+        if self.noisy is None:
+            return self.evaluate
+        noisy = self.noisy
+        return lambda counts: noisy(counts, rng)
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.size.sum())
+
+
+class Family:
+    """One kind of state and everything done with it (see :mod:`dartboard.families`)."""
+
+    #: the registry's name of the family
+    key: str = ""
+
+    def state_key(self, metric: Metric) -> str:
+        """Metrics with the same key share one state (all count metrics share the
+        confusion counts)."""
+        return self.key
+
+    def supports(self, metric: Metric) -> bool:
+        """Whether this family computes ``metric`` with these keywords (else the
+        engines treat it as a generic metric)."""
+        return True
+
+    def build(self, batch: Batch, metric: Metric) -> Any:
+        raise NotImplementedError
+
+    def merge(self, a: Any, b: Any) -> Any:
+        return a.merge(b)
+
+    def value(self, state: Any, metric: Metric) -> float:
+        raise NotImplementedError
+
+    def n_rows(self, state: Any) -> int:
+        """Rows the state counts."""
+        raise NotImplementedError
+
+    def cells(self, state: Any, metric: Metric) -> Cells | None:
+        """The state's cells for ``metric``; None when it cannot be resampled (the
+        reason is :meth:`no_cells`)."""
+        raise NotImplementedError
+
+    def no_cells(self, state: Any, metric: Metric) -> str:
+        return f"{metric.name} has no bootstrap from this state"
+
+    def pool(self, states: Sequence[Any], metric: Metric
+             ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
+        """The cells of disjoint parts pooled, each part's cells, and where each
+        part's cells lie among the pooled ones (index arrays); None when the parts
+        cannot be pooled (the reason is :meth:`no_cells`)."""
+        return None
+
+    # ---------------------------------------------------------------- analytic
+
+    def methods(self, state: Any, metric: Metric) -> tuple[str, ...]:
+        """The analytic interval methods that apply to ``metric`` on this state."""
+        return ()
+
+    def analytic(self, state: Any, metric: Metric, method: str, level: float
+                 ) -> tuple[float, float, float]:
+        """``(low, high, standard error)`` of an analytic ``method``."""
+        raise ValueError(f"method={method!r} does not apply to {metric.name}")
+
+    def auto_size(self, state: Any, metric: Metric) -> int:
+        """The size ``method="auto"`` compares with the registry's ``auto_interval``."""
+        return self.n_rows(state)
+
+
+# ------------------------------------------------------------------------ intervals
+
+def choose_method(family: Family, state: Any, metric: Metric, method: str) -> str:
+    """``method`` resolved: ``auto`` by the registry's ``auto_interval`` (by size)
+    and ``default_interval`` among the methods that apply; an analytic method asked
+    for must apply."""
+    spec = metric.spec
+    applicable = family.methods(state, metric)
+    if method != "auto":
+        if method not in BOOTSTRAP_METHODS and method not in applicable:
+            raise ValueError(f"method={method!r} does not apply to {spec.name} here; "
+                             f"{_offer(applicable)}")
+        return method
+    size = family.auto_size(state, metric) if spec.auto_interval else 0
+    candidates = [spec.default_interval or "bca"] + \
+        [choice for minimum, choice in spec.auto_interval if size >= minimum]
+    for choice in reversed(candidates):
+        if choice in BOOTSTRAP_METHODS or choice in applicable:
+            return choice
+    return "bca"
+
+
+def _offer(applicable: tuple[str, ...]) -> str:
+    listed = ", ".join(repr(m) for m in (*applicable, *BOOTSTRAP_METHODS))
+    return f"use one of {listed}"
+
+
+def interval_of(family: Family, state: Any, metric: Metric, *, method: str, level: float,
+                n_resamples: int, stratified: bool, rng: np.random.Generator,
+                estimate: float | None = None) -> Interval:
+    """The interval of ``metric`` from ``state``: analytic, or a bootstrap of its cells."""
+    spec = metric.spec
+    if estimate is None:
+        estimate = family.value(state, metric)
+    if not np.isfinite(estimate):
+        raise ValueError(f"{spec.name} is undefined on this data (it is {estimate}); no "
+                         "interval can be formed")
+    method = choose_method(family, state, metric, method)
+    if method not in BOOTSTRAP_METHODS:
+        low, high, se = family.analytic(state, metric, method, level)
+        return Interval(estimate, low, high, level, method, se, None, None, spec.name)
+    cells = family.cells(state, metric)
+    if cells is None:
+        raise ValueError(family.no_cells(state, metric))
+    reps = replicates(cells, n_resamples, stratified, rng, method == "bca")
+    low, high, se, used, dist = _bootstrap.bootstrap_interval(estimate, reps, level, method,
+                                                              _bounds(metric))
+    if spec.covers_estimate:
+        low, high = min(low, estimate), max(high, estimate)
+    return Interval(estimate, low, high, level, used, se, dist, n_resamples, spec.name)
+
+
+def _bounds(metric: Metric) -> tuple[float, float] | None:
+    # accuracy with normalize=False is a count, outside the proportion's range
+    return metric.spec.bounds if metric.kwargs.get("normalize", True) else None
+
+
+def replicates(cells: Cells, n_resamples: int, stratified: bool, rng: np.random.Generator,
+               jackknife: bool) -> _bootstrap.Replicates:
+    """Bootstrap replicates of the cells (multinomial draws of their row counts)."""
+    jack = cells.jackknife
+    if jackknife and jack is None and cells.n_rows > _bootstrap.JACKKNIFE_MAX:
+        jack = _grouped_jackknife(cells, rng)
+    return _bootstrap.multinomial_replicates(
+        cells.draw(rng), cells.size, cells.stratum, cells.bytes_per_value, n_resamples,
+        stratified, rng, jackknife, jack)
+
+
+def _grouped_jackknife(cells: Cells, rng: np.random.Generator) -> Callable[[], np.ndarray]:
+    """Delete-a-group jackknife over ``JACKKNIFE_MAX`` random groups of rows (Efron &
+    Tibshirani 1993, 11.5), as values per cell weighted so that each group counts
+    once: the values are returned per group with the cells' sizes replaced."""
+    def values() -> np.ndarray:
+        n = cells.n_rows
+        owner = np.repeat(np.arange(cells.size.shape[0]), cells.size)
+        groups = np.array_split(rng.permutation(n), _bootstrap.JACKKNIFE_MAX)
+        full = cells.size.astype(np.float64)
+        out = np.empty(len(groups))
+        for j, members in enumerate(groups):
+            counts = full - np.bincount(owner[members], minlength=full.shape[0])
+            out[j] = cells.evaluate(counts[None, :])[0]
+        return out
+
+    return values
+
+
+# ------------------------------------------------------------------------ groups
+
+def group_replicates(family: Family, states: Sequence[Any], metric: Metric,
+                     n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """``(R, G + 1)`` replicates of ``metric`` on each of G groups and on all rows.
+
+    Each group's rows are drawn on their own (its size is fixed); all rows are the
+    groups' draws together. nan where a replicate is undefined.
+    """
+    pooled = family.pool(states, metric)
+    if pooled is None:
+        raise ValueError(f"the gaps of {metric.name} need its groups' cells; "
+                         f"{family.no_cells(states[0], metric)}")
+    pooled_cells, parts, where = pooled
+    g = len(parts)
+    width = pooled_cells.size.shape[0]
+    batch = max(1, min(n_resamples, _bootstrap.BATCH_BYTES // (8 * 4 * max(width, 1))))
+    out = np.empty((n_resamples, g + 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for start in range(0, n_resamples, batch):
+            b = min(batch, n_resamples - start)
+            total = np.zeros((b, width))
+            for j, (cells, at) in enumerate(zip(parts, where)):
+                n = cells.n_rows
+                counts = rng.multinomial(n, cells.size / n, size=b).astype(np.float64)
+                out[start:start + b, j] = cells.draw(rng)(counts)
+                total[:, at] += counts  # a part's cells are distinct pooled cells
+            out[start:start + b, g] = pooled_cells.draw(rng)(total)
+    return out
+
+
+def proportion_interval(x: float, n: float, level: float, method: str, name: str
+                        ) -> tuple[float, float, float]:
+    """``(low, high, se)`` of a proportion ``x / n``; the whole [0, 1] when ``n = 0``."""
+    if n == 0:
+        warnings.warn(f"{name} is undefined here (its denominator is 0); the interval is the "
+                      "whole range [0, 1]", IntervalWarning, stacklevel=5)
+        return 0.0, 1.0, float("nan")
+    low, high = _analytic.proportion_interval(x, n, level, method)
+    p = x / n
+    return low, high, float(np.sqrt(p * (1 - p) / n))
+
+
+# ------------------------------------------------------------------------ cell keys
+
+def aggregate(keys: Sequence[np.ndarray], size: np.ndarray
+              ) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    """Cells with equal keys summed: keys sorted lexicographically (the first key
+    first), sizes added. The one way every family's cells are formed and merged, so
+    any split of the rows gives the same cells in the same order."""
+    order = np.lexsort(tuple(reversed([np.asarray(k) for k in keys])))
+    sorted_keys = [np.asarray(k)[order] for k in keys]
+    n = order.shape[0]
+    new = np.zeros(n, dtype=bool)
+    if n:
+        new[0] = True
+    for k in sorted_keys:
+        new[1:] |= k[1:] != k[:-1]
+    starts = np.flatnonzero(new)
+    return tuple(k[starts] for k in sorted_keys), np.add.reduceat(
+        np.asarray(size)[order], starts) if n else np.asarray(size)[:0]
+
+
+def place(part: Sequence[np.ndarray], pooled: Sequence[np.ndarray]) -> np.ndarray:
+    """Positions of ``part``'s cells among ``pooled``'s (both sorted by
+    :func:`aggregate`, ``part``'s keys a subset)."""
+    records = np.rec.fromarrays([np.asarray(k) for k in pooled])
+    return np.searchsorted(records, np.rec.fromarrays([np.asarray(k) for k in part]))

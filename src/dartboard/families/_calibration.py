@@ -1,0 +1,115 @@
+"""The calibration family: the calibration error (ECE, RMS, MCE) from binned sums.
+
+State: a :class:`~dartboard.metrics.CalibrationState` (per bin and outcome: weight,
+sum of confidences and of their squares), mergeable. The value is the metric's own
+formula over the sums. A replicate draws the (bin, outcome) cell counts as a
+multinomial and each cell's sum of confidences from its mean and variance
+(:mod:`dartboard.uncertainty._calibration` says what is exact and what is the
+normal limit); the BCa jackknife is exact per cell. The bin-level bootstrap applies
+to one group of whole row counts (binary or top-label, no weights); otherwise the
+state has no cells (in memory the rows are resampled instead).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from dartboard.families._base import Batch, Cells, Family, Metric
+from dartboard.metrics._calibration import _state, error_from_sums, norm_iv
+from dartboard.metrics._calibration_state import CalibrationState
+from dartboard.uncertainty._calibration import _cells as cell_moments
+
+__all__ = ["CalibrationFamily", "FAMILY"]
+
+_STATE_KEYWORDS = ("n_bins", "strategy", "multiclass", "pos_label", "labels")
+_KEYWORDS = frozenset({*_STATE_KEYWORDS, "norm", "debiased"})
+
+
+@dataclasses.dataclass(frozen=True)
+class CalibrationCells:
+    """A calibration state and whether its rows carried weights (then its bins hold
+    weights, not row counts, and the bin-level bootstrap does not apply)."""
+
+    state: CalibrationState
+    weighted: bool
+
+    def merge(self, other: CalibrationCells) -> CalibrationCells:
+        return CalibrationCells(self.state.merge(other.state),
+                                self.weighted or other.weighted)
+
+
+class CalibrationFamily(Family):
+    """The calibration error (see the module docstring)."""
+
+    key = "calibration"
+
+    def state_key(self, metric: Metric) -> str:
+        kw = {k: metric.kwargs[k] for k in _STATE_KEYWORDS if k in metric.kwargs}
+        return f"calibration:{sorted((k, str(v)) for k, v in kw.items())}"
+
+    def supports(self, metric: Metric) -> bool:
+        return set(metric.kwargs) <= _KEYWORDS
+
+    def build(self, batch: Batch, metric: Metric) -> CalibrationCells:
+        kw = metric.kwargs
+        return CalibrationCells(_state(batch.y_true, batch.of(metric), kw.get("n_bins", 15),
+                                       kw.get("strategy", "uniform"),
+                                       kw.get("multiclass", "top_label"), batch.weight,
+                                       kw.get("pos_label"), second_moment=True,
+                                       labels=kw.get("labels")),
+                                batch.weight is not None)
+
+    def n_rows(self, cells: CalibrationCells) -> int:
+        return int(round(float(cells.state.weight[0].sum())))
+
+    def value(self, cells: CalibrationCells, metric: Metric) -> float:
+        state = cells.state
+        norm, debiased = norm_iv(metric.kwargs.get("norm", "l1"),
+                                 metric.kwargs.get("debiased", False))
+        return float(error_from_sums(state.weight, state.sum_p, norm, debiased,
+                                     state.multiclass))
+
+    def no_cells(self, cells: CalibrationCells, metric: Metric) -> str:
+        return ("a bin-level bootstrap of the calibration error needs one group of whole row "
+                "counts (binary or top-label, no fractional sample weights)")
+
+    def cells(self, calibration: CalibrationCells, metric: Metric) -> Cells | None:
+        state = calibration.state
+        if calibration.weighted or state.n_groups != 1:
+            return None
+        norm, debiased = norm_iv(metric.kwargs.get("norm", "l1"),
+                                 metric.kwargs.get("debiased", False))
+        cell, m, mu, sd = cell_moments(state)
+        slots = state.n_bins + 1
+        full = 2 * slots
+
+        def error(counts: np.ndarray, sums: np.ndarray) -> np.ndarray:
+            weight = np.zeros((counts.shape[0], full))
+            sum_p = np.zeros((counts.shape[0], full))
+            weight[:, cell], sum_p[:, cell] = counts, sums
+            shape = (-1, 1, 2, slots)
+            return error_from_sums(weight.reshape(shape), sum_p.reshape(shape), norm,
+                                   debiased, state.multiclass)
+
+        def noisy(counts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+            noise = rng.standard_normal(counts.shape) * np.sqrt(counts) * sd
+            return error(counts, counts * mu + noise)
+
+        def leave_one_out() -> np.ndarray:
+            counts = np.broadcast_to(m, (m.shape[0], m.shape[0])).copy()
+            counts[np.diag_indices_from(counts)] -= 1.0
+            return error(counts, counts * mu)
+
+        # a top-label state does not record the class: stratified draws are per outcome
+        return Cells(m.astype(np.int64), cell // slots, lambda c: error(c, c * mu),
+                     leave_one_out, 8 * 6 * full, noisy)
+
+    def pool(self, states: Sequence[CalibrationCells], metric: Metric) -> Any:
+        return None
+
+
+FAMILY = CalibrationFamily()

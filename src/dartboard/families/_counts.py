@@ -1,0 +1,197 @@
+"""The counts family: every metric of a confusion matrix.
+
+State: the :class:`~dartboard.metrics.ConfusionCounts` of the rows and, when rows
+carry weights, the rows grouped by (true class, predicted class, weight)
+(:class:`~dartboard.uncertainty._bootstrap.CountGroups`): a bootstrap resamples
+rows, each keeping its weight, so the groups -- not the weighted matrix -- are its
+cells. Without weights the cells are the matrix's non-empty cells.
+
+A replicate's metric is the metric's formula over the stack of resampled matrices
+(:func:`dartboard.metrics._batched.batch_count_metric`), O(K^2) whatever the number
+of rows. Analytic intervals: the binomial proportion intervals (wilson, wald,
+clopper-pearson, agresti-coull, jeffreys) of a proportion metric (the registry's
+``proportion``) with whole counts, binary or unaveraged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from dartboard._labels import encode_labels, integer_counts_fit, positive_index
+from dartboard.families._base import (
+    Batch,
+    Cells,
+    Family,
+    Metric,
+    aggregate,
+    place,
+    proportion_interval,
+)
+from dartboard.metrics._batched import batch_count_metric
+from dartboard.metrics._confusion import ConfusionCounts
+from dartboard.uncertainty._analytic import PROPORTION_METHODS, proportion_counts
+from dartboard.uncertainty._bootstrap import CountGroups
+
+__all__ = ["CountsFamily", "CountsState", "FAMILY"]
+
+
+@dataclasses.dataclass(frozen=True)
+class CountsState:
+    """Confusion counts and, with weights, the (cell, weight) groups of the rows.
+
+    ``groups`` index cells ``true * K + predicted`` over ``counts.classes``; None
+    when every row counts once (the matrix's cells are then the groups).
+    """
+
+    counts: ConfusionCounts
+    groups: CountGroups | None = None
+
+    @property
+    def classes(self) -> np.ndarray:
+        return self.counts.classes
+
+    @property
+    def n_rows(self) -> int:
+        if self.groups is not None:
+            return int(self.groups.size.sum())
+        return int(np.asarray(self.counts.matrix).sum())
+
+    def cell_groups(self) -> CountGroups:
+        """The rows' groups (the matrix's non-empty cells when unweighted)."""
+        if self.groups is not None:
+            return self.groups
+        return CountGroups.from_matrix(np.asarray(self.counts.matrix))
+
+    def on(self, classes: np.ndarray) -> CountGroups:
+        """The groups over a larger set of sorted ``classes``."""
+        groups = self.cell_groups()
+        k_old, k = self.classes.shape[0], classes.shape[0]
+        if k_old == k:
+            return groups
+        at = np.searchsorted(classes, self.classes)
+        cell = at[groups.cell // k_old] * k + at[groups.cell % k_old]
+        order = np.argsort(cell, kind="stable")
+        return CountGroups(k, cell[order], groups.weight[order], groups.size[order])
+
+    def merge(self, other: CountsState) -> CountsState:
+        counts = self.counts.merge(other.counts)
+        if self.groups is None and other.groups is None:
+            return CountsState(counts)
+        a, b = self.on(counts.classes), other.on(counts.classes)
+        return CountsState(counts, _regroup(counts.classes.shape[0],
+                                            np.concatenate([a.cell, b.cell]),
+                                            np.concatenate([a.weight, b.weight]),
+                                            np.concatenate([a.size, b.size])))
+
+    @property
+    def whole(self) -> bool:
+        """Whether the weights are whole numbers (frequency counts)."""
+        return self.groups is None or bool(np.all(np.mod(self.groups.weight, 1) == 0))
+
+
+def _regroup(k: int, cell: np.ndarray, weight: np.ndarray, size: np.ndarray) -> CountGroups:
+    """Groups with equal (cell, weight) summed, in (cell, weight) order."""
+    (c, w), s = aggregate((cell, weight), size)
+    return CountGroups(k, c, w, s)
+
+
+def _place(part: CountGroups, pooled: CountGroups) -> np.ndarray:
+    """Where each (cell, weight) group of ``part`` lies among ``pooled``'s."""
+    return place((part.cell, part.weight), (pooled.cell, pooled.weight))
+
+
+def counts_state(y_true: np.ndarray, y_pred: np.ndarray, w: np.ndarray | None,
+                 names: tuple[str, str] = ("y_true", "y_pred")) -> CountsState:
+    """The state of labelled rows: one encoding, one count."""
+    enc = encode_labels((names[0], y_true), (names[1], y_pred))
+    t, p = (c.astype(np.int64) for c in enc.codes)
+    k = enc.classes.shape[0]
+    cells = t * k + p
+    if w is None:
+        matrix = np.bincount(cells, minlength=k * k).reshape(k, k)
+        return CountsState(ConfusionCounts(enc.classes, matrix))
+    matrix = np.bincount(cells, weights=w, minlength=k * k).reshape(k, k)
+    if w.dtype.kind in "iu" and integer_counts_fit(float(np.abs(w, dtype=np.float64).sum())):
+        matrix = matrix.astype(np.int64)
+    return CountsState(ConfusionCounts(enc.classes, matrix),
+                       CountGroups.from_codes(t, p, k, w))
+
+
+class CountsFamily(Family):
+    """Metrics of the confusion matrix (see the module docstring)."""
+
+    key = "counts"
+
+    def build(self, batch: Batch, metric: Metric) -> CountsState:
+        return counts_state(batch.y_true, batch.of(metric), batch.weight)
+
+    def n_rows(self, state: CountsState) -> int:
+        return state.n_rows
+
+    def value(self, state: CountsState, metric: Metric) -> float:
+        return float(state.counts.compute(metric.name, **metric.kwargs))
+
+    def _evaluate(self, metric: Metric, classes: np.ndarray, groups: CountGroups):
+        def evaluate(counts: np.ndarray) -> np.ndarray:
+            return batch_count_metric(metric.name, classes, groups.matrices(counts),
+                                      metric.kwargs, undefined="nan")
+
+        return evaluate
+
+    def cells(self, state: CountsState, metric: Metric) -> Cells:
+        return self._cells(metric, state.classes, state.cell_groups())
+
+    def pool(self, states: Sequence[CountsState], metric: Metric
+             ) -> tuple[Cells, list[Cells], list[np.ndarray]]:
+        # over the pooled classes: a class absent from a group's replicate is not one
+        # of its classes (the formulas read a zero row and column as absent)
+        classes = np.unique(np.concatenate([s.classes for s in states]))
+        parts = [s.on(classes) for s in states]
+        k = classes.shape[0]
+        pooled = _regroup(k, np.concatenate([p.cell for p in parts]),
+                          np.concatenate([p.weight for p in parts]),
+                          np.concatenate([p.size for p in parts]))
+        return (self._cells(metric, classes, pooled),
+                [self._cells(metric, classes, p) for p in parts],
+                [_place(p, pooled) for p in parts])
+
+    def _cells(self, metric: Metric, classes: np.ndarray, groups: CountGroups) -> Cells:
+        k = classes.shape[0]
+        return Cells(groups.size.astype(np.int64), groups.cell // k,
+                     self._evaluate(metric, classes, groups), None, 8 * 2 * k * k)
+
+    # ---------------------------------------------------------------- analytic
+
+    def methods(self, state: CountsState, metric: Metric) -> tuple[str, ...]:
+        return PROPORTION_METHODS if self._proportion(state, metric) is not None else ()
+
+    def _proportion(self, state: CountsState, metric: Metric) -> tuple[float, float] | None:
+        """``(x, n)`` of a proportion metric on whole counts, binary or unaveraged."""
+        spec, kw = metric.spec, metric.kwargs
+        if spec.proportion is None or not state.whole or state.counts.multilabel:
+            return None
+        allowed = {"pos_label", "average", "zero_division", "labels"} if spec.average \
+            else {"normalize"}
+        if set(kw) - allowed or not kw.get("normalize", True):
+            return None
+        pos_index = None
+        if spec.average:
+            if kw.get("average", "binary") != "binary" or kw.get("labels") is not None:
+                return None
+            pos_index = positive_index(state.classes, kw.get("pos_label", 1))
+        return proportion_counts(spec.proportion, np.asarray(state.counts.matrix),
+                                 pos_index)
+
+    def analytic(self, state: CountsState, metric: Metric, method: str, level: float
+                 ) -> tuple[float, float, float]:
+        found = self._proportion(state, metric)
+        if method not in PROPORTION_METHODS or found is None:
+            raise ValueError(f"method={method!r} does not apply to {metric.name} here")
+        return proportion_interval(*found, level, method, metric.name)
+
+
+FAMILY = CountsFamily()

@@ -1,0 +1,238 @@
+"""The means family: metrics that are a weighted mean of per-sample terms.
+
+``metric = sum_i w_i t_i / sum_i w_i`` (RMSE and RMSLE: its square root), with the
+terms ``t_i`` the metric's own per-sample losses (log loss, Brier, the regression
+errors, the deviances; :data:`TERMS`). State (:class:`MeanCells`): the rows grouped
+by (term, weight). A replicate is ``(c . w t) / (c . w)`` of its row counts ``c``,
+and the BCa jackknife is exact in closed form: without one row of cell ``j``,
+``(S - w_j t_j) / (W - w_j)``.
+
+Analytic interval ``t`` (rows of weight one): ``mean +- t_{n-1} s / sqrt(n)``
+(:func:`dartboard.uncertainty._asymptotic.mean_t_interval`); a square root (RMSE)
+carries the bounds of its mean over, with the delta method's standard error.
+
+A streamed state keeps its cells while they are at most :data:`MAX_CELLS`;
+beyond, merging keeps the sums only (``sum w t``, ``sum w t^2``, ``sum w``, rows),
+which give the estimate and the ``t`` interval but no bootstrap.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from scipy import special
+
+from dartboard.families._base import (
+    BOOTSTRAP_METHODS,
+    Batch,
+    Cells,
+    Family,
+    Metric,
+    aggregate,
+    place,
+)
+from dartboard.metrics._deviance import pinball_terms, squared_log_terms, tweedie_terms
+from dartboard.metrics._probabilistic import brier_terms, log_loss_terms
+from dartboard.uncertainty._bootstrap import IntervalWarning
+
+__all__ = ["FAMILY", "MAX_CELLS", "MeanCells", "MeansFamily", "TERMS"]
+
+#: the most (term, weight) cells a merged streamed state keeps for the bootstrap
+MAX_CELLS = 2**17
+_EPS = np.finfo(np.float64).eps
+
+
+def _errors(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
+    return np.asarray(y_pred, dtype=np.float64) - np.asarray(y_true, dtype=np.float64)
+
+
+def _absolute(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> Any:
+    return np.abs(_errors(y_true, y_pred)), sample_weight
+
+
+def _squared(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> Any:
+    e = _errors(y_true, y_pred)
+    return e * e, sample_weight
+
+
+def _absolute_percentage(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> Any:
+    # the metric's own guard against a zero target
+    return np.abs(_errors(y_true, y_pred)) / np.maximum(
+        np.abs(np.asarray(y_true, dtype=np.float64)), _EPS), sample_weight
+
+
+def _tweedie(power: float) -> Callable[..., Any]:
+    def terms(y_true: Any, y_pred: Any, **kwargs: Any) -> Any:
+        return tweedie_terms(y_true, y_pred, power=power, **kwargs)
+
+    return terms
+
+
+#: metric -> (per-sample terms function(y_true, y_other, **kwargs) -> (terms, weights),
+#: keywords it takes, whether the metric is the square root of the mean)
+TERMS: dict[str, tuple[Callable[..., Any], frozenset[str], bool]] = {
+    "log_loss": (log_loss_terms, frozenset({"labels", "base"}), False),
+    "brier_score_loss": (brier_terms, frozenset({"pos_label", "labels", "scale_by_half"}),
+                         False),
+    "mean_absolute_error": (_absolute, frozenset(), False),
+    "mean_squared_error": (_squared, frozenset(), False),
+    "root_mean_squared_error": (_squared, frozenset(), True),
+    "mean_absolute_percentage_error": (_absolute_percentage, frozenset(), False),
+    "mean_squared_log_error": (squared_log_terms, frozenset(), False),
+    "root_mean_squared_log_error": (squared_log_terms, frozenset(), True),
+    "mean_pinball_loss": (pinball_terms, frozenset({"alpha"}), False),
+    "mean_poisson_deviance": (_tweedie(1), frozenset(), False),
+    "mean_gamma_deviance": (_tweedie(2), frozenset(), False),
+    "mean_tweedie_deviance": (tweedie_terms, frozenset({"power"}), False),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class MeanCells:
+    """Rows grouped by (term, weight), and the sums that survive dropping them.
+
+    ``term``, ``weight`` and ``size`` are None once a merge passed
+    :data:`MAX_CELLS`; ``sums`` holds ``(sum w t, sum w t^2, sum w, rows)``;
+    ``weighted`` whether the rows carried weights.
+    """
+
+    term: np.ndarray | None
+    weight: np.ndarray | None
+    size: np.ndarray | None
+    sums: tuple[float, float, float, int]
+    weighted: bool = False
+
+    @classmethod
+    def from_terms(cls, terms: np.ndarray, weight: np.ndarray | None) -> MeanCells:
+        terms = np.asarray(terms, dtype=np.float64)
+        w = np.ones(terms.shape[0]) if weight is None else weight.astype(np.float64)
+        (t, ww), size = aggregate((terms, w), np.ones(terms.shape[0], dtype=np.int64))
+        return cls(t, ww, size, _sums(t, ww, size), weight is not None)
+
+    def merge(self, other: MeanCells) -> MeanCells:
+        sums = (self.sums[0] + other.sums[0], self.sums[1] + other.sums[1],
+                self.sums[2] + other.sums[2], self.sums[3] + other.sums[3])
+        weighted = self.weighted or other.weighted
+        if self.term is None or other.term is None:
+            return MeanCells(None, None, None, sums, weighted)
+        (t, w), size = aggregate((np.concatenate([self.term, other.term]),
+                                  np.concatenate([self.weight, other.weight])),
+                                 np.concatenate([self.size, other.size]))
+        if t.shape[0] > MAX_CELLS:
+            return MeanCells(None, None, None, sums, weighted)
+        return MeanCells(t, w, size, sums, weighted)
+
+    def mean(self) -> float:
+        if self.term is not None:  # from the cells: the same sum however it was split
+            total = float(np.dot(self.size, self.weight))
+            return float(np.dot(self.size * self.weight, self.term) / total) if total \
+                else float("nan")
+        return self.sums[0] / self.sums[2] if self.sums[2] else float("nan")
+
+
+def _sums(t: np.ndarray, w: np.ndarray, size: np.ndarray) -> tuple[float, float, float, int]:
+    sw = size * w
+    return float(np.dot(sw, t)), float(np.dot(sw, t * t)), float(sw.sum()), int(size.sum())
+
+
+class MeansFamily(Family):
+    """Means of per-sample terms (see the module docstring)."""
+
+    key = "means"
+
+    def state_key(self, metric: Metric) -> str:
+        terms = TERMS[metric.name][0]
+        return f"means:{getattr(terms, '__name__', metric.name)}:{sorted(metric.kwargs.items())}"
+
+    def supports(self, metric: Metric) -> bool:
+        return metric.name in TERMS and set(metric.kwargs) <= TERMS[metric.name][1]
+
+    def build(self, batch: Batch, metric: Metric) -> MeanCells:
+        function = TERMS[metric.name][0]
+        terms, w = function(batch.y_true, batch.of(metric), sample_weight=batch.weight,
+                            **metric.kwargs)
+        return MeanCells.from_terms(terms, None if w is None else np.asarray(w))
+
+    def n_rows(self, state: MeanCells) -> int:
+        return state.sums[3]
+
+    def value(self, state: MeanCells, metric: Metric) -> float:
+        mean = state.mean()
+        return float(np.sqrt(mean)) if TERMS[metric.name][2] else mean
+
+    def no_cells(self, state: MeanCells, metric: Metric) -> str:
+        return (f"the bootstrap of {metric.name} needs its per-sample terms, which a "
+                f"streamed state keeps up to {MAX_CELLS:,} distinct values only; the 't' "
+                "interval applies")
+
+    def _cells(self, state: MeanCells, metric: Metric) -> Cells:
+        wt, w = state.weight * state.term, state.weight
+        root = TERMS[metric.name][2]
+
+        def evaluate(counts: np.ndarray) -> np.ndarray:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out = (counts @ wt) / (counts @ w)
+            return np.sqrt(out) if root else out
+
+        def jackknife() -> np.ndarray:
+            s, total = float(np.dot(state.size, wt)), float(np.dot(state.size, w))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out = (s - wt) / (total - w)
+            return np.sqrt(out) if root else out
+
+        return Cells(state.size, np.zeros(state.size.shape[0], dtype=np.int64), evaluate,
+                     jackknife, 8 * 4)
+
+    def cells(self, state: MeanCells, metric: Metric) -> Cells | None:
+        return None if state.term is None else self._cells(state, metric)
+
+    def pool(self, states: Sequence[MeanCells], metric: Metric
+             ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
+        if any(s.term is None for s in states):
+            return None
+        (t, w), size = aggregate((np.concatenate([s.term for s in states]),
+                                  np.concatenate([s.weight for s in states])),
+                                 np.concatenate([s.size for s in states]))
+        pooled = MeanCells(t, w, size, _sums(t, w, size), any(s.weighted for s in states))
+        return (self._cells(pooled, metric), [self._cells(s, metric) for s in states],
+                [place((s.term, s.weight), (t, w)) for s in states])
+
+    def methods(self, state: MeanCells, metric: Metric) -> tuple[str, ...]:
+        if state.weighted or state.sums[3] < 2:
+            return ()
+        return tuple(m for m in metric.spec.asymptotic if m not in BOOTSTRAP_METHODS)
+
+    def analytic(self, state: MeanCells, metric: Metric, method: str, level: float
+                 ) -> tuple[float, float, float]:
+        if method != "t" or method not in self.methods(state, metric):
+            raise ValueError(f"method={method!r} does not apply to {metric.name} here")
+        mean, se = _mean_and_se(state)
+        if se == 0.0:
+            warnings.warn(f"all {state.sums[3]} per-sample terms are equal: the t-interval "
+                          "has zero width", IntervalWarning, stacklevel=5)
+        half = float(special.stdtrit(state.sums[3] - 1, 0.5 + level / 2.0)) * se
+        low, high = mean - half, mean + half
+        if TERMS[metric.name][2]:
+            # a square root is monotone: the bounds carry over; the SE by the delta method
+            return (float(np.sqrt(max(low, 0.0))), float(np.sqrt(high)),
+                    se / (2.0 * np.sqrt(max(mean, _EPS))))
+        return low, high, se
+
+
+def _mean_and_se(state: MeanCells) -> tuple[float, float]:
+    """The mean of the terms and its standard error ``s / sqrt(n)`` (ddof = 1)."""
+    n = state.sums[3]
+    if state.term is not None:
+        mean = float(np.dot(state.size, state.term) / n)
+        ss = float(np.dot(state.size, (state.term - mean) ** 2))
+    else:
+        mean = state.sums[0] / n
+        ss = max(state.sums[1] - n * mean * mean, 0.0)
+    return mean, float(np.sqrt(ss / (n - 1) / n))
+
+
+FAMILY = MeansFamily()

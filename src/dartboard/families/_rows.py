@@ -1,0 +1,143 @@
+"""The rows family: regression metrics of sums over rows (R^2, explained variance,
+weighted MAPE), resampled as rows.
+
+State (:class:`RowCells`): the rows grouped by (y, y_hat, weight). The value is the
+metric of the state's moments (:class:`~dartboard.metrics.RegressionMoments`, the
+metric's own formulas and edge cases). A replicate's metric follows from a few
+weighted sums of its row counts ``c``: with ``e = y - y_hat`` and ``y`` centred on
+its mean (R^2 and the explained variance do not change when ``y`` and ``y_hat``
+shift together, and centring keeps the sums of squares accurate),
+``R^2 = 1 - sum c w e^2 / (sum c w y^2 - (sum c w y)^2 / sum c w)``; the explained
+variance takes the variance of ``e`` in the numerator; WMAPE is
+``sum c w |e| / sum c w |y|``. A constant ``y_true`` gives scikit-learn's
+``force_finite`` values (1 for a perfect fit, else 0). The BCa jackknife is the
+same sums less one row's terms. No analytic interval; a streamed state keeps its
+cells up to :data:`~dartboard.families._means.MAX_CELLS` and then its moments only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from dartboard.families._base import Batch, Cells, Family, Metric, aggregate, place
+from dartboard.families._means import MAX_CELLS
+from dartboard.metrics._regression import RegressionMoments
+
+__all__ = ["FAMILY", "RowCells", "RowsFamily"]
+
+_EPS = np.finfo(np.float64).eps
+_NAMES = ("r2_score", "explained_variance_score", "weighted_mean_absolute_percentage_error")
+
+
+@dataclasses.dataclass(frozen=True)
+class RowCells:
+    """Rows grouped by (y, y_hat, weight) (None past ``MAX_CELLS``), and their moments."""
+
+    y: np.ndarray | None
+    y_hat: np.ndarray | None
+    weight: np.ndarray | None
+    size: np.ndarray | None
+    moments: RegressionMoments
+
+    @classmethod
+    def from_rows(cls, y: np.ndarray, y_hat: np.ndarray, weight: np.ndarray | None
+                  ) -> RowCells:
+        w = np.ones(y.shape[0]) if weight is None else weight.astype(np.float64)
+        (a, b, ww), size = aggregate((y.astype(np.float64), y_hat.astype(np.float64), w),
+                                     np.ones(y.shape[0], dtype=np.int64))
+        return cls(a, b, ww, size, RegressionMoments().update(y, y_hat, sample_weight=weight))
+
+    def merge(self, other: RowCells) -> RowCells:
+        moments = self.moments.merge(other.moments)
+        if self.y is None or other.y is None:
+            return RowCells(None, None, None, None, moments)
+        keys, size = aggregate(tuple(np.concatenate([getattr(self, k), getattr(other, k)])
+                                     for k in ("y", "y_hat", "weight")),
+                               np.concatenate([self.size, other.size]))
+        if size.shape[0] > MAX_CELLS:
+            return RowCells(None, None, None, None, moments)
+        return RowCells(*keys, size, moments)
+
+    @property
+    def keys(self) -> tuple[np.ndarray, ...]:
+        return self.y, self.y_hat, self.weight
+
+
+def _features(state: RowCells) -> np.ndarray:
+    """(C, 7) per-row terms: w, w y, w y^2, w e, w e^2, w |e|, w |y| (y centred)."""
+    w = state.weight
+    e = state.y - state.y_hat
+    centre = float(np.dot(state.size * w, state.y) / np.dot(state.size, w))
+    yc = state.y - centre
+    return np.column_stack([w, w * yc, w * yc * yc, w * e, w * e * e, w * np.abs(e),
+                            w * np.abs(state.y)])
+
+
+def _from_sums(name: str, s: np.ndarray) -> np.ndarray:
+    """The metric of (b, 7) sums of :func:`_features`."""
+    sw, sy, syy, se, see, sae, say = s.T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if name == "weighted_mean_absolute_percentage_error":
+            return sae / np.maximum(say, _EPS)
+        m2_true = np.maximum(syy - sy * sy / sw, 0.0)
+        num = see if name == "r2_score" else np.maximum(see - se * se / sw, 0.0)
+        out = np.where(m2_true > 0, 1.0 - num / np.where(m2_true > 0, m2_true, 1.0),
+                       np.where(num > 0, 0.0, 1.0))
+    return np.where(sw > 0, out, np.nan)
+
+
+class RowsFamily(Family):
+    """Regression metrics of sums over rows (see the module docstring)."""
+
+    key = "rows"
+
+    def supports(self, metric: Metric) -> bool:
+        return metric.name in _NAMES and not metric.kwargs
+
+    def build(self, batch: Batch, metric: Metric) -> RowCells:
+        return RowCells.from_rows(batch.y_true, batch.of(metric), batch.weight)
+
+    def n_rows(self, state: RowCells) -> int:
+        return int(state.moments.n)
+
+    def value(self, state: RowCells, metric: Metric) -> float:
+        return float(state.moments.compute(metric.name))
+
+    def no_cells(self, state: RowCells, metric: Metric) -> str:
+        return (f"the bootstrap of {metric.name} needs the rows, which a streamed state "
+                f"keeps up to {MAX_CELLS:,} distinct rows only")
+
+    def _cells(self, state: RowCells, metric: Metric) -> Cells:
+        features = _features(state)
+        name = metric.name
+
+        def evaluate(counts: np.ndarray) -> np.ndarray:
+            return _from_sums(name, counts @ features)
+
+        def jackknife() -> np.ndarray:
+            return _from_sums(name, state.size @ features - features)
+
+        return Cells(state.size, np.zeros(state.size.shape[0], dtype=np.int64), evaluate,
+                     jackknife, 8 * 16)
+
+    def cells(self, state: RowCells, metric: Metric) -> Cells | None:
+        return None if state.y is None else self._cells(state, metric)
+
+    def pool(self, states: Sequence[RowCells], metric: Metric
+             ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
+        if any(s.y is None for s in states):
+            return None
+        pooled = states[0]
+        for s in states[1:]:
+            pooled = pooled.merge(s)
+        if pooled.y is None:
+            return None
+        return (self._cells(pooled, metric), [self._cells(s, metric) for s in states],
+                [place(s.keys, pooled.keys) for s in states])
+
+
+FAMILY = RowsFamily()

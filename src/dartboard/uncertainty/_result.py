@@ -1,0 +1,50 @@
+"""The result of every interval of dartboard: :class:`Interval`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from dartboard._results import Result
+
+__all__ = ["Interval"]
+
+
+@dataclass(frozen=True, repr=False)
+class Interval(Result):
+    """A point estimate with its confidence interval.
+
+    Attributes
+    ----------
+    estimate : float
+        The metric on the data (or the mean fold score for :func:`cv_interval`).
+    low, high : float
+        Interval bounds.
+    confidence_level : float
+    method : str
+        The method actually used (``method="auto"`` resolved; ``"percentile"``
+        when BCa fell back, see :mod:`dartboard.uncertainty`).
+    standard_error : float
+        Bootstrap: standard deviation of the replicates (ddof = 1). Proportions:
+        ``sqrt(p (1 - p) / n)``. DeLong: ``sqrt(var)``; Newcombe: the square root of
+        its variance at the estimate. ``cv_interval``: the
+        (corrected) standard error of the mean. ``nan`` (with a warning) when the
+        metric is undefined.
+    bootstrap_distribution : ndarray or None
+        The replicates kept (bootstrap methods only).
+    n_resamples : int or None
+        Resamples drawn (bootstrap methods only).
+    metric : str
+        Name of the metric.
+    """
+
+    estimate: float
+    low: float
+    high: float
+    confidence_level: float
+    method: str
+    standard_error: float
+    bootstrap_distribution: np.ndarray | None = None
+    n_resamples: int | None = None
+    metric: str = ""
