@@ -40,7 +40,10 @@ from dartboard.uncertainty import (
     interval_from_score_state,
 )
 from dartboard.uncertainty._analytic import delong_variance_grouped
-from dartboard.uncertainty._state import ScoreCells
+from dartboard.families import Metric
+from dartboard.families._scores import FAMILY as SCORES
+from dartboard.metrics._registry import get_spec
+from dartboard.uncertainty._state import _score_cells
 
 PROPORTION_METHODS = ["wald", "wilson", "clopper-pearson", "agresti-coull", "jeffreys"]
 
@@ -281,34 +284,40 @@ def test_property_grouped_delong_equals_midrank_algorithm(seed, n, decimals):
     assert variance == pytest.approx(cov[0, 0], rel=1e-10, abs=1e-15)
 
 
+def _auc_cells(state):
+    """The scores family's cells of ROC AUC for a score map, with each cell's label and
+    score."""
+    table = _score_cells(state)
+    cells = SCORES.cells(table, Metric(get_spec("roc_auc_score")))
+    return cells, table.positive.astype(int), table.score
+
+
 def test_score_cells_auc_equals_weighted_roc_auc():
     """Per-replicate AUC from cell counts = roc_auc_score with the counts as weights."""
     y, s = _scored(300, 9, decimals=1)
     state = ScoreState.from_scores(y, s)
-    cells = ScoreCells(state.pos, state.neg)
-    labels = np.r_[np.ones(cells.pos_at.size), np.zeros(cells.neg_at.size)]
-    scores = np.r_[state.scores[cells.pos_at], state.scores[cells.neg_at]]
+    cells, labels, scores = _auc_cells(state)
     draws = np.random.default_rng(0).integers(0, 5, (20, cells.size.size)).astype(float)
     expected = [roc_auc_score(labels, scores, sample_weight=d) for d in draws]
-    np.testing.assert_allclose(cells.auc(draws), expected, rtol=1e-12)
+    np.testing.assert_allclose(cells.evaluate(draws), expected, rtol=1e-12)
 
 
 def test_score_cells_closed_form_jackknife_equals_leave_one_out():
     y, s = _scored(200, 10, decimals=1)
     state = ScoreState.from_scores(y, s)
-    cells = ScoreCells(state.pos, state.neg)
+    cells, labels, scores = _auc_cells(state)
     # brute force: evaluate the counts minus one row of each cell
-    brute = _bootstrap.multinomial_replicates(cells.auc, cells.size, cells.stratum, 0, 5,
-                                              False, np.random.default_rng(0), True)
-    closed = _bootstrap.multinomial_replicates(cells.auc, cells.size, cells.stratum, 0, 5,
-                                               False, np.random.default_rng(0), True,
+    brute = _bootstrap.multinomial_replicates(cells.evaluate, cells.size, cells.stratum, 0,
+                                              5, False, np.random.default_rng(0), True)
+    closed = _bootstrap.multinomial_replicates(cells.evaluate, cells.size, cells.stratum, 0,
+                                               5, False, np.random.default_rng(0), True,
                                                cells.jackknife)
     np.testing.assert_allclose(closed.jackknife, brute.jackknife, rtol=1e-12)
     np.testing.assert_array_equal(closed.jackknife_weights, cells.size)
     # and the sample-level oracle for one positive cell
-    g = int(cells.pos_at[0])
-    drop = np.flatnonzero((y == 1) & (s == state.scores[g]))[0]
-    assert closed.jackknife[0] == pytest.approx(
+    g = int(np.flatnonzero(labels == 1)[0])
+    drop = np.flatnonzero((y == 1) & (s == scores[g]))[0]
+    assert closed.jackknife[g] == pytest.approx(
         roc_auc_score(np.delete(y, drop), np.delete(s, drop)), rel=1e-12)
 
 
@@ -346,7 +355,7 @@ def test_score_state_integer_weights_are_frequency_counts():
     (ScoreState.from_scores([0, 1, 1], [0.2, 0.3, 0.9], sample_weight=[0.5, 1.0, 1.5]), {},
      ValueError, "score_state.pos holds non-integer totals"),
     (ScoreState.from_scores([1, 1, 1], [0.2, 0.3, 0.9]), {}, ValueError, "only one class"),
-    (ScoreState.from_scores([0, 1], [0.2, 0.3]), {"metric": "average_precision_score"},
+    (ScoreState.from_scores([0, 1], [0.2, 0.3]), {"metric": "f1_score"},
      ValueError, "metric"),
     (ScoreState.from_scores([0, 1], [0.2, 0.3]), {"method": "wilson"}, ValueError, "method"),
     (ScoreState.from_scores([0, 1], [0.2, 0.3]), {"confidence_level": 0}, ValueError,
@@ -365,13 +374,11 @@ def test_property_score_cells_against_rows(seed, n, decimals):
     y, s = _scored(n, seed, decimals)
     y[0], y[-1] = 0, 1
     state = ScoreState.from_scores(y, s)
-    cells = ScoreCells(state.pos, state.neg)
-    labels = np.r_[np.ones(cells.pos_at.size), np.zeros(cells.neg_at.size)]
-    scores = np.r_[state.scores[cells.pos_at], state.scores[cells.neg_at]]
+    cells, labels, scores = _auc_cells(state)
     draws = np.random.default_rng(seed).integers(1, 4, (3, cells.size.size)).astype(float)
-    np.testing.assert_allclose(cells.auc(draws), [roc_auc_score(labels, scores,
-                                                                sample_weight=d)
-                                                  for d in draws], rtol=1e-12)
+    np.testing.assert_allclose(cells.evaluate(draws), [roc_auc_score(labels, scores,
+                                                                     sample_weight=d)
+                                                       for d in draws], rtol=1e-12)
     jack = cells.jackknife()
-    brute = cells.auc(cells.size - np.eye(cells.size.size))
+    brute = cells.evaluate(cells.size - np.eye(cells.size.size))
     np.testing.assert_allclose(jack, brute, rtol=1e-12, atol=1e-15)

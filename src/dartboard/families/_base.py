@@ -23,13 +23,17 @@ from typing import Any
 
 import numpy as np
 
-from dartboard.metrics._registry import MetricSpec
+from dartboard.metrics._registry import MetricSpec, specs
 from dartboard.uncertainty import _analytic, _bootstrap
 from dartboard.uncertainty._bootstrap import IntervalWarning
 from dartboard.uncertainty._result import Interval
 
-__all__ = ["BOOTSTRAP_METHODS", "Batch", "Cells", "Family", "Metric", "family_of",
-           "group_replicates", "interval_of"]
+__all__ = ["BOOTSTRAP_METHODS", "NO_CLASSES", "Batch", "Cells", "Family", "Metric",
+           "family_of", "group_replicates", "interval_of"]
+
+#: why a regression state cannot be resampled within classes
+NO_CLASSES = ("stratified=True resamples within each class of y_true and needs class labels "
+              "there; regression targets have none")
 
 BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
 
@@ -113,6 +117,12 @@ class Cells:
         ``(counts, rng) -> values`` for a replicate that draws more than the counts
         (the calibration error draws each cell's sum of confidences); used instead of
         ``evaluate`` for the bootstrap, with the bootstrap's generator.
+    sampler : callable or None
+        ``(rng, size, b) -> (b, C)`` counts of an unstratified resample, drawn
+        otherwise than by ``rng.multinomial`` (same law; faster for many small cells).
+    unstratified : str or None
+        Why these cells cannot be resampled within the classes of ``y_true`` (their
+        ``stratum`` is not the class); None when they can.
     """
 
     size: np.ndarray
@@ -121,8 +131,10 @@ class Cells:
     jackknife: Callable[[], np.ndarray] | None = None
     bytes_per_value: int = 64
     noisy: Callable[[np.ndarray, np.random.Generator], np.ndarray] | None = None
+    sampler: Callable[..., np.ndarray] | None = None
+    unstratified: str | None = None
 
-    def draw(self, rng: np.random.Generator) -> Callable[[np.ndarray], np.ndarray]:
+    def replicate(self, rng: np.random.Generator) -> Callable[[np.ndarray], np.ndarray]:
         """The replicate function of a bootstrap drawing from ``rng``."""
         if self.noisy is None:
             return self.evaluate
@@ -149,6 +161,11 @@ class Family:
         """Whether this family computes ``metric`` with these keywords (else the
         engines treat it as a generic metric)."""
         return True
+
+    def takes(self, y_true: np.ndarray, other: np.ndarray, metric: Metric) -> bool:
+        """Whether rows of these shapes are this family's (multiclass scores, say, are
+        not the binary scores family's)."""
+        return np.ndim(y_true) == 1 and np.ndim(other) == 1
 
     def build(self, batch: Batch, metric: Metric) -> Any:
         raise NotImplementedError
@@ -189,12 +206,32 @@ class Family:
         """``(low, high, standard error)`` of an analytic ``method``."""
         raise ValueError(f"method={method!r} does not apply to {metric.name}")
 
+    def why_not(self, state: Any, metric: Metric, method: str) -> str:
+        """Why an analytic ``method`` the registry declares for ``metric`` does not
+        apply to this state (weights, keywords, the shape of the data)."""
+        return f"method={method!r} does not apply to {metric.name} on these data"
+
     def auto_size(self, state: Any, metric: Metric) -> int:
         """The size ``method="auto"`` compares with the registry's ``auto_interval``."""
         return self.n_rows(state)
 
 
 # ------------------------------------------------------------------------ intervals
+
+def declared(spec: MetricSpec) -> tuple[str, ...]:
+    """The analytic interval methods the registry declares for a metric."""
+    proportions = _analytic.PROPORTION_METHODS if spec.proportion is not None else ()
+    named = (spec.default_interval, *spec.asymptotic)
+    return (*proportions, *(m for m in named if m is not None and m not in BOOTSTRAP_METHODS
+                            and m not in proportions))
+
+
+def not_declared(method: str, name: str) -> ValueError:
+    """The error of an analytic method asked for a metric it is not an interval of."""
+    takers = ", ".join(s.name for s in specs() if method in declared(s))
+    return ValueError(f"method={method!r} applies to {takers} only; got metric "
+                      f"{name or 'a user callable'}; use 'percentile', 'basic' or 'bca'")
+
 
 def choose_method(family: Family, state: Any, metric: Metric, method: str) -> str:
     """``method`` resolved: ``auto`` by the registry's ``auto_interval`` (by size)
@@ -203,10 +240,12 @@ def choose_method(family: Family, state: Any, metric: Metric, method: str) -> st
     spec = metric.spec
     applicable = family.methods(state, metric)
     if method != "auto":
-        if method not in BOOTSTRAP_METHODS and method not in applicable:
-            raise ValueError(f"method={method!r} does not apply to {spec.name} here; "
-                             f"{_offer(applicable)}")
-        return method
+        if method in BOOTSTRAP_METHODS or method in applicable:
+            return method
+        if method not in declared(spec):
+            raise not_declared(method, spec.name)
+        raise ValueError(f"{family.why_not(state, metric, method)}; use a bootstrap method "
+                         "(percentile, basic or bca)")
     size = family.auto_size(state, metric) if spec.auto_interval else 0
     candidates = [spec.default_interval or "bca"] + \
         [choice for minimum, choice in spec.auto_interval if size >= minimum]
@@ -214,11 +253,6 @@ def choose_method(family: Family, state: Any, metric: Metric, method: str) -> st
         if choice in BOOTSTRAP_METHODS or choice in applicable:
             return choice
     return "bca"
-
-
-def _offer(applicable: tuple[str, ...]) -> str:
-    listed = ", ".join(repr(m) for m in (*applicable, *BOOTSTRAP_METHODS))
-    return f"use one of {listed}"
 
 
 def interval_of(family: Family, state: Any, metric: Metric, *, method: str, level: float,
@@ -253,31 +287,31 @@ def _bounds(metric: Metric) -> tuple[float, float] | None:
 
 def replicates(cells: Cells, n_resamples: int, stratified: bool, rng: np.random.Generator,
                jackknife: bool) -> _bootstrap.Replicates:
-    """Bootstrap replicates of the cells (multinomial draws of their row counts)."""
-    jack = cells.jackknife
-    if jackknife and jack is None and cells.n_rows > _bootstrap.JACKKNIFE_MAX:
-        jack = _grouped_jackknife(cells, rng)
-    return _bootstrap.multinomial_replicates(
-        cells.draw(rng), cells.size, cells.stratum, cells.bytes_per_value, n_resamples,
-        stratified, rng, jackknife, jack)
+    """Bootstrap replicates of the cells (multinomial draws of their row counts) and,
+    for BCa, the jackknife: per cell (closed form, or the cells less one row) up to
+    ``JACKKNIFE_MAX`` rows, else a delete-a-group jackknife over ``JACKKNIFE_MAX``
+    random groups of rows (Efron & Tibshirani 1993, 11.5)."""
+    if stratified and cells.unstratified is not None:
+        raise ValueError(cells.unstratified)
+    grouped = jackknife and cells.jackknife is None and cells.n_rows > _bootstrap.JACKKNIFE_MAX
+    reps = _bootstrap.multinomial_replicates(
+        cells.replicate(rng), cells.size, cells.stratum, cells.bytes_per_value, n_resamples,
+        stratified, rng, jackknife and not grouped, cells.jackknife, draw=cells.sampler)
+    if not grouped:
+        return reps
+    return _bootstrap.Replicates(reps.values, _grouped_jackknife(cells, rng))
 
 
-def _grouped_jackknife(cells: Cells, rng: np.random.Generator) -> Callable[[], np.ndarray]:
-    """Delete-a-group jackknife over ``JACKKNIFE_MAX`` random groups of rows (Efron &
-    Tibshirani 1993, 11.5), as values per cell weighted so that each group counts
-    once: the values are returned per group with the cells' sizes replaced."""
-    def values() -> np.ndarray:
-        n = cells.n_rows
-        owner = np.repeat(np.arange(cells.size.shape[0]), cells.size)
-        groups = np.array_split(rng.permutation(n), _bootstrap.JACKKNIFE_MAX)
-        full = cells.size.astype(np.float64)
-        out = np.empty(len(groups))
-        for j, members in enumerate(groups):
-            counts = full - np.bincount(owner[members], minlength=full.shape[0])
-            out[j] = cells.evaluate(counts[None, :])[0]
-        return out
-
-    return values
+def _grouped_jackknife(cells: Cells, rng: np.random.Generator) -> np.ndarray:
+    """The cells' metric without each of ``JACKKNIFE_MAX`` random groups of rows."""
+    owner = np.repeat(np.arange(cells.size.shape[0]), cells.size)
+    groups = np.array_split(rng.permutation(owner.shape[0]), _bootstrap.JACKKNIFE_MAX)
+    full = cells.size.astype(np.float64)
+    out = np.empty(len(groups))
+    for j, members in enumerate(groups):
+        counts = full - np.bincount(owner[members], minlength=full.shape[0])
+        out[j] = cells.evaluate(counts[None, :])[0]
+    return out
 
 
 # ------------------------------------------------------------------------ groups
@@ -306,9 +340,9 @@ def group_replicates(family: Family, states: Sequence[Any], metric: Metric,
             for j, (cells, at) in enumerate(zip(parts, where)):
                 n = cells.n_rows
                 counts = rng.multinomial(n, cells.size / n, size=b).astype(np.float64)
-                out[start:start + b, j] = cells.draw(rng)(counts)
+                out[start:start + b, j] = cells.replicate(rng)(counts)
                 total[:, at] += counts  # a part's cells are distinct pooled cells
-            out[start:start + b, g] = pooled_cells.draw(rng)(total)
+            out[start:start + b, g] = pooled_cells.replicate(rng)(total)
     return out
 
 

@@ -54,6 +54,9 @@ class CalibrationFamily(Family):
     def supports(self, metric: Metric) -> bool:
         return set(metric.kwargs) <= _KEYWORDS
 
+    def takes(self, y_true: np.ndarray, other: np.ndarray, metric: Metric) -> bool:
+        return True
+
     def build(self, batch: Batch, metric: Metric) -> CalibrationCells:
         kw = metric.kwargs
         return CalibrationCells(_state(batch.y_true, batch.of(metric), kw.get("n_bins", 15),
@@ -105,8 +108,12 @@ class CalibrationFamily(Family):
             return error(counts, counts * mu)
 
         # a top-label state does not record the class: stratified draws are per outcome
+        # of a binary one only
+        why = None if state.multiclass == "binary" else (
+            "stratified=True resamples within each class of y_true, which a top-label state "
+            "does not record; use stratified=False")
         return Cells(m.astype(np.int64), cell // slots, lambda c: error(c, c * mu),
-                     leave_one_out, 8 * 6 * full, noisy)
+                     leave_one_out, 8 * 6 * full, noisy, unstratified=why)
 
     def pool(self, states: Sequence[CalibrationCells], metric: Metric) -> Any:
         return None

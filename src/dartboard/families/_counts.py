@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._labels import encode_labels, integer_counts_fit, positive_index
+from dartboard._labels import encode_labels, indicator_pair, integer_counts_fit, positive_index
 from dartboard.families._base import (
     Batch,
     Cells,
@@ -31,10 +31,12 @@ from dartboard.families._base import (
     place,
     proportion_interval,
 )
-from dartboard.metrics._batched import batch_count_metric
+from dartboard.metrics._batched import batch_count_metric, batch_multilabel_metric
 from dartboard.metrics._confusion import ConfusionCounts
+from dartboard.metrics._count_formulas import indicator_labels
 from dartboard.uncertainty._analytic import PROPORTION_METHODS, proportion_counts
-from dartboard.uncertainty._bootstrap import CountGroups
+from dartboard.uncertainty._bootstrap import BATCH_BYTES, CountGroups, split_multinomial
+from dartboard.uncertainty._multilabel import IndicatorPatterns
 
 __all__ = ["CountsFamily", "CountsState", "FAMILY"]
 
@@ -121,19 +123,53 @@ def counts_state(y_true: np.ndarray, y_pred: np.ndarray, w: np.ndarray | None,
                        CountGroups.from_codes(t, p, k, w))
 
 
+@dataclasses.dataclass(frozen=True)
+class IndicatorState:
+    """Multilabel-indicator rows as per-sample patterns (labels move together when a
+    row is resampled; :mod:`dartboard.uncertainty._multilabel`)."""
+
+    patterns: IndicatorPatterns
+    value: float
+
+
 class CountsFamily(Family):
     """Metrics of the confusion matrix (see the module docstring)."""
 
     key = "counts"
 
-    def build(self, batch: Batch, metric: Metric) -> CountsState:
-        return counts_state(batch.y_true, batch.of(metric), batch.weight)
+    def takes(self, y_true: np.ndarray, other: np.ndarray, metric: Metric) -> bool:
+        return np.ndim(y_true) == np.ndim(other) and np.ndim(y_true) in (1, 2)
 
-    def n_rows(self, state: CountsState) -> int:
+    def build(self, batch: Batch, metric: Metric) -> CountsState | IndicatorState:
+        other = batch.of(metric)
+        pair = indicator_pair(batch.y_true, other, names=("y_true", "y_pred")) \
+            if np.ndim(batch.y_true) == 2 else None
+        if pair is None:
+            return counts_state(batch.y_true, other, batch.weight)
+        t, p = pair
+        kw = dict(metric.kwargs)
+        weight = {} if batch.weight is None else {"sample_weight": batch.weight}
+        value = float(metric.spec.function(batch.y_true, other, **kw, **weight))
+        if metric.spec.average and kw.get("average") == "samples" \
+                and kw.get("labels") is not None:
+            # labels select the columns before the per-sample counts (as the metric does)
+            idx = indicator_labels(kw["labels"], t.shape[1])
+            t, p = t[:, idx], p[:, idx]
+        return IndicatorState(IndicatorPatterns.build(t, p, batch.weight), value)
+
+    def n_rows(self, state: CountsState | IndicatorState) -> int:
+        if isinstance(state, IndicatorState):
+            return int(state.patterns.size.sum())
         return state.n_rows
 
-    def value(self, state: CountsState, metric: Metric) -> float:
+    def value(self, state: CountsState | IndicatorState, metric: Metric) -> float:
+        if isinstance(state, IndicatorState):
+            return state.value
         return float(state.counts.compute(metric.name, **metric.kwargs))
+
+    def no_cells(self, state: Any, metric: Metric) -> str:
+        return (f"{metric.name} of multilabel-indicator data is resampled by per-sample "
+                "patterns, which do not pool into groups")
 
     def _evaluate(self, metric: Metric, classes: np.ndarray, groups: CountGroups):
         def evaluate(counts: np.ndarray) -> np.ndarray:
@@ -142,11 +178,15 @@ class CountsFamily(Family):
 
         return evaluate
 
-    def cells(self, state: CountsState, metric: Metric) -> Cells:
+    def cells(self, state: CountsState | IndicatorState, metric: Metric) -> Cells:
+        if isinstance(state, IndicatorState):
+            return _indicator_cells(state.patterns, metric)
         return self._cells(metric, state.classes, state.cell_groups())
 
     def pool(self, states: Sequence[CountsState], metric: Metric
-             ) -> tuple[Cells, list[Cells], list[np.ndarray]]:
+             ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
+        if any(isinstance(s, IndicatorState) for s in states):
+            return None
         # over the pooled classes: a class absent from a group's replicate is not one
         # of its classes (the formulas read a zero row and column as absent)
         classes = np.unique(np.concatenate([s.classes for s in states]))
@@ -166,13 +206,27 @@ class CountsFamily(Family):
 
     # ---------------------------------------------------------------- analytic
 
-    def methods(self, state: CountsState, metric: Metric) -> tuple[str, ...]:
+    def methods(self, state: CountsState | IndicatorState, metric: Metric
+                ) -> tuple[str, ...]:
         return PROPORTION_METHODS if self._proportion(state, metric) is not None else ()
 
-    def _proportion(self, state: CountsState, metric: Metric) -> tuple[float, float] | None:
+    def why_not(self, state: CountsState | IndicatorState, metric: Metric,
+                method: str) -> str:
+        if isinstance(state, IndicatorState):
+            return (f"method={method!r} does not apply to {metric.name} of "
+                    "multilabel-indicator data (analytic intervals are for one binary "
+                    "proportion)")
+        if not state.whole:
+            return ("analytic proportion intervals need counts; sample_weight has "
+                    "non-integer values")
+        return (f"analytic intervals of {metric.name} are defined for the binary case "
+                "(average='binary', one pos_label) without other keywords only")
+
+    def _proportion(self, state: CountsState | IndicatorState, metric: Metric
+                    ) -> tuple[float, float] | None:
         """``(x, n)`` of a proportion metric on whole counts, binary or unaveraged."""
         spec, kw = metric.spec, metric.kwargs
-        if spec.proportion is None or not state.whole or state.counts.multilabel:
+        if isinstance(state, IndicatorState) or spec.proportion is None or not state.whole:
             return None
         allowed = {"pos_label", "average", "zero_division", "labels"} if spec.average \
             else {"normalize"}
@@ -192,6 +246,34 @@ class CountsFamily(Family):
         if method not in PROPORTION_METHODS or found is None:
             raise ValueError(f"method={method!r} does not apply to {metric.name} here")
         return proportion_interval(*found, level, method, metric.name)
+
+
+def _indicator_cells(patterns: IndicatorPatterns, metric: Metric) -> Cells:
+    """The per-sample patterns as cells (:mod:`dartboard.uncertainty._multilabel`)."""
+    name, triples = metric.name, patterns.triples
+    kw = {k: v for k, v in metric.kwargs.items()
+          if not (k == "labels" and metric.kwargs.get("average") == "samples")}
+    g, labels = patterns.size.shape[0], patterns.n_labels
+
+    def evaluate(counts: np.ndarray) -> np.ndarray:
+        matrices, weights = patterns.states(counts)
+        return batch_multilabel_metric(name, matrices, triples, weights, kw, undefined="nan")
+
+    def jackknife() -> np.ndarray:
+        batch = max(1, BATCH_BYTES // (8 * (4 * labels + triples.shape[0])))
+        out = []
+        for s in range(0, g, batch):
+            matrices, weights = patterns.leave_one_out(s, min(s + batch, g))
+            out.append(batch_multilabel_metric(name, matrices, triples, weights, kw,
+                                               undefined="nan"))
+        return np.concatenate(out)
+
+    return Cells(patterns.size, np.zeros(g, dtype=np.int64), evaluate, jackknife,
+                 8 * (2 * g + 8 * labels + 2 * triples.shape[0]),
+                 sampler=split_multinomial,
+                 unstratified="stratified=True resamples within each class of y_true and "
+                              "needs class labels there: y_true is a multilabel indicator "
+                              "array")
 
 
 FAMILY = CountsFamily()

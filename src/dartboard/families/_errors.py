@@ -19,8 +19,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from dartboard.families._base import Batch, Cells, Family, Metric, aggregate, place
-from dartboard.families._means import MAX_CELLS
+from dartboard.families._base import (
+    NO_CLASSES,
+    Batch,
+    Cells,
+    Family,
+    Metric,
+    aggregate,
+    place,
+)
 
 __all__ = ["ErrorCells", "ErrorsFamily", "FAMILY"]
 
@@ -90,7 +97,7 @@ class ErrorsFamily(Family):
             return np.array([state.metric(metric, c) for c in counts])
 
         return Cells(state.size, np.zeros(state.size.shape[0], dtype=np.int64), evaluate,
-                     None, 8 * 4 * int(state.size.sum()))
+                     None, 8 * 4 * int(state.size.sum()), unstratified=NO_CLASSES)
 
     def cells(self, state: ErrorCells, metric: Metric) -> Cells:
         return self._cells(state, metric)

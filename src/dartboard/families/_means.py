@@ -26,8 +26,10 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from dartboard._labels import encode_labels
 from dartboard.families._base import (
     BOOTSTRAP_METHODS,
+    NO_CLASSES,
     Batch,
     Cells,
     Family,
@@ -105,26 +107,42 @@ class MeanCells:
     size: np.ndarray | None
     sums: tuple[float, float, float, int]
     weighted: bool = False
+    stratum: np.ndarray | None = None
 
     @classmethod
-    def from_terms(cls, terms: np.ndarray, weight: np.ndarray | None) -> MeanCells:
+    def from_terms(cls, terms: np.ndarray, weight: np.ndarray | None,
+                   stratum: np.ndarray | None = None) -> MeanCells:
+        """Cells of per-sample terms; ``stratum`` the class code of each row (None for
+        regression), a key of the cells so that stratified draws are possible."""
         terms = np.asarray(terms, dtype=np.float64)
-        w = np.ones(terms.shape[0]) if weight is None else weight.astype(np.float64)
-        (t, ww), size = aggregate((terms, w), np.ones(terms.shape[0], dtype=np.int64))
-        return cls(t, ww, size, _sums(t, ww, size), weight is not None)
+        n = terms.shape[0]
+        w = np.ones(n) if weight is None else weight.astype(np.float64)
+        if stratum is None:
+            (t, ww), size = aggregate((terms, w), np.ones(n, dtype=np.int64))
+            return cls(t, ww, size, _sums(t, ww, size), weight is not None)
+        (st, t, ww), size = aggregate((stratum, terms, w), np.ones(n, dtype=np.int64))
+        return cls(t, ww, size, _sums(t, ww, size), weight is not None, st)
 
-    def merge(self, other: MeanCells) -> MeanCells:
+    @property
+    def keys(self) -> tuple[np.ndarray, ...]:
+        parts = (self.term, self.weight)
+        return parts if self.stratum is None else (self.stratum, *parts)
+
+    def merge(self, other: MeanCells, *, cap: bool = True) -> MeanCells:
+        """Both states; past :data:`MAX_CELLS` cells (``cap``) the sums only."""
         sums = (self.sums[0] + other.sums[0], self.sums[1] + other.sums[1],
                 self.sums[2] + other.sums[2], self.sums[3] + other.sums[3])
         weighted = self.weighted or other.weighted
-        if self.term is None or other.term is None:
+        if self.term is None or other.term is None or \
+                (self.stratum is None) != (other.stratum is None):
             return MeanCells(None, None, None, sums, weighted)
-        (t, w), size = aggregate((np.concatenate([self.term, other.term]),
-                                  np.concatenate([self.weight, other.weight])),
-                                 np.concatenate([self.size, other.size]))
-        if t.shape[0] > MAX_CELLS:
+        keys, size = aggregate(tuple(np.concatenate([a, b])
+                                     for a, b in zip(self.keys, other.keys)),
+                               np.concatenate([self.size, other.size]))
+        if cap and size.shape[0] > MAX_CELLS:
             return MeanCells(None, None, None, sums, weighted)
-        return MeanCells(t, w, size, sums, weighted)
+        return MeanCells(*keys[-2:], size, sums, weighted,
+                         None if self.stratum is None else keys[0])
 
     def mean(self) -> float:
         if self.term is not None:  # from the cells: the same sum however it was split
@@ -132,6 +150,14 @@ class MeanCells:
             return float(np.dot(self.size * self.weight, self.term) / total) if total \
                 else float("nan")
         return self.sums[0] / self.sums[2] if self.sums[2] else float("nan")
+
+
+def _class_codes(y_true: np.ndarray, metric: Metric) -> np.ndarray | None:
+    """The class code of each row of a classification loss (None for regression, and
+    for indicator targets, whose rows have no one class)."""
+    if metric.spec.input == "values" or np.ndim(y_true) != 1:
+        return None
+    return encode_labels(("y_true", y_true)).codes[0].astype(np.int64)
 
 
 def _sums(t: np.ndarray, w: np.ndarray, size: np.ndarray) -> tuple[float, float, float, int]:
@@ -151,11 +177,17 @@ class MeansFamily(Family):
     def supports(self, metric: Metric) -> bool:
         return metric.name in TERMS and set(metric.kwargs) <= TERMS[metric.name][1]
 
+    def takes(self, y_true: np.ndarray, other: np.ndarray, metric: Metric) -> bool:
+        if metric.spec.input == "probabilities":  # (n, K) probabilities, indicator targets
+            return True
+        return np.ndim(y_true) == 1 and np.ndim(other) == 1
+
     def build(self, batch: Batch, metric: Metric) -> MeanCells:
         function = TERMS[metric.name][0]
         terms, w = function(batch.y_true, batch.of(metric), sample_weight=batch.weight,
                             **metric.kwargs)
-        return MeanCells.from_terms(terms, None if w is None else np.asarray(w))
+        return MeanCells.from_terms(terms, None if w is None else np.asarray(w),
+                                    _class_codes(batch.y_true, metric))
 
     def n_rows(self, state: MeanCells) -> int:
         return state.sums[3]
@@ -184,8 +216,10 @@ class MeansFamily(Family):
                 out = (s - wt) / (total - w)
             return np.sqrt(out) if root else out
 
-        return Cells(state.size, np.zeros(state.size.shape[0], dtype=np.int64), evaluate,
-                     jackknife, 8 * 4)
+        stratum = np.zeros(state.size.shape[0], dtype=np.int64) if state.stratum is None \
+            else state.stratum
+        return Cells(state.size, stratum, evaluate, jackknife, 8 * 4,
+                     unstratified=NO_CLASSES if state.stratum is None else None)
 
     def cells(self, state: MeanCells, metric: Metric) -> Cells | None:
         return None if state.term is None else self._cells(state, metric)
@@ -194,17 +228,21 @@ class MeansFamily(Family):
              ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
         if any(s.term is None for s in states):
             return None
-        (t, w), size = aggregate((np.concatenate([s.term for s in states]),
-                                  np.concatenate([s.weight for s in states])),
-                                 np.concatenate([s.size for s in states]))
-        pooled = MeanCells(t, w, size, _sums(t, w, size), any(s.weighted for s in states))
+        pooled = states[0]
+        for s in states[1:]:
+            pooled = pooled.merge(s, cap=False)
         return (self._cells(pooled, metric), [self._cells(s, metric) for s in states],
-                [place((s.term, s.weight), (t, w)) for s in states])
+                [place(s.keys, pooled.keys) for s in states])
 
     def methods(self, state: MeanCells, metric: Metric) -> tuple[str, ...]:
         if state.weighted or state.sums[3] < 2:
             return ()
         return tuple(m for m in metric.spec.asymptotic if m not in BOOTSTRAP_METHODS)
+
+    def why_not(self, state: MeanCells, metric: Metric, method: str) -> str:
+        if state.weighted:
+            return f"method={method!r} does not take sample_weight"
+        return f"method={method!r} needs at least 2 samples"
 
     def analytic(self, state: MeanCells, metric: Metric, method: str, level: float
                  ) -> tuple[float, float, float]:

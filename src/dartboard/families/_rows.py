@@ -19,11 +19,18 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
-from dartboard.families._base import Batch, Cells, Family, Metric, aggregate, place
+from dartboard.families._base import (
+    NO_CLASSES,
+    Batch,
+    Cells,
+    Family,
+    Metric,
+    aggregate,
+    place,
+)
 from dartboard.families._means import MAX_CELLS
 from dartboard.metrics._regression import RegressionMoments
 
@@ -51,14 +58,15 @@ class RowCells:
                                      np.ones(y.shape[0], dtype=np.int64))
         return cls(a, b, ww, size, RegressionMoments().update(y, y_hat, sample_weight=weight))
 
-    def merge(self, other: RowCells) -> RowCells:
+    def merge(self, other: RowCells, *, cap: bool = True) -> RowCells:
+        """Both states; past ``MAX_CELLS`` cells (``cap``) the moments only."""
         moments = self.moments.merge(other.moments)
         if self.y is None or other.y is None:
             return RowCells(None, None, None, None, moments)
         keys, size = aggregate(tuple(np.concatenate([getattr(self, k), getattr(other, k)])
                                      for k in ("y", "y_hat", "weight")),
                                np.concatenate([self.size, other.size]))
-        if size.shape[0] > MAX_CELLS:
+        if cap and size.shape[0] > MAX_CELLS:
             return RowCells(None, None, None, None, moments)
         return RowCells(*keys, size, moments)
 
@@ -122,7 +130,7 @@ class RowsFamily(Family):
             return _from_sums(name, state.size @ features - features)
 
         return Cells(state.size, np.zeros(state.size.shape[0], dtype=np.int64), evaluate,
-                     jackknife, 8 * 16)
+                     jackknife, 8 * 16, unstratified=NO_CLASSES)
 
     def cells(self, state: RowCells, metric: Metric) -> Cells | None:
         return None if state.y is None else self._cells(state, metric)
@@ -133,9 +141,7 @@ class RowsFamily(Family):
             return None
         pooled = states[0]
         for s in states[1:]:
-            pooled = pooled.merge(s)
-        if pooled.y is None:
-            return None
+            pooled = pooled.merge(s, cap=False)
         return (self._cells(pooled, metric), [self._cells(s, metric) for s in states],
                 [place(s.keys, pooled.keys) for s in states])
 

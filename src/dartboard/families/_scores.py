@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import numpy as np
 
@@ -59,6 +58,7 @@ class ScoreCells:
     positive: np.ndarray
     weight: np.ndarray
     size: np.ndarray
+    weighted: bool = False
 
     @classmethod
     def from_rows(cls, positive: np.ndarray, score: np.ndarray,
@@ -66,14 +66,14 @@ class ScoreCells:
         w = np.ones(score.shape[0]) if weight is None else weight.astype(np.float64)
         (s, p, ww), size = aggregate((score.astype(np.float64), positive.astype(bool), w),
                                      np.ones(score.shape[0], dtype=np.int64))
-        return cls(s, p, ww, size)
+        return cls(s, p, ww, size, weight is not None)
 
     def merge(self, other: ScoreCells) -> ScoreCells:
         (s, p, w), size = aggregate(
             tuple(np.concatenate([getattr(self, k), getattr(other, k)])
                   for k in ("score", "positive", "weight")),
             np.concatenate([self.size, other.size]))
-        return ScoreCells(s, p, w, size)
+        return ScoreCells(s, p, w, size, self.weighted or other.weighted)
 
     @property
     def keys(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -81,7 +81,8 @@ class ScoreCells:
 
     @property
     def unweighted(self) -> bool:
-        return bool(np.all(self.weight == 1.0))
+        """Rows without weights: the analytic intervals apply."""
+        return not self.weighted
 
     def groups(self) -> tuple[np.ndarray, np.ndarray]:
         """(C,) index of each cell's distinct score, and the first cell of each score."""
@@ -101,7 +102,7 @@ class ScoreCells:
         """The map of distinct scores (positive label 1: the positives are given)."""
         pos, neg = self.per_score(self.size.astype(np.float64))
         _, starts = self.groups()
-        if self.unweighted:
+        if np.all(self.weight == 1.0):
             pos, neg = pos.astype(np.int64), neg.astype(np.int64)
         return ScoreState(self.score[starts], pos, neg)
 
@@ -158,7 +159,14 @@ class ScoresFamily(Family):
     key = "scores"
 
     def supports(self, metric: Metric) -> bool:
-        return metric.name in KERNELS and set(metric.kwargs) <= {"pos_label"}
+        # max_fpr of None or 1 is the full AUC
+        kw = {k for k, v in metric.kwargs.items()
+              if not (k == "max_fpr" and v in (None, 1, 1.0))}
+        return metric.name in KERNELS and kw <= {"pos_label"}
+
+    def takes(self, y_true: np.ndarray, other: np.ndarray, metric: Metric) -> bool:
+        return np.ndim(y_true) == 1 and np.ndim(other) == 1 and \
+            np.unique(y_true).shape[0] == 2
 
     def build(self, batch: Batch, metric: Metric) -> ScoreCells:
         return ScoreCells.from_rows(np.asarray(batch.y_true == batch.positive),
@@ -202,6 +210,15 @@ class ScoresFamily(Family):
         named = (metric.spec.default_interval, *metric.spec.asymptotic)
         return tuple(x for x in named if x is not None and x not in BOOTSTRAP_METHODS
                      and not (x == "influence-logit" and metric.name == "roc_auc_score"))
+
+    def why_not(self, state: ScoreCells, metric: Metric, method: str) -> str:
+        if not state.unweighted:
+            return f"method={method!r} does not take sample_weight"
+        if method == "influence-logit" and metric.name == "roc_auc_score":
+            return (f"method={method!r} of roc_auc_score is the interval of a multiclass "
+                    "one-vs-rest macro AUC; binary scores take 'delong' or 'delong-logit' "
+                    "(or 'newcombe')")
+        return f"method={method!r} needs both classes in y_true"
 
     def auto_size(self, state: ScoreCells, metric: Metric) -> int:
         return int(min(_classes(state)))

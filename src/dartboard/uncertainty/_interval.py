@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from dartboard._labels import encode_labels, indicator_pair, positive_index
+from dartboard._labels import encode_labels, positive_index
 from dartboard._rng import check_random_state
 from dartboard._validation import (
     as_float_array,
@@ -24,8 +24,17 @@ from dartboard._validation import (
     describe,
     to_numpy,
 )
-from dartboard.metrics._registry import MetricSpec, resolve_metric, specs
+from dartboard.metrics._registry import MetricSpec, resolve_metric
+from dartboard.families import Batch, Family, Metric, family_of
+from dartboard.families._base import (
+    BOOTSTRAP_METHODS,
+    choose_method,
+    declared,
+    interval_of,
+    not_declared,
+)
 from dartboard.uncertainty import _analytic, _asymptotic, _bootstrap
+from dartboard.uncertainty._large import applicable, asymptotic_interval, sample_size
 from dartboard.uncertainty._bootstrap import IntervalWarning
 from dartboard.uncertainty._result import Interval
 
@@ -156,38 +165,49 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
                          f"{estimate}); no interval can be formed")
     method = iv["method"]
     level = iv["confidence_level"]
-    if _is_count(spec) and y_t.ndim == 2:
-        pair = indicator_pair(y_t, y_o, names=("y_true", "y_other"))
-        if pair is not None:  # rows resampled as per-sample label patterns
-            from dartboard.uncertainty._multilabel import multilabel_count_interval
-
-            return multilabel_count_interval(spec, *pair, w, estimate, method, level,
-                                             iv["n_resamples"], stratified, random_state,
-                                             metric_kwargs)
-    if _is_count(spec) and y_t.ndim == 1:
-        return _count_interval(spec, _rows_state(y_t, y_o, w), estimate, method, level,
-                               iv["n_resamples"], stratified, random_state, metric_kwargs,
-                               groups=None if w is None else _row_groups(y_t, y_o, w),
-                               integral=_integral_weights(w))
+    rng = check_random_state(random_state)
+    state = _family_state(spec, y_t, y_o, w, metric_kwargs)
+    if state is not None:
+        family, m, built = state
+        chosen = choose_method(family, built, m, method)
+        if chosen not in BOOTSTRAP_METHODS or family.cells(built, m) is not None:
+            return interval_of(family, built, m, method=chosen, level=level,
+                               n_resamples=iv["n_resamples"], stratified=stratified, rng=rng,
+                               estimate=estimate)
+        method = chosen  # a state without cells (weighted calibration): resample rows
     if method == "auto":
         method = _auto_method(spec, y_t, y_o, w, metric_kwargs)
-    if method in _analytic.PROPORTION_METHODS:
-        raise _not_a_proportion(method, name)
-    if method in _asymptotic.ROC_AUC_METHODS:
-        return _delong(spec, estimate, y_t, y_o, w, level, metric_kwargs, method)
-    if method in _asymptotic.METHODS:
-        from dartboard.uncertainty._large import asymptotic_interval
-
-        return asymptotic_interval(spec, method, estimate, y_t, y_o, w, level, metric_kwargs)
-    rng = check_random_state(random_state)
-    reps = _replicates(metric, spec, y_t, y_o, w, metric_kwargs, iv["n_resamples"],
-                       stratified, rng, method == "bca")
+    if method not in BOOTSTRAP_METHODS:
+        return _generic_analytic(spec, method, estimate, y_t, y_o, w, level, metric_kwargs)
+    reps = _generic(metric, name, y_t, y_o, w, metric_kwargs, iv["n_resamples"],
+                    stratified, rng, method == "bca")
     low, high, se, used, dist = _bootstrap.bootstrap_interval(
         estimate, reps, level, method, None if spec is None else spec.bounds)
     if spec is not None and spec.covers_estimate:
         low, high = min(low, estimate), max(high, estimate)
     return Interval(estimate, low, high, level, used, se, dist, iv["n_resamples"],
                     name or getattr(metric, "__name__", "metric"))
+
+
+def _family_state(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
+                  w: np.ndarray | None, kwargs: dict[str, Any]
+                  ) -> tuple[Family, Metric, Any] | None:
+    """(family, metric, state) of rows that a metric family takes; None for a generic
+    metric or inputs its family does not cover (multiclass scores)."""
+    family = family_of(spec)
+    if family is None:
+        return None
+    m = Metric(spec, dict(kwargs))
+    if not family.supports(m) or not family.takes(y_t, y_o, m):
+        return None
+    positive: Any = None
+    if spec.input == "scores" and y_o.ndim == 1:
+        # the metric's own pos_label default (1) where it takes one; else the greater label
+        y_t, _ = _binary_scores(y_t, y_o, kwargs.get("pos_label", 1) if spec.pos_label
+                                else None)
+        positive = True
+    batch = Batch(y_t, {spec.input: y_o}, w, positive)
+    return family, m, family.build(batch, m)
 
 
 def _interval_iv(metric: Any, method: Any, confidence_level: Any, n_resamples: Any,
@@ -203,154 +223,33 @@ def _interval_iv(metric: Any, method: Any, confidence_level: Any, n_resamples: A
             "stratified": bool(stratified)}
 
 
-def _is_count(spec: MetricSpec | None) -> bool:
-    """Whether a metric's interval takes the confusion-count path (a scalar count metric)."""
-    return spec is not None and spec.interval_fast == "counts" and spec.scalar
-
-
-def _integral_weights(w: np.ndarray | None) -> bool:
-    return w is None or w.dtype.kind in "iu" or bool(np.all(np.mod(w, 1) == 0))
-
-
 def _auto_method(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
                  w: np.ndarray | None, kwargs: dict[str, Any]) -> str:
-    """``method="auto"`` for ranking and generic metrics (count metrics: _count_interval).
-
-    The registry's ``auto_interval`` by sample size, else its ``default_interval``;
-    BCa when the analytic method chosen does not apply to these inputs (weights,
-    keywords, multiclass scores).
-    """
+    """``method="auto"`` for rows no family holds: the registry's ``auto_interval`` (by
+    size) and ``default_interval`` where they apply here, else BCa."""
     if spec is None:
         return "bca"
-    from dartboard.uncertainty._large import applicable, sample_size
-
     size = sample_size(spec, y_t) if spec.auto_interval else 0
     candidates = [spec.default_interval or "bca"] + \
         [choice for minimum, choice in spec.auto_interval if size >= minimum]
     for method in reversed(candidates):
-        if method in _BOOTSTRAP_METHODS or applicable(spec, method, y_t, y_o, w, kwargs):
+        if method in BOOTSTRAP_METHODS or (method in declared(spec) and applicable(
+                spec, method, y_t, y_o, w, kwargs)):
             return method
     return "bca"
 
 
-# --------------------------------------------------------------------- analytic
-
-def _proportion_setup(spec: MetricSpec, state: Any, integral: bool, kwargs: dict[str, Any]
-                      ) -> tuple[float, float]:
-    """``(x, n)`` of proportion metric ``spec`` from a ConfusionCounts ``state``."""
-    name = spec.name
-    hint = "; use a bootstrap method (percentile, basic or bca) instead"
-    allowed = {"pos_label", "average", "zero_division", "labels"} if spec.average \
-        else {"normalize"}
-    extra = set(kwargs) - allowed
-    if extra:
-        raise ValueError(f"analytic proportion intervals do not support the keyword(s) "
-                         f"{sorted(extra)} of {name}{hint}")
-    if not kwargs.get("normalize", True):
-        raise ValueError(f"accuracy_score with normalize=False is a count, not a "
-                         f"proportion{hint}")
-    if not integral:
-        raise ValueError("analytic proportion intervals need counts; sample_weight has "
-                         f"non-integer values{hint}")
-    pos_index = None
-    if spec.average:
-        if kwargs.get("average", "binary") != "binary" or kwargs.get("labels") is not None:
-            raise ValueError(f"analytic intervals of {name} are defined for the binary case "
-                             f"(average='binary', one pos_label) only{hint}")
-        pos_index = positive_index(state.classes, kwargs.get("pos_label", 1))
-    return _analytic.proportion_counts(spec.proportion, state.matrix, pos_index)
-
-
-def _not_a_proportion(method: str, name: str) -> ValueError:
-    proportions = ", ".join(s.name for s in specs() if s.proportion is not None)
-    return ValueError(f"method={method!r} is an interval for a proportion and applies to "
-                      f"{proportions} only; got metric "
-                      f"{name or 'a user callable'}; use 'percentile', 'basic' or 'bca'")
-
-
-def _proportion(spec: MetricSpec, method: str, estimate: float, state: Any, integral: bool,
-                level: float, kwargs: dict[str, Any]) -> Interval:
-    name = spec.name
-    if spec.proportion is None:
-        raise _not_a_proportion(method, name)
-    x, n = _proportion_setup(spec, state, integral, kwargs)
-    if n == 0:
-        warnings.warn(f"{name} is undefined here (its denominator is 0); the interval is the "
-                      "whole range [0, 1]", IntervalWarning, stacklevel=4)
-        return Interval(estimate, 0.0, 1.0, level, method, float("nan"), None, None, name)
-    low, high = _analytic.proportion_interval(x, n, level, method)
-    p = x / n
-    return Interval(estimate, low, high, level, method, float(np.sqrt(p * (1 - p) / n)),
-                    None, None, name)
-
-
-# --------------------------------------------------------------------- counts
-
-def _rows_state(y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | None) -> Any:
-    from dartboard.metrics._confusion import ConfusionCounts
-
-    return ConfusionCounts.from_predictions(y_t, y_o, sample_weight=w,
-                                            names=("y_true", "y_other"))
-
-
-def _row_groups(y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray) -> _bootstrap.CountGroups:
-    """Weighted rows grouped by (cell, weight): the bootstrap resamples rows, not units."""
-    enc = encode_labels(("y_true", y_t), ("y_pred", y_o))
-    t, p = enc.codes
-    return _bootstrap.CountGroups.from_codes(t, p, enc.n_classes, w)
-
-
-def _count_interval(spec: MetricSpec, state: Any, estimate: float, method: str, level: float,
-                    n_resamples: int, stratified: bool, random_state: Any,
-                    kwargs: dict[str, Any], *, groups: _bootstrap.CountGroups | None = None,
-                    integral: bool = True) -> Interval:
-    """The one interval path of a count metric, from its confusion counts.
-
-    ``state`` is the ConfusionCounts of the data; ``groups`` the rows grouped by
-    (cell, weight) when rows carry weights (each resampled row keeps its
-    weight), else the bootstrap draws the frequency counts of ``state``'s cells.
-    ``integral``: the weights (or counts) are whole numbers, as analytic
-    proportion intervals need.
-    """
-    name = spec.name
-    if method == "auto":
-        method = "bca"
-        if spec.proportion is not None and integral:
-            try:
-                _proportion_setup(spec, state, integral, kwargs)
-                method = spec.default_interval
-            except ValueError:
-                pass
-    if method in _analytic.PROPORTION_METHODS:
-        return _proportion(spec, method, estimate, state, integral, level, kwargs)
-    if method in _asymptotic.ROC_AUC_METHODS:
-        raise _not_delong(name, method)
-    if method in _asymptotic.METHODS:
-        from dartboard.uncertainty._large import asymptotic_interval
-
-        asymptotic_interval(spec, method, estimate, None, None, None, level, kwargs)
-    from dartboard.metrics._batched import batch_count_metric
-
-    if groups is None:
-        groups = _bootstrap.CountGroups.from_matrix(state.matrix)
-    reps = _bootstrap.count_replicates(
-        lambda mats: batch_count_metric(spec.name, state.classes, mats, kwargs, undefined="nan"),
-        groups, n_resamples, stratified, check_random_state(random_state), method == "bca")
-    # normalize=False turns accuracy into a count, outside the proportion's range
-    bounds = spec.bounds if kwargs.get("normalize", True) else None
-    low, high, se, used, dist = _bootstrap.bootstrap_interval(estimate, reps, level, method,
-                                                              bounds)
-    return Interval(estimate, low, high, level, used, se, dist, n_resamples, name)
+def _generic_analytic(spec: MetricSpec | None, method: str, estimate: float,
+                      y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | None, level: float,
+                      kwargs: dict[str, Any]) -> Interval:
+    """An analytic interval of rows no family holds, or why there is none."""
+    name = "" if spec is None else spec.name
+    if spec is None or method not in declared(spec):
+        raise not_declared(method, name)
+    return asymptotic_interval(spec, method, estimate, y_t, y_o, w, level, kwargs)
 
 
 # --------------------------------------------------------------------- ranking
-
-def _not_delong(name: str, method: str = "delong") -> ValueError:
-    delong = ", ".join(f"dartboard.metrics.{s.name}" for s in specs()
-                       if s.default_interval == "delong")
-    return ValueError(f"method={method!r} applies to {delong} only; got "
-                      f"{name or 'a user callable'}; use 'percentile', 'basic' or 'bca'")
-
 
 def _binary_scores(y_t: np.ndarray, y_o: np.ndarray, pos_label: Any = None
                    ) -> tuple[np.ndarray, np.ndarray]:
@@ -366,69 +265,6 @@ def _binary_scores(y_t: np.ndarray, y_o: np.ndarray, pos_label: Any = None
                          f"class(es) {classes.tolist()!r}")
     code = positive_index(classes, pos_label, infer="greater")
     return labels == (classes[code] if code >= 0 else pos_label), scores
-
-
-def _delong(spec: MetricSpec | None, estimate: float, y_t: np.ndarray, y_o: np.ndarray,
-            w: np.ndarray | None, level: float, kwargs: dict[str, Any],
-            method: str = "delong") -> Interval:
-    from dartboard._delong import delong_auc_covariance, delong_terms
-
-    name = "" if spec is None else spec.name
-    if spec is None or spec.default_interval != "delong":
-        raise _not_delong(name, method)
-    if w is not None:
-        raise ValueError(f"method={method!r} does not take sample_weight; use a bootstrap "
-                         "method (percentile, basic or bca)")
-    if kwargs.get("max_fpr") not in (None, 1, 1.0):
-        # the estimate is then the standardised partial AUC, which DeLong's variance
-        # of the full AUC does not describe (the interval missed the estimate)
-        raise ValueError(f"method={method!r} is the interval of the full ROC AUC; "
-                         f"max_fpr={kwargs['max_fpr']!r} (a partial AUC) needs a bootstrap "
-                         "method (percentile, basic or bca)")
-    n_classes = np.unique(column_1d(y_t, name="y_true")).shape[0]
-    if np.ndim(y_o) != 1 or n_classes > 2:
-        author = "Newcombe" if method == "newcombe" else "DeLong"
-        raise ValueError(f"method={method!r} is {author}'s interval of a binary ROC AUC; got "
-                         f"{n_classes} classes in y_true and y_score of shape "
-                         f"{np.shape(y_o)}; use a bootstrap method (percentile, basic or bca) "
-                         "for a multiclass AUC")
-    y, scores = _binary_scores(y_t, y_o)
-    if method == "delong-logit":
-        low, high, se = _asymptotic.delong_logit(*delong_terms(y, scores), level)
-    elif method == "newcombe":
-        m = float(np.count_nonzero(y))
-        low, high, se = _asymptotic.newcombe_interval(estimate, m, y.shape[0] - m, level)
-    else:
-        aucs, cov = delong_auc_covariance(y, scores[None, :])
-        low, high, se = _analytic.delong_interval(float(aucs[0]), float(cov[0, 0]), level)
-    return Interval(estimate, low, high, level, method, se, None, None, name)
-
-
-# --------------------------------------------------------------------- bootstrap
-
-def _replicates(metric: Callable[..., Any], spec: MetricSpec | None, y_t: np.ndarray,
-                y_o: np.ndarray, w: np.ndarray | None, kwargs: dict[str, Any],
-                n_resamples: int, stratified: bool, rng: np.random.Generator,
-                jackknife: bool) -> _bootstrap.Replicates:
-    name = "" if spec is None else spec.name
-    if spec is not None and spec.interval_fast == "calibration":
-        from dartboard.uncertainty._calibration import calibration_replicates
-
-        reps = calibration_replicates(y_t, y_o, w, kwargs, n_resamples, stratified, rng,
-                                      jackknife)
-        if reps is not None:
-            return reps
-    if spec is not None and spec.interval_fast in ("roc", "ap", "pr") \
-            and set(kwargs) <= {"pos_label"} and np.ndim(y_o) == 1:
-        # the metric's own pos_label default (1) where it takes one; else the greater label
-        pos_label = kwargs.get("pos_label", 1) if spec.pos_label else None
-        y, scores = _binary_scores(y_t, y_o, pos_label)
-        ranked = _bootstrap.RankedScores.build(y, scores, w)
-        # RankedScores counts over [positives, negatives]; y is only used for order.
-        return _bootstrap.ranking_replicates(spec.interval_fast, ranked, n_resamples,
-                                             stratified, rng, jackknife)
-    return _generic(metric, name, y_t, y_o, w, kwargs, n_resamples, stratified, rng,
-                    jackknife)
 
 
 def _generic(metric: Callable[..., Any], name: str, y_t: np.ndarray, y_o: np.ndarray,

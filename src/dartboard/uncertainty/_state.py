@@ -27,14 +27,14 @@ import numpy as np
 
 from dartboard._rng import check_random_state
 from dartboard._validation import check_option, describe
+from dartboard.families import Metric, family_of
+from dartboard.families._base import interval_of
+from dartboard.families._counts import CountsState
+from dartboard.families._scores import KERNELS, ScoreCells
 from dartboard.metrics._registry import get_spec, resolve_metric, specs
-from dartboard.uncertainty import _analytic, _asymptotic, _bootstrap
-from dartboard.uncertainty._interval import (
-    Interval,
-    _count_interval,
-    _interval_iv,
-    _is_count,
-)
+from dartboard.uncertainty import _bootstrap
+from dartboard.uncertainty._interval import _interval_iv
+from dartboard.uncertainty._result import Interval
 
 __all__ = ["interval_from_counts", "interval_from_score_state"]
 
@@ -109,10 +109,10 @@ def interval_from_counts(metric: str | Callable[..., Any], counts: Any, *,
 
     iv = _interval_iv(metric, method, confidence_level, n_resamples, stratified,
                       check_metric=False)
-    counting = sorted(s.name for s in specs() if _is_count(s))
+    counting = sorted(s.name for s in specs() if s.scalar and s.family == "counts")
     resolved = resolve_metric(metric)
     spec, metric_kwargs = resolved.spec, {**resolved.kwargs, **metric_kwargs}
-    if not _is_count(spec):
+    if spec is None or not spec.scalar or spec.family != "counts":
         raise ValueError(f"metric must be a dartboard count metric (one of "
                          f"{', '.join(counting)}); got {resolved.label}: an interval from "
                          "counts needs a metric of the confusion matrix; use "
@@ -134,9 +134,11 @@ def interval_from_counts(metric: str | Callable[..., Any], counts: Any, *,
     if not np.isfinite(estimate):
         raise ValueError(f"{name} is undefined on these counts (it is {estimate}); no "
                          "interval can be formed")
-    return _count_interval(spec, counts, estimate, iv["method"], iv["confidence_level"],
-                           iv["n_resamples"], iv["stratified"], random_state,
-                           dict(metric_kwargs))
+    family = family_of(spec)
+    return interval_of(family, CountsState(counts), Metric(spec, dict(metric_kwargs)),
+                       method=iv["method"], level=iv["confidence_level"],
+                       n_resamples=iv["n_resamples"], stratified=iv["stratified"],
+                       rng=check_random_state(random_state), estimate=estimate)
 
 
 def check_frequency_counts(values: np.ndarray, name: str) -> None:
@@ -222,12 +224,9 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
     """
     from dartboard.metrics import ScoreState
 
-    check_option(metric, "metric", ("roc_auc_score",))
-    check_option(method, "method", ("auto", *_asymptotic.ROC_AUC_METHODS, "percentile",
-                                    "basic", "bca"))
+    check_option(metric, "metric", sorted(KERNELS))
     iv = _interval_iv(metric, method, confidence_level, n_resamples, stratified,
                       check_metric=False)
-    level = iv["confidence_level"]
     if not isinstance(score_state, ScoreState):
         raise TypeError(f"score_state must be a dartboard.metrics.ScoreState; got "
                         f"{describe(score_state)}")
@@ -235,82 +234,21 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
     check_frequency_counts(score_state.neg, "score_state.neg")
     m, n = float(score_state.n_positive), float(score_state.n_negative)
     if m == 0 or n == 0:
-        raise ValueError("ROC AUC is undefined when the state holds only one class "
+        raise ValueError(f"{metric} is undefined when the state holds only one class "
                          f"({m:g} positive and {n:g} negative samples)")
-    estimate = float(score_state.compute("roc_auc_score"))
-    if method == "auto":
-        # the registry's choice by the smaller class, as dartboard.interval makes it
-        spec = get_spec("roc_auc_score")
-        method = spec.default_interval
-        for minimum, choice in spec.auto_interval:
-            if min(m, n) >= minimum and choice in _asymptotic.ROC_AUC_METHODS:
-                method = choice
-    if method == "newcombe":
-        low, high, se = _asymptotic.newcombe_interval(estimate, m, n, level)
-        return Interval(estimate, low, high, level, method, se, None, None, "roc_auc_score")
-    if method in ("delong", "delong-logit"):
-        terms = _analytic.delong_terms_grouped(score_state.pos, score_state.neg)
-        if method == "delong":
-            low, high, se = _analytic.delong_interval(terms[0], terms[1] + terms[2], level)
-        else:
-            low, high, se = _asymptotic.delong_logit(*terms, level)
-        return Interval(estimate, low, high, level, method, se, None, None, "roc_auc_score")
-    cells = ScoreCells(score_state.pos, score_state.neg)
-    reps = _bootstrap.multinomial_replicates(
-        cells.auc, cells.size, cells.stratum, 8 * 3 * cells.n_scores, iv["n_resamples"],
-        iv["stratified"], check_random_state(random_state), method == "bca",
-        cells.jackknife)
-    low, high, se, used, dist = _bootstrap.bootstrap_interval(
-        estimate, reps, level, method, get_spec("roc_auc_score").bounds)
-    return Interval(estimate, low, high, level, used, se, dist, iv["n_resamples"],
-                    "roc_auc_score")
+    spec = get_spec(metric)
+    return interval_of(family_of(spec), _score_cells(score_state), Metric(spec),
+                       method=iv["method"], level=iv["confidence_level"],
+                       n_resamples=iv["n_resamples"], stratified=iv["stratified"],
+                       rng=check_random_state(random_state))
 
 
-class ScoreCells:
-    """The non-empty (score, class) cells of a score map: the groups of its bootstrap.
-
-    Cells are the positive ones (scores increasing), then the negative ones;
-    ``stratum`` is 1 for positives, 0 for negatives.
-    """
-
-    def __init__(self, pos: np.ndarray, neg: np.ndarray) -> None:
-        pos = np.asarray(pos, dtype=np.float64)
-        neg = np.asarray(neg, dtype=np.float64)
-        self.n_scores = int(pos.shape[0])
-        self.pos_at = np.flatnonzero(pos)
-        self.neg_at = np.flatnonzero(neg)
-        self.size = np.concatenate([pos[self.pos_at], neg[self.neg_at]]).astype(np.int64)
-        self.stratum = np.repeat([1, 0], [self.pos_at.shape[0], self.neg_at.shape[0]])
-        self._pos, self._neg = pos, neg
-
-    def auc(self, counts: np.ndarray) -> np.ndarray:
-        """AUC of each row of a (b, cells) array of counts (nan without both classes).
-
-        ``sum_positives (neg below + neg tied / 2) / (m n)``.
-        """
-        b, n_pos_cells = counts.shape[0], self.pos_at.shape[0]
-        cpos, cneg = counts[:, :n_pos_cells], counts[:, n_pos_cells:]
-        neg = np.zeros((b, self.n_scores))
-        neg[:, self.neg_at] = cneg
-        below = np.cumsum(neg, axis=1)
-        below -= 0.5 * neg
-        wins = np.einsum("bg,bg->b", cpos, below[:, self.pos_at])
-        pairs = cpos.sum(axis=1) * cneg.sum(axis=1)
-        out = np.full(b, np.nan)
-        np.divide(wins, pairs, out=out, where=pairs > 0)
-        return out
-
-    def jackknife(self) -> np.ndarray:
-        """AUC without one row of each cell, in closed form (nan if a class empties)."""
-        pos, neg = self._pos, self._neg
-        m, n = pos.sum(), neg.sum()
-        neg_below = np.cumsum(neg) - 0.5 * neg     # per score: neg below + tied / 2
-        pos_above = m - np.cumsum(pos) + 0.5 * pos  # per score: pos above + tied / 2
-        wins = float(np.dot(pos, neg_below))
-        out_p = np.full(self.pos_at.shape[0], np.nan)
-        out_n = np.full(self.neg_at.shape[0], np.nan)
-        if m > 1:
-            out_p = (wins - neg_below[self.pos_at]) / ((m - 1) * n)
-        if n > 1:
-            out_n = (wins - pos_above[self.neg_at]) / (m * (n - 1))
-        return np.concatenate([out_p, out_n])
+def _score_cells(state: Any) -> ScoreCells:
+    """The (score, class) cells of a map of whole counts, rows of weight one."""
+    pos, neg = np.asarray(state.pos), np.asarray(state.neg)
+    at_pos, at_neg = np.flatnonzero(pos), np.flatnonzero(neg)
+    score = np.concatenate([state.scores[at_neg], state.scores[at_pos]])
+    positive = np.repeat([False, True], [at_neg.shape[0], at_pos.shape[0]])
+    size = np.concatenate([neg[at_neg], pos[at_pos]]).astype(np.int64)
+    order = np.lexsort((positive, score))
+    return ScoreCells(score[order], positive[order], np.ones(order.shape[0]), size[order])
