@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import dartboard as db
-from dartboard.compare._models import _batch_auc
 from dartboard.compare._permutation import MAX_EXACT_PAIRS
+from dartboard.families._paired import PairedCounts, batch_auc
 from dartboard.metrics import (
     accuracy_score,
     balanced_accuracy_score,
@@ -359,9 +359,9 @@ def test_batch_auc_equals_sklearn_with_ties():
     y = rng.integers(0, 2, 60).astype(bool)
     scores = rng.integers(0, 5, (7, 60)).astype(float)
     _, codes = np.unique(scores, return_inverse=True)
-    got = _batch_auc(y, codes.reshape(scores.shape), int(codes.max()) + 1)
+    got = batch_auc(y, codes.reshape(scores.shape), int(codes.max()) + 1)
     np.testing.assert_allclose(got, [sk_auc(y, s) for s in scores])
-    one_class = _batch_auc(np.ones(60, bool), codes.reshape(scores.shape)[:2], 5)
+    one_class = batch_auc(np.ones(60, bool), codes.reshape(scores.shape)[:2], 5)
     assert np.isnan(one_class).all()
 
 
@@ -442,8 +442,6 @@ def test_type_sampler_exact_distribution_equals_all_sample_swaps(n, k, seed, whi
     """Binomial swap counts per (true, a, b) type give exactly the null of all 2^n swaps."""
     from itertools import product
 
-    from dartboard.compare._models import _TypeCounts
-
     metric, kw = _SAMPLER_METRICS[which]
     rng = np.random.default_rng(seed)
     y, a, b = (rng.integers(0, k, n) for _ in range(3))
@@ -452,7 +450,7 @@ def test_type_sampler_exact_distribution_equals_all_sample_swaps(n, k, seed, whi
         slow = [metric(y, np.where(m, b, a), **kw) - metric(y, np.where(m, a, b), **kw)
                 for m in (np.array(bits, bool) for bits in product([0, 1], repeat=n))]
     want = _distribution(slow, np.full(len(slow), 0.5 ** n))
-    sampler = _TypeCounts(metric.__name__, y, a, b, kw)
+    sampler = PairedCounts(metric.__name__, y, a, b, kw)
     sizes = sampler.counts[sampler.moving]
     listed = list(product(*[range(s + 1) for s in sizes]))
     combos = np.array(listed, dtype=np.int64).reshape(len(listed), sizes.shape[0])
@@ -506,7 +504,8 @@ def test_mean_loss_path_matches_sample_swap(metric_name, k, kw):
 
 
 def test_mean_loss_weighted_and_per_sample_terms():
-    from dartboard.compare._models import _per_sample_losses
+    from dartboard.families import Metric
+    from dartboard.families._means import FAMILY as MEANS
     from dartboard.metrics import log_loss
     from dartboard.metrics._registry import get_spec
 
@@ -525,7 +524,7 @@ def test_mean_loss_weighted_and_per_sample_terms():
                    - log_loss(y, np.where(s, a, b), sample_weight=w))
     assert stats.ks_2samp(res.null_distribution, slow).pvalue > KS_LEVEL
     # the per-sample differences average to the difference of the metric values
-    d = _per_sample_losses(get_spec("log_loss"), y, a, b, {"base": 2})
+    d = MEANS.paired(y, a, b, None, Metric(get_spec("log_loss"), {"base": 2})).d
     assert np.average(d, weights=w) == pytest.approx(
         log_loss(y, a, sample_weight=w, base=2) - log_loss(y, b, sample_weight=w, base=2),
         rel=1e-12)
@@ -537,7 +536,7 @@ def test_batch_auc_equals_pairwise_count(n, seed, levels):
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 2, (3, n)).astype(bool)
     codes = rng.integers(0, levels, (3, n))
-    got = _batch_auc(y, codes, levels)
+    got = batch_auc(y, codes, levels)
     for r in range(3):
         pos, neg = codes[r][y[r]], codes[r][~y[r]]
         if pos.size == 0 or neg.size == 0:

@@ -78,15 +78,11 @@ from dartboard.compare._kmodels_null import (
     generic_kway_null,
     stepdown_maxt,
 )
-from dartboard.compare._models import (
-    _binary_truth,
-    _metric_kind,
-    _scalar,
-    _TypeCounts,
-    compare_models,
-)
+from dartboard.compare._models import _scalar, compare_models
 from dartboard.compare._permutation import count_extreme
 from dartboard.compare._results import TestResult, _check_alpha
+from dartboard.families import Metric, family_of
+from dartboard.families._paired import PairedAUC, PairedCounts, binary_truth
 from dartboard.metrics._batched import batch_count_metric
 from dartboard.metrics._registry import resolve_metric, spec_for
 
@@ -300,16 +296,16 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: Any, predictions:
         metric, y_true, predictions, method, n_resamples, alpha, names, sample_weight)
     name = getattr(metric, "__name__", type(metric).__name__)
     spec = spec_for(metric)
-    kind = _metric_kind(spec, w, metric_kwargs, preds[0], np.asarray(y))
-    if kind == "multiclass_auc":
-        kind = "generic"  # the k-model samplers have no multiclass AUC path
+    family = family_of(spec)
+    paired = None if family is None or not spec.scalar else family.paired(
+        y, preds[0], preds[1], w, Metric(spec, dict(metric_kwargs)))
     k = len(preds)
     left, right = np.triu_indices(k, 1)
-    joint = JointTypes(y, preds, columns) if kind == "counts" else None
+    joint = JointTypes(y, preds, columns) if isinstance(paired, PairedCounts) else None
     if joint is not None:
         estimates = batch_count_metric(name, joint.classes, joint.confusion(), metric_kwargs)
     else:
-        if spec is not None and spec.kind == "ranking" and preds[0].ndim == 1:
+        if spec is not None and spec.order_only and preds[0].ndim == 1:
             preds = [stats.rankdata(p) / p.shape[0] for p in preds]
         weight_kw = {} if w is None else {"sample_weight": w}
         estimates = np.array([_scalar(metric(y, p, **weight_kw, **metric_kwargs), name)
@@ -330,8 +326,8 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: Any, predictions:
         if joint is not None:
             values = dealt_count_null(joint, name, metric_kwargs, n_resamples, rng)
             sampler = "step-down max-T over k-way permutations (dealt type counts)"
-        elif kind == "auc":
-            values = auc_kway_null(_binary_truth(y), preds, n_resamples, rng)
+        elif isinstance(paired, PairedAUC):
+            values = auc_kway_null(binary_truth(y), preds, n_resamples, rng)
             sampler = "step-down max-T over k-way permutations (AUC by counting score ranks)"
         else:
             values = generic_kway_null(metric, y, preds, w, metric_kwargs, n_resamples, rng)
@@ -365,7 +361,7 @@ def _pairwise_pvalues(metric: Callable[..., Any], y: np.ndarray, preds: list[np.
                                     **kwargs).pvalue
             continue
         types, counts = joint.pair(i, j)
-        sampler = _TypeCounts.from_types(getattr(metric, "__name__", ""), joint.classes,
+        sampler = PairedCounts.from_types(getattr(metric, "__name__", ""), joint.classes,
                                          types, counts, kwargs)
         # compare_models' permutation stream is the first of two spawned from its seed
         null = sampler.permutation(n_resamples, spawn_generators(seeds[p], 2)[0])

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from dartboard._labels import encode_labels
-from dartboard.compare._models import _batch_auc
+from dartboard.families._paired import batch_auc
 from dartboard.metrics._batched import batch_count_metric
 
 __all__ = ["JointTypes", "auc_kway_null", "dealt_count_null", "generic_kway_null",
@@ -70,7 +70,7 @@ class JointTypes:
         return out.reshape(self.k, kc, kc)
 
     def pair(self, i: int, j: int) -> tuple[np.ndarray, np.ndarray]:
-        """(true, pred_i, pred_j) type codes and counts, as :class:`_TypeCounts` takes."""
+        """(true, pred_i, pred_j) type codes and counts, as :class:`~dartboard.families._paired.PairedCounts` takes."""
         kc = self.n_classes
         codes = (self.true * kc + self.pred[:, i]) * kc + self.pred[:, j]
         types, inverse = np.unique(codes, return_inverse=True)
@@ -147,7 +147,7 @@ def auc_kway_null(yt: np.ndarray, preds: list[np.ndarray], n_resamples: int,
         order = rng.permuted(np.broadcast_to(np.arange(k), (size, n, k)), axis=2)
         dealt = codes[rows, order]
         for j in range(k):
-            out[start:start + size, j] = _batch_auc(yt, dealt[:, :, j], uniq.shape[0])
+            out[start:start + size, j] = batch_auc(yt, dealt[:, :, j], uniq.shape[0])
     return out
 
 

@@ -11,7 +11,7 @@ Three samplers share one contract (R null differences, R bootstrap differences):
   ``Multinomial(n, type frequencies)``. A replicate costs O(K^3), not O(n).
 * binary ROC AUC: each model's scores are ranked once; each replicate (a row of
   a batch of swapped or resampled ranks) then needs only a counting pass, no sort.
-  Multiclass one-vs-rest and one-vs-one AUC (:mod:`._multiclass_auc`) do the same
+  Multiclass one-vs-rest and one-vs-one AUC (:mod:`dartboard.families._paired`) do the same
   per class column.
 * any other metric or callable: swap masks and resample indices drawn per
   replicate, the metric called on the swapped predictions (O(n) per replicate).
@@ -32,15 +32,12 @@ or a micro average it falls back to swapping the raw probability rows.
 
 from __future__ import annotations
 
-import importlib
 import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
-from dartboard._labels import encode_labels, positive_index
 from dartboard._rng import spawn_generators
 from dartboard._validation import (
     as_float_array,
@@ -55,33 +52,16 @@ from dartboard._validation import (
 )
 from dartboard.compare._permutation import ALTERNATIVES, count_extreme
 from dartboard.compare._results import Comparison
-from dartboard.metrics._batched import batch_count_metric
+from dartboard.families import Metric, family_of
+from dartboard.families._paired import within_model_ranks
 from dartboard.metrics._registry import MetricSpec, resolve_metric, spec_for
-from dartboard.uncertainty import Interval
+from dartboard.uncertainty._result import Interval
 
 __all__ = ["compare_models"]
 
 _METHODS = ("permutation",)
 # Cells (replicates x samples or x types) handled at once, so memory stays bounded.
 _BATCH_CELLS = 1 << 22
-
-
-def _metric_kind(spec: MetricSpec | None, sample_weight: Any,
-                 metric_kwargs: dict[str, Any], pred: np.ndarray, y: np.ndarray) -> str:
-    """The paired path for this call: the metric's fast path when the call allows it."""
-    from dartboard.compare._multiclass_auc import batched_multiclass
-
-    fast = None if spec is None or not spec.scalar else spec.compare_fast
-    if fast == "counts":
-        return "counts" if sample_weight is None else "generic"
-    if fast == "auc" and sample_weight is None and not metric_kwargs and pred.ndim == 1:
-        return "auc"
-    if fast == "auc" and sample_weight is None and pred.ndim == 2 and y.ndim == 1 \
-            and batched_multiclass(metric_kwargs):
-        return "multiclass_auc"
-    if fast == "mean_loss" and set(metric_kwargs) <= set(spec.loss_terms[1]):
-        return "mean_loss"
-    return "generic"
 
 
 def _prediction_values(spec: MetricSpec | None, a: np.ndarray,
@@ -221,35 +201,18 @@ def compare_models(metric: str | Callable[..., Any], y_true: Any, pred_a: Any, p
                          "compared with it")
     perm_seed, boot_seed = spawn_generators(random_state, 2)
     spec = spec_for(metric)
-    kind = _metric_kind(spec, w, metric_kwargs, a, y)
-    ranked = kind == "generic" and _rank_invariant(spec, y, a)
-    if ranked:
-        a, b = _within_model_ranks(a), _within_model_ranks(b)
-    losses = None
-    if kind == "mean_loss":
-        losses = _per_sample_losses(spec, y, a, b, metric_kwargs)
-    if kind == "counts":
-        sampler = _TypeCounts(name, y, a, b, metric_kwargs)
-        null = sampler.permutation(n_resamples, perm_seed)
-        boot = sampler.bootstrap(n_resamples, boot_seed)
-        how = "type-reduced sample-swap permutation (Binomial per disagreeing type)"
-    elif kind == "mean_loss":
-        null = _loss_permutation(losses, w, n_resamples, perm_seed)
-        boot = _loss_bootstrap(losses, w, n_resamples, boot_seed)
-        how = "sign-flip permutation of per-sample loss differences"
-    elif kind == "auc":
-        yt = _binary_truth(y)
-        null = _auc_permutation(yt, a, b, n_resamples, perm_seed)
-        boot = _auc_bootstrap(yt, a, b, n_resamples, boot_seed)
-        how = "batched sample-swap permutation of within-model score ranks"
-    elif kind == "multiclass_auc":
-        from dartboard.compare._multiclass_auc import MulticlassAUC
-
-        sampler = MulticlassAUC(y, a, b, metric_kwargs)
-        null = sampler.permutation(n_resamples, perm_seed)
-        boot = sampler.bootstrap(n_resamples, boot_seed)
-        how = "batched sample-swap permutation of within-model score ranks, per class"
+    family = family_of(spec)
+    m = None if spec is None else Metric(spec, dict(metric_kwargs))
+    paired = family.paired(y, a, b, w, m) if family is not None and spec.scalar else None
+    if paired is not None:
+        null = paired.permutation(n_resamples, perm_seed)
+        boot = paired.bootstrap(n_resamples, boot_seed)
+        how = paired.how
     else:
+        ranked = spec is not None and spec.order_only and (
+            family is None or family.rank_swappable(m, a, y))
+        if ranked:
+            a, b = within_model_ranks(a), within_model_ranks(b)
         null = _generic_permutation(metric, y, a, b, w, metric_kwargs, n_resamples, perm_seed)
         boot = _generic_bootstrap(metric, y, a, b, w, metric_kwargs, n_resamples, boot_seed)
         how = ("sample-swap permutation of within-model score ranks" if ranked
@@ -285,218 +248,6 @@ def _percentile_interval(boot: np.ndarray, observed: float, level: float,
                     method="paired bootstrap percentile", standard_error=se,
                     bootstrap_distribution=kept, n_resamples=int(boot.shape[0]),
                     metric=f"difference in {name}")
-
-
-# ---------------------------------------------------------------- count metrics
-
-class _TypeCounts:
-    """The test set reduced to counts of (true, pred_a, pred_b) types."""
-
-    def __init__(self, name: str, y: np.ndarray, a: np.ndarray, b: np.ndarray,
-                 kwargs: dict[str, Any]) -> None:
-        enc = encode_labels(("y_true", y), ("pred_a", a), ("pred_b", b))
-        t, pa, pb = enc.codes
-        k = enc.n_classes
-        codes = (t.astype(np.int64) * k + pa) * k + pb
-        if k ** 3 <= max(4096, 4 * codes.shape[0]):
-            counts = np.bincount(codes, minlength=k ** 3)
-            types = np.flatnonzero(counts)
-            counts = counts[types]
-        else:  # many classes: only the types that occur
-            types, counts = np.unique(codes, return_counts=True)
-        self._set_types(name, kwargs, enc.classes, types, counts)
-
-    @classmethod
-    def from_types(cls, name: str, classes: np.ndarray, types: np.ndarray,
-                   counts: np.ndarray, kwargs: dict[str, Any]) -> _TypeCounts:
-        """A sampler of already counted type codes ``(true * k + pred_a) * k + pred_b``
-        (k = len(classes)); k models compared pair by pair count their rows once."""
-        self = cls.__new__(cls)
-        self._set_types(name, kwargs, np.asarray(classes), np.asarray(types),
-                        np.asarray(counts))
-        return self
-
-    def _set_types(self, name: str, kwargs: dict[str, Any], classes: np.ndarray,
-                   types: np.ndarray, counts: np.ndarray) -> None:
-        k = classes.shape[0]
-        self.name, self.kwargs, self.classes, self.k = name, kwargs, classes, k
-        self.counts = counts
-        true, rest = np.divmod(types, k * k)
-        pred_a, pred_b = np.divmod(rest, k)
-        # confusion cell of each type for model a and for model b
-        self.cell_a = true * k + pred_a
-        self.cell_b = true * k + pred_b
-        self.moving = pred_a != pred_b
-        # replicates per batch, so that batch * (types + cells) stays bounded
-        self.rows = max(1, _BATCH_CELLS // (types.shape[0] + k * k))
-
-    def _matrices(self, type_counts: np.ndarray, cells: np.ndarray) -> np.ndarray:
-        """Confusion matrices (rows, k, k) from per-type counts (rows, types)."""
-        rows = type_counts.shape[0]
-        kk = self.k * self.k
-        flat = (np.arange(rows)[:, None] * kk + cells[None, :]).ravel()
-        out = np.bincount(flat, weights=type_counts.ravel(), minlength=rows * kk)
-        return out.reshape(rows, self.k, self.k)
-
-    def _difference(self, ma: np.ndarray, mb: np.ndarray) -> np.ndarray:
-        return (batch_count_metric(self.name, self.classes, ma, self.kwargs)
-                - batch_count_metric(self.name, self.classes, mb, self.kwargs))
-
-    def permutation(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-        out = np.empty(n_resamples)
-        moving = self.moving
-        for start in range(0, n_resamples, self.rows):
-            rows = min(self.rows, n_resamples - start)
-            swapped = rng.binomial(self.counts[moving], 0.5,
-                                   size=(rows, int(moving.sum()))).astype(np.float64)
-            kept = np.tile(self.counts.astype(np.float64), (rows, 1))
-            kept[:, moving] -= swapped
-            # a swapped sample of type (t, a, b) counts in cell (t, b) for model a
-            # and in cell (t, a) for model b
-            ma = (self._matrices(kept, self.cell_a)
-                  + self._matrices(swapped, self.cell_b[moving]))
-            mb = (self._matrices(kept, self.cell_b)
-                  + self._matrices(swapped, self.cell_a[moving]))
-            out[start:start + rows] = self._difference(ma, mb)
-        return out
-
-    def bootstrap(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-        out = np.empty(n_resamples)
-        total = int(self.counts.sum())
-        freq = self.counts / total
-        for start in range(0, n_resamples, self.rows):
-            rows = min(self.rows, n_resamples - start)
-            draws = rng.multinomial(total, freq, size=rows).astype(np.float64)
-            out[start:start + rows] = self._difference(self._matrices(draws, self.cell_a),
-                                                       self._matrices(draws, self.cell_b))
-        return out
-
-
-# ---------------------------------------------------------------- binary ROC AUC
-
-def _binary_truth(y: np.ndarray) -> np.ndarray:
-    """Positives of a binary ``y_true``: the greater label, as roc_auc_score reads scores."""
-    enc = encode_labels(("y_true", y))
-    if enc.n_classes != 2:
-        raise ValueError(f"roc_auc_score in compare_models needs binary y_true; got "
-                         f"{enc.n_classes} classes")
-    return enc.codes[0] == positive_index(enc.classes, infer="greater")
-
-
-def _rank_invariant(spec: MetricSpec | None, y: np.ndarray, pred: np.ndarray) -> bool:
-    """Whether the generic path swaps ranks: a score metric, except multiclass ROC AUC,
-    whose validation demands probability rows (the registry's ``auc`` fast path on 2-D
-    scores of a 1-D multiclass ``y_true``)."""
-    if spec is None or spec.input != "scores":
-        return False
-    return not (spec.compare_fast == "auc" and pred.ndim == 2 and y.ndim == 1)
-
-
-def _within_model_ranks(x: np.ndarray, axis: int | None = None) -> np.ndarray:
-    """Midranks of one model's scores (1..n, ties averaged), over all entries by default.
-
-    A monotone increasing transform of the scores leaves them unchanged, and both
-    models' ranks share one scale, so swapping them mixes no scales."""
-    return stats.rankdata(x, axis=axis).reshape(x.shape)
-
-
-def _score_codes(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-    """Integer codes of each model's own midranks (twice the midrank: ties give halves),
-    computed once, before any replicate."""
-    n = a.shape[0]
-    return ((2.0 * _within_model_ranks(a)).astype(np.int64),
-            (2.0 * _within_model_ranks(b)).astype(np.int64), 2 * n + 1)
-
-
-def _batch_auc(yt: np.ndarray, codes: np.ndarray, n_codes: int,
-               use: np.ndarray | None = None) -> np.ndarray:
-    """Binary AUC of each row of ``codes`` (rows x n integer score ranks); nan if undefined.
-
-    Counting, not sorting: per row the positives and negatives at each score rank
-    (one bincount), then ``sum_c pos_c (neg_below_c + neg_c / 2) / (m n0)``, which
-    gives ties exactly half a pair. ``use`` (broadcast to the rows) keeps only the
-    samples it marks, e.g. the two classes of a one-vs-one AUC.
-    """
-    rows = codes.shape[0]
-    yt = np.broadcast_to(yt, codes.shape)
-    flat = (np.arange(rows)[:, None] * n_codes + codes).ravel()
-    keep = None if use is None else np.broadcast_to(use, codes.shape).ravel().astype(np.float64)
-    total = np.bincount(flat, weights=keep, minlength=rows * n_codes).reshape(rows, n_codes)
-    hits = yt.ravel().astype(np.float64)
-    pos = np.bincount(flat, weights=hits if keep is None else hits * keep,
-                      minlength=rows * n_codes).reshape(rows, n_codes)
-    neg = total - pos
-    neg_below = np.cumsum(neg, axis=1) - neg
-    m = pos.sum(axis=1)
-    n0 = neg.sum(axis=1)
-    ok = (m > 0) & (n0 > 0)
-    out = np.full(rows, np.nan)
-    pairs = (pos * (neg_below + 0.5 * neg)).sum(axis=1)
-    out[ok] = pairs[ok] / (m[ok] * n0[ok])
-    return out
-
-
-def _batches(n_resamples: int, width: int):
-    rows = max(1, _BATCH_CELLS // width)
-    for start in range(0, n_resamples, rows):
-        yield start, min(rows, n_resamples - start)
-
-
-def _auc_permutation(yt: np.ndarray, a: np.ndarray, b: np.ndarray, n_resamples: int,
-                     rng: np.random.Generator) -> np.ndarray:
-    ca, cb, n_codes = _score_codes(a, b)
-    out = np.empty(n_resamples)
-    for start, size in _batches(n_resamples, max(a.shape[0], n_codes)):
-        swap = rng.random((size, a.shape[0])) < 0.5
-        out[start:start + size] = (_batch_auc(yt, np.where(swap, cb, ca), n_codes)
-                                   - _batch_auc(yt, np.where(swap, ca, cb), n_codes))
-    return out
-
-
-def _auc_bootstrap(yt: np.ndarray, a: np.ndarray, b: np.ndarray, n_resamples: int,
-                   rng: np.random.Generator) -> np.ndarray:
-    ca, cb, n_codes = _score_codes(a, b)
-    n = a.shape[0]
-    out = np.empty(n_resamples)
-    for start, size in _batches(n_resamples, max(n, n_codes)):
-        idx = rng.integers(0, n, size=(size, n))
-        out[start:start + size] = (_batch_auc(yt[idx], ca[idx], n_codes)
-                                   - _batch_auc(yt[idx], cb[idx], n_codes))
-    return out
-
-
-# ---------------------------------------------------------------- mean losses
-
-def _per_sample_losses(spec: MetricSpec, y: np.ndarray, a: np.ndarray, b: np.ndarray,
-                       kwargs: dict[str, Any]) -> np.ndarray:
-    """Loss differences l_a - l_b per sample, from the metric's own per-sample terms."""
-    terms = getattr(importlib.import_module(spec.module), spec.loss_terms[0])
-    return terms(y, a, **kwargs)[0] - terms(y, b, **kwargs)[0]
-
-
-def _loss_permutation(d: np.ndarray, w: np.ndarray | None, n_resamples: int,
-                      rng: np.random.Generator) -> np.ndarray:
-    from dartboard.compare._permutation import _random_null
-
-    if w is not None:  # sum(w s d) / sum(w) = mean(s d') with d' = w d / mean(w)
-        d = d * (w / w.mean())
-    return _random_null(d, n_resamples, rng)
-
-
-def _loss_bootstrap(d: np.ndarray, w: np.ndarray | None, n_resamples: int,
-                    rng: np.random.Generator) -> np.ndarray:
-    n = d.shape[0]
-    out = np.empty(n_resamples)
-    for start, size in _batches(n_resamples, n):
-        idx = rng.integers(0, n, size=(size, n))
-        if w is None:
-            out[start:start + size] = d[idx].mean(axis=1)
-        else:
-            wi = w[idx].astype(np.float64)
-            total = wi.sum(axis=1)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                out[start:start + size] = (wi * d[idx]).sum(axis=1) / total
-    return out
 
 
 # ---------------------------------------------------------------- any metric

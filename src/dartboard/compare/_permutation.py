@@ -14,6 +14,7 @@ from dartboard._validation import (
     check_option,
 )
 from dartboard.compare._results import TestResult
+from dartboard.families._paired import sign_flip_null
 
 __all__ = ["permutation_test", "MAX_EXACT_PAIRS", "ALTERNATIVES"]
 
@@ -86,18 +87,6 @@ def _exact_null(d: np.ndarray) -> np.ndarray:
     return out
 
 
-def _random_null(d: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    n = d.shape[0]
-    out = np.empty(n_resamples, dtype=np.float64)
-    dsum = d.sum()
-    rows = max(1, (1 << 22) // n)  # about 4M flip cells per batch
-    for start in range(0, n_resamples, rows):
-        size = min(rows, n_resamples - start)
-        flips = rng.random((size, n)) < 0.5
-        out[start:start + size] = (dsum - 2.0 * (flips @ d)) / n
-    return out
-
-
 def permutation_test(a: Any, b: Any, *, n_resamples: int = 5000,
                      alternative: str = "two-sided", random_state: Any = None,
                      exact: bool | None = None) -> TestResult:
@@ -157,7 +146,7 @@ def permutation_test(a: Any, b: Any, *, n_resamples: int = 5000,
         pvalue = count_extreme(null, observed, alternative, scale) / null.shape[0]
         method = "exact sign-flip permutation test"
     else:
-        null = _random_null(d, n_resamples, rng)
+        null = sign_flip_null(d, n_resamples, rng)
         pvalue = (count_extreme(null, observed, alternative, scale) + 1) / (n_resamples + 1)
         method = "Monte-Carlo sign-flip permutation test"
     return TestResult(statistic=observed, pvalue=float(min(pvalue, 1.0)),

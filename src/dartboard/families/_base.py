@@ -195,6 +195,18 @@ class Family:
         cannot be pooled (the reason is :meth:`no_cells`)."""
         return None
 
+    def paired(self, y: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray | None,
+               metric: Metric) -> Any:
+        """A sampler of ``metric(y, a) - metric(y, b)`` on the same rows, with
+        ``permutation(n, rng)`` (the sample-swap null), ``bootstrap(n, rng)`` and
+        ``how``; None when the rows must be swapped one by one (:mod:`._paired`)."""
+        return None
+
+    def rank_swappable(self, metric: Metric, pred: np.ndarray, y: np.ndarray) -> bool:
+        """Whether a score metric may be compared on each model's within-model ranks
+        (its value depends on the order of each model's scores only)."""
+        return True
+
     # ---------------------------------------------------------------- analytic
 
     def methods(self, state: Any, metric: Metric) -> tuple[str, ...]:

@@ -21,7 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._labels import encode_labels, indicator_pair, integer_counts_fit, positive_index
+from dartboard._labels import (
+    encode_labels,
+    indicator_pair,
+    integer_counts_fit,
+    positive_index,
+)
 from dartboard.families._base import (
     Batch,
     Cells,
@@ -31,6 +36,7 @@ from dartboard.families._base import (
     place,
     proportion_interval,
 )
+from dartboard.families._paired import PairedCounts
 from dartboard.metrics._batched import batch_count_metric, batch_multilabel_metric
 from dartboard.metrics._confusion import ConfusionCounts
 from dartboard.metrics._count_formulas import indicator_labels
@@ -139,6 +145,13 @@ class CountsFamily(Family):
 
     def takes(self, y_true: np.ndarray, other: np.ndarray, metric: Metric) -> bool:
         return np.ndim(y_true) == np.ndim(other) and np.ndim(y_true) in (1, 2)
+
+    def paired(self, y: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray | None,
+               metric: Metric) -> PairedCounts | None:
+        # a weighted row is not a count of a type: its weight travels with it
+        if w is not None or np.ndim(a) != 1:
+            return None
+        return PairedCounts(metric.name, y, a, b, metric.kwargs)
 
     def build(self, batch: Batch, metric: Metric) -> CountsState | IndicatorState:
         other = batch.of(metric)

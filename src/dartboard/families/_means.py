@@ -37,6 +37,7 @@ from dartboard.families._base import (
     aggregate,
     place,
 )
+from dartboard.families._paired import PairedMeans
 from dartboard.metrics._deviance import pinball_terms, squared_log_terms, tweedie_terms
 from dartboard.metrics._probabilistic import brier_terms, log_loss_terms
 from dartboard.uncertainty._bootstrap import IntervalWarning
@@ -181,6 +182,14 @@ class MeansFamily(Family):
         if metric.spec.input == "probabilities":  # (n, K) probabilities, indicator targets
             return True
         return np.ndim(y_true) == 1 and np.ndim(other) == 1
+
+    def paired(self, y: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray | None,
+               metric: Metric) -> PairedMeans | None:
+        function, keywords, root = TERMS[metric.name]
+        if root or not set(metric.kwargs) <= keywords:
+            return None  # a root of a mean is not a mean of the rows' differences
+        return PairedMeans(function(y, a, **metric.kwargs)[0]
+                           - function(y, b, **metric.kwargs)[0], w)
 
     def build(self, batch: Batch, metric: Metric) -> MeanCells:
         function = TERMS[metric.name][0]

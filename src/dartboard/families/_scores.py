@@ -32,10 +32,11 @@ from dartboard.families._base import (
     aggregate,
     place,
 )
+from dartboard.families._paired import MulticlassAUC, PairedAUC, batched_multiclass
 from dartboard.metrics._ranking import (
     ScoreState,
-    _auc_from_groups,
     _ap_from_groups,
+    _auc_from_groups,
     _pr_auc_from_groups,
 )
 from dartboard.uncertainty import _analytic, _asymptotic
@@ -167,6 +168,20 @@ class ScoresFamily(Family):
     def takes(self, y_true: np.ndarray, other: np.ndarray, metric: Metric) -> bool:
         return np.ndim(y_true) == 1 and np.ndim(other) == 1 and \
             np.unique(y_true).shape[0] == 2
+
+    def paired(self, y: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray | None,
+               metric: Metric) -> PairedAUC | MulticlassAUC | None:
+        if w is not None or metric.name != "roc_auc_score":
+            return None
+        if a.ndim == 1 and not metric.kwargs:
+            return PairedAUC(y, a, b)
+        if a.ndim == 2 and y.ndim == 1 and batched_multiclass(metric.kwargs):
+            return MulticlassAUC(y, a, b, metric.kwargs)
+        return None
+
+    def rank_swappable(self, metric: Metric, pred: np.ndarray, y: np.ndarray) -> bool:
+        # a multiclass AUC validates its (n, K) scores as probability rows
+        return not (metric.name == "roc_auc_score" and pred.ndim == 2 and y.ndim == 1)
 
     def build(self, batch: Batch, metric: Metric) -> ScoreCells:
         return ScoreCells.from_rows(np.asarray(batch.y_true == batch.positive),

@@ -141,6 +141,17 @@ class MetricSpec:
         """The metric function itself."""
         return getattr(importlib.import_module(self.module), self.name)
 
+    @property
+    def order_only(self) -> bool:
+        """Whether its value depends on each model's scores only through their order
+        (a ranking metric): a monotone transform of the scores leaves it unchanged."""
+        return self.kind == "ranking"
+
+    @property
+    def classification(self) -> bool:
+        """Whether it judges classifiers (labels, scores or probabilities)."""
+        return self.input != "values"
+
     def table_label(self, task: str = "binary") -> str:
         """Name in tables: ``label``, with ``_macro`` when a multiclass average is used."""
         base = self.label or self.name.removesuffix("_score")
