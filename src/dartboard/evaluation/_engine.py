@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._labels import integer_counts_fit, positive_index, positive_label
+from dartboard._labels import positive_index, positive_label
 from dartboard._validation import (
     as_float_array,
     check_confidence_level,
@@ -29,7 +29,17 @@ from dartboard._validation import (
     column_1d,
     label_array,
 )
-from dartboard.evaluation._groups import GroupIndex, encode_groups
+from dartboard._rng import seed_sequence
+from dartboard.evaluation._bundle import Bundle, Planned, build_bundle, plan_metrics
+from dartboard.evaluation._finalize import (
+    NO_INTERVAL,
+    GroupGaps,
+    Options,
+    method_for,
+    metric_rows,
+)
+from dartboard.evaluation._groups import GroupIndex, encode_groups, generic_group_replicates
+from dartboard.families import Batch
 from dartboard.evaluation._operating import operating_extras
 from dartboard.evaluation._points import calibration_points, error_points, thin
 from dartboard.evaluation._result import (
@@ -51,8 +61,6 @@ __all__ = ["TASKS", "infer_task", "evaluate_predictions", "prepare", "build_resu
 
 #: ``task`` values: "auto" or one of the registry's tasks
 TASKS = ("auto", *REGISTRY_TASKS)
-# the registry's default_interval None means no interval is valid: a sample maximum
-_NO_INTERVAL = "n/a (sample maximum)"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -142,7 +150,7 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
                                 groups=groups, metrics=metrics, sample_weight=sample_weight,
                                 pos_label=pos_label, threshold_criterion=threshold_criterion,
                                 threshold_target=threshold_target, curve_bands=curve_bands),
-                        model)
+                        model)[0]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -236,40 +244,109 @@ def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: An
                 None if groups is None else encode_groups(groups, n), opts, d, positive)
 
 
-def build_result(plan: Plan, model: str | None = None) -> EvaluationResult:
-    """The rows (overall and per group) and the figures' points of a plan."""
-    rows = tuple(_rows(plan, None))
-    group_rows = None
-    if plan.groups is not None:
-        group_rows = tuple(row for g, members in enumerate(plan.groups.members())
-                           for row in _rows(plan, members, plan.groups.label(g)))
+def build_result(plan: Plan, model: str | None = None,
+                 seed: np.random.SeedSequence | None = None
+                 ) -> tuple[EvaluationResult, GroupGaps | None]:
+    """The rows (overall and per group), the figures' points and the gaps of a plan.
+
+    The rows are one batch of the streaming path: a bundle of family states
+    (:mod:`dartboard.evaluation._bundle`) finalized by
+    :mod:`dartboard.evaluation._finalize`; only metrics no family computes use the
+    rows themselves.
+    """
+    batch = _batch(plan)
+    planned = plan_metrics([(c.label, c.spec, c.kwargs) for c in plan.chosen], batch)
+    bundle = build_bundle(batch, planned, plan.groups)
+    opts = Options(plan.opts.ci, plan.opts.confidence_level, plan.opts.n_resamples,
+                   plan.opts.random_state)
+    generic = _GenericRows(plan)
+    rows = tuple(metric_rows(bundle, planned, opts, generic.row))
+    group_rows = gaps = None
     extra: dict[str, Any] = {}
     if plan.groups is not None:
-        extra.update(group_columns=plan.groups.names, group_keys=plan.groups.keys)
+        keys = plan.groups.keys
+        group_rows = tuple(row for g, members in enumerate(plan.groups.members())
+                           for row in metric_rows(bundle.groups[keys[g]], planned, opts,
+                                                  generic.row, plan.groups.label(g),
+                                                  members))
+        extra.update(group_columns=plan.groups.names, group_keys=keys)
+        by_label = {p.label: p for p in planned}
+        by_label.update(fairness_rates(plan.positive, bundle))
+        gaps = GroupGaps(bundle, by_label, keys,
+                         seed if seed is not None else seed_sequence(plan.opts.random_state),
+                         plan.opts.n_resamples, plan.opts.confidence_level, generic)
     if plan.task == "regression":
         errors, summary = error_points(plan.y_true, plan.y_pred)
         return EvaluationResult(task="regression", n=int(plan.y_true.shape[0]), model=model,
                                 metrics=rows, groups=group_rows,
-                                errors=ErrorPoints(tuple(errors), tuple(summary)), **extra)
+                                errors=ErrorPoints(tuple(errors), tuple(summary)),
+                                **extra), gaps
     return EvaluationResult(task=plan.task, n=int(plan.y_true.shape[0]), model=model,
-                            metrics=rows, groups=group_rows, **_figures(plan), **extra)
+                            metrics=rows, groups=group_rows, **_figures(plan),
+                            **extra), gaps
 
 
-def _method_for(ci: str, spec: MetricSpec, kwargs: dict[str, Any]) -> str:
-    """The method asked for where it applies to the metric, else its default.
+def fairness_rates(positive: Any, bundle: Bundle) -> dict[str, Planned]:
+    """The rates the fairness summaries compare (the registry's ``rate`` facts), as
+    metrics of the confusion counts, when the evaluation has them (binary labels)."""
+    if positive is None:
+        return {}
+    out = {}
+    for spec in specs(scalar=True):
+        if spec.rate is None:
+            continue
+        (planned,) = plan_metrics([(f"__{spec.rate}", spec, {"pos_label": positive})])
+        if planned.key in bundle.states:
+            out[planned.label] = planned
+    return out
 
-    A proportion averaged over classes (macro precision) is no longer a proportion:
-    the analytic methods apply to the binary and unaveraged ones only.
-    """
-    from dartboard.uncertainty._analytic import PROPORTION_METHODS
 
-    if ci in PROPORTION_METHODS:
-        return ci if spec.proportion and "average" not in kwargs else "auto"
-    if ci in ("percentile", "basic", "bca", "auto"):
-        return ci
-    # an analytic method (delong, delong-logit, logit, influence-logit, t) where the
-    # registry says it applies to the metric, else the metric's own choice
-    return ci if ci == spec.default_interval or ci in spec.asymptotic else "auto"
+def _batch(plan: Plan) -> Batch:
+    """The plan's rows as one batch of the families."""
+    classes = None if plan.labelled is None else plan.labelled.classes
+    return Batch(plan.y_true, dict(plan.inputs), plan.weights, plan.positive, classes)
+
+
+class _GenericRows:
+    """Rows and group replicates of metrics no family computes, from the plan's rows."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.chosen = {c.label: c for c in plan.chosen}
+
+    def row(self, p: Planned, members: np.ndarray | None, group: str | None) -> MetricRow:
+        plan, c = self.plan, self.chosen[p.label]
+        y_true = plan.y_true if members is None else plan.y_true[members]
+        w = plan.weights if plan.weights is None or members is None else \
+            plan.weights[members]
+        other = plan.inputs[c.input]
+        other = other if members is None else other[members]
+        try:
+            return _row(c, plan.task, y_true, -other if c.negate else other, w, plan.opts,
+                        group)
+        except ValueError as exc:
+            if group is None:
+                raise
+            # a group on which the metric is undefined (one class for a ranking metric,
+            # say) gets a row that says so; the overall row raised above instead
+            return MetricRow(c.label, float("nan"), None, None,
+                             f"undefined: {exc}".split(";")[0][:120],
+                             plan.opts.confidence_level, int(y_true.shape[0]), group)
+
+    def replicates(self, p: Planned, rng: np.random.Generator) -> np.ndarray:
+        plan, c = self.plan, self.chosen[p.label]
+        other = plan.inputs[c.input]
+        other = -other if c.negate else other
+        w = plan.weights
+
+        def statistic(rows: np.ndarray) -> float:
+            kw = dict(c.kwargs)
+            if w is not None:
+                kw["sample_weight"] = w[rows]
+            return float(c.function(plan.y_true[rows], other[rows], **kw))
+
+        return generic_group_replicates(statistic, plan.groups, plan.opts.n_resamples, rng,
+                                        p.label)
 
 
 def label_of(spec: MetricSpec | None, function: Any, task: str,
@@ -379,113 +456,6 @@ def _negate(spec: MetricSpec, d: _Labelled | None) -> bool:
         and not spec.pos_label and d.positive != positive_label(d.labels, infer="greater")
 
 
-def _rows(plan: Plan, members: np.ndarray | None, group: str | None = None) -> list[MetricRow]:
-    """The rows of every chosen metric, on all samples or on a group's ``members``."""
-    counted = _GroupCounts.of(plan, members)
-    y_true = plan.y_true if members is None else plan.y_true[members]
-    w = plan.weights if plan.weights is None or members is None else plan.weights[members]
-    rows = []
-    for c in plan.chosen:
-        try:
-            if counted is not None and _is_count(c):
-                rows.append(counted.row(c, plan.task, plan.opts, group))
-                continue
-            other = plan.inputs[c.input]
-            other = other if members is None else other[members]
-            rows.append(_row(c, plan.task, y_true, -other if c.negate else other, w,
-                             plan.opts, group))
-        except ValueError as exc:
-            if group is None:
-                raise
-            # a group on which the metric is undefined (one class for a ranking metric,
-            # say) gets a row that says so; the overall row raised above instead
-            rows.append(MetricRow(c.label, float("nan"), None, None,
-                                  f"undefined: {exc}".split(";")[0][:120],
-                                  plan.opts.confidence_level, int(y_true.shape[0]), group))
-    return rows
-
-
-def _is_count(c: Chosen) -> bool:
-    return c.spec is not None and c.spec.interval_fast == "counts" and c.spec.scalar \
-        and c.spec.default_interval is not None
-
-
-@dataclasses.dataclass(frozen=True)
-class _GroupCounts:
-    """The confusion counts of one set of rows, for every count metric's row.
-
-    The same state and bootstrap groups :func:`dartboard.interval` builds from the
-    rows (classes present in the rows; rows grouped by (cell, weight) when weighted),
-    counted once from label codes shared by all groups instead of once per metric.
-    """
-
-    state: Any
-    groups: Any
-    integral: bool
-
-    @classmethod
-    def of(cls, plan: Plan, members: np.ndarray | None) -> _GroupCounts | None:
-        codes = _label_codes(plan)
-        if codes is None:
-            return None
-        t, p, classes = codes
-        w = plan.weights
-        if members is not None:
-            t, p = t[members], p[members]
-            w = None if w is None else w[members]
-        if w is not None and (w.dtype.kind not in "iuf" or not integer_counts_fit(
-                np.abs(w, dtype=np.float64).sum())):
-            return None  # exactness of the weighted sums is not assured: the slow path
-        from dartboard.metrics._confusion import ConfusionCounts
-        from dartboard.uncertainty._bootstrap import CountGroups
-
-        k = classes.shape[0]
-        cells = t * k + p
-        unweighted = np.bincount(cells, minlength=k * k).reshape(k, k)
-        present = (unweighted.sum(axis=0) + unweighted.sum(axis=1)) > 0
-        if w is None:
-            matrix = unweighted
-        else:
-            matrix = np.bincount(cells, weights=w, minlength=k * k).reshape(k, k)
-            if w.dtype.kind in "iu":
-                matrix = matrix.astype(np.int64)
-        lut = np.cumsum(present) - 1
-        kept = int(present.sum())
-        state = ConfusionCounts(classes[present], matrix[np.ix_(present, present)])
-        groups = None if w is None else CountGroups.from_codes(lut[t], lut[p], kept, w)
-        integral = w is None or w.dtype.kind in "iu" or bool(np.all(np.mod(w, 1) == 0))
-        return cls(state, groups, integral)
-
-    def row(self, c: Chosen, task: str, opts: _Options, group: str | None) -> MetricRow:
-        from dartboard.uncertainty._interval import _count_interval
-
-        n = int(self.state.matrix.sum()) if self.groups is None else int(self.groups.size.sum())
-        estimate = float(self.state.compute(c.spec.name, **c.kwargs))
-        if not np.isfinite(estimate):
-            raise ValueError(f"{c.spec.name} is undefined on this data (it is {estimate}); "
-                             "no interval can be formed")
-        res = _count_interval(c.spec, self.state, estimate,
-                              _method_for(opts.ci, c.spec, c.kwargs), opts.confidence_level,
-                              opts.n_resamples, False, opts.random_state, c.kwargs,
-                              groups=self.groups, integral=self.integral)
-        return MetricRow(c.label, float(res.estimate), float(res.low), float(res.high),
-                         str(res.method), float(res.confidence_level), n, group)
-
-
-def _label_codes(plan: Plan) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """(true codes, predicted codes, classes) of a classification plan, computed once."""
-    if plan.labelled is None:
-        return None
-    cache = plan.cache
-    if "codes" not in cache:
-        from dartboard._labels import encode_labels
-
-        enc = encode_labels(("y_true", plan.y_true), ("y_pred", plan.labelled.y_pred))
-        t, p = enc.codes
-        cache["codes"] = (t.astype(np.int64), p.astype(np.int64), enc.classes)
-    return cache["codes"]
-
-
 def _row(c: Chosen, task: str, y_true: np.ndarray, other: np.ndarray,
          w: np.ndarray | None, opts: _Options, group: str | None) -> MetricRow:
     from dartboard.uncertainty import interval
@@ -494,9 +464,9 @@ def _row(c: Chosen, task: str, y_true: np.ndarray, other: np.ndarray,
     weights = {} if w is None else {"sample_weight": w}
     if c.spec is not None and c.spec.default_interval is None:
         estimate = float(c.function(y_true, other, **c.kwargs, **weights))
-        return MetricRow(c.label, estimate, None, None, _NO_INTERVAL, opts.confidence_level,
+        return MetricRow(c.label, estimate, None, None, NO_INTERVAL, opts.confidence_level,
                          n, group)
-    method = _method_for(opts.ci, c.spec, c.kwargs) if c.spec is not None else \
+    method = method_for(opts.ci, c.spec, c.kwargs) if c.spec is not None else \
         (opts.ci if opts.ci in ("percentile", "basic", "bca") else "auto")
     if w is not None and method not in ("percentile", "basic", "bca"):
         method = "auto"  # analytic intervals take no weights; auto then bootstraps

@@ -22,29 +22,17 @@ per group (``benchmarks/group_gap_coverage.py``).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
-import warnings
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from dartboard._rng import check_random_state, child, seed_sequence
+from dartboard._rng import child, seed_sequence
 from dartboard._validation import check_option, describe
-from dartboard.evaluation._engine import (
-    _NO_INTERVAL,
-    Plan,
-    _label_codes,
-    build_result,
-    prepare,
-)
-from dartboard.evaluation._groups import (
-    count_types,
-    generic_group_replicates,
-    row_count_replicates,
-)
+from dartboard.evaluation._engine import build_result, prepare
+from dartboard.evaluation._finalize import NO_INTERVAL, GroupGaps
 from dartboard.evaluation._result import EvaluationResult, MetricRow
 
 __all__ = ["Evaluation", "evaluate", "GAP_METHODS"]
@@ -150,7 +138,7 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
                    metrics=metrics, sample_weight=sample_weight, pos_label=pos_label,
                    threshold_criterion=threshold_criterion,
                    threshold_target=threshold_target, curve_bands=curve_bands)
-    return Evaluation(build_result(plan, model), _Gaps.from_plan(plan, child(root, 1)))
+    return Evaluation(*build_result(plan, model, child(root, 1)))
 
 
 def check_model_name(model: Any) -> str | None:
@@ -159,233 +147,6 @@ def check_model_name(model: Any) -> str | None:
         raise TypeError(f"model must be a name (a non-empty string) or None; got "
                         f"{describe(model)}")
     return model
-
-
-@dataclasses.dataclass
-class _Gaps:
-    """What the grouped bootstrap of the gaps needs, and its replicates once drawn.
-
-    ``types`` holds each group's rows grouped by (confusion cell, weight), enough
-    for every count metric; ``plan`` the rows themselves for other metrics (None
-    when the evaluation was streamed: then only the count metrics' gaps have
-    intervals, and ``no_interval`` says why there are none at all). ``chosen`` are
-    the evaluation's metric rows. Replicates are drawn on first use and kept.
-    """
-
-    seed: np.random.SeedSequence
-    n_resamples: int
-    confidence_level: float
-    classes: np.ndarray | None
-    positive: Any
-    types: list[Any] | None
-    plan: Plan | None = None
-    chosen: tuple[Any, ...] = ()
-    no_interval: str | None = None
-    _drawn: dict[str, np.ndarray] = dataclasses.field(default_factory=dict)
-
-    @classmethod
-    def from_plan(cls, plan: Plan, seed: np.random.SeedSequence) -> _Gaps | None:
-        if plan.groups is None:
-            return None
-        types = classes = None
-        if plan.labelled is not None:
-            t, p, classes = _label_codes(plan)
-            types = count_types(t, p, classes.shape[0], plan.weights, plan.groups)
-        return cls(seed, plan.opts.n_resamples, plan.opts.confidence_level, classes,
-                   plan.positive, types, plan, plan.chosen)
-
-    @classmethod
-    def from_counts(cls, matrices: list[np.ndarray] | None, classes: np.ndarray | None,
-                    positive: Any, chosen: tuple[Any, ...], seed: np.random.SeedSequence,
-                    n_resamples: int, confidence_level: float | None) -> _Gaps:
-        """The gaps of a streamed evaluation, from each group's (K, K) confusion matrix
-        over ``classes`` (None without predicted labels).
-
-        A matrix of whole counts is drawn exactly as the rows it counts
-        (:meth:`CountGroups.from_matrix` equals the groups of those rows), so the
-        same seed gives the in-memory gaps' replicates; integer weights count as
-        repeated rows. Fractional weights are not counts: estimates only.
-        """
-        from dartboard.uncertainty._bootstrap import CountGroups
-
-        why = None if confidence_level is not None else "no confidence_level"
-        types = None
-        if matrices is not None:
-            whole = all(np.all(m == np.round(m)) for m in matrices)
-            if whole:
-                types = [CountGroups.from_matrix(m) for m in matrices]
-            else:
-                why = why or "sample_weight has non-integer values"
-                # one type per cell holding its weighted sum: the exact matrices, no draws
-                types = [CountGroups(m.shape[0], np.flatnonzero(m.ravel()),
-                                     m.ravel()[np.flatnonzero(m.ravel())].astype(float),
-                                     np.ones(np.count_nonzero(m), dtype=np.int64))
-                         for m in matrices]
-        return cls(seed, n_resamples, float("nan") if confidence_level is None
-                   else confidence_level, classes, positive, types, None, chosen, why)
-
-    def gap_interval_refused(self, key: str) -> str | None:
-        """Why the gaps of ``key`` get no interval here (None: they do)."""
-        if self.no_interval is not None:
-            return self.no_interval
-        if self.plan is None and key not in (self._count_keys(self.chosen)
-                                             if self.types is not None else {}):
-            return "streamed: only count metrics have gap intervals"
-        return None
-
-    # ---------------------------------------------------------------- counts
-
-    def _count_keys(self, chosen: Any) -> dict[str, tuple[str, dict[str, Any]]]:
-        """Every count metric the gaps may need: the rows' and the fairness rates."""
-        keys = {c.label: (c.spec.name, c.kwargs) for c in chosen
-                if c.spec is not None and c.spec.interval_fast == "counts" and c.spec.scalar}
-        if self.positive is not None:
-            from dartboard.metrics._registry import specs
-
-            for spec in specs(kind="count"):
-                if spec.rate is not None:
-                    keys.setdefault(f"__{spec.rate}", (spec.name, {"pos_label": self.positive}))
-        return keys
-
-    def observed_counts(self, key: str, chosen: Any) -> np.ndarray:
-        """(G + 1,) values of a count metric on each group's matrix and the pooled one."""
-        from dartboard.metrics._batched import batch_count_metric
-
-        name, kwargs = self._count_keys(chosen)[key]
-        mats = np.stack([t.matrices(t.size[None, :].astype(float))[0] for t in self.types])
-        mats = np.concatenate([mats, mats.sum(axis=0, keepdims=True)])
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            # the metric's own value where it is undefined (zero_division), as the rows
-            # and fairlearn have it; replicates on which it is undefined are left out
-            return batch_count_metric(name, self.classes, mats, kwargs)
-
-    def proportions(self, key: str, chosen: Any) -> np.ndarray | None:
-        """(G, 2) successes and trials of each group when ``key`` is a binomial
-        proportion of whole counts (accuracy, a binary recall...); else None."""
-        from dartboard.metrics._registry import get_spec
-        from dartboard.uncertainty._analytic import proportion_counts
-
-        keys = self._count_keys(chosen) if self.types is not None else {}
-        if key not in keys:
-            return None
-        name, kwargs = keys[key]
-        spec = get_spec(name)
-        if spec.proportion is None or kwargs.get("average", "binary") != "binary":
-            return None
-        if any(not np.all(np.mod(t.weight, 1) == 0) for t in self.types):
-            return None  # fractional weights: not a count of successes
-        pos_index = None
-        if "pos_label" in kwargs:
-            found = np.flatnonzero(self.classes == kwargs["pos_label"])
-            pos_index = int(found[0]) if found.size else -1
-        elif spec.pos_label:
-            return None
-        mats = [t.matrices(t.size[None, :].astype(float))[0] for t in self.types]
-        return np.array([proportion_counts(spec.proportion, m, pos_index) for m in mats])
-
-    def replicates(self, key: str, chosen: Any) -> np.ndarray:
-        """(R, G + 1) replicate values of the metric ``key`` (a row label)."""
-        if key in self._drawn:
-            return self._drawn[key]
-        counted = self._count_keys(chosen) if self.types is not None else {}
-        if key in counted:
-            self._draw_counts(counted)
-        else:
-            self._draw_generic(key, chosen)
-        return self._drawn[key]
-
-    def _draw_counts(self, counted: dict[str, tuple[str, dict[str, Any]]]) -> None:
-        from dartboard.evaluation._groups import count_group_replicates
-        from dartboard.metrics._batched import batch_count_metric
-
-        def evaluate(mats: np.ndarray) -> dict[str, np.ndarray]:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                return {key: batch_count_metric(name, self.classes, mats, kw, undefined="nan")
-                        for key, (name, kw) in counted.items()}
-
-        rng = check_random_state(child(self.seed, 0))
-        self._drawn.update(count_group_replicates(evaluate, self.types, self.n_resamples,
-                                                  False, rng))
-
-    def _draw_generic(self, key: str, chosen: Any) -> None:
-        if self.plan is None:
-            raise ValueError(f"the gaps of {key} need the rows; a streamed evaluation keeps "
-                             "the confusion counts of each group only, which give the gaps "
-                             "of count metrics")
-        position = [c.label for c in chosen].index(key)
-        c = chosen[position]
-        plan = self.plan
-        other = plan.inputs[c.input]
-        other = -other if c.negate else other
-        w = plan.weights
-        rng = check_random_state(child(self.seed, 1 + position))
-        weighted = _weighted_statistic(c, plan.y_true, other, w, plan.groups)
-        if weighted is not None:
-            self._drawn[key] = row_count_replicates(weighted, plan.groups, self.n_resamples,
-                                                    rng)
-            return
-
-        def statistic(rows: np.ndarray) -> float:
-            kw = dict(c.kwargs)
-            if w is not None:
-                kw["sample_weight"] = w[rows]
-            return float(c.function(plan.y_true[rows], other[rows], **kw))
-
-        self._drawn[key] = generic_group_replicates(statistic, plan.groups, self.n_resamples,
-                                                    rng, key)
-
-
-def _weighted_statistic(c: Any, y_true: np.ndarray, other: np.ndarray, w: np.ndarray | None,
-                        index: Any) -> Any:
-    """``f(counts (b, n)) -> (b, G + 1)`` for a metric that takes per-row draw counts as
-    weights: binary ROC AUC / average precision on one sort per group (the registry's
-    ``interval_fast``), or a mean of per-sample losses (``loss_terms``); else None."""
-    import importlib
-
-    spec = c.spec
-    if spec is None or other.ndim != 1:
-        return None
-    if spec.interval_fast in ("roc", "ap") and set(c.kwargs) <= {"pos_label"}:
-        from dartboard.uncertainty._bootstrap import RankedScores
-        from dartboard.uncertainty._interval import _binary_scores
-
-        pos_label = c.kwargs.get("pos_label", 1) if spec.pos_label else None
-        positive, scores = _binary_scores(y_true, other, pos_label)
-        parts = [*index.members(), np.arange(y_true.shape[0])]
-        ranked = []
-        for rows in parts:
-            order = rows[np.argsort(-scores[rows], kind="stable")]
-            lab = positive[order]
-            perm = np.concatenate([order[lab], order[~lab]])
-            ranked.append((RankedScores.build(positive[rows], scores[rows],
-                                              None if w is None else w[rows]), perm))
-        stat = {"roc": RankedScores.auc, "ap": RankedScores.average_precision}[
-            spec.interval_fast]
-
-        def ranking(counts: np.ndarray) -> np.ndarray:
-            out = np.empty((counts.shape[0], len(ranked)))
-            for j, (rs, perm) in enumerate(ranked):
-                for r in range(counts.shape[0]):
-                    out[r, j] = stat(rs, counts[r, perm])
-            return out
-
-        return ranking
-    if spec.loss_terms is not None and set(c.kwargs) <= set(spec.loss_terms[1]):
-        terms = getattr(importlib.import_module(spec.module), spec.loss_terms[0])
-        losses, weights = terms(y_true, other, sample_weight=w, **c.kwargs)
-        weights = np.ones_like(losses) if weights is None else weights.astype(np.float64)
-        onehot = np.zeros((y_true.shape[0], index.n_groups + 1))
-        onehot[np.arange(y_true.shape[0]), index.codes] = 1.0
-        onehot[:, -1] = 1.0
-
-        def mean_loss(counts: np.ndarray) -> np.ndarray:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                return ((counts * (weights * losses)) @ onehot) / ((counts * weights) @ onehot)
-
-        return mean_loss
-    return None
 
 
 class Evaluation:
@@ -402,7 +163,7 @@ class Evaluation:
         The engine's typed result (rows and the points of the figures).
     """
 
-    def __init__(self, result: EvaluationResult, gaps: _Gaps | None = None,
+    def __init__(self, result: EvaluationResult, gaps: GroupGaps | None = None,
                  states: dict[str, Any] | None = None) -> None:
         self.result = result
         self._gaps = gaps
@@ -505,22 +266,21 @@ class Evaluation:
     def _values_and_replicates(self, label: str) -> tuple[np.ndarray, np.ndarray]:
         """(G + 1,) observed values (groups, then overall) and their (R, G + 1) replicates."""
         gaps = self._gaps
-        chosen = gaps.chosen
+        if label.startswith("__") and label not in gaps.planned:
+            raise ValueError("the fairness summaries compare rates of predicted labels; "
+                             "this evaluation has scores only (give y_pred or proba)")
         if label.startswith("__"):
-            if gaps.types is None:
-                raise ValueError("the fairness summaries compare rates of predicted labels; "
-                                 "this evaluation has scores only (give y_pred or proba)")
-            observed = gaps.observed_counts(label, chosen)
+            observed = gaps.observed(label)
         else:
             overall = dict(zip(self.metrics, (r.estimate for r in self.result.metrics)))
             observed = np.append(self._group_values(label), overall[label])
-        if gaps.gap_interval_refused(label) is not None:
+        if gaps.refused(label) is not None:
             return observed, np.full((1, observed.shape[0]), np.nan)
-        return observed, gaps.replicates(label, chosen)
+        return observed, gaps.replicates(label)
 
     def _gap(self, label: str, kind: str, method: str) -> dict[str, Any]:
         values, reps = self._values_and_replicates(label)
-        refused = self._gaps.gap_interval_refused(label)
+        refused = self._gaps.refused(label)
         g_count = values.shape[0] - 1
         keys = self._group_labels()
         groups, overall = values[:g_count], values[g_count]
@@ -570,7 +330,7 @@ class Evaluation:
         from dartboard.uncertainty._analytic import proportion_interval
 
         gaps = self._gaps
-        counts = gaps.proportions(label, gaps.chosen)
+        counts = gaps.proportions(label)
         if counts is None or counts[a, 1] <= 0 or counts[b, 1] <= 0:
             return None
         level = gaps.confidence_level
@@ -607,9 +367,9 @@ class Evaluation:
         if metrics is None:
             # the rows with an interval; a streamed evaluation shows the gaps of every row
             # it has states for (their method says when there is no interval)
-            streamed = self._gaps is not None and self._gaps.plan is None
+            streamed = self._gaps is not None and self._gaps.streamed
             return [r.metric for r in self.result.metrics if r.low is not None
-                    or (streamed and r.method != _NO_INTERVAL)]
+                    or (streamed and r.method != NO_INTERVAL)]
         metrics = [metrics] if isinstance(metrics, str) else list(metrics)
         unknown = [m for m in metrics if m not in self.metrics]
         if unknown:

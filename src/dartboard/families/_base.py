@@ -218,6 +218,11 @@ class Family:
         """``(low, high, standard error)`` of an analytic ``method``."""
         raise ValueError(f"method={method!r} does not apply to {metric.name}")
 
+    def proportion(self, state: Any, metric: Metric) -> tuple[float, float] | None:
+        """``(successes, trials)`` when ``metric`` on this state is a binomial
+        proportion of whole counts (Newcombe's gap interval needs them); else None."""
+        return None
+
     def why_not(self, state: Any, metric: Metric, method: str) -> str:
         """Why an analytic ``method`` the registry declares for ``metric`` does not
         apply to this state (weights, keywords, the shape of the data)."""

@@ -221,7 +221,7 @@ class CountsFamily(Family):
 
     def methods(self, state: CountsState | IndicatorState, metric: Metric
                 ) -> tuple[str, ...]:
-        return PROPORTION_METHODS if self._proportion(state, metric) is not None else ()
+        return PROPORTION_METHODS if self.proportion(state, metric) is not None else ()
 
     def why_not(self, state: CountsState | IndicatorState, metric: Metric,
                 method: str) -> str:
@@ -235,7 +235,7 @@ class CountsFamily(Family):
         return (f"analytic intervals of {metric.name} are defined for the binary case "
                 "(average='binary', one pos_label) without other keywords only")
 
-    def _proportion(self, state: CountsState | IndicatorState, metric: Metric
+    def proportion(self, state: CountsState | IndicatorState, metric: Metric
                     ) -> tuple[float, float] | None:
         """``(x, n)`` of a proportion metric on whole counts, binary or unaveraged."""
         spec, kw = metric.spec, metric.kwargs
@@ -255,7 +255,7 @@ class CountsFamily(Family):
 
     def analytic(self, state: CountsState, metric: Metric, method: str, level: float
                  ) -> tuple[float, float, float]:
-        found = self._proportion(state, metric)
+        found = self.proportion(state, metric)
         if method not in PROPORTION_METHODS or found is None:
             raise ValueError(f"method={method!r} does not apply to {metric.name} here")
         return proportion_interval(*found, level, method, metric.name)

@@ -1,0 +1,236 @@
+"""From a bundle of family states to rows, intervals and the gaps between groups.
+
+Every number of an evaluation -- in memory, streamed from Parquet or reduced from
+Dask partitions -- comes from here, from the merged states of
+:mod:`dartboard.evaluation._bundle`:
+
+* a row's estimate is the family's value of its state, and its interval the
+  family's (:func:`dartboard.families._base.interval_of`): analytic where the
+  registry's ``auto`` choice says so, else a bootstrap of the state's cells, with
+  ``random_state`` as :func:`dartboard.interval` takes it, so a row equals
+  ``dartboard.interval`` on the same rows with the same seed;
+* a group's rows the same, from the group's states;
+* the gaps between groups from replicates of every group at once
+  (:func:`dartboard.families._base.group_replicates`): each group's cells drawn on
+  their own, all rows the groups' draws together; metrics that share a state
+  (every count metric, the fairness rates) share the draws, so a summary that takes
+  the worse of two rates compares them replicate by replicate.
+
+A metric no family computes (a user's callable) is computed on the rows in memory
+(``generic``) and is refused by a streamed evaluation, which keeps no rows. An
+interval that cannot be formed (a rate undefined on every resample, a bootstrap a
+streamed state cannot draw) leaves the estimate in its row, with the reason in
+``method``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from dartboard._rng import check_random_state, child
+from dartboard.evaluation._bundle import Bundle, Planned
+from dartboard.evaluation._result import MetricRow
+from dartboard.families._base import group_replicates, interval_of
+from dartboard.metrics._registry import MetricSpec
+from dartboard.uncertainty._analytic import PROPORTION_METHODS
+from dartboard.uncertainty._bootstrap import IntervalWarning
+
+__all__ = ["GroupGaps", "Options", "metric_rows", "method_for", "NO_INTERVAL", "NO_ROWS"]
+
+#: the registry's default_interval None means no interval is valid: a sample maximum
+NO_INTERVAL = "n/a (sample maximum)"
+#: a generic metric in a streamed evaluation
+NO_ROWS = "n/a (needs the rows; a streamed evaluation keeps states)"
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """The interval options of an evaluation."""
+
+    ci: str = "auto"
+    confidence_level: float | None = 0.95
+    n_resamples: int = 2000
+    random_state: Any = None
+
+
+def method_for(ci: str, spec: MetricSpec, kwargs: dict[str, Any]) -> str:
+    """The method asked for where it applies to the metric, else its default.
+
+    A proportion averaged over classes (macro precision) is no longer a proportion:
+    the analytic methods apply to the binary and unaveraged ones only.
+    """
+    if ci in PROPORTION_METHODS:
+        return ci if spec.proportion and "average" not in kwargs else "auto"
+    if ci in ("percentile", "basic", "bca", "auto"):
+        return ci
+    # an analytic method (delong, delong-logit, logit, influence-logit, t) where the
+    # registry says it applies to the metric, else the metric's own choice
+    return ci if ci == spec.default_interval or ci in spec.asymptotic else "auto"
+
+
+Generic = Callable[[Planned, "np.ndarray | None", "str | None"], MetricRow]
+
+
+def metric_rows(bundle: Bundle, planned: Sequence[Planned], opts: Options,
+                generic: Generic | None, group: str | None = None,
+                members: np.ndarray | None = None) -> list[MetricRow]:
+    """One row per metric of ``bundle``'s states (all rows, or one group's).
+
+    ``generic(planned, members, group)`` computes a metric no family does from the
+    rows (None: a streamed evaluation, which has none).
+    """
+    rows = []
+    for p in planned:
+        if p.family is None:
+            if generic is not None:
+                rows.append(generic(p, members, group))
+            else:
+                rows.append(_row(p.label, float("nan"), None, None, NO_ROWS, opts,
+                                 bundle.n_rows, group))
+            continue
+        rows.append(_family_row(p, bundle.states[p.key], opts, group))
+    return rows
+
+
+def _row(label: str, estimate: float, low: float | None, high: float | None, method: str,
+         opts: Options, n: int, group: str | None) -> MetricRow:
+    level = float("nan") if opts.confidence_level is None else opts.confidence_level
+    return MetricRow(label, float(estimate), low, high, method, level, int(n), group)
+
+
+def _family_row(p: Planned, state: Any, opts: Options, group: str | None) -> MetricRow:
+    family, metric = p.family, p.metric
+    n = family.n_rows(state)
+    with warnings.catch_warnings():
+        if group is not None:
+            warnings.simplefilter("ignore")
+        try:
+            estimate = family.value(state, metric)
+        except ValueError as exc:
+            if group is None:
+                raise
+            estimate, why = float("nan"), str(exc)
+        else:
+            why = f"{metric.name} is undefined on this group"
+    if not np.isfinite(estimate):
+        if group is None:
+            raise ValueError(f"{metric.name} is undefined on this data (it is {estimate}); "
+                             "no interval can be formed")
+        return _row(p.label, float("nan"), None, None,
+                    f"undefined: {why}".split(";")[0][:120], opts, n, group)
+    if opts.confidence_level is None:
+        return _row(p.label, estimate, None, None, "n/a (confidence_level=None)", opts, n,
+                    group)
+    if metric.spec.default_interval is None:
+        return _row(p.label, estimate, None, None, NO_INTERVAL, opts, n, group)
+    try:
+        with warnings.catch_warnings():
+            if group is not None:
+                warnings.simplefilter("ignore")
+            iv = interval_of(family, state, metric,
+                             method=method_for(opts.ci, metric.spec, metric.kwargs),
+                             level=opts.confidence_level, n_resamples=opts.n_resamples,
+                             stratified=False, rng=check_random_state(opts.random_state),
+                             estimate=estimate)
+    except ValueError as exc:
+        # the estimate stands; it is the interval that cannot be formed
+        reason = str(exc).split(";")[0][:120]
+        if group is None:
+            warnings.warn(f"no interval for {metric.name}: {reason}", IntervalWarning,
+                          stacklevel=5)
+        return _row(p.label, estimate, None, None, f"n/a ({reason})", opts, n, group)
+    return MetricRow(p.label, float(iv.estimate), float(iv.low), float(iv.high),
+                     str(iv.method), float(iv.confidence_level), n, group)
+
+
+# ------------------------------------------------------------------------ gaps
+
+class GroupGaps:
+    """Per-group values of a metric and their grouped-bootstrap replicates.
+
+    ``planned`` maps row labels (and the fairness rates ``__selection``, ``__tpr``,
+    ``__fpr``) to their metrics; ``keys`` are the groups in row order. ``generic``
+    draws the replicates of a metric from the rows (``generic.replicates(planned,
+    rng)``, for the labels in ``generic.chosen``) where the states cannot (in memory);
+    None in a streamed evaluation. Replicates are drawn on first use and kept.
+    """
+
+    def __init__(self, bundle: Bundle, planned: dict[str, Planned],
+                 keys: Sequence[tuple[Any, ...]], seed: np.random.SeedSequence,
+                 n_resamples: int, confidence_level: float | None, generic: Any) -> None:
+        self.bundle, self.planned, self.keys = bundle, planned, list(keys)
+        self.seed, self.n_resamples = seed, n_resamples
+        self.confidence_level = float("nan") if confidence_level is None \
+            else confidence_level
+        self.generic = generic
+        self.streamed = generic is None
+        self._drawn: dict[str, np.ndarray] = {}
+        # metrics that share a state share its draws: one seed per state key
+        state_keys = list(dict.fromkeys(p.key for p in planned.values()
+                                        if p.key is not None))
+        self._seed_of = {k: i for i, k in enumerate(state_keys)}
+
+    def _states(self, p: Planned) -> list[Any]:
+        return [self.bundle.groups[k].states[p.key] for k in self.keys]
+
+    def observed(self, label: str) -> np.ndarray:
+        """(G + 1,) values of ``label`` on each group and on all rows (nan: undefined)."""
+        p = self.planned[label]
+        states = [*self._states(p), self.bundle.states[p.key]]
+        out = np.empty(len(states))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for j, state in enumerate(states):
+                try:
+                    out[j] = p.family.value(state, p.metric)
+                except ValueError:
+                    out[j] = np.nan
+        return out
+
+    def _pooled(self, p: Planned) -> bool:
+        """Whether the family draws the groups' replicates from their states."""
+        return p.family is not None and \
+            p.family.pool(self._states(p), p.metric) is not None
+
+    def refused(self, label: str) -> str | None:
+        """Why the gaps of ``label`` get no interval (None: they do). In memory the
+        rows are resampled where the states cannot be."""
+        p = self.planned[label]
+        if np.isnan(self.confidence_level):
+            return "no confidence_level"
+        if self._pooled(p) or (self.generic is not None and label in self.generic.chosen):
+            return None
+        if p.family is None:
+            return "streamed: a metric no family computes needs the rows"
+        return p.family.no_cells(self.bundle.states[p.key], p.metric)
+
+    def replicates(self, label: str) -> np.ndarray:
+        """(R, G + 1) replicate values of ``label``."""
+        if label in self._drawn:
+            return self._drawn[label]
+        p = self.planned[label]
+        if not self._pooled(p):
+            rng = check_random_state(child(self.seed, 1000 + list(self.planned).index(label)))
+            drawn = self.generic.replicates(p, rng)
+        else:
+            rng = check_random_state(child(self.seed, self._seed_of[p.key]))
+            drawn = group_replicates(p.family, self._states(p), p.metric, self.n_resamples,
+                                     rng)
+        self._drawn[label] = drawn
+        return drawn
+
+    def proportions(self, label: str) -> np.ndarray | None:
+        """(G, 2) successes and trials per group when ``label`` is a binomial proportion
+        of whole counts (accuracy, a binary recall...); else None."""
+        p = self.planned.get(label)
+        if p is None or p.family is None:
+            return None
+        found = [p.family.proportion(s, p.metric) for s in self._states(p)]
+        if any(f is None for f in found):
+            return None
+        return np.array(found, dtype=np.float64)
