@@ -69,6 +69,9 @@ class Bundle:
     n_rows: int = 0
     states: dict[str, Any] = dataclasses.field(default_factory=dict)
     groups: dict[tuple[Any, ...], Bundle] | None = None
+    #: the labels of ``y_true`` seen (a streamed classification decides its task and
+    #: checks its positive class from them)
+    labels: frozenset[Any] = frozenset()
 
     def merge(self, other: Bundle, planned: Sequence[Planned]) -> Bundle:
         """Both bundles' rows (neither changes)."""
@@ -81,7 +84,7 @@ class Bundle:
             groups = dict(self.groups or {})
             for key, bundle in (other.groups or {}).items():
                 groups[key] = groups[key].merge(bundle, planned) if key in groups else bundle
-        return Bundle(self.n_rows + other.n_rows, states, groups)
+        return Bundle(self.n_rows + other.n_rows, states, groups, self.labels | other.labels)
 
 
 def _states(batch: Batch, planned: Sequence[Planned]) -> dict[str, Any]:

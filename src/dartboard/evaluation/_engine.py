@@ -56,6 +56,7 @@ from dartboard.metrics._registry import TASKS as REGISTRY_TASKS
 from dartboard.metrics._registry import MetricSpec, resolve_metric, specs
 
 __all__ = ["TASKS", "infer_task", "evaluate_predictions", "prepare", "build_result", "Plan",
+           "choose_metrics",
            "Chosen", "check_positive", "check_score_labels", "metric_keywords",
            "metrics_list", "check_metric_applies", "label_of"]
 
@@ -376,24 +377,43 @@ def takes_weights(function: Callable[..., Any]) -> bool:
 def _choose(metrics: Any, task: str, inputs: dict[str, np.ndarray | None],
             d: _Labelled | None, positive: Any = None, *,
             weighted: bool = False) -> tuple[Chosen, ...]:
-    """The rows of the evaluation: the registry's defaults for the task that the given
-    columns feed, or the metrics asked for (each checked to apply).
+    """The rows of an in-memory evaluation (:func:`choose_metrics` on its inputs)."""
+    given = {k for k, v in inputs.items() if v is not None}
+    classes = None if d is None else d.classes
+    negate = d is not None and d.task == "binary" and \
+        d.positive != positive_label(d.labels, infer="greater")
+    return choose_metrics(metrics, task, given, classes, positive, weighted=weighted,
+                          negate=negate)
+
+
+def choose_metrics(metrics: Any, task: str, given: set[str], classes: np.ndarray | None,
+                   positive: Any = None, *, weighted: bool = False,
+                   negate: bool = False) -> tuple[Chosen, ...]:
+    """The rows of an evaluation (in memory or streamed): the registry's defaults for
+    the task that the given input kinds feed, or the metrics asked for (each checked
+    to apply), with their keywords and labels.
 
     With sample weights, a default metric that takes none (a sample maximum) is left
     out, and one asked for by name is refused: a weighted evaluation never mixes in
-    unweighted numbers.
+    unweighted numbers. ``negate``: binary scores whose positive class is the lesser
+    label feed the score metrics that take no ``pos_label`` negated (the generic rows).
     """
     regression = task == "regression"
+
+    def keywords(spec: MetricSpec) -> dict[str, Any]:
+        return {} if regression else metric_keywords(spec, task, positive, classes)
+
+    def flip(spec: MetricSpec) -> bool:
+        return negate and spec.input == "scores" and not spec.pos_label
+
     if metrics is None:
         out = []
         for spec in specs(task=task):
-            if inputs.get(spec.input) is None:
+            if spec.input not in given or (weighted and not takes_weights(spec.function)):
                 continue
-            if weighted and not takes_weights(spec.function):
-                continue
-            kw = _keywords(spec, d, positive) if d is not None else {}
+            kw = keywords(spec)
             out.append(Chosen(label_of(spec, None, task, kw), spec.function, spec,
-                              spec.input, kw, _negate(spec, d)))
+                              spec.input, kw, flip(spec)))
         return tuple(out)
     out = []
     for metric in metrics_list(metrics):
@@ -407,12 +427,12 @@ def _choose(metrics: Any, task: str, inputs: dict[str, np.ndarray | None],
             kind = "values" if regression else "labels"
             out.append(Chosen(label_of(None, function, task, {}), function, None, kind, {}))
             continue
-        check_metric_applies(spec, task, {k for k, v in inputs.items() if v is not None})
-        kw = _keywords(spec, d, positive) if d is not None else {}
+        check_metric_applies(spec, task, given)
+        kw = keywords(spec)
         # keywords the name carries ("f1_macro") override the task's defaults
         label = resolved.label if resolved.kwargs else label_of(spec, function, task, kw)
         kw.update(resolved.kwargs)
-        out.append(Chosen(label, function, spec, spec.input, kw, _negate(spec, d)))
+        out.append(Chosen(label, function, spec, spec.input, kw, flip(spec)))
     labels = [c.label for c in out]
     if len(set(labels)) != len(labels):
         raise ValueError(f"metrics lists a metric twice: {labels}")
@@ -449,11 +469,6 @@ def check_metric_applies(spec: MetricSpec, task: str, given: set[str]) -> None:
     if spec.input not in given:
         raise ValueError(f"metrics: {spec.name} needs {_FEEDS[spec.input]}, which was "
                          "not given")
-
-
-def _negate(spec: MetricSpec, d: _Labelled | None) -> bool:
-    return d is not None and d.task == "binary" and spec.input == "scores" \
-        and not spec.pos_label and d.positive != positive_label(d.labels, infer="greater")
 
 
 def _row(c: Chosen, task: str, y_true: np.ndarray, other: np.ndarray,
@@ -576,10 +591,6 @@ def _inputs(d: _Labelled) -> dict[str, np.ndarray | None]:
         if d.is_prob or d.proba is not None else None
     return {"labels": d.y_pred, "probabilities": probabilities,
             "scores": d.y_score if d.task == "binary" else probabilities}
-
-
-def _keywords(spec: MetricSpec, d: _Labelled, positive: Any) -> dict[str, Any]:
-    return metric_keywords(spec, d.task, positive, d.classes)
 
 
 def metric_keywords(spec: MetricSpec, task: str, positive: Any,

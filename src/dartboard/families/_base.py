@@ -79,6 +79,9 @@ class Batch:
     weight: np.ndarray | None = None
     positive: Any = None
     classes: np.ndarray | None = None
+    #: bounded-memory states asked for by a streamed evaluation: ``score_bins``
+    #: ``(n_bins, low, high)`` bins the scores (:class:`~dartboard.metrics.BinnedScoreState`)
+    approximate: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def of(self, metric: Metric) -> np.ndarray:
         """The array that feeds ``metric`` (its second argument)."""
@@ -93,7 +96,7 @@ class Batch:
         return Batch(self.y_true[rows],
                      {k: None if v is None else v[rows] for k, v in self.inputs.items()},
                      None if self.weight is None else self.weight[rows], self.positive,
-                     self.classes)
+                     self.classes, self.approximate)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,10 +116,11 @@ class Cells:
         from ``evaluate``.
     bytes_per_value : int
         Working memory of ``evaluate`` per replicate (for batching).
-    noisy : callable or None
-        ``(counts, rng) -> values`` for a replicate that draws more than the counts
-        (the calibration error draws each cell's sum of confidences); used instead of
-        ``evaluate`` for the bootstrap, with the bootstrap's generator.
+    extra : tuple of two callables or None
+        For a replicate that draws more than the counts (the calibration error draws
+        each cell's sum of confidences): ``draw(counts, rng) -> (b, C) amounts`` and
+        ``evaluate(counts, amounts) -> values``. The bootstrap uses them instead of
+        ``evaluate``; pooled replicates add the parts' amounts as they add counts.
     sampler : callable or None
         ``(rng, size, b) -> (b, C)`` counts of an unstratified resample, drawn
         otherwise than by ``rng.multinomial`` (same law; faster for many small cells).
@@ -130,16 +134,16 @@ class Cells:
     evaluate: Callable[[np.ndarray], np.ndarray]
     jackknife: Callable[[], np.ndarray] | None = None
     bytes_per_value: int = 64
-    noisy: Callable[[np.ndarray, np.random.Generator], np.ndarray] | None = None
+    extra: tuple[Callable[..., np.ndarray], Callable[..., np.ndarray]] | None = None
     sampler: Callable[..., np.ndarray] | None = None
     unstratified: str | None = None
 
     def replicate(self, rng: np.random.Generator) -> Callable[[np.ndarray], np.ndarray]:
         """The replicate function of a bootstrap drawing from ``rng``."""
-        if self.noisy is None:
+        if self.extra is None:
             return self.evaluate
-        noisy = self.noisy
-        return lambda counts: noisy(counts, rng)
+        draw, evaluate = self.extra
+        return lambda counts: evaluate(counts, draw(counts, rng))
 
     @property
     def n_rows(self) -> int:
@@ -179,6 +183,11 @@ class Family:
     def n_rows(self, state: Any) -> int:
         """Rows the state counts."""
         raise NotImplementedError
+
+    def error_bound(self, state: Any, metric: Metric) -> float | None:
+        """``|value - exact| <=`` this bound for a bounded-memory state (binned scores, a
+        quantile sketch); None when the value is exact."""
+        return None
 
     def cells(self, state: Any, metric: Metric) -> Cells | None:
         """The state's cells for ``metric``; None when it cannot be resampled (the
@@ -349,17 +358,25 @@ def group_replicates(family: Family, states: Sequence[Any], metric: Metric,
     width = pooled_cells.size.shape[0]
     batch = max(1, min(n_resamples, _bootstrap.BATCH_BYTES // (8 * 4 * max(width, 1))))
     out = np.empty((n_resamples, g + 1))
+    extra = pooled_cells.extra is not None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for start in range(0, n_resamples, batch):
             b = min(batch, n_resamples - start)
             total = np.zeros((b, width))
+            amounts = np.zeros((b, width)) if extra else None
             for j, (cells, at) in enumerate(zip(parts, where)):
                 n = cells.n_rows
                 counts = rng.multinomial(n, cells.size / n, size=b).astype(np.float64)
-                out[start:start + b, j] = cells.replicate(rng)(counts)
+                if extra:
+                    drawn = cells.extra[0](counts, rng)
+                    out[start:start + b, j] = cells.extra[1](counts, drawn)
+                    amounts[:, at] += drawn
+                else:
+                    out[start:start + b, j] = cells.evaluate(counts)
                 total[:, at] += counts  # a part's cells are distinct pooled cells
-            out[start:start + b, g] = pooled_cells.replicate(rng)(total)
+            out[start:start + b, g] = pooled_cells.extra[1](total, amounts) if extra \
+                else pooled_cells.evaluate(total)
     return out
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -98,9 +97,8 @@ class CalibrationFamily(Family):
             return error_from_sums(weight.reshape(shape), sum_p.reshape(shape), norm,
                                    debiased, state.multiclass)
 
-        def noisy(counts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-            noise = rng.standard_normal(counts.shape) * np.sqrt(counts) * sd
-            return error(counts, counts * mu + noise)
+        def sums(counts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+            return counts * mu + rng.standard_normal(counts.shape) * np.sqrt(counts) * sd
 
         def leave_one_out() -> np.ndarray:
             counts = np.broadcast_to(m, (m.shape[0], m.shape[0])).copy()
@@ -113,10 +111,20 @@ class CalibrationFamily(Family):
             "stratified=True resamples within each class of y_true, which a top-label state "
             "does not record; use stratified=False")
         return Cells(m.astype(np.int64), cell // slots, lambda c: error(c, c * mu),
-                     leave_one_out, 8 * 6 * full, noisy, unstratified=why)
+                     leave_one_out, 8 * 6 * full, (sums, error), unstratified=why)
 
-    def pool(self, states: Sequence[CalibrationCells], metric: Metric) -> Any:
-        return None
+    def pool(self, states: Sequence[CalibrationCells], metric: Metric
+             ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
+        pooled = states[0]
+        for s in states[1:]:
+            pooled = pooled.merge(s)
+        parts = [self.cells(s, metric) for s in states]
+        whole = self.cells(pooled, metric)
+        if whole is None or any(p is None for p in parts):
+            return None
+        # a cell is a (outcome, bin) slot, the same in every part
+        slots = [cell_moments(s.state)[0] for s in (pooled, *states)]
+        return whole, parts, [np.searchsorted(slots[0], s) for s in slots[1:]]
 
 
 FAMILY = CalibrationFamily()

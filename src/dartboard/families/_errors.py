@@ -7,9 +7,10 @@ percentile; both metrics depend on the errors only). A replicate calls it on the
 cells with the drawn row counts as repeats (without weights) or as multiplied
 weights (with weights: a weighted percentile does not change when a row is split
 into repeats of it), O(rows) per replicate, as resampling the rows is. No analytic
-interval; a streamed state keeps its cells up to
-:data:`~dartboard.families._means.MAX_CELLS`, beyond which streaming uses a
-quantile sketch for the estimate and gives no interval.
+interval. A merged streamed state keeps its cells up to
+:data:`~dartboard.families._means.MAX_CELLS`; beyond, the errors go into a
+:class:`~dartboard.metrics.QuantileSketch` (relative accuracy ``relative_accuracy``),
+whose estimates carry a guaranteed error bound and no interval.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from dartboard.families._base import (
     aggregate,
     place,
 )
+from dartboard.families._means import MAX_CELLS
+from dartboard.metrics._sketches import QuantileSketch
 
 __all__ = ["ErrorCells", "ErrorsFamily", "FAMILY"]
 
@@ -36,26 +39,43 @@ _NAMES = ("median_absolute_error", "median_absolute_deviation")
 
 @dataclasses.dataclass(frozen=True)
 class ErrorCells:
-    """Errors grouped by (error, weight); ``weighted`` whether rows carried weights."""
+    """Errors grouped by (error, weight), or past ``MAX_CELLS`` their quantile sketch.
 
-    error: np.ndarray
-    weight: np.ndarray
-    size: np.ndarray
+    ``weighted`` whether rows carried weights; ``rows`` the rows counted.
+    """
+
+    error: np.ndarray | None
+    weight: np.ndarray | None
+    size: np.ndarray | None
     weighted: bool
+    rows: int
+    relative_accuracy: float = 1e-3
+    sketch: QuantileSketch | None = None
 
     @classmethod
-    def from_rows(cls, y: np.ndarray, y_hat: np.ndarray, weight: np.ndarray | None
-                  ) -> ErrorCells:
+    def from_rows(cls, y: np.ndarray, y_hat: np.ndarray, weight: np.ndarray | None,
+                  relative_accuracy: float = 1e-3) -> ErrorCells:
         e = np.asarray(y, dtype=np.float64) - np.asarray(y_hat, dtype=np.float64)
         w = np.ones(e.shape[0]) if weight is None else weight.astype(np.float64)
         (ee, ww), size = aggregate((e, w), np.ones(e.shape[0], dtype=np.int64))
-        return cls(ee, ww, size, weight is not None)
+        return cls(ee, ww, size, weight is not None, int(e.shape[0]), relative_accuracy)
+
+    def as_sketch(self) -> QuantileSketch:
+        if self.sketch is not None:
+            return self.sketch
+        return QuantileSketch(self.relative_accuracy).update(self.error,
+                                                             self.size * self.weight)
 
     def merge(self, other: ErrorCells) -> ErrorCells:
-        (e, w), size = aggregate((np.concatenate([self.error, other.error]),
-                                  np.concatenate([self.weight, other.weight])),
-                                 np.concatenate([self.size, other.size]))
-        return ErrorCells(e, w, size, self.weighted or other.weighted)
+        weighted, rows = self.weighted or other.weighted, self.rows + other.rows
+        if self.error is not None and other.error is not None:
+            (e, w), size = aggregate((np.concatenate([self.error, other.error]),
+                                      np.concatenate([self.weight, other.weight])),
+                                     np.concatenate([self.size, other.size]))
+            if size.shape[0] <= MAX_CELLS:
+                return ErrorCells(e, w, size, weighted, rows, self.relative_accuracy)
+        return ErrorCells(None, None, None, weighted, rows, self.relative_accuracy,
+                          self.as_sketch().merge(other.as_sketch()))
 
     @property
     def keys(self) -> tuple[np.ndarray, np.ndarray]:
@@ -84,13 +104,23 @@ class ErrorsFamily(Family):
         return metric.name in _NAMES and not metric.kwargs
 
     def build(self, batch: Batch, metric: Metric) -> ErrorCells:
-        return ErrorCells.from_rows(batch.y_true, batch.of(metric), batch.weight)
+        return ErrorCells.from_rows(batch.y_true, batch.of(metric), batch.weight,
+                                    batch.approximate.get("relative_accuracy", 1e-3))
 
     def n_rows(self, state: ErrorCells) -> int:
-        return int(state.size.sum())
+        return state.rows
 
     def value(self, state: ErrorCells, metric: Metric) -> float:
+        if state.sketch is not None:
+            return float(state.sketch.compute(metric.name))
         return state.metric(metric, state.size)
+
+    def error_bound(self, state: ErrorCells, metric: Metric) -> float | None:
+        return None if state.sketch is None else float(state.sketch.error_bound(metric.name))
+
+    def no_cells(self, state: ErrorCells, metric: Metric) -> str:
+        return (f"the bootstrap of {metric.name} needs the errors, which a streamed state "
+                f"keeps up to {MAX_CELLS:,} distinct values only")
 
     def _cells(self, state: ErrorCells, metric: Metric) -> Cells:
         def evaluate(counts: np.ndarray) -> np.ndarray:
@@ -99,14 +129,18 @@ class ErrorsFamily(Family):
         return Cells(state.size, np.zeros(state.size.shape[0], dtype=np.int64), evaluate,
                      None, 8 * 4 * int(state.size.sum()), unstratified=NO_CLASSES)
 
-    def cells(self, state: ErrorCells, metric: Metric) -> Cells:
-        return self._cells(state, metric)
+    def cells(self, state: ErrorCells, metric: Metric) -> Cells | None:
+        return None if state.error is None else self._cells(state, metric)
 
     def pool(self, states: Sequence[ErrorCells], metric: Metric
-             ) -> tuple[Cells, list[Cells], list[np.ndarray]]:
-        pooled = states[0]
-        for s in states[1:]:
-            pooled = pooled.merge(s)
+             ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
+        if any(s.error is None for s in states):
+            return None
+        (e, w), size = aggregate((np.concatenate([s.error for s in states]),
+                                  np.concatenate([s.weight for s in states])),
+                                 np.concatenate([s.size for s in states]))
+        pooled = ErrorCells(e, w, size, any(s.weighted for s in states),
+                            sum(s.rows for s in states))
         return (self._cells(pooled, metric), [self._cells(s, metric) for s in states],
                 [place(s.keys, pooled.keys) for s in states])
 

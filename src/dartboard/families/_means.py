@@ -192,9 +192,13 @@ class MeansFamily(Family):
                            - function(y, b, **metric.kwargs)[0], w)
 
     def build(self, batch: Batch, metric: Metric) -> MeanCells:
-        function = TERMS[metric.name][0]
+        function, keywords, _ = TERMS[metric.name]
+        kwargs = dict(metric.kwargs)
+        if "labels" in keywords and "labels" not in kwargs and batch.classes is not None:
+            # the classes of all the rows: a batch of a stream may lack one
+            kwargs["labels"] = batch.classes
         terms, w = function(batch.y_true, batch.of(metric), sample_weight=batch.weight,
-                            **metric.kwargs)
+                            **kwargs)
         return MeanCells.from_terms(terms, None if w is None else np.asarray(w),
                                     _class_codes(batch.y_true, metric))
 

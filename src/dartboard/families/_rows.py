@@ -1,5 +1,5 @@
 """The rows family: regression metrics of sums over rows (R^2, explained variance,
-weighted MAPE), resampled as rows.
+weighted MAPE; and the maximum error, which has no interval), resampled as rows.
 
 State (:class:`RowCells`): the rows grouped by (y, y_hat, weight). The value is the
 metric of the state's moments (:class:`~dartboard.metrics.RegressionMoments`, the
@@ -37,7 +37,8 @@ from dartboard.metrics._regression import RegressionMoments
 __all__ = ["FAMILY", "RowCells", "RowsFamily"]
 
 _EPS = np.finfo(np.float64).eps
-_NAMES = ("r2_score", "explained_variance_score", "weighted_mean_absolute_percentage_error")
+_NAMES = ("r2_score", "explained_variance_score", "weighted_mean_absolute_percentage_error",
+          "max_error")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -122,15 +123,19 @@ class RowsFamily(Family):
     def _cells(self, state: RowCells, metric: Metric) -> Cells:
         features = _features(state)
         name = metric.name
+        abs_error = np.abs(state.y - state.y_hat)
 
         def evaluate(counts: np.ndarray) -> np.ndarray:
+            if name == "max_error":  # the largest error among the rows drawn
+                return np.where(counts > 0, abs_error, -np.inf).max(axis=1)
             return _from_sums(name, counts @ features)
 
         def jackknife() -> np.ndarray:
             return _from_sums(name, state.size @ features - features)
 
         return Cells(state.size, np.zeros(state.size.shape[0], dtype=np.int64), evaluate,
-                     jackknife, 8 * 16, unstratified=NO_CLASSES)
+                     None if name == "max_error" else jackknife, 8 * 16,
+                     unstratified=NO_CLASSES)
 
     def cells(self, state: RowCells, metric: Metric) -> Cells | None:
         return None if state.y is None else self._cells(state, metric)

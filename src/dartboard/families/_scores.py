@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -39,7 +40,9 @@ from dartboard.metrics._ranking import (
     _auc_from_groups,
     _pr_auc_from_groups,
 )
+from dartboard.metrics._sketches import BinnedScoreState
 from dartboard.uncertainty import _analytic, _asymptotic
+from dartboard.uncertainty._large import ovr_macro_auc_interval
 
 __all__ = ["FAMILY", "ScoreCells", "ScoresFamily"]
 
@@ -112,6 +115,99 @@ class ScoreCells:
         return int(self.size.sum())
 
 
+@dataclasses.dataclass(frozen=True)
+class ClassTable:
+    """Rows of a multiclass score matrix grouped by (class, score row, weight).
+
+    A one-vs-rest or one-vs-one AUC reads each class column in its own order, so
+    the rows themselves are the cells; the value and every replicate are the
+    metric of the rows the counts repeat (a weighted one-vs-rest AUC takes the
+    repeats as weights; one-vs-one, which takes no weights, the repeated rows).
+    """
+
+    classes: np.ndarray
+    code: np.ndarray
+    proba: np.ndarray
+    weight: np.ndarray
+    size: np.ndarray
+    weighted: bool
+
+    @classmethod
+    def from_rows(cls, y: np.ndarray, proba: np.ndarray, classes: np.ndarray,
+                  weight: np.ndarray | None) -> ClassTable:
+        code = np.searchsorted(classes, y)
+        w = np.ones(y.shape[0]) if weight is None else weight.astype(np.float64)
+        keys, size = aggregate((code, *proba.T, w), np.ones(y.shape[0], dtype=np.int64))
+        return cls(classes, keys[0], np.column_stack(keys[1:-1]), keys[-1], size,
+                   weight is not None)
+
+    def merge(self, other: ClassTable) -> ClassTable:
+        keys, size = aggregate(tuple(np.concatenate([a, b]) for a, b in zip(
+            self.keys, other.keys)), np.concatenate([self.size, other.size]))
+        return ClassTable(self.classes, keys[0], np.column_stack(keys[1:-1]), keys[-1], size,
+                          self.weighted or other.weighted)
+
+    @property
+    def keys(self) -> tuple[np.ndarray, ...]:
+        return (self.code, *self.proba.T, self.weight)
+
+    def rows(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """(y_true, scores, weights) of the rows ``counts`` repeats: repeated rows when
+        unweighted, else the cells with the counts times their weights."""
+        if not self.weighted:
+            repeat = counts.astype(np.int64)
+            return (self.classes[np.repeat(self.code, repeat)],
+                    np.repeat(self.proba, repeat, axis=0), None)
+        keep = counts > 0
+        return self.classes[self.code[keep]], self.proba[keep], \
+            counts[keep] * self.weight[keep]
+
+    def metric(self, metric: Metric, counts: np.ndarray) -> float:
+        y, scores, w = self.rows(counts)
+        weight = {} if w is None else {"sample_weight": w}
+        try:
+            return float(metric.spec.function(y, scores, **metric.kwargs, **weight))
+        except ValueError:  # a class missing from a replicate
+            return float("nan")
+
+
+@dataclasses.dataclass(frozen=True)
+class BinnedScores:
+    """Binned scores in bounded memory (a streamed evaluation's ``exact=False``): one
+    :class:`~dartboard.metrics.BinnedScoreState` for binary scores, one per class
+    (one-vs-rest, macro-averaged) for a score matrix. Estimates with a guaranteed
+    error bound; no interval."""
+
+    states: tuple[BinnedScoreState, ...]
+    rows: int
+
+    @classmethod
+    def from_rows(cls, batch: Batch, scores: np.ndarray, bins: tuple[int, float, float]
+                  ) -> BinnedScores:
+        if scores.ndim == 1:
+            positive = np.asarray(batch.y_true == batch.positive, dtype=np.int8)
+            return cls((BinnedScoreState(*bins).update(positive, scores, batch.weight),),
+                       scores.shape[0])
+        code = np.searchsorted(np.asarray(batch.classes), batch.y_true)
+        return cls(tuple(BinnedScoreState(*bins).update((code == c).astype(np.int8),
+                                                        scores[:, c], batch.weight)
+                         for c in range(scores.shape[1])), scores.shape[0])
+
+    def merge(self, other: BinnedScores) -> BinnedScores:
+        return BinnedScores(tuple(a.merge(b) for a, b in zip(self.states, other.states)),
+                            self.rows + other.rows)
+
+    @property
+    def size(self) -> np.ndarray:
+        return np.array([self.rows])
+
+    def value(self, name: str) -> float:
+        return float(np.mean([s.compute(name) for s in self.states]))
+
+    def error_bound(self, name: str) -> float:
+        return float(np.mean([s.error_bound(name) for s in self.states]))
+
+
 # ------------------------------------------------------------------------ kernels
 
 def _auc(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
@@ -163,11 +259,23 @@ class ScoresFamily(Family):
         # max_fpr of None or 1 is the full AUC
         kw = {k for k, v in metric.kwargs.items()
               if not (k == "max_fpr" and v in (None, 1, 1.0))}
+        if "multi_class" in kw:
+            return metric.name == "roc_auc_score" and kw <= {"multi_class", "average",
+                                                             "labels"} \
+                and metric.kwargs.get("average", "macro") is not None
         return metric.name in KERNELS and kw <= {"pos_label"}
 
     def takes(self, y_true: np.ndarray, other: np.ndarray, metric: Metric) -> bool:
-        return np.ndim(y_true) == 1 and np.ndim(other) == 1 and \
-            np.unique(y_true).shape[0] == 2
+        if np.ndim(y_true) != 1:
+            return False
+        if np.ndim(other) == 2:  # a multiclass AUC of a score matrix
+            return "multi_class" in metric.kwargs
+        return np.ndim(other) == 1 and np.unique(y_true).shape[0] == 2
+
+    def state_key(self, metric: Metric) -> str:
+        if "multi_class" in metric.kwargs:
+            return f"scores:{sorted(metric.kwargs.items())}"
+        return self.key
 
     def paired(self, y: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray | None,
                metric: Metric) -> PairedAUC | MulticlassAUC | None:
@@ -183,17 +291,43 @@ class ScoresFamily(Family):
         # a multiclass AUC validates its (n, K) scores as probability rows
         return not (metric.name == "roc_auc_score" and pred.ndim == 2 and y.ndim == 1)
 
-    def build(self, batch: Batch, metric: Metric) -> ScoreCells:
-        return ScoreCells.from_rows(np.asarray(batch.y_true == batch.positive),
-                                    batch.of(metric), batch.weight)
+    def build(self, batch: Batch, metric: Metric) -> ScoreCells | ClassTable | BinnedScores:
+        scores = batch.of(metric)
+        bins = batch.approximate.get("score_bins")
+        if bins is not None:
+            return BinnedScores.from_rows(batch, scores, bins)
+        if scores.ndim == 2:
+            classes = batch.classes if batch.classes is not None else np.unique(batch.y_true)
+            return ClassTable.from_rows(batch.y_true, scores, np.asarray(classes),
+                                        batch.weight)
+        return ScoreCells.from_rows(np.asarray(batch.y_true == batch.positive), scores,
+                                    batch.weight)
 
-    def n_rows(self, state: ScoreCells) -> int:
-        return state.n_rows
+    def n_rows(self, state: ScoreCells | ClassTable) -> int:
+        return int(state.size.sum())
 
-    def value(self, state: ScoreCells, metric: Metric) -> float:
+    def error_bound(self, state: Any, metric: Metric) -> float | None:
+        return state.error_bound(metric.name) if isinstance(state, BinnedScores) else None
+
+    def no_cells(self, state: Any, metric: Metric) -> str:
+        return (f"{metric.name} from binned scores has an error bound, not an interval "
+                "(exact=True keeps the distinct scores)")
+
+    def value(self, state: ScoreCells | ClassTable | BinnedScores, metric: Metric) -> float:
+        if isinstance(state, BinnedScores):
+            return state.value(metric.name)
+        if isinstance(state, ClassTable):
+            return state.metric(metric, state.size.astype(np.float64))
         return float(KERNELS[metric.name][0](state.state()))
 
-    def _cells(self, state: ScoreCells, metric: Metric) -> Cells:
+    def _cells(self, state: ScoreCells | ClassTable, metric: Metric) -> Cells:
+        if isinstance(state, ClassTable):
+            def each(counts: np.ndarray) -> np.ndarray:
+                return np.array([state.metric(metric, c) for c in counts])
+
+            # stratified: within the class of y_true
+            return Cells(state.size, state.code, each, None,
+                         8 * 4 * max(int(state.size.sum()), 1) * state.proba.shape[1])
         kernel = KERNELS[metric.name][1]
 
         def evaluate(counts: np.ndarray) -> np.ndarray:
@@ -204,11 +338,13 @@ class ScoresFamily(Family):
         return Cells(state.size, state.positive.astype(np.int64), evaluate, jack,
                      8 * 6 * max(n_scores, state.size.shape[0]))
 
-    def cells(self, state: ScoreCells, metric: Metric) -> Cells:
-        return self._cells(state, metric)
+    def cells(self, state: Any, metric: Metric) -> Cells | None:
+        return None if isinstance(state, BinnedScores) else self._cells(state, metric)
 
-    def pool(self, states: Sequence[ScoreCells], metric: Metric
-             ) -> tuple[Cells, list[Cells], list[np.ndarray]]:
+    def pool(self, states: Sequence[Any], metric: Metric
+             ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
+        if isinstance(states[0], BinnedScores):
+            return None
         pooled = states[0]
         for s in states[1:]:
             pooled = pooled.merge(s)
@@ -217,7 +353,14 @@ class ScoresFamily(Family):
 
     # ---------------------------------------------------------------- analytic
 
-    def methods(self, state: ScoreCells, metric: Metric) -> tuple[str, ...]:
+    def methods(self, state: Any, metric: Metric) -> tuple[str, ...]:
+        if isinstance(state, BinnedScores):
+            return ()
+        if isinstance(state, ClassTable):
+            ovr_macro = metric.kwargs.get("multi_class") == "ovr" and \
+                metric.kwargs.get("average", "macro") == "macro"
+            return ("influence-logit",) if ovr_macro and not state.weighted and \
+                np.unique(state.code).shape[0] >= 3 else ()
         m, n = _classes(state)
         if not state.unweighted or m == 0 or n == 0:
             return ()
@@ -226,7 +369,14 @@ class ScoresFamily(Family):
         return tuple(x for x in named if x is not None and x not in BOOTSTRAP_METHODS
                      and not (x == "influence-logit" and metric.name == "roc_auc_score"))
 
-    def why_not(self, state: ScoreCells, metric: Metric, method: str) -> str:
+    def why_not(self, state: ScoreCells | ClassTable, metric: Metric, method: str) -> str:
+        if isinstance(state, ClassTable):
+            if state.weighted:
+                return f"method={method!r} does not take sample_weight"
+            return (f"method={method!r} of a multiclass roc_auc_score is the interval of the "
+                    "one-vs-rest macro AUC (multi_class='ovr', average='macro'); "
+                    f"{'DeLong' if method != 'newcombe' else 'Newcombe'}'s interval is of a "
+                    "binary ROC AUC")
         if not state.unweighted:
             return f"method={method!r} does not take sample_weight"
         if method == "influence-logit" and metric.name == "roc_auc_score":
@@ -235,13 +385,21 @@ class ScoresFamily(Family):
                     "(or 'newcombe')")
         return f"method={method!r} needs both classes in y_true"
 
-    def auto_size(self, state: ScoreCells, metric: Metric) -> int:
+    def auto_size(self, state: Any, metric: Metric) -> int:
+        if isinstance(state, BinnedScores):
+            return 0
+        if isinstance(state, ClassTable):
+            return int(np.bincount(state.code, weights=state.size).min())
         return int(min(_classes(state)))
 
-    def analytic(self, state: ScoreCells, metric: Metric, method: str, level: float
-                 ) -> tuple[float, float, float]:
+    def analytic(self, state: ScoreCells | ClassTable, metric: Metric, method: str,
+                 level: float) -> tuple[float, float, float]:
         if method not in self.methods(state, metric):
             raise ValueError(f"method={method!r} does not apply to {metric.name} here")
+        if isinstance(state, ClassTable):
+            y, scores, _ = state.rows(state.size.astype(np.float64))
+            return ovr_macro_auc_interval(self.value(state, metric), y, scores, level,
+                                          metric.kwargs)
         st = state.state()
         estimate = self.value(state, metric)
         if method == "newcombe":

@@ -311,7 +311,7 @@ _SPECS: tuple[MetricSpec, ...] = (
     _regression("median_absolute_error", family="errors"),
     _regression("median_absolute_deviation", family="errors"),
     # a sample maximum has no valid bootstrap interval
-    _regression("max_error", family=None, default_interval=None),
+    _regression("max_error", default_interval=None),
     MetricSpec("error_distribution", _REG, "regression", "values", scalar=False,
                default_interval=None),
     _deviance("mean_squared_log_error", mean=True),

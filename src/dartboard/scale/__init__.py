@@ -24,5 +24,5 @@ __getattr__, __dir__, __all__ = attach("dartboard.scale", {
     "._parquet": ["evaluate_parquet"],
     "._dask": ["evaluate_dask"],
     "._grid": ["cross_validate_grid"],
-    "._states": ["BinnedScoreState", "QuantileSketch"],
+    "dartboard.metrics._sketches": ["BinnedScoreState", "QuantileSketch"],
 }, namespace=globals())

@@ -7,13 +7,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from dartboard._validation import describe, to_numpy
+from dartboard.evaluation._bundle import Bundle
 from dartboard.scale._evaluate import (
+    Setup,
     Spec,
-    StateBundle,
     bundle_from_columns,
     make_spec,
+    setup,
     spec_options,
-    with_score_range,
 )
 from dartboard.scale._finalize import finalize
 
@@ -31,15 +32,14 @@ def _import_dask() -> tuple[Any, Any]:
 
 
 def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
-                  y_score: str | None = None, proba: Any = None,
-                  metrics: Sequence[str] | None = None,
-                  task: str = "auto", exact: bool = True, n_bins: int = 100_000,
+                  y_score: str | None = None, y_proba: Any = None, task: str = "auto",
+                  metrics: Any = None, groups: str | Sequence[str] | None = None,
+                  sample_weight: str | None = None, ci: str = "auto",
+                  confidence_level: float | None = 0.95, n_resamples: int = 2000,
+                  random_state: Any = None, pos_label: Any = None,
+                  model: str | None = None, exact: bool = True, n_bins: int = 100_000,
                   score_range: tuple[float, float] | None = None,
-                  relative_accuracy: float = 1e-3, sample_weight: str | None = None,
-                  pos_label: Any = None, groups: str | Sequence[str] | None = None,
-                  confidence_level: float | None = 0.95, ci_method: str = "auto",
-                  n_resamples: int = 2000, random_state: Any = None,
-                  model: str | None = None, split_every: int = 8,
+                  relative_accuracy: float = 1e-3, split_every: int = 8,
                   scheduler: Any = None) -> Any:
     """Evaluate a Dask DataFrame (or Parquet files read with Dask) partition by partition.
 
@@ -59,11 +59,11 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
         :func:`dask.dataframe.read_parquet` (columns checked file by file first;
         a value error in a partition, such as NaN scores, is traced back to its
         file, which the error then names).
-    y_true, y_pred, y_score, proba, metrics, task, exact, n_bins, score_range, \
-relative_accuracy, sample_weight, pos_label, groups, confidence_level, ci_method, \
-n_resamples, random_state, model
-        As in :func:`evaluate_parquet`. In binned mode without ``score_range``
-        the range is computed by Dask first (one extra pass).
+    y_true, y_pred, y_score, y_proba, task, metrics, groups, sample_weight, ci, \
+confidence_level, n_resamples, random_state, pos_label, model, exact, n_bins, \
+score_range, relative_accuracy
+        As in :func:`evaluate_parquet`. With ``y_score``, the range of the scores and
+        of the labels is computed by Dask first (one extra pass over two columns).
     split_every : int
         Fan-in of the reduction tree.
     scheduler : str or distributed.Client, optional
@@ -103,10 +103,10 @@ n_resamples, random_state, model
     wanted = [c for c in (y_true, y_pred, y_score, sample_weight) if isinstance(c, str)]
     wanted += [groups] if isinstance(groups, str) else \
         [c for c in groups if isinstance(c, str)] if isinstance(groups, (list, tuple)) else []
-    if isinstance(proba, dict):
-        wanted += [c for c in proba.values() if isinstance(c, str)]
-    elif isinstance(proba, (list, tuple)):
-        wanted += [c for c in proba if isinstance(c, str)]
+    if isinstance(y_proba, dict):
+        wanted += [c for c in y_proba.values() if isinstance(c, str)]
+    elif isinstance(y_proba, (list, tuple)):
+        wanted += [c for c in y_proba if isinstance(c, str)]
     path_input = isinstance(ddf_or_path, (str, os.PathLike, list, tuple))
     if path_input:
         from dartboard.scale._parquet import _check_schemas, _open
@@ -131,20 +131,20 @@ n_resamples, random_state, model
         ddf = ddf_or_path[spec.columns]
         n_files = ddf.npartitions
     unit = "Parquet file" if path_input else "Dask partition"
-    if not spec.exact and spec.needs("scores") and spec.score_range is None:
-        if path_input:  # the Parquet statistics usually give the range without a pass
-            from dartboard.scale._parquet import _with_score_range as from_files
+    if path_input:  # the Parquet statistics usually give the ranges without a pass
+        from dartboard.scale._parquet import _ranges as from_files
 
-            spec = from_files(spec, fragments, 1_000_000)
-        else:
-            spec = _with_score_range(spec, ddf, dask, scheduler)
+        plan = setup(spec, **from_files(spec, fragments, 1_000_000))
+    else:
+        plan = setup(spec, **_ranges(spec, ddf, dask, scheduler))
     parts = ddf.to_delayed()
     bundle_of = dask.delayed(_partition_bundle, pure=True)
-    level = [bundle_of(spec, part, i) for i, part in enumerate(parts)]
+    level = [bundle_of(plan, part, i) for i, part in enumerate(parts)]
     merge = dask.delayed(_merge_all, pure=True)
     while len(level) > 1:
-        level = [merge(level[i:i + split_every]) for i in range(0, len(level), split_every)]
-    root = level[0] if level else dask.delayed(StateBundle)()
+        level = [merge(plan, level[i:i + split_every])
+                 for i in range(0, len(level), split_every)]
+    root = level[0] if level else dask.delayed(Bundle)()
     try:
         (bundle,) = _compute(dask, [root], scheduler)
     except (ValueError, TypeError):
@@ -155,11 +155,11 @@ n_resamples, random_state, model
         from dartboard.scale._parquet import stream_fragments
 
         try:
-            stream_fragments(fragments, spec, 1_000_000)
+            stream_fragments(fragments, plan, 1_000_000)
         except (ValueError, TypeError) as named:
             raise named from None
         raise
-    return finalize(spec, bundle, n_files, source="dask", unit=unit)
+    return finalize(plan, bundle, n_files, source="dask", unit=unit)
 
 
 def _compute(dask: Any, objs: list[Any], scheduler: Any) -> list[Any]:
@@ -168,14 +168,21 @@ def _compute(dask: Any, objs: list[Any], scheduler: Any) -> list[Any]:
     return list(dask.compute(*objs, scheduler=scheduler))
 
 
-def _with_score_range(spec: Spec, ddf: Any, dask: Any, scheduler: Any) -> Spec:
-    column = ddf[spec.y_score]
-    low, high = (float(v) for v in _compute(dask, [column.min(), column.max()], scheduler))
-    return with_score_range(spec, None if low != low else low, None if high != high else high)
+def _ranges(spec: Spec, ddf: Any, dask: Any, scheduler: Any) -> dict[str, Any]:
+    """The range of the scores and of the labels (see ``_parquet._ranges``)."""
+    if spec.y_score is None:
+        return {}
+    score, label = ddf[spec.y_score], ddf[spec.y_true]
+    low, high, first, last = _compute(dask, [score.min(), score.max(), label.min(),
+                                             label.max()], scheduler)
+    scores = None if low != low else (float(low), float(high))
+    labels = None if first is None or first != first else (first, last)
+    return {"scores": scores, "labels": labels}
 
 
-def _partition_bundle(spec: Spec, frame: Any, index: int) -> StateBundle:
+def _partition_bundle(plan: Setup, frame: Any, index: int) -> Bundle:
     """States of one pandas partition (runs on a worker)."""
+    spec = plan.spec
     source = f"partition {index}"
     try:
         # a group column is read as is: the group encoder refuses missing values as in memory
@@ -183,11 +190,11 @@ def _partition_bundle(spec: Spec, frame: Any, index: int) -> StateBundle:
                    else to_numpy(frame[name], name=spec.role_of(name)) for name in spec.columns}
     except (ValueError, TypeError) as exc:
         raise type(exc)(f"{source}: {exc}") from None
-    return bundle_from_columns(spec, columns, source)
+    return bundle_from_columns(plan, columns, source)
 
 
-def _merge_all(bundles: list[StateBundle]) -> StateBundle:
+def _merge_all(plan: Setup, bundles: list[Bundle]) -> Bundle:
     out = bundles[0]
     for bundle in bundles[1:]:
-        out = out.merge(bundle)
+        out = out.merge(bundle, plan.planned)
     return out

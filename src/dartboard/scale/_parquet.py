@@ -10,13 +10,14 @@ from typing import Any
 import numpy as np
 
 from dartboard._validation import check_int, describe, to_numpy
+from dartboard.evaluation._bundle import MergeStack
 from dartboard.scale._evaluate import (
-    MergeStack,
+    Setup,
     Spec,
     bundle_from_columns,
     make_spec,
+    setup,
     spec_options,
-    with_score_range,
 )
 from dartboard.scale._finalize import finalize
 
@@ -26,134 +27,70 @@ _GLOB_CHARS = set("*?[")
 
 
 def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = None,
-                     y_score: str | None = None, proba: Any = None,
-                     metrics: Sequence[str] | None = None, batch_size: int = 1_000_000,
-                     task: str = "auto", exact: bool = True,
-                     n_bins: int = 100_000, score_range: tuple[float, float] | None = None,
-                     relative_accuracy: float = 1e-3, sample_weight: str | None = None,
-                     pos_label: Any = None, groups: str | Sequence[str] | None = None,
-                     confidence_level: float | None = 0.95, ci_method: str = "auto",
-                     n_resamples: int = 2000, random_state: Any = None,
-                     model: str | None = None, progress: bool = False) -> Any:
+                     y_score: str | None = None, y_proba: Any = None, task: str = "auto",
+                     metrics: Any = None, groups: str | Sequence[str] | None = None,
+                     sample_weight: str | None = None, ci: str = "auto",
+                     confidence_level: float | None = 0.95, n_resamples: int = 2000,
+                     random_state: Any = None, pos_label: Any = None,
+                     model: str | None = None, batch_size: int = 1_000_000,
+                     exact: bool = True, n_bins: int = 100_000,
+                     score_range: tuple[float, float] | None = None,
+                     relative_accuracy: float = 1e-3, progress: bool = False) -> Any:
     """Evaluate predictions stored in Parquet files without loading them into memory.
 
-    Record batches of only the needed columns are streamed through mergeable
-    states (:class:`~dartboard.metrics.ConfusionCounts`,
-    :class:`~dartboard.metrics.ScoreState` or :class:`BinnedScoreState`,
-    :class:`~dartboard.metrics.RegressionMoments`, :class:`QuantileSketch`);
-    the metrics are computed from the merged states at the end. Merging the
-    states of any split of the data equals one pass over all of it, so the
-    values do not depend on ``batch_size`` or on how rows are spread over files.
+    :func:`dartboard.evaluate` on the rows of the files, streamed: record batches of
+    only the needed columns become the family states of the in-memory evaluation
+    (:mod:`dartboard.families`), which merge; the rows, intervals, group rows, gaps
+    and fairness summaries come from the merged states by the in-memory
+    evaluation's own finalize. The same metrics, estimates and intervals as
+    ``dartboard.evaluate`` on the concatenated rows for the same ``random_state``,
+    whatever ``batch_size`` and however the rows are spread over files.
 
-    What is exact and what is bounded:
-
-    * count metrics (accuracy, precision, ...): exact;
-    * ROC AUC, average precision, PR AUC with ``exact=True``: exact, from the
-      merged map of distinct scores (memory grows with the number of distinct
-      scores, at most the number of rows);
-    * ROC AUC and average precision with ``exact=False``: from ``n_bins`` fixed
-      bins over ``score_range`` (default: the scores' range from the Parquet
-      statistics, or one extra pass over the score column); memory is constant
-      and ``error_bounds`` holds a guaranteed bound on ``|binned - exact|``
-      (see :class:`BinnedScoreState`);
-    * MSE, RMSE, MAE, R^2, explained variance, max error: exact (moments merged
-      with Chan's formulas, so to rounding, about 1e-12 relative);
-    * median absolute error and median absolute deviation: from a
-      :class:`QuantileSketch` of the errors ``y_true - y_pred``; relative error
-      at most ``relative_accuracy`` for the median absolute error, and a
-      guaranteed bound for both in ``error_bounds``.
+    Memory: the confusion counts and calibration bins are small; the exact map of
+    distinct scores grows with the distinct scores; the cells of per-sample losses,
+    regression rows and errors are kept up to
+    :data:`~dartboard.families._means.MAX_CELLS` distinct values, beyond which only
+    their sums (the ``t`` interval of a mean, no bootstrap) or a quantile sketch (the
+    median errors, with a bound) remain. ``exact=False`` bins the scores instead
+    (constant memory, estimates with a guaranteed bound in ``error_bounds``, no
+    interval).
 
     Parameters
     ----------
     path_or_glob : str, os.PathLike or list of them
         A Parquet file, a directory (all Parquet files below it) or a glob
         pattern (``"preds/*.parquet"``, ``"**"`` allowed).
-    y_true : str
-        Column of true labels (classification) or values (regression).
-    y_pred : str, optional
-        Column of predicted labels or values.
-    y_score : str, optional
-        Column of scores of the positive class (binary ranking metrics).
-    proba : list of str or dict, optional
-        One probability column per class, instead of ``y_pred``/``y_score``: a
-        list (classes 0..K-1 in column order) or a dict class label -> column.
-        Count metrics use the most probable class; ROC AUC and average
-        precision use the second column when K = 2 (its class is the positive
-        one) and are one-vs-rest macro averages when K > 2 (binned mode on
-        [0, 1] unless ``score_range`` is given; the bound is the mean of the
-        per-class bounds); ``log_loss`` and ``brier_score_loss`` are exact.
-    metrics : list of str, optional
-        Metric names; default: every streaming metric of the task.
+    y_true, y_pred, y_score, sample_weight : str
+        Columns of true labels or values, of predicted labels or values, of scores of
+        the positive class, of sample weights (as :func:`dartboard.evaluate`'s
+        arrays). ``y_pred`` and ``y_score`` together: labels feed the count metrics,
+        scores the ranking and probability metrics.
+    y_proba : list of str or dict, optional
+        One probability column per class, instead of ``y_pred``/``y_score``: a list
+        (classes 0..K-1 in column order) or a dict class label -> column.
+    task, metrics, groups, ci, confidence_level, n_resamples, random_state, pos_label, \
+model
+        As in :func:`dartboard.evaluate` (``groups``: column names);
+        ``confidence_level=None`` gives estimates only.
     batch_size : int
         Rows per record batch (memory is proportional to it).
-    task : {"auto", "classification", "regression"}
-        ``"auto"``: classification when ``y_score`` is given or the label columns
-        are not floating point, regression otherwise.
     exact : bool
         ``False`` bins the scores (constant memory, bounded error).
     n_bins : int
         Number of score bins in binned mode.
     score_range : (float, float), optional
-        Range of the bins in binned mode.
+        Range of the bins in binned mode (default: the scores' range).
     relative_accuracy : float
-        Accuracy ``alpha`` of the error sketch.
-    sample_weight : str, optional
-        Column of non-negative sample weights.
-    pos_label : optional
-        Positive class of a binary task, checked as in memory (a ``pos_label``
-        that is not a label is the error ``precision_score`` raises). Default:
-        the greater of the two labels (1 for {0, 1} and {-1, 1}); ranking metrics
-        need ``pos_label`` for labels other than those, as a batch may hold only
-        one class.
-    groups : str or list of str, optional
-        Group column(s): every metric per group too (intersections of several
-        columns, as :func:`dartboard.evaluate`), with the gaps between groups and
-        the fairness summaries. One set of states per group is kept (memory grows
-        with the number of groups, not of rows). A missing value in a group
-        column is an error, as in memory.
-    confidence_level : float or None, default=0.95
-        Intervals that need only the merged states (None: none). Count metrics:
-        :func:`dartboard.uncertainty.interval_from_counts` on the merged counts,
-        the method per metric chosen as :func:`dartboard.evaluate` chooses it
-        (Wilson for proportions, BCa of the multinomial bootstrap otherwise), so
-        the interval equals the in-memory one for the same seed (the same
-        bootstrap distribution). ROC AUC (exact mode, binary): DeLong's interval
-        from the score map by :func:`dartboard.uncertainty.interval_from_score_state`
-        (to rounding as in memory). Calibration error: the bootstrap of its bins.
-        Other metrics (AP, PR AUC, losses, regression metrics) keep no state an
-        interval can come from: their ``method`` says so. The states are read as
-        frequency counts: with non-integer ``sample_weight`` no interval is
-        formed (with a warning); binned scores and multiclass ``proba`` give no
-        AUC interval.
-    ci_method : str, default="auto"
-        As ``ci`` of :func:`dartboard.evaluate`: ``"auto"`` (the registry's
-        choice per metric), a proportion method (``"wald"``, ``"wilson"``,
-        ``"clopper-pearson"``, ``"agresti-coull"``, ``"jeffreys"``: the
-        proportion metrics; the others keep their default), ``"delong"`` (ROC
-        AUC) or a bootstrap method (``"percentile"``, ``"basic"``, ``"bca"``; ROC
-        AUC then draws a multinomial over its distinct (score, class) cells).
-    n_resamples : int, default=2000
-        Bootstrap resamples, for the rows and for the gaps between groups
-        (multinomial draws of confusion matrices, O(K^2) each per group, and of
-        the score map; neither depends on the number of rows).
-    random_state : None, int, SeedSequence or Generator
-        Seed of the bootstrap: an int seed gives the intervals and the gaps'
-        intervals :func:`dartboard.evaluate` gives with that seed.
-    model : str, optional
-        A name for the predictions, carried by the evaluation.
+        Accuracy of the quantile sketch of the errors past ``MAX_CELLS``.
     progress : bool
         Show a progress bar over rows on standard error.
 
     Returns
     -------
     Evaluation
-        The same object :func:`dartboard.evaluate` returns (``overall``,
-        ``by_group``, ``difference()``, ``fairness()``, ``to_dict()``...), built
-        from states: ``n_rows``, ``n_files``, ``error_bounds`` (per approximate
-        metric, the bound on ``|estimate - exact|``; also each row's
-        ``error_bound``), ``states`` (the merged states, to merge more data into
-        later) and ``result.streamed`` (source, rows, files, score mode). No
-        curve points (the report shows tables and the confusion matrix).
+        The object :func:`dartboard.evaluate` returns; ``n_rows``, ``n_files``,
+        ``error_bounds`` (per approximate metric), ``states`` (the merged states, to
+        merge more data into later) and ``result.streamed`` say where it came from.
 
     Raises
     ------
@@ -183,8 +120,7 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
                                             if isinstance(c, str)])
     spec = make_spec(column_kinds=kinds, **options)
     _check_schemas(fragments, spec)
-    if not spec.exact and spec.needs("scores") and spec.score_range is None:
-        spec = _with_score_range(spec, fragments, batch_size)
+    plan = setup(spec, **_ranges(spec, fragments, batch_size))
     bar = None
     if progress:
         from dartboard._parallel import _Progress
@@ -192,22 +128,23 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
         total = sum(f.metadata.num_rows for f in fragments)
         bar = _Progress(total, "evaluating")
     try:
-        bundle = stream_fragments(fragments, spec, batch_size, bar)
+        bundle = stream_fragments(fragments, plan, batch_size, bar)
     finally:
         if bar:
             bar.close()
-    return finalize(spec, bundle, len(fragments), source="parquet", unit="Parquet file")
+    return finalize(plan, bundle, len(fragments), source="parquet", unit="Parquet file")
 
 
-def stream_fragments(fragments: list[Any], spec: Spec, batch_size: int,
+def stream_fragments(fragments: list[Any], plan: Setup, batch_size: int,
                      bar: Any = None) -> Any:
     """Merged states of all record batches of the files (errors name the file)."""
-    stack = MergeStack()
+    spec = plan.spec
+    stack = MergeStack(plan.planned)
     for fragment in fragments:
         source = f"file {fragment.path!r}"
         for batch in fragment.to_batches(columns=spec.columns, batch_size=batch_size):
             columns = {name: _column(batch, name, spec, source) for name in spec.columns}
-            stack.push(bundle_from_columns(spec, columns, source))
+            stack.push(bundle_from_columns(plan, columns, source))
             if bar:
                 bar.advance(batch.num_rows)
     return stack.result()
@@ -287,9 +224,9 @@ def _kind(arrow_type: Any) -> str:
 def _check_schemas(fragments: list[Any], spec: Spec) -> None:
     """Every file has every needed column, of a usable type, of the first file's kind."""
     roles = [(r, getattr(spec, r)) for r in ("y_true", "y_pred", "y_score", "sample_weight")
-             if getattr(spec, r) is not None] + [("proba", c) for c in spec.proba or ()] + \
+             if getattr(spec, r) is not None] + [("y_proba", c) for c in spec.y_proba or ()] + \
         [("groups", c) for c in spec.groups or ()]
-    numeric = {"y_score", "sample_weight", "proba"} | ({"y_true", "y_pred"}
+    numeric = {"y_score", "sample_weight", "y_proba"} | ({"y_true", "y_pred"}
                                                        if spec.task == "regression" else set())
     first: dict[str, tuple[str, str]] = {}
     for fragment in fragments:
@@ -321,26 +258,40 @@ def _column(batch: Any, name: str, spec: Spec, source: str) -> np.ndarray:
     return to_numpy(batch.column(name), name=f"{source}: {spec.role_of(name)}")
 
 
-def _with_score_range(spec: Spec, fragments: list[Any], batch_size: int) -> Spec:
-    """The scores' range from the Parquet statistics, else from one pass over the column."""
+def _ranges(spec: Spec, fragments: list[Any], batch_size: int) -> dict[str, Any]:
+    """What :func:`~dartboard.scale._evaluate.setup` needs of the whole data: the range
+    of the scores (are they probabilities? the bins) and the smallest and largest
+    label (the two classes of scores), from the Parquet statistics, else one pass
+    over the column."""
+    if spec.y_score is None:
+        return {}
+    return {"scores": _range(fragments, spec.y_score, batch_size, float),
+            "labels": _range(fragments, spec.y_true, batch_size, None)}
+
+
+def _range(fragments: list[Any], column: str, batch_size: int, cast: Any) -> Any:
     import pyarrow.compute as pc
 
     lows, highs = [], []
     for fragment in fragments:
-        bounds = _statistics_range(fragment, spec.y_score)
+        bounds = _statistics_range(fragment, column, cast)
         if bounds is None:
-            for batch in fragment.to_batches(columns=[spec.y_score], batch_size=batch_size):
-                mm = pc.min_max(batch.column(spec.y_score))
+            for batch in fragment.to_batches(columns=[column], batch_size=batch_size):
+                mm = pc.min_max(batch.column(column))
                 if mm["min"].is_valid:
-                    lows.append(float(mm["min"].as_py()))
-                    highs.append(float(mm["max"].as_py()))
+                    lows.append(mm["min"].as_py())
+                    highs.append(mm["max"].as_py())
         elif bounds:
             lows.append(bounds[0])
             highs.append(bounds[1])
-    return with_score_range(spec, min(lows) if lows else None, max(highs) if highs else None)
+    if not lows:
+        return None
+    low, high = min(lows), max(highs)
+    return (float(low), float(high)) if cast is float else (low, high)
 
 
-def _statistics_range(fragment: Any, column: str) -> tuple[float, float] | tuple[()] | None:
+def _statistics_range(fragment: Any, column: str, cast: Any = float
+                      ) -> tuple[Any, Any] | tuple[()] | None:
     """(min, max) of a column from the row-group statistics; () if empty; None if unknown."""
     metadata = fragment.metadata
     lows, highs = [], []
@@ -352,6 +303,6 @@ def _statistics_range(fragment: Any, column: str) -> tuple[float, float] | tuple
                       if row_group.column(j).path_in_schema == column), None)
         if stats is None or not stats.has_min_max:
             return None
-        lows.append(float(stats.min))
-        highs.append(float(stats.max))
+        lows.append(stats.min if cast is None else cast(stats.min))
+        highs.append(stats.max if cast is None else cast(stats.max))
     return (min(lows), max(highs)) if lows else ()

@@ -66,7 +66,7 @@ def asymptotic_interval(spec: MetricSpec, method: str, estimate: float, y_t: np.
     why = _refusal(spec, method, y_t, y_o, w, kwargs)
     if why is not None:
         raise ValueError(why + (_HINT if "bootstrap" not in why else ""))
-    low, high, se = _ovr_macro_auc_interval(estimate, y_t, y_o, level, kwargs)
+    low, high, se = ovr_macro_auc_interval(estimate, y_t, y_o, level, kwargs)
     if spec.bounds is not None:
         low, high = (float(v) for v in np.clip([low, high], *spec.bounds))
     return Interval(estimate, low, high, level, method, se, None, None, spec.name)
@@ -105,7 +105,7 @@ def _ovr_codes(y_t: np.ndarray, y_o: np.ndarray, kwargs: dict[str, Any]
     return enc.codes[0], proba
 
 
-def _ovr_macro_auc_interval(estimate: float, y_t: np.ndarray, y_o: np.ndarray, level: float,
+def ovr_macro_auc_interval(estimate: float, y_t: np.ndarray, y_o: np.ndarray, level: float,
                             kwargs: dict[str, Any]) -> tuple[float, float, float]:
     """Logit interval of the one-vs-rest macro AUC with its influence-function variance.
 
