@@ -120,43 +120,36 @@ def test_by_group_equals_fairlearn(tmp_path, how, n_cols):
                                   method=method), abs=1e-12)
 
 
-def test_scores_by_group_and_gaps_without_intervals(tmp_path):
-    # ROC AUC per group from each group's score map (DeLong as in memory); its gaps have
-    # no streamed bootstrap: the estimate, and a method that says so
+def test_scores_by_group_and_gaps_equal_in_memory(tmp_path):
+    # the streamed score map gives the intervals and the gaps of every score metric,
+    # equal to the in-memory ones for the same seed
     frame = _data(4)
     _write(tmp_path, frame)
-    ev = evaluate_parquet(tmp_path, y_true="y", y_score="s", y_pred="p", groups="g0",
-                          random_state=1, n_resamples=200)
+    metrics = ["roc_auc", "average_precision", "pr_auc", "accuracy"]
+    ev = evaluate_parquet(tmp_path, y_true="y", y_score="s", groups="g0",
+                          metrics=metrics, random_state=1, n_resamples=200)
     memory = dartboard.evaluate(frame["y"], y_score=frame["s"], groups=frame["g0"],
-                                metrics=["roc_auc", "average_precision"], random_state=1,
-                                n_resamples=200)
-    for label in ("roc_auc", "average_precision"):
-        ours = ev.by_group.xs(label, level="metric")
-        theirs = memory.by_group.xs(label, level="metric")
-        np.testing.assert_allclose(ours["estimate"], theirs["estimate"], rtol=1e-12)
-    auc = ev.by_group.xs("roc_auc", level="metric")
-    assert (auc["method"] == "delong").all()
-    np.testing.assert_allclose(auc[["low", "high"]],
-                               memory.by_group.xs("roc_auc", level="metric")[["low", "high"]],
-                               rtol=1e-12)
-    ap = ev.by_group.xs("average_precision", level="metric")
-    assert ap["low"].isna().all() and ap["method"].str.startswith("n/a").all()
-    gap = ev.difference().loc["roc_auc"]
-    assert gap["estimate"] == pytest.approx(auc["estimate"].max() - auc["estimate"].min())
-    assert np.isnan(gap["low"]) and "only count metrics" in gap["method"]
-    assert not np.isnan(ev.difference().loc["accuracy", "low"])
+                                metrics=metrics, random_state=1, n_resamples=200)
+    _same_frame(ev.overall, memory.overall)
+    _same_frame(ev.by_group, memory.by_group)
+    assert (ev.by_group.xs("roc_auc", level="metric")["method"] == "delong").all()
+    for method in ("between_groups", "to_overall"):
+        _same_frame(ev.difference(method), memory.difference(method))
+    assert not ev.difference()[["low", "high"]].isna().any().any()
 
 
-def test_weighted_groups_count_repeated_rows(tmp_path):
+def test_weighted_groups_equal_the_weighted_in_memory_evaluation(tmp_path):
+    # a weight travels with its row: streamed or in memory, the bootstrap resamples rows
+    # each keeping its weight (integer weights are not counts of repeated rows)
     frame = _data(5)
     _write(tmp_path, frame)
     ev = evaluate_parquet(tmp_path, y_true="y", y_pred="p", sample_weight="w", groups="g0",
                           metrics=["accuracy", "f1"], random_state=2, n_resamples=200)
-    rep = frame.loc[frame.index.repeat(frame["w"])]
-    memory = dartboard.evaluate(rep["y"], rep["p"], groups=rep["g0"],
-                                metrics=["accuracy", "f1"], random_state=2, n_resamples=200)
-    np.testing.assert_allclose(ev.by_group[ROW], memory.by_group[ROW], atol=1e-12)
-    np.testing.assert_allclose(ev.difference()[ROW], memory.difference()[ROW], atol=1e-12)
+    memory = dartboard.evaluate(frame["y"], frame["p"], groups=frame["g0"],
+                                sample_weight=frame["w"], metrics=["accuracy", "f1"],
+                                random_state=2, n_resamples=200)
+    _same_frame(ev.by_group, memory.by_group)
+    _same_frame(ev.difference(), memory.difference())
 
 
 def test_missing_group_values_are_refused_as_in_memory(tmp_path):
@@ -200,7 +193,7 @@ def test_group_states_are_kept_not_rows(tmp_path):
         tracemalloc.stop()
         assert ev.n_rows == 100_000 * n_files and len(ev.result.group_keys) == 20
         states = ev.states["groups"]
-        assert all(s["counts"].matrix.shape == (2, 2) for s in states.values())
+        assert all(s["counts"].counts.matrix.shape == (2, 2) for s in states.values())
     assert peaks[1] < 1.5 * peaks[0]
 
 
@@ -295,19 +288,19 @@ def test_model_name_is_carried(tmp_path):
     assert "lr v2" in (tmp_path / "report.html").read_text()
 
 
-def test_fractional_weights_give_estimates_without_intervals(tmp_path):
+def test_fractional_weights_give_the_in_memory_intervals(tmp_path):
     frame = _data(15, n=300)
     frame["wf"] = frame["w"] * 0.5 + 0.25
     _write(tmp_path, frame, cuts=(100,))
-    from dartboard.uncertainty import IntervalWarning
-
-    with pytest.warns(IntervalWarning, match="non-integer"):
-        ev = evaluate_parquet(tmp_path, y_true="y", y_pred="p", sample_weight="wf",
-                              groups="g0", metrics=["accuracy", "recall"])
+    kw = dict(metrics=["accuracy", "recall"], random_state=5, n_resamples=200)
+    ev = evaluate_parquet(tmp_path, y_true="y", y_pred="p", sample_weight="wf", groups="g0",
+                          **kw)
+    memory = dartboard.evaluate(frame["y"], frame["p"], sample_weight=frame["wf"],
+                                groups=frame["g0"], **kw)
     a = frame[frame.g0 == "a"]
     assert ev.by_group.loc[("a", "accuracy"), "estimate"] == pytest.approx(
         skm.accuracy_score(a.y, a.p, sample_weight=a.wf), rel=1e-12)
-    assert ev.by_group["low"].isna().all()
-    gaps = ev.difference()
-    assert gaps["low"].isna().all() and gaps["method"].str.contains("non-integer").all()
-    assert ev.fairness()["low"].isna().all()
+    _same_frame(ev.by_group, memory.by_group)
+    assert not ev.by_group["low"].isna().any()
+    _same_frame(ev.difference(), memory.difference())
+    _same_frame(ev.fairness(), memory.fairness())

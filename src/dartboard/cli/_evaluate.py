@@ -169,9 +169,8 @@ def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str 
     """The evaluation of Parquet files streamed through states (groups included)."""
     from dartboard.scale import evaluate_parquet
 
-    kind = {"binary": "classification", "multiclass": "classification"}.get(task, task)
     return evaluate_parquet(source, y_true=y_true, y_pred=y_pred, y_score=y_score,
-                            proba=proba or None, task=kind, groups=group,
-                            confidence_level=confidence_level, ci_method=ci,
+                            y_proba=proba or None, task=task, groups=group,
+                            confidence_level=confidence_level, ci=ci,
                             n_resamples=n_resamples, random_state=seed,
                             progress=not json_out)

@@ -61,10 +61,7 @@ def _cheap_gaps(ev: Any) -> Any:
     gaps = ev._gaps
     if gaps is None:
         return None
-    cheap = [c.label for c in gaps.chosen
-             if c.label in gaps._drawn or (c.spec is not None and c.spec.interval_fast ==
-                                          "counts" and c.spec.scalar)]
-    rows = [r.metric for r in ev.result.metrics if r.metric in cheap and r.low is not None]
+    rows = [r.metric for r in ev.result.metrics if r.low is not None and gaps.cheap(r.metric)]
     return ev.difference(metrics=rows) if rows else None
 
 

@@ -479,7 +479,7 @@ class Evaluation:
         if self.result.groups is not None:
             out["difference"] = _records(self.difference(), "metric")
             out["ratio"] = _records(self.ratio(), "metric")
-            if self.task == "binary" and self._gaps.types is not None:
+            if self.task == "binary" and self._gaps.has_rates:
                 out["fairness"] = _records(self.fairness(), "summary")
         return out
 

@@ -175,6 +175,22 @@ class GroupGaps:
                                         if p.key is not None))
         self._seed_of = {k: i for i, k in enumerate(state_keys)}
 
+    @property
+    def has_rates(self) -> bool:
+        """Whether the fairness rates (of predicted labels) are here."""
+        return "__tpr" in self.planned
+
+    def cheap(self, label: str, cells: int = 50_000) -> bool:
+        """Whether the gaps of ``label`` are drawn already or cost little (the groups'
+        states hold at most ``cells`` cells: confusion counts, small score maps)."""
+        if label in self._drawn:
+            return True
+        p = self.planned.get(label)
+        if p is None or not self._pooled(p):
+            return False
+        pooled = p.family.pool(self._states(p), p.metric)
+        return sum(int(c.size.shape[0]) for c in pooled[1]) <= cells
+
     def _states(self, p: Planned) -> list[Any]:
         return [self.bundle.groups[k].states[p.key] for k in self.keys]
 

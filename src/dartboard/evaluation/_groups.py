@@ -5,14 +5,10 @@ features do: a group is one observed combination of values. A missing value in a
 group column is an error, never a silently dropped row: a sample without a group
 would fall out of every per-group number while still counting overall.
 
-The bootstrap of group gaps draws each group on its own (the groups' sizes are
-fixed; the overall value of a replicate pools the groups' draws). A count metric's
-replicate is one multinomial per group over that group's (confusion cell, weight)
-types, so every metric of every group, and every gap between groups, follows from
-small matrices (O(G K^2) per replicate, whatever the number of rows). ROC AUC,
-average precision and means of per-sample losses take per-row draw counts as
-weights on one sort (O(n) per replicate, no metric call); other metrics resample
-each group's rows and call the metric, in memory-bounded batches.
+The gaps between groups are drawn by the families
+(:func:`dartboard.families._base.group_replicates`, each group's cells on their own);
+:func:`generic_group_replicates` resamples each group's rows for a metric no family
+computes (a user's callable), in memory-bounded batches.
 """
 
 from __future__ import annotations
@@ -27,8 +23,7 @@ import numpy as np
 
 from dartboard._validation import describe, to_numpy
 
-__all__ = ["GroupIndex", "encode_groups", "count_types", "count_group_replicates",
-           "generic_group_replicates", "row_count_replicates", "replicate_batches"]
+__all__ = ["GroupIndex", "encode_groups", "generic_group_replicates", "replicate_batches"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -198,53 +193,6 @@ def _python(v: Any) -> Any:
 
 # --------------------------------------------------------------------- replicates
 
-def count_types(t: np.ndarray, p: np.ndarray, k: int, w: np.ndarray | None,
-                index: GroupIndex) -> list[Any]:
-    """Per group, its rows grouped by (confusion cell, weight): what the grouped
-    bootstrap of count metrics draws (``CountGroups``)."""
-    from dartboard.uncertainty._bootstrap import CountGroups
-
-    return [CountGroups.from_codes(t[rows], p[rows], k, None if w is None else w[rows])
-            for rows in index.members()]
-
-
-def count_group_replicates(evaluate: Callable[[np.ndarray], dict[str, np.ndarray]],
-                           types: list[Any], n_resamples: int, stratified: bool,
-                           rng: np.random.Generator) -> dict[str, np.ndarray]:
-    """Count metrics of the grouped bootstrap: ``{metric: (R, G + 1) values}``, per
-    group and then pooled (overall) over the same draws.
-
-    Each group's rows are grouped by (confusion cell, weight) and drawn as one
-    multinomial of the group's size (``stratified``: one per true class of the
-    group), so the cost per replicate is the number of such types, not of rows.
-    ``evaluate`` maps a (b, K, K) stack of matrices to each metric's b values; the
-    replicates are drawn in batches of bounded memory.
-    """
-    g_count = len(types)
-    k = types[0].n_classes
-    drawn = []
-    for groups in types:
-        strata = [np.flatnonzero(groups.cell // k == c) for c in np.unique(groups.cell // k)] \
-            if stratified else [np.arange(groups.size.shape[0])]
-        drawn.append((groups, strata))
-    per_replicate = 8 * (g_count + 1) * (k * k + 8) + 8 * sum(g.size.shape[0] for g in types)
-    out: dict[str, np.ndarray] = {}
-    for start, b in replicate_batches(n_resamples, per_replicate):
-        mats = np.zeros((b, g_count + 1, k, k))
-        for g, (groups, strata) in enumerate(drawn):
-            counts = np.zeros((b, groups.size.shape[0]))
-            for members in strata:
-                sizes = groups.size[members]
-                total = int(sizes.sum())
-                counts[:, members] = rng.multinomial(total, sizes / total, size=b)
-            mats[:, g] = groups.matrices(counts)
-        mats[:, g_count] = mats[:, :g_count].sum(axis=1)
-        for name, values in evaluate(mats.reshape(-1, k, k)).items():
-            out.setdefault(name, np.empty((n_resamples, g_count + 1)))[start:start + b] = \
-                values.reshape(b, g_count + 1)
-    return out
-
-
 def generic_group_replicates(statistic: Callable[[np.ndarray], float], index: GroupIndex,
                              n_resamples: int, rng: np.random.Generator,
                              label: str) -> np.ndarray:
@@ -296,27 +244,3 @@ def _interval_warning() -> type[Warning]:
     from dartboard.uncertainty import IntervalWarning
 
     return IntervalWarning
-
-
-def row_count_replicates(evaluate: Callable[[np.ndarray], np.ndarray], index: GroupIndex,
-                         n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """(R, G + 1) values of a statistic of per-row draw counts, groups resampled apart.
-
-    A replicate draws each group's rows with replacement (as many as the group has)
-    and counts how often each row was drawn; ``evaluate`` maps a (b, n) array of such
-    counts to the (b, G + 1) values (each group, then all). For statistics that take
-    counts as weights without re-sorting (ROC AUC and average precision on one sort,
-    means of per-sample losses), this is the bootstrap of
-    :func:`generic_group_replicates` at a fraction of its cost.
-    """
-    members = index.members()
-    n = int(index.codes.shape[0])
-    out = np.empty((n_resamples, index.n_groups + 1))
-    for start, b in replicate_batches(n_resamples, 16 * max(n, 1)):
-        flat = np.concatenate([
-            (np.arange(b)[:, None] * n
-             + rows[rng.integers(0, rows.shape[0], size=(b, rows.shape[0]))]).ravel()
-            for rows in members])
-        counts = np.bincount(flat, minlength=b * n).reshape(b, n).astype(np.float64)
-        out[start:start + b] = evaluate(counts)
-    return out

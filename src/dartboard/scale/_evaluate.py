@@ -37,7 +37,7 @@ from dartboard._validation import (
     label_array,
 )
 from dartboard.evaluation._bundle import Bundle, Planned, build_bundle, plan_metrics
-from dartboard.evaluation._engine import TASKS, choose_metrics
+from dartboard.evaluation._engine import TASKS, check_score_labels, choose_metrics
 from dartboard.families import Batch
 from dartboard.uncertainty._interval import METHODS as INTERVAL_METHODS
 
@@ -328,9 +328,12 @@ def _score_classes(spec: Spec, labels: tuple[Any, Any] | None
     from dartboard.evaluation._engine import check_positive
 
     found = np.unique(np.asarray(labels if labels is not None else ()))
-    if found.shape[0] == 2:
+    if found.shape[0] == 2 and (spec.pos_label is None or spec.pos_label in found.tolist()):
         positive = check_positive(found, spec.pos_label)
         return found, positive, found[found != positive][0]
+    # a pos_label among neither the smallest nor the largest label: the labels seen
+    # decide at the end (more than two classes, or pos_label not a label: the errors of
+    # the in-memory evaluation)
     if spec.pos_label is not None:
         return None, spec.pos_label, None
     try:
@@ -418,6 +421,7 @@ def _batch(plan: Setup, columns: dict[str, Any], n: int) -> tuple[Batch, frozens
         column = proba[:, 1] if classes.shape[0] == 2 else proba
         inputs["scores"] = inputs["probabilities"] = column
     elif spec.y_score is not None:
+        check_score_labels(np.array(sorted(seen)))
         score = as_float_array(columns[spec.y_score], name=spec.describe_column("y_score"))
         if plan.classes is not None:
             _check_labels(yt, plan.classes, true_name)

@@ -56,7 +56,7 @@ def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parque
     rows = _bounded(metric_rows(bundle, planned, opts, None), planned, bundle)
     group_rows = keys = gaps = None
     if spec.groups:
-        keys = _sorted_keys(bundle.groups or {}, spec.groups)
+        keys = tuple(_sorted_keys(bundle.groups or {}, spec.groups))
         group_rows = tuple(row for key in keys for row in _bounded(
             metric_rows(bundle.groups[key], planned, opts, None,
                         ", ".join(str(v) for v in key)), planned, bundle.groups[key]))

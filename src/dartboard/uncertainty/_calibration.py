@@ -1,8 +1,9 @@
 """Calibration with uncertainty: a bin-level bootstrap of the error, intervals per bin.
 
-The fast bootstrap (``interval(calibration_error, ...)``, and
-:func:`interval_from_calibration_state` for merged streaming states) never
-touches rows. The rows are grouped into cells of (bin, outcome) of a
+The fast bootstrap (the calibration family, :mod:`dartboard.families._calibration`,
+behind ``interval(calibration_error, ...)``, evaluations and
+:func:`interval_from_calibration_state` for merged streaming states) never touches
+rows. The rows are grouped into cells of (bin, outcome) of a
 :class:`~dartboard.metrics.CalibrationState`: ``m_c`` rows with mean confidence
 ``mu_c`` and confidence variance ``v_c`` (ddof = 0) in cell ``c``. A replicate
 
@@ -46,12 +47,9 @@ from dartboard._results import Result
 from dartboard._rng import check_random_state
 from dartboard._validation import check_confidence_level, check_option
 from dartboard.metrics._registry import get_spec
-from dartboard.uncertainty import _analytic, _bootstrap
+from dartboard.uncertainty import _analytic
 
-__all__ = ["CalibrationBins", "calibration_bins", "calibration_replicates",
-           "interval_from_calibration_state"]
-
-_KEYWORDS = {"n_bins", "strategy", "norm", "multiclass", "debiased", "pos_label", "labels"}
+__all__ = ["CalibrationBins", "calibration_bins", "interval_from_calibration_state"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -137,56 +135,6 @@ def _cells(state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return cell, m, mu, np.sqrt(var)
 
 
-def state_replicates(state: Any, norm: str, debiased: bool, n_resamples: int,
-                     stratified: bool, rng: np.random.Generator,
-                     jackknife: bool) -> _bootstrap.Replicates:
-    """Bootstrap replicates of the calibration error of a one-group state (module doc)."""
-    from dartboard.metrics._calibration import error_from_sums
-
-    cell, m, mu, sd = _cells(state)
-    slots = state.n_bins + 1
-    full = 2 * slots
-
-    def error(counts: np.ndarray, sums: np.ndarray) -> np.ndarray:
-        weight = np.zeros((counts.shape[0], full))
-        sum_p = np.zeros((counts.shape[0], full))
-        weight[:, cell], sum_p[:, cell] = counts, sums
-        shape = (-1, 1, 2, slots)
-        return error_from_sums(weight.reshape(shape), sum_p.reshape(shape), norm, debiased,
-                               state.multiclass)
-
-    def evaluate(counts: np.ndarray) -> np.ndarray:
-        noise = rng.standard_normal(counts.shape) * np.sqrt(counts) * sd
-        return error(counts, counts * mu + noise)
-
-    def leave_one_out() -> np.ndarray:
-        counts = np.broadcast_to(m, (m.shape[0], m.shape[0])).copy()
-        counts[np.diag_indices_from(counts)] -= 1.0
-        return error(counts, counts * mu)
-
-    return _bootstrap.multinomial_replicates(
-        evaluate, m.astype(np.int64), cell // slots, 8 * 6 * full, n_resamples, stratified,
-        rng, jackknife, leave_one_out)
-
-
-def calibration_replicates(y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | None,
-                           kwargs: dict[str, Any], n_resamples: int, stratified: bool,
-                           rng: np.random.Generator, jackknife: bool
-                           ) -> _bootstrap.Replicates | None:
-    """Fast replicates of ``calibration_error``, or None where row resampling is needed."""
-    from dartboard.metrics._calibration import _state, norm_iv
-
-    if w is not None or not set(kwargs) <= _KEYWORDS:
-        return None
-    norm, debiased = norm_iv(kwargs.get("norm", "l1"), kwargs.get("debiased", False))
-    state = _state(y_t, y_o, kwargs.get("n_bins", 15), kwargs.get("strategy", "uniform"),
-                   kwargs.get("multiclass", "top_label"), None, kwargs.get("pos_label"),
-                   second_moment=True, labels=kwargs.get("labels"))
-    if state.n_groups != 1 or (stratified and state.multiclass != "binary"):
-        return None
-    return state_replicates(state, norm, debiased, n_resamples, stratified, rng, jackknife)
-
-
 def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: bool = False,
                                     method: str = "auto", confidence_level: float = 0.95,
                                     n_resamples: int = 10_000, stratified: bool = False,
@@ -204,31 +152,23 @@ def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: b
     must hold one group (binary or top-label) and counts of rows (no fractional
     weights).
     """
-    from dartboard.metrics._calibration import error_from_sums, norm_iv
-    from dartboard.uncertainty._interval import Interval, _interval_iv
+    from dartboard.families import Metric, family_of
+    from dartboard.families._base import interval_of
+    from dartboard.families._calibration import CalibrationCells
+    from dartboard.metrics._calibration import norm_iv
+    from dartboard.uncertainty._interval import _interval_iv
 
     iv = _interval_iv(None, method, confidence_level, n_resamples, stratified,
                       check_metric=False)
-    method = get_spec("calibration_error").default_interval if iv["method"] == "auto" \
-        else iv["method"]
-    if method not in ("percentile", "basic", "bca"):
+    if iv["method"] not in ("auto", "percentile", "basic", "bca"):
         raise ValueError(f"method must be 'percentile', 'basic', 'bca' or 'auto' for the "
-                         f"calibration error; got {method!r}")
+                         f"calibration error; got {iv['method']!r}")
     norm, debiased = norm_iv(norm, debiased)
     if state.n_groups != 1 or not np.all(state.weight == np.round(state.weight)):
         raise ValueError("a bin-level bootstrap needs a binary or top-label state of whole "
                          "row counts (no classwise groups, no fractional sample weights)")
-    if stratified and state.multiclass != "binary":
-        raise ValueError("stratified=True resamples within each class of y_true, which a "
-                         "top-label state does not record; use stratified=False")
-    estimate = float(error_from_sums(state.weight, state.sum_p, norm, debiased,
-                                     state.multiclass))
-    reps = state_replicates(state, norm, debiased, iv["n_resamples"], iv["stratified"],
-                            check_random_state(random_state), method == "bca")
     spec = get_spec("calibration_error")
-    low, high, se, used, dist = _bootstrap.bootstrap_interval(
-        estimate, reps, iv["confidence_level"], method, spec.bounds)
-    if spec.covers_estimate:
-        low, high = min(low, estimate), max(high, estimate)
-    return Interval(estimate, low, high, iv["confidence_level"], used, se, dist,
-                    iv["n_resamples"], "calibration_error")
+    return interval_of(family_of(spec), CalibrationCells(state, False),
+                       Metric(spec, {"norm": norm, "debiased": debiased}), method=iv["method"],
+                       level=iv["confidence_level"], n_resamples=iv["n_resamples"],
+                       stratified=iv["stratified"], rng=check_random_state(random_state))
