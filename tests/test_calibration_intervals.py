@@ -9,7 +9,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 import dartboard
 from dartboard.metrics import CalibrationState, calibration_error
-from dartboard.uncertainty import _calibration as fast
+from dartboard.families._calibration import CalibrationFamily
 from dartboard.uncertainty import (
     calibration_bins,
     interval_from_calibration_state,
@@ -61,15 +61,15 @@ def test_the_fast_path_runs_and_the_slow_one_does_not(monkeypatch):
         calls.append(1)
         return calibration_error(*args, **kwargs)
 
-    monkeypatch.setattr(fast, "calibration_replicates",
+    monkeypatch.setattr(CalibrationFamily, "cells",
                         lambda *a, **k: pytest.fail("slow path expected"), raising=True)
     # a user callable has no spec: rows are resampled
     dartboard.interval(counting, y, p, n_resamples=50, random_state=0, method="percentile")
     assert len(calls) > 50
     monkeypatch.undo()
     seen = []
-    original = fast.state_replicates
-    monkeypatch.setattr(fast, "state_replicates",
+    original = CalibrationFamily.cells
+    monkeypatch.setattr(CalibrationFamily, "cells",
                         lambda *a, **k: seen.append(1) or original(*a, **k))
     dartboard.interval(calibration_error, y, p, n_resamples=50, random_state=0)
     assert seen
@@ -105,10 +105,17 @@ def test_top_label_fast_path_matches_row_resampling():
 
 def test_stratified_keeps_each_class_count():
     y, p = miscalibrated(7, 500)
-    state = CalibrationState(15).update(y, p)
-    reps = fast.state_replicates(state, "l1", False, 30, True, np.random.default_rng(0),
-                                 False)
+    from dartboard.families import Metric
+    from dartboard.families._base import replicates
+    from dartboard.families._calibration import FAMILY, CalibrationCells
+    from dartboard.metrics._registry import get_spec
+
+    state = CalibrationCells(CalibrationState(15).update(y, p), False)
+    cells = FAMILY.cells(state, Metric(get_spec("calibration_error")))
+    reps = replicates(cells, 30, True, np.random.default_rng(0), False)
     assert np.isfinite(reps.values).all()
+    # each resample keeps each outcome's number of rows
+    assert set(np.unique(cells.stratum)) == {0, 1}
     iv = dartboard.interval(calibration_error, y, p, stratified=True, n_resamples=300,
                             random_state=0)
     assert iv.method == "basic" and iv.low <= iv.high

@@ -32,7 +32,6 @@ from dartboard.metrics import (
 )
 from dartboard.metrics._state import MergeableState
 from dartboard.scale import BinnedScoreState, QuantileSketch
-from dartboard.scale._evaluate import MacroScores, MeanState, StateBundle, make_spec
 
 LABEL_SETS = [np.array([0, 1]), np.array([3, 7, 9]), np.array([0, 10**9]),
               np.array(["x", "y", "z"]), np.array([-5, 0, 5, 6])]
@@ -130,47 +129,6 @@ def _median_oracle(e, d, name):
         np.median(np.abs(x - np.median(x)))
 
 
-def _ovr_oracle(d, name, kw):
-    onehot = np.eye(3)[d["codes"]]
-    if name == "roc_auc_score":
-        return np.mean([skm.roc_auc_score(onehot[:, c], d["proba"][:, c], sample_weight=d["w"])
-                        for c in range(3)])
-    return skm.average_precision_score(onehot, d["proba"], sample_weight=d["w"],
-                                       average="macro")
-
-
-def _log_loss_sums(d):
-    picked = d["proba"][np.arange(len(d["codes"])), d["codes"]]
-    return {"log_loss": -np.sum(ones(d) * np.log(picked))}
-
-
-def _feed_bundle(spec):
-    def feed(state, d):
-        columns = {"t": d["y01"], "p": d["p01"], "s": d["s"], "yt": d["yt"], "yp": d["yp"]}
-        if d["w"] is not None:
-            columns["w"] = d["w"]
-        return state.update(spec(d["w"] is not None), columns)
-    return feed
-
-
-def _classification_spec(weighted):
-    return make_spec(y_true="t", y_pred="p", y_score="s", task="classification", exact=True,
-                     metrics=["accuracy_score", "f1_score", "roc_auc_score",
-                              "average_precision_score"],
-                     n_bins=16, score_range=(0.0, 1.0), relative_accuracy=0.01,
-                     sample_weight="w" if weighted else None, pos_label=None,
-                     confidence_level=None, column_kinds={"t": "i", "p": "i"})
-
-
-def _regression_spec(weighted):
-    return make_spec(y_true="yt", y_pred="yp", y_score=None, task="regression", exact=True,
-                     metrics=["mean_squared_error", "r2_score", "median_absolute_error",
-                              "median_absolute_deviation"],
-                     n_bins=16, score_range=None, relative_accuracy=0.01,
-                     sample_weight="w" if weighted else None, pos_label=None,
-                     confidence_level=None, column_kinds={"yt": "f", "yp": "f"})
-
-
 def _both_classes(d):
     return 0 < d["y01"].sum() < len(d["y01"])
 
@@ -232,29 +190,6 @@ CASES = [
     Case("QuantileSketch", lambda: QuantileSketch(0.01),
          lambda st_, d: st_.update(d["x"], d["w"]),
          SKETCH, lambda d, name, kw: _median_oracle(d["x"], d, name)),
-    Case("MacroScores(ScoreState)", lambda: MacroScores([ScoreState() for _ in range(3)]),
-         lambda st_, d: st_.update(d["codes"], d["proba"], d["w"]),
-         RANKING[:2], _ovr_oracle, lambda d: np.unique(d["codes"]).size == 3),
-    Case("MacroScores(BinnedScoreState)",
-         lambda: MacroScores([BinnedScoreState(5, 0.0, 1.0) for _ in range(3)]),
-         lambda st_, d: st_.update(d["codes"], d["proba"], d["w"]),
-         RANKING[:2], _ovr_oracle, lambda d: np.unique(d["codes"]).size == 3),
-    Case("MeanState", MeanState,
-         lambda st_, d: st_.update(_log_loss_sums(d), ones(d).sum()),
-         [("log_loss", {})],
-         lambda d, name, kw: skm.log_loss(d["codes"], d["proba"], labels=[0, 1, 2],
-                                          sample_weight=d["w"]), rounding=True),
-    Case("StateBundle(classification)", StateBundle, _feed_bundle(_classification_spec),
-         [("accuracy_score", {}), ("f1_score", {"pos_label": 1, "zero_division": 0.0}),
-          ("roc_auc_score", {}), ("average_precision_score", {})],
-         lambda d, name, kw: _ranking_oracle(d["y01"], d["s"], d["w"], name, kw)
-         if name in ("roc_auc_score", "average_precision_score") else
-         getattr(skm, name)(d["y01"], d["p01"], sample_weight=d["w"], **kw),
-         _both_classes),
-    Case("StateBundle(regression)", StateBundle, _feed_bundle(_regression_spec),
-         [("mean_squared_error", {}), ("r2_score", {})] + SKETCH,
-         lambda d, name, kw: _median_oracle(d["yt"] - d["yp"], d, name)
-         if name in dict(SKETCH) else _moments_oracle(d, name, kw), rounding=True),
 ]
 
 

@@ -11,9 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-#: inputs a command reads as numbers (the rest are labels of any type)
-_NUMERIC_INPUTS = ("scores", "probabilities", "values")
-
 
 def command_line_specs() -> list[Any]:
     """Metrics a command accepts: the scalar metrics an evaluation reports.
@@ -40,25 +37,23 @@ def command_line_metric(name: str) -> Any:
         resolved = None
     if resolved is None or resolved.spec not in known:
         choices = sorted(spec.table_label() for spec in known)
-        raise ValueError(f"unknown metric {name!r}; choose one of: {', '.join(choices)} "
-                         "(or a function name such as f1_score, or an average as in "
-                         "f1_macro)")
+        raise ValueError(f"unknown metric {name!r}; choose one of: {', '.join(choices)}")
     return resolved
 
 
 def takes_numbers(spec: Any) -> bool:
     """Whether the metric's second argument is numeric (scores, probabilities, values)."""
-    return spec.input in _NUMERIC_INPUTS
+    return not spec.takes_labels
 
 
 def takes_values(spec: Any) -> bool:
     """Whether y_true is numeric too (regression values, not labels)."""
-    return spec.input == "values"
+    return not spec.classification
 
 
 def takes_scores(spec: Any) -> bool:
     """Whether the metric ranks scores or probabilities (its labels are y_true's)."""
-    return spec.input in ("scores", "probabilities")
+    return spec.takes_scores
 
 
 def lower_is_better(spec: Any) -> bool:

@@ -229,7 +229,7 @@ def _compare_k_iv(metric: Any, y_true: Any, predictions: Any, method: Any, n_res
     if len(shapes) > 1:
         raise ValueError(f"every model's predictions must have the same shape; got {shapes}")
     spec = spec_for(metric)
-    if spec is not None and spec.input != "labels":
+    if spec is not None and not spec.takes_labels:
         preds = [as_float_array(p, name=f"predictions[{c!r}]", ndim=(1, 2))
                  for p, c in zip(preds, columns)]
     return y, preds, columns, n_resamples, alpha, check_sample_weight(sample_weight, n)

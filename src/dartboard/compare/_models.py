@@ -68,7 +68,7 @@ def _prediction_values(spec: MetricSpec | None, a: np.ndarray,
                        b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Scores, probabilities and values are numbers (named by argument, before the
     two models' scores are ranked together); labels are numbers or strings alike."""
-    if spec is not None and spec.input != "labels":
+    if spec is not None and not spec.takes_labels:
         return (as_float_array(a, name="pred_a", ndim=(1, 2), allow_nan=True),
                 as_float_array(b, name="pred_b", ndim=(1, 2), allow_nan=True))
     kinds = {name: label_category(arr) for name, arr in (("pred_a", a), ("pred_b", b))}

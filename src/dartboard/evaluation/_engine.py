@@ -404,7 +404,8 @@ def choose_metrics(metrics: Any, task: str, given: set[str], classes: np.ndarray
         return {} if regression else metric_keywords(spec, task, positive, classes)
 
     def flip(spec: MetricSpec) -> bool:
-        return negate and spec.input == "scores" and not spec.pos_label
+        return negate and spec.takes_scores and not spec.takes_probabilities \
+            and not spec.pos_label
 
     if metrics is None:
         out = []
@@ -460,10 +461,9 @@ def check_metric_applies(spec: MetricSpec, task: str, given: set[str]) -> None:
     if not spec.scalar:
         raise ValueError(f"metrics: {spec.name} does not return one number (it returns "
                          "a curve, a matrix or a table); choose scalar metrics")
-    if (spec.kind == "regression") != regression \
-            or (spec.input == "values") != regression:
+    if spec.regression != regression or spec.classification == regression:
         raise ValueError(f"metrics: {spec.name} is a "
-                         f"{'regression' if spec.input == 'values' else 'classification'}"
+                         f"{'classification' if spec.classification else 'regression'}"
                          f" metric; this evaluation is "
                          f"{'regression' if regression else 'classification'}")
     if spec.input not in given:
@@ -601,9 +601,9 @@ def metric_keywords(spec: MetricSpec, task: str, positive: Any,
         # the score metrics too: labels may be strings, and their default is 1
         return {"pos_label": positive} if spec.pos_label else {}
     kw = dict(spec.multiclass)
-    if spec.average and spec.kind == "count" and "average" not in kw:
+    if spec.set_wise and "average" not in kw:
         kw["average"] = "macro"
-    if spec.input == "probabilities":
+    if spec.takes_probabilities:
         kw["labels"] = classes  # the probability columns, in sorted label order
     return kw
 

@@ -153,12 +153,16 @@ class MeanCells:
         return self.sums[0] / self.sums[2] if self.sums[2] else float("nan")
 
 
-def _class_codes(y_true: np.ndarray, metric: Metric) -> np.ndarray | None:
-    """The class code of each row of a classification loss (None for regression, and
-    for indicator targets, whose rows have no one class)."""
-    if metric.spec.input == "values" or np.ndim(y_true) != 1:
+def _class_codes(batch: Batch, metric: Metric) -> np.ndarray | None:
+    """The class code of each row of a classification loss, among the classes of all
+    the rows when the batch knows them (a batch of a stream may lack a class); None
+    for regression and for indicator targets, whose rows have no one class."""
+    y = batch.y_true
+    if not metric.spec.classification or np.ndim(y) != 1:
         return None
-    return encode_labels(("y_true", y_true)).codes[0].astype(np.int64)
+    if batch.classes is not None:
+        return np.searchsorted(batch.classes, y).astype(np.int64)
+    return encode_labels(("y_true", y)).codes[0].astype(np.int64)
 
 
 def _sums(t: np.ndarray, w: np.ndarray, size: np.ndarray) -> tuple[float, float, float, int]:
@@ -200,7 +204,7 @@ class MeansFamily(Family):
         terms, w = function(batch.y_true, batch.of(metric), sample_weight=batch.weight,
                             **kwargs)
         return MeanCells.from_terms(terms, None if w is None else np.asarray(w),
-                                    _class_codes(batch.y_true, metric))
+                                    _class_codes(batch, metric))
 
     def n_rows(self, state: MeanCells) -> int:
         return state.sums[3]

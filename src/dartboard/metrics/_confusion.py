@@ -498,7 +498,7 @@ def _from_counts(name: str) -> Callable[..., Any] | None:
         spec = get_spec(name)
     except ValueError:
         return None
-    if spec.kind != "count" or not (spec.scalar or spec.name in _SPECIAL):
+    if not (spec.counted or spec.name in _SPECIAL):
         return None
     if spec.name in _SPECIAL:
         return _SPECIAL[spec.name]

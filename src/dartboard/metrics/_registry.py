@@ -152,6 +152,41 @@ class MetricSpec:
         """Whether it judges classifiers (labels, scores or probabilities)."""
         return self.input != "values"
 
+    @property
+    def regression(self) -> bool:
+        """Whether it judges regression predictions (a regression metric)."""
+        return self.kind == "regression"
+
+    @property
+    def takes_labels(self) -> bool:
+        """Whether its second argument is predicted labels."""
+        return self.input == "labels"
+
+    @property
+    def takes_scores(self) -> bool:
+        """Whether its second argument is scores or probabilities (numbers it ranks)."""
+        return self.input in ("scores", "probabilities")
+
+    @property
+    def takes_probabilities(self) -> bool:
+        """Whether its second argument must be probabilities (one column per class)."""
+        return self.input == "probabilities"
+
+    @property
+    def counted(self) -> bool:
+        """Whether it is one number of the confusion counts (the counts family)."""
+        return self.family == "counts" and self.scalar
+
+    @property
+    def set_wise(self) -> bool:
+        """Whether it is a ratio of one-vs-all counts per class, averaged (``average``)."""
+        return self.average and self.kind == "count"
+
+    @property
+    def multi_class_scores(self) -> bool:
+        """Whether a multiclass evaluation gives it a score matrix (``multi_class``)."""
+        return "multi_class" in self.multiclass
+
     def table_label(self, task: str = "binary") -> str:
         """Name in tables: ``label``, with ``_macro`` when a multiclass average is used."""
         base = self.label or self.name.removesuffix("_score")

@@ -201,7 +201,7 @@ def _family_state(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
     if not family.supports(m) or not family.takes(y_t, y_o, m):
         return None
     positive: Any = None
-    if spec.input == "scores" and y_o.ndim == 1:
+    if spec.takes_scores and not spec.takes_probabilities and y_o.ndim == 1:
         # the metric's own pos_label default (1) where it takes one; else the greater label
         y_t, _ = _binary_scores(y_t, y_o, kwargs.get("pos_label", 1) if spec.pos_label
                                 else None)

@@ -44,7 +44,7 @@ def _refusal(spec: MetricSpec, method: str, y_t: np.ndarray, y_o: np.ndarray,
         return (f"method={method!r} is {author}'s interval of a binary ROC AUC; got "
                 f"{n_classes} classes in y_true and y_score of shape {np.shape(y_o)}; "
                 "use a bootstrap method (percentile, basic or bca) for a multiclass AUC")
-    if method == "influence-logit" and spec.default_interval == "delong":
+    if method == "influence-logit" and spec.multi_class_scores:
         try:
             _ovr_codes(y_t, y_o, kwargs)
         except ValueError as exc:
@@ -75,7 +75,7 @@ def asymptotic_interval(spec: MetricSpec, method: str, estimate: float, y_t: np.
 def sample_size(spec: MetricSpec, y_t: np.ndarray) -> int:
     """The size ``auto_interval`` is keyed on for rows: the smallest class of
     ``y_true`` for ranking metrics, else the number of samples."""
-    if spec.kind != "ranking":
+    if not spec.order_only:
         return int(y_t.shape[0])
     from dartboard._labels import encode_labels
 

@@ -109,10 +109,10 @@ def interval_from_counts(metric: str | Callable[..., Any], counts: Any, *,
 
     iv = _interval_iv(metric, method, confidence_level, n_resamples, stratified,
                       check_metric=False)
-    counting = sorted(s.name for s in specs() if s.scalar and s.family == "counts")
+    counting = sorted(s.name for s in specs() if s.counted)
     resolved = resolve_metric(metric)
     spec, metric_kwargs = resolved.spec, {**resolved.kwargs, **metric_kwargs}
-    if spec is None or not spec.scalar or spec.family != "counts":
+    if spec is None or not spec.counted:
         raise ValueError(f"metric must be a dartboard count metric (one of "
                          f"{', '.join(counting)}); got {resolved.label}: an interval from "
                          "counts needs a metric of the confusion matrix; use "

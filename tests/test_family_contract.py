@@ -1,0 +1,147 @@
+"""The family protocol (dartboard.families), once for every metric a family computes.
+
+For random rows cut into random pieces, with and without weights:
+
+* the value of the state of all rows is the metric function on the rows;
+* the pieces' states merged in any order give that value, and the same interval for
+  the same seed (so a streamed evaluation equals the in-memory one);
+* the fast replicate -- the metric of cell counts -- is the metric function on the rows
+  those counts repeat (the slow oracle of every bootstrap, grouped gaps included);
+* pooled groups place each group's cells among the pooled ones.
+
+A metric is added to a family by its function, a registry line and a family kernel;
+the tests here then cover it without new test code (``NEEDS`` lists keywords a metric
+cannot go without).
+"""
+
+from __future__ import annotations
+
+import warnings
+from functools import reduce
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dartboard.evaluation._engine import takes_weights
+from dartboard.families import Batch, Metric, family_of
+from dartboard.families._base import interval_of
+from dartboard.metrics._registry import specs
+
+#: keywords a metric needs to mean one thing
+NEEDS = {"fbeta_score": {"beta": 2.0}}
+FAMILY_SPECS = [s for s in specs(scalar=True) if s.family is not None]
+
+
+def _rows(spec, rng, n, weighted):
+    """(y_true, the metric's input, weights, keywords, batch fields) of n random rows."""
+    weighted = weighted and takes_weights(spec.function)  # a sample maximum takes none
+    w = rng.integers(1, 4, n).astype(float) * 0.5 if weighted else None
+    kw = dict(NEEDS.get(spec.name, {}))
+    if not spec.classification:
+        # positive values (the deviances and log errors need them), with ties
+        y = np.round(rng.gamma(4.0, 2.5, n), 1) + 0.1
+        yhat = np.round(y * np.exp(rng.normal(0, 0.3, n)), 1) + 0.1
+        return y, yhat, w, kw, {}
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]  # both classes
+    if spec.takes_labels:
+        other = np.where(rng.random(n) < 0.7, y, 1 - y)
+        if spec.pos_label:
+            kw["pos_label"] = 1
+    else:
+        other = np.round(np.clip(0.35 * y + 0.65 * rng.random(n), 0.01, 0.99), 2)  # ties
+        if spec.pos_label:
+            kw["pos_label"] = 1
+    return y, other, w, kw, {"positive": 1, "classes": np.array([0, 1])}
+
+
+def _batch(spec, y, other, w, fields, rows=None):
+    rows = slice(None) if rows is None else rows
+    return Batch(y[rows], {spec.input: other[rows]}, None if w is None else w[rows],
+                 **fields)
+
+
+def _value(spec, y, other, w, kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return float(spec.function(y, other, **kw, **({} if w is None else
+                                                         {"sample_weight": w})))
+
+
+@pytest.mark.parametrize("spec", FAMILY_SPECS, ids=[s.name for s in FAMILY_SPECS])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1), n=st.integers(8, 60), weighted=st.booleans(),
+       cuts=st.lists(st.integers(1, 59), max_size=3))
+def test_states_merge_value_and_interval(spec, seed, n, weighted, cuts):
+    rng = np.random.default_rng(seed)
+    y, other, w, kw, fields = _rows(spec, rng, n, weighted)
+    family, metric = family_of(spec), Metric(spec, kw)
+    if not family.supports(metric):
+        pytest.skip("keywords outside the family")
+    whole = family.build(_batch(spec, y, other, w, fields), metric)
+    expected = _value(spec, y, other, w, kw)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = family.value(whole, metric)
+    np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12)
+    bounds = [0, *sorted({c for c in cuts if c < n}), n]
+    parts = [family.build(_batch(spec, y, other, w, fields, slice(a, b)), metric)
+             for a, b in zip(bounds[:-1], bounds[1:])]
+    order = rng.permutation(len(parts))
+    merged = reduce(family.merge, [parts[i] for i in order])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        np.testing.assert_allclose(family.value(merged, metric), expected, rtol=1e-9,
+                                   atol=1e-12)
+    if not np.isfinite(expected) or spec.default_interval is None:
+        return
+    outcomes = []
+    for state in (whole, merged):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                iv = interval_of(family, state, metric, method="percentile", level=0.9,
+                                 n_resamples=40, stratified=False,
+                                 rng=np.random.default_rng(seed))
+                outcomes.append((iv.low, iv.high))
+            except ValueError as exc:  # undefined on every resample: the same for both
+                outcomes.append(str(exc))
+    if isinstance(outcomes[0], tuple):
+        assert outcomes[0] == pytest.approx(outcomes[1], rel=1e-9, abs=1e-12)
+    else:
+        assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("spec", FAMILY_SPECS, ids=[s.name for s in FAMILY_SPECS])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1), n=st.integers(8, 40), weighted=st.booleans())
+def test_replicate_is_the_metric_of_the_repeated_rows(spec, seed, n, weighted):
+    """The fast path of every bootstrap against its slow oracle: the cells' value for
+    drawn counts equals the metric function on the rows drawn."""
+    rng = np.random.default_rng(seed)
+    y, other, w, kw, fields = _rows(spec, rng, n, weighted)
+    family, metric = family_of(spec), Metric(spec, kw)
+    if not family.supports(metric):
+        pytest.skip("keywords outside the family")
+    whole = family.build(_batch(spec, y, other, w, fields), metric)
+    cells = family.cells(whole, metric)
+    if cells is None:
+        pytest.skip("this state has no cells (weighted calibration)")
+    for _ in range(3):
+        drawn = rng.integers(0, n, n)
+        drawn[:2] = [0, 1]  # both classes
+        rows = np.sort(drawn)
+        resampled = family.build(_batch(spec, y, other, w, fields, rows), metric)
+        pooled = family.pool([whole, resampled], metric)
+        counts = np.zeros(cells.size.shape[0])
+        # the pooled cells are the whole data's (the resample's are among them)
+        np.add.at(counts, pooled[2][1], pooled[1][1].size)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fast = cells.replicate(np.random.default_rng(seed))(counts[None, :])[0]
+            slow = _value(spec, y[rows], other[rows], None if w is None else w[rows], kw)
+        if cells.extra is not None:  # drawn sums of confidences: equal in law only
+            continue
+        np.testing.assert_allclose(fast, slow, rtol=1e-9, atol=1e-12)
