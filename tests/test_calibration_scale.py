@@ -48,11 +48,11 @@ def multiclass_files(tmp_path_factory):
 
 def test_parquet_binary_equals_in_memory(binary_files):
     folder, y, p = binary_files
-    res = evaluate_parquet(folder, y_true="y", proba=["p0", "p1"], batch_size=500,
+    res = evaluate_parquet(folder, y_true="y", y_proba=["p0", "p1"], batch_size=500,
                            confidence_level=0.9, n_resamples=400, random_state=3)
     assert values(res)["calibration_error"] == pytest.approx(calibration_error(y, p),
                                                              abs=1e-12)
-    state = res.states["calibration"]
+    state = res.states["calibration"].state
     # constant memory: two outcomes x 16 bins, whatever the number of rows
     assert isinstance(state, CalibrationState) and state.weight.shape == (1, 2, 16)
     assert state.weight.sum() == len(y)
@@ -67,21 +67,30 @@ def test_parquet_and_dask_multiclass_equal_in_memory(multiclass_files):
     folder, y, proba = multiclass_files
     columns = [f"c{k}" for k in range(4)]
     want = calibration_error(y, proba)
-    streamed = evaluate_parquet(folder, y_true="y", proba=columns, batch_size=400,
+    streamed = evaluate_parquet(folder, y_true="y", y_proba=columns, batch_size=400,
                                 metrics=["calibration_error"])
     assert values(streamed) == {"calibration_error": pytest.approx(want, abs=1e-12)}
     frame = dd.read_parquet(folder)
-    distributed = evaluate_dask(frame, y_true="y", proba=columns)
+    distributed = evaluate_dask(frame, y_true="y", y_proba=columns)
     assert values(distributed)["calibration_error"] == pytest.approx(want, abs=1e-12)
-    a, b = distributed.states["calibration"], streamed.states["calibration"]
+    a, b = distributed.states["calibration"].state, streamed.states["calibration"].state
     np.testing.assert_array_equal(a.weight, b.weight)
     np.testing.assert_allclose(a.sum_p, b.sum_p, rtol=1e-12)
 
 
-def test_calibration_needs_probabilities(binary_files):
-    folder, _, _ = binary_files
-    with pytest.raises(ValueError, match="calibration_error"):
-        evaluate_parquet(folder, y_true="y", y_score="p1", metrics=["calibration_error"])
+def test_calibration_of_scores_that_are_probabilities(binary_files):
+    # scores in [0, 1] are probabilities, streamed as in memory; others are no calibration
+    folder, y, p = binary_files
+    res = evaluate_parquet(folder, y_true="y", y_score="p1", metrics=["calibration_error"],
+                           n_resamples=200, random_state=1)
+    iv = interval(calibration_error, y, p, n_resamples=200, random_state=1)
+    got = intervals(res)["calibration_error"]
+    assert got.method == iv.method
+    assert (got.estimate, got.low, got.high) == pytest.approx((iv.estimate, iv.low, iv.high),
+                                                              rel=1e-12)
+    with pytest.raises(ValueError, match="calibration_error needs probabilities"):
+        evaluate_parquet(folder, y_true="y", y_pred="p1", task="binary",
+                         metrics=["calibration_error"])
 
 
 def test_cli_reports_ece_in_tables_and_json(tmp_path, binary_files):

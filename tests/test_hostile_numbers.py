@@ -205,7 +205,7 @@ def _resampling_calls(tmp_path):
         "evaluate_predictions": lambda r: evaluate_predictions(y, y_pred=p, n_resamples=r),
         "evaluate_parquet": lambda r: evaluate_parquet(
             str(path), y_true="y", y_pred="p", confidence_level=0.95,
-            ci_method="bca", n_resamples=r),
+            ci="bca", n_resamples=r),
     }
 
 

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from sklearn.exceptions import UndefinedMetricWarning as SkUndefined
 
 import dartboard as db
-import dartboard.compare._models as compare_models_module
+import dartboard.families._counts as counts_family
+import dartboard.families._paired as paired_module
 import dartboard.metrics as dm
 import dartboard.metrics._batched as batched
 from dartboard.metrics import ConfusionCounts, UndefinedMetricWarning
@@ -125,7 +126,7 @@ def test_interval_takes_the_count_path(monkeypatch, average):
     y = rng.integers(0, k, 400)
     p = np.where(rng.random(400) < 0.7, y, rng.integers(0, k, 400))
     kw = {} if average == "binary" else {"average": "macro"}
-    calls = _spy(monkeypatch, batched)
+    calls = _spy(monkeypatch, counts_family)
     iv = db.interval(dm.jaccard_score, y, p, method="percentile", n_resamples=500,
                      random_state=0, **kw)
     assert calls, "the bootstrap did not draw confusion matrices"
@@ -139,7 +140,7 @@ def test_compare_models_takes_the_count_path(monkeypatch):
     y = rng.integers(0, 2, 300)
     a = np.where(rng.random(300) < 0.8, y, 1 - y)
     b = np.where(rng.random(300) < 0.7, y, 1 - y)
-    calls = _spy(monkeypatch, compare_models_module)
+    calls = _spy(monkeypatch, paired_module)
     res = db.compare_models(dm.jaccard_score, y, a, b, n_resamples=300, random_state=0)
     assert calls, "the comparison did not use confusion matrices"
     _check_replicates(calls)

@@ -469,6 +469,12 @@ def check_metric_applies(spec: MetricSpec, task: str, given: set[str]) -> None:
     if spec.input not in given:
         raise ValueError(f"metrics: {spec.name} needs {_FEEDS[spec.input]}, which was "
                          "not given")
+    required = [name for name, p in inspect.signature(spec.function).parameters.items()
+                if p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is p.empty]
+    if required:
+        raise ValueError(f"metrics: {spec.name} needs {', '.join(required)}; pass it bound "
+                         f"to a callable, e.g. functools.partial({spec.name}, "
+                         f"{required[0]}=...)")
 
 
 def _row(c: Chosen, task: str, y_true: np.ndarray, other: np.ndarray,

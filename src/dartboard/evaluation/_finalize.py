@@ -112,17 +112,15 @@ def _family_row(p: Planned, state: Any, opts: Options, group: str | None) -> Met
         try:
             estimate = family.value(state, metric)
         except ValueError as exc:
-            if group is None:
-                raise
             estimate, why = float("nan"), str(exc)
         else:
-            why = f"{metric.name} is undefined on this group"
+            why = f"{metric.name} is undefined on {'this group' if group else 'these data'}"
     if not np.isfinite(estimate):
+        # one undefined metric leaves a row that says so; the others stand
+        reason = f"undefined: {why}".split(";")[0][:120]
         if group is None:
-            raise ValueError(f"{metric.name} is undefined on this data (it is {estimate}); "
-                             "no interval can be formed")
-        return _row(p.label, float("nan"), None, None,
-                    f"undefined: {why}".split(";")[0][:120], opts, n, group)
+            warnings.warn(f"{p.label}: {reason}", IntervalWarning, stacklevel=5)
+        return _row(p.label, float("nan"), None, None, reason, opts, n, group)
     if opts.confidence_level is None:
         return _row(p.label, estimate, None, None, "n/a (confidence_level=None)", opts, n,
                     group)

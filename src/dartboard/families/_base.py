@@ -28,7 +28,7 @@ from dartboard.uncertainty import _analytic, _bootstrap
 from dartboard.uncertainty._bootstrap import IntervalWarning
 from dartboard.uncertainty._result import Interval
 
-__all__ = ["BOOTSTRAP_METHODS", "NO_CLASSES", "Batch", "Cells", "Family", "Metric",
+__all__ = ["BOOTSTRAP_METHODS", "NO_CLASSES", "Batch", "Cells", "Family", "Metric", "State",
            "family_of", "group_replicates", "interval_of"]
 
 #: why a regression state cannot be resampled within classes
@@ -150,6 +150,48 @@ class Cells:
         return int(self.size.sum())
 
 
+class State:
+    """What every family state offers beyond ``merge``: the metrics it computes
+    (:class:`~dartboard.metrics._state.MergeableState`'s ``compute`` and
+    ``error_bound``, so an evaluation's ``states`` merge with later data and give their
+    metrics) and equality of its arrays."""
+
+    def compute(self, metric: Any, **kwargs: Any) -> float:
+        """``metric`` (a name, alias or dartboard function) from this state."""
+        from dartboard.metrics._registry import resolve_metric
+
+        resolved = resolve_metric(metric)
+        m = Metric(resolved.spec, {**resolved.kwargs, **kwargs})
+        family = family_of(resolved.spec)
+        if family is None or not family.supports(m):
+            raise ValueError(f"{resolved.label} is not computed from this state")
+        return family.value(self, m)
+
+    def error_bound(self, metric: Any) -> float:
+        """``|compute(metric) - exact| <=`` this bound (0.0 for exact states)."""
+        from dartboard.metrics._registry import resolve_metric
+
+        spec = resolve_metric(metric).spec
+        bound = family_of(spec).error_bound(self, Metric(spec))
+        return 0.0 if bound is None else bound
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(_same(getattr(self, f.name), getattr(other, f.name))
+                   for f in dataclasses.fields(self))  # type: ignore[arg-type]
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return a is not None and b is not None and np.array_equal(a, b)
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
 class Family:
     """One kind of state and everything done with it (see :mod:`dartboard.families`)."""
 
@@ -188,6 +230,11 @@ class Family:
         """``|value - exact| <=`` this bound for a bounded-memory state (binned scores, a
         quantile sketch); None when the value is exact."""
         return None
+
+    def binnable(self, metric: Metric) -> bool:
+        """Whether binned scores (a streamed ``exact=False``) still give ``metric``
+        within a bound (metrics that read no scores are unaffected)."""
+        return True
 
     def cells(self, state: Any, metric: Metric) -> Cells | None:
         """The state's cells for ``metric``; None when it cannot be resampled (the

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from dartboard.families._base import Batch, Cells, Family, Metric
+from dartboard.families._base import Batch, Cells, Family, Metric, State
 from dartboard.metrics._calibration import _state, error_from_sums, norm_iv
 from dartboard.metrics._calibration_state import CalibrationState
 from dartboard.uncertainty._calibration import _cells as cell_moments
@@ -28,8 +28,8 @@ _STATE_KEYWORDS = ("n_bins", "strategy", "multiclass", "pos_label", "labels")
 _KEYWORDS = frozenset({*_STATE_KEYWORDS, "norm", "debiased"})
 
 
-@dataclasses.dataclass(frozen=True)
-class CalibrationCells:
+@dataclasses.dataclass(frozen=True, eq=False)
+class CalibrationCells(State):
     """A calibration state and whether its rows carried weights (then its bins hold
     weights, not row counts, and the bin-level bootstrap does not apply)."""
 
@@ -48,7 +48,8 @@ class CalibrationFamily(Family):
 
     def state_key(self, metric: Metric) -> str:
         kw = {k: metric.kwargs[k] for k in _STATE_KEYWORDS if k in metric.kwargs}
-        return f"calibration:{sorted((k, str(v)) for k, v in kw.items())}"
+        return self.key if not kw else \
+            f"{self.key}:{sorted((k, str(v)) for k, v in kw.items())}"
 
     def supports(self, metric: Metric) -> bool:
         return set(metric.kwargs) <= _KEYWORDS

@@ -32,6 +32,7 @@ from dartboard.families._base import (
     Cells,
     Family,
     Metric,
+    State,
     aggregate,
     place,
     proportion_interval,
@@ -47,8 +48,8 @@ from dartboard.uncertainty._multilabel import IndicatorPatterns
 __all__ = ["CountsFamily", "CountsState", "FAMILY"]
 
 
-@dataclasses.dataclass(frozen=True)
-class CountsState:
+@dataclasses.dataclass(frozen=True, eq=False)
+class CountsState(State):
     """Confusion counts and, with weights, the (cell, weight) groups of the rows.
 
     ``groups`` index cells ``true * K + predicted`` over ``counts.classes``; None
@@ -129,8 +130,8 @@ def counts_state(y_true: np.ndarray, y_pred: np.ndarray, w: np.ndarray | None,
                        CountGroups.from_codes(t, p, k, w))
 
 
-@dataclasses.dataclass(frozen=True)
-class IndicatorState:
+@dataclasses.dataclass(frozen=True, eq=False)
+class IndicatorState(State):
     """Multilabel-indicator rows as per-sample patterns (labels move together when a
     row is resampled; :mod:`dartboard.uncertainty._multilabel`)."""
 

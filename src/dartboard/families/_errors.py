@@ -26,6 +26,7 @@ from dartboard.families._base import (
     Cells,
     Family,
     Metric,
+    State,
     aggregate,
     place,
 )
@@ -37,8 +38,8 @@ __all__ = ["ErrorCells", "ErrorsFamily", "FAMILY"]
 _NAMES = ("median_absolute_error", "median_absolute_deviation")
 
 
-@dataclasses.dataclass(frozen=True)
-class ErrorCells:
+@dataclasses.dataclass(frozen=True, eq=False)
+class ErrorCells(State):
     """Errors grouped by (error, weight), or past ``MAX_CELLS`` their quantile sketch.
 
     ``weighted`` whether rows carried weights; ``rows`` the rows counted.

@@ -34,6 +34,7 @@ from dartboard.families._base import (
     Cells,
     Family,
     Metric,
+    State,
     aggregate,
     place,
 )
@@ -94,8 +95,8 @@ TERMS: dict[str, tuple[Callable[..., Any], frozenset[str], bool]] = {
 }
 
 
-@dataclasses.dataclass(frozen=True)
-class MeanCells:
+@dataclasses.dataclass(frozen=True, eq=False)
+class MeanCells(State):
     """Rows grouped by (term, weight), and the sums that survive dropping them.
 
     ``term``, ``weight`` and ``size`` are None once a merge passed
@@ -167,7 +168,9 @@ def _class_codes(batch: Batch, metric: Metric) -> np.ndarray | None:
 
 def _sums(t: np.ndarray, w: np.ndarray, size: np.ndarray) -> tuple[float, float, float, int]:
     sw = size * w
-    return float(np.dot(sw, t)), float(np.dot(sw, t * t)), float(sw.sum()), int(size.sum())
+    with np.errstate(over="ignore"):  # terms beyond 1e154 square to inf: the sums say so
+        return (float(np.dot(sw, t)), float(np.dot(sw, t * t)), float(sw.sum()),
+                int(size.sum()))
 
 
 class MeansFamily(Family):
@@ -176,8 +179,8 @@ class MeansFamily(Family):
     key = "means"
 
     def state_key(self, metric: Metric) -> str:
-        terms = TERMS[metric.name][0]
-        return f"means:{getattr(terms, '__name__', metric.name)}:{sorted(metric.kwargs.items())}"
+        kw = sorted((k, str(v)) for k, v in metric.kwargs.items())
+        return f"{metric.name}:{kw}" if kw else metric.name
 
     def supports(self, metric: Metric) -> bool:
         return metric.name in TERMS and set(metric.kwargs) <= TERMS[metric.name][1]
@@ -282,8 +285,14 @@ def _mean_and_se(state: MeanCells) -> tuple[float, float]:
     """The mean of the terms and its standard error ``s / sqrt(n)`` (ddof = 1)."""
     n = state.sums[3]
     if state.term is not None:
-        mean = float(np.dot(state.size, state.term) / n)
-        ss = float(np.dot(state.size, (state.term - mean) ** 2))
+        # on a power-of-two scale near the largest term (exact), so that squares of
+        # terms at 1e200 or 1e-200 neither overflow nor underflow
+        top = float(np.abs(state.term).max())
+        scale = 2.0 ** -np.round(np.log2(top)) if np.isfinite(top) and top > 0 else 1.0
+        t = state.term * scale
+        centre = float(np.dot(state.size, t) / n)
+        mean = centre / scale
+        ss = float(np.dot(state.size, (t - centre) ** 2)) / (scale * scale)
     else:
         mean = state.sums[0] / n
         ss = max(state.sums[1] - n * mean * mean, 0.0)

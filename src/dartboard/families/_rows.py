@@ -28,6 +28,7 @@ from dartboard.families._base import (
     Cells,
     Family,
     Metric,
+    State,
     aggregate,
     place,
 )
@@ -41,8 +42,8 @@ _NAMES = ("r2_score", "explained_variance_score", "weighted_mean_absolute_percen
           "max_error")
 
 
-@dataclasses.dataclass(frozen=True)
-class RowCells:
+@dataclasses.dataclass(frozen=True, eq=False)
+class RowCells(State):
     """Rows grouped by (y, y_hat, weight) (None past ``MAX_CELLS``), and their moments."""
 
     y: np.ndarray | None
@@ -77,13 +78,24 @@ class RowCells:
 
 
 def _features(state: RowCells) -> np.ndarray:
-    """(C, 7) per-row terms: w, w y, w y^2, w e, w e^2, w |e|, w |y| (y centred)."""
-    w = state.weight
-    e = state.y - state.y_hat
-    centre = float(np.dot(state.size * w, state.y) / np.dot(state.size, w))
-    yc = state.y - centre
+    """(C, 7) per-row terms: w, w y, w y^2, w e, w e^2, w |e|, w |y| (y centred).
+
+    Every metric here is a ratio that does not change when ``y`` and ``y_hat`` (and the
+    weights) are scaled: both are divided by a power of two near their largest
+    magnitude (exact), so that squares neither overflow at 1e200 nor underflow at
+    1e-200.
+    """
+    values = np.concatenate([np.abs(state.y), np.abs(state.y_hat)])
+    top = float(values.max()) if values.size else 0.0
+    scale = 2.0 ** -np.round(np.log2(top)) if np.isfinite(top) and top > 0 else 1.0
+    wmax = float(np.abs(state.weight).max()) if state.weight.size else 0.0
+    w = state.weight * (2.0 ** -np.round(np.log2(wmax)) if wmax > 0 else 1.0)
+    y, y_hat = state.y * scale, state.y_hat * scale
+    e = y - y_hat
+    centre = float(np.dot(state.size * w, y) / np.dot(state.size, w))
+    yc = y - centre
     return np.column_stack([w, w * yc, w * yc * yc, w * e, w * e * e, w * np.abs(e),
-                            w * np.abs(state.y)])
+                            w * np.abs(y)])
 
 
 def _from_sums(name: str, s: np.ndarray) -> np.ndarray:
@@ -114,7 +126,13 @@ class RowsFamily(Family):
         return int(state.moments.n)
 
     def value(self, state: RowCells, metric: Metric) -> float:
-        return float(state.moments.compute(metric.name))
+        if state.y is None:  # past MAX_CELLS: the merged moments
+            return float(state.moments.compute(metric.name))
+        # the metric itself (its edge cases and its care for extreme scales), the cells'
+        # repeats as weights (R^2 and the others take weights as frequencies)
+        weight = {} if metric.name == "max_error" else {"sample_weight": state.size *
+                                                        state.weight}
+        return float(metric.spec.function(state.y, state.y_hat, **weight))
 
     def no_cells(self, state: RowCells, metric: Metric) -> str:
         return (f"the bootstrap of {metric.name} needs the rows, which a streamed state "

@@ -30,6 +30,7 @@ from dartboard.families._base import (
     Cells,
     Family,
     Metric,
+    State,
     aggregate,
     place,
 )
@@ -42,13 +43,14 @@ from dartboard.metrics._ranking import (
 )
 from dartboard.metrics._sketches import BinnedScoreState
 from dartboard.uncertainty import _analytic, _asymptotic
+from dartboard.uncertainty._asymptotic import ROC_AUC_METHODS
 from dartboard.uncertainty._large import ovr_macro_auc_interval
 
 __all__ = ["FAMILY", "ScoreCells", "ScoresFamily"]
 
 
-@dataclasses.dataclass(frozen=True)
-class ScoreCells:
+@dataclasses.dataclass(frozen=True, eq=False)
+class ScoreCells(State):
     """Rows grouped by (score, positive, weight), in that order.
 
     Attributes
@@ -115,8 +117,8 @@ class ScoreCells:
         return int(self.size.sum())
 
 
-@dataclasses.dataclass(frozen=True)
-class ClassTable:
+@dataclasses.dataclass(frozen=True, eq=False)
+class ClassTable(State):
     """Rows of a multiclass score matrix grouped by (class, score row, weight).
 
     A one-vs-rest or one-vs-one AUC reads each class column in its own order, so
@@ -171,8 +173,8 @@ class ClassTable:
             return float("nan")
 
 
-@dataclasses.dataclass(frozen=True)
-class BinnedScores:
+@dataclasses.dataclass(frozen=True, eq=False)
+class BinnedScores(State):
     """Binned scores in bounded memory (a streamed evaluation's ``exact=False``): one
     :class:`~dartboard.metrics.BinnedScoreState` for binary scores, one per class
     (one-vs-rest, macro-averaged) for a score matrix. Estimates with a guaranteed
@@ -306,6 +308,9 @@ class ScoresFamily(Family):
     def n_rows(self, state: ScoreCells | ClassTable) -> int:
         return int(state.size.sum())
 
+    def binnable(self, metric: Metric) -> bool:
+        return metric.spec.binned
+
     def error_bound(self, state: Any, metric: Metric) -> float | None:
         return state.error_bound(metric.name) if isinstance(state, BinnedScores) else None
 
@@ -373,10 +378,13 @@ class ScoresFamily(Family):
         if isinstance(state, ClassTable):
             if state.weighted:
                 return f"method={method!r} does not take sample_weight"
+            if method in ROC_AUC_METHODS:
+                author = "Newcombe" if method == "newcombe" else "DeLong"
+                return (f"method={method!r} is {author}'s interval of a binary ROC AUC; got "
+                        f"{state.classes.shape[0]} classes in y_true and y_score of shape "
+                        f"(n, {state.proba.shape[1]})")
             return (f"method={method!r} of a multiclass roc_auc_score is the interval of the "
-                    "one-vs-rest macro AUC (multi_class='ovr', average='macro'); "
-                    f"{'DeLong' if method != 'newcombe' else 'Newcombe'}'s interval is of a "
-                    "binary ROC AUC")
+                    "one-vs-rest macro AUC (multi_class='ovr', average='macro')")
         if not state.unweighted:
             return f"method={method!r} does not take sample_weight"
         if method == "influence-logit" and metric.name == "roc_auc_score":

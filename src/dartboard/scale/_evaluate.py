@@ -315,7 +315,7 @@ def setup(spec: Spec, *, scores: tuple[float, float] | None = None,
         bins = (spec.n_bins, float(low), float(high) if high > low else float(low) + 1.0)
     provisional = "binary" if task == "auto" else task
     planned = _planned(spec, provisional, _given(spec, provisional, probabilities, negative),
-                       classes, positive)
+                       classes, positive, binned=bins is not None)
     return Setup(spec, task, classes, positive, negative, probabilities, bins, planned)
 
 
@@ -358,12 +358,19 @@ def _given(spec: Spec, task: str, probabilities: bool, negative: Any) -> set[str
 
 
 def _planned(spec: Spec, task: str, given: set[str], classes: np.ndarray | None,
-             positive: Any) -> tuple[Planned, ...]:
+             positive: Any, *, binned: bool = False) -> tuple[Planned, ...]:
     """The metrics of the evaluation with their families; a metric no family computes
-    cannot stream."""
+    cannot stream, and binned scores give only the metrics they bound."""
     chosen = choose_metrics(spec.metrics, task, given, classes, positive,
                             weighted=spec.sample_weight is not None)
     planned = plan_metrics([(c.label, c.spec, c.kwargs) for c in chosen])
+    if binned:
+        unbounded = [p.label for p in planned
+                     if p.family is not None and not p.family.binnable(p.metric)]
+        if spec.metrics is not None and unbounded:
+            raise ValueError(f"metrics: {', '.join(unbounded)} has no error bound in binned "
+                             "mode; use exact=True")
+        planned = [p for p in planned if p.label not in unbounded]
     generic = [p.label for p in planned if p.family is None]
     if spec.metrics is not None and generic:
         raise ValueError(f"metrics: {', '.join(generic)} cannot be computed here: a streamed "
@@ -421,10 +428,9 @@ def _batch(plan: Setup, columns: dict[str, Any], n: int) -> tuple[Batch, frozens
         column = proba[:, 1] if classes.shape[0] == 2 else proba
         inputs["scores"] = inputs["probabilities"] = column
     elif spec.y_score is not None:
-        check_score_labels(np.array(sorted(seen)))
+        known = seen | set(() if plan.classes is None else plan.classes.tolist())
+        check_score_labels(np.array(sorted(known)))  # the in-memory error, in any batch
         score = as_float_array(columns[spec.y_score], name=spec.describe_column("y_score"))
-        if plan.classes is not None:
-            _check_labels(yt, plan.classes, true_name)
         inputs["scores"] = score
         inputs["probabilities"] = score if plan.probabilities else None
         if spec.y_pred is not None:

@@ -50,8 +50,13 @@ def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parque
     task, classes, positive = _found(plan, bundle)
     chosen = choose_metrics(spec.metrics, task, plan.given(), classes, positive,
                             weighted=spec.sample_weight is not None)
+    built = {p.label for p in plan.planned}
+    # the task found may add metrics of the states built (cohen_kappa of multiclass
+    # counts); binned scores leave out those they do not bound
     planned = [p for p in plan_metrics([(c.label, c.spec, c.kwargs) for c in chosen])
-               if p.key in bundle.states]
+               if p.key in bundle.states and (p.label in built or p.family is None
+                                              or p.family.binnable(p.metric)
+                                              or plan.score_bins is None)]
     opts = Options(spec.ci, spec.confidence_level, spec.n_resamples, spec.random_state)
     rows = _bounded(metric_rows(bundle, planned, opts, None), planned, bundle)
     group_rows = keys = gaps = None
@@ -70,10 +75,18 @@ def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parque
         streamed=Streamed(source, int(bundle.n_rows), int(n_files),
                           "exact" if spec.exact else "binned", unit),
         **_figures(bundle, classes, positive, task))
-    states = dict(bundle.states)
+    states = _named(bundle.states)
     if spec.groups:
-        states["groups"] = {k: dict(bundle.groups[k].states) for k in keys}
+        states["groups"] = {k: _named(bundle.groups[k].states) for k in keys}
     return Evaluation(result, gaps, states)
+
+
+def _named(states: dict[str, Any]) -> dict[str, Any]:
+    """The states by readable name: a state's key without the keywords that made it
+    (``"calibration"`` for ``"calibration:[('pos_label', '1')]"``), unless two share it."""
+    names = [key.split(":")[0] for key in states]
+    return {name if names.count(name) == 1 else key: state
+            for name, (key, state) in zip(names, states.items())}
 
 
 def _found(plan: Setup, bundle: Bundle) -> tuple[str, np.ndarray | None, Any]:

@@ -125,6 +125,10 @@ def _bca_levels(estimate: float, values: np.ndarray, reps: Replicates,
         raise RuntimeError("BCa needs jackknife values")
     w = np.ones_like(jack) if w is None else np.asarray(w, dtype=np.float64)
     keep = ~np.isnan(jack) & (w > 0)
+    if np.isnan(jack).any():
+        warnings.warn(f"BCa's acceleration leaves out {int(np.isnan(jack).sum())} "
+                      "leave-one-out value(s) on which the metric is undefined (a class "
+                      "that only one row holds, say)", IntervalWarning, stacklevel=5)
     jack, w = jack[keep], w[keep]
     if jack.shape[0] < 2 or jack.min() == jack.max():
         warnings.warn("BCa acceleration is undefined because the jackknife values are all "
