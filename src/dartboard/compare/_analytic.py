@@ -9,7 +9,7 @@ import numpy as np
 from scipy import stats
 
 from dartboard._delong import delong_auc_covariance
-from dartboard._labels import encode_labels
+from dartboard._labels import encode_labels, positive_index
 from dartboard._validation import (
     as_float_array,
     check_confidence_level,
@@ -210,10 +210,7 @@ def delong_test(y_true: Any, scores_a: Any, scores_b: Any, *, pos_label: Any = N
     if pos_label is None:
         positive = enc.codes[0] == 1
     else:
-        if pos_label not in enc.classes.tolist():
-            raise ValueError(f"pos_label={pos_label!r} is not one of the classes "
-                             f"{enc.classes.tolist()!r}")
-        positive = y == pos_label
+        positive = enc.codes[0] == positive_index(enc.classes, pos_label, refuse_absent=True)
     aucs, cov = delong_auc_covariance(positive, np.vstack([a, b]))
     diff = float(aucs[0] - aucs[1])
     var = float(cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1])

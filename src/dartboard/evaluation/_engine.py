@@ -18,7 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._labels import integer_counts_fit, positive_index, positive_label
+from dartboard._labels import (
+    integer_counts_fit,
+    invalid_pos_label,
+    positive_index,
+    positive_label,
+)
 from dartboard._validation import (
     as_float_array,
     check_confidence_level,
@@ -554,8 +559,7 @@ def check_positive(labels: np.ndarray, pos_label: Any) -> Any:
     if pos_label is None:
         return positive_label(labels, infer="greater")
     if positive_index(labels, pos_label, infer="strict") < 0:
-        raise ValueError(f"pos_label={pos_label!r} is not a valid label. It should be one "
-                         f"of {labels.tolist()[:10]!r}")
+        raise invalid_pos_label(pos_label, labels)
     return pos_label
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._labels import encode_labels, positive_index
 from dartboard._validation import (
     MAX_BINS,
     as_float_array,
@@ -79,7 +80,9 @@ def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = DEFAULT_N_BINS
     if y_prob.min() < 0 or y_prob.max() > 1:
         raise ValueError("y_prob must hold probabilities in [0, 1]; got values in "
                          f"[{y_prob.min():.4g}, {y_prob.max():.4g}]")
-    state = CalibrationState(n_bins).add(y_prob, y_true == pos_label)
+    enc = encode_labels(("y_true", y_true))
+    positive = enc.codes[0] == positive_index(enc.classes, pos_label, refuse_absent=True)
+    state = CalibrationState(n_bins).add(y_prob, positive)
     bins = bins_from_state(state, confidence_level, method)
     out: dict[str, Any] = {
         "prob_pred": bins.mean_predicted.tolist(), "prob_true": bins.observed.tolist(),

@@ -160,19 +160,20 @@ def _sum_tolerance(y_proba: Any, k: int) -> float:
 
 
 def _outcome(t: np.ndarray, pos_label: Any) -> np.ndarray:
-    """Boolean "row is positive" of binary labels (the rule of brier_score_loss).
+    """Boolean "row is positive" of binary labels (the rule of brier_score_loss, and a
+    ``pos_label`` that is not one of two classes refused: :mod:`dartboard._labels`).
 
     Integer labels find their (at most two) classes from the minimum and maximum
     in a few passes, without encoding every row; others go through the encoder.
     """
     if t.dtype.kind not in "iub" or t.size == 0:
-        return _binary_outcome(t, pos_label) > 0.5
+        return _binary_outcome(t, pos_label, refuse_absent=True) > 0.5
     lo, hi = t.min(), t.max()
     # integers one apart have nothing between them (0/1 labels skip the search)
     if int(hi) - int(lo) > 1 and np.any((t != lo) & (t != hi)):
         return _binary_outcome(t, pos_label) > 0.5  # three or more classes: its error
     classes = np.unique(np.array([lo, hi], dtype=t.dtype))
-    code = positive_index(classes, pos_label, infer="numbers")
+    code = positive_index(classes, pos_label, infer="numbers", refuse_absent=True)
     return t == classes[code] if code >= 0 else np.zeros(t.shape[0], dtype=bool)
 
 

@@ -75,8 +75,10 @@ def det_curve(y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: A
     ([0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.35, 0.4, 0.8])
     """
     drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
+    # scikit-learn returns nan rates for a pos_label that is not a class; this
+    # function refuses one class anyway, so it names the mistake (dartboard._labels)
     positive, s, w, _ = _binary_positive(y_true, y_score, pos_label, sample_weight,
-                                         multiclass_ok=False)
+                                         multiclass_ok=False, refuse_absent=True)
     if not positive.any() or positive.all():
         raise ValueError("Only one class is present in y_true. Detection error tradeoff "
                          "curve is not defined in that case.")

@@ -269,13 +269,15 @@ def _indicator_log_loss(y_true: Any, y_proba: Any, sample_weight: Any, labels: A
     return losses, w
 
 
-def _binary_outcome(y_true: np.ndarray, pos_label: Any) -> np.ndarray:
-    """0/1 indicator of the positive class (scikit-learn's backward-compatible rule)."""
+def _binary_outcome(y_true: np.ndarray, pos_label: Any, refuse_absent: bool = False
+                    ) -> np.ndarray:
+    """0/1 indicator of the positive class (scikit-learn's backward-compatible rule;
+    ``refuse_absent``: dartboard's rule for a ``pos_label`` that is not a class)."""
     enc = encode_labels(("y_true", y_true))
     if enc.n_classes > 2:
         raise ValueError(f"y_true has {enc.n_classes} classes but y_proba is 1-D "
                          "(binary); pass an (n_samples, n_classes) array of probabilities")
-    code = positive_index(enc.classes, pos_label, infer="numbers")
+    code = positive_index(enc.classes, pos_label, infer="numbers", refuse_absent=refuse_absent)
     return (enc.codes[0] == code).astype(np.float64)
 
 

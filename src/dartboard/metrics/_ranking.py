@@ -274,9 +274,11 @@ def _scores_iv(y_true: Any, y_score: Any, sample_weight: Any, *, score_ndim: Any
 
 
 def _binary_positive(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
-                     *, multiclass_ok: bool, positive_weight: bool = True
+                     *, multiclass_ok: bool, positive_weight: bool = True,
+                     refuse_absent: bool = False
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, Any]:
-    """Positive-sample mask, scores, weights and the positive label (rule "strict")."""
+    """Positive-sample mask, scores, weights and the positive label (rule "strict";
+    ``refuse_absent`` as :func:`~dartboard._labels.positive_index`)."""
     enc, s, w = _scores_iv(y_true, y_score, sample_weight, positive_weight=positive_weight)
     if not hasattr(enc, "classes"):
         raise ValueError("y_true must be 1-D (binary labels) here; got a 2-D array")
@@ -285,7 +287,8 @@ def _binary_positive(y_true: Any, y_score: Any, pos_label: Any, sample_weight: A
                          "pos_label to treat one class as positive and the rest as "
                          "negative")
     label = positive_label(enc.classes, pos_label)
-    return enc.codes[0] == positive_index(enc.classes, label), s, w, label
+    code = positive_index(enc.classes, label, refuse_absent=refuse_absent)
+    return enc.codes[0] == code, s, w, label
 
 
 # ------------------------------------------------------------------ ScoreState
@@ -735,10 +738,7 @@ def _precision_score_iv(y_true: Any, y_score: Any, pos_label: Any, sample_weight
         return _average_columns(binary, onehot, s, w, average, rowwise)
     if s.ndim == 2:
         raise ValueError(f"y_score must be 1-D for binary y_true; got shape {s.shape}")
-    code = positive_index(enc.classes, pos_label)
-    if enc.n_classes == 2 and code < 0:
-        raise ValueError(f"pos_label={pos_label!r} is not a valid label. It should be one "
-                         f"of {enc.classes.tolist()!r}")
+    code = positive_index(enc.classes, pos_label, refuse_absent=True)
     return binary(enc.codes[0] == code, s, w)
 
 

@@ -341,6 +341,7 @@ def _band_iv(y_true: Any, y_score: Any, grid: Any, grid_name: str, kind: Any,
     level = check_confidence_level(confidence_level)
     n_resamples = check_n_resamples(n_resamples)
     positive, s, w, _ = _binary_positive(y_true, y_score, pos_label, sample_weight,
+                                         refuse_absent=True,
                                          multiclass_ok=True)
     g = as_float_array(grid, name=grid_name, ndim=1)
     if np.any(g < 0) or np.any(g > 1) or (open_zero and np.any(g == 0)):

@@ -201,6 +201,7 @@ def _common_iv(y_true: Any, y_score: Any, confidence_level: Any, sample_weight: 
                pos_label: Any, costs: Any, prevalence: Any) -> tuple[Any, ...]:
     level = check_confidence_level(confidence_level)
     positive, s, w, _ = _binary_positive(y_true, y_score, pos_label, sample_weight,
+                                         refuse_absent=True,
                                          multiclass_ok=True)
     live = np.ones(positive.shape[0], dtype=bool) if w is None else w > 0
     if not (positive & live).any() or not (~positive & live).any():
