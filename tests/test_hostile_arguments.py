@@ -146,3 +146,41 @@ def test_string_labels_need_a_pos_label_that_is_one_of_them():
         dm.calibration_error(Y, S))
     with pytest.raises(ValueError, match="pos_label='maybe' is not a valid label"):
         db.calibration_test(labels, S, pos_label="maybe")
+
+
+# ---------------------------------------------------------------------- sizes
+
+def test_a_bayesian_signed_rank_test_beyond_the_budget_is_refused_before_work():
+    from dartboard._validation import MAX_DRAWS
+
+    a, b = RNG.random(10), RNG.random(10)
+    with pytest.raises(ValueError, match=r"n_samples must be at most 100_000_000"):
+        db.bayesian_signed_rank_test(a, b, n_samples=10**12)
+    # below the count's own bound, but 10**8 samples x 11 weights is over the budget
+    with pytest.raises(ValueError, match=rf"n_samples x \(data sets \+ 1\) must be at most "
+                                         rf"{MAX_DRAWS:_} values drawn; got 100_000_000 x "
+                                         r"11 = 1_100_000_000: lower n_samples"):
+        db.bayesian_signed_rank_test(a, b, n_samples=10**8)
+    with pytest.raises(ValueError, match=r"n_samples x \(data sets \+ 1\)"):
+        db.rank_equivalence(np.c_[a, b], rope=0.01, n_samples=10**8)
+
+
+def test_calibration_sizes_beyond_the_budget_are_refused_before_work(monkeypatch):
+    import dartboard.metrics._calibration as cal
+    from dartboard.metrics import CalibrationState
+    from dartboard.uncertainty import interval_from_calibration_state
+
+    monkeypatch.setattr(cal, "_state", lambda *a, **k: pytest.fail("work started"))
+    with pytest.raises(ValueError, match=r"n_resamples x \(n_bins \+ 1\) must be at most "
+                                         r"1_000_000_000 values drawn; got 9_999 x "
+                                         r"1_000_001 = 9_999_009_999: lower n_resamples "
+                                         r"or \(n_bins \+ 1\)"):
+        db.calibration_test(Y, S, n_bins=10**6)
+    monkeypatch.undo()
+    state = CalibrationState(10**5).update(Y, S)
+    with pytest.raises(ValueError, match=r"n_resamples x \(n_bins \+ 1\)"):
+        interval_from_calibration_state(state)
+    with pytest.raises(ValueError, match=r"n_resamples x \(n_bins \+ 1\)"):
+        db.interval(dm.calibration_error, Y, S, n_bins=10**5)
+    # within the budget the same sizes run
+    assert 0.0 <= db.calibration_test(Y, S, n_bins=10**5, n_resamples=99).pvalue <= 1.0

@@ -141,7 +141,7 @@ def mcnemar_power(n: Any, difference: float, discordant: float, *, alpha: float 
     Examples
     --------
     >>> round(mcnemar_power(1000, 0.02, 0.10), 3)
-    0.483
+    0.476
     """
     n = check_int(n, "n", minimum=1, maximum=MAX_PLANNED)
     delta, psi = _paired_iv(difference, discordant)

@@ -33,6 +33,36 @@ per cell in closed form (leave one row out: ``m_c - 1`` rows, sum less
 non-empty bin its count, mean confidence, observed frequency and that
 frequency's interval (``wilson`` or ``jeffreys``... any proportion method of
 :mod:`dartboard.uncertainty._analytic`, with ``n`` the bin's count).
+
+The ``bin-pivot`` interval (the default of the calibration error)
+-----------------------------------------------------------------
+The estimate ``E`` of a binned error is biased upward, and by an amount that
+depends on the unknown truth: a bin whose true deviation ``d_b`` is well
+beyond its noise contributes no bias, a bin with ``d_b`` near 0 contributes
+about ``0.8 se_b`` (``se_b^2 = c_b (1 - c_b) / n_b``). The basic bootstrap takes
+the bias of a world whose deviations are the observed ones, which are inflated
+by that same noise, and so its interval can lie wholly above a small true error
+(true ECE 0.056: 76% coverage at n = 100). ``bin-pivot`` draws the pivot
+``E* - E_world`` in two bin-level worlds (bin counts ``Multinomial(n, n_b / n)``,
+events ``Binomial(n*_b, pi_b)``, confidence sums as above) whose true
+frequencies ``pi_b`` move each observed deviation ``d_b = o_b - c_b`` by
+``0.5 se_b``: towards calibration for the lower bound (more bias than the data
+show, so the lower bound is not too high), away from it for the upper bound.
+``E_world`` is the world's own binned error (the plain one, also for the
+debiased estimator). Then
+
+- if the observed error exceeds the ``1 - alpha`` quantile of the errors that
+  calibrated forecasts give in these bins (the consistency resampling of
+  :func:`dartboard.calibration_test`: events ``Binomial(n_b, c_b)``), the
+  interval is ``[E - q_{1-alpha/2}(pivot_low), E - q_{alpha/2}(pivot_high)]``;
+- otherwise calibration is not rejected and the interval is the one-sided
+  ``[0, E - q_{alpha}(pivot_high)]``.
+
+Both ends are clipped to [0, 1]; the interval is for the population's binned
+error, and at small n it can lie below the (biased) estimate. The shift of
+0.5 standard errors was chosen by coverage (``benchmarks/calibration_simulation_ece.py``,
+table in the README). It applies to one binary or top-label state of whole row
+counts; other cases use the row bootstrap's ``basic`` interval.
 """
 
 from __future__ import annotations
@@ -44,12 +74,12 @@ import numpy as np
 
 from dartboard._results import Result
 from dartboard._rng import check_random_state
-from dartboard._validation import check_confidence_level, check_option
+from dartboard._validation import check_confidence_level, check_n_resamples, check_option
 from dartboard.metrics._registry import get_spec
 from dartboard.uncertainty import _analytic, _bootstrap
 
-__all__ = ["CalibrationBins", "calibration_bins", "calibration_replicates",
-           "interval_from_calibration_state"]
+__all__ = ["CalibrationBins", "PIVOT", "calibration_bins", "calibration_pivot",
+           "calibration_replicates", "consistency_null", "interval_from_calibration_state"]
 
 _KEYWORDS = {"n_bins", "strategy", "norm", "multiclass", "debiased", "pos_label", "labels"}
 
@@ -169,11 +199,10 @@ def state_replicates(state: Any, norm: str, debiased: bool, n_resamples: int,
         rng, jackknife, leave_one_out)
 
 
-def calibration_replicates(y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | None,
-                           kwargs: dict[str, Any], n_resamples: int, stratified: bool,
-                           rng: np.random.Generator, jackknife: bool
-                           ) -> _bootstrap.Replicates | None:
-    """Fast replicates of ``calibration_error``, or None where row resampling is needed."""
+def _row_state(y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | None,
+               kwargs: dict[str, Any]) -> tuple[Any, str, bool] | None:
+    """(state, norm, debiased) of ``calibration_error``'s rows, or None where the
+    bin-level methods do not apply (weights, unknown keywords, several groups)."""
     from dartboard.metrics._calibration import _state, norm_iv
 
     if w is not None or not set(kwargs) <= _KEYWORDS:
@@ -182,53 +211,204 @@ def calibration_replicates(y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | Non
     state = _state(y_t, y_o, kwargs.get("n_bins", 15), kwargs.get("strategy", "uniform"),
                    kwargs.get("multiclass", "top_label"), None, kwargs.get("pos_label"),
                    second_moment=True, labels=kwargs.get("labels"))
-    if state.n_groups != 1 or (stratified and state.multiclass != "binary"):
+    return None if state.n_groups != 1 else (state, norm, debiased)
+
+
+def calibration_replicates(y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | None,
+                           kwargs: dict[str, Any], n_resamples: int, stratified: bool,
+                           rng: np.random.Generator, jackknife: bool
+                           ) -> _bootstrap.Replicates | None:
+    """Fast replicates of ``calibration_error``, or None where row resampling is needed."""
+    found = _row_state(y_t, y_o, w, kwargs)
+    if found is None or (stratified and found[0].multiclass != "binary"):
         return None
+    state, norm, debiased = found
+    check_draws(n_resamples, state.n_bins)
     return state_replicates(state, norm, debiased, n_resamples, stratified, rng, jackknife)
+
+
+def calibration_pivot(y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | None,
+                      kwargs: dict[str, Any], estimate: float, level: float,
+                      n_resamples: int, rng: np.random.Generator
+                      ) -> tuple[float, float, float, np.ndarray] | None:
+    """The bin-pivot interval of ``calibration_error``'s rows, or None where it does
+    not apply (sample weights, classwise or marginal errors)."""
+    found = _row_state(y_t, y_o, w, kwargs)
+    if found is None:
+        return None
+    state, norm, debiased = found
+    check_draws(n_resamples, state.n_bins)
+    return pivot_interval(state, estimate, norm, debiased, level, n_resamples, rng)
+
+
+# ---------------------------------------------------------------------- bin-pivot
+
+#: How far the worlds of the bin-pivot interval move each bin's deviation, in
+#: standard errors of its frequency under calibration (chosen by coverage)
+PIVOT_SHIFT = 0.5
+PIVOT = "bin-pivot"
+
+
+def _bins(state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per bin of a one-group state: count, events, mean confidence, its sd (ddof 0)."""
+    count, events = state.weight[0].sum(0), state.weight[0, 1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(count > 0, state.sum_p[0].sum(0) / count, 0.0)
+        second = np.where(count > 0, state.sum_p2[0].sum(0) / count, 0.0)
+    return count, events, mean, np.sqrt(np.maximum(second - mean * mean, 0.0))
+
+
+def bin_error(count: np.ndarray, events: np.ndarray, sum_p: np.ndarray, norm: str,
+              debiased: bool, multiclass: str) -> np.ndarray:
+    """Calibration error of one group from per-bin (..., S) counts, events and sums of
+    confidences; leading axes are replicates."""
+    from dartboard.metrics._calibration import error_from_sums
+
+    weight = np.stack([count - events, events], axis=-2)[..., None, :, :]
+    sums = np.stack([sum_p, np.zeros_like(sum_p)], axis=-2)[..., None, :, :]
+    return error_from_sums(weight, sums, norm, debiased, multiclass)
+
+
+def check_draws(n_resamples: Any, n_bins: int) -> int:
+    """``n_resamples`` checked with the bins it draws per replicate against the one
+    budget of resampled values (``dartboard._validation.MAX_DRAWS``)."""
+    return check_n_resamples(n_resamples, per_resample=n_bins + 1, per_name="(n_bins + 1)")
+
+
+def _batch_rows(cells: int, n_resamples: int) -> int:
+    """Replicates drawn at once: a few float64 arrays of (rows, cells) within the
+    bootstrap's batch budget, whatever the number of bins."""
+    return _bootstrap._batch_size(8 * 4 * cells, n_resamples)
+
+
+def consistency_null(state: Any, norm: str, debiased: bool, n_resamples: int,
+                     rng: np.random.Generator) -> np.ndarray:
+    """Errors of calibrated forecasts in the bins of a one-group state: each bin's
+    events drawn as ``Binomial(n_b, c_b)``, counts and confidences kept
+    (:func:`dartboard.calibration_test`'s null distribution)."""
+    count, _, mean, _ = _bins(state)
+    size, prob = count.astype(np.int64), np.clip(mean, 0.0, 1.0)
+    null = np.empty(n_resamples)
+    step = _batch_rows(count.shape[0], n_resamples)
+    for start in range(0, n_resamples, step):
+        stop = min(start + step, n_resamples)
+        draws = rng.binomial(size, prob, size=(stop - start, size.shape[0]))
+        null[start:stop] = bin_error(count, draws.astype(np.float64), count * mean, norm,
+                                     debiased, state.multiclass)
+    return null
+
+
+def _world_pivots(state: Any, prob: np.ndarray, norm: str, debiased: bool,
+                  n_resamples: int, rng: np.random.Generator
+                  ) -> tuple[np.ndarray, float]:
+    """Errors ``E*`` of the world whose bin frequencies are ``prob``, and that world's
+    own (plain) error ``E_world`` (module docstring)."""
+    count, _, mean, sd = _bins(state)
+    n = int(count.sum())
+    truth = float(bin_error(count, count * prob, count * mean, norm, False, state.multiclass))
+    out = np.empty(n_resamples)
+    step = _batch_rows(count.shape[0], n_resamples)
+    for start in range(0, n_resamples, step):
+        b = min(step, n_resamples - start)
+        m = rng.multinomial(n, count / n, size=b)
+        events = rng.binomial(m, prob).astype(np.float64)
+        m = m.astype(np.float64)
+        sums = m * mean + rng.standard_normal(m.shape) * np.sqrt(m) * sd
+        out[start:start + b] = bin_error(m, events, sums, norm, debiased, state.multiclass)
+    return out, truth
+
+
+def pivot_interval(state: Any, estimate: float, norm: str, debiased: bool, level: float,
+                   n_resamples: int, rng: np.random.Generator
+                   ) -> tuple[float, float, float, np.ndarray]:
+    """(low, high, standard error, replicates of the upper world) of the bin-pivot
+    interval of a one-group state (module docstring)."""
+    count, events, mean, _ = _bins(state)
+    alpha = 1.0 - level
+    null = consistency_null(state, norm, debiased, n_resamples, rng)
+    calibrated = (1.0 + np.count_nonzero(null >= estimate)) / (n_resamples + 1.0) > alpha
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d = np.where(count > 0, events / count - mean, 0.0)
+        shift = PIVOT_SHIFT * np.where(count > 0, np.sqrt(mean * (1.0 - mean) / count), 0.0)
+    worlds = [np.clip(mean + np.sign(d) * np.maximum(np.abs(d) + s, 0.0), 0.0, 1.0)
+              for s in (-shift, shift)]
+    high_reps, high_truth = _world_pivots(state, worlds[1], norm, debiased, n_resamples, rng)
+    if calibrated:
+        low, high = 0.0, estimate + high_truth - np.quantile(high_reps, alpha)
+    else:
+        low_reps, low_truth = _world_pivots(state, worlds[0], norm, debiased, n_resamples,
+                                            rng)
+        low = estimate + low_truth - np.quantile(low_reps, 1.0 - alpha / 2.0)
+        high = estimate + high_truth - np.quantile(high_reps, alpha / 2.0)
+    low, high = np.clip([low, high], 0.0, 1.0)
+    se = float(np.std(high_reps, ddof=1)) if n_resamples > 1 else 0.0
+    return float(min(low, high)), float(high), se, high_reps
 
 
 def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: bool = False,
                                     method: str = "auto", confidence_level: float = 0.95,
                                     n_resamples: int = 10_000, stratified: bool = False,
                                     random_state: Any = None) -> Any:
-    """Bootstrap interval of the calibration error from a (merged) CalibrationState.
+    """Interval of the calibration error from a (merged) CalibrationState.
 
-    The same replicates as ``interval(calibration_error, ...)`` on the rows the
-    state counts (see the module docstring); ``method`` is ``percentile``,
-    ``basic`` or ``bca`` (``auto``: the registry's default, basic: near a true
-    error of 0 the estimate is biased upward and BCa's correction can leave it
-    outside its own interval). Every interval is widened to contain the
-    estimate (the registry's ``covers_estimate``): near 0 all replicates can lie
-    above it, and the basic interval then ends below it. Whether the error is
-    more than noise is a test, :func:`dartboard.calibration_test`. The state
-    must hold one group (binary or top-label) and counts of rows (no fractional
-    weights).
+    ``method`` is ``bin-pivot`` (``auto``, the registry's default; see the module
+    docstring: it starts at 0 exactly when calibration is not rejected at level
+    ``1 - confidence_level``), or a bootstrap of the state's cells,
+    ``percentile``, ``basic`` or ``bca``: the same replicates as
+    ``interval(calibration_error, ...)`` on the rows the state counts. Those three
+    intervals are widened to contain the estimate (the registry's
+    ``covers_estimate``; near 0 all replicates can lie above it), and below a
+    true error of about two standard errors per bin they lie above the truth
+    too often (the README's table). Whether the error is more than noise is a
+    test, :func:`dartboard.calibration_test`. The state must hold one group
+    (binary or top-label) and counts of rows (no fractional weights).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dartboard.metrics import CalibrationState
+    >>> rng = np.random.default_rng(0)
+    >>> p = rng.random(2000)
+    >>> state = CalibrationState(15).update(rng.random(2000) < p ** 2, p)
+    >>> iv = interval_from_calibration_state(state, n_resamples=2000, random_state=0)
+    >>> iv.method, 0.1 < iv.low < 0.167 < iv.high < 0.25
+    ('bin-pivot', True)
     """
     from dartboard.metrics._calibration import error_from_sums, norm_iv
     from dartboard.uncertainty._interval import Interval, _interval_iv
 
     iv = _interval_iv(None, method, confidence_level, n_resamples, stratified,
                       check_metric=False)
-    method = get_spec("calibration_error").default_interval if iv["method"] == "auto" \
-        else iv["method"]
-    if method not in ("percentile", "basic", "bca"):
-        raise ValueError(f"method must be 'percentile', 'basic', 'bca' or 'auto' for the "
-                         f"calibration error; got {method!r}")
+    spec = get_spec("calibration_error")
+    method = spec.default_interval if iv["method"] == "auto" else iv["method"]
+    if method not in (PIVOT, "percentile", "basic", "bca"):
+        raise ValueError(f"method must be {PIVOT!r}, 'percentile', 'basic', 'bca' or 'auto' "
+                         f"for the calibration error; got {method!r}")
     norm, debiased = norm_iv(norm, debiased)
+    check_draws(iv["n_resamples"], state.n_bins)
     if state.n_groups != 1 or not np.all(state.weight == np.round(state.weight)):
         raise ValueError("a bin-level bootstrap needs a binary or top-label state of whole "
                          "row counts (no classwise groups, no fractional sample weights)")
     if stratified and state.multiclass != "binary":
         raise ValueError("stratified=True resamples within each class of y_true, which a "
                          "top-label state does not record; use stratified=False")
+    if stratified and method == PIVOT:
+        raise ValueError(f"method={PIVOT!r} draws each bin's outcomes anew, so it cannot keep "
+                         "the classes' counts; use stratified=False or method='basic'")
     estimate = float(error_from_sums(state.weight, state.sum_p, norm, debiased,
                                      state.multiclass))
+    rng = check_random_state(random_state)
+    level = iv["confidence_level"]
+    if method == PIVOT:
+        low, high, se, dist = pivot_interval(state, estimate, norm, debiased, level,
+                                             iv["n_resamples"], rng)
+        return Interval(estimate, low, high, level, PIVOT, se, dist, iv["n_resamples"],
+                        "calibration_error")
     reps = state_replicates(state, norm, debiased, iv["n_resamples"], iv["stratified"],
-                            check_random_state(random_state), method == "bca")
-    spec = get_spec("calibration_error")
+                            rng, method == "bca")
     low, high, se, used, dist = _bootstrap.bootstrap_interval(
-        estimate, reps, iv["confidence_level"], method, spec.bounds)
+        estimate, reps, level, method, spec.bounds)
     if spec.covers_estimate:
         low, high = min(low, estimate), max(high, estimate)
-    return Interval(estimate, low, high, iv["confidence_level"], used, se, dist,
-                    iv["n_resamples"], "calibration_error")
+    return Interval(estimate, low, high, level, used, se, dist, iv["n_resamples"],
+                    "calibration_error")

@@ -29,13 +29,14 @@ from dartboard._validation import (
 from dartboard.metrics._registry import MetricSpec, spec_for, specs
 from dartboard.uncertainty import _analytic, _asymptotic, _bootstrap
 from dartboard.uncertainty._bootstrap import IntervalWarning
+from dartboard.uncertainty._calibration import PIVOT
 
 __all__ = ["Interval", "IntervalWarning", "cv_interval", "interval"]
 
 _BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
 #: every ``method`` of :func:`interval`
 METHODS = ("auto", *_analytic.PROPORTION_METHODS, "delong", *_asymptotic.METHODS,
-           *_BOOTSTRAP_METHODS)
+           *_BOOTSTRAP_METHODS, PIVOT)
 
 
 @dataclass(frozen=True, repr=False)
@@ -98,7 +99,9 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
         ``"influence-logit"`` (binary average precision and PR AUC), ``"t"`` (a mean of per-sample
         losses: log loss, Brier, MAE, MSE, RMSE, MAPE; see
         :mod:`dartboard.uncertainty._asymptotic`), ``"percentile"``, ``"basic"``,
-        ``"bca"`` (bootstrap, any metric). ``"auto"`` picks wilson for
+        ``"bca"`` (bootstrap, any metric), ``"bin-pivot"`` (the calibration error:
+        bin-level worlds that account for its bias, see
+        :mod:`dartboard.uncertainty._calibration`). ``"auto"`` picks wilson for
         proportions, bca for other count metrics and generic callables, and for
         the rest the registry's choice by sample size (``auto_interval``,
         measured by coverage in ``benchmarks/interval_choice.py``): binary ROC
@@ -106,7 +109,8 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
         and delong from 100, multiclass (ovr macro) AUC influence-logit, AP and PR AUC logit
         below 100 in the smaller class and influence-logit from 100, mean
         losses t from 1000 samples and bca below, the registry's bootstrap method
-        where it names one (basic for calibration_error). Analytic methods take no
+        where it names one, and bin-pivot for calibration_error (basic with
+        weights, ``stratified=True`` or classwise errors). Analytic methods take no
         ``sample_weight``; with weights ``auto`` uses bca.
     confidence_level : float, default=0.95
         Strictly between 0 and 1.
@@ -173,6 +177,10 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
     iv = _interval_iv(metric, method, confidence_level, n_resamples, stratified)
     spec = spec_for(metric)
     name = "" if spec is None else spec.name
+    if method == PIVOT and (spec is None or spec.interval_fast != "calibration"):
+        raise ValueError(f"method={PIVOT!r} is the interval of dartboard.metrics."
+                         f"calibration_error only; got {name or 'a user callable'}; use "
+                         "'percentile', 'basic' or 'bca'")
     if spec is not None and spec.scalar and spec.default_interval is None:
         warnings.warn(f"a bootstrap interval of {name} is not reliable: it is a sample "
                       "maximum, which no resample can exceed, so the interval's upper end is "
@@ -205,6 +213,7 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
                                iv["n_resamples"], stratified, random_state, metric_kwargs,
                                groups=None if w is None else _row_groups(y_t, y_o, w),
                                integral=_integral_weights(w))
+    requested = method
     if method == "auto":
         method = _auto_method(spec, y_t, y_o, w, metric_kwargs)
     if method in _analytic.PROPORTION_METHODS:
@@ -216,6 +225,12 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
 
         return asymptotic_interval(spec, method, estimate, y_t, y_o, w, level, metric_kwargs)
     rng = check_random_state(random_state)
+    if method == PIVOT:
+        found = _calibration_pivot(spec, estimate, y_t, y_o, w, level, iv, rng, metric_kwargs,
+                                   strict=requested == PIVOT)
+        if found is not None:
+            return found
+        method = "basic"  # auto, where the bin-level worlds do not apply
     reps = _replicates(metric, spec, y_t, y_o, w, metric_kwargs, iv["n_resamples"],
                        stratified, rng, method == "bca")
     low, high, se, used, dist = _bootstrap.bootstrap_interval(
@@ -224,6 +239,30 @@ def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: s
         low, high = min(low, estimate), max(high, estimate)
     return Interval(estimate, low, high, level, used, se, dist, iv["n_resamples"],
                     name or getattr(metric, "__name__", "metric"))
+
+
+def _calibration_pivot(spec: MetricSpec, estimate: float, y_t: np.ndarray,
+                       y_o: np.ndarray, w: np.ndarray | None, level: float,
+                       iv: dict[str, Any], rng: np.random.Generator,
+                       kwargs: dict[str, Any], strict: bool) -> Interval | None:
+    """The bin-pivot interval of the calibration error (uncertainty._calibration); where
+    it does not apply, an error when asked for by name (``strict``), else None."""
+    from dartboard.uncertainty._calibration import calibration_pivot
+
+    if iv["stratified"]:
+        if not strict:
+            return None
+        raise ValueError(f"method={PIVOT!r} draws each bin's outcomes anew, so it cannot "
+                         "keep the classes' counts; use stratified=False or method='basic'")
+    found = calibration_pivot(y_t, y_o, w, kwargs, estimate, level, iv["n_resamples"], rng)
+    if found is None and not strict:
+        return None
+    if found is None:
+        raise ValueError(f"method={PIVOT!r} needs unweighted rows and a binary or top-label "
+                         "error (no sample_weight, no classwise or marginal errors); use "
+                         "'basic'")
+    low, high, se, dist = found
+    return Interval(estimate, low, high, level, PIVOT, se, dist, iv["n_resamples"], spec.name)
 
 
 def _interval_iv(metric: Any, method: Any, confidence_level: Any, n_resamples: Any,
@@ -264,7 +303,8 @@ def _auto_method(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
     candidates = [spec.default_interval or "bca"] + \
         [choice for minimum, choice in spec.auto_interval if size >= minimum]
     for method in reversed(candidates):
-        if method in _BOOTSTRAP_METHODS or applicable(spec, method, y_t, y_o, w, kwargs):
+        if method in (*_BOOTSTRAP_METHODS, PIVOT) \
+                or applicable(spec, method, y_t, y_o, w, kwargs):
             return method
     return "bca"
 
