@@ -2,8 +2,9 @@
 
 The calibration error is biased upward: a perfectly calibrated model on a
 finite test set still shows a positive ECE (each bin's observed frequency is
-noisy and the error takes its absolute value), so no bootstrap interval of
-the ECE covers a true ECE of 0. The question "is this ECE more than noise?" is
+noisy and the error takes its absolute value), so no ordinary bootstrap
+interval of the ECE covers a true ECE of 0 (the ``bin-pivot`` interval starts
+at 0 exactly when this test does not reject). The question "is this ECE more than noise?" is
 a test: under the null hypothesis H0 that the model is calibrated, each
 row's outcome is a draw from the model's own probability, and the observed
 ECE is compared with the ECEs of such surrogate outcomes (consistency

@@ -95,11 +95,11 @@ def _rejecting(m: np.ndarray, alpha: float, exact: bool | None, correction: bool
     t = (1.0 if correction else 0.0) + np.sqrt(m * stats.chi2.isf(alpha, 1))
     k = np.ceil((m - t) / 2.0) - 1.0
     if np.any(exact_m):
-        # exact: the largest k with 2 P(Bin(m, 1/2) <= k) <= alpha
+        # exact: the largest k with 2 P(Bin(m, 1/2) <= k) <= alpha (ppf: the smallest
+        # with P >= alpha / 2, one too many unless P is exactly alpha / 2)
         me = m[exact_m]
-        ks = np.arange(int(me.max()) + 1)
-        ok = 2.0 * stats.binom.cdf(ks[None, :], me[:, None], 0.5) <= alpha
-        k[exact_m] = np.where(ok.any(1), ok.sum(1) - 1.0, -1.0)
+        ke = stats.binom.ppf(alpha / 2.0, me, 0.5)
+        k[exact_m] = np.where(2.0 * stats.binom.cdf(ke, me, 0.5) <= alpha, ke, ke - 1.0)
     return np.minimum(k, np.ceil(m / 2.0) - 1.0)
 
 

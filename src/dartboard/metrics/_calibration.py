@@ -402,11 +402,13 @@ def calibration_error(y_true: Any, y_proba: Any, *, n_bins: int = DEFAULT_N_BINS
     probabilities show a positive error on a finite test set (about 0.039 for
     1,000 rows and 15 bins, 0.012 for 10,000; ``benchmarks/calibration_simulation_ece.py``),
     because each bin's observed frequency is noisy and the error takes its
-    absolute value. So a bootstrap interval, ``dartboard.interval(calibration_error,
-    ...)``, is an interval for a quantity that is never exactly 0 on data, and
-    percentile or BCa intervals do not cover a true error of 0 (the default
-    ``basic`` interval reaches 0 only in part of the cases; every interval
-    contains its estimate). To ask "is this error more than noise?", test it:
+    absolute value, by an amount that depends on the truth. The percentile, basic
+    and BCa intervals of the bootstrap misjudge that bias and lie above a small
+    true error too often; the default interval, ``dartboard.interval(calibration_error,
+    ...)`` with ``method="bin-pivot"``, takes it from bin-level worlds and is the
+    one-sided ``[0, U]`` when calibration is not rejected
+    (:mod:`dartboard.uncertainty._calibration`; it may lie below the estimate).
+    To ask "is this error more than noise?", test it:
     :func:`dartboard.calibration_test` compares it with the errors that
     calibrated probabilities give on the same forecasts (consistency
     resampling). To estimate the size of the miscalibration with less bias, use

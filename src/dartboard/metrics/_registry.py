@@ -125,7 +125,8 @@ class MetricSpec:
         Whether its bootstrap intervals are widened to contain the estimate: an
         estimator biased away from a bound (the calibration error, biased upward
         near 0) can have all bootstrap replicates on one side of it, and the
-        percentile and basic intervals then exclude it.
+        percentile and basic intervals then exclude it. (Its ``bin-pivot`` interval
+        is not widened: it corrects the bias and may lie below the estimate.)
     """
 
     name: str

@@ -45,9 +45,10 @@ by that same noise, and so its interval can lie wholly above a small true error
 (true ECE 0.056: 76% coverage at n = 100). ``bin-pivot`` draws the pivot
 ``E* - E_world`` in two bin-level worlds (bin counts ``Multinomial(n, n_b / n)``,
 events ``Binomial(n*_b, pi_b)``, confidence sums as above) whose true
-frequencies ``pi_b`` move each observed deviation ``d_b = o_b - c_b`` by
-``0.5 se_b``: towards calibration for the lower bound (more bias than the data
-show, so the lower bound is not too high), away from it for the upper bound.
+frequencies ``pi_b`` move each observed deviation ``d_b = o_b - c_b``: by
+``0.5 se_b`` towards calibration for the lower bound (more bias than the data
+show, so the lower bound is not too high), by ``0.75 se_b`` away from it for the
+upper bound (less bias, so the upper bound is not too low).
 ``E_world`` is the world's own binned error (the plain one, also for the
 debiased estimator). Then
 
@@ -59,9 +60,10 @@ debiased estimator). Then
   ``[0, E - q_{alpha}(pivot_high)]``.
 
 Both ends are clipped to [0, 1]; the interval is for the population's binned
-error, and at small n it can lie below the (biased) estimate. The shift of
-0.5 standard errors was chosen by coverage (``benchmarks/calibration_simulation_ece.py``,
-table in the README). It applies to one binary or top-label state of whole row
+error, and at small n it can lie below the (biased) estimate. The shifts were
+chosen by coverage among 0.5, 0.75 and 1 standard errors for each end
+(``benchmarks/calibration_simulation_ece.py``, table in the README and below).
+It applies to one binary or top-label state of whole row
 counts; other cases use the row bootstrap's ``basic`` interval.
 """
 
@@ -244,8 +246,9 @@ def calibration_pivot(y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | None,
 # ---------------------------------------------------------------------- bin-pivot
 
 #: How far the worlds of the bin-pivot interval move each bin's deviation, in
-#: standard errors of its frequency under calibration (chosen by coverage)
-PIVOT_SHIFT = 0.5
+#: standard errors of its frequency under calibration: towards calibration for the
+#: lower bound, away from it for the upper one (chosen by coverage, module docstring)
+PIVOT_SHIFT = (0.5, 0.75)
 PIVOT = "bin-pivot"
 
 
@@ -329,9 +332,9 @@ def pivot_interval(state: Any, estimate: float, norm: str, debiased: bool, level
     calibrated = (1.0 + np.count_nonzero(null >= estimate)) / (n_resamples + 1.0) > alpha
     with np.errstate(invalid="ignore", divide="ignore"):
         d = np.where(count > 0, events / count - mean, 0.0)
-        shift = PIVOT_SHIFT * np.where(count > 0, np.sqrt(mean * (1.0 - mean) / count), 0.0)
-    worlds = [np.clip(mean + np.sign(d) * np.maximum(np.abs(d) + s, 0.0), 0.0, 1.0)
-              for s in (-shift, shift)]
+        se = np.where(count > 0, np.sqrt(mean * (1.0 - mean) / count), 0.0)
+    worlds = [np.clip(mean + np.sign(d) * np.maximum(np.abs(d) + s * se, 0.0), 0.0, 1.0)
+              for s in (-PIVOT_SHIFT[0], PIVOT_SHIFT[1])]
     high_reps, high_truth = _world_pivots(state, worlds[1], norm, debiased, n_resamples, rng)
     if calibrated:
         low, high = 0.0, estimate + high_truth - np.quantile(high_reps, alpha)
