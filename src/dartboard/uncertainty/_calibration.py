@@ -60,11 +60,26 @@ debiased estimator). Then
   ``[0, E - q_{alpha}(pivot_high)]``.
 
 Both ends are clipped to [0, 1]; the interval is for the population's binned
-error, and at small n it can lie below the (biased) estimate. The shifts were
-chosen by coverage among 0.5, 0.75 and 1 standard errors for each end
-(``benchmarks/calibration_simulation_ece.py``, table in the README and below).
-It applies to one binary or top-label state of whole row
-counts; other cases use the row bootstrap's ``basic`` interval.
+error, and it could lie below the (biased) estimate (it did not in 900 data sets
+of the table's models). The shifts were chosen by coverage among 0.5, 0.75 and 1
+standard errors for each end: larger shifts over-cover (98-99%) where the signal
+per bin is small, smaller ones let the crossing model's lower bound and the
+smallest error's upper bound miss. It applies to one binary or top-label state of
+whole row counts; other cases use the row bootstrap's ``basic`` interval.
+
+Coverage of the 95% interval of the ECE, 15 bins, uniform probabilities, outcomes
+``Bernoulli(q(p))``, truth by quadrature over the same bins, 1000 data sets per cell
+(``python benchmarks/calibration_simulation_ece.py --tables coverage``); bin-pivot,
+with the old default ``basic`` in brackets::
+
+    true ECE, model                  n = 100        n = 1,000      n = 10,000
+    0      q = p                     0.955 (0.252)  0.954 (0.420)  0.957 (0.403)
+    0.020  q = p^1.083               0.950 (0.513)  0.970 (0.896)  0.954 (0.876)
+    0.056  q = p^1.25                0.959 (0.778)  0.973 (0.861)  0.946 (0.937)
+    0.056  q = expit(0.68 logit p)   0.921 (0.763)  0.971 (0.899)  0.970 (0.939)
+    0.167  q = p^2                   0.962 (0.851)  0.944 (0.935)  0.937 (0.930)
+
+At a true ECE of 0 the interval is ``[0, U]`` in 95.4-95.7% of the data sets.
 """
 
 from __future__ import annotations
