@@ -104,9 +104,9 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
     ci : str, default="auto"
         Interval method: ``"auto"`` (the registry's choice per metric), a proportion
         method (``"wilson"``, ``"wald"``, ``"clopper-pearson"``, ``"agresti-coull"``,
-        ``"jeffreys"``), ``"delong"`` or a bootstrap method (``"percentile"``,
-        ``"basic"``, ``"bca"``); a method that does not apply to a metric leaves
-        that metric on its default.
+        ``"jeffreys"``), ``"delong"``, ``"bin-pivot"`` (the calibration error, its
+        default) or a bootstrap method (``"percentile"``, ``"basic"``, ``"bca"``);
+        a method that does not apply to a metric leaves that metric on its default.
     confidence_level : float, default=0.95
     n_resamples : int, default=2000
         Bootstrap resamples, for the rows and for the gaps between groups.
