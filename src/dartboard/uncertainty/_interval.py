@@ -76,6 +76,8 @@ class Interval(Result):
     n_resamples: int | None = None
     metric: str = ""
 
+    _repr_fields = ("estimate", "low", "high", "confidence_level", "method", "metric")
+
 
 def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: str = "auto",
              confidence_level: float = 0.95, n_resamples: int = 10_000,

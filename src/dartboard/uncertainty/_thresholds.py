@@ -108,6 +108,8 @@ class OperatingPoint(Result):
     n_resamples: int | None
     n_unmet: int = 0
 
+    _repr_fields = ("threshold", "criterion", "intervals", "confidence_level")
+
     def to_frame(self) -> Any:
         """One row per quantity: estimate, low, high, method."""
         import pandas as pd
