@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from dartboard._format import format_number
+from dartboard._format import format_cells, format_number
 from dartboard._results import to_jsonable
 
 __all__ = ["render_report", "write_report", "write_json", "write_text_atomic",
@@ -286,6 +286,7 @@ def _render(results: dict[str, Any]) -> str:
         autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True,
         undefined=jinja2.StrictUndefined)
     env.filters["fmt"] = format_number
+    env.globals["cells"] = lambda row, columns: format_cells(row, [c[0] for c in columns])
     template = env.get_template("report.html")
     return template.render(r=results, figures=figures,
                            notes=list(results.get("notes", [])) + notes,
