@@ -15,11 +15,9 @@
 Names load lazily, so importing this package costs nothing until it is used.
 """
 
-from __future__ import annotations
+from dartboard._lazy import attach as _attach
 
-from dartboard._lazy import attach
-
-__getattr__, __dir__, __all__ = attach(
+__getattr__, __dir__, __all__ = _attach(
     "dartboard.evaluation",
     {"._evaluation": ["evaluate", "Evaluation"],
      "._engine": ["evaluate_predictions", "infer_task", "TASKS"],

@@ -5,9 +5,7 @@ returns the ``matplotlib.axes.Axes`` it drew on. matplotlib is imported only whe
 plot is drawn.
 """
 
-from __future__ import annotations
-
-from dartboard._lazy import attach
+from dartboard._lazy import attach as _attach
 
 _FAMILIES = {
     "dartboard.plots._metrics": [
@@ -21,4 +19,4 @@ _FAMILIES = {
     "dartboard.plots._stability": ["plot_stability"],
 }
 
-__getattr__, __dir__, __all__ = attach("dartboard.plots", _FAMILIES, namespace=globals())
+__getattr__, __dir__, __all__ = _attach("dartboard.plots", _FAMILIES, namespace=globals())
