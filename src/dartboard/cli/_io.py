@@ -177,6 +177,16 @@ class CommandGroup(TyperGroup):
         except KeyboardInterrupt:
             raise Stopped("interrupted", EXIT_INTERRUPTED) from None
 
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The subcommands with the whole first sentence of their help, wrapped, where
+        click would cut it to the terminal's width and end it with "..."."""
+        rows = [(name, command.get_short_help_str(limit=sys.maxsize))
+                for name in self.list_commands(ctx)
+                if (command := self.get_command(ctx, name)) is not None and not command.hidden]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     @staticmethod
     def _fail(message: str, standalone_mode: bool, code: int, prefix: str = "error: ") -> None:
         typer.echo(f"{prefix}{one_line(message)}", err=True)

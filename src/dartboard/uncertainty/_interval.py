@@ -29,13 +29,10 @@ from dartboard._validation import (
 from dartboard.metrics._registry import MetricSpec, spec_for, specs
 from dartboard.uncertainty import _analytic, _asymptotic, _bootstrap
 from dartboard.uncertainty._bootstrap import IntervalWarning
+from dartboard.uncertainty._methods import BOOTSTRAP_METHODS as _BOOTSTRAP_METHODS
+from dartboard.uncertainty._methods import METHODS
 
 __all__ = ["Interval", "IntervalWarning", "cv_interval", "interval"]
-
-_BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
-#: every ``method`` of :func:`interval`
-METHODS = ("auto", *_analytic.PROPORTION_METHODS, "delong", *_asymptotic.METHODS,
-           *_BOOTSTRAP_METHODS)
 
 
 @dataclass(frozen=True, repr=False)
