@@ -48,9 +48,11 @@ window.addEventListener('load', function () {
              clientWidth: document.documentElement.clientWidth,
              scrollWidth: document.documentElement.scrollWidth};
   document.querySelectorAll('figure[data-figure]').forEach(function (f) {
-    var box = f.getBoundingClientRect(), svg = f.querySelector('svg').getBoundingClientRect();
+    var root = f.querySelector('svg'), box = f.getBoundingClientRect(),
+        svg = root.getBoundingClientRect();
     out.figures[f.dataset.figure] = {w: box.width, h: box.height,
-                                     svgW: svg.width, svgH: svg.height};
+                                     svgW: svg.width, svgH: svg.height,
+                                     scale: svg.width / root.viewBox.baseVal.width};
   });
   var pre = document.createElement('pre');
   pre.id = 'dartboard-measure';
@@ -109,6 +111,16 @@ def test_every_figure_laid_out_and_nothing_fetched(pages, width):
     assert m["resources"] == []
     assert m["violations"] == []
     assert m["scrollWidth"] <= m["clientWidth"]  # no sideways scrolling of the page
+
+
+def test_figures_share_one_text_size_on_a_wide_screen(pages):
+    """Every figure is drawn at its own size (96 pixels per inch, 4/3 of a pixel per
+    point of its SVG), so matplotlib's 10 pt text is the same size in all of them: no
+    wide figure blown up to twice its fonts."""
+    _, page, work = pages
+    m = _measure(page, work, 1280)
+    scales = {fig_id: box["scale"] for fig_id, box in m["figures"].items()}
+    assert all(abs(s - 4 / 3) < 0.01 for s in scales.values()), scales
 
 
 def test_dom_has_no_external_urls(pages):
