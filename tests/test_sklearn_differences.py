@@ -32,6 +32,14 @@ def test_proba_rows_not_summing_to_one_are_an_error_not_a_warning():
     for metric in (dm.log_loss, dm.brier_score_loss):
         with pytest.raises(ValueError, match="rows must sum to 1.*one column at a time"):
             metric(indicator, PROBA)
+    # scikit-learn's test_log_loss_not_probabilities_warning: two columns, in every dtype
+    y_true = np.array([0, 1, 1, 0])
+    for dtype in (np.float64, np.float32, np.float16):
+        rows = np.array([[0.2, 0.7], [0.6, 0.3], [0.4, 0.7], [0.8, 0.3]], dtype=dtype)
+        with pytest.warns(UserWarning, match="The y_prob values do not sum to one"):
+            assert skm.log_loss(y_true, rows) == pytest.approx(0.848, abs=1e-3)
+        with pytest.raises(ValueError, match="y_proba rows must sum to 1; 4 row"):
+            dm.log_loss(y_true, rows)
 
 
 def test_huge_integer_weights_give_float_counts_instead_of_wrapping():
