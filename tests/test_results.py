@@ -175,3 +175,4 @@ def test_html_views_show_the_numbers_and_name_the_arrays():
     assert "<th>interval</th>" in html and "paired bootstrap percentile" in html
     band = RESULTS["CurveBand"]._repr_html_()
     assert "grid (101,)" in band and "<th>kind</th><td>pointwise</td>" in band
+    assert "<th>grid</th>" not in band and len(band) < 2500  # named, not printed

@@ -145,7 +145,10 @@ class Result:
     def _repr_html_(self) -> str:
         from dartboard._result_html import result_html
 
-        return result_html(type(self).__name__, self._shown(), self._arrays())
+        long = {name for name, _ in self._arrays()}
+        return result_html(type(self).__name__,
+                           [(name, value) for name, value in self._shown() if name not in long],
+                           self._arrays())
 
     def _arrays(self) -> list[tuple[str, tuple[int, ...]]]:
         """The array fields the views leave out, with their shapes."""
