@@ -1,9 +1,10 @@
 """The views of an :class:`~dartboard.evaluation.Evaluation`: the text a terminal shows
 (``repr``) and the compact HTML table of a notebook.
 
-The text view aligns its columns and shows each row's estimate and interval with one
-number of decimals (:func:`dartboard._format.format_row`), overall and then per
-group (the first groups, as the notebook view). In HTML no colours are set: text and borders inherit the notebook's theme (JupyterLab's light
+Both show each row's estimate and interval with one number of decimals
+(:func:`dartboard._format.format_row`); the text view aligns its columns and lists
+the rows overall and then per group (the first groups, as the notebook view). In HTML
+no colours are set: text and borders inherit the notebook's theme (JupyterLab's light
 and dark themes both read it), numbers use tabular figures, and a wide grouped table
 scrolls sideways on a narrow screen instead of overflowing.
 """
@@ -156,7 +157,8 @@ def evaluation_text(ev: Any) -> str:
     level = ev._level
     label = f"{level:.0%} interval" if math.isfinite(level) else "interval"
     intervals = f"{label}s" if math.isfinite(level) else "no intervals"
-    lines = [f"Evaluation({ev.describe()}, {len(ev.metrics)} metrics, {intervals})"]
+    count = f"{len(ev.metrics)} metric{'s' if len(ev.metrics) != 1 else ''}"
+    lines = [f"Evaluation({ev.describe()}, {count}, {intervals})"]
     lines += _align(["metric", "estimate", label, "method"],
                     _text_rows(res.metrics, grouped=False), left=1)
     if res.groups is not None:
