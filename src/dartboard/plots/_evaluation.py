@@ -70,7 +70,6 @@ def _forest(ax: Any, names: list[str], series: list[tuple[str, Any]]) -> None:
 def _panel_axes(ax: Any, heights: list[int], height: float) -> list[Any]:
     """One Axes per panel: a new figure's (heights in rows of metrics), or the given."""
     if ax is None:
-        
         return list(_new_axes(None, figsize=(6.0, height), nrows=len(heights), squeeze=False,
                               gridspec_kw={"height_ratios": heights})[:, 0])
     axes = list(np.atleast_1d(np.asarray(ax, dtype=object)))
