@@ -389,6 +389,23 @@ def test_profile_prints_units_and_drops_columns(files, tmp_path):
     assert "never a feature" in run(*args, "--drop", "target").output
 
 
+def test_grouped_regression_table_keeps_its_group_column(files):
+    # the long regression metric names made the table wider than the console, which
+    # squeezed the group column to nothing and cut the numbers
+    res = run("evaluate", files / "preds.csv", "--y-true", "yr", "--y-pred", "yhat",
+              "--task", "regression", "--group", "g", "--n-resamples", "100")
+    assert res.exit_code == 0, res.output
+    payload = json.loads(run("evaluate", files / "preds.csv", "--y-true", "yr", "--y-pred",
+                             "yhat", "--task", "regression", "--group", "g",
+                             "--n-resamples", "100", "--json").stdout)
+    rows = {(r[0], r[2]): r for r in table_rows(res.stdout) if r[0] in ("u", "v")}
+    assert len(rows) == len(payload["groups"])
+    for row in payload["groups"]:
+        cells = rows[(row["group"], row["metric"])]
+        assert cells[1] == str(row["n"])
+        assert float(cells[3].replace(",", "")) == pytest.approx(row["estimate"], abs=0.005)
+
+
 def test_help_shows_whole_command_summaries():
     for width in (60, 80, 200):
         res = runner.invoke(app, ["--help"], terminal_width=width)

@@ -34,7 +34,12 @@ def print_table(title: str | None, rows: list[dict[str, Any]], columns: list[tup
     keys = [key for key, _ in columns]
     for row in rows:
         table.add_row(*format_cells(row, keys))
-    console = Console(width=max(100, Console().width), soft_wrap=False)
+    # as wide as the table needs: a narrower console squeezes the first column (the
+    # groups of a grouped table) to nothing rather than wrap the numbers
+    terminal = Console()
+    natural = terminal.measure(table, options=terminal.options.update(max_width=10_000))
+    width = max(100, terminal.width, natural.maximum)
+    console = Console(width=width, soft_wrap=False)
     if title:
         console.print(title, style="bold", markup=False, highlight=False)
     console.print(table)
