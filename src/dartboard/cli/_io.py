@@ -136,6 +136,10 @@ class CommandGroup(TyperGroup):
         rv: Any = None
         try:
             with warnings.catch_warnings(), _sigterm_unwinds():
+                # the command decides how its warnings are said, whatever filters the
+                # interpreter was started with (an "error" filter would end the command
+                # with an internal error instead)
+                warnings.simplefilter("default")
                 warnings.showwarning = show_warning
                 rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
                                   standalone_mode=False, **extra)
