@@ -468,7 +468,8 @@ def test_sweep_worked_example_and_result_object():
     assert sweep.rankings.shape == (8, 5)
     assert list(sweep.rankings.columns) == ["p", "index", "configuration", "dart", "rank"]
     json.dumps(sweep.to_dict())
-    assert repr(sweep).startswith("DartSweepResult(precisions=")
+    assert repr(sweep).startswith("DartSweepResult(precisions=[0., 1., 2., 5.], "
+                                  "configurations=DataFrame(shape=(2, 4))")
     default = dart_sweep(folds)
     np.testing.assert_array_equal(default.precisions, np.linspace(0, 20, 201))
 

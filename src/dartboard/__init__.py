@@ -9,9 +9,7 @@ Public names are imported lazily, so ``import dartboard`` (and the command line)
 stays fast and heavy modules load only when used.
 """
 
-from __future__ import annotations
-
-from dartboard._lazy import attach
+from dartboard._lazy import attach as _attach
 
 __version__ = "0.1.0"
 
@@ -36,6 +34,6 @@ _FAMILIES = {
     "dartboard.profiling": ["profile_pipeline", "Profile"],
 }
 
-__getattr__, __dir__, _names = attach("dartboard", _FAMILIES, namespace=globals(),
+__getattr__, __dir__, _names = _attach("dartboard", _FAMILIES, namespace=globals(),
                                       submodules=("metrics", "scale", "plots", "report"))
 __all__ = ["__version__", *_names]

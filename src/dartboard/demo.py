@@ -323,8 +323,10 @@ def run_demo(out_dir: str | os.PathLike[str] = "dartboard-demo", *, quick: bool 
             proba = model.predict_proba(X_te)
             radius = X_te[:, list(data.feature_names).index("mean radius")]
             size = np.where(radius > np.median(radius), "large", "small")
+            # the ROC and PR bands are the evaluation's (curve_bands), drawn by the report
             ev = evaluate(y_te, y_proba=proba, groups={"tumour size": size},
-                          n_resamples=ci_resamples, random_state=SEED, model=winner)
+                          n_resamples=ci_resamples, random_state=SEED, model=winner,
+                          curve_bands=True)
             cls = ev.to_dict()
             cls.update(group_column="tumour size")
             names = data.target_names.tolist()

@@ -36,11 +36,12 @@ from dartboard._validation import (
 )
 from dartboard.evaluation._groups import GroupIndex, encode_groups
 from dartboard.evaluation._operating import operating_extras
-from dartboard.evaluation._points import calibration_points, error_points, thin
+from dartboard.evaluation._points import calibration_points, error_points, fit_points, thin
 from dartboard.evaluation._result import (
     CalibrationPoints,
     Confusion,
     ErrorPoints,
+    FitPoints,
     EvaluationResult,
     MetricRow,
     PrPoints,
@@ -253,9 +254,13 @@ def build_result(plan: Plan, model: str | None = None) -> EvaluationResult:
         extra.update(group_columns=plan.groups.names, group_keys=plan.groups.keys)
     if plan.task == "regression":
         errors, summary = error_points(plan.y_true, plan.y_pred)
+        fit = fit_points(plan.y_true, plan.y_pred)
         return EvaluationResult(task="regression", n=int(plan.y_true.shape[0]), model=model,
                                 metrics=rows, groups=group_rows,
-                                errors=ErrorPoints(tuple(errors), tuple(summary)), **extra)
+                                errors=ErrorPoints(tuple(errors), tuple(summary)),
+                                fit=FitPoints(*(tuple(fit[k]) for k in
+                                                ("predicted", "actual", "residual"))),
+                                **extra)
     return EvaluationResult(task=plan.task, n=int(plan.y_true.shape[0]), model=model,
                             metrics=rows, groups=group_rows, **_figures(plan), **extra)
 

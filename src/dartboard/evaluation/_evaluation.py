@@ -750,13 +750,9 @@ class Evaluation:
         return ", ".join(parts)
 
     def __repr__(self) -> str:
-        level = f"{self._level:.0%} intervals" if math.isfinite(self._level) \
-            else "no intervals"
-        lines = [f"Evaluation({self.describe()}, {len(self.metrics)} metrics, {level})"]
-        for r in self.result.metrics:
-            interval = "" if r.low is None else f"  [{r.low:.4g}, {r.high:.4g}]"
-            lines.append(f"  {r.metric:<28} {r.estimate:.4g}{interval}  {r.method}")
-        return "\n".join(lines)
+        from dartboard.evaluation._display import evaluation_text
+
+        return evaluation_text(self)
 
     def plot(self, ax: Any = None, *, metrics: Any = None) -> Any:
         """Each metric with its interval bar (per group when grouped); a matplotlib Axes."""

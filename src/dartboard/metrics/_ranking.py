@@ -529,6 +529,46 @@ def _rowwise_auc(onehot: np.ndarray, s: np.ndarray) -> np.ndarray:
     return np.divide(wins, n_pairs, out=np.full(n, np.nan), where=~undefined)
 
 
+def _rowwise_partial_auc(max_fpr: float) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """Per-row standardised partial ROC AUC over FPR in [0, max_fpr] (McClish), a row's
+    labels being its samples: scikit-learn's binary partial AUC of every row at once.
+
+    Each row is sorted once (descending); the curve's points are the cumulative
+    counts at the ends of tie groups (a position inside a group takes its group's
+    end, so it repeats a point and adds no area), and the trapezoids are cut at
+    ``max_fpr``, the last one by linear interpolation as scikit-learn cuts it.
+    """
+    def partial(onehot: np.ndarray, s: np.ndarray) -> np.ndarray:
+        n, k = s.shape
+        order = np.argsort(-s, axis=1, kind="stable")
+        ranked = np.take_along_axis(s, order, axis=1)
+        tps = np.cumsum(np.take_along_axis(onehot, order, axis=1), axis=1, dtype=np.float64)
+        fps = np.arange(1, k + 1, dtype=np.float64) - tps
+        last = np.ones((n, k), dtype=bool)
+        last[:, :-1] = ranked[:, :-1] != ranked[:, 1:]
+        end = np.minimum.accumulate(np.where(last, np.arange(k), k)[:, ::-1], axis=1)[:, ::-1]
+        tps, fps = np.take_along_axis(tps, end, axis=1), np.take_along_axis(fps, end, axis=1)
+        n_pos, n_neg = tps[:, -1:], fps[:, -1:]
+        undefined = (n_pos[:, 0] == 0) | (n_neg[:, 0] == 0)
+        if undefined.any():
+            warnings.warn("Only one class is present in y_true. ROC AUC score is not "
+                          f"defined in that case ({int(undefined.sum())} row(s)).",
+                          UndefinedMetricWarning, stacklevel=5)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            fpr = np.hstack([np.zeros((n, 1)), fps / n_neg])
+            tpr = np.hstack([np.zeros((n, 1)), tps / n_pos])
+            x0, x1, y0, y1 = fpr[:, :-1], fpr[:, 1:], tpr[:, :-1], tpr[:, 1:]
+            right = np.minimum(x1, max_fpr)
+            width = np.clip(right - x0, 0.0, None)
+            y_right = np.where(x1 > x0, y0 + (y1 - y0) * (right - x0) / (x1 - x0), y1)
+            area = (width * (y0 + y_right) / 2).sum(axis=1)
+        low = 0.5 * max_fpr ** 2
+        out = 0.5 * (1 + (area - low) / (max_fpr - low))
+        out[undefined] = np.nan
+        return out
+    return partial
+
+
 def _rowwise_ap(onehot: np.ndarray, s: np.ndarray) -> np.ndarray:
     """Per-row average precision ``(1/P) sum_{j positive} precision(s >= s_j)``."""
     n, k = s.shape
@@ -676,7 +716,7 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
     ----------
     max_fpr : float in (0, 1], optional
         Standardised partial AUC over FPR in [0, max_fpr] (McClish correction),
-        binary only.
+        binary and multilabel (``average="samples"`` too: each row's partial AUC).
 
     Returns
     -------
@@ -696,8 +736,9 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
     enc, s, w = _scores_iv(y_true, y_score, sample_weight, score_ndim=(1, 2))
     if not hasattr(enc, "classes"):
         onehot, w = _multilabel_iv(enc, s, sample_weight)
+        full = max_fpr is None or max_fpr == 1.0
         return _average_columns(_binary_auc(max_fpr), onehot, s, w, average,
-                                _rowwise_auc if max_fpr is None else None)
+                                _rowwise_auc if full else _rowwise_partial_auc(max_fpr))
     if enc.n_classes > 2 or (s.ndim == 2 and s.shape[1] > 2):
         if max_fpr is not None and max_fpr != 1.0:
             raise ValueError("Partial AUC computation not available in multiclass setting, "

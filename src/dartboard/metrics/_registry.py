@@ -127,6 +127,13 @@ class MetricSpec:
         near 0) can have all bootstrap replicates on one side of it, and the
         percentile and basic intervals then exclude it. (Its ``bin-pivot`` interval
         is not widened: it corrects the bias and may lie below the estimate.)
+    unit : str
+        What the value is measured in, so that a figure never puts metrics of
+        different units on one axis: ``"none"`` (a proportion, a score, a
+        correlation, a loss of probabilities, R^2, a percentage error as a
+        fraction), ``"target"`` (the unit of ``y_true``: MAE, RMSE, the median and
+        maximum errors), ``"target^2"`` (MSE) or ``"depends"`` (on a keyword: the
+        Tweedie deviance on its power).
     """
 
     name: str
@@ -153,6 +160,7 @@ class MetricSpec:
     asymptotic: tuple[str, ...] = ()
     mean_of: str | None = None
     covers_estimate: bool = False
+    unit: str = "none"
 
     @property
     def function(self) -> Callable[..., Any]:
@@ -208,12 +216,13 @@ def _count(name: str, *, proportion: Any = None, averaged: bool = True,
 
 
 def _deviance(name: str, *, terms: tuple[str, tuple[str, ...]] | None = None,
-              state: str | None = "losses", greater: bool = False) -> MetricSpec:
+              state: str | None = "losses", greater: bool = False,
+              unit: str = "none") -> MetricSpec:
     """A regression addition: a mean of per-sample losses (``terms``) streams as one;
     not reported by default (``tasks=()``)."""
     return MetricSpec(name, _DEV, "regression", "values", greater_is_better=greater,
                       compare_fast="mean_loss" if terms else None, loss_terms=terms,
-                      state=state if terms else None)
+                      state=state if terms else None, unit=unit)
 
 
 def _regression(name: str, *, state: str | None = "moments", greater: bool = False,
@@ -313,26 +322,27 @@ _SPECS: tuple[MetricSpec, ...] = (
     MetricSpec("calibration_curve", _CAL, "curve", "probabilities", scalar=False,
                pos_label=True, default_interval=None),
     # ---------------------------------------------------------------- regression
-    _regression("mean_absolute_error", mean_of="absolute"),
-    _regression("mean_squared_error", mean_of="squared"),
-    _regression("root_mean_squared_error", mean_of="root-squared"),
+    _regression("mean_absolute_error", mean_of="absolute", unit="target"),
+    _regression("mean_squared_error", mean_of="squared", unit="target^2"),
+    _regression("root_mean_squared_error", mean_of="root-squared", unit="target"),
     _regression("r2_score", greater=True),
     _regression("explained_variance_score", greater=True),
     _regression("mean_absolute_percentage_error", mean_of="absolute-percentage"),
     _regression("weighted_mean_absolute_percentage_error"),
-    _regression("median_absolute_error", state="errors"),
-    _regression("median_absolute_deviation", state="errors"),
+    _regression("median_absolute_error", state="errors", unit="target"),
+    _regression("median_absolute_deviation", state="errors", unit="target"),
     # a sample maximum has no valid bootstrap interval
-    _regression("max_error", default_interval=None),
+    _regression("max_error", default_interval=None, unit="target"),
     MetricSpec("error_distribution", _REG, "regression", "values", scalar=False,
                default_interval=None),
     _deviance("mean_squared_log_error", terms=("squared_log_terms", ())),
     _deviance("root_mean_squared_log_error"),
-    _deviance("mean_pinball_loss", terms=("pinball_terms", ("alpha",))),
-    _deviance("mean_poisson_deviance", terms=("_poisson_terms", ())),
+    _deviance("mean_pinball_loss", terms=("pinball_terms", ("alpha",)), unit="target"),
+    _deviance("mean_poisson_deviance", terms=("_poisson_terms", ()), unit="target"),
     _deviance("mean_gamma_deviance", terms=("_gamma_terms", ())),
     # streaming would use power=0 (the squared error): it needs its keyword
-    _deviance("mean_tweedie_deviance", terms=("tweedie_terms", ("power",)), state=None),
+    _deviance("mean_tweedie_deviance", terms=("tweedie_terms", ("power",)), state=None,
+              unit="depends"),
     _deviance("d2_absolute_error_score", greater=True),
     _deviance("d2_pinball_score", greater=True),
     _deviance("d2_tweedie_score", greater=True),

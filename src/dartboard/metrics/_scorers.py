@@ -8,8 +8,9 @@ which estimator method gives its input: ``predict``, ``predict_proba`` or
 ``decision_function``) is scikit-learn's fact: it is read from the installed
 scikit-learn's own scorer of that name, so the two cannot drift apart. Only the
 metric function is swapped for dartboard's (found in the registry by its name).
-Names whose metric dartboard does not provide (the clustering scores) are not
-offered.
+Names whose metric dartboard does not compute (the clustering scores, such as
+``adjusted_rand_score``) are scikit-learn's own scorers: ``get_scorer_names()`` is
+scikit-learn's list, and every name on it gives a scorer.
 
 Examples
 --------
@@ -64,22 +65,23 @@ def _ours(function_name: str) -> Callable[..., Any] | None:
 
 @cache
 def _scorers() -> dict[str, Any]:
-    """Each scikit-learn scorer name whose metric dartboard has, as a dartboard scorer."""
+    """Every scikit-learn scorer name: a dartboard scorer where dartboard has the metric,
+    else scikit-learn's own scorer (the clustering scores)."""
     from sklearn.metrics import _scorer as skm  # not the namespace: it may be patched
 
     out = {}
     for name in skm.get_scorer_names():
         theirs = skm.get_scorer(name)
         function = _ours(getattr(theirs._score_func, "__name__", ""))
-        if function is not None:
-            out[name] = skm.make_scorer(function, response_method=theirs._response_method,
-                                        greater_is_better=theirs._sign > 0,
-                                        **theirs._kwargs)
+        out[name] = theirs if function is None else skm.make_scorer(
+            function, response_method=theirs._response_method,
+            greater_is_better=theirs._sign > 0, **theirs._kwargs)
     return out
 
 
 def get_scorer_names() -> list[str]:
-    """Sorted names of the scorers :func:`get_scorer` knows (scikit-learn's names).
+    """Sorted names of the scorers :func:`get_scorer` knows: scikit-learn's names, all
+    of them.
 
     Examples
     --------
@@ -90,7 +92,8 @@ def get_scorer_names() -> list[str]:
 
 
 def get_scorer(scoring: Any) -> Any:
-    """The scorer called ``scoring``, computed by dartboard's metric.
+    """The scorer called ``scoring``, computed by dartboard's metric (scikit-learn's
+    own scorer for the clustering scores, whose metrics dartboard does not compute).
 
     Drop-in for :func:`sklearn.metrics.get_scorer`: a string is looked up (a new
     copy each time, as scikit-learn), a callable or None is returned as it is.
@@ -109,12 +112,7 @@ def get_scorer(scoring: Any) -> Any:
 
     scorers = _scorers()
     if scoring not in scorers:
-        from sklearn.metrics import _scorer as skm
-
-        why = (" dartboard has no metric for it (clustering scores are not part of "
-               "dartboard.metrics; use sklearn.metrics.get_scorer)"
-               if scoring in skm.get_scorer_names() else "")
-        raise ValueError(f"{scoring!r} is not a valid scoring value.{why} Use "
+        raise ValueError(f"{scoring!r} is not a valid scoring value. Use "
                          "dartboard.metrics.get_scorer_names() to get valid options.")
     return copy.deepcopy(scorers[scoring])
 

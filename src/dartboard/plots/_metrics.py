@@ -30,13 +30,16 @@ __all__ = [
 ]
 
 
-def _new_axes(ax: Any, figsize: tuple[float, float] = (5.0, 4.0)) -> Any:
+def _new_axes(ax: Any, figsize: tuple[float, float] = (5.0, 4.0), **grid: Any) -> Any:
+    """``ax``, or the axes of a new figure (``grid``: ``Figure.subplots``' nrows, ncols,
+    squeeze...). The figure is not pyplot's: nothing accumulates in pyplot's state, and
+    its constrained layout keeps tick labels inside it."""
     if ax is not None:
         return ax
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=figsize, layout="constrained")
-    return fig.subplots()
+    return fig.subplots(**grid)
 
 
 def _bounds(interval: Any) -> tuple[float, float] | None:

@@ -23,11 +23,9 @@
 Names load lazily, so importing this package costs nothing until it is used.
 """
 
-from __future__ import annotations
+from dartboard._lazy import attach as _attach
 
-from dartboard._lazy import attach
-
-__getattr__, __dir__, __all__ = attach(
+__getattr__, __dir__, __all__ = _attach(
     "dartboard.uncertainty",
     {"._interval": ["interval", "cv_interval", "Interval"], "._bootstrap": ["IntervalWarning"],
      "._state": ["interval_from_counts", "interval_from_score_state"],

@@ -43,8 +43,7 @@ import numpy as np
 from scipy import special
 
 from dartboard.uncertainty._bootstrap import IntervalWarning
-
-PROPORTION_METHODS = ("wald", "wilson", "clopper-pearson", "agresti-coull", "jeffreys")
+from dartboard.uncertainty._methods import PROPORTION_METHODS
 
 
 def normal_quantile(confidence_level: float) -> float:

@@ -61,11 +61,8 @@ from scipy import special
 
 from dartboard.uncertainty._analytic import normal_quantile
 from dartboard.uncertainty._bootstrap import IntervalWarning
-
-#: the methods of this module
-METHODS = ("delong-logit", "newcombe", "logit", "influence-logit", "t")
-#: the intervals of a binary ROC AUC (DeLong's, also on the logit scale, and Newcombe's)
-ROC_AUC_METHODS = ("delong", "delong-logit", "newcombe")
+from dartboard.uncertainty._methods import ASYMPTOTIC_METHODS as METHODS
+from dartboard.uncertainty._methods import ROC_AUC_METHODS
 
 
 def logit_interval(estimate: float, se_logit: float, confidence_level: float,

@@ -94,6 +94,7 @@ from dartboard._rng import check_random_state
 from dartboard._validation import check_confidence_level, check_n_resamples, check_option
 from dartboard.metrics._registry import get_spec
 from dartboard.uncertainty import _analytic, _bootstrap
+from dartboard.uncertainty._methods import PIVOT
 
 __all__ = ["CalibrationBins", "PIVOT", "calibration_bins", "calibration_pivot",
            "calibration_replicates", "consistency_null", "interval_from_calibration_state"]
@@ -264,7 +265,6 @@ def calibration_pivot(y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | None,
 #: standard errors of its frequency under calibration: towards calibration for the
 #: lower bound, away from it for the upper one (chosen by coverage, module docstring)
 PIVOT_SHIFT = (0.5, 0.75)
-PIVOT = "bin-pivot"
 
 
 def _bins(state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -29,14 +29,10 @@ from dartboard._validation import (
 from dartboard.metrics._registry import MetricSpec, spec_for, specs
 from dartboard.uncertainty import _analytic, _asymptotic, _bootstrap
 from dartboard.uncertainty._bootstrap import IntervalWarning
-from dartboard.uncertainty._calibration import PIVOT
+from dartboard.uncertainty._methods import BOOTSTRAP_METHODS as _BOOTSTRAP_METHODS
+from dartboard.uncertainty._methods import METHODS, PIVOT
 
 __all__ = ["Interval", "IntervalWarning", "cv_interval", "interval"]
-
-_BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
-#: every ``method`` of :func:`interval`
-METHODS = ("auto", *_analytic.PROPORTION_METHODS, "delong", *_asymptotic.METHODS,
-           *_BOOTSTRAP_METHODS, PIVOT)
 
 
 @dataclass(frozen=True, repr=False)
@@ -76,6 +72,8 @@ class Interval(Result):
     bootstrap_distribution: np.ndarray | None = None
     n_resamples: int | None = None
     metric: str = ""
+
+    _repr_fields = ("estimate", "low", "high", "confidence_level", "method", "metric")
 
 
 def interval(metric: Callable[..., Any], y_true: Any, y_other: Any, *, method: str = "auto",

@@ -108,6 +108,8 @@ class OperatingPoint(Result):
     n_resamples: int | None
     n_unmet: int = 0
 
+    _repr_fields = ("threshold", "criterion", "intervals", "confidence_level")
+
     def to_frame(self) -> Any:
         """One row per quantity: estimate, low, high, method."""
         import pandas as pd
@@ -288,7 +290,8 @@ def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
 
     Examples
     --------
-    >>> point = select_threshold([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9],
+    >>> # twelve points: with six, some resamples lack a positive (an IntervalWarning)
+    >>> point = select_threshold([0, 0, 1, 1, 0, 1] * 2, [0.1, 0.4, 0.35, 0.8, 0.2, 0.9] * 2,
     ...                          n_resamples=200, random_state=0)
     >>> point.threshold, point.midpoint  # Youden ties 0.8 and 0.35: the higher wins
     (0.8, 0.6000000000000001)
