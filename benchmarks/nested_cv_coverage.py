@@ -6,6 +6,9 @@ K = 10 folds, n = 100:
 
 - ``ols``: y = x'beta + eps, x ~ N(0, I_20), eps ~ N(0, 1), beta = 0 (the SNR does
   not matter for OLS), least squares with an intercept, squared error.
+- ``ols-groups`` (dartboard's ``groups``, not in the paper): as ``ols`` in 25 groups of
+  4 points that share half of the noise variance (intra-class correlation 0.5); the
+  nested interval with ``groups`` beside the one that ignores them.
 - ``logistic``: P(y = 1 | x) = 1 / (1 + exp(-x'beta)), x ~ N(0, I_p), beta = (s, 0,
   ..., 0); unpenalised maximum-likelihood logistic regression (intercept-only when the
   data separate, as their fitter intends), 0-1 loss. ``logistic-p10-s1`` and
@@ -27,7 +30,7 @@ errors and centres. Monte-Carlo error of a coverage near 90% with 500 data sets:
 +-2.7 points (2 SE).
 
 Usage: python benchmarks/nested_cv_coverage.py [sims=500] [repeats=200]
-       [settings=ols,logistic-p10-s1,logistic-p10-s2,logistic-p20-s1]
+       [settings=ols,logistic-p10-s1,logistic-p10-s2,logistic-p20-s1,ols-groups]
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from __future__ import annotations
 import sys
 import time
 import warnings
+import zlib
 
 import numpy as np
 from scipy import special
@@ -111,14 +115,19 @@ def logistic_error(beta, a, b):
 
 
 def _setting(name):
-    if name == "ols":
+    if name in ("ols", "ols-groups"):
         beta = np.zeros(20)
+        groups = np.repeat(np.arange(N // 4), 4) if name == "ols-groups" else None
 
         def draw(rng):
             X = rng.normal(size=(N, 20))
-            return X, X @ beta + rng.normal(size=N)
+            if groups is None:
+                return X, X @ beta + rng.normal(size=N), None
+            # half the noise variance shared by the 4 points of a group
+            shared = rng.normal(scale=np.sqrt(0.5), size=N // 4)[groups]
+            return X, X @ beta + shared + rng.normal(scale=np.sqrt(0.5), size=N), groups
 
-        def truth(model):
+        def truth(model):  # on new data (a new group): the noise variance is 1 in both
             return 1.0 + model.intercept_ ** 2 + float(np.sum((model.coef_ - beta) ** 2))
 
         return LeastSquares(), "mean_squared_error", draw, truth, None
@@ -129,7 +138,7 @@ def _setting(name):
 
     def draw(rng):
         X = rng.normal(size=(N, p))
-        return X, (rng.random(N) < special.expit(X @ beta)).astype(int)
+        return X, (rng.random(N) < special.expit(X @ beta)).astype(int), None
 
     def truth(model):
         return logistic_error(beta, model.intercept_, model.coef_)
@@ -147,15 +156,16 @@ def run(name, sims, repeats):
     from dartboard._dart_uncertainty import fold_replicates
 
     model, scoring, draw, truth, check = _setting(name)
-    rng = np.random.default_rng(abs(hash(name)) % 2**32)
+    rng = np.random.default_rng(zlib.crc32(name.encode()))  # str hashes vary by process
     z = {lvl: float(special.ndtri(0.5 + lvl / 2)) for lvl in LEVELS}
-    cover = {(m, lvl): [] for m in METHODS for lvl in LEVELS}
+    methods = METHODS + (("nested, groups ignored",) if name.endswith("groups") else ())
+    cover = {(m, lvl): [] for m in methods for lvl in LEVELS}
     width = {key: [] for key in cover}
-    low_miss = {m: 0 for m in METHODS}
+    low_miss = {m: 0 for m in methods}
     inflation, bias, estimate_err, targets = [], [], [], []
     start = time.perf_counter()
     for i in range(sims):
-        X, y = draw(rng)
+        X, y, groups = draw(rng)
         target = truth(model.fit(X, y))
         if check is not None and i == 0:
             big, exact = check(model, np.random.default_rng(1))
@@ -163,7 +173,10 @@ def run(name, sims, repeats):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # stratified folds of a rare class, zero widths
             res = db.nested_cv_interval(model, X, y, scoring=scoring, cv=K, n_repeats=repeats,
-                                        confidence_level=0.90, random_state=i)
+                                        groups=groups, confidence_level=0.90, random_state=i)
+            ignored = None if groups is None else db.nested_cv_interval(
+                model, X, y, scoring=scoring, cv=K, n_repeats=repeats, confidence_level=0.90,
+                random_state=i)
             folds = res.fold_scores[0]
             ivs = {lvl: (db.cv_interval(folds, confidence_level=lvl),
                          db.cv_interval(folds, n_train=N - N // K, n_test=N // K,
@@ -179,6 +192,10 @@ def run(name, sims, repeats):
                       "nadeau-bengio": (ivs[lvl][1].low, ivs[lvl][1].high),
                       "fold bootstrap": tuple(np.quantile(boot[:, 0],
                                                           [0.5 - lvl / 2, 0.5 + lvl / 2]))}
+            if ignored is not None:
+                mid = ignored.estimate - ignored.bias
+                bounds["nested, groups ignored"] = (mid - z[lvl] * ignored.standard_error,
+                                                    mid + z[lvl] * ignored.standard_error)
             if lvl == 0.90:  # the returned interval: the same as formed here (unclipped)
                 assert np.isclose(bounds["nested"][0], res.low) or res.low == 0.0
             for m, (lo, hi) in bounds.items():
@@ -191,29 +208,30 @@ def run(name, sims, repeats):
         estimate_err.append(res.estimate - target)
         targets.append(target)
     seconds = time.perf_counter() - start
-    return cover, width, low_miss, inflation, bias, estimate_err, targets, seconds
+    return methods, cover, width, low_miss, inflation, bias, estimate_err, targets, seconds
 
 
 def main():
     sims = int(sys.argv[1]) if len(sys.argv) > 1 else 500
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 200
     settings = sys.argv[3].split(",") if len(sys.argv) > 3 else \
-        ["ols", "logistic-p10-s1", "logistic-p10-s2", "logistic-p20-s1"]
+        ["ols", "logistic-p10-s1", "logistic-p10-s2", "logistic-p20-s1", "ols-groups"]
     print(f"coverage of Err_XY: n = {N}, K = {K}, {repeats} nested-CV repetitions "
           f"({repeats * K * (K + 1) // 2} fits per data set), {sims} data sets per setting\n")
     for name in settings:
         print(f"{name}:")
-        cover, width, low_miss, infl, bias, err, targets, secs = run(name, sims, repeats)
+        methods, cover, width, low_miss, infl, bias, err, targets, secs = run(name, sims,
+                                                                               repeats)
         print(f"  mean Err_XY {np.mean(targets):.4f} (sd {np.std(targets):.4f}); "
               f"CV estimate - Err_XY: mean {np.mean(err):+.4f}, sd {np.std(err):.4f}; "
               f"mean bias correction {np.mean(bias):+.4f}; mean inflation "
               f"{np.mean(infl):.3f}; {secs:.0f} s ({secs / sims:.2f} s per data set)")
-        print(f"  {'interval':<15}{'cover 90%':>10}{'width 90%':>10}{'miss low':>9}"
+        print(f"  {'interval':<23}{'cover 90%':>10}{'width 90%':>10}{'miss low':>9}"
               f"{'miss high':>10}{'cover 95%':>10}{'width 95%':>10}")
-        for m in METHODS:
+        for m in methods:
             c90 = np.mean(cover[m, 0.90])
             lo = low_miss[m] / sims
-            print(f"  {m:<15}{c90:>10.3f}{np.mean(width[m, 0.90]):>10.4f}{lo:>9.3f}"
+            print(f"  {m:<23}{c90:>10.3f}{np.mean(width[m, 0.90]):>10.4f}{lo:>9.3f}"
                   f"{1 - c90 - lo:>10.3f}{np.mean(cover[m, 0.95]):>10.3f}"
                   f"{np.mean(width[m, 0.95]):>10.4f}")
         print(flush=True)

@@ -105,7 +105,8 @@ def test_a_dominating_configuration_is_always_best():
     scores = np.array([[0.95, 0.96, 0.97, 0.95], [0.6, 0.7, 0.65, 0.62], [0.5, 0.55, 0.6, 0.5]])
     frame = dart_rank(scores, 1.0, n_resamples=200, random_state=0)
     assert frame["p_best"].tolist() == [1.0, 0.0, 0.0]
-    assert (frame["mean_low"] <= frame["mean"]).all() and (frame["mean"] <= frame["mean_high"]).all()
+    assert (frame["mean_low"] <= frame["mean"]).all()
+    assert (frame["mean"] <= frame["mean_high"]).all()
 
 
 def test_zero_accuracy_gives_minus_infinity_bounds_without_warnings():

@@ -79,7 +79,8 @@ def _algorithm_1(estimator, X, y, fold_ids, loss, level, bounds=(0.0, np.inf)):
     err_ncv, err_cv = np.mean(es), np.mean(outer_all)
     centre = err_ncv - (1 + (k - 2) / k) * (err_ncv - err_cv)
     sd = np.std(es, ddof=1)
-    se = max(sd / np.sqrt(n), min(np.sqrt(max(0.0, (k - 1) / k * mse)), np.sqrt(k) * sd / np.sqrt(n)))
+    lowest = sd / np.sqrt(n)
+    se = max(lowest, min(np.sqrt(max(0.0, (k - 1) / k * mse)), np.sqrt(k) * lowest))
     z = special.ndtri(0.5 + level / 2)
     naive_se = np.std(outer_all, ddof=1) / np.sqrt(n)
     low, high, naive_low, naive_high = np.clip(
