@@ -361,6 +361,12 @@ def test_dataframe_input_equals_array_input():
     assert np.array_equal(a.fold_ids, b.fold_ids)
 
 
+def test_cv_interval_says_when_it_undercovers():
+    doc = " ".join(dartboard.cv_interval.__doc__.split())
+    assert "When it undercovers" in doc and "correlated" in doc
+    assert "nested_cv_interval" in doc and "benchmarks/nested_cv_coverage.py" in doc
+
+
 # mlr3inferr's MeasureCiNestedCV (R/MeasureCiNestedCV.R, private .ci) aggregates the
 # per-point losses of its ResamplingNestedCV, re-typed here with data.table: b by outer
 # fold, a from the inner and outer means, mse rescaled by (K-1)/K, the bounds from the

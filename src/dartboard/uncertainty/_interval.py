@@ -573,6 +573,10 @@ def cv_interval(fold_scores: Any, *, n_train: Any = None, n_test: Any = None,
     Interval
         ``method`` is ``"t"`` or ``"nadeau-bengio"``.
 
+    See Also
+    --------
+    nested_cv_interval : the interval of Bates, Hastie and Tibshirani's nested CV.
+
     Examples
     --------
     >>> iv = cv_interval([0.81, 0.84, 0.79, 0.83, 0.80])
