@@ -290,8 +290,19 @@ def test_select_cv_results_json_equals_table_ddof1(files, source):
         dart = (1 + np.log2(row.mean())) / np.exp(3 * np.std(row, ddof=1))
         assert rec["dart"] == pytest.approx(dart)
     res = run("select", files / source, "--precision", "3")
-    assert_table_equals_json(res.stdout, payload["ranking"], key="configuration",
-                             columns=("mean", "std", "dart"))
+    ranking, intervals = res.stdout.split("fold-bootstrap intervals")
+    assert_table_equals_json(ranking, payload["ranking"], key="configuration",
+                             columns=("mean", "std", "dart", "p_best"))
+    for rec in payload["ranking"]:
+        cells = {r[0]: r for r in table_rows(intervals)}[rec["configuration"]]
+        assert cells[1:] == [f"[{rec['mean_low']:.4f}, {rec['mean_high']:.4f}]",
+                             f"[{rec['dart_low']:.4f}, {rec['dart_high']:.4f}]"]
+    # the same seed gives the same replicates; another seed other ones
+    assert json.loads(run("select", files / source, "--precision", "3", "--json").stdout) \
+        == payload
+    other = json.loads(run("select", files / source, "--precision", "3", "--seed", "1",
+                           "--json").stdout)
+    assert [r["p_best"] for r in other["ranking"]] != [r["p_best"] for r in payload["ranking"]]
 
 
 def test_select_reads_numpy_scalar_params_back_from_csv(tmp_path):

@@ -238,7 +238,9 @@ def test_input_kinds_agree():
     assert from_cv["configuration"].iloc[0] == f"name={names[from_array.index[0]]!r}"
     assert from_cv["params"].iloc[0] == {"name": names[from_array.index[0]]}
     assert list(from_array.columns) == ["configuration", "mean", "std", "numerator",
-                                        "denominator", "dart", "rank", "rank_by_mean"]
+                                        "denominator", "dart", "rank", "rank_by_mean",
+                                        "mean_low", "mean_high", "dart_low", "dart_high",
+                                        "p_best"]
 
 
 def test_numpy_scalar_params_are_labelled_by_value():

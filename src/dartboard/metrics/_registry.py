@@ -117,10 +117,13 @@ class MetricSpec:
         ``newcombe`` (binary ROC AUC), ``influence-logit`` (multiclass one-vs-rest macro ROC AUC; AP and
         PR AUC), ``logit`` (AP and PR AUC), ``t`` (a mean of per-sample terms).
     mean_of : str or None
-        For a regression mean of per-sample terms, the term: ``absolute``
-        (``|e|``), ``squared`` (``e^2``), ``root-squared`` (RMSE: the square root
-        of the mean of ``e^2``) or ``absolute-percentage`` (``|e| / max(|y|, eps)``).
-        Probabilistic losses name their term function in ``loss_terms`` instead.
+        For a mean of per-sample terms computed from the prediction itself, the
+        term: ``absolute`` (``|e|``), ``squared`` (``e^2``), ``root-squared`` (RMSE:
+        the square root of the mean of ``e^2``), ``absolute-percentage``
+        (``|e| / max(|y|, eps)``), ``match`` (``1[y_pred = y]``, a multilabel row
+        matching when all its labels do: accuracy) or ``mismatch`` (``1[y_pred != y]``:
+        the 0-1 loss). Probabilistic losses name their term function in
+        ``loss_terms`` instead.
     covers_estimate : bool
         Whether its bootstrap intervals are widened to contain the estimate: an
         estimator biased away from a bound (the calibration error, biased upward
@@ -238,7 +241,7 @@ def _regression(name: str, *, state: str | None = "moments", greater: bool = Fal
 _SPECS: tuple[MetricSpec, ...] = (
     # ---------------------------------------------------------------- count family
     _count("accuracy_score", proportion=("correct", ("total",)), averaged=False,
-           tasks=_BOTH),
+           tasks=_BOTH, mean_of="match"),
     # adjusted=True reaches down to -1 / (K - 1)
     _count("balanced_accuracy_score", averaged=False, tasks=_BOTH, bounds=_SIGNED),
     _count("precision_score", proportion=("tp", ("tp", "fp")), tasks=_BOTH),
@@ -258,7 +261,8 @@ _SPECS: tuple[MetricSpec, ...] = (
     MetricSpec("hamming_loss", _CX, "count", "labels", greater_is_better=False,
                interval_fast="counts", compare_fast="counts", state="counts"),
     MetricSpec("zero_one_loss", _CX, "count", "labels", greater_is_better=False,
-               interval_fast="counts", compare_fast="counts", state="counts"),
+               interval_fast="counts", compare_fast="counts", state="counts",
+               mean_of="mismatch"),
     MetricSpec("class_likelihood_ratios", _CX, "count", "labels", scalar=False,
                default_interval=None),
     MetricSpec("confusion_matrix", _CONF, "count", "labels", scalar=False,

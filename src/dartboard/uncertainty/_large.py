@@ -193,11 +193,29 @@ def _ovr_macro_auc_interval(estimate: float, y_t: np.ndarray, y_o: np.ndarray, l
     return low, high, se
 
 
-def _mean_terms(spec: MetricSpec, y_t: np.ndarray, y_o: np.ndarray,
-                kwargs: dict[str, Any]) -> np.ndarray:
+#: ``mean_of`` terms whose mean is the metric itself (RMSE is the root of a mean)
+MEAN_TERMS = ("absolute", "squared", "absolute-percentage", "match", "mismatch")
+
+
+def has_mean_terms(spec: MetricSpec | None) -> bool:
+    """Whether the metric (with its default keywords) is a mean of per-sample terms
+    that :func:`mean_terms` gives."""
+    return spec is not None and (spec.loss_terms is not None or spec.mean_of in MEAN_TERMS)
+
+
+def mean_terms(spec: MetricSpec, y_t: Any, y_o: Any, kwargs: dict[str, Any]) -> np.ndarray:
+    """The per-sample terms of a mean metric (``loss_terms`` or ``mean_of``), float64.
+
+    RMSE (``root-squared``) gives its squared errors, the terms of the mean under
+    the root.
+    """
     if spec.loss_terms is not None:
         terms = getattr(importlib.import_module(spec.module), spec.loss_terms[0])
         return np.asarray(terms(y_t, y_o, **kwargs)[0], dtype=np.float64)
+    if spec.mean_of in ("match", "mismatch"):
+        t, o = np.asarray(y_t), np.asarray(y_o)
+        equal = t == o if t.ndim == 1 else np.all(t == o, axis=1)
+        return (equal if spec.mean_of == "match" else ~equal).astype(np.float64)
     from dartboard._validation import as_float_array
 
     t = as_float_array(y_t, name="y_true")
@@ -212,7 +230,7 @@ def _mean_terms(spec: MetricSpec, y_t: np.ndarray, y_o: np.ndarray,
 
 def _mean_interval(spec: MetricSpec, y_t: np.ndarray, y_o: np.ndarray, level: float,
                    kwargs: dict[str, Any]) -> tuple[float, float, float]:
-    _, low, high, se = _asymptotic.mean_t_interval(_mean_terms(spec, y_t, y_o, kwargs), level)
+    _, low, high, se = _asymptotic.mean_t_interval(mean_terms(spec, y_t, y_o, kwargs), level)
     if spec.mean_of == "root-squared":
         # a square root is monotone: the bounds of MSE carry over; the SE by the delta method
         mse = max(float(spec.function(y_t, y_o)) ** 2, _EPS)
