@@ -48,9 +48,11 @@ window.addEventListener('load', function () {
              clientWidth: document.documentElement.clientWidth,
              scrollWidth: document.documentElement.scrollWidth};
   document.querySelectorAll('figure[data-figure]').forEach(function (f) {
-    var box = f.getBoundingClientRect(), svg = f.querySelector('svg').getBoundingClientRect();
+    var root = f.querySelector('svg'), box = f.getBoundingClientRect(),
+        svg = root.getBoundingClientRect();
     out.figures[f.dataset.figure] = {w: box.width, h: box.height,
-                                     svgW: svg.width, svgH: svg.height};
+                                     svgW: svg.width, svgH: svg.height,
+                                     scale: svg.width / root.viewBox.baseVal.width};
   });
   var pre = document.createElement('pre');
   pre.id = 'dartboard-measure';
@@ -109,6 +111,16 @@ def test_every_figure_laid_out_and_nothing_fetched(pages, width):
     assert m["resources"] == []
     assert m["violations"] == []
     assert m["scrollWidth"] <= m["clientWidth"]  # no sideways scrolling of the page
+
+
+def test_figures_share_one_text_size_on_a_wide_screen(pages):
+    """Every figure is drawn at its own size (96 pixels per inch, 4/3 of a pixel per
+    point of its SVG), so matplotlib's 10 pt text is the same size in all of them: no
+    wide figure blown up to twice its fonts."""
+    _, page, work = pages
+    m = _measure(page, work, 1280)
+    scales = {fig_id: box["scale"] for fig_id, box in m["figures"].items()}
+    assert all(abs(s - 4 / 3) < 0.01 for s in scales.values()), scales
 
 
 def test_dom_has_no_external_urls(pages):
@@ -188,5 +200,46 @@ def test_notebook_view_fits_and_follows_the_theme(tmp_path, width, theme):
     assert len(m["tables"]) == 2
     for table in m["tables"]:
         assert table["w"] > 0 and table["h"] > 0 and table["rows"] > 2
+        assert table["color"] == table["pageColor"] == text
+    assert m["scrollWidth"] <= m["clientWidth"]
+
+
+_RESULT_MEASURE = _NOTEBOOK_MEASURE.replace(".dartboard-ev table", ".dartboard-result table")
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_result_views_fit_and_follow_the_theme(tmp_path, theme):
+    """The notebook views of an Interval, a Comparison and an OperatingPoint, in a page
+    styled as JupyterLab's theme: each a laid-out table in the theme's text colour, none
+    wider than a phone."""
+    import numpy as np
+
+    import dartboard
+    from dartboard.metrics import f1_score
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    score = np.clip(0.35 * y + 0.65 * rng.random(300), 0, 1)
+    pred, other = (score > 0.5).astype(int), rng.integers(0, 2, 300)
+    views = [dartboard.interval(f1_score, y, pred, n_resamples=500, random_state=0),
+             dartboard.compare_models(f1_score, y, pred, other, n_resamples=500,
+                                      random_state=0),
+             dartboard.select_threshold(y, score, n_resamples=200, random_state=0)]
+    colors = {"light": ("#ffffff", "rgb(33, 33, 33)"), "dark": ("#111111",
+                                                               "rgb(212, 212, 212)")}
+    background, text = colors[theme]
+    page = tmp_path / "results.html"
+    page.write_text(f"<!doctype html><html><head><meta name='viewport' content='width="
+                    f"device-width'>{_RESULT_MEASURE}</head><body style='background:"
+                    f"{background};color:{text}'>"
+                    + "".join(v._repr_html_() for v in views) + "</body></html>")
+    dom = _run(_flags(tmp_path / "profile", 390, 900)
+               + ["--virtual-time-budget=3000", "--dump-dom", page.as_uri()])
+    found = re.search(r'<pre id="dartboard-measure">(.*?)</pre>', dom, re.S)
+    assert found, dom[-2000:]
+    m = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    assert len(m["tables"]) == 3
+    for table in m["tables"]:
+        assert table["w"] > 0 and table["h"] > 0 and table["rows"] >= 4
         assert table["color"] == table["pageColor"] == text
     assert m["scrollWidth"] <= m["clientWidth"]

@@ -17,7 +17,7 @@ from dartboard.metrics import (
     calibration_curve,
     calibration_error,
 )
-from dartboard.metrics._calibration_state import Scratch
+from dartboard.metrics._calibration import Scratch
 
 # ---------------------------------------------------------------------- plain oracles
 

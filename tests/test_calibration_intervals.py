@@ -8,8 +8,8 @@ import pytest
 from statsmodels.stats.proportion import proportion_confint
 
 import dartboard
-from dartboard.metrics import CalibrationState, calibration_error
 from dartboard.families._calibration import CalibrationFamily
+from dartboard.metrics import CalibrationState, calibration_error
 from dartboard.uncertainty import (
     calibration_bins,
     interval_from_calibration_state,
@@ -71,7 +71,8 @@ def test_the_fast_path_runs_and_the_slow_one_does_not(monkeypatch):
     original = CalibrationFamily.cells
     monkeypatch.setattr(CalibrationFamily, "cells",
                         lambda *a, **k: seen.append(1) or original(*a, **k))
-    dartboard.interval(calibration_error, y, p, n_resamples=50, random_state=0)
+    dartboard.interval(calibration_error, y, p, n_resamples=50, random_state=0,
+                       method="basic")
     assert seen
 
 
@@ -126,11 +127,14 @@ def test_state_interval_equals_the_row_interval():
     state = CalibrationState(15)
     for idx in np.array_split(np.arange(2000), 5):
         state = state.merge(CalibrationState(15).update(y[idx], p[idx]))
-    a = interval_from_calibration_state(state, n_resamples=500, random_state=3)
-    b = dartboard.interval(calibration_error, y, p, n_resamples=500, random_state=3)
-    assert a.estimate == pytest.approx(b.estimate, abs=1e-12)
-    assert (a.low, a.high) == pytest.approx((b.low, b.high), abs=1e-9)
-    assert a.method == b.method == "basic"
+    for method, used in (("auto", "bin-pivot"), ("basic", "basic")):
+        a = interval_from_calibration_state(state, n_resamples=500, random_state=3,
+                                            method=method)
+        b = dartboard.interval(calibration_error, y, p, n_resamples=500, random_state=3,
+                               method=method)
+        assert a.estimate == pytest.approx(b.estimate, abs=1e-12)
+        assert (a.low, a.high) == pytest.approx((b.low, b.high), abs=1e-9)
+        assert a.method == b.method == used
 
 
 def test_state_interval_refuses_what_it_cannot_do():

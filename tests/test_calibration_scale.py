@@ -112,4 +112,4 @@ def test_cli_reports_ece_in_tables_and_json(tmp_path, binary_files):
     rows = {r["metric"]: r for r in json.loads(out.output)["metrics"]}
     assert rows["ece"]["estimate"] == pytest.approx(calibration_error(y[:800], p[:800]),
                                                     abs=1e-12)
-    assert rows["ece"]["method"] == "basic" and rows["ece"]["low"] <= rows["ece"]["high"]
+    assert rows["ece"]["method"] == "bin-pivot" and rows["ece"]["low"] <= rows["ece"]["high"]

@@ -290,8 +290,19 @@ def test_select_cv_results_json_equals_table_ddof1(files, source):
         dart = (1 + np.log2(row.mean())) / np.exp(3 * np.std(row, ddof=1))
         assert rec["dart"] == pytest.approx(dart)
     res = run("select", files / source, "--precision", "3")
-    assert_table_equals_json(res.stdout, payload["ranking"], key="configuration",
-                             columns=("mean", "std", "dart"))
+    ranking, intervals = res.stdout.split("fold-bootstrap intervals")
+    assert_table_equals_json(ranking, payload["ranking"], key="configuration",
+                             columns=("mean", "std", "dart", "p_best"))
+    for rec in payload["ranking"]:
+        cells = {r[0]: r for r in table_rows(intervals)}[rec["configuration"]]
+        assert cells[1:] == [f"[{rec['mean_low']:.4f}, {rec['mean_high']:.4f}]",
+                             f"[{rec['dart_low']:.4f}, {rec['dart_high']:.4f}]"]
+    # the same seed gives the same replicates; another seed other ones
+    assert json.loads(run("select", files / source, "--precision", "3", "--json").stdout) \
+        == payload
+    other = json.loads(run("select", files / source, "--precision", "3", "--seed", "1",
+                           "--json").stdout)
+    assert [r["p_best"] for r in other["ranking"]] != [r["p_best"] for r in payload["ranking"]]
 
 
 def test_select_reads_numpy_scalar_params_back_from_csv(tmp_path):
@@ -356,6 +367,86 @@ def test_profile_json_and_table(files):
     assert payload["n_train"] == 168 and payload["n_test"] == 72
     rows = {r[0]: r[1] for r in table_rows(run(*args).stdout)}
     assert rows["n_train"] == "168" and rows["repeats"] == "2"
+
+
+def test_audit_names_the_group_column(files):
+    args = ("audit", files / "train.csv", "--target", "target", "--model",
+            "sklearn.tree.DecisionTreeClassifier", "--params", '{"max_depth": 3}',
+            "--n-estimators", "3", "--group", "grp")
+    table = run(*args).stdout
+    header = next(line for line in table.splitlines() if "┃" in line and "metric" in line)
+    assert [c.strip() for c in header.split("┃")][:3] == ["grp", "n", "metric"]
+    assert "attribute" not in table and "group" not in header
+    payload = json.loads(run(*args, "--json").stdout)
+    assert {r["attribute"] for r in payload["by_group"]} == {"grp"}
+
+
+def test_profile_prints_units_and_drops_columns(files, tmp_path):
+    train = pd.read_csv(files / "train.csv")
+    train["id"] = [f"row{i}" for i in range(len(train))]
+    train.to_csv(tmp_path / "train.csv", index=False)
+    args = ("profile", tmp_path / "train.csv", "--target", "target", "--model",
+            "sklearn.tree.DecisionTreeClassifier", "--repeats", "1")
+    refused = run(*args)
+    assert refused.exit_code == 2
+    assert "not numeric in" in refused.output and "--drop grp --drop id" in refused.output
+    res = run(*args, "--drop", "grp", "--drop", "id")
+    assert res.exit_code == 0, res.output
+    units = {r[0]: r[2] for r in table_rows(res.stdout)}
+    assert units["fit_time"] == units["predict_time"] == "s"
+    assert units["fit_peak_python"] == units["model_size"] == "bytes"
+    assert units["throughput"] == "rows/s" and units["n_train"] == "rows"
+    assert run(*args, "--drop", "nope").output.startswith("error: column 'nope' (--drop)")
+    assert "never a feature" in run(*args, "--drop", "target").output
+
+
+def test_grouped_regression_table_keeps_its_group_column(files):
+    # the long regression metric names made the table wider than the console, which
+    # squeezed the group column to nothing and cut the numbers
+    res = run("evaluate", files / "preds.csv", "--y-true", "yr", "--y-pred", "yhat",
+              "--task", "regression", "--group", "g", "--n-resamples", "100")
+    assert res.exit_code == 0, res.output
+    payload = json.loads(run("evaluate", files / "preds.csv", "--y-true", "yr", "--y-pred",
+                             "yhat", "--task", "regression", "--group", "g",
+                             "--n-resamples", "100", "--json").stdout)
+    rows = {(r[0], r[2]): r for r in table_rows(res.stdout) if r[0] in ("u", "v")}
+    assert len(rows) == len(payload["groups"])
+    for row in payload["groups"]:
+        cells = rows[(row["group"], row["metric"])]
+        assert cells[1] == str(row["n"])
+        assert float(cells[3].replace(",", "")) == pytest.approx(row["estimate"], abs=0.005)
+
+
+def test_help_shows_whole_command_summaries():
+    for width in (60, 80, 200):
+        res = runner.invoke(app, ["--help"], terminal_width=width)
+        commands = res.output.split("Commands:")[1]
+        assert res.exit_code == 0 and "..." not in commands, res.output
+    text = " ".join(run("--help").output.split())
+    assert ("select, test, audit, profile and evaluate models on data that ships with "
+            "scikit-learn; write report.html and results.json.") in text
+
+
+def test_evaluate_help_lists_every_interval_method():
+    from dartboard.uncertainty._methods import METHODS
+
+    text = " ".join(run("evaluate", "--help").output.split())
+    # every method of dartboard.interval, from the one list (rewrapped lines rejoined)
+    listed = text.split("Interval method:")[1].split(".")[0].replace("- ", "-")
+    assert [m.strip() for m in listed.replace(" or ", ", ").split(",")] == list(METHODS)
+
+
+def test_cli_help_loads_no_scientific_library():
+    import subprocess
+    import sys
+
+    code = ("import sys; from dartboard.cli import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(' '.join(m for m in ('scipy', 'sklearn', 'pandas', 'matplotlib') "
+            "if m in sys.modules), file=sys.stderr)")
+    out = subprocess.run([sys.executable, "-c", code, "evaluate", "--help"],
+                         capture_output=True, text=True, timeout=120)
+    assert "delong-logit" in out.stdout and out.stderr.strip() == ""
 
 
 def test_report_from_saved_results(files, tmp_path):

@@ -69,10 +69,14 @@ def data(n_classes, n=300, seed=0):
 
 
 def cases():
+    """(name, number of classes) of every metric: a list, as pytest's parametrize wants
+    (a generator is deprecated)."""
+    out = []
     for name in ALL_METRICS:
-        yield pytest.param(name, 2, id=f"{name}-binary")
+        out.append(pytest.param(name, 2, id=f"{name}-binary"))
         if name in MULTICLASS_METRICS:
-            yield pytest.param(name, 4, id=f"{name}-4classes")
+            out.append(pytest.param(name, 4, id=f"{name}-4classes"))
+    return out
 
 
 def call(name, y_true, y_pred, pos_label=1, **extra):

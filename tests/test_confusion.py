@@ -36,6 +36,20 @@ def assert_same(actual, expected):
                                np.asarray(expected, dtype=np.float64), equal_nan=True, **TOL)
 
 
+def assert_same_confusion(y_true, y_pred, **kwargs):
+    """dartboard's confusion matrix equals scikit-learn's, and warns as it does (its
+    UserWarning on a single label, same message), nothing else."""
+    recorded = []
+    for module in (dm, skm):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            matrix = module.confusion_matrix(y_true, y_pred, **kwargs)
+        recorded.append((matrix, [(w.category, str(w.message)) for w in caught]))
+    (ours, our_warnings), (theirs, their_warnings) = recorded
+    assert_same(ours, theirs)
+    assert our_warnings == their_warnings
+
+
 # ------------------------------------------------------------------ random cases
 
 LABEL_SETS = {
@@ -161,8 +175,7 @@ def test_ratio_metrics_with_labels_equal_sklearn(case):
                             quiet(getattr(skm, name), y_true, y_pred, **kw))
         present = np.isin(labels, np.union1d(y_true, y_pred))
         if np.isin(labels, y_true).any():
-            assert_same(dm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=w),
-                        skm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=w))
+            assert_same_confusion(y_true, y_pred, labels=labels, sample_weight=w)
         if present.any() and np.isin(labels, y_true).any():
             assert_same(quiet(dm.cohen_kappa_score, y_true, y_pred, labels=labels,
                               sample_weight=w),
@@ -303,7 +316,7 @@ def test_edge_cases_equal_sklearn(name, zd):
             assert_same(quiet(getattr(dm, rate), y_true, y_pred, average=average,
                               zero_division=zd),
                         ova_oracle(rate, y_true, y_pred, average=average, zero_division=zd))
-    assert_same(dm.confusion_matrix(y_true, y_pred), skm.confusion_matrix(y_true, y_pred))
+    assert_same_confusion(y_true, y_pred)
     assert_same(dm.accuracy_score(y_true, y_pred), skm.accuracy_score(y_true, y_pred))
     assert_same(dm.matthews_corrcoef(y_true, y_pred),
                 quiet(skm.matthews_corrcoef, y_true, y_pred))
@@ -637,8 +650,7 @@ def test_hypothesis_equals_sklearn(data, average, zd, beta):
     for rate in DARTBOARD_RATES:
         assert_same(quiet(getattr(dm, rate), y_true, y_pred, **kw),
                     ova_oracle(rate, y_true, y_pred, **kw))
-    assert_same(dm.confusion_matrix(y_true, y_pred, sample_weight=w),
-                skm.confusion_matrix(y_true, y_pred, sample_weight=w))
+    assert_same_confusion(y_true, y_pred, sample_weight=w)
     assert_same(dm.accuracy_score(y_true, y_pred, sample_weight=w),
                 skm.accuracy_score(y_true, y_pred, sample_weight=w))
     assert_same(dm.matthews_corrcoef(y_true, y_pred, sample_weight=w),
@@ -656,7 +668,7 @@ def test_large_input_takes_fast_paths_and_matches_sklearn():
     y_true = rng.integers(0, 10, 200_000)
     y_pred = np.where(rng.random(200_000) < 0.7, y_true, rng.integers(0, 10, 200_000))
     with forced("_count_direct") as spy:
-        assert_same(dm.confusion_matrix(y_true, y_pred), skm.confusion_matrix(y_true, y_pred))
+        assert_same_confusion(y_true, y_pred)
         assert_same(dm.f1_score(y_true, y_pred, average="macro"),
                     skm.f1_score(y_true, y_pred, average="macro"))
     assert spy.call_count == 2
@@ -752,8 +764,7 @@ def test_hypothesis_labels_argument_equals_sklearn(data, average, picks):
         assert_same(quiet(getattr(dm, rate), y_true, y_pred, **kw),
                     ova_oracle(rate, y_true, y_pred, **kw))
     if np.isin(labels, y_true).any():
-        assert_same(dm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=w),
-                    skm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=w))
+        assert_same_confusion(y_true, y_pred, labels=labels, sample_weight=w)
 
 
 @pytest.mark.parametrize("call", [

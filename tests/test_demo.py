@@ -141,3 +141,38 @@ def test_report_command_rerenders_the_saved_results(demo, tmp_path):
     assert res.exit_code == 0, res.output
     html = target.read_text()
     assert all(f'data-figure="{fig_id}"' in html for fig_id in FIGURES)
+
+
+def test_curves_carry_the_evaluations_bands(demo):
+    """The ROC and PR bands come from the evaluation (``curve_bands``), and the report
+    draws and names them."""
+    out, _, results = demo
+    cls = results["classification"]
+    for key, axis in (("roc_band", "specificity"), ("pr_band", "recall")):
+        band = cls[key]
+        assert band["axis"] == axis and band["kind"] == "pointwise"
+        assert band["confidence_level"] == 0.95 and band["n_resamples"] == 500
+        low, est, high = (np.array(band[k]) for k in ("low", "estimate", "high"))
+        assert low.shape == est.shape == high.shape == (len(band["grid"]),)
+        assert np.all(low <= est + 1e-9) and np.all(est <= high + 1e-9)
+        assert np.any(high - low > 0.01)  # a band, not a line
+    html = (out / "report.html").read_text()
+    for fig_id in ("roc", "pr"):
+        caption = re.search(rf'<figure data-figure="{fig_id}".*?<figcaption>(.*?)</figcaption>',
+                            html, re.S).group(1)
+        assert "95% pointwise confidence band (percentile, 500 resamples)" in caption
+
+
+def test_regression_section_has_its_figures(demo):
+    out, _, results = demo
+    fit = results["regression"]["fit"]
+    assert len(fit["predicted"]) == 133 and np.all(np.diff(fit["predicted"]) >= 0)
+    np.testing.assert_allclose(np.subtract(fit["actual"], fit["predicted"]), fit["residual"],
+                               atol=2e-6)
+    # the residuals are the errors of the error distribution, in another order
+    np.testing.assert_allclose(np.sort(fit["residual"]), results["regression"]["errors"],
+                               atol=2e-6)
+    html = (out / "report.html").read_text()
+    section = html[html.index('<section id="regression">'):]
+    for fig_id in ("predicted-actual", "residuals", "error-distribution"):
+        assert f'<figure data-figure="{fig_id}"' in section, fig_id

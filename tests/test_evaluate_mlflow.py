@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -46,7 +48,7 @@ def test_log_mlflow_round_trip(store):
     assert "dartboard_evaluation.html" in artifacts
     local = client.download_artifacts(run.info.run_id, "dartboard_evaluation.html",
                                       str(tmp_path))
-    text = open(local, encoding="utf-8").read()
+    text = Path(local).read_text(encoding="utf-8")
     assert "<html" in text and "accuracy" in text
 
 

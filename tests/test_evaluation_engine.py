@@ -176,7 +176,7 @@ def _expected_method(spec, task, ci):
     if ci == "auto":
         # beyond proportions, auto's choice depends on the sample size (the registry's
         # auto_interval): _check_rows asks dartboard.interval for it
-        bootstrap = spec.default_interval in ("percentile", "basic", "bca")
+        bootstrap = spec.default_interval in ("percentile", "basic", "bca", "bin-pivot")
         return "wilson" if proportion else AUTO if spec.auto_interval else \
             spec.default_interval if bootstrap else "bca"
     return ci

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dartboard._format import format_number
+from dartboard._format import format_cells, format_number, format_row
 from dartboard.cli._output import print_table
 from dartboard.report import render_report
 
@@ -114,3 +114,58 @@ def test_command_line_and_report_show_the_same_text(capsys):
     # and that text is the spec's, not merely the same on both sides
     assert [cli[f"v{i}"] for i in range(len(SHARED))] == \
         ["0.0005", "12,345", "0.0000", "2.000e-05", "1.235e+06", "0.8123", "3", "n/a"]
+
+
+# ------------------------------------------------------------------ rows of numbers
+
+@pytest.mark.parametrize("values, texts", [
+    ([0.45123, 0.40261, 0.49684], ["0.4512", "0.4026", "0.4968"]),
+    ([47.612, 44.65, 50.58], ["47.61", "44.65", "50.58"]),
+    # a squared error: no 2.922e+05 beside the 866.4628 of its neighbours
+    ([292231.4, 270100.2, 315000.9], ["292,231", "270,100", "315,001"]),
+    ([3254.12, 2916.5, 3613.49], ["3,254", "2,916", "3,613"]),
+    ([158.6, None, None], ["158.6", "n/a", "n/a"]),
+    ([0.0, 0.0, 0.041], ["0.0000", "0.0000", "0.0410"]),
+    ([-0.00004, 0.5], ["0.0000", "0.5000"]),  # rounds to zero: no sign
+    ([2e-5, 1e-6], ["2.000e-05", "1.000e-06"]),
+    ([2.5e15, 1.0], ["2.500e+15", "1.000e+00"]),
+    ([float("inf"), 1.0, float("nan")], ["inf", "1.0000", "n/a"]),
+])
+def test_format_row_shares_one_number_of_decimals(values, texts):
+    assert format_row(values) == texts
+
+
+@given(st.lists(st.floats(-1e12, 1e12), min_size=1, max_size=3))
+def test_format_row_reads_back_within_its_last_decimal(values):
+    texts = format_row(values)
+    if "e" in texts[0]:
+        assert all(SCIENTIFIC.match(t) for t in texts)
+        return
+    decimals = {len(t.split(".")[1]) if "." in t else 0 for t in texts}
+    assert len(decimals) == 1  # one number of decimals in the row
+    unit = 10.0 ** -decimals.pop()
+    for value, text in zip(values, texts):
+        back = float(text.replace(",", ""))
+        assert abs(back - value) <= 0.5 * unit + 1e-12 * abs(value)
+        assert not text.startswith("-") or back < 0
+
+
+def test_command_line_and_report_show_a_regression_row_the_same_way(capsys):
+    rows = [{"metric": "mean_squared_error", "estimate": 292231.4, "low": 270100.2,
+             "high": 315000.9, "method": "bca"},
+            {"metric": "r2", "estimate": 0.45123, "low": 0.40261, "high": 0.49684,
+             "method": "bca"}]
+    columns = [("metric", "metric"), ("estimate", "estimate"), ("low", "low"),
+               ("high", "high"), ("method", "interval")]
+    print_table(None, rows, columns)
+    cli = [[c.strip() for c in line.split("│")] for line in capsys.readouterr().out.splitlines()
+           if "│" in line]
+    html = render_report({"regression": {"metrics": rows, "heading": "r"}})
+    report = re.findall(r"<tr><td>([a-z_0-9]+)</td><td>([^<]*)</td><td>([^<]*)</td>"
+                        r"<td>([^<]*)</td>", html)
+    expected = [["mean_squared_error", "292,231", "270,100", "315,001", "bca"],
+                ["r2", "0.4512", "0.4026", "0.4968", "bca"]]
+    assert cli == expected
+    assert [list(r) for r in report] == [e[:4] for e in expected]
+    assert format_cells(rows[0], ["metric", "estimate"]) == ["mean_squared_error",
+                                                             "2.922e+05"]  # alone: its own

@@ -28,7 +28,7 @@ from sklearn import metrics as skm
 import dartboard as db
 import dartboard.metrics as dm
 from dartboard.evaluation import evaluate_predictions
-from dartboard.metrics import specs
+from dartboard.metrics._registry import specs
 
 N = 48
 RNG = np.random.default_rng(16)

@@ -55,6 +55,23 @@ def test_dir_lists_lazy_names_and_submodules():
     assert set(dartboard.metrics.__all__) <= set(metric_names)
 
 
+@pytest.mark.parametrize("package", ["dartboard", "dartboard.metrics", "dartboard.plots",
+                                     "dartboard.report", "dartboard.scale",
+                                     "dartboard.evaluation", "dartboard.uncertainty",
+                                     "dartboard.compare"])
+def test_dir_shows_public_names_only(package):
+    import importlib
+    import types
+
+    module = importlib.import_module(package)
+    shown = {name for name in dir(module) if not name.startswith("_")}
+    # besides the public names only submodules (bound once imported), no helper of the
+    # package itself (attach, the annotations future, the registry's specs)
+    extra = shown - set(module.__all__)
+    assert all(isinstance(getattr(module, name), types.ModuleType) for name in extra), extra
+    assert not {"attach", "annotations", "specs"} & shown
+
+
 def test_count_metrics_resolve_from_their_module():
     from dartboard.metrics import _confusion
 

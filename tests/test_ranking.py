@@ -346,3 +346,21 @@ def test_auc_equals_pairwise_count(rows):
         return
     assert abs(roc_auc_score(y, s, sample_weight=w) - brute_force_auc(y, s, w)) < TOL
     assert abs(roc_auc_score(y, s) - brute_force_auc(y, s)) < TOL
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(1, 6), st.integers(2, 7), st.integers(0, 2**32 - 1),
+       st.sampled_from([0.05, 0.2, 0.5, 0.8, 0.999]), st.booleans())
+def test_samples_partial_auc_equals_each_rows_binary_partial_auc(n, k, seed, max_fpr, ties):
+    """The vectorised per-row partial AUC (one sort per row) against a loop of the
+    binary partial AUC over the rows (its slow oracle) and scikit-learn."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, (n, k))
+    y[:, 0], y[:, 1] = 1, 0  # every row holds both labels
+    s = rng.integers(0, 3, (n, k)) / 2.0 if ties else rng.random((n, k))
+    w = rng.random(n)
+    rows = [roc_auc_score(y[i], s[i], max_fpr=max_fpr) for i in range(n)]
+    ours = roc_auc_score(y, s, average="samples", max_fpr=max_fpr, sample_weight=w)
+    assert ours == pytest.approx(np.average(rows, weights=w), abs=TOL)
+    assert ours == pytest.approx(skm.roc_auc_score(y, s, average="samples", max_fpr=max_fpr,
+                                                   sample_weight=w), abs=TOL)

@@ -1,4 +1,4 @@
-"""Result objects: JSON-ready ``to_dict`` and a compact ``repr``."""
+"""Result objects: JSON-ready ``to_dict``, a short ``repr`` and a notebook view."""
 
 from __future__ import annotations
 
@@ -62,19 +62,27 @@ def test_nested_results_and_2d_arrays():
     json.dumps(d, allow_nan=False)
 
 
-def test_repr_is_compact_for_long_arrays():
+def test_repr_leaves_long_arrays_out():
     text = repr(make())
-    assert text.startswith("Toy(estimate=0.8125, low=nan, counts=array(shape=(10000,), "
-                           "[0, 1, 2, ...]), method='wilson'")
-    assert "DataFrame(shape=(2, 2))" in text
+    assert text.startswith("Toy(estimate=0.8125, low=nan, method='wilson', "
+                           "table=DataFrame(shape=(2, 2)), extra=<dict of 4>")
+    assert "counts" not in text and "10000" not in text
     assert "hidden" not in text  # repr=False fields stay out
-    assert len(text) < 300
+    assert len(text) < 100
 
 
-def test_repr_shows_short_arrays_in_full():
+def test_repr_shows_short_arrays_in_full_and_leaves_none_out():
     text = repr(make(counts=np.array([0.123456, 2.0]), table=None, extra=None))
-    assert "counts=[0.1235, 2.    ]" in text
-    assert "table=None" in text
+    assert text == "Toy(estimate=0.8125, low=nan, counts=[0.1235, 2.    ], method='wilson')"
+
+
+def test_html_view_names_the_arrays_it_leaves_out():
+    html = make()._repr_html_()
+    assert "<caption>Toy</caption>" in html
+    assert "<th>estimate</th><td>0.8125</td>" in html and "<td>n/a</td>" in html
+    assert "counts (10000,)" in html
+    assert "<th>extra: inf</th><td>inf</td>" in html
+    assert "<table" in html and "<script" not in html
 
 
 def test_results_are_frozen():
@@ -95,3 +103,76 @@ def test_other_python_and_pandas_values_become_json():
     assert d == {"path": "/tmp/report.html", "when": "2020-01-02",
                  "stamp": "2020-01-01T12:00:00", "na": None, "nat": None, "set": [1, 2, 3],
                  "index": ["a", "b"], "metric": "len", "cplx": "(1+2j)"}
+
+
+# ------------------------------------------------------------------ the real results
+
+def _every_result():
+    """One of each public result type, on small data (name -> result)."""
+    import warnings
+
+    import dartboard
+    from dartboard.metrics import brier_decomposition, error_distribution, f1_score
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 200)
+    score = rng.random(200) * 0.5 + 0.3 * y
+    pred, other = (score > 0.5).astype(int), rng.integers(0, 2, 200)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return {
+            "Interval": dartboard.interval(f1_score, y, pred, n_resamples=2000,
+                                           random_state=0),
+            "Comparison": dartboard.compare_models(f1_score, y, pred, other,
+                                                   n_resamples=2000, random_state=0),
+            "TestResult": dartboard.permutation_test(rng.random(12), rng.random(12),
+                                                     random_state=0),
+            "DeLong": dartboard.delong_test(y, score, rng.random(200)),
+            "OperatingPoint": dartboard.select_threshold(y, score, criterion="youden",
+                                                         n_resamples=200, random_state=0),
+            "CurveBand": dartboard.roc_band(y, score, n_resamples=200, random_state=0),
+            "RankResult": dartboard.rank_models(rng.random((10, 4))),
+            "StabilityResult": dartboard.stability_metrics(rng.random((5, 300)),
+                                                           rng.integers(0, 2, 300)),
+            "ErrorDistribution": error_distribution(rng.random(500), rng.random(500)),
+            "BrierDecomposition": brier_decomposition(y, rng.random(200)),
+            "cv_interval": dartboard.cv_interval([0.81, 0.84, 0.80, 0.86]),
+        }
+
+
+RESULTS = _every_result()
+
+
+@pytest.mark.parametrize("name", sorted(RESULTS))
+def test_every_result_has_a_short_repr_and_a_notebook_view(name):
+    result = RESULTS[name]
+    text = repr(result)
+    # no bootstrap or null distribution, no curve grid (700 characters before): the
+    # longest is the operating point's seven quantities, each with its interval
+    assert len(text) <= 300, text
+    assert "array(" not in text and "..." not in text
+    html = result._repr_html_()
+    assert f"<caption>{type(result).__name__}</caption>" in html and "<script" not in html
+
+
+def test_short_reprs_say_estimate_interval_pvalue_and_method():
+    iv, cmp = RESULTS["Interval"], RESULTS["Comparison"]
+    assert repr(iv) == (f"Interval(estimate={iv.estimate:.4g}, low={iv.low:.4g}, "
+                        f"high={iv.high:.4g}, confidence_level=0.95, method='bca', "
+                        "metric='f1_score')")
+    assert f"interval=[{cmp.interval.low:.4g}, {cmp.interval.high:.4g}]" in repr(cmp)
+    assert f"pvalue={cmp.pvalue:.4g}" in repr(cmp) and "method=" in repr(cmp)
+    point = RESULTS["OperatingPoint"]
+    tpr = point.intervals["tpr"]
+    assert f"tpr: {tpr.estimate:.4g} [{tpr.low:.4g}, {tpr.high:.4g}]" in repr(point)
+    assert repr(RESULTS["ErrorDistribution"]) == "ErrorDistribution(n=500)"
+
+
+def test_html_views_show_the_numbers_and_name_the_arrays():
+    html = RESULTS["Comparison"]._repr_html_()
+    assert "bootstrap_distribution" not in html  # the nested interval's: shown as a row
+    assert "null_distribution (2000,)" in html
+    assert "<th>interval</th>" in html and "paired bootstrap percentile" in html
+    band = RESULTS["CurveBand"]._repr_html_()
+    assert "grid (101,)" in band and "<th>kind</th><td>pointwise</td>" in band
+    assert "<th>grid</th>" not in band and len(band) < 2500  # named, not printed

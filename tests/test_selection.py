@@ -238,7 +238,9 @@ def test_input_kinds_agree():
     assert from_cv["configuration"].iloc[0] == f"name={names[from_array.index[0]]!r}"
     assert from_cv["params"].iloc[0] == {"name": names[from_array.index[0]]}
     assert list(from_array.columns) == ["configuration", "mean", "std", "numerator",
-                                        "denominator", "dart", "rank", "rank_by_mean"]
+                                        "denominator", "dart", "rank", "rank_by_mean",
+                                        "mean_low", "mean_high", "dart_low", "dart_high",
+                                        "p_best"]
 
 
 def test_numpy_scalar_params_are_labelled_by_value():
@@ -468,7 +470,8 @@ def test_sweep_worked_example_and_result_object():
     assert sweep.rankings.shape == (8, 5)
     assert list(sweep.rankings.columns) == ["p", "index", "configuration", "dart", "rank"]
     json.dumps(sweep.to_dict())
-    assert repr(sweep).startswith("DartSweepResult(precisions=")
+    assert repr(sweep).startswith("DartSweepResult(precisions=[0., 1., 2., 5.], "
+                                  "configurations=DataFrame(shape=(2, 4))")
     default = dart_sweep(folds)
     np.testing.assert_array_equal(default.precisions, np.linspace(0, 20, 201))
 

@@ -32,6 +32,14 @@ def test_proba_rows_not_summing_to_one_are_an_error_not_a_warning():
     for metric in (dm.log_loss, dm.brier_score_loss):
         with pytest.raises(ValueError, match="rows must sum to 1.*one column at a time"):
             metric(indicator, PROBA)
+    # scikit-learn's test_log_loss_not_probabilities_warning: two columns, in every dtype
+    y_true = np.array([0, 1, 1, 0])
+    for dtype in (np.float64, np.float32, np.float16):
+        rows = np.array([[0.2, 0.7], [0.6, 0.3], [0.4, 0.7], [0.8, 0.3]], dtype=dtype)
+        with pytest.warns(UserWarning, match="The y_prob values do not sum to one"):
+            assert skm.log_loss(y_true, rows) == pytest.approx(0.848, abs=1e-3)
+        with pytest.raises(ValueError, match="y_proba rows must sum to 1; 4 row"):
+            dm.log_loss(y_true, rows)
 
 
 def test_huge_integer_weights_give_float_counts_instead_of_wrapping():
@@ -67,31 +75,6 @@ def test_check_scoring_cannot_recognise_a_dartboard_metric():
     assert scorer._score_func is dm.f1_score
 
 
-def test_clustering_scorers_are_left_to_sklearn():
-    # scikit-learn's test_supervised_cluster_scorers asks get_scorer for these
-    clustering = [name for name in ("adjusted_rand_score", "v_measure_score",
-                                    "normalized_mutual_info_score")
-                  if name in skm.get_scorer_names()]
-    assert clustering
-    for name in clustering:
-        assert skm.get_scorer(name) is not None
-        with pytest.raises(ValueError, match="sklearn.metrics.get_scorer"):
-            dm.get_scorer(name)
-        assert name not in dm.get_scorer_names()
-
-
-def test_samples_average_with_max_fpr_is_refused():
-    rng = np.random.default_rng(0)
-    # every row holds both a positive and a negative label
-    t = np.tile([[0, 1, 1, 0], [1, 0, 0, 1]], (5, 1))
-    s = rng.random(t.shape)
-    assert 0.0 <= skm.roc_auc_score(t, s, average="samples", max_fpr=0.5) <= 1.0
-    with pytest.raises(ValueError, match="average='samples'"):
-        dm.roc_auc_score(t, s, average="samples", max_fpr=0.5)
-    np.testing.assert_allclose(dm.roc_auc_score(t, s, average="samples"),
-                               skm.roc_auc_score(t, s, average="samples"))
-
-
 def test_cosine_similarity_is_paired():
     a = np.array([[1.0, 0.0], [1.0, 1.0], [0.0, 2.0]])
     b = np.array([[1.0, 1.0], [0.0, 1.0], [3.0, 0.0]])
@@ -103,6 +86,48 @@ def test_cosine_similarity_is_paired():
 
 
 # ------------------------------------------------------------------ no longer different
+
+def test_clustering_scorers_are_sklearns_own():
+    # scikit-learn's test_supervised_cluster_scorers asks get_scorer for these; dartboard
+    # computes no clustering score and hands scikit-learn's scorer
+    assert dm.get_scorer_names() == skm.get_scorer_names()
+    for name in ("adjusted_rand_score", "v_measure_score", "normalized_mutual_info_score"):
+        ours, theirs = dm.get_scorer(name), skm.get_scorer(name)
+        assert ours._score_func is theirs._score_func
+        assert ours is not dm.get_scorer(name)  # a new copy each time, as scikit-learn
+        X = np.array([[0.0], [0.1], [5.0], [5.2]])
+        from sklearn.cluster import KMeans
+
+        model = KMeans(n_clusters=2, n_init=2, random_state=0).fit(X)
+        assert ours(model, X, [0, 0, 1, 1]) == theirs(model, X, [0, 0, 1, 1]) == 1.0
+    with pytest.raises(ValueError, match="not a valid scoring value"):
+        dm.get_scorer("no_such_score")
+
+
+@pytest.mark.parametrize("max_fpr", [0.1, 0.5, 0.999, 1.0])
+def test_samples_average_with_max_fpr_as_sklearn(max_fpr):
+    rng = np.random.default_rng(0)
+    # every row holds both a positive and a negative label; scores with ties
+    t = np.tile([[0, 1, 1, 0, 1], [1, 0, 0, 1, 0]], (6, 1))
+    s = rng.integers(0, 4, t.shape) / 4.0
+    w = rng.random(t.shape[0])
+    for weights in (None, w):
+        np.testing.assert_allclose(
+            dm.roc_auc_score(t, s, average="samples", max_fpr=max_fpr, sample_weight=weights),
+            skm.roc_auc_score(t, s, average="samples", max_fpr=max_fpr,
+                              sample_weight=weights), rtol=1e-12)
+
+
+def test_samples_average_with_max_fpr_of_a_one_class_row_is_nan_as_sklearn():
+    t = np.array([[0, 1, 1], [1, 1, 1]])
+    s = np.array([[0.1, 0.5, 0.7], [0.2, 0.3, 0.4]])
+    with pytest.warns(sklearn.exceptions.UndefinedMetricWarning):
+        theirs = skm.roc_auc_score(t, s, average="samples", max_fpr=0.5)
+    with pytest.warns(sklearn.exceptions.UndefinedMetricWarning, match="one class"):
+        ours = dm.roc_auc_score(t, s, average="samples", max_fpr=0.5)
+    assert np.isnan(ours) and np.isnan(theirs)
+
+
 
 @pytest.mark.parametrize("call", [
     lambda m: m.f1_score(["a", "b"], [0, 1], average="macro"),  # mixed label types

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -55,8 +56,13 @@ CASES = [("youden", None), ("closest_topleft", None), ("cost", None),
 def test_choice_and_metrics_match_brute_force(criterion, target, seed):
     y, s = _data(seed)
     costs = [[0, 1], [4, 0]] if criterion == "cost" else None
-    point = dartboard.select_threshold(y, s, criterion=criterion, target=target, costs=costs,
-                                       n_resamples=50, random_state=0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        point = dartboard.select_threshold(y, s, criterion=criterion, target=target,
+                                           costs=costs, n_resamples=50, random_state=0)
+    # the one warning a small bootstrap may give: resamples where a rate is 0/0 dropped
+    assert all(issubclass(w.category, dartboard.IntervalWarning)
+               and "undefined on" in str(w.message) for w in caught), caught
     expected = _brute(y, s, None, criterion, target, costs or ((0, 1), (1, 0)))
     assert point.threshold == expected
     pred = (s >= point.threshold).astype(int)
@@ -134,8 +140,10 @@ def test_cannot_meet_criterion_is_a_clear_error():
     with pytest.raises(ValueError, match=r"no threshold reaches precision >= 0\.9 "
                                          r".*the highest precision is 0\.5"):
         dartboard.select_threshold(y, s, criterion="min_precision", target=0.9)
-    # FPR <= 0 is always met by predicting nothing positive; precision is then 0/0
-    with pytest.warns(dartboard.IntervalWarning, match="precision is undefined"):
+    # FPR <= 0 is always met by predicting nothing positive; precision is then 0/0, and
+    # the rates at that threshold are the same in every resample
+    with pytest.warns(dartboard.IntervalWarning, match="degenerate"), \
+            pytest.warns(dartboard.IntervalWarning, match="precision is undefined"):
         point = dartboard.select_threshold(y, np.ones(6), criterion="max_fpr", target=0.0,
                                            n_resamples=50)
     assert point.threshold == np.inf and np.isnan(point.intervals["precision"].estimate)
@@ -145,7 +153,8 @@ def test_cannot_meet_criterion_is_a_clear_error():
 def test_unmet_resamples_are_counted_and_left_out():
     y = np.array([1, 0, 1, 0, 0, 1, 0, 0, 1, 0] * 4)
     s = -np.arange(40.0)  # precision 1 only above the first negative
-    with pytest.warns(UserWarning, match="undefined on"):
+    with pytest.warns(dartboard.IntervalWarning, match="degenerate"), \
+            pytest.warns(UserWarning, match="undefined on"):
         point = dartboard.select_threshold(y, s, criterion="min_precision", target=1.0,
                                            n_resamples=400, random_state=0)
     assert 0 < point.n_unmet < 400

@@ -25,7 +25,7 @@ from dartboard.metrics import (
     roc_auc_score,
     root_mean_squared_error,
 )
-from dartboard.metrics._ranking import _group_scores
+from dartboard.metrics._ranking import group_scores
 from dartboard.uncertainty._asymptotic import ap_influence
 
 Z = stats.norm.ppf(0.975)
@@ -94,7 +94,7 @@ def _numerical_influence(y, s):
 @given(st.integers(10, 60), st.floats(0.1, 0.6), st.integers(0, 10**6), st.booleans())
 def test_ap_influence_equals_numerical_influence(n, prevalence, seed, ties):
     y, s = _scores(n, prevalence, seed, ties)
-    _, pos, neg = _group_scores(y.astype(bool), s, None)
+    _, pos, neg = group_scores(y.astype(bool), s, None)
     ap, variance = ap_influence(pos, neg)
     assert ap == pytest.approx(skm.average_precision_score(y, s), abs=1e-12)
     influence = _numerical_influence(y, s)

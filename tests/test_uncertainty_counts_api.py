@@ -18,6 +18,8 @@ from scipy import stats
 import dartboard
 from dartboard import interval
 from dartboard._delong import delong_auc_covariance
+from dartboard.families import Metric
+from dartboard.families._scores import FAMILY as SCORES
 from dartboard.metrics import (
     ConfusionCounts,
     ScoreState,
@@ -33,6 +35,7 @@ from dartboard.metrics import (
     selection_rate,
     specificity_score,
 )
+from dartboard.metrics._registry import get_spec
 from dartboard.uncertainty import (
     IntervalWarning,
     _bootstrap,
@@ -40,9 +43,6 @@ from dartboard.uncertainty import (
     interval_from_score_state,
 )
 from dartboard.uncertainty._analytic import delong_variance_grouped
-from dartboard.families import Metric
-from dartboard.families._scores import FAMILY as SCORES
-from dartboard.metrics._registry import get_spec
 from dartboard.uncertainty._state import _score_cells
 
 PROPORTION_METHODS = ["wald", "wilson", "clopper-pearson", "agresti-coull", "jeffreys"]

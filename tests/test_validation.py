@@ -7,6 +7,7 @@ import pandas as pd
 import polars as pl
 import pyarrow as pa
 import pytest
+import sklearn.exceptions as skm_exceptions
 import sklearn.metrics as skm
 
 import dartboard
@@ -68,12 +69,16 @@ def test_negative_weights():
     with pytest.raises(ValueError, match="sample_weight must be non-negative"):
         dartboard.interval(dm.f1_score, Y, Y, sample_weight=[1, -1, 1, 1])
     w = [1, -1, 2, 1]
-    for metric in (skm.f1_score, skm.accuracy_score, skm.confusion_matrix,
+    for metric in (skm.accuracy_score, skm.confusion_matrix,
                    skm.roc_auc_score, skm.log_loss, skm.brier_score_loss):
         y_other = [0.2, 0.7, 0.6, 0.4] if metric in (skm.roc_auc_score, skm.log_loss,
                                                      skm.brier_score_loss) else [0, 1, 0, 0]
         np.testing.assert_allclose(getattr(dm, metric.__name__)(Y, y_other, sample_weight=w),
                                    metric(Y, y_other, sample_weight=w))
+    # the weights cancel the one true positive (1 - 1): F1 is 0/0, and both say so
+    for module in (dm, skm):
+        with pytest.warns(skm_exceptions.UndefinedMetricWarning, match="F-score is ill-defined"):
+            assert module.f1_score(Y, [0, 1, 0, 0], sample_weight=w) == 0.0
 
 
 def test_weights_of_wrong_length():

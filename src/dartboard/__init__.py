@@ -9,9 +9,7 @@ Public names are imported lazily, so ``import dartboard`` (and the command line)
 stays fast and heavy modules load only when used.
 """
 
-from __future__ import annotations
-
-from dartboard._lazy import attach
+from dartboard._lazy import attach as _attach
 
 __version__ = "0.1.0"
 
@@ -20,7 +18,8 @@ _FAMILIES = {
     "dartboard.evaluation": ["evaluate", "Evaluation"],
     "dartboard.uncertainty": ["interval", "cv_interval", "interval_from_counts", "Interval",
                               "IntervalWarning", "roc_band", "pr_band", "CurveBand",
-                              "select_threshold", "evaluate_threshold", "OperatingPoint"],
+                              "select_threshold", "evaluate_threshold", "OperatingPoint",
+                              "nested_cv_interval", "CVInterval"],
     "dartboard.compare": ["permutation_test", "compare_models", "mcnemar_test", "delong_test",
                           "corrected_ttest", "rank_models", "TestResult", "Comparison",
                           "RankResult", "adjust_pvalues", "cochran_q", "compare_k_models",
@@ -36,6 +35,6 @@ _FAMILIES = {
     "dartboard.profiling": ["profile_pipeline", "Profile"],
 }
 
-__getattr__, __dir__, _names = attach("dartboard", _FAMILIES, namespace=globals(),
+__getattr__, __dir__, _names = _attach("dartboard", _FAMILIES, namespace=globals(),
                                       submodules=("metrics", "scale", "plots", "report"))
 __all__ = ["__version__", *_names]

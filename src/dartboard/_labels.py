@@ -42,8 +42,18 @@ line) asks :func:`positive_index` or :func:`positive_label`. What happens when
     uses it so that any binary data works.
 
 A ``pos_label`` that is given is matched by value, a string only with a string
-(``1`` never matches ``"1"``); when it is not among the classes the index is -1
-(the positive class is absent from the data: all its counts are zero).
+(``1`` never matches ``"1"``). When it is not among the classes:
+
+- with two classes present it cannot be either of them, and every function of
+  dartboard's own refuses it with :func:`invalid_pos_label` (``refuse_absent=True``,
+  the rule of scikit-learn's ``precision_score``): ``pos_label=5`` on 0/1 labels is
+  a mistake, not data without positives. The drop-in functions whose
+  scikit-learn counterpart accepts it (``brier_score_loss``, ``d2_brier_score``,
+  ``roc_curve``, ``precision_recall_curve``, ``det_curve``, ``calibration_curve``)
+  keep scikit-learn's answer;
+- with one class present (or none) the positive class may simply be missing from
+  this data (a batch of a stream, a group): the index is -1 and all its counts
+  are zero.
 """
 
 from __future__ import annotations
@@ -62,8 +72,8 @@ from dartboard._validation import (
 )
 
 __all__ = ["EncodedLabels", "INFER_RULES", "count_indicator_pairs", "count_label_pairs",
-           "encode_labels", "indicator_pair", "indicator_sample_counts", "is_string_labels",
-           "positive_index", "positive_label", "same_label"]
+           "encode_labels", "indicator_pair", "indicator_sample_counts", "invalid_pos_label",
+           "is_string_labels", "positive_index", "positive_label", "same_label"]
 
 INFER_RULES = ("strict", "numbers", "greater")
 _CANONICAL = ([], [0, 1], [-1, 1], [0], [-1], [1])
@@ -128,19 +138,38 @@ def positive_label(classes: Any, pos_label: Any = None, *, infer: str = "strict"
     return _inferred(np.asarray(classes), infer)
 
 
-def positive_index(classes: Any, pos_label: Any = None, *, infer: str = "strict") -> int:
+def invalid_pos_label(pos_label: Any, classes: Any) -> ValueError:
+    """The refusal of a ``pos_label`` that is not one of the classes (the message of
+    scikit-learn's ``precision_score``)."""
+    return ValueError(f"pos_label={pos_label!r} is not a valid label. It should be one "
+                      f"of {np.asarray(classes).tolist()[:10]!r}")
+
+
+def positive_index(classes: Any, pos_label: Any = None, *, infer: str = "strict",
+                   refuse_absent: bool = False) -> int:
     """Index of the positive class in sorted ``classes``; -1 when it is absent.
+
+    ``refuse_absent``: a given ``pos_label`` that is not one of two (or more)
+    classes is an error (module docstring), not an absent class.
 
     Examples
     --------
     >>> positive_index(np.array([-1, 1])), positive_index(np.array([0, 1]), pos_label=5)
     (1, -1)
+    >>> positive_index(np.array([0]), pos_label=5, refuse_absent=True)
+    -1
+    >>> positive_index(np.array([0, 1]), pos_label=5, refuse_absent=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: pos_label=5 is not a valid label. It should be one of [0, 1]
     """
     classes = np.asarray(classes)
     label = positive_label(classes, pos_label, infer=infer)
     for i, c in enumerate(classes.tolist()):
         if same_label(c, label):
             return i
+    if refuse_absent and pos_label is not None and classes.shape[0] >= 2:
+        raise invalid_pos_label(pos_label, classes)
     return -1
 
 

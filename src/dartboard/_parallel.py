@@ -69,7 +69,7 @@ def parallel_map(func: Callable[[T], R], items: Sequence[T] | Iterable[T], *,
     """
     items = list(items)
     n_jobs, backend, client = resolve_backend(n_jobs, backend)
-    bar = _Progress(len(items), description) if progress else None
+    bar = ProgressBar(len(items), description) if progress else None
     try:
         if backend == "sequential":
             out = []
@@ -106,7 +106,7 @@ def parallel_map(func: Callable[[T], R], items: Sequence[T] | Iterable[T], *,
             bar.close()
 
 
-class _Progress:
+class ProgressBar:
     """A minimal rich progress bar on stderr that can be advanced and closed."""
 
     def __init__(self, total: int, description: str) -> None:

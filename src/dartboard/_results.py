@@ -1,8 +1,9 @@
 """Base class for dartboard's result objects.
 
 Every result is a frozen dataclass with named fields. This module gives them a
-readable ``repr`` (long arrays are summarised, not dumped) and ``to_dict()`` that
-returns plain JSON-ready Python values.
+short ``repr`` (the estimate, interval, p-value and method; long arrays are left
+out, not dumped), a notebook view (``_repr_html_``) and ``to_dict()`` that returns
+plain JSON-ready Python values.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ import dataclasses
 import datetime
 import math
 import os
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 __all__ = ["Result", "to_jsonable"]
 
 _REPR_ARRAY_ITEMS = 6
+_REPR_DICT_ITEMS = 8
 
 
 def to_jsonable(value: Any) -> Any:
@@ -67,28 +69,92 @@ def to_jsonable(value: Any) -> Any:
     return str(value)
 
 
-def _short(value: Any) -> str:
+def _number(value: float) -> str:
+    return f"{value:.4g}"
+
+
+def _is_interval(value: Any) -> bool:
+    return isinstance(value, Result) and all(hasattr(value, k) for k in ("low", "high"))
+
+
+def _bounds(value: Any) -> str:
+    return f"[{_number(float(value.low))}, {_number(float(value.high))}]"
+
+
+def _short(value: Any) -> str | None:
+    """A value as the text ``repr`` shows it; None leaves the field out (a long array, a
+    missing value: the attribute still holds it)."""
+    if value is None:
+        return None
     if isinstance(value, np.ndarray):
-        if value.size <= _REPR_ARRAY_ITEMS:
-            return np.array2string(value, precision=4, separator=", ")
-        head = ", ".join(f"{v:.4g}" if isinstance(v, float) else str(v)
-                         for v in value.ravel()[:3].tolist())
-        return f"array(shape={value.shape}, [{head}, ...])"
+        if value.size > _REPR_ARRAY_ITEMS:
+            return None
+        return np.array2string(value, precision=4, separator=", ")
+    if isinstance(value, (bool, np.bool_)):
+        return repr(bool(value))
     if isinstance(value, (float, np.floating)):
-        return f"{float(value):.6g}"
+        return _number(float(value))
+    if isinstance(value, np.integer):
+        return str(int(value))
+    if _is_interval(value):
+        return _bounds(value)
+    if isinstance(value, Result):
+        return repr(value)
     if hasattr(value, "shape") and hasattr(value, "columns"):
         return f"DataFrame(shape={value.shape})"
+    if isinstance(value, dict):
+        return _short_dict(value)
     return repr(value)
+
+
+def _short_dict(value: dict[Any, Any]) -> str | None:
+    if not value:
+        return None
+    simple = all(isinstance(v, (int, float, str, bool, np.number)) or _is_interval(v)
+                 for v in value.values())
+    if len(value) > _REPR_DICT_ITEMS or not simple:
+        return f"<dict of {len(value)}>"
+    items = [f"{k}: {_number(float(v.estimate)) + ' ' + _bounds(v)}" if _is_interval(v)
+             else f"{k}: {_short(v)}" for k, v in value.items()]
+    return "{" + ", ".join(items) + "}"
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
 class Result:
-    """Mixin for result dataclasses: compact ``repr`` and ``to_dict``."""
+    """Mixin for result dataclasses: a short ``repr``, a notebook view and ``to_dict``.
+
+    The ``repr`` names the numbers a reader looks for (estimate, interval, p-value,
+    method): the fields listed in ``_repr_fields`` (default: every field declared with
+    ``repr=True``), numbers to four significant digits, a nested interval as
+    ``[low, high]``; long arrays (bootstrap and null distributions, curve grids) stay
+    out of it and are read from the attributes. ``_repr_html_`` shows the same fields
+    as a small table in a notebook, and lists the arrays it leaves out with their shape.
+    """
+
+    _repr_fields: ClassVar[tuple[str, ...] | None] = None
+
+    def _shown(self) -> list[tuple[str, Any]]:
+        names = self._repr_fields or tuple(f.name for f in dataclasses.fields(self) if f.repr)
+        return [(name, getattr(self, name)) for name in names]
 
     def __repr__(self) -> str:
-        parts = [f"{f.name}={_short(getattr(self, f.name))}"
-                 for f in dataclasses.fields(self) if f.repr]
+        parts = [f"{name}={text}" for name, value in self._shown()
+                 if (text := _short(value)) is not None]
         return f"{type(self).__name__}({', '.join(parts)})"
+
+    def _repr_html_(self) -> str:
+        from dartboard._result_html import result_html
+
+        long = {name for name, _ in self._arrays()}
+        return result_html(type(self).__name__,
+                           [(name, value) for name, value in self._shown() if name not in long],
+                           self._arrays())
+
+    def _arrays(self) -> list[tuple[str, tuple[int, ...]]]:
+        """The array fields the views leave out, with their shapes."""
+        return [(f.name, value.shape) for f in dataclasses.fields(self)
+                if isinstance(value := getattr(self, f.name), np.ndarray)
+                and value.size > _REPR_ARRAY_ITEMS]
 
     def to_dict(self) -> dict[str, Any]:
         """Return the fields as plain, JSON-serialisable Python values."""

@@ -470,9 +470,16 @@ def check_real(value: Any, name: str, *, minimum: float | None = None,
 MAX_RESAMPLES = 10**8
 
 
-def check_n_resamples(n_resamples: Any, name: str = "n_resamples") -> int:
+#: The most values one resampling run draws, replicates x values per replicate
+#: (bins, data sets): drawn in memory-bounded batches, 10**9 draws take about a minute.
+MAX_DRAWS = 10**9
+
+
+def check_n_resamples(n_resamples: Any, name: str = "n_resamples", *, per_resample: int = 1,
+                      per_name: str = "") -> int:
     """The one check of a resample count: an integer in [1, MAX_RESAMPLES], refused
-    before anything is allocated."""
+    before anything is allocated; with ``per_resample`` (the values each replicate
+    draws, described by ``per_name``) the product is at most MAX_DRAWS."""
     if isinstance(n_resamples, (bool, np.bool_)) or not isinstance(n_resamples,
                                                                    numbers.Integral):
         raise TypeError(f"{name} must be an integer; got {describe(n_resamples)}")
@@ -482,6 +489,10 @@ def check_n_resamples(n_resamples: Any, name: str = "n_resamples") -> int:
     if value > MAX_RESAMPLES:
         raise ValueError(f"{name} must be at most {MAX_RESAMPLES:_} (the resampled "
                          f"statistics are kept in memory, 8 bytes each); got {value:_}")
+    if value * per_resample > MAX_DRAWS:
+        raise ValueError(f"{name} x {per_name} must be at most {MAX_DRAWS:_} values drawn; "
+                         f"got {value:_} x {per_resample:_} = {value * per_resample:_}: "
+                         f"lower {name} or {per_name}")
     return value
 
 

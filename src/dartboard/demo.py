@@ -125,7 +125,7 @@ def _selection(folds: dict[str, list[float]], precision: float) -> dict[str, Any
     from dartboard.report._inputs import rank_input, sweep_input
     from dartboard.selection import DEFAULT_PRECISIONS
 
-    ranking = dart_rank(folds, precision)
+    ranking = dart_rank(folds, precision, random_state=SEED)
     sweep = dart_sweep(folds, DEFAULT_PRECISIONS)
     first, second = ranking["configuration"].iloc[0], ranking["configuration"].iloc[1]
     test = permutation_test(folds[first], folds[second], random_state=SEED)
@@ -137,9 +137,11 @@ def _selection(folds: dict[str, list[float]], precision: float) -> dict[str, Any
                + ("a significant difference at alpha = 0.05." if significant else
                   "not significant at alpha = 0.05; the two are statistically tied."))
     ranked = rank_models(folds)
-    rows = [{"configuration": r.configuration, "mean": r.mean, "std": r.std, "dart": r.dart,
-             "rank": int(r.rank), "rank_by_mean": int(r.rank_by_mean),
-             "winner": i == 0} for i, r in enumerate(ranking.itertuples())]
+    rows = [{"configuration": r.configuration, "mean": r.mean, "mean_low": r.mean_low,
+             "mean_high": r.mean_high, "std": r.std, "dart": r.dart, "dart_low": r.dart_low,
+             "dart_high": r.dart_high, "p_best": r.p_best, "rank": int(r.rank),
+             "rank_by_mean": int(r.rank_by_mean), "winner": i == 0}
+            for i, r in enumerate(ranking.itertuples())]
     return {
         "metric": "accuracy",
         "precision": precision,
@@ -147,12 +149,18 @@ def _selection(folds: dict[str, list[float]], precision: float) -> dict[str, Any
                         f"cross-validation on the training set. DART = (1 + log2 A) / "
                         f"exp(p D), A the mean and D the standard deviation (ddof = 1) of "
                         f"the fold accuracies; p = {precision:g} here. By mean accuracy "
-                        f"alone the winner would be {by_mean}."),
+                        f"alone the winner would be {by_mean}. The 95% intervals and "
+                        f"P(best), the share of replicates a configuration wins, resample "
+                        f"the folds together, as if they were independent (they share "
+                        f"training data): they show how much the ranking rests on "
+                        f"particular folds."),
         "configs": list(folds),
         "fold_scores": [folds[name] for name in folds],
         "ranking": rows,
         "ranking_columns": [["configuration", "Configuration"], ["mean", "Mean"],
-                            ["std", "Std"], ["dart", "DART"], ["rank", "Rank"],
+                            ["mean_low", "Mean low"], ["mean_high", "Mean high"],
+                            ["std", "Std"], ["dart", "DART"], ["dart_low", "DART low"],
+                            ["dart_high", "DART high"], ["p_best", "P(best)"], ["rank", "Rank"],
                             ["rank_by_mean", "Rank by mean"]],
         "winner": first, "winner_by_mean": by_mean,
         "sweep_precisions": DEFAULT_PRECISIONS.tolist(),
@@ -323,8 +331,10 @@ def run_demo(out_dir: str | os.PathLike[str] = "dartboard-demo", *, quick: bool 
             proba = model.predict_proba(X_te)
             radius = X_te[:, list(data.feature_names).index("mean radius")]
             size = np.where(radius > np.median(radius), "large", "small")
+            # the ROC and PR bands are the evaluation's (curve_bands), drawn by the report
             ev = evaluate(y_te, y_proba=proba, groups={"tumour size": size},
-                          n_resamples=ci_resamples, random_state=SEED, model=winner)
+                          n_resamples=ci_resamples, random_state=SEED, model=winner,
+                          curve_bands=True)
             cls = ev.to_dict()
             cls.update(group_column="tumour size")
             names = data.target_names.tolist()

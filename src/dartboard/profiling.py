@@ -24,7 +24,7 @@ import threading
 import time
 import tracemalloc
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -83,6 +83,16 @@ class Profile(Result):
     method: str
     fit_times: np.ndarray
     predict_times: np.ndarray
+
+    #: the unit of each numeric field, as tables show it
+    UNITS: ClassVar[dict[str, str]] = {
+        "fit_time": "s", "fit_time_iqr": "s", "predict_time": "s", "predict_time_iqr": "s",
+        "fit_times": "s", "predict_times": "s", "throughput": "rows/s",
+        "fit_peak_python": "bytes", "predict_peak_python": "bytes", "fit_peak_rss": "bytes",
+        "predict_peak_rss": "bytes", "model_size": "bytes", "n_train": "rows",
+        "n_test": "rows", "repeats": "runs"}
+    _repr_fields = ("name", "fit_time", "predict_time", "throughput", "fit_peak_python",
+                    "model_size", "method")
 
     def summary(self) -> dict[str, Any]:
         """Every scalar field, as one flat dict (a row of the comparison table)."""

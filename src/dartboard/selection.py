@@ -37,7 +37,6 @@ at p = 1, 0.026 at p = 5 and 0.053 at p = 10; ``p = 1 / (A ln(A/chance))`` (abou
 
 from __future__ import annotations
 
-import math
 import numbers
 import re
 import warnings
@@ -48,13 +47,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dartboard._dart_formula import dart_values as _dart_values
+from dartboard._dart_formula import numerator as _numerator
 from dartboard._results import Result
 from dartboard._validation import as_float_array, check_real, column_1d, describe
 
 __all__ = ["DartSweepResult", "dart_equivalence", "dart_rank", "dart_refit", "dart_score",
            "dart_sweep"]
 
-_SPLIT_RE = re.compile(r"^split(\d+)_test_(.+)$")
+SPLIT_RE = re.compile(r"^split(\d+)_test_(.+)$")
 
 #: Default precision grid of :func:`dart_sweep`: at A = 0.9, p = 20 prices one point
 #: of standard deviation at about ten points of mean accuracy, beyond any sensible use.
@@ -94,20 +95,6 @@ def _moments(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     std = s.std(axis=1, ddof=1)
     std[s[:, 0] == s[:, -1]] = 0.0  # constant rows: exactly 0, not a rounding residue
     return mean, std
-
-
-def _numerator(mean: np.ndarray, chance_level: float) -> np.ndarray:
-    with np.errstate(divide="ignore"):  # A = 0 -> -inf, the documented convention
-        return 1.0 - np.log(mean) / math.log(chance_level)
-
-
-def _dart_values(numerator: np.ndarray, std: np.ndarray,
-                 precision: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return ``(exp(p D), DART)``; variance always lowers DART (see module doc)."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        denominator = np.exp(precision * std)
-        dart = np.where(numerator >= 0, numerator / denominator, numerator * denominator)
-    return denominator, dart
 
 
 def _tie_rank(primary: np.ndarray, mean: np.ndarray, std: np.ndarray) -> tuple[np.ndarray,
@@ -206,7 +193,7 @@ def _is_cv_results(results: Any) -> bool:
     else:
         return False
     keys = [k for k in keys if isinstance(k, str)]
-    return "params" in keys or any(_SPLIT_RE.match(k) or k.startswith("mean_test_")
+    return "params" in keys or any(SPLIT_RE.match(k) or k.startswith("mean_test_")
                                    for k in keys)
 
 
@@ -231,7 +218,7 @@ def _from_cv_results(cv: Any, metric: str | None, iteration: Any) -> _Grid:
         cv = {c: cv[c].to_numpy() for c in cv.columns}
     found: dict[str, dict[int, str]] = {}
     for key in cv:
-        m = _SPLIT_RE.match(key) if isinstance(key, str) else None
+        m = SPLIT_RE.match(key) if isinstance(key, str) else None
         if m:
             found.setdefault(m.group(2), {})[int(m.group(1))] = key
     if not found:
@@ -329,8 +316,12 @@ def _clean_grid(grid: _Grid) -> _Grid:
 # --------------------------------------------------------------------------- ranking
 
 def dart_rank(results: Any, precision: float, *, metric: str | None = None,
-              chance_level: float = 0.5, iteration: int | str = "last") -> pd.DataFrame:
-    """Rank configurations by DART at one precision.
+              chance_level: float = 0.5, iteration: int | str = "last",
+              confidence_level: float = 0.95, n_resamples: int = 2000,
+              random_state: Any = None, estimator: Any = None, X: Any = None, y: Any = None,
+              scoring: Any = None, groups: Any = None, n_repeats: int = 50,
+              n_jobs: int | None = None) -> pd.DataFrame:
+    """Rank configurations by DART at one precision, with how uncertain the ranking is.
 
     Parameters
     ----------
@@ -356,6 +347,22 @@ def dart_rank(results: Any, precision: float, *, metric: str | None = None,
         Successive-halving results list each candidate once per iteration, on
         growing resources; by default only the last iteration's candidates (the
         survivors, on the most resources) are ranked.
+    confidence_level : float, default 0.95
+        Of the intervals of the mean and of DART.
+    n_resamples : int, default 2000
+        Fold-bootstrap replicates (at least 100), drawn in memory-bounded batches.
+    random_state : None, int, SeedSequence or Generator
+        Seeds the replicates (and the nested CV folds); the same seed gives the
+        same table.
+    estimator : scikit-learn estimator or dict, optional
+        Given with ``X``, ``y`` and ``scoring``, each configuration's mean gets
+        :func:`dartboard.nested_cv_interval` on the results' number of folds:
+        ``estimator`` with each ``cv_results_`` ``params``, or
+        ``estimator[name]`` for a dict keyed by configuration name. It costs
+        ``n_repeats k (k + 1) / 2`` fits per configuration.
+    X, y, scoring, groups, n_repeats, n_jobs :
+        Passed to :func:`dartboard.nested_cv_interval`; ``scoring`` must be the
+        results' accuracy-like score (``"accuracy"``, ...).
 
     Returns
     -------
@@ -366,7 +373,9 @@ def dart_rank(results: Any, precision: float, *, metric: str | None = None,
         ``params`` (dicts, ``cv_results_`` only), ``mean``, ``std`` (ddof = 1),
         ``numerator``, ``denominator`` (``exp(p * std)``), ``dart``, ``rank`` (ties:
         higher mean, then lower std) and ``rank_by_mean`` (mean alone, ties by lower
-        std) for contrast.
+        std) for contrast; then ``mean_low``, ``mean_high``, ``dart_low``,
+        ``dart_high`` (the intervals) and ``p_best`` (the probability of ranking
+        first; the column sums to 1).
 
     Notes
     -----
@@ -383,19 +392,40 @@ def dart_rank(results: Any, precision: float, *, metric: str | None = None,
     ``ln(N_j / N_i) < p (D_j - D_i)``, i.e. (to first order) when its mean deficit
     is below ``p A ln(A / chance)`` times its reduction in standard deviation.
 
+    Uncertainty (:mod:`dartboard._dart_uncertainty`): by default the folds are
+    resampled together (the configurations share them) and the intervals and
+    ``p_best`` come from the replicates. This treats the fold scores as
+    independent draws, which they are not (folds share training data): the
+    intervals show how much the ranking rests on particular folds and are too
+    narrow for the error of a deployed model, for which the nested CV of
+    ``estimator=`` gives honest intervals of the mean (and widens DART's).
+
     Examples
     --------
     >>> from dartboard import dart_rank
     >>> folds = {"deep": [0.95, 0.80, 0.97, 0.84], "shallow": [0.88, 0.87, 0.89, 0.88]}
     >>> dart_rank(folds, precision=0)["configuration"].tolist()
     ['deep', 'shallow']
-    >>> dart_rank(folds, precision=5)["configuration"].tolist()
-    ['shallow', 'deep']
+    >>> ranked = dart_rank(folds, precision=5, random_state=0)
+    >>> ranked[["configuration", "dart", "dart_low", "dart_high", "p_best"]].round(3)
+          configuration   dart  dart_low  dart_high  p_best
+    index
+    1           shallow  0.783     0.770      0.816   0.937
+    0              deep  0.550     0.504      0.902   0.063
     """
+    from dartboard import _dart_uncertainty as du
+    from dartboard._rng import child, seed_sequence
+
     p = _check_precision(precision)
     chance = _check_chance_level(chance_level)
+    level, n_resamples = du.check_uncertainty(confidence_level, n_resamples)
     grid = _clean_grid(_parse_results(results, metric, iteration))
-    return _rank_frame(grid, p, chance)
+    root = seed_sequence(random_state)
+    nested = None if estimator is None else du.nested_intervals(
+        grid, estimator, X, y, scoring, groups, n_repeats, level, child(root, 1), n_jobs)
+    mean, _ = _moments(grid.scores)
+    return _rank_frame(grid, p, chance, du.uncertainty_columns(
+        grid.scores, mean, p, chance, level, n_resamples, child(root, 0), nested))
 
 
 def dart_equivalence(results: Any, precision: float, rope: float, *,
@@ -433,7 +463,9 @@ def dart_equivalence(results: Any, precision: float, rope: float, *,
     return BayesResult(**{**res.__dict__, "details": {**res.details, **named}})
 
 
-def _rank_frame(grid: _Grid, p: float, chance: float) -> pd.DataFrame:
+def _rank_frame(grid: _Grid, p: float, chance: float,
+                extra: dict[str, np.ndarray] | None = None) -> pd.DataFrame:
+    """The ranking table, best first; ``extra`` columns are in the grid's row order."""
     mean, std = _moments(grid.scores)
     numerator = _numerator(mean, chance)
     denominator, dart = _dart_values(numerator, std, p)
@@ -443,7 +475,7 @@ def _rank_frame(grid: _Grid, p: float, chance: float) -> pd.DataFrame:
     if grid.params is not None:
         columns["params"] = grid.params
     columns.update(mean=mean, std=std, numerator=numerator, denominator=denominator,
-                   dart=dart, rank=rank, rank_by_mean=rank_by_mean)
+                   dart=dart, rank=rank, rank_by_mean=rank_by_mean, **(extra or {}))
     frame = pd.DataFrame(columns, index=pd.Index(grid.index, name="index"))
     return frame.iloc[order]
 
@@ -632,9 +664,8 @@ class _DartRefit:
         if not _is_cv_results(cv_results):
             raise TypeError("dart_refit expects scikit-learn cv_results_; got "
                             f"{describe(cv_results)}")
-        frame = dart_rank(cv_results, self.precision, metric=self.metric,
-                          chance_level=self.chance_level, iteration=self.iteration)
-        return int(frame.index[0])
+        grid = _clean_grid(_parse_results(cv_results, self.metric, self.iteration))
+        return int(_rank_frame(grid, self.precision, self.chance_level).index[0])
 
     def __repr__(self) -> str:
         return (f"dart_refit(precision={self.precision!r}, metric={self.metric!r}, "

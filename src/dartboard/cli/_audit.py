@@ -27,6 +27,9 @@ _ALLOW_HELP = ("Also allow --model from this package or module prefix, e.g. mypk
                "(repeat the option). Importing a module runs its code: name only code "
                "you trust.")
 
+_DROP_HELP = ("A column to leave out of the features, such as an identifier or a text "
+              "column (repeat the option). Features must be numeric.")
+
 _PROFILE_ROWS = ["fit_time", "fit_time_iqr", "predict_time", "predict_time_iqr", "throughput",
                  "fit_peak_python", "predict_peak_python", "fit_peak_rss", "predict_peak_rss",
                  "model_size", "n_train", "n_test", "repeats"]
@@ -45,6 +48,7 @@ def audit(
     n_estimators: int = typer.Option(30, "--n-estimators", help="Bootstrap models."),
     group: str | None = typer.Option(None, "--group", help="Column of groups (not a "
                                                            "feature): metrics per group."),
+    drop: list[str] | None = typer.Option(None, "--drop", help=_DROP_HELP),
     test_size: float = typer.Option(0.3, "--test-size", help="Held-out share."),
     seed: int = typer.Option(0, "--seed"),
     n_jobs: int = typer.Option(1, "--n-jobs"),
@@ -54,10 +58,12 @@ def audit(
     from dartboard import stability_audit
 
     estimator = _estimator(model, params, allow_module)
-    X, y, groups = _training_data(data, target, group)
+    X, y, groups = _training_data(data, target, group, drop)
     X_tr, X_te, y_tr, y_te, _, g_te = _split(X, y, groups, test_size, seed)
+    # named by its column, so the group table says "sex", not "group"
     res = stability_audit(estimator, X_tr, y_tr, X_te, y_te, n_estimators=n_estimators,
-                          groups=g_te, random_state=seed, n_jobs=n_jobs,
+                          groups=None if group is None else {group: g_te},
+                          random_state=seed, n_jobs=n_jobs,
                           progress=not json_out)
     summary = [{"quantity": k, "value": v} for k, v in res.summary.items()
                if isinstance(v, (int, float)) and not isinstance(v, bool)]
@@ -70,9 +76,12 @@ def audit(
                 f"models, {len(y_te)} held-out rows)", summary,
                 [("quantity", "quantity"), ("value", "value")])
     if by_group:
+        # one group column: its name heads the groups (the attribute column would
+        # repeat it on every row)
         print_table(f"by {group}", by_group,
-                    [(k, k) for k in ("attribute", "group", "n", "metric", "value",
-                                      "difference", "ratio") if k in by_group[0]])
+                    [("group", group)] + [(k, k) for k in ("n", "metric", "value",
+                                                            "difference", "ratio")
+                                          if k in by_group[0]])
 
 
 def profile(
@@ -84,6 +93,7 @@ def profile(
     params: str | None = typer.Option(None, "--params", help="Constructor parameters as a "
                                                              "JSON object."),
     allow_module: list[str] | None = typer.Option(None, "--allow-module", help=_ALLOW_HELP),
+    drop: list[str] | None = typer.Option(None, "--drop", help=_DROP_HELP),
     repeats: int = typer.Option(5, "--repeats", help="Timed fit + predict runs."),
     test_size: float = typer.Option(0.3, "--test-size", help="Share of rows predicted."),
     seed: int = typer.Option(0, "--seed"),
@@ -93,16 +103,17 @@ def profile(
     from dartboard import profile_pipeline
 
     estimator = _estimator(model, params, allow_module)
-    X, y, _ = _training_data(data, target, None)
+    X, y, _ = _training_data(data, target, None, drop)
     X_tr, X_te, y_tr, _, _, _ = _split(X, y, None, test_size, seed)
     prof = profile_pipeline(estimator, X_tr, y_tr, X_te, repeats=repeats)
     summary = prof.summary()
-    rows = [{"quantity": k, "value": summary[k]} for k in _PROFILE_ROWS if k in summary]
+    rows = [{"quantity": k, "value": summary[k], "unit": prof.UNITS.get(k, "")}
+            for k in _PROFILE_ROWS if k in summary]
     if json_out:
         print_json({"model": model, **{r["quantity"]: r["value"] for r in rows}})
         return
     print_table(f"profile of {model.rpartition('.')[2]}", rows,
-                [("quantity", "quantity"), ("value", "value")])
+                [("quantity", "quantity"), ("value", "value"), ("unit", "unit")])
 
 
 def _estimator(dotted: str, params: str | None, allowed: list[str] | None = None) -> Any:
@@ -165,19 +176,32 @@ def _params(params: str | None) -> dict[str, Any]:
     return kwargs
 
 
-def _training_data(path: str, target: str, group: str | None) -> tuple[Any, Any, Any]:
+def _training_data(path: str, target: str, group: str | None,
+                   drop: list[str] | None = None) -> tuple[Any, Any, Any]:
     table = read_table(path, "DATA")
     y = labels(column(table, target, "--target", path), target, "--target")
     groups = None
     if group is not None:
         groups = labels(column(table, group, "--group", path), group, "--group")
-    features = table.drop(columns=[c for c in (target, group) if c is not None])
+    left_out = list(dict.fromkeys(drop or []))
+    for name in left_out:
+        if name not in table.columns:
+            shown = ", ".join(map(str, list(table.columns)[:12]))
+            raise ValueError(f"column {name!r} (--drop) not found in {path!r}; its columns "
+                             f"are: {shown}")
+        if name in (target, group):
+            raise ValueError(f"--drop {name} names the {'target' if name == target else 'group'}"
+                             " column, which is never a feature")
+    features = table.drop(columns=[c for c in (target, group, *left_out) if c is not None])
     if features.shape[1] == 0:
-        raise ValueError(f"DATA {path!r} has no feature columns besides the target")
+        raise ValueError(f"DATA {path!r} has no feature columns besides the target"
+                         + (" and the dropped columns" if left_out else ""))
     bad = [c for c in features.columns if not is_numeric(features[c])]
     if bad:
+        hint = " ".join(f"--drop {c}" for c in bad[:8])
         raise ValueError(f"feature columns must be numeric; not numeric in {path!r}: "
-                         f"{', '.join(map(str, bad[:8]))}")
+                         f"{', '.join(map(str, bad[:8]))} (leave them out with {hint}, or "
+                         "encode them as numbers)")
     X = features.to_numpy(dtype=float)
     if not (X == X).all():
         raise ValueError(f"feature columns of {path!r} contain missing values")

@@ -9,9 +9,9 @@ import typer
 
 from dartboard.cli._io import check_output, column, labels, numeric, read_table
 from dartboard.cli._metrics import (
+    command_line_metric,
     lower_is_better,
     positive_label_kwargs,
-    command_line_metric,
     takes_numbers,
     takes_values,
 )

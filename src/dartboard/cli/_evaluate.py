@@ -29,6 +29,12 @@ from dartboard.cli._output import (
     print_json,
     print_table,
 )
+from dartboard.uncertainty._methods import METHODS as _CI_METHODS
+
+_CI_HELP = (f"Interval method: {', '.join(_CI_METHODS[:-1])} or {_CI_METHODS[-1]}. A method "
+            "applies to the metrics it fits (wilson... to proportions, delong... to ROC "
+            "AUC, logit to average precision, t to mean losses); the others keep auto's "
+            "choice.")
 
 
 def evaluate(
@@ -44,9 +50,7 @@ def evaluate(
                                            help="Probability columns, one per class in "
                                                 "sorted label order (repeat the option)."),
     task: str = typer.Option("auto", "--task", help="auto, binary, multiclass or regression."),
-    ci: str = typer.Option("auto", "--ci", help="Interval method: auto, wilson, wald, "
-                                                "clopper-pearson, agresti-coull, jeffreys, "
-                                                "delong, percentile, basic or bca."),
+    ci: str = typer.Option("auto", "--ci", help=_CI_HELP),
     confidence_level: float = typer.Option(0.95, "--confidence-level"),
     n_resamples: int = typer.Option(2000, "--n-resamples", help="Bootstrap resamples."),
     group: list[str] | None = typer.Option(

@@ -136,6 +136,10 @@ class CommandGroup(TyperGroup):
         rv: Any = None
         try:
             with warnings.catch_warnings(), _sigterm_unwinds():
+                # the command decides how its warnings are said, whatever filters the
+                # interpreter was started with (an "error" filter would end the command
+                # with an internal error instead)
+                warnings.simplefilter("default")
                 warnings.showwarning = show_warning
                 rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
                                   standalone_mode=False, **extra)
@@ -176,6 +180,16 @@ class CommandGroup(TyperGroup):
             raise Stopped("terminated", EXIT_TERMINATED) from None
         except KeyboardInterrupt:
             raise Stopped("interrupted", EXIT_INTERRUPTED) from None
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The subcommands with the whole first sentence of their help, wrapped, where
+        click would cut it to the terminal's width and end it with "..."."""
+        rows = [(name, command.get_short_help_str(limit=sys.maxsize))
+                for name in self.list_commands(ctx)
+                if (command := self.get_command(ctx, name)) is not None and not command.hidden]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     @staticmethod
     def _fail(message: str, standalone_mode: bool, code: int, prefix: str = "error: ") -> None:

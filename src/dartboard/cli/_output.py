@@ -17,19 +17,29 @@ GAP_COLUMNS = [("metric", "metric"), ("estimate", "gap"), ("low", "low"), ("high
 
 def print_table(title: str | None, rows: list[dict[str, Any]], columns: list[tuple[str, str]],
                 *, show_header: bool = True) -> None:
-    """``rows`` as a table of ``columns`` (key, heading); the first column left-aligned."""
+    """``rows`` as a table of ``columns`` (key, heading): numbers right-aligned, text (the
+    first column, names, methods, units) left-aligned."""
+    import numbers
+
     from rich.console import Console
     from rich.table import Table
 
-    from dartboard._format import format_number
+    from dartboard._format import format_cells
 
     table = Table(show_edge=False, pad_edge=False, show_header=show_header)
-    for i, (_, label) in enumerate(columns):
-        table.add_column(label, justify="left" if i == 0 else "right", no_wrap=i > 0,
+    for i, (key, label) in enumerate(columns):
+        numeric = i > 0 and any(isinstance(row.get(key), numbers.Number) for row in rows)
+        table.add_column(label, justify="right" if numeric else "left", no_wrap=i > 0,
                          overflow="fold")
+    keys = [key for key, _ in columns]
     for row in rows:
-        table.add_row(*(format_number(row.get(key)) for key, _ in columns))
-    console = Console(width=max(100, Console().width), soft_wrap=False)
+        table.add_row(*format_cells(row, keys))
+    # as wide as the table needs: a narrower console squeezes the first column (the
+    # groups of a grouped table) to nothing rather than wrap the numbers
+    terminal = Console()
+    natural = terminal.measure(table, options=terminal.options.update(max_width=10_000))
+    width = max(100, terminal.width, natural.maximum)
+    console = Console(width=width, soft_wrap=False)
     if title:
         console.print(title, style="bold", markup=False, highlight=False)
     console.print(table)

@@ -11,7 +11,11 @@ from dartboard.cli._io import is_numeric, read_table
 from dartboard.cli._output import print_json, print_table
 
 _RANK_COLUMNS = [("configuration", "configuration"), ("mean", "mean"), ("std", "std"),
-                 ("dart", "dart"), ("rank", "rank"), ("rank_by_mean", "rank by mean")]
+                 ("dart", "dart"), ("p_best", "P(best)"), ("rank", "rank"),
+                 ("rank_by_mean", "rank by mean")]
+_INTERVAL_COLUMNS = [("configuration", "configuration"), ("mean_interval", "mean"),
+                     ("dart_interval", "dart")]
+_UNCERTAINTY = ("mean_low", "mean_high", "dart_low", "dart_high", "p_best")
 
 # numpy >= 2 prints scalars in a dict as np.float64(0.5); read them back as 0.5
 _NUMPY_SCALAR_RE = re.compile(r"\bnp\.(?:float|int|uint|bool_|str_)\w*\(([^()]*)\)"
@@ -34,18 +38,35 @@ def select(
     chance_level: float = typer.Option(0.5, "--chance-level",
                                        help="Score of chance, where DART's numerator is 0 "
                                             "(e.g. 1/n_classes for multiclass accuracy)."),
+    confidence_level: float = typer.Option(0.95, "--confidence-level",
+                                           help="Of the intervals of the mean and of DART."),
+    n_resamples: int = typer.Option(2000, "--n-resamples",
+                                    help="Fold-bootstrap replicates (the folds are resampled "
+                                         "together for every configuration)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the fold bootstrap."),
 ) -> None:
-    """Rank hyper-parameter configurations by DART: accuracy and fold-to-fold stability."""
+    """Rank hyper-parameter configurations by DART: accuracy and fold-to-fold stability.
+
+    Each configuration's mean and DART score get a fold-bootstrap interval, and P(best)
+    is the share of replicates in which it ranks first. The fold scores are treated as
+    independent draws, which they are not: these intervals show how much the ranking
+    rests on particular folds, not the error of a deployed model.
+    """
     from dartboard import dart_rank, dart_sweep
 
     table = _fold_table(results)
-    ranking = dart_rank(table, precision, metric=metric, chance_level=chance_level)
+    ranking = dart_rank(table, precision, metric=metric, chance_level=chance_level,
+                        confidence_level=confidence_level, n_resamples=n_resamples,
+                        random_state=seed)
     rows = [{"index": int(r.Index), "configuration": str(r.configuration),
              "mean": float(r.mean), "std": float(r.std),
-             "dart": float(r.dart), "rank": int(r.rank), "rank_by_mean": int(r.rank_by_mean)}
+             "dart": float(r.dart), "rank": int(r.rank), "rank_by_mean": int(r.rank_by_mean),
+             **{key: float(getattr(r, key)) for key in _UNCERTAINTY}}
             for r in ranking.itertuples()]
     payload: dict[str, Any] = {"precision": precision, "metric": metric,
-                               "chance_level": chance_level, "ranking": rows}
+                               "chance_level": chance_level,
+                               "confidence_level": confidence_level,
+                               "n_resamples": n_resamples, "seed": seed, "ranking": rows}
     if sweep:
         res = dart_sweep(table, metric=metric, chance_level=chance_level)
         payload["winners"] = [{"configuration": str(w.configuration), "p_start": w.p_start,
@@ -57,17 +78,27 @@ def select(
         print_json(payload)
         return
     print_table(f"DART ranking at p = {precision:g}", rows, _RANK_COLUMNS)
+    shown = [{**r, "mean_interval": _interval(r["mean_low"], r["mean_high"]),
+              "dart_interval": _interval(r["dart_low"], r["dart_high"])} for r in rows]
+    print_table(f"{confidence_level:.0%} fold-bootstrap intervals ({n_resamples} replicates; "
+                "the folds resampled together, as if independent)", shown, _INTERVAL_COLUMNS)
     if sweep:
         print_table("winner by precision", payload["winners"],
                     [("configuration", "winner"), ("p_start", "from p"), ("p_end", "to p")])
 
 
+def _interval(low: float, high: float) -> str:
+    from dartboard._format import format_number
+
+    return f"[{format_number(low)}, {format_number(high)}]"
+
+
 def _fold_table(path: str) -> Any:
     """cv_results_ as read, or a wide fold table indexed by configuration name."""
-    from dartboard.selection import _SPLIT_RE
+    from dartboard.selection import SPLIT_RE
 
     table = read_table(path, "RESULTS")
-    if "params" in table.columns or any(_SPLIT_RE.match(str(c)) for c in table.columns):
+    if "params" in table.columns or any(SPLIT_RE.match(str(c)) for c in table.columns):
         if "params" in table.columns and table["params"].map(type).eq(str).all():
             table["params"] = _literal_params(table["params"])
         return table

@@ -5,8 +5,6 @@ Each public function validates its arguments first and returns a frozen result
 (:class:`TestResult`, :class:`Comparison`, :class:`RankResult`).
 """
 
-from __future__ import annotations
-
 from dartboard.compare._adjust import adjust_pvalues
 from dartboard.compare._analytic import corrected_ttest, delong_test, mcnemar_test
 from dartboard.compare._bayes import (

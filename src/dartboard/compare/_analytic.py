@@ -9,7 +9,7 @@ import numpy as np
 from scipy import stats
 
 from dartboard._delong import delong_auc_covariance
-from dartboard._labels import encode_labels
+from dartboard._labels import encode_labels, positive_index
 from dartboard._validation import (
     as_float_array,
     check_confidence_level,
@@ -21,7 +21,7 @@ from dartboard._validation import (
 from dartboard.compare._permutation import ALTERNATIVES
 from dartboard.compare._results import TestResult
 from dartboard.uncertainty import Interval
-from dartboard.uncertainty._interval import _sample_size
+from dartboard.uncertainty._interval import check_sample_size
 
 __all__ = ["corrected_ttest", "delong_test", "mcnemar_test", "MCNEMAR_EXACT_BELOW"]
 
@@ -210,10 +210,7 @@ def delong_test(y_true: Any, scores_a: Any, scores_b: Any, *, pos_label: Any = N
     if pos_label is None:
         positive = enc.codes[0] == 1
     else:
-        if pos_label not in enc.classes.tolist():
-            raise ValueError(f"pos_label={pos_label!r} is not one of the classes "
-                             f"{enc.classes.tolist()!r}")
-        positive = y == pos_label
+        positive = enc.codes[0] == positive_index(enc.classes, pos_label, refuse_absent=True)
     aucs, cov = delong_auc_covariance(positive, np.vstack([a, b]))
     diff = float(aucs[0] - aucs[1])
     var = float(cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1])
@@ -286,7 +283,7 @@ def corrected_ttest(scores_a: Any, scores_b: Any, *, n_train: float, n_test: flo
     if j < 2:
         raise ValueError(f"scores_a and scores_b must hold at least 2 paired scores; got {j}")
     # the same rule as cv_interval's: averaged split sizes need not be whole
-    n_train, n_test = _sample_size(n_train, "n_train"), _sample_size(n_test, "n_test")
+    n_train, n_test = check_sample_size(n_train, "n_train"), check_sample_size(n_test, "n_test")
     d = a - b
     mean = float(d.mean())
     # equal differences have variance 0 exactly (np.var of [0.3] * 10 is 3e-33)

@@ -40,6 +40,7 @@ from dartboard._validation import (
     as_float_array,
     check_consistent_length,
     check_int,
+    check_n_resamples,
     check_real,
 )
 
@@ -164,7 +165,8 @@ def bayesian_signed_rank_test(a: Any, b: Any, *, rope: float = 0.0, prior: float
     prior : float, default 0.5
         Weight of the Dirichlet process's pseudo-observation at 0 (> 0).
     n_samples : int, default 50000
-        Dirichlet samples of the posterior.
+        Dirichlet samples of the posterior; ``n_samples * (N + 1)`` at most 10**9
+        (``dartboard._validation.MAX_DRAWS``), refused before any work.
     random_state : None, int, SeedSequence or Generator
 
     Examples
@@ -177,7 +179,9 @@ def bayesian_signed_rank_test(a: Any, b: Any, *, rope: float = 0.0, prior: float
     """
     d, rope = _pairs_iv(a, b, rope)
     prior = check_real(prior, "prior", minimum=0.0, open_minimum=True)
-    n_samples = check_int(n_samples, "n_samples", minimum=1)
+    # each posterior sample draws a Dirichlet weight per data set (and the pseudo-one)
+    n_samples = check_n_resamples(n_samples, "n_samples", per_resample=d.shape[0] + 1,
+                                  per_name="(data sets + 1)")
     rng = check_random_state(random_state)
     d = np.concatenate([[0.0], d])  # the pseudo-observation
     alphas = np.ones(d.shape[0])

@@ -2,8 +2,9 @@
 
 The calibration error is biased upward: a perfectly calibrated model on a
 finite test set still shows a positive ECE (each bin's observed frequency is
-noisy and the error takes its absolute value), so no bootstrap interval of
-the ECE covers a true ECE of 0. The question "is this ECE more than noise?" is
+noisy and the error takes its absolute value), so no ordinary bootstrap
+interval of the ECE covers a true ECE of 0 (the ``bin-pivot`` interval starts
+at 0 exactly when this test does not reject). The question "is this ECE more than noise?" is
 a test: under the null hypothesis H0 that the model is calibrated, each
 row's outcome is a draw from the model's own probability, and the observed
 ECE is compared with the ECEs of such surrogate outcomes (consistency
@@ -40,15 +41,11 @@ from typing import Any
 import numpy as np
 
 from dartboard._rng import check_random_state
-from dartboard._validation import check_n_resamples
+from dartboard._validation import MAX_BINS, check_int
 from dartboard.compare._permutation import count_extreme
 from dartboard.compare._results import TestResult
 
 __all__ = ["calibration_test"]
-
-#: replicates drawn at once (an array of this many x bins)
-_BATCH = 1 << 14
-
 
 def calibration_test(y_true: Any, y_proba: Any, *, n_bins: int = 15,
                      strategy: str = "uniform", norm: str = "l1",
@@ -69,6 +66,8 @@ def calibration_test(y_true: Any, y_proba: Any, *, n_bins: int = 15,
     multiclass : {"top_label"}, default="top_label"
         A 2-D ``y_proba`` is tested for top-label calibration.
     n_resamples : int, default=9999
+        At most 10**8, and ``n_resamples * (n_bins + 1)`` at most 10**9
+        (``dartboard._validation.MAX_DRAWS``), refused before any work.
     random_state : None, int, SeedSequence or Generator
 
     Returns
@@ -93,37 +92,29 @@ def calibration_test(y_true: Any, y_proba: Any, *, n_bins: int = 15,
     >>> calibration_test(y, p ** 0.5, random_state=0).pvalue < 0.001
     True
     """
-    from dartboard.metrics._calibration import _state, error_from_sums, norm_iv
+    from dartboard.metrics._calibration import binned_state, norm_iv
+    from dartboard.uncertainty._calibration import (
+        bin_error,
+        check_draws,
+        consistency_null,
+    )
 
     norm, debiased = norm_iv(norm, debiased)
-    n_resamples = check_n_resamples(n_resamples)
+    n_bins = check_int(n_bins, "n_bins", minimum=1, maximum=MAX_BINS)
+    n_resamples = check_draws(n_resamples, n_bins)
     rng = check_random_state(random_state)
     if multiclass != "top_label":
         raise ValueError(f"calibration_test tests binary or top-label calibration; got "
                          f"multiclass={multiclass!r} (classwise outcomes of one row are not "
                          "independent draws per class)")
-    state = _state(y_true, y_proba, n_bins, strategy, multiclass, None, pos_label,
+    state = binned_state(y_true, y_proba, n_bins, strategy, multiclass, None, pos_label,
                    second_moment=True, labels=labels)
-    count = state.weight[0].sum(0)
-    events = state.weight[0, 1]
+    count, events = state.weight[0].sum(0), state.weight[0, 1]
     sum_p = state.sum_p[0].sum(0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean_p = np.where(count > 0, sum_p / count, 0.0)
-        spread = state.sum_p2[0].sum(0) - count * mean_p**2
-    size = count.astype(np.int64)
-
-    def errors(positives: np.ndarray) -> np.ndarray:
-        weight = np.stack([count - positives, positives], axis=-2)[..., None, :, :]
-        sums = np.stack([sum_p, np.zeros_like(sum_p)])
-        return error_from_sums(weight, np.broadcast_to(sums, weight.shape), norm, debiased,
-                               state.multiclass)
-
-    observed = float(errors(events[None, :])[0])
-    null = np.empty(n_resamples)
-    for start in range(0, n_resamples, _BATCH):
-        stop = min(start + _BATCH, n_resamples)
-        draws = rng.binomial(size, np.clip(mean_p, 0.0, 1.0), size=(stop - start, size.shape[0]))
-        null[start:stop] = errors(draws.astype(np.float64))
+        spread = state.sum_p2[0].sum(0) - np.where(count > 0, sum_p**2 / count, 0.0)
+    observed = float(bin_error(count, events, sum_p, norm, debiased, state.multiclass))
+    null = consistency_null(state, norm, debiased, n_resamples, rng)
     extreme = count_extreme(null, observed, "greater")
     exact_bins = bool(np.all(spread[count > 0] <= 1e-12 * np.maximum(count[count > 0], 1.0)))
     return TestResult(observed, (extreme + 1.0) / (n_resamples + 1.0), "greater",

@@ -57,6 +57,8 @@ class TestResult(Result):
     details: dict[str, Any] = field(default_factory=dict)
     interval: Any = None
 
+    _repr_fields = ("method", "statistic", "pvalue", "estimate", "interval", "alternative")
+
     def significant(self, alpha: float = 0.05) -> bool:
         """True when ``pvalue < alpha``."""
         return bool(self.pvalue < _check_alpha(alpha))
@@ -99,6 +101,9 @@ class Comparison(Result):
     alternative: str
     n_resamples: int
     null_distribution: np.ndarray | None = None
+
+    _repr_fields = ("metric", "estimate_a", "estimate_b", "difference", "interval", "pvalue",
+                    "method")
 
     def significant(self, alpha: float = 0.05) -> bool:
         """True when ``pvalue < alpha``."""

@@ -9,21 +9,20 @@
   confidence interval, overall and per group, and the points of the figures.
 - :class:`EvaluationResult` and its parts (:class:`MetricRow`, :class:`RocPoints`,
   :class:`PrPoints`, :class:`Confusion`, :class:`CalibrationPoints`,
-  :class:`ErrorPoints`): frozen, typed; ``to_dict()`` gives the JSON section.
+  :class:`ErrorPoints`, :class:`FitPoints`): frozen, typed; ``to_dict()`` gives the
+  JSON section.
 - :func:`infer_task`, :data:`TASKS`; :func:`calibration_points`.
 
 Names load lazily, so importing this package costs nothing until it is used.
 """
 
-from __future__ import annotations
+from dartboard._lazy import attach as _attach
 
-from dartboard._lazy import attach
-
-__getattr__, __dir__, __all__ = attach(
+__getattr__, __dir__, __all__ = _attach(
     "dartboard.evaluation",
     {"._evaluation": ["evaluate", "Evaluation"],
      "._engine": ["evaluate_predictions", "infer_task", "TASKS"],
      "._points": ["calibration_points"],
      "._result": ["EvaluationResult", "MetricRow", "RocPoints", "PrPoints", "Confusion",
-                  "CalibrationPoints", "ErrorPoints"]},
+                  "CalibrationPoints", "ErrorPoints", "FitPoints"]},
     namespace=globals())

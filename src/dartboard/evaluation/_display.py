@@ -1,6 +1,10 @@
-"""The notebook view of an :class:`~dartboard.evaluation.Evaluation`: a compact HTML table.
+"""The views of an :class:`~dartboard.evaluation.Evaluation`: the text a terminal shows
+(``repr``) and the compact HTML table of a notebook.
 
-No colours are set: text and borders inherit the notebook's theme (JupyterLab's light
+Both show each row's estimate and interval with one number of decimals
+(:func:`dartboard._format.format_row`); the text view aligns its columns and lists
+the rows overall and then per group (the first groups, as the notebook view). In HTML
+no colours are set: text and borders inherit the notebook's theme (JupyterLab's light
 and dark themes both read it), numbers use tabular figures, and a wide grouped table
 scrolls sideways on a narrow screen instead of overflowing.
 """
@@ -11,9 +15,9 @@ import html
 import math
 from typing import Any
 
-from dartboard._format import format_number
+from dartboard._format import format_row
 
-__all__ = ["evaluation_html"]
+__all__ = ["evaluation_html", "evaluation_text"]
 
 _MAX_GROUP_COLUMNS = 12
 _STYLE = """<style>
@@ -30,16 +34,13 @@ _STYLE = """<style>
 </style>"""
 
 
-def _num(value: Any) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    return format_number(float(value), 3)
-
-
-def _ci(low: Any, high: Any) -> str:
-    if low is None or (isinstance(low, float) and math.isnan(low)):
-        return ""
-    return f'<span class="ci">[{_num(low)}, {_num(high)}]</span>'
+def _row_cells(estimate: Any, low: Any, high: Any) -> tuple[str, str]:
+    """The estimate and its interval with one number of decimals (``format_row``)."""
+    bounded = not (low is None or (isinstance(low, float) and math.isnan(low)))
+    est, lo, hi = format_row([estimate, low if bounded else None, high if bounded else None],
+                             3)
+    interval = f'<span class="ci">[{lo}, {hi}]</span>' if bounded else ""
+    return est, interval
 
 
 def _overall_table(ev: Any) -> str:
@@ -49,8 +50,9 @@ def _overall_table(ev: Any) -> str:
             f"<tr><th>metric</th><th>estimate</th><th>{level} interval</th><th>method</th>"
             "</tr></thead>")
     body = "".join(
-        f"<tr><td>{html.escape(r.metric)}</td><td>{_num(r.estimate)}</td>"
-        f"<td>{_ci(r.low, r.high)}</td><td>{html.escape(r.method)}</td></tr>"
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>".format(
+            html.escape(r.metric), *_row_cells(r.estimate, r.low, r.high),
+            html.escape(r.method))
         for r in ev.result.metrics)
     return f"<table>{head}<tbody>{body}</tbody></table>"
 
@@ -78,14 +80,14 @@ def _group_table(ev: Any) -> str:
     rows = []
     for metric in ev.metrics:
         part = frame.xs(metric, level="metric")
-        cells = "".join(f"<td>{_num(row.estimate)} {_ci(row.low, row.high)}</td>"
+        cells = "".join("<td>{} {}</td>".format(*_row_cells(row.estimate, row.low, row.high))
                         for row in part.iloc[:len(shown)].itertuples())
         gap = ""
         if gaps is not None:
             gap = "<td></td>"
             if metric in gaps.index:
                 g = gaps.loc[metric]
-                gap = f"<td>{_num(g['estimate'])} {_ci(g['low'], g['high'])}</td>"
+                gap = "<td>{} {}</td>".format(*_row_cells(g["estimate"], g["low"], g["high"]))
         rows.append(f"<tr><td>{html.escape(metric)}</td>{cells}{gap}</tr>")
     note = ""
     if len(labels) > len(shown):
@@ -101,3 +103,57 @@ def evaluation_html(ev: Any) -> str:
         parts.append(_group_table(ev))
     parts.append("</div>")
     return "".join(parts)
+
+
+def _text_rows(rows: Any, grouped: bool) -> list[list[str]]:
+    """Cells of the text view: metric, (group, n,) estimate, interval, method."""
+    out = []
+    previous = None
+    for r in rows:
+        bounded = r.low is not None and r.high is not None
+        est, low, high = format_row([r.estimate, r.low, r.high] if bounded
+                                    else [r.estimate, None, None])
+        interval = f"[{low}, {high}]" if bounded else ""
+        cells = [r.metric if r.metric != previous else ""]
+        if grouped:
+            cells += [str(r.group), f"{r.n:,}"]
+            previous = r.metric
+        out.append(cells + [est, interval, r.method])
+    return out
+
+
+def _align(header: list[str], rows: list[list[str]], left: int) -> list[str]:
+    """Lines of a table: the first ``left`` columns left-aligned, the rest right-aligned
+    but the last (the method)."""
+    table = [header, *rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    lines = []
+    for row in table:
+        cells = [c.ljust(w) if i < left or i == len(row) - 1 else c.rjust(w)
+                 for i, (c, w) in enumerate(zip(row, widths))]
+        lines.append("  " + "  ".join(cells).rstrip())
+    return lines
+
+
+def evaluation_text(ev: Any) -> str:
+    """The text of ``repr(evaluation)``: a summary line, the overall rows and the rows
+    of the first groups, in aligned columns."""
+    res = ev.result
+    level = ev._level
+    label = f"{level:.0%} interval" if math.isfinite(level) else "interval"
+    intervals = f"{label}s" if math.isfinite(level) else "no intervals"
+    count = f"{len(ev.metrics)} metric{'s' if len(ev.metrics) != 1 else ''}"
+    lines = [f"Evaluation({ev.describe()}, {count}, {intervals})"]
+    lines += _align(["metric", "estimate", label, "method"],
+                    _text_rows(res.metrics, grouped=False), left=1)
+    if res.groups is not None:
+        shown = {", ".join(str(v) for v in key) for key in res.group_keys[:_MAX_GROUP_COLUMNS]}
+        rows = sorted((r for r in res.groups if r.group in shown),
+                      key=lambda r: ev.metrics.index(r.metric))
+        lines.append(f"by {', '.join(res.group_columns)}:")
+        lines += _align(["metric", "group", "n", "estimate", label, "method"],
+                        _text_rows(rows, grouped=True), left=2)
+        more = len(res.group_keys) - len(shown)
+        if more > 0:
+            lines.append(f"  ... {more} more groups: see .by_group")
+    return "\n".join(lines)

@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._labels import positive_index, positive_label
+from dartboard._labels import invalid_pos_label, positive_index, positive_label
+from dartboard._rng import seed_sequence
 from dartboard._validation import (
     as_float_array,
     check_confidence_level,
@@ -29,7 +30,6 @@ from dartboard._validation import (
     column_1d,
     label_array,
 )
-from dartboard._rng import seed_sequence
 from dartboard.evaluation._bundle import Bundle, Planned, build_bundle, plan_metrics
 from dartboard.evaluation._finalize import (
     NO_INTERVAL,
@@ -38,20 +38,30 @@ from dartboard.evaluation._finalize import (
     method_for,
     metric_rows,
 )
-from dartboard.evaluation._groups import GroupIndex, encode_groups, generic_group_replicates
-from dartboard.families import Batch
+from dartboard.evaluation._groups import (
+    GroupIndex,
+    encode_groups,
+    generic_group_replicates,
+)
 from dartboard.evaluation._operating import operating_extras
-from dartboard.evaluation._points import calibration_points, error_points, thin
+from dartboard.evaluation._points import (
+    calibration_points,
+    error_points,
+    fit_points,
+    thin,
+)
 from dartboard.evaluation._result import (
     CalibrationPoints,
     Confusion,
     ErrorPoints,
     EvaluationResult,
+    FitPoints,
     MetricRow,
     PrPoints,
     RocPoints,
 )
-from dartboard.metrics._probabilistic import _check_range, check_proba_rows
+from dartboard.families import Batch
+from dartboard.metrics._probabilistic import check_proba_rows, check_range
 from dartboard.metrics._registry import TASKS as REGISTRY_TASKS
 from dartboard.metrics._registry import MetricSpec, resolve_metric, specs
 
@@ -278,9 +288,12 @@ def build_result(plan: Plan, model: str | None = None,
                          plan.opts.n_resamples, plan.opts.confidence_level, generic)
     if plan.task == "regression":
         errors, summary = error_points(plan.y_true, plan.y_pred)
+        fit = fit_points(plan.y_true, plan.y_pred)
         return EvaluationResult(task="regression", n=int(plan.y_true.shape[0]), model=model,
                                 metrics=rows, groups=group_rows,
                                 errors=ErrorPoints(tuple(errors), tuple(summary)),
+                                fit=FitPoints(*(tuple(fit[k]) for k in
+                                                ("predicted", "actual", "residual"))),
                                 **extra), gaps
     return EvaluationResult(task=plan.task, n=int(plan.y_true.shape[0]), model=model,
                             metrics=rows, groups=group_rows, **_figures(plan),
@@ -531,8 +544,7 @@ def check_positive(labels: np.ndarray, pos_label: Any) -> Any:
     if pos_label is None:
         return positive_label(labels, infer="greater")
     if positive_index(labels, pos_label, infer="strict") < 0:
-        raise ValueError(f"pos_label={pos_label!r} is not a valid label. It should be one "
-                         f"of {labels.tolist()[:10]!r}")
+        raise invalid_pos_label(pos_label, labels)
     return pos_label
 
 
@@ -560,7 +572,7 @@ def _classification_iv(y_true: Any, y_pred: Any, y_score: Any, proba: Any,
             raise ValueError(f"y_proba must have one column per class of y_true "
                              f"({classes.size}: {classes.tolist()}); got {proba.shape[1]}")
         # the same check as log_loss: a matrix that is not probabilities gives no AUC
-        _check_range(proba, "y_proba")
+        check_range(proba, "y_proba")
         check_proba_rows(proba, "y_proba")
         y_pred = classes[np.argmax(proba, axis=1)]
         if proba.shape[1] == 2:

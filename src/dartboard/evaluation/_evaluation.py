@@ -92,9 +92,9 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
     ci : str, default="auto"
         Interval method: ``"auto"`` (the registry's choice per metric), a proportion
         method (``"wilson"``, ``"wald"``, ``"clopper-pearson"``, ``"agresti-coull"``,
-        ``"jeffreys"``), ``"delong"`` or a bootstrap method (``"percentile"``,
-        ``"basic"``, ``"bca"``); a method that does not apply to a metric leaves
-        that metric on its default.
+        ``"jeffreys"``), ``"delong"``, ``"bin-pivot"`` (the calibration error, its
+        default) or a bootstrap method (``"percentile"``, ``"basic"``, ``"bca"``);
+        a method that does not apply to a metric leaves that metric on its default.
     confidence_level : float, default=0.95
     n_resamples : int, default=2000
         Bootstrap resamples, for the rows and for the gaps between groups.
@@ -510,13 +510,9 @@ class Evaluation:
         return ", ".join(parts)
 
     def __repr__(self) -> str:
-        level = f"{self._level:.0%} intervals" if math.isfinite(self._level) \
-            else "no intervals"
-        lines = [f"Evaluation({self.describe()}, {len(self.metrics)} metrics, {level})"]
-        for r in self.result.metrics:
-            interval = "" if r.low is None else f"  [{r.low:.4g}, {r.high:.4g}]"
-            lines.append(f"  {r.metric:<28} {r.estimate:.4g}{interval}  {r.method}")
-        return "\n".join(lines)
+        from dartboard.evaluation._display import evaluation_text
+
+        return evaluation_text(self)
 
     def plot(self, ax: Any = None, *, metrics: Any = None) -> Any:
         """Each metric with its interval bar (per group when grouped); a matplotlib Axes."""

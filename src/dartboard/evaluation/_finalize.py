@@ -35,10 +35,10 @@ import numpy as np
 from dartboard._rng import check_random_state, child
 from dartboard.evaluation._bundle import Bundle, Planned
 from dartboard.evaluation._result import MetricRow
-from dartboard.families._base import group_replicates, interval_of
+from dartboard.families._base import NoCells, group_replicates, interval_of
 from dartboard.metrics._registry import MetricSpec
-from dartboard.uncertainty._analytic import PROPORTION_METHODS
 from dartboard.uncertainty._bootstrap import IntervalWarning
+from dartboard.uncertainty._methods import PROPORTION_METHODS
 
 __all__ = ["GroupGaps", "Options", "metric_rows", "method_for", "NO_INTERVAL", "NO_ROWS"]
 
@@ -138,7 +138,7 @@ def _family_row(p: Planned, state: Any, opts: Options, group: str | None) -> Met
     except ValueError as exc:
         # the estimate stands; it is the interval that cannot be formed
         reason = str(exc).split(";")[0][:120]
-        if group is None:
+        if group is None and not isinstance(exc, NoCells):  # by design: the row says
             warnings.warn(f"no interval for {metric.name}: {reason}", IntervalWarning,
                           stacklevel=5)
         return _row(p.label, estimate, None, None, f"n/a ({reason})", opts, n, group)

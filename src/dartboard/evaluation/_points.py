@@ -1,4 +1,5 @@
-"""The points figures are drawn from: thinned curves, calibration bins, error summary.
+"""The points figures are drawn from: thinned curves, calibration bins, error summary,
+the (predicted, actual, residual) triples of a regression.
 
 Curves keep at most ``max_points`` evenly spaced points (the two ends always), so a
 figure can be redrawn from ``results.json`` without the data whatever its size;
@@ -11,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._labels import encode_labels, positive_index
 from dartboard._validation import (
     MAX_BINS,
     as_float_array,
@@ -20,10 +22,11 @@ from dartboard._validation import (
 )
 from dartboard.metrics._calibration import DEFAULT_N_BINS
 
-__all__ = ["thin", "calibration_points", "error_points"]
+__all__ = ["thin", "calibration_points", "error_points", "fit_points"]
 
 MAX_POINTS = 400
 MAX_ERRORS = 1000
+MAX_FIT_POINTS = 1000
 _ERROR_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 _ABS_ERROR_QUANTILES = (0.5, 0.9, 0.95, 0.99)
 
@@ -79,7 +82,9 @@ def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = DEFAULT_N_BINS
     if y_prob.min() < 0 or y_prob.max() > 1:
         raise ValueError("y_prob must hold probabilities in [0, 1]; got values in "
                          f"[{y_prob.min():.4g}, {y_prob.max():.4g}]")
-    state = CalibrationState(n_bins).add(y_prob, y_true == pos_label)
+    enc = encode_labels(("y_true", y_true))
+    positive = enc.codes[0] == positive_index(enc.classes, pos_label, refuse_absent=True)
+    state = CalibrationState(n_bins).add(y_prob, positive)
     bins = bins_from_state(state, confidence_level, method)
     out: dict[str, Any] = {
         "prob_pred": bins.mean_predicted.tolist(), "prob_true": bins.observed.tolist(),
@@ -108,3 +113,29 @@ def error_points(y_true: np.ndarray, y_pred: np.ndarray
     summary += [(f"{int(q * 100)}% of absolute errors are below",
                  float(np.quantile(np.abs(y_true - y_pred), q))) for q in _ABS_ERROR_QUANTILES]
     return np.round(np.asarray(errors, dtype=float), 6).tolist(), summary
+
+
+def fit_points(y_true: Any, y_pred: Any, *, max_points: int = MAX_FIT_POINTS
+               ) -> dict[str, list[float]]:
+    """The points of the predicted-vs-actual and residual figures of a regression:
+    ``predicted``, ``actual`` and ``residual = actual - predicted`` (the sign of
+    :func:`dartboard.metrics.error_distribution`), in increasing order of prediction.
+
+    Beyond ``max_points`` rows, evenly spaced rows of that order are kept (the
+    smallest and largest predictions always): a thinning without randomness that
+    follows the whole range of predictions.
+
+    Examples
+    --------
+    >>> points = fit_points([3.0, 1.0, 2.0], [2.5, 1.5, 2.0])
+    >>> points["predicted"], points["actual"], points["residual"]
+    ([1.5, 2.0, 2.5], [1.0, 2.0, 3.0], [-0.5, 0.0, 0.5])
+    """
+    y_true = as_float_array(y_true, name="y_true")
+    y_pred = as_float_array(y_pred, name="y_pred")
+    check_consistent_length(("y_true", y_true), ("y_pred", y_pred))
+    order = np.argsort(y_pred, kind="stable")
+    predicted, actual = y_pred[order], y_true[order]
+    predicted, actual, residual = thin(predicted, actual, actual - predicted,
+                                       max_points=max_points)
+    return {"predicted": predicted, "actual": actual, "residual": residual}

@@ -12,7 +12,7 @@ import dataclasses
 from typing import Any
 
 __all__ = ["MetricRow", "RocPoints", "PrPoints", "Confusion", "CalibrationPoints",
-           "ErrorPoints", "Streamed", "EvaluationResult"]
+           "ErrorPoints", "FitPoints", "Streamed", "EvaluationResult"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -121,6 +121,20 @@ class ErrorPoints:
 
 
 @dataclasses.dataclass(frozen=True)
+class FitPoints:
+    """The predicted-vs-actual and residual figures' points of a regression, in
+    increasing order of prediction (at most a thousand, evenly spaced in that order;
+    :func:`dartboard.evaluation._points.fit_points`)."""
+
+    predicted: tuple[float, ...]
+    actual: tuple[float, ...]
+    residual: tuple[float, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: list(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+
+@dataclasses.dataclass(frozen=True)
 class Streamed:
     """Where the rows of a streamed evaluation came from
     (:func:`dartboard.scale.evaluate_parquet`, :func:`dartboard.scale.evaluate_dask`).
@@ -174,6 +188,8 @@ class EvaluationResult:
         Binary tasks given probabilities.
     errors : ErrorPoints or None
         Regression.
+    fit : FitPoints or None
+        Regression: the points of the predicted-vs-actual and residual figures.
     group_columns : tuple of str or None
         The names of the group columns, when groups were given.
     group_keys : tuple of tuple or None
@@ -205,6 +221,7 @@ class EvaluationResult:
     roc_band: dict[str, Any] | None = None
     pr_band: dict[str, Any] | None = None
     streamed: Streamed | None = None
+    fit: FitPoints | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON section of ``results.json`` and ``dartboard evaluate --json``."""
@@ -217,6 +234,8 @@ class EvaluationResult:
                 out["errors"] = list(self.errors.errors)
                 out["error_summary"] = [{"quantity": q, "value": v}
                                         for q, v in self.errors.summary]
+            if self.fit is not None:
+                out["fit"] = self.fit.to_dict()
         else:
             out.update(classes=None if self.classes is None else list(self.classes),
                        positive_label=self.positive_label,

@@ -26,6 +26,7 @@ import numpy as np
 from dartboard.metrics._registry import MetricSpec, specs
 from dartboard.uncertainty import _analytic, _bootstrap
 from dartboard.uncertainty._bootstrap import IntervalWarning
+from dartboard.uncertainty._methods import BOOTSTRAP_METHODS, PROPORTION_METHODS
 from dartboard.uncertainty._result import Interval
 
 __all__ = ["BOOTSTRAP_METHODS", "NO_CLASSES", "Batch", "Cells", "Family", "Metric", "State",
@@ -35,7 +36,6 @@ __all__ = ["BOOTSTRAP_METHODS", "NO_CLASSES", "Batch", "Cells", "Family", "Metri
 NO_CLASSES = ("stratified=True resamples within each class of y_true and needs class labels "
               "there; regression targets have none")
 
-BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
 
 _MODULES = {"counts": "dartboard.families._counts", "scores": "dartboard.families._scores",
             "means": "dartboard.families._means", "rows": "dartboard.families._rows",
@@ -274,6 +274,21 @@ class Family:
         """``(low, high, standard error)`` of an analytic ``method``."""
         raise ValueError(f"method={method!r} does not apply to {metric.name}")
 
+    def simulate(self, state: Any, metric: Metric, method: str, level: float,
+                 n_resamples: int, rng: np.random.Generator, estimate: float
+                 ) -> tuple[float, float, float, np.ndarray]:
+        """``(low, high, standard error, draws)`` of a ``method`` in ``simulated``:
+        an interval from draws of the state's own model rather than of its cells."""
+        raise ValueError(f"method={method!r} does not apply to {metric.name}")
+
+    #: methods among ``methods()`` that :meth:`simulate` forms (with ``n_resamples``
+    #: draws, unstratified)
+    simulated: tuple[str, ...] = ()
+
+    #: the bootstrap ``method="auto"`` takes where none of the registry's choices
+    #: applies
+    fallback = "bca"
+
     def proportion(self, state: Any, metric: Metric) -> tuple[float, float] | None:
         """``(successes, trials)`` when ``metric`` on this state is a binomial
         proportion of whole counts (Newcombe's gap interval needs them); else None."""
@@ -293,7 +308,7 @@ class Family:
 
 def declared(spec: MetricSpec) -> tuple[str, ...]:
     """The analytic interval methods the registry declares for a metric."""
-    proportions = _analytic.PROPORTION_METHODS if spec.proportion is not None else ()
+    proportions = PROPORTION_METHODS if spec.proportion is not None else ()
     named = (spec.default_interval, *spec.asymptotic)
     return (*proportions, *(m for m in named if m is not None and m not in BOOTSTRAP_METHODS
                             and m not in proportions))
@@ -325,7 +340,12 @@ def choose_method(family: Family, state: Any, metric: Metric, method: str) -> st
     for choice in reversed(candidates):
         if choice in BOOTSTRAP_METHODS or choice in applicable:
             return choice
-    return "bca"
+    return family.fallback
+
+
+class NoCells(ValueError):
+    """The state keeps nothing to resample (binned scores, a streamed state past its
+    cap): no bootstrap by design, not a fault of the data."""
 
 
 def interval_of(family: Family, state: Any, metric: Metric, *, method: str, level: float,
@@ -338,13 +358,23 @@ def interval_of(family: Family, state: Any, metric: Metric, *, method: str, leve
     if not np.isfinite(estimate):
         raise ValueError(f"{spec.name} is undefined on this data (it is {estimate}); no "
                          "interval can be formed")
-    method = choose_method(family, state, metric, method)
+    requested, method = method, choose_method(family, state, metric, method)
+    if method in family.simulated and stratified:
+        if requested == method:
+            raise ValueError(f"method={method!r} draws each bin's outcomes anew, so it "
+                             "cannot keep the classes' counts; use stratified=False or "
+                             "method='basic'")
+        method = family.fallback
+    if method in family.simulated:
+        low, high, se, dist = family.simulate(state, metric, method, level, n_resamples, rng,
+                                              estimate)
+        return Interval(estimate, low, high, level, method, se, dist, n_resamples, spec.name)
     if method not in BOOTSTRAP_METHODS:
         low, high, se = family.analytic(state, metric, method, level)
         return Interval(estimate, low, high, level, method, se, None, None, spec.name)
     cells = family.cells(state, metric)
     if cells is None:
-        raise ValueError(family.no_cells(state, metric))
+        raise NoCells(family.no_cells(state, metric))
     reps = replicates(cells, n_resamples, stratified, rng, method == "bca")
     low, high, se, used, dist = _bootstrap.bootstrap_interval(estimate, reps, level, method,
                                                               _bounds(metric))

@@ -18,9 +18,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from dartboard.families._base import Batch, Cells, Family, Metric, State
-from dartboard.metrics._calibration import _state, error_from_sums, norm_iv
-from dartboard.metrics._calibration_state import CalibrationState
-from dartboard.uncertainty._calibration import _cells as cell_moments
+from dartboard.metrics._calibration import (
+    CalibrationState,
+    binned_state,
+    error_from_sums,
+    norm_iv,
+)
+from dartboard.uncertainty._calibration import cell_moments, check_draws, pivot_interval
+from dartboard.uncertainty._methods import PIVOT
 
 __all__ = ["CalibrationFamily", "FAMILY"]
 
@@ -59,7 +64,7 @@ class CalibrationFamily(Family):
 
     def build(self, batch: Batch, metric: Metric) -> CalibrationCells:
         kw = metric.kwargs
-        return CalibrationCells(_state(batch.y_true, batch.of(metric), kw.get("n_bins", 15),
+        return CalibrationCells(binned_state(batch.y_true, batch.of(metric), kw.get("n_bins", 15),
                                        kw.get("strategy", "uniform"),
                                        kw.get("multiclass", "top_label"), batch.weight,
                                        kw.get("pos_label"), second_moment=True,
@@ -76,13 +81,39 @@ class CalibrationFamily(Family):
         return float(error_from_sums(state.weight, state.sum_p, norm, debiased,
                                      state.multiclass))
 
+    simulated = (PIVOT,)
+    # where the bin-pivot interval does not apply (weights, classwise errors) the basic
+    # bootstrap, which covers the error better than BCa near zero
+    fallback = "basic"
+
+    def methods(self, cells: CalibrationCells, metric: Metric) -> tuple[str, ...]:
+        return (PIVOT,) if self._one_group(cells) else ()
+
+    def why_not(self, cells: CalibrationCells, metric: Metric, method: str) -> str:
+        return (f"method={method!r} needs unweighted rows and a binary or top-label error "
+                "(no sample_weight, no classwise or marginal errors)")
+
+    def simulate(self, cells: CalibrationCells, metric: Metric, method: str, level: float,
+                 n_resamples: int, rng: np.random.Generator, estimate: float
+                 ) -> tuple[float, float, float, np.ndarray]:
+        norm, debiased = norm_iv(metric.kwargs.get("norm", "l1"),
+                                 metric.kwargs.get("debiased", False))
+        check_draws(n_resamples, cells.state.n_bins)
+        return pivot_interval(cells.state, estimate, norm, debiased, level, n_resamples, rng)
+
+    @staticmethod
+    def _one_group(calibration: CalibrationCells) -> bool:
+        state = calibration.state
+        return not calibration.weighted and state.n_groups == 1 and bool(
+            np.all(state.weight == np.round(state.weight)))
+
     def no_cells(self, cells: CalibrationCells, metric: Metric) -> str:
         return ("a bin-level bootstrap of the calibration error needs one group of whole row "
                 "counts (binary or top-label, no fractional sample weights)")
 
     def cells(self, calibration: CalibrationCells, metric: Metric) -> Cells | None:
         state = calibration.state
-        if calibration.weighted or state.n_groups != 1:
+        if not self._one_group(calibration):
             return None
         norm, debiased = norm_iv(metric.kwargs.get("norm", "l1"),
                                  metric.kwargs.get("debiased", False))

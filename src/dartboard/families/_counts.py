@@ -41,8 +41,9 @@ from dartboard.families._paired import PairedCounts
 from dartboard.metrics._batched import batch_count_metric, batch_multilabel_metric
 from dartboard.metrics._confusion import ConfusionCounts
 from dartboard.metrics._count_formulas import indicator_labels
-from dartboard.uncertainty._analytic import PROPORTION_METHODS, proportion_counts
+from dartboard.uncertainty._analytic import proportion_counts
 from dartboard.uncertainty._bootstrap import BATCH_BYTES, CountGroups, split_multinomial
+from dartboard.uncertainty._methods import PROPORTION_METHODS
 from dartboard.uncertainty._multilabel import IndicatorPatterns
 
 __all__ = ["CountsFamily", "CountsState", "FAMILY"]

@@ -43,7 +43,8 @@ from dartboard.metrics._deviance import pinball_terms, squared_log_terms, tweedi
 from dartboard.metrics._probabilistic import brier_terms, log_loss_terms
 from dartboard.uncertainty._bootstrap import IntervalWarning
 
-__all__ = ["FAMILY", "MAX_CELLS", "MeanCells", "MeansFamily", "TERMS"]
+__all__ = ["FAMILY", "MAX_CELLS", "MeanCells", "MeansFamily", "ROW_TERMS", "TERMS",
+           "has_row_terms", "row_terms"]
 
 #: the most (term, weight) cells a merged streamed state keeps for the bootstrap
 MAX_CELLS = 2**17
@@ -93,6 +94,37 @@ TERMS: dict[str, tuple[Callable[..., Any], frozenset[str], bool]] = {
     "mean_gamma_deviance": (_tweedie(2), frozenset(), False),
     "mean_tweedie_deviance": (tweedie_terms, frozenset({"power"}), False),
 }
+
+
+def _agreement(match: bool) -> Callable[..., Any]:
+    """Per-row ``1[y_pred = y]`` (``match``) or its complement; a multilabel row agrees
+    when all its labels do (accuracy and the 0-1 loss of indicator arrays)."""
+    def terms(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> Any:
+        t, o = np.asarray(y_true), np.asarray(y_pred)
+        equal = t == o if t.ndim == 1 else np.all(t == o, axis=1)
+        return (equal if match else ~equal).astype(np.float64), sample_weight
+
+    return terms
+
+
+#: metrics of other families that are also means of per-row terms (cross-validation
+#: inference needs each row's term): accuracy, the 0-1 loss
+ROW_TERMS: dict[str, Callable[..., Any]] = {"accuracy_score": _agreement(True),
+                                            "zero_one_loss": _agreement(False)}
+
+
+def has_row_terms(spec: Any) -> bool:
+    """Whether the metric (with its default keywords) is the mean of per-row terms that
+    :func:`row_terms` gives (RMSE, a root of a mean, is not)."""
+    if spec is None:
+        return False
+    return spec.name in ROW_TERMS or (spec.name in TERMS and not TERMS[spec.name][2])
+
+
+def row_terms(spec: Any, y_true: Any, y_pred: Any, kwargs: dict[str, Any]) -> np.ndarray:
+    """The per-row terms whose mean is the metric, as float64."""
+    function = ROW_TERMS.get(spec.name) or TERMS[spec.name][0]
+    return np.asarray(function(y_true, y_pred, **kwargs)[0], dtype=np.float64)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)

@@ -130,9 +130,13 @@ class RowsFamily(Family):
             return float(state.moments.compute(metric.name))
         # the metric itself (its edge cases and its care for extreme scales), the cells'
         # repeats as weights (R^2 and the others take weights as frequencies)
-        weight = {} if metric.name == "max_error" else {"sample_weight": state.size *
-                                                        state.weight}
-        return float(metric.spec.function(state.y, state.y_hat, **weight))
+        y, y_hat, w = state.y, state.y_hat, state.size * state.weight
+        if y.shape[0] == 1 and state.moments.n > 1:
+            # one distinct row standing for several: two halves of it, so that the
+            # metric sees more than one sample (R^2 is undefined on one)
+            y, y_hat, w = np.repeat(y, 2), np.repeat(y_hat, 2), np.repeat(w / 2, 2)
+        weight = {} if metric.name == "max_error" else {"sample_weight": w}
+        return float(metric.spec.function(y, y_hat, **weight))
 
     def no_cells(self, state: RowCells, metric: Metric) -> str:
         return (f"the bootstrap of {metric.name} needs the rows, which a streamed state "

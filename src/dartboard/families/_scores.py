@@ -37,14 +37,14 @@ from dartboard.families._base import (
 from dartboard.families._paired import MulticlassAUC, PairedAUC, batched_multiclass
 from dartboard.metrics._ranking import (
     ScoreState,
-    _ap_from_groups,
-    _auc_from_groups,
-    _pr_auc_from_groups,
+    ap_from_groups,
+    auc_from_groups,
+    pr_auc_from_groups,
 )
 from dartboard.metrics._sketches import BinnedScoreState
 from dartboard.uncertainty import _analytic, _asymptotic
-from dartboard.uncertainty._asymptotic import ROC_AUC_METHODS
 from dartboard.uncertainty._large import ovr_macro_auc_interval
+from dartboard.uncertainty._methods import ROC_AUC_METHODS
 
 __all__ = ["FAMILY", "ScoreCells", "ScoresFamily"]
 
@@ -239,16 +239,16 @@ def _pr_auc(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
     for r in range(pos.shape[0]):
         if pos[r].sum() > 0:
             drawn = (pos[r] + neg[r]) > 0  # thresholds at the scores drawn
-            out[r] = _pr_auc_from_groups(pos[r][drawn], neg[r][drawn])
+            out[r] = pr_auc_from_groups(pos[r][drawn], neg[r][drawn])
     return out
 
 
 #: metric -> (value from the score map, batched value from per-score weights)
 KERNELS: dict[str, tuple[Callable[..., float], Callable[..., np.ndarray]]] = {
-    "roc_auc_score": (lambda st: _auc_from_groups(st.pos, st.neg, None), _auc),
-    "average_precision_score": (lambda st: _ap_from_groups(st.pos, st.neg),
+    "roc_auc_score": (lambda st: auc_from_groups(st.pos, st.neg, None), _auc),
+    "average_precision_score": (lambda st: ap_from_groups(st.pos, st.neg),
                                 _average_precision),
-    "pr_auc_score": (lambda st: _pr_auc_from_groups(st.pos, st.neg), _pr_auc),
+    "pr_auc_score": (lambda st: pr_auc_from_groups(st.pos, st.neg), _pr_auc),
 }
 
 

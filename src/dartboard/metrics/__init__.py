@@ -10,10 +10,8 @@ loss, Brier), ``_calibration`` (calibration error, Brier decomposition, calibrat
 curve), ``_regression`` (errors, R^2, error distribution) and ``_similarity``.
 """
 
-from __future__ import annotations
-
-from dartboard._lazy import attach
-from dartboard.metrics._registry import specs
+from dartboard._lazy import attach as _attach
+from dartboard.metrics._registry import specs as _specs
 
 # the metric functions are the registry's; beside them each family module exports its
 # mergeable state and result classes
@@ -25,9 +23,9 @@ _CLASSES = {
     "dartboard.metrics._calibration": ["CalibrationState", "BrierDecomposition"],
 }
 _FAMILIES: dict[str, list[str]] = {}
-for _spec in specs():
+for _spec in _specs():
     _FAMILIES.setdefault(_spec.module, []).append(_spec.name)
 for _module, _names in _CLASSES.items():
     _FAMILIES.setdefault(_module, []).extend(_names)
 
-__getattr__, __dir__, __all__ = attach("dartboard.metrics", _FAMILIES, namespace=globals())
+__getattr__, __dir__, __all__ = _attach("dartboard.metrics", _FAMILIES, namespace=globals())

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning as _SklearnUndefinedMetricWarning
 
+from dartboard._labels import invalid_pos_label
 from dartboard._validation import (
     check_bool,
     check_labels_argument,
@@ -156,8 +157,7 @@ def _selection(classes: np.ndarray, average: str | None, labels: Any, pos_label:
         if pos_label in known:
             return "labels", (np.array([known.index(pos_label)]), np.ones(1, bool))
         if k >= 2:
-            raise ValueError(f"pos_label={pos_label!r} is not a valid label. It should be "
-                             f"one of {known!r}")
+            raise invalid_pos_label(pos_label, classes)
         return "labels", (np.zeros(1, np.intp), np.zeros(1, bool))  # all counts 0
     if single and pos_label not in (None, 1):
         warn_outside(f"Note that pos_label (set to {pos_label!r}) is ignored when average "

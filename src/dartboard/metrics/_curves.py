@@ -17,9 +17,9 @@ import numpy as np
 
 from dartboard._validation import as_float_array, check_bool, check_consistent_length
 from dartboard.metrics._ranking import (
-    _binary_positive,
     _descending_counts,
-    _group_scores,
+    binary_positive,
+    group_scores,
 )
 
 __all__ = ["auc", "det_curve"]
@@ -75,12 +75,14 @@ def det_curve(y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: A
     ([0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.35, 0.4, 0.8])
     """
     drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
-    positive, s, w, _ = _binary_positive(y_true, y_score, pos_label, sample_weight,
-                                         multiclass_ok=False)
+    # scikit-learn returns nan rates for a pos_label that is not a class; this
+    # function refuses one class anyway, so it names the mistake (dartboard._labels)
+    positive, s, w, _ = binary_positive(y_true, y_score, pos_label, sample_weight,
+                                         multiclass_ok=False, refuse_absent=True)
     if not positive.any() or positive.all():
         raise ValueError("Only one class is present in y_true. Detection error tradeoff "
                          "curve is not defined in that case.")
-    scores, pos, neg = _group_scores(positive, s, w)
+    scores, pos, neg = group_scores(positive, s, w)
     tps, fps = _descending_counts(pos, neg)
     tps = np.concatenate(([0.0], tps))
     fps = np.concatenate(([0.0], fps))

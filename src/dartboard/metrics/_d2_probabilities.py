@@ -25,6 +25,7 @@ from dartboard._validation import (
 )
 from dartboard.metrics._deviance import _too_few
 from dartboard.metrics._probabilistic import (
+    _binary_outcome,
     _encode_with_labels,
     _indicator_iv,
     _is_indicator,
@@ -37,8 +38,8 @@ from dartboard.metrics._probabilistic import (
 __all__ = ["d2_brier_score", "d2_log_loss_score"]
 
 
-def _class_weights(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any
-                   ) -> tuple[np.ndarray, float]:
+def _class_weights(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any,
+                   pos_label: Any = None) -> tuple[np.ndarray, float]:
     """The (weighted) number of samples of each class, and the total weight: the null
     model's frequencies are their ratio (which class is positive does not matter).
 
@@ -56,7 +57,11 @@ def _class_weights(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any
     p = to_numpy(y_proba, name="y_proba")
     n = check_consistent_length(("y_true", t), ("y_proba", p))
     w = check_sample_weight(sample_weight, n)
-    if p.ndim == 1 or p.shape[1] == 1:
+    if (p.ndim == 1 or p.shape[1] == 1) and pos_label is not None:
+        # scikit-learn's y_true == pos_label: a pos_label absent from y_true leaves
+        # every sample negative (a null model without error)
+        codes, n_classes = _binary_outcome(t, pos_label).astype(np.intp), 2
+    elif p.ndim == 1 or p.shape[1] == 1:
         codes, n_classes = encode_labels(("y_true", t)).codes[0], None
     else:
         classes, codes = _encode_with_labels(t, labels)
@@ -120,7 +125,7 @@ def d2_brier_score(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
         return float("nan")
     numerator = brier_score_loss(y_true, y_proba, sample_weight=sample_weight,
                                  pos_label=pos_label, labels=labels, scale_by_half=False)
-    weights, total = _class_weights(y_true, y_proba, sample_weight, labels)
+    weights, total = _class_weights(y_true, y_proba, sample_weight, labels, pos_label)
     frequency = weights / total
     # sum_c f_c (1 - f_c): 1 - sum_c f_c^2 when the classes exclude each other
     return _ratio(numerator, float(np.dot(frequency, 1.0 - frequency)))

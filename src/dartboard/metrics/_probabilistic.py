@@ -40,7 +40,7 @@ _EPS = np.finfo(np.float64).eps
 _SUM_TOLERANCE = 1e-8 + math.sqrt(_EPS)
 
 
-def _check_range(p: np.ndarray, name: str) -> None:
+def check_range(p: np.ndarray, name: str) -> None:
     hi, lo = p.max(), p.min()
     if hi > 1:
         raise ValueError(f"{name} contains values greater than 1 (maximum {hi!r}); "
@@ -92,7 +92,7 @@ def _multiclass_iv(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any
     t = label_array(y_true, name="y_true")
     n = check_consistent_length(("y_true", t), ("y_proba", p))
     w = check_sample_weight(sample_weight, n, allow_negative=True)
-    _check_range(p, "y_proba")
+    check_range(p, "y_proba")
     classes, codes = _encode_with_labels(t, labels)
     k = classes.shape[0]
     n_columns = 2 if p.ndim == 1 else p.shape[1]
@@ -124,7 +124,7 @@ def _indicator_iv(y_true: Any, p: np.ndarray, sample_weight: Any
         raise ValueError(f"a 2-D y_true must have the shape of y_proba {p.shape}; got "
                          f"{t.shape}")
     w = check_sample_weight(sample_weight, t.shape[0], allow_negative=True)
-    _check_range(p, "y_proba")
+    check_range(p, "y_proba")
     try:
         check_proba_rows(p, "y_proba")
     except ValueError as exc:
@@ -269,13 +269,15 @@ def _indicator_log_loss(y_true: Any, y_proba: Any, sample_weight: Any, labels: A
     return losses, w
 
 
-def _binary_outcome(y_true: np.ndarray, pos_label: Any) -> np.ndarray:
-    """0/1 indicator of the positive class (scikit-learn's backward-compatible rule)."""
+def _binary_outcome(y_true: np.ndarray, pos_label: Any, refuse_absent: bool = False
+                    ) -> np.ndarray:
+    """0/1 indicator of the positive class (scikit-learn's backward-compatible rule;
+    ``refuse_absent``: dartboard's rule for a ``pos_label`` that is not a class)."""
     enc = encode_labels(("y_true", y_true))
     if enc.n_classes > 2:
         raise ValueError(f"y_true has {enc.n_classes} classes but y_proba is 1-D "
                          "(binary); pass an (n_samples, n_classes) array of probabilities")
-    code = positive_index(enc.classes, pos_label, infer="numbers")
+    code = positive_index(enc.classes, pos_label, infer="numbers", refuse_absent=refuse_absent)
     return (enc.codes[0] == code).astype(np.float64)
 
 
@@ -327,7 +329,7 @@ def brier_terms(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
         t = label_array(y_true, name="y_true")
         n = check_consistent_length(("y_true", t), ("y_proba", p))
         w = check_sample_weight(sample_weight, n, allow_negative=True)
-        _check_range(p, "y_proba")
+        check_range(p, "y_proba")
         outcome = _binary_outcome(t, pos_label)
         outcome -= p
         per_sample = 2.0 * np.square(outcome, out=outcome)

@@ -97,7 +97,7 @@ def _union(scores_a: np.ndarray, pos_a: np.ndarray, neg_a: np.ndarray,
     return v.astype(np.float64, copy=False), pos, neg
 
 
-def _group_scores(positive: np.ndarray, score: np.ndarray, weight: np.ndarray | None
+def group_scores(positive: np.ndarray, score: np.ndarray, weight: np.ndarray | None
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Distinct ascending scores with the positive and negative weight at each.
 
@@ -128,7 +128,7 @@ def _descending_counts(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np
     return np.cumsum(pos[::-1], dtype=np.float64), np.cumsum(neg[::-1], dtype=np.float64)
 
 
-def _auc_from_groups(pos: np.ndarray, neg: np.ndarray, max_fpr: float | None = None
+def auc_from_groups(pos: np.ndarray, neg: np.ndarray, max_fpr: float | None = None
                      ) -> float:
     """Trapezoidal ROC AUC; nan (with a warning) without both classes."""
     n_pos, n_neg = float(pos.sum()), float(neg.sum())
@@ -170,7 +170,7 @@ def _precision_recall_points(pos: np.ndarray, neg: np.ndarray
     return precision, tps, fps, float(tps[-1]) if tps.shape[0] else 0.0
 
 
-def _ap_from_groups(pos: np.ndarray, neg: np.ndarray) -> float:
+def ap_from_groups(pos: np.ndarray, neg: np.ndarray) -> float:
     """Average precision, sum_k (R_k - R_{k-1}) P_k (scikit-learn's step sum)."""
     precision, tps, _, total = _precision_recall_points(pos, neg)
     if total <= 0:
@@ -179,7 +179,7 @@ def _ap_from_groups(pos: np.ndarray, neg: np.ndarray) -> float:
     return float(max(0.0, np.dot(pos[::-1], precision) / total))
 
 
-def _pr_auc_from_groups(pos: np.ndarray, neg: np.ndarray) -> float:
+def pr_auc_from_groups(pos: np.ndarray, neg: np.ndarray) -> float:
     """Trapezoidal area under the PR curve that starts at (recall 0, precision 1)."""
     precision, tps, _, total = _precision_recall_points(pos, neg)
     if total <= 0:
@@ -273,10 +273,12 @@ def _scores_iv(y_true: Any, y_score: Any, sample_weight: Any, *, score_ndim: Any
     return enc, s, _positive_weight(w) if positive_weight else w
 
 
-def _binary_positive(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
-                     *, multiclass_ok: bool, positive_weight: bool = True
+def binary_positive(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
+                     *, multiclass_ok: bool, positive_weight: bool = True,
+                     refuse_absent: bool = False
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, Any]:
-    """Positive-sample mask, scores, weights and the positive label (rule "strict")."""
+    """Positive-sample mask, scores, weights and the positive label (rule "strict";
+    ``refuse_absent`` as :func:`~dartboard._labels.positive_index`)."""
     enc, s, w = _scores_iv(y_true, y_score, sample_weight, positive_weight=positive_weight)
     if not hasattr(enc, "classes"):
         raise ValueError("y_true must be 1-D (binary labels) here; got a 2-D array")
@@ -285,7 +287,8 @@ def _binary_positive(y_true: Any, y_score: Any, pos_label: Any, sample_weight: A
                          "pos_label to treat one class as positive and the rest as "
                          "negative")
     label = positive_label(enc.classes, pos_label)
-    return enc.codes[0] == positive_index(enc.classes, label), s, w, label
+    code = positive_index(enc.classes, label, refuse_absent=refuse_absent)
+    return enc.codes[0] == code, s, w, label
 
 
 # ------------------------------------------------------------------ ScoreState
@@ -348,9 +351,9 @@ class ScoreState:
         """
         if _is_empty(y_true, "y_true") and _is_empty(y_score, "y_score"):
             return cls(pos_label=positive_label((), pos_label))
-        positive, s, w, label = _binary_positive(y_true, y_score, pos_label, sample_weight,
+        positive, s, w, label = binary_positive(y_true, y_score, pos_label, sample_weight,
                                                  multiclass_ok=True, positive_weight=False)
-        distinct, pos, neg = _group_scores(positive, s, w)
+        distinct, pos, neg = group_scores(positive, s, w)
         return cls(distinct, pos, neg, pos_label=label)
 
     def update(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> ScoreState:
@@ -419,10 +422,10 @@ def _check_max_fpr(max_fpr: Any) -> float | None:
 
 
 _FROM_STATE: dict[str, Callable[..., Any]] = {
-    "roc_auc_score": lambda st, max_fpr=None: _auc_from_groups(st.pos, st.neg,
+    "roc_auc_score": lambda st, max_fpr=None: auc_from_groups(st.pos, st.neg,
                                                                _check_max_fpr(max_fpr)),
-    "average_precision_score": lambda st: _ap_from_groups(st.pos, st.neg),
-    "pr_auc_score": lambda st: _pr_auc_from_groups(st.pos, st.neg),
+    "average_precision_score": lambda st: ap_from_groups(st.pos, st.neg),
+    "pr_auc_score": lambda st: pr_auc_from_groups(st.pos, st.neg),
     "roc_curve": lambda st, drop_intermediate=True: _roc_from_groups(
         st.scores, st.pos, st.neg, drop_intermediate),
     "precision_recall_curve": lambda st, drop_intermediate=False: _pr_curve_from_groups(
@@ -465,9 +468,9 @@ def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight
     >>> fpr.tolist(), tpr.tolist()
     ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
     """
-    positive, s, w, _ = _binary_positive(y_true, y_score, pos_label, sample_weight,
+    positive, s, w, _ = binary_positive(y_true, y_score, pos_label, sample_weight,
                                          multiclass_ok=True)
-    return _roc_from_groups(*_group_scores(positive, s, w), drop_intermediate)
+    return _roc_from_groups(*group_scores(positive, s, w), drop_intermediate)
 
 
 def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None,
@@ -485,9 +488,9 @@ def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None,
     >>> p.tolist(), r.tolist(), t.tolist()
     ([0.5, 0.6666666666666666, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
     """
-    positive, s, w, _ = _binary_positive(y_true, y_score, pos_label, sample_weight,
+    positive, s, w, _ = binary_positive(y_true, y_score, pos_label, sample_weight,
                                          multiclass_ok=True)
-    return _pr_curve_from_groups(*_group_scores(positive, s, w), drop_intermediate)
+    return _pr_curve_from_groups(*group_scores(positive, s, w), drop_intermediate)
 
 
 # ------------------------------------------------------------------ averaged scores
@@ -524,6 +527,46 @@ def _rowwise_auc(onehot: np.ndarray, s: np.ndarray) -> np.ndarray:
                       f"in that case ({int(undefined.sum())} row(s)).",
                       UndefinedMetricWarning, stacklevel=5)
     return np.divide(wins, n_pairs, out=np.full(n, np.nan), where=~undefined)
+
+
+def _rowwise_partial_auc(max_fpr: float) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """Per-row standardised partial ROC AUC over FPR in [0, max_fpr] (McClish), a row's
+    labels being its samples: scikit-learn's binary partial AUC of every row at once.
+
+    Each row is sorted once (descending); the curve's points are the cumulative
+    counts at the ends of tie groups (a position inside a group takes its group's
+    end, so it repeats a point and adds no area), and the trapezoids are cut at
+    ``max_fpr``, the last one by linear interpolation as scikit-learn cuts it.
+    """
+    def partial(onehot: np.ndarray, s: np.ndarray) -> np.ndarray:
+        n, k = s.shape
+        order = np.argsort(-s, axis=1, kind="stable")
+        ranked = np.take_along_axis(s, order, axis=1)
+        tps = np.cumsum(np.take_along_axis(onehot, order, axis=1), axis=1, dtype=np.float64)
+        fps = np.arange(1, k + 1, dtype=np.float64) - tps
+        last = np.ones((n, k), dtype=bool)
+        last[:, :-1] = ranked[:, :-1] != ranked[:, 1:]
+        end = np.minimum.accumulate(np.where(last, np.arange(k), k)[:, ::-1], axis=1)[:, ::-1]
+        tps, fps = np.take_along_axis(tps, end, axis=1), np.take_along_axis(fps, end, axis=1)
+        n_pos, n_neg = tps[:, -1:], fps[:, -1:]
+        undefined = (n_pos[:, 0] == 0) | (n_neg[:, 0] == 0)
+        if undefined.any():
+            warnings.warn("Only one class is present in y_true. ROC AUC score is not "
+                          f"defined in that case ({int(undefined.sum())} row(s)).",
+                          UndefinedMetricWarning, stacklevel=5)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            fpr = np.hstack([np.zeros((n, 1)), fps / n_neg])
+            tpr = np.hstack([np.zeros((n, 1)), tps / n_pos])
+            x0, x1, y0, y1 = fpr[:, :-1], fpr[:, 1:], tpr[:, :-1], tpr[:, 1:]
+            right = np.minimum(x1, max_fpr)
+            width = np.clip(right - x0, 0.0, None)
+            y_right = np.where(x1 > x0, y0 + (y1 - y0) * (right - x0) / (x1 - x0), y1)
+            area = (width * (y0 + y_right) / 2).sum(axis=1)
+        low = 0.5 * max_fpr ** 2
+        out = 0.5 * (1 + (area - low) / (max_fpr - low))
+        out[undefined] = np.nan
+        return out
+    return partial
 
 
 def _rowwise_ap(onehot: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -585,19 +628,19 @@ def _multilabel_iv(t: np.ndarray, s: np.ndarray, sample_weight: Any
 
 def _binary_auc(max_fpr: float | None) -> Callable[..., float]:
     def auc(positive: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> float:
-        _, pos, neg = _group_scores(positive.astype(bool, copy=False), s, w)
-        return _auc_from_groups(pos, neg, max_fpr)
+        _, pos, neg = group_scores(positive.astype(bool, copy=False), s, w)
+        return auc_from_groups(pos, neg, max_fpr)
     return auc
 
 
 def _binary_ap(positive: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> float:
-    _, pos, neg = _group_scores(positive.astype(bool, copy=False), s, w)
-    return _ap_from_groups(pos, neg)
+    _, pos, neg = group_scores(positive.astype(bool, copy=False), s, w)
+    return ap_from_groups(pos, neg)
 
 
 def _binary_pr_auc(positive: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> float:
-    _, pos, neg = _group_scores(positive.astype(bool, copy=False), s, w)
-    return _pr_auc_from_groups(pos, neg)
+    _, pos, neg = group_scores(positive.astype(bool, copy=False), s, w)
+    return pr_auc_from_groups(pos, neg)
 
 
 def _multiclass_auc(enc: Any, s: np.ndarray, w: np.ndarray | None, labels: Any,
@@ -673,7 +716,7 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
     ----------
     max_fpr : float in (0, 1], optional
         Standardised partial AUC over FPR in [0, max_fpr] (McClish correction),
-        binary only.
+        binary and multilabel (``average="samples"`` too: each row's partial AUC).
 
     Returns
     -------
@@ -693,8 +736,9 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
     enc, s, w = _scores_iv(y_true, y_score, sample_weight, score_ndim=(1, 2))
     if not hasattr(enc, "classes"):
         onehot, w = _multilabel_iv(enc, s, sample_weight)
+        full = max_fpr is None or max_fpr == 1.0
         return _average_columns(_binary_auc(max_fpr), onehot, s, w, average,
-                                _rowwise_auc if max_fpr is None else None)
+                                _rowwise_auc if full else _rowwise_partial_auc(max_fpr))
     if enc.n_classes > 2 or (s.ndim == 2 and s.shape[1] > 2):
         if max_fpr is not None and max_fpr != 1.0:
             raise ValueError("Partial AUC computation not available in multiclass setting, "
@@ -735,10 +779,7 @@ def _precision_score_iv(y_true: Any, y_score: Any, pos_label: Any, sample_weight
         return _average_columns(binary, onehot, s, w, average, rowwise)
     if s.ndim == 2:
         raise ValueError(f"y_score must be 1-D for binary y_true; got shape {s.shape}")
-    code = positive_index(enc.classes, pos_label)
-    if enc.n_classes == 2 and code < 0:
-        raise ValueError(f"pos_label={pos_label!r} is not a valid label. It should be one "
-                         f"of {enc.classes.tolist()!r}")
+    code = positive_index(enc.classes, pos_label, refuse_absent=True)
     return binary(enc.codes[0] == code, s, w)
 
 

@@ -821,6 +821,8 @@ class ErrorDistribution(Result):
 
     errors: np.ndarray
 
+    _repr_fields = ("n",)
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ErrorDistribution) and np.array_equal(self.errors,
                                                                        other.errors)

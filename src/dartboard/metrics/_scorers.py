@@ -8,8 +8,9 @@ which estimator method gives its input: ``predict``, ``predict_proba`` or
 ``decision_function``) is scikit-learn's fact: it is read from the installed
 scikit-learn's own scorer of that name, so the two cannot drift apart. Only the
 metric function is swapped for dartboard's (found in the registry by its name).
-Names whose metric dartboard does not provide (the clustering scores) are not
-offered.
+Names whose metric dartboard does not compute (the clustering scores, such as
+``adjusted_rand_score``) are scikit-learn's own scorers: ``get_scorer_names()`` is
+scikit-learn's list, and every name on it gives a scorer.
 
 Examples
 --------
@@ -26,14 +27,15 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
 from dartboard._validation import describe
 from dartboard.metrics._count_extra import class_likelihood_ratios
-from dartboard.metrics._registry import get_spec
+from dartboard.metrics._registry import MetricSpec, get_spec, spec_for
 
-__all__ = ["get_scorer", "get_scorer_names", "make_scorer"]
+__all__ = ["ScoringFacts", "get_scorer", "get_scorer_names", "make_scorer", "scoring_facts"]
 
 
 def positive_likelihood_ratio(y_true: Any, y_pred: Any) -> float:
@@ -64,22 +66,23 @@ def _ours(function_name: str) -> Callable[..., Any] | None:
 
 @cache
 def _scorers() -> dict[str, Any]:
-    """Each scikit-learn scorer name whose metric dartboard has, as a dartboard scorer."""
+    """Every scikit-learn scorer name: a dartboard scorer where dartboard has the metric,
+    else scikit-learn's own scorer (the clustering scores)."""
     from sklearn.metrics import _scorer as skm  # not the namespace: it may be patched
 
     out = {}
     for name in skm.get_scorer_names():
         theirs = skm.get_scorer(name)
         function = _ours(getattr(theirs._score_func, "__name__", ""))
-        if function is not None:
-            out[name] = skm.make_scorer(function, response_method=theirs._response_method,
-                                        greater_is_better=theirs._sign > 0,
-                                        **theirs._kwargs)
+        out[name] = theirs if function is None else skm.make_scorer(
+            function, response_method=theirs._response_method,
+            greater_is_better=theirs._sign > 0, **theirs._kwargs)
     return out
 
 
 def get_scorer_names() -> list[str]:
-    """Sorted names of the scorers :func:`get_scorer` knows (scikit-learn's names).
+    """Sorted names of the scorers :func:`get_scorer` knows: scikit-learn's names, all
+    of them.
 
     Examples
     --------
@@ -90,7 +93,8 @@ def get_scorer_names() -> list[str]:
 
 
 def get_scorer(scoring: Any) -> Any:
-    """The scorer called ``scoring``, computed by dartboard's metric.
+    """The scorer called ``scoring``, computed by dartboard's metric (scikit-learn's
+    own scorer for the clustering scores, whose metrics dartboard does not compute).
 
     Drop-in for :func:`sklearn.metrics.get_scorer`: a string is looked up (a new
     copy each time, as scikit-learn), a callable or None is returned as it is.
@@ -109,12 +113,7 @@ def get_scorer(scoring: Any) -> Any:
 
     scorers = _scorers()
     if scoring not in scorers:
-        from sklearn.metrics import _scorer as skm
-
-        why = (" dartboard has no metric for it (clustering scores are not part of "
-               "dartboard.metrics; use sklearn.metrics.get_scorer)"
-               if scoring in skm.get_scorer_names() else "")
-        raise ValueError(f"{scoring!r} is not a valid scoring value.{why} Use "
+        raise ValueError(f"{scoring!r} is not a valid scoring value. Use "
                          "dartboard.metrics.get_scorer_names() to get valid options.")
     return copy.deepcopy(scorers[scoring])
 
@@ -138,3 +137,90 @@ def make_scorer(score_func: Callable[..., Any], *, response_method: Any = "predi
 
     return skm.make_scorer(score_func, response_method=response_method,
                            greater_is_better=greater_is_better, **kwargs)
+
+
+#: the estimator method that gives a metric its input, by the registry's ``input``
+_RESPONSE = {"labels": "predict", "values": "predict", "probabilities": "predict_proba",
+             "scores": ("decision_function", "predict_proba")}
+
+
+@dataclass(frozen=True)
+class ScoringFacts:
+    """What a ``scoring`` argument computes: the metric, its keywords, its sign and
+    the estimator method that feeds it.
+
+    Attributes
+    ----------
+    name : str
+        The scorer's name, or the metric's.
+    spec : MetricSpec or None
+        The registry's spec of the metric; None for a callable dartboard does not know.
+    kwargs : dict
+        Keywords the scorer passes to the metric.
+    response_method : str or tuple of str
+        ``"predict"``, ``"predict_proba"``, ``"decision_function"`` or a tuple of
+        them (the first the estimator has).
+    sign : int
+        +1, or -1 for a scorer that negates a loss (``neg_log_loss``).
+    """
+
+    name: str
+    spec: MetricSpec | None
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    response_method: str | tuple[str, ...] = "predict"
+    sign: int = 1
+
+
+def _metric_spec(function: Any) -> MetricSpec | None:
+    """The spec of a dartboard metric, or of scikit-learn's function of the same name
+    (the one ``sklearn.metrics`` exports, compared by identity)."""
+    spec = spec_for(function)
+    if spec is not None:
+        return spec
+    import sklearn.metrics
+
+    name = getattr(function, "__name__", None)
+    if isinstance(name, str) and getattr(sklearn.metrics, name, None) is function:
+        try:
+            return get_spec(name)
+        except ValueError:
+            return None
+    return None
+
+
+def scoring_facts(scoring: Any) -> ScoringFacts:
+    """The facts of ``scoring``: a scorer name (``"neg_log_loss"``), a metric name of
+    the registry (``"log_loss"``), a scorer object (``make_scorer(...)``, dartboard's
+    or scikit-learn's) or a metric function.
+
+    Examples
+    --------
+    >>> facts = scoring_facts("neg_log_loss")
+    >>> facts.spec.name, facts.sign, facts.response_method
+    ('log_loss', -1, 'predict_proba')
+    >>> scoring_facts("zero_one_loss").response_method
+    'predict'
+    """
+    if isinstance(scoring, str):
+        if scoring in _scorers():
+            return replace(scoring_facts(get_scorer(scoring)), name=scoring)
+        try:
+            spec = get_spec(scoring)
+        except ValueError:
+            raise ValueError(f"scoring={scoring!r} is neither a scorer name "
+                             "(dartboard.metrics.get_scorer_names()) nor a dartboard metric "
+                             "name") from None
+        return ScoringFacts(scoring, spec, {}, _RESPONSE[spec.input], 1)
+    if hasattr(scoring, "_score_func") and hasattr(scoring, "_sign"):  # a scorer object
+        spec = _metric_spec(scoring._score_func)
+        name = spec.name if spec is not None else \
+            getattr(scoring._score_func, "__name__", type(scoring).__name__)
+        return ScoringFacts(name, spec, dict(getattr(scoring, "_kwargs", {})),
+                            getattr(scoring, "_response_method", "predict"),
+                            1 if scoring._sign > 0 else -1)
+    if callable(scoring):
+        spec = _metric_spec(scoring)
+        name = getattr(scoring, "__name__", type(scoring).__name__)
+        return ScoringFacts(name, spec, {}, _RESPONSE[spec.input] if spec else "predict", 1)
+    raise TypeError(f"scoring must be a scorer name, a metric name, a scorer or a metric "
+                    f"function; got {describe(scoring)}")

@@ -33,7 +33,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from dartboard.metrics._probabilistic import _check_range
+from dartboard.metrics._probabilistic import check_range
 
 __all__ = ["NotColumnIndices", "matrix_error", "top_label", "top_label_blocks"]
 
@@ -197,7 +197,7 @@ def matrix_error(p: np.ndarray, tolerance: float) -> ValueError | None:
         return ValueError("y_proba contains NaN or infinite values; all values must be "
                           "finite")
     try:
-        _check_range(p, "y_proba")
+        check_range(p, "y_proba")
     except ValueError as exc:
         return exc
     total = _row_sums(p)

@@ -5,9 +5,7 @@ returns the ``matplotlib.axes.Axes`` it drew on. matplotlib is imported only whe
 plot is drawn.
 """
 
-from __future__ import annotations
-
-from dartboard._lazy import attach
+from dartboard._lazy import attach as _attach
 
 _FAMILIES = {
     "dartboard.plots._metrics": [
@@ -15,10 +13,11 @@ _FAMILIES = {
         "plot_calibration_curve", "plot_error_distribution",
     ],
     "dartboard.plots._evaluation": ["plot_evaluation", "plot_group_gaps"],
+    "dartboard.plots._regression": ["plot_predicted_vs_actual", "plot_residuals"],
     "dartboard.plots._calibration": ["plot_reliability_diagram"],
     "dartboard.plots._compare": ["plot_critical_difference"],
     "dartboard.plots._selection": ["plot_dart_sweep", "plot_fold_scores"],
     "dartboard.plots._stability": ["plot_stability"],
 }
 
-__getattr__, __dir__, __all__ = attach("dartboard.plots", _FAMILIES, namespace=globals())
+__getattr__, __dir__, __all__ = _attach("dartboard.plots", _FAMILIES, namespace=globals())

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from dartboard.compare._results import RankResult
+from dartboard.plots._metrics import _new_axes
 
 __all__ = ["plot_critical_difference"]
 
@@ -56,11 +57,7 @@ def plot_critical_difference(rank_result: RankResult, ax: Any = None) -> Any:
     n_rows_left = half
     n_rows_right = k - half
     depth = (max(n_rows_left, n_rows_right) + 1) * step + len(groups) * bar_gap
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        width = max(6.0, 1.0 + 0.9 * k)
-        _, ax = plt.subplots(figsize=(width, 1.4 + 0.35 * depth / step))
+    ax = _new_axes(ax, figsize=(max(6.0, 1.0 + 0.9 * k), 1.4 + 0.35 * depth / step))
     left_x, right_x = 1.0 - 0.35 * max(1, k - 1) / 2, k + 0.35 * max(1, k - 1) / 2
 
     # axis of average ranks with integer ticks

@@ -11,39 +11,44 @@ from dartboard.plots._metrics import _new_axes
 __all__ = ["plot_evaluation", "plot_group_gaps"]
 
 
-def plot_evaluation(evaluation: Any, ax: Any = None, *, metrics: Any = None,
-                    groups: bool = True) -> Any:
-    """Each metric's estimate with its interval bar: a forest plot.
+# a panel's title by the registry's unit of its metrics
+_UNIT_TITLES = {"none": "without a unit", "target": "in the unit of y",
+                "target^2": "in the unit of y squared"}
 
-    Parameters
-    ----------
-    evaluation : Evaluation
-        From :func:`dartboard.evaluate`.
-    ax : matplotlib Axes, optional
-    metrics : list of str, optional
-        The rows to draw (default: all).
-    groups : bool, default=True
-        With groups, draw every group's estimate and interval beside the overall
-        one (one colour per group).
 
-    Returns
-    -------
-    matplotlib.axes.Axes
-    """
+def _panels(evaluation: Any, names: list[str]) -> list[tuple[str, list[str]]]:
+    """The metrics grouped by unit (the registry's ``unit``), in the evaluation's order:
+    one panel per unit; a metric of no known unit (your own callable, a unit that
+    depends on a keyword) gets a panel of its own."""
+    from dartboard.metrics._registry import resolve_metric
+
+    panels: dict[str, list[str]] = {}
+    for name in names:
+        try:
+            spec = resolve_metric(name).spec
+        except ValueError:  # a callable of your own, named by its function
+            spec = None
+        unit = spec.unit if spec is not None else "depends"
+        key = unit if unit in _UNIT_TITLES else f"own scale: {name}"
+        panels.setdefault(key, []).append(name)
+    return [(_UNIT_TITLES.get(key, key), members) for key, members in panels.items()]
+
+
+def _series(evaluation: Any, names: list[str], groups: bool) -> list[tuple[str, Any]]:
+    """(label, frame of estimate/low/high for ``names``): overall, then each group."""
     overall = evaluation.overall
-    names = list(overall.index) if metrics is None else list(metrics)
-    unknown = [m for m in names if m not in overall.index]
-    if unknown:
-        raise ValueError(f"metrics {unknown} are not rows of this evaluation; its rows are "
-                         f"{list(overall.index)}")
-    by_group = evaluation.by_group if groups else None
     series = [("overall", overall.loc[names])]
+    by_group = evaluation.by_group if groups else None
     if by_group is not None:
         levels = list(by_group.index.names[:-1])
         for key, frame in by_group.groupby(level=levels, sort=False):
             label = ", ".join(map(str, key if isinstance(key, tuple) else (key,)))
             series.append((label, frame.droplevel(levels).loc[names]))
-    ax = _new_axes(ax, figsize=(6.0, 0.45 * len(names) * max(1, len(series) ** 0.5) + 1.2))
+    return series
+
+
+def _forest(ax: Any, names: list[str], series: list[tuple[str, Any]]) -> None:
+    """One row per metric: each series' estimate with its interval bar."""
     y = np.arange(len(names))[::-1].astype(float)
     step = 0.8 / len(series)
     for i, (label, frame) in enumerate(series):
@@ -58,12 +63,79 @@ def plot_evaluation(evaluation: Any, ax: Any = None, *, metrics: Any = None,
         ax.errorbar(est, y + offset, xerr=err, fmt="o", ms=4, capsize=2.5, lw=1.2,
                     color="black" if label == "overall" else None, label=label)
     ax.set_yticks(y, names)
-    level = overall.attrs.get("confidence_level", 0.95)
-    ax.set_xlabel(f"estimate with its {level:.0%} interval")
+    ax.set_ylim(-0.6, len(names) - 0.4)
     ax.grid(axis="x", alpha=0.3)
+
+
+def _panel_axes(ax: Any, heights: list[int], height: float) -> list[Any]:
+    """One Axes per panel: a new figure's (heights in rows of metrics), or the given."""
+    if ax is None:
+        return list(_new_axes(None, figsize=(6.0, height), nrows=len(heights), squeeze=False,
+                              gridspec_kw={"height_ratios": heights})[:, 0])
+    axes = list(np.atleast_1d(np.asarray(ax, dtype=object)))
+    if len(axes) != len(heights):
+        raise ValueError(f"these metrics have {len(heights)} scales and need one Axes each; "
+                         f"got {len(axes)} (or choose metrics of one scale with metrics=)")
+    return axes
+
+
+def plot_evaluation(evaluation: Any, ax: Any = None, *, metrics: Any = None,
+                    groups: bool = True) -> Any:
+    """Each metric's estimate with its interval bar: a forest plot, one panel per unit.
+
+    Metrics of different units never share an axis (a mean squared error of 3000
+    beside an R^2 of 0.3 would squeeze every interval to a dot): the metrics without
+    a unit (proportions, scores, R^2...) share one panel, those in the unit of ``y``
+    (MAE, RMSE, ...) another, the squared error a third (the registry's ``unit``),
+    and a metric of your own has a panel of its own.
+
+    Parameters
+    ----------
+    evaluation : Evaluation
+        From :func:`dartboard.evaluate`.
+    ax : matplotlib Axes or sequence of Axes, optional
+        One Axes per panel (a new figure when omitted).
+    metrics : list of str, optional
+        The rows to draw (default: all).
+    groups : bool, default=True
+        With groups, draw every group's estimate and interval beside the overall
+        one (one colour per group).
+
+    Returns
+    -------
+    matplotlib.axes.Axes or ndarray of Axes
+        The Axes when the metrics have one unit (a classification), else one per
+        panel, top to bottom.
+
+    Examples
+    --------
+    >>> import dartboard
+    >>> ev = dartboard.evaluate([1.0, 2.0, 3.5, 4.0, 6.0], [1.2, 1.9, 3.0, 4.4, 5.1],
+    ...                         metrics=["r2", "mean_absolute_error", "mean_squared_error"],
+    ...                         n_resamples=200, random_state=0)
+    >>> [a.get_title(loc="left") for a in plot_evaluation(ev)]
+    ['without a unit', 'in the unit of y', 'in the unit of y squared']
+    """
+    overall = evaluation.overall
+    names = list(overall.index) if metrics is None else list(metrics)
+    unknown = [m for m in names if m not in overall.index]
+    if unknown:
+        raise ValueError(f"metrics {unknown} are not rows of this evaluation; its rows are "
+                         f"{list(overall.index)}")
+    panels = _panels(evaluation, names)
+    series = _series(evaluation, names, groups)
+    per_row = 0.45 * max(1, len(series) ** 0.5)
+    axes = _panel_axes(ax, [len(members) for _, members in panels],
+                       per_row * len(names) + 1.0 + 0.5 * len(panels))
+    level = overall.attrs.get("confidence_level", 0.95)
+    for axis, (title, members) in zip(axes, panels):
+        _forest(axis, members, [(label, frame.loc[members]) for label, frame in series])
+        if len(panels) > 1:
+            axis.set_title(title, fontsize="medium", loc="left")
+    axes[-1].set_xlabel(f"estimate with its {level:.0%} interval")
     if len(series) > 1:
-        ax.legend(fontsize="small", loc="best")
-    return ax
+        axes[0].legend(fontsize="small", loc="best")
+    return axes[0] if len(axes) == 1 else np.asarray(axes, dtype=object)
 
 
 def plot_group_gaps(difference: Any, ax: Any = None) -> Any:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from dartboard._format import format_number
+from dartboard._labels import encode_labels, positive_index
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
@@ -29,13 +30,16 @@ __all__ = [
 ]
 
 
-def _new_axes(ax: Any, figsize: tuple[float, float] = (5.0, 4.0)) -> Any:
+def _new_axes(ax: Any, figsize: tuple[float, float] = (5.0, 4.0), **grid: Any) -> Any:
+    """``ax``, or the axes of a new figure (``grid``: ``Figure.subplots``' nrows, ncols,
+    squeeze...). The figure is not pyplot's: nothing accumulates in pyplot's state, and
+    its constrained layout keeps tick labels inside it."""
     if ax is not None:
         return ax
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=figsize, layout="constrained")
-    return fig.subplots()
+    return fig.subplots(**grid)
 
 
 def _bounds(interval: Any) -> tuple[float, float] | None:
@@ -114,6 +118,12 @@ def _draw_point(ax: Any, point: Any, x_name: str, y_name: str, flip_x: bool) -> 
                 + (f" ({crit})" if crit else ""))
 
 
+def _check_pos_label(y_true: Any, pos_label: Any) -> None:
+    """A curve drawn from labels: a pos_label that is not one of the two classes is a
+    mistake (the rule of :mod:`dartboard._labels`), not a curve without positives."""
+    positive_index(encode_labels(("y_true", y_true)).classes, pos_label, refuse_absent=True)
+
+
 def plot_roc_curve(y_true: Any = None, y_score: Any = None, *, fpr: Any = None,
                    tpr: Any = None, roc_auc: float | None = None, interval: Any = None,
                    pos_label: Any = None, name: str | None = None, ax: Any = None,
@@ -152,6 +162,7 @@ def plot_roc_curve(y_true: Any = None, y_score: Any = None, *, fpr: Any = None,
     if not _points({"fpr": fpr, "tpr": tpr}, (y_true, y_score), ("y_true", "y_score")):
         from dartboard.metrics import roc_curve
 
+        _check_pos_label(y_true, pos_label)
         fpr, tpr, _ = roc_curve(y_true, y_score, pos_label=pos_label)
     fpr = as_float_array(fpr, name="fpr")
     tpr = as_float_array(tpr, name="tpr")
@@ -212,6 +223,7 @@ def plot_precision_recall_curve(y_true: Any = None, y_score: Any = None, *,
                    ("y_true", "y_score")):
         from dartboard.metrics import precision_recall_curve
 
+        _check_pos_label(y_true, pos_label)
         precision, recall, _ = precision_recall_curve(y_true, y_score, pos_label=pos_label)
         if prevalence is None:
             # the first point of the curve (every sample predicted positive)

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from dartboard.plots._metrics import _new_axes
 from dartboard.stability import StabilityResult
 
 __all__ = ["plot_stability"]
@@ -64,11 +65,8 @@ def plot_stability(result: StabilityResult, ax: Any = None, *,
         raise ValueError(f"panels must be one of {list(_PANELS)} or a tuple of them; got "
                          f"{panels!r}")
     if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, axes = plt.subplots(1, len(names), figsize=(4.5 * len(names), 3.4),
-                               squeeze=False)
-        axes = axes[0]
+        axes = _new_axes(None, figsize=(4.5 * len(names), 3.4), ncols=len(names),
+                         squeeze=False)[0]
     else:
         axes = np.atleast_1d(np.asarray(ax, dtype=object))
         if axes.shape[0] != len(names):

@@ -9,8 +9,6 @@ of the selection and stability figures are stored by whoever computed them with
 the helpers of :mod:`dartboard.report._inputs`.
 """
 
-from __future__ import annotations
-
 from dartboard.report._render import (
                                       FIGURES,
                                       render_report,

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from dartboard._format import format_number
+from dartboard._format import format_cells, format_number
 from dartboard._results import to_jsonable
 
 __all__ = ["render_report", "write_report", "write_json", "write_text_atomic",
@@ -54,21 +54,36 @@ FIGURES: dict[str, tuple[str, str]] = {
                                      "line marks no gap."),
     "stability": ("stability", "Stability of the bootstrap ensemble: per-point label "
                                "stability and spread of the predicted probabilities."),
+    "predicted-actual": ("regression", "Each held-out prediction against the actual "
+                                       "value; on the dashed diagonal the prediction is "
+                                       "exact, above it too low, below it too high."),
+    "residuals": ("regression", "Residuals (actual minus predicted) against the "
+                                "prediction; a trend or a widening band means the error "
+                                "depends on the prediction."),
     "error-distribution": ("regression", "Distribution of the regression errors on the "
                                          "held-out set: density (bars) and cumulative "
                                          "share (line)."),
 }
 
+# the size of a figure that shares a row with another: at most the width of a column of
+# the page's grid at full width, so that it is drawn at its own size (its text the same
+# size as every other figure's)
+_HALF = (5.5, 4.5)
 _SVG_OPEN = re.compile(r"<svg\b[^>]*>")
 _ID = re.compile(r'\bid="([^"]+)"')
+_WIDTH_PT = re.compile(r'\swidth="([0-9.]+)pt"')
+_PX_PER_PT = 96 / 72  # CSS pixels per point
 
 
 def svg_of(fig: Any, prefix: str) -> str:
     """Inline, responsive SVG markup of a matplotlib figure.
 
     The XML header and DOCTYPE are dropped, the root keeps its ``viewBox`` but its
-    fixed width and height are replaced by ``width="100%"``, and every ``id`` is
-    prefixed so several figures can share one page without clashing.
+    fixed width and height are replaced by ``width="100%"`` with a ``max-width`` of
+    the figure's own width, and every ``id`` is prefixed so several figures can share
+    one page without clashing. A figure shrinks on a narrow screen but is never drawn
+    larger than its size, so the text of every figure on the page has the same size
+    (matplotlib's 10 pt), whatever the figure's width.
 
     Examples
     --------
@@ -78,6 +93,8 @@ def svg_of(fig: Any, prefix: str) -> str:
     >>> svg = svg_of(fig, "demo")
     >>> svg.startswith('<svg width="100%"'), "viewBox" in svg, "<?xml" in svg
     (True, True, False)
+    >>> 'style="max-width: 192px"' in svg  # 2 inches at 96 pixels per inch
+    True
     """
     import matplotlib
 
@@ -88,8 +105,10 @@ def svg_of(fig: Any, prefix: str) -> str:
     text = text[text.index("<svg"):]
     head = _SVG_OPEN.match(text)
     root = head.group(0)
+    width = _WIDTH_PT.search(root)
+    cap = f' style="max-width: {float(width.group(1)) * _PX_PER_PT:.0f}px"' if width else ""
     root = re.sub(r'\s(width|height)="[^"]*"', "", root)
-    root = root.replace("<svg", f'<svg width="100%" role="img" class="fig-{prefix}"', 1)
+    root = root.replace("<svg", f'<svg width="100%"{cap} role="img" class="fig-{prefix}"', 1)
     text = root + text[head.end():]
     for name in set(_ID.findall(text)):
         new = f"{prefix}-{name}"
@@ -182,12 +201,32 @@ def _draw_errors(results: dict[str, Any]) -> Any:
                    (6.5, 4))
 
 
+def _draw_fit(results: dict[str, Any]) -> Any:
+    from dartboard.plots._regression import plot_predicted_vs_actual
+
+    sec = results["regression"]
+    fit = sec["fit"]
+    return _figure(lambda fig: plot_predicted_vs_actual(
+        predicted=fit["predicted"], actual=fit["actual"], name=sec.get("model"),
+        ax=fig.subplots()), (5, 4.6))
+
+
+def _draw_residuals(results: dict[str, Any]) -> Any:
+    from dartboard.plots._regression import plot_residuals
+
+    sec = results["regression"]
+    fit = sec["fit"]
+    return _figure(lambda fig: plot_residuals(
+        predicted=fit["predicted"], residual=fit["residual"], name=sec.get("model"),
+        ax=fig.subplots()), (5, 4.6))
+
+
 def _draw_sweep(results: dict[str, Any]) -> Any:
     from dartboard.plots import plot_dart_sweep
     from dartboard.report._inputs import sweep_from_input
 
     sweep = sweep_from_input(results["selection"]["sweep"])
-    return _figure(lambda fig: plot_dart_sweep(sweep, ax=fig.subplots()), (7, 4.5))
+    return _figure(lambda fig: plot_dart_sweep(sweep, ax=fig.subplots()), _HALF)
 
 
 def _draw_folds(results: dict[str, Any]) -> Any:
@@ -197,7 +236,7 @@ def _draw_folds(results: dict[str, Any]) -> Any:
 
     # the ranking rows are dart_rank's table, in rank order
     ranking = pd.DataFrame(results["selection"]["ranking"])
-    return _figure(lambda fig: plot_fold_scores(ranking, ax=fig.subplots()), (7, 4.5))
+    return _figure(lambda fig: plot_fold_scores(ranking, ax=fig.subplots()), _HALF)
 
 
 def _draw_cd(results: dict[str, Any]) -> Any:
@@ -227,8 +266,28 @@ _DRAW: dict[str, tuple[Callable[[dict[str, Any]], Any], tuple[str, ...]]] = {
     "calibration": (_draw_calibration, ("classification", "calibration")),
     "group-gaps": (_draw_gaps, ("classification", "difference")),
     "stability": (_draw_stability, ("stability", "figure")),
+    "predicted-actual": (_draw_fit, ("regression", "fit")),
+    "residuals": (_draw_residuals, ("regression", "fit")),
     "error-distribution": (_draw_errors, ("regression", "errors")),
 }
+
+
+def _band_note(band: dict[str, Any] | None) -> str:
+    """The sentence a curve's caption gains when the results hold its band."""
+    if not band:
+        return ""
+    resamples = band.get("n_resamples")
+    how = f"{band['method']}, {resamples:,} resamples" if resamples else band["method"]
+    return (f" The shaded area is the curve's {band['confidence_level']:.0%} "
+            f"{band['kind']} confidence band ({how}).")
+
+
+def _caption(fig_id: str, results: dict[str, Any]) -> str:
+    caption = FIGURES[fig_id][1]
+    band = {"roc": "roc_band", "pr": "pr_band"}.get(fig_id)
+    if band is not None:
+        caption += _band_note(results["classification"].get(band))
+    return caption
 
 
 def _has(results: dict[str, Any], path: tuple[str, ...]) -> bool:
@@ -253,9 +312,8 @@ def build_figures(results: dict[str, Any]) -> tuple[dict[str, dict[str, str]], l
         except ImportError as exc:
             notes.append(f"Figure '{fig_id}' not available: {exc}")
             continue
-        section, caption = FIGURES[fig_id]
-        figures[fig_id] = {"svg": svg_of(fig, fig_id), "caption": caption,
-                           "section": section}
+        figures[fig_id] = {"svg": svg_of(fig, fig_id), "caption": _caption(fig_id, results),
+                           "section": FIGURES[fig_id][0]}
     return figures, notes
 
 
@@ -286,6 +344,7 @@ def _render(results: dict[str, Any]) -> str:
         autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True,
         undefined=jinja2.StrictUndefined)
     env.filters["fmt"] = format_number
+    env.globals["cells"] = lambda row, columns: format_cells(row, [c[0] for c in columns])
     template = env.get_template("report.html")
     return template.render(r=results, figures=figures,
                            notes=list(results.get("notes", [])) + notes,

@@ -16,11 +16,9 @@ came from. The bounded-memory states :class:`BinnedScoreState` and
 :class:`QuantileSketch` report their own error bounds.
 """
 
-from __future__ import annotations
+from dartboard._lazy import attach as _attach
 
-from dartboard._lazy import attach
-
-__getattr__, __dir__, __all__ = attach("dartboard.scale", {
+__getattr__, __dir__, __all__ = _attach("dartboard.scale", {
     "._parquet": ["evaluate_parquet"],
     "._dask": ["evaluate_dask"],
     "._grid": ["cross_validate_grid"],

@@ -381,14 +381,19 @@ def _planned(spec: Spec, task: str, given: set[str], classes: np.ndarray | None,
 
 # ---------------------------------------------------------------------- batches
 
-def bundle_from_columns(plan: Setup, columns: dict[str, Any], source: str) -> Bundle:
-    """The states of one batch; errors are prefixed with ``source`` (the file or partition)."""
+def bundle_from_columns(plan: Setup, columns: dict[str, Any], source: str,
+                        earlier: frozenset[Any] = frozenset()) -> Bundle:
+    """The states of one batch; errors are prefixed with ``source`` (the file or partition).
+
+    ``earlier``: the labels of the batches read before (a third label across batches is
+    the in-memory error at the batch that brings it).
+    """
     spec = plan.spec
     n = len(columns[spec.y_true])
     if n == 0:
         return Bundle()
     try:
-        batch, labels = _batch(plan, columns, n)
+        batch, labels = _batch(plan, columns, n, earlier)
         groups = None
         if spec.groups:
             from dartboard.evaluation._groups import encode_groups
@@ -401,7 +406,8 @@ def bundle_from_columns(plan: Setup, columns: dict[str, Any], source: str) -> Bu
     return bundle
 
 
-def _batch(plan: Setup, columns: dict[str, Any], n: int) -> tuple[Batch, frozenset[Any]]:
+def _batch(plan: Setup, columns: dict[str, Any], n: int, earlier: frozenset[Any] = frozenset()
+           ) -> tuple[Batch, frozenset[Any]]:
     """The batch the in-memory evaluation makes of these rows, and the labels of y_true."""
     spec = plan.spec
     w = None
@@ -428,7 +434,7 @@ def _batch(plan: Setup, columns: dict[str, Any], n: int) -> tuple[Batch, frozens
         column = proba[:, 1] if classes.shape[0] == 2 else proba
         inputs["scores"] = inputs["probabilities"] = column
     elif spec.y_score is not None:
-        known = seen | set(() if plan.classes is None else plan.classes.tolist())
+        known = seen | earlier | set(() if plan.classes is None else plan.classes.tolist())
         check_score_labels(np.array(sorted(known)))  # the in-memory error, in any batch
         score = as_float_array(columns[spec.y_score], name=spec.describe_column("y_score"))
         inputs["scores"] = score

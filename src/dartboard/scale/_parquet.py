@@ -106,7 +106,7 @@ model
     >>> import os, tempfile, pyarrow as pa, pyarrow.parquet as pq
     >>> folder = tempfile.mkdtemp()
     >>> for i in range(2):
-    ...     table = pa.table({"label": [0, 1, 1, 0], "score": [0.1, 0.9, 0.4 + i, 0.6]})
+    ...     table = pa.table({"label": [0, 1, 1, 0], "score": [0.1, 0.9, 0.4 + 0.3 * i, 0.6]})
     ...     pq.write_table(table, os.path.join(folder, f"part{i}.parquet"))
     >>> ev = evaluate_parquet(folder, y_true="label", y_score="score")
     >>> ev.n_rows, ev.n_files, float(ev.overall.loc["roc_auc", "estimate"])
@@ -123,10 +123,10 @@ model
     plan = setup(spec, **_ranges(spec, fragments, batch_size))
     bar = None
     if progress:
-        from dartboard._parallel import _Progress
+        from dartboard._parallel import ProgressBar
 
         total = sum(f.metadata.num_rows for f in fragments)
-        bar = _Progress(total, "evaluating")
+        bar = ProgressBar(total, "evaluating")
     try:
         bundle = stream_fragments(fragments, plan, batch_size, bar)
     finally:
@@ -140,11 +140,14 @@ def stream_fragments(fragments: list[Any], plan: Setup, batch_size: int,
     """Merged states of all record batches of the files (errors name the file)."""
     spec = plan.spec
     stack = MergeStack(plan.planned)
+    seen: frozenset[Any] = frozenset()
     for fragment in fragments:
         source = f"file {fragment.path!r}"
         for batch in fragment.to_batches(columns=spec.columns, batch_size=batch_size):
             columns = {name: _column(batch, name, spec, source) for name in spec.columns}
-            stack.push(bundle_from_columns(plan, columns, source))
+            bundle = bundle_from_columns(plan, columns, source, seen)
+            seen = seen | (bundle.labels or frozenset())
+            stack.push(bundle)
             if bar:
                 bar.advance(batch.num_rows)
     return stack.result()

@@ -13,7 +13,11 @@
 - :func:`calibration_bins`, :func:`interval_from_calibration_state`: per-bin
   intervals of a reliability diagram; the calibration error's interval from a
   merged calibration state (the bin-level bootstrap ``interval`` uses).
-- :func:`cv_interval` (fold scores): t-interval, with the Nadeau-Bengio correction.
+- :func:`cv_interval` (fold scores): t-interval, with the Nadeau-Bengio correction
+  (it undercovers: the folds are correlated).
+- :func:`nested_cv_interval` (estimator, X, y): Bates, Hastie and Tibshirani's
+  nested cross-validation interval for the error of the model fit on the data,
+  with the naive interval beside it (:class:`CVInterval`).
 - :func:`roc_band`, :func:`pr_band`: pointwise and simultaneous confidence bands
   of ROC and precision-recall curves (:class:`CurveBand`).
 - :func:`select_threshold`, :func:`evaluate_threshold`: an operating point with
@@ -23,16 +27,16 @@
 Names load lazily, so importing this package costs nothing until it is used.
 """
 
-from __future__ import annotations
+from dartboard._lazy import attach as _attach
 
-from dartboard._lazy import attach
-
-__getattr__, __dir__, __all__ = attach(
+__getattr__, __dir__, __all__ = _attach(
     "dartboard.uncertainty",
-    {"._interval": ["interval", "cv_interval"], "._result": ["Interval"],
+    {"._interval": ["interval", "cv_interval", "interval_from_calibration_state"],
+     "._result": ["Interval"],
      "._bootstrap": ["IntervalWarning"],
      "._state": ["interval_from_counts", "interval_from_score_state"],
-     "._calibration": ["calibration_bins", "CalibrationBins", "interval_from_calibration_state"],
+     "._calibration": ["calibration_bins", "CalibrationBins"],
      "._bands": ["roc_band", "pr_band", "CurveBand"],
-     "._thresholds": ["select_threshold", "evaluate_threshold", "OperatingPoint"]},
+     "._thresholds": ["select_threshold", "evaluate_threshold", "OperatingPoint"],
+     "._nested": ["nested_cv_interval", "CVInterval"]},
     namespace=globals())

@@ -44,8 +44,6 @@ from scipy import special
 
 from dartboard.uncertainty._bootstrap import IntervalWarning
 
-PROPORTION_METHODS = ("wald", "wilson", "clopper-pearson", "agresti-coull", "jeffreys")
-
 
 def normal_quantile(confidence_level: float) -> float:
     """``z`` with ``P(|Z| <= z) = confidence_level`` for a standard normal ``Z``."""

@@ -62,11 +62,6 @@ from scipy import special
 from dartboard.uncertainty._analytic import normal_quantile
 from dartboard.uncertainty._bootstrap import IntervalWarning
 
-#: the methods of this module
-METHODS = ("delong-logit", "newcombe", "logit", "influence-logit", "t")
-#: the intervals of a binary ROC AUC (DeLong's, also on the logit scale, and Newcombe's)
-ROC_AUC_METHODS = ("delong", "delong-logit", "newcombe")
-
 
 def logit_interval(estimate: float, se_logit: float, confidence_level: float,
                    df: float = float("inf")) -> tuple[float, float]:
@@ -158,7 +153,7 @@ def ap_influence(pos: np.ndarray, neg: np.ndarray) -> tuple[float, float]:
     """(AP, variance of AP) from positive and negative counts per distinct score.
 
     ``pos[g]``, ``neg[g]``: samples at the g-th distinct score, scores
-    increasing (as :func:`dartboard.metrics._ranking._group_scores` gives
+    increasing (as :func:`dartboard.metrics._ranking.group_scores` gives
     them). See the module docstring for the influence function.
     """
     p = np.asarray(pos, dtype=np.float64)[::-1]

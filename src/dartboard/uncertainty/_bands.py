@@ -67,7 +67,7 @@ from dartboard._validation import (
     check_n_resamples,
     check_option,
 )
-from dartboard.metrics._ranking import _binary_positive, _group_scores
+from dartboard.metrics._ranking import binary_positive, group_scores
 from dartboard.uncertainty._bootstrap import _batch_size, multinomial_replicates
 
 __all__ = ["CurveBand", "pr_band", "roc_band"]
@@ -136,7 +136,7 @@ class _SortedScores:
 
     @classmethod
     def build(cls, positive: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> _SortedScores:
-        scores, pos, neg = _group_scores(positive, s, w)
+        scores, pos, neg = group_scores(positive, s, w)
         scores, pos, neg = scores[::-1], pos[::-1].astype(np.float64), neg[::-1].astype(np.float64)
         if w is None:
             return cls(scores, pos, neg, None)
@@ -340,7 +340,8 @@ def _band_iv(y_true: Any, y_score: Any, grid: Any, grid_name: str, kind: Any,
     kind = check_option(kind, "kind", KINDS)
     level = check_confidence_level(confidence_level)
     n_resamples = check_n_resamples(n_resamples)
-    positive, s, w, _ = _binary_positive(y_true, y_score, pos_label, sample_weight,
+    positive, s, w, _ = binary_positive(y_true, y_score, pos_label, sample_weight,
+                                         refuse_absent=True,
                                          multiclass_ok=True)
     g = as_float_array(grid, name=grid_name, ndim=1)
     if np.any(g < 0) or np.any(g > 1) or (open_zero and np.any(g == 0)):

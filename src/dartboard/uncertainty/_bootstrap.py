@@ -66,6 +66,16 @@ class Replicates:
 
 # --------------------------------------------------------------------- intervals
 
+def _std(values: np.ndarray) -> float:
+    """The sample standard deviation (ddof = 1) of finite values, computed on the values
+    divided by their largest magnitude: squares of values near 1e200 overflow, and of
+    values near 1e-200 underflow to 0."""
+    scale = float(np.max(np.abs(values)))
+    if scale == 0.0:
+        return 0.0
+    return scale * float(np.std(values / scale, ddof=1))
+
+
 def bootstrap_interval(estimate: float, reps: Replicates, confidence_level: float,
                        method: str, bounds: tuple[float, float] | None = None
                        ) -> tuple[float, float, float, str, np.ndarray]:
@@ -89,7 +99,7 @@ def bootstrap_interval(estimate: float, reps: Replicates, confidence_level: floa
                       IntervalWarning, stacklevel=4)
         values = values[~bad]
     alpha = (1.0 - confidence_level) / 2.0
-    se = float(np.std(values, ddof=1)) if values.shape[0] > 1 else 0.0
+    se = _std(values) if values.shape[0] > 1 else 0.0
     if values.min() == values.max():
         warnings.warn(f"all {values.shape[0]} bootstrap replicates equal {float(values[0])!r}: the "
                       "interval is degenerate (zero width)", IntervalWarning, stacklevel=4)
@@ -394,7 +404,7 @@ class RankedScores:
         Thresholds are the distinct scores drawn at least once; the metric's own
         kernel turns their counts into the area.
         """
-        from dartboard.metrics._ranking import _pr_auc_from_groups
+        from dartboard.metrics._ranking import pr_auc_from_groups
 
         cpos, cneg = self.split(counts)
         pg = np.bincount(self.group_pos, weights=cpos, minlength=self.n_groups)
@@ -403,7 +413,7 @@ class RankedScores:
             return float("nan")
         drawn = (pg + ng) > 0
         # the kernel takes scores in increasing order
-        return _pr_auc_from_groups(pg[drawn][::-1], ng[drawn][::-1])
+        return pr_auc_from_groups(pg[drawn][::-1], ng[drawn][::-1])
 
 
 def ranking_replicates(kind: str, ranked: RankedScores, n_resamples: int, stratified: bool,

@@ -16,6 +16,7 @@ import numpy as np
 
 from dartboard.metrics._registry import MetricSpec
 from dartboard.uncertainty import _asymptotic
+from dartboard.uncertainty._methods import ROC_AUC_METHODS
 
 _HINT = "; use a bootstrap method (percentile, basic or bca)"
 
@@ -37,7 +38,7 @@ def _refusal(spec: MetricSpec, method: str, y_t: np.ndarray, y_o: np.ndarray,
         # of the full AUC does not describe
         return (f"method={method!r} is the interval of the full ROC AUC; "
                 f"max_fpr={kwargs['max_fpr']!r} (a partial AUC) needs a bootstrap method")
-    if method in _asymptotic.ROC_AUC_METHODS and (np.ndim(y_o) == 2
+    if method in ROC_AUC_METHODS and (np.ndim(y_o) == 2
                                                    or np.unique(y_t).shape[0] > 2):
         n_classes = np.unique(y_t).shape[0]
         author = "Newcombe" if method == "newcombe" else "DeLong"

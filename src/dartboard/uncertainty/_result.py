@@ -48,3 +48,5 @@ class Interval(Result):
     bootstrap_distribution: np.ndarray | None = None
     n_resamples: int | None = None
     metric: str = ""
+
+    _repr_fields = ("estimate", "low", "high", "confidence_level", "method", "metric")

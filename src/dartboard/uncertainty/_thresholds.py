@@ -57,9 +57,9 @@ from dartboard._validation import (
     check_real,
 )
 from dartboard.metrics._count_formulas import fbeta, proportion
-from dartboard.metrics._ranking import _binary_positive
+from dartboard.metrics._ranking import binary_positive
 from dartboard.metrics._registry import get_spec
-from dartboard.uncertainty._analytic import PROPORTION_METHODS, proportion_interval
+from dartboard.uncertainty._analytic import proportion_interval
 from dartboard.uncertainty._bands import _SortedScores
 from dartboard.uncertainty._bootstrap import (
     CountGroups,
@@ -69,6 +69,7 @@ from dartboard.uncertainty._bootstrap import (
     count_replicates,
     multinomial_replicates,
 )
+from dartboard.uncertainty._methods import PROPORTION_METHODS
 from dartboard.uncertainty._result import Interval
 
 __all__ = ["CRITERIA", "OperatingPoint", "evaluate_threshold", "select_threshold"]
@@ -107,6 +108,8 @@ class OperatingPoint(Result):
     confidence_level: float
     n_resamples: int | None
     n_unmet: int = 0
+
+    _repr_fields = ("threshold", "criterion", "intervals", "confidence_level")
 
     def to_frame(self) -> Any:
         """One row per quantity: estimate, low, high, method."""
@@ -200,7 +203,8 @@ def _costs_iv(costs: Any) -> np.ndarray:
 def _common_iv(y_true: Any, y_score: Any, confidence_level: Any, sample_weight: Any,
                pos_label: Any, costs: Any, prevalence: Any) -> tuple[Any, ...]:
     level = check_confidence_level(confidence_level)
-    positive, s, w, _ = _binary_positive(y_true, y_score, pos_label, sample_weight,
+    positive, s, w, _ = binary_positive(y_true, y_score, pos_label, sample_weight,
+                                         refuse_absent=True,
                                          multiclass_ok=True)
     live = np.ones(positive.shape[0], dtype=bool) if w is None else w > 0
     if not (positive & live).any() or not (~positive & live).any():
@@ -287,7 +291,8 @@ def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
 
     Examples
     --------
-    >>> point = select_threshold([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9],
+    >>> # twelve points: with six, some resamples lack a positive (an IntervalWarning)
+    >>> point = select_threshold([0, 0, 1, 1, 0, 1] * 2, [0.1, 0.4, 0.35, 0.8, 0.2, 0.9] * 2,
     ...                          n_resamples=200, random_state=0)
     >>> point.threshold, point.midpoint  # Youden ties 0.8 and 0.35: the higher wins
     (0.8, 0.6000000000000001)

@@ -1,0 +1,425 @@
+"""nested_cv_interval: Bates, Hastie and Tibshirani's (2024) nested cross-validation.
+
+Oracles: a plain-loop transcription of their Algorithm 1 (every inner model fit
+on its own, nothing shared or vectorised), scikit-learn's cross_val_score on the
+same folds for the point estimate, statsmodels' cluster-robust variance for the
+grouped fold variance, and (with Rscript and data.table) the aggregation of
+mlr3inferr's MeasureCiNestedCV re-typed in R.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import special
+from sklearn.linear_model import LinearRegression, LogisticRegression
+from sklearn.model_selection import KFold, PredefinedSplit, cross_val_score
+from sklearn.tree import DecisionTreeClassifier
+
+import dartboard
+from dartboard import CVInterval, nested_cv_interval
+from dartboard.uncertainty import _nested
+from dartboard.uncertainty._bootstrap import IntervalWarning
+
+
+def _regression(n=24, p=3, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, p))
+    return X, X @ np.linspace(1, -1, p) + rng.normal(size=n)
+
+
+def _classification(n=40, seed=1):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    return X, (X[:, 0] + rng.normal(size=n) > 0).astype(int)
+
+
+def _squared(model, X, y):
+    return (y - model.predict(X)) ** 2
+
+
+def _log_loss(model, X, y):
+    p = np.clip(model.predict_proba(X)[np.arange(y.shape[0]), y], 1e-15, 1)
+    return -np.log(p)
+
+
+def _correct(model, X, y):
+    return (model.predict(X) == y).astype(float)
+
+
+def _algorithm_1(estimator, X, y, fold_ids, loss, level, bounds=(0.0, np.inf)):
+    """Bates et al.'s Algorithm 1 and interval, loop by loop, on the given folds; the
+    ends clipped to the loss's range, as mlr3inferr does (``within_range``)."""
+    from sklearn.base import clone
+
+    n, k = y.shape[0], int(fold_ids.max()) + 1
+    a_list, b_list, es, outer_all = [], [], [], []
+    for ids in fold_ids:
+        for out in range(k):
+            e_in = []
+            for inn in range(k):
+                if inn == out:
+                    continue
+                train = (ids != out) & (ids != inn)
+                model = clone(estimator).fit(X[train], y[train])
+                e_in.extend(loss(model, X[ids == inn], y[ids == inn]))
+            model = clone(estimator).fit(X[ids != out], y[ids != out])
+            e_out = loss(model, X[ids == out], y[ids == out])
+            a_list.append((np.mean(e_in) - np.mean(e_out)) ** 2)
+            b_list.append(np.var(e_out, ddof=1) / len(e_out))
+            es.extend(e_in)
+            outer_all.extend(e_out)
+    mse = np.mean(a_list) - np.mean(b_list)
+    err_ncv, err_cv = np.mean(es), np.mean(outer_all)
+    centre = err_ncv - (1 + (k - 2) / k) * (err_ncv - err_cv)
+    sd = np.std(es, ddof=1)
+    lowest = sd / np.sqrt(n)
+    se = max(lowest, min(np.sqrt(max(0.0, (k - 1) / k * mse)), np.sqrt(k) * lowest))
+    z = special.ndtri(0.5 + level / 2)
+    naive_se = np.std(outer_all, ddof=1) / np.sqrt(n)
+    low, high, naive_low, naive_high = np.clip(
+        [centre - z * se, centre + z * se, err_cv - z * naive_se, err_cv + z * naive_se],
+        *bounds)
+    return {"estimate": err_cv, "low": low, "high": high, "standard_error": se, "mse": mse,
+            "nested_estimate": err_ncv, "bias": err_cv - centre,
+            "naive_standard_error": naive_se, "naive_low": naive_low, "naive_high": naive_high}
+
+
+def _assert_matches(res, expected, sign=1.0):
+    for name, value in expected.items():
+        got = getattr(res, name)
+        if name in ("mse", "standard_error", "naive_standard_error"):
+            want = value
+        elif name in ("low", "high", "naive_low", "naive_high"):
+            # the loop works on losses; a negated scorer swaps the ends
+            other = {"low": "high", "high": "low", "naive_low": "naive_high",
+                     "naive_high": "naive_low"}[name]
+            want = sign * (value if sign > 0 else expected[other])
+        else:
+            want = sign * value
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12, err_msg=name)
+
+
+@pytest.mark.parametrize(("scoring", "sign"), [("neg_mean_squared_error", -1.0),
+                                               ("mean_squared_error", 1.0)])
+def test_regression_matches_algorithm_1_loops(scoring, sign):
+    X, y = _regression()
+    res = nested_cv_interval(LinearRegression(), X, y, scoring=scoring, cv=4, n_repeats=3,
+                             random_state=5, confidence_level=0.9)
+    expected = _algorithm_1(LinearRegression(), X, y, res.fold_ids, _squared, 0.9)
+    _assert_matches(res, expected, sign)
+    assert (res.n_splits, res.n_repeats, res.n_samples) == (4, 3, 24)
+    assert res.scoring == scoring and res.method == "nested-cv"
+
+
+@pytest.mark.parametrize(("scoring", "loss", "sign"), [("neg_log_loss", _log_loss, -1.0),
+                                                       ("accuracy", _correct, 1.0)])
+def test_classification_matches_algorithm_1_loops(scoring, loss, sign):
+    X, y = _classification()
+    model = LogisticRegression()
+    res = nested_cv_interval(model, X, y, scoring=scoring, cv=5, n_repeats=2, random_state=3)
+    bounds = (0.0, 1.0) if scoring == "accuracy" else (0.0, np.inf)
+    _assert_matches(res, _algorithm_1(model, X, y, res.fold_ids, loss, 0.95, bounds), sign)
+
+
+@settings(max_examples=12, deadline=None)
+@given(n=st.integers(12, 30), k=st.integers(3, 5), repeats=st.integers(1, 3),
+       seed=st.integers(0, 2**16))
+def test_shared_pair_fits_match_the_loops(n, k, repeats, seed):
+    X, y = _regression(n=n, p=2, seed=seed)
+    res = nested_cv_interval(LinearRegression(), X, y, scoring="mean_squared_error", cv=k,
+                             n_repeats=repeats, random_state=seed)
+    _assert_matches(res, _algorithm_1(LinearRegression(), X, y, res.fold_ids, _squared, 0.95))
+
+
+@pytest.mark.parametrize("n", [40, 43])
+def test_estimate_is_plain_repeated_cv(n):
+    X, y = _regression(n=n)
+    res = nested_cv_interval(LinearRegression(), X, y, scoring="neg_mean_squared_error", cv=4,
+                             n_repeats=3, random_state=0)
+    per_fold = np.array([cross_val_score(LinearRegression(), X, y, cv=PredefinedSplit(ids),
+                                         scoring="neg_mean_squared_error")
+                         for ids in res.fold_ids])
+    np.testing.assert_allclose(res.fold_scores, per_fold, rtol=1e-12)
+    sizes = np.array([np.bincount(ids) for ids in res.fold_ids])
+    np.testing.assert_allclose(res.estimate, np.mean(np.sum(per_fold * sizes, 1) / n),
+                               rtol=1e-12)
+    if n % 4 == 0:  # equal folds: the mean of cross_val_score's fold scores itself
+        np.testing.assert_allclose(res.estimate, per_fold.mean(), rtol=1e-12)
+
+
+def test_folds_are_shuffled_kfold_from_spawned_seeds():
+    X, y = _regression(n=30)
+    res = nested_cv_interval(LinearRegression(), X, y, scoring="mean_squared_error", cv=3,
+                             n_repeats=2, random_state=11)
+    for ids, seed in zip(res.fold_ids, dartboard._rng.spawn(11, 2)):
+        folds = KFold(3, shuffle=True, random_state=int(seed.generate_state(1)[0]))
+        for fold, (_, test) in enumerate(folds.split(X)):
+            assert np.all(ids[test] == fold)
+
+
+def test_classifier_folds_are_stratified():
+    X, y = _classification(n=60)
+    res = nested_cv_interval(LogisticRegression(), X, y, scoring="accuracy", cv=3,
+                             n_repeats=2, random_state=0)
+    counts = [np.bincount(ids[y == 1]) for ids in res.fold_ids]
+    assert all(c.max() - c.min() <= 1 for c in counts)
+
+
+def test_same_bits_for_any_n_jobs_and_seed():
+    X, y = _classification(n=30)
+    kw = dict(scoring="neg_brier_score", cv=3, n_repeats=4, random_state=7)
+    one = nested_cv_interval(LogisticRegression(), X, y, n_jobs=1, **kw)
+    two = nested_cv_interval(LogisticRegression(), X, y, n_jobs=2, **kw)
+    again = nested_cv_interval(LogisticRegression(), X, y, **kw)
+    other = nested_cv_interval(LogisticRegression(), X, y, **{**kw, "random_state": 8})
+    for res in (two, again):
+        for name in ("estimate", "low", "high", "standard_error", "mse", "nested_estimate"):
+            assert getattr(res, name) == getattr(one, name), name
+        assert np.array_equal(res.fold_ids, one.fold_ids)
+        assert np.array_equal(res.fold_scores, one.fold_scores)
+    assert not np.array_equal(other.fold_ids, one.fold_ids)
+
+
+def test_result_and_exports():
+    assert dartboard.nested_cv_interval is nested_cv_interval
+    assert dartboard.uncertainty.CVInterval is CVInterval
+    X, y = _regression(n=30)
+    res = nested_cv_interval(LinearRegression(), X, y, scoring="mean_absolute_error", cv=3,
+                             n_repeats=2, random_state=0)
+    assert isinstance(res, CVInterval)
+    assert res.fold_scores.shape == (2, 3) and res.fold_ids.shape == (2, 30)
+    assert res.low < res.estimate - res.bias < res.high
+    assert res.inflation == res.standard_error / res.naive_standard_error
+    d = res.to_dict()
+    assert d["scoring"] == "mean_absolute_error" and len(d["fold_scores"]) == 2
+
+
+def test_metric_names_functions_and_scorers_agree():
+    from sklearn.metrics import make_scorer, mean_squared_error
+
+    from dartboard.metrics import mean_squared_error as ours
+
+    X, y = _regression(n=30)
+    kw = dict(cv=3, n_repeats=2, random_state=1)
+    ref = nested_cv_interval(LinearRegression(), X, y, scoring="mean_squared_error", **kw)
+    for scoring in (ours, mean_squared_error, make_scorer(ours), make_scorer(mean_squared_error)):
+        res = nested_cv_interval(LinearRegression(), X, y, scoring=scoring, **kw)
+        assert (res.estimate, res.low, res.high) == (ref.estimate, ref.low, ref.high)
+    neg = nested_cv_interval(LinearRegression(), X, y,
+                             scoring=make_scorer(ours, greater_is_better=False), **kw)
+    assert (neg.estimate, neg.low, neg.high) == (-ref.estimate, -ref.high, -ref.low)
+
+
+def test_zero_one_loss_mirrors_accuracy():
+    X, y = _classification()
+    kw = dict(cv=4, n_repeats=2, random_state=0)
+    acc = nested_cv_interval(LogisticRegression(), X, y, scoring="accuracy", **kw)
+    err = nested_cv_interval(LogisticRegression(), X, y, scoring="zero_one_loss", **kw)
+    np.testing.assert_allclose(err.estimate, 1 - acc.estimate, rtol=1e-12)
+    np.testing.assert_allclose(err.standard_error, acc.standard_error, rtol=1e-12)
+    np.testing.assert_allclose(err.bias, -acc.bias, rtol=1e-12, atol=1e-15)
+
+
+def test_a_class_missing_from_a_training_set_gets_probability_zero():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 2))
+    y = np.array([0] * 14 + [1] * 14 + [2] * 2)  # class 2 in two folds at most
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the rare class in stratified folds
+        res = nested_cv_interval(DecisionTreeClassifier(random_state=0), X, y,
+                                 scoring="neg_brier_score", cv=3, n_repeats=2, random_state=0)
+    assert np.isfinite(res.estimate) and res.low < res.high
+
+
+def test_groups_keep_groups_whole_and_use_cluster_variance():
+    import statsmodels.api as sm
+
+    X, y = _regression(n=48, seed=2)
+    groups = np.repeat(np.arange(16), 3)
+    res = nested_cv_interval(LinearRegression(), X, y, scoring="mean_squared_error", cv=4,
+                             n_repeats=3, groups=groups, random_state=0)
+    for ids in res.fold_ids:
+        assert all(np.unique(ids[groups == g]).size == 1 for g in range(16))
+    values = np.random.default_rng(0).normal(size=12)
+    codes = np.repeat([5, 9, 2, 7], 3)
+    fit = sm.OLS(values, np.ones(12)).fit(cov_type="cluster", cov_kwds={"groups": codes})
+    np.testing.assert_allclose(_nested._mean_variance(values, codes), fit.cov_params()[0, 0],
+                               rtol=1e-12)
+    np.testing.assert_allclose(_nested._mean_variance(values, np.arange(12)),
+                               np.var(values, ddof=1) / 12, rtol=1e-12)
+
+
+def test_a_group_splitter_is_used_as_given():
+    from sklearn.model_selection import GroupKFold
+
+    X, y = _regression(n=36)
+    groups = np.repeat(np.arange(12), 3)
+    res = nested_cv_interval(LinearRegression(), X, y, scoring="mean_squared_error",
+                             cv=GroupKFold(3, shuffle=True), n_repeats=2, groups=groups,
+                             random_state=0)
+    assert res.n_splits == 3
+    for ids in res.fold_ids:
+        assert all(np.unique(ids[groups == g]).size == 1 for g in range(12))
+
+
+def test_perfect_predictions_give_a_zero_width_interval_with_a_warning():
+    X = np.r_[np.linspace(-2, -1, 10), np.linspace(1, 2, 10)][:, None]
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.warns(IntervalWarning, match="zero width"):
+        res = nested_cv_interval(DecisionTreeClassifier(), X, y, scoring="accuracy", cv=4,
+                                 n_repeats=2, random_state=0)
+    assert res.low == res.high == res.estimate == 1.0
+
+
+@pytest.mark.parametrize(("scoring", "match"), [
+    ("roc_auc", "not a mean of per-sample losses"),
+    ("r2", "not a mean of per-sample losses"),
+    ("neg_root_mean_squared_error", "not a mean of per-sample losses"),
+    ("f1_score", "not a mean of per-sample losses"),
+    ("no_such_metric", "neither a scorer name"),
+])
+def test_scores_without_per_sample_losses_are_refused(scoring, match):
+    X, y = _classification()
+    with pytest.raises(ValueError, match=match):
+        nested_cv_interval(LogisticRegression(), X, y, scoring=scoring, cv=3, n_repeats=1)
+
+
+def test_refusal_lists_the_scorers_that_work():
+    X, y = _classification()
+    with pytest.raises(ValueError) as info:
+        nested_cv_interval(LogisticRegression(), X, y, scoring="roc_auc")
+    for name in ("accuracy", "neg_log_loss", "neg_brier_score", "neg_mean_squared_error"):
+        assert name in str(info.value)
+
+
+def test_user_callable_without_spec_is_refused():
+    def my_loss(y_true, y_pred):
+        return float(np.mean(np.abs(y_true - y_pred)))
+
+    X, y = _regression()
+    with pytest.raises(ValueError, match="'my_loss' is not a mean of per-sample losses"):
+        nested_cv_interval(LinearRegression(), X, y, scoring=my_loss, cv=3, n_repeats=1)
+
+
+@pytest.mark.parametrize(("kwargs", "error", "match"), [
+    (dict(cv=2), ValueError, "cv must be at least 3"),
+    (dict(cv=KFold(4)), ValueError, "cv must shuffle"),
+    (dict(cv="five"), TypeError, "cv must be a number of folds"),
+    (dict(n_repeats=0), ValueError, "n_repeats must be at least 1"),
+    (dict(confidence_level=1.0), ValueError, "confidence_level"),
+    (dict(groups=[1, 2]), ValueError, "groups must be one label per sample"),
+    (dict(cv=20), ValueError, "cv=20 folds need at least 40 samples"),
+    (dict(groups=np.repeat(np.arange(5), 6)), ValueError, "need at least 6 groups"),
+    (dict(scoring="neg_log_loss"), TypeError, "needs the estimator's predict_proba"),
+])
+def test_bad_input(kwargs, error, match):
+    X, y = _regression(n=30)
+    args = {"scoring": "mean_squared_error", "cv": 3, "n_repeats": 1, **kwargs}
+    with pytest.raises(error, match=match):
+        nested_cv_interval(LinearRegression(), X, y, **args)
+
+
+def test_bad_estimator_and_targets():
+    X, y = _regression(n=30)
+    with pytest.raises(TypeError, match="estimator must be a scikit-learn estimator"):
+        nested_cv_interval(object(), X, y, scoring="mean_squared_error")
+    with pytest.raises(ValueError, match="y must be one-dimensional"):
+        nested_cv_interval(LinearRegression(), X, np.c_[y, y], scoring="mean_squared_error")
+    with pytest.raises(ValueError, match="passes \\['normalize'\\]"):
+        from dartboard.metrics import make_scorer, zero_one_loss
+
+        Xc, yc = _classification()
+        nested_cv_interval(LogisticRegression(), Xc, yc, cv=3, n_repeats=1,
+                           scoring=make_scorer(zero_one_loss, normalize=False))
+
+
+def test_inputs_are_not_modified():
+    X, y = _regression(n=30)
+    X0, y0 = X.copy(), y.copy()
+    nested_cv_interval(LinearRegression(), X, y, scoring="mean_squared_error", cv=3,
+                       n_repeats=1, random_state=0)
+    assert np.array_equal(X, X0) and np.array_equal(y, y0)
+
+
+def test_dataframe_input_equals_array_input():
+    import pandas as pd
+
+    X, y = _regression(n=30)
+    kw = dict(scoring="mean_squared_error", cv=3, n_repeats=2, random_state=0)
+    a = nested_cv_interval(LinearRegression(), X, y, **kw)
+    b = nested_cv_interval(LinearRegression(), pd.DataFrame(X), pd.Series(y), **kw)
+    # a DataFrame reaches LAPACK in column order: equal up to the last bits of the fits
+    np.testing.assert_allclose([a.estimate, a.low, a.high], [b.estimate, b.low, b.high],
+                               rtol=1e-10)
+    assert np.array_equal(a.fold_ids, b.fold_ids)
+
+
+def test_cv_interval_says_when_it_undercovers():
+    doc = " ".join(dartboard.cv_interval.__doc__.split())
+    assert "When it undercovers" in doc and "correlated" in doc
+    assert "nested_cv_interval" in doc and "benchmarks/nested_cv_coverage.py" in doc
+
+
+# mlr3inferr's MeasureCiNestedCV (R/MeasureCiNestedCV.R, private .ci) aggregates the
+# per-point losses of its ResamplingNestedCV, re-typed here with data.table: b by outer
+# fold, a from the inner and outer means, mse rescaled by (K-1)/K, the bounds from the
+# inner losses' sd, the (1 + (K-2)/K) bias correction and qnorm.
+_MLR3INFERR_CI = r"""
+suppressMessages(library(data.table))
+args <- commandArgs(trailingOnly = TRUE)
+tbl <- fread(args[1])
+folds <- as.integer(args[2]); n <- as.integer(args[3]); alpha <- as.numeric(args[4])
+tbl_outer <- tbl[is.na(inner)]
+tbl_inner <- tbl[!is.na(inner)]
+b_list <- tbl_outer[, list(b = var(loss) / .N), by = c("rep", "outer")][["b"]]
+m_out <- tbl_outer[, list(avg_outer = mean(loss)), by = c("rep", "outer")]
+m_in <- tbl_inner[, list(avg_inner = mean(loss)), by = c("rep", "outer")]
+j <- merge(m_out, m_in, by = c("rep", "outer"))
+a_list <- j[, list(a = (avg_inner - avg_outer)^2)][["a"]]
+err_ncv <- mean(tbl_inner$loss)
+mse <- mean(a_list - b_list)
+err_cv <- mean(tbl_outer$loss)
+mse <- (folds - 1) / folds * mse
+se_low <- sd(tbl_inner$loss) / sqrt(n)
+se <- max(se_low, min(sqrt(max(0, mse)), se_low * sqrt(folds)))
+s <- qnorm(1 - alpha / 2) * se
+bias <- (1 + (folds - 2) / folds) * (err_ncv - err_cv)
+cat(sprintf("%.17g", c(err_ncv - bias, err_ncv - bias - s, err_ncv - bias + s)), sep = "\n")
+"""
+
+
+def test_aggregation_matches_mlr3inferr_in_r(tmp_path):
+    if shutil.which("Rscript") is None:
+        pytest.skip("Rscript is not installed")
+    probe = subprocess.run(["Rscript", "-e", "library(data.table)"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("R's data.table is not installed")
+    X, y = _regression(n=30, seed=9)
+    res = nested_cv_interval(LinearRegression(), X, y, scoring="mean_squared_error", cv=5,
+                             n_repeats=3, random_state=4, confidence_level=0.9)
+    rows = []
+    plan_loss = _nested._loss_iv("mean_squared_error", y)
+    for r, ids in enumerate(res.fold_ids):
+        outer, inner = _nested._repeat_losses(ids, estimator=LinearRegression(), X=X, y=y,
+                                              y_arr=y, loss=plan_loss, n_splits=5)
+        for i in range(30):
+            rows.append((r, ids[i], "NA", outer[i]))
+            for k in range(5):
+                if k != ids[i]:
+                    rows.append((r, k, ids[i], inner[i, k]))
+    path = tmp_path / "losses.csv"
+    path.write_text("rep,outer,inner,loss\n" + "".join(
+        f"{r},{o},{i},{float(v)!r}\n" for r, o, i, v in rows))
+    run = subprocess.run(["Rscript", "-e", _MLR3INFERR_CI, str(path), "5", "30", "0.1"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    centre, low, high = (float(v) for v in run.stdout.split())
+    np.testing.assert_allclose([res.estimate - res.bias, res.low, res.high],
+                               [centre, low, high], rtol=1e-12)
