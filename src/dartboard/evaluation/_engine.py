@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -400,23 +401,48 @@ def _rows(plan: Plan, members: np.ndarray | None, group: str | None = None) -> l
     w = plan.weights if plan.weights is None or members is None else plan.weights[members]
     rows = []
     for c in plan.chosen:
+        other = None
         try:
             if counted is not None and _is_count(c):
                 rows.append(counted.row(c, plan.task, plan.opts, group))
                 continue
             other = plan.inputs[c.input]
             other = other if members is None else other[members]
-            rows.append(_row(c, plan.task, y_true, -other if c.negate else other, w,
-                             plan.opts, group))
+            other = -other if c.negate else other
+            rows.append(_row(c, plan.task, y_true, other, w, plan.opts, group))
         except ValueError as exc:
             if group is None:
                 raise
-            # a group on which the metric is undefined (one class for a ranking metric,
-            # say) gets a row that says so; the overall row raised above instead
-            rows.append(MetricRow(c.label, float("nan"), None, None,
-                                  f"undefined: {exc}".split(";")[0][:120],
-                                  plan.opts.confidence_level, int(y_true.shape[0]), group))
+            rows.append(_group_without_interval(c, counted, y_true, other, w, plan.opts,
+                                                group, str(exc)))
     return rows
+
+
+def _group_without_interval(c: Chosen, counted: _GroupCounts | None, y_true: np.ndarray,
+                            other: np.ndarray | None, w: np.ndarray | None, opts: _Options,
+                            group: str, why: str) -> MetricRow:
+    """The row of a group whose interval cannot be formed.
+
+    The estimate is kept whenever the metric gives one: a group without positive
+    samples has recall 0.0 (``zero_division``), as in scikit-learn and fairlearn, even
+    though no resample can give it an interval; dropping it would drop the group from
+    the gaps. Only a metric that refuses the group (ROC AUC of one class) leaves nan.
+    """
+    estimate = float("nan")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            if counted is not None and _is_count(c):
+                estimate = float(counted.state.compute(c.spec.name, **c.kwargs))
+            elif other is not None:
+                weights = {} if w is None else {"sample_weight": w}
+                estimate = float(c.function(y_true, other, **c.kwargs, **weights))
+        except (ValueError, TypeError, ZeroDivisionError):
+            pass
+    reason = why.split(";")[0][:120]
+    method = f"n/a ({reason})" if np.isfinite(estimate) else f"undefined: {reason}"
+    return MetricRow(c.label, estimate, None, None, method, opts.confidence_level,
+                     int(y_true.shape[0]), group)
 
 
 def _is_count(c: Chosen) -> bool:
