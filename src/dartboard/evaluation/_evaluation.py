@@ -31,20 +31,10 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._rng import check_random_state, child, seed_sequence
+from dartboard._rng import child, seed_sequence
 from dartboard._validation import check_option, describe
-from dartboard.evaluation._engine import (
-    _NO_INTERVAL,
-    Plan,
-    _label_codes,
-    build_result,
-    prepare,
-)
-from dartboard.evaluation._groups import (
-    count_types,
-    generic_group_replicates,
-    row_count_replicates,
-)
+from dartboard.evaluation._engine import _NO_INTERVAL, build_result, prepare
+from dartboard.evaluation._gaps import _Gaps
 from dartboard.evaluation._result import EvaluationResult, MetricRow
 
 __all__ = ["Evaluation", "evaluate", "GAP_METHODS"]
@@ -52,9 +42,6 @@ __all__ = ["Evaluation", "evaluate", "GAP_METHODS"]
 #: ``method`` of :meth:`Evaluation.difference` and :meth:`Evaluation.ratio`
 GAP_METHODS = ("between_groups", "to_overall")
 _ROW_COLUMNS = ["estimate", "low", "high", "method", "n"]
-_GAP_COLUMNS = ["estimate", "low", "high", "method", "groups"]
-_GAP_METHOD = "percentile (grouped bootstrap)"
-_NEWCOMBE = "newcombe (Wilson scores)"
 # fairness summaries (fairlearn's definitions): (name, rates, kind); the rates are the
 # registry's ``rate`` facts
 _FAIRNESS = (
@@ -159,233 +146,6 @@ def check_model_name(model: Any) -> str | None:
         raise TypeError(f"model must be a name (a non-empty string) or None; got "
                         f"{describe(model)}")
     return model
-
-
-@dataclasses.dataclass
-class _Gaps:
-    """What the grouped bootstrap of the gaps needs, and its replicates once drawn.
-
-    ``types`` holds each group's rows grouped by (confusion cell, weight), enough
-    for every count metric; ``plan`` the rows themselves for other metrics (None
-    when the evaluation was streamed: then only the count metrics' gaps have
-    intervals, and ``no_interval`` says why there are none at all). ``chosen`` are
-    the evaluation's metric rows. Replicates are drawn on first use and kept.
-    """
-
-    seed: np.random.SeedSequence
-    n_resamples: int
-    confidence_level: float
-    classes: np.ndarray | None
-    positive: Any
-    types: list[Any] | None
-    plan: Plan | None = None
-    chosen: tuple[Any, ...] = ()
-    no_interval: str | None = None
-    _drawn: dict[str, np.ndarray] = dataclasses.field(default_factory=dict)
-
-    @classmethod
-    def from_plan(cls, plan: Plan, seed: np.random.SeedSequence) -> _Gaps | None:
-        if plan.groups is None:
-            return None
-        types = classes = None
-        if plan.labelled is not None:
-            t, p, classes = _label_codes(plan)
-            types = count_types(t, p, classes.shape[0], plan.weights, plan.groups)
-        return cls(seed, plan.opts.n_resamples, plan.opts.confidence_level, classes,
-                   plan.positive, types, plan, plan.chosen)
-
-    @classmethod
-    def from_counts(cls, matrices: list[np.ndarray] | None, classes: np.ndarray | None,
-                    positive: Any, chosen: tuple[Any, ...], seed: np.random.SeedSequence,
-                    n_resamples: int, confidence_level: float | None) -> _Gaps:
-        """The gaps of a streamed evaluation, from each group's (K, K) confusion matrix
-        over ``classes`` (None without predicted labels).
-
-        A matrix of whole counts is drawn exactly as the rows it counts
-        (:meth:`CountGroups.from_matrix` equals the groups of those rows), so the
-        same seed gives the in-memory gaps' replicates; integer weights count as
-        repeated rows. Fractional weights are not counts: estimates only.
-        """
-        from dartboard.uncertainty._bootstrap import CountGroups
-
-        why = None if confidence_level is not None else "no confidence_level"
-        types = None
-        if matrices is not None:
-            whole = all(np.all(m == np.round(m)) for m in matrices)
-            if whole:
-                types = [CountGroups.from_matrix(m) for m in matrices]
-            else:
-                why = why or "sample_weight has non-integer values"
-                # one type per cell holding its weighted sum: the exact matrices, no draws
-                types = [CountGroups(m.shape[0], np.flatnonzero(m.ravel()),
-                                     m.ravel()[np.flatnonzero(m.ravel())].astype(float),
-                                     np.ones(np.count_nonzero(m), dtype=np.int64))
-                         for m in matrices]
-        return cls(seed, n_resamples, float("nan") if confidence_level is None
-                   else confidence_level, classes, positive, types, None, chosen, why)
-
-    def gap_interval_refused(self, key: str) -> str | None:
-        """Why the gaps of ``key`` get no interval here (None: they do)."""
-        if self.no_interval is not None:
-            return self.no_interval
-        if self.plan is None and key not in (self._count_keys(self.chosen)
-                                             if self.types is not None else {}):
-            return "streamed: only count metrics have gap intervals"
-        return None
-
-    # ---------------------------------------------------------------- counts
-
-    def _count_keys(self, chosen: Any) -> dict[str, tuple[str, dict[str, Any]]]:
-        """Every count metric the gaps may need: the rows' and the fairness rates."""
-        keys = {c.label: (c.spec.name, c.kwargs) for c in chosen
-                if c.spec is not None and c.spec.interval_fast == "counts" and c.spec.scalar}
-        if self.positive is not None:
-            from dartboard.metrics._registry import specs
-
-            for spec in specs(family="count"):
-                if spec.rate is not None:
-                    keys.setdefault(f"__{spec.rate}", (spec.name, {"pos_label": self.positive}))
-        return keys
-
-    def observed_counts(self, key: str, chosen: Any) -> np.ndarray:
-        """(G + 1,) values of a count metric on each group's matrix and the pooled one."""
-        from dartboard.metrics._batched import batch_count_metric
-
-        name, kwargs = self._count_keys(chosen)[key]
-        mats = np.stack([t.matrices(t.size[None, :].astype(float))[0] for t in self.types])
-        mats = np.concatenate([mats, mats.sum(axis=0, keepdims=True)])
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            # the metric's own value where it is undefined (zero_division), as the rows
-            # and fairlearn have it; replicates on which it is undefined are left out
-            return batch_count_metric(name, self.classes, mats, kwargs)
-
-    def proportions(self, key: str, chosen: Any) -> np.ndarray | None:
-        """(G, 2) successes and trials of each group when ``key`` is a binomial
-        proportion of whole counts (accuracy, a binary recall...); else None."""
-        from dartboard.metrics._registry import get_spec
-        from dartboard.uncertainty._analytic import proportion_counts
-
-        keys = self._count_keys(chosen) if self.types is not None else {}
-        if key not in keys:
-            return None
-        name, kwargs = keys[key]
-        spec = get_spec(name)
-        if spec.proportion is None or kwargs.get("average", "binary") != "binary":
-            return None
-        if any(not np.all(np.mod(t.weight, 1) == 0) for t in self.types):
-            return None  # fractional weights: not a count of successes
-        pos_index = None
-        if "pos_label" in kwargs:
-            found = np.flatnonzero(self.classes == kwargs["pos_label"])
-            pos_index = int(found[0]) if found.size else -1
-        elif spec.pos_label:
-            return None
-        mats = [t.matrices(t.size[None, :].astype(float))[0] for t in self.types]
-        return np.array([proportion_counts(spec.proportion, m, pos_index) for m in mats])
-
-    def replicates(self, key: str, chosen: Any) -> np.ndarray:
-        """(R, G + 1) replicate values of the metric ``key`` (a row label)."""
-        if key in self._drawn:
-            return self._drawn[key]
-        counted = self._count_keys(chosen) if self.types is not None else {}
-        if key in counted:
-            self._draw_counts(counted)
-        else:
-            self._draw_generic(key, chosen)
-        return self._drawn[key]
-
-    def _draw_counts(self, counted: dict[str, tuple[str, dict[str, Any]]]) -> None:
-        from dartboard.evaluation._groups import count_group_replicates
-        from dartboard.metrics._batched import batch_count_metric
-
-        def evaluate(mats: np.ndarray) -> dict[str, np.ndarray]:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                return {key: batch_count_metric(name, self.classes, mats, kw, undefined="nan")
-                        for key, (name, kw) in counted.items()}
-
-        rng = check_random_state(child(self.seed, 0))
-        self._drawn.update(count_group_replicates(evaluate, self.types, self.n_resamples,
-                                                  False, rng))
-
-    def _draw_generic(self, key: str, chosen: Any) -> None:
-        if self.plan is None:
-            raise ValueError(f"the gaps of {key} need the rows; a streamed evaluation keeps "
-                             "the confusion counts of each group only, which give the gaps "
-                             "of count metrics")
-        position = [c.label for c in chosen].index(key)
-        c = chosen[position]
-        plan = self.plan
-        other = plan.inputs[c.input]
-        other = -other if c.negate else other
-        w = plan.weights
-        rng = check_random_state(child(self.seed, 1 + position))
-        weighted = _weighted_statistic(c, plan.y_true, other, w, plan.groups)
-        if weighted is not None:
-            self._drawn[key] = row_count_replicates(weighted, plan.groups, self.n_resamples,
-                                                    rng)
-            return
-
-        def statistic(rows: np.ndarray) -> float:
-            kw = dict(c.kwargs)
-            if w is not None:
-                kw["sample_weight"] = w[rows]
-            return float(c.function(plan.y_true[rows], other[rows], **kw))
-
-        self._drawn[key] = generic_group_replicates(statistic, plan.groups, self.n_resamples,
-                                                    rng, key)
-
-
-def _weighted_statistic(c: Any, y_true: np.ndarray, other: np.ndarray, w: np.ndarray | None,
-                        index: Any) -> Any:
-    """``f(counts (b, n)) -> (b, G + 1)`` for a metric that takes per-row draw counts as
-    weights: binary ROC AUC / average precision on one sort per group (the registry's
-    ``interval_fast``), or a mean of per-sample losses (``loss_terms``); else None."""
-    import importlib
-
-    spec = c.spec
-    if spec is None or other.ndim != 1:
-        return None
-    if spec.interval_fast in ("roc", "ap") and set(c.kwargs) <= {"pos_label"}:
-        from dartboard.uncertainty._bootstrap import RankedScores
-        from dartboard.uncertainty._interval import _binary_scores
-
-        pos_label = c.kwargs.get("pos_label", 1) if spec.pos_label else None
-        positive, scores = _binary_scores(y_true, other, pos_label)
-        parts = [*index.members(), np.arange(y_true.shape[0])]
-        ranked = []
-        for rows in parts:
-            order = rows[np.argsort(-scores[rows], kind="stable")]
-            lab = positive[order]
-            perm = np.concatenate([order[lab], order[~lab]])
-            ranked.append((RankedScores.build(positive[rows], scores[rows],
-                                              None if w is None else w[rows]), perm))
-        stat = {"roc": RankedScores.auc, "ap": RankedScores.average_precision}[
-            spec.interval_fast]
-
-        def ranking(counts: np.ndarray) -> np.ndarray:
-            out = np.empty((counts.shape[0], len(ranked)))
-            for j, (rs, perm) in enumerate(ranked):
-                for r in range(counts.shape[0]):
-                    out[r, j] = stat(rs, counts[r, perm])
-            return out
-
-        return ranking
-    if spec.loss_terms is not None and set(c.kwargs) <= set(spec.loss_terms[1]):
-        terms = getattr(importlib.import_module(spec.module), spec.loss_terms[0])
-        losses, weights = terms(y_true, other, sample_weight=w, **c.kwargs)
-        weights = np.ones_like(losses) if weights is None else weights.astype(np.float64)
-        onehot = np.zeros((y_true.shape[0], index.n_groups + 1))
-        onehot[np.arange(y_true.shape[0]), index.codes] = 1.0
-        onehot[:, -1] = 1.0
-
-        def mean_loss(counts: np.ndarray) -> np.ndarray:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                return ((counts * (weights * losses)) @ onehot) / ((counts * weights) @ onehot)
-
-        return mean_loss
-    return None
 
 
 class Evaluation:
@@ -502,104 +262,19 @@ class Evaluation:
         values = frame.xs(label, level="metric")["estimate"]
         return values.to_numpy(dtype=float)
 
-    def _values_and_replicates(self, label: str) -> tuple[np.ndarray, np.ndarray]:
-        """(G + 1,) observed values (groups, then overall) and their (R, G + 1) replicates."""
-        gaps = self._gaps
-        chosen = gaps.chosen
-        if label.startswith("__"):
-            if gaps.types is None:
-                raise ValueError("the fairness summaries compare rates of predicted labels; "
-                                 "this evaluation has scores only (give y_pred or proba)")
-            observed = gaps.observed_counts(label, chosen)
-        else:
-            overall = dict(zip(self.metrics, (r.estimate for r in self.result.metrics)))
-            observed = np.append(self._group_values(label), overall[label])
-        if gaps.gap_interval_refused(label) is not None:
-            return observed, np.full((1, observed.shape[0]), np.nan)
-        return observed, gaps.replicates(label, chosen)
-
-    def _gap(self, label: str, kind: str, method: str) -> dict[str, Any]:
-        values, reps = self._values_and_replicates(label)
-        refused = self._gaps.gap_interval_refused(label)
-        g_count = values.shape[0] - 1
-        keys = self._group_labels()
-        groups, overall = values[:g_count], values[g_count]
-        defined = np.isfinite(groups)
-        if not defined.any():
-            return _undefined_gap("undefined in every group")
-        if method == "between_groups":
-            if defined.sum() < 2:
-                return _undefined_gap("defined in fewer than two groups")
-            hi = int(np.nanargmax(groups))
-            lo = int(np.nanargmin(groups))
-            names = f"{keys[hi]} vs {keys[lo]}"
-            if kind == "difference":
-                est, rep = groups[hi] - groups[lo], reps[:, hi] - reps[:, lo]
-                newcombe = self._newcombe(label, hi, lo) if refused is None else None
-                if newcombe is not None:
-                    return {"estimate": float(est), "low": newcombe[0], "high": newcombe[1],
-                            "method": _NEWCOMBE, "groups": names}
-            else:
-                est, rep = _ratio(groups[lo], groups[hi]), _ratio(reps[:, lo], reps[:, hi])
-        else:
-            if kind == "difference":
-                dist = np.abs(groups - overall)
-                g = int(np.nanargmax(dist))
-                sign = 1.0 if groups[g] >= overall else -1.0
-                est, rep = dist[g], sign * (reps[:, g] - reps[:, g_count])
-            else:
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    r = np.minimum(_ratio(groups, overall), _ratio(overall, groups))
-                g = int(np.nanargmin(r)) if np.isfinite(r).any() else 0
-                if groups[g] <= overall:
-                    est, rep = _ratio(groups[g], overall), _ratio(reps[:, g], reps[:, g_count])
-                else:
-                    est, rep = _ratio(overall, groups[g]), _ratio(reps[:, g_count], reps[:, g])
-            names = f"{keys[g]} vs overall"
-        if refused is not None:
-            return {"estimate": float(est), "low": float("nan"), "high": float("nan"),
-                    "method": f"n/a ({refused})", "groups": names}
-        low, high = self._percentile(rep)
-        return {"estimate": float(est), "low": low, "high": high, "method": _GAP_METHOD,
-                "groups": names}
-
-    def _newcombe(self, label: str, a: int, b: int) -> tuple[float, float] | None:
-        """Newcombe's hybrid score interval (1998, method 10) of p_a - p_b for two
-        independent groups, from each group's Wilson interval; None when the metric is
-        not a proportion of whole counts (then the grouped bootstrap is used)."""
-        from dartboard.uncertainty._analytic import proportion_interval
-
-        gaps = self._gaps
-        counts = gaps.proportions(label, gaps.chosen)
-        if counts is None or counts[a, 1] <= 0 or counts[b, 1] <= 0:
-            return None
-        level = gaps.confidence_level
-        (xa, na), (xb, nb) = counts[a], counts[b]
-        pa, pb = xa / na, xb / nb
-        la, ua = proportion_interval(xa, na, level, "wilson")
-        lb, ub = proportion_interval(xb, nb, level, "wilson")
-        d = pa - pb
-        return (float(d - np.hypot(pa - la, ub - pb)), float(d + np.hypot(ua - pa, pb - lb)))
-
-    def _percentile(self, rep: np.ndarray) -> tuple[float, float]:
-        rep = rep[np.isfinite(rep)]
-        if rep.size == 0:
-            return float("nan"), float("nan")
-        alpha = (1 - self._gaps.confidence_level) / 2
-        low, high = np.quantile(rep, [alpha, 1 - alpha])
-        return float(low), float(high)
-
     def _group_labels(self) -> list[str]:
         return [", ".join(str(v) for v in key) for key in self.result.group_keys]
 
     def _gap_table(self, kind: str, method: str, metrics: Any) -> Any:
         import pandas as pd
 
+        from dartboard.evaluation._gaps import GAP_COLUMNS, gap_row
+
         self._require_groups()
         check_option(method, "method", GAP_METHODS)
         labels = self._gap_metrics(metrics)
-        rows = [self._gap(label, kind, method) for label in labels]
-        frame = pd.DataFrame(rows, index=pd.Index(labels, name="metric"), columns=_GAP_COLUMNS)
+        rows = [gap_row(self, [label], kind, method) for label in labels]
+        frame = pd.DataFrame(rows, index=pd.Index(labels, name="metric"), columns=GAP_COLUMNS)
         frame.attrs["confidence_level"] = self._gaps.confidence_level
         return frame
 
@@ -620,18 +295,82 @@ class Evaluation:
     def difference(self, method: str = "between_groups", *, metrics: Any = None) -> Any:
         """Per metric, the largest gap between groups, with its interval.
 
-        ``method="between_groups"``: the best group's value minus the worst's (max -
-        min); ``"to_overall"``: the largest ``|group - overall|``. Columns: estimate,
-        low, high, method and ``groups`` (which two). The interval is that of the
-        difference between these two (see the module notes): a low end below 0
-        means the data do not tell their order.
+        ``method="between_groups"``: the highest group's value minus the lowest's
+        (max - min); ``"to_overall"``: the largest ``|group - overall|``. Columns:
+        estimate, low, high, method, ``groups`` (which two, the higher first),
+        ``higher`` (the group with the higher value; None when they tie) and
+        ``better`` (``higher`` for a metric where greater is better, the other group
+        for an error rate or a loss; None for a tie or a metric of one's own).
+
+        With two groups the interval is that of the difference between them (below 0:
+        the data do not tell which is higher). With more, the pair was picked by
+        looking at the data, and the interval is that of the true largest gap,
+        selection-aware (method "selection-aware max-T"): ``low`` = 0 means the data
+        do not show a gap. Every group with a value counts, also one whose interval
+        cannot be formed (recall of a group without positives is 0.0, as in
+        scikit-learn and fairlearn). See :meth:`pairwise` for every pair.
+
+        Examples
+        --------
+        >>> import numpy as np, dartboard
+        >>> rng = np.random.default_rng(0)
+        >>> y = rng.integers(0, 2, 600)
+        >>> g = np.repeat(["a", "b", "c"], 200)
+        >>> pred = np.where(rng.random(600) < np.where(g == "c", 0.7, 0.9), y, 1 - y)
+        >>> ev = dartboard.evaluate(y, pred, metrics=["accuracy", "false_positive_rate"],
+        ...                         groups=g, random_state=0)
+        >>> d = ev.difference()
+        >>> d.loc["accuracy", ["groups", "higher", "better"]].tolist()
+        ['a vs c', 'a', 'a']
+        >>> d.loc["false_positive_rate", ["groups", "higher", "better"]].tolist()
+        ['c vs b', 'c', 'b']
+        >>> bool(d.loc["accuracy", "low"] > 0), d.loc["accuracy", "method"]
+        (True, 'selection-aware max-T over 3 pairs (grouped bootstrap)')
         """
         return self._gap_table("difference", method, metrics)
 
     def ratio(self, method: str = "between_groups", *, metrics: Any = None) -> Any:
         """Per metric, the smallest ratio between groups (min / max; ``"to_overall"``:
-        the smallest of group/overall and overall/group), with its interval."""
+        the smallest of group/overall and overall/group), with its interval.
+
+        The columns and intervals are those of :meth:`difference`, on the log scale:
+        the ratio is exp(-(the largest gap of log values)), so with more than two
+        groups its interval is selection-aware too (``high`` = 1: no gap shown). A
+        group's value of 0 or below has no log: the ratio is then given without an
+        interval unless there are two groups.
+        """
         return self._gap_table("ratio", method, metrics)
+
+    def pairwise(self, metrics: Any = None, *, simultaneous: bool = True) -> Any:
+        """Every pair of groups, per metric: the higher group minus the lower, with
+        an interval.
+
+        Index: (metric, ``groups``: "a vs b", the higher first). Columns: estimate
+        (>= 0), low, high, method, higher (None for a tie) and better. With
+        ``simultaneous=True`` the intervals of a metric's pairs hold all at once
+        (max-T from the grouped bootstrap, see :mod:`._simultaneous`), so they may
+        be read together and for pairs picked by looking; with two groups the one
+        pair's own interval (Newcombe's for a proportion). ``simultaneous=False``
+        gives each pair's own interval, valid only for a pair named before looking
+        at the data.
+        """
+        import pandas as pd
+
+        from dartboard.evaluation._gaps import PAIR_COLUMNS, pair_rows
+
+        self._require_groups()
+        if not isinstance(simultaneous, (bool, np.bool_)):
+            raise TypeError(f"simultaneous must be True or False; got {describe(simultaneous)}")
+        rows, index = [], []
+        for label in self._gap_metrics(metrics):
+            for row in pair_rows(self, label, bool(simultaneous)):
+                rows.append(row)
+                index.append((label, row["groups"]))
+        frame = pd.DataFrame(rows, columns=PAIR_COLUMNS,
+                             index=pd.MultiIndex.from_tuples(index, names=["metric", "groups"])
+                             if index else None)
+        frame.attrs["confidence_level"] = self._gaps.confidence_level
+        return frame
 
     def _extreme(self, which: str) -> Any:
         import pandas as pd
@@ -668,9 +407,14 @@ class Evaluation:
         As fairlearn defines them: demographic parity compares selection rates;
         equalized odds takes the worse of the true-positive-rate and
         false-positive-rate gaps (the larger difference, the smaller ratio); equal
-        opportunity compares true positive rates. Binary tasks only.
+        opportunity compares true positive rates. Binary tasks only. The columns are
+        :meth:`difference`'s; ``better`` is empty for the selection rate, whose better
+        side depends on what is predicted. Equalized odds picks the larger of two
+        gaps by looking, so its interval is selection-aware over both rates' gaps.
         """
         import pandas as pd
+
+        from dartboard.evaluation._gaps import GAP_COLUMNS, gap_row
 
         self._require_groups()
         if self.task != "binary":
@@ -679,15 +423,12 @@ class Evaluation:
         check_option(method, "method", GAP_METHODS)
         rows = []
         for name, rates, kind in _FAIRNESS:
-            parts = [self._gap(f"__{rate}", kind, method) for rate in rates]
-            pick = (max if kind == "difference" else min)(
-                range(len(parts)), key=lambda i: _nan_last(parts[i]["estimate"], kind))
-            chosen = dict(parts[pick])
-            if len(rates) > 1:
-                chosen["groups"] = f"{_RATE_NAMES[rates[pick]]}: {chosen['groups']}"
-            rows.append(chosen)
+            row = gap_row(self, [f"__{rate}" for rate in rates], kind, method)
+            if len(rates) > 1 and row["metric"] is not None:
+                row["groups"] = f"{_RATE_NAMES[row['metric'][2:]]}: {row['groups']}"
+            rows.append(row)
         frame = pd.DataFrame(rows, index=pd.Index([f[0] for f in _FAIRNESS], name="summary"),
-                             columns=_GAP_COLUMNS)
+                             columns=GAP_COLUMNS)
         frame.attrs["confidence_level"] = self._gaps.confidence_level
         return frame
 
@@ -786,22 +527,6 @@ class Evaluation:
         from dartboard.evaluation._mlflow import log_evaluation
 
         log_evaluation(self, prefix=prefix, report=report)
-
-
-def _nan_last(value: float, kind: str) -> float:
-    if math.isnan(value):
-        return -math.inf if kind == "difference" else math.inf
-    return value
-
-
-def _ratio(a: Any, b: Any) -> Any:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.divide(a, b)
-
-
-def _undefined_gap(why: str) -> dict[str, Any]:
-    return {"estimate": float("nan"), "low": float("nan"), "high": float("nan"),
-            "method": f"undefined: {why}", "groups": ""}
 
 
 def _row_values(r: MetricRow) -> list[Any]:

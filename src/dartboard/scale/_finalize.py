@@ -43,7 +43,8 @@ def finalize(spec: Spec, bundle: StateBundle, n_files: int, *, source: str = "pa
              unit: str = "Parquet file") -> Any:
     """The evaluation of the merged ``bundle`` (an :class:`Evaluation`)."""
     from dartboard._rng import child, seed_sequence
-    from dartboard.evaluation._evaluation import Evaluation, _Gaps
+    from dartboard.evaluation._evaluation import Evaluation
+    from dartboard.evaluation._gaps import _Gaps
     from dartboard.evaluation._result import EvaluationResult, Streamed
 
     if bundle.n_rows == 0:
