@@ -8,16 +8,12 @@ fairness summaries, each with an interval.
 Intervals of gaps come from the grouped bootstrap (:mod:`._groups`): each group is
 resampled on its own, count metrics from one multinomial per group over its
 confusion cells, other metrics by resampling the group's rows. A gap is always
-taken between the groups that give it in the data: ``difference()`` of accuracy is
-``acc[a] - acc[b]`` for the observed best group ``a`` and worst group ``b``, and its
-interval is that of this difference, recomputed on every replicate for the same two
-groups. Its low end can be negative: then the data do not tell which of the two is
-better. (Re-choosing the best and worst group in every replicate would give an
-interval of ``max - min`` that is biased upwards and never reaches 0.) The
-between-groups difference of a proportion of whole counts (accuracy, a binary TPR or
-selection rate) is Newcombe's hybrid score interval (1998, method 10) from the two
-groups' Wilson intervals instead: the percentile bootstrap covered 88% at 50 samples
-per group (``benchmarks/group_gap_coverage.py``).
+between two different groups, names the higher one and the better one, and keeps
+every group whose metric has a value. With two groups its interval is that of their
+difference (Newcombe's for a proportion); with more, the pair was picked by looking
+at the data, and the interval is that of the true largest gap, selection-aware
+(:mod:`._gaps`, :mod:`._simultaneous`); ``pairwise()`` gives every pair with
+intervals that hold all at once.
 """
 
 from __future__ import annotations
@@ -305,7 +301,7 @@ class Evaluation:
         With two groups the interval is that of the difference between them (below 0:
         the data do not tell which is higher). With more, the pair was picked by
         looking at the data, and the interval is that of the true largest gap,
-        selection-aware (method "selection-aware max-T"): ``low`` = 0 means the data
+        selection-aware (method "max-T, selection-aware"): ``low`` = 0 means the data
         do not show a gap. Every group with a value counts, also one whose interval
         cannot be formed (recall of a group without positives is 0.0, as in
         scikit-learn and fairlearn). See :meth:`pairwise` for every pair.
@@ -325,7 +321,7 @@ class Evaluation:
         >>> d.loc["false_positive_rate", ["groups", "higher", "better"]].tolist()
         ['c vs b', 'c', 'b']
         >>> bool(d.loc["accuracy", "low"] > 0), d.loc["accuracy", "method"]
-        (True, 'selection-aware max-T over 3 pairs (grouped bootstrap)')
+        (True, 'max-T, selection-aware (3 pairs)')
         """
         return self._gap_table("difference", method, metrics)
 
@@ -454,12 +450,14 @@ class Evaluation:
         return out[["scope", *names, "metric", *_ROW_COLUMNS, "confidence_level"]]
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (JSON-ready): the engine's result, and with groups the gaps and,
-        for a binary task, the fairness summaries."""
+        """Plain values (JSON-ready): the engine's result, and with groups the gaps, every
+        pair (``pairwise``) and, for a binary task, the fairness summaries."""
         out = self.result.to_dict()
         if self.result.groups is not None:
             out["difference"] = _records(self.difference(), "metric")
             out["ratio"] = _records(self.ratio(), "metric")
+            out["pairwise"] = [{"metric": m, "groups": g, **{k: _plain(v) for k, v in row.items()}}
+                               for (m, g), row in self.pairwise().iterrows()]
             if self.task == "binary" and self._gaps.types is not None:
                 out["fairness"] = _records(self.fairness(), "summary")
         return out

@@ -378,7 +378,7 @@ def gap_row(ev: Any, labels: list[str], kind: str, method: str) -> dict[str, Any
         if log:
             low, high = float(np.exp(-found.high)), float(np.exp(-found.low))
         how = (f"n/a ({found.why})" if found.why else
-               f"selection-aware max-T over {gaps} {_unit(method)} (grouped bootstrap)")
+               f"max-T, selection-aware ({gaps} {_unit(method)})")
     return {**row, "low": low, "high": high, "method": how}
 
 
@@ -526,8 +526,8 @@ def pair_rows(ev: Any, label: str, simultaneous_: bool) -> list[dict[str, Any]]:
         if m.refused is not None:
             row.update(low=np.nan, high=np.nan, method=f"n/a ({m.refused})")
         elif joint:
-            how = (f"simultaneous max-T over {defined * (defined - 1) // 2} pairs "
-                   "(grouped bootstrap)") if family.usable[k] else \
+            how = f"max-T, simultaneous ({defined * (defined - 1) // 2} pairs)" \
+                if family.usable[k] else \
                 f"n/a ({unusable_reason(family, k)})"
             row.update(low=float(low[k]), high=float(high[k]), method=how)
         else:

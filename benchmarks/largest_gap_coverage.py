@@ -1,0 +1,122 @@
+"""Simulation: the interval of the largest gap between G groups, old and new (not run in CI).
+
+G groups (2, 4, 8, 20) of m rows each (20, 50, 300). In a group the positive class
+has prevalence 0.5 and the score is N(mu y, 1); the label is predicted at score
+0.85 (the score is handed to ``evaluate`` as a probability, 1 / (1 + exp(-(score -
+0.85))), so 0.5 is that threshold). Every group has mu = 1.7 (accuracy 0.80, F1
+0.80, ROC AUC 0.885, selection rate 0.5) except, in the "worse" scenarios, the last:
+
+- ``null``: all groups equal; the largest gap's interval should exclude 0 in at most
+  5% of data sets;
+- ``worse``: the last group has mu = 1.0 (accuracy 0.68, F1 0.64, ROC AUC 0.76,
+  selection rate 0.38); the interval should cover the true largest gap (max - min
+  of the groups' population values) in 93-97% of data sets;
+- ``far``: the last group has mu = 0 (accuracy 0.50, F1 0.28, ROC AUC 0.50,
+  selection rate 0.20).
+
+Per data set, ``dartboard.evaluate(...).difference()`` (accuracy, F1, ROC AUC) and
+``.fairness()`` (demographic parity difference) give the largest gap and its new
+interval; the old figure is the interval of the same pair as if it had been named in
+advance, ``.pairwise(simultaneous=False)`` (Newcombe's for accuracy and the selection
+rate, the percentile bootstrap for F1 and AUC), which is what ``difference()`` gave
+before. Each cell prints old -> new: the share of data sets whose interval excludes
+0 (null) or covers the true largest gap (worse, far).
+
+Usage: python benchmarks/largest_gap_coverage.py [n_sim] [n_resamples] [scenarios]
+(defaults 1000 1000 null,worse,far).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import warnings
+
+import numpy as np
+from scipy.stats import norm
+
+import dartboard
+
+MU, THRESHOLD, PREVALENCE = 1.7, 0.85, 0.5
+SCENARIOS = {"null": MU, "worse": 1.0, "far": 0.0}
+METRICS = ("accuracy", "f1", "roc_auc", "demographic_parity")
+
+
+def _truth(mu: float) -> dict[str, float]:
+    """Population values of a group with score N(mu y, 1), labels at THRESHOLD."""
+    tpr, fpr, pi = norm.sf(THRESHOLD - mu), norm.sf(THRESHOLD), PREVALENCE
+    return {"accuracy": pi * tpr + (1 - pi) * (1 - fpr),
+            "f1": 2 * pi * tpr / (pi + pi * tpr + (1 - pi) * fpr),
+            "roc_auc": norm.cdf(mu / np.sqrt(2)),
+            "demographic_parity": pi * tpr + (1 - pi) * fpr}
+
+
+def _sample(rng: np.random.Generator, mus: np.ndarray, m: int):
+    g = np.repeat(np.arange(mus.shape[0]), m)
+    y = (rng.random(g.shape[0]) < PREVALENCE).astype(int)
+    score = rng.normal(size=g.shape[0]) + mus[g] * y
+    return y, 1 / (1 + np.exp(-(score - THRESHOLD))), np.char.add("g", g.astype(str))
+
+
+def _rows(ev):
+    """Per metric: the new row (largest gap) and the old one (that pair's own interval)."""
+    diff, fair = ev.difference(), ev.fairness()
+    pairs = ev.pairwise(["accuracy", "f1", "roc_auc", "selection_rate"], simultaneous=False)
+    out = {}
+    for name in METRICS:
+        new = fair.loc["demographic_parity_difference"] if name == "demographic_parity" \
+            else diff.loc[name]
+        row = "selection_rate" if name == "demographic_parity" else name
+        out[name] = (new, pairs.loc[(row, new["groups"])])
+    return out
+
+
+def run_cell(scenario: str, g_count: int, m: int, n_sim: int, resamples: int) -> str:
+    mus = np.full(g_count, MU)
+    mus[-1] = SCENARIOS[scenario]
+    truths = [_truth(mu) for mu in mus]
+    target = {k: max(t[k] for t in truths) - min(t[k] for t in truths) for k in METRICS}
+    rng = np.random.default_rng([g_count, m, list(SCENARIOS).index(scenario)])
+    hits = {k: np.zeros(2) for k in METRICS}
+    valid = {k: np.zeros(2) for k in METRICS}
+    start = time.perf_counter()
+    for i in range(n_sim):
+        y, proba, groups = _sample(rng, mus, m)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ev = dartboard.evaluate(y, y_score=proba, groups=groups, n_resamples=resamples,
+                                    metrics=["accuracy", "f1", "roc_auc", "selection_rate"],
+                                    random_state=i)
+            rows = _rows(ev)
+        for k, pair in rows.items():
+            for j, row in enumerate(pair[::-1]):  # old, new
+                low, high = float(row["low"]), float(row["high"])
+                if not (np.isfinite(low) and np.isfinite(high)):
+                    continue
+                valid[k][j] += 1
+                hits[k][j] += low > 0 if scenario == "null" else low <= target[k] <= high
+    cells = " ".join(f"{hits[k][0] / max(valid[k][0], 1):>6.3f} -> "
+                     f"{hits[k][1] / max(valid[k][1], 1):<6.3f}"
+                     + ("" if valid[k].min() == n_sim else f"({int(valid[k].min())})")
+                     for k in METRICS)
+    return (f"{scenario:<6} {g_count:>3} {m:>4}  {cells}   "
+            f"({time.perf_counter() - start:.0f} s)")
+
+
+def main() -> None:
+    n_sim = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    resamples = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
+    scenarios = sys.argv[3].split(",") if len(sys.argv) > 3 else list(SCENARIOS)
+    print(f"largest gap between groups, 95% intervals: old (the pair as if named in "
+          f"advance) -> new; {n_sim} data sets per cell, {resamples} resamples each")
+    print("null: share excluding 0 (at most 0.05); worse, far: share covering the true "
+          "largest gap (0.93-0.97)")
+    print(f"{'case':<6} {'G':>3} {'m':>4}  " + " ".join(f"{k:^16}" for k in METRICS))
+    for scenario in scenarios:
+        for g_count in (2, 4, 8, 20):
+            for m in (20, 50, 300):
+                print(run_cell(scenario, g_count, m, n_sim, resamples), flush=True)
+
+
+if __name__ == "__main__":
+    main()
