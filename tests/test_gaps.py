@@ -338,3 +338,21 @@ def test_null_data_sets_exclude_zero_rarely():
         old += ev.pairwise(["accuracy"], simultaneous=False).loc[
             ("accuracy", row["groups"]), "low"] > 0
     assert new / 300 <= 0.075 and old / 300 >= 0.12
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 60), st.integers(1, 8), st.booleans(), st.integers(0, 2 ** 16))
+def test_batched_auc_of_replicates_equals_one_at_a_time(n, distinct, weighted, seed):
+    """The grouped bootstrap's ROC AUC takes a batch of replicates' draw counts in one
+    pass; each row equals the one-replicate kernel (ties, weights, an undrawn class)."""
+    from dartboard.uncertainty._bootstrap import RankedScores
+
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.5
+    y[:2] = [True, False]
+    scores = rng.integers(0, distinct, n) / distinct
+    ranked = RankedScores.build(y, scores, rng.integers(1, 4, n) if weighted else None)
+    counts = rng.poisson(1.0, size=(12, n)).astype(float)
+    counts[0, :ranked.n_pos] = 0
+    one = np.array([ranked.auc(c) for c in counts])
+    np.testing.assert_allclose(ranked.auc_rows(counts), one, rtol=0, atol=1e-12)

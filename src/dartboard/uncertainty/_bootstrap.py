@@ -370,6 +370,21 @@ class RankedScores:
         # sum_i c_i (N - N_above_i - N_tied_i / 2) = P N - sum_i c_i (N_above_i + N_tied_i / 2)
         return (pos_total * neg_total - float(np.dot(cpos, above))) / (pos_total * neg_total)
 
+    def auc_rows(self, counts: np.ndarray) -> np.ndarray:
+        """:meth:`auc` of each row of a (b, n) stack of replicates' draw counts at once
+        (nan where a class is not drawn): the grouped bootstrap's batches."""
+        cpos, cneg = self.split(counts)
+        cum = np.zeros((cneg.shape[0], self.n_neg + 1))
+        np.cumsum(cneg, axis=1, out=cum[:, 1:])
+        neg_total, pos_total = cum[:, -1], cpos.sum(axis=1)
+        above = cum[:, self.neg_above]
+        if self.has_ties:
+            above = 0.5 * (above + cum[:, self.neg_upto])
+        both = pos_total * neg_total
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = (both - np.einsum("ij,ij->i", cpos, above)) / both
+        return np.where((neg_total > 0) & (pos_total > 0), out, np.nan)
+
     def average_precision(self, counts: np.ndarray) -> float:
         """Step-wise average precision (scikit-learn's definition) of one replicate."""
         cpos, cneg = self.split(counts)
