@@ -317,9 +317,9 @@ class Evaluation:
         ...                         groups=g, random_state=0)
         >>> d = ev.difference()
         >>> d.loc["accuracy", ["groups", "higher", "better"]].tolist()
-        ['a vs c', 'a', 'a']
+        ['b vs c', 'b', 'b']
         >>> d.loc["false_positive_rate", ["groups", "higher", "better"]].tolist()
-        ['c vs b', 'c', 'b']
+        ['c vs a', 'c', 'a']
         >>> bool(d.loc["accuracy", "low"] > 0), d.loc["accuracy", "method"]
         (True, 'max-T, selection-aware (3 pairs)')
         """
@@ -349,6 +349,20 @@ class Evaluation:
         pair's own interval (Newcombe's for a proportion). ``simultaneous=False``
         gives each pair's own interval, valid only for a pair named before looking
         at the data.
+
+        Examples
+        --------
+        >>> import numpy as np, dartboard
+        >>> rng = np.random.default_rng(1)
+        >>> y = rng.integers(0, 2, 900)
+        >>> g = np.repeat(["a", "b", "c"], 300)
+        >>> pred = np.where(rng.random(900) < np.where(g == "c", 0.7, 0.9), y, 1 - y)
+        >>> pairs = dartboard.evaluate(y, pred, metrics=["accuracy"], groups=g,
+        ...                            random_state=0).pairwise()
+        >>> pairs.index.get_level_values("groups").tolist()
+        ['a vs b', 'a vs c', 'b vs c']
+        >>> (pairs["low"] > 0).tolist(), pairs["method"].iloc[0]
+        ([False, True, True], 'max-T, simultaneous (3 pairs)')
         """
         import pandas as pd
 
@@ -388,12 +402,16 @@ class Evaluation:
 
     def group_min(self) -> Any:
         """Per metric, the group with the smallest value, its value and that group's
-        interval."""
+        interval (the first in group order when several tie). The interval is that
+        group's own: the smallest of several groups is picked by looking, so the true
+        minimum over groups can lie below it (see :meth:`difference` for a
+        selection-aware interval of the gap)."""
         return self._extreme("min")
 
     def group_max(self) -> Any:
         """Per metric, the group with the largest value, its value and that group's
-        interval."""
+        interval (the first in group order when several tie; the interval is that
+        group's own, as in :meth:`group_min`)."""
         return self._extreme("max")
 
     def fairness(self, method: str = "between_groups") -> Any:

@@ -224,15 +224,12 @@ class Largest:
         The contrast with the largest estimate.
     low, high : float
         Its interval (nan with ``why`` when none can be formed).
-    candidates : int
-        How many contrasts could be the largest (step 1).
     why : str or None
     """
 
     index: int
     low: float
     high: float
-    candidates: int
     why: str | None = None
 
 
@@ -240,13 +237,13 @@ def largest(family: Contrasts, confidence_level: float) -> Largest:
     """The interval of the largest contrast (the module notes' three steps)."""
     k = int(np.argmax(family.estimate))
     if not family.usable[k]:
-        return Largest(k, float("nan"), float("nan"), 0, unusable_reason(family, k))
+        return Largest(k, float("nan"), float("nan"), unusable_reason(family, k))
     alpha = 1.0 - confidence_level
     d, s = family.estimate, family.scale
     cols = np.flatnonzero(family.usable)
     c_b = _quantile(_max_z(family, cols), 1 - _STEP_SHARE * alpha)
     if not np.isfinite(c_b):
-        return Largest(k, float("nan"), float("nan"), 0, "undefined on every resample")
+        return Largest(k, float("nan"), float("nan"), "undefined on every resample")
     reach = np.max(d[cols] - c_b * s[cols])
     cand = cols[d[cols] + c_b * s[cols] >= reach]
     c_low = _quantile(_max_z(family, cand), 1 - (_LOW_SHARE - _STEP_SHARE) * alpha)
@@ -260,4 +257,4 @@ def largest(family: Contrasts, confidence_level: float) -> Largest:
         if seen.any():
             high = max(high, float(np.max(d[part][seen] - q[seen] * s[part][seen])))
     low = min(low, float(d[k]))
-    return Largest(k, low, max(high, float(d[k])), int(cand.shape[0]))
+    return Largest(k, low, max(high, float(d[k])))
