@@ -22,8 +22,12 @@ rate, the percentile bootstrap for F1 and AUC), which is what ``difference()`` g
 before. Each cell prints old -> new: the share of data sets whose interval excludes
 0 (null) or covers the true largest gap (worse, far).
 
+With ``to_overall`` as the fourth argument the gap is the largest |group - overall|
+(``difference("to_overall")``, ``fairness("to_overall")``) and its target the true
+one; there is no old figure (the group's own interval was not kept).
+
 Usage: python benchmarks/largest_gap_coverage.py [n_sim] [n_resamples] [scenarios]
-(defaults 1000 1000 null,worse,far).
+[between_groups|to_overall] (defaults 1000 1000 null,worse,far between_groups).
 """
 
 from __future__ import annotations
@@ -42,13 +46,24 @@ SCENARIOS = {"null": MU, "worse": 1.0, "far": 0.0}
 METRICS = ("accuracy", "f1", "roc_auc", "demographic_parity")
 
 
-def _truth(mu: float) -> dict[str, float]:
-    """Population values of a group with score N(mu y, 1), labels at THRESHOLD."""
-    tpr, fpr, pi = norm.sf(THRESHOLD - mu), norm.sf(THRESHOLD), PREVALENCE
+def _truth(mus: np.ndarray) -> dict[str, float]:
+    """Population values of equal-sized groups with score N(mu y, 1) pooled, labels at
+    THRESHOLD (one group: that group's values). The negatives' scores do not depend on
+    the group, so the pooled AUC is the groups' mean."""
+    tpr, fpr, pi = np.mean(norm.sf(THRESHOLD - mus)), norm.sf(THRESHOLD), PREVALENCE
     return {"accuracy": pi * tpr + (1 - pi) * (1 - fpr),
             "f1": 2 * pi * tpr / (pi + pi * tpr + (1 - pi) * fpr),
-            "roc_auc": norm.cdf(mu / np.sqrt(2)),
+            "roc_auc": float(np.mean(norm.cdf(mus / np.sqrt(2)))),
             "demographic_parity": pi * tpr + (1 - pi) * fpr}
+
+
+def _target(mus: np.ndarray, method: str) -> dict[str, float]:
+    """The true largest gap: max - min over groups, or the largest |group - overall|."""
+    groups = [_truth(mus[g:g + 1]) for g in range(mus.shape[0])]
+    if method == "between_groups":
+        return {k: max(t[k] for t in groups) - min(t[k] for t in groups) for k in METRICS}
+    pooled = _truth(mus)
+    return {k: max(abs(t[k] - pooled[k]) for t in groups) for k in METRICS}
 
 
 def _sample(rng: np.random.Generator, mus: np.ndarray, m: int):
@@ -58,24 +73,26 @@ def _sample(rng: np.random.Generator, mus: np.ndarray, m: int):
     return y, 1 / (1 + np.exp(-(score - THRESHOLD))), np.char.add("g", g.astype(str))
 
 
-def _rows(ev):
-    """Per metric: the new row (largest gap) and the old one (that pair's own interval)."""
-    diff, fair = ev.difference(), ev.fairness()
-    pairs = ev.pairwise(["accuracy", "f1", "roc_auc", "selection_rate"], simultaneous=False)
+def _rows(ev, method: str):
+    """Per metric: the new row (largest gap) and the old one (that pair's own interval;
+    None for to_overall)."""
+    diff, fair = ev.difference(method), ev.fairness(method)
+    pairs = ev.pairwise(["accuracy", "f1", "roc_auc", "selection_rate"], simultaneous=False) \
+        if method == "between_groups" else None
     out = {}
     for name in METRICS:
         new = fair.loc["demographic_parity_difference"] if name == "demographic_parity" \
             else diff.loc[name]
         row = "selection_rate" if name == "demographic_parity" else name
-        out[name] = (new, pairs.loc[(row, new["groups"])])
+        out[name] = (new, None if pairs is None else pairs.loc[(row, new["groups"])])
     return out
 
 
-def run_cell(scenario: str, g_count: int, m: int, n_sim: int, resamples: int) -> str:
+def run_cell(scenario: str, g_count: int, m: int, n_sim: int, resamples: int,
+             method: str = "between_groups") -> str:
     mus = np.full(g_count, MU)
     mus[-1] = SCENARIOS[scenario]
-    truths = [_truth(mu) for mu in mus]
-    target = {k: max(t[k] for t in truths) - min(t[k] for t in truths) for k in METRICS}
+    target = _target(mus, method)
     rng = np.random.default_rng([g_count, m, list(SCENARIOS).index(scenario)])
     hits = {k: np.zeros(2) for k in METRICS}
     valid = {k: np.zeros(2) for k in METRICS}
@@ -87,9 +104,11 @@ def run_cell(scenario: str, g_count: int, m: int, n_sim: int, resamples: int) ->
             ev = dartboard.evaluate(y, y_score=proba, groups=groups, n_resamples=resamples,
                                     metrics=["accuracy", "f1", "roc_auc", "selection_rate"],
                                     random_state=i)
-            rows = _rows(ev)
+            rows = _rows(ev, method)
         for k, pair in rows.items():
             for j, row in enumerate(pair[::-1]):  # old, new
+                if row is None:
+                    continue
                 low, high = float(row["low"]), float(row["high"])
                 if not (np.isfinite(low) and np.isfinite(high)):
                     continue
@@ -107,7 +126,8 @@ def main() -> None:
     n_sim = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     resamples = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
     scenarios = sys.argv[3].split(",") if len(sys.argv) > 3 else list(SCENARIOS)
-    print(f"largest gap between groups, 95% intervals: old (the pair as if named in "
+    method = sys.argv[4] if len(sys.argv) > 4 else "between_groups"
+    print(f"largest gap ({method}), 95% intervals: old (the pair as if named in "
           f"advance) -> new; {n_sim} data sets per cell, {resamples} resamples each")
     print("null: share excluding 0 (at most 0.05); worse, far: share covering the true "
           "largest gap (0.93-0.97)")
@@ -115,7 +135,7 @@ def main() -> None:
     for scenario in scenarios:
         for g_count in (2, 4, 8, 20):
             for m in (20, 50, 300):
-                print(run_cell(scenario, g_count, m, n_sim, resamples), flush=True)
+                print(run_cell(scenario, g_count, m, n_sim, resamples, method), flush=True)
 
 
 if __name__ == "__main__":
