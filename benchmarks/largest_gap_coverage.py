@@ -114,9 +114,9 @@ def run_cell(scenario: str, g_count: int, m: int, n_sim: int, resamples: int,
                     continue
                 valid[k][j] += 1
                 hits[k][j] += low > 0 if scenario == "null" else low <= target[k] <= high
-    cells = " ".join(f"{hits[k][0] / max(valid[k][0], 1):>6.3f} -> "
-                     f"{hits[k][1] / max(valid[k][1], 1):<6.3f}"
-                     + ("" if valid[k].min() == n_sim else f"({int(valid[k].min())})")
+    cells = " ".join((f"{hits[k][0] / valid[k][0]:>6.3f}" if valid[k][0] else f"{'-':>6}")
+                     + f" -> {hits[k][1] / max(valid[k][1], 1):<6.3f}"
+                     + ("" if valid[k][1] == n_sim else f"({int(valid[k][1])})")
                      for k in METRICS)
     return (f"{scenario:<6} {g_count:>3} {m:>4}  {cells}   "
             f"({time.perf_counter() - start:.0f} s)")
