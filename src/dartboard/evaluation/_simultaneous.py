@@ -14,8 +14,8 @@ v = sum_g n_g^2 var_r(e*_g) / N. A contrast's scale is s_k = sqrt(v (1/n_i + 1/n
 between two groups and sqrt(v (1/n_g - 1/N)) between a group and the overall value
 (which holds the group), as in Tukey and Kramer's intervals. A per-pair bootstrap
 standard error would be noisy with few rows and tied to the estimate (a proportion
-near 0 or 1 has a small one): with it the maximum over pairs excluded 0 in 12-20% of
-null data sets of 20 groups of 20 rows, against 1-5% pooled.
+near 0 or 1 has a small one), so the pair farthest apart would also tend to be the one
+whose scale is too small, and the maximum over pairs would exclude 0 too often.
 Z*_rk = (e*_ri - e*_rj) / s_k.
 
 Simultaneous intervals (every pair at once; Tukey's studentized range with the
@@ -43,9 +43,11 @@ cannot reach ``low`` and the truly largest ones are in K, so P(D < low) <= 0.8 a
 and P(D > high) <= 0.2 alpha. The error is split 4:1 because the high end is the
 largest of per-contrast bounds: it is conservative by construction when several
 contrasts tie for the largest (one group behind all the others), and an even split
-would leave the interval covering 97.5% there instead of 95%. The interval holds
-``[low, high]`` around the estimate only in the sense of D: ``low`` is 0 when the
-data do not show a gap. ``benchmarks/group_gap_coverage.py`` measures it.
+would leave the interval covering 97.5% there instead of 95%. Both ends are moved,
+if need be, to hold the estimate; ``low`` is 0 when the data do not show a gap.
+``benchmarks/largest_gap_coverage.py`` measures it: conservative where groups are
+close (the contrasts that cannot be told apart from the largest all stay in K), near
+the nominal level where one group is far from the rest.
 
 A contrast with an entry undefined on every replicate (recall of a group without
 positives: its estimate is the metric's ``zero_division`` value) has no interval;
