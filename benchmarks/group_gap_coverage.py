@@ -5,8 +5,9 @@ true positive rate 0.85 / 0.75, false positive rate 0.10 / 0.20, so accuracy,
 TPR and selection rate differ between the groups by known amounts; a second
 scenario has identical groups (every gap 0). For each of ``n_sim`` data sets,
 ``dartboard.evaluate(...).difference()`` gives the gap between the groups that are
-best and worst in the data, with its interval; it covers when the interval holds
+higher and lower in the data, with its interval; it covers when the interval holds
 the true difference between those two groups (in that order). Target: 93-97%.
+(More than two groups, where the pair is picked by looking: largest_gap_coverage.py.)
 
 Usage: python benchmarks/group_gap_coverage.py [n_sim] [n_resamples] (defaults 2000 1000).
 """

@@ -209,8 +209,8 @@ def test_streamed_groups_print_the_in_memory_tables(files):
     streamed = json.loads(run("evaluate", files / "parts", *common, "--json").stdout)
     assert streamed.pop("streamed") == {"source": "parquet", "n_rows": 300, "n_files": 2,
                                         "mode": "exact", "unit": "Parquet file"}
-    for key in ("metrics", "groups", "difference", "ratio", "fairness", "group_columns",
-                "confusion", "task", "n", "classes", "positive_label"):
+    for key in ("metrics", "groups", "difference", "ratio", "fairness", "pairwise",
+                "group_columns", "confusion", "task", "n", "classes", "positive_label"):
         assert streamed[key] == pytest.approx(memory[key]) if key == "n" else \
             streamed[key] == memory[key], key
 

@@ -126,7 +126,7 @@ def test_count_gaps_agree_with_row_resampling(weighted):
 # score interval from Wilson intervals): x1/n1 - x2/n2 -> 95% limits
 NEWCOMBE_TABLE_II = [((56, 70, 48, 80), (0.0524, 0.3339)), ((9, 10, 3, 10), (0.1705, 0.8090)),
                      ((6, 7, 2, 7), (0.0582, 0.8062)), ((5, 56, 0, 29), (-0.0381, 0.1926)),
-                     ((0, 10, 0, 20), (-0.2775, 0.2775))]
+                     ((0, 10, 0, 20), (-0.1611, 0.2775)), ((0, 10, 0, 10), (-0.2775, 0.2775))]
 
 
 @pytest.mark.parametrize("counts, limits", NEWCOMBE_TABLE_II)

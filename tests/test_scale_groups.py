@@ -86,6 +86,9 @@ def test_by_group_and_gaps_equal_the_in_memory_evaluation(tmp_path, how, n_cols)
         _same_frame(ev.difference(method), memory.difference(method))
         _same_frame(ev.ratio(method), memory.ratio(method))
         _same_frame(ev.fairness(method), memory.fairness(method))
+    # every pair, its simultaneous interval and which group is higher and better
+    _same_frame(ev.pairwise(), memory.pairwise())
+    assert ev.pairwise()[["higher", "better"]].equals(memory.pairwise()[["higher", "better"]])
     _same_frame(ev.group_min(), memory.group_min())
     assert ev.n_rows == len(frame) and ev.n_files == (5 if how == "parquet" else 4)
 

@@ -26,6 +26,7 @@ from dartboard.cli._output import (
     GAP_COLUMNS,
     GROUP_COLUMNS,
     METRIC_COLUMNS,
+    gap_rows,
     print_json,
     print_table,
 )
@@ -114,11 +115,12 @@ def evaluate(
     if payload.get("groups"):
         by = ", ".join(payload["group_columns"])
         print_table(f"by {by}", payload["groups"], GROUP_COLUMNS)
-        print_table("largest gap between groups (max - min), with its interval",
-                    payload["difference"], GAP_COLUMNS)
+        print_table("largest gap between groups (higher - lower; with more than two groups "
+                    "the interval allows for the pair being the largest; every pair: --json)",
+                    gap_rows(payload["difference"]), GAP_COLUMNS, wrap=("method",))
         if payload.get("fairness"):
-            print_table("fairness summaries", payload["fairness"],
-                        [("summary", "summary")] + GAP_COLUMNS[1:])
+            print_table("fairness summaries", gap_rows(payload["fairness"]),
+                        [("summary", "summary")] + GAP_COLUMNS[1:], wrap=("method",))
     if payload.get("operating_point"):
         point = payload["operating_point"]
         rows = [{"metric": k, **v} for k, v in point["intervals"].items()]

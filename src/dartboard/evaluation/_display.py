@@ -67,6 +67,15 @@ def _cheap_gaps(ev: Any) -> Any:
     return ev.difference(metrics=rows) if rows else None
 
 
+def _sides(gap: Any) -> str:
+    """Which group is higher and which is better, under a gap (a tie names neither)."""
+    if not isinstance(gap["higher"], str):
+        return '<br><span class="note">tie</span>' if gap["groups"] else ""
+    better = f" · better: {html.escape(gap['better'])}" if isinstance(gap["better"], str) \
+        else ""
+    return f'<br><span class="note">higher: {html.escape(gap["higher"])}{better}</span>'
+
+
 def _group_table(ev: Any) -> str:
     res = ev.result
     labels = [", ".join(str(v) for v in k) for k in res.group_keys]
@@ -74,7 +83,7 @@ def _group_table(ev: Any) -> str:
     frame = ev.by_group
     gaps = _cheap_gaps(ev)
     cols = "".join(f"<th>{html.escape(g)}</th>" for g in shown)
-    gap_head = "<th>max − min</th>" if gaps is not None else ""
+    gap_head = "<th>largest gap</th>" if gaps is not None else ""
     head = (f"<caption>by {html.escape(', '.join(res.group_columns))}</caption>"
             f"<thead><tr><th>metric</th>{cols}{gap_head}</tr></thead>")
     rows = []
@@ -87,7 +96,8 @@ def _group_table(ev: Any) -> str:
             gap = "<td></td>"
             if metric in gaps.index:
                 g = gaps.loc[metric]
-                gap = "<td>{} {}</td>".format(*_row_cells(g["estimate"], g["low"], g["high"]))
+                gap = "<td>{} {}{}</td>".format(*_row_cells(g["estimate"], g["low"], g["high"]),
+                                                _sides(g))
         rows.append(f"<tr><td>{html.escape(metric)}</td>{cells}{gap}</tr>")
     note = ""
     if len(labels) > len(shown):

@@ -8,16 +8,12 @@ fairness summaries, each with an interval.
 Intervals of gaps come from the grouped bootstrap (:mod:`._groups`): each group is
 resampled on its own, count metrics from one multinomial per group over its
 confusion cells, other metrics by resampling the group's rows. A gap is always
-taken between the groups that give it in the data: ``difference()`` of accuracy is
-``acc[a] - acc[b]`` for the observed best group ``a`` and worst group ``b``, and its
-interval is that of this difference, recomputed on every replicate for the same two
-groups. Its low end can be negative: then the data do not tell which of the two is
-better. (Re-choosing the best and worst group in every replicate would give an
-interval of ``max - min`` that is biased upwards and never reaches 0.) The
-between-groups difference of a proportion of whole counts (accuracy, a binary TPR or
-selection rate) is Newcombe's hybrid score interval (1998, method 10) from the two
-groups' Wilson intervals instead: the percentile bootstrap covered 88% at 50 samples
-per group (``benchmarks/group_gap_coverage.py``).
+between two different groups, names the higher one and the better one, and keeps
+every group whose metric has a value. With two groups its interval is that of their
+difference (Newcombe's for a proportion); with more, the pair was picked by looking
+at the data, and the interval is that of the true largest gap, selection-aware
+(:mod:`._gaps`, :mod:`._simultaneous`); ``pairwise()`` gives every pair with
+intervals that hold all at once.
 """
 
 from __future__ import annotations
@@ -40,9 +36,6 @@ __all__ = ["Evaluation", "evaluate", "GAP_METHODS"]
 #: ``method`` of :meth:`Evaluation.difference` and :meth:`Evaluation.ratio`
 GAP_METHODS = ("between_groups", "to_overall")
 _ROW_COLUMNS = ["estimate", "low", "high", "method", "n"]
-_GAP_COLUMNS = ["estimate", "low", "high", "method", "groups"]
-_GAP_METHOD = "percentile (grouped bootstrap)"
-_NEWCOMBE = "newcombe (Wilson scores)"
 # fairness summaries (fairlearn's definitions): (name, rates, kind); the rates are the
 # registry's ``rate`` facts
 _FAIRNESS = (
@@ -263,103 +256,19 @@ class Evaluation:
         values = frame.xs(label, level="metric")["estimate"]
         return values.to_numpy(dtype=float)
 
-    def _values_and_replicates(self, label: str) -> tuple[np.ndarray, np.ndarray]:
-        """(G + 1,) observed values (groups, then overall) and their (R, G + 1) replicates."""
-        gaps = self._gaps
-        if label.startswith("__") and label not in gaps.planned:
-            raise ValueError("the fairness summaries compare rates of predicted labels; "
-                             "this evaluation has scores only (give y_pred or proba)")
-        if label.startswith("__"):
-            observed = gaps.observed(label)
-        else:
-            overall = dict(zip(self.metrics, (r.estimate for r in self.result.metrics)))
-            observed = np.append(self._group_values(label), overall[label])
-        if gaps.refused(label) is not None:
-            return observed, np.full((1, observed.shape[0]), np.nan)
-        return observed, gaps.replicates(label)
-
-    def _gap(self, label: str, kind: str, method: str) -> dict[str, Any]:
-        values, reps = self._values_and_replicates(label)
-        refused = self._gaps.refused(label)
-        g_count = values.shape[0] - 1
-        keys = self._group_labels()
-        groups, overall = values[:g_count], values[g_count]
-        defined = np.isfinite(groups)
-        if not defined.any():
-            return _undefined_gap("undefined in every group")
-        if method == "between_groups":
-            if defined.sum() < 2:
-                return _undefined_gap("defined in fewer than two groups")
-            hi = int(np.nanargmax(groups))
-            lo = int(np.nanargmin(groups))
-            names = f"{keys[hi]} vs {keys[lo]}"
-            if kind == "difference":
-                est, rep = groups[hi] - groups[lo], reps[:, hi] - reps[:, lo]
-                newcombe = self._newcombe(label, hi, lo) if refused is None else None
-                if newcombe is not None:
-                    return {"estimate": float(est), "low": newcombe[0], "high": newcombe[1],
-                            "method": _NEWCOMBE, "groups": names}
-            else:
-                est, rep = _ratio(groups[lo], groups[hi]), _ratio(reps[:, lo], reps[:, hi])
-        else:
-            if kind == "difference":
-                dist = np.abs(groups - overall)
-                g = int(np.nanargmax(dist))
-                sign = 1.0 if groups[g] >= overall else -1.0
-                est, rep = dist[g], sign * (reps[:, g] - reps[:, g_count])
-            else:
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    r = np.minimum(_ratio(groups, overall), _ratio(overall, groups))
-                g = int(np.nanargmin(r)) if np.isfinite(r).any() else 0
-                if groups[g] <= overall:
-                    est, rep = _ratio(groups[g], overall), _ratio(reps[:, g], reps[:, g_count])
-                else:
-                    est, rep = _ratio(overall, groups[g]), _ratio(reps[:, g_count], reps[:, g])
-            names = f"{keys[g]} vs overall"
-        if refused is not None:
-            return {"estimate": float(est), "low": float("nan"), "high": float("nan"),
-                    "method": f"n/a ({refused})", "groups": names}
-        low, high = self._percentile(rep)
-        return {"estimate": float(est), "low": low, "high": high, "method": _GAP_METHOD,
-                "groups": names}
-
-    def _newcombe(self, label: str, a: int, b: int) -> tuple[float, float] | None:
-        """Newcombe's hybrid score interval (1998, method 10) of p_a - p_b for two
-        independent groups, from each group's Wilson interval; None when the metric is
-        not a proportion of whole counts (then the grouped bootstrap is used)."""
-        from dartboard.uncertainty._analytic import proportion_interval
-
-        gaps = self._gaps
-        counts = gaps.proportions(label)
-        if counts is None or counts[a, 1] <= 0 or counts[b, 1] <= 0:
-            return None
-        level = gaps.confidence_level
-        (xa, na), (xb, nb) = counts[a], counts[b]
-        pa, pb = xa / na, xb / nb
-        la, ua = proportion_interval(xa, na, level, "wilson")
-        lb, ub = proportion_interval(xb, nb, level, "wilson")
-        d = pa - pb
-        return (float(d - np.hypot(pa - la, ub - pb)), float(d + np.hypot(ua - pa, pb - lb)))
-
-    def _percentile(self, rep: np.ndarray) -> tuple[float, float]:
-        rep = rep[np.isfinite(rep)]
-        if rep.size == 0:
-            return float("nan"), float("nan")
-        alpha = (1 - self._gaps.confidence_level) / 2
-        low, high = np.quantile(rep, [alpha, 1 - alpha])
-        return float(low), float(high)
-
     def _group_labels(self) -> list[str]:
         return [", ".join(str(v) for v in key) for key in self.result.group_keys]
 
     def _gap_table(self, kind: str, method: str, metrics: Any) -> Any:
         import pandas as pd
 
+        from dartboard.evaluation._gaps import GAP_COLUMNS, gap_row
+
         self._require_groups()
         check_option(method, "method", GAP_METHODS)
         labels = self._gap_metrics(metrics)
-        rows = [self._gap(label, kind, method) for label in labels]
-        frame = pd.DataFrame(rows, index=pd.Index(labels, name="metric"), columns=_GAP_COLUMNS)
+        rows = [gap_row(self, [label], kind, method) for label in labels]
+        frame = pd.DataFrame(rows, index=pd.Index(labels, name="metric"), columns=GAP_COLUMNS)
         frame.attrs["confidence_level"] = self._gaps.confidence_level
         return frame
 
@@ -380,18 +289,96 @@ class Evaluation:
     def difference(self, method: str = "between_groups", *, metrics: Any = None) -> Any:
         """Per metric, the largest gap between groups, with its interval.
 
-        ``method="between_groups"``: the best group's value minus the worst's (max -
-        min); ``"to_overall"``: the largest ``|group - overall|``. Columns: estimate,
-        low, high, method and ``groups`` (which two). The interval is that of the
-        difference between these two (see the module notes): a low end below 0
-        means the data do not tell their order.
+        ``method="between_groups"``: the highest group's value minus the lowest's
+        (max - min); ``"to_overall"``: the largest ``|group - overall|``. Columns:
+        estimate, low, high, method, ``groups`` (which two, the higher first),
+        ``higher`` (the group with the higher value; None when they tie) and
+        ``better`` (``higher`` for a metric where greater is better, the other group
+        for an error rate or a loss; None for a tie or a metric of one's own).
+
+        With two groups the interval is that of the difference between them (below 0:
+        the data do not tell which is higher). With more, the pair was picked by
+        looking at the data, and the interval is that of the true largest gap,
+        selection-aware (method "max-T, selection-aware"): ``low`` = 0 means the data
+        do not show a gap. Every group with a value counts, also one whose interval
+        cannot be formed (recall of a group without positives is 0.0, as in
+        scikit-learn and fairlearn). See :meth:`pairwise` for every pair.
+
+        Examples
+        --------
+        >>> import numpy as np, dartboard
+        >>> rng = np.random.default_rng(0)
+        >>> y = rng.integers(0, 2, 600)
+        >>> g = np.repeat(["a", "b", "c"], 200)
+        >>> pred = np.where(rng.random(600) < np.where(g == "c", 0.7, 0.9), y, 1 - y)
+        >>> ev = dartboard.evaluate(y, pred, metrics=["accuracy", "false_positive_rate"],
+        ...                         groups=g, random_state=0)
+        >>> d = ev.difference()
+        >>> d.loc["accuracy", ["groups", "higher", "better"]].tolist()
+        ['b vs c', 'b', 'b']
+        >>> d.loc["false_positive_rate", ["groups", "higher", "better"]].tolist()
+        ['c vs a', 'c', 'a']
+        >>> bool(d.loc["accuracy", "low"] > 0), d.loc["accuracy", "method"]
+        (True, 'max-T, selection-aware (3 pairs)')
         """
         return self._gap_table("difference", method, metrics)
 
     def ratio(self, method: str = "between_groups", *, metrics: Any = None) -> Any:
         """Per metric, the smallest ratio between groups (min / max; ``"to_overall"``:
-        the smallest of group/overall and overall/group), with its interval."""
+        the smallest of group/overall and overall/group), with its interval.
+
+        The columns and intervals are those of :meth:`difference`, on the log scale:
+        the ratio is exp(-(the largest gap of log values)), so with more than two
+        groups its interval is selection-aware too (``high`` = 1: no gap shown). A
+        group's value of 0 or below has no log: the ratio is then given without an
+        interval unless there are two groups.
+        """
         return self._gap_table("ratio", method, metrics)
+
+    def pairwise(self, metrics: Any = None, *, simultaneous: bool = True) -> Any:
+        """Every pair of groups, per metric: the higher group minus the lower, with
+        an interval.
+
+        Index: (metric, ``groups``: "a vs b", the higher first). Columns: estimate
+        (>= 0), low, high, method, higher (None for a tie) and better. With
+        ``simultaneous=True`` the intervals of a metric's pairs hold all at once
+        (max-T from the grouped bootstrap, see :mod:`._simultaneous`), so they may
+        be read together and for pairs picked by looking; with two groups the one
+        pair's own interval (Newcombe's for a proportion). ``simultaneous=False``
+        gives each pair's own interval, valid only for a pair named before looking
+        at the data.
+
+        Examples
+        --------
+        >>> import numpy as np, dartboard
+        >>> rng = np.random.default_rng(1)
+        >>> y = rng.integers(0, 2, 900)
+        >>> g = np.repeat(["a", "b", "c"], 300)
+        >>> pred = np.where(rng.random(900) < np.where(g == "c", 0.7, 0.9), y, 1 - y)
+        >>> pairs = dartboard.evaluate(y, pred, metrics=["accuracy"], groups=g,
+        ...                            random_state=0).pairwise()
+        >>> pairs.index.get_level_values("groups").tolist()
+        ['a vs b', 'a vs c', 'b vs c']
+        >>> (pairs["low"] > 0).tolist(), pairs["method"].iloc[0]
+        ([False, True, True], 'max-T, simultaneous (3 pairs)')
+        """
+        import pandas as pd
+
+        from dartboard.evaluation._gaps import PAIR_COLUMNS, pair_rows
+
+        self._require_groups()
+        if not isinstance(simultaneous, (bool, np.bool_)):
+            raise TypeError(f"simultaneous must be True or False; got {describe(simultaneous)}")
+        rows, index = [], []
+        for label in self._gap_metrics(metrics):
+            for row in pair_rows(self, label, bool(simultaneous)):
+                rows.append(row)
+                index.append((label, row["groups"]))
+        frame = pd.DataFrame(rows, columns=PAIR_COLUMNS,
+                             index=pd.MultiIndex.from_tuples(index, names=["metric", "groups"])
+                             if index else None)
+        frame.attrs["confidence_level"] = self._gaps.confidence_level
+        return frame
 
     def _extreme(self, which: str) -> Any:
         import pandas as pd
@@ -413,12 +400,16 @@ class Evaluation:
 
     def group_min(self) -> Any:
         """Per metric, the group with the smallest value, its value and that group's
-        interval."""
+        interval (the first in group order when several tie). The interval is that
+        group's own: the smallest of several groups is picked by looking, so the true
+        minimum over groups can lie below it (see :meth:`difference` for a
+        selection-aware interval of the gap)."""
         return self._extreme("min")
 
     def group_max(self) -> Any:
         """Per metric, the group with the largest value, its value and that group's
-        interval."""
+        interval (the first in group order when several tie; the interval is that
+        group's own, as in :meth:`group_min`)."""
         return self._extreme("max")
 
     def fairness(self, method: str = "between_groups") -> Any:
@@ -428,9 +419,14 @@ class Evaluation:
         As fairlearn defines them: demographic parity compares selection rates;
         equalized odds takes the worse of the true-positive-rate and
         false-positive-rate gaps (the larger difference, the smaller ratio); equal
-        opportunity compares true positive rates. Binary tasks only.
+        opportunity compares true positive rates. Binary tasks only. The columns are
+        :meth:`difference`'s; ``better`` is empty for the selection rate, whose better
+        side depends on what is predicted. Equalized odds picks the larger of two
+        gaps by looking, so its interval is selection-aware over both rates' gaps.
         """
         import pandas as pd
+
+        from dartboard.evaluation._gaps import GAP_COLUMNS, gap_row
 
         self._require_groups()
         if self.task != "binary":
@@ -439,15 +435,12 @@ class Evaluation:
         check_option(method, "method", GAP_METHODS)
         rows = []
         for name, rates, kind in _FAIRNESS:
-            parts = [self._gap(f"__{rate}", kind, method) for rate in rates]
-            pick = (max if kind == "difference" else min)(
-                range(len(parts)), key=lambda i: _nan_last(parts[i]["estimate"], kind))
-            chosen = dict(parts[pick])
-            if len(rates) > 1:
-                chosen["groups"] = f"{_RATE_NAMES[rates[pick]]}: {chosen['groups']}"
-            rows.append(chosen)
+            row = gap_row(self, [f"__{rate}" for rate in rates], kind, method)
+            if len(rates) > 1 and row["metric"] is not None:
+                row["groups"] = f"{_RATE_NAMES[row['metric'][2:]]}: {row['groups']}"
+            rows.append(row)
         frame = pd.DataFrame(rows, index=pd.Index([f[0] for f in _FAIRNESS], name="summary"),
-                             columns=_GAP_COLUMNS)
+                             columns=GAP_COLUMNS)
         frame.attrs["confidence_level"] = self._gaps.confidence_level
         return frame
 
@@ -473,12 +466,14 @@ class Evaluation:
         return out[["scope", *names, "metric", *_ROW_COLUMNS, "confidence_level"]]
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values (JSON-ready): the engine's result, and with groups the gaps and,
-        for a binary task, the fairness summaries."""
+        """Plain values (JSON-ready): the engine's result, and with groups the gaps, every
+        pair (``pairwise``) and, for a binary task, the fairness summaries."""
         out = self.result.to_dict()
         if self.result.groups is not None:
             out["difference"] = _records(self.difference(), "metric")
             out["ratio"] = _records(self.ratio(), "metric")
+            out["pairwise"] = [{"metric": m, "groups": g, **{k: _plain(v) for k, v in row.items()}}
+                               for (m, g), row in self.pairwise().iterrows()]
             if self.task == "binary" and self._gaps.has_rates:
                 out["fairness"] = _records(self.fairness(), "summary")
         return out
@@ -542,22 +537,6 @@ class Evaluation:
         from dartboard.evaluation._mlflow import log_evaluation
 
         log_evaluation(self, prefix=prefix, report=report)
-
-
-def _nan_last(value: float, kind: str) -> float:
-    if math.isnan(value):
-        return -math.inf if kind == "difference" else math.inf
-    return value
-
-
-def _ratio(a: Any, b: Any) -> Any:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.divide(a, b)
-
-
-def _undefined_gap(why: str) -> dict[str, Any]:
-    return {"estimate": float("nan"), "low": float("nan"), "high": float("nan"),
-            "method": f"undefined: {why}", "groups": ""}
 
 
 def _row_values(r: MetricRow) -> list[Any]:

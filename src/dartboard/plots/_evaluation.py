@@ -168,6 +168,6 @@ def plot_group_gaps(difference: Any, ax: Any = None) -> Any:
     labels = [f"{m}  ({g})" if g else m for m, g in zip(frame.index, frame.get(
         "groups", pd.Series([""] * len(frame), index=frame.index)))]
     ax.set_yticks(y, labels)
-    ax.set_xlabel("gap between groups (best - worst) with its interval")
+    ax.set_xlabel("largest gap (higher - lower group) with its interval")
     ax.grid(axis="x", alpha=0.3)
     return ax

@@ -49,9 +49,9 @@ FIGURES: dict[str, tuple[str, str]] = {
                                       "(Wilson); a long bar is a bin of few predictions. "
                                       "Beneath: predictions per bin. Title: the ECE of the "
                                       "metric table (the same 15 bins) with its interval."),
-    "group-gaps": ("classification", "The largest gap between groups of each metric (best "
-                                     "minus worst group) with its interval; the dashed "
-                                     "line marks no gap."),
+    "group-gaps": ("classification", "The largest gap between groups of each metric (the "
+                                     "higher group minus the lower) with its interval; the "
+                                     "dashed line marks no gap."),
     "stability": ("stability", "Stability of the bootstrap ensemble: per-point label "
                                "stability and spread of the predicted probabilities."),
     "predicted-actual": ("regression", "Each held-out prediction against the actual "
