@@ -97,9 +97,24 @@ def _group_table(ev: Any) -> str:
     return f"<table>{head}<tbody>{''.join(rows)}</tbody></table>{note}"
 
 
+def _operating_table(point: dict[str, Any]) -> str:
+    from dartboard.evaluation._operating import operating_title
+
+    head = (f"<caption>{html.escape(operating_title(point))}</caption><thead><tr>"
+            "<th>quantity</th><th>estimate</th><th>interval</th><th>method</th></tr></thead>")
+    body = "".join(
+        f"<tr><td>{html.escape(name)}</td><td>{_num(iv['estimate'])}</td>"
+        f"<td>{_ci(iv['low'], iv['high'])}</td><td>{html.escape(iv['method'])}</td></tr>"
+        for name, iv in point["intervals"].items())
+    return f"<table>{head}<tbody>{body}</tbody></table>"
+
+
 def evaluation_html(ev: Any) -> str:
-    """The compact HTML table of an evaluation (overall, then by group)."""
+    """The compact HTML table of an evaluation (overall, the operating point, then by
+    group)."""
     parts = [_STYLE, '<div class="dartboard-ev">', _overall_table(ev)]
+    if ev.result.operating_point is not None:
+        parts.append(_operating_table(ev.result.operating_point))
     if ev.result.groups is not None:
         parts.append(_group_table(ev))
     parts.append("</div>")

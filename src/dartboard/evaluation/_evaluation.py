@@ -45,6 +45,7 @@ from dartboard.evaluation._groups import (
     generic_group_replicates,
     row_count_replicates,
 )
+from dartboard.evaluation._operating import operating_lines
 from dartboard.evaluation._result import EvaluationResult, MetricRow
 
 __all__ = ["Evaluation", "evaluate", "GAP_METHODS"]
@@ -118,7 +119,10 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
         Binary scores: the operating point chosen by this criterion of
         :func:`dartboard.select_threshold` (``"youden"``, ``"closest_topleft"``,
         ``"cost"``, ``"min_precision"``, ``"min_recall"``, ``"max_fpr"``), with
-        intervals that bootstrap the choice; in ``result.operating_point``.
+        intervals that cover the chosen threshold's true rates; shown in the
+        evaluation's repr, notebook view and report, and as the table
+        :attr:`Evaluation.operating_point`. ``threshold_target`` is the bound of
+        the three constrained criteria and needs one of them.
     curve_bands : bool, default=False
         Binary scores: pointwise confidence bands of the ROC and PR curves.
     model : str, optional
@@ -461,6 +465,19 @@ class Evaluation:
         return frame
 
     @cached_property
+    def operating_point(self) -> Any:
+        """The operating point chosen by ``threshold_criterion`` (None when none was
+        asked for): one row per quantity (``threshold``, ``tpr``, ``tnr``,
+        ``precision``, ``npv``, ``f1``, ``expected_cost``) with estimate, low, high
+        and method; ``attrs`` hold the criterion, target, guarantee, threshold, pROC's
+        midpoint and the confidence level. The metric rows of :attr:`overall` are
+        those of the labels (scores at 0.5, or 0 for decision functions), not of
+        this threshold."""
+        from dartboard.evaluation._operating import operating_frame
+
+        return operating_frame(self.result.operating_point)
+
+    @cached_property
     def by_group(self) -> Any:
         """Per group and metric (index: the group columns, then ``metric``): estimate,
         low, high, method, n. None when no groups were given."""
@@ -756,7 +773,7 @@ class Evaluation:
         for r in self.result.metrics:
             interval = "" if r.low is None else f"  [{r.low:.4g}, {r.high:.4g}]"
             lines.append(f"  {r.metric:<28} {r.estimate:.4g}{interval}  {r.method}")
-        return "\n".join(lines)
+        return "\n".join(lines + operating_lines(self.result.operating_point))
 
     def plot(self, ax: Any = None, *, metrics: Any = None) -> Any:
         """Each metric with its interval bar (per group when grouped); a matplotlib Axes."""
