@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import dartboard
-from dartboard.uncertainty._guarantee import critical_counts
+from dartboard.uncertainty._guarantee import critical_counts, precision_sequences
 from dartboard.uncertainty._threshold_rates import choose
 
 
@@ -116,7 +116,7 @@ def _choose_all(q, n, target, alpha):
     tp = np.concatenate([zero, np.cumsum(pos, 1)], 1)
     fp = np.concatenate([zero, np.cumsum(neg, 1)], 1)
     both = (tp[:, -1] > 0) & (fp[:, -1] > 0)
-    return p[both], tp[both], fp[both], critical_counts("min_precision", target, alpha, 0, n)
+    return p[both], tp[both], fp[both], precision_sequences(target, alpha, n)
 
 
 # cells found by a search for populations near the target: precision at the three
@@ -154,28 +154,34 @@ def _walk(y, s, criterion, target, alpha):
     """The guarantee by brute force: SciPy's exact test at every threshold, in order."""
     thresholds = np.unique(s)[::-1]
     n_pos, n_neg = int(y.sum()), int((1 - y).sum())
-    passed = []
-    for t in thresholds:
-        tp, fp = int(y[s >= t].sum()), int((1 - y)[s >= t].sum())
-        if criterion == "min_recall":
-            ok = stats.binomtest(tp, n_pos, target, alternative="greater").pvalue <= alpha
-        elif criterion == "max_fpr":
-            ok = stats.binomtest(fp, n_neg, target, alternative="less").pvalue <= alpha
-        else:
-            if target ** (tp + fp) > alpha:  # cannot pass even with all positive: skipped
-                continue
-            ok = stats.binomtest(tp, tp + fp, target, alternative="greater").pvalue <= alpha
-            if not ok:  # the fixed sequence stops at its first failure
-                break
-        if ok:
-            passed.append(t)
-    if criterion == "min_recall":  # the largest TNR: the highest threshold
-        return max(passed) if passed else None
+    counts = [(int(y[s >= t].sum()), int((1 - y)[s >= t].sum())) for t in thresholds]
+    if criterion == "min_recall":
+        passed = [t for t, (tp, _) in zip(thresholds, counts) if stats.binomtest(
+            tp, n_pos, target, alternative="greater").pvalue <= alpha]
+        return max(passed) if passed else None  # the largest TNR: the highest threshold
+    if criterion == "max_fpr":
+        passed = [t for t, (_, fp) in zip(thresholds, counts) if stats.binomtest(
+            fp, n_neg, target, alternative="less").pvalue <= alpha]
+    else:
+        # sequences from m0 (alpha / 2) and 2 m0, 4 m0, ... (alpha / 2 shared), each
+        # walking down until its first failure
+        m0 = next(m for m in range(1, n_pos + n_neg + 2) if target ** m <= alpha / 2)
+        starts = [m0 * 2 ** j for j in range(20) if m0 * 2 ** j <= n_pos + n_neg]
+        levels = [alpha] if len(starts) == 1 else \
+            [alpha / 2] + [alpha / 2 / (len(starts) - 1)] * (len(starts) - 1)
+        passed = set()
+        for start, level in zip(starts, levels):
+            for t, (tp, fp) in zip(thresholds, counts):
+                if tp + fp < start:
+                    continue
+                if stats.binomtest(tp, tp + fp, target, alternative="greater").pvalue > level:
+                    break
+                passed.add(t)
     if not passed:  # max_fpr: nothing positive is always safe
         return np.inf if criterion == "max_fpr" else None
     # the largest TPR, ties to the highest threshold
-    tpr = [y[s >= t].sum() for t in passed]
-    return max(t for t, v in zip(passed, tpr) if v == max(tpr))
+    tpr = {t: y[s >= t].sum() for t in passed}
+    return max(t for t in passed if tpr[t] == max(tpr.values()))
 
 
 @settings(max_examples=60, deadline=None)

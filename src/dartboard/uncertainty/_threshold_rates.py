@@ -40,6 +40,8 @@ percentile bootstrap of the rates at ``t_hat`` held fixed.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from dartboard.metrics._count_formulas import fbeta, proportion
@@ -86,10 +88,10 @@ def expected_cost(tpr: np.ndarray, fpr: np.ndarray, counts: dict[str, np.ndarray
 
 def choose(criterion: str, tp: np.ndarray, fp: np.ndarray, target: float,
            costs: np.ndarray, prevalence: float | None,
-           critical: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+           critical: Any = None) -> tuple[np.ndarray, np.ndarray]:
     """(b,) chosen candidate index and whether the criterion was met, from (b, G + 1)
     cumulative TP and FP (index 0: nothing positive). ``critical``: the guarantee's
-    test boundaries (:func:`~dartboard.uncertainty._guarantee.critical_counts`)."""
+    tests (:func:`~dartboard.uncertainty._guarantee.guaranteed`)."""
     p, n = tp[:, -1:], fp[:, -1:]
     tpr, fpr = tp / p, fp / n
     if criterion == "youden":

@@ -78,7 +78,11 @@ from dartboard.uncertainty._bootstrap import (
     count_replicates,
     multinomial_replicates,
 )
-from dartboard.uncertainty._guarantee import best_guaranteed, critical_counts
+from dartboard.uncertainty._guarantee import (
+    best_guaranteed,
+    critical_counts,
+    precision_sequences,
+)
 from dartboard.uncertainty._interval import Interval
 from dartboard.uncertainty._threshold_rates import (
     METRICS,
@@ -278,8 +282,7 @@ def _thresholds(scores: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.n
 
 
 def _replicate(path: _SortedScores, index: int, criterion: str, target: float,
-               c: np.ndarray, prevalence: float | None, critical: np.ndarray | None
-               ) -> Any:
+               c: np.ndarray, prevalence: float | None, critical: Any) -> Any:
     """The statistic of one batch of resamples: (b, 19) values, see _rate_intervals."""
     tp0, fp0 = path.cumulative(path.pos[None], path.neg[None])
 
@@ -379,7 +382,7 @@ def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
         raise ValueError("guarantee needs whole counts: sample_weight must hold integers "
                          "(repeated rows); got non-integer weights")
     path = _SortedScores.build(positive, s, w)
-    critical = None if guarantee is None else critical_counts(
+    critical = None if guarantee is None else _boundaries(
         criterion, target, 1.0 - guarantee, path.pos.sum(), path.neg.sum())
     tp, fp = path.cumulative(path.pos[None], path.neg[None])
     chosen, met = choose(criterion, tp, fp, target, c, prevalence, critical)
@@ -408,6 +411,13 @@ def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
     return OperatingPoint(threshold, midpoint, criterion, intervals, level, n_resamples,
                           int(unmet.sum()), None if np.isnan(target) else target,
                           guarantee)
+
+
+def _boundaries(criterion: str, target: float, alpha: float, n_pos: float,
+                n_neg: float) -> Any:
+    if criterion == "min_precision":
+        return precision_sequences(target, alpha, n_pos + n_neg)
+    return critical_counts(criterion, target, alpha, n_pos, n_neg)
 
 
 def _unmet_message(criterion: str, target: float, guarantee: float | None,
