@@ -255,8 +255,8 @@ def test_min_recall_interval_is_the_order_statistic_law():
     from dartboard.uncertainty._threshold_rates import rate_bounds
 
     mid = {"tp": 15.5, "fn": 4.5, "fp": 10.0, "tn": 20.0}
-    low, high, _ = rate_bounds(mid, 0.95, np.array([[0, 1], [1, 0]]), None, 10,
-                               np.random.default_rng(0))
+    low, high, _ = rate_bounds(mid, 0.95, np.array([[0, 1], [1, 0]]), None,
+                               np.random.default_rng(0), 10)
     assert (low[0], high[0]) == pytest.approx(stats.beta.ppf([0.025, 0.975], 16, 5))
     assert (low[1], high[1]) == pytest.approx(stats.beta.ppf([0.025, 0.975], 20.5, 10.5))
     point = dartboard.select_threshold(y, s, criterion="min_recall", target=0.8,
@@ -274,8 +274,8 @@ def test_composite_intervals_are_quantiles_of_the_two_posteriors():
     from dartboard.uncertainty._threshold_rates import rate_bounds
 
     mid = {"tp": 30.5, "fn": 9.5, "fp": 12.0, "tn": 48.0}
-    low, high, _ = rate_bounds(mid, 0.9, np.array([[0, 1], [1, 0]]), None, 200_000,
-                               np.random.default_rng(1))
+    low, high, _ = rate_bounds(mid, 0.9, np.array([[0, 1], [1, 0]]), None,
+                               np.random.default_rng(1), 200_000)
     rng = np.random.default_rng(2)
     tpr = stats.beta.rvs(31.0, 10.0, size=200_000, random_state=rng)
     fpr = stats.beta.rvs(12.5, 48.5, size=200_000, random_state=rng)

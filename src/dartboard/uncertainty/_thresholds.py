@@ -250,7 +250,7 @@ def _rate_intervals(index: int, path: _SortedScores, reps: np.ndarray, integral:
         if integral:
             mid = counts_at(tp, fp, at, path.pos[None], path.neg[None], True)
             low, high, se = rate_bounds({k: float(v[0]) for k, v in mid.items()}, level, c,
-                                        prevalence, n_resamples, rng)
+                                        prevalence, rng)
         else:
             alpha = (1.0 - level) / 2.0
             with np.errstate(invalid="ignore"), warnings.catch_warnings():
@@ -339,7 +339,7 @@ def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
         Population share of positives for the expected cost (default the data's).
     confidence_level : float, default=0.95
     n_resamples : int, default=2000
-        Resamples of the threshold's interval and of the optimism; posterior draws.
+        Resamples of the threshold's interval and of the optimism.
     random_state : None, int, SeedSequence or Generator
     sample_weight : array-like, optional
         Non-negative.
