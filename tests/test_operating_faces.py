@@ -72,3 +72,63 @@ def test_cli_prints_the_operating_point_and_the_report_shows_it(tmp_path, scored
                               "--threshold-criterion", "min_precision",
                               "--threshold-target", "1.5"])
     assert bad.exit_code == 2 and "target must be at most 1" in bad.output
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"threshold_target": float("nan")}, r"threshold_target needs threshold_criterion .* "
+                                         r"got threshold_target=nan without a criterion"),
+    ({"threshold_target": 2}, "threshold_target needs threshold_criterion"),
+    ({"threshold_criterion": "youden", "threshold_target": 0.5},
+     "threshold_target is only used by the criteria"),
+    ({"threshold_criterion": "max_fpr", "threshold_target": float("nan")},
+     "threshold_target must be finite"),
+    ({"threshold_criterion": "min_recall", "threshold_target": 2},
+     "threshold_target must be at most 1"),
+    ({"threshold_criterion": "min_recall"}, "threshold_criterion='min_recall' needs "
+                                            "threshold_target"),
+])
+def test_threshold_target_is_checked_before_any_number(scored, kwargs, match):
+    y, s = scored
+    with pytest.raises(ValueError, match=match):
+        dartboard.evaluate(y, y_score=s, n_resamples=50, **kwargs)
+
+
+def test_the_operating_point_is_shown(scored):
+    y, s = scored
+    ev = dartboard.evaluate(y, y_score=s, threshold_criterion="youden", n_resamples=300,
+                            random_state=5, metrics=["accuracy", "recall"])
+    point = dartboard.select_threshold(y, s, n_resamples=300, random_state=5, pos_label=1)
+    frame = ev.operating_point
+    assert list(frame.index) == list(point.intervals)
+    assert list(frame.columns) == ["estimate", "low", "high", "method"]
+    for name, iv in point.intervals.items():
+        assert tuple(frame.loc[name, ["estimate", "low", "high"]]) == (iv.estimate, iv.low,
+                                                                       iv.high)
+        assert frame.loc[name, "method"] == iv.method
+    assert frame.attrs["threshold"] == point.threshold
+    assert frame.attrs["criterion"] == "youden" and frame.attrs["midpoint"] == point.midpoint
+    text = repr(ev)
+    title = f"operating point (youden): predict positive when score >= {point.threshold:.4g}"
+    assert title in text
+    tpr = point.intervals["tpr"]
+    assert "tpr" in text and f"[{tpr.low:.4g}, {tpr.high:.4g}]" in text
+    html = ev._repr_html_()
+    assert title.replace(">=", "&gt;=") in html and "<td>expected_cost</td>" in html
+    assert dartboard.evaluate(y, y_score=s, n_resamples=50).operating_point is None
+    assert "operating point" not in repr(dartboard.evaluate(y, y_score=s, n_resamples=50))
+
+
+def test_the_operating_point_uses_the_weights(scored):
+    y, s = scored
+    # the lowest-scoring fifth of the positives weighs 5: recall 0.9 needs a lower threshold
+    w = np.where((y == 1) & (s < np.quantile(s[y == 1], 0.2)), 5, 1)
+    ev = dartboard.evaluate(y, y_score=s, sample_weight=w, threshold_criterion="min_recall",
+                            threshold_target=0.9, n_resamples=200, random_state=1)
+    point = dartboard.select_threshold(y, s, criterion="min_recall", target=0.9,
+                                       sample_weight=w, n_resamples=200, random_state=1,
+                                       pos_label=1)
+    assert ev.operating_point.attrs["threshold"] == point.threshold
+    assert ev.operating_point.loc["tnr", "low"] == point.intervals["tnr"].low
+    unweighted = dartboard.select_threshold(y, s, criterion="min_recall", target=0.9,
+                                            n_resamples=50, random_state=1)
+    assert unweighted.threshold != point.threshold

@@ -65,7 +65,8 @@ def evaluate(
         None, "--threshold-criterion",
         help=("Binary scores: choose a threshold (youden, closest_topleft, cost, "
               "min_precision, min_recall, max_fpr) and print the metrics at it with "
-              "intervals that bootstrap the choice; with --report, ROC/PR bands too.")),
+              "intervals that cover the chosen threshold's true rates; with --report, "
+              "ROC/PR bands too.")),
     threshold_target: float | None = typer.Option(
         None, "--threshold-target",
         help="Bound of min_precision, min_recall or max_fpr."),
@@ -86,7 +87,7 @@ def evaluate(
     if group and len(set(group)) != len(group):
         raise ValueError(f"--group names a column twice: {group}")
     if is_stream_source(file):
-        if threshold_criterion:
+        if threshold_criterion or threshold_target is not None:
             raise ValueError("--threshold-criterion needs a single file (the rows of the "
                              "scores); a directory or glob of Parquet files is streamed "
                              "through states")

@@ -16,6 +16,7 @@ import math
 from typing import Any
 
 from dartboard._format import format_row
+from dartboard.evaluation._operating import operating_lines
 
 __all__ = ["evaluation_html", "evaluation_text"]
 
@@ -106,9 +107,25 @@ def _group_table(ev: Any) -> str:
     return f"<table>{head}<tbody>{''.join(rows)}</tbody></table>{note}"
 
 
+def _operating_table(point: dict[str, Any]) -> str:
+    from dartboard.evaluation._operating import operating_title
+
+    head = (f"<caption>{html.escape(operating_title(point))}</caption><thead><tr>"
+            "<th>quantity</th><th>estimate</th><th>interval</th><th>method</th></tr></thead>")
+    body = "".join(
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>".format(
+            html.escape(name), *_row_cells(iv["estimate"], iv["low"], iv["high"]),
+            html.escape(iv["method"]))
+        for name, iv in point["intervals"].items())
+    return f"<table>{head}<tbody>{body}</tbody></table>"
+
+
 def evaluation_html(ev: Any) -> str:
-    """The compact HTML table of an evaluation (overall, then by group)."""
+    """The compact HTML table of an evaluation (overall, the operating point, then by
+    group)."""
     parts = [_STYLE, '<div class="dartboard-ev">', _overall_table(ev)]
+    if ev.result.operating_point is not None:
+        parts.append(_operating_table(ev.result.operating_point))
     if ev.result.groups is not None:
         parts.append(_group_table(ev))
     parts.append("</div>")
@@ -166,4 +183,4 @@ def evaluation_text(ev: Any) -> str:
         more = len(res.group_keys) - len(shown)
         if more > 0:
             lines.append(f"  ... {more} more groups: see .by_group")
-    return "\n".join(lines)
+    return "\n".join(lines + operating_lines(res.operating_point))

@@ -217,7 +217,7 @@ def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: An
         raise ValueError("give exactly one of y_pred, y_score or y_proba")
     opts = _Options(check_option(ci, "ci", METHODS), check_confidence_level(confidence_level),
                     check_n_resamples(n_resamples), random_state,
-                    threshold_criterion, threshold_target, bool(curve_bands))
+                    *_threshold_iv(threshold_criterion, threshold_target), bool(curve_bands))
     if task == "auto" and y_pred is not None:
         task = infer_task(column_1d(y_true, name="y_true"),
                           y_pred=column_1d(y_pred, name="y_pred"))
@@ -253,6 +253,22 @@ def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: An
     return Plan(d.task, d.y_true, inputs,
                 _choose(metrics, d.task, inputs, d, positive, weighted=w is not None), w,
                 None if groups is None else encode_groups(groups, n), opts, d, positive)
+
+
+def _threshold_iv(criterion: Any, target: Any) -> tuple[str | None, float | None]:
+    """``threshold_criterion`` and ``threshold_target``, checked before any number: a
+    target needs a constrained criterion (``select_threshold``'s rule)."""
+    from dartboard.uncertainty._thresholds import CONSTRAINED, check_criterion
+
+    if criterion is None:
+        if target is not None:
+            raise ValueError(f"threshold_target needs threshold_criterion (one of "
+                             f"{list(CONSTRAINED)}, whose bound it is); got "
+                             f"threshold_target={target!r} without a criterion")
+        return None, None
+    criterion, target, _ = check_criterion(criterion, target, names=(
+        "threshold_criterion", "threshold_target"))
+    return criterion, None if np.isnan(target) else target
 
 
 def build_result(plan: Plan, model: str | None = None,
@@ -649,7 +665,7 @@ def _figures(plan: Plan) -> dict[str, Any]:
             d.y_true, d.y_score, positive, criterion=opts.threshold_criterion,
             target=opts.threshold_target, bands=opts.curve_bands,
             confidence_level=opts.confidence_level, n_resamples=opts.n_resamples,
-            random_state=opts.random_state))
+            random_state=opts.random_state, sample_weight=w))
         if d.is_prob:
             out["calibration"] = CalibrationPoints(
                 **{k: tuple(v) for k, v in calibration_points(

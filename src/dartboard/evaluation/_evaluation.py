@@ -99,7 +99,10 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
         Binary scores: the operating point chosen by this criterion of
         :func:`dartboard.select_threshold` (``"youden"``, ``"closest_topleft"``,
         ``"cost"``, ``"min_precision"``, ``"min_recall"``, ``"max_fpr"``), with
-        intervals that bootstrap the choice; in ``result.operating_point``.
+        intervals that cover the chosen threshold's true rates; shown in the
+        evaluation's repr, notebook view and report, and as the table
+        :attr:`Evaluation.operating_point`. ``threshold_target`` is the bound of
+        the three constrained criteria and needs one of them.
     curve_bands : bool, default=False
         Binary scores: pointwise confidence bands of the ROC and PR curves.
     model : str, optional
@@ -213,6 +216,19 @@ class Evaluation:
                              index=pd.Index(self.metrics, name="metric"), columns=_ROW_COLUMNS)
         frame.attrs["confidence_level"] = self._level
         return frame
+
+    @cached_property
+    def operating_point(self) -> Any:
+        """The operating point chosen by ``threshold_criterion`` (None when none was
+        asked for): one row per quantity (``threshold``, ``tpr``, ``tnr``,
+        ``precision``, ``npv``, ``f1``, ``expected_cost``) with estimate, low, high
+        and method; ``attrs`` hold the criterion, target, guarantee, threshold, pROC's
+        midpoint and the confidence level. The metric rows of :attr:`overall` are
+        those of the labels (scores at 0.5, or 0 for decision functions), not of
+        this threshold."""
+        from dartboard.evaluation._operating import operating_frame
+
+        return operating_frame(self.result.operating_point)
 
     @cached_property
     def by_group(self) -> Any:

@@ -21,7 +21,9 @@
 - :func:`roc_band`, :func:`pr_band`: pointwise and simultaneous confidence bands
   of ROC and precision-recall curves (:class:`CurveBand`).
 - :func:`select_threshold`, :func:`evaluate_threshold`: an operating point with
-  the metrics at it and their intervals (:class:`OperatingPoint`).
+  the metrics at it and their intervals (:class:`OperatingPoint`); with
+  ``guarantee=``, a threshold whose true recall, FPR or precision meets a target
+  with a stated probability.
 - :class:`Interval`: the result.
 
 Names load lazily, so importing this package costs nothing until it is used.

@@ -1,21 +1,29 @@
-"""Operating points: a threshold chosen from the data, with honest intervals.
+"""Operating points: a threshold chosen from the data, with intervals that cover its rates.
 
 :func:`select_threshold` picks the threshold by a criterion and reports, at it,
-TPR (sensitivity), TNR (specificity), precision, NPV, F1 and the expected cost.
-Every interval bootstraps the whole choice: in each stratified resample (cases
-and controls resampled separately, as pROC) the threshold is chosen again and
-the metrics are read at that replicate's own choice, so the intervals carry
-the optimism of choosing on the same data. :func:`evaluate_threshold` reads a
-threshold chosen elsewhere on new data; its intervals are the plain ones
-(Wilson for the four proportions, a bootstrap of the confusion matrix for F1
-and the cost).
+TPR (sensitivity), TNR (specificity), precision, NPV, F1 and the expected cost,
+each with an interval that covers the true rate *of the threshold chosen*
+(:mod:`._threshold_rates`: Jeffreys intervals at the threshold, the samples tied
+at it counted half, widened by the bootstrap's estimate of the optimism of
+choosing on the same data). With ``guarantee=g`` a constrained criterion returns
+a threshold whose true recall, FPR or precision meets the target with
+probability ``g`` (:mod:`._guarantee`). :func:`evaluate_threshold` reads a
+threshold chosen elsewhere on new data; its intervals are the plain ones (Wilson
+for the four proportions, a bootstrap of the confusion matrix for F1 and the
+cost).
 
 Candidate thresholds are the distinct scores (a sample is predicted positive
 when its score is ``>=`` the threshold) and ``inf`` (nothing positive), the
-points of :func:`dartboard.metrics.roc_curve`. pROC reports the midpoint
-between the chosen score and the next lower distinct score (``-inf`` below the
-lowest); that is :attr:`OperatingPoint.midpoint`, and both classify every
-sample alike.
+points of :func:`dartboard.metrics.roc_curve`. The threshold and its interval
+are on the scale of the scores: the reported threshold is a score of the data,
+and the interval's ends are percentiles of the scores chosen in stratified
+resamples (cases and controls resampled separately, as pROC). pROC reports the
+midpoint between the chosen score and the next lower distinct score (``-inf``
+below the lowest); that is :attr:`OperatingPoint.midpoint`, and both classify
+every sample alike. pROC's bootstrap of the threshold (``ci.coords(...,
+"best", ret = "threshold")``) takes the midpoints of each resample's own
+scores, so each of its replicates lies half a gap below the score dartboard
+records for the same choice, and its interval ends are at or below dartboard's.
 
 Criteria (with ``TPR``, ``FPR = 1 - TNR``; ties go to the highest threshold):
 
@@ -31,13 +39,15 @@ Criteria (with ``TPR``, ``FPR = 1 - TNR``; ties go to the highest threshold):
 - ``"min_recall"``: the largest TNR with TPR ``>= target``;
 - ``"max_fpr"``: the largest TPR with FPR ``<= target``.
 
-Precision, NPV and F1 are those of the data; ``prevalence`` enters only the
-expected cost. A constrained criterion that no threshold meets on the data is
-a ``ValueError`` saying the best value reached (only ``"min_precision"`` can
-fail: the lowest threshold has TPR 1, ``inf`` has FPR 0); resamples where it
-cannot be met are left out of the intervals with a warning giving their number
-(:attr:`OperatingPoint.n_unmet`). A metric undefined at the chosen point (precision
-with nothing predicted positive) is ``nan`` with an ``IntervalWarning``.
+Precision, NPV and F1 are those of the data's class mix; ``prevalence`` enters
+only the expected cost. A constrained criterion that no threshold meets on the
+data (or, with ``guarantee``, that no threshold can be guaranteed to meet) is a
+``ValueError`` saying the best value reached; resamples where it cannot be met
+are left out of the threshold's interval with a warning giving their number
+(:attr:`OperatingPoint.n_unmet`). A metric undefined at the chosen point
+(precision with nothing predicted positive) is ``nan`` with an
+``IntervalWarning``. Sample weights must be non-negative (resampling treats them
+as masses).
 """
 
 from __future__ import annotations
@@ -55,10 +65,9 @@ from dartboard._validation import (
     check_n_resamples,
     check_option,
     check_real,
+    check_sample_weight,
 )
-from dartboard.metrics._count_formulas import fbeta, proportion
 from dartboard.metrics._ranking import binary_positive
-from dartboard.metrics._registry import get_spec
 from dartboard.uncertainty._analytic import proportion_interval
 from dartboard.uncertainty._bands import _SortedScores
 from dartboard.uncertainty._bootstrap import (
@@ -69,15 +78,31 @@ from dartboard.uncertainty._bootstrap import (
     count_replicates,
     multinomial_replicates,
 )
+from dartboard.uncertainty._guarantee import (
+    best_guaranteed,
+    critical_counts,
+    precision_sequences,
+)
 from dartboard.uncertainty._methods import PROPORTION_METHODS
 from dartboard.uncertainty._result import Interval
+from dartboard.uncertainty._threshold_rates import (
+    METRICS,
+    choose,
+    counts_at,
+    point_metrics,
+    rate_bounds,
+    rate_methods,
+    widen,
+)
 
-__all__ = ["CRITERIA", "OperatingPoint", "evaluate_threshold", "select_threshold"]
+__all__ = ["CRITERIA", "CONSTRAINED", "OperatingPoint", "check_criterion",
+           "evaluate_threshold", "select_threshold"]
 
 CRITERIA = ("youden", "closest_topleft", "cost", "min_precision", "min_recall", "max_fpr")
-METRICS = ("tpr", "tnr", "precision", "npv", "f1", "expected_cost")
-_CONSTRAINED = {"min_precision": "precision", "min_recall": "recall", "max_fpr": "FPR"}
-_TIE = 1e-12  # criterion values this close count as equal (pROC compares exactly)
+#: the constrained criteria and the rate their ``target`` bounds
+CONSTRAINED = {"min_precision": "precision", "min_recall": "recall", "max_fpr": "FPR"}
+_THRESHOLD_METHOD = "percentile (threshold re-chosen in each resample)"
+_EXACT = "exact (nothing predicted positive)"
 
 
 @dataclass(frozen=True, repr=False)
@@ -94,11 +119,16 @@ class OperatingPoint(Result):
         How it was chosen (None: given, :func:`evaluate_threshold`).
     intervals : dict of str to Interval
         ``"tpr"``, ``"tnr"``, ``"precision"``, ``"npv"``, ``"f1"``,
-        ``"expected_cost"`` and, when chosen from the data, ``"threshold"``.
+        ``"expected_cost"`` and, when chosen from the data, ``"threshold"`` (on the
+        scale of the scores; see the module notes for pROC's midpoints).
     confidence_level : float
     n_resamples : int or None
     n_unmet : int
         Resamples in which the criterion could not be met (left out).
+    target : float or None
+        The bound of a constrained criterion.
+    guarantee : float or None
+        The probability with which the threshold's true rate meets ``target``.
     """
 
     threshold: float
@@ -108,6 +138,8 @@ class OperatingPoint(Result):
     confidence_level: float
     n_resamples: int | None
     n_unmet: int = 0
+    target: float | None = None
+    guarantee: float | None = None
 
     _repr_fields = ("threshold", "criterion", "intervals", "confidence_level")
 
@@ -117,72 +149,6 @@ class OperatingPoint(Result):
 
         return pd.DataFrame({k: {"estimate": v.estimate, "low": v.low, "high": v.high,
                                  "method": v.method} for k, v in self.intervals.items()}).T
-
-
-# ------------------------------------------------------------------ formulas
-
-def _point_metrics(counts: dict[str, np.ndarray], costs: np.ndarray,
-                   prevalence: float | None) -> np.ndarray:
-    """(..., 6) metrics of METRICS from stacks of tp, fp, fn, tn."""
-    out = []
-    for name in ("recall_score", "specificity_score", "precision_score"):
-        num, den = proportion(get_spec(name).proportion, counts)
-        out.append(_ratio(num, den))
-    out.append(_ratio(*proportion(("tn", ("tn", "fn")), counts)))
-    num, den = fbeta(1.0, counts)
-    out.append(_ratio(num, den))
-    out.append(_expected_cost(out[0], 1.0 - out[1], counts, costs, prevalence))
-    return np.stack(out, axis=-1)
-
-
-def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
-
-
-def _expected_cost(tpr: np.ndarray, fpr: np.ndarray, counts: dict[str, np.ndarray],
-                   costs: np.ndarray, prevalence: float | None) -> np.ndarray:
-    if prevalence is None:
-        pos = counts["tp"] + counts["fn"]
-        prevalence = pos / (pos + counts["fp"] + counts["tn"])
-    (c_tn, c_fp), (c_fn, c_tp) = costs
-    return (prevalence * (c_fn * (1.0 - tpr) + c_tp * tpr)
-            + (1.0 - prevalence) * (c_fp * fpr + c_tn * (1.0 - fpr)))
-
-
-def _choose(criterion: str, tp: np.ndarray, fp: np.ndarray, target: float,
-            costs: np.ndarray, prevalence: float | None) -> tuple[np.ndarray, np.ndarray]:
-    """(b,) chosen candidate index and whether the criterion was met, from (b, G + 1)
-    cumulative TP and FP (index 0: nothing positive)."""
-    p, n = tp[:, -1:], fp[:, -1:]
-    tpr, fpr = tp / p, fp / n
-    if criterion == "youden":
-        score = tpr - fpr
-    elif criterion == "closest_topleft":
-        score = -((1.0 - tpr) ** 2 + fpr ** 2)
-    elif criterion == "cost":
-        counts = {"tp": tp, "fp": fp, "fn": p - tp, "tn": n - fp}
-        score = -_expected_cost(tpr, fpr, counts, costs, prevalence)
-    else:
-        if criterion == "min_precision":
-            ok = tp >= target * (tp + fp) * (1 - _TIE)
-            ok &= tp + fp > 0
-            score = tpr
-        elif criterion == "min_recall":
-            ok, score = tpr >= target - _TIE, -fpr
-        else:
-            ok, score = fpr <= target + _TIE, tpr
-        score = np.where(ok, score, -np.inf)
-    best = score.max(axis=1, keepdims=True)
-    met = np.isfinite(best[:, 0])
-    index = np.argmax(score >= best - _TIE, axis=1)
-    return index, met
-
-
-def _at(tp: np.ndarray, fp: np.ndarray, index: np.ndarray) -> dict[str, np.ndarray]:
-    rows = np.arange(tp.shape[0])
-    t, f = tp[rows, index], fp[rows, index]
-    return {"tp": t, "fp": f, "fn": tp[:, -1] - t, "tn": fp[:, -1] - f}
 
 
 # ------------------------------------------------------------------ validation
@@ -206,6 +172,8 @@ def _common_iv(y_true: Any, y_score: Any, confidence_level: Any, sample_weight: 
     positive, s, w, _ = binary_positive(y_true, y_score, pos_label, sample_weight,
                                          refuse_absent=True,
                                          multiclass_ok=True)
+    if w is not None:
+        w = check_sample_weight(w, w.shape[0])  # resampled weights are masses: refuse < 0
     live = np.ones(positive.shape[0], dtype=bool) if w is None else w > 0
     if not (positive & live).any() or not (~positive & live).any():
         raise ValueError("y_true must hold both classes (with positive weight) to choose "
@@ -217,34 +185,99 @@ def _common_iv(y_true: Any, y_score: Any, confidence_level: Any, sample_weight: 
     return positive, s, w, level, c, prevalence
 
 
-def _select_iv(criterion: Any, target: Any) -> tuple[str, float]:
-    criterion = check_option(criterion, "criterion", CRITERIA)
-    if criterion in _CONSTRAINED:
+def check_criterion(criterion: Any, target: Any, guarantee: Any = None, *,
+                    names: tuple[str, str] = ("criterion", "target"),
+                    ) -> tuple[str, float, float | None]:
+    """``criterion``, ``target`` (nan for the unconstrained criteria) and ``guarantee``,
+    checked: a target only with a constrained criterion and always with one, a
+    guarantee only with a target. ``names``: the two arguments' names in messages."""
+    crit_name, target_name = names
+    criterion = check_option(criterion, crit_name, CRITERIA)
+    if guarantee is not None:
+        guarantee = check_real(guarantee, "guarantee", minimum=0.0, maximum=1.0,
+                               open_minimum=True, open_maximum=True)
+        if criterion not in CONSTRAINED:
+            raise ValueError(f"guarantee applies to the constrained criteria "
+                             f"{list(CONSTRAINED)}; got {crit_name}={criterion!r}")
+    if criterion in CONSTRAINED:
         if target is None:
-            raise ValueError(f"criterion={criterion!r} needs target (the bound on "
-                             f"{_CONSTRAINED[criterion]}, in [0, 1])")
-        return criterion, check_real(target, "target", minimum=0.0, maximum=1.0)
+            raise ValueError(f"{crit_name}={criterion!r} needs {target_name} (the bound on "
+                             f"{CONSTRAINED[criterion]}, in [0, 1])")
+        return (criterion, check_real(target, target_name, minimum=0.0, maximum=1.0),
+                guarantee)
     if target is not None:
-        raise ValueError(f"target is only used by the criteria {list(_CONSTRAINED)}; "
-                         f"got target={target!r} with criterion={criterion!r}")
-    return criterion, float("nan")
+        raise ValueError(f"{target_name} is only used by the criteria {list(CONSTRAINED)}; "
+                         f"got {target_name}={target!r} with {crit_name}={criterion!r}")
+    return criterion, float("nan"), None
 
 
-# ------------------------------------------------------------------ public faces
+def _whole_weights(w: np.ndarray | None) -> bool:
+    return w is None or bool(np.all(w == np.round(w)))
+
+
+# ------------------------------------------------------------------ intervals
 
 def _interval(name: str, estimate: float, values: np.ndarray, level: float,
-              n_resamples: int) -> Interval:
+              n_resamples: int, label: str | None = None) -> Interval:
+    """Percentile interval of bootstrap ``values`` (``label``: the method's name)."""
     if np.isnan(estimate) or np.isnan(values).all():
-        # e.g. precision with nothing predicted positive: undefined, not an error
-        warnings.warn(f"{name} is undefined (0/0) at this operating point; its interval "
-                      "is nan", IntervalWarning, stacklevel=3)
+        _warn_undefined(name)
         nan = float("nan")
         return Interval(nan, nan, nan, level, "percentile", nan, None, n_resamples, name)
     with np.errstate(invalid="ignore"):  # quantiles between two inf thresholds are nan
         low, high, se, method, kept = bootstrap_interval(estimate, Replicates(values), level,
                                                          "percentile")
-    return Interval(float(estimate), low, high, level, method, se, kept, n_resamples, name)
+    return Interval(float(estimate), low, high, level, label or method, se, kept,
+                    n_resamples, name)
 
+
+def _warn_undefined(name: str) -> None:
+    # e.g. precision with nothing predicted positive: undefined, not an error
+    warnings.warn(f"{name} is undefined (0/0) at this operating point; its interval is nan",
+                  IntervalWarning, stacklevel=4)
+
+
+def _rate_intervals(index: int, path: _SortedScores, reps: np.ndarray, integral: bool,
+                    c: np.ndarray, prevalence: float | None, level: float,
+                    n_resamples: int, rng: np.random.Generator) -> dict[str, Interval]:
+    """The six rates at the chosen candidate ``index`` (see :mod:`._threshold_rates`);
+    ``reps``: (R, 19) replicates of [threshold, optimism at the resample's choice (6),
+    at ``index`` (6), rates at ``index`` (6)]."""
+    tp, fp = path.cumulative(path.pos[None], path.neg[None])
+    at = np.array([index])
+    estimate = point_metrics(counts_at(tp, fp, at, path.pos[None], path.neg[None], False),
+                             c, prevalence)[0]
+    if index == 0:
+        methods, low, high, se = (_EXACT,) * 6, estimate, estimate, np.zeros(6)
+    else:
+        methods = rate_methods(integral)
+        if integral:
+            mid = counts_at(tp, fp, at, path.pos[None], path.neg[None], True)
+            low, high, se = rate_bounds({k: float(v[0]) for k, v in mid.items()}, level, c,
+                                        prevalence, rng)
+        else:
+            alpha = (1.0 - level) / 2.0
+            with np.errstate(invalid="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # all-nan columns
+                low, high = np.nanquantile(reps[:, 13:], [alpha, 1.0 - alpha], axis=0)
+                se = np.nanstd(reps[:, 13:], axis=0, ddof=1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a rate undefined everywhere
+            delta = np.nanmean(reps[:, 1:7], axis=0) - np.nanmean(reps[:, 7:13], axis=0)
+        low, high = widen(low, high, delta, estimate, c)
+    out = {}
+    for j, name in enumerate(METRICS):
+        if np.isnan(estimate[j]):
+            _warn_undefined(name)
+            out[name] = Interval(float("nan"), float("nan"), float("nan"), level,
+                                 methods[j], float("nan"), None, None, name)
+        else:
+            out[name] = Interval(float(estimate[j]), float(low[j]), float(high[j]), level,
+                                 methods[j], float(se[j]), None, n_resamples, name)
+    return out
+
+
+# ------------------------------------------------------------------ public faces
 
 def _thresholds(scores: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Score and pROC midpoint of candidate indices (0: nothing positive)."""
@@ -252,12 +285,42 @@ def _thresholds(scores: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.n
     return padded[index], 0.5 * (padded[index] + padded[index + 1])
 
 
+def _replicate(path: _SortedScores, index: int, criterion: str, target: float,
+               c: np.ndarray, prevalence: float | None, critical: Any) -> Any:
+    """The statistic of one batch of resamples: (b, 19) values, see _rate_intervals."""
+    tp0, fp0 = path.cumulative(path.pos[None], path.neg[None])
+
+    def rates(tp: np.ndarray, fp: np.ndarray, at: np.ndarray, pos: np.ndarray,
+              neg: np.ndarray) -> np.ndarray:
+        return point_metrics(counts_at(tp, fp, at, pos, neg, True), c, prevalence)
+
+    def evaluate(counts: np.ndarray) -> np.ndarray:
+        pos, neg = path.group_sums(counts)
+        tp, fp = path.cumulative(pos, neg)
+        chosen, met = choose(criterion, tp, fp, target, c, prevalence, critical)
+        fixed = np.full(tp.shape[0], index)
+        base = (path.pos[None], path.neg[None])
+        origin = np.broadcast_to(tp0, tp.shape), np.broadcast_to(fp0, fp.shape)
+        at_fixed = rates(tp, fp, fixed, pos, neg)
+        with np.errstate(invalid="ignore"):
+            optimism = rates(tp, fp, chosen, pos, neg) - rates(*origin, chosen, *base)
+            held = at_fixed - rates(*origin, fixed, *base)
+        values = np.column_stack([_thresholds(path.scores, chosen)[0], optimism, held,
+                                  at_fixed])
+        values[~met, :13] = np.nan
+        return values
+
+    return evaluate
+
+
 def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
-                     target: float | None = None, costs: Any = None,
-                     prevalence: float | None = None, confidence_level: float = 0.95,
-                     n_resamples: int = 2000, random_state: Any = None,
-                     sample_weight: Any = None, pos_label: Any = None) -> OperatingPoint:
-    """Choose a threshold by a criterion; metrics at it with bootstrap-of-the-choice intervals.
+                     target: float | None = None, guarantee: float | None = None,
+                     costs: Any = None, prevalence: float | None = None,
+                     confidence_level: float = 0.95, n_resamples: int = 2000,
+                     random_state: Any = None, sample_weight: Any = None,
+                     pos_label: Any = None) -> OperatingPoint:
+    """Choose a threshold by a criterion; the metrics at it with intervals that cover
+    the true rates of the threshold chosen.
 
     Parameters
     ----------
@@ -269,14 +332,21 @@ def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
     target : float, optional
         The bound of the constrained criteria (minimum precision or recall,
         maximum FPR), in [0, 1]; required by them, refused by the others.
+    guarantee : float in (0, 1), optional
+        Constrained criteria: choose a threshold whose *true* rate meets
+        ``target`` with this probability (exact binomial tests over the ordered
+        thresholds, :mod:`dartboard.uncertainty._guarantee`), not only the rate on
+        the data. Needs whole counts (no weights or integer weights).
     costs : array-like of shape (2, 2), optional
         ``[[C_TN, C_FP], [C_FN, C_TP]]``; default the error rate.
     prevalence : float, optional
         Population share of positives for the expected cost (default the data's).
     confidence_level : float, default=0.95
     n_resamples : int, default=2000
+        Resamples of the threshold's interval and of the optimism.
     random_state : None, int, SeedSequence or Generator
     sample_weight : array-like, optional
+        Non-negative.
     pos_label : label, optional
         Rule "strict", as :func:`dartboard.metrics.roc_curve`.
 
@@ -287,7 +357,8 @@ def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
     Raises
     ------
     ValueError
-        When no threshold meets a constrained criterion on the data.
+        When no threshold meets (or, with ``guarantee``, can be guaranteed to meet)
+        a constrained criterion on the data.
 
     Examples
     --------
@@ -296,45 +367,73 @@ def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
     ...                          n_resamples=200, random_state=0)
     >>> point.threshold, point.midpoint  # Youden ties 0.8 and 0.35: the higher wins
     (0.8, 0.6000000000000001)
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 200)
+    >>> score = y + rng.normal(size=400)
+    >>> plain = select_threshold(y, score, criterion="min_recall", target=0.8,
+    ...                          random_state=0)
+    >>> safe = select_threshold(y, score, criterion="min_recall", target=0.8,
+    ...                         guarantee=0.95, random_state=0)
+    >>> bool(safe.threshold < plain.threshold), safe.intervals["tpr"].estimate
+    (True, 0.85)
     """
-    criterion, target = _select_iv(criterion, target)
+    criterion, target, guarantee = check_criterion(criterion, target, guarantee)
     positive, s, w, level, c, prevalence = _common_iv(y_true, y_score, confidence_level,
                                                       sample_weight, pos_label, costs,
                                                       prevalence)
     n_resamples = check_n_resamples(n_resamples)
+    integral = _whole_weights(w)
+    if guarantee is not None and not integral:
+        raise ValueError("guarantee needs whole counts: sample_weight must hold integers "
+                         "(repeated rows); got non-integer weights")
     path = _SortedScores.build(positive, s, w)
-
-    def evaluate(counts: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-        pos, neg = (path.pos[None], path.neg[None]) if counts is None \
-            else path.group_sums(counts)
-        tp, fp = path.cumulative(pos, neg)
-        index, met = _choose(criterion, tp, fp, target, c, prevalence)
-        values = np.column_stack([_thresholds(path.scores, index)[0],
-                                  _point_metrics(_at(tp, fp, index), c, prevalence)])
-        values[~met] = np.nan
-        return values, met
-
-    estimate, met = evaluate(None)
+    critical = None if guarantee is None else _boundaries(
+        criterion, target, 1.0 - guarantee, path.pos.sum(), path.neg.sum())
+    tp, fp = path.cumulative(path.pos[None], path.neg[None])
+    chosen, met = choose(criterion, tp, fp, target, c, prevalence, critical)
     if not met[0]:
-        raise ValueError(_unmet_message(criterion, target, path))
+        raise ValueError(_unmet_message(criterion, target, guarantee, path))
+    index = int(chosen[0])
     _, positive_cell, _, size = path.resampling_cells()
     rng = check_random_state(random_state)
-    reps = multinomial_replicates(lambda counts: evaluate(counts)[0], size,
-                                  positive_cell.astype(int), 8 * 8 * path.scores.shape[0],
-                                  n_resamples, True, rng, False).values
-    names = ("threshold", *METRICS)
-    intervals = {name: _interval(name, estimate[0, j], reps[:, j], level, n_resamples)
-                 for j, name in enumerate(names)}
-    index = np.searchsorted(-path.scores, -estimate[0, 0]) + 1 \
-        if np.isfinite(estimate[0, 0]) else 0
-    midpoint = float(_thresholds(path.scores, np.array([index]))[1][0])
-    return OperatingPoint(float(estimate[0, 0]), midpoint, criterion, intervals, level,
-                          n_resamples, int(np.isnan(reps[:, 0]).sum()))
+    reps = multinomial_replicates(
+        _replicate(path, index, criterion, target, c, prevalence, critical), size,
+        positive_cell.astype(int), 8 * 16 * path.scores.shape[0], n_resamples, True,
+        rng, False).values
+    unmet = np.isnan(reps[:, 1])
+    if unmet.all():
+        raise ValueError(f"criterion={criterion!r} cannot be met in any of the "
+                         f"{n_resamples} resamples; no interval can be formed")
+    if unmet.any():
+        warnings.warn(f"criterion={criterion!r} cannot be met in {int(unmet.sum())} of "
+                      f"{n_resamples} resamples; they are left out of the intervals "
+                      "(OperatingPoint.n_unmet)", IntervalWarning, stacklevel=2)
+    threshold, midpoint = (float(v[0]) for v in _thresholds(path.scores, np.array([index])))
+    intervals = {"threshold": _interval("threshold", threshold, reps[~unmet, 0], level,
+                                        n_resamples, _THRESHOLD_METHOD)}
+    intervals.update(_rate_intervals(index, path, reps, integral, c, prevalence, level,
+                                     n_resamples, rng))
+    return OperatingPoint(threshold, midpoint, criterion, intervals, level, n_resamples,
+                          int(unmet.sum()), None if np.isnan(target) else target,
+                          guarantee)
 
 
-def _unmet_message(criterion: str, target: float, path: _SortedScores) -> str:
+def _boundaries(criterion: str, target: float, alpha: float, n_pos: float,
+                n_neg: float) -> Any:
+    if criterion == "min_precision":
+        return precision_sequences(target, alpha, n_pos + n_neg)
+    return critical_counts(criterion, target, alpha, n_pos, n_neg)
+
+
+def _unmet_message(criterion: str, target: float, guarantee: float | None,
+                   path: _SortedScores) -> str:
     tp, fp = path.cumulative(path.pos[None], path.neg[None])
     tpr, fpr = tp[0] / tp[0, -1], fp[0] / fp[0, -1]
+    if guarantee is not None:
+        word = {"min_precision": "precision >=", "min_recall": "recall >="}[criterion]
+        return (f"no threshold can be guaranteed to reach {word} {target:g} with "
+                f"probability {guarantee:g} (criterion={criterion!r}): "
+                f"{best_guaranteed(criterion, tp[0], fp[0], 1.0 - guarantee)}")
     if criterion == "min_precision":
         with np.errstate(invalid="ignore"):
             reached = np.nanmax(tp[0] / (tp[0] + fp[0]))
@@ -357,7 +456,7 @@ def evaluate_threshold(y_true: Any, y_score: Any, threshold: float, *,
     default; with non-integer weights a percentile bootstrap of the confusion
     matrix); F1 and the expected cost a percentile bootstrap of the confusion
     matrix (multinomial, ``n_resamples``). Other arguments as
-    :func:`select_threshold`.
+    :func:`select_threshold`; weights must be non-negative.
 
     Examples
     --------
@@ -379,13 +478,13 @@ def evaluate_threshold(y_true: Any, y_score: Any, threshold: float, *,
     matrix = groups.matrices(groups.size[None].astype(np.float64))
 
     def metrics(m: np.ndarray) -> np.ndarray:
-        return _point_metrics({"tp": m[:, 1, 1], "fp": m[:, 0, 1], "fn": m[:, 1, 0],
-                               "tn": m[:, 0, 0]}, c, prevalence)
+        return point_metrics({"tp": m[:, 1, 1], "fp": m[:, 0, 1], "fn": m[:, 1, 0],
+                              "tn": m[:, 0, 0]}, c, prevalence)
 
     estimate = metrics(matrix)[0]
     rng = check_random_state(random_state)
     reps = count_replicates(metrics, groups, n_resamples, True, rng, False).values
-    integral = w is None or bool(np.all(w == np.round(w)))
+    integral = _whole_weights(w)
     m = matrix[0]
     dens = {"tpr": m[1].sum(), "tnr": m[0].sum(), "precision": m[:, 1].sum(),
             "npv": m[:, 0].sum()}
