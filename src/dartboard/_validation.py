@@ -470,9 +470,15 @@ def check_real(value: Any, name: str, *, minimum: float | None = None,
 MAX_RESAMPLES = 10**8
 
 
-def check_n_resamples(n_resamples: Any, name: str = "n_resamples") -> int:
+def check_n_resamples(n_resamples: Any, name: str = "n_resamples", *,
+                      per_resample: int = 1, held: str = "") -> int:
     """The one check of a resample count: an integer in [1, MAX_RESAMPLES], refused
-    before anything is allocated."""
+    before anything is allocated.
+
+    A result that holds ``per_resample`` numbers for each resample (a curve band:
+    some per grid point) is held to the same budget: ``n_resamples * per_resample``
+    float64 at most ``MAX_RESAMPLES``; ``held`` names the factor in the message.
+    """
     if isinstance(n_resamples, (bool, np.bool_)) or not isinstance(n_resamples,
                                                                    numbers.Integral):
         raise TypeError(f"{name} must be an integer; got {describe(n_resamples)}")
@@ -482,6 +488,10 @@ def check_n_resamples(n_resamples: Any, name: str = "n_resamples") -> int:
     if value > MAX_RESAMPLES:
         raise ValueError(f"{name} must be at most {MAX_RESAMPLES:_} (the resampled "
                          f"statistics are kept in memory, 8 bytes each); got {value:_}")
+    if value * per_resample > MAX_RESAMPLES:
+        raise ValueError(f"{name} x {held} must be at most {MAX_RESAMPLES:_} (the "
+                         f"resampled statistics are kept in memory, 8 bytes each); got "
+                         f"{value:_} x {per_resample:_} = {value * per_resample:_}")
     return value
 
 
