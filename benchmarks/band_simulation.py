@@ -21,8 +21,7 @@ simultaneous, 95% nominal, ``--resamples`` draws each. Printed per band:
 - whole-curve coverage: the share whose band holds the true curve at every grid point
   (the promise of the simultaneous band; the pointwise band's figure shows why one is
   needed);
-- the mean width, and the share of grid points the band is drawn at (points a band
-  leaves undrawn count as neither covered nor missed).
+- the mean width.
 
 The script runs against whatever ``dartboard`` is importable, so the figures of an
 older version come from the same code (``PYTHONPATH=<old>/src``).
@@ -52,26 +51,25 @@ RECALLS = np.linspace(0.01, 1.0, 100)
 ROC_ENDS = (0.0, 0.01, 0.05, 0.5, 0.95, 0.99, 1.0)
 PR_ENDS = (0.01, 0.05, 0.5, 0.95, 1.0)
 RATINGS = np.arange(-1, 4)
+TABLES = (("ROC", ROC_ENDS, SPECIFICITIES), ("PR", PR_ENDS, RECALLS))
 
 
-def population_points(model: str) -> tuple[np.ndarray, np.ndarray]:
-    """(FPR, TPR) of the population ROC curve, increasing, from (0, 0) to (1, 1)."""
-    if model == "binormal":
-        c = np.concatenate([[np.inf], np.linspace(8, -8, 20001), [-np.inf]])
-    else:  # rating t or above: x >= t - 1/2, the lowest rating takes everything
-        c = np.concatenate([[np.inf], RATINGS[::-1] - 0.5])
-        c[-1] = -np.inf
+def rating_points() -> tuple[np.ndarray, np.ndarray]:
+    """(FPR, TPR) of the rating model's population ROC points, from (0, 0) to (1, 1):
+    rating t or above is x >= t - 1/2, and the lowest rating takes everything."""
+    c = np.concatenate([[np.inf], RATINGS[::-1] - 0.5])
+    c[-1] = -np.inf
     return stats.norm.sf(c), stats.norm.sf(c - MU)
 
 
 def true_curves(model: str, n_pos: int, n_neg: int) -> tuple[np.ndarray, np.ndarray]:
     """True sensitivity at SPECIFICITIES and precision at RECALLS."""
-    fpr, tpr = population_points(model)
     if model == "binormal":
         roc = stats.norm.cdf(MU - stats.norm.ppf(SPECIFICITIES))
         at = stats.norm.cdf(stats.norm.ppf(RECALLS) - MU)
     else:
         # at an FPR hit by several points the best (highest TPR); else the straight line
+        fpr, tpr = rating_points()
         u = 1.0 - SPECIFICITIES
         roc = np.interp(u, fpr, tpr)
         roc[u == 0] = tpr[fpr == 0].max()
@@ -89,30 +87,23 @@ class Tally:
 
     def __init__(self, k: int) -> None:
         self.hit = np.zeros(k)
-        self.drawn = np.zeros(k)
         self.whole = 0
         self.width = 0.0
         self.n = 0
 
     def add(self, band, truth: np.ndarray) -> None:
-        drawn = ~np.isnan(band.low) & ~np.isnan(band.high)
-        ok = (band.low <= truth + 1e-12) & (truth <= band.high + 1e-12) & drawn
+        ok = (band.low <= truth + 1e-12) & (truth <= band.high + 1e-12)
         self.hit += ok
-        self.drawn += drawn
-        self.whole += bool(np.all(ok | ~drawn))
-        self.width += float(np.mean((band.high - band.low)[drawn])) if drawn.any() else 0.0
+        self.whole += bool(np.all(ok))
+        self.width += float(np.mean(band.high - band.low))
         self.n += 1
 
     def row(self, grid: np.ndarray, ends: tuple[float, ...]) -> list[str]:
-        cover = 100 * self.hit / np.maximum(self.drawn, 1)
-        cover[self.drawn == 0] = np.nan
+        cover = 100 * self.hit / self.n
         at = [cover[np.argmin(np.abs(grid - e))] for e in ends]
-        cells = [f"{np.nanmin(cover):.1f} (at {grid[np.nanargmin(cover)]:.2f})",
-                 f"{np.nanmedian(cover):.1f}"]
-        cells += ["-" if np.isnan(c) else f"{c:.1f}" for c in at]
-        cells += [f"{100 * self.whole / self.n:.1f}", f"{self.width / self.n:.3f}",
-                  f"{100 * self.drawn.sum() / (self.n * grid.shape[0]):.1f}"]
-        return cells
+        return ([f"{cover.min():.1f} (at {grid[cover.argmin()]:.2f})",
+                 f"{np.median(cover):.1f}"] + [f"{c:.1f}" for c in at]
+                + [f"{100 * self.whole / self.n:.1f}", f"{self.width / self.n:.3f}"])
 
 
 def one_cell(model: str, n_pos: int, n_neg: int, reps: int, resamples: int,
@@ -166,15 +157,19 @@ def main() -> None:
         for i, cell in enumerate(args.cells.split(",")):
             n_pos, n_neg = map(int, cell.split("/"))
             start = time.perf_counter()
-            results[model, cell] = one_cell(model, n_pos, n_neg, args.reps,
-                                            args.resamples, seed=1000 * i + len(model))
+            tallies = results[model, cell] = one_cell(model, n_pos, n_neg, args.reps,
+                                                      args.resamples, seed=1000 * i + len(model))
             print(f"[{model} {cell}: {time.perf_counter() - start:.0f} s]", flush=True)
-    for curve, ends, grid in (("ROC", ROC_ENDS, SPECIFICITIES), ("PR", PR_ENDS, RECALLS)):
+            for curve, ends, grid in TABLES:
+                for kind in ("pointwise", "simultaneous"):
+                    print(f"  {curve} {kind}: "
+                          + " | ".join(tallies[curve, kind].row(grid, ends)), flush=True)
+    for curve, ends, grid in TABLES:
         axis = "specificity" if curve == "ROC" else "recall"
         print(f"\n| model | pos/neg | {curve} band | min (at) | median | "
               + " | ".join(f"{axis} {e:g}" for e in ends)
-              + " | whole curve | mean width | % drawn |")
-        print("|" + "---|" * (len(ends) + 8))
+              + " | whole curve | mean width |")
+        print("|" + "---|" * (len(ends) + 7))
         for (model, cell), tallies in results.items():
             for kind in ("pointwise", "simultaneous"):
                 print(f"| {model} | {cell} | {kind} | "

@@ -6,8 +6,10 @@
 2. pROC's ``ci.se`` at the same 100 specificities with ``boot.n = 2000`` on
    n = 100,000 rows, through ``Rscript`` (pROC 1.18 from Debian's r-cran-proc),
    timed in the same run beside dartboard on the same 100,000 rows; the ratio of
-   the two times, and the largest difference of their band limits (both are
-   Monte Carlo estimates of the same percentile band).
+   the two times, and the largest difference of their band limits (different
+   constructions, pROC's a percentile bootstrap: they agree away from the ends of
+   the curve and part at them, where the bootstrap band does not cover; see
+   ``band_simulation.py``).
 
 Usage: python benchmarks/bench_bands.py [--n-large 1000000] [--n-peer 100000]
        [--resamples 2000] [--points 100] [--skip-r]

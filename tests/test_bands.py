@@ -240,7 +240,7 @@ def test_sensitivity_read_as_one_keeps_an_interval_below_it():
 
 def test_specificity_one_spans_zero_to_the_limit_above_the_top_negative():
     # no negative above the true threshold: the sensitivity there lies between 0 and
-    # that of the highest negative, c = 7 of 40 positives above it
+    # that of the highest negative, c = 12 of the 40 positives above it
     y = np.r_[np.zeros(60, int), np.ones(40, int)]
     s = np.r_[np.linspace(0, 1, 60), np.linspace(0.3, 1.3, 40)]
     c = int(np.sum(s[y == 1] > s[y == 0].max()))
