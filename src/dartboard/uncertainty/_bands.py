@@ -37,7 +37,10 @@ probability). At specificity 0, and at sensitivity 0, the value is 1 by the
 reading rule. This is the construction of Hilgers (1991), an order-statistic
 interval for the threshold joined with binomial limits for the other class, with
 the two parts drawn jointly instead of splitting the level between them; close in
-spirit to the Bayesian bootstrap of the ROC curve (Gu, Ghosal & Roy 2008).
+spirit to the Bayesian bootstrap of the ROC curve (Gu, Ghosal & Roy 2008). The
+draws are fiducial draws of the curve in Fisher's sense (the pivot is the crossing
+class's uniform order statistics; for the other class the Jeffreys posterior sits
+between the binomial's two fiducial limits), hence the method's name.
 
 Bands:
 
@@ -355,9 +358,9 @@ def _other_rates(cross: _Crossing, shares: np.ndarray, concave: bool, n_resample
     A draw takes how many crossing rows lie above that threshold, ``K``, from its
     exact law (the multinomial of the uniform draws over the gaps between the
     shares), and where the threshold falls between the ``K``-th and ``K + 1``-th of
-    them; the other class's weight there is read on the chord between the two (both
-    ends of the step before the first and after the last crossing row, where the
-    curve may rise steeply), and its rate drawn from the Jeffreys posterior.
+    them; reads the other class's weight there on the chord between the two (in the
+    step before the first and after the last crossing row, one limit reads the
+    step's far end instead); and draws its rate from the Jeffreys posterior.
     """
     order = np.argsort(shares, kind="stable")
     u = shares[order]
