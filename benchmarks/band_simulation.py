@@ -1,22 +1,37 @@
-"""Coverage of the ROC bands and of the interval of the sensitivity at a Youden threshold.
+"""Coverage of the ROC and PR bands on their default grids, ends included.
 
-Binormal data: negatives N(0, 1), positives N(mu, 1) (mu = 1.5, AUC 0.86), so the
-true ROC curve is ``TPR(sp) = Phi(mu - Phi^{-1}(sp))``. Class sizes are fixed
-(n * prevalence positives), the design the stratified bootstrap assumes.
+Each cell draws ``--reps`` data sets of fixed class sizes (positives/negatives: 10/90,
+50/50, 100/900, 500/500), scores from one of two models:
 
-For n = 100 and 1000 and 10% / 50% positives, over ``--reps`` data sets:
+- ``binormal``: negatives N(0, 1), positives N(1.5, 1) (AUC 0.86). The true ROC
+  curve is ``TPR(sp) = Phi(1.5 - Phi^{-1}(sp))``, 0 at specificity 1 and 1 at 0;
+- ``rating``: the same scores rounded to a five-point scale, ``clip(round(x), -1, 3)``
+  (ties everywhere). The true curve joins the five population points by straight
+  lines, as the bands read the data.
 
-- pointwise band (percentile, 95%) of the sensitivity at 5 specificities: the
-  share of data sets whose interval holds the true sensitivity, per point;
-- simultaneous band (sup-t, 95%) over the specificities 0.01, 0.02, ..., 0.99,
-  and over 0.10, ..., 0.90: the share whose band holds the true curve at every
-  grid point (and the same share for the pointwise band of the same replicates,
-  to show why a simultaneous band is needed);
-- ``select_threshold(criterion="youden")``: the share whose TPR interval holds
-  (a) the true sensitivity of the chosen threshold, ``1 - Phi(t_hat - mu)``, and
-  (b) the sensitivity at the true Youden-optimal threshold ``mu / 2``.
+The true PR curve is the precision at each recall for the cell's class sizes,
+``r P / (r P + N FPR(r))``, with ``FPR(r)`` read on the true ROC curve the same way.
 
-Usage: python benchmarks/band_simulation.py [--reps 400] [--resamples 1000]
+Every data set gets the four bands on the default grids (``roc_band`` at the
+specificities 0, 0.01, ..., 1; ``pr_band`` at the recalls 0.01, ..., 1), pointwise and
+simultaneous, 95% nominal, ``--resamples`` draws each. Printed per band:
+
+- per-point coverage: the share of data sets whose band holds the true value, its
+  minimum and median over the grid, and at the ends;
+- whole-curve coverage: the share whose band holds the true curve at every grid point
+  (the promise of the simultaneous band; the pointwise band's figure shows why one is
+  needed);
+- the mean width.
+
+The script runs against whatever ``dartboard`` is importable, so the figures of an
+older version come from the same code (``PYTHONPATH=<old>/src``).
+
+``--youden`` adds the coverage of ``select_threshold(criterion="youden")``'s TPR
+interval on the binormal cells: of the true sensitivity of the chosen threshold and of
+the sensitivity at the true Youden-optimal threshold ``mu / 2``.
+
+Usage: python benchmarks/band_simulation.py [--reps 1000] [--resamples 2000]
+       [--cells 10/90,50/50,100/900,500/500] [--models binormal,rating] [--youden]
 """
 
 from __future__ import annotations
@@ -27,75 +42,145 @@ import time
 import numpy as np
 from scipy import stats
 
-from dartboard import roc_band, select_threshold
+from dartboard import pr_band, roc_band, select_threshold
 
 MU = 1.5
-POINTS = np.array([0.5, 0.7, 0.8, 0.9, 0.95])
-GRIDS = {"0.01-0.99": np.round(np.linspace(0.01, 0.99, 99), 10),
-         "0.10-0.90": np.round(np.linspace(0.1, 0.9, 81), 10)}
+LEVEL = 0.95
+SPECIFICITIES = np.linspace(0.0, 1.0, 101)
+RECALLS = np.linspace(0.01, 1.0, 100)
+ROC_ENDS = (0.0, 0.01, 0.05, 0.5, 0.95, 0.99, 1.0)
+PR_ENDS = (0.01, 0.05, 0.5, 0.95, 1.0)
+RATINGS = np.arange(-1, 4)
+TABLES = (("ROC", ROC_ENDS, SPECIFICITIES), ("PR", PR_ENDS, RECALLS))
 
 
-def true_sensitivity(specificity: np.ndarray) -> np.ndarray:
-    return stats.norm.cdf(MU - stats.norm.ppf(specificity))
+def rating_points() -> tuple[np.ndarray, np.ndarray]:
+    """(FPR, TPR) of the rating model's population ROC points, from (0, 0) to (1, 1):
+    rating t or above is x >= t - 1/2, and the lowest rating takes everything."""
+    c = np.concatenate([[np.inf], RATINGS[::-1] - 0.5])
+    c[-1] = -np.inf
+    return stats.norm.sf(c), stats.norm.sf(c - MU)
 
 
-def _covers(low: np.ndarray, high: np.ndarray, truth: np.ndarray) -> bool:
-    return bool(np.all((low <= truth) & (truth <= high)))
+def true_curves(model: str, n_pos: int, n_neg: int) -> tuple[np.ndarray, np.ndarray]:
+    """True sensitivity at SPECIFICITIES and precision at RECALLS."""
+    if model == "binormal":
+        roc = stats.norm.cdf(MU - stats.norm.ppf(SPECIFICITIES))
+        at = stats.norm.cdf(stats.norm.ppf(RECALLS) - MU)
+    else:
+        # at an FPR hit by several points the best (highest TPR); else the straight line
+        fpr, tpr = rating_points()
+        u = 1.0 - SPECIFICITIES
+        roc = np.interp(u, fpr, tpr)
+        roc[u == 0] = tpr[fpr == 0].max()
+        at = np.interp(RECALLS, tpr, fpr)  # first point reaching the recall
+    return roc, RECALLS * n_pos / (RECALLS * n_pos + n_neg * at)
 
 
-def one_cell(n: int, prevalence: float, reps: int, resamples: int, seed: int) -> dict:
+def scores(model: str, rng: np.random.Generator, y: np.ndarray) -> np.ndarray:
+    s = rng.normal(size=y.shape[0]) + MU * y
+    return s if model == "binormal" else np.clip(np.round(s), RATINGS[0], RATINGS[-1])
+
+
+class Tally:
+    """Coverage counts of one band over the data sets of a cell."""
+
+    def __init__(self, k: int) -> None:
+        self.hit = np.zeros(k)
+        self.whole = 0
+        self.width = 0.0
+        self.n = 0
+
+    def add(self, band, truth: np.ndarray) -> None:
+        ok = (band.low <= truth + 1e-12) & (truth <= band.high + 1e-12)
+        self.hit += ok
+        self.whole += bool(np.all(ok))
+        self.width += float(np.mean(band.high - band.low))
+        self.n += 1
+
+    def row(self, grid: np.ndarray, ends: tuple[float, ...]) -> list[str]:
+        cover = 100 * self.hit / self.n
+        at = [cover[np.argmin(np.abs(grid - e))] for e in ends]
+        return ([f"{cover.min():.1f} (at {grid[cover.argmin()]:.2f})",
+                 f"{np.median(cover):.1f}"] + [f"{c:.1f}" for c in at]
+                + [f"{100 * self.whole / self.n:.1f}", f"{self.width / self.n:.3f}"])
+
+
+def one_cell(model: str, n_pos: int, n_neg: int, reps: int, resamples: int,
+             seed: int) -> dict:
     rng = np.random.default_rng(seed)
-    n_pos = int(round(n * prevalence))
-    y = np.r_[np.zeros(n - n_pos, int), np.ones(n_pos, int)]
-    truth_points = true_sensitivity(POINTS)
-    youden_truth = 1 - stats.norm.cdf(MU / 2 - MU)
-    hits = {"points": np.zeros(POINTS.shape[0]), "youden_conditional": 0,
-            "youden_optimal": 0}
-    for name in GRIDS:
-        hits["sup-t " + name] = hits["pointwise " + name] = 0
+    y = np.r_[np.zeros(n_neg, int), np.ones(n_pos, int)]
+    roc_truth, pr_truth = true_curves(model, n_pos, n_neg)
+    tallies = {(c, k): Tally(101 if c == "ROC" else 100)
+               for c in ("ROC", "PR") for k in ("pointwise", "simultaneous")}
     for r in range(reps):
-        s = rng.normal(size=n) + MU * y
-        point = roc_band(y, s, specificities=POINTS, n_resamples=resamples, random_state=r)
-        hits["points"] += (point.low <= truth_points) & (truth_points <= point.high)
-        for name, grid in GRIDS.items():
-            truth = true_sensitivity(grid)
-            band = roc_band(y, s, specificities=grid, kind="simultaneous",
-                            n_resamples=resamples, random_state=r)
-            hits["sup-t " + name] += _covers(band.low, band.high, truth)
-            # the pointwise band of the same replicates
-            low, high = np.quantile(band.bootstrap_distribution, [0.025, 0.975], axis=0)
-            hits["pointwise " + name] += _covers(low, high, truth)
-        op = select_threshold(y, s, n_resamples=resamples, random_state=r)
+        s = scores(model, rng, y)
+        for kind in ("pointwise", "simultaneous"):
+            common = {"kind": kind, "n_resamples": resamples, "random_state": r}
+            tallies["ROC", kind].add(roc_band(y, s, **common), roc_truth)
+            tallies["PR", kind].add(pr_band(y, s, **common), pr_truth)
+    return tallies
+
+
+def youden_cell(n_pos: int, n_neg: int, reps: int, resamples: int, seed: int
+                ) -> tuple[float, float]:
+    """Share of binormal data sets whose Youden TPR interval holds (a) the true
+    sensitivity of the chosen threshold, ``1 - Phi(t_hat - mu)``, and (b) the
+    sensitivity at the true Youden-optimal threshold ``mu / 2``."""
+    rng = np.random.default_rng(seed)
+    y = np.r_[np.zeros(n_neg, int), np.ones(n_pos, int)]
+    optimal = stats.norm.sf(MU / 2 - MU)
+    hits = np.zeros(2)
+    for r in range(reps):
+        op = select_threshold(y, scores("binormal", rng, y), n_resamples=resamples,
+                              random_state=r)
         tpr = op.intervals["tpr"]
-        conditional = 1 - stats.norm.cdf(op.threshold - MU)
-        hits["youden_conditional"] += tpr.low <= conditional <= tpr.high
-        hits["youden_optimal"] += tpr.low <= youden_truth <= tpr.high
-    return {k: v / reps for k, v in hits.items()}
+        chosen = stats.norm.sf(op.threshold - MU)
+        hits += [tpr.low <= chosen <= tpr.high, tpr.low <= optimal <= tpr.high]
+    return tuple(100 * hits / reps)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--reps", type=int, default=400)
-    ap.add_argument("--resamples", type=int, default=1000)
+    ap.add_argument("--reps", type=int, default=1000)
+    ap.add_argument("--resamples", type=int, default=2000)
+    ap.add_argument("--cells", default="10/90,50/50,100/900,500/500")
+    ap.add_argument("--models", default="binormal,rating")
+    ap.add_argument("--youden", action="store_true",
+                    help="also the Youden operating point's TPR interval")
     args = ap.parse_args()
-    se = 100 * np.sqrt(0.95 * 0.05 / args.reps)
-    print(f"{args.reps} data sets per cell, {args.resamples} resamples, nominal 95% "
-          f"(Monte Carlo s.e. of a coverage near 95%: {se:.1f} points)\n")
-    head = " ".join(f"sp={p:g}" for p in POINTS)
-    bands = " | ".join(f"{kind} {name}" for name in GRIDS for kind in ("sup-t", "pointwise"))
-    print(f"| n | pos | {head} | {bands} | Youden TPR (chosen t) | Youden TPR (optimal t) "
-          "| seconds |")
-    print("|" + "---|" * (POINTS.shape[0] + 7 + 2 * len(GRIDS) - 2))
-    for n in (100, 1000):
-        for prevalence in (0.1, 0.5):
+    se = 100 * np.sqrt(LEVEL * (1 - LEVEL) / args.reps)
+    print(f"{args.reps} data sets per cell, {args.resamples} draws per band, nominal "
+          f"{LEVEL:.0%} (Monte Carlo s.e. of a coverage near 95%: {se:.1f} points)\n")
+    results = {}
+    for model in args.models.split(","):
+        for i, cell in enumerate(args.cells.split(",")):
+            n_pos, n_neg = map(int, cell.split("/"))
             start = time.perf_counter()
-            c = one_cell(n, prevalence, args.reps, args.resamples, seed=n + int(prevalence * 10))
-            cells = " | ".join(f"{100 * v:.1f}" for v in c["points"])
-            band = " | ".join(f"{100 * c[kind + ' ' + name]:.1f}" for name in GRIDS
-                              for kind in ("sup-t", "pointwise"))
-            print(f"| {n} | {prevalence:.0%} | {cells} | {band} | "
-                  f"{100 * c['youden_conditional']:.1f} | {100 * c['youden_optimal']:.1f} | "
-                  f"{time.perf_counter() - start:.0f} |", flush=True)
+            tallies = results[model, cell] = one_cell(model, n_pos, n_neg, args.reps,
+                                                      args.resamples, seed=1000 * i + len(model))
+            print(f"[{model} {cell}: {time.perf_counter() - start:.0f} s]", flush=True)
+            for curve, ends, grid in TABLES:
+                for kind in ("pointwise", "simultaneous"):
+                    print(f"  {curve} {kind}: "
+                          + " | ".join(tallies[curve, kind].row(grid, ends)), flush=True)
+    for curve, ends, grid in TABLES:
+        axis = "specificity" if curve == "ROC" else "recall"
+        print(f"\n| model | pos/neg | {curve} band | min (at) | median | "
+              + " | ".join(f"{axis} {e:g}" for e in ends)
+              + " | whole curve | mean width |")
+        print("|" + "---|" * (len(ends) + 7))
+        for (model, cell), tallies in results.items():
+            for kind in ("pointwise", "simultaneous"):
+                print(f"| {model} | {cell} | {kind} | "
+                      + " | ".join(tallies[curve, kind].row(grid, ends)) + " |")
+    if args.youden:
+        print("\n| pos/neg | Youden TPR: chosen threshold | optimal threshold |")
+        print("|---|---|---|")
+        for i, cell in enumerate(args.cells.split(",")):
+            n_pos, n_neg = map(int, cell.split("/"))
+            chosen, optimal = youden_cell(n_pos, n_neg, args.reps, args.resamples, i)
+            print(f"| {cell} | {chosen:.1f} | {optimal:.1f} |", flush=True)
 
 
 if __name__ == "__main__":

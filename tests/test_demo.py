@@ -160,7 +160,7 @@ def test_curves_carry_the_evaluations_bands(demo):
     for fig_id in ("roc", "pr"):
         caption = re.search(rf'<figure data-figure="{fig_id}".*?<figcaption>(.*?)</figcaption>',
                             html, re.S).group(1)
-        assert "95% pointwise confidence band (percentile, 500 resamples)" in caption
+        assert "95% pointwise confidence band (fiducial, 500 resamples)" in caption
 
 
 def test_regression_section_has_its_figures(demo):

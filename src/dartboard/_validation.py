@@ -476,10 +476,16 @@ MAX_DRAWS = 10**9
 
 
 def check_n_resamples(n_resamples: Any, name: str = "n_resamples", *, per_resample: int = 1,
-                      per_name: str = "") -> int:
+                      per_name: str = "", held: str = "") -> int:
     """The one check of a resample count: an integer in [1, MAX_RESAMPLES], refused
-    before anything is allocated; with ``per_resample`` (the values each replicate
-    draws, described by ``per_name``) the product is at most MAX_DRAWS."""
+    before anything is allocated.
+
+    With ``per_resample`` (the values each replicate draws, described by
+    ``per_name``) the product is at most MAX_DRAWS. A result that *holds*
+    ``per_resample`` numbers for each resample (a curve band: some per grid point,
+    named by ``held``) is held to the memory budget instead: ``n_resamples *
+    per_resample`` float64 at most MAX_RESAMPLES.
+    """
     if isinstance(n_resamples, (bool, np.bool_)) or not isinstance(n_resamples,
                                                                    numbers.Integral):
         raise TypeError(f"{name} must be an integer; got {describe(n_resamples)}")
@@ -489,7 +495,11 @@ def check_n_resamples(n_resamples: Any, name: str = "n_resamples", *, per_resamp
     if value > MAX_RESAMPLES:
         raise ValueError(f"{name} must be at most {MAX_RESAMPLES:_} (the resampled "
                          f"statistics are kept in memory, 8 bytes each); got {value:_}")
-    if value * per_resample > MAX_DRAWS:
+    if held and value * per_resample > MAX_RESAMPLES:
+        raise ValueError(f"{name} x {held} must be at most {MAX_RESAMPLES:_} (the "
+                         f"resampled statistics are kept in memory, 8 bytes each); got "
+                         f"{value:_} x {per_resample:_} = {value * per_resample:_}")
+    if not held and value * per_resample > MAX_DRAWS:
         raise ValueError(f"{name} x {per_name} must be at most {MAX_DRAWS:_} values drawn; "
                          f"got {value:_} x {per_resample:_} = {value * per_resample:_}: "
                          f"lower {name} or {per_name}")

@@ -4,8 +4,8 @@ A band is a grid of points on one axis of the curve and, at each, the other
 coordinate with an interval:
 
 - :func:`roc_band` with ``specificities``: sensitivity at those specificities
-  (R pROC's ``ci.se``); with ``sensitivities``: specificity at those
-  sensitivities (pROC's ``ci.sp``);
+  (what R pROC's ``ci.se`` estimates); with ``sensitivities``: specificity at
+  those sensitivities (``ci.sp``);
 - :func:`pr_band`: precision at given recalls.
 
 The curve between its points is read as pROC reads it: at a coordinate hit
@@ -14,41 +14,65 @@ highest specificity); otherwise linear interpolation between the two points
 around it (in ROC space; precision at recall ``r`` is the precision of that
 interpolated ROC point, which is the Davis-Goadrich interpolation in PR space).
 
-Resampling is the stratified bootstrap of pROC (cases and controls resampled
-separately, each to its own size). The scores are sorted once; a replicate is
-a draw of how many positives and negatives fall in each tie group of that
-sort, never a re-sort. Without weights these counts are multinomial, and a
-band point reads only four of them: in the group where the crossing class's
-cumulative count passes the target, the counts before and within it, of both
-classes. Those are drawn from their exact joint law without drawing the rest:
-the rank-``m`` draw of ``N`` uniform draws sits at ``N U_(m)`` with ``U_(m)``
-from gamma spacings, the draws between consecutive order statistics are
-uniform there (binomial splits give the counts below each group boundary), and
-the other class's counts below the boundaries are sequential binomials. A
-replicate costs O(points), not O(n). With weights the row counts per (tie
-group, class, weight) are drawn in full by the multinomial sampler of
-:func:`dartboard.uncertainty._bootstrap.multinomial_replicates`, O(groups) per
-replicate. The two samplers give the same distribution (a test checks this).
+Draws. At a grid point one class fixes the threshold (the crossing class: the
+negatives for a specificity, the positives for a sensitivity or a recall) and the
+other is read there. With ``u`` the crossing class's rate above the true threshold
+(one minus the specificity, or the sensitivity), the number ``K`` of the ``n_x``
+crossing rows above that threshold is Binomial(``n_x``, ``u``) whatever the scores'
+distribution: the rows' own rates are uniform order statistics, the fact behind
+the distribution-free confidence interval of a quantile (Thompson 1936). A draw
+takes ``K`` from that law and where the threshold falls between the ``K``-th and
+the ``K + 1``-th crossing row from the exact law of the uniform order statistics
+around ``u``; reads the other class's weight ``x`` above that position on the one
+sorted path (on the chord between the two rows, linear within ties); and draws
+the other class's rate from the Jeffreys posterior Beta(``x + 1/2``,
+``n - x + 1/2``) (Brown, Cai & DasGupta 2001), 0 when ``x = 0`` and 1 when
+``x = n``. The points of one draw share one multinomial of the crossing rows over
+the gaps between the grid's rates and one gamma process for the other class, so
+each drawn curve is monotone and whole. Before the first and after the last
+crossing row the curve can rise steeply: there the upper limit reads the step's
+far end, which assumes nothing, and the lower limit the chord, which holds for a
+concave ROC curve (a score whose likelihood ratio rises with it, as a calibrated
+probability). At specificity 0, and at sensitivity 0, the value is 1 by the
+reading rule. This is the construction of Hilgers (1991), an order-statistic
+interval for the threshold joined with binomial limits for the other class, with
+the two parts drawn jointly instead of splitting the level between them; close in
+spirit to the Bayesian bootstrap of the ROC curve (Gu, Ghosal & Roy 2008). The
+draws are fiducial draws of the curve in Fisher's sense (the pivot is the crossing
+class's uniform order statistics; for the other class the Jeffreys posterior sits
+between the binomial's two fiducial limits), hence the method's name.
 
 Bands:
 
-- ``kind="pointwise"``: the ``alpha/2`` and ``1 - alpha/2`` quantiles of the
-  replicates at each point (``numpy.quantile``'s default, R's type 7 as pROC).
-- ``kind="simultaneous"``: the sup-t band (Montiel Olea & Plagborg-Moller 2019):
-  ``estimate +- c * se`` with ``se`` the bootstrap standard deviation at each
-  point and ``c`` the ``1 - alpha`` quantile over replicates of
-  ``max_j |theta*_j - theta_hat_j| / se_j``, clipped to [0, 1]. Where the curve
-  reaches 1 the bootstrap has no spread although the true curve may lie just
-  below, so ``se`` is at least the binomial standard error of the value with a
-  half count added (Jeffreys), ``sqrt(p (1 - p) / m)``, ``p = (x + 1/2) / (m + 1)``,
-  ``m`` the value's denominator (positives for a sensitivity, negatives for a
-  specificity, predicted positives for a precision). Its coverage of the whole
-  curve is measured in ``benchmarks/band_simulation.py``: near the ends of the
-  curve (sensitivity or specificity near 1 with few cases) every bootstrap band
-  undercovers; a grid away from the ends is the honest choice there.
+- ``kind="pointwise"``: at each point the ``alpha/2`` quantile of the draws for
+  the lower limit and the ``1 - alpha/2`` quantile of those for the upper limit.
+- ``kind="simultaneous"``: the same with the level of each point raised until
+  the band holds ``1 - alpha`` of the drawn curves whole (Mandel & Betensky 2008).
 
-Replicates whose curve is undefined at a point cannot occur: stratification
-keeps both classes in every replicate.
+Both contain the estimate. Weights enter through the weighted path and Kish's
+effective counts ``(sum w)^2 / sum w^2`` of each class (``n_x`` rounded down),
+which equal the row counts without weights. A draw costs O(points), not O(rows):
+the scores are sorted once and the path is read at the drawn counts.
+
+Why not the bootstrap: the percentile band of the stratified bootstrap (pROC's
+``ci.se``) reads 1 in every resample where every positive outscores the
+negatives below the threshold, so its interval is [1, 1] while the true
+sensitivity lies below; and no resample reaches beyond the sample's highest
+negatives, where the threshold of a high specificity lies (Macskassy, Provost &
+Rosset 2005 find bootstrap bands break down at the extremes). On the default grid
+its pointwise band covered 4-64% at specificities 0.05-0.5 and its sup-t band the
+whole curve in 77-81% of data sets; ``benchmarks/band_simulation.py`` measures both
+constructions at the ends of the default grids.
+
+References: Thompson, W. R. (1936) Ann. Math. Statist. 7:122-128; Hilgers, R. A.
+(1991) Distribution-free confidence bounds for ROC curves, Methods Inf. Med.
+30:96-101; Brown, L. D., Cai, T. T. & DasGupta, A. (2001) Interval estimation for a
+binomial proportion, Statist. Sci. 16:101-133; Gu, J., Ghosal, S. & Roy, A. (2008)
+Bayesian bootstrap estimation of ROC curve, Stat. Med. 27:5407-5420; Mandel, M. &
+Betensky, R. A. (2008) Simultaneous confidence intervals based on the percentile
+bootstrap approach, Comput. Stat. Data Anal. 52:2158-2165; Macskassy, S. A.,
+Provost, F. & Rosset, S. (2005) ROC confidence bands: an empirical evaluation,
+ICML; Kish, L. (1965) Survey Sampling.
 """
 
 from __future__ import annotations
@@ -66,13 +90,18 @@ from dartboard._validation import (
     check_confidence_level,
     check_n_resamples,
     check_option,
+    check_sample_weight,
 )
 from dartboard.metrics._ranking import binary_positive, group_scores
-from dartboard.uncertainty._bootstrap import _batch_size, multinomial_replicates
+from dartboard.uncertainty._bootstrap import _batch_size
 
 __all__ = ["CurveBand", "pr_band", "roc_band"]
 
 KINDS = ("pointwise", "simultaneous")
+METHODS = {"pointwise": "fiducial", "simultaneous": "fiducial, calibrated"}
+#: float64 arrays of (n_resamples, len(grid)) a band holds at once: its two kinds of
+#: draws and a partitioned copy of one (the budget :func:`check_n_resamples` checks)
+HELD = 3
 # a target within this (relative) distance of a whole count hits that point exactly,
 # as pROC's equality test does for e.g. specificity 0.75 with 72 controls
 _SNAP = 1e-9
@@ -100,12 +129,18 @@ class CurveBand(Result):
     kind : str
         ``"pointwise"`` or ``"simultaneous"``.
     method : str
-        ``"percentile"`` (pointwise) or ``"sup-t"`` (simultaneous).
+        ``"fiducial"`` (pointwise) or ``"fiducial, calibrated"`` (simultaneous).
     n_resamples : int
-    critical_value : float or None
-        The sup-t multiplier ``c`` (simultaneous bands).
-    bootstrap_distribution : ndarray
-        (n_resamples, len(grid)) replicate values.
+        The number of draws.
+    pointwise_level : float
+        The level of each point's interval: ``confidence_level`` for a pointwise
+        band; for a simultaneous band the level calibrated so that the band holds
+        ``confidence_level`` of the drawn curves whole.
+    draws : ndarray
+        (2, n_resamples, len(grid)): the drawn curves whose quantiles give the
+        lower (``draws[0]``) and the upper limits (``draws[1]``). The two differ only
+        in the steps before the first and after the last row of the class that sets
+        the grid.
     """
 
     curve: str
@@ -118,8 +153,8 @@ class CurveBand(Result):
     kind: str
     method: str
     n_resamples: int
-    critical_value: float | None = None
-    bootstrap_distribution: np.ndarray | None = None
+    pointwise_level: float
+    draws: np.ndarray
 
 
 # ------------------------------------------------------------------ the one sort
@@ -230,106 +265,162 @@ def _read_cumulative(axis: str, grid: np.ndarray, cx: np.ndarray, cy: np.ndarray
                  take(cy, c + 1, 1) - other_before, (x_total, y_total))
 
 
-# ------------------------------------------------------------------ samplers
+# ------------------------------------------------------------------ draws
 
-def _weighted_replicates(path: _SortedScores, axis: str, grid: np.ndarray,
-                         n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """Every cell's row count drawn (multinomial per class): O(groups) per replicate."""
-    _, positive, _, size = path.resampling_cells()
+@dataclass(frozen=True)
+class _Crossing:
+    """The sorted path seen from the class whose share the grid fixes (the crossing
+    class: negatives for a specificity, positives for a sensitivity or recall).
 
-    def evaluate(counts: np.ndarray) -> np.ndarray:
-        cp, cn = path.cumulative(*path.group_sums(counts))
-        cx, cy = (cn, cp) if axis == "specificity" else (cp, cn)
-        return _read_cumulative(axis, grid, cx, cy)
-
-    return multinomial_replicates(evaluate, size, positive.astype(int),
-                                  8 * 6 * path.scores.shape[0], n_resamples, True, rng,
-                                  False).values
-
-
-def _order_statistic_counts(rng: np.random.Generator, b: int, counts: np.ndarray,
-                            ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Group of the rank-``m`` draw among ``N`` resampled rows, and the draws before
-    and through that group, for nondecreasing ranks ``m`` in 1..N; each (b, k).
-
-    Rows are numbered in the groups' order; a resampled row is ``floor(N v)``
-    for v uniform on (0, 1), so the rank-m row is ``floor(N U_(m))``.
+    ``other[k]`` is the other class's weight above the point where the crossing class
+    reaches ``k`` effective rows (``k = 0 .. n_x + 1``; the last is all of it):
+    linear within a tie group, the lowest point of a vertical step. ``n_x`` and
+    ``n_y`` are the effective counts (Kish), ``x_total``/``y_total`` the weights.
     """
-    n = int(counts.sum())
-    edges = np.concatenate([[0.0], np.cumsum(counts)])
-    k = ranks.shape[0]
-    spacing = np.diff(np.concatenate([[0], ranks, [n + 1]])).astype(np.float64)
-    s = np.cumsum(rng.standard_gamma(spacing, size=(b, k + 1)), axis=1)
-    u = s[:, :k] / s[:, k:]
-    row = np.minimum(np.floor(n * u), n - 1)
-    group = np.searchsorted(edges, row, "right") - 1
-    lo_edge, hi_edge = edges[group] / n, edges[group + 1] / n
-    before = np.empty((b, k))
-    through = np.empty((b, k))
-    before[:, 0] = rng.binomial(ranks[0] - 1, np.clip(lo_edge[:, 0] / u[:, 0], 0.0, 1.0))
-    same = group[:, 1:] == group[:, :-1]
-    for j in range(k - 1):
-        # the free draws between consecutive order statistics are uniform there; split
-        # them at the end of group j and the start of group j + 1
-        free = max(int(ranks[j + 1] - ranks[j] - 1), 0)
-        lo, hi, e = u[:, j], u[:, j + 1], hi_edge[:, j]
-        p1 = np.where(same[:, j], 0.0, np.clip((e - lo) / np.maximum(hi - lo, 1e-300), 0, 1))
-        x = rng.binomial(free, p1)
-        p2 = np.where(same[:, j], 0.0,
-                      np.clip((lo_edge[:, j + 1] - e) / np.maximum(hi - e, 1e-300), 0, 1))
-        y = x + rng.binomial(free - x, p2)
-        through[:, j] = ranks[j] + x
-        before[:, j + 1] = np.where(same[:, j], before[:, j], ranks[j] + y)
-    last = np.clip((hi_edge[:, -1] - u[:, -1]) / np.maximum(1.0 - u[:, -1], 1e-300), 0, 1)
-    through[:, -1] = ranks[-1] + rng.binomial(n - int(ranks[-1]), last)
-    for j in range(k - 2, -1, -1):
-        through[:, j] = np.where(same[:, j], through[:, j + 1], through[:, j])
-    return group, before, through
+
+    other: np.ndarray
+    n_x: int
+    n_y: float
+    x_total: float
+    y_total: float
+
+    @classmethod
+    def of(cls, path: _SortedScores, axis: str, positive: np.ndarray,
+           w: np.ndarray | None) -> _Crossing:
+        x, y = (path.neg, path.pos) if axis == "specificity" else (path.pos, path.neg)
+        cx, cy = (c[0] for c in path.cumulative(x[None, :], y[None, :]))
+        is_x = ~positive if axis == "specificity" else positive
+        # at least one effective row, or the crossing class carries no information
+        n_x = max(int(np.floor(_effective_count(is_x, w) + 1e-9)), 1)
+        target = np.arange(n_x + 2) * (cx[-1] / n_x)
+        g = np.minimum(np.searchsorted(cx[1:], target - _SNAP * max(cx[-1], 1.0), "left"),
+                       cx.shape[0] - 2)
+        within = cx[g + 1] - cx[g]
+        frac = np.clip((target - cx[g]) / np.where(within > 0, within, 1.0), 0.0, 1.0)
+        return cls(cy[g] + frac * (cy[g + 1] - cy[g]), n_x, _effective_count(~is_x, w),
+                   float(cx[-1]), float(cy[-1]))
 
 
-def _counts_below(rng: np.random.Generator, counts: np.ndarray, bounds: np.ndarray
-                  ) -> np.ndarray:
-    """Resampled rows of one class in groups before each of (b, m) group bounds."""
-    n = int(counts.sum())
-    share = np.concatenate([[0.0], np.cumsum(counts)]) / n
-    order = np.argsort(bounds, axis=1, kind="stable")
-    q = share[np.take_along_axis(bounds, order, 1)]
-    out = np.empty(bounds.shape)
-    drawn = np.zeros(bounds.shape[0])
-    q_prev = np.zeros(bounds.shape[0])
-    for i in range(bounds.shape[1]):  # sequential binomials: a multinomial in pieces
-        p = np.clip((q[:, i] - q_prev) / np.maximum(1.0 - q_prev, 1e-300), 0.0, 1.0)
-        drawn = drawn + rng.binomial((n - drawn).astype(np.int64), p)
-        out[:, i] = drawn
-        q_prev = q[:, i]
-    result = np.empty(bounds.shape)
-    np.put_along_axis(result, order, out, 1)
-    return result
+def _effective_count(mask: np.ndarray, w: np.ndarray | None) -> float:
+    """Kish's effective sample size (sum w)^2 / sum w^2 of the rows in ``mask``."""
+    if w is None:
+        return float(np.count_nonzero(mask))
+    wm = w[mask].astype(np.float64)
+    return float(wm.sum() ** 2 / np.sum(wm * wm))
 
 
-def _unweighted_replicates(path: _SortedScores, axis: str, grid: np.ndarray,
-                           n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """Only the counts each band point reads: O(points) per replicate."""
-    x, y = (path.neg, path.pos) if axis == "specificity" else (path.pos, path.neg)
-    x_total, y_total = float(x.sum()), float(y.sum())
-    order = np.argsort(grid, kind="stable")
-    if axis == "specificity":
-        order = order[::-1]  # increasing target count
-    target = _target(grid[order], axis, np.float64(x_total))
-    # specificity: the first draw past the target; otherwise the draw reaching it
-    ranks = np.floor(target) + 1 if axis == "specificity" else np.ceil(target)
-    ranks = np.clip(ranks, 1, x_total).astype(np.int64)
-    k = grid.shape[0]
-    values = np.empty((n_resamples, k))
-    batch = _batch_size(8 * 16 * k, n_resamples)
-    for start in range(0, n_resamples, batch):
+def _step_fractions(rng: np.random.Generator, gaps: np.ndarray, shares: np.ndarray
+                    ) -> np.ndarray:
+    """Where each share falls between the uniform draws around it, ``(u - V_below) /
+    (V_above - V_below)``, given how many of the uniform draws fall in each gap
+    between consecutive shares: the exact joint law, from the smallest and largest
+    draw of each gap (``V_below = 0``, ``V_above = 1`` past the ends)."""
+    b, k1 = gaps.shape
+    edges = np.concatenate([[0.0], shares, [1.0]])
+    start, width = edges[:-1], np.diff(edges)
+    lowest = start + width * -np.expm1(np.log1p(-rng.random((b, k1))) / np.maximum(gaps, 1))
+    spread = rng.random((b, k1)) ** (1.0 / np.maximum(gaps - 1, 1))
+    highest = np.where(gaps >= 2, lowest + (start + width - lowest) * spread, lowest)
+    index = np.arange(k1)
+    below = np.maximum.accumulate(np.where(gaps > 0, index, -1), axis=1)[:, :-1]
+    above = np.minimum.accumulate(np.where(gaps > 0, index, k1)[:, ::-1], axis=1)[:, ::-1][:, 1:]
+    rows = np.arange(b)[:, None]
+    v_below = np.where(below >= 0, highest[rows, np.maximum(below, 0)], 0.0)
+    v_above = np.where(above < k1, lowest[rows, np.minimum(above, k1 - 1)], 1.0)
+    return np.clip((shares - v_below) / np.maximum(v_above - v_below, 1e-300), 0.0, 1.0)
+
+
+def _jeffreys_rates(rng: np.random.Generator, low: np.ndarray, high: np.ndarray,
+                    total: float, n: float) -> tuple[np.ndarray, np.ndarray]:
+    """Rates of the other class above the threshold from its weights ``low`` and
+    ``high`` above it: one draw of the Jeffreys posterior Beta(x + 1/2, n - x + 1/2)
+    per value, ``x`` the effective count, all values of a row read on one gamma
+    process (so they move together); 0 where nothing lies above, 1 where all does."""
+    b, k = low.shape
+    at = np.concatenate([low, high], axis=1) * (n / total) + 0.5
+    order = np.argsort(at, axis=1, kind="stable")
+    sorted_at = np.take_along_axis(at, order, 1)
+    steps = rng.standard_gamma(np.diff(sorted_at, axis=1, prepend=0.0))
+    path = np.cumsum(steps, axis=1)
+    path /= path[:, -1:] + rng.standard_gamma(n + 1.0 - sorted_at[:, -1:])
+    rates = np.empty_like(path)
+    np.put_along_axis(rates, order, path, 1)
+    tol = _SNAP * max(total, 1.0)
+    return (np.where(low <= tol, 0.0, rates[:, :k]),
+            np.where(high >= total - tol, 1.0, rates[:, k:]))
+
+
+def _other_rates(cross: _Crossing, shares: np.ndarray, concave: bool, n_resamples: int,
+                 rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """(n_resamples, k) draws of the other class's rate above the threshold at which
+    the crossing class's rate is ``shares``: the read for the lower and the upper limit.
+
+    A draw takes how many crossing rows lie above that threshold, ``K``, from its
+    exact law (the multinomial of the uniform draws over the gaps between the
+    shares), and where the threshold falls between the ``K``-th and ``K + 1``-th of
+    them; reads the other class's weight there on the chord between the two (in the
+    step before the first and after the last crossing row, one limit reads the
+    step's far end instead); and draws its rate from the Jeffreys posterior.
+    """
+    order = np.argsort(shares, kind="stable")
+    u = shares[order]
+    k = u.shape[0]
+    gap_p = np.diff(np.concatenate([[0.0], u, [1.0]]))
+    low, high = np.empty((n_resamples, k)), np.empty((n_resamples, k))
+    for start in range(0, n_resamples, batch := _batch_size(8 * 24 * (k + 1), n_resamples)):
         b = min(batch, n_resamples - start)
-        group, before, through = _order_statistic_counts(rng, b, x, ranks)
-        below = _counts_below(rng, y, np.concatenate([group, group + 1], axis=1))
-        sub = _read(axis, np.broadcast_to(target, (b, k)), before, through - before,
-                    below[:, :k], below[:, k:] - below[:, :k], (x_total, y_total))
-        values[start:start + b, order] = sub
-    return values
+        gaps = rng.multinomial(cross.n_x, gap_p, size=b)
+        count = np.cumsum(gaps[:, :-1], axis=1)
+        frac = _step_fractions(rng, gaps, u)
+        at, after = cross.other[count], cross.other[count + 1]
+        chord = at + frac * (after - at)
+        # a concave ROC curve lies above its chords: in the first and last step, where
+        # it may rise steeply, the chord bounds the value below and the step's far end
+        # above (the other class's rate is concave in a specificity's share, convex in
+        # a sensitivity's)
+        end = (count == 0) | (count == cross.n_x)
+        low_read = np.where(end & ~concave, at, chord)
+        high_read = np.where(end & concave, after, chord)
+        lo, hi = _jeffreys_rates(rng, low_read, high_read, cross.y_total, cross.n_y)
+        low[start:start + b, order], high[start:start + b, order] = lo, hi
+    return low, high
+
+
+def _draws(axis: str, grid: np.ndarray, cross: _Crossing, n_resamples: int,
+           rng: np.random.Generator) -> np.ndarray:
+    """(2, n_resamples, k) draws of the curve's value: for the lower, for the upper limit."""
+    shares = 1.0 - grid if axis == "specificity" else grid
+    low, high = _other_rates(cross, shares, axis == "specificity", n_resamples, rng)
+    if axis == "specificity":
+        out = np.stack([low, high])
+    elif axis == "sensitivity":
+        out = np.stack([1.0 - high, 1.0 - low])
+    else:  # precision at the recall: recall * P / (recall * P + rate * N)
+        tp = grid * cross.x_total
+        out = np.stack([tp / (tp + high * cross.y_total), tp / (tp + low * cross.y_total)])
+    if axis != "recall":
+        out[:, :, grid == 0] = 1.0  # the best point: sensitivity 1 at specificity 0, and back
+    return out
+
+
+def _simultaneous_limits(draws: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray, int]:
+    """The band from the ``m``-th lowest lower draw to the ``m``-th highest upper draw
+    at each point, ``m`` the largest for which it holds a ``level`` share of the drawn
+    curves whole (Mandel & Betensky 2008), with ``m`` itself (0-based)."""
+    _, r, _ = draws.shape
+    top = min(r - 1, int(np.ceil((1.0 - level) * r)))  # no simultaneous m beyond it
+    lows = np.sort(np.partition(draws[0], top, axis=0)[:top + 1], axis=0)
+    highs = np.sort(np.partition(draws[1], r - 1 - top, axis=0)[r - 1 - top:], axis=0)[::-1]
+
+    def holds(m: int) -> bool:
+        inside = np.all((draws[0] >= lows[m]) & (draws[1] <= highs[m]), axis=1)
+        return np.count_nonzero(inside) >= level * r - 1e-9
+
+    lo, hi = 0, top  # holds(0): every draw lies within the envelope
+    while lo < hi:   # inside shares fall as m grows: the largest m that holds
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if holds(mid) else (lo, mid - 1)
+    return lows[lo], highs[lo], lo
 
 
 # ------------------------------------------------------------------ public faces
@@ -340,14 +431,17 @@ def _band_iv(y_true: Any, y_score: Any, grid: Any, grid_name: str, kind: Any,
     kind = check_option(kind, "kind", KINDS)
     level = check_confidence_level(confidence_level)
     n_resamples = check_n_resamples(n_resamples)
-    positive, s, w, _ = binary_positive(y_true, y_score, pos_label, sample_weight,
-                                         refuse_absent=True,
-                                         multiclass_ok=True)
     g = as_float_array(grid, name=grid_name, ndim=1)
     if np.any(g < 0) or np.any(g > 1) or (open_zero and np.any(g == 0)):
         bound = "(0, 1]" if open_zero else "[0, 1]"
         raise ValueError(f"{grid_name} must lie in {bound}; got values from {g.min()!r} "
                          f"to {g.max()!r}")
+    check_n_resamples(n_resamples, per_resample=HELD * g.shape[0],
+                      held=f"{HELD} x len({grid_name})")
+    positive, s, w, _ = binary_positive(y_true, y_score, pos_label, sample_weight,
+                                        refuse_absent=True, multiclass_ok=True)
+    # the draws treat weights as masses (Kish's effective counts), as intervals do
+    check_sample_weight(sample_weight, s.shape[0])
     wpos = positive if w is None else positive & (w > 0)
     wneg = ~positive if w is None else ~positive & (w > 0)
     if not wpos.any() or not wneg.any():
@@ -358,53 +452,25 @@ def _band_iv(y_true: Any, y_score: Any, grid: Any, grid_name: str, kind: Any,
 
 
 def _band(curve: str, axis: str, positive: np.ndarray, s: np.ndarray, w: np.ndarray | None,
-          grid: np.ndarray, kind: str, level: float, n_resamples: int, random_state: Any,
-          weighted_path: bool = False) -> CurveBand:
+          grid: np.ndarray, kind: str, level: float, n_resamples: int,
+          random_state: Any) -> CurveBand:
     path = _SortedScores.build(positive, s, w)
-    rng = check_random_state(random_state)
     cp, cn = path.cumulative(path.pos[None, :], path.neg[None, :])
     cx, cy = (cn, cp) if axis == "specificity" else (cp, cn)
     estimate = _read_cumulative(axis, grid, cx, cy)[0]
-    if path.cells is None and not weighted_path:
-        values = _unweighted_replicates(path, axis, grid, n_resamples, rng)
-    else:
-        values = _weighted_replicates(path, axis, grid, n_resamples, rng)
-    alpha = 1.0 - level
-    critical = None
+    draws = _draws(axis, grid, _Crossing.of(path, axis, positive, w), n_resamples,
+                   check_random_state(random_state))
     if kind == "pointwise":
-        low, high = np.quantile(values, [alpha / 2, 1 - alpha / 2], axis=0)
-        method = "percentile"
+        tail = (1.0 - level) / 2
+        low = np.quantile(draws[0], tail, axis=0)
+        high = np.quantile(draws[1], 1.0 - tail, axis=0)
+        pointwise = level
     else:
-        se = np.std(values, axis=0, ddof=1) if n_resamples > 1 else np.zeros(grid.shape[0])
-        se = np.maximum(se, _binomial_floor(axis, grid, estimate, positive, w))
-        varies = se > 0
-        t = np.abs(values[:, varies] - estimate[varies]) / se[varies]
-        critical = float(np.quantile(t.max(axis=1), level)) if varies.any() else 0.0
-        low = np.clip(estimate - critical * se, 0.0, 1.0)
-        high = np.clip(estimate + critical * se, 0.0, 1.0)
-        method = "sup-t"
-    return CurveBand(curve, axis, grid, estimate, low, high, level, kind, method,
-                     n_resamples, critical, values)
-
-
-def _binomial_floor(axis: str, grid: np.ndarray, estimate: np.ndarray,
-                    positive: np.ndarray, w: np.ndarray | None) -> np.ndarray:
-    """The binomial standard error of each value with a half count added (Jeffreys).
-
-    Where the curve reaches 1 (or 0) every replicate is 1 too and the bootstrap
-    standard error is 0, although the true curve may lie just below: the floor
-    keeps the sup-t band open there.
-    """
-    live = np.ones(positive.shape[0], dtype=bool) if w is None else w > 0
-    n_pos, n_neg = float(np.sum(positive & live)), float(np.sum(~positive & live))
-    if axis == "specificity":
-        n = np.full(grid.shape[0], n_pos)
-    elif axis == "sensitivity":
-        n = np.full(grid.shape[0], n_neg)
-    else:  # precision: of the predicted positives, about recall * P / precision
-        n = np.maximum(grid * n_pos / np.maximum(estimate, 1e-12), 1.0)
-    p = (estimate * n + 0.5) / (n + 1.0)
-    return np.sqrt(p * (1.0 - p) / n)
+        low, high, m = _simultaneous_limits(draws, level)
+        pointwise = 1.0 - 2.0 * m / n_resamples
+    return CurveBand(curve, axis, grid, estimate, np.minimum(low, estimate),
+                     np.maximum(high, estimate), level, kind, METHODS[kind], n_resamples,
+                     pointwise, draws)
 
 
 def roc_band(y_true: Any, y_score: Any, *, specificities: Any = None,
@@ -425,13 +491,16 @@ def roc_band(y_true: Any, y_score: Any, *, specificities: Any = None,
         specificity at the sensitivities (``ci.sp``). Default: specificities
         ``0, 0.01, ..., 1``. Values in [0, 1].
     kind : {"pointwise", "simultaneous"}, default="pointwise"
-        Percentile interval at each point, or the sup-t band over all points.
+        An interval at each point, or a band that holds the whole curve over the
+        grid at ``confidence_level``.
     confidence_level : float, default=0.95
     n_resamples : int, default=2000
-        Stratified bootstrap resamples (pROC's default ``boot.n``).
+        Drawn curves (see the module notes). ``n_resamples * 3 * len(grid)`` may
+        not pass ``dartboard._validation.MAX_RESAMPLES`` (the draws are held in
+        memory).
     random_state : None, int, SeedSequence or Generator
     sample_weight : array-like, optional
-        Row weights; a resampled row keeps its weight.
+        Non-negative row weights (masses; each class's effective count is Kish's).
     pos_label : label, optional
         The positive class (rule "strict", as :func:`dartboard.metrics.roc_curve`).
 
@@ -448,6 +517,15 @@ def roc_band(y_true: Any, y_score: Any, *, specificities: Any = None,
     >>> band = roc_band(y, s, specificities=[0.9], random_state=0)
     >>> bool(band.low[0] < band.estimate[0] < band.high[0])
     True
+
+    Where every positive outscores the negatives at the threshold the sensitivity
+    reads 1, yet the interval stays open below it:
+
+    >>> y = np.r_[np.zeros(50), np.ones(50)]
+    >>> s = np.r_[np.linspace(0, 1, 50), np.linspace(0.2, 1.2, 50)]
+    >>> band = roc_band(y, s, specificities=[0.1], random_state=0)
+    >>> float(band.estimate[0]), bool(0.9 < band.low[0] < 1.0)
+    (1.0, True)
     """
     if specificities is not None and sensitivities is not None:
         raise ValueError("give specificities or sensitivities, not both")
