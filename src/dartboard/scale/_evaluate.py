@@ -328,10 +328,12 @@ class StateBundle:
     ``labels`` holds the distinct true labels seen by the score states (whose
     0/1 targets forget them), so that the positive class and the labels are
     checked at the end as in memory; ``groups`` one bundle per group key (a tuple
-    of the group columns' values) when the evaluation has group columns.
+    of the group columns' values) when the evaluation has group columns;
+    ``weight`` the rows' total weight (their number without ``sample_weight``).
     """
 
     n_rows: int = 0
+    weight: float = 0.0
     counts: Any = None
     scores: Any = None
     moments: Any = None
@@ -367,9 +369,9 @@ class StateBundle:
             groups = dict(self.groups or {})
             for key, bundle in (other.groups or {}).items():
                 groups[key] = groups[key].merge(bundle) if key in groups else bundle
-        return StateBundle(self.n_rows + other.n_rows, **{
-            f.name: join(getattr(self, f.name), getattr(other, f.name))
-            for f in dataclasses.fields(self) if f.name not in ("n_rows", "labels", "groups")},
+        return StateBundle(self.n_rows + other.n_rows, self.weight + other.weight, **{
+            f.name: join(getattr(self, f.name), getattr(other, f.name)) for f in
+            dataclasses.fields(self) if f.name not in ("n_rows", "weight", "labels", "groups")},
             labels=union(self.labels, other.labels), groups=groups)
 
     def _state_of(self, metric: str) -> Any:
@@ -469,7 +471,7 @@ def _bundle(spec: Spec, columns: dict[str, Any], n: int) -> StateBundle:
     if spec.sample_weight is not None:
         w = check_sample_weight(np.asarray(columns[spec.sample_weight]), n,
                                 name=spec.describe_column("sample_weight"))
-    out = StateBundle(n_rows=n)
+    out = StateBundle(n_rows=n, weight=float(n if w is None else np.sum(w, dtype=np.float64)))
     true_name = spec.describe_column("y_true")
     if spec.task == "regression":
         yt = as_float_array(columns[spec.y_true], name=true_name)

@@ -48,6 +48,9 @@ def finalize(spec: Spec, bundle: StateBundle, n_files: int, *, source: str = "pa
 
     if bundle.n_rows == 0:
         raise ValueError("no rows to evaluate: the input holds no data")
+    if bundle.weight == 0:  # as in memory: a weighted mean over no weight is no number
+        raise ValueError(f"{spec.describe_column('sample_weight')} sums to zero over all "
+                         f"{bundle.n_rows} rows; at least one row needs a positive weight")
     task = _task_found(spec, bundle)
     labels = _labels(spec, bundle)
     positive = _positive(spec, task, labels, bundle)

@@ -23,6 +23,9 @@ from dartboard.scale._finalize import finalize
 __all__ = ["evaluate_parquet"]
 
 _GLOB_CHARS = set("*?[")
+#: pyarrow's largest batch size (a C int); a larger one asks for no more than this
+#: does: each row group in one batch
+_MAX_BATCH = 2**31 - 1
 
 
 def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = None,
@@ -67,7 +70,9 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     ----------
     path_or_glob : str, os.PathLike or list of them
         A Parquet file, a directory (all Parquet files below it) or a glob
-        pattern (``"preds/*.parquet"``, ``"**"`` allowed).
+        pattern (``"preds/*.parquet"``, ``"**"`` allowed). Each file is read
+        once, however many names reach it (links, a list naming it twice); a
+        directory link back to a directory above it is refused.
     y_true : str
         Column of true labels (classification) or values (regression).
     y_pred : str, optional
@@ -85,7 +90,8 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     metrics : list of str, optional
         Metric names; default: every streaming metric of the task.
     batch_size : int
-        Rows per record batch (memory is proportional to it).
+        Rows per record batch (memory is proportional to it); at most pyarrow's
+        2**31 - 1 is used (a larger one reads each row group whole, as that does).
     task : {"auto", "classification", "regression"}
         ``"auto"``: classification when ``y_score`` is given or the label columns
         are not floating point, regression otherwise.
@@ -161,8 +167,9 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
         No file at the path, or no file matching the pattern (named).
     ValueError, TypeError
         A file without a needed column, with a column of another type than the
-        first file, NaN or missing values, non-numeric scores: the message names
-        the file and the column.
+        first file, NaN or missing values, non-numeric scores, a page that cannot
+        be read: the message names the file and the column. A directory link that
+        loops (named); weights that sum to zero over all rows.
 
     Examples
     --------
@@ -205,7 +212,7 @@ def stream_fragments(fragments: list[Any], spec: Spec, batch_size: int,
     stack = MergeStack()
     for fragment in fragments:
         source = f"file {fragment.path!r}"
-        for batch in fragment.to_batches(columns=spec.columns, batch_size=batch_size):
+        for batch in _batches(fragment, spec.columns, batch_size):
             columns = {name: _column(batch, name, spec, source) for name in spec.columns}
             stack.push(bundle_from_columns(spec, columns, source))
             if bar:
@@ -213,30 +220,66 @@ def stream_fragments(fragments: list[Any], spec: Spec, batch_size: int,
     return stack.result()
 
 
+def _batches(fragment: Any, columns: list[str], batch_size: int) -> Any:
+    """The record batches of one file; a page that cannot be read (damaged, cut
+    short) is a ``ValueError`` naming the file, as an unreadable footer is."""
+    import pyarrow as pa
+
+    batches = fragment.to_batches(columns=columns, batch_size=min(batch_size, _MAX_BATCH))
+    while True:
+        try:
+            batch = next(batches)
+        except StopIteration:
+            return
+        except (OSError, pa.ArrowException) as exc:
+            raise ValueError(f"file {fragment.path!r} could not be read: "
+                             f"{' '.join(str(exc).split())}") from None
+        yield batch
+
+
 # ------------------------------------------------------------------ files
 
 def _expand(path_or_glob: Any) -> list[str]:
-    """Parquet files named by a path, a directory, a glob or a list of them (sorted)."""
+    """Parquet files named by a path, a directory, a glob or a list of them (sorted).
+
+    Each file is read once, however many names reach it: two names of one file
+    (a symbolic or hard link, a directory listed beside a file inside it) are one
+    file, the first name in sorted order kept. A directory link that leads back
+    to a directory above it (a loop, which would repeat every file at each level)
+    is an error naming the link.
+    """
+    files = _names(path_or_glob)
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for name in files:
+        identity = _identity(name)
+        if identity not in seen:
+            seen.add(identity)
+            out.append(name)
+    return out
+
+
+def _names(path_or_glob: Any) -> list[str]:
     if isinstance(path_or_glob, (list, tuple)):
         if not path_or_glob:
             raise ValueError("path_or_glob is an empty list; give at least one file")
-        files: list[str] = []
-        for item in path_or_glob:
-            files.extend(_expand(item))
-        return list(dict.fromkeys(files))
+        return [name for item in path_or_glob for name in _names(item)]
     if not isinstance(path_or_glob, (str, os.PathLike)):
         raise TypeError(f"path_or_glob must be a path, a glob pattern or a list of them; got "
                         f"{describe(path_or_glob)}")
     path = os.fspath(path_or_glob)
     if _GLOB_CHARS & set(path) and not os.path.exists(path):
+        if "**" in path:  # a recursive pattern follows directory links: refuse loops first
+            root = _fixed_root(path)
+            if os.path.isdir(root):
+                _walk(root, lambda name: False)
         files = sorted(f for f in glob.glob(path, recursive=True) if os.path.isfile(f))
         if not files:
             raise FileNotFoundError(f"no files match the pattern {path!r}")
         return files
     if os.path.isdir(path):
-        files = sorted(f for f in glob.glob(os.path.join(path, "**", "*"), recursive=True)
-                       if os.path.isfile(f) and not os.path.basename(f).startswith(("_", "."))
-                       and f.endswith((".parquet", ".parq", ".pq")))
+        files = sorted(_walk(path, lambda name: not name.startswith(("_", "."))
+                             and name.endswith((".parquet", ".parq", ".pq"))))
         if not files:
             raise FileNotFoundError(f"no Parquet files (*.parquet, *.parq, *.pq) in the "
                                     f"directory {path!r}")
@@ -244,6 +287,58 @@ def _expand(path_or_glob: Any) -> list[str]:
     if not os.path.exists(path):
         raise FileNotFoundError(f"no such file or directory: {path!r}")
     return [path]
+
+
+def _identity(path: str) -> tuple[int, int]:
+    """The file itself behind a name (device and inode, links followed)."""
+    info = os.stat(path)
+    return info.st_dev, info.st_ino
+
+
+def _fixed_root(pattern: str) -> str:
+    """The leading directories of a glob pattern that hold no wildcard."""
+    parts = pattern.split(os.sep)
+    fixed = []
+    for part in parts:
+        if _GLOB_CHARS & set(part):
+            break
+        fixed.append(part)
+    return os.sep.join(fixed) or "."
+
+
+def _walk(top: str, wanted: Any) -> list[str]:
+    """Files below ``top`` whose name is ``wanted``, following directory links (as a
+    recursive glob does) into each directory once; hidden directories are skipped.
+
+    A link to a directory on the way down to it is a loop: a ``ValueError`` naming
+    the link, not the same files again at every level until the system refuses.
+    """
+    found: list[str] = []
+    visited: set[tuple[int, int]] = set()
+
+    def visit(directory: str, above: tuple[tuple[int, int], ...]) -> None:
+        with os.scandir(directory) as entries:
+            listing = sorted(entries, key=lambda e: e.name)
+        for entry in listing:
+            if entry.is_dir():
+                if entry.name.startswith("."):
+                    continue
+                identity = _identity(entry.path)
+                if identity in above:
+                    raise ValueError(
+                        f"{entry.path!r} links back to {os.path.realpath(entry.path)!r}, a "
+                        f"directory that holds it: reading {top!r} would repeat its files "
+                        "at every level; remove the link or name the files")
+                if identity not in visited:
+                    visited.add(identity)
+                    visit(entry.path, (*above, identity))
+            elif entry.is_file() and wanted(entry.name):
+                found.append(entry.path)
+
+    root = _identity(top)
+    visited.add(root)
+    visit(top, (root,))
+    return found
 
 
 def _open(path_or_glob: Any, wanted: list[str]) -> tuple[list[Any], dict[str, str]]:
@@ -329,7 +424,7 @@ def _with_score_range(spec: Spec, fragments: list[Any], batch_size: int) -> Spec
     for fragment in fragments:
         bounds = _statistics_range(fragment, spec.y_score)
         if bounds is None:
-            for batch in fragment.to_batches(columns=[spec.y_score], batch_size=batch_size):
+            for batch in _batches(fragment, [spec.y_score], batch_size):
                 mm = pc.min_max(batch.column(spec.y_score))
                 if mm["min"].is_valid:
                     lows.append(float(mm["min"].as_py()))
