@@ -623,7 +623,7 @@ def test_a_pair_of_files_appears_whole_or_not_at_all(tmp_path, monkeypatch, fail
     # issue 16: an interrupted demo could leave results.json without report.html
     import os
 
-    from dartboard.report import _render
+    from dartboard.report import _write
 
     calls = {"n": 0}
     real_replace, real_chmod = os.replace, os.chmod
@@ -637,16 +637,16 @@ def test_a_pair_of_files_appears_whole_or_not_at_all(tmp_path, monkeypatch, fail
         return wrapped
 
     if fail_at == "write":
-        monkeypatch.setattr(_render.os, "chmod", second_fails(real_chmod))
+        monkeypatch.setattr(_write.os, "chmod", second_fails(real_chmod))
     else:
-        monkeypatch.setattr(_render.os, "replace", second_fails(real_replace))
+        monkeypatch.setattr(_write.os, "replace", second_fails(real_replace))
     (tmp_path / "keep.txt").write_text("x")
     with pytest.raises((KeyboardInterrupt, OSError)):
-        _render.write_texts_atomic({tmp_path / "results.json": "{}",
+        _write.write_texts_atomic({tmp_path / "results.json": "{}",
                                     tmp_path / "report.html": "<html>"})
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.txt"]
     monkeypatch.undo()
-    _render.write_texts_atomic({tmp_path / "results.json": "{}",
+    _write.write_texts_atomic({tmp_path / "results.json": "{}",
                                 tmp_path / "report.html": "<html>"})
     assert (tmp_path / "report.html").read_text() == "<html>"
 

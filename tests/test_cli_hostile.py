@@ -172,3 +172,72 @@ def test_odd_but_valid_file_reads_as_its_plain_twin(tmp_path, command, quirk):
         assert _table(res.stdout) == _table(plain.stdout)
     if "{out}" in COMMANDS[command]:
         assert [p.name for p in out_dir.iterdir()] == ["result.html"]
+
+
+# ------------------------------------------------------------ Ctrl-C while loading
+
+_INTERRUPT_WHILE_LOADING = """
+import builtins, sys
+import typer.main
+
+where = sys.argv.pop(1)
+if where == "import":  # Ctrl-C while the command line's modules load
+    real = builtins.__import__
+
+    def interrupted(name, *args, **kwargs):
+        if name == "dartboard.cli._evaluate":
+            raise KeyboardInterrupt
+        return real(name, *args, **kwargs)
+
+    builtins.__import__ = interrupted
+else:  # Ctrl-C while typer builds the command, before the command group runs
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    typer.main.get_command = interrupted
+from dartboard.__main__ import main
+
+main()
+"""
+
+
+@pytest.mark.parametrize("where", ["import", "build"])
+def test_ctrl_c_while_the_command_loads_is_one_line_and_130(where):
+    # issue 29.22: a Ctrl-C in the first 0.15 s printed a KeyboardInterrupt traceback
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _INTERRUPT_WHILE_LOADING, where, "--version"],
+                         capture_output=True, text=True, timeout=120)
+    assert (out.returncode, out.stderr, out.stdout) == (130, "interrupted\n", "")
+
+
+@pytest.mark.skipif(__import__("os").name != "posix", reason="SIGINT to a child process")
+def test_ctrl_c_at_any_moment_of_loading_gives_no_traceback_of_ours():
+    # the installed script, interrupted by a real SIGINT at moments spread over its
+    # loading; Python's own start-up (before any of dartboard runs) can still print
+    # its "Fatal Python error: init_import_site" report: that one is the interpreter's
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    script = Path(sys.executable).with_name("dartboard")
+    if not script.exists():
+        pytest.skip("the dartboard script is not installed beside this Python")
+    start = time.perf_counter()
+    subprocess.run([script, "--version"], capture_output=True, timeout=120)
+    loading = time.perf_counter() - start
+    ours = []
+    for fraction in np.linspace(0.1, 0.9, 7):
+        proc = subprocess.Popen([script, "--version"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        time.sleep(fraction * loading)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+        if "Traceback" in err and "init_import_site" not in err:
+            ours.append((round(fraction * loading, 3), proc.returncode, err[-600:]))
+        elif err:
+            assert err == "interrupted\n" and proc.returncode == 130, err
+    assert not ours, ours

@@ -8,7 +8,7 @@ as bad input. Ctrl-C ends with ``interrupted`` and exit code 130, SIGTERM with
 ``terminated`` and 143 (128 + the signal, as a shell reports a killed process);
 both unwind like an exception, so a file being written is removed, not left half.
 SIGKILL cannot be caught: a killed write leaves its hidden temporary file, which the
-next write of the same output removes (``report._render.remove_stale_temporaries``).
+next write of the same output removes (``report._write.remove_stale_temporaries``).
 Subcommands raise ordinary ``ValueError``/``TypeError``/``OSError`` and never catch
 them; :class:`CommandGroup` is the one place that reports them. Output files are
 checked before any work (:func:`check_output`) and written atomically at the very
@@ -207,15 +207,17 @@ def _raise_terminated(signum: int, frame: Any) -> None:
 
 
 def check_output(path: Path, option: str) -> None:
-    """Fail before any work when an output file cannot be written where asked."""
-    path = Path(path)
-    if path.is_dir():
-        raise ValueError(f"{option} {str(path)!r} is a directory; give a file name")
-    if not path.parent.is_dir():
-        raise ValueError(f"{option} {str(path)!r}: directory {str(path.parent)!r} does "
-                         "not exist")
-    if not os.access(path.parent, os.W_OK | os.X_OK):
-        raise ValueError(f"{option} {str(path)!r}: directory {str(path.parent)!r} is not "
+    """Fail before any work when an output file cannot be written where asked: the
+    writer's own check (:func:`dartboard.report.check_target`: a regular file or a
+    new one, never a directory, FIFO or device), then the directory's permission."""
+    from dartboard.report import check_target
+
+    try:
+        target = check_target(path)
+    except (ValueError, FileNotFoundError) as exc:
+        raise ValueError(f"{option}: {exc}") from None
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise ValueError(f"{option} {str(path)!r}: directory {str(target.parent)!r} is not "
                          "writable")
 
 
@@ -230,9 +232,9 @@ def check_output_dir(path: Path, option: str, names: tuple[str, ...]) -> None:
     if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
         raise ValueError(f"{option} {str(path)!r}: {str(existing)!r} is not a writable "
                          "directory")
-    for name in names:
-        if (path / name).is_dir():
-            raise ValueError(f"{option} {str(path)!r}: {name!r} there is a directory")
+    if path.is_dir():
+        for name in names:
+            check_output(path / name, option)
 
 
 def is_stream_source(path: str) -> bool:
