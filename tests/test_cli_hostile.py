@@ -241,3 +241,27 @@ def test_ctrl_c_at_any_moment_of_loading_gives_no_traceback_of_ours():
         elif err:
             assert err == "interrupted\n" and proc.returncode == 130, err
     assert not ours, ours
+
+
+def test_a_streamed_glob_lists_what_the_file_read_whole_has_and_it_has_not(tmp_path):
+    # issue 25.7: the glob printed 3 of the file's 16 metrics and said nothing of the rest
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 200)
+    pd.DataFrame({"y": y, "s": np.clip(0.3 * y + 0.7 * rng.random(200), 0, 1),
+                  "g": rng.choice(["a", "b"], 200)}).to_parquet(tmp_path / "part0.parquet")
+    common = ["--y-true", "y", "--y-score", "s", "--group", "g", "--n-resamples", "50"]
+    whole = runner.invoke(app, ["evaluate", str(tmp_path / "part0.parquet"), *common,
+                                "--json"])
+    streamed = runner.invoke(app, ["evaluate", str(tmp_path / "*.parquet"), *common, "--json"])
+    table = runner.invoke(app, ["evaluate", str(tmp_path / "*.parquet"), *common])
+    assert whole.exit_code == streamed.exit_code == table.exit_code == 0, table.output
+    memory = [m["metric"] for m in json.loads(whole.stdout)["metrics"]]
+    payload = json.loads(streamed.stdout)
+    shown = [m["metric"] for m in payload["metrics"]]
+    left = [r["metric"] for r in payload["streamed"]["left_out"]]
+    assert sorted(shown + left) == sorted(memory) and len(memory) == 16
+    said = table.stdout.split("left out of the streamed evaluation")[1].split("by g")[0]
+    assert all(metric in said for metric in left)
+    # the gaps without an interval say why
+    assert "no interval for the gaps of roc_auc, average_precision, pr_auc: n/a (streamed" \
+        in table.stdout

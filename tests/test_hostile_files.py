@@ -169,3 +169,55 @@ def test_a_batch_size_beyond_pyarrows_reads_each_file_whole(tmp_path, exact):
     small = evaluate_parquet(tmp_path, batch_size=7, **kw)
     assert big.n_rows == 120
     pd.testing.assert_frame_equal(big.overall, small.overall)
+
+
+# ------------------------------------------------------------------ left out
+
+
+def _columns(kind, seed=8, n=90):
+    rng = np.random.default_rng(seed)
+    if kind == "regression":
+        y = rng.normal(size=n)
+        return {"y": y, "v": y + rng.normal(scale=0.5, size=n)}
+    k = 3 if kind == "multiclass" else 2
+    y = rng.integers(0, k, n)
+    proba = rng.dirichlet(np.ones(k), size=n)
+    proba[np.arange(n), y] += 1.0
+    proba /= proba.sum(axis=1, keepdims=True)
+    return {"y": y, "p": proba.argmax(axis=1), "s": proba[:, -1],
+            **{f"p{c}": proba[:, c] for c in range(k)}}
+
+
+CASES = {  # streamed columns, the same data given to evaluate()
+    "scores": ("binary", {"y_score": "s"}, lambda c: {"y_score": c["s"]}),
+    "binned scores": ("binary", {"y_score": "s", "exact": False},
+                      lambda c: {"y_score": c["s"]}),
+    "labels": ("binary", {"y_pred": "p"}, lambda c: {"y_pred": c["p"]}),
+    "probabilities": ("binary", {"proba": ["p0", "p1"]},
+                      lambda c: {"y_proba": np.column_stack([c["p0"], c["p1"]])}),
+    "multiclass labels": ("multiclass", {"y_pred": "p"}, lambda c: {"y_pred": c["p"]}),
+    "multiclass probabilities": ("multiclass", {"proba": ["p0", "p1", "p2"]},
+                                 lambda c: {"y_proba": np.column_stack(
+                                     [c["p0"], c["p1"], c["p2"]])}),
+    "regression": ("regression", {"y_pred": "v"}, lambda c: {"y_pred": c["v"]}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_streamed_evaluation_names_every_metric_it_leaves_out(tmp_path, case):
+    # issue 25.7: a glob gave 3 of the 16 metrics of the same file read whole, silently
+    kind, streamed_kw, memory_kw = CASES[case]
+    columns = _columns(kind)
+    pd.DataFrame(columns).to_parquet(tmp_path / "part0.parquet")
+    memory = quiet(db.evaluate, columns["y"], n_resamples=50, random_state=0,
+                   **memory_kw(columns))
+    ev = quiet(evaluate_parquet, str(tmp_path), y_true="y", n_resamples=50, random_state=0,
+               **streamed_kw)
+    left = dict(ev.result.streamed.left_out)
+    assert not set(left) & set(ev.metrics)
+    assert sorted([*ev.metrics, *left]) == sorted(memory.metrics), case
+    for metric, why in left.items():
+        assert why.startswith(("needs ", "has no error bound")), (metric, why)
+        assert metric in repr(ev) and why in repr(ev)
+    payload = ev.to_dict()["streamed"]["left_out"]
+    assert [(r["metric"], r["why"]) for r in payload] == list(ev.result.streamed.left_out)

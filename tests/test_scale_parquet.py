@@ -257,8 +257,12 @@ def test_result_table_dict_and_intervals(tmp_path):
     assert table.index.tolist() == result.metrics
     payload = json.loads(result.to_json())
     assert "states" not in payload and payload["n"] == 400
+    needs = ("needs probabilities: give proba, one column per class (y_score is streamed "
+             "as a ranking score)")
     assert payload["streamed"] == {"source": "parquet", "n_rows": 400, "n_files": 2,
-                                   "mode": "exact", "unit": "Parquet file"}
+                                   "mode": "exact", "unit": "Parquet file",
+                                   "left_out": [{"metric": m, "why": needs} for m in
+                                                ("log_loss", "brier_score_loss", "ece")]}
     # Wilson interval of accuracy: statsmodels is the reference
     from statsmodels.stats.proportion import proportion_confint
 

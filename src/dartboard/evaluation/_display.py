@@ -100,6 +100,10 @@ def _group_table(ev: Any) -> str:
 def evaluation_html(ev: Any) -> str:
     """The compact HTML table of an evaluation (overall, then by group)."""
     parts = [_STYLE, '<div class="dartboard-ev">', _overall_table(ev)]
+    streamed = ev.result.streamed
+    if streamed is not None and streamed.left_out:
+        parts.append('<p class="note">Left out of the streamed evaluation: ' + "; ".join(
+            html.escape(line) for line in streamed.left_out_lines()) + ".</p>")
     if ev.result.groups is not None:
         parts.append(_group_table(ev))
     parts.append("</div>")

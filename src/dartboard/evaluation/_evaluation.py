@@ -756,6 +756,9 @@ class Evaluation:
         for r in self.result.metrics:
             interval = "" if r.low is None else f"  [{r.low:.4g}, {r.high:.4g}]"
             lines.append(f"  {r.metric:<28} {r.estimate:.4g}{interval}  {r.method}")
+        if self.result.streamed is not None and self.result.streamed.left_out:
+            lines.append("  left out of the streamed evaluation:")
+            lines += [f"    {line}" for line in self.result.streamed.left_out_lines()]
         return "\n".join(lines)
 
     def plot(self, ax: Any = None, *, metrics: Any = None) -> Any:
@@ -774,8 +777,11 @@ class Evaluation:
         if self.result.group_columns:
             section["group_column"] = ", ".join(self.result.group_columns)
         default = "dartboard evaluation" + (f": {self.model}" if self.model else "")
-        return write_report({"title": title or default,
-                             "dartboard_version": __version__, key: section}, path)
+        streamed = self.result.streamed
+        notes = [f"Left out of the streamed evaluation: {line}."
+                 for line in (streamed.left_out_lines() if streamed else [])]
+        return write_report({"title": title or default, "dartboard_version": __version__,
+                             key: section, "notes": notes}, path)
 
     def log_mlflow(self, *, prefix: str = "", report: bool = True) -> str:
         """Log each metric with its bounds (``<m>``, ``<m>_low``, ``<m>_high``; per group

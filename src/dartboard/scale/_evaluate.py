@@ -40,7 +40,7 @@ from dartboard.scale._states import BinnedScoreState, QuantileSketch
 from dartboard.uncertainty._interval import METHODS as INTERVAL_METHODS
 
 __all__ = ["Spec", "StateBundle", "bundle_from_columns", "make_spec", "spec_options",
-           "with_score_range", "MergeStack"]
+           "with_score_range", "MergeStack", "left_out"]
 
 _AVAILABLE = {
     # what a streaming state needs among the columns given: (y_pred, y_score, proba)
@@ -49,6 +49,15 @@ _AVAILABLE = {
     "losses": lambda pred, score, proba: proba,
     "calibration": lambda pred, score, proba: proba,
 }
+#: why a state's metrics are missing when the columns given do not feed it
+_NEEDS = {
+    "counts": "needs predicted labels: give y_pred or proba (a streamed evaluation does "
+              "not cut y_score at a threshold)",
+    "scores": "needs scores: give y_score or proba",
+    "losses": "needs probabilities: give proba, one column per class (y_score is "
+              "streamed as a ranking score)",
+}
+_NEEDS["calibration"] = _NEEDS["losses"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -262,6 +271,36 @@ def _streaming(task: str, y_pred: str | None, y_score: str | None, exact: bool,
     given = (y_pred is not None, y_score is not None, has_proba)
     return [s for s in specs() if s.state in _AVAILABLE and _AVAILABLE[s.state](*given)
             and s.family != "regression" and (exact or s.state != "scores" or s.binned)]
+
+
+def left_out(spec: Spec, task: str) -> list[tuple[MetricSpec, str]]:
+    """The metrics :func:`dartboard.evaluate` reports by default from these columns
+    that this streamed evaluation does not, each with why (a registry default of the
+    task whose input the columns feed in memory: labels from ``y_pred``, ``y_score``
+    or ``proba``; scores and probabilities from ``y_score`` or ``proba``).
+
+    Empty when the metrics were named: each of those is streamed or refused.
+    """
+    if not spec.default_metrics:
+        return []
+    if task == "regression":
+        fed = {"values"}
+    else:
+        fed = {"labels"} | ({"scores", "probabilities"}
+                            if spec.y_score is not None or spec.proba is not None else set())
+    given = (spec.y_pred is not None, spec.y_score is not None, spec.proba is not None)
+    out = []
+    for s in specs(task=task):
+        if s.name in spec.metrics or s.input not in fed:
+            continue
+        if s.state not in _AVAILABLE:
+            why = "needs the rows: it has no mergeable state"
+        elif not _AVAILABLE[s.state](*given):
+            why = _NEEDS[s.state]
+        else:
+            why = "has no error bound in binned mode: give exact=True"
+        out.append((s, why))
+    return out
 
 
 def _check_metrics(metrics: Any, task: str, y_pred: str | None, y_score: str | None,

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from dartboard.metrics._registry import MetricSpec, get_spec
-from dartboard.scale._evaluate import MacroScores, Spec, StateBundle
+from dartboard.scale._evaluate import MacroScores, Spec, StateBundle, left_out
 
 __all__ = ["finalize"]
 
@@ -71,7 +71,9 @@ def finalize(spec: Spec, bundle: StateBundle, n_files: int, *, source: str = "pa
         task=task, n=int(bundle.n_rows), model=spec.model, metrics=rows, groups=group_rows,
         group_columns=spec.groups, group_keys=keys,
         streamed=Streamed(source, int(bundle.n_rows), int(n_files),
-                          "exact" if spec.exact else "binned", unit),
+                          "exact" if spec.exact else "binned", unit,
+                          tuple((_chosen(m, task, positive, labels).label, why)
+                                for m, why in left_out(spec, task))),
         **_figures(bundle, labels, positive, task))
     gaps = None
     if spec.groups:
