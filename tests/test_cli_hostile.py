@@ -265,3 +265,116 @@ def test_a_streamed_glob_lists_what_the_file_read_whole_has_and_it_has_not(tmp_p
     # the gaps without an interval say why
     assert "no interval for the gaps of roc_auc, average_precision, pr_auc: n/a (streamed" \
         in table.stdout
+
+
+# ------------------------------------------------------------ hand-edited results.json
+
+_HOSTILE = [None, "zz", 3.5, -1, True, [], {}, [1, 2], ["a"], [[1]], {"a": 1}, "DELETE",
+            [None], float("nan"), 10**12]
+_SAMPLE = 12  # seeded cases per run of the suite; benchmarks/fuzz_long.py runs them all
+
+
+def _fields(node, path=()):
+    """Every field of a results dictionary (a list stands for its first item)."""
+    if path:
+        yield path
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _fields(value, (*path, key))
+    elif isinstance(node, list) and node:
+        yield from _fields(node[0], (*path, 0))
+
+
+def edited(results, path, value):
+    """``results`` with the field at ``path`` set to ``value`` ("DELETE": removed),
+    and only the section that holds it (and the regression section, so that a report
+    has something to draw when the edited field is the only one of its section)."""
+    import copy
+
+    out = {"title": "edited", "regression": results["regression"],
+           path[0]: copy.deepcopy(results[path[0]])}
+    node = out
+    for key in path[:-1]:
+        node = node[key]
+    if value == "DELETE":
+        del node[path[-1]]
+    else:
+        node[path[-1]] = value
+    return out
+
+
+def hand_edits(results, seed=0, size=None):
+    """(path, value) pairs, all of them or a seeded sample of ``size``."""
+    cases = [(p, v) for p in _fields(results) for v in _HOSTILE]
+    if size is None:
+        return cases
+    picks = np.random.default_rng(seed).choice(len(cases), size=size, replace=False)
+    return [cases[i] for i in sorted(picks)]
+
+
+@pytest.fixture(scope="module")
+def saved_results(binary_data):
+    from _report_results import every_section
+
+    y, proba = binary_data
+    return json.loads(json.dumps(every_section(y[:120], proba[:120], n_resamples=50),
+                                 default=float))
+
+
+def report_edited(results, path, value, folder):
+    """``dartboard report`` on the edited results: (exit code, stderr lines)."""
+    source = folder / "results.json"
+    source.write_text(json.dumps(edited(results, path, value)))
+    res = runner.invoke(app, ["report", str(source), "-o", str(folder / "out.html")])
+    return res.exit_code, res.stderr.strip().splitlines(), res.output
+
+
+@pytest.mark.parametrize("case", range(_SAMPLE))
+def test_a_hand_edited_results_json_is_drawn_or_names_its_field(tmp_path, saved_results,
+                                                                 case):
+    # issue 29.21: an edited field failed inside a figure, "internal error" and exit 1
+    path, value = hand_edits(saved_results, size=_SAMPLE)[case]
+    code, lines, output = report_edited(saved_results, path, value, tmp_path)
+    assert code in (0, 2), (path, value, output)
+    if code == 2:
+        assert len(lines) == 1 and lines[0].startswith("error: "), (path, value, lines)
+        named = [k for k in path[:2] if isinstance(k, str)]
+        assert all(repr(k)[1:-1] in lines[0] for k in named), (path, value, lines)
+    else:
+        assert (tmp_path / "out.html").read_text().rstrip().endswith("</html>")
+
+
+@pytest.mark.parametrize("path, value, message", [
+    # what the fuzzing of issue 29.21 found failing inside the report
+    (("classification", "model"), 3.5, "'classification.model' must be a string"),
+    (("classification", "metrics", 0, "confidence_level"), None,
+     "'classification.metrics' must start with a row whose 'confidence_level' is a number"),
+    (("classification", "confusion", "labels"), 3.5,
+     "'classification.confusion.labels' must be a list of class labels"),
+    (("classification", "confusion", "matrix", 0), [1, 2, 3],
+     "'classification.confusion.matrix' must be square"),
+    (("classification", "roc"), [], "'classification.roc' must be a JSON object"),
+    (("classification", "pr", "prevalence"), [1, 2],
+     "'classification.pr.prevalence' must be a finite number"),
+    (("classification", "calibration", "prob_true"), [0.5],
+     "'classification.calibration.prob_true' must be as long as"),
+    (("selection", "critical_difference", "n_models"), 10**12,
+     "'selection.critical_difference.n_models' must be the number of models"),
+    (("selection", "critical_difference", "extra"), 1, "fields the report does not know"),
+    (("selection", "sweep", "configurations", "dtypes", 0), "no such dtype",
+     "'selection.sweep.configurations' is not a table pandas can rebuild"),
+    (("stability", "probas", 0), [0.5], "'stability.probas' must hold rows of one length"),
+    (("regression", "errors"), [], "'regression.errors' must be a list of numbers of at "
+                                   "least 1"),
+    (("notes",), None, "'notes' must be a list"),
+])
+def test_hand_edits_that_failed_inside_the_report_name_the_field(tmp_path, saved_results,
+                                                                  path, value, message):
+    results = dict(saved_results, notes=[])
+    source = tmp_path / "results.json"
+    source.write_text(json.dumps(edited(results, path, value)))
+    res = runner.invoke(app, ["report", str(source), "-o", str(tmp_path / "out.html")])
+    lines = res.stderr.strip().splitlines()
+    assert res.exit_code == 2 and len(lines) == 1, res.output
+    assert message in lines[0] and lines[0].startswith(f"error: '{source}': "), lines[0]
+    assert not (tmp_path / "out.html").exists()
