@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from _fuzz_files import edited, every_section_results, hand_edits, report_edited
 from typer.testing import CliRunner
 
 from dartboard.cli import app
@@ -269,64 +270,12 @@ def test_a_streamed_glob_lists_what_the_file_read_whole_has_and_it_has_not(tmp_p
 
 # ------------------------------------------------------------ hand-edited results.json
 
-_HOSTILE = [None, "zz", 3.5, -1, True, [], {}, [1, 2], ["a"], [[1]], {"a": 1}, "DELETE",
-            [None], float("nan"), 10**12]
 _SAMPLE = 12  # seeded cases per run of the suite; benchmarks/fuzz_long.py runs them all
 
 
-def _fields(node, path=()):
-    """Every field of a results dictionary (a list stands for its first item)."""
-    if path:
-        yield path
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from _fields(value, (*path, key))
-    elif isinstance(node, list) and node:
-        yield from _fields(node[0], (*path, 0))
-
-
-def edited(results, path, value):
-    """``results`` with the field at ``path`` set to ``value`` ("DELETE": removed),
-    and only the section that holds it (and the regression section, so that a report
-    has something to draw when the edited field is the only one of its section)."""
-    import copy
-
-    out = {"title": "edited", "regression": results["regression"],
-           path[0]: copy.deepcopy(results[path[0]])}
-    node = out
-    for key in path[:-1]:
-        node = node[key]
-    if value == "DELETE":
-        del node[path[-1]]
-    else:
-        node[path[-1]] = value
-    return out
-
-
-def hand_edits(results, seed=0, size=None):
-    """(path, value) pairs, all of them or a seeded sample of ``size``."""
-    cases = [(p, v) for p in _fields(results) for v in _HOSTILE]
-    if size is None:
-        return cases
-    picks = np.random.default_rng(seed).choice(len(cases), size=size, replace=False)
-    return [cases[i] for i in sorted(picks)]
-
-
 @pytest.fixture(scope="module")
-def saved_results(binary_data):
-    from _report_results import every_section
-
-    y, proba = binary_data
-    return json.loads(json.dumps(every_section(y[:120], proba[:120], n_resamples=50),
-                                 default=float))
-
-
-def report_edited(results, path, value, folder):
-    """``dartboard report`` on the edited results: (exit code, stderr lines)."""
-    source = folder / "results.json"
-    source.write_text(json.dumps(edited(results, path, value)))
-    res = runner.invoke(app, ["report", str(source), "-o", str(folder / "out.html")])
-    return res.exit_code, res.stderr.strip().splitlines(), res.output
+def saved_results():
+    return every_section_results()
 
 
 @pytest.mark.parametrize("case", range(_SAMPLE))
