@@ -24,8 +24,10 @@ def report(
 
     check_output(output, "-o")
     path = Path(results)
-    if not path.is_file():
+    if not path.exists():
         raise ValueError(f"RESULTS {results!r} does not exist")
+    if path.is_dir():
+        raise ValueError(f"RESULTS {results!r} is a directory; give a results.json")
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig"))  # a BOM is fine
     except json.JSONDecodeError as exc:
