@@ -221,20 +221,3 @@ def test_a_streamed_evaluation_names_every_metric_it_leaves_out(tmp_path, case):
         assert metric in repr(ev) and why in repr(ev)
     payload = ev.to_dict()["streamed"]["left_out"]
     assert [(r["metric"], r["why"]) for r in payload] == list(ev.result.streamed.left_out)
-
-
-@pytest.mark.parametrize("engine", sorted(STREAMERS))
-def test_scores_of_one_class_are_refused_as_in_memory(tmp_path, engine):
-    # found by the file fuzzing: memory refuses one score column for a y_true of one
-    # class; streamed, the same rows gave ROC AUC nan (files may hold one class each,
-    # the whole data may not)
-    frame = _frame(9)
-    frame["y"] = 1
-    frame.to_parquet(tmp_path / "part0.parquet")
-    with pytest.raises(ValueError, match="y_score needs binary y_true; y_true has 1") as memory:
-        quiet(db.evaluate, frame.y.to_numpy(), y_score=frame.s.to_numpy())
-    with pytest.raises(ValueError, match="y_score needs binary y_true; y_true has 1") as streamed:
-        quiet(STREAMERS[engine], str(tmp_path), y_true="y", y_score="s")
-    assert str(memory.value) in str(streamed.value)
-    _frame(10).assign(y=0).to_parquet(tmp_path / "part1.parquet")  # the other class
-    assert quiet(STREAMERS[engine], str(tmp_path), y_true="y", y_score="s").n_files == 2

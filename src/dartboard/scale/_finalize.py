@@ -123,7 +123,7 @@ def _positive(spec: Spec, task: str, labels: np.ndarray | None, bundle: StateBun
     from dartboard.evaluation._engine import check_positive, check_score_labels
 
     if spec.y_score is not None and bundle.labels is not None:
-        check_score_labels(np.array(sorted(bundle.labels)), one_class=True)
+        check_score_labels(np.array(sorted(bundle.labels)))
     if task != "binary":
         if spec.pos_label is not None:
             raise ValueError(f"pos_label applies to a binary task; this one is {task}")
