@@ -1,6 +1,9 @@
 """Long fuzz profile: every public scalar metric and every engine above them
 (interval, compare_models, delong_test, mcnemar_test, permutation_test, cv_interval,
-corrected_ttest, evaluate), hostile cases until a time budget is spent.
+corrected_ttest, evaluate), and the surfaces that touch files and stores (streamed
+Parquet and Dask over hostile folders, the writers over FIFOs and links, MLflow keys,
+``dartboard report`` over hand-edited results: tests/_fuzz_files.py), hostile cases
+until a time budget is spent.
 
 Usage: python benchmarks/fuzz_long.py [SECONDS_PER_FUNCTION] [MAX_CASES] [SEED] [NAMES]
 (defaults 20, 5000, 0, every function; NAMES is a comma-separated subset)
@@ -44,6 +47,7 @@ from _fuzz import (  # noqa: E402
 )
 from _fuzz_engines import CONTAINERS as ENGINE_CONTAINERS  # noqa: E402
 from _fuzz_engines import ENGINES, Case, known_defect, run_engine  # noqa: E402
+from _fuzz_files import SURFACES, run_surface  # noqa: E402
 
 from dartboard.metrics._registry import specs  # noqa: E402
 
@@ -101,6 +105,13 @@ def engine_case(name: str, rng: np.random.Generator) -> tuple[str, str, bool, st
     return outcome, where, disagreement is None, disagreement or ""
 
 
+def surface_case(name: str, rng: np.random.Generator) -> tuple[str, str, bool, str]:
+    """A case of a file or store surface (tests/_fuzz_files.py); its oracle is part
+    of the outcome ("differs" when the answer is not the oracle's)."""
+    outcome, where = run_surface(name, rng)
+    return outcome, where, True, ""
+
+
 def main(argv: list[str]) -> int:
     seconds = float(argv[1]) if len(argv) > 1 else 20.0
     max_cases = int(argv[2]) if len(argv) > 2 else 5000
@@ -109,6 +120,7 @@ def main(argv: list[str]) -> int:
         (s.name, partial(metric_case, _Metric(s))) for s in specs()
         if s.scalar and s.name not in TWO_D]
     functions += [(name, partial(engine_case, name)) for name in ENGINES]
+    functions += [(name, partial(surface_case, name)) for name in SURFACES]
     if len(argv) > 4:
         chosen = set(argv[4].split(","))
         functions = [(name, run) for name, run in functions if name in chosen]

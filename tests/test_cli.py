@@ -207,8 +207,10 @@ def test_streamed_groups_print_the_in_memory_tables(files):
     assert table_rows(parts.stdout) == table_rows(whole.stdout)
     memory = json.loads(run("evaluate", files / "preds.csv", *common, "--json").stdout)
     streamed = json.loads(run("evaluate", files / "parts", *common, "--json").stdout)
+    # the in-memory metrics are all there: nothing is left out
     assert streamed.pop("streamed") == {"source": "parquet", "n_rows": 300, "n_files": 2,
-                                        "mode": "exact", "unit": "Parquet file"}
+                                        "mode": "exact", "unit": "Parquet file",
+                                        "left_out": []}
     for key in ("metrics", "groups", "difference", "ratio", "fairness", "pairwise",
                 "group_columns", "confusion", "task", "n", "classes", "positive_label"):
         assert streamed[key] == pytest.approx(memory[key]) if key == "n" else \
@@ -524,12 +526,12 @@ BAD = [
                                "p"], "column 'p' (--y-pred) in"),
     # issue 16: a hand-edited results.json leaked "'NoneType' object is not iterable"
     ("hand-edited results", ["report", "{d}/edited.json", "-o", "{out}"],
-     "'classification.metrics' must be a list of JSON objects"),
+     "'classification' needs the field 'metrics'"),
     ("missing target", ["audit", "{d}/train.csv", "--target", "label", "--model",
                         "sklearn.linear_model.LogisticRegression"], "column 'label'"),
     ("not results", ["report", "{d}/preds.csv", "-o", "{out}"], "not valid JSON"),
     ("incomplete results", ["report", "{d}/incomplete.json", "-o", "{out}"],
-     "results lack a field the report needs"),
+     "'selection' needs the field 'ranking'"),
     ("unknown option", ["evaluate", "{d}/preds.csv", "--y-true", "y", "--frobnicate"],
      "No such option"),
     ("report into a missing directory", ["report", "{d}/incomplete.json", "-o",
@@ -714,7 +716,7 @@ def test_a_pair_of_files_appears_whole_or_not_at_all(tmp_path, monkeypatch, fail
     # issue 16: an interrupted demo could leave results.json without report.html
     import os
 
-    from dartboard.report import _render
+    from dartboard.report import _write
 
     calls = {"n": 0}
     real_replace, real_chmod = os.replace, os.chmod
@@ -728,16 +730,16 @@ def test_a_pair_of_files_appears_whole_or_not_at_all(tmp_path, monkeypatch, fail
         return wrapped
 
     if fail_at == "write":
-        monkeypatch.setattr(_render.os, "chmod", second_fails(real_chmod))
+        monkeypatch.setattr(_write.os, "chmod", second_fails(real_chmod))
     else:
-        monkeypatch.setattr(_render.os, "replace", second_fails(real_replace))
+        monkeypatch.setattr(_write.os, "replace", second_fails(real_replace))
     (tmp_path / "keep.txt").write_text("x")
     with pytest.raises((KeyboardInterrupt, OSError)):
-        _render.write_texts_atomic({tmp_path / "results.json": "{}",
+        _write.write_texts_atomic({tmp_path / "results.json": "{}",
                                     tmp_path / "report.html": "<html>"})
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.txt"]
     monkeypatch.undo()
-    _render.write_texts_atomic({tmp_path / "results.json": "{}",
+    _write.write_texts_atomic({tmp_path / "results.json": "{}",
                                 tmp_path / "report.html": "<html>"})
     assert (tmp_path / "report.html").read_text() == "<html>"
 

@@ -140,13 +140,13 @@ def test_report_names_a_hand_edited_figure_field(tmp_path, field, value):
 
 _KILLED_WRITER = textwrap.dedent("""
     import os, signal, sys
-    from dartboard.report import _render
+    from dartboard.report import _write
 
     def killed(*args):  # the process dies between writing and renaming
         os.kill(os.getpid(), signal.SIGKILL)
 
-    _render.os.replace = killed
-    _render.write_texts_atomic({sys.argv[1]: "<html>half"})
+    _write.os.replace = killed
+    _write.write_texts_atomic({sys.argv[1]: "<html>half"})
 """)
 
 

@@ -82,3 +82,43 @@ def test_model_name_names_the_run_and_a_streamed_evaluation_logs_its_files(store
     assert run["params.dartboard_model"] == "gbm v3"
     assert run["params.dartboard_n_files"] == "2" and run["params.dartboard_n"] == "200"
     assert run["metrics.accuracy"] == pytest.approx((frame.y == frame.p).mean())
+
+
+_README_LINE = """
+import json, sys
+import dartboard
+
+ev = dartboard.evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1],
+                        metrics=["accuracy"], n_resamples=50, random_state=0)
+run_id = ev.log_mlflow()
+
+import mlflow
+
+client = mlflow.tracking.MlflowClient()
+json.dump({"run_id": run_id, "uri": mlflow.get_tracking_uri(),
+           "metrics": client.get_run(run_id).data.metrics,
+           "artifacts": [a.path for a in client.list_artifacts(run_id)],
+           "estimate": ev.overall.loc["accuracy", "estimate"]}, sys.stdout)
+"""
+
+
+def test_log_mlflow_works_out_of_the_box(tmp_path):
+    # issue 25.6: with the extra installed, MLflow 3's default store (sqlite:///mlflow.db)
+    # could not be opened by mlflow-skinny, and its file store needs an opt-in variable.
+    # A fresh process with nothing of MLflow's set (no MLFLOW_* variable, no tracking
+    # URI, a new working directory): what a user has after pip install "dartboard[mlflow]"
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path)}
+    proc = subprocess.run([sys.executable, "-c", _README_LINE], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = json.loads(proc.stdout)
+    assert out["uri"] == f"sqlite:///{tmp_path / 'mlflow.db'}"  # MLflow's own default
+    assert (tmp_path / "mlflow.db").is_file()
+    assert out["metrics"]["accuracy"] == pytest.approx(out["estimate"]) == 0.75
+    assert out["artifacts"] == ["dartboard_evaluation.html"]
+    assert len(out["run_id"]) == 32

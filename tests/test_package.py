@@ -110,9 +110,11 @@ def test_cli_unknown_command_is_a_usage_error():
 def test_console_script_runs():
     entry = [ep for ep in importlib.metadata.entry_points(group="console_scripts")
              if ep.name == "dartboard"]
-    assert entry and entry[0].value == "dartboard.cli:main"
+    # the entry point loads the command line itself, so that a Ctrl-C while it loads
+    # ends quietly (tests/test_cli_hostile.py)
+    assert entry and entry[0].value == "dartboard.__main__:main"
     # what the installed `dartboard` script does, in a fresh interpreter
-    out = subprocess.run([sys.executable, "-c", "from dartboard.cli import main; main()",
+    out = subprocess.run([sys.executable, "-c", "from dartboard.__main__ import main; main()",
                           "--version"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == f"dartboard {dartboard.__version__}"

@@ -9,9 +9,9 @@ import sys
 
 import numpy as np
 import pytest
+from _report_results import every_section
 
-from dartboard import dart_rank, dart_sweep, evaluate, rank_models, stability_metrics
-from dartboard.evaluation import evaluate_predictions
+from dartboard import dart_sweep, rank_models, stability_metrics
 from dartboard.report import (
     FIGURES,
     render_report,
@@ -21,11 +21,8 @@ from dartboard.report import (
 )
 from dartboard.report._inputs import (
     rank_from_input,
-    rank_input,
     stability_from_input,
-    stability_input,
     sweep_from_input,
-    sweep_input,
 )
 
 URL = re.compile(r"""(?:src|href|xlink:href)\s*=\s*["']?\s*(?:https?:)?//""", re.I)
@@ -33,32 +30,7 @@ URL = re.compile(r"""(?:src|href|xlink:href)\s*=\s*["']?\s*(?:https?:)?//""", re
 
 @pytest.fixture(scope="module")
 def results(binary_data):
-    y, proba = binary_data
-    rng = np.random.default_rng(12)
-    yr = rng.normal(size=200)
-    folds = {"a": [0.90, 0.92, 0.88, 0.91, 0.90], "b": [0.95, 0.80, 0.97, 0.84, 0.93],
-             "c": [0.85, 0.86, 0.84, 0.86, 0.85]}
-    probas = np.clip(proba[None, :] + rng.normal(scale=0.1, size=(8, 300)), 0, 1)
-    ranking = dart_rank(folds, 2.0)
-    return {
-        "title": "test <report>",
-        "selection": {"precision": 2.0, "configs": list(folds),
-                      "fold_scores": list(folds.values()),
-                      "sweep_precisions": np.linspace(0, 10, 11).tolist(),
-                      "sweep": sweep_input(dart_sweep(folds, np.linspace(0, 10, 11))),
-                      "ranking": ranking[["configuration", "mean", "std"]].to_dict("records"),
-                      "ranking_columns": [["configuration", "Configuration"],
-                                          ["mean", "Mean"]],
-                      "critical_difference": rank_input(rank_models(folds))},
-        "classification": dict(evaluate(y, y_score=proba, n_resamples=300, random_state=0,
-                                        groups=rng.choice(["u", "v"], y.shape[0])).to_dict(),
-                               model="m"),
-        "stability": {"summary": [{"quantity": "label stability", "value": 0.9}],
-                      "probas": probas.tolist(), "y_true": y.tolist(),
-                      "figure": stability_input(stability_metrics(probas, y_true=y))},
-        "regression": evaluate_predictions(yr, y_pred=yr + rng.normal(scale=0.2, size=200),
-                                           n_resamples=300).to_dict(),
-    }
+    return every_section(*binary_data)
 
 
 @pytest.fixture(scope="module")

@@ -259,8 +259,13 @@ def test_result_table_dict_and_intervals(tmp_path):
     assert table.index.tolist() == result.metrics
     payload = json.loads(result.to_json())
     assert "states" not in payload and payload["n"] == 400
+    # the stream reports every metric the in-memory evaluation of these columns does
     assert payload["streamed"] == {"source": "parquet", "n_rows": 400, "n_files": 2,
-                                   "mode": "exact", "unit": "Parquet file"}
+                                   "mode": "exact", "unit": "Parquet file", "left_out": []}
+    binned = json.loads(evaluate_parquet(tmp_path, y_true="y", y_pred="p", y_score="s",
+                                         exact=False, n_bins=50).to_json())["streamed"]
+    assert binned["left_out"] == [{"metric": m, "why": "has no error bound in binned mode: "
+                                   "give exact=True"} for m in ("pr_auc",)]
     # Wilson interval of accuracy: statsmodels is the reference
     from statsmodels.stats.proportion import proportion_confint
 

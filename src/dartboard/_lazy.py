@@ -8,8 +8,13 @@ and heavy modules (matplotlib, dask, scikit-learn) load only when needed.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+
+# no typing import at run time: ``import dartboard`` is the first thing the command
+# runs, and typing alone would double the time before it can answer Ctrl-C
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
+    from typing import Any
 
 
 def attach(package: str, families: Mapping[str, Iterable[str]], *,

@@ -299,7 +299,8 @@ def run_demo(out_dir: str | os.PathLike[str] = "dartboard-demo", *, quick: bool 
     from dartboard import __version__
     from dartboard.evaluation import evaluate
     from dartboard.report import render_report
-    from dartboard.report._render import json_text, write_texts_atomic
+    from dartboard.report._render import json_text
+    from dartboard.report._write import write_texts_atomic
 
     out = Path(out_dir)
     n_folds = 5 if quick else 10

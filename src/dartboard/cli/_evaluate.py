@@ -113,12 +113,17 @@ def evaluate(
     bounded = any("error_bound" in m for m in payload["metrics"])
     print_table(f"{payload['task']} evaluation of {name} ({size})", payload["metrics"],
                 METRIC_COLUMNS + ([("error_bound", "error bound")] if bounded else []))
+    if ev.result.streamed is not None and ev.result.streamed.left_out:
+        typer.echo("left out of the streamed evaluation (one file read whole gives them):")
+        for line in ev.result.streamed.left_out_lines():
+            typer.echo(f"  {line}")
     if payload.get("groups"):
         by = ", ".join(payload["group_columns"])
         print_table(f"by {by}", payload["groups"], GROUP_COLUMNS)
         print_table("largest gap between groups (higher - lower; with more than two groups "
                     "the interval allows for the pair being the largest; every pair: --json)",
                     gap_rows(payload["difference"]), GAP_COLUMNS, wrap=("method",))
+        _say_why_not(payload["difference"], "gaps")
         if payload.get("fairness"):
             print_table("fairness summaries", gap_rows(payload["fairness"]),
                         [("summary", "summary")] + GAP_COLUMNS[1:], wrap=("method",))
@@ -130,6 +135,17 @@ def evaluate(
                     f"{format_number(point['midpoint'])})", rows, METRIC_COLUMNS)
     if report is not None:
         typer.echo(f"report: {report}")
+
+
+def _say_why_not(rows: list[dict[str, Any]], what: str) -> None:
+    """Under a table without a method column: why its rows without an interval have
+    none (one line per reason)."""
+    missing: dict[str, list[str]] = {}
+    for row in rows:
+        if row.get("low") is None:
+            missing.setdefault(str(row.get("method")), []).append(str(row["metric"]))
+    for why, metrics in missing.items():
+        typer.echo(f"no interval for the {what} of {', '.join(metrics)}: {why}")
 
 
 def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | None,

@@ -8,7 +8,7 @@ as bad input. Ctrl-C ends with ``interrupted`` and exit code 130, SIGTERM with
 ``terminated`` and 143 (128 + the signal, as a shell reports a killed process);
 both unwind like an exception, so a file being written is removed, not left half.
 SIGKILL cannot be caught: a killed write leaves its hidden temporary file, which the
-next write of the same output removes (``report._render.remove_stale_temporaries``).
+next write of the same output removes (``report._write.remove_stale_temporaries``).
 Subcommands raise ordinary ``ValueError``/``TypeError``/``OSError`` and never catch
 them; :class:`CommandGroup` is the one place that reports them. Output files are
 checked before any work (:func:`check_output`) and written atomically at the very
@@ -18,6 +18,7 @@ end by the report's writer, so a failed command leaves no file behind.
 from __future__ import annotations
 
 import csv
+import io
 import linecache
 import os
 import signal
@@ -221,15 +222,17 @@ def _raise_terminated(signum: int, frame: Any) -> None:
 
 
 def check_output(path: Path, option: str) -> None:
-    """Fail before any work when an output file cannot be written where asked."""
-    path = Path(path)
-    if path.is_dir():
-        raise ValueError(f"{option} {str(path)!r} is a directory; give a file name")
-    if not path.parent.is_dir():
-        raise ValueError(f"{option} {str(path)!r}: directory {str(path.parent)!r} does "
-                         "not exist")
-    if not os.access(path.parent, os.W_OK | os.X_OK):
-        raise ValueError(f"{option} {str(path)!r}: directory {str(path.parent)!r} is not "
+    """Fail before any work when an output file cannot be written where asked: the
+    writer's own check (:func:`dartboard.report.check_target`: a regular file or a
+    new one, never a directory, FIFO or device), then the directory's permission."""
+    from dartboard.report import check_target
+
+    try:
+        target = check_target(path)
+    except (ValueError, FileNotFoundError) as exc:
+        raise ValueError(f"{option}: {exc}") from None
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise ValueError(f"{option} {str(path)!r}: directory {str(target.parent)!r} is not "
                          "writable")
 
 
@@ -244,9 +247,9 @@ def check_output_dir(path: Path, option: str, names: tuple[str, ...]) -> None:
     if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
         raise ValueError(f"{option} {str(path)!r}: {str(existing)!r} is not a writable "
                          "directory")
-    for name in names:
-        if (path / name).is_dir():
-            raise ValueError(f"{option} {str(path)!r}: {name!r} there is a directory")
+    if path.is_dir():
+        for name in names:
+            check_output(path / name, option)
 
 
 def is_stream_source(path: str) -> bool:
@@ -273,33 +276,49 @@ def _read_file(path: str, what: str) -> Any:
         raise ValueError(f"{what} {path!r} does not exist")
     if p.is_dir():
         raise ValueError(f"{what} {path!r} is a directory; give a CSV or Parquet file")
-    with open(p, "rb") as handle:
+    # a pipe (process substitution, /dev/stdin) can be read once: it is read whole and
+    # the bytes parsed, where reopening it would lose what the first look consumed
+    source: Any = p if p.is_file() else io.BytesIO(p.read_bytes())
+    with _opened(source, None) as handle:
         magic = handle.read(4)
     suffix = p.suffix.lower()
     if suffix in _PARQUET or magic == b"PAR1":
         try:
-            return pd.read_parquet(p)
+            return pd.read_parquet(source)
         except Exception as exc:  # pyarrow raises several types for a damaged file
             raise ValueError(f"cannot read Parquet file {path!r}: {one_line(str(exc))}") \
                 from None
     if suffix == ".json":
         try:
-            return pd.read_json(p)
+            return pd.read_json(source)
         except ValueError as exc:
             raise ValueError(f"cannot read JSON table {path!r}: {one_line(str(exc))}") \
                 from None
     try:
-        sep = _csv_separator(p)
-        _refuse_repeated_names(p, sep, path)
-        return pd.read_csv(p, sep=sep, index_col=0 if _blank_first_header(p, sep) else None)
+        sep = _csv_separator(source)
+        _refuse_repeated_names(source, sep, path)
+        return pd.read_csv(source, sep=sep,
+                           index_col=0 if _blank_first_header(source, sep) else None)
     except (ValueError, UnicodeDecodeError, csv.Error) as exc:
         raise ValueError(f"cannot read CSV file {path!r}: {one_line(str(exc))}") from None
 
 
-def _refuse_repeated_names(path: Path, sep: str, shown: str) -> None:
+def _opened(source: Any, encoding: str | None) -> Any:
+    """``source`` (a path, or the bytes of a pipe) opened from its start: as bytes, or
+    as text in ``encoding`` with undecodable bytes replaced."""
+    if isinstance(source, io.BytesIO):
+        data = source.getvalue()
+        return io.BytesIO(data) if encoding is None else \
+            io.StringIO(data.decode(encoding, errors="replace"), newline="")
+    if encoding is None:
+        return open(source, "rb")
+    return open(source, encoding=encoding, errors="replace", newline="")
+
+
+def _refuse_repeated_names(source: Any, sep: str, shown: str) -> None:
     """pandas renames a repeated column ``a`` to ``a.1``; which one is meant cannot be
     known, so a header that repeats a name is refused."""
-    with open(path, encoding="utf-8-sig", errors="replace", newline="") as handle:
+    with _opened(source, "utf-8-sig") as handle:
         header = next(csv.reader(handle, delimiter=sep), [])
     seen = [name for name in header if name]
     repeated = sorted({name for name in seen if seen.count(name) > 1})
@@ -309,19 +328,19 @@ def _refuse_repeated_names(path: Path, sep: str, shown: str) -> None:
                          "own name")
 
 
-def _csv_separator(path: Path) -> str:
+def _csv_separator(source: Any) -> str:
     """',' unless the header has none and a ';' (European locales), tab or '|'."""
-    with open(path, encoding="utf-8", errors="replace") as handle:
+    with _opened(source, "utf-8") as handle:
         header = handle.readline()
     if "," in header:
         return ","
     return next((sep for sep in ";\t|" if sep in header), ",")
 
 
-def _blank_first_header(path: Path, sep: str) -> bool:
+def _blank_first_header(source: Any, sep: str) -> bool:
     """DataFrame.to_csv writes its index under a blank header: read it as the index
     (row numbers are not a feature, a fold score or a label)."""
-    with open(path, encoding="utf-8", errors="replace") as handle:
+    with _opened(source, "utf-8") as handle:
         return handle.readline().startswith(sep)
 
 

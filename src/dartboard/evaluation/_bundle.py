@@ -72,6 +72,8 @@ class Bundle:
     #: the labels of ``y_true`` seen (a streamed classification decides its task and
     #: checks its positive class from them)
     labels: frozenset[Any] = frozenset()
+    #: whether some row has a nonzero weight (always, unweighted)
+    weighted_rows: bool = False
 
     def merge(self, other: Bundle, planned: Sequence[Planned]) -> Bundle:
         """Both bundles' rows (neither changes)."""
@@ -84,7 +86,8 @@ class Bundle:
             groups = dict(self.groups or {})
             for key, bundle in (other.groups or {}).items():
                 groups[key] = groups[key].merge(bundle, planned) if key in groups else bundle
-        return Bundle(self.n_rows + other.n_rows, states, groups, self.labels | other.labels)
+        return Bundle(self.n_rows + other.n_rows, states, groups, self.labels | other.labels,
+                      self.weighted_rows or other.weighted_rows)
 
 
 def _states(batch: Batch, planned: Sequence[Planned]) -> dict[str, Any]:
@@ -98,7 +101,8 @@ def _states(batch: Batch, planned: Sequence[Planned]) -> dict[str, Any]:
 def build_bundle(batch: Batch, planned: Sequence[Planned], groups: Any = None) -> Bundle:
     """The bundle of one batch; ``groups`` a :class:`GroupIndex` of its rows."""
     n = int(np.shape(batch.y_true)[0])
-    bundle = Bundle(n, _states(batch, planned))
+    bundle = Bundle(n, _states(batch, planned),
+                    weighted_rows=n > 0 and (batch.weight is None or bool(np.any(batch.weight))))
     if groups is not None:
         bundle.groups = {groups.keys[g]: Bundle(int(rows.shape[0]),
                                                 _states(batch.take(rows), planned))

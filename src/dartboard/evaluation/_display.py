@@ -126,6 +126,10 @@ def evaluation_html(ev: Any) -> str:
     parts = [_STYLE, '<div class="dartboard-ev">', _overall_table(ev)]
     if ev.result.operating_point is not None:
         parts.append(_operating_table(ev.result.operating_point))
+    streamed = ev.result.streamed
+    if streamed is not None and streamed.left_out:
+        parts.append('<p class="note">Left out of the streamed evaluation: ' + "; ".join(
+            html.escape(line) for line in streamed.left_out_lines()) + ".</p>")
     if ev.result.groups is not None:
         parts.append(_group_table(ev))
     parts.append("</div>")
@@ -183,4 +187,7 @@ def evaluation_text(ev: Any) -> str:
         more = len(res.group_keys) - len(shown)
         if more > 0:
             lines.append(f"  ... {more} more groups: see .by_group")
+    if res.streamed is not None and res.streamed.left_out:
+        lines.append("  left out of the streamed evaluation:")
+        lines += [f"    {line}" for line in res.streamed.left_out_lines()]
     return "\n".join(lines + operating_lines(res.operating_point))

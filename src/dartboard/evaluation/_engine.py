@@ -203,6 +203,19 @@ class Plan:
         return self.inputs["labels" if self.task != "regression" else "values"]
 
 
+def zero_weight_error(name: str, n_rows: int) -> ValueError:
+    """The one refusal of weights that are all zero (every metric is a weighted mean
+    over no weight), in memory and streamed."""
+    return ValueError(f"{name} sums to zero over all {n_rows} rows; at least one row needs "
+                      "a positive weight")
+
+
+def _some_weight(w: np.ndarray | None) -> np.ndarray | None:
+    if w is not None and w.shape[0] and not np.any(w):
+        raise zero_weight_error("sample_weight", w.shape[0])
+    return w
+
+
 def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: Any = None,
             task: str = "auto", ci: str = "auto", confidence_level: float = 0.95,
             n_resamples: int = 2000, random_state: Any = 0, groups: Any = None,
@@ -234,7 +247,7 @@ def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: An
         yp = as_float_array(y_pred, name="y_pred")
         n = check_consistent_length(("y_true", yt), ("y_pred", yp))
         inputs: dict[str, np.ndarray | None] = {"values": yp}
-        w = check_sample_weight(sample_weight, n)
+        w = _some_weight(check_sample_weight(sample_weight, n))
         chosen = _choose(metrics, "regression", inputs, None, weighted=w is not None)
         return Plan("regression", yt, inputs, chosen, w,
                     None if groups is None else encode_groups(groups, n), opts)
@@ -249,7 +262,7 @@ def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: An
     if pos_label is not None and d.task != "binary":
         raise ValueError(f"pos_label applies to a binary task; this one is {d.task}")
     inputs = _inputs(d)
-    w = check_sample_weight(sample_weight, n)
+    w = _some_weight(check_sample_weight(sample_weight, n))
     return Plan(d.task, d.y_true, inputs,
                 _choose(metrics, d.task, inputs, d, positive, weighted=w is not None), w,
                 None if groups is None else encode_groups(groups, n), opts, d, positive)

@@ -541,18 +541,24 @@ class Evaluation:
         if self.result.group_columns:
             section["group_column"] = ", ".join(self.result.group_columns)
         default = "dartboard evaluation" + (f": {self.model}" if self.model else "")
-        return write_report({"title": title or default,
-                             "dartboard_version": __version__, key: section}, path)
+        streamed = self.result.streamed
+        notes = [f"Left out of the streamed evaluation: {line}."
+                 for line in (streamed.left_out_lines() if streamed else [])]
+        return write_report({"title": title or default, "dartboard_version": __version__,
+                             key: section, "notes": notes}, path)
 
-    def log_mlflow(self, *, prefix: str = "", report: bool = True) -> None:
+    def log_mlflow(self, *, prefix: str = "", report: bool = True) -> str:
         """Log each metric with its bounds (``<m>``, ``<m>_low``, ``<m>_high``; per group
         ``by_group/<group>/<m>``) to the active MLflow run (one is started when none
         is, named after ``model``), the model's name and the row count as parameters,
-        and the HTML report as an artifact. Needs MLflow (``pip install
-        dartboard[mlflow]``)."""
+        and the HTML report as an artifact; returns the run's id. A group label MLflow
+        cannot take as it is becomes its safe characters and a digest of the label
+        (``"a?b"`` -> ``a_b-c2a7b64a``), so that no two labels share a key. Needs
+        MLflow (``pip install "dartboard[mlflow]"``, which works with MLflow's
+        default store)."""
         from dartboard.evaluation._mlflow import log_evaluation
 
-        log_evaluation(self, prefix=prefix, report=report)
+        return log_evaluation(self, prefix=prefix, report=report)
 
 
 def _row_values(r: MetricRow) -> list[Any]:

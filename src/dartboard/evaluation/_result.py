@@ -151,6 +151,10 @@ class Streamed:
         each within the ``error_bound`` of its row.
     unit : {"Parquet file", "Dask partition"}
         What ``n_files`` counts.
+    left_out : tuple of (str, str)
+        ``(metric, why)``: each metric :func:`dartboard.evaluate` reports by default
+        for the same columns that the streamed evaluation does not (a state that
+        needs other columns, or the rows), and what would give it.
     """
 
     source: str
@@ -158,9 +162,19 @@ class Streamed:
     n_files: int
     mode: str
     unit: str = "Parquet file"
+    left_out: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        out = dataclasses.asdict(self)
+        out["left_out"] = [{"metric": m, "why": why} for m, why in self.left_out]
+        return out
+
+    def left_out_lines(self) -> list[str]:
+        """One line per reason: ``"accuracy, f1: needs predicted labels: ..."``."""
+        by_why: dict[str, list[str]] = {}
+        for metric, why in self.left_out:
+            by_why.setdefault(why, []).append(metric)
+        return [f"{', '.join(metrics)}: {why}" for why, metrics in by_why.items()]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -4,27 +4,26 @@ The page needs no network: figures are inline SVG drawn by matplotlib from the
 points saved in the results (curves, matrices, rankings, the per-point stability
 of an ensemble); the report computes none of them. Styles are inline, there is no script, and a Content-Security-Policy
 meta tag forbids the browser from fetching anything. Files are written atomically
-(a temporary file in the same directory, then :func:`os.replace`), so a reader never
-sees half a report and a failed run leaves no partial file.
+by :mod:`dartboard.report._write` (a temporary file in the same directory, then
+:func:`os.replace`, over a regular file only), so a reader never sees half a report
+and a failed run leaves no partial file.
 """
 
 from __future__ import annotations
 
-import glob
 import io
 import json
 import os
 import re
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from dartboard._format import format_cells, format_number
 from dartboard._results import to_jsonable
+from dartboard.report._write import check_target, write_text_atomic
 
-__all__ = ["render_report", "write_report", "write_json", "write_text_atomic",
-           "svg_of", "FIGURES"]
+__all__ = ["render_report", "write_report", "write_json", "svg_of", "FIGURES"]
 
 # figure id -> (section, caption); the order is the order on the page
 FIGURES: dict[str, tuple[str, str]] = {
@@ -351,90 +350,6 @@ def _render(results: dict[str, Any]) -> str:
                            svg=lambda fig_id: markupsafe.Markup(figures[fig_id]["svg"]))
 
 
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` to ``path`` through a temporary file in the same directory and
-    :func:`os.replace`, so the file appears complete or not at all.
-
-    The directory must exist: a mistyped path is an error, not a new directory tree.
-    """
-    return write_texts_atomic({path: text})[0]
-
-
-def write_texts_atomic(texts: dict[str | os.PathLike[str], str]) -> list[Path]:
-    """Write several files that belong together (a report and its results) so that
-    all of them appear or none does.
-
-    Every text goes to a temporary file beside its target first; only when all are
-    written are they renamed into place. An error or an interrupt (Ctrl-C, or SIGTERM
-    turned into an exception by the command line) removes the temporaries, and a
-    rename that fails removes the files already renamed. SIGKILL (or a power cut)
-    cannot be caught: its temporary ``.<name>.<pid>.<random>.tmp`` stays, and the
-    next write of the same file removes it once process ``<pid>`` is gone.
-    """
-    paths = [Path(p) for p in texts]
-    for path in paths:
-        if not path.parent.is_dir():
-            raise FileNotFoundError(f"cannot write {path}: directory {path.parent} does "
-                                    "not exist")
-        remove_stale_temporaries(path)
-    staged: list[str] = []
-    placed: list[Path] = []
-    try:
-        for path, text in zip(paths, texts.values()):
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.",
-                                       suffix=".tmp")
-            staged.append(tmp)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it 0600; a normal file's mode
-        for tmp, path in zip(staged, paths):
-            os.replace(tmp, path)
-            placed.append(path)
-    except BaseException:
-        for tmp in staged:
-            Path(tmp).unlink(missing_ok=True)
-        if len(placed) < len(paths):
-            for path in placed:
-                path.unlink(missing_ok=True)
-        raise
-    return paths
-
-
-def remove_stale_temporaries(path: Path) -> list[Path]:
-    """Remove the temporaries a killed writer of ``path`` left beside it: only files
-    named as :func:`write_texts_atomic` names them, by a process that no longer runs
-    (a live writer, or another user's, is left alone). POSIX only: elsewhere a
-    process cannot be probed without side effects, and nothing is removed."""
-    if os.name != "posix":
-        return []
-    pattern = re.compile(rf"\.{re.escape(path.name)}\.(\d+)\.[A-Za-z0-9_]+\.tmp")
-    removed = []
-    for candidate in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
-        match = pattern.fullmatch(candidate.name)
-        if match and not _running(int(match.group(1))):
-            candidate.unlink(missing_ok=True)
-            removed.append(candidate)
-    return removed
-
-
-def _running(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)  # signal 0: probes, sends nothing
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):
-        return True  # another user's process (or not a pid): not ours to judge
-    return True
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def write_json(results: dict[str, Any], path: str | os.PathLike[str]) -> Path:
     """Save results as compact JSON (NaN/inf become null), atomically."""
     return write_text_atomic(path, json_text(results))
@@ -446,5 +361,7 @@ def json_text(results: dict[str, Any]) -> str:
 
 
 def write_report(results: dict[str, Any], path: str | os.PathLike[str]) -> Path:
-    """Render the report and write it to ``path`` atomically; returns the path."""
+    """Render the report and write it to ``path`` atomically; returns the path.
+    A path that cannot be written fails before the rendering."""
+    check_target(path)
     return write_text_atomic(path, render_report(results))

@@ -147,11 +147,13 @@ score_range, relative_accuracy
     root = level[0] if level else dask.delayed(Bundle)()
     try:
         (bundle,) = _compute(dask, [root], scheduler)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, OSError):
         if not path_input:
             raise
         # A partition does not know its file: find the file by streaming, which
-        # raises the same error naming it (only on this failure path).
+        # raises the same error naming it (only on this failure path; a page that
+        # cannot be read is an OSError from pyarrow there, a ValueError naming the
+        # file here).
         from dartboard.scale._parquet import stream_fragments
 
         try:

@@ -22,6 +22,7 @@ from dartboard.evaluation._engine import (
     check_score_labels,
     choose_metrics,
     fairness_rates,
+    zero_weight_error,
 )
 from dartboard.evaluation._finalize import GroupGaps, Options, metric_rows
 from dartboard.evaluation._result import (
@@ -47,16 +48,23 @@ def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parque
     spec = plan.spec
     if bundle.n_rows == 0:
         raise ValueError("no rows to evaluate: the input holds no data")
+    if not bundle.weighted_rows:  # as in memory
+        raise zero_weight_error(spec.describe_column("sample_weight"), bundle.n_rows)
     task, classes, positive = _found(plan, bundle)
     chosen = choose_metrics(spec.metrics, task, plan.given(), classes, positive,
                             weighted=spec.sample_weight is not None)
     built = {p.label for p in plan.planned}
     # the task found may add metrics of the states built (cohen_kappa of multiclass
     # counts); binned scores leave out those they do not bound
-    planned = [p for p in plan_metrics([(c.label, c.spec, c.kwargs) for c in chosen])
-               if p.key in bundle.states and (p.label in built or p.family is None
-                                              or p.family.binnable(p.metric)
-                                              or plan.score_bins is None)]
+    every = plan_metrics([(c.label, c.spec, c.kwargs) for c in chosen])
+    planned = [p for p in every if p.key in bundle.states and (
+        p.label in built or p.family is None or p.family.binnable(p.metric)
+        or plan.score_bins is None)]
+    # what the in-memory evaluation of these columns reports and this one does not:
+    # binned scores bound some metrics only (named metrics were refused before)
+    left_out = tuple((p.label, "has no error bound in binned mode: give exact=True")
+                     for p in every if plan.score_bins is not None and p.family is not None
+                     and not p.family.binnable(p.metric))
     opts = Options(spec.ci, spec.confidence_level, spec.n_resamples, spec.random_state)
     rows = _bounded(metric_rows(bundle, planned, opts, None), planned, bundle)
     group_rows = keys = gaps = None
@@ -73,7 +81,7 @@ def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parque
         task=task, n=int(bundle.n_rows), model=spec.model, metrics=tuple(rows),
         groups=group_rows, group_columns=spec.groups, group_keys=keys,
         streamed=Streamed(source, int(bundle.n_rows), int(n_files),
-                          "exact" if spec.exact else "binned", unit),
+                          "exact" if spec.exact else "binned", unit, left_out),
         **_figures(bundle, classes, positive, task))
     states = _named(bundle.states)
     if spec.groups:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import glob
-import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,11 +17,14 @@ from dartboard.scale._evaluate import (
     setup,
     spec_options,
 )
+from dartboard.scale._files import expand
 from dartboard.scale._finalize import finalize
 
 __all__ = ["evaluate_parquet"]
 
-_GLOB_CHARS = set("*?[")
+#: pyarrow's largest batch size (a C int); a larger one asks for no more than this
+#: does: each row group in one batch
+_MAX_BATCH = 2**31 - 1
 
 
 def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = None,
@@ -59,7 +60,9 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     ----------
     path_or_glob : str, os.PathLike or list of them
         A Parquet file, a directory (all Parquet files below it) or a glob
-        pattern (``"preds/*.parquet"``, ``"**"`` allowed).
+        pattern (``"preds/*.parquet"``, ``"**"`` allowed). Each file is read
+        once, however many names reach it (links, a list naming it twice); a
+        directory link back to a directory above it is refused.
     y_true, y_pred, y_score, sample_weight : str
         Columns of true labels or values, of predicted labels or values, of scores of
         the positive class, of sample weights (as :func:`dartboard.evaluate`'s
@@ -73,7 +76,8 @@ model
         As in :func:`dartboard.evaluate` (``groups``: column names);
         ``confidence_level=None`` gives estimates only.
     batch_size : int
-        Rows per record batch (memory is proportional to it).
+        Rows per record batch (memory is proportional to it); at most pyarrow's
+        2**31 - 1 is used (a larger one reads each row group whole, as that does).
     exact : bool
         ``False`` bins the scores (constant memory, bounded error).
     n_bins : int
@@ -98,8 +102,9 @@ model
         No file at the path, or no file matching the pattern (named).
     ValueError, TypeError
         A file without a needed column, with a column of another type than the
-        first file, NaN or missing values, non-numeric scores: the message names
-        the file and the column.
+        first file, NaN or missing values, non-numeric scores, a page that cannot
+        be read: the message names the file and the column. A directory link that
+        loops (named); weights that sum to zero over all rows.
 
     Examples
     --------
@@ -143,7 +148,7 @@ def stream_fragments(fragments: list[Any], plan: Setup, batch_size: int,
     seen: frozenset[Any] = frozenset()
     for fragment in fragments:
         source = f"file {fragment.path!r}"
-        for batch in fragment.to_batches(columns=spec.columns, batch_size=batch_size):
+        for batch in _batches(fragment, spec.columns, batch_size):
             columns = {name: _column(batch, name, spec, source) for name in spec.columns}
             bundle = bundle_from_columns(plan, columns, source, seen)
             seen = seen | (bundle.labels or frozenset())
@@ -153,44 +158,30 @@ def stream_fragments(fragments: list[Any], plan: Setup, batch_size: int,
     return stack.result()
 
 
+def _batches(fragment: Any, columns: list[str], batch_size: int) -> Any:
+    """The record batches of one file; a page that cannot be read (damaged, cut
+    short) is a ``ValueError`` naming the file, as an unreadable footer is."""
+    import pyarrow as pa
+
+    batches = fragment.to_batches(columns=columns, batch_size=min(batch_size, _MAX_BATCH))
+    while True:
+        try:
+            batch = next(batches)
+        except StopIteration:
+            return
+        except (OSError, pa.ArrowException) as exc:
+            raise ValueError(f"file {fragment.path!r} could not be read: "
+                             f"{' '.join(str(exc).split())}") from None
+        yield batch
+
+
 # ------------------------------------------------------------------ files
-
-def _expand(path_or_glob: Any) -> list[str]:
-    """Parquet files named by a path, a directory, a glob or a list of them (sorted)."""
-    if isinstance(path_or_glob, (list, tuple)):
-        if not path_or_glob:
-            raise ValueError("path_or_glob is an empty list; give at least one file")
-        files: list[str] = []
-        for item in path_or_glob:
-            files.extend(_expand(item))
-        return list(dict.fromkeys(files))
-    if not isinstance(path_or_glob, (str, os.PathLike)):
-        raise TypeError(f"path_or_glob must be a path, a glob pattern or a list of them; got "
-                        f"{describe(path_or_glob)}")
-    path = os.fspath(path_or_glob)
-    if _GLOB_CHARS & set(path) and not os.path.exists(path):
-        files = sorted(f for f in glob.glob(path, recursive=True) if os.path.isfile(f))
-        if not files:
-            raise FileNotFoundError(f"no files match the pattern {path!r}")
-        return files
-    if os.path.isdir(path):
-        files = sorted(f for f in glob.glob(os.path.join(path, "**", "*"), recursive=True)
-                       if os.path.isfile(f) and not os.path.basename(f).startswith(("_", "."))
-                       and f.endswith((".parquet", ".parq", ".pq")))
-        if not files:
-            raise FileNotFoundError(f"no Parquet files (*.parquet, *.parq, *.pq) in the "
-                                    f"directory {path!r}")
-        return files
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"no such file or directory: {path!r}")
-    return [path]
-
 
 def _open(path_or_glob: Any, wanted: list[str]) -> tuple[list[Any], dict[str, str]]:
     """Fragments of the files and the numpy dtype kind of the wanted columns (first file)."""
     import pyarrow.dataset as ds
 
-    files = _expand(path_or_glob)
+    files = expand(path_or_glob)
     try:
         dataset = ds.dataset(files, format="parquet")
     except Exception as exc:  # pyarrow raises ArrowInvalid for files that are not Parquet
@@ -279,7 +270,7 @@ def _range(fragments: list[Any], column: str, batch_size: int, cast: Any) -> Any
     for fragment in fragments:
         bounds = _statistics_range(fragment, column, cast)
         if bounds is None:
-            for batch in fragment.to_batches(columns=[column], batch_size=batch_size):
+            for batch in _batches(fragment, [column], batch_size):
                 mm = pc.min_max(batch.column(column))
                 if mm["min"].is_valid:
                     lows.append(mm["min"].as_py())
