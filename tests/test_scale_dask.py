@@ -87,7 +87,7 @@ def test_dask_regression_equals_in_memory(rows, cuts):
     frame = pd.DataFrame(rows, columns=["y", "p"])
     cuts = [min(c, len(rows)) for c in cuts]
     result = quiet(evaluate_dask, from_parts(frame, cuts), y_true="y", y_pred="p",
-                   metrics=MOMENTS + MEDIANS, scheduler="synchronous")
+                   metrics=MOMENTS + MEDIANS, scheduler="synchronous", task="regression")
     y, p = frame["y"].to_numpy(), frame["p"].to_numpy()
     for name in MOMENTS:
         assert values(result)[name] == pytest.approx(quiet(getattr(dm, name), y, p), rel=1e-9,

@@ -97,8 +97,9 @@ def test_streamed_regression_equals_in_memory(rows, cuts, batch_size):
     cuts = [min(c, len(rows)) for c in cuts]
     with tempfile.TemporaryDirectory() as folder:
         write_parts(folder, {"y": y, "pred": pred}, cuts)
+        # whole numbers may be drawn: task="auto" would refuse to guess then
         result = stream(folder, y_true="y", y_pred="pred", metrics=MOMENTS + MEDIANS,
-                        batch_size=batch_size, relative_accuracy=1e-3)
+                        batch_size=batch_size, relative_accuracy=1e-3, task="regression")
     assert result.task == "regression"
     for name in MOMENTS:
         with warnings.catch_warnings():
@@ -138,13 +139,15 @@ def test_weights_and_string_labels(tmp_path):
 
 
 @pytest.mark.parametrize("labels", [("cat", "dog"), (1, 2)])
-def test_two_labels_are_binary_with_the_greater_one_positive(tmp_path, labels):
+def test_two_labels_other_than_0_1_are_binary_with_pos_label(tmp_path, labels):
     rng = np.random.default_rng(2)
     y = np.array(labels)[rng.integers(0, 2, 300)]
     pred = np.where(rng.random(300) < 0.8, y, np.array(labels)[rng.integers(0, 2, 300)])
     write_parts(tmp_path, {"y": y, "pred": pred}, [100, 200])
-    result = stream(tmp_path, y_true="y", y_pred="pred")
-    for name in ("precision_score", "recall_score", "f1_score"):  # the greater is positive
+    with pytest.raises(ValueError, match="pos_label="):  # not guessed, as in memory
+        stream(tmp_path, y_true="y", y_pred="pred")
+    result = stream(tmp_path, y_true="y", y_pred="pred", pos_label=labels[1])
+    for name in ("precision_score", "recall_score", "f1_score"):
         expected = getattr(dm, name)(y, pred, pos_label=labels[1])
         assert values(result)[name] == expected, name
     result = stream(tmp_path, y_true="y", y_pred="pred", pos_label=labels[0])
@@ -404,7 +407,8 @@ def test_streamed_interval_options_select_metrics(tmp_path):
     y, pred, score = _interval_data(tmp_path)
     for ci in ("wilson", "delong"):
         got = stream(tmp_path, ci_method=ci, **kw)
-        memory = evaluate(y, y_score=score, ci=ci, n_resamples=100, random_state=0)
+        memory = evaluate(y, y_pred=pred, y_score=score, ci=ci, n_resamples=100,
+                          random_state=0)
         for label in ("recall", "f1", "roc_auc"):
             assert got.overall.loc[label, "method"] == memory.overall.loc[label, "method"]
     assert intervals(stream(tmp_path, ci_method="wilson", **kw))["recall_score"].method == \
@@ -626,8 +630,8 @@ def test_proba_bad_input(tmp_path):
                            "p1": np.array([0.8, 0.5, 0.9])}, [])
     with pytest.raises(ValueError, match=r"part-000\.parquet'.*labels \[2\] that have no proba"):
         evaluate_parquet(tmp_path, y_true="y", proba=["p0", "p1"])
-    with pytest.raises(TypeError, match="either proba or y_pred"):
-        evaluate_parquet(tmp_path, y_true="y", proba=["p0", "p1"], y_pred="y")
+    with pytest.raises(TypeError, match="either proba or y_score"):
+        evaluate_parquet(tmp_path, y_true="y", proba=["p0", "p1"], y_score="p1")
     with pytest.raises(ValueError, match="pos_label is not used"):
         evaluate_parquet(tmp_path, y_true="y", proba=["p0", "p1"], pos_label=1)
     with pytest.raises(ValueError, match="at least 2"):

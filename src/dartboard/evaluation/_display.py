@@ -97,9 +97,18 @@ def _group_table(ev: Any) -> str:
     return f"<table>{head}<tbody>{''.join(rows)}</tbody></table>{note}"
 
 
+def _assumptions(ev: Any) -> str:
+    """What the evaluation decided without being told, one line each."""
+    items = "".join(f"<li>assumed {html.escape(a.what.replace('_', ' '))}: "
+                    f"{html.escape(str(a.value))} ({html.escape(a.why)})</li>"
+                    for a in ev.result.assumptions)
+    return f'<ul class="note">{items}</ul>' if items else ""
+
+
 def evaluation_html(ev: Any) -> str:
-    """The compact HTML table of an evaluation (overall, then by group)."""
-    parts = [_STYLE, '<div class="dartboard-ev">', _overall_table(ev)]
+    """The compact HTML table of an evaluation (its assumptions, overall, then by
+    group)."""
+    parts = [_STYLE, '<div class="dartboard-ev">', _overall_table(ev), _assumptions(ev)]
     if ev.result.groups is not None:
         parts.append(_group_table(ev))
     parts.append("</div>")

@@ -75,6 +75,9 @@ class Spec:
     default_metrics: bool = False
     groups: tuple[str, ...] | None = None
     model: str | None = None
+    #: ``task="auto"``: what the task was decided from, checked against the values at
+    #: the end (``"labels"``, ``"floats"``, ``"scores"``); None when it was given
+    auto: str | None = None
 
     @property
     def columns(self) -> list[str]:
@@ -124,12 +127,16 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str
               model: Any = None) -> Spec:
     """Check every option; ``column_kinds`` maps column names to numpy dtype kinds.
 
-    ``task="auto"``: with ``y_score`` the task is classification (ranking
-    metrics, plus count metrics when ``y_pred`` is also given); with ``y_pred``
-    only it is regression when either column holds floating-point numbers and
-    classification otherwise (integers, booleans, strings). Labels stored as
-    floats (0.0, 1.0) therefore need ``task="classification"``. ``groups``: one
-    column name or a list of them (their combinations are the groups).
+    ``task="auto"``: with ``y_score`` or ``proba`` the task is classification
+    (ranking metrics, plus count metrics when ``y_pred`` is also given); with
+    ``y_pred`` only it is classification when neither column holds floating-point
+    numbers (integers, booleans, strings), and otherwise regression, checked
+    against the values once all are read as the in-memory evaluation decides
+    (:mod:`dartboard.evaluation._inputs`): whole numbers in both columns (labels
+    stored as floats) or non-integer predictions of at most ten distinct whole
+    numbers (scores passed as ``y_pred``) are refused then, naming ``task=``.
+    ``groups``: one column name or a list of them (their combinations are the
+    groups).
     """
     from dartboard.evaluation._evaluation import check_model_name
 
@@ -145,12 +152,13 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str
     check_option(task, "task", ("auto", "classification", "regression"))
     if proba is not None and task == "regression":
         raise ValueError("task='regression' does not take proba (class probabilities)")
+    auto = None
     if task == "auto":
         if y_score is not None or proba is not None:
-            task = "classification"
+            task, auto = "classification", "scores"
         else:
             floats = {column_kinds.get(y_true), column_kinds.get(y_pred)} & {"f"}
-            task = "regression" if floats else "classification"
+            task, auto = ("regression", "floats") if floats else ("classification", "labels")
     if task == "regression" and pos_label is not None:
         raise ValueError("pos_label applies to a binary task, not to regression")
     if task == "regression" and y_pred is None:
@@ -187,7 +195,8 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, metrics: Any, task: str
         score_range = (0.0, 1.0)
     return Spec(y_true, y_pred, y_score, sample_weight, task, metrics, bool(exact), n_bins,
                 score_range, float(relative_accuracy), pos_label, confidence_level, proba,
-                classes, ci_method, n_resamples, random_state, default_metrics, groups, model)
+                classes, ci_method, n_resamples, random_state, default_metrics, groups, model,
+                auto)
 
 
 def _check_groups(groups: Any) -> tuple[str, ...] | None:
@@ -234,9 +243,9 @@ def _check_proba(proba: Any, y_pred: Any, y_score: Any
     """Probability columns and their classes (a list: classes 0..K-1; a dict: its keys)."""
     if proba is None:
         return None, None
-    if y_pred is not None or y_score is not None:
-        raise TypeError("give either proba or y_pred/y_score: the predicted labels come from "
-                        "the most probable class and the scores from the class columns")
+    if y_score is not None:
+        raise TypeError("give either proba or y_score: the scores come from the class "
+                        "columns (with y_pred too, the labels come from y_pred)")
     if isinstance(proba, dict):
         classes, columns = tuple(proba), tuple(proba.values())
     elif isinstance(proba, (list, tuple)):
@@ -338,6 +347,7 @@ class StateBundle:
     errors: Any = None
     losses: Any = None
     calibration: Any = None
+    whole: WholeNumbers | None = None
     labels: frozenset[Any] | None = None
     groups: dict[tuple[Any, ...], StateBundle] | None = None
 
@@ -384,6 +394,34 @@ class StateBundle:
 
     def error_bound(self, metric: str) -> float:
         return self._state_of(metric).error_bound(metric)
+
+
+@dataclasses.dataclass(frozen=True)
+class WholeNumbers:
+    """What ``task="auto"`` decided from float columns is checked against at the end:
+    whether ``y_true`` holds whole numbers only (and which, up to ``FEW_LABELS + 1``
+    of them) and whether ``y_pred`` does. Merges by and, union and and."""
+
+    true_whole: bool
+    true_values: frozenset[float]
+    pred_whole: bool
+
+    @classmethod
+    def of(cls, y_true: np.ndarray, y_pred: np.ndarray) -> WholeNumbers:
+        from dartboard.evaluation._inputs import FEW_LABELS
+
+        true_whole = not np.any(np.mod(y_true, 1))
+        values = frozenset(np.unique(y_true)[:FEW_LABELS + 1].tolist()) if true_whole \
+            else frozenset()
+        return cls(bool(true_whole), values, not bool(np.any(np.mod(y_pred, 1))))
+
+    def merge(self, other: WholeNumbers) -> WholeNumbers:
+        from dartboard.evaluation._inputs import FEW_LABELS
+
+        check_same_kind(self, other)
+        values = frozenset(sorted(self.true_values | other.true_values)[:FEW_LABELS + 1])
+        return WholeNumbers(self.true_whole and other.true_whole, values,
+                            self.pred_whole and other.pred_whole)
 
 
 class MergeStack:
@@ -474,6 +512,8 @@ def _bundle(spec: Spec, columns: dict[str, Any], n: int) -> StateBundle:
     if spec.task == "regression":
         yt = as_float_array(columns[spec.y_true], name=true_name)
         yp = as_float_array(columns[spec.y_pred], name=spec.describe_column("y_pred"))
+        if spec.auto == "floats":
+            out.whole = WholeNumbers.of(yt, yp)
         if spec.needs("moments"):
             from dartboard.metrics import RegressionMoments
 
@@ -519,8 +559,13 @@ def _proba_bundle(spec: Spec, columns: dict[str, Any], yt: np.ndarray, w: np.nda
     codes = _class_codes(yt, classes, spec.describe_column("y_true"))
     k = classes.shape[0]
     if spec.needs("counts"):
+        # the labels given, or the most probable class
+        predicted = classes[np.argmax(proba, axis=1)] if spec.y_pred is None \
+            else columns[spec.y_pred]
         out.counts = ConfusionCounts.from_predictions(
-            yt, classes[np.argmax(proba, axis=1)], sample_weight=w).with_classes(classes)
+            yt, predicted, sample_weight=w,
+            names=(spec.describe_column("y_true"), "y_pred" if spec.y_pred is None
+                   else spec.describe_column("y_pred"))).with_classes(classes)
     if spec.needs("scores"):
         per_class = [_score_state(spec, codes == c, proba[:, c], w) for c in range(k)]
         out.scores = per_class[1] if k == 2 else MacroScores(per_class)

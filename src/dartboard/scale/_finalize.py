@@ -51,6 +51,7 @@ def finalize(spec: Spec, bundle: StateBundle, n_files: int, *, source: str = "pa
     task = _task_found(spec, bundle)
     labels = _labels(spec, bundle)
     positive = _positive(spec, task, labels, bundle)
+    assumptions = _assumptions(spec, bundle, task, labels, positive)
     chosen = tuple(_chosen(m, task, positive, labels) for m in _reported(spec, task))
     whole = _whole(bundle)
     if not whole and spec.confidence_level is not None:
@@ -69,7 +70,7 @@ def finalize(spec: Spec, bundle: StateBundle, n_files: int, *, source: str = "pa
         group_columns=spec.groups, group_keys=keys,
         streamed=Streamed(source, int(bundle.n_rows), int(n_files),
                           "exact" if spec.exact else "binned", unit),
-        **_figures(bundle, labels, positive, task))
+        assumptions=assumptions, **_figures(bundle, labels, positive, task))
     gaps = None
     if spec.groups:
         classes = matrices = None
@@ -115,7 +116,7 @@ def _labels(spec: Spec, bundle: StateBundle) -> np.ndarray | None:
 
 def _positive(spec: Spec, task: str, labels: np.ndarray | None, bundle: StateBundle) -> Any:
     """The positive class, checked as in memory (the same errors)."""
-    from dartboard.evaluation._engine import check_positive, check_score_labels
+    from dartboard.evaluation._inputs import check_positive, check_score_labels
 
     if spec.y_score is not None and bundle.labels is not None:
         check_score_labels(np.array(sorted(bundle.labels)))
@@ -126,6 +127,56 @@ def _positive(spec: Spec, task: str, labels: np.ndarray | None, bundle: StateBun
     if spec.proba is not None:
         return spec.classes[1] if len(spec.classes) == 2 else None
     return check_positive(labels, spec.pos_label)
+
+
+def _assumptions(spec: Spec, bundle: StateBundle, task: str, labels: np.ndarray | None,
+                 positive: Any) -> tuple[Any, ...]:
+    """What was decided without being told, as in memory: the task (``task="auto"``,
+    checked against the values read), the positive class, labels from ``proba``."""
+    from dartboard.evaluation._inputs import positive_class
+    from dartboard.evaluation._result import Assumption
+
+    notes = []
+    if spec.auto is not None:
+        notes.append(Assumption("task", task, _task_why(spec, bundle, labels)))
+    if task == "binary" and spec.pos_label is None and spec.proba is None \
+            and positive is not None:
+        note = positive_class(labels, None)[1]
+        notes += [note] if note is not None else []
+    if spec.proba is not None and spec.y_pred is None and bundle.counts is not None:
+        notes.append(Assumption("labels", "argmax of proba",
+                                "the most probable class (ties: the first column)"))
+    return tuple(notes)
+
+
+def _task_why(spec: Spec, bundle: StateBundle, labels: np.ndarray | None) -> str:
+    """Why ``task="auto"`` found its task; a ``ValueError`` where the values read leave
+    it in doubt (float columns: the in-memory rules of
+    :mod:`dartboard.evaluation._inputs`)."""
+    from dartboard.evaluation._inputs import FEW_LABELS
+
+    if spec.auto == "scores":
+        return "y_score holds the scores of one class" if spec.proba is None else \
+            f"proba has {len(spec.proba)} columns, one per class"
+    if spec.auto == "labels":
+        return f"y_true and y_pred hold {len(labels)} distinct labels (no float column)"
+    whole = bundle.whole
+    if not whole.true_whole:
+        return "y_true holds non-integer values"
+    if whole.pred_whole:
+        raise ValueError("task='auto' cannot tell what the columns hold: y_true and y_pred "
+                         "hold whole numbers only, stored as floats (class labels, or a "
+                         "regression's rounded predictions?); pass task='classification' "
+                         "or task='regression'")
+    if len(whole.true_values) <= FEW_LABELS:
+        shown = ", ".join(f"{v:g}" for v in sorted(whole.true_values)[:5])
+        raise ValueError(f"task='auto' cannot tell what y_pred is: y_true holds "
+                         f"{len(whole.true_values)} distinct whole number(s) ({shown}), as "
+                         "class labels do, and y_pred non-integer values, as scores do. "
+                         "Pass scores of the positive class as y_score=, or "
+                         "task='regression' if y_pred predicts a numeric target")
+    return (f"y_pred holds non-integer values and y_true more than {FEW_LABELS} distinct "
+            "numbers")
 
 
 def _reported(spec: Spec, task: str) -> list[MetricSpec]:

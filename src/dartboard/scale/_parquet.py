@@ -75,9 +75,10 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     y_score : str, optional
         Column of scores of the positive class (binary ranking metrics).
     proba : list of str or dict, optional
-        One probability column per class, instead of ``y_pred``/``y_score``: a
-        list (classes 0..K-1 in column order) or a dict class label -> column.
-        Count metrics use the most probable class; ROC AUC and average
+        One probability column per class, instead of ``y_score``: a list
+        (classes 0..K-1 in column order) or a dict class label -> column.
+        Count metrics use the labels of ``y_pred`` when it is given too, else the
+        most probable class; ROC AUC and average
         precision use the second column when K = 2 (its class is the positive
         one) and are one-vs-rest macro averages when K > 2 (binned mode on
         [0, 1] unless ``score_range`` is given; the bound is the mean of the
@@ -88,7 +89,10 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
         Rows per record batch (memory is proportional to it).
     task : {"auto", "classification", "regression"}
         ``"auto"``: classification when ``y_score`` is given or the label columns
-        are not floating point, regression otherwise.
+        are not floating point, regression otherwise; float columns of whole
+        numbers only, or non-integer ``y_pred`` beside at most ten distinct whole
+        numbers in ``y_true``, are refused once read (as :func:`dartboard.evaluate`
+        refuses them).
     exact : bool
         ``False`` bins the scores (constant memory, bounded error).
     n_bins : int
@@ -102,9 +106,8 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     pos_label : optional
         Positive class of a binary task, checked as in memory (a ``pos_label``
         that is not a label is the error ``precision_score`` raises). Default:
-        the greater of the two labels (1 for {0, 1} and {-1, 1}); ranking metrics
-        need ``pos_label`` for labels other than those, as a batch may hold only
-        one class.
+        1 for labels among {0, 1} and {-1, 1}; other labels need ``pos_label``,
+        as in memory.
     groups : str or list of str, optional
         Group column(s): every metric per group too (intersections of several
         columns, as :func:`dartboard.evaluate`), with the gaps between groups and
