@@ -76,6 +76,8 @@ def test_bca_interval_is_scale_invariant(scale):
     scaled = db.interval(dm.mean_absolute_error, y * scale, p * scale, **kw)
     np.testing.assert_allclose([scaled.low, scaled.high],
                                [plain.low * scale, plain.high * scale], rtol=1e-9)
+    # and its standard error: the replicates' squares overflowed to inf at 1e200
+    assert scaled.standard_error == pytest.approx(plain.standard_error * scale, rel=1e-9)
 
 
 def test_evaluate_regression_takes_sample_weight():

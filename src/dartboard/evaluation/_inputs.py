@@ -13,9 +13,9 @@ saying what to pass; each decision it takes is kept as an :class:`Assumption`
 
 The task (``task="auto"``)
     ``y_score``: binary; ``y_proba``: binary with two columns, multiclass with
-    more. Labels alone: regression when ``y_true`` holds non-integer numbers, or
-    when ``y_pred`` does and ``y_true`` holds more than ``FEW_LABELS`` distinct
-    numbers. When ``y_pred`` holds non-integer numbers and ``y_true`` at most
+    more. Labels alone: regression when ``y_true`` holds non-integer numbers (or
+    floats beyond 2**53, which are whole but no exact label), or when ``y_pred``
+    does and ``y_true`` holds more than ``FEW_LABELS`` distinct numbers. When ``y_pred`` holds non-integer numbers and ``y_true`` at most
     ``FEW_LABELS`` distinct integers, scores passed where labels belong
     (``evaluate(y, model.predict_proba(X)[:, 1])``) and a regression of a small
     count look alike: an error asks for ``y_score=`` or ``task="regression"``.
@@ -58,11 +58,14 @@ from dartboard.evaluation._result import Assumption
 from dartboard.metrics._probabilistic import _check_range, check_proba_rows, proba_tolerance
 
 __all__ = ["FEW_LABELS", "Labelled", "check_given", "check_positive", "check_score_labels",
-           "classification_inputs", "infer_from_values", "positive_class"]
+           "classification_inputs", "could_be_labels", "infer_from_values",
+           "positive_class"]
 
 #: ``task="auto"`` with non-integer ``y_pred``: a ``y_true`` of at most this many
 #: distinct integers could be class labels as well as a numeric target
 FEW_LABELS = 10
+# floats from here on are all whole numbers, and none is an exact class label
+_EXACT = 2.0 ** 53
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,11 +135,20 @@ def _numbers(a: np.ndarray, name: str) -> np.ndarray | None:
 
 
 def _non_integer(values: np.ndarray) -> float | None:
-    """The first value of a column of numbers that is not an integer, or None."""
+    """The first value of a column of numbers that is no class label: not a whole
+    number, or a float beyond 2**53 (where every float is whole, and none exact)."""
     if values.dtype.kind != "f":
         return None
-    fractional = np.flatnonzero(np.mod(values, 1))
-    return float(values[fractional[0]]) if fractional.size else None
+    fractional = np.flatnonzero(np.mod(values, 1) != 0)
+    if fractional.size:
+        return float(values[fractional[0]])
+    beyond = np.flatnonzero(np.abs(values) >= _EXACT)
+    return float(values[beyond[0]]) if beyond.size else None
+
+
+def could_be_labels(values: np.ndarray) -> bool:
+    """Whether floats could all be class labels (whole numbers below 2**53)."""
+    return _non_integer(values) is None
 
 
 def infer_from_values(y_true: Any, y_pred: Any) -> tuple[str, str]:
@@ -147,7 +159,8 @@ def infer_from_values(y_true: Any, y_pred: Any) -> tuple[str, str]:
     if true_values is not None:
         fraction = _non_integer(true_values)
         if fraction is not None:
-            return "regression", f"y_true holds non-integer values (e.g. {fraction:g})"
+            return "regression", f"y_true holds non-integer values (e.g. {fraction:g})" \
+                if fraction % 1 else f"y_true holds numbers too large to be labels ({fraction:g})"
         fraction = None if pred_values is None else _non_integer(pred_values)
         if fraction is not None:
             distinct = np.unique(true_values)
@@ -243,16 +256,19 @@ def _usual_threshold(y_score: np.ndarray) -> tuple[float | None, str]:
 
 def _encoded(y_true: np.ndarray, y_pred: np.ndarray | None
              ) -> tuple[np.ndarray, np.ndarray]:
-    """(classes of y_true, labels of both): one encoding of both columns, numbers held
-    as objects (int64 beside uint64) brought back to a numeric dtype."""
+    """(classes of y_true, labels of both): one encoding of both columns. Numbers the
+    encoding held as objects (int64 beside uint64) come back in a numeric dtype where
+    one holds them, and the classes of y_true in y_true's dtype."""
     named = [("y_true", y_true)] + ([] if y_pred is None else [("y_pred", y_pred)])
     enc = encode_labels(*named)
     labels = enc.classes
-    if labels.dtype.kind == "O" and all(isinstance(v, (int, np.integer)) and
-                                        not isinstance(v, bool) for v in labels.tolist()):
-        labels = np.array(labels.tolist())  # int64, or uint64 beyond it
+    if labels.dtype.kind == "O" and all(a.dtype.kind in "biu" for _, a in named):
+        labels = np.array(labels.tolist())  # int64, uint64, or objects spanning both
     present = np.bincount(enc.codes[0], minlength=labels.shape[0]) > 0
-    return labels[present], labels
+    classes = labels[present]
+    if classes.dtype.kind == "O" and y_true.dtype.kind in "biuf":
+        classes = classes.astype(y_true.dtype)  # its own values: they fit
+    return classes, labels
 
 
 def classification_inputs(y_true: Any, y_pred: Any, y_score: Any, proba: Any, task: str,

@@ -408,12 +408,12 @@ class WholeNumbers:
 
     @classmethod
     def of(cls, y_true: np.ndarray, y_pred: np.ndarray) -> WholeNumbers:
-        from dartboard.evaluation._inputs import FEW_LABELS
+        from dartboard.evaluation._inputs import FEW_LABELS, could_be_labels
 
-        true_whole = not np.any(np.mod(y_true, 1))
+        true_whole = could_be_labels(y_true)
         values = frozenset(np.unique(y_true)[:FEW_LABELS + 1].tolist()) if true_whole \
             else frozenset()
-        return cls(bool(true_whole), values, not bool(np.any(np.mod(y_pred, 1))))
+        return cls(true_whole, values, could_be_labels(y_pred))
 
     def merge(self, other: WholeNumbers) -> WholeNumbers:
         from dartboard.evaluation._inputs import FEW_LABELS

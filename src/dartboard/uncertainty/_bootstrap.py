@@ -66,6 +66,17 @@ class Replicates:
 
 # --------------------------------------------------------------------- intervals
 
+def _std(values: np.ndarray) -> float:
+    """The sample standard deviation (ddof = 1), computed at unit scale: the squares of
+    replicates near 1e200 overflow (inf) and those near 1e-200 underflow (0)."""
+    largest = float(np.max(np.abs(values)))
+    if largest == 0.0 or not np.isfinite(largest):
+        return float(np.std(values, ddof=1))
+    exponent = int(np.frexp(largest)[1])
+    with np.errstate(under="ignore"):  # replicates 2**-1074 below the largest: 0
+        return float(np.ldexp(np.std(np.ldexp(values, -exponent), ddof=1), exponent))
+
+
 def bootstrap_interval(estimate: float, reps: Replicates, confidence_level: float,
                        method: str, bounds: tuple[float, float] | None = None
                        ) -> tuple[float, float, float, str, np.ndarray]:
@@ -89,7 +100,7 @@ def bootstrap_interval(estimate: float, reps: Replicates, confidence_level: floa
                       IntervalWarning, stacklevel=4)
         values = values[~bad]
     alpha = (1.0 - confidence_level) / 2.0
-    se = float(np.std(values, ddof=1)) if values.shape[0] > 1 else 0.0
+    se = _std(values) if values.shape[0] > 1 else 0.0
     if values.min() == values.max():
         warnings.warn(f"all {values.shape[0]} bootstrap replicates equal {float(values[0])!r}: the "
                       "interval is degenerate (zero width)", IntervalWarning, stacklevel=4)
