@@ -259,16 +259,20 @@ def test_compare_auc_of_scores(files):
 @pytest.mark.parametrize("metric, a, b", [("f1", "pa", "pb"), ("precision", "pa", "pb"),
                                           ("average_precision", "sa", "sb"),
                                           ("brier_score_loss", "sa", "sb")])
-def test_compare_string_labels_use_the_greater_label_as_positive(tmp_path, metric, a, b):
-    # sklearn's default pos_label=1 made these fail on string labels
+def test_compare_string_labels_need_pos_label(tmp_path, metric, a, b):
+    # sklearn's default pos_label=1 made these fail on string labels; the greater label
+    # was then guessed: now it is named, as dartboard evaluate wants it
     rng = np.random.default_rng(3)
     y = rng.choice(["cat", "dog"], 150)
     df = pd.DataFrame({"y": y, "pa": np.where(rng.random(150) < 0.8, y, "cat"),
                        "pb": np.where(rng.random(150) < 0.6, y, "dog"),
                        "sa": rng.random(150), "sb": rng.random(150)})
     df.to_csv(tmp_path / "labels.csv", index=False)
-    res = run("compare", tmp_path / "labels.csv", "--y-true", "y", "--a", a, "--b", b,
-              "--metric", metric, "--n-resamples", "200", "--json")
+    args = ("compare", tmp_path / "labels.csv", "--y-true", "y", "--a", a, "--b", b,
+            "--metric", metric, "--n-resamples", "200", "--json")
+    refused = run(*args)
+    assert refused.exit_code == 2 and "--pos-label" in refused.output
+    res = run(*args, "--pos-label", "dog")
     assert res.exit_code == 0, res.output
     func = getattr(skm, metric if metric == "brier_score_loss" else f"{metric}_score")
     expected = (func(df.y == "dog", df[a]) if a == "sa" else func(df.y, df[a], pos_label="dog"))

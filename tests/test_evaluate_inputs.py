@@ -126,7 +126,7 @@ def test_assumptions_are_stated_in_every_view(tmp_path):
     ev = db.evaluate(Y, y_score=SCORE, **FAST)
     assert ev.assumptions == {
         "task": ("binary", "y_score holds the scores of one class"),
-        "positive_class": (1, "labels [0, 1]: scikit-learn's rule for {0, 1}"),
+        "positive_class": (1, "labels [0, 1]: scikit-learn's rule for {0, 1} and {-1, 1}"),
         "threshold": (0.5, "y_score lies in [0, 1]: probabilities; labels are "
                            "y_score >= 0.5"),
         "scores": ("probabilities", "y_score lies in [0, 1]: log loss, Brier score and "

@@ -22,6 +22,7 @@ from dartboard.cli._io import (
     numeric,
     read_table,
 )
+from dartboard.cli._metrics import label_named
 from dartboard.cli._output import (
     GAP_COLUMNS,
     GROUP_COLUMNS,
@@ -178,19 +179,6 @@ def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | N
         pred = numeric(table[y_pred], y_pred, "--y-pred")
     return evaluate(truth, pred, **common)
 
-
-def label_named(truth: Any, text: str) -> Any:
-    """The label of the ``--y-true`` column written ``text`` (``--pos-label 1`` is the
-    label 1 of an integer column, ``"1"`` of a text one)."""
-    import pandas as pd
-
-    found = [v for v in pd.unique(truth) if str(v) == text]
-    if not found:
-        shown = ", ".join(str(v) for v in sorted(pd.unique(truth).tolist(), key=str)[:10])
-        raise ValueError(f"--pos-label {text!r} is not a label of the --y-true column "
-                         f"(its labels: {shown})")
-    value = found[0]
-    return value.item() if hasattr(value, "item") else value
 
 
 def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str | None,

@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._labels import encode_labels, positive_index
+from dartboard._labels import canonical_positive, encode_labels, positive_index
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
@@ -197,12 +197,9 @@ def positive_class(labels: np.ndarray, pos_label: Any
     if pos_label is not None:
         return check_positive(labels, pos_label), None, None
     values = [_python(v) for v in labels.tolist()]
-    numbers = all(isinstance(v, (bool, int, float)) for v in values)
-    for canonical in ({0, 1}, {-1, 1}):
-        if numbers and set(values) <= canonical:
-            return 1, Assumption("positive_class", 1, (
-                f"labels {values}: scikit-learn's rule for "
-                f"{{{', '.join(map(str, sorted(canonical)))}}}")), None
+    if canonical_positive(labels) is not None:
+        return 1, Assumption("positive_class", 1, (
+            f"labels {values}: scikit-learn's rule for {{0, 1}} and {{-1, 1}}")), None
     return None, None, (f"the labels are {values[:5]}{'...' if len(values) > 5 else ''}: "
                         "which one is the positive class is not known; pass pos_label= "
                         "(precision, recall, F1, the rates and the ranking metrics are "
