@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
-from _fuzz import METRICS, _cast, make_data, relabel, weights, wrap
+from _fuzz import METRICS, _cast, make_data, relabel, unit_weights, weights, wrap
 
 from dartboard.cli._io import is_bad_input
 
@@ -246,7 +246,7 @@ def _sklearn(spec: Any, y: Any, other: Any, kw: dict) -> float | None:
         return None
     kw = {k: v for k, v in kw.items() if k in inspect.signature(sk).parameters}
     if "sample_weight" in kw:
-        kw["sample_weight"] = np.asarray(kw["sample_weight"], dtype=np.float64)
+        kw["sample_weight"] = unit_weights(kw["sample_weight"])
     if spec.name in SCALE_FREE:
         y, other = _unit_scale(y, other)
     try:

@@ -318,3 +318,18 @@ def test_stability_metrics_refuse_lists_by_name(argument):
         kwargs = {argument: kwargs[argument]}
     with pytest.raises((ValueError, TypeError), match=argument):
         db.stability_metrics(probas, **kwargs)
+
+
+@pytest.mark.parametrize("scale", [1e-320, 1e300])
+def test_streamed_weights_beyond_a_common_scale_are_refused_by_name(tmp_path, scale):
+    # MCC came out 0.0 (1e-320) or nan (1e300) and WMAPE 0.0: the states' sums and
+    # products lost the weights; in memory they are rescaled, a stream has no one scale
+    from dartboard.scale import evaluate_parquet
+
+    pred = (SCORE >= 0.5).astype(int)
+    pd.DataFrame({"y": Y, "p": pred, "w": np.full(N, scale)}).to_parquet(tmp_path / "w.parquet")
+    with pytest.raises(ValueError, match="sample_weight column 'w' holds weights"):
+        evaluate_parquet(tmp_path / "w.parquet", y_true="y", y_pred="p", sample_weight="w")
+    ev = quiet(db.evaluate, Y, pred, sample_weight=np.full(N, scale), **FAST)
+    assert ev.overall.loc["matthews_corrcoef", "estimate"] == pytest.approx(
+        skm.matthews_corrcoef(Y, pred))

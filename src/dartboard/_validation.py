@@ -56,6 +56,7 @@ __all__ = [
     "rows_array",
     "to_float64",
     "to_numpy",
+    "WEIGHT_RANGE",
 ]
 
 
@@ -332,17 +333,17 @@ def check_sample_weight(sample_weight: Any, n_samples: int, *,
 
 
 #: float weights whose largest magnitude lies in this range are used as they are
-_WEIGHT_RANGE = (2.0 ** -100, 2.0 ** 100)
+WEIGHT_RANGE = (2.0 ** -100, 2.0 ** 100)
 
 
 def rescaled_weights(w: np.ndarray) -> np.ndarray:
     """Checked weights times the power of two that brings their largest magnitude into
-    [0.5, 1) when it lies outside ``_WEIGHT_RANGE`` (see :func:`check_sample_weight`);
+    [0.5, 1) when it lies outside ``WEIGHT_RANGE`` (see :func:`check_sample_weight`);
     integer weights and weights inside the range unchanged (no copy)."""
     if w.dtype.kind != "f" or not w.size:
         return w
     largest = float(np.max(np.abs(w)))
-    if largest == 0.0 or _WEIGHT_RANGE[0] <= largest <= _WEIGHT_RANGE[1]:
+    if largest == 0.0 or WEIGHT_RANGE[0] <= largest <= WEIGHT_RANGE[1]:
         return w
     with np.errstate(under="ignore"):  # weights 2**-1074 times the largest: no mass
         return np.ldexp(w, -np.frexp(largest)[1])

@@ -9,7 +9,8 @@
   confidence interval, overall and per group, and the points of the figures.
 - :class:`EvaluationResult` and its parts (:class:`MetricRow`, :class:`RocPoints`,
   :class:`PrPoints`, :class:`Confusion`, :class:`CalibrationPoints`,
-  :class:`ErrorPoints`): frozen, typed; ``to_dict()`` gives the JSON section.
+  :class:`ErrorPoints`, :class:`Assumption`): frozen, typed; ``to_dict()`` gives the
+  JSON section.
 - :func:`infer_task`, :data:`TASKS`; :func:`calibration_points`.
 
 Names load lazily, so importing this package costs nothing until it is used.
@@ -25,5 +26,5 @@ __getattr__, __dir__, __all__ = attach(
      "._engine": ["evaluate_predictions", "infer_task", "TASKS"],
      "._points": ["calibration_points"],
      "._result": ["EvaluationResult", "MetricRow", "RocPoints", "PrPoints", "Confusion",
-                  "CalibrationPoints", "ErrorPoints"]},
+                  "CalibrationPoints", "ErrorPoints", "Assumption"]},
     namespace=globals())

@@ -296,30 +296,37 @@ def classification_inputs(y_true: Any, y_pred: Any, y_score: Any, proba: Any, ta
         notes += [note] if note is not None else []
         if no_positive is not None and (y_score is not None or proba is not None):
             raise ValueError(no_positive)
-    given_scores = y_score is not None
-    if proba is not None and task == "binary":
-        y_score = proba[:, positive_index(classes, positive, infer="strict")]
-    no_labels = None
-    if y_pred is None and proba is not None and threshold is None:
-        y_pred = classes[np.argmax(proba, axis=1)]
-        notes.append(Assumption("labels", "argmax of y_proba",
-                                "the most probable class (ties: the first in label order)"))
-    elif y_pred is None:
-        if threshold is None:
-            threshold, why = _usual_threshold(y_score)
-            if threshold is None:
-                no_labels = why
-            else:
-                notes.append(Assumption("threshold", threshold, why))
-        if threshold is not None:
-            index = positive_index(classes, positive, infer="strict")
-            y_pred = classes[np.where(y_score >= threshold, index, 1 - index)]
-    if given_scores and y_score.min() >= 0 and y_score.max() <= 1:
+    if y_score is not None and y_score.min() >= 0 and y_score.max() <= 1:
         notes.append(Assumption("scores", "probabilities", (
             "y_score lies in [0, 1]: log loss, Brier score and calibration read it as the "
             "positive class's probability")))
+    if proba is not None and task == "binary":
+        y_score = proba[:, positive_index(classes, positive, infer="strict")]
+    no_labels = None
+    if y_pred is None:
+        y_pred, no_labels = _derived_labels(y_score, proba, classes, positive, threshold,
+                                            notes)
     return Labelled(task, y_true, classes, labels, y_pred, y_score, proba, positive,
                     tuple(notes), no_labels, no_positive)
+
+
+def _derived_labels(y_score: np.ndarray | None, proba: np.ndarray | None,
+                    classes: np.ndarray, positive: Any, threshold: float | None,
+                    notes: list[Assumption]) -> tuple[np.ndarray | None, str | None]:
+    """``(labels, None)`` cut from the scores (``threshold``, or the usual cut of
+    binary scores, or the most probable class of probabilities), or ``(None, why)``;
+    what was decided is added to ``notes``."""
+    if proba is not None and threshold is None:
+        notes.append(Assumption("labels", "argmax of y_proba",
+                                "the most probable class (ties: the first in label order)"))
+        return classes[np.argmax(proba, axis=1)], None
+    if threshold is None:
+        threshold, why = _usual_threshold(y_score)
+        if threshold is None:
+            return None, why
+        notes.append(Assumption("threshold", threshold, why))
+    index = positive_index(classes, positive, infer="strict")
+    return classes[np.where(y_score >= threshold, index, 1 - index)], None
 
 
 def _probabilities(proba: Any, y_true: np.ndarray, classes: np.ndarray) -> np.ndarray:

@@ -25,6 +25,7 @@ from dartboard._labels import positive_label
 from dartboard._rng import check_random_state
 from dartboard._validation import (
     MAX_BINS,
+    WEIGHT_RANGE,
     as_float_array,
     check_confidence_level,
     check_int,
@@ -500,13 +501,29 @@ def _grouped(spec: Spec, columns: dict[str, Any], n: int) -> StateBundle:
     return out
 
 
+def _streamable_weights(w: np.ndarray, spec: Spec) -> np.ndarray:
+    """Weights whose sums keep their precision in every state. In memory, weights of
+    any scale are multiplied by one power of two first (a ratio cannot notice); a
+    stream has no one scale to bring them to, and denormal weights (1e-320) lose
+    their digits in the states' products while weights near 1e300 overflow them, so
+    a batch whose largest weight lies outside ``WEIGHT_RANGE`` is refused."""
+    largest = float(np.max(np.abs(w))) if w.size else 0.0
+    if largest and not WEIGHT_RANGE[0] <= largest <= WEIGHT_RANGE[1]:
+        raise ValueError(f"{spec.describe_column('sample_weight')} holds weights of "
+                         f"{largest:g}, beyond what streamed sums keep exact (2**-100 to "
+                         "2**100); multiply the column by one constant first (the metrics "
+                         "are ratios of weighted sums and do not change)")
+    return w
+
+
 def _bundle(spec: Spec, columns: dict[str, Any], n: int) -> StateBundle:
     from dartboard.metrics import ConfusionCounts
 
     w = None
     if spec.sample_weight is not None:
-        w = check_sample_weight(np.asarray(columns[spec.sample_weight]), n,
-                                name=spec.describe_column("sample_weight"))
+        w = _streamable_weights(check_sample_weight(
+            np.asarray(columns[spec.sample_weight]), n,
+            name=spec.describe_column("sample_weight")), spec)
     out = StateBundle(n_rows=n)
     true_name = spec.describe_column("y_true")
     if spec.task == "regression":
