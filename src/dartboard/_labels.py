@@ -233,11 +233,13 @@ def _factorize(arrays: Sequence[np.ndarray], names: Sequence[str]
     except TypeError:  # an object array holding lists, dicts, arrays...
         _raise_unhashable(arrays, names)
     uniques = np.asarray(uniques)
-    if (codes < 0).any():
-        raise ValueError(f"{' or '.join(names)} contains missing values (None or NaN); "
-                         "class labels must all be present")
     bounds = np.cumsum([0] + [a.shape[0] for a in arrays])
     parts = [codes[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+    for name, part in zip(names, parts):
+        missing = int(np.count_nonzero(part < 0))
+        if missing:
+            raise ValueError(f"{name} contains {missing} missing value(s) (None, NaN or "
+                             "NA); class labels must all be present")
     if uniques.dtype.kind == "O":
         for name, part in zip(names, parts):
             seen = np.bincount(part, minlength=uniques.shape[0]) > 0
