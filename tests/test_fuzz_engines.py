@@ -155,6 +155,17 @@ def test_exact_permutation_ties_near_zero_mean_count_as_ties():
         assert res.pvalue == extreme.mean(), alternative
 
 
+def test_bca_counts_replicates_equal_to_the_estimate_within_rounding_as_ties():
+    # the weighted accuracy of uint64 labels is a sum over matches, that of the same
+    # labels as objects a trace of the confusion matrix: they differ in the last bit,
+    # and replicates equal to the estimate fell on either side of it, moving the BCa
+    # bias correction (low 0.1230 against 0.1266); the case the long profile found
+    case = Case(n=5, n_classes=4, container="masked", dtype="object", scale=1e-200,
+                seed=1320982913, labels="huge", weights="float")
+    outcome, where, disagreement = run_engine(ENGINES["interval"], case)
+    assert outcome == "ok" and disagreement is None, where
+
+
 @pytest.mark.parametrize("method", ["clopper-pearson", "jeffreys"])
 def test_beta_proportion_intervals_keep_their_order_at_huge_counts(method):
     # weights near 2**60 make counts past betaincinv's accuracy: the bounds came out

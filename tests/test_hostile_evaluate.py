@@ -333,3 +333,15 @@ def test_streamed_weights_beyond_a_common_scale_are_refused_by_name(tmp_path, sc
     ev = quiet(db.evaluate, Y, pred, sample_weight=np.full(N, scale), **FAST)
     assert ev.overall.loc["matthews_corrcoef", "estimate"] == pytest.approx(
         skm.matthews_corrcoef(Y, pred))
+
+
+def test_python_ints_beyond_int64_are_labels_not_a_regression():
+    # an object array of Python ints was read as floats: beyond 2**53 every label became
+    # the same float, the task a regression and every error 0 (found by the long fuzz)
+    y = np.array([0, 1, 2, 2, 0, 2, 1, 0], dtype=np.uint64) + np.uint64(2**63)
+    p = np.array([0, 1, 2, 2, 0, 0, 1, 1], dtype=np.uint64) + np.uint64(2**63)
+    as_objects = quiet(db.evaluate, y.astype(object), p.astype(object), **FAST)
+    as_uint64 = quiet(db.evaluate, y, p, **FAST)
+    assert as_objects.task == as_uint64.task == "multiclass"
+    pd.testing.assert_frame_equal(as_objects.overall, as_uint64.overall)
+    assert as_objects.overall.loc["accuracy", "estimate"] == pytest.approx(0.75)

@@ -122,10 +122,12 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
     metric functions, or callables ``f(y_true, y_pred, sample_weight=None)``);
     None means every metric the registry reports for the task that the given
     columns feed. ``pos_label`` is the positive class of a binary task (default:
-    1 for labels among {0, 1} or {-1, 1}; other labels need it). ``ci`` is the interval method: ``auto`` (the registry's
-    default per metric), a proportion method (``wilson``, ``wald``, ...; other
-    metrics then get their default), ``delong`` (ROC AUC; likewise) or a bootstrap
-    method. Metrics without a valid interval (a sample maximum) get none. With
+    1 for labels among {0, 1} or {-1, 1}; other labels need it). ``ci`` is the
+    interval method: ``auto`` (the registry's default per metric), a proportion
+    method (``wilson``, ``wald``, ...; other metrics then get their default),
+    ``delong`` (ROC AUC; likewise) or a bootstrap method. Metrics without a valid
+    interval (a sample maximum) get none; one whose interval cannot be formed
+    keeps its estimate, with a nan interval and ``n/a (why)`` as its method. With
     ``groups`` (one column or several: their intersections), every row is
     computed on each group too. Binary scores only: ``threshold_criterion`` (and
     ``threshold_target``) add the operating point of :func:`dartboard.select_threshold`,
@@ -141,9 +143,10 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
     ((15, 5), (0, 20))
     """
     return build_result(prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba,
-                                threshold=threshold, task=task, ci=ci, confidence_level=confidence_level,
-                                n_resamples=n_resamples, random_state=random_state,
-                                groups=groups, metrics=metrics, sample_weight=sample_weight,
+                                threshold=threshold, task=task, ci=ci,
+                                confidence_level=confidence_level, n_resamples=n_resamples,
+                                random_state=random_state, groups=groups, metrics=metrics,
+                                sample_weight=sample_weight,
                                 pos_label=pos_label, threshold_criterion=threshold_criterion,
                                 threshold_target=threshold_target, curve_bands=curve_bands),
                         model)

@@ -169,8 +169,8 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
     model = check_model_name(model)
     root = seed_sequence(random_state)
     plan = prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba,
-                   threshold=threshold, task=task, ci=ci, confidence_level=confidence_level, n_resamples=n_resamples,
-                   random_state=random_state, groups=groups,
+                   threshold=threshold, task=task, ci=ci, confidence_level=confidence_level,
+                   n_resamples=n_resamples, random_state=random_state, groups=groups,
                    metrics=metrics, sample_weight=sample_weight, pos_label=pos_label,
                    threshold_criterion=threshold_criterion,
                    threshold_target=threshold_target, curve_bands=curve_bands)

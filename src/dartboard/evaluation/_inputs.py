@@ -15,8 +15,9 @@ The task (``task="auto"``)
     ``y_score``: binary; ``y_proba``: binary with two columns, multiclass with
     more. Labels alone: regression when ``y_true`` holds non-integer numbers (or
     floats beyond 2**53, which are whole but no exact label), or when ``y_pred``
-    does and ``y_true`` holds more than ``FEW_LABELS`` distinct numbers. When ``y_pred`` holds non-integer numbers and ``y_true`` at most
-    ``FEW_LABELS`` distinct integers, scores passed where labels belong
+    does and ``y_true`` holds more than ``FEW_LABELS`` distinct numbers. When
+    ``y_pred`` holds non-integer numbers and ``y_true`` at most ``FEW_LABELS``
+    distinct integers, scores passed where labels belong
     (``evaluate(y, model.predict_proba(X)[:, 1])``) and a regression of a small
     count look alike: an error asks for ``y_score=`` or ``task="regression"``.
     Otherwise the distinct labels of both columns, after one common encoding
@@ -128,8 +129,10 @@ def _numbers(a: np.ndarray, name: str) -> np.ndarray | None:
     if a.dtype.kind == "O" and a.size:
         import pandas as pd
 
-        if pd.api.types.infer_dtype(a, skipna=False) in ("floating", "integer",
-                                                         "mixed-integer-float", "decimal"):
+        kind = pd.api.types.infer_dtype(a, skipna=False)
+        if kind == "integer":
+            return a  # Python ints: whole, and exact beyond float64's 2**53
+        if kind in ("floating", "mixed-integer-float", "decimal"):
             return as_float_array(a, name=name)
     return None
 

@@ -64,8 +64,8 @@ def _target_kind(y: np.ndarray) -> str:
     return "multiclass-multioutput" if integral else "continuous-multioutput"
 
 
-def multilabel_pair(y_true: Any, y_pred: Any, sample_weight: Any, *,
-                    scale_free: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
+def multilabel_pair(y_true: Any, y_pred: Any, sample_weight: Any, *, scale_free: bool = False
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
     """Both indicators and the weights when either argument is a 2-D indicator
     (with more than one column), None for 1-D labels; a mix is an error, as in
     scikit-learn. ``scale_free``: the caller takes a ratio of weighted sums

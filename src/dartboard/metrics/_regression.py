@@ -70,7 +70,8 @@ _ALL = frozenset({"sse", "sae", "sape", "sat", "max", "moments_true", "moments_e
 
 def _regression_iv(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: Any, *,
                    positive_weight: bool = True, allow_negative: bool = True,
-                   scale_free: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, Any]:
+                   scale_free: bool = True
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, Any]:
     """Float64 targets of shape (n,) or (n, k), weights and checked ``multioutput``.
 
     Finiteness is not checked here (see :func:`_finite_or_raise`).

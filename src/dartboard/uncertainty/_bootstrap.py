@@ -121,10 +121,18 @@ def bootstrap_interval(estimate: float, reps: Replicates, confidence_level: floa
     return float(low), float(high), se, method, values
 
 
+#: replicates within this many units of the last place of the estimate tie with it
+_TIE_ULPS = 64
+
+
 def _bca_levels(estimate: float, values: np.ndarray, reps: Replicates,
                 alpha: float) -> np.ndarray | None:
-    share = (np.count_nonzero(values < estimate)
-             + np.count_nonzero(values <= estimate)) / (2.0 * values.shape[0])
+    # replicates equal to the estimate count half; "equal" within rounding, as the
+    # estimate and the replicates may be sums taken in another order
+    scale = max(abs(estimate), float(np.max(np.abs(values))))
+    tie = _TIE_ULPS * np.finfo(np.float64).eps * scale
+    share = (np.count_nonzero(values < estimate - tie)
+             + np.count_nonzero(values <= estimate + tie)) / (2.0 * values.shape[0])
     if share <= 0.0 or share >= 1.0:
         warnings.warn("BCa is undefined because the estimate lies outside the bootstrap "
                       "distribution (bias correction z0 is infinite); the percentile "
