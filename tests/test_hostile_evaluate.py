@@ -345,3 +345,17 @@ def test_python_ints_beyond_int64_are_labels_not_a_regression():
     assert as_objects.task == as_uint64.task == "multiclass"
     pd.testing.assert_frame_equal(as_objects.overall, as_uint64.overall)
     assert as_objects.overall.loc["accuracy", "estimate"] == pytest.approx(0.75)
+
+
+def test_one_metric_beyond_float64_does_not_fail_the_evaluation():
+    # MSE of values near 1e200 is inf (scikit-learn's too): the whole regression was
+    # refused as "undefined"; the other metrics are numbers (found by the long fuzz)
+    y = np.array([1.5, 2.5, 3.5, 4.0]) * 1e200
+    p = np.array([1.4, 2.5, 3.7, 4.2]) * 1e200
+    ev = quiet(db.evaluate, y, p, **FAST)
+    row = ev.overall.loc["mean_squared_error"]
+    assert row["estimate"] == np.inf and np.isnan(row["low"]) and row["method"].startswith("n/a")
+    assert ev.overall.loc["mean_absolute_error", "estimate"] == pytest.approx(
+        skm.mean_absolute_error(y, p))
+    assert ev.overall.loc["r2", "estimate"] == pytest.approx(
+        skm.r2_score(y / 1e200, p / 1e200))

@@ -511,8 +511,8 @@ class _GroupCounts:
         n = int(self.state.matrix.sum()) if self.groups is None else int(self.groups.size.sum())
         estimate = float(self.state.compute(c.spec.name, **c.kwargs))
         if not np.isfinite(estimate):
-            raise ValueError(f"{c.spec.name} is undefined on this data (it is {estimate}); "
-                             "no interval can be formed")
+            return _no_interval(c, estimate, ValueError(
+                f"{c.spec.name} is undefined on this data (it is {estimate})"), opts, n, group)
         try:
             res = _count_interval(c.spec, self.state, estimate,
                                   _method_for(opts.ci, c.spec, c.kwargs), opts.confidence_level,
@@ -526,9 +526,10 @@ class _GroupCounts:
 
 def _no_interval(c: Chosen, estimate: float, exc: ValueError, opts: _Options, n: int,
                  group: str | None) -> MetricRow:
-    """The row of a metric whose estimate is defined but whose interval is not (a
-    bootstrap undefined on every resample, say): the estimate, a nan interval and why.
-    One such metric does not fail the evaluation; the overall row also warns."""
+    """The row of a metric whose interval cannot be formed (a bootstrap undefined on
+    every resample; an estimate that is itself nan, or inf beyond float64's range):
+    the estimate, a nan interval and why. One such metric does not fail the
+    evaluation; the overall row also warns."""
     why = str(exc).split(";")[0][:100]
     if group is None:
         import warnings
@@ -579,10 +580,9 @@ def _row(c: Chosen, task: str, y_true: np.ndarray, other: np.ndarray,
                        confidence_level=opts.confidence_level, n_resamples=opts.n_resamples,
                        random_state=opts.random_state, sample_weight=w, **c.kwargs)
     except ValueError as exc:
-        # the estimate decides: undefined (or refused) it fails the row as before
+        # a metric that refuses the data fails the evaluation (its group's row); one
+        # that gives a number keeps it, even nan or inf, and its interval says why not
         estimate = float(c.function(y_true, other, **c.kwargs, **weights))
-        if not np.isfinite(estimate):
-            raise
         return _no_interval(c, estimate, exc, opts, n, group)
     return MetricRow(c.label, float(res.estimate), float(res.low), float(res.high),
                      str(res.method), float(res.confidence_level), n, group)
