@@ -1,5 +1,7 @@
 """Fuzz the engines above the metrics: compare_models, interval, delong_test,
-mcnemar_test, permutation_test, cv_interval, corrected_ttest and evaluate.
+mcnemar_test, permutation_test, cv_interval, corrected_ttest, evaluate (labels,
+scores, both, threshold, float32 probabilities, groups, weights) and
+stability_metrics, and hostile inputs that every one of them must refuse by name.
 
 Each example hands hostile containers, dtypes, layouts, scales, labels and weights to
 one engine (tests/_fuzz_engines.py): the answer must equal the plain numpy answer or
