@@ -1,9 +1,17 @@
 """Long fuzz profile: every public scalar metric and every engine above them
 (interval, compare_models, delong_test, mcnemar_test, permutation_test, cv_interval,
-corrected_ttest, evaluate), and the surfaces that touch files and stores (streamed
-Parquet and Dask over hostile folders, the writers over FIFOs and links, MLflow keys,
-``dartboard report`` over hand-edited results: tests/_fuzz_files.py), hostile cases
-until a time budget is spent.
+corrected_ttest, evaluate, stability_metrics), and the surfaces that touch files and
+stores (streamed Parquet and Dask over hostile folders, the writers over FIFOs and links,
+MLflow keys, ``dartboard report`` over hand-edited results: tests/_fuzz_files.py),
+hostile cases until a time budget is spent. ``evaluate`` is drawn over its input
+surfaces: labels, scores (probabilities, decision values, risk scores with
+``threshold=``), labels with scores or probabilities, float32 probabilities, groups as
+one column, a dict or a list of columns, weights; its reference is scikit-learn on the
+labels and scores the documented rules give, and a plain loop over each group's rows.
+``hostile_inputs`` hands evaluate, interval, compare_models and stability_metrics
+inputs that must be refused by name (missing or mixed labels, NaN scores, lists as
+labels or groups, probability rows off 1, negative weights, NA or 3-D rows for a
+user's callable): an accepted one is a crash.
 
 Usage: python benchmarks/fuzz_long.py [SECONDS_PER_FUNCTION] [MAX_CASES] [SEED] [NAMES]
 (defaults 20, 5000, 0, every function; NAMES is a comma-separated subset)
@@ -12,8 +20,8 @@ The cases and rules are those of tests/test_fuzz.py and tests/test_fuzz_engines.
 (tests/_fuzz.py, tests/_fuzz_engines.py): containers (list, numpy, read-only,
 Fortran column, strided, masked without a mask, pandas, polars, pyarrow), dtypes,
 scales 1e-200 and 1e200, labels moved beyond 2**62, below zero or beyond the int64
-range, weights up to 2**60. Per function the table prints the examples run and how
-they ended: ``crash`` (an exception other than a deliberate ValueError/TypeError),
+range, weights up to 2**60, denormal (1e-321) or near 1e300. Per function the table
+prints the examples run and how they ended: ``crash`` (an exception other than a deliberate ValueError/TypeError),
 ``mutated`` (an input changed), ``differs`` (another number for the same values in
 another container, or an accepted value refused in one container), ``reference``
 (the plain answer disagrees with scikit-learn, SciPy, statsmodels or a plain-loop

@@ -30,7 +30,7 @@ METRICS = [s for s in specs() if s.scalar and s.tasks]
 
 CONTAINERS = ("list", "numpy", "readonly", "fortran2d", "strided", "masked", "pandas",
               "polars", "pyarrow")
-WEIGHTS = ("none", "int", "float", "big")
+WEIGHTS = ("none", "int", "float", "big", "tiny", "huge")
 DTYPES = ("int8", "int32", "int64", "uint8", "uint64", "float16", "float32", "float64",
           "bool", "object")
 
@@ -52,14 +52,32 @@ def relabel(a: np.ndarray, how: str) -> np.ndarray:
 
 
 def weights(n: int, how: str, rng: np.random.Generator) -> np.ndarray | None:
-    """Sample weights: none, small integers, floats, or integers near the int64 range."""
+    """Sample weights: none, small integers, floats, integers near the int64 range, or
+    floats at the ends of float64's range (denormal, near its largest)."""
     if how == "int":
         return rng.integers(1, 5, n)
     if how == "float":
         return rng.random(n) + 0.1
     if how == "big":
         return np.full(n, 2**60, dtype=np.int64)
+    if how == "tiny":
+        return (rng.integers(1, 5, n) * 1e-321).astype(np.float64)  # denormal
+    if how == "huge":
+        return (rng.random(n) + 0.1) * 1e300
     return None
+
+
+def unit_weights(w: np.ndarray | None) -> np.ndarray | None:
+    """``w`` as float64 times the power of two bringing its largest value near 1: exact,
+    and what a ratio of weighted sums cannot notice (scikit-learn's sums of denormal or
+    huge weights under- or overflow, dartboard rescales: the oracle gets them rescaled)."""
+    if w is None:
+        return None
+    w = np.asarray(w, dtype=np.float64)
+    largest = float(np.max(np.abs(w))) if w.size else 0.0
+    if largest == 0.0 or 2.0**-100 <= largest <= 2.0**100:
+        return w
+    return np.ldexp(w, -int(np.frexp(largest)[1]))
 
 
 def make_data(spec: Any, rng: np.random.Generator, n: int, n_classes: int
@@ -227,7 +245,7 @@ def sklearn_agrees(spec: Any, y: np.ndarray, other: np.ndarray,
         kw["sample_weight"] = w
     ours_status, ours = call(spec.function, y, other, **kw)
     if w is not None:
-        kw["sample_weight"] = w.astype(np.float64)
+        kw["sample_weight"] = unit_weights(w)
     theirs_status, theirs = call(sk, y, other, **kw)
     if ours_status == theirs_status == "ok" and not _equal(ours, theirs):
         return False, f"{spec.name}: dartboard {ours!r}, sklearn {theirs!r}"

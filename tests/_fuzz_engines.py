@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
-from _fuzz import METRICS, _cast, make_data, relabel, weights, wrap
+from _fuzz import METRICS, _cast, make_data, relabel, unit_weights, weights, wrap
 
 from dartboard.cli._io import is_bad_input
 
@@ -99,12 +99,23 @@ def _snapshot(x: Any) -> Any:
 def _untouched(before: Any, after: Any) -> bool:
     if before is None:
         return True
+    if isinstance(before, np.ndarray) and before.dtype.kind == "O":  # None, pd.NA, lists
+        return (after.dtype.kind == "O" and before.shape == after.shape
+                and all(a is b or _equal_values(a, b)
+                        for a, b in zip(before.ravel(), after.ravel())))
     if isinstance(before, np.ndarray):
         return (before.dtype == after.dtype and before.shape == after.shape
                 and np.array_equal(before, after, equal_nan=before.dtype.kind in "fc"))
     if hasattr(before, "equals"):
         return bool(before.equals(after))
     return before == after
+
+
+def _equal_values(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):  # pd.NA == pd.NA has no truth value
+        return False
 
 
 def _same(a: tuple, b: tuple, rtol: float = 1e-6) -> bool:
@@ -235,7 +246,7 @@ def _sklearn(spec: Any, y: Any, other: Any, kw: dict) -> float | None:
         return None
     kw = {k: v for k, v in kw.items() if k in inspect.signature(sk).parameters}
     if "sample_weight" in kw:
-        kw["sample_weight"] = np.asarray(kw["sample_weight"], dtype=np.float64)
+        kw["sample_weight"] = unit_weights(kw["sample_weight"])
     if spec.name in SCALE_FREE:
         y, other = _unit_scale(y, other)
     try:
@@ -517,65 +528,272 @@ def _ref_corrected(arrays: dict, kw: dict, out: tuple) -> str | None:
 
 # ------------------------------------------------------------------ evaluate
 
-TASKS = ("binary scores", "binary labels", "multiclass labels", "multiclass proba",
+TASKS = ("binary scores", "binary labels", "binary labels+scores", "binary threshold",
+         "multiclass labels", "multiclass proba", "multiclass labels+proba", "float32 proba",
          "regression")
+#: how groups are handed over: none, one column, a dict of columns, a list of columns
+GROUP_FORMS = ("none", "column", "dict", "list")
+
+
+def _binary_scores(rng: np.random.Generator, y01: np.ndarray, case: Case
+                   ) -> tuple[np.ndarray, float | None]:
+    """Scores of the positive class and the threshold to pass (None: the usual cut):
+    probabilities, decision values around 0, or positive risk scores with a threshold."""
+    kind = int(rng.integers(3))
+    raw = np.round(np.clip(0.3 * y01 + 0.7 * rng.random(y01.shape[0]), 0, 1), 3)
+    if kind == 0:
+        return raw * min(case.scale, 1.0), None  # still in [0, 1]
+    if kind == 1:
+        return (raw - 0.5) * case.scale, None
+    return (raw + 0.25) * case.scale, float(np.median(raw) + 0.25) * case.scale
 
 
 def _draw_evaluate(rng: np.random.Generator, case: Case) -> tuple[dict, tuple, dict]:
     task = TASKS[int(rng.integers(len(TASKS)))]
-    n = max(case.n, 2 * case.n_classes)
-    kind = {"binary scores": "roc_auc_score", "binary labels": "accuracy_score",
-            "multiclass labels": "cohen_kappa_score", "multiclass proba": "log_loss",
-            "regression": "mean_absolute_error"}[task]
-    spec = next(s for s in METRICS if s.name == kind)
-    if task == "multiclass proba":
-        y = rng.integers(0, case.n_classes, n)
-        y[:case.n_classes] = np.arange(case.n_classes)
-        other = np.round(rng.dirichlet(np.ones(case.n_classes), n), 3)
-        other[:, -1] = 1.0 - other[:, :-1].sum(axis=1)
-        other = np.clip(other, 0.0, 1.0)
-        y = relabel(y, case.labels)
-    else:
-        if task.startswith("binary"):
-            case = dataclass_replace(case, n_classes=2)
+    binary = task.startswith("binary")
+    k = 2 if binary else case.n_classes
+    n = max(case.n, 2 * k)
+    kw: dict[str, Any] = {}
+    if task == "regression":
+        spec = next(s for s in METRICS if s.name == "mean_absolute_error")
         y, other, _ = _labelled(spec, rng, dataclass_replace(case, n=n))
-    argument = {"roc_auc_score": "y_score", "log_loss": "y_proba"}.get(kind, "y_pred")
-    arrays = {"y_true": y, argument: other}
-    w = weights(y.shape[0], case.weights, rng)
+        arrays, labels = {"y_true": y, "y_pred": other}, ("y_true",)
+    else:
+        y01 = rng.integers(0, k, n)
+        y01[:k] = np.arange(k)
+        pred01 = np.where(rng.random(n) < 0.7, y01, rng.integers(0, k, n))
+        y, pred = relabel(y01, case.labels), relabel(pred01, case.labels)
+        arrays, labels = {"y_true": y}, ("y_true",)
+        if task in ("binary labels", "multiclass labels") or "labels+" in task:
+            arrays["y_pred"], labels = pred, ("y_true", "y_pred")
+        if task in ("binary scores", "binary labels+scores", "binary threshold"):
+            arrays["y_score"], threshold = _binary_scores(rng, y01, case)
+            if threshold is not None and task != "binary labels+scores":
+                kw["threshold"] = threshold  # with y_pred the labels are given
+        if task in ("multiclass proba", "multiclass labels+proba", "float32 proba"):
+            draws = rng.gamma(1.0 + 2.0 * (np.arange(k) == y01[:, None]))  # Dirichlet rows
+            proba = draws / draws.sum(axis=1, keepdims=True)
+            if task == "float32 proba" and case.container != "list":
+                # what many models' predict_proba returns (a list of Python floats is
+                # float64, whose rows then do not sum to 1 in float64's tolerance)
+                arrays["y_proba"] = proba.astype(np.float32)
+            else:
+                proba = np.round(proba, 3)
+                proba[:, -1] = 1.0 - proba[:, :-1].sum(axis=1)
+                arrays["y_proba"] = np.clip(proba, 0.0, 1.0)
+        if k == 2 and case.labels != "none":  # other labels than 0/1 need it
+            kw["pos_label"] = relabel(np.array([1]), case.labels)[0].item()
+    form = GROUP_FORMS[int(rng.integers(len(GROUP_FORMS)))]
+    if form != "none":
+        kw["groups"] = form
+        arrays["group_0"] = rng.choice(np.array(["a", "b", "c"]), n)
+        if form != "column":
+            arrays["group_1"] = rng.integers(0, 2, n)
+    w = weights(n, case.weights, rng)
     if w is not None:
         arrays["sample_weight"] = w
-    labels = ("y_true", "y_pred") if spec.input == "labels" else ("y_true",)
-    return arrays, labels, {}
+    return arrays, labels, kw
+
+
+def _evaluate_arguments(arrays: dict, kw: dict) -> dict:
+    """``dartboard.evaluate``'s keywords from a case's arrays and options."""
+    out = {k: v for k, v in arrays.items() if not k.startswith("group_")}
+    out.update({k: v for k, v in kw.items() if k in ("threshold", "pos_label")})
+    form = kw.get("groups")
+    columns = [arrays[k] for k in sorted(arrays) if k.startswith("group_")]
+    if form == "column":
+        out["groups"] = columns[0]
+    elif form == "dict":
+        out["groups"] = {"letter": columns[0], "digit": columns[1]}
+    elif form == "list":
+        out["groups"] = columns
+    return out
+
+
+def _evaluated(arrays: dict, kw: dict) -> Any:
+    import dartboard as db
+
+    return db.evaluate(**_evaluate_arguments(arrays, kw), n_resamples=40, random_state=0)
 
 
 def _call_evaluate(arrays: dict, kw: dict) -> tuple:
-    import dartboard as db
+    ev = _evaluated(arrays, kw)
+    rows = ev.to_dict()["metrics"]
+    out = [math.nan if v is None else v for r in sorted(rows, key=lambda r: r["metric"])
+           for v in (r["estimate"], r["low"], r["high"])]  # None: no interval
+    if ev.by_group is not None:
+        frame = ev.by_group.sort_index()
+        out += [float(v) for v in frame[["estimate", "low", "high"]].to_numpy().ravel()]
+        out += [float(v) for v in ev.difference()["estimate"]]
+    return tuple(out)
 
-    rows = db.evaluate(**arrays, n_resamples=40, random_state=0).to_dict()["metrics"]
-    return tuple(math.nan if v is None else v for r in sorted(rows, key=lambda r: r["metric"])
-                 for v in (r["estimate"], r["low"], r["high"]))  # None: no interval
+
+def _labels_used(arrays: dict, kw: dict, classes: np.ndarray, positive: Any) -> Any:
+    """The labels of the count metrics, derived here by the documented rules: y_pred,
+    scores cut at the threshold (given, 0.5 for [0, 1], 0 around 0), the argmax."""
+    if "y_pred" in arrays:
+        return arrays["y_pred"]
+    if "y_proba" in arrays:
+        return classes[np.argmax(np.asarray(arrays["y_proba"], dtype=np.float64), axis=1)]
+    s = np.asarray(arrays["y_score"], dtype=np.float64)
+    cut = kw.get("threshold")
+    if cut is None:
+        cut = 0.5 if s.min() >= 0 and s.max() <= 1 else 0.0 if s.min() < 0 < s.max() else None
+    if cut is None:
+        return None
+    negative = classes[classes != positive][0]
+    return np.where(s >= cut, positive, negative)
+
+
+def _inputs_of(arrays: dict, kw: dict, task: str, positive: Any) -> dict:
+    """What feeds each metric input kind, independently of the engine."""
+    y = arrays["y_true"]
+    if task == "regression":
+        return {"values": arrays["y_pred"]}
+    classes = np.unique(y)
+    scores = arrays.get("y_score")
+    if "y_proba" in arrays:
+        proba = np.asarray(arrays["y_proba"], dtype=np.float64)
+        scores = proba[:, list(classes).index(positive)] if task == "binary" else proba
+    probabilities = scores if "y_proba" in arrays or (
+        scores is not None and np.min(scores) >= 0 and np.max(scores) <= 1) else None
+    return {"labels": _labels_used(arrays, kw, classes, positive), "scores": scores,
+            "probabilities": probabilities}
 
 
 def _ref_evaluate(arrays: dict, kw: dict, out: tuple) -> str | None:
-    import dartboard as db
     from dartboard.metrics._registry import specs
 
-    res = db.evaluate(**arrays, n_resamples=40, random_state=0)
-    task = res.to_dict()["task"]
+    res = _evaluated(arrays, kw)
+    task, positive = res.task, res.result.positive_label
     by_label = {s.table_label(task): s for s in specs() if s.scalar}
+    feeds = _inputs_of(arrays, kw, task, positive)
     y = arrays["y_true"]
-    other = next(arrays[k] for k in ("y_pred", "y_score", "y_proba") if k in arrays)
     for row in res.to_dict()["metrics"]:
         spec = by_label.get(row["metric"])
         if spec is None:
             continue
-        kw = dict(spec.multiclass) if task == "multiclass" else {}
+        other = feeds.get(spec.input)
+        if other is None:
+            return f"{row['metric']} reported without the input it needs ({spec.input})"
+        args = (y == positive, other) if task == "binary" and spec.input != "labels" \
+            else (y, other)
+        keywords = dict(spec.multiclass) if task == "multiclass" else {}
+        if task == "binary" and spec.input == "labels" and spec.pos_label:
+            keywords["pos_label"] = positive
         if "sample_weight" in arrays:
-            kw["sample_weight"] = arrays["sample_weight"]
-        theirs = _sklearn(spec, y, other, kw)
+            keywords["sample_weight"] = arrays["sample_weight"]
+        theirs = _sklearn(spec, *args, keywords)
         if theirs is not None and _disagree(row["metric"], row["estimate"], theirs):
             return _disagree(row["metric"], row["estimate"], theirs)
+    return _ref_groups(res, arrays)
+
+
+def _ref_groups(res: Any, arrays: dict) -> str | None:
+    """Each group's row count by a plain loop over the samples, and the gaps as the
+    largest minus the smallest group value."""
+    if res.by_group is None:
+        return None
+    columns = [arrays[k] for k in sorted(arrays) if k.startswith("group_")]
+    keys = list(zip(*columns))
+    frame = res.by_group.xs(res.metrics[0], level="metric")
+    for index, row in frame.iterrows():
+        key = index if isinstance(index, tuple) else (index,)
+        count = sum(1 for k in keys if k == key)
+        if row["n"] != count:
+            return f"group {key}: n {row['n']} != {count} rows"
+    gaps = res.difference()
+    for metric in gaps.index:
+        values = res.by_group.xs(metric, level="metric")["estimate"].to_numpy(dtype=float)
+        if np.isfinite(values).sum() >= 2:
+            msg = _disagree(f"difference of {metric}", gaps.loc[metric, "estimate"],
+                            float(np.nanmax(values) - np.nanmin(values)), 1e-9)
+            if msg:
+                return msg
     return None
+
+
+# ------------------------------------------------------------------ hostile input
+
+#: inputs that must be refused by name, never accepted and never crash
+HOSTILE = ("None label", "NA label", "mixed labels", "list labels", "nan score",
+           "group missing", "list groups", "proba rows", "negative weights",
+           "callable NA", "callable 3-D", "stability lists")
+
+
+class Accepted(Exception):
+    """A hostile input was accepted: a failure, whatever the container."""
+
+
+def _object(values: Any) -> np.ndarray:
+    out = np.empty(len(values), dtype=object)
+    out[:] = list(values)
+    return out
+
+
+def _draw_hostile(rng: np.random.Generator, case: Case) -> tuple[dict, tuple, dict]:
+    kind = HOSTILE[int(rng.integers(len(HOSTILE)))]
+    n = max(case.n, 4)
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]
+    score = np.round(rng.random(n), 3)
+    at = int(rng.integers(n))
+    arrays: dict[str, Any] = {"y_true": y, "y_score": score}
+    if kind in ("None label", "NA label", "mixed labels", "list labels"):
+        import pandas as pd
+
+        bad = {"None label": None, "NA label": pd.NA, "mixed labels": "x",
+               "list labels": [1]}[kind]
+        values = list(y)
+        values[at] = bad
+        arrays = {"y_true": _object(values), "y_pred": np.where(score >= 0.5, 1, 0)}
+    elif kind == "nan score":
+        arrays["y_score"] = np.where(np.arange(n) == at, np.nan, score)
+    elif kind in ("group missing", "list groups"):
+        groups = list(rng.choice(np.array(["a", "b"]), n))
+        groups[at] = None if kind == "group missing" else ["a"]
+        arrays["groups"] = _object(groups)
+    elif kind == "proba rows":
+        arrays = {"y_true": y, "y_proba": np.column_stack([1.01 - score, score])}
+    elif kind == "negative weights":
+        arrays["sample_weight"] = np.where(np.arange(n) == at, -1.0, 1.0)
+    elif kind.startswith("callable"):
+        import pandas as pd
+
+        values = list(y)
+        values[at] = pd.NA
+        arrays = {"y_true": _object(values) if kind == "callable NA" else
+                  np.zeros((n, 2, 2)), "y_pred": np.where(score >= 0.5, 1, 0)}
+    else:  # stability lists
+        groups = list(rng.choice(np.array(["a", "b"]), n))
+        groups[at] = ["a"]
+        arrays = {"probas": rng.random((3, n)), "groups": _object(groups)}
+    return arrays, (), {"kind": kind}
+
+
+def _share_equal(a: Any, b: Any) -> float:
+    return float(np.mean(np.asarray(a) == np.asarray(b)))
+
+
+def _call_hostile(arrays: dict, kw: dict) -> tuple:
+    import dartboard as db
+
+    kind = kw["kind"]
+    if kind == "stability lists":
+        db.stability_metrics(arrays["probas"], groups=arrays["groups"])
+    elif kind.startswith("callable"):
+        if len(arrays["y_pred"]) % 2:
+            db.interval(_share_equal, arrays["y_true"], arrays["y_pred"], n_resamples=20)
+        else:
+            db.compare_models(_share_equal, arrays["y_true"], arrays["y_pred"],
+                              np.asarray(arrays["y_pred"])[::-1].copy(), n_resamples=20)
+    else:
+        db.evaluate(**arrays, n_resamples=20, random_state=0)
+    raise Accepted(f"{kind} was accepted")
+
+
+def _ref_hostile(arrays: dict, kw: dict, out: tuple) -> str | None:
+    return None  # never reached: an accepted input raises Accepted
 
 
 # ---------------------------------------------------------- stability_metrics
@@ -622,6 +840,7 @@ ENGINES = {
     "cv_interval": Engine("cv_interval", _draw_folds, _call_cv_interval, _ref_cv_interval),
     "corrected_ttest": Engine("corrected_ttest", _draw_folds, _call_corrected, _ref_corrected),
     "evaluate": Engine("evaluate", _draw_evaluate, _call_evaluate, _ref_evaluate),
+    "hostile_inputs": Engine("hostile_inputs", _draw_hostile, _call_hostile, _ref_hostile),
     "stability_metrics": Engine("stability_metrics", _draw_stability, _call_stability,
                                 _ref_stability),
 }

@@ -11,6 +11,7 @@ from test_calibration import loop_error
 from dartboard.metrics import (
     CalibrationState,
     _calibration,
+    _probabilistic,
     _top_label,
     calibration_error,
 )
@@ -51,10 +52,9 @@ def tied_problems(draw):
 @given(tied_problems())
 def test_kernel_equals_max_and_argmax_with_ties(problem):
     proba, y = problem
-    k = proba.shape[1]
     with pytest.MonkeyPatch.context() as mp:
         small_blocks(mp)
-        conf, hit = _top_label.top_label(proba, y, _calibration._sum_tolerance(proba, k),
+        conf, hit = _top_label.top_label(proba, y, _probabilistic.proba_tolerance(proba),
                                          "range")
     want_conf, want_hit = oracle(proba, y)
     assert conf.dtype == proba.dtype

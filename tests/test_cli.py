@@ -137,7 +137,7 @@ def test_evaluate_semicolon_or_tab_separated_csv_with_string_labels(tmp_path, se
     df = pd.DataFrame({"y": y, "pred": np.where(rng.random(120) < 0.7, y, "no")})
     df.to_csv(tmp_path / "preds.csv", sep=sep, index=False)
     res = run("evaluate", tmp_path / "preds.csv", "--y-true", "y", "--y-pred", "pred",
-              "--n-resamples", "100", "--json")
+              "--n-resamples", "100", "--json", "--pos-label", "yes")
     assert res.exit_code == 0, res.output
     values = {m["metric"]: m["estimate"] for m in json.loads(res.stdout)["metrics"]}
     assert values["f1"] == pytest.approx(skm.f1_score(df.y, df.pred, pos_label="yes"))
@@ -261,16 +261,20 @@ def test_compare_auc_of_scores(files):
 @pytest.mark.parametrize("metric, a, b", [("f1", "pa", "pb"), ("precision", "pa", "pb"),
                                           ("average_precision", "sa", "sb"),
                                           ("brier_score_loss", "sa", "sb")])
-def test_compare_string_labels_use_the_greater_label_as_positive(tmp_path, metric, a, b):
-    # sklearn's default pos_label=1 made these fail on string labels
+def test_compare_string_labels_need_pos_label(tmp_path, metric, a, b):
+    # sklearn's default pos_label=1 made these fail on string labels; the greater label
+    # was then guessed: now it is named, as dartboard evaluate wants it
     rng = np.random.default_rng(3)
     y = rng.choice(["cat", "dog"], 150)
     df = pd.DataFrame({"y": y, "pa": np.where(rng.random(150) < 0.8, y, "cat"),
                        "pb": np.where(rng.random(150) < 0.6, y, "dog"),
                        "sa": rng.random(150), "sb": rng.random(150)})
     df.to_csv(tmp_path / "labels.csv", index=False)
-    res = run("compare", tmp_path / "labels.csv", "--y-true", "y", "--a", a, "--b", b,
-              "--metric", metric, "--n-resamples", "200", "--json")
+    args = ("compare", tmp_path / "labels.csv", "--y-true", "y", "--a", a, "--b", b,
+            "--metric", metric, "--n-resamples", "200", "--json")
+    refused = run(*args)
+    assert refused.exit_code == 2 and "--pos-label" in refused.output
+    res = run(*args, "--pos-label", "dog")
     assert res.exit_code == 0, res.output
     func = getattr(skm, metric if metric == "brier_score_loss" else f"{metric}_score")
     expected = (func(df.y == "dog", df[a]) if a == "sa" else func(df.y, df[a], pos_label="dog"))
@@ -472,15 +476,15 @@ BAD = [
                          "pred"], "cannot read Parquet file"),
     ("non-numeric score", ["evaluate", "{d}/preds.csv", "--y-true", "y", "--y-score", "text"],
      "column 'text' (--y-score) must be numeric"),
-    ("two prediction kinds", ["evaluate", "{d}/preds.csv", "--y-true", "y", "--y-pred", "pred",
-                              "--y-score", "score"], "give exactly one of"),
+    ("two score kinds", ["evaluate", "{d}/preds.csv", "--y-true", "y", "--y-score", "score",
+                         "--proba", "score"], "give --y-score or --proba, not both"),
     ("bad task", ["evaluate", "{d}/preds.csv", "--y-true", "y", "--y-pred", "pred", "--task",
                   "ranking"], "--task must be one of"),
     ("bad interval method", ["evaluate", "{d}/preds.csv", "--y-true", "y", "--y-pred", "pred",
                              "--ci", "magic"], "magic"),
     ("streamed with a threshold", ["evaluate", "{d}/parts", "--y-true", "y", "--y-score",
                                    "score", "--threshold-criterion", "youden"],
-     "--threshold-criterion needs a single file"),
+     "--threshold and --threshold-criterion need a single file"),
     ("header-only CSV", ["evaluate", "{d}/header_only.csv", "--y-true", "y", "--y-score",
                          "score"], "has no rows"),
     ("header-only training data", ["audit", "{d}/header_only.csv", "--target", "y",
@@ -567,7 +571,7 @@ def test_streamed_and_single_file_agree_on_string_labels(tmp_path):
     outputs = []
     for source in ("one.csv", "parts"):
         res = run("evaluate", tmp_path / source, "--y-true", "y", "--y-pred", "pred", "--json",
-                  "--n-resamples", "100")
+                  "--n-resamples", "100", "--pos-label", "dog")
         assert res.exit_code == 0, res.output
         outputs.append({m["metric"]: m["estimate"] for m in json.loads(res.stdout)["metrics"]})
     for name in ("accuracy", "precision", "recall", "f1"):

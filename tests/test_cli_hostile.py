@@ -17,8 +17,8 @@ runner = CliRunner()
 
 # each subcommand with its options; {f} is the input, {out} a file it must not leave
 COMMANDS = {
-    "evaluate": ["evaluate", "{f}", "--y-true", "y", "--y-score", "s", "--n-resamples", "50",
-                 "--report", "{out}"],
+    "evaluate": ["evaluate", "{f}", "--y-true", "y", "--y-score", "s", "--pos-label", "pos",
+                 "--n-resamples", "50", "--report", "{out}"],
     "compare": ["compare", "{f}", "--y-true", "y", "--a", "a", "--b", "b",
                 "--n-resamples", "50"],
     "select": ["select", "{f}"],
@@ -37,7 +37,8 @@ def _valid(command):
     y = np.where(rng.random(n) < 0.5, "neg", "pos")
     s = np.clip(0.3 * (y == "pos") + 0.7 * rng.random(n), 0, 1)
     if command == "report":
-        res = evaluate_predictions(y, y_score=s, n_resamples=50, random_state=0).to_dict()
+        res = evaluate_predictions(y, y_score=s, n_resamples=50, random_state=0,
+                                   pos_label="pos").to_dict()
         return json.dumps({"classification": json.loads(json.dumps(res, default=float))})
     if command == "select":
         table = pd.DataFrame({"config": [f"c{i}" for i in range(4)],
@@ -351,7 +352,7 @@ def test_a_pipe_is_read_once_as_its_file_is(tmp_path, suffix):
     os.mkfifo(pipe)
     writer = threading.Thread(target=lambda: pipe.write_bytes(data))
     writer.start()
-    common = ["--y-true", "y", "--y-score", "s", "--n-resamples", "50"]
+    common = ["--y-true", "y", "--y-score", "s", "--pos-label", "pos", "--n-resamples", "50"]
     # a process of its own: a second open of the pipe would wait for a writer forever
     try:
         piped = subprocess.run([sys.executable, "-m", "dartboard", "evaluate", str(pipe),

@@ -145,8 +145,9 @@ def test_unknown_metric_one_line_listing_the_registrys_choices(data):
 
 @pytest.mark.parametrize("labels, positive", [([1, 2], 2), ([-1, 1], 1),
                                               (["no", "yes"], "yes")])
-def test_positive_class_is_the_greater_label(tmp_path, labels, positive):
-    # sklearn's default pos_label=1 would score class 1 of {1, 2}
+def test_positive_class_is_named_unless_0_1_or_minus_1_1(tmp_path, labels, positive):
+    # sklearn's default pos_label=1 would score class 1 of {1, 2}; the greater label was
+    # then guessed, which a {1 = yes, 2 = no} coding turns around: now it is named
     rng = np.random.default_rng(11)
     y = rng.choice(labels, 200)
     frame = pd.DataFrame({"y": y, "a": np.where(rng.random(200) < 0.75, y, labels[0]),
@@ -157,8 +158,11 @@ def test_positive_class_is_the_greater_label(tmp_path, labels, positive):
             ("recall", "a", skm.recall_score(frame.y, frame.a, pos_label=positive)),
             ("average_precision", "s",
              skm.average_precision_score(frame.y == positive, frame.s))]:
-        res = run("compare", tmp_path / "p.csv", "--y-true", "y", "--a", col, "--b",
-                  "b" if col == "a" else "s", "--metric", metric, "--n-resamples", "30",
-                  "--json")
+        args = ("compare", tmp_path / "p.csv", "--y-true", "y", "--a", col, "--b",
+                "b" if col == "a" else "s", "--metric", metric, "--n-resamples", "30", "--json")
+        if labels != [-1, 1]:
+            assert run(*args).exit_code == 2
+            args += ("--pos-label", str(positive))
+        res = run(*args)
         assert res.exit_code == 0, res.output
         assert json.loads(res.stdout)["estimate_a"] == pytest.approx(expected, abs=1e-12)

@@ -369,7 +369,7 @@ def test_batch_auc_equals_sklearn_with_ties():
     (([0, 1, 1], [0, 1], [1, 1, 0]), {}, ValueError, "inconsistent numbers of samples"),
     (([1], [1], [0]), {}, ValueError, "at least 2 samples"),
     (([0, 1, 1], [0.1, np.nan, 0.3], [0.2, 0.3, 0.4]), {}, ValueError,
-     "pred_a contains NaN"),
+     r"pred_a contains 1 NaN value\(s\)"),
     (([0, 1, 1], [0, 1, 1], [1, 1, 0]), {"alternative": "bigger"}, ValueError,
      "alternative must be one of"),
     (([0, 1, 2], [0, 1, 1], [1, 1, 0]), {"average": None}, ValueError, "one number"),

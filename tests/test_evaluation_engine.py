@@ -63,7 +63,9 @@ def test_binary_section_with_labels_other_than_0_1(binary_data, labels):
     # (average precision, PR AUC, Brier) kept sklearn's default pos_label=1
     y01, proba = binary_data
     y = np.array(labels, dtype=object if isinstance(labels[0], str) else None)[y01]
-    sec = section(y, y_score=proba, n_resamples=100)
+    with pytest.raises(ValueError, match="which one is the positive class .* pos_label="):
+        section(y, y_score=proba, n_resamples=100)  # not guessed: say which one
+    sec = section(y, y_score=proba, n_resamples=100, pos_label=labels[1])
     assert sec["positive_label"] == labels[1]
     values = {m["metric"]: m["estimate"] for m in sec["metrics"]}
     pos = y == labels[1]
@@ -75,7 +77,7 @@ def test_binary_section_with_labels_other_than_0_1(binary_data, labels):
               "log_loss": skm.log_loss(pos, proba)}
     for name, expected in oracle.items():
         assert values[name] == pytest.approx(expected, abs=1e-12), name
-    assert section(y, y_pred=pred, n_resamples=100)["positive_label"] \
+    assert section(y, y_pred=pred, n_resamples=100, pos_label=labels[1])["positive_label"] \
         == labels[1]
 
 def test_multiclass_proba_and_groups():
@@ -118,8 +120,10 @@ def test_infer_task():
 
 def test_bad_input_is_a_clear_error(binary_data):
     y, proba = binary_data
-    with pytest.raises(ValueError, match="give exactly one of y_pred, y_score or y_proba"):
-        section(y, y_pred=y, y_score=proba)
+    with pytest.raises(ValueError, match="give y_score .* or y_proba .*, not both"):
+        section(y, y_score=proba, y_proba=np.column_stack([1 - proba, proba]))
+    with pytest.raises(ValueError, match="give y_pred .*, y_score .* or y_proba"):
+        section(y)
     with pytest.raises(ValueError, match="proba must have one column per class"):
         section(y, y_proba=np.ones((300, 3)) / 3)
     with pytest.raises(ValueError, match="y_score needs binary y_true"):
@@ -212,8 +216,9 @@ def _check_rows(rows, oracle, task, y, inputs, kwargs_of, ci="auto", n_resamples
 def test_binary_rows_equal_metrics_and_interval(binary_data, labels, ci):
     y01, proba = binary_data
     y = np.array(labels, dtype=object if isinstance(labels[0], str) else None)[y01]
-    pos = labels[1]  # the greater label
-    res = evaluate_predictions(y, y_score=proba, ci=ci, n_resamples=200)
+    pos = labels[1]  # the greater label; other than 0/1 and -1/1 it must be named
+    res = evaluate_predictions(y, y_score=proba, ci=ci, n_resamples=200,
+                               pos_label=None if labels[0] in (0, -1) else pos)
     assert res.task == "binary" and res.positive_label == pos
     assert [r.metric for r in res.metrics] == [s.table_label("binary")
                                                for s in specs(task="binary")]
@@ -240,6 +245,9 @@ def test_probability_matrix_equals_positive_column(binary_data):
     y, proba = binary_data
     a = section(y, y_proba=np.column_stack([1 - proba, proba]), n_resamples=200)
     b = section(y, y_score=proba, n_resamples=200)
+    # the same numbers; what was assumed to get them is said differently
+    assert a.pop("assumptions")["labels"]["value"] == "argmax of y_proba"
+    assert b.pop("assumptions")["threshold"]["value"] == 0.5
     assert a == b
 
 
@@ -342,7 +350,7 @@ def test_calibration_points_equal_sklearn_with_string_labels(binary_data):
 
     y01, proba = binary_data
     y = np.array(["neg", "pos"])[y01]
-    cal = evaluate_predictions(y, y_score=proba, n_resamples=100).calibration
+    cal = evaluate_predictions(y, y_score=proba, n_resamples=100, pos_label="pos").calibration
     # the report's bins are calibration_error's, so the figure and its ECE agree
     from dartboard.metrics._calibration import DEFAULT_N_BINS
 
@@ -390,8 +398,10 @@ def test_result_is_frozen_and_tasks_are_checked(binary_data):
 def test_auto_task_of_float_predictions_is_regression():
     y = np.array([1.5, 2.0, 3.25, 4.0, 0.5, 2.5, 3.0, 1.0])
     pred = y + np.array([0.1, -0.3, 0.25, 0.0, -0.1, 0.4, -0.2, 0.15])
-    assert section(y, y_pred=pred, n_resamples=50) == \
-        section(y, y_pred=pred, task="regression", n_resamples=50)
+    auto = section(y, y_pred=pred, n_resamples=50)
+    assert auto.pop("assumptions") == {"task": {
+        "value": "regression", "why": "y_true holds non-integer values (e.g. 1.5)"}}
+    assert auto == section(y, y_pred=pred, task="regression", n_resamples=50)
 
 
 # ---------------------------------------------------------------- layering

@@ -98,8 +98,9 @@ def test_streamed_regression_equals_in_memory(rows, cuts, batch_size):
     cuts = [min(c, len(rows)) for c in cuts]
     with tempfile.TemporaryDirectory() as folder:
         write_parts(folder, {"y": y, "pred": pred}, cuts)
+        # whole numbers may be drawn: task="auto" would refuse to guess then
         result = stream(folder, y_true="y", y_pred="pred", metrics=MOMENTS + MEDIANS,
-                        batch_size=batch_size, relative_accuracy=1e-3)
+                        batch_size=batch_size, relative_accuracy=1e-3, task="regression")
     assert result.task == "regression"
     for name in MOMENTS:
         with warnings.catch_warnings():
@@ -140,13 +141,15 @@ def test_weights_and_string_labels(tmp_path):
 
 
 @pytest.mark.parametrize("labels", [("cat", "dog"), (1, 2)])
-def test_two_labels_are_binary_with_the_greater_one_positive(tmp_path, labels):
+def test_two_labels_other_than_0_1_are_binary_with_pos_label(tmp_path, labels):
     rng = np.random.default_rng(2)
     y = np.array(labels)[rng.integers(0, 2, 300)]
     pred = np.where(rng.random(300) < 0.8, y, np.array(labels)[rng.integers(0, 2, 300)])
     write_parts(tmp_path, {"y": y, "pred": pred}, [100, 200])
-    result = stream(tmp_path, y_true="y", y_pred="pred")
-    for name in ("precision_score", "recall_score", "f1_score"):  # the greater is positive
+    with pytest.raises(ValueError, match="pos_label="):  # not guessed, as in memory
+        stream(tmp_path, y_true="y", y_pred="pred")
+    result = stream(tmp_path, y_true="y", y_pred="pred", pos_label=labels[1])
+    for name in ("precision_score", "recall_score", "f1_score"):
         expected = getattr(dm, name)(y, pred, pos_label=labels[1])
         assert values(result)[name] == expected, name
     result = stream(tmp_path, y_true="y", y_pred="pred", pos_label=labels[0])
@@ -156,7 +159,7 @@ def test_two_labels_are_binary_with_the_greater_one_positive(tmp_path, labels):
 def test_weighted_scores_and_regression(tmp_path):
     rng = np.random.default_rng(1)
     y = rng.integers(0, 2, 500)
-    score = rng.random(500) + 0.2 * y
+    score = (rng.random(500) + 0.2 * y) / 1.2
     w = rng.random(500)
     target = rng.normal(size=500)
     pred = target + rng.normal(size=500)
@@ -178,7 +181,7 @@ def test_weighted_scores_and_regression(tmp_path):
 def test_binned_mode_is_within_its_bound(tmp_path):
     rng = np.random.default_rng(2)
     y = rng.integers(0, 2, 20_000)
-    score = (rng.random(20_000) + 0.3 * y).astype(np.float32)
+    score = ((rng.random(20_000) + 0.3 * y) / 1.3).astype(np.float32)
     write_parts(tmp_path, {"y": y, "score": score}, [5000, 13000])
     exact = stream(tmp_path, y_true="y", y_score="score")
     for n_bins in (50, 5000):
@@ -390,15 +393,13 @@ def test_streamed_interval_options_select_metrics(tmp_path):
               random_state=0)
     # a method applies where it applies; the other metrics keep their default, as in
     # memory (dartboard.evaluate's ci)
-    from dartboard import IntervalWarning, evaluate
+    from dartboard import evaluate
 
     y, pred, score = _interval_data(tmp_path)
     for ci in ("wilson", "delong"):
         got = stream(tmp_path, ci=ci, **kw)
-        # scores reach 1.3, so labels are derived at 0: every row is predicted positive,
-        # and the rates of the negatives (specificity 0) have degenerate intervals
-        with pytest.warns(IntervalWarning, match="degenerate"):
-            memory = evaluate(y, y_score=score, ci=ci, n_resamples=100, random_state=0)
+        memory = evaluate(y, y_pred=pred, y_score=score, ci=ci, n_resamples=100,
+                          random_state=0)
         for label in ("recall", "f1", "roc_auc"):
             assert got.overall.loc[label, "method"] == memory.overall.loc[label, "method"]
     assert intervals(stream(tmp_path, ci="wilson", **kw))["recall_score"].method == \
@@ -519,25 +520,34 @@ def test_labels_outside_binary_are_refused_as_in_memory(good_folder):
     from dartboard import evaluate
 
     y, s = [0, 1, 1, 2, 0], [0.1, 0.5, 0.9, 0.2, 0.3]
-    for kw in ({}, {"pos_label": 1}):
-        with pytest.raises(ValueError, match="y_score needs binary y_true; y_true has 3") \
-                as memory:
-            evaluate(y, y_score=s, **kw)
-        with pytest.raises(ValueError) as streamed:
-            evaluate_parquet(good_folder, y_true="y", y_score="s", **kw)
-        assert str(streamed.value).endswith(str(memory.value))
+    with pytest.raises(ValueError, match="y_score needs binary y_true; y_true has 3") \
+            as memory:
+        evaluate(y, y_score=s, pos_label=1)
+    with pytest.raises(ValueError) as streamed:
+        evaluate_parquet(good_folder, y_true="y", y_score="s", pos_label=1)
+    assert str(streamed.value).endswith(str(memory.value))
+    # without pos_label the stream knows the smallest and largest label before reading
+    # the rows: 0 and 2 name no positive class, and it says so first
+    with pytest.raises(ValueError, match=r"labels are \[0, 2\]: which one is the positive"):
+        evaluate_parquet(good_folder, y_true="y", y_score="s")
 
 
-def test_labels_other_than_0_and_1_take_the_greater_one_as_in_memory(tmp_path):
+def test_labels_other_than_0_and_1_need_pos_label_as_in_memory(tmp_path):
     rng = np.random.default_rng(16)
     y = rng.choice([3, 7], 200)
     # scores around 0, where labels are derived (positive and negative rows both)
     s = np.round(rng.random(200) - 0.5 + 0.3 * (y == 7), 2)
     write_parts(tmp_path, {"y": y, "s": s}, [50, 150])
-    got = stream(tmp_path, y_true="y", y_score="s", random_state=0, n_resamples=100)
     from dartboard import evaluate
 
-    memory = evaluate(y, y_score=s, random_state=0, n_resamples=100)
+    with pytest.raises(ValueError, match="which one is the positive class") as memory:
+        evaluate(y, y_score=s)
+    with pytest.raises(ValueError) as streamed:
+        stream(tmp_path, y_true="y", y_score="s")
+    assert str(streamed.value) == str(memory.value)
+    got = stream(tmp_path, y_true="y", y_score="s", pos_label=7, random_state=0,
+                 n_resamples=100)
+    memory = evaluate(y, y_score=s, pos_label=7, random_state=0, n_resamples=100)
     pd.testing.assert_frame_equal(got.overall, memory.overall, rtol=1e-12)
 
 
@@ -631,8 +641,8 @@ def test_proba_bad_input(tmp_path):
                            "p1": np.array([0.8, 0.5, 0.9])}, [])
     with pytest.raises(ValueError, match=r"part-000\.parquet'.*labels \[2\] that have no col"):
         evaluate_parquet(tmp_path, y_true="y", y_proba=["p0", "p1"])
-    with pytest.raises(TypeError, match="either y_proba or y_pred"):
-        evaluate_parquet(tmp_path, y_true="y", y_proba=["p0", "p1"], y_pred="y")
+    with pytest.raises(TypeError, match="either y_proba or y_score"):
+        evaluate_parquet(tmp_path, y_true="y", y_proba=["p0", "p1"], y_score="p1")
     with pytest.raises(ValueError, match="pos_label is not used"):
         evaluate_parquet(tmp_path, y_true="y", y_proba=["p0", "p1"], pos_label=1)
     with pytest.raises(ValueError, match="at least 2"):

@@ -216,8 +216,10 @@ def test_pandas_nullable_with_na(series):
 
 
 def test_object_missing_values():
-    with pytest.raises(ValueError, match="y_true or y_pred contains missing values"):
+    with pytest.raises(ValueError, match=r"^y_true contains 1 missing value\(s\)"):
         dm.accuracy_score(np.array([0, None], dtype=object), [0, 1])
+    with pytest.raises(ValueError, match=r"^y_pred contains 1 missing value\(s\)"):
+        dm.accuracy_score([0, 1], np.array([None, 1], dtype=object))
     with pytest.raises(ValueError, match="missing value"):
         dm.accuracy_score(pd.Series(["a", None, "b"]), ["a", "a", "b"])
 

@@ -38,8 +38,12 @@ line) asks :func:`positive_index` or :func:`positive_label`. What happens when
     the greater of the (at most two) labels, whatever they are: 1 for {0, 1}
     and {-1, 1}, ``"yes"`` for {"no", "yes"}; data holding one class of {0, 1}
     or {-1, 1} still have positive class 1 (all-negative data are not all
-    positive). dartboard's evaluation (the engine, streaming, the command line)
-    uses it so that any binary data works.
+    positive). Ranking intervals and paired tests of scores use it.
+
+dartboard's evaluation (the engine, streaming, the command line) guesses no
+more than that: :func:`canonical_positive` is 1 for labels among {0, 1} or
+{-1, 1} (numbers of any dtype, booleans, numbers held as objects), and other
+labels need ``pos_label`` (:mod:`dartboard.evaluation._inputs`).
 
 A ``pos_label`` that is given is matched by value, a string only with a string
 (``1`` never matches ``"1"``). When it is not among the classes:
@@ -71,9 +75,10 @@ from dartboard._validation import (
     object_label_category,
 )
 
-__all__ = ["EncodedLabels", "INFER_RULES", "count_indicator_pairs", "count_label_pairs",
-           "encode_labels", "indicator_pair", "indicator_sample_counts", "invalid_pos_label",
-           "is_string_labels", "positive_index", "positive_label", "same_label"]
+__all__ = ["EncodedLabels", "INFER_RULES", "canonical_positive", "count_indicator_pairs",
+           "count_label_pairs", "encode_labels", "indicator_pair", "indicator_sample_counts",
+           "invalid_pos_label", "is_string_labels", "positive_index", "positive_label",
+           "same_label"]
 
 INFER_RULES = ("strict", "numbers", "greater")
 _CANONICAL = ([], [0, 1], [-1, 1], [0], [-1], [1])
@@ -121,6 +126,21 @@ def _inferred(classes: np.ndarray, infer: str) -> Any:
     raise ValueError(f"y_true takes value in {{{listing}}} and pos_label is not "
                      "specified: either make y_true take value in {0, 1} or "
                      f"{{-1, 1}} or pass pos_label explicitly.{hint}")
+
+
+def canonical_positive(classes: np.ndarray) -> int | None:
+    """1 when the sorted labels lie in {0, 1} or {-1, 1} (numbers of any dtype,
+    booleans, numbers held as Python objects; one of them alone too), else None.
+
+    Examples
+    --------
+    >>> canonical_positive(np.array([False, True])), canonical_positive(np.array(["a", "b"]))
+    (1, None)
+    """
+    values = [v.item() if isinstance(v, np.generic) else v for v in classes.tolist()]
+    if not all(isinstance(v, (bool, int, float)) for v in values):
+        return None
+    return 1 if any(set(values) <= set(c) for c in _CANONICAL[1:3]) else None
 
 
 def positive_label(classes: Any, pos_label: Any = None, *, infer: str = "strict") -> Any:
@@ -242,11 +262,13 @@ def _factorize(arrays: Sequence[np.ndarray], names: Sequence[str]
     except TypeError:  # an object array holding lists, dicts, arrays...
         _raise_unhashable(arrays, names)
     uniques = np.asarray(uniques)
-    if (codes < 0).any():
-        raise ValueError(f"{' or '.join(names)} contains missing values (None or NaN); "
-                         "class labels must all be present")
     bounds = np.cumsum([0] + [a.shape[0] for a in arrays])
     parts = [codes[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+    for name, part in zip(names, parts):
+        missing = int(np.count_nonzero(part < 0))
+        if missing:
+            raise ValueError(f"{name} contains {missing} missing value(s) (None, NaN or "
+                             "NA); class labels must all be present")
     if uniques.dtype.kind == "O":
         for name, part in zip(names, parts):
             seen = np.bincount(part, minlength=uniques.shape[0]) > 0

@@ -51,9 +51,12 @@ __all__ = [
     "group_array",
     "label_array",
     "label_category",
+    "rescaled_weights",
     "object_label_category",
+    "rows_array",
     "to_float64",
     "to_numpy",
+    "WEIGHT_RANGE",
 ]
 
 
@@ -172,6 +175,33 @@ def column_1d(x: Any, *, name: str, allow_empty: bool = False) -> np.ndarray:
     return arr
 
 
+def rows_array(x: Any, *, name: str) -> np.ndarray:
+    """``x`` as one row per sample (1-D, or 2-D with a column per label, class or
+    output; a single column is a column of values, as in the metrics), none
+    missing: what an engine hands to a metric that may be a user's callable, which
+    would otherwise see NaN, ``None`` or ``pd.NA`` (skipped or propagated, depending
+    on its code), an (n, 1) matrix or a 3-D array."""
+    arr = to_numpy(x, name=name)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim not in (1, 2):
+        raise ValueError(f"{name} must be 1-D or 2-D (one row per sample); got an array "
+                         f"of shape {arr.shape}")
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty; at least one sample is required")
+    _refuse_complex(arr, name)
+    if arr.dtype.kind == "f":
+        _check_finite(arr, name)
+    elif arr.dtype.kind == "O":
+        import pandas as pd
+
+        missing = int(pd.isna(arr).sum())
+        if missing:
+            raise ValueError(f"{name} contains {missing} missing value(s) (None, NaN or NA); "
+                             "remove or impute them first")
+    return arr
+
+
 def check_consistent_length(*named: tuple[str, Any]) -> int:
     """Check that named arrays share their first dimension; return it."""
     lengths = [(name, len(a)) for name, a in named if a is not None]
@@ -263,8 +293,8 @@ def _refuse_complex(arr: np.ndarray, name: str) -> None:
 
 
 def check_sample_weight(sample_weight: Any, n_samples: int, *,
-                        name: str = "sample_weight",
-                        allow_negative: bool = False) -> np.ndarray | None:
+                        name: str = "sample_weight", allow_negative: bool = False,
+                        scale_free: bool = False) -> np.ndarray | None:
     """Validate sample weights: 1-D, finite, one per sample; non-negative unless
     ``allow_negative``.
 
@@ -274,6 +304,13 @@ def check_sample_weight(sample_weight: Any, n_samples: int, *,
     The metric functions allow negative weights, as scikit-learn's do (a
     weighted sum is defined for any real weights); resampling (intervals,
     comparisons) needs weights that are masses and refuses them.
+
+    ``scale_free``: the caller computes a ratio of weighted sums, which does not
+    change when every weight is multiplied by the same number. Float weights whose
+    largest magnitude lies outside [2**-100, 2**100] are then multiplied by the power
+    of two that brings it into [0.5, 1): exact, and it keeps products of weighted
+    sums (MCC, kappa, AUC's pair counts) from under- or overflowing. Denormal
+    weights (1e-320) would otherwise give nan or 0, and weights near 1e308 inf.
     """
     if sample_weight is None:
         return None
@@ -292,7 +329,24 @@ def check_sample_weight(sample_weight: Any, n_samples: int, *,
         _check_finite(w, name)
     if not allow_negative and w.size and w.min() < 0:
         raise ValueError(f"{name} must be non-negative; got a minimum of {w.min()}")
-    return w
+    return rescaled_weights(w) if scale_free else w
+
+
+#: float weights whose largest magnitude lies in this range are used as they are
+WEIGHT_RANGE = (2.0 ** -100, 2.0 ** 100)
+
+
+def rescaled_weights(w: np.ndarray) -> np.ndarray:
+    """Checked weights times the power of two that brings their largest magnitude into
+    [0.5, 1) when it lies outside ``WEIGHT_RANGE`` (see :func:`check_sample_weight`);
+    integer weights and weights inside the range unchanged (no copy)."""
+    if w.dtype.kind != "f" or not w.size:
+        return w
+    largest = float(np.max(np.abs(w)))
+    if largest == 0.0 or WEIGHT_RANGE[0] <= largest <= WEIGHT_RANGE[1]:
+        return w
+    with np.errstate(under="ignore"):  # weights 2**-1074 times the largest: no mass
+        return np.ldexp(w, -np.frexp(largest)[1])
 
 
 def check_option(value: Any, name: str, options: Sequence[Any]) -> Any:
@@ -389,7 +443,8 @@ def label_array(y: Any, *, name: str) -> np.ndarray:
 
 def group_array(x: Any, *, name: str) -> np.ndarray:
     """Return 1-D group labels with none missing (a point without a group would
-    otherwise form a group of its own or vanish, depending on the code path)."""
+    otherwise form a group of its own or vanish, depending on the code path) and
+    each a value that can name a group (a list or a dict cannot: ``TypeError``)."""
     arr = column_1d(x, name=name)
     if arr.dtype.kind in "fO":
         import pandas as pd
@@ -398,7 +453,23 @@ def group_array(x: Any, *, name: str) -> np.ndarray:
         if missing:
             raise ValueError(f"{name} contains {missing} missing value(s) (None or NaN); "
                              "give every sample a group")
+        if arr.dtype.kind == "O":
+            try:
+                pd.unique(arr)  # one hashing pass: lists, dicts and arrays fail it
+            except TypeError:
+                bad = next(v for v in arr.tolist() if not _hashable(v))
+                raise TypeError(f"{name} holds values that cannot name a group, such as "
+                                f"{describe(bad)}; one label (number or string) per "
+                                "sample") from None
     return arr
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def object_label_category(uniques: np.ndarray, name: str) -> str:

@@ -46,8 +46,10 @@ from dartboard._validation import (
     MAX_ESTIMATORS,
     as_float_array,
     check_int,
+    check_labels_argument,
     column_1d,
     describe,
+    group_array,
     label_array,
 )
 from dartboard.metrics._confusion import ConfusionCounts
@@ -175,16 +177,15 @@ def _stability_iv(probas: Any, y_true: Any, classes: Any,
     if classes is None:
         classes = np.arange(n_classes)
     else:
-        classes = column_1d(classes, name="classes")
+        classes = check_labels_argument(classes, name="classes")  # labels, none twice
         if classes.shape[0] != n_classes:
             raise ValueError(f"classes must list {n_classes} labels (one per probability "
                              f"column); got {classes.shape[0]}")
-        if pd.Index(classes).has_duplicates:
-            raise ValueError(f"classes contains duplicated labels: {classes.tolist()!r}")
 
     codes = None
     if y_true is not None:
         y = label_array(y_true, name="y_true")
+        encode_labels(("y_true", y))  # labels only: a list among them is refused by name
         if y.shape[0] != p.shape[1]:
             raise ValueError(f"inconsistent numbers of samples: y_true has {y.shape[0]}, "
                              f"probas has {p.shape[1]} points")
@@ -220,9 +221,7 @@ def _group_columns(groups: Any, n: int, intersections: Any) -> list[tuple[str, n
         if arr.shape[0] != n:
             raise ValueError(f"{label} must have one group label per test point ({n}); "
                              f"got {arr.shape[0]}")
-        if pd.isna(arr).any():
-            raise ValueError(f"{label} contains missing values; give every point a group")
-        columns.append((name, arr))
+        columns.append((name, group_array(arr, name=label)))
 
     if intersections is None or intersections is False:
         return columns
@@ -395,6 +394,9 @@ def _pick_reference(name: str, uniques: np.ndarray, sizes: np.ndarray,
         else reference_group
     if wanted is None:
         return int(np.argmax(sizes))
+    if not np.isscalar(wanted):
+        raise TypeError(f"reference_group must be one group label, or a dict group column "
+                        f"-> label; got {describe(wanted)}")
     where = pd.Index(uniques).get_indexer([wanted])[0]
     if where < 0:
         raise ValueError(f"reference_group {wanted!r} is not a group of {name!r}; groups "

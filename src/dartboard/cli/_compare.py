@@ -39,6 +39,10 @@ def compare(
                                help="Family-wise control of k models: maxt or holm."),
     report: Path | None = typer.Option(None, "--report",
                                        help="With --model: also write an HTML report."),
+    pos_label: str | None = typer.Option(
+        None, "--pos-label", help=("The positive class of a binary metric, as written in the "
+                                   "--y-true column (needed unless the labels are 0/1 or "
+                                   "-1/1).")),
 ) -> None:
     """Is model A really better than model B on this test set? A paired
     permutation test and a paired bootstrap interval of the difference; with
@@ -56,7 +60,7 @@ def compare(
     truth = labels(column(table, y_true, "--y-true", file), y_true, "--y-true")
     if model:
         _compare_k(resolved, table, truth, y_true, [a, b, *model], file, n_resamples, seed,
-                   alpha, method, json_out, report)
+                   alpha, method, json_out, report, pos_label)
         return
     col_a, col_b = column(table, a, "--a", file), column(table, b, "--b", file)
     if takes_numbers(spec):
@@ -68,7 +72,7 @@ def compare(
     res = compare_models(spec.function, truth, pred_a, pred_b, n_resamples=n_resamples,
                          random_state=seed, **resolved.kwargs,
                          **positive_label_kwargs(spec, truth, pred_a, pred_b,
-                                                 kwargs=resolved.kwargs))
+                                                 kwargs=resolved.kwargs, pos_label=pos_label))
     lower = lower_is_better(spec)
     label = resolved.label
     payload = _payload(res, label, a, b, alpha, lower)
@@ -108,7 +112,7 @@ def _payload(res: Any, label: str, a: str, b: str, alpha: float,
 
 def _compare_k(resolved: Any, table: Any, truth: Any, y_true: str, names: list[str],
                file: str, n_resamples: int, seed: int, alpha: float, method: str,
-               json_out: bool, report: Path | None) -> None:
+               json_out: bool, report: Path | None, pos_label: str | None = None) -> None:
     """Every pair of k models (the columns ``names``), with family-wise adjusted p-values."""
     from dartboard import __version__, compare_k_models
 
@@ -126,7 +130,7 @@ def _compare_k(resolved: Any, table: Any, truth: Any, y_true: str, names: list[s
                            n_resamples=n_resamples, alpha=alpha, random_state=seed,
                            **resolved.kwargs,
                            **positive_label_kwargs(spec, truth, *preds.values(),
-                                                   kwargs=resolved.kwargs))
+                                                   kwargs=resolved.kwargs, pos_label=pos_label))
     label = resolved.label
     pairs = res.pairwise.to_dict(orient="records")
     if report is not None:

@@ -22,6 +22,7 @@ from dartboard.cli._io import (
     numeric,
     read_table,
 )
+from dartboard.cli._metrics import label_named
 from dartboard.cli._output import (
     GAP_COLUMNS,
     GROUP_COLUMNS,
@@ -44,12 +45,22 @@ def evaluate(
         help=("CSV or Parquet file; a directory or glob of Parquet files is "
               "streamed.")),
     y_true: str = typer.Option(..., "--y-true", help="Column of true labels or values."),
-    y_pred: str | None = typer.Option(None, "--y-pred", help="Column of predictions."),
+    y_pred: str | None = typer.Option(
+        None, "--y-pred", help=("Column of predicted labels (or values). With --y-score or "
+                                "--proba too, the labels give the count metrics and the "
+                                "scores the ranking ones.")),
     y_score: str | None = typer.Option(None, "--y-score",
                                        help="Column of positive-class scores (binary)."),
     proba: list[str] | None = typer.Option(None, "--proba",
                                            help="Probability columns, one per class in "
                                                 "sorted label order (repeat the option)."),
+    threshold: float | None = typer.Option(
+        None, "--threshold", help="Binary scores: labels are score >= this (instead of "
+                                  "--y-pred, or of 0.5 / 0 chosen from the scores)."),
+    pos_label: str | None = typer.Option(
+        None, "--pos-label", help=("The positive class of a binary task, as written in the "
+                                   "--y-true column (needed unless the labels are 0/1 or "
+                                   "-1/1).")),
     task: str = typer.Option("auto", "--task", help="auto, binary, multiclass or regression."),
     ci: str = typer.Option("auto", "--ci", help=_CI_HELP),
     confidence_level: float = typer.Option(0.95, "--confidence-level"),
@@ -77,29 +88,32 @@ def evaluate(
     tasks = ("auto", *TASKS)
     if task not in tasks:
         raise ValueError(f"--task must be one of {', '.join(tasks)}; got {task!r}")
-    given = [opt for opt, v in (("--y-pred", y_pred), ("--y-score", y_score),
-                                ("--proba", proba)) if v]
-    if len(given) != 1:
-        raise ValueError("give exactly one of --y-pred, --y-score or --proba"
-                         + (f"; got {', '.join(given)}" if given else ""))
+    if not (y_pred or y_score or proba):
+        raise ValueError("give --y-pred (labels or values), --y-score (scores of the positive "
+                         "class) or --proba (one probability column per class); labels may "
+                         "come with scores or probabilities")
+    if y_score and proba:
+        raise ValueError("give --y-score or --proba, not both")
     if report is not None:
         check_output(report, "--report")
     if group and len(set(group)) != len(group):
         raise ValueError(f"--group names a column twice: {group}")
     if is_stream_source(file):
-        if threshold_criterion or threshold_target is not None:
-            raise ValueError("--threshold-criterion needs a single file (the rows of the "
-                             "scores); a directory or glob of Parquet files is streamed "
-                             "through states")
+        if threshold_criterion or threshold_target is not None or threshold is not None:
+            raise ValueError("--threshold and --threshold-criterion need a single file (the "
+                             "rows of the scores); a directory or glob of Parquet files is "
+                             "streamed through states (give --y-pred for its labels)")
         ev = _evaluate_stream(file, y_true, y_pred, y_score, proba, task, ci,
-                              confidence_level, n_resamples, group or None, seed, json_out)
+                              confidence_level, n_resamples, group or None, seed, json_out,
+                              pos_label)
         name = file
     else:
-        operating = {"threshold_criterion": threshold_criterion,
-                     "threshold_target": threshold_target,
-                     "curve_bands": threshold_criterion is not None and report is not None}
+        options = {"threshold_criterion": threshold_criterion,
+                   "threshold_target": threshold_target, "threshold": threshold,
+                   "curve_bands": threshold_criterion is not None and report is not None}
         ev = _evaluate_table(file, y_true, y_pred, y_score, proba, task, ci,
-                             confidence_level, n_resamples, group or None, seed, operating)
+                             confidence_level, n_resamples, group or None, seed, options,
+                             pos_label)
         name = Path(file).name
     payload = ev.to_dict()
     if report is not None:
@@ -113,6 +127,8 @@ def evaluate(
     bounded = any("error_bound" in m for m in payload["metrics"])
     print_table(f"{payload['task']} evaluation of {name} ({size})", payload["metrics"],
                 METRIC_COLUMNS + ([("error_bound", "error bound")] if bounded else []))
+    for what, assumed in payload.get("assumptions", {}).items():
+        typer.echo(f"assumed {what.replace('_', ' ')}: {assumed['value']} ({assumed['why']})")
     if ev.result.streamed is not None and ev.result.streamed.left_out:
         typer.echo("left out of the streamed evaluation (one file read whole gives them):")
         for line in ev.result.streamed.left_out_lines():
@@ -151,7 +167,7 @@ def _say_why_not(rows: list[dict[str, Any]], what: str) -> None:
 def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | None,
                     proba: list[str] | None, task: str, ci: str, confidence_level: float,
                     n_resamples: int, group: list[str] | None, seed: int,
-                    operating: dict[str, Any] | None = None) -> Any:
+                    options: dict[str, Any] | None = None, pos_label: str | None = None) -> Any:
     """The evaluation of one file: its columns handed to :func:`dartboard.evaluate`.
 
     The one place the command line calls the engine (task inference, metrics with
@@ -168,16 +184,18 @@ def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | N
         groups = {g: labels(column(table, g, "--group", file), g, "--group") for g in group}
     common = {"confidence_level": confidence_level, "n_resamples": n_resamples,
               "random_state": seed, "groups": groups, "ci": ci, "task": task,
-              **(operating or {})}
+              "pos_label": None if pos_label is None else label_named(truth, pos_label),
+              **(options or {})}
     if y_score is not None:
-        score = numeric(column(table, y_score, "--y-score", file), y_score, "--y-score")
-        return evaluate(truth, y_score=score, **common)
+        common["y_score"] = numeric(column(table, y_score, "--y-score", file), y_score,
+                                    "--y-score")
     if proba:
-        matrix = np.column_stack([numeric(column(table, c, "--proba", file), c, "--proba")
-                                  for c in proba])
-        return evaluate(truth, y_proba=matrix, **common)
+        common["y_proba"] = np.column_stack([
+            numeric(column(table, c, "--proba", file), c, "--proba") for c in proba])
+    if y_pred is None:
+        return evaluate(truth, **common)
     pred = labels(column(table, y_pred, "--y-pred", file), y_pred, "--y-pred")
-    if task == "auto":
+    if task == "auto" and not (y_score or proba):
         common["task"] = infer_task(truth, y_pred=pred)
     if common["task"] == "regression":
         truth = numeric(table[y_true], y_true, "--y-true")
@@ -185,10 +203,11 @@ def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | N
     return evaluate(truth, pred, **common)
 
 
+
 def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str | None,
                      proba: list[str] | None, task: str, ci: str, confidence_level: float,
                      n_resamples: int, group: list[str] | None, seed: int,
-                     json_out: bool) -> Any:
+                     json_out: bool, pos_label: str | None = None) -> Any:
     """The evaluation of Parquet files streamed through states (groups included)."""
     from dartboard.scale import evaluate_parquet
 
@@ -196,4 +215,17 @@ def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str 
                             y_proba=proba or None, task=task, groups=group,
                             confidence_level=confidence_level, ci=ci,
                             n_resamples=n_resamples, random_state=seed,
-                            progress=not json_out)
+                            pos_label=_stream_label(pos_label), progress=not json_out)
+
+
+def _stream_label(text: str | None) -> Any:
+    """``--pos-label`` for streamed files, whose labels are not read up front: a number
+    when it reads as one (the column's labels are compared by value), else the text."""
+    if text is None:
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    return text

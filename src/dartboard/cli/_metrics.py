@@ -61,9 +61,11 @@ def lower_is_better(spec: Any) -> bool:
 
 
 def positive_label_kwargs(spec: Any, y_true: Any, *predictions: Any,
-                          kwargs: dict[str, Any] | None = None) -> dict[str, Any]:
-    """``pos_label`` for a binary metric that takes one: the greater of the two labels,
-    as ``evaluate`` reports (sklearn's default 1 fails on string labels).
+                          kwargs: dict[str, Any] | None = None,
+                          pos_label: str | None = None) -> dict[str, Any]:
+    """``pos_label`` for a binary metric that takes one, by ``evaluate``'s rule: the
+    label of ``--y-true`` written ``pos_label``, else 1 for labels among {0, 1} and
+    {-1, 1}; other labels are refused without ``--pos-label``.
 
     The labels are y_true's for a score metric, else those of y_true and the
     predicted labels together; with other than two labels, or an ``average`` among
@@ -72,11 +74,32 @@ def positive_label_kwargs(spec: Any, y_true: Any, *predictions: Any,
     kwargs = kwargs or {}
     import numpy as np
 
-    from dartboard._labels import positive_label
+    from dartboard._labels import canonical_positive
 
     if not spec.pos_label or kwargs.get("average", "binary") != "binary":
         return {}
+    if pos_label is not None:
+        return {"pos_label": label_named(y_true, pos_label)}
     seen = y_true if takes_scores(spec) else np.concatenate([y_true, *predictions])
     classes = np.unique(seen)
-    return {"pos_label": positive_label(classes, infer="greater")} if classes.size == 2 \
-        else {}
+    if classes.size != 2:
+        return {}
+    positive = canonical_positive(classes)
+    if positive is None:
+        raise ValueError(f"the labels are {classes.tolist()}: which one is the positive "
+                         f"class of {spec.name} is not known; pass --pos-label")
+    return {"pos_label": positive}
+
+
+def label_named(truth: Any, text: str) -> Any:
+    """The label of the ``--y-true`` column written ``text`` (``--pos-label 1`` is the
+    label 1 of an integer column, ``"1"`` of a text one)."""
+    import pandas as pd
+
+    found = [v for v in pd.unique(truth) if str(v) == text]
+    if not found:
+        shown = ", ".join(str(v) for v in sorted(pd.unique(truth).tolist(), key=str)[:10])
+        raise ValueError(f"--pos-label {text!r} is not a label of the --y-true column "
+                         f"(its labels: {shown})")
+    value = found[0]
+    return value.item() if hasattr(value, "item") else value

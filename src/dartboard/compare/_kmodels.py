@@ -68,7 +68,7 @@ from dartboard._validation import (
     check_sample_weight,
     describe,
     label_array,
-    to_numpy,
+    rows_array,
 )
 from dartboard.compare._adjust import adjust_pvalues
 from dartboard.compare._kmodels_null import (
@@ -155,9 +155,7 @@ def _predictions_iv(predictions: Any, names: Any) -> tuple[list[np.ndarray], lis
     columns = columns or [f"model {i}" for i in range(len(arrays))]
     if len(set(columns)) != len(columns):
         raise ValueError(f"model names must be distinct; got {columns!r}")
-    arrays = [arr[:, 0] if arr.ndim == 2 and arr.shape[1] == 1 else arr
-              for arr in (to_numpy(a, name=f"predictions[{c!r}]")
-                          for a, c in zip(arrays, columns))]
+    arrays = [rows_array(a, name=f"predictions[{c!r}]") for a, c in zip(arrays, columns)]
     return arrays, columns
 
 
@@ -220,8 +218,7 @@ def _compare_k_iv(metric: Any, y_true: Any, predictions: Any, method: Any, n_res
     n_resamples = check_n_resamples(n_resamples)
     alpha = _check_alpha(alpha)
     preds, columns = _predictions_iv(predictions, names)
-    y = to_numpy(y_true, name="y_true")
-    y = y[:, 0] if y.ndim == 2 and y.shape[1] == 1 else y
+    y = rows_array(y_true, name="y_true")
     n = check_consistent_length(("y_true", y), *zip(columns, preds))
     if n < 2:
         raise ValueError(f"y_true and the predictions must hold at least 2 samples; got {n}")
@@ -232,7 +229,8 @@ def _compare_k_iv(metric: Any, y_true: Any, predictions: Any, method: Any, n_res
     if spec is not None and not spec.takes_labels:
         preds = [as_float_array(p, name=f"predictions[{c!r}]", ndim=(1, 2))
                  for p, c in zip(preds, columns)]
-    return y, preds, columns, n_resamples, alpha, check_sample_weight(sample_weight, n)
+    return y, preds, columns, n_resamples, alpha, check_sample_weight(sample_weight, n,
+                                                                       scale_free=True)
 
 
 def compare_k_models(metric: str | Callable[..., Any], y_true: Any, predictions: Any, *,
@@ -260,7 +258,9 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: Any, predictions:
     names : sequence of str, optional
         Model names (default: the dict keys or columns, else ``"model 0"``, ...).
     sample_weight : array-like of shape (n,), optional
-        Passed to the metric; each weight travels with its sample.
+        Passed to the metric; each weight travels with its sample. Float weights
+        whose largest magnitude lies outside [2**-100, 2**100] are first multiplied
+        by a power of two (exact, and invisible to a weighted average).
     **metric_kwargs
         Passed to the metric (e.g. ``average="macro"``).
 

@@ -48,7 +48,7 @@ from dartboard._validation import (
     check_sample_weight,
     describe,
     label_category,
-    to_numpy,
+    rows_array,
 )
 from dartboard.compare._permutation import ALTERNATIVES, count_extreme
 from dartboard.compare._results import Comparison
@@ -88,9 +88,8 @@ def _compare_models_iv(metric: Any, y_true: Any, pred_a: Any, pred_b: Any, metho
     confidence_level = check_confidence_level(confidence_level)
     # a one-column frame or (n, 1) array is a column of labels or scores, as in the
     # metrics; squeezed, it pairs with a Series and takes the fast paths
-    y, a, b = (arr[:, 0] if arr.ndim == 2 and arr.shape[1] == 1 else arr
-               for arr in (to_numpy(y_true, name="y_true"), to_numpy(pred_a, name="pred_a"),
-                           to_numpy(pred_b, name="pred_b")))
+    y, a, b = (rows_array(y_true, name="y_true"), rows_array(pred_a, name="pred_a"),
+               rows_array(pred_b, name="pred_b"))
     n = check_consistent_length(("y_true", y), ("pred_a", a), ("pred_b", b))
     if a.shape != b.shape:
         raise ValueError(f"pred_a and pred_b must have the same shape; got {a.shape} "
@@ -102,7 +101,7 @@ def _compare_models_iv(metric: Any, y_true: Any, pred_a: Any, pred_b: Any, metho
         if arr.dtype.kind == "f" and not np.isfinite(arr).all():
             raise ValueError(f"{name} contains NaN or infinite values; all predictions "
                              "must be finite")
-    w = check_sample_weight(sample_weight, n)
+    w = check_sample_weight(sample_weight, n, scale_free=True)
     return y, a, b, n, n_resamples, confidence_level, w
 
 
@@ -157,7 +156,9 @@ def compare_models(metric: str | Callable[..., Any], y_true: Any, pred_a: Any, p
     random_state : None, int, SeedSequence or Generator
         Seed; the permutation and the bootstrap get independent spawned streams.
     sample_weight : array-like of shape (n,), optional
-        Passed to the metric; each weight travels with its sample.
+        Passed to the metric; each weight travels with its sample. Float weights
+        whose largest magnitude lies outside [2**-100, 2**100] are first multiplied
+        by a power of two (exact, and invisible to a weighted average).
     **metric_kwargs
         Passed to the metric (e.g. ``average="macro"``). A metric that returns
         one value per class (``average=None``) is an error: a test needs one number.

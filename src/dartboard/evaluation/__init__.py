@@ -9,7 +9,7 @@
   confidence interval, overall and per group, and the points of the figures.
 - :class:`EvaluationResult` and its parts (:class:`MetricRow`, :class:`RocPoints`,
   :class:`PrPoints`, :class:`Confusion`, :class:`CalibrationPoints`,
-  :class:`ErrorPoints`, :class:`FitPoints`): frozen, typed; ``to_dict()`` gives the
+  :class:`ErrorPoints`, :class:`FitPoints`, :class:`Assumption`): frozen, typed; ``to_dict()`` gives the
   JSON section.
 - :func:`infer_task`, :data:`TASKS`; :func:`calibration_points`.
 
@@ -24,5 +24,5 @@ __getattr__, __dir__, __all__ = _attach(
      "._engine": ["evaluate_predictions", "infer_task", "TASKS"],
      "._points": ["calibration_points"],
      "._result": ["EvaluationResult", "MetricRow", "RocPoints", "PrPoints", "Confusion",
-                  "CalibrationPoints", "ErrorPoints", "FitPoints"]},
+                  "CalibrationPoints", "ErrorPoints", "FitPoints", "Assumption"]},
     namespace=globals())

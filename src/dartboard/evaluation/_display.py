@@ -107,6 +107,14 @@ def _group_table(ev: Any) -> str:
     return f"<table>{head}<tbody>{''.join(rows)}</tbody></table>{note}"
 
 
+def _assumptions(ev: Any) -> str:
+    """What the evaluation decided without being told, one line each."""
+    items = "".join(f"<li>assumed {html.escape(a.what.replace('_', ' '))}: "
+                    f"{html.escape(str(a.value))} ({html.escape(a.why)})</li>"
+                    for a in ev.result.assumptions)
+    return f'<ul class="note">{items}</ul>' if items else ""
+
+
 def _operating_table(point: dict[str, Any]) -> str:
     from dartboard.evaluation._operating import operating_title
 
@@ -121,9 +129,9 @@ def _operating_table(point: dict[str, Any]) -> str:
 
 
 def evaluation_html(ev: Any) -> str:
-    """The compact HTML table of an evaluation (overall, the operating point, then by
-    group)."""
-    parts = [_STYLE, '<div class="dartboard-ev">', _overall_table(ev)]
+    """The compact HTML table of an evaluation (overall, its assumptions, the operating
+    point, then by group)."""
+    parts = [_STYLE, '<div class="dartboard-ev">', _overall_table(ev), _assumptions(ev)]
     if ev.result.operating_point is not None:
         parts.append(_operating_table(ev.result.operating_point))
     streamed = ev.result.streamed
@@ -177,6 +185,7 @@ def evaluation_text(ev: Any) -> str:
     lines = [f"Evaluation({ev.describe()}, {count}, {intervals})"]
     lines += _align(["metric", "estimate", label, "method"],
                     _text_rows(res.metrics, grouped=False), left=1)
+    lines += [f"assumed {a}" for a in res.assumptions]
     if res.groups is not None:
         shown = {", ".join(str(v) for v in key) for key in res.group_keys[:_MAX_GROUP_COLUMNS]}
         rows = sorted((r for r in res.groups if r.group in shown),

@@ -4,9 +4,10 @@
 table in the terminal, the ``--json`` output and the HTML report show the same
 numbers. Which metrics a task reports, the keywords they take, which input feeds
 them and which interval methods apply are the registry's facts
-(:mod:`dartboard.metrics._registry`); the positive class is :mod:`dartboard._labels`'
-``"greater"`` rule, so any two labels work (0/1, -1/1, strings). Every number comes
-from dartboard's public functions (the metrics, :func:`dartboard.interval`).
+(:mod:`dartboard.metrics._registry`); what the inputs are, and what the evaluation
+decides when not told (the task, the positive class, where labels are cut from
+scores), is :mod:`dartboard.evaluation._inputs`. Every number comes from
+dartboard's public functions (the metrics, :func:`dartboard.interval`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._labels import invalid_pos_label, positive_index, positive_label
+from dartboard._labels import positive_label
 from dartboard._rng import seed_sequence
 from dartboard._validation import (
     as_float_array,
@@ -27,8 +28,6 @@ from dartboard._validation import (
     check_n_resamples,
     check_option,
     check_sample_weight,
-    column_1d,
-    label_array,
 )
 from dartboard.evaluation._bundle import Bundle, Planned, build_bundle, plan_metrics
 from dartboard.evaluation._finalize import (
@@ -43,6 +42,12 @@ from dartboard.evaluation._groups import (
     encode_groups,
     generic_group_replicates,
 )
+from dartboard.evaluation._inputs import (
+    Labelled,
+    check_given,
+    classification_inputs,
+    infer_from_values,
+)
 from dartboard.evaluation._operating import operating_extras
 from dartboard.evaluation._points import (
     calibration_points,
@@ -51,6 +56,7 @@ from dartboard.evaluation._points import (
     thin,
 )
 from dartboard.evaluation._result import (
+    Assumption,
     CalibrationPoints,
     Confusion,
     ErrorPoints,
@@ -61,13 +67,12 @@ from dartboard.evaluation._result import (
     RocPoints,
 )
 from dartboard.families import Batch
-from dartboard.metrics._probabilistic import check_proba_rows, check_range
 from dartboard.metrics._registry import TASKS as REGISTRY_TASKS
 from dartboard.metrics._registry import MetricSpec, resolve_metric, specs
 
 __all__ = ["TASKS", "infer_task", "evaluate_predictions", "prepare", "build_result", "Plan",
            "choose_metrics",
-           "Chosen", "check_positive", "check_score_labels", "metric_keywords",
+           "Chosen", "metric_keywords",
            "metrics_list", "check_metric_applies", "label_of"]
 
 #: ``task`` values: "auto" or one of the registry's tasks
@@ -87,11 +92,15 @@ class _Options:
 
 def infer_task(y_true: Any, *, y_pred: Any = None, y_score: Any = None,
                proba: Any = None) -> str:
-    """``binary``, ``multiclass`` or ``regression`` from the columns given.
+    """``binary``, ``multiclass`` or ``regression`` from the columns given, or a
+    ``ValueError`` where they leave it in doubt (the rules of
+    :mod:`dartboard.evaluation._inputs`).
 
-    Scores mean a binary task; a probability matrix with two columns too, with more
-    a multiclass one. With predictions only: float targets with a non-integer value
-    mean regression; otherwise two distinct labels are binary, more multiclass.
+    Scores of one class mean a binary task; a probability matrix with two columns
+    too, with more a multiclass one. With labels only: non-integer targets mean a
+    regression; non-integer predictions of a target with at most ten distinct
+    integers are refused (scores passed as labels?); otherwise two distinct labels
+    are binary, more multiclass.
 
     Examples
     --------
@@ -101,22 +110,14 @@ def infer_task(y_true: Any, *, y_pred: Any = None, y_score: Any = None,
     if y_score is not None:
         return "binary"
     if proba is not None:
-        return "binary" if np.asarray(proba).shape[1] == 2 else "multiclass"
-    y = np.asarray(y_true)
-    p = np.asarray(y_pred)
-    if y.dtype.kind == "f" or p.dtype.kind == "f":
-        both = np.concatenate([y.astype(float, copy=False).ravel(),
-                               p.astype(float, copy=False).ravel()]) \
-            if y.dtype.kind in "biuf" and p.dtype.kind in "biuf" else None
-        if both is not None and not np.all(np.mod(both[np.isfinite(both)], 1) == 0):
-            return "regression"
-    n_labels = np.unique(np.concatenate([np.unique(y), np.unique(p)])).size \
-        if y.dtype.kind == p.dtype.kind else np.unique(y).size
-    return "binary" if n_labels <= 2 else "multiclass"
+        k = as_float_array(proba, name="y_proba", ndim=2).shape[1]
+        return "binary" if k == 2 else "multiclass"
+    return infer_from_values(y_true, y_pred)[0]
 
 
 def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None,
-                         y_proba: Any = None, task: str = "auto", ci: str = "auto",
+                         y_proba: Any = None, threshold: float | None = None,
+                         task: str = "auto", ci: str = "auto",
                          confidence_level: float = 0.95, n_resamples: int = 2000,
                          random_state: Any = 0, groups: Any = None,
                          model: str | None = None, metrics: Any = None,
@@ -129,18 +130,23 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
 
     Give ``y_pred`` (labels, or values for regression), ``y_score`` (binary scores
     or probabilities of the positive class) or ``y_proba`` (n x K probabilities,
-    columns in sorted label order). Labels are derived from scores at 0.5 when they
-    lie in [0, 1], at 0 otherwise (decision functions), and from probabilities by
-    argmax. ``task="auto"`` infers the task (:func:`infer_task`).
+    columns in sorted label order), or labels with scores or probabilities (the
+    labels feed the count metrics). Without labels, they are ``y_score >=
+    threshold``, or derived by the rules of :mod:`dartboard.evaluation._inputs`
+    (0.5 for scores in [0, 1], 0 for scores on both sides of it, the most probable
+    class of probabilities); so are the task (``task="auto"``, :func:`infer_task`)
+    and the positive class. What was so decided is in ``assumptions``.
 
     ``metrics`` selects rows (names such as ``"f1"`` or ``"f1_score"``, dartboard
     metric functions, or callables ``f(y_true, y_pred, sample_weight=None)``);
     None means every metric the registry reports for the task that the given
     columns feed. ``pos_label`` is the positive class of a binary task (default:
-    the greater label). ``ci`` is the interval method: ``auto`` (the registry's
-    default per metric), a proportion method (``wilson``, ``wald``, ...; other
-    metrics then get their default), ``delong`` (ROC AUC; likewise) or a bootstrap
-    method. Metrics without a valid interval (a sample maximum) get none. With
+    1 for labels among {0, 1} or {-1, 1}; other labels need it). ``ci`` is the
+    interval method: ``auto`` (the registry's default per metric), a proportion
+    method (``wilson``, ``wald``, ...; other metrics then get their default),
+    ``delong`` (ROC AUC; likewise) or a bootstrap method. Metrics without a valid
+    interval (a sample maximum) get none; one whose interval cannot be formed
+    keeps its estimate, with a nan interval and ``n/a (why)`` as its method. With
     ``groups`` (one column or several: their intersections), every row is
     computed on each group too. Binary scores only: ``threshold_criterion`` (and
     ``threshold_target``) add the operating point of :func:`dartboard.select_threshold`,
@@ -156,9 +162,10 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
     ((15, 5), (0, 20))
     """
     return build_result(prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba,
-                                task=task, ci=ci, confidence_level=confidence_level,
-                                n_resamples=n_resamples, random_state=random_state,
-                                groups=groups, metrics=metrics, sample_weight=sample_weight,
+                                threshold=threshold, task=task, ci=ci,
+                                confidence_level=confidence_level, n_resamples=n_resamples,
+                                random_state=random_state, groups=groups, metrics=metrics,
+                                sample_weight=sample_weight,
                                 pos_label=pos_label, threshold_criterion=threshold_criterion,
                                 threshold_target=threshold_target, curve_bands=curve_bands),
                         model)[0]
@@ -193,8 +200,10 @@ class Plan:
     weights: np.ndarray | None
     groups: GroupIndex | None
     opts: _Options
-    labelled: _Labelled | None = None
+    labelled: Labelled | None = None
     positive: Any = None
+    #: what was decided without being told (:mod:`dartboard.evaluation._inputs`)
+    assumptions: tuple[Assumption, ...] = ()
     #: values computed once and shared (label codes)
     cache: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
@@ -217,55 +226,68 @@ def _some_weight(w: np.ndarray | None) -> np.ndarray | None:
 
 
 def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: Any = None,
-            task: str = "auto", ci: str = "auto", confidence_level: float = 0.95,
-            n_resamples: int = 2000, random_state: Any = 0, groups: Any = None,
-            metrics: Any = None, sample_weight: Any = None, pos_label: Any = None,
-            threshold_criterion: str | None = None, threshold_target: float | None = None,
-            curve_bands: bool = False) -> Plan:
+            threshold: float | None = None, task: str = "auto", ci: str = "auto",
+            confidence_level: float = 0.95, n_resamples: int = 2000, random_state: Any = 0,
+            groups: Any = None, metrics: Any = None, sample_weight: Any = None,
+            pos_label: Any = None, threshold_criterion: str | None = None,
+            threshold_target: float | None = None, curve_bands: bool = False) -> Plan:
     """Check the inputs and choose the metrics: everything before any number."""
     from dartboard.uncertainty._interval import METHODS
 
     task = check_option(task, "task", TASKS)
-    if sum(v is not None for v in (y_pred, y_score, y_proba)) != 1:
-        raise ValueError("give exactly one of y_pred, y_score or y_proba")
+    threshold = check_given(y_pred, y_score, y_proba, threshold)
     opts = _Options(check_option(ci, "ci", METHODS), check_confidence_level(confidence_level),
                     check_n_resamples(n_resamples), random_state,
                     *_threshold_iv(threshold_criterion, threshold_target), bool(curve_bands))
-    if task == "auto" and y_pred is not None:
-        task = infer_task(column_1d(y_true, name="y_true"),
-                          y_pred=column_1d(y_pred, name="y_pred"))
+    notes: tuple[Assumption, ...] = ()
+    if task == "auto" and y_score is None and y_proba is None:
+        task, why = infer_from_values(y_true, y_pred)
+        notes = (Assumption("task", task, why),)
     if task == "regression":
-        if y_pred is None:
-            raise ValueError("task='regression' needs y_pred (predicted values), not "
-                             "y_score or y_proba")
-        if pos_label is not None:
-            raise ValueError("pos_label applies to a binary task, not to regression")
-        if threshold_criterion is not None or curve_bands:
-            raise ValueError("threshold_criterion and curve_bands need binary scores "
-                             "(y_score); got a regression task")
-        yt = as_float_array(y_true, name="y_true")
-        yp = as_float_array(y_pred, name="y_pred")
-        n = check_consistent_length(("y_true", yt), ("y_pred", yp))
-        inputs: dict[str, np.ndarray | None] = {"values": yp}
-        w = _some_weight(check_sample_weight(sample_weight, n))
-        chosen = _choose(metrics, "regression", inputs, None, weighted=w is not None)
-        return Plan("regression", yt, inputs, chosen, w,
-                    None if groups is None else encode_groups(groups, n), opts)
-    d = _classification_iv(y_true, y_pred, y_score, y_proba, task, pos_label)
+        return _regression_plan(y_true, y_pred, y_score, y_proba, threshold, opts, groups,
+                                metrics, sample_weight, pos_label, notes)
+    d = classification_inputs(y_true, y_pred, y_score, y_proba, task, pos_label, threshold)
     if (threshold_criterion is not None or curve_bands) and not (
             d.task == "binary" and d.y_score is not None):
         raise ValueError("threshold_criterion and curve_bands need binary scores (y_score); "
                          f"got a {d.task} task"
                          + (" with scores" if d.y_score is not None else " without scores"))
     n = d.y_true.shape[0]
-    positive = d.positive if d.task == "binary" else None
-    if pos_label is not None and d.task != "binary":
-        raise ValueError(f"pos_label applies to a binary task; this one is {d.task}")
     inputs = _inputs(d)
-    w = _some_weight(check_sample_weight(sample_weight, n))
-    return Plan(d.task, d.y_true, inputs,
-                _choose(metrics, d.task, inputs, d, positive, weighted=w is not None), w,
-                None if groups is None else encode_groups(groups, n), opts, d, positive)
+    w = _some_weight(check_sample_weight(sample_weight, n, scale_free=True))
+    chosen = _choose(metrics, d.task, inputs, d, d.positive, weighted=w is not None)
+    if d.no_positive is not None and any(c.spec is not None and c.spec.pos_label
+                                         for c in chosen):
+        raise ValueError(d.no_positive)
+    return Plan(d.task, d.y_true, inputs, chosen, w,
+                None if groups is None else encode_groups(groups, n), opts, d, d.positive,
+                assumptions=notes + d.assumptions)
+
+
+def _regression_plan(y_true: Any, y_pred: Any, y_score: Any, y_proba: Any,
+                     threshold: float | None, opts: _Options, groups: Any, metrics: Any,
+                     sample_weight: Any, pos_label: Any,
+                     notes: tuple[Assumption, ...]) -> Plan:
+    if y_pred is None or y_score is not None or y_proba is not None:
+        raise ValueError("task='regression' needs y_pred (predicted values) only, not "
+                         "y_score or y_proba")
+    if pos_label is not None:
+        raise ValueError("pos_label applies to a binary task, not to regression")
+    if threshold is not None:
+        raise ValueError("threshold cuts scores into labels (a binary task); this one is "
+                         "regression")
+    if opts.threshold_criterion is not None or opts.curve_bands:
+        raise ValueError("threshold_criterion and curve_bands need binary scores "
+                         "(y_score); got a regression task")
+    yt = as_float_array(y_true, name="y_true")
+    yp = as_float_array(y_pred, name="y_pred")
+    n = check_consistent_length(("y_true", yt), ("y_pred", yp))
+    inputs: dict[str, np.ndarray | None] = {"values": yp}
+    w = _some_weight(check_sample_weight(sample_weight, n, scale_free=True))
+    chosen = _choose(metrics, "regression", inputs, None, weighted=w is not None)
+    return Plan("regression", yt, inputs, chosen, w,
+                None if groups is None else encode_groups(groups, n), opts,
+                assumptions=notes)
 
 
 def _threshold_iv(criterion: Any, target: Any) -> tuple[str | None, float | None]:
@@ -323,10 +345,10 @@ def build_result(plan: Plan, model: str | None = None,
                                 errors=ErrorPoints(tuple(errors), tuple(summary)),
                                 fit=FitPoints(*(tuple(fit[k]) for k in
                                                 ("predicted", "actual", "residual"))),
-                                **extra), gaps
+                                assumptions=plan.assumptions, **extra), gaps
     return EvaluationResult(task=plan.task, n=int(plan.y_true.shape[0]), model=model,
                             metrics=rows, groups=group_rows, **_figures(plan),
-                            **extra), gaps
+                            assumptions=plan.assumptions, **extra), gaps
 
 
 def fairness_rates(positive: Any, bundle: Bundle) -> dict[str, Planned]:
@@ -417,15 +439,26 @@ def takes_weights(function: Callable[..., Any]) -> bool:
 
 
 def _choose(metrics: Any, task: str, inputs: dict[str, np.ndarray | None],
-            d: _Labelled | None, positive: Any = None, *,
+            d: Labelled | None, positive: Any = None, *,
             weighted: bool = False) -> tuple[Chosen, ...]:
     """The rows of an in-memory evaluation (:func:`choose_metrics` on its inputs)."""
+    if d is not None and d.no_labels is not None and needs_labels(metrics):
+        raise ValueError(d.no_labels)
     given = {k for k, v in inputs.items() if v is not None}
     classes = None if d is None else d.classes
     negate = d is not None and d.task == "binary" and \
         d.positive != positive_label(d.labels, infer="greater")
     return choose_metrics(metrics, task, given, classes, positive, weighted=weighted,
                           negate=negate)
+
+
+def needs_labels(metrics: Any) -> bool:
+    """Whether the metrics asked for (None: the defaults, count metrics among them)
+    need labels."""
+    if metrics is None:
+        return True
+    resolved = (resolve_metric(m, argument="metrics").spec for m in metrics_list(metrics))
+    return any(spec is None or spec.takes_labels for spec in resolved)
 
 
 def choose_metrics(metrics: Any, task: str, given: set[str], classes: np.ndarray | None,
@@ -533,106 +566,32 @@ def _row(c: Chosen, task: str, y_true: np.ndarray, other: np.ndarray,
         (opts.ci if opts.ci in ("percentile", "basic", "bca") else "auto")
     if w is not None and method not in ("percentile", "basic", "bca"):
         method = "auto"  # analytic intervals take no weights; auto then bootstraps
-    res = interval(c.function, y_true, other, method=method,
-                   confidence_level=opts.confidence_level, n_resamples=opts.n_resamples,
-                   random_state=opts.random_state, sample_weight=w, **c.kwargs)
+    try:
+        res = interval(c.function, y_true, other, method=method,
+                       confidence_level=opts.confidence_level, n_resamples=opts.n_resamples,
+                       random_state=opts.random_state, sample_weight=w, **c.kwargs)
+    except ValueError as exc:
+        # a metric that refuses the data fails the evaluation (its group's row); one
+        # that gives a number keeps it, even nan or inf, and its method says why there
+        # is no interval
+        estimate = float(c.function(y_true, other, **c.kwargs, **weights))
+        reason = str(exc).split(";")[0][:120]
+        if group is None:
+            import warnings
+
+            from dartboard.uncertainty import IntervalWarning
+
+            warnings.warn(f"no interval for {c.label}: {reason}", IntervalWarning,
+                          stacklevel=5)
+        return MetricRow(c.label, estimate, None, None, f"n/a ({reason})",
+                         opts.confidence_level, n, group)
     return MetricRow(c.label, float(res.estimate), float(res.low), float(res.high),
                      str(res.method), float(res.confidence_level), n, group)
 
 
 # ------------------------------------------------------------------ classification
 
-@dataclasses.dataclass(frozen=True)
-class _Labelled:
-    """Checked classification inputs: labels, and scores/probabilities when given."""
-
-    task: str
-    y_true: np.ndarray
-    classes: np.ndarray   # of y_true
-    labels: np.ndarray    # of y_true and y_pred
-    y_pred: np.ndarray
-    y_score: np.ndarray | None
-    proba: np.ndarray | None
-    positive: Any = None  # binary: the positive class
-
-    @property
-    def is_prob(self) -> bool:
-        """Whether the scores are probabilities (all in [0, 1])."""
-        return self.y_score is not None and self.y_score.min() >= 0 \
-            and self.y_score.max() <= 1
-
-
-def check_positive(labels: np.ndarray, pos_label: Any) -> Any:
-    """The positive class of a binary task with these (sorted) labels.
-
-    ``pos_label`` when it is one of them, else the greater label; a ``pos_label``
-    that is not a label is refused with the message of the metrics themselves
-    (``precision_score(..., pos_label=5)``). The in-memory evaluation and the
-    streamed ones (:mod:`dartboard.scale`) both ask here.
-    """
-    if pos_label is None:
-        return positive_label(labels, infer="greater")
-    if positive_index(labels, pos_label, infer="strict") < 0:
-        raise invalid_pos_label(pos_label, labels)
-    return pos_label
-
-
-def check_score_labels(classes: np.ndarray, *, one_class: bool = False) -> None:
-    """Scores of one class (``y_score``) need a binary ``y_true`` (``one_class``: two
-    classes exactly; a stream may hold one class only, and then AUC is undefined)."""
-    if classes.size > 2 or (one_class and classes.size < 2):
-        raise ValueError(f"y_score needs binary y_true; y_true has {classes.size} "
-                         f"classes: {classes.tolist()[:10]} (give y_proba, one column "
-                         "per class, for a multiclass task)")
-
-
-def _classification_iv(y_true: Any, y_pred: Any, y_score: Any, proba: Any,
-                       task: str, pos_label: Any = None) -> _Labelled:
-    y_true = label_array(y_true, name="y_true")
-    classes = np.unique(y_true)
-    if task == "multiclass" and y_score is not None:
-        raise ValueError("y_score holds the scores of one class (a binary task); a "
-                         "multiclass task needs y_proba (one column per class) or y_pred")
-    positive = None
-    if proba is not None:
-        proba = as_float_array(proba, name="y_proba", ndim=2)
-        check_consistent_length(("y_true", y_true), ("y_proba", proba))
-        if proba.shape[1] != classes.size:
-            raise ValueError(f"y_proba must have one column per class of y_true "
-                             f"({classes.size}: {classes.tolist()}); got {proba.shape[1]}")
-        # the same check as log_loss: a matrix that is not probabilities gives no AUC
-        check_range(proba, "y_proba")
-        check_proba_rows(proba, "y_proba")
-        y_pred = classes[np.argmax(proba, axis=1)]
-        if proba.shape[1] == 2:
-            positive = check_positive(classes, pos_label)
-            y_score = proba[:, int(np.flatnonzero(classes == positive)[0])]
-    elif y_score is not None:
-        y_score = as_float_array(y_score, name="y_score")
-        check_consistent_length(("y_true", y_true), ("y_score", y_score))
-        if classes.size != 2:
-            check_score_labels(classes, one_class=True)
-        positive = check_positive(classes, pos_label)
-        threshold = 0.5 if y_score.min() >= 0 and y_score.max() <= 1 else 0.0
-        negative = classes[classes != positive][0]
-        y_pred = np.where(y_score >= threshold, positive, negative)
-    else:
-        y_pred = label_array(y_pred, name="y_pred")
-        check_consistent_length(("y_true", y_true), ("y_pred", y_pred))
-    if task == "auto":
-        task = infer_task(y_true, y_pred=y_pred, y_score=y_score, proba=proba)
-    task = check_option(task, "task", ["binary", "multiclass"])
-    labels = np.unique(np.concatenate([classes, np.unique(y_pred)])) \
-        if y_pred.dtype.kind == classes.dtype.kind else classes
-    if task == "binary" and labels.size > 2:
-        raise ValueError(f"task='binary' needs two classes; got {labels.size}: "
-                         f"{labels.tolist()[:10]}")
-    if task == "binary" and positive is None:
-        positive = check_positive(labels, pos_label)
-    return _Labelled(task, y_true, classes, labels, y_pred, y_score, proba, positive)
-
-
-def _inputs(d: _Labelled) -> dict[str, np.ndarray | None]:
+def _inputs(d: Labelled) -> dict[str, np.ndarray | None]:
     """What feeds each registry input kind; None when the data does not give it."""
     probabilities = (d.proba if d.task == "multiclass" else d.y_score) \
         if d.is_prob or d.proba is not None else None
@@ -660,12 +619,12 @@ def _figures(plan: Plan) -> dict[str, Any]:
     from dartboard.metrics import confusion_matrix, precision_recall_curve, roc_curve
 
     d, positive, w = plan.labelled, plan.positive, plan.weights
-    matrix = confusion_matrix(d.y_true, d.y_pred, labels=d.labels, sample_weight=w)
-    cells = tuple(tuple(int(c) if float(c).is_integer() else round(float(c), 6) for c in r)
-                  for r in matrix.tolist())
-    out: dict[str, Any] = {"classes": tuple(d.labels.tolist()), "positive_label": positive,
-                           "confusion": Confusion(tuple(str(v) for v in d.labels.tolist()),
-                                                  cells)}
+    out: dict[str, Any] = {"classes": tuple(d.labels.tolist()), "positive_label": positive}
+    if d.y_pred is not None:
+        matrix = confusion_matrix(d.y_true, d.y_pred, labels=d.labels, sample_weight=w)
+        cells = tuple(tuple(int(c) if float(c).is_integer() else round(float(c), 6)
+                            for c in r) for r in matrix.tolist())
+        out["confusion"] = Confusion(tuple(str(v) for v in d.labels.tolist()), cells)
     if d.task == "binary" and d.y_score is not None and np.unique(d.y_true).size == 2:
         fpr, tpr, _ = roc_curve(d.y_true, d.y_score, pos_label=positive, sample_weight=w)
         precision, recall, _ = precision_recall_curve(d.y_true, d.y_score, pos_label=positive,

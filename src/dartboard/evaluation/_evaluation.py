@@ -50,8 +50,9 @@ _RATE_NAMES = {"selection": "selection rate", "tpr": "TPR", "fpr": "FPR"}
 
 
 def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: Any = None,
-             task: str = "auto", metrics: Any = None, groups: Any = None,
-             sample_weight: Any = None, ci: str = "auto", confidence_level: float = 0.95,
+             threshold: float | None = None, task: str = "auto", metrics: Any = None,
+             groups: Any = None, sample_weight: Any = None, ci: str = "auto",
+             confidence_level: float = 0.95,
              n_resamples: int = 2000, random_state: Any = None,
              pos_label: Any = None, threshold_criterion: str | None = None,
              threshold_target: float | None = None, curve_bands: bool = False,
@@ -64,14 +65,28 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
     y_true : array-like of shape (n_samples,)
         True labels (classification) or values (regression).
     y_pred : array-like of shape (n_samples,), optional
-        Predicted labels, or predicted values for regression.
+        Predicted labels, or predicted values for regression. With ``y_score`` or
+        ``y_proba`` too, the labels feed the count metrics (accuracy, precision,
+        ...) and the scores the ranking and probability metrics: a tuned threshold
+        or a cost-based cut, and the AUC of the scores, in one evaluation.
     y_score : array-like of shape (n_samples,), optional
-        Binary tasks: scores or probabilities of the positive class. Labels are
-        derived at 0.5 when all scores lie in [0, 1], at 0 otherwise.
+        Binary tasks: scores or probabilities of the positive class. Without
+        ``y_pred``, labels are ``y_score >= threshold``; without a threshold, 0.5
+        for scores in [0, 1] and 0 for scores on both sides of 0 (other scores
+        need ``threshold`` or ``y_pred`` for the count metrics). Scores passed as
+        ``y_pred`` (``evaluate(y, model.predict_proba(X)[:, 1])``) are refused.
     y_proba : array-like of shape (n_samples, n_classes), optional
-        Probabilities, one column per class in sorted label order; labels by argmax.
-        Give exactly one of ``y_pred``, ``y_score`` and ``y_proba``.
+        Probabilities, one column per class in sorted label order (float32 rows
+        checked in float32's tolerance); labels are the most probable class
+        unless ``y_pred`` (or, binary, ``threshold``) gives them. Give ``y_score``
+        or ``y_proba``, not both.
+    threshold : float, optional
+        Binary scores (``y_score``, or the positive column of ``y_proba``): the
+        labels are ``score >= threshold``. Not with ``y_pred``.
     task : {"auto", "binary", "multiclass", "regression"}, default="auto"
+        ``"auto"`` decides from the columns and refuses where they leave it in
+        doubt: non-integer ``y_pred`` beside a ``y_true`` of at most ten distinct
+        integers is refused (pass ``y_score=``, or ``task="regression"``).
     metrics : None, str, callable or list of them
         None: every metric the registry reports for the task that the given columns
         feed (ranking metrics need scores, log loss probabilities). Names are
@@ -80,7 +95,9 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
         values) and a bootstrap interval.
     groups : array-like, Series, DataFrame, dict or list of columns, optional
         One group column, or several: their observed combinations are the groups
-        (fairlearn's multiple sensitive features). Missing values are an error.
+        (fairlearn's multiple sensitive features). A list of arrays or Series is a
+        list of columns (a 2-D array is one row per sample). Missing values are an
+        error.
     sample_weight : array-like of shape (n_samples,), optional
     ci : str, default="auto"
         Interval method: ``"auto"`` (the registry's choice per metric), a proportion
@@ -94,7 +111,10 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
     random_state : None, int, SeedSequence or Generator
         The same seed gives the same numbers.
     pos_label : label, optional
-        The positive class of a binary task (default: the greater label).
+        The positive class of a binary task. Default: 1 for labels among {0, 1} or
+        {-1, 1} (scikit-learn's rule); other labels (strings, {1, 2}) need it for
+        every number that depends on it (precision, recall, F1, the rates, the
+        ranking and probability metrics, scores of one class).
     threshold_criterion, threshold_target : optional
         Binary scores: the operating point chosen by this criterion of
         :func:`dartboard.select_threshold` (``"youden"``, ``"closest_topleft"``,
@@ -112,6 +132,8 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
     Returns
     -------
     Evaluation
+        With ``assumptions``: what was decided without being told (the task, the
+        positive class, where labels were cut from scores), each with its reason.
 
     Examples
     --------
@@ -123,14 +145,16 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
     (0.75, 0.409, 0.929, 'wilson')
     >>> ev.metrics
     ['accuracy', 'recall']
+    >>> ev.assumptions["task"]
+    ('binary', 'y_true and y_pred hold 2 distinct labels')
     """
     # the gaps' seed is taken first, so that rows given a Generator draw the same after it;
     # an int seed gives every row the numbers dartboard.interval gives with that seed
     model = check_model_name(model)
     root = seed_sequence(random_state)
-    plan = prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, task=task,
-                   ci=ci, confidence_level=confidence_level, n_resamples=n_resamples,
-                   random_state=random_state, groups=groups,
+    plan = prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba,
+                   threshold=threshold, task=task, ci=ci, confidence_level=confidence_level,
+                   n_resamples=n_resamples, random_state=random_state, groups=groups,
                    metrics=metrics, sample_weight=sample_weight, pos_label=pos_label,
                    threshold_criterion=threshold_criterion,
                    threshold_target=threshold_target, curve_bands=curve_bands)
@@ -180,6 +204,14 @@ class Evaluation:
     def model(self) -> str | None:
         """The name given to the predictions (``model=``), or None."""
         return self.result.model
+
+    @property
+    def assumptions(self) -> dict[str, tuple[Any, str]]:
+        """What the evaluation decided without being told, ``{what: (value, why)}``:
+        ``"task"``, ``"positive_class"``, ``"threshold"`` (labels cut from scores),
+        ``"labels"`` (the most probable class), ``"scores"`` (read as
+        probabilities). Empty when everything was given."""
+        return {a.what: (a.value, a.why) for a in self.result.assumptions}
 
     @property
     def n_rows(self) -> int:
@@ -448,6 +480,9 @@ class Evaluation:
         if self.task != "binary":
             raise ValueError("the fairness summaries compare rates of the positive class of a "
                              f"binary task; this evaluation is {self.task}")
+        if self.result.positive_label is None:
+            raise ValueError("the fairness summaries compare rates of the positive class, "
+                             "which this evaluation was not told: pass pos_label")
         check_option(method, "method", GAP_METHODS)
         rows = []
         for name, rates, kind in _FAIRNESS:
@@ -490,7 +525,8 @@ class Evaluation:
             out["ratio"] = _records(self.ratio(), "metric")
             out["pairwise"] = [{"metric": m, "groups": g, **{k: _plain(v) for k, v in row.items()}}
                                for (m, g), row in self.pairwise().iterrows()]
-            if self.task == "binary" and self._gaps.has_rates:
+            if self.task == "binary" and self._gaps.has_rates \
+                    and self.result.positive_label is not None:
                 out["fairness"] = _records(self.fairness(), "summary")
         return out
 

@@ -38,7 +38,7 @@ from dartboard.evaluation._result import MetricRow
 from dartboard.families._base import NoCells, group_replicates, interval_of
 from dartboard.metrics._registry import MetricSpec
 from dartboard.uncertainty._bootstrap import IntervalWarning
-from dartboard.uncertainty._methods import PROPORTION_METHODS
+from dartboard.uncertainty._methods import BOOTSTRAP_METHODS, PROPORTION_METHODS
 
 __all__ = ["GroupGaps", "Options", "metric_rows", "method_for", "NO_INTERVAL", "NO_ROWS"]
 
@@ -115,6 +115,13 @@ def _family_row(p: Planned, state: Any, opts: Options, group: str | None) -> Met
             estimate, why = float("nan"), str(exc)
         else:
             why = f"{metric.name} is undefined on {'this group' if group else 'these data'}"
+    if np.isinf(estimate):
+        # a number beyond float64 (the MSE of values near 1e200): kept, without interval
+        reason = f"{metric.name} is {estimate} (beyond float64's range)"
+        if group is None:
+            warnings.warn(f"no interval for {metric.name}: {reason}", IntervalWarning,
+                          stacklevel=5)
+        return _row(p.label, estimate, None, None, f"n/a ({reason})", opts, n, group)
     if not np.isfinite(estimate):
         # one undefined metric leaves a row that says so; the others stand
         reason = f"undefined: {why}".split(";")[0][:120]
@@ -130,8 +137,11 @@ def _family_row(p: Planned, state: Any, opts: Options, group: str | None) -> Met
         with warnings.catch_warnings():
             if group is not None:
                 warnings.simplefilter("ignore")
-            iv = interval_of(family, state, metric,
-                             method=method_for(opts.ci, metric.spec, metric.kwargs),
+            method = method_for(opts.ci, metric.spec, metric.kwargs)
+            if method not in ("auto", *BOOTSTRAP_METHODS) and \
+                    method not in family.methods(state, metric):
+                method = "auto"  # DeLong of a multiclass AUC, say: the metric's default
+            iv = interval_of(family, state, metric, method=method,
                              level=opts.confidence_level, n_resamples=opts.n_resamples,
                              stratified=False, rng=check_random_state(opts.random_state),
                              estimate=estimate)

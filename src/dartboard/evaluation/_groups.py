@@ -94,16 +94,25 @@ def _columns(groups: Any) -> list[tuple[str, Any]]:
             and hasattr(groups, "columns") and not hasattr(groups, "dtype"):
         frame = groups.to_pandas()
         return _columns(frame)
+    if isinstance(groups, (list, tuple)) and groups and all(_is_column(c) for c in groups):
+        # a list of columns (the README's form), never rows: numpy would read it as a
+        # (k, n) matrix, and a square one would pass as the wrong groups
+        names = [getattr(c, "name", None) for c in groups]
+        if not all(isinstance(v, str) and v for v in names) or len(set(names)) < len(names):
+            names = [f"group_{j}" for j in range(len(groups))]
+        return list(zip(names, groups))
     arr = to_numpy(groups, name="groups")
     if arr.ndim == 2 and arr.dtype.kind != "O":
         return [(f"group_{j}", arr[:, j]) for j in range(arr.shape[1])] \
             if arr.shape[1] > 1 else [("group", arr[:, 0])]
-    if isinstance(groups, (list, tuple)) and groups and all(
-            np.ndim(c) == 1 and not isinstance(c, (str, bytes)) for c in groups) \
-            and len({len(c) for c in groups}) == 1 and len(groups) > 1 \
-            and not np.isscalar(groups[0]):
-        return [(f"group_{j}", np.asarray(c)) for j, c in enumerate(groups)]
     return [("group", groups)]
+
+
+def _is_column(value: Any) -> bool:
+    """Whether an entry of a list of groups is a column of values (not one value)."""
+    if isinstance(value, (str, bytes)) or np.isscalar(value) or value is None:
+        return False
+    return hasattr(value, "__len__") and np.ndim(value) >= 1
 
 
 def encode_groups(groups: Any, n_samples: int) -> GroupIndex:
@@ -134,8 +143,10 @@ def encode_groups(groups: Any, n_samples: int) -> GroupIndex:
         if arr.ndim != 1:
             raise ValueError(f"each group column must be 1-D; {name!r} has shape {arr.shape}")
         if arr.shape[0] != n_samples:
+            listed = " (a list is read as a list of group columns)" \
+                if isinstance(groups, (list, tuple)) and len(cols) > 1 else ""
             raise ValueError(f"groups must have one value per sample ({n_samples}); "
-                             f"column {name!r} has {arr.shape[0]}")
+                             f"column {name!r} has {arr.shape[0]}{listed}")
         missing = int(pd.isna(arr).sum()) if arr.dtype.kind in "fOUSmM" else 0
         if missing:
             raise ValueError(f"group column {name!r} has {missing} missing value(s) (None or "

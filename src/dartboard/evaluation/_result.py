@@ -11,8 +11,32 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-__all__ = ["MetricRow", "RocPoints", "PrPoints", "Confusion", "CalibrationPoints",
-           "ErrorPoints", "FitPoints", "Streamed", "EvaluationResult"]
+__all__ = ["Assumption", "MetricRow", "RocPoints", "PrPoints", "Confusion",
+           "CalibrationPoints", "ErrorPoints", "FitPoints", "Streamed", "EvaluationResult"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Assumption:
+    """One decision the evaluation made because it was not told (``task="auto"``, no
+    ``pos_label``, scores without labels): what was decided, its value and why.
+
+    Attributes
+    ----------
+    what : str
+        ``"task"``, ``"positive_class"``, ``"threshold"``, ``"labels"`` or
+        ``"scores"``.
+    value : object
+        The task, the positive class, the threshold, ...
+    why : str
+        The rule and the fact of the data it rests on.
+    """
+
+    what: str
+    value: Any
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.what} = {self.value!r} ({self.why})"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -215,6 +239,10 @@ class EvaluationResult:
     streamed : Streamed or None
         A streamed evaluation: its source, rows, files and score mode. Streamed
         evaluations keep states, not rows: no curve, calibration or error points.
+    assumptions : tuple of Assumption
+        What the evaluation decided without being told (the task, the positive
+        class, where labels were cut from scores), each with its reason; empty when
+        everything was given.
     """
 
     task: str
@@ -236,10 +264,14 @@ class EvaluationResult:
     pr_band: dict[str, Any] | None = None
     streamed: Streamed | None = None
     fit: FitPoints | None = None
+    assumptions: tuple[Assumption, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON section of ``results.json`` and ``dartboard evaluate --json``."""
         out: dict[str, Any] = {"task": self.task, "n": self.n, "model": self.model}
+        if self.assumptions:
+            out["assumptions"] = {a.what: {"value": a.value, "why": a.why}
+                                  for a in self.assumptions}
         if self.streamed is not None:
             out["streamed"] = self.streamed.to_dict()
         if self.task == "regression":

@@ -67,15 +67,16 @@ from dartboard._validation import (
     check_sample_weight,
     column_1d,
     label_array,
+    rescaled_weights,
     to_numpy,
 )
 from dartboard.metrics._probabilistic import (
-    _SUM_TOLERANCE,
     _binary_outcome,
     _encode_with_labels,
     _proba_array,
     check_proba_rows,
     check_range,
+    proba_tolerance,
 )
 from dartboard.metrics._state import check_same_kind, resolve_metric
 from dartboard.metrics._top_label import (
@@ -148,17 +149,6 @@ def _codes_of_batch(t: np.ndarray, k: int, labels: Any) -> np.ndarray:
     return t.astype(np.intp)
 
 
-def _sum_tolerance(y_proba: Any, k: int) -> float:
-    """How far a row sum may stray from 1: float64's tolerance (as log_loss), or the
-    rounding of K values of a narrower float input (float32 softmax rows sum to
-    1 +- a few 1e-8)."""
-    dtype = getattr(y_proba, "dtype", None)
-    if dtype is not None and np.dtype(dtype).kind == "f" and np.dtype(dtype).itemsize < 8:
-        # the rows' own rounding and that of summing them in their dtype
-        return 2 * k * float(np.finfo(dtype).eps)
-    return _SUM_TOLERANCE
-
-
 def _outcome(t: np.ndarray, pos_label: Any) -> np.ndarray:
     """Boolean "row is positive" of binary labels (the rule of brier_score_loss, and a
     ``pos_label`` that is not one of two classes refused: :mod:`dartboard._labels`).
@@ -224,7 +214,7 @@ def _top_label_state(p: np.ndarray, t: np.ndarray, w: np.ndarray | None, labels:
                      n_bins: int, second_moment: bool) -> CalibrationState:
     """Equal-width top-label state, binned block by block as the kernel produces
     the confidences (no array of all of them)."""
-    tolerance = _sum_tolerance(p, p.shape[1])
+    tolerance = proba_tolerance(p)
 
     def run(codes: np.ndarray, verify: str | None) -> CalibrationState:
         state = CalibrationState(n_bins, 1, multiclass="top_label")
@@ -254,11 +244,11 @@ def confidences(y_true: Any, y_proba: Any, sample_weight: Any, pos_label: Any,
             raise _pos_label_2d()
         n = check_consistent_length(("y_true", t), ("y_proba", raw))
         w = check_sample_weight(sample_weight, n)
-        p, tolerance = np.ascontiguousarray(raw), _sum_tolerance(raw, raw.shape[1])
+        p, tolerance = np.ascontiguousarray(raw), proba_tolerance(raw)
         conf, hit = _with_codes(partial(top_label, p, tolerance=tolerance), p, t, labels,
                                 batch, tolerance)
         return conf, hit, w, multiclass
-    p = _proba_array(raw)
+    p, tolerance = _proba_array(raw)
     n = check_consistent_length(("y_true", t), ("y_proba", p))
     w = check_sample_weight(sample_weight, n)
     check_range(p, "y_proba")
@@ -267,7 +257,7 @@ def confidences(y_true: Any, y_proba: Any, sample_weight: Any, pos_label: Any,
     if pos_label is not None:
         raise _pos_label_2d()
     k = p.shape[1]
-    check_proba_rows(p, "y_proba", _sum_tolerance(raw, k))
+    check_proba_rows(p, "y_proba", tolerance)
     codes = _class_codes(t, k, labels, batch)
     if multiclass == "top_label":
         pred = np.argmax(p, axis=1)
@@ -300,10 +290,11 @@ def binned_state(y_true: Any, y_proba: Any, n_bins: Any, strategy: Any, multicla
             t = label_array(y_true, name="y_true")
             n = check_consistent_length(("y_true", t), ("y_proba", raw))
             return _top_label_state(np.ascontiguousarray(raw), t,
-                                    check_sample_weight(sample_weight, n), labels, n_bins,
-                                    second_moment)
+                                    check_sample_weight(sample_weight, n, scale_free=True),
+                                    labels, n_bins, second_moment)
     conf, hit, w, kind = confidences(y_true, y_proba, sample_weight, pos_label, multiclass,
                                      labels=labels)
+    w = None if w is None else rescaled_weights(w)  # the metrics are ratios of its sums
     groups = 1 if conf.ndim == 1 else conf.shape[1]
     edges = quantile_edges(conf, n_bins) if strategy == "quantile" else None
     return CalibrationState(n_bins, groups, edges=edges, multiclass=kind).add(
@@ -481,7 +472,7 @@ def calibration_curve(y_true: Any, y_prob: Any, *, pos_label: Any = None, n_bins
     from dartboard._labels import encode_labels, positive_index
 
     t = column_1d(y_true, name="y_true")
-    p = _proba_array(y_prob)
+    p, _ = _proba_array(y_prob)
     if p.ndim != 1:
         raise ValueError(f"y_prob must be 1-D (the probability of the positive class); got "
                          f"shape {p.shape}")

@@ -140,16 +140,21 @@ class ConfusionCounts:
     @classmethod
     def from_predictions(cls, y_true: Any, y_pred: Any, *, labels: Any = None,
                          sample_weight: Any = None,
-                         names: tuple[str, str] = ("y_true", "y_pred")) -> ConfusionCounts:
+                         names: tuple[str, str] = ("y_true", "y_pred"),
+                         scale_free: bool = False) -> ConfusionCounts:
         """Count the label pairs of ``y_true`` and ``y_pred``.
 
         ``labels`` adds classes absent from the data (with zero counts); it does
         not drop samples (the metric functions select classes afterwards).
-        ``names`` are the argument names used in error messages.
+        ``names`` are the argument names used in error messages. ``scale_free``:
+        only ratios of the counts will be read, so extreme float weights may be
+        rescaled by a power of two (:func:`~dartboard._validation.check_sample_weight`);
+        the counts of a state that merges with others keep their scale.
         """
         pair = indicator_pair(y_true, y_pred, names=names)
         if pair is not None:
-            w = check_sample_weight(sample_weight, pair[0].shape[0], allow_negative=True)
+            w = check_sample_weight(sample_weight, pair[0].shape[0], allow_negative=True,
+                                    scale_free=scale_free)
             if labels is not None:
                 raise ValueError("labels of multilabel targets select columns: pass them to "
                                  "the metric, not to the state")
@@ -157,7 +162,7 @@ class ConfusionCounts:
         t = label_array(y_true, name=names[0])
         p = label_array(y_pred, name=names[1])
         n = check_consistent_length((names[0], t), (names[1], p))
-        w = check_sample_weight(sample_weight, n, allow_negative=True)
+        w = check_sample_weight(sample_weight, n, allow_negative=True, scale_free=scale_free)
         classes, matrix = count_label_pairs(t, p, w, names=names)
         state = cls(classes, matrix)
         labels = check_labels_argument(labels)
@@ -287,25 +292,30 @@ class ConfusionCounts:
 
 
 def _counts(y_true: Any, y_pred: Any, sample_weight: Any, labels: Any = None,
-            names: tuple[str, str] = ("y_true", "y_pred")) -> ConfusionCounts:
+            names: tuple[str, str] = ("y_true", "y_pred"),
+            scale_free: bool = False) -> ConfusionCounts:
+    """The counts of a metric; ``scale_free`` for metrics that are ratios of them."""
     state = ConfusionCounts.from_predictions(y_true, y_pred, labels=labels,
-                                             sample_weight=sample_weight, names=names)
+                                             sample_weight=sample_weight, names=names,
+                                             scale_free=scale_free)
     if sample_weight is not None and not state.total:
         _all_zero_weights()
     return state
 
 
 def _set_counts(y_true: Any, y_pred: Any, sample_weight: Any, labels: Any,
-                average: Any) -> tuple[ConfusionCounts, Any]:
+                average: Any, scale_free: bool = True) -> tuple[ConfusionCounts, Any]:
     """The state of a set-wise metric, and the ``labels`` left for it to select.
 
     With multilabel data and ``average="samples"``, ``labels`` select columns
-    before the per-sample counts are taken (as scikit-learn does)."""
+    before the per-sample counts are taken (as scikit-learn does). ``scale_free``
+    unless the counts themselves are returned (a support)."""
     pair = indicator_pair(y_true, y_pred)
     if pair is None or average != "samples" or labels is None:
-        return _counts(y_true, y_pred, sample_weight), labels
+        return _counts(y_true, y_pred, sample_weight, scale_free=scale_free), labels
     idx = cf.indicator_labels(labels, pair[0].shape[1])
-    w = check_sample_weight(sample_weight, pair[0].shape[0], allow_negative=True)
+    w = check_sample_weight(sample_weight, pair[0].shape[0], allow_negative=True,
+                            scale_free=scale_free)
     state = ConfusionCounts.from_indicators(pair[0][:, idx], pair[1][:, idx], w)
     if w is not None and not state.total:
         _all_zero_weights()
@@ -625,7 +635,8 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
     normalize = check_bool(normalize, "normalize")
     pair = indicator_pair(y_true, y_pred)
     if pair is not None:  # subset accuracy: every label of a sample must be right
-        w = check_sample_weight(sample_weight, pair[0].shape[0], allow_negative=True)
+        w = check_sample_weight(sample_weight, pair[0].shape[0], allow_negative=True,
+                                scale_free=normalize)
         if w is not None and not np.any(w):
             _all_zero_weights()
         wrong = (pair[0] != pair[1]).any(axis=1)
@@ -637,7 +648,7 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
     t = label_array(y_true, name="y_true")
     p = label_array(y_pred, name="y_pred")
     n = check_consistent_length(("y_true", t), ("y_pred", p))
-    w = check_sample_weight(sample_weight, n, allow_negative=True)
+    w = check_sample_weight(sample_weight, n, allow_negative=True, scale_free=normalize)
     if w is not None and not np.any(w):
         _all_zero_weights()
     if t.dtype.kind in "biu" and p.dtype.kind in "biu":
@@ -777,7 +788,8 @@ def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1
     >>> s
     array([1, 2])
     """
-    state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
+    state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average,
+                                average is not None)
     return _prfs(state, beta=beta, labels=labels, pos_label=pos_label, average=average,
                  warn_for=warn_for, zero_division=zero_division)
 
@@ -793,7 +805,8 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) ->
     >>> round(matthews_corrcoef([1, 1, 1, 0], [1, 0, 1, 0]), 4)
     0.5774
     """
-    return _formula_from(_counts(y_true, y_pred, sample_weight), "matthews_corrcoef")
+    return _formula_from(_counts(y_true, y_pred, sample_weight, scale_free=True),
+                         "matthews_corrcoef")
 
 
 def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
@@ -808,7 +821,8 @@ def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = No
     >>> balanced_accuracy_score([0, 1, 0, 0, 1, 0], [0, 1, 0, 0, 0, 1])
     0.625
     """
-    return _formula_from(_counts(y_true, y_pred, sample_weight), "balanced_accuracy_score",
+    return _formula_from(_counts(y_true, y_pred, sample_weight, scale_free=True),
+                         "balanced_accuracy_score",
                          adjusted=adjusted)
 
 
@@ -825,6 +839,6 @@ def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: str | No
     >>> round(cohen_kappa_score([0, 1, 1, 0], [0, 1, 0, 0]), 4)
     0.5
     """
-    state = _counts(y1, y2, sample_weight, names=("y1", "y2"))
+    state = _counts(y1, y2, sample_weight, names=("y1", "y2"), scale_free=True)
     return _formula_from(state, "cohen_kappa_score", labels=labels, weights=weights,
                              replace_undefined_by=replace_undefined_by)

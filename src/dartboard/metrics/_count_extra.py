@@ -64,11 +64,12 @@ def _target_kind(y: np.ndarray) -> str:
     return "multiclass-multioutput" if integral else "continuous-multioutput"
 
 
-def multilabel_pair(y_true: Any, y_pred: Any, sample_weight: Any
+def multilabel_pair(y_true: Any, y_pred: Any, sample_weight: Any, *, scale_free: bool = False
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
     """Both indicators and the weights when either argument is a 2-D indicator
     (with more than one column), None for 1-D labels; a mix is an error, as in
-    scikit-learn."""
+    scikit-learn. ``scale_free``: the caller takes a ratio of weighted sums
+    (:func:`~dartboard._validation.check_sample_weight`)."""
     t, p = _dense(y_true, "y_true"), _dense(y_pred, "y_pred")
     two_d = [a.ndim == 2 and a.shape[1] > 1 for a in (t, p)]
     if not any(two_d):
@@ -86,7 +87,9 @@ def multilabel_pair(y_true: Any, y_pred: Any, sample_weight: Any
         raise ValueError(f"Multi-label binary indicator input with different numbers of "
                          f"labels: y_true has {t.shape[1]}, y_pred has {p.shape[1]}")
     n = check_consistent_length(("y_true", t), ("y_pred", p))
-    return t, p, check_sample_weight(sample_weight, n)
+    if n == 0:
+        raise ValueError("y_true is empty; at least one sample is required")
+    return t, p, check_sample_weight(sample_weight, n, scale_free=scale_free)
 
 
 def _rows_differ(t: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -102,12 +105,13 @@ def _weight_total(w: np.ndarray | None, n: int) -> float:
     return float(n) if w is None else float(w.sum(dtype=np.float64))
 
 
-def _correct_and_total(y_true: Any, y_pred: Any, sample_weight: Any) -> tuple[float, float]:
+def _correct_and_total(y_true: Any, y_pred: Any, sample_weight: Any, scale_free: bool
+                       ) -> tuple[float, float]:
     """(Weighted) number of right 1-D labels, by the accuracy path, and the total."""
     t = label_array(y_true, name="y_true")
     p = label_array(y_pred, name="y_pred")
     n = check_consistent_length(("y_true", t), ("y_pred", p))
-    w = check_sample_weight(sample_weight, n)
+    w = check_sample_weight(sample_weight, n, scale_free=scale_free)
     correct = accuracy_score(t, p, normalize=False, sample_weight=w)
     return correct, _weight_total(w, n)
 
@@ -127,9 +131,9 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
     >>> hamming_loss([[0, 1], [1, 1]], [[0, 0], [1, 1]])
     0.25
     """
-    pair = multilabel_pair(y_true, y_pred, sample_weight)
+    pair = multilabel_pair(y_true, y_pred, sample_weight, scale_free=True)
     if pair is None:
-        correct, total = _correct_and_total(y_true, y_pred, sample_weight)
+        correct, total = _correct_and_total(y_true, y_pred, sample_weight, True)
         return (total - correct) / total
     t, p, w = pair
     n, n_labels = t.shape
@@ -157,9 +161,9 @@ def zero_one_loss(y_true: Any, y_pred: Any, *, normalize: bool = True,
     1.0
     """
     normalize = check_bool(normalize, "normalize")
-    pair = multilabel_pair(y_true, y_pred, sample_weight)
+    pair = multilabel_pair(y_true, y_pred, sample_weight, scale_free=normalize)
     if pair is None:
-        correct, total = _correct_and_total(y_true, y_pred, sample_weight)
+        correct, total = _correct_and_total(y_true, y_pred, sample_weight, normalize)
         # scikit-learn's rounding: one minus the accuracy
         return 1 - correct / total if normalize else total - correct
     t, p, w = pair
@@ -271,7 +275,7 @@ def hinge_loss(y_true: Any, pred_decision: Any, *, labels: Any = None,
     s = as_float_array(pred_decision, name="pred_decision", ndim=(1, 2))
     t = label_array(y_true, name="y_true")
     n = check_consistent_length(("y_true", t), ("pred_decision", s))
-    w = check_sample_weight(sample_weight, n)
+    w = check_sample_weight(sample_weight, n, scale_free=True)
     labels = check_labels_argument(labels)
     if labels is None:
         enc = encode_labels(("y_true", t))

@@ -48,7 +48,7 @@ def _class_weights(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any,
     and the frequencies need not sum to 1.
     """
     if _is_indicator(y_true):
-        t, _, w = _indicator_iv(y_true, _proba_array(y_proba), sample_weight)
+        t, _, w = _indicator_iv(y_true, *_proba_array(y_proba), sample_weight)
         if w is None:
             return t.sum(axis=0), float(t.shape[0])
         w = w.astype(np.float64)
@@ -56,7 +56,7 @@ def _class_weights(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any,
     t = label_array(y_true, name="y_true")
     p = to_numpy(y_proba, name="y_proba")
     n = check_consistent_length(("y_true", t), ("y_proba", p))
-    w = check_sample_weight(sample_weight, n)
+    w = check_sample_weight(sample_weight, n, scale_free=True)
     if (p.ndim == 1 or p.shape[1] == 1) and pos_label is not None:
         # scikit-learn's y_true == pos_label: a pos_label absent from y_true leaves
         # every sample negative (a null model without error)

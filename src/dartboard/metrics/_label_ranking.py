@@ -172,7 +172,7 @@ def top_k_accuracy_score(y_true: Any, y_score: Any, *, k: int = 2, normalize: bo
     t = label_array(y_true, name="y_true")
     s = as_float_array(y_score, name="y_score", ndim=(1, 2))
     n = check_consistent_length(("y_true", t), ("y_score", s))
-    w = check_sample_weight(sample_weight, n)
+    w = check_sample_weight(sample_weight, n, scale_free=normalize)
     codes, n_classes, s = _top_k_classes(t, labels, s)
     if k >= n_classes:
         warnings.warn(f"'k' ({k}) greater than or equal to 'n_classes' ({n_classes}) will "
@@ -208,7 +208,7 @@ def _relevance_iv(y_true: Any, y_score: Any, sample_weight: Any, name: str
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     t, s = _numbers(y_true, "y_true"), _numbers(y_score, "y_score")
     n = check_consistent_length(("y_true", t), ("y_score", s))
-    w = check_sample_weight(sample_weight, n)
+    w = check_sample_weight(sample_weight, n, scale_free=True)
     if t.ndim != 2:
         raise ValueError(f"{name} needs y_true of shape (n_samples, n_labels): one row of "
                          f"relevance per sample; got shape {t.shape}")
@@ -307,7 +307,7 @@ def _multilabel_iv(y_true: Any, y_score: Any, sample_weight: Any, name: str
     """Boolean indicator (n, L), scores (n, L) and weights."""
     t, s = _numbers(y_true, "y_true"), _numbers(y_score, "y_score")
     n = check_consistent_length(("y_true", t), ("y_score", s))
-    w = check_sample_weight(sample_weight, n)
+    w = check_sample_weight(sample_weight, n, scale_free=True)
     if t.ndim != 2 or (t.shape[1] > 1 and _target_kind(t) != "multilabel-indicator"):
         raise ValueError(f"{name} needs y_true as a multilabel indicator (a 2-D array of "
                          f"0/1); got an array of shape {t.shape} and dtype {t.dtype}")

@@ -3,10 +3,11 @@
 Both take predicted probabilities: a 1-D array (probability of the positive
 class, binary problems) or an (n_samples, n_classes) array whose columns follow
 the sorted class labels (or ``labels``). Values outside [0, 1] are an error, and
-so are multiclass rows that do not sum to 1 (within ``1e-8 + sqrt(eps)``, the
-tolerance at which scikit-learn only warns): a row that does not sum to one is
-not a probability distribution and its loss has no meaning. Computation is in
-float64.
+so are multiclass rows that do not sum to 1 (within ``1e-8 + sqrt(eps)`` with the
+``eps`` of the input's own float dtype, the tolerance at which scikit-learn only
+warns: float32 rows, as many models' ``predict_proba`` returns them, sum to 1 +-
+a few 1e-8): a row that does not sum to one is not a probability distribution and
+its loss has no meaning. Computation is in float64.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from dartboard._validation import (
     check_labels_argument,
     check_sample_weight,
     label_array,
+    to_numpy,
 )
 
 __all__ = ["brier_score_loss", "log_loss"]
@@ -50,9 +52,22 @@ def check_range(p: np.ndarray, name: str) -> None:
                          "probabilities must lie in [0, 1]")
 
 
-def _proba_array(y_proba: Any) -> np.ndarray:
-    p = as_float_array(y_proba, name="y_proba", ndim=(1, 2))
-    return p[:, 0] if p.ndim == 2 and p.shape[1] == 1 else p
+def _proba_array(y_proba: Any) -> tuple[np.ndarray, float]:
+    """``y_proba`` as float64 (a single column as 1-D) and the tolerance of its row
+    sums (:func:`proba_tolerance`, from the dtype it came in)."""
+    raw = to_numpy(y_proba, name="y_proba")
+    p = as_float_array(raw, name="y_proba", ndim=(1, 2))
+    return (p[:, 0] if p.ndim == 2 and p.shape[1] == 1 else p), proba_tolerance(raw)
+
+
+def proba_tolerance(raw: Any) -> float:
+    """How far a row sum of probabilities ``raw`` may stray from 1: scikit-learn's
+    ``isclose(rtol=sqrt(eps))`` bound with the ``eps`` of a float input's own dtype
+    (float16, float32), float64's for every other input."""
+    dtype = getattr(raw, "dtype", None)
+    if dtype is not None and dtype.kind == "f" and dtype.itemsize < 8:
+        return 1e-8 + math.sqrt(float(np.finfo(dtype).eps))
+    return _SUM_TOLERANCE
 
 
 def _encode_with_labels(y_true: Any, labels: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -85,13 +100,13 @@ def _encode_with_labels(y_true: Any, labels: Any) -> tuple[np.ndarray, np.ndarra
     return classes, idx[enc.codes[0]]
 
 
-def _multiclass_iv(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Codes of y_true, probabilities of shape (n, K) (or (n,) if binary) and weights."""
-    p = _proba_array(y_proba)
+def _multiclass_iv(y_true: Any, p: np.ndarray, tolerance: float, sample_weight: Any,
+                   labels: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Codes of y_true, probabilities of shape (n, K) (or (n,) if binary) and weights,
+    from the probabilities and tolerance of :func:`_proba_array`."""
     t = label_array(y_true, name="y_true")
     n = check_consistent_length(("y_true", t), ("y_proba", p))
-    w = check_sample_weight(sample_weight, n, allow_negative=True)
+    w = check_sample_weight(sample_weight, n, allow_negative=True, scale_free=True)
     check_range(p, "y_proba")
     classes, codes = _encode_with_labels(t, labels)
     k = classes.shape[0]
@@ -104,7 +119,7 @@ def _multiclass_iv(y_true: Any, y_proba: Any, sample_weight: Any, labels: Any
                          + ("" if labels is not None else
                             ", or give all classes through the labels argument"))
     if p.ndim == 2:
-        check_proba_rows(p, "y_proba")
+        check_proba_rows(p, "y_proba", tolerance)
     return codes, p, w
 
 
@@ -116,17 +131,17 @@ def _is_indicator(y_true: Any) -> bool:
     return shape is not None and len(shape) == 2 and shape[1] > 1
 
 
-def _indicator_iv(y_true: Any, p: np.ndarray, sample_weight: Any
+def _indicator_iv(y_true: Any, p: np.ndarray, tolerance: float, sample_weight: Any
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """A 2-D indicator ``y_true`` of the shape of ``y_proba``, as float, and weights."""
     t, _ = indicator_pair(y_true, y_true)
     if t.shape != p.shape:
         raise ValueError(f"a 2-D y_true must have the shape of y_proba {p.shape}; got "
                          f"{t.shape}")
-    w = check_sample_weight(sample_weight, t.shape[0], allow_negative=True)
+    w = check_sample_weight(sample_weight, t.shape[0], allow_negative=True, scale_free=True)
     check_range(p, "y_proba")
     try:
-        check_proba_rows(p, "y_proba")
+        check_proba_rows(p, "y_proba", tolerance)
     except ValueError as exc:
         raise ValueError(f"{exc}; with a 2-D y_true each row of y_proba is one "
                          "distribution over its columns. Independent per-label "
@@ -240,7 +255,7 @@ def log_loss_terms(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
     base = _check_base(base)
     if _is_indicator(y_true):
         return _indicator_log_loss(y_true, y_proba, sample_weight, labels, base)
-    codes, p, w = _multiclass_iv(y_true, y_proba, sample_weight, labels)
+    codes, p, w = _multiclass_iv(y_true, *_proba_array(y_proba), sample_weight, labels)
     if p.ndim == 1:
         picked = np.where(codes == 1, p, 1.0 - p)
     else:
@@ -262,7 +277,7 @@ def _indicator_log_loss(y_true: Any, y_proba: Any, sample_weight: Any, labels: A
     if labels is not None:
         raise ValueError("labels cannot be used with a multilabel-indicator y_true: its "
                          "columns are the classes")
-    t, p, w = _indicator_iv(y_true, _proba_array(y_proba), sample_weight)
+    t, p, w = _indicator_iv(y_true, *_proba_array(y_proba), sample_weight)
     clipped = np.clip(p, _EPS, 1.0 - _EPS)
     losses = -np.einsum("ij,ij->i", t, np.log(clipped))
     losses /= math.log(base)
@@ -324,11 +339,11 @@ def brier_terms(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
     if not (scale_by_half == "auto" or isinstance(scale_by_half, (bool, np.bool_))):
         raise ValueError(f"scale_by_half must be 'auto', True or False; got "
                          f"{scale_by_half!r}")
-    p = _proba_array(y_proba)
+    p, tolerance = _proba_array(y_proba)
     if p.ndim == 1:
         t = label_array(y_true, name="y_true")
         n = check_consistent_length(("y_true", t), ("y_proba", p))
-        w = check_sample_weight(sample_weight, n, allow_negative=True)
+        w = check_sample_weight(sample_weight, n, allow_negative=True, scale_free=True)
         check_range(p, "y_proba")
         outcome = _binary_outcome(t, pos_label)
         outcome -= p
@@ -337,12 +352,12 @@ def brier_terms(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
     elif _is_indicator(y_true):
         # a 2-D 0/1 y_true is already one column per class (scikit-learn 1.9 takes it
         # so): the squared distance of each row of y_proba to its row
-        t, p, w = _indicator_iv(y_true, p, sample_weight)
+        t, p, w = _indicator_iv(y_true, p, tolerance, sample_weight)
         diff = p - t
         per_sample = np.einsum("ij,ij->i", diff, diff)
         n_columns = p.shape[1]
     else:
-        codes, p, w = _multiclass_iv(y_true, p, sample_weight, labels)
+        codes, p, w = _multiclass_iv(y_true, p, tolerance, sample_weight, labels)
         diff = p.copy()
         diff[np.arange(p.shape[0]), codes] -= 1.0
         per_sample = np.einsum("ij,ij->i", diff, diff)

@@ -269,7 +269,7 @@ def _scores_iv(y_true: Any, y_score: Any, sample_weight: Any, *, score_ndim: Any
         return t, s, None  # multilabel: checked by the caller
     enc = encode_labels(("y_true", t))
     n = check_consistent_length(("y_true", enc.codes[0]), ("y_score", s))
-    w = check_sample_weight(sample_weight, n, allow_negative=True)
+    w = check_sample_weight(sample_weight, n, allow_negative=True, scale_free=True)
     return enc, s, _positive_weight(w) if positive_weight else w
 
 
@@ -622,7 +622,7 @@ def _multilabel_iv(t: np.ndarray, s: np.ndarray, sample_weight: Any
     if t.dtype.kind not in "biuf" or not np.isin(t, (0, 1)).all():
         raise ValueError("a 2-D y_true must be a multilabel indicator matrix of 0 and 1")
     w = _positive_weight(check_sample_weight(sample_weight, t.shape[0],
-                                              allow_negative=True))
+                                              allow_negative=True, scale_free=True))
     return t.astype(bool), w
 
 

@@ -69,7 +69,8 @@ _ALL = frozenset({"sse", "sae", "sape", "sat", "max", "moments_true", "moments_e
 # ------------------------------------------------------------------ validation
 
 def _regression_iv(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: Any, *,
-                   positive_weight: bool = True, allow_negative: bool = True
+                   positive_weight: bool = True, allow_negative: bool = True,
+                   scale_free: bool = True
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, Any]:
     """Float64 targets of shape (n,) or (n, k), weights and checked ``multioutput``.
 
@@ -91,7 +92,8 @@ def _regression_iv(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: An
     if k_true != k_pred:
         raise ValueError(f"y_true and y_pred have different numbers of outputs "
                          f"({k_true} != {k_pred}); shapes {t.shape} and {p.shape}")
-    w = check_sample_weight(sample_weight, n, allow_negative=allow_negative)
+    w = check_sample_weight(sample_weight, n, allow_negative=allow_negative,
+                            scale_free=scale_free)
     if w is not None and w.dtype.kind in "iu":
         w = w.astype(np.float64)  # integer sums of large weights would wrap around
     if positive_weight and w is not None and not np.any(w):
@@ -448,7 +450,8 @@ class RegressionMoments:
                                    allow_nan=True).size == 0):
             return cls()
         t, p, w, _ = _regression_iv(y_true, y_pred, sample_weight, "uniform_average",
-                                    positive_weight=False, allow_negative=False)
+                                    positive_weight=False, allow_negative=False,
+                                    scale_free=False)
         if t.ndim != 1:
             raise ValueError(f"RegressionMoments holds 1-D targets; got y_true of shape "
                              f"{t.shape} (keep one state per output)")

@@ -19,7 +19,7 @@ matrix is never widened to float64 nor copied whole):
   above 1) has a pattern above that of 1.0, so the same pass is the range check
   (a block that fails it is checked again as floats: -0.0 is a valid 0);
 - the row sums (in a fixed order, so ``tolerance`` must allow for their
-  rounding: ``_calibration._sum_tolerance``);
+  rounding: ``_probabilistic.proba_tolerance``);
 - correctness as ``P[i, y_i] == max_i`` (one gather);
 - ties: ``argmax`` could pick an earlier column only where two entries equal the
   maximum, so where ``2 max_i <= sum_i``, i.e. ``max_i <= 0.5 + tolerance``. Those

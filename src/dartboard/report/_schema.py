@@ -229,11 +229,22 @@ def _calibration_then(value: dict, path: str) -> None:
     _same_length(*_CALIBRATION)(value, path)
 
 
+def _assumptions(value: Any, path: str) -> None:
+    """What the evaluation decided without being told: each entry ``{value, why}``."""
+    if not isinstance(value, dict):
+        _fail(path, "a JSON object", value)
+    entry = _object({"why": _text}, ("why",))
+    for what, assumed in value.items():
+        entry(assumed, _join(path, str(what)))
+        if "value" not in assumed:
+            raise ValueError(f"{_join(path, str(what))!r} needs the field 'value'")
+
+
 def _evaluation(figures: dict[str, Rule]) -> Rule:
     """A classification or regression section (``Evaluation.to_dict`` and more)."""
     return _object({"metrics": _rows(_METRIC, ("metric",)), "groups": _rows(),
                     "difference": _rows(_METRIC, ("metric",)), "fairness": _rows(),
-                    "pairwise": _rows(_METRIC, ("metric",)),
+                    "pairwise": _rows(_METRIC, ("metric",)), "assumptions": _assumptions,
                     "error_summary": _rows(), "model": _text, **figures}, ("metrics",),
                    then=_metrics_then)
 

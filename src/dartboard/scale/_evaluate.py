@@ -27,6 +27,7 @@ import numpy as np
 from dartboard._rng import check_random_state
 from dartboard._validation import (
     MAX_BINS,
+    WEIGHT_RANGE,
     as_float_array,
     check_confidence_level,
     check_int,
@@ -37,7 +38,8 @@ from dartboard._validation import (
     label_array,
 )
 from dartboard.evaluation._bundle import Bundle, Planned, build_bundle, plan_metrics
-from dartboard.evaluation._engine import TASKS, check_score_labels, choose_metrics
+from dartboard.evaluation._engine import TASKS, choose_metrics, needs_labels
+from dartboard.evaluation._inputs import check_score_labels, usual_threshold
 from dartboard.families import Batch
 from dartboard.uncertainty._interval import METHODS as INTERVAL_METHODS
 
@@ -71,6 +73,9 @@ class Spec:
     random_state: Any = None
     groups: tuple[str, ...] | None = None
     model: str | None = None
+    #: ``task="auto"``: what the task was decided from, checked against the values at
+    #: the end (``"labels"``, ``"floats"``, ``"scores"``); None when it was given
+    auto: str | None = None
 
     @property
     def columns(self) -> list[str]:
@@ -117,8 +122,11 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
 
     ``task="auto"``: with ``y_score`` or ``y_proba`` a classification; with
     ``y_pred`` only, regression when either column holds floating-point numbers and
-    classification otherwise (integers, booleans, strings). Labels stored as floats
-    (0.0, 1.0) therefore need ``task="binary"`` or ``"multiclass"``.
+    classification otherwise (integers, booleans, strings), checked against the values
+    once all are read as the in-memory evaluation decides
+    (:mod:`dartboard.evaluation._inputs`): whole numbers in both columns (labels stored
+    as floats) or non-integer predictions of at most ten distinct whole numbers (scores
+    passed as ``y_pred``) are refused then, naming ``task=``.
     """
     from dartboard.evaluation._evaluation import check_model_name
 
@@ -135,9 +143,13 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
     if task == "regression" and (proba is not None or y_score is not None):
         raise ValueError("task='regression' needs y_pred (predicted values), not y_score or "
                          "y_proba")
-    if task == "auto" and proba is None and y_score is None:
+    auto = None
+    if task == "auto":
+        # decided from the columns' types; checked against the values at the end
         floats = {column_kinds.get(y_true), column_kinds.get(y_pred)} & {"f"}
-        task = "regression" if floats else "auto"
+        auto = "scores" if proba is not None or y_score is not None else \
+            "floats" if floats else "labels"
+        task = "regression" if auto == "floats" else "auto"
     if task == "regression" and pos_label is not None:
         raise ValueError("pos_label applies to a binary task, not to regression")
     if not isinstance(exact, (bool, np.bool_)):
@@ -159,7 +171,7 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
     return Spec(y_true, y_pred, y_score, sample_weight, task, _check_metrics(metrics),
                 bool(exact), n_bins, score_range, float(relative_accuracy), pos_label,
                 confidence_level, proba, classes, ci, n_resamples, random_state,
-                _check_groups(groups), check_model_name(model))
+                _check_groups(groups), check_model_name(model), auto)
 
 
 def _check_metrics(metrics: Any) -> Any:
@@ -204,9 +216,9 @@ def _check_proba(proba: Any, y_pred: Any, y_score: Any
     classes 0..K-1; a dict: class label -> column)."""
     if proba is None:
         return None, None
-    if y_pred is not None or y_score is not None:
-        raise TypeError("give either y_proba or y_pred/y_score: the predicted labels come "
-                        "from the most probable class and the scores from the class columns")
+    if y_score is not None:
+        raise TypeError("give either y_proba or y_score: the scores come from the class "
+                        "columns (y_pred may come with either, for the count metrics)")
     if isinstance(proba, dict):
         pairs = list(proba.items())
     elif isinstance(proba, (list, tuple)):
@@ -309,6 +321,11 @@ def setup(spec: Spec, *, scores: tuple[float, float] | None = None,
         low, high = scores if scores is not None else (0.0, 1.0)
         probabilities = low >= 0.0 and high <= 1.0
         classes, positive, negative = _score_classes(spec, labels)
+        if spec.y_pred is None and not probabilities and not low < 0.0 < high:
+            # no usual cut: the in-memory refusal, unless only ranking metrics are asked
+            if spec.metrics is None or needs_labels(spec.metrics):
+                raise ValueError(usual_threshold(low, high)[1])
+            negative = None  # no labels are derived
     bins = None
     if not spec.exact and (spec.y_score is not None or spec.y_proba is not None):
         low, high = spec.score_range or scores or (0.0, 1.0)
@@ -325,7 +342,7 @@ def _score_classes(spec: Spec, labels: tuple[Any, Any] | None
     from the smallest and largest label; with one class only, the positive class is
     ``pos_label`` or 1 of {0, 1} and {-1, 1} labels (scikit-learn's rule)."""
     from dartboard._labels import positive_label
-    from dartboard.evaluation._engine import check_positive
+    from dartboard.evaluation._inputs import check_positive
 
     found = np.unique(np.asarray(labels if labels is not None else ()))
     if found.shape[0] == 2 and (spec.pos_label is None or spec.pos_label in found.tolist()):
@@ -412,8 +429,9 @@ def _batch(plan: Setup, columns: dict[str, Any], n: int, earlier: frozenset[Any]
     spec = plan.spec
     w = None
     if spec.sample_weight is not None:
-        w = check_sample_weight(np.asarray(columns[spec.sample_weight]), n,
-                                name=spec.describe_column("sample_weight"))
+        w = _streamable_weights(check_sample_weight(
+            np.asarray(columns[spec.sample_weight]), n,
+            name=spec.describe_column("sample_weight")), spec)
     approximate: dict[str, Any] = {"relative_accuracy": spec.relative_accuracy}
     if plan.score_bins is not None:
         approximate["score_bins"] = plan.score_bins
@@ -421,7 +439,10 @@ def _batch(plan: Setup, columns: dict[str, Any], n: int, earlier: frozenset[Any]
     if plan.task == "regression":
         yt = as_float_array(columns[spec.y_true], name=true_name)
         yp = as_float_array(columns[spec.y_pred], name=spec.describe_column("y_pred"))
-        return Batch(yt, {"values": yp}, w, approximate=approximate), frozenset()
+        facts: frozenset[Any] = frozenset()
+        if spec.auto == "floats":  # what decides the task in memory, checked at the end
+            facts = value_facts(yt, yp)
+        return Batch(yt, {"values": yp}, w, approximate=approximate), facts
     yt = label_array(columns[spec.y_true], name=true_name)
     seen = _distinct(yt)
     inputs: dict[str, np.ndarray | None] = {}
@@ -430,7 +451,8 @@ def _batch(plan: Setup, columns: dict[str, Any], n: int, earlier: frozenset[Any]
         proba = np.column_stack([as_float_array(columns[c], name=spec.role_of(c))
                                  for c in spec.y_proba])
         _check_labels(yt, classes, true_name)
-        inputs["labels"] = classes[np.argmax(proba, axis=1)]
+        inputs["labels"] = classes[np.argmax(proba, axis=1)] if spec.y_pred is None else \
+            label_array(columns[spec.y_pred], name=spec.describe_column("y_pred"))
         column = proba[:, 1] if classes.shape[0] == 2 else proba
         inputs["scores"] = inputs["probabilities"] = column
     elif spec.y_score is not None:
@@ -448,6 +470,36 @@ def _batch(plan: Setup, columns: dict[str, Any], n: int, earlier: frozenset[Any]
         inputs["labels"] = label_array(columns[spec.y_pred],
                                        name=spec.describe_column("y_pred"))
     return Batch(yt, inputs, w, plan.positive, plan.classes, approximate), seen
+
+
+def value_facts(y_true: np.ndarray, y_pred: np.ndarray) -> frozenset[Any]:
+    """What the in-memory rule decides a task from, for numbers streamed as a
+    regression: ``("true", x)`` / ``("pred", x)`` a value that is no class label, and
+    up to ``FEW_LABELS + 1`` distinct whole values of ``y_true`` (merged as sets)."""
+    from dartboard.evaluation._inputs import FEW_LABELS, could_be_labels
+
+    out: set[Any] = set()
+    for name, values in (("true", y_true), ("pred", y_pred)):
+        if values.size and not could_be_labels(values):
+            out.add((name, "fraction"))
+    if ("true", "fraction") not in out:
+        out.update(float(v) for v in np.unique(y_true)[:FEW_LABELS + 1])
+    return frozenset(out)
+
+
+def _streamable_weights(w: np.ndarray, spec: Spec) -> np.ndarray:
+    """Weights whose sums keep their precision in every state. In memory, weights of
+    any scale are multiplied by one power of two first (a ratio cannot notice); a
+    stream has no one scale to bring them to, and denormal weights (1e-320) lose
+    their digits in the states' products while weights near 1e300 overflow them, so
+    a batch whose largest weight lies outside ``WEIGHT_RANGE`` is refused."""
+    largest = float(np.max(np.abs(w))) if w.size else 0.0
+    if largest and not WEIGHT_RANGE[0] <= largest <= WEIGHT_RANGE[1]:
+        raise ValueError(f"{spec.describe_column('sample_weight')} holds weights of "
+                         f"{largest:g}, beyond what streamed sums keep exact (2**-100 to "
+                         "2**100); multiply the column by one constant first (the metrics "
+                         "are ratios of weighted sums and do not change)")
+    return w
 
 
 def _distinct(y: np.ndarray) -> frozenset[Any]:

@@ -18,14 +18,14 @@ import numpy as np
 from dartboard._rng import child, seed_sequence
 from dartboard.evaluation._bundle import Bundle, plan_metrics
 from dartboard.evaluation._engine import (
-    check_positive,
-    check_score_labels,
     choose_metrics,
     fairness_rates,
     zero_weight_error,
 )
 from dartboard.evaluation._finalize import GroupGaps, Options, metric_rows
+from dartboard.evaluation._inputs import check_positive, check_score_labels
 from dartboard.evaluation._result import (
+    Assumption,
     Confusion,
     EvaluationResult,
     MetricRow,
@@ -82,6 +82,7 @@ def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parque
         groups=group_rows, group_columns=spec.groups, group_keys=keys,
         streamed=Streamed(source, int(bundle.n_rows), int(n_files),
                           "exact" if spec.exact else "binned", unit, left_out),
+        assumptions=_assumptions(plan, task, classes, positive),
         **_figures(bundle, classes, positive, task))
     states = _named(bundle.states)
     if spec.groups:
@@ -101,6 +102,8 @@ def _found(plan: Setup, bundle: Bundle) -> tuple[str, np.ndarray | None, Any]:
     """(task, classes, positive class) from what the states hold, checked as in memory."""
     spec = plan.spec
     if plan.task == "regression":
+        if spec.auto == "floats":
+            _check_regression(bundle.labels)
         return "regression", None, None
     seen = np.array(sorted(bundle.labels))
     counts = bundle.states.get("counts")
@@ -120,6 +123,64 @@ def _found(plan: Setup, bundle: Bundle) -> tuple[str, np.ndarray | None, Any]:
     positive = plan.positive if plan.positive is not None else \
         check_positive(labels, spec.pos_label)
     return task, labels, positive
+
+
+def _check_regression(facts: frozenset[Any]) -> None:
+    """A regression decided from float columns is refused where the in-memory rule
+    (:func:`~dartboard.evaluation._inputs.infer_from_values`) would not take it:
+    whole numbers in both columns (labels stored as floats), or non-integer
+    predictions beside at most ``FEW_LABELS`` distinct whole numbers (scores passed
+    as ``y_pred``)."""
+    from dartboard.evaluation._inputs import FEW_LABELS
+
+    if ("true", "fraction") in facts:
+        return
+    distinct = sorted(v for v in facts if not isinstance(v, tuple))
+    shown = ", ".join(f"{v:g}" for v in distinct[:5])
+    if ("pred", "fraction") not in facts:
+        raise ValueError(f"task='auto' read float columns as a regression, but y_true and "
+                         f"y_pred hold whole numbers only ({shown}...), as class labels "
+                         "stored as floats do; pass task='binary' or 'multiclass' for labels, "
+                         "or task='regression'")
+    if len(distinct) <= FEW_LABELS:
+        raise ValueError(f"task='auto' cannot tell what y_pred is: y_true holds "
+                         f"{len(distinct)} distinct integer(s) ({shown}), as class labels "
+                         "do, and y_pred non-integer values, as scores do. Pass scores of "
+                         "the positive class as y_score= (probabilities of every class as "
+                         "y_proba=), or task='regression' if y_pred predicts a numeric target")
+
+
+def _assumptions(plan: Setup, task: str, classes: np.ndarray | None, positive: Any
+                 ) -> tuple[Assumption, ...]:
+    """What was decided without being told, by the in-memory rules
+    (:mod:`dartboard.evaluation._inputs`): the task, the positive class, where labels
+    are cut from scores."""
+    from dartboard.evaluation._inputs import positive_class, usual_threshold
+
+    spec, notes = plan.spec, []
+    if spec.auto is not None:
+        why = ("y_score holds the scores of one class" if spec.y_score is not None else
+               f"y_proba has {len(spec.y_proba)} columns, one per class"
+               if spec.y_proba is not None else
+               f"y_true and y_pred hold {len(classes) if classes is not None else 0} "
+               "distinct labels" if task != "regression" else
+               "y_true holds non-integer values")
+        notes.append(Assumption("task", task, why))
+    if task == "binary" and spec.pos_label is None and classes is not None \
+            and spec.y_proba is None:
+        note = positive_class(np.asarray(classes), None)[1]
+        notes += [note] if note is not None else []
+    if spec.y_score is not None and plan.probabilities:
+        notes.append(Assumption("scores", "probabilities", (
+            "y_score lies in [0, 1]: log loss, Brier score and calibration read it as the "
+            "positive class's probability")))
+    if spec.y_score is not None and spec.y_pred is None and plan.negative is not None:
+        low_high = (0.0, 1.0) if plan.probabilities else (-1.0, 1.0)
+        notes.append(Assumption("threshold", plan.threshold, usual_threshold(*low_high)[1]))
+    if spec.y_proba is not None:
+        notes.append(Assumption("labels", "argmax of y_proba",
+                                "the most probable class (ties: the first in label order)"))
+    return tuple(notes)
 
 
 def _bounded(rows: list[MetricRow], planned: list[Any], bundle: Bundle) -> list[MetricRow]:

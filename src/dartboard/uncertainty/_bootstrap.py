@@ -67,13 +67,14 @@ class Replicates:
 # --------------------------------------------------------------------- intervals
 
 def _std(values: np.ndarray) -> float:
-    """The sample standard deviation (ddof = 1) of finite values, computed on the values
-    divided by their largest magnitude: squares of values near 1e200 overflow, and of
-    values near 1e-200 underflow to 0."""
-    scale = float(np.max(np.abs(values)))
-    if scale == 0.0:
-        return 0.0
-    return scale * float(np.std(values / scale, ddof=1))
+    """The sample standard deviation (ddof = 1), computed at unit scale: the squares of
+    replicates near 1e200 overflow (inf) and those near 1e-200 underflow (0)."""
+    largest = float(np.max(np.abs(values)))
+    if largest == 0.0 or not np.isfinite(largest):
+        return float(np.std(values, ddof=1))
+    exponent = int(np.frexp(largest)[1])
+    with np.errstate(under="ignore"):  # replicates 2**-1074 below the largest: 0
+        return float(np.ldexp(np.std(np.ldexp(values, -exponent), ddof=1), exponent))
 
 
 def bootstrap_interval(estimate: float, reps: Replicates, confidence_level: float,
@@ -120,10 +121,18 @@ def bootstrap_interval(estimate: float, reps: Replicates, confidence_level: floa
     return float(low), float(high), se, method, values
 
 
+#: replicates within this many units of the last place of the estimate tie with it
+_TIE_ULPS = 64
+
+
 def _bca_levels(estimate: float, values: np.ndarray, reps: Replicates,
                 alpha: float) -> np.ndarray | None:
-    share = (np.count_nonzero(values < estimate)
-             + np.count_nonzero(values <= estimate)) / (2.0 * values.shape[0])
+    # replicates equal to the estimate count half; "equal" within rounding, as the
+    # estimate and the replicates may be sums taken in another order
+    scale = max(abs(estimate), float(np.max(np.abs(values))))
+    tie = _TIE_ULPS * np.finfo(np.float64).eps * scale
+    share = (np.count_nonzero(values < estimate - tie)
+             + np.count_nonzero(values <= estimate + tie)) / (2.0 * values.shape[0])
     if share <= 0.0 or share >= 1.0:
         warnings.warn("BCa is undefined because the estimate lies outside the bootstrap "
                       "distribution (bias correction z0 is infinite); the percentile "

@@ -22,7 +22,7 @@ from dartboard._validation import (
     check_sample_weight,
     column_1d,
     describe,
-    to_numpy,
+    rows_array,
 )
 from dartboard.families import Batch, Family, Metric, family_of
 from dartboard.families._base import (
@@ -92,7 +92,11 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
     sample_weight : array-like of shape (n_samples,), optional
         Row weights. The bootstrap resamples rows, each keeping its weight.
         Analytic proportion intervals accept integer weights only (as frequency
-        counts); DeLong does not take weights. ``"auto"`` then uses BCa.
+        counts); DeLong does not take weights. ``"auto"`` then uses BCa. Float
+        weights whose largest magnitude lies outside [2**-100, 2**100] are first
+        multiplied by a power of two (exact; a metric that is a weighted average
+        does not notice, and denormal or huge weights no longer under- or
+        overflow), and ``metric`` receives them so.
     **metric_kwargs
         Passed to ``metric`` (``pos_label``, ``average``, ``beta``...).
 
@@ -150,10 +154,10 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
                       "maximum, which no resample can exceed, so the interval's upper end is "
                       "the estimate itself and the true maximum error is under-covered",
                       IntervalWarning, stacklevel=2)
-    y_t = to_numpy(y_true, name="y_true")
-    y_o = to_numpy(y_other, name="y_other")
+    y_t = rows_array(y_true, name="y_true")
+    y_o = rows_array(y_other, name="y_other")
     n = check_consistent_length(("y_true", y_t), ("y_other", y_o))
-    w = check_sample_weight(sample_weight, n)
+    w = check_sample_weight(sample_weight, n, scale_free=True)
     kwargs = dict(metric_kwargs)
     if w is not None:
         kwargs["sample_weight"] = w
