@@ -18,8 +18,9 @@ import copy
 import inspect
 import math
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from _fuzz import METRICS, _cast, make_data, relabel, unit_weights, weights, wrap

@@ -379,9 +379,8 @@ _POS_INFERRED = {"roc_curve", "precision_recall_curve", "brier_score_loss", "det
 
 
 def _dtype_cases(spec):
-    for y_true, other, kw in metric_cases(spec)[:1] + [
-            c for c in metric_cases(spec)[1:] if c[0].ndim == 1 and c[1].ndim == 1]:
-        yield y_true, other, kw
+    yield from metric_cases(spec)[:1] + [
+        c for c in metric_cases(spec)[1:] if c[0].ndim == 1 and c[1].ndim == 1]
 
 
 @pytest.mark.parametrize("name", METRIC_NAMES)
@@ -408,7 +407,7 @@ def test_every_accepted_dtype_gives_the_float64_answer(name):
             assert_same(quiet(fn, y_true, convert(other), **kw), expected)
         if takes_weights(spec):
             weighted = quiet(fn, y_true, other, sample_weight=WEIGHT, **kw)
-            for dt, convert in WEIGHT_DTYPES.items():
+            for convert in WEIGHT_DTYPES.values():
                 assert_same(quiet(fn, y_true, other, sample_weight=convert(WEIGHT), **kw),
                             weighted)
             boolean = WEIGHT > 1

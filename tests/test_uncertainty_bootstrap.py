@@ -264,7 +264,7 @@ def test_all_nan_replicates_raise_and_warnings_are_summarised():
         interval(lambda a, b: np.nan, y, p, method="percentile", n_resamples=10)
 
     def noisy(a, b):
-        warnings.warn("careful", UserWarning)
+        warnings.warn("careful", UserWarning, stacklevel=2)
         return _acc(a, b)
     with warnings.catch_warnings(record=True) as rec:
         warnings.simplefilter("always")

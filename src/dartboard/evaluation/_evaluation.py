@@ -485,7 +485,7 @@ class Evaluation:
                              "which this evaluation was not told: pass pos_label")
         check_option(method, "method", GAP_METHODS)
         rows = []
-        for name, rates, kind in _FAIRNESS:
+        for _name, rates, kind in _FAIRNESS:
             row = gap_row(self, [f"__{rate}" for rate in rates], kind, method)
             if len(rates) > 1 and row["metric"] is not None:
                 row["groups"] = f"{_RATE_NAMES[row['metric'][2:]]}: {row['groups']}"
