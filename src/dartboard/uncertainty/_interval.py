@@ -35,6 +35,13 @@ from dartboard.families._base import (
 from dartboard.metrics._registry import MetricSpec, get_spec, resolve_metric
 from dartboard.uncertainty import _bootstrap
 from dartboard.uncertainty._bootstrap import IntervalWarning
+from dartboard.uncertainty._clustered import (
+    CLUSTER_METHODS,
+    ClusterIndex,
+    cluster_index,
+    cluster_replicates,
+    generic_cluster_replicates,
+)
 from dartboard.uncertainty._large import applicable, asymptotic_interval, sample_size
 from dartboard.uncertainty._methods import METHODS, PIVOT
 from dartboard.uncertainty._result import Interval
@@ -45,7 +52,7 @@ __all__ = ["Interval", "IntervalWarning", "cv_interval", "interval", "interval_f
 def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, method: str = "auto",
              confidence_level: float = 0.95, n_resamples: int = 10_000,
              stratified: bool = False, random_state: Any = None, sample_weight: Any = None,
-             **metric_kwargs: Any) -> Interval:
+             clusters: Any = None, **metric_kwargs: Any) -> Interval:
     """Confidence interval of any metric: analytic where exact theory exists, else bootstrap.
 
     Parameters
@@ -97,6 +104,13 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
         multiplied by a power of two (exact; a metric that is a weighted average
         does not notice, and denormal or huge weights no longer under- or
         overflow), and ``metric`` receives them so.
+    clusters : array-like of shape (n_samples,), optional
+        The cluster of each row (a patient, a user, the passage a benchmark question
+        comes from) when rows of one cluster are not independent: the bootstrap then
+        draws whole clusters (:mod:`dartboard.uncertainty._clustered`), ``method`` is
+        ``"percentile"``, ``"basic"`` or ``"bca"`` (``"auto"``: BCa with a
+        leave-one-cluster-out jackknife), and the method string says it is
+        clustered. Analytic methods assume independent rows and are refused.
     **metric_kwargs
         Passed to ``metric`` (``pos_label``, ``average``, ``beta``...).
 
@@ -169,6 +183,10 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
     method = iv["method"]
     level = iv["confidence_level"]
     rng = check_random_state(random_state)
+    if clusters is not None:
+        return _clustered_interval(metric, spec, name, estimate, y_t, y_o, w, metric_kwargs,
+                                   cluster_index(clusters, n), method, level,
+                                   iv["n_resamples"], stratified, rng)
     state = _family_state(spec, y_t, y_o, w, metric_kwargs)
     if state is not None:
         family, m, built = state
@@ -190,6 +208,65 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
         low, high = min(low, estimate), max(high, estimate)
     return Interval(estimate, low, high, level, used, se, dist, iv["n_resamples"],
                     name or getattr(metric, "__name__", "metric"))
+
+
+def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, name: str,
+                        estimate: float, y_t: np.ndarray, y_o: np.ndarray,
+                        w: np.ndarray | None, kwargs: dict[str, Any], index: ClusterIndex,
+                        method: str, level: float, n_resamples: int, stratified: bool,
+                        rng: np.random.Generator) -> Interval:
+    """The bootstrap of whole clusters: from the clusters' family cells where the
+    metric's family pools them, else from the rows of each replicate's clusters."""
+    if stratified:
+        raise ValueError("stratified=True resamples rows within classes; with clusters the "
+                         "bootstrap resamples whole clusters (leave stratified=False)")
+    if method == "auto":
+        method = "bca"
+    if method not in CLUSTER_METHODS:
+        raise ValueError(f"method={method!r} assumes independent rows; with clusters use "
+                         f"one of {list(CLUSTER_METHODS)} (a bootstrap of whole clusters)")
+    jackknife = method == "bca"
+    reps = None
+    state = _family_state(spec, y_t, y_o, w, kwargs)
+    if state is not None:
+        family, m, _ = state
+        try:
+            parts = [_family_state(spec, y_t[rows], y_o[rows],
+                                   None if w is None else w[rows], kwargs)
+                     for rows in index.members]
+        except ValueError:  # a cluster the metric refuses alone (one class for log loss)
+            parts = [None]
+        if all(p is not None for p in parts):
+            pooled = family.pool([p[2] for p in parts], m)
+            if pooled is not None and pooled[0].extra is None:
+                reps = cluster_replicates(pooled[1], pooled[2], pooled[0], n_resamples, rng,
+                                          jackknife)
+    if reps is None:
+        def statistic(rows: np.ndarray) -> float:
+            weights = {} if w is None else {"sample_weight": w[rows]}
+            return float(metric(y_t[rows], y_o[rows], **kwargs, **weights))
+
+        reps = generic_cluster_replicates(statistic, index, n_resamples, rng, jackknife)
+    undefined = int(np.count_nonzero(~np.isfinite(reps.values)))
+    if undefined == n_resamples:
+        raise ValueError(f"{name or 'the metric'} is undefined on all {n_resamples} "
+                         "cluster resamples; no interval can be formed")
+    if undefined:
+        warnings.warn(f"{name or 'the metric'} is undefined on {undefined} of {n_resamples} "
+                      "cluster resamples (a resample without a class, say); they are left "
+                      "out", IntervalWarning, stacklevel=3)
+        keep = np.isfinite(reps.values)
+        jack = reps.jackknife
+        if jack is not None and not np.all(np.isfinite(jack)):
+            jack = None
+        reps = _bootstrap.Replicates(reps.values[keep], jack)
+    low, high, se, used, dist = _bootstrap.bootstrap_interval(
+        estimate, reps, level, method, None if spec is None else spec.bounds)
+    if spec is not None and spec.covers_estimate:
+        low, high = min(low, estimate), max(high, estimate)
+    return Interval(estimate, low, high, level,
+                    f"{used} (clustered: {index.n_clusters} clusters)", se, dist,
+                    n_resamples, name or getattr(metric, "__name__", "metric"))
 
 
 def _family_state(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
