@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -204,6 +205,8 @@ class Plan:
     positive: Any = None
     #: what was decided without being told (:mod:`dartboard.evaluation._inputs`)
     assumptions: tuple[Assumption, ...] = ()
+    #: the cluster of each row (codes 0..C-1) when rows are not independent
+    clusters: np.ndarray | None = None
     #: values computed once and shared (label codes)
     cache: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
@@ -230,7 +233,8 @@ def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: An
             confidence_level: float = 0.95, n_resamples: int = 2000, random_state: Any = 0,
             groups: Any = None, metrics: Any = None, sample_weight: Any = None,
             pos_label: Any = None, threshold_criterion: str | None = None,
-            threshold_target: float | None = None, curve_bands: bool = False) -> Plan:
+            threshold_target: float | None = None, curve_bands: bool = False,
+            clusters: Any = None) -> Plan:
     """Check the inputs and choose the metrics: everything before any number."""
     from dartboard.uncertainty._interval import METHODS
 
@@ -244,8 +248,9 @@ def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: An
         task, why = infer_from_values(y_true, y_pred)
         notes = (Assumption("task", task, why),)
     if task == "regression":
-        return _regression_plan(y_true, y_pred, y_score, y_proba, threshold, opts, groups,
+        plan = _regression_plan(y_true, y_pred, y_score, y_proba, threshold, opts, groups,
                                 metrics, sample_weight, pos_label, notes)
+        return _with_clusters(plan, clusters)
     d = classification_inputs(y_true, y_pred, y_score, y_proba, task, pos_label, threshold)
     if (threshold_criterion is not None or curve_bands) and not (
             d.task == "binary" and d.y_score is not None):
@@ -259,9 +264,28 @@ def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: An
     if d.no_positive is not None and any(c.spec is not None and c.spec.pos_label
                                          for c in chosen):
         raise ValueError(d.no_positive)
-    return Plan(d.task, d.y_true, inputs, chosen, w,
-                None if groups is None else encode_groups(groups, n), opts, d, d.positive,
-                assumptions=notes + d.assumptions)
+    return _with_clusters(Plan(d.task, d.y_true, inputs, chosen, w,
+                               None if groups is None else encode_groups(groups, n), opts, d,
+                               d.positive, assumptions=notes + d.assumptions), clusters)
+
+
+def _with_clusters(plan: Plan, clusters: Any) -> Plan:
+    """The plan with each row's cluster checked (one per row, none missing, two or more
+    clusters); the analytic interval methods, which assume independent rows, are
+    refused with clusters."""
+    if clusters is None:
+        return plan
+    from dartboard.uncertainty._clustered import CLUSTER_METHODS, cluster_index
+
+    if plan.opts.ci not in ("auto", *CLUSTER_METHODS):
+        raise ValueError(f"ci={plan.opts.ci!r} assumes independent rows; with clusters use "
+                         f"'auto' or one of {list(CLUSTER_METHODS)} (a bootstrap of whole "
+                         "clusters)")
+    if plan.opts.threshold_criterion is not None or plan.opts.curve_bands:
+        raise ValueError("threshold_criterion and curve_bands are not clustered yet; leave "
+                         "them out of an evaluation with clusters")
+    codes = cluster_index(clusters, plan.y_true.shape[0]).codes
+    return dataclasses.replace(plan, clusters=codes)
 
 
 def _regression_plan(y_true: Any, y_pred: Any, y_score: Any, y_proba: Any,
@@ -321,16 +345,25 @@ def build_result(plan: Plan, model: str | None = None,
     bundle = build_bundle(batch, planned, plan.groups)
     opts = Options(plan.opts.ci, plan.opts.confidence_level, plan.opts.n_resamples,
                    plan.opts.random_state)
-    generic = _GenericRows(plan)
-    rows = tuple(metric_rows(bundle, planned, opts, generic.row))
+    generic: _GenericRows = _ClusteredRows(plan) if plan.clusters is not None \
+        else _GenericRows(plan)
+    if plan.clusters is not None:  # every row from the bootstrap of whole clusters
+        rows = tuple(generic.row(p, None, None) for p in planned)
+    else:
+        rows = tuple(metric_rows(bundle, planned, opts, generic.row))
     group_rows = gaps = None
     extra: dict[str, Any] = {}
     if plan.groups is not None:
         keys = plan.groups.keys
-        group_rows = tuple(row for g, members in enumerate(plan.groups.members())
-                           for row in metric_rows(bundle.groups[keys[g]], planned, opts,
-                                                  generic.row, plan.groups.label(g),
-                                                  members))
+        if plan.clusters is not None:
+            group_rows = tuple(generic.row(p, members, plan.groups.label(g))
+                               for g, members in enumerate(plan.groups.members())
+                               for p in planned)
+        else:
+            group_rows = tuple(row for g, members in enumerate(plan.groups.members())
+                               for row in metric_rows(bundle.groups[keys[g]], planned, opts,
+                                                      generic.row, plan.groups.label(g),
+                                                      members))
         extra.update(group_columns=plan.groups.names, group_keys=keys)
         by_label = {p.label: p for p in planned}
         by_label.update(fairness_rates(plan.positive, bundle))
@@ -377,7 +410,8 @@ class _GenericRows:
 
     def __init__(self, plan: Plan) -> None:
         self.plan = plan
-        self.chosen = {c.label: c for c in plan.chosen}
+        self.chosen: Any = {c.label: c for c in plan.chosen}
+        self.by_label = {c.label: c for c in plan.chosen}
 
     def row(self, p: Planned, members: np.ndarray | None, group: str | None) -> MetricRow:
         plan, c = self.plan, self.chosen[p.label]
@@ -412,6 +446,104 @@ class _GenericRows:
 
         return generic_group_replicates(statistic, plan.groups, plan.opts.n_resamples, rng,
                                         p.label)
+
+
+class _ClusteredRows(_GenericRows):
+    """Rows and group replicates when rows come in clusters (``clusters=``): every
+    interval is the bootstrap of whole clusters (:func:`dartboard.interval` with
+    ``clusters``), and the groups' replicates come from one draw of clusters shared by
+    all groups (a patient's visits may fall in several groups), so the gaps between
+    groups account for the clustering too."""
+
+    clustered = True
+
+    def __init__(self, plan: Plan) -> None:
+        super().__init__(plan)
+        self.chosen = _Everything()
+
+    def _source(self, p: Planned) -> tuple[Callable[..., Any], np.ndarray, dict[str, Any]]:
+        """(function, other input, keywords) of a row's metric or a fairness rate."""
+        plan = self.plan
+        c = self.by_label.get(p.label)
+        if c is not None:
+            other = plan.inputs[c.input]
+            return c.function, -other if c.negate else other, dict(c.kwargs)
+        spec = p.metric.spec
+        return spec.function, plan.inputs[spec.input], dict(p.metric.kwargs)
+
+    def row(self, p: Planned, members: np.ndarray | None, group: str | None) -> MetricRow:
+        from dartboard.uncertainty import interval
+        from dartboard.uncertainty._clustered import CLUSTER_METHODS
+
+        plan, opts = self.plan, self.plan.opts
+        function, other, kwargs = self._source(p)
+        y, w, cl = plan.y_true, plan.weights, plan.clusters
+        if members is not None:
+            y, other, cl = y[members], other[members], cl[members]
+            w = None if w is None else w[members]
+        weights = {} if w is None else {"sample_weight": w}
+        n = int(y.shape[0])
+        spec = self.by_label[p.label].spec
+        try:
+            estimate = float(function(y, other, **kwargs, **weights))
+        except ValueError as exc:
+            if group is None:
+                raise
+            return MetricRow(p.label, float("nan"), None, None,
+                             f"undefined: {exc}".split(";")[0][:120], opts.confidence_level,
+                             n, group)
+        if spec is not None and spec.default_interval is None:
+            return MetricRow(p.label, estimate, None, None, NO_INTERVAL,
+                             opts.confidence_level, n, group)
+        try:
+            iv = interval(function, y, other, method=opts.ci if opts.ci in CLUSTER_METHODS
+                          else "auto", confidence_level=opts.confidence_level,
+                          n_resamples=opts.n_resamples, random_state=opts.random_state,
+                          sample_weight=w, clusters=cl, **kwargs)
+        except ValueError as exc:
+            return MetricRow(p.label, estimate, None, None,
+                             f"n/a ({str(exc).split(';')[0][:120]})", opts.confidence_level,
+                             n, group)
+        return MetricRow(p.label, float(iv.estimate), float(iv.low), float(iv.high),
+                         str(iv.method), float(iv.confidence_level), n, group)
+
+    def replicates(self, p: Planned, rng: np.random.Generator) -> np.ndarray:
+        plan = self.plan
+        function, other, kwargs = self._source(p)
+        w = plan.weights
+        codes = np.unique(plan.clusters, return_inverse=True)[1]
+        members = [np.flatnonzero(codes == k) for k in range(int(codes.max()) + 1)]
+        group_of = np.empty(plan.y_true.shape[0], dtype=np.intp)
+        for g, rows in enumerate(plan.groups.members()):
+            group_of[rows] = g
+        g_count = len(plan.groups.keys)
+
+        def value(rows: np.ndarray) -> float:
+            extra = {} if w is None else {"sample_weight": w[rows]}
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    return float(function(plan.y_true[rows], other[rows], **kwargs, **extra))
+            except (ValueError, ZeroDivisionError):
+                return float("nan")
+
+        out = np.full((plan.opts.n_resamples, g_count + 1), np.nan)
+        c = len(members)
+        for r in range(plan.opts.n_resamples):
+            idx = np.concatenate([members[k] for k in rng.integers(0, c, c)])
+            for g in range(g_count):
+                rows = idx[group_of[idx] == g]
+                if rows.size:
+                    out[r, g] = value(rows)
+            out[r, g_count] = value(idx)
+        return out
+
+
+class _Everything:
+    """A container that holds every label (the clustered rows draw any metric)."""
+
+    def __contains__(self, label: object) -> bool:
+        return True
 
 
 def label_of(spec: MetricSpec | None, function: Any, task: str,

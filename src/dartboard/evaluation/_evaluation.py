@@ -56,7 +56,7 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
              n_resamples: int = 2000, random_state: Any = None,
              pos_label: Any = None, threshold_criterion: str | None = None,
              threshold_target: float | None = None, curve_bands: bool = False,
-             model: str | None = None) -> Evaluation:
+             model: str | None = None, clusters: Any = None) -> Evaluation:
     """How good are these predictions: every applicable metric with its confidence
     interval, overall, per group and between groups.
 
@@ -128,6 +128,13 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
     model : str, optional
         A name for the predictions, carried by the evaluation: shown in its table,
         notebook view and report, in its JSON, and the MLflow run's name.
+    clusters : array-like of shape (n_samples,), optional
+        The cluster of each row (a patient, a user, a benchmark passage) when rows of
+        one cluster are not independent. Every interval is then the bootstrap of whole
+        clusters (``dartboard.interval(..., clusters=)``; ``ci`` is ``"auto"`` (BCa),
+        ``"percentile"``, ``"basic"`` or ``"bca"``), per group too, and the gaps
+        between groups draw clusters once for all groups (a cluster may span groups).
+        In memory only for now; not with ``threshold_criterion`` or ``curve_bands``.
 
     Returns
     -------
@@ -157,7 +164,8 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
                    n_resamples=n_resamples, random_state=random_state, groups=groups,
                    metrics=metrics, sample_weight=sample_weight, pos_label=pos_label,
                    threshold_criterion=threshold_criterion,
-                   threshold_target=threshold_target, curve_bands=curve_bands)
+                   threshold_target=threshold_target, curve_bands=curve_bands,
+                   clusters=clusters)
     return Evaluation(*build_result(plan, model, child(root, 1)))
 
 

@@ -217,7 +217,10 @@ class GroupGaps:
         return out
 
     def _pooled(self, p: Planned) -> bool:
-        """Whether the family draws the groups' replicates from their states."""
+        """Whether the family draws the groups' replicates from their states (not when
+        rows come in clusters: the rows' source then draws whole clusters)."""
+        if getattr(self.generic, "clustered", False):
+            return False
         return p.family is not None and \
             p.family.pool(self._states(p), p.metric) is not None
 
@@ -252,8 +255,8 @@ class GroupGaps:
         """(G, 2) successes and trials per group when ``label`` is a binomial proportion
         of whole counts (accuracy, a binary recall...); else None."""
         p = self.planned.get(label)
-        if p is None or p.family is None:
-            return None
+        if p is None or p.family is None or getattr(self.generic, "clustered", False):
+            return None  # Newcombe's interval assumes independent rows
         found = [p.family.proportion(s, p.metric) for s in self._states(p)]
         if any(f is None for f in found):
             return None

@@ -137,8 +137,13 @@ def gap_row(ev: Any, labels: list[str], kind: str, method: str) -> dict[str, Any
         if log:
             low, high = float(np.exp(-found.high)), float(np.exp(-found.low))
         how = (f"n/a ({found.why})" if found.why else
-               f"max-T, selection-aware ({gaps} {_unit(method)})")
+               f"max-T, selection-aware ({gaps} {_unit(method)}){_clustered(ev)}")
     return {**row, "low": low, "high": high, "method": how}
+
+
+def _clustered(ev: Any) -> str:
+    """The note on a gap's method when the replicates drew whole clusters."""
+    return ", clustered" if getattr(ev._gaps.generic, "clustered", False) else ""
 
 
 def _candidates(defined: int, method: str, g_count: int) -> int:
@@ -187,7 +192,7 @@ def _pair_interval(ev: Any, m: _Metric, a: int, b: int, kind: str
         with np.errstate(divide="ignore", invalid="ignore"):
             rep = m.replicates[:, b] / m.replicates[:, a]
     low, high = _percentile(rep, ev._gaps.confidence_level)
-    return low, high, _PERCENTILE
+    return low, high, _PERCENTILE + _clustered(ev)
 
 
 def _nonpositive_ratio(ev: Any, metrics: list[_Metric], method: str, sizes: np.ndarray
@@ -286,6 +291,7 @@ def pair_rows(ev: Any, label: str, simultaneous_: bool) -> list[dict[str, Any]]:
             row.update(low=np.nan, high=np.nan, method=f"n/a ({m.refused})")
         elif joint:
             how = f"max-T, simultaneous ({defined * (defined - 1) // 2} pairs)" \
+                f"{_clustered(ev)}" \
                 if family.usable[k] else \
                 f"n/a ({unusable_reason(family, k)})"
             row.update(low=float(low[k]), high=float(high[k]), method=how)

@@ -1,0 +1,166 @@
+"""Clustered intervals: the bootstrap of whole clusters (dartboard.uncertainty._clustered).
+
+Oracle: the same bootstrap written plainly (draw clusters with replacement, call the
+metric on their rows); the fast path from the clusters' family cells must agree with
+it within Monte Carlo error, and with one row per cluster it is the row bootstrap.
+"""
+
+import numpy as np
+import pytest
+
+import dartboard as db
+from dartboard import metrics as dm
+from dartboard.uncertainty import _interval
+
+
+def _clustered(seed=0, n_clusters=60, m=8):
+    rng = np.random.default_rng(seed)
+    cluster = np.repeat(np.arange(n_clusters), m)
+    u = rng.normal(size=n_clusters)[cluster]
+    y = (rng.random(cluster.shape[0]) < 1 / (1 + np.exp(-u))).astype(int)
+    score = np.round(1 / (1 + np.exp(-(0.8 * u + 0.5 * rng.normal(size=cluster.shape[0])))), 2)
+    return cluster, y, score, (score >= 0.5).astype(int)
+
+
+def _plain_cluster_bootstrap(f, y, other, cluster, n_resamples, seed):
+    """Whole clusters drawn with replacement, the metric called on their rows."""
+    rng = np.random.default_rng(seed)
+    ids = np.unique(cluster)
+    rows = [np.flatnonzero(cluster == c) for c in ids]
+    out = []
+    for _ in range(n_resamples):
+        idx = np.concatenate([rows[k] for k in rng.integers(0, ids.shape[0], ids.shape[0])])
+        try:
+            out.append(f(y[idx], other[idx]))
+        except ValueError:
+            continue
+    return np.array(out)
+
+
+@pytest.mark.parametrize("name, kind", [("accuracy", "labels"), ("f1", "labels"),
+                                        ("roc_auc", "scores"), ("average_precision", "scores"),
+                                        ("brier_score_loss", "scores")])
+def test_fast_path_follows_the_plain_cluster_bootstrap(name, kind):
+    cluster, y, score, pred = _clustered()
+    other = score if kind == "scores" else pred
+    f = {"accuracy": dm.accuracy_score, "f1": dm.f1_score, "roc_auc": dm.roc_auc_score,
+         "average_precision": dm.average_precision_score,
+         "brier_score_loss": dm.brier_score_loss}[name]
+    iv = db.interval(name, y, other, method="percentile", n_resamples=4000, random_state=1,
+                     clusters=cluster)
+    assert iv.method == "percentile (clustered: 60 clusters)"
+    assert iv.estimate == pytest.approx(f(y, other), abs=1e-12)
+    plain = _plain_cluster_bootstrap(f, y, other, cluster, 1500, 2)
+    ours = iv.bootstrap_distribution
+    # the same law: means and spreads agree within Monte Carlo error
+    assert abs(ours.mean() - plain.mean()) < 4 * np.hypot(ours.std() / 63, plain.std() / 38.7)
+    assert ours.std() == pytest.approx(plain.std(), rel=0.12)
+
+
+def test_fast_path_equals_the_generic_path_in_law(monkeypatch):
+    cluster, y, score, _ = _clustered(3)
+    fast = db.interval("roc_auc", y, score, method="bca", n_resamples=4000, random_state=0,
+                       clusters=cluster)
+    monkeypatch.setattr(_interval, "cluster_replicates", lambda *a, **k: None)
+    monkeypatch.setattr(_interval, "_family_state", lambda *a, **k: None)
+    slow = db.interval("roc_auc", y, score, method="bca", n_resamples=4000, random_state=0,
+                       clusters=cluster)
+    assert fast.estimate == slow.estimate
+    assert fast.low == pytest.approx(slow.low, abs=0.012)
+    assert fast.high == pytest.approx(slow.high, abs=0.012)
+
+
+def test_one_row_per_cluster_is_the_row_bootstrap():
+    _, y, score, pred = _clustered(4, n_clusters=400, m=1)
+    rows = db.interval("accuracy", y, pred, method="percentile", n_resamples=4000,
+                       random_state=0)
+    clustered = db.interval("accuracy", y, pred, method="percentile", n_resamples=4000,
+                            random_state=0, clusters=np.arange(400))
+    assert clustered.standard_error == pytest.approx(rows.standard_error, rel=0.08)
+
+
+def test_clusters_widen_the_interval_where_rows_share_a_cluster():
+    cluster, y, score, pred = _clustered(5, n_clusters=100, m=10)
+    naive = db.interval("accuracy", y, pred, method="bca", n_resamples=2000, random_state=0)
+    clustered = db.interval("accuracy", y, pred, n_resamples=2000, random_state=0,
+                            clusters=cluster)
+    assert clustered.method == "bca (clustered: 100 clusters)"
+    assert clustered.high - clustered.low > 1.15 * (naive.high - naive.low)
+
+
+def test_same_seed_same_bits_and_a_callable_of_ones_own():
+    cluster, y, _, pred = _clustered(6)
+
+    def share_right(a, b):
+        return float(np.mean(a == b))
+
+    a = db.interval(share_right, y, pred, n_resamples=300, random_state=7, clusters=cluster)
+    b = db.interval(share_right, y, pred, n_resamples=300, random_state=7, clusters=cluster)
+    assert (a.low, a.high) == (b.low, b.high)
+    assert np.array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
+    assert a.estimate == dm.accuracy_score(y, pred)
+
+
+def test_weights_ride_along_with_their_rows():
+    cluster, y, _, pred = _clustered(8)
+    w = np.random.default_rng(0).integers(1, 4, y.shape[0])
+    iv = db.interval("accuracy", y, pred, n_resamples=500, random_state=0, clusters=cluster,
+                     sample_weight=w)
+    assert iv.estimate == pytest.approx(dm.accuracy_score(y, pred, sample_weight=w))
+    assert iv.low < iv.estimate < iv.high
+
+
+@pytest.mark.parametrize("clusters, kwargs, exc, match", [
+    (np.arange(5), {}, ValueError, "clusters"),                      # another length
+    (np.array([0.0, np.nan] * 40), {}, ValueError, "clusters"),     # a missing id
+    (np.zeros(80), {}, ValueError, "1 cluster"),                    # one cluster
+    (np.arange(80) // 8, {"method": "wilson"}, ValueError, "independent rows"),
+    (np.arange(80) // 8, {"stratified": True}, ValueError, "whole clusters"),
+])
+def test_bad_clusters_are_refused_by_name(clusters, kwargs, exc, match):
+    _, y, _, pred = _clustered(9, n_clusters=10, m=8)
+    with pytest.raises(exc, match=match):
+        db.interval("accuracy", y, pred, n_resamples=100, clusters=clusters, **kwargs)
+
+
+# ------------------------------------------------------------------ evaluate(clusters=)
+
+def test_evaluate_rows_are_the_clustered_intervals():
+    cluster, y, score, _ = _clustered(10, n_clusters=40, m=6)
+    ev = db.evaluate(y, y_score=score, clusters=cluster, metrics=["accuracy", "roc_auc"],
+                     n_resamples=300, random_state=3)
+    for label, f, other in (("accuracy", "accuracy", (score >= 0.5).astype(int)),
+                            ("roc_auc", "roc_auc", score)):
+        iv = db.interval(f, y, other, n_resamples=300, random_state=3, clusters=cluster)
+        row = ev.overall.loc[label]
+        assert (row["estimate"], row["low"], row["high"]) == (iv.estimate, iv.low, iv.high)
+        assert row["method"] == "bca (clustered: 40 clusters)"
+
+
+def test_evaluate_groups_and_gaps_with_clusters_spanning_groups():
+    cluster, y, score, _ = _clustered(11, n_clusters=50, m=6)
+    group = np.where(np.arange(y.shape[0]) % 2 == 0, "even", "odd")  # clusters span both
+    ev = db.evaluate(y, y_score=score, groups=group, clusters=cluster,
+                     metrics=["accuracy", "recall"], n_resamples=300, random_state=0)
+    assert set(ev.by_group["method"]) == {"bca (clustered: 50 clusters)"}
+    gap = ev.difference().loc["accuracy"]
+    # Newcombe's interval assumes independent rows: the clustered gap is a bootstrap one
+    assert gap["method"] == "percentile (grouped bootstrap), clustered"
+    assert gap["low"] <= gap["estimate"] <= gap["high"]
+    assert ev.fairness().loc["demographic_parity_difference", "method"].endswith("clustered")
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"ci": "wilson"}, "assumes independent rows"),
+    ({"threshold_criterion": "youden"}, "not clustered yet"),
+])
+def test_evaluate_refuses_what_is_not_clustered(kwargs, match):
+    cluster, y, score, _ = _clustered(12, n_clusters=10, m=4)
+    with pytest.raises(ValueError, match=match):
+        db.evaluate(y, y_score=score, clusters=cluster, n_resamples=50, **kwargs)
+
+
+def test_evaluate_refuses_clusters_of_another_length():
+    _, y, score, _ = _clustered(13, n_clusters=10, m=4)
+    with pytest.raises(ValueError, match="clusters"):
+        db.evaluate(y, y_score=score, clusters=np.arange(7), n_resamples=50)
