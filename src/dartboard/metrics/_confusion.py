@@ -66,6 +66,7 @@ __all__ = [
     "jaccard_score",
     "matthews_corrcoef",
     "multilabel_confusion_matrix",
+    "negative_predictive_value",
     "precision_recall_fscore_support",
     "precision_score",
     "recall_score",
@@ -717,6 +718,11 @@ specificity_score = _count_metric(
     "specificity_score",
     "Specificity (TNR) TN / (TN + FP): the fraction of negatives recognised.\n",
     "    >>> specificity_score([0, 0, 0, 1], [0, 1, 0, 1])\n    0.6666666666666666\n")
+negative_predictive_value = _count_metric(
+    "negative_predictive_value",
+    "Negative predictive value TN / (TN + FN): the fraction of predicted negatives that\n"
+    "    are negative (scikit-learn's ``precision_score`` of the negative class).\n",
+    "    >>> negative_predictive_value([0, 0, 1, 1], [0, 0, 0, 1])\n    0.6666666666666666\n")
 false_positive_rate = _count_metric(
     "false_positive_rate",
     "False positive rate FP / (FP + TN) = 1 - specificity.\n",

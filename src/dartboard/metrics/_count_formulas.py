@@ -233,7 +233,9 @@ def fbeta(beta: float, counts: dict[str, np.ndarray]) -> tuple[np.ndarray, np.nd
 
 
 def samples_called(terms: tuple[str, ...]) -> str:
-    return _SAMPLES[frozenset(terms)]
+    """What the samples of a denominator are called in a warning; a denominator no
+    scikit-learn metric has is named by its counts ("TN + FN")."""
+    return _SAMPLES.get(frozenset(terms), " + ".join(t.upper() for t in terms))
 
 
 def ratio_values(num: np.ndarray, den: np.ndarray, zero_division: Any, *, title: str,

@@ -271,6 +271,8 @@ _SPECS: tuple[MetricSpec, ...] = (
     _count("precision_score", proportion=("tp", ("tp", "fp")), tasks=_BOTH),
     _count("recall_score", proportion=("tp", ("tp", "fn")), tasks=_BOTH, rate="tpr"),
     _count("specificity_score", proportion=("tn", ("tn", "fp")), tasks=("binary",)),
+    # asked for by name (metrics=[...]); not among the binary defaults
+    _count("negative_predictive_value", proportion=("tn", ("tn", "fn"))),
     _count("f1_score", tasks=_BOTH),
     _count("fbeta_score"),  # needs beta: no default task
     _count("matthews_corrcoef", averaged=False, tasks=_BOTH, bounds=_SIGNED),
