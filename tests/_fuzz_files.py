@@ -188,6 +188,17 @@ def _memory_refuses(parts: list[pd.DataFrame], kw: dict[str, Any]) -> bool:
                 _memory(parts, kw, column)
             except (ValueError, TypeError):
                 return True
+    if "y_score" in kw and "y_pred" in kw:  # labels with scores, as the stream has them
+        whole = pd.concat(parts)
+        w = whole["w"].to_numpy() if "sample_weight" in kw else None
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                db.evaluate(whole["y"].to_numpy(), whole["p"].to_numpy(),
+                            y_score=whole["s"].to_numpy(), sample_weight=w, n_resamples=20,
+                            random_state=0)
+        except (ValueError, TypeError):
+            return True
     return False
 
 

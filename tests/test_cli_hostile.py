@@ -318,6 +318,11 @@ def test_a_hand_edited_results_json_is_drawn_or_names_its_field(tmp_path, saved_
     (("regression", "errors"), [], "'regression.errors' must be a list of numbers of at "
                                    "least 1"),
     (("notes",), None, "'notes' must be a list"),
+    # found by the long fuzz profile: the regression's fit points and a gap row's cells
+    (("regression", "fit", "actual", 0), [[1]],
+     "'regression.fit.actual[0]' must be a finite number"),
+    (("classification", "difference", 0, "low"), "DELETE",
+     "'classification.difference[0]' needs the field 'low' (null is fine)"),
 ])
 def test_hand_edits_that_failed_inside_the_report_name_the_field(tmp_path, saved_results,
                                                                   path, value, message):

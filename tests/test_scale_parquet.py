@@ -532,6 +532,20 @@ def test_labels_outside_binary_are_refused_as_in_memory(good_folder):
         evaluate_parquet(good_folder, y_true="y", y_score="s")
 
 
+def test_predicted_labels_beyond_the_two_classes_of_scores_are_refused_as_in_memory(tmp_path):
+    # found by the long fuzz profile: y_pred holding a third label beside y_score gave
+    # the count metrics undefined, where memory refuses a binary task of three labels
+    y, p, s = np.array([0, 1, 1, 0]), np.array([2, 1, 1, 0]), np.array([0.4, 0.6, 0.8, 0.1])
+    write_parts(tmp_path, {"y": y, "p": p, "s": s}, [2])
+    from dartboard import evaluate
+
+    with pytest.raises(ValueError, match="task='binary' needs two classes; got 3") as memory:
+        evaluate(y, p, y_score=s)
+    with pytest.raises(ValueError) as streamed:
+        evaluate_parquet(tmp_path, y_true="y", y_pred="p", y_score="s")
+    assert str(streamed.value).endswith(str(memory.value))
+
+
 def test_labels_other_than_0_and_1_need_pos_label_as_in_memory(tmp_path):
     rng = np.random.default_rng(16)
     y = rng.choice([3, 7], 200)

@@ -122,9 +122,16 @@ def _object(fields: dict[str, Rule], required: tuple[str, ...] = (),
     return check
 
 
-def _rows(fields: dict[str, Rule] | None = None, required: tuple[str, ...] = ()) -> Rule:
-    """Table rows: a list of JSON objects (cells print as they are)."""
-    return _list(_object(fields or {}, required), what="a list of JSON objects (table rows)")
+def _rows(fields: dict[str, Rule] | None = None, required: tuple[str, ...] = (),
+          present: tuple[str, ...] = ()) -> Rule:
+    """Table rows: a list of JSON objects (cells print as they are); ``present``: fields
+    a table reads that may be null (an interval's end, a tie's higher group)."""
+    def there(value: dict, path: str) -> None:
+        for name in present:
+            if name not in value:
+                raise ValueError(f"{path!r} needs the field {name!r} (null is fine)")
+    return _list(_object(fields or {}, required, then=there if present else None),
+                 what="a list of JSON objects (table rows)")
 
 
 _PAIRS = _list(_list(_anything, what="a [key, heading] pair", min_length=2),
@@ -209,6 +216,10 @@ def _square(value: dict, path: str) -> None:
 
 _METRIC = {"metric": _key, "estimate": _maybe(_number), "low": _maybe(_number),
            "high": _maybe(_number), "confidence_level": _maybe(_number)}
+#: a gap's row: its numbers, and the groups the table names (a string, "" when none)
+_GAP = {**_METRIC, "groups": _text, "higher": _anything, "better": _anything,
+        "method": _anything}
+_GAP_CELLS = ("estimate", "low", "high", "method", "higher", "better")
 _BAND = _object({"axis": _text, "grid": _NUMBERS, "low": _MAYBE_NUMBERS,
                  "high": _MAYBE_NUMBERS, "confidence_level": _number, "kind": _anything},
                 ("axis", "grid", "low", "high", "confidence_level", "kind"),
@@ -242,9 +253,12 @@ def _assumptions(value: Any, path: str) -> None:
 
 def _evaluation(figures: dict[str, Rule]) -> Rule:
     """A classification or regression section (``Evaluation.to_dict`` and more)."""
-    return _object({"metrics": _rows(_METRIC, ("metric",)), "groups": _rows(),
-                    "difference": _rows(_METRIC, ("metric",)), "fairness": _rows(),
-                    "pairwise": _rows(_METRIC, ("metric",)), "assumptions": _assumptions,
+    return _object({"metrics": _rows(_METRIC, ("metric",)),
+                    "groups": _rows({**_METRIC, "n": _maybe(_number)}, ("metric",)),
+                    "difference": _rows(_GAP, ("metric", "groups"), _GAP_CELLS),
+                    "fairness": _rows(_GAP, ("summary", "groups"), _GAP_CELLS),
+                    "pairwise": _rows(_GAP, ("metric", "groups"), _GAP_CELLS),
+                    "assumptions": _assumptions,
                     "error_summary": _rows(), "model": _text, **figures}, ("metrics",),
                    then=_metrics_then)
 
@@ -262,7 +276,12 @@ _CLASSIFICATION = _evaluation({
     "calibration": _object({k: _MAYBE_NUMBERS for k in _CALIBRATION}, _CALIBRATION[:3],
                            then=_calibration_then),
 })
-_REGRESSION = _evaluation({"errors": _SOME_NUMBERS})
+_REGRESSION = _evaluation({
+    "errors": _SOME_NUMBERS,
+    "fit": _object({"predicted": _NUMBERS, "actual": _NUMBERS, "residual": _NUMBERS},
+                   ("predicted", "actual", "residual"),
+                   then=_same_length("predicted", "actual", "residual")),
+})
 
 
 def _winners_known(value: dict, path: str) -> None:

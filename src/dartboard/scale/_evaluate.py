@@ -464,6 +464,11 @@ def _batch(plan: Setup, columns: dict[str, Any], n: int, earlier: frozenset[Any]
         if spec.y_pred is not None:
             inputs["labels"] = label_array(columns[spec.y_pred],
                                            name=spec.describe_column("y_pred"))
+            both = known | _distinct(inputs["labels"])
+            if len(both) > 2:  # the in-memory refusal of a binary task's labels
+                shown = sorted(both, key=str)
+                raise ValueError(f"task='binary' needs two classes; got {len(both)}: "
+                                 f"{shown[:10]}")
         elif plan.negative is not None:
             inputs["labels"] = np.where(score >= plan.threshold, plan.positive, plan.negative)
     else:
