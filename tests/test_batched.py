@@ -32,6 +32,7 @@ _AS_RECALL = {
     "false_positive_rate": lambda y, p, c: (y != c, p == c),    # FP / (FP + TN)
     "false_negative_rate": lambda y, p, c: (y == c, p != c),    # FN / (FN + TP)
     "selection_rate": lambda y, p, c: (np.ones_like(y, bool), p == c),  # (TP + FP) / N
+    "negative_predictive_value": lambda y, p, c: (p != c, y != c),  # TN / (TN + FN)
 }
 
 

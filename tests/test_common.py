@@ -19,7 +19,7 @@ import dartboard.metrics as dm
 
 RATIO_METRICS = ["precision_score", "recall_score", "f1_score", "specificity_score",
                  "false_positive_rate", "false_negative_rate", "selection_rate",
-                 "jaccard_score"]
+                 "jaccard_score", "negative_predictive_value"]
 
 # name -> (function, keywords); "binary" metrics get pos_label from the label set
 BINARY_METRICS = {

@@ -44,6 +44,7 @@ REFUSED = {
     "false_positive_rate": lambda f: f(Y, PRED, pos_label=5),
     "false_negative_rate": lambda f: f(Y, PRED, pos_label=5),
     "selection_rate": lambda f: f(Y, PRED, pos_label=5),
+    "negative_predictive_value": lambda f: f(Y, PRED, pos_label=5),
     "average_precision_score": lambda f: f(Y, S, pos_label=5),
     "pr_auc_score": lambda f: f(Y, S, pos_label=5),
     "calibration_error": lambda f: f(Y, S, pos_label=5),
