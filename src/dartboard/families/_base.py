@@ -489,6 +489,20 @@ def aggregate(keys: Sequence[np.ndarray], size: np.ndarray
         np.asarray(size)[order], starts) if n else np.asarray(size)[:0]
 
 
+def merged_pool(family: Any, states: Sequence[Any], metric: Metric,
+                has_cells: Callable[[Any], bool]
+                ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
+    """:meth:`Family.pool` of states that merge by their cell keys (``merge(cap=False)``)
+    and give cells through ``family._cells``; None when one of them kept no cells."""
+    if not all(has_cells(s) for s in states):
+        return None
+    pooled = states[0]
+    for s in states[1:]:
+        pooled = pooled.merge(s, cap=False)
+    return (family._cells(pooled, metric), [family._cells(s, metric) for s in states],
+            [place(s.keys, pooled.keys) for s in states])
+
+
 def place(part: Sequence[np.ndarray], pooled: Sequence[np.ndarray]) -> np.ndarray:
     """Positions of ``part``'s cells among ``pooled``'s (both sorted by
     :func:`aggregate`, ``part``'s keys a subset)."""

@@ -36,7 +36,7 @@ from dartboard.families._base import (
     Metric,
     State,
     aggregate,
-    place,
+    merged_pool,
 )
 from dartboard.families._paired import PairedMeans
 from dartboard.metrics._deviance import pinball_terms, squared_log_terms, tweedie_terms
@@ -278,13 +278,7 @@ class MeansFamily(Family):
 
     def pool(self, states: Sequence[MeanCells], metric: Metric
              ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
-        if any(s.term is None for s in states):
-            return None
-        pooled = states[0]
-        for s in states[1:]:
-            pooled = pooled.merge(s, cap=False)
-        return (self._cells(pooled, metric), [self._cells(s, metric) for s in states],
-                [place(s.keys, pooled.keys) for s in states])
+        return merged_pool(self, states, metric, lambda s: s.term is not None)
 
     def methods(self, state: MeanCells, metric: Metric) -> tuple[str, ...]:
         if state.weighted or state.sums[3] < 2:

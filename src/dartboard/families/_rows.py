@@ -30,7 +30,7 @@ from dartboard.families._base import (
     Metric,
     State,
     aggregate,
-    place,
+    merged_pool,
 )
 from dartboard.families._means import MAX_CELLS
 from dartboard.metrics._regression import RegressionMoments
@@ -164,13 +164,7 @@ class RowsFamily(Family):
 
     def pool(self, states: Sequence[RowCells], metric: Metric
              ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
-        if any(s.y is None for s in states):
-            return None
-        pooled = states[0]
-        for s in states[1:]:
-            pooled = pooled.merge(s, cap=False)
-        return (self._cells(pooled, metric), [self._cells(s, metric) for s in states],
-                [place(s.keys, pooled.keys) for s in states])
+        return merged_pool(self, states, metric, lambda s: s.y is not None)
 
 
 FAMILY = RowsFamily()
