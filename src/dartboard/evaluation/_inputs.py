@@ -62,15 +62,23 @@ from dartboard.metrics._probabilistic import (
     proba_tolerance,
 )
 
-__all__ = ["FEW_LABELS", "Labelled", "check_given", "check_positive", "check_score_labels",
-           "classification_inputs", "could_be_labels", "infer_from_values", "usual_threshold",
-           "positive_class"]
+__all__ = ["FEW_LABELS", "LABELS_FROM_PROBABILITIES", "Labelled", "SCORES_AS_PROBABILITIES",
+           "check_given", "check_positive", "check_score_labels", "classification_inputs",
+           "could_be_labels", "infer_from_values", "positive_class", "usual_threshold"]
 
 #: ``task="auto"`` with non-integer ``y_pred``: a ``y_true`` of at most this many
 #: distinct integers could be class labels as well as a numeric target
 FEW_LABELS = 10
 # floats from here on are all whole numbers, and none is an exact class label
 _EXACT = 2.0 ** 53
+
+
+#: the decisions that read no data beyond the columns given (in memory and streamed)
+SCORES_AS_PROBABILITIES = Assumption("scores", "probabilities", (
+    "y_score lies in [0, 1]: log loss, Brier score and calibration read it as the "
+    "positive class's probability"))
+LABELS_FROM_PROBABILITIES = Assumption(
+    "labels", "argmax of y_proba", "the most probable class (ties: the first in label order)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -309,9 +317,7 @@ def classification_inputs(y_true: Any, y_pred: Any, y_score: Any, proba: Any, ta
         if no_positive is not None and (y_score is not None or proba is not None):
             raise ValueError(no_positive)
     if y_score is not None and y_score.min() >= 0 and y_score.max() <= 1:
-        notes.append(Assumption("scores", "probabilities", (
-            "y_score lies in [0, 1]: log loss, Brier score and calibration read it as the "
-            "positive class's probability")))
+        notes.append(SCORES_AS_PROBABILITIES)
     if proba is not None and task == "binary":
         y_score = proba[:, positive_index(classes, positive, infer="strict")]
     no_labels = None
@@ -329,8 +335,7 @@ def _derived_labels(y_score: np.ndarray | None, proba: np.ndarray | None,
     binary scores, or the most probable class of probabilities), or ``(None, why)``;
     what was decided is added to ``notes``."""
     if proba is not None and threshold is None:
-        notes.append(Assumption("labels", "argmax of y_proba",
-                                "the most probable class (ties: the first in label order)"))
+        notes.append(LABELS_FROM_PROBABILITIES)
         return classes[np.argmax(proba, axis=1)], None
     if threshold is None:
         threshold, why = _usual_threshold(y_score)

@@ -155,7 +155,12 @@ def _assumptions(plan: Setup, task: str, classes: np.ndarray | None, positive: A
     """What was decided without being told, by the in-memory rules
     (:mod:`dartboard.evaluation._inputs`): the task, the positive class, where labels
     are cut from scores."""
-    from dartboard.evaluation._inputs import positive_class, usual_threshold
+    from dartboard.evaluation._inputs import (
+        LABELS_FROM_PROBABILITIES,
+        SCORES_AS_PROBABILITIES,
+        positive_class,
+        usual_threshold,
+    )
 
     spec, notes = plan.spec, []
     if spec.auto is not None:
@@ -171,15 +176,12 @@ def _assumptions(plan: Setup, task: str, classes: np.ndarray | None, positive: A
         note = positive_class(np.asarray(classes), None)[1]
         notes += [note] if note is not None else []
     if spec.y_score is not None and plan.probabilities:
-        notes.append(Assumption("scores", "probabilities", (
-            "y_score lies in [0, 1]: log loss, Brier score and calibration read it as the "
-            "positive class's probability")))
+        notes.append(SCORES_AS_PROBABILITIES)
     if spec.y_score is not None and spec.y_pred is None and plan.negative is not None:
         low_high = (0.0, 1.0) if plan.probabilities else (-1.0, 1.0)
         notes.append(Assumption("threshold", plan.threshold, usual_threshold(*low_high)[1]))
     if spec.y_proba is not None:
-        notes.append(Assumption("labels", "argmax of y_proba",
-                                "the most probable class (ties: the first in label order)"))
+        notes.append(LABELS_FROM_PROBABILITIES)
     return tuple(notes)
 
 
