@@ -1,0 +1,67 @@
+"""Sphinx configuration of dartboard's documentation site.
+
+Build (from the repository root, in a venv with the ``docs`` extra)::
+
+    sphinx-build -W --keep-going -n docs docs/_build/html
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import dartboard
+
+project = "dartboard"
+author = "The dartboard developers"
+copyright = f"2024-{date.today().year}, {author}"  # noqa: A001
+release = dartboard.__version__
+version = ".".join(release.split(".")[:2])
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",
+    "sphinx.ext.viewcode",
+    "numpydoc",
+    "sphinx_gallery.gen_gallery",
+    "sphinx_design",
+]
+
+templates_path = ["_templates"]
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "**/README.rst"]
+default_role = "literal"
+
+# -- API reference ---------------------------------------------------------
+autosummary_generate = True
+autosummary_imported_members = True
+autodoc_default_options = {"members": False, "inherited-members": False}
+autodoc_typehints = "none"
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+numpydoc_xref_param_type = False
+
+# The build runs offline (CI reaches package registries only), so there is no
+# intersphinx: names from other projects are written as literals, not links.
+
+# -- Gallery ---------------------------------------------------------------
+sphinx_gallery_conf = {
+    "examples_dirs": "../examples/gallery",
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": r"/plot_",
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "within_subsection_order": "FileNameSortKey",
+    "abort_on_example_error": True,
+    "matplotlib_animations": False,
+}
+
+# -- HTML ------------------------------------------------------------------
+html_theme = "pydata_sphinx_theme"
+html_title = f"dartboard {release}"
+html_static_path = ["_static"]
+html_theme_options = {
+    "navigation_with_keys": False,
+    "show_toc_level": 2,
+    "header_links_before_dropdown": 7,
+}
+html_show_sourcelink = False
