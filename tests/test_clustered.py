@@ -70,6 +70,52 @@ def test_fast_path_equals_the_generic_path_in_law(monkeypatch):
     assert fast.high == pytest.approx(slow.high, abs=0.012)
 
 
+@pytest.mark.parametrize("name, kind, weighted", [
+    ("accuracy", "labels", False), ("f1", "labels", True), ("cohen_kappa", "labels", False),
+    ("roc_auc", "scores", False), ("average_precision", "scores", True)])
+def test_one_pass_cells_equal_the_clusters_states_pooled(name, kind, weighted, monkeypatch):
+    # the families' one pass over the rows must give the same cells and cluster matrix
+    # as building a state per cluster and pooling them: the same replicates, bit for bit
+    cluster, y, score, pred = _clustered(5, n_clusters=40, m=6)
+    rng = np.random.default_rng(5)
+    cluster = rng.permutation(cluster)  # clusters' rows interleaved, ids not sorted
+    for c in range(40):  # both classes in every cluster: each has a state alone
+        rows = np.flatnonzero(cluster == c)
+        y[rows[0]], y[rows[1]] = 1, 0
+    other = score if kind == "scores" else pred
+    w = rng.integers(1, 4, size=y.shape[0]).astype(float) if weighted else None
+    kw = dict(method="bca", n_resamples=300, random_state=3, clusters=cluster * 7 + 1,
+              sample_weight=w)
+    fast = db.interval(name, y, other, **kw)
+    from dartboard.families import _counts, _scores
+
+    monkeypatch.setattr(_counts.CountsFamily, "cluster_cells", lambda *a, **k: None)
+    monkeypatch.setattr(_scores.ScoresFamily, "cluster_cells", lambda *a, **k: None)
+    pooled = db.interval(name, y, other, **kw)
+    np.testing.assert_array_equal(fast.bootstrap_distribution, pooled.bootstrap_distribution)
+    assert (fast.low, fast.high) == (pooled.low, pooled.high)
+
+
+def test_one_draw_of_clusters_serves_every_metric_of_a_seed():
+    # the cached resampling of clusters gives the bits a fresh draw gives
+    from dartboard.uncertainty import _clustered as cl
+
+    cluster, y, _, pred = _clustered(6)
+    first = db.interval("precision", y, pred, n_resamples=500, random_state=9,
+                        clusters=cluster)
+    db.interval("recall", y, pred, n_resamples=500, random_state=9, clusters=cluster)
+    cached = db.interval("precision", y, pred, n_resamples=500, random_state=9,
+                         clusters=cluster)
+    cl._LAST.key = None  # forget the last draw
+    fresh = db.interval("precision", y, pred, n_resamples=500, random_state=9,
+                        clusters=cluster)
+    np.testing.assert_array_equal(first.bootstrap_distribution, fresh.bootstrap_distribution)
+    np.testing.assert_array_equal(cached.bootstrap_distribution, fresh.bootstrap_distribution)
+    other = db.interval("precision", y, pred, n_resamples=500, random_state=10,
+                        clusters=cluster)
+    assert not np.array_equal(other.bootstrap_distribution, fresh.bootstrap_distribution)
+
+
 def test_one_row_per_cluster_is_the_row_bootstrap():
     _, y, score, pred = _clustered(4, n_clusters=400, m=1)
     rows = db.interval("accuracy", y, pred, method="percentile", n_resamples=4000,

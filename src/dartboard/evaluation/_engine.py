@@ -508,11 +508,31 @@ class _ClusteredRows(_GenericRows):
                          str(iv.method), float(iv.confidence_level), n, group)
 
     def replicates(self, p: Planned, rng: np.random.Generator) -> np.ndarray:
+        from dartboard.uncertainty._clustered import (
+            ClusterIndex,
+            shared_cluster_replicates,
+        )
+        from dartboard.uncertainty._interval import clustered_cells
+
         plan = self.plan
         function, other, kwargs = self._source(p)
         w = plan.weights
-        codes = np.unique(plan.clusters, return_inverse=True)[1]
-        members = [np.flatnonzero(codes == k) for k in range(int(codes.max()) + 1)]
+        codes = np.unique(plan.clusters, return_inverse=True)[1].astype(np.intp)
+        n_clusters = int(codes.max()) + 1
+        chosen = self.by_label.get(p.label)
+        spec = chosen.spec if chosen is not None else p.metric.spec
+        # a family's metric: each group's cells per cluster, one shared draw of clusters
+        parts = []
+        for rows in [*plan.groups.members(), np.arange(plan.y_true.shape[0])]:
+            cells = clustered_cells(spec, plan.y_true[rows], other[rows],
+                                    None if w is None else w[rows], kwargs,
+                                    ClusterIndex(codes[rows], n_clusters))
+            if cells is None:
+                break
+            parts.append(cells)
+        else:
+            return shared_cluster_replicates(parts, n_clusters, plan.opts.n_resamples, rng)
+        members = ClusterIndex(codes, n_clusters).members
         group_of = np.empty(plan.y_true.shape[0], dtype=np.intp)
         for g, rows in enumerate(plan.groups.members()):
             group_of[rows] = g

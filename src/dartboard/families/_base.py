@@ -251,6 +251,14 @@ class Family:
         cannot be pooled (the reason is :meth:`no_cells`)."""
         return None
 
+    def cluster_cells(self, batch: Batch, metric: Metric, clusters: np.ndarray,
+                      n_clusters: int) -> tuple[Cells, Any] | None:
+        """The rows' pooled cells and a ``(n_clusters, cells)`` sparse matrix of each
+        cluster's rows in each cell (``clusters``: each row's cluster, 0..C-1), from
+        one pass over the rows; None when the family has no such pass (the clusters'
+        states are then built one by one and pooled)."""
+        return None
+
     def paired(self, y: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray | None,
                metric: Metric) -> Any:
         """A sampler of ``metric(y, a) - metric(y, b)`` on the same rows, with

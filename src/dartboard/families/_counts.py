@@ -214,6 +214,30 @@ class CountsFamily(Family):
                 [self._cells(metric, classes, p) for p in parts],
                 [_place(p, pooled) for p in parts])
 
+    def cluster_cells(self, batch: Batch, metric: Metric, clusters: np.ndarray,
+                      n_clusters: int) -> tuple[Cells, Any] | None:
+        # the pooled (cell, weight) groups of all rows are those of the clusters'
+        # states pooled (same classes, same keys, same sums), so the bootstrap draws
+        # the same cells as from per-cluster states, without building C states
+        from scipy import sparse
+
+        other = batch.of(metric)
+        if np.ndim(batch.y_true) != 1 or np.ndim(other) != 1:
+            return None
+        enc = encode_labels(("y_true", batch.y_true), ("y_pred", other))
+        t, p = (c.astype(np.int64) for c in enc.codes)
+        k = enc.classes.shape[0]
+        cell = t * k + p
+        pooled = CountGroups.from_codes(t, p, k, batch.weight)
+        if batch.weight is None:
+            at = np.searchsorted(pooled.cell, cell)
+        else:
+            at = place((cell, np.asarray(batch.weight, dtype=np.float64)),
+                       (pooled.cell, pooled.weight))
+        matrix = sparse.csr_matrix((np.ones(cell.shape[0]), (clusters, at)),
+                                   shape=(n_clusters, pooled.cell.shape[0]))
+        return self._cells(metric, enc.classes, pooled), matrix
+
     def _cells(self, metric: Metric, classes: np.ndarray, groups: CountGroups) -> Cells:
         k = classes.shape[0]
         return Cells(groups.size.astype(np.int64), groups.cell // k,

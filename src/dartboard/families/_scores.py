@@ -356,6 +356,24 @@ class ScoresFamily(Family):
         return (self._cells(pooled, metric), [self._cells(s, metric) for s in states],
                 [place(s.keys, pooled.keys) for s in states])
 
+    def cluster_cells(self, batch: Batch, metric: Metric, clusters: np.ndarray,
+                      n_clusters: int) -> tuple[Cells, Any] | None:
+        # the (score, positive, weight) cells of all rows are the clusters' cells
+        # pooled, so each row's cell is found once among them
+        from scipy import sparse
+
+        scores = batch.of(metric)
+        if scores.ndim != 1 or batch.approximate.get("score_bins") is not None:
+            return None
+        positive = np.asarray(batch.y_true == batch.positive)
+        full = ScoreCells.from_rows(positive, scores, batch.weight)
+        w = np.ones(scores.shape[0]) if batch.weight is None \
+            else batch.weight.astype(np.float64)
+        at = place((scores.astype(np.float64), positive, w), full.keys)
+        matrix = sparse.csr_matrix((np.ones(at.shape[0]), (clusters, at)),
+                                   shape=(n_clusters, full.size.shape[0]))
+        return self._cells(full, metric), matrix
+
     # ---------------------------------------------------------------- analytic
 
     def methods(self, state: Any, metric: Metric) -> tuple[str, ...]:

@@ -27,6 +27,7 @@ from dartboard._validation import (
 from dartboard.families import Batch, Family, Metric, family_of
 from dartboard.families._base import (
     BOOTSTRAP_METHODS,
+    Cells,
     choose_method,
     declared,
     interval_of,
@@ -39,6 +40,7 @@ from dartboard.uncertainty._clustered import (
     CLUSTER_METHODS,
     ClusterIndex,
     cluster_index,
+    cluster_matrix,
     cluster_replicates,
     generic_cluster_replicates,
 )
@@ -46,7 +48,8 @@ from dartboard.uncertainty._large import applicable, asymptotic_interval, sample
 from dartboard.uncertainty._methods import METHODS, PIVOT
 from dartboard.uncertainty._result import Interval
 
-__all__ = ["Interval", "IntervalWarning", "cv_interval", "interval", "interval_from_calibration_state"]
+__all__ = ["Interval", "IntervalWarning", "clustered_cells", "cv_interval", "interval",
+           "interval_from_calibration_state"]
 
 
 def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, method: str = "auto",
@@ -189,7 +192,7 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
                                    iv["n_resamples"], stratified, rng)
     state = _family_state(spec, y_t, y_o, w, metric_kwargs)
     if state is not None:
-        family, m, built = state
+        family, m, built, _ = state
         chosen = choose_method(family, built, m, method)
         if chosen not in BOOTSTRAP_METHODS or family.cells(built, m) is not None:
             return interval_of(family, built, m, method=method, level=level,
@@ -227,20 +230,9 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
                          f"one of {list(CLUSTER_METHODS)} (a bootstrap of whole clusters)")
     jackknife = method == "bca"
     reps = None
-    state = _family_state(spec, y_t, y_o, w, kwargs)
-    if state is not None:
-        family, m, _ = state
-        try:
-            parts = [_family_state(spec, y_t[rows], y_o[rows],
-                                   None if w is None else w[rows], kwargs)
-                     for rows in index.members]
-        except ValueError:  # a cluster the metric refuses alone (one class for log loss)
-            parts = [None]
-        if all(p is not None for p in parts):
-            pooled = family.pool([p[2] for p in parts], m)
-            if pooled is not None and pooled[0].extra is None:
-                reps = cluster_replicates(pooled[1], pooled[2], pooled[0], n_resamples, rng,
-                                          jackknife)
+    cells = clustered_cells(spec, y_t, y_o, w, kwargs, index)
+    if cells is not None:
+        reps = cluster_replicates(cells[1], cells[0], n_resamples, rng, jackknife)
     if reps is None:
         def statistic(rows: np.ndarray) -> float:
             weights = {} if w is None else {"sample_weight": w[rows]}
@@ -269,11 +261,47 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
                     n_resamples, name or getattr(metric, "__name__", "metric"))
 
 
+def clustered_cells(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
+                    w: np.ndarray | None, kwargs: dict[str, Any], index: ClusterIndex
+                    ) -> tuple[Cells, Any] | None:
+    """(pooled cells, ``(clusters, cells)`` matrix of each cluster's rows in them) of a
+    family's metric, from the family's one pass over the rows where it has one, else
+    from one state per cluster pooled; None for a metric no family's cells hold (its
+    replicates come from the rows of each replicate's clusters)."""
+    state = _family_state(spec, y_t, y_o, w, kwargs, lazy=True)
+    if state is None:
+        return None
+    family, m, _, batch = state
+    cells = family.cluster_cells(batch, m, index.codes, index.n_clusters)
+    if cells is None:
+        cells = _pooled_clusters(family, m, spec, y_t, y_o, w, kwargs, index)
+    return cells if cells is not None and cells[0].extra is None else None
+
+
+def _pooled_clusters(family: Family, m: Metric, spec: MetricSpec, y_t: np.ndarray,
+                     y_o: np.ndarray, w: np.ndarray | None, kwargs: dict[str, Any],
+                     index: ClusterIndex) -> tuple[Any, Any] | None:
+    """(pooled cells, cluster matrix) from one state per cluster, pooled; None when a
+    cluster's rows have no state alone or the states do not pool."""
+    try:
+        parts = [_family_state(spec, y_t[rows], y_o[rows], None if w is None else w[rows],
+                               kwargs) for rows in index.members]
+    except ValueError:  # a cluster the metric refuses alone (one class for log loss)
+        return None
+    if any(p is None for p in parts):
+        return None
+    pooled = family.pool([p[2] for p in parts], m)  # type: ignore[index]
+    if pooled is None:
+        return None
+    return pooled[0], cluster_matrix(pooled[1], pooled[2], pooled[0].size.shape[0])
+
+
 def _family_state(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
-                  w: np.ndarray | None, kwargs: dict[str, Any]
-                  ) -> tuple[Family, Metric, Any] | None:
-    """(family, metric, state) of rows that a metric family takes; None for a generic
-    metric or inputs its family does not cover (multiclass scores)."""
+                  w: np.ndarray | None, kwargs: dict[str, Any], lazy: bool = False
+                  ) -> tuple[Family, Metric, Any, Batch] | None:
+    """(family, metric, state, batch) of rows that a metric family takes; None for a
+    generic metric or inputs its family does not cover (multiclass scores). ``lazy``:
+    the state is a function that builds it, for a caller that may not need it."""
     family = family_of(spec)
     if family is None:
         return None
@@ -287,7 +315,8 @@ def _family_state(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
                                 else None)
         positive = True
     batch = Batch(y_t, {spec.input: y_o}, w, positive)
-    return family, m, family.build(batch, m)
+    return family, m, (lambda: family.build(batch, m)) if lazy else family.build(batch, m), \
+        batch
 
 
 def _interval_iv(metric: Any, method: Any, confidence_level: Any, n_resamples: Any,
