@@ -30,7 +30,7 @@ def data(n, prevalence, seed=0):
 def per_metric(y, p, resamples):
     """(metric, method, seconds) of every interval the engine asks for."""
     import dartboard.uncertainty as unc
-    from dartboard.evaluation import evaluate_predictions
+    from dartboard.evaluation._engine import evaluate_predictions
     from dartboard.uncertainty import _interval
 
     original = _interval.interval
@@ -54,7 +54,7 @@ def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
     resamples = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
     prevalence = float(sys.argv[3]) if len(sys.argv) > 3 else 0.3
-    from dartboard.evaluation import evaluate_predictions
+    from dartboard.evaluation._engine import evaluate_predictions
 
     y, p = data(n, prevalence)
     evaluate_predictions(y[:1000], y_score=p[:1000], n_resamples=50)  # imports, caches

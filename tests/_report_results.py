@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from dartboard import dart_rank, dart_sweep, evaluate, rank_models, stability_metrics
-from dartboard.evaluation import evaluate_predictions
+from dartboard.evaluation._engine import evaluate_predictions
 from dartboard.report._inputs import rank_input, stability_input, sweep_input
 
 

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from dartboard import __version__
 from dartboard.cli import app
-from dartboard.evaluation import evaluate_predictions
+from dartboard.evaluation._engine import evaluate_predictions
 from dartboard.report import write_json
 
 runner = CliRunner()

@@ -112,7 +112,7 @@ def test_cli_maps_numpy_errors_to_exit_1_and_checks_to_exit_2(preds, monkeypatch
 # ------------------------------------------------------------ hand-edited results.json
 
 def _results():
-    from dartboard.evaluation import evaluate_predictions
+    from dartboard.evaluation._engine import evaluate_predictions
 
     rng = np.random.default_rng(7)
     y = rng.integers(0, 2, 60)

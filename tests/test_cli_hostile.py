@@ -11,7 +11,7 @@ from _fuzz_files import edited, every_section_results, hand_edits, report_edited
 from typer.testing import CliRunner
 
 from dartboard.cli import app
-from dartboard.evaluation import evaluate_predictions
+from dartboard.evaluation._engine import evaluate_predictions
 
 runner = CliRunner()
 

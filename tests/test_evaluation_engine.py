@@ -18,9 +18,9 @@ from dartboard.evaluation import (
     TASKS,
     EvaluationResult,
     calibration_points,
-    evaluate_predictions,
     infer_task,
 )
+from dartboard.evaluation._engine import evaluate_predictions
 from dartboard.evaluation._points import thin
 from dartboard.metrics._registry import get_spec, specs
 

@@ -53,7 +53,6 @@ REFUSED = {
     "calibration_test": lambda f: f(Y, S, pos_label=5, n_resamples=9),
     "delong_test": lambda f: f(Y, S, S_B, pos_label=5),
     "evaluate": lambda f: f(Y, y_proba=PROBA, pos_label=5),
-    "evaluate_predictions": lambda f: f(Y, y_proba=PROBA, pos_label=5),
     "evaluate_threshold": lambda f: f(Y, S, 0.5, pos_label=5, n_resamples=20),
     "select_threshold": lambda f: f(Y, S, pos_label=5, n_resamples=20),
     "roc_band": lambda f: f(Y, S, pos_label=5, n_resamples=20),

@@ -27,7 +27,7 @@ from sklearn import metrics as skm
 
 import dartboard as db
 import dartboard.metrics as dm
-from dartboard.evaluation import evaluate_predictions
+from dartboard.evaluation._engine import evaluate_predictions
 from dartboard.metrics._registry import specs
 
 N = 48

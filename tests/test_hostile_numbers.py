@@ -183,7 +183,7 @@ def _resampling_calls(tmp_path):
     """Every public path that takes n_resamples, as call(n_resamples)."""
     import pandas as pd
 
-    from dartboard.evaluation import evaluate_predictions
+    from dartboard.evaluation._engine import evaluate_predictions
     from dartboard.metrics import ConfusionCounts
     from dartboard.scale import evaluate_parquet
     from dartboard.uncertainty import interval_from_counts

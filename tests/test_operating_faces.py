@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import dartboard
 from dartboard.cli import app
-from dartboard.evaluation import evaluate_predictions
+from dartboard.evaluation._engine import evaluate_predictions
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from dartboard.evaluation import calibration_points, evaluate_predictions
+from dartboard.evaluation import calibration_points
+from dartboard.evaluation._engine import evaluate_predictions
 from dartboard.metrics import calibration_error
 from dartboard.plots import plot_reliability_diagram
 

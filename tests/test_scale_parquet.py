@@ -722,7 +722,8 @@ def test_one_class_data_has_positive_class_one(tmp_path):
 
 
 def test_rows_are_the_engines_rows(tmp_path):
-    from dartboard.evaluation import MetricRow, evaluate_predictions
+    from dartboard.evaluation import MetricRow
+    from dartboard.evaluation._engine import evaluate_predictions
 
     rng = np.random.default_rng(4)
     y = rng.integers(0, 2, 400)

@@ -291,7 +291,7 @@ def test_multiclass_auc_influence_se_agrees_with_the_row_bootstrap():
 
 def test_evaluate_defaults_resample_no_rows_at_large_n():
     """Every default binary interval at n = 5000 is a formula or a count bootstrap."""
-    from dartboard.evaluation import evaluate_predictions
+    from dartboard.evaluation._engine import evaluate_predictions
     from dartboard.metrics._registry import specs
 
     y, s = _scores(5000, 0.3, 11)

@@ -252,7 +252,7 @@ def _regression(ci_resamples: int) -> dict[str, Any]:
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
-    from dartboard.evaluation import evaluate_predictions
+    from dartboard.evaluation._engine import evaluate_predictions
 
     X, y = load_diabetes(return_X_y=True)
     X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, random_state=SEED)

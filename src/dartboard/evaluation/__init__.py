@@ -4,10 +4,7 @@
   with its interval, overall, per group and between groups; tables, JSON, a
   notebook view, a figure, the HTML report and MLflow logging.
 
-- :func:`evaluate_predictions` (y_true with labels, scores, probabilities or
-  regression values): every metric the registry reports for the task, with its
-  confidence interval, overall and per group, and the points of the figures.
-- :class:`EvaluationResult` and its parts (:class:`MetricRow`, :class:`RocPoints`,
+- :class:`EvaluationResult` (``Evaluation.result``) and its parts (:class:`MetricRow`, :class:`RocPoints`,
   :class:`PrPoints`, :class:`Confusion`, :class:`CalibrationPoints`,
   :class:`ErrorPoints`, :class:`FitPoints`, :class:`Assumption`): frozen, typed; ``to_dict()`` gives the
   JSON section.
@@ -21,7 +18,7 @@ from dartboard._lazy import attach as _attach
 __getattr__, __dir__, __all__ = _attach(
     "dartboard.evaluation",
     {"._evaluation": ["evaluate", "Evaluation"],
-     "._engine": ["evaluate_predictions", "infer_task", "TASKS"],
+     "._engine": ["infer_task", "TASKS"],
      "._points": ["calibration_points"],
      "._result": ["EvaluationResult", "MetricRow", "RocPoints", "PrPoints", "Confusion",
                   "CalibrationPoints", "ErrorPoints", "FitPoints", "Assumption"]},

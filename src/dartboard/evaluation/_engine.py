@@ -129,6 +129,10 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
     """Every metric the registry reports for the task, with its interval, and the
     points of the ROC, PR, confusion-matrix, calibration or error figures.
 
+    Internal: the engine's entry for the command line, the demo and the report, which
+    seed it (``random_state=0``) so that their files are reproducible. Users call
+    :func:`dartboard.evaluate`, whose ``result`` is this function's value.
+
     Give ``y_pred`` (labels, or values for regression), ``y_score`` (binary scores
     or probabilities of the positive class) or ``y_proba`` (n x K probabilities,
     columns in sorted label order), or labels with scores or probabilities (the
