@@ -22,7 +22,7 @@ from dartboard.metrics._registry import (
 )
 
 FAMILY_MODULES = ["_confusion", "_ranking", "_probabilistic", "_calibration", "_regression",
-                  "_similarity", "_count_extra", "_label_ranking", "_curves", "_deviance",
+                  "_similarity", "_classification_losses", "_label_ranking", "_curves", "_regression_losses",
                   "_d2_probabilities"]
 SRC = pathlib.Path(dm.__file__).resolve().parents[1]
 

@@ -39,8 +39,8 @@ from dartboard.families._base import (
     merged_pool,
 )
 from dartboard.families._paired import PairedMeans
-from dartboard.metrics._deviance import pinball_terms, squared_log_terms, tweedie_terms
 from dartboard.metrics._probabilistic import brier_terms, log_loss_terms
+from dartboard.metrics._regression_losses import pinball_terms, squared_log_terms, tweedie_terms
 from dartboard.uncertainty._bootstrap import IntervalWarning
 
 __all__ = ["FAMILY", "MAX_CELLS", "MeanCells", "MeansFamily", "ROW_TERMS", "TERMS",

@@ -23,7 +23,6 @@ from dartboard._validation import (
     label_array,
     to_numpy,
 )
-from dartboard.metrics._deviance import _too_few
 from dartboard.metrics._probabilistic import (
     _binary_outcome,
     _encode_with_labels,
@@ -34,6 +33,7 @@ from dartboard.metrics._probabilistic import (
     log_loss,
     renamed_y_proba,
 )
+from dartboard.metrics._regression_losses import _too_few
 
 __all__ = ["d2_brier_score", "d2_log_loss_score"]
 

@@ -42,8 +42,8 @@ from dartboard._validation import (
     describe,
     label_array,
 )
+from dartboard.metrics._classification_losses import _average, _dense, _target_kind
 from dartboard.metrics._confusion import UndefinedMetricWarning
-from dartboard.metrics._count_extra import _average, _dense, _target_kind
 from dartboard.metrics._probabilistic import _encode_with_labels
 
 __all__ = ["coverage_error", "dcg_score", "label_ranking_average_precision_score",

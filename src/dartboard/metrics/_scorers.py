@@ -32,7 +32,7 @@ from functools import cache
 from typing import Any
 
 from dartboard._validation import describe
-from dartboard.metrics._count_extra import class_likelihood_ratios
+from dartboard.metrics._classification_losses import class_likelihood_ratios
 from dartboard.metrics._registry import MetricSpec, get_spec, spec_for
 
 __all__ = ["ScoringFacts", "get_scorer", "get_scorer_names", "make_scorer", "scoring_facts"]

@@ -1,4 +1,4 @@
-"""Count additions: Hamming and zero-one losses, likelihood ratios, the hinge loss.
+"""Classification losses: Hamming, zero-one and hinge losses; class likelihood ratios.
 
 * Hamming loss: the fraction of wrong labels; for 1-D labels ``1 - accuracy``
   (``(N - trace C) / N``), for multilabel indicators the fraction of wrong

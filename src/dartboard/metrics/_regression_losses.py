@@ -1,4 +1,4 @@
-"""Regression additions: log errors, the pinball loss, Tweedie deviances and D^2 scores.
+"""Regression losses: log errors, the pinball loss, Tweedie deviances and D^2 scores.
 
 Each metric is a weighted mean of a per-sample loss ``l(y, y_hat)``:
 
