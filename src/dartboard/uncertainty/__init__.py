@@ -4,7 +4,7 @@
   wilson, clopper-pearson, agresti-coull, jeffreys), DeLong's interval of ROC AUC
   (also on the logit scale) and Newcombe's (2006) for a small class, large-sample intervals that cost one pass (logit
   intervals of AP and PR AUC, influence-function intervals, t for mean losses:
-  ``_asymptotic``), and percentile / basic / BCa bootstrap intervals of any metric
+  ``_analytic``), and percentile / basic / BCa bootstrap intervals of any metric
   or callable, with fast paths for count metrics (multinomial confusion matrices)
   and binary AUC / average precision / PR AUC (one sort).
 - :func:`interval_from_counts` (metric, ConfusionCounts): the same intervals of a

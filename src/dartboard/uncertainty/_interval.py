@@ -34,6 +34,7 @@ from dartboard.families._base import (
 )
 from dartboard.metrics._registry import MetricSpec, get_spec, resolve_metric
 from dartboard.uncertainty import _bootstrap
+from dartboard.uncertainty._analytic_rows import applicable, asymptotic_interval, sample_size
 from dartboard.uncertainty._bootstrap import IntervalWarning
 from dartboard.uncertainty._clustered import (
     CLUSTER_METHODS,
@@ -42,7 +43,6 @@ from dartboard.uncertainty._clustered import (
     cluster_replicates,
     generic_cluster_replicates,
 )
-from dartboard.uncertainty._large import applicable, asymptotic_interval, sample_size
 from dartboard.uncertainty._methods import METHODS, PIVOT
 from dartboard.uncertainty._result import Interval
 
@@ -71,7 +71,7 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
         ``"newcombe"`` (binary ROC AUC), ``"logit"`` (Boyd et al. 2013) and
         ``"influence-logit"`` (binary average precision and PR AUC), ``"t"`` (a mean of per-sample
         losses: log loss, Brier, MAE, MSE, RMSE, MAPE; see
-        :mod:`dartboard.uncertainty._asymptotic`), ``"percentile"``, ``"basic"``,
+        :mod:`dartboard.uncertainty._analytic`), ``"percentile"``, ``"basic"``,
         ``"bca"`` (bootstrap, any metric), ``"bin-pivot"`` (the calibration error:
         bin-level worlds that account for its bias, see
         :mod:`dartboard.uncertainty._calibration`). ``"auto"`` picks wilson for

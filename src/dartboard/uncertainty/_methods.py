@@ -10,7 +10,7 @@ __all__ = ["PROPORTION_METHODS", "ROC_AUC_METHODS", "ASYMPTOTIC_METHODS",
 
 #: binomial proportion intervals (:mod:`dartboard.uncertainty._analytic`)
 PROPORTION_METHODS = ("wald", "wilson", "clopper-pearson", "agresti-coull", "jeffreys")
-#: large-sample intervals (:mod:`dartboard.uncertainty._asymptotic`)
+#: large-sample intervals (:mod:`dartboard.uncertainty._analytic`)
 ASYMPTOTIC_METHODS = ("delong-logit", "newcombe", "logit", "influence-logit", "t")
 #: the intervals of a binary ROC AUC (DeLong's, also on the logit scale, and Newcombe's)
 ROC_AUC_METHODS = ("delong", "delong-logit", "newcombe")
