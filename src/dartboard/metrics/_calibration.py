@@ -70,6 +70,7 @@ from dartboard._validation import (
     rescaled_weights,
     to_numpy,
 )
+from dartboard.metrics._mergeable import check_same_kind, resolve_metric
 from dartboard.metrics._probabilistic import (
     _binary_outcome,
     _encode_with_labels,
@@ -78,7 +79,6 @@ from dartboard.metrics._probabilistic import (
     check_range,
     proba_tolerance,
 )
-from dartboard.metrics._state import check_same_kind, resolve_metric
 from dartboard.metrics._top_label import (
     NotColumnIndices,
     matrix_error,

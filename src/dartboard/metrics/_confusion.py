@@ -49,8 +49,8 @@ from dartboard.metrics._count_formulas import UndefinedMetricWarning
 from dartboard.metrics._count_formulas import (
     check_same_label_type as _check_same_label_type,
 )
+from dartboard.metrics._mergeable import check_same_kind
 from dartboard.metrics._registry import MetricSpec, get_spec, specs
-from dartboard.metrics._state import check_same_kind
 
 __all__ = [
     "ConfusionCounts",

@@ -40,7 +40,7 @@ from dartboard._validation import (
     to_numpy,
 )
 from dartboard.metrics._confusion import UndefinedMetricWarning
-from dartboard.metrics._state import check_same_kind, resolve_metric
+from dartboard.metrics._mergeable import check_same_kind, resolve_metric
 
 __all__ = [
     "ScoreState",

@@ -37,7 +37,7 @@ from dartboard._validation import (
     describe,
 )
 from dartboard.metrics._confusion import UndefinedMetricWarning
-from dartboard.metrics._state import check_same_kind, resolve_metric
+from dartboard.metrics._mergeable import check_same_kind, resolve_metric
 
 __all__ = [
     "ErrorDistribution",

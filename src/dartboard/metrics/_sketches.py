@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from dartboard.metrics._state import check_same_kind, resolve_metric
+from dartboard.metrics._mergeable import check_same_kind, resolve_metric
 
 __all__ = ["BinnedScoreState", "QuantileSketch"]
 

@@ -36,7 +36,7 @@ __getattr__, __dir__, __all__ = _attach(
     {"._interval": ["interval", "cv_interval", "interval_from_calibration_state"],
      "._result": ["Interval"],
      "._bootstrap": ["IntervalWarning"],
-     "._state": ["interval_from_counts", "interval_from_score_state"],
+     "._from_states": ["interval_from_counts", "interval_from_score_state"],
      "._calibration": ["calibration_bins", "CalibrationBins"],
      "._bands": ["roc_band", "pr_band", "CurveBand"],
      "._thresholds": ["select_threshold", "evaluate_threshold", "OperatingPoint"],
