@@ -59,7 +59,7 @@ def check_random_state(random_state: Any) -> np.random.Generator:
     if random_state is None or isinstance(random_state, (numbers.Integral,
                                                          np.random.SeedSequence)):
         _check_int_seed(random_state)
-        return np.random.default_rng(random_state)
+        return np.random.default_rng(random_state)  # type: ignore[arg-type]  # an Integral is an int to numpy
     if isinstance(random_state, np.random.RandomState):
         return np.random.default_rng(random_state.randint(0, 2**31 - 1, size=4))
     raise TypeError(f"{_ACCEPTED}; got {_describe(random_state)}")
@@ -77,7 +77,7 @@ def seed_sequence(random_state: Any) -> np.random.SeedSequence:
                                       pool_size=random_state.pool_size)
     if random_state is None or isinstance(random_state, numbers.Integral):
         _check_int_seed(random_state)
-        return np.random.SeedSequence(random_state)
+        return np.random.SeedSequence(random_state)  # type: ignore[arg-type]  # an Integral is an int to numpy
     if isinstance(random_state, np.random.Generator):
         return np.random.SeedSequence(random_state.integers(0, 2**32, size=4).tolist())
     if isinstance(random_state, np.random.RandomState):

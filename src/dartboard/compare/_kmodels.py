@@ -297,7 +297,7 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: Any, predictions:
     name = getattr(metric, "__name__", type(metric).__name__)
     spec = spec_for(metric)
     family = family_of(spec)
-    paired = None if family is None or not spec.scalar else family.paired(
+    paired = None if family is None or spec is None or not spec.scalar else family.paired(
         y, preds[0], preds[1], w, Metric(spec, dict(metric_kwargs)))
     k = len(preds)
     left, right = np.triu_indices(k, 1)

@@ -204,13 +204,14 @@ def compare_models(metric: str | Callable[..., Any], y_true: Any, pred_a: Any, p
     spec = spec_for(metric)
     family = family_of(spec)
     m = None if spec is None else Metric(spec, dict(metric_kwargs))
-    paired = family.paired(y, a, b, w, m) if family is not None and spec.scalar else None
+    paired = family.paired(y, a, b, w, m) \
+        if family is not None and m is not None and m.spec.scalar else None
     if paired is not None:
         null = paired.permutation(n_resamples, perm_seed)
         boot = paired.bootstrap(n_resamples, boot_seed)
         how = paired.how
     else:
-        ranked = spec is not None and spec.order_only and (
+        ranked = m is not None and m.spec.order_only and (
             family is None or family.rank_swappable(m, a, y))
         if ranked:
             a, b = within_model_ranks(a), within_model_ranks(b)
@@ -269,7 +270,7 @@ def _generic_permutation(metric: Callable[..., Any], y: np.ndarray, a: np.ndarra
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         for r in range(n_resamples):
-            swap = (rng.random(n) < 0.5).reshape(mask_shape)
+            swap = np.reshape(rng.random(n) < 0.5, mask_shape)
             out[r] = (_call(metric, y, np.where(swap, b, a), w, kwargs)
                       - _call(metric, y, np.where(swap, a, b), w, kwargs))
     return out

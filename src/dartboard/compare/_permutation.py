@@ -146,6 +146,7 @@ def permutation_test(a: Any, b: Any, *, n_resamples: int = 5000,
         pvalue = count_extreme(null, observed, alternative, scale) / null.shape[0]
         method = "exact sign-flip permutation test"
     else:
+        assert rng is not None  # only the exact test goes without a generator
         null = sign_flip_null(d, n_resamples, rng)
         pvalue = (count_extreme(null, observed, alternative, scale) + 1) / (n_resamples + 1)
         method = "Monte-Carlo sign-flip permutation test"

@@ -279,11 +279,12 @@ class Evaluation:
         res = self.result
         if res.groups is None:
             return None
-        names = list(res.group_columns)
-        per_group = len(res.groups) // len(res.group_keys)
-        tuples = [(*res.group_keys[i // per_group], r.metric) for i, r in enumerate(res.groups)]
+        groups, columns, keys = res.grouping
+        names = list(columns)
+        per_group = len(groups) // len(keys)
+        tuples = [(*keys[i // per_group], r.metric) for i, r in enumerate(groups)]
         index = pd.MultiIndex.from_tuples(tuples, names=[*names, "metric"])
-        frame = pd.DataFrame([_row_values(r) for r in res.groups], index=index,
+        frame = pd.DataFrame([_row_values(r) for r in groups], index=index,
                              columns=_ROW_COLUMNS)
         frame.attrs["confidence_level"] = self._level
         return frame
@@ -301,10 +302,14 @@ class Evaluation:
     # ---------------------------------------------------------------- gaps
 
     def _require_groups(self) -> Evaluation:
+        self._group_gaps()
+        return self
+
+    def _group_gaps(self) -> GroupGaps:
         if self.result.groups is None or self._gaps is None:
             raise ValueError("this evaluation has no groups; pass groups= to "
                              "dartboard.evaluate to compare groups")
-        return self
+        return self._gaps
 
     def _group_values(self, label: str) -> np.ndarray:
         """(G,) per-group estimates of a metric (nan where undefined)."""
@@ -313,7 +318,7 @@ class Evaluation:
         return values.to_numpy(dtype=float)
 
     def _group_labels(self) -> list[str]:
-        return [", ".join(str(v) for v in key) for key in self.result.group_keys]
+        return [", ".join(str(v) for v in key) for key in self.result.grouping[2]]
 
     def _gap_table(self, kind: str, method: str, metrics: Any) -> Any:
         import pandas as pd
@@ -325,7 +330,7 @@ class Evaluation:
         labels = self._gap_metrics(metrics)
         rows = [gap_row(self, [label], kind, method) for label in labels]
         frame = pd.DataFrame(rows, index=pd.Index(labels, name="metric"), columns=GAP_COLUMNS)
-        frame.attrs["confidence_level"] = self._gaps.confidence_level
+        frame.attrs["confidence_level"] = self._group_gaps().confidence_level
         return frame
 
     def _gap_metrics(self, metrics: Any) -> list[str]:
@@ -433,7 +438,7 @@ class Evaluation:
         frame = pd.DataFrame(rows, columns=PAIR_COLUMNS,
                              index=pd.MultiIndex.from_tuples(index, names=["metric", "groups"])
                              if index else None)
-        frame.attrs["confidence_level"] = self._gaps.confidence_level
+        frame.attrs["confidence_level"] = self._group_gaps().confidence_level
         return frame
 
     def _extreme(self, which: str) -> Any:
@@ -500,7 +505,7 @@ class Evaluation:
             rows.append(row)
         frame = pd.DataFrame(rows, index=pd.Index([f[0] for f in _FAIRNESS], name="summary"),
                              columns=GAP_COLUMNS)
-        frame.attrs["confidence_level"] = self._gaps.confidence_level
+        frame.attrs["confidence_level"] = self._group_gaps().confidence_level
         return frame
 
     # ---------------------------------------------------------------- output
@@ -533,7 +538,7 @@ class Evaluation:
             out["ratio"] = _records(self.ratio(), "metric")
             out["pairwise"] = [{"metric": m, "groups": g, **{k: _plain(v) for k, v in row.items()}}
                                for (m, g), row in self.pairwise().iterrows()]
-            if self.task == "binary" and self._gaps.has_rates \
+            if self.task == "binary" and self._group_gaps().has_rates \
                     and self.result.positive_label is not None:
                 out["fairness"] = _records(self.fairness(), "summary")
         return out

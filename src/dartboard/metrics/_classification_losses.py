@@ -196,7 +196,7 @@ def _check_replacement(replace: Any) -> dict[str, float] | None:
     pos, neg = replace["LR+"], replace["LR-"]
     for value, low, high in ((pos, 1.0, math.inf), (neg, 0.0, 1.0)):
         if isinstance(value, bool) or not isinstance(value, numbers.Real) \
-                or not (math.isnan(value) or low <= value <= high):
+                or not (math.isnan(value) or low <= float(value) <= high):
             raise ValueError(message)
     return {"LR+": float(pos), "LR-": float(neg)}
 

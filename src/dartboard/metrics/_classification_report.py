@@ -97,7 +97,7 @@ def _classification_table(y_true: Any, y_pred: Any, *, labels: Any = None,
 def _check_digits(digits: Any, *, optional: bool) -> None:
     if (digits is None and optional) or (
             digits is not None and not isinstance(digits, (bool, np.bool_))
-            and isinstance(digits, numbers.Integral) and digits >= 0):
+            and isinstance(digits, numbers.Integral) and int(digits) >= 0):
         return
     raise InvalidParameterError(f"digits must be {'None or ' if optional else ''}an integer "
                                 f">= 0; got {describe(digits)}")

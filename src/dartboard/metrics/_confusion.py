@@ -137,6 +137,12 @@ class ConfusionCounts:
         """Whether this is the per-label (L, 2, 2) form of multilabel-indicator data."""
         return self.samples is not None
 
+    @property
+    def patterns(self) -> tuple[np.ndarray, np.ndarray]:
+        """``samples`` of multilabel counts: (per-sample triples, their weights)."""
+        assert self.samples is not None, "multilabel counts only"
+        return self.samples
+
     # ---------------------------------------------------------------- building
     @classmethod
     def from_predictions(cls, y_true: Any, y_pred: Any, *, labels: Any = None,
@@ -203,8 +209,8 @@ class ConfusionCounts:
         if self.n_classes != other.n_classes:
             raise ValueError(f"cannot merge multilabel counts of {self.n_classes} and "
                              f"{other.n_classes} labels")
-        triples = np.concatenate([self.samples[0], other.samples[0]])
-        weights = np.concatenate([self.samples[1], other.samples[1]])
+        triples = np.concatenate([self.patterns[0], other.patterns[0]])
+        weights = np.concatenate([self.patterns[1], other.patterns[1]])
         triples, inverse = np.unique(triples, axis=0, return_inverse=True)
         summed = np.zeros(triples.shape[0], dtype=weights.dtype)
         np.add.at(summed, inverse.ravel(), weights)
@@ -239,7 +245,7 @@ class ConfusionCounts:
     @property
     def total(self) -> float:
         """Number of samples (or total sample weight)."""
-        return self.samples[1].sum() if self.multilabel else self.matrix.sum()
+        return self.patterns[1].sum() if self.multilabel else self.matrix.sum()
 
     def index_of(self, labels: Any, *, name: str = "labels") -> np.ndarray:
         """Positions of ``labels`` in ``classes``; unknown labels raise."""
@@ -287,7 +293,7 @@ class ConfusionCounts:
                 and np.array_equal(self.matrix, other.matrix)
                 and (self.samples is None) == (other.samples is None)
                 and (self.samples is None or all(
-                    np.array_equal(a, b) for a, b in zip(self.samples, other.samples))))
+                    np.array_equal(a, b) for a, b in zip(self.samples, other.patterns))))
 
     __hash__ = None  # type: ignore[assignment]  # mutable state
 
@@ -346,8 +352,8 @@ def _state_counts(state: ConfusionCounts, average: Any, labels: Any, pos_label: 
         if labels is not None:
             raise ValueError("average='samples' of multilabel counts takes every label; "
                              "select the columns before counting")
-        counts = cf.sample_counts(state.samples[0], state.n_classes)
-        return counts, np.ones(counts["tp"].shape, bool), state.samples[1]
+        counts = cf.sample_counts(state.patterns[0], state.n_classes)
+        return counts, np.ones(counts["tp"].shape, bool), state.patterns[1]
     m, mask = _stack(state)
     counts, mask = cf.set_counts(m, mask, state.classes, average, labels, pos_label,
                                  single=True, multilabel=state.multilabel)
@@ -389,8 +395,10 @@ def _proportion_from(state: ConfusionCounts, spec: MetricSpec, *, labels: Any = 
                      pos_label: Any = 1, average: str | None = "binary",
                      zero_division: Any = "warn") -> Any:
     """A set-wise proportion (``spec.proportion``) of one state."""
-    return _set_value(state, partial(cf.proportion, spec.proportion), title=_title(spec.name),
-                      samples=cf.samples_called(spec.proportion[1]), average=average,
+    proportion = spec.proportion
+    assert proportion is not None
+    return _set_value(state, partial(cf.proportion, proportion), title=_title(spec.name),
+                      samples=cf.samples_called(proportion[1]), average=average,
                       labels=labels, pos_label=pos_label, zero_division=zero_division)
 
 
@@ -404,8 +412,9 @@ def _prfs(state: ConfusionCounts, *, beta: float = 1.0, labels: Any = None,
     samplewise = weight is not None
     support = counts["tp"] + counts["fn"]
     out = []
-    for key, formula in (("precision", get_spec("precision_score").proportion),
-                         ("recall", get_spec("recall_score").proportion)):
+    for key in ("precision", "recall"):
+        formula = get_spec(f"{key}_score").proportion
+        assert formula is not None  # both are proportions in the registry
         num, den = cf.proportion(formula, counts)
         values = cf.ratio_values(num, den, zero_division, title=key.capitalize(),
                                  samples=cf.samples_called(formula[1]), single=True,
@@ -443,7 +452,7 @@ def _formula_from(state: ConfusionCounts, name: str, **kwargs: Any) -> float:
 
 def _subset_accuracy(state: ConfusionCounts, normalize: bool = True) -> float:
     """Multilabel accuracy: the weight of the samples whose every label is right."""
-    return float(cf.subset_accuracy(*state.samples, normalize=normalize))
+    return float(cf.subset_accuracy(*state.patterns, normalize=normalize))
 
 
 def _multilabel_confusion_matrix_from(state: ConfusionCounts, *, labels: Any = None
@@ -498,9 +507,9 @@ def _confusion_matrix_from(state: ConfusionCounts, *, labels: Any = None,
 
 
 # count metrics computed other than by a registry proportion or a whole-matrix formula
-_SPECIAL = {"confusion_matrix": _confusion_matrix_from, "f1_score": _f1_from,
-            "fbeta_score": _fbeta_from,
-            "multilabel_confusion_matrix": _multilabel_confusion_matrix_from}
+_SPECIAL: dict[str, Callable[..., Any]] = {
+    "confusion_matrix": _confusion_matrix_from, "f1_score": _f1_from,
+    "fbeta_score": _fbeta_from, "multilabel_confusion_matrix": _multilabel_confusion_matrix_from}
 
 
 def _from_counts(name: str) -> Callable[..., Any] | None:
@@ -605,8 +614,8 @@ def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any 
         t, p = pair
         w = check_sample_weight(sample_weight, t.shape[0], allow_negative=True)
         if labels is not None:
-            idx = cf.indicator_labels(labels, t.shape[1])
-            t, p = t[:, idx], p[:, idx]
+            chosen = cf.indicator_labels(labels, t.shape[1])
+            t, p = t[:, chosen], p[:, chosen]
         # the samples' counts over their labels: the column sums of the transposes
         counts = count_indicator_pairs(t.T, p.T)
         return counts if w is None else counts * w[:, None, None]
@@ -691,6 +700,7 @@ _AVERAGE_DOC = """
 
 def _count_metric(name: str, formula: str, example: str) -> Callable[..., Any]:
     impl = _from_counts(name)
+    assert impl is not None, name  # every count metric computes from its counts
 
     def metric(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
                average: str | None = "binary", sample_weight: Any = None,

@@ -24,7 +24,7 @@ from dartboard.metrics._ranking import (
 
 __all__ = ["auc", "det_curve"]
 
-_trapezoid = getattr(np, "trapezoid", None) or np.trapz
+_trapezoid = getattr(np, "trapezoid", None) or np.trapz  # type: ignore[attr-defined]  # numpy < 2
 
 
 def auc(x: Any, y: Any) -> float:

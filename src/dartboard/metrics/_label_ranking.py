@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -63,6 +63,14 @@ def _row_blocks(n: int, per_row: int) -> list[tuple[int, int]]:
 
 
 # ------------------------------------------------------------------ top-k accuracy
+
+@overload
+def _check_k(k: Any, name: str = ..., allow_none: Literal[False] = ...) -> int: ...
+
+
+@overload
+def _check_k(k: Any, name: str = ..., *, allow_none: bool) -> int | None: ...
+
 
 def _check_k(k: Any, name: str = "k", allow_none: bool = False) -> int | None:
     if k is None and allow_none:

@@ -134,7 +134,9 @@ def _is_indicator(y_true: Any) -> bool:
 def _indicator_iv(y_true: Any, p: np.ndarray, tolerance: float, sample_weight: Any
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """A 2-D indicator ``y_true`` of the shape of ``y_proba``, as float, and weights."""
-    t, _ = indicator_pair(y_true, y_true)
+    pair = indicator_pair(y_true, y_true)
+    assert pair is not None  # the caller saw an indicator
+    t = pair[0]
     if t.shape != p.shape:
         raise ValueError(f"a 2-D y_true must have the shape of y_proba {p.shape}; got "
                          f"{t.shape}")
@@ -179,7 +181,7 @@ def _row_sums(p: np.ndarray) -> np.ndarray:
 
 
 def _check_base(base: Any) -> float:
-    if isinstance(base, bool) or not isinstance(base, numbers.Real) or not base > 0 \
+    if isinstance(base, bool) or not isinstance(base, numbers.Real) or not float(base) > 0 \
             or base == 1 or not math.isfinite(base):
         raise ValueError(f"base must be a positive number other than 1 (e, 2 or 10); "
                          f"got {base!r}")

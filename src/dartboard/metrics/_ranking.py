@@ -652,7 +652,7 @@ def _multiclass_auc(enc: Any, s: np.ndarray, w: np.ndarray | None, labels: Any,
     if not np.allclose(1, s.sum(axis=1)):
         raise ValueError("Target scores need to be probabilities for multiclass roc_auc, "
                          "i.e. they should sum up to 1.0 over classes")
-    options = ("macro", "weighted", None)
+    options: tuple[str | None, ...] = ("macro", "weighted", None)
     if multi_class == "ovr":
         options = ("micro",) + options
     if average not in options:
@@ -736,9 +736,9 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
     enc, s, w = _scores_iv(y_true, y_score, sample_weight, score_ndim=(1, 2))
     if not hasattr(enc, "classes"):
         onehot, w = _multilabel_iv(enc, s, sample_weight)
-        full = max_fpr is None or max_fpr == 1.0
-        return _average_columns(_binary_auc(max_fpr), onehot, s, w, average,
-                                _rowwise_auc if full else _rowwise_partial_auc(max_fpr))
+        rowwise = _rowwise_auc if max_fpr is None or max_fpr == 1.0 \
+            else _rowwise_partial_auc(max_fpr)
+        return _average_columns(_binary_auc(max_fpr), onehot, s, w, average, rowwise)
     if enc.n_classes > 2 or (s.ndim == 2 and s.shape[1] > 2):
         if max_fpr is not None and max_fpr != 1.0:
             raise ValueError("Partial AUC computation not available in multiclass setting, "

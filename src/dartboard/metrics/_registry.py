@@ -484,12 +484,12 @@ def resolve_metric(metric: Any, *, argument: str = "metric") -> ResolvedMetric:
         raise TypeError(f"{argument} must be a metric name or a callable "
                         f"f(y_true, y_other, **kwargs) -> float; got "
                         f"{type(metric).__name__} ({metric!r:.40})")
-    spec = spec_for(metric)
-    if spec is None and getattr(metric, "__module__", "").startswith("sklearn.metrics"):
+    found_spec = spec_for(metric)
+    if found_spec is None and getattr(metric, "__module__", "").startswith("sklearn.metrics"):
         # scikit-learn's own function: dartboard's computes the same values, fast
-        spec = _BY_NAME.get(getattr(metric, "__name__", ""))
-    if spec is not None:
-        return ResolvedMetric(spec, spec.function, {}, _short(spec))
+        found_spec = _BY_NAME.get(getattr(metric, "__name__", ""))
+    if found_spec is not None:
+        return ResolvedMetric(found_spec, found_spec.function, {}, _short(found_spec))
     name = getattr(metric, "__name__", None) or type(metric).__name__
     return ResolvedMetric(None, metric, {}, name)
 

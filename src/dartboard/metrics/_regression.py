@@ -275,8 +275,11 @@ def _per_output(t: np.ndarray, p: np.ndarray, w: np.ndarray | None,
     """Kernel sums for each output column; raises on NaN/inf inputs."""
     # blocks' weights must be positive for their moments to combine: negative weights
     # take whole-array sums (scikit-learn's formulas, rare enough for the temporaries)
-    kernel = _signed_weight_sums if w is not None and w.min() < 0 else _block_moments
-    results = [kernel(tc, pc, w, need) for tc, pc in zip(_columns(t), _columns(p))]
+    if w is not None and w.min() < 0:
+        results = [_signed_weight_sums(tc, pc, w, need)
+                   for tc, pc in zip(_columns(t), _columns(p))]
+    else:
+        results = [_block_moments(tc, pc, w, need) for tc, pc in zip(_columns(t), _columns(p))]
     for r in results:
         if not all(math.isfinite(v) for v in r.values()):
             _finite_or_raise(t, p)
@@ -432,6 +435,17 @@ class RegressionMoments:
     _FIELDS = ("n", "weight", "mean_true", "m2_true", "mean_error", "m2_error",
                "sum_abs_error", "sum_sq_error", "sum_abs_true", "max_abs_error", "sum_ape")
     __slots__ = _FIELDS
+    n: float
+    weight: float
+    mean_true: float
+    m2_true: float
+    mean_error: float
+    m2_error: float
+    sum_abs_error: float
+    sum_sq_error: float
+    sum_abs_true: float
+    max_abs_error: float
+    sum_ape: float
 
     def __init__(self, **fields: float) -> None:
         unknown = set(fields) - set(self._FIELDS)
@@ -551,7 +565,7 @@ _FROM_MOMENTS: dict[str, Callable[..., float]] = {
 
 def _simple(name: str, need: str, formula: Callable[[dict[str, float]], float],
             y_true: Any, y_pred: Any, sample_weight: Any, multioutput: Any,
-            transform: Callable[[float], float] | None = None) -> Any:
+            transform: Callable[[np.ndarray], np.ndarray] | None = None) -> Any:
     t, p, w, multioutput = _regression_iv(y_true, y_pred, sample_weight, multioutput)
     if isinstance(multioutput, str) and multioutput == "variance_weighted":
         raise ValueError(f"multioutput='variance_weighted' is not available for {name}; "
@@ -874,7 +888,7 @@ class ErrorDistribution(Result):
         (s the sample standard deviation, as :class:`scipy.stats.gaussian_kde`), or a
         positive number used as is."""
         if isinstance(method, numbers.Real) and not isinstance(method, bool):
-            if not method > 0:
+            if not float(method) > 0:
                 raise ValueError(f"bandwidth must be positive; got {method!r}")
             return float(method)
         if method not in ("scott", "silverman"):

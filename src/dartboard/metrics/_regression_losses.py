@@ -205,7 +205,7 @@ def _one_output(name: str, t: np.ndarray) -> None:
 
 def _check_alpha(alpha: Any, name: str) -> float:
     if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, numbers.Real) \
-            or not 0 <= alpha <= 1:
+            or not 0 <= float(alpha) <= 1:
         raise InvalidParameterError(f"alpha of {name} must be a number in [0, 1]; got "
                                     f"{describe(alpha)}")
     return float(alpha)
@@ -213,7 +213,7 @@ def _check_alpha(alpha: Any, name: str) -> float:
 
 def _check_power(power: Any, name: str) -> float:
     if isinstance(power, (bool, np.bool_)) or not isinstance(power, numbers.Real) \
-            or not (power <= 0 or power >= 1) or not math.isfinite(power):
+            or not (float(power) <= 0 or float(power) >= 1) or not math.isfinite(power):
         raise InvalidParameterError(f"power of {name} must be a number <= 0 or >= 1; got "
                                     f"{describe(power)}")
     return float(power)

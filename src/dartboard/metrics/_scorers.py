@@ -140,8 +140,9 @@ def make_scorer(score_func: Callable[..., Any], *, response_method: Any = "predi
 
 
 #: the estimator method that gives a metric its input, by the registry's ``input``
-_RESPONSE = {"labels": "predict", "values": "predict", "probabilities": "predict_proba",
-             "scores": ("decision_function", "predict_proba")}
+_RESPONSE: dict[str, str | tuple[str, ...]] = {
+    "labels": "predict", "values": "predict", "probabilities": "predict_proba",
+    "scores": ("decision_function", "predict_proba")}
 
 
 @dataclass(frozen=True)
@@ -212,15 +213,15 @@ def scoring_facts(scoring: Any) -> ScoringFacts:
                              "name") from None
         return ScoringFacts(scoring, spec, {}, _RESPONSE[spec.input], 1)
     if hasattr(scoring, "_score_func") and hasattr(scoring, "_sign"):  # a scorer object
-        spec = _metric_spec(scoring._score_func)
-        name = spec.name if spec is not None else \
+        found = _metric_spec(scoring._score_func)
+        name = found.name if found is not None else \
             getattr(scoring._score_func, "__name__", type(scoring).__name__)
-        return ScoringFacts(name, spec, dict(getattr(scoring, "_kwargs", {})),
+        return ScoringFacts(name, found, dict(getattr(scoring, "_kwargs", {})),
                             getattr(scoring, "_response_method", "predict"),
                             1 if scoring._sign > 0 else -1)
     if callable(scoring):
-        spec = _metric_spec(scoring)
+        found = _metric_spec(scoring)
         name = getattr(scoring, "__name__", type(scoring).__name__)
-        return ScoringFacts(name, spec, {}, _RESPONSE[spec.input] if spec else "predict", 1)
+        return ScoringFacts(name, found, {}, _RESPONSE[found.input] if found else "predict", 1)
     raise TypeError(f"scoring must be a scorer name, a metric name, a scorer or a metric "
                     f"function; got {describe(scoring)}")

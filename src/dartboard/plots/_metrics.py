@@ -103,8 +103,10 @@ def _draw_point(ax: Any, point: Any, x_name: str, y_name: str, flip_x: bool) -> 
 
     def values(name: str) -> tuple[float, float, float]:
         # undefined values (nan, or None once written to JSON) draw nothing
-        return tuple(np.nan if _field(iv[name], k) is None else float(_field(iv[name], k))
-                     for k in ("estimate", "low", "high"))
+        estimate, low, high = (np.nan if _field(iv[name], k) is None
+                               else float(_field(iv[name], k))
+                               for k in ("estimate", "low", "high"))
+        return estimate, low, high
 
     (x, x_low, x_high), (y, y_low, y_high) = values(x_name), values(y_name)
     if np.isnan(x) or np.isnan(y):

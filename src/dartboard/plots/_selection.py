@@ -50,7 +50,7 @@ def plot_dart_sweep(sweep_result: DartSweepResult, ax: Any = None) -> Any:
     _, curves = _dart_values(conf["numerator"].to_numpy()[None, :],
                              conf["std"].to_numpy()[None, :], p[:, None])
 
-    palette = mpl.colormaps["tab10"].colors
+    palette = mpl.colormaps["tab10"].colors  # type: ignore[attr-defined]  # a ListedColormap
     winner_ids = list(dict.fromkeys(sweep_result.winners["index"].tolist()))
     colour = {idx: palette[i % len(palette)] for i, idx in enumerate(winner_ids)}
     for row in sweep_result.winners.itertuples(index=False):

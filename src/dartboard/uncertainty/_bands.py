@@ -202,7 +202,8 @@ class _SortedScores:
         for is_pos, counts in ((True, self.pos), (False, self.neg)):
             g = np.flatnonzero(counts)
             cells.append((g, np.full(g.shape[0], is_pos), np.ones(g.shape[0]), counts[g]))
-        return tuple(np.concatenate(parts) for parts in zip(*cells))
+        group, is_positive, weight, rows = (np.concatenate(parts) for parts in zip(*cells))
+        return group, is_positive, weight, rows
 
     def group_sums(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(b, G) positive and negative weight per group from (b, cells) row counts."""

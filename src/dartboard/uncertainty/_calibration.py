@@ -285,6 +285,6 @@ def pivot_interval(state: Any, estimate: float, norm: str, debiased: bool, level
                                             rng)
         low = estimate + low_truth - np.quantile(low_reps, 1.0 - alpha / 2.0)
         high = estimate + high_truth - np.quantile(high_reps, alpha / 2.0)
-    low, high = np.clip([low, high], 0.0, 1.0)
-    se = float(np.std(high_reps, ddof=1)) if n_resamples > 1 else 0.0
-    return float(min(low, high)), float(high), se, high_reps
+    low, high = (float(v) for v in np.clip([low, high], 0.0, 1.0))
+    spread = float(np.std(high_reps, ddof=1)) if n_resamples > 1 else 0.0
+    return min(low, high), high, spread, high_reps

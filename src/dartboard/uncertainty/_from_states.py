@@ -135,6 +135,7 @@ def interval_from_counts(metric: str | Callable[..., Any], counts: Any, *,
         raise ValueError(f"{name} is undefined on these counts (it is {estimate}); no "
                          "interval can be formed")
     family = family_of(spec)
+    assert family is not None  # a count metric, of the counts family
     return interval_of(family, CountsState(counts), Metric(spec, dict(metric_kwargs)),
                        method=iv["method"], level=iv["confidence_level"],
                        n_resamples=iv["n_resamples"], stratified=iv["stratified"],
@@ -237,7 +238,9 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
         raise ValueError(f"{metric} is undefined when the state holds only one class "
                          f"({m:g} positive and {n:g} negative samples)")
     spec = get_spec(metric)
-    return interval_of(family_of(spec), _score_cells(score_state), Metric(spec),
+    family = family_of(spec)
+    assert family is not None  # a ranking metric, of the scores family
+    return interval_of(family, _score_cells(score_state), Metric(spec),
                        method=iv["method"], level=iv["confidence_level"],
                        n_resamples=iv["n_resamples"], stratified=iv["stratified"],
                        rng=check_random_state(random_state))

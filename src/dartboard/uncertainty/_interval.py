@@ -236,8 +236,9 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
                      for rows in index.members]
         except ValueError:  # a cluster the metric refuses alone (one class for log loss)
             parts = [None]
-        if all(p is not None for p in parts):
-            pooled = family.pool([p[2] for p in parts], m)
+        kept = [p for p in parts if p is not None]
+        if len(kept) == len(parts):
+            pooled = family.pool([p[2] for p in kept], m)
             if pooled is not None and pooled[0].extra is None:
                 reps = cluster_replicates(pooled[1], pooled[2], pooled[0], n_resamples, rng,
                                           jackknife)
@@ -275,7 +276,7 @@ def _family_state(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
     """(family, metric, state) of rows that a metric family takes; None for a generic
     metric or inputs its family does not cover (multiclass scores)."""
     family = family_of(spec)
-    if family is None:
+    if family is None or spec is None:
         return None
     m = Metric(spec, dict(kwargs))
     if not family.supports(m) or not family.takes(y_t, y_o, m):
@@ -534,7 +535,9 @@ def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: b
         raise ValueError("a bin-level bootstrap needs a binary or top-label state of whole "
                          "row counts (no classwise groups, no fractional sample weights)")
     spec = get_spec("calibration_error")
-    return interval_of(family_of(spec), CalibrationCells(state, False),
+    family = family_of(spec)
+    assert family is not None  # the calibration family
+    return interval_of(family, CalibrationCells(state, False),
                        Metric(spec, {"norm": norm, "debiased": debiased}), method=iv["method"],
                        level=iv["confidence_level"], n_resamples=iv["n_resamples"],
                        stratified=iv["stratified"], rng=check_random_state(random_state))

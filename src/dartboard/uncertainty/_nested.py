@@ -172,6 +172,7 @@ class _Loss:
 
     def values(self, model: Any, X_test: Any, y_test: np.ndarray) -> np.ndarray:
         if self.response == "predict_proba":
+            assert self.classes is not None  # kept for probability columns
             proba = np.asarray(model.predict_proba(X_test), dtype=np.float64)
             # a model fit on folds that lack a class has no column for it: give it 0
             full = np.zeros((proba.shape[0], self.classes.shape[0]))
@@ -193,6 +194,7 @@ def _loss_iv(scoring: Any, y: np.ndarray) -> _Loss:
                          f"the nested CV interval needs (its variance term is var(e_out) / "
                          f"n_out); use one of {', '.join(_decomposable_scorers())} or a "
                          "metric of the same kind (zero_one_loss, log_loss, ...)")
+    assert spec is not None  # has_row_terms(None) is False
     allowed = set(TERMS[spec.name][1]) if spec.name in TERMS else set()
     extra = set(facts.kwargs) - allowed
     if extra:
@@ -300,6 +302,7 @@ def _fold_ids(plan: _Plan, y: np.ndarray, seed: np.random.SeedSequence) -> np.nd
     import copy
 
     if plan.splitter is None:
+        assert plan.groups is not None  # the splitter is built unless groups are given
         ids = _group_folds(plan.groups, plan.n_splits, np.random.default_rng(seed))
     else:
         splitter = copy.copy(plan.splitter)

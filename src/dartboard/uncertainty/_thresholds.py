@@ -248,7 +248,8 @@ def _rate_intervals(index: int, path: _SortedScores, reps: np.ndarray, integral:
     estimate = point_metrics(counts_at(tp, fp, at, path.pos[None], path.neg[None], False),
                              c, prevalence)[0]
     if index == 0:
-        methods, low, high, se = (_EXACT,) * 6, estimate, estimate, np.zeros(6)
+        methods: tuple[str, ...] = (_EXACT,) * 6
+        low, high, se = estimate, estimate, np.zeros(6)
     else:
         methods = rate_methods(integral)
         if integral:
