@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import numpy as np
 
 from dartboard._rng import check_random_state
+from dartboard._typing import Alternative
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
@@ -18,7 +19,7 @@ from dartboard.families._paired import sign_flip_null
 
 __all__ = ["permutation_test", "MAX_EXACT_PAIRS", "ALTERNATIVES"]
 
-ALTERNATIVES = ("two-sided", "greater", "less")
+ALTERNATIVES: tuple[str, ...] = get_args(Alternative)
 
 #: Exact enumeration of the 2**n sign flips is used up to this many pairs
 #: (2**20 = 1,048,576 flips, about 8 MB of null distribution).

@@ -21,11 +21,12 @@ from __future__ import annotations
 import json
 import math
 from functools import cached_property
-from typing import Any
+from typing import Any, get_args
 
 import numpy as np
 
 from dartboard._rng import child, seed_sequence
+from dartboard._typing import GapMethod
 from dartboard._validation import check_option, describe
 from dartboard.evaluation._engine import build_result, prepare
 from dartboard.evaluation._finalize import NO_INTERVAL, GroupGaps
@@ -34,7 +35,7 @@ from dartboard.evaluation._result import EvaluationResult, MetricRow
 __all__ = ["Evaluation", "evaluate", "GAP_METHODS"]
 
 #: ``method`` of :meth:`Evaluation.difference` and :meth:`Evaluation.ratio`
-GAP_METHODS = ("between_groups", "to_overall")
+GAP_METHODS: tuple[str, ...] = get_args(GapMethod)
 _ROW_COLUMNS = ["estimate", "low", "high", "method", "n"]
 # fairness summaries (fairlearn's definitions): (name, rates, kind); the rates are the
 # registry's ``rate`` facts

@@ -27,7 +27,9 @@ import dataclasses
 import importlib
 from collections.abc import Callable, Iterable
 from functools import cache
-from typing import Any
+from typing import Any, get_args
+
+from dartboard._typing import RegistryTask
 
 __all__ = ["FAMILIES", "INPUTS", "KINDS", "TASKS", "MetricSpec", "ResolvedMetric", "get_spec",
            "resolve_metric", "spec_for", "specs"]
@@ -40,7 +42,7 @@ FAMILIES = ("counts", "scores", "means", "rows", "errors", "calibration")
 #: what the second argument of a metric holds
 INPUTS = ("labels", "scores", "probabilities", "values")
 #: the tasks an evaluation reports on
-TASKS = ("binary", "multiclass", "regression")
+TASKS: tuple[str, ...] = get_args(RegistryTask)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -54,12 +54,13 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 import numpy as np
 
 from dartboard._results import Result
 from dartboard._rng import check_random_state
+from dartboard._typing import ThresholdCriterion
 from dartboard._validation import (
     check_confidence_level,
     check_n_resamples,
@@ -98,7 +99,7 @@ from dartboard.uncertainty._threshold_rates import (
 __all__ = ["CRITERIA", "CONSTRAINED", "OperatingPoint", "check_criterion",
            "evaluate_threshold", "select_threshold"]
 
-CRITERIA = ("youden", "closest_topleft", "cost", "min_precision", "min_recall", "max_fpr")
+CRITERIA: tuple[str, ...] = get_args(ThresholdCriterion)
 #: the constrained criteria and the rate their ``target`` bounds
 CONSTRAINED = {"min_precision": "precision", "min_recall": "recall", "max_fpr": "FPR"}
 _THRESHOLD_METHOD = "percentile (threshold re-chosen in each resample)"
