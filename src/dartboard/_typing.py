@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Literal, TypeAlias
 
-__all__ = ["Alternative", "Average", "GapMethod", "RegistryTask", "Task", "ThresholdCriterion"]
+__all__ = ["Alternative", "Average", "BandKind", "GapMethod", "RegistryTask", "Task",
+           "ThresholdCriterion"]
 
 #: the alternative hypothesis of a test
 Alternative: TypeAlias = Literal["two-sided", "greater", "less"]
@@ -26,3 +27,5 @@ GapMethod: TypeAlias = Literal["between_groups", "to_overall"]
 #: how an operating point is chosen
 ThresholdCriterion: TypeAlias = Literal["youden", "closest_topleft", "cost", "min_precision",
                                         "min_recall", "max_fpr"]
+#: a confidence band that holds at each point, or at every point at once
+BandKind: TypeAlias = Literal["pointwise", "simultaneous"]

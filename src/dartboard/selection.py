@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from dartboard._dart_formula import dart_values as _dart_values
 from dartboard._dart_formula import numerator as _numerator
@@ -114,7 +115,7 @@ def _tie_rank(primary: np.ndarray, mean: np.ndarray, std: np.ndarray) -> tuple[n
     return order, ranks
 
 
-def dart_score(scores: Any, precision: float, chance_level: float = 0.5) -> float | np.ndarray:
+def dart_score(scores: ArrayLike, precision: float, chance_level: float = 0.5) -> float | np.ndarray:
     """DART score of one configuration (k fold scores) or of a grid (G, k).
 
     ``DART = N / exp(p D)`` with ``N = 1 - ln(A) / ln(chance_level)``, ``A`` the mean

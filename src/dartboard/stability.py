@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from dartboard import _rng
 from dartboard._labels import encode_labels
@@ -438,7 +439,7 @@ def _by_group(columns: list[tuple[str, np.ndarray]], point: dict[str, np.ndarray
 
 # ---------------------------------------------------------------- public
 
-def stability_metrics(probas: Any, y_true: Any = None, groups: Any = None, *,
+def stability_metrics(probas: ArrayLike, y_true: ArrayLike | None = None, groups: Any = None, *,
                       reference_group: Any = None, threshold: float = 0.5,
                       classes: Any = None, intersections: Any = None,
                       zero_division: Any = "warn") -> StabilityResult:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, get_args
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._rng import check_random_state
 from dartboard._typing import Alternative
@@ -88,8 +89,8 @@ def _exact_null(d: np.ndarray) -> np.ndarray:
     return out
 
 
-def permutation_test(a: Any, b: Any, *, n_resamples: int = 5000,
-                     alternative: str = "two-sided", random_state: Any = None,
+def permutation_test(a: ArrayLike, b: ArrayLike, *, n_resamples: int = 5000,
+                     alternative: Alternative = "two-sided", random_state: Any = None,
                      exact: bool | None = None) -> TestResult:
     """Paired sign-flip permutation test of ``mean(a - b) = 0``.
 
@@ -138,19 +139,19 @@ def permutation_test(a: Any, b: Any, *, n_resamples: int = 5000,
     >>> res.significant()
     False
     """
-    d, n_resamples, alternative, exact, rng = _permutation_test_iv(
+    d, n_resamples, alt, exact, rng = _permutation_test_iv(
         a, b, n_resamples, alternative, exact, random_state)
     observed = float(d.mean())
     scale = float(np.mean(np.abs(d)))
     if exact:
         null = _exact_null(d)
-        pvalue = count_extreme(null, observed, alternative, scale) / null.shape[0]
+        pvalue = count_extreme(null, observed, alt, scale) / null.shape[0]
         method = "exact sign-flip permutation test"
     else:
         assert rng is not None  # only the exact test goes without a generator
         null = sign_flip_null(d, n_resamples, rng)
-        pvalue = (count_extreme(null, observed, alternative, scale) + 1) / (n_resamples + 1)
+        pvalue = (count_extreme(null, observed, alt, scale) + 1) / (n_resamples + 1)
         method = "Monte-Carlo sign-flip permutation test"
     return TestResult(statistic=observed, pvalue=float(min(pvalue, 1.0)),
-                      alternative=alternative, method=method, estimate=observed,
+                      alternative=alt, method=method, estimate=observed,
                       exact=exact, n_resamples=int(null.shape[0]), null_distribution=null)

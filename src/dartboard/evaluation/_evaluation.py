@@ -20,17 +20,25 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from functools import cached_property
-from typing import Any, get_args
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, get_args
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._rng import child, seed_sequence
-from dartboard._typing import GapMethod
+from dartboard._typing import GapMethod, Task
 from dartboard._validation import check_option, describe
 from dartboard.evaluation._engine import build_result, prepare
 from dartboard.evaluation._finalize import NO_INTERVAL, GroupGaps
 from dartboard.evaluation._result import EvaluationResult, MetricRow
+from dartboard.uncertainty._methods import IntervalMethod
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
 
 __all__ = ["Evaluation", "evaluate", "GAP_METHODS"]
 
@@ -50,9 +58,10 @@ _FAIRNESS = (
 _RATE_NAMES = {"selection": "selection rate", "tpr": "TPR", "fpr": "FPR"}
 
 
-def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: Any = None,
-             threshold: float | None = None, task: str = "auto", metrics: Any = None,
-             groups: Any = None, sample_weight: Any = None, ci: str = "auto",
+def evaluate(y_true: ArrayLike, y_pred: ArrayLike | None = None, *,
+             y_score: ArrayLike | None = None, y_proba: ArrayLike | None = None,
+             threshold: float | None = None, task: Task = "auto", metrics: Any = None,
+             groups: Any = None, sample_weight: ArrayLike | None = None, ci: IntervalMethod = "auto",
              confidence_level: float = 0.95,
              n_resamples: int = 2000, random_state: Any = None,
              pos_label: Any = None, threshold_criterion: str | None = None,
@@ -249,7 +258,7 @@ class Evaluation:
         return dict(self._states or {})
 
     @cached_property
-    def overall(self) -> Any:
+    def overall(self) -> pd.DataFrame:
         """One row per metric: estimate, low, high, method, n."""
         import pandas as pd
 
@@ -259,7 +268,7 @@ class Evaluation:
         return frame
 
     @cached_property
-    def operating_point(self) -> Any:
+    def operating_point(self) -> pd.DataFrame | None:
         """The operating point chosen by ``threshold_criterion`` (None when none was
         asked for): one row per quantity (``threshold``, ``tpr``, ``tnr``,
         ``precision``, ``npv``, ``f1``, ``expected_cost``) with estimate, low, high
@@ -272,7 +281,7 @@ class Evaluation:
         return operating_frame(self.result.operating_point)
 
     @cached_property
-    def by_group(self) -> Any:
+    def by_group(self) -> pd.DataFrame | None:
         """Per group and metric (index: the group columns, then ``metric``): estimate,
         low, high, method, n. None when no groups were given."""
         import pandas as pd
@@ -295,9 +304,9 @@ class Evaluation:
         rows = self.result.metrics
         return rows[0].confidence_level if rows else float("nan")
 
-    def estimates_by_group(self) -> Any:
+    def estimates_by_group(self) -> pd.DataFrame:
         """The estimates as a wide table, groups by metrics (fairlearn's ``by_group``)."""
-        frame = self._require_groups().by_group["estimate"].unstack("metric")
+        frame = self._group_frame()["estimate"].unstack("metric")
         return frame[self.metrics]
 
     # ---------------------------------------------------------------- gaps
@@ -305,6 +314,11 @@ class Evaluation:
     def _require_groups(self) -> Evaluation:
         self._group_gaps()
         return self
+
+    def _group_frame(self) -> pd.DataFrame:
+        frame = self._require_groups().by_group
+        assert frame is not None  # a grouped evaluation
+        return frame
 
     def _group_gaps(self) -> GroupGaps:
         if self.result.groups is None or self._gaps is None:
@@ -314,7 +328,7 @@ class Evaluation:
 
     def _group_values(self, label: str) -> np.ndarray:
         """(G,) per-group estimates of a metric (nan where undefined)."""
-        frame = self.by_group
+        frame = self._group_frame()
         values = frame.xs(label, level="metric")["estimate"]
         return values.to_numpy(dtype=float)
 
@@ -348,7 +362,7 @@ class Evaluation:
                              f"are {self.metrics}")
         return metrics
 
-    def difference(self, method: str = "between_groups", *, metrics: Any = None) -> Any:
+    def difference(self, method: GapMethod = "between_groups", *, metrics: Any = None) -> pd.DataFrame:
         """Per metric, the largest gap between groups, with its interval.
 
         ``method="between_groups"``: the highest group's value minus the lowest's
@@ -385,7 +399,7 @@ class Evaluation:
         """
         return self._gap_table("difference", method, metrics)
 
-    def ratio(self, method: str = "between_groups", *, metrics: Any = None) -> Any:
+    def ratio(self, method: GapMethod = "between_groups", *, metrics: Any = None) -> pd.DataFrame:
         """Per metric, the smallest ratio between groups (min / max; ``"to_overall"``:
         the smallest of group/overall and overall/group), with its interval.
 
@@ -397,7 +411,7 @@ class Evaluation:
         """
         return self._gap_table("ratio", method, metrics)
 
-    def pairwise(self, metrics: Any = None, *, simultaneous: bool = True) -> Any:
+    def pairwise(self, metrics: Any = None, *, simultaneous: bool = True) -> pd.DataFrame:
         """Every pair of groups, per metric: the higher group minus the lower, with
         an interval.
 
@@ -448,7 +462,7 @@ class Evaluation:
         self._require_groups()
         keys = self._group_labels()
         rows, labels = [], []
-        frame = self.by_group
+        frame = self._group_frame()
         for label in self._gap_metrics(None):
             values = self._group_values(label)
             if not np.isfinite(values).any():
@@ -460,7 +474,7 @@ class Evaluation:
         return pd.DataFrame(rows, index=pd.Index(labels, name="metric"),
                             columns=["group", *_ROW_COLUMNS])
 
-    def group_min(self) -> Any:
+    def group_min(self) -> pd.DataFrame:
         """Per metric, the group with the smallest value, its value and that group's
         interval (the first in group order when several tie). The interval is that
         group's own: the smallest of several groups is picked by looking, so the true
@@ -468,13 +482,13 @@ class Evaluation:
         selection-aware interval of the gap)."""
         return self._extreme("min")
 
-    def group_max(self) -> Any:
+    def group_max(self) -> pd.DataFrame:
         """Per metric, the group with the largest value, its value and that group's
         interval (the first in group order when several tie; the interval is that
         group's own, as in :meth:`group_min`)."""
         return self._extreme("max")
 
-    def fairness(self, method: str = "between_groups") -> Any:
+    def fairness(self, method: GapMethod = "between_groups") -> pd.DataFrame:
         """Demographic parity, equalized odds and equal opportunity (difference and
         ratio), each with its interval.
 
@@ -511,7 +525,7 @@ class Evaluation:
 
     # ---------------------------------------------------------------- output
 
-    def to_frame(self) -> Any:
+    def to_frame(self) -> pd.DataFrame:
         """A tidy long table: one row per (scope, group, metric) with the group columns,
         metric, estimate, low, high, method, n and confidence_level."""
         import pandas as pd
@@ -575,13 +589,13 @@ class Evaluation:
 
         return evaluation_text(self)
 
-    def plot(self, ax: Any = None, *, metrics: Any = None) -> Any:
+    def plot(self, ax: Axes | None = None, *, metrics: Any = None) -> Axes:
         """Each metric with its interval bar (per group when grouped); a matplotlib Axes."""
         from dartboard.plots import plot_evaluation
 
         return plot_evaluation(self, ax=ax, metrics=metrics)
 
-    def to_html(self, path: Any, *, title: str | None = None) -> Any:
+    def to_html(self, path: str | os.PathLike[str], *, title: str | None = None) -> Path:
         """Write the self-contained HTML report of this evaluation to ``path``."""
         from dartboard import __version__
         from dartboard.report import write_report

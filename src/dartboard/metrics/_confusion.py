@@ -27,6 +27,7 @@ from functools import partial
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._labels import (
     count_indicator_pairs,
@@ -35,6 +36,7 @@ from dartboard._labels import (
     indicator_sample_counts,
     integer_counts_fit,
 )
+from dartboard._typing import Average
 from dartboard._validation import (
     check_bool,
     check_consistent_length,
@@ -145,8 +147,8 @@ class ConfusionCounts:
 
     # ---------------------------------------------------------------- building
     @classmethod
-    def from_predictions(cls, y_true: Any, y_pred: Any, *, labels: Any = None,
-                         sample_weight: Any = None,
+    def from_predictions(cls, y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                         sample_weight: ArrayLike | None = None,
                          names: tuple[str, str] = ("y_true", "y_pred"),
                          scale_free: bool = False) -> ConfusionCounts:
         """Count the label pairs of ``y_true`` and ``y_pred``.
@@ -175,7 +177,7 @@ class ConfusionCounts:
         labels = check_labels_argument(labels)
         return state if labels is None else state.with_classes(labels)
 
-    def update(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> ConfusionCounts:
+    def update(self, y_true: ArrayLike, y_pred: ArrayLike, sample_weight: ArrayLike | None = None) -> ConfusionCounts:
         """Add a batch of predictions in place and return ``self``."""
         merged = self.merge(ConfusionCounts.from_predictions(y_true, y_pred,
                                                              sample_weight=sample_weight))
@@ -216,7 +218,7 @@ class ConfusionCounts:
         np.add.at(summed, inverse.ravel(), weights)
         return ConfusionCounts(self.classes, self.matrix + other.matrix, (triples, summed))
 
-    def with_classes(self, labels: Any) -> ConfusionCounts:
+    def with_classes(self, labels: ArrayLike | None) -> ConfusionCounts:
         """Return a copy whose classes include ``labels`` (new ones with zero counts)."""
         if self.multilabel:
             raise ValueError("the labels of multilabel counts are their columns; they cannot "
@@ -247,7 +249,7 @@ class ConfusionCounts:
         """Number of samples (or total sample weight)."""
         return self.patterns[1].sum() if self.multilabel else self.matrix.sum()
 
-    def index_of(self, labels: Any, *, name: str = "labels") -> np.ndarray:
+    def index_of(self, labels: ArrayLike | None, *, name: str = "labels") -> np.ndarray:
         """Positions of ``labels`` in ``classes``; unknown labels raise."""
         labels = np.asarray(labels)
         _check_same_label_type(self.classes, labels, name=name)
@@ -543,8 +545,8 @@ def _computable() -> list[str]:
 
 # ------------------------------------------------------------------ public functions
 
-def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None,
-                     sample_weight: Any = None, normalize: str | None = None) -> np.ndarray:
+def confusion_matrix(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                     sample_weight: ArrayLike | None = None, normalize: str | None = None) -> np.ndarray:
     """Confusion matrix ``C[i, j]``: samples of true class i predicted as class j.
 
     Drop-in for :func:`sklearn.metrics.confusion_matrix`.
@@ -582,8 +584,8 @@ def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None,
     return cm
 
 
-def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
-                                labels: Any = None, samplewise: bool = False) -> np.ndarray:
+def multilabel_confusion_matrix(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
+                                labels: ArrayLike | None = None, samplewise: bool = False) -> np.ndarray:
     """One 2 x 2 confusion matrix ``[[TN, FP], [FN, TP]]`` per label (or class).
 
     Multilabel-indicator input (2-D 0/1 arrays): one matrix per column (``labels``
@@ -630,8 +632,8 @@ def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any 
                                              labels=labels)
 
 
-def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
-                   sample_weight: Any = None) -> float:
+def accuracy_score(y_true: ArrayLike, y_pred: ArrayLike, *, normalize: bool = True,
+                   sample_weight: ArrayLike | None = None) -> float:
     """Fraction (or, with ``normalize=False``, number) of correctly classified samples.
 
     ``accuracy = (TP + TN) / N``, the trace of the confusion matrix over its total.
@@ -702,8 +704,8 @@ def _count_metric(name: str, formula: str, example: str) -> Callable[..., Any]:
     impl = _from_counts(name)
     assert impl is not None, name  # every count metric computes from its counts
 
-    def metric(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
-               average: str | None = "binary", sample_weight: Any = None,
+    def metric(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None, pos_label: Any = 1,
+               average: Average | None = "binary", sample_weight: ArrayLike | None = None,
                zero_division: Any = "warn") -> Any:
         state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
         return impl(state, labels=labels, pos_label=pos_label, average=average,
@@ -753,8 +755,8 @@ jaccard_score = _count_metric(
     "    >>> jaccard_score([0, 1, 1, 0], [1, 1, 0, 0])\n    0.3333333333333333\n")
 
 
-def f1_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
-             average: str | None = "binary", sample_weight: Any = None,
+def f1_score(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None, pos_label: Any = 1,
+             average: Average | None = "binary", sample_weight: ArrayLike | None = None,
              zero_division: Any = "warn") -> Any:
     state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
     return _f1_from(state, labels=labels, pos_label=pos_label, average=average,
@@ -768,9 +770,9 @@ f1_score.__doc__ = (
     "\n    Examples\n    --------\n    >>> f1_score([0, 1, 1, 0], [1, 1, 0, 0])\n    0.5\n")
 
 
-def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = None,
-                pos_label: Any = 1, average: str | None = "binary",
-                sample_weight: Any = None, zero_division: Any = "warn") -> Any:
+def fbeta_score(y_true: ArrayLike, y_pred: ArrayLike, *, beta: float, labels: ArrayLike | None = None,
+                pos_label: Any = 1, average: Average | None = "binary",
+                sample_weight: ArrayLike | None = None, zero_division: Any = "warn") -> Any:
     state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
     return _fbeta_from(state, beta=beta, labels=labels, pos_label=pos_label, average=average,
                        zero_division=zero_division)
@@ -787,12 +789,12 @@ fbeta_score.__doc__ = (
     "    0.5\n")
 
 
-def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1.0,
-                                    labels: Any = None, pos_label: Any = 1,
-                                    average: str | None = None,
+def precision_recall_fscore_support(y_true: ArrayLike, y_pred: ArrayLike, *, beta: float = 1.0,
+                                    labels: ArrayLike | None = None, pos_label: Any = 1,
+                                    average: Average | None = None,
                                     warn_for: tuple[str, ...] = ("precision", "recall",
                                                                  "f-score"),
-                                    sample_weight: Any = None,
+                                    sample_weight: ArrayLike | None = None,
                                     zero_division: Any = "warn") -> tuple[Any, Any, Any, Any]:
     """Precision, recall, F-beta and support in one call (support is None if averaged).
 
@@ -810,7 +812,7 @@ def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1
                  warn_for=warn_for, zero_division=zero_division)
 
 
-def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
+def matthews_corrcoef(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Matthews correlation coefficient; Gorodkin's R_K for several classes.
 
     Binary: ``(TP TN - FP FN) / sqrt((TP + FP)(TP + FN)(TN + FP)(TN + FN))``. A zero
@@ -825,7 +827,7 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) ->
                          "matthews_corrcoef")
 
 
-def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
+def balanced_accuracy_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                             adjusted: bool = False) -> float:
     """Mean per-class recall; ``adjusted=True`` rescales so that chance is 0.
 
@@ -842,8 +844,8 @@ def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = No
                          adjusted=adjusted)
 
 
-def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: str | None = None,
-                      sample_weight: Any = None,
+def cohen_kappa_score(y1: Any, y2: Any, *, labels: ArrayLike | None = None, weights: str | None = None,
+                      sample_weight: ArrayLike | None = None,
                       replace_undefined_by: float = np.nan) -> float:
     """Cohen's kappa (p_o - p_e) / (1 - p_e), optionally linear/quadratic weighted.
 

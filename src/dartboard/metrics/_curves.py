@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._validation import as_float_array, check_bool, check_consistent_length
 from dartboard.metrics._ranking import (
@@ -53,7 +54,7 @@ def auc(x: Any, y: Any) -> float:
     return float(direction * _trapezoid(y, x))
 
 
-def det_curve(y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: Any = None,
+def det_curve(y_true: ArrayLike, y_score: ArrayLike, pos_label: Any = None, sample_weight: ArrayLike | None = None,
               drop_intermediate: bool = False
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Detection error tradeoff: false positive and false negative rates by threshold.

@@ -18,6 +18,7 @@ import warnings
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._labels import (
     encode_labels,
@@ -188,8 +189,8 @@ def _check_base(base: Any) -> float:
     return float(base)
 
 
-def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True,
-             sample_weight: Any = None, labels: Any = None, y_pred: Any = "deprecated",
+def log_loss(y_true: ArrayLike, y_proba: ArrayLike | None = None, *, normalize: bool = True,
+             sample_weight: ArrayLike | None = None, labels: ArrayLike | None = None, y_pred: Any = "deprecated",
              base: float = math.e) -> float:
     """Log loss (cross-entropy) ``-(1/n) sum_i log_b p_i[y_i]``.
 
@@ -233,7 +234,7 @@ def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True,
     return float(total / _weight_sum(w) if normalize else total)
 
 
-def renamed_y_proba(y_pred: Any, y_proba: Any) -> Any:
+def renamed_y_proba(y_pred: ArrayLike, y_proba: ArrayLike | None) -> Any:
     """scikit-learn 1.9's rename of ``y_pred`` to ``y_proba`` (log loss and its D^2): the
     old name still works, with scikit-learn's FutureWarning; both given is an error."""
     if isinstance(y_pred, str) and y_pred == "deprecated":
@@ -246,8 +247,8 @@ def renamed_y_proba(y_pred: Any, y_proba: Any) -> Any:
     return y_pred
 
 
-def log_loss_terms(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
-                   labels: Any = None, base: float = math.e
+def log_loss_terms(y_true: ArrayLike, y_proba: ArrayLike, *, sample_weight: ArrayLike | None = None,
+                   labels: ArrayLike | None = None, base: float = math.e
                    ) -> tuple[np.ndarray, np.ndarray | None]:
     """Per-sample log losses ``-log_b p_i[y_i]`` and the checked sample weights.
 
@@ -298,8 +299,8 @@ def _binary_outcome(y_true: np.ndarray, pos_label: Any, refuse_absent: bool = Fa
     return (enc.codes[0] == code).astype(np.float64)
 
 
-def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
-                     pos_label: Any = None, labels: Any = None,
+def brier_score_loss(y_true: ArrayLike, y_proba: ArrayLike, *, sample_weight: ArrayLike | None = None,
+                     pos_label: Any = None, labels: ArrayLike | None = None,
                      scale_by_half: Any = "auto") -> float:
     """Brier score: mean squared difference between one-hot outcomes and probabilities.
 
@@ -330,8 +331,8 @@ def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
     return float(np.dot(per_sample, w.astype(np.float64, copy=False)) / _weight_sum(w))
 
 
-def brier_terms(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
-                pos_label: Any = None, labels: Any = None, scale_by_half: Any = "auto"
+def brier_terms(y_true: ArrayLike, y_proba: ArrayLike, *, sample_weight: ArrayLike | None = None,
+                pos_label: Any = None, labels: ArrayLike | None = None, scale_by_half: Any = "auto"
                 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Per-sample Brier terms (already scaled) and the checked sample weights.
 

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._results import Result
 from dartboard._validation import (
@@ -455,8 +456,8 @@ class RegressionMoments:
             setattr(self, name, float(fields.get(name, 0.0)))
 
     @classmethod
-    def from_predictions(cls, y_true: Any, y_pred: Any, *,
-                         sample_weight: Any = None) -> RegressionMoments:
+    def from_predictions(cls, y_true: ArrayLike, y_pred: ArrayLike, *,
+                         sample_weight: ArrayLike | None = None) -> RegressionMoments:
         """Statistics of one batch of 1-D targets (an empty batch gives an empty state)."""
         if (as_float_array(y_true, name="y_true", ndim=(1, 2), allow_empty=True,
                            allow_nan=True).size == 0
@@ -475,7 +476,7 @@ class RegressionMoments:
                    sum_abs_error=r["sae"], sum_sq_error=r["sse"], sum_abs_true=r["sat"],
                    max_abs_error=r["max"], sum_ape=r["sape"])
 
-    def update(self, y_true: Any, y_pred: Any, sample_weight: Any = None
+    def update(self, y_true: ArrayLike, y_pred: ArrayLike, sample_weight: ArrayLike | None = None
                ) -> RegressionMoments:
         """Add a batch in place and return ``self``."""
         merged = self.merge(RegressionMoments.from_predictions(
@@ -576,7 +577,7 @@ def _simple(name: str, need: str, formula: Callable[[dict[str, float]], float],
     return _aggregate(values, multioutput)
 
 
-def mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
+def mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                        multioutput: Any = "uniform_average") -> Any:
     """Mean squared error ``sum_i w_i e_i^2 / sum_i w_i``.
 
@@ -592,7 +593,7 @@ def mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                    multioutput)
 
 
-def root_mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
+def root_mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                             multioutput: Any = "uniform_average") -> Any:
     """Root mean squared error, per output ``sqrt(MSE)`` (then averaged over outputs).
 
@@ -607,7 +608,7 @@ def root_mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = No
                    multioutput, transform=np.sqrt)
 
 
-def mean_absolute_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
+def mean_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                         multioutput: Any = "uniform_average") -> Any:
     """Mean absolute error ``sum_i w_i |e_i| / sum_i w_i``.
 
@@ -622,7 +623,7 @@ def mean_absolute_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                    multioutput)
 
 
-def mean_absolute_percentage_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
+def mean_absolute_percentage_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                                    multioutput: Any = "uniform_average") -> Any:
     """MAPE ``mean_i |e_i| / max(|y_i|, eps)`` as a fraction (not percent).
 
@@ -638,8 +639,8 @@ def mean_absolute_percentage_error(y_true: Any, y_pred: Any, *, sample_weight: A
                    sample_weight, multioutput)
 
 
-def weighted_mean_absolute_percentage_error(y_true: Any, y_pred: Any, *,
-                                            sample_weight: Any = None,
+def weighted_mean_absolute_percentage_error(y_true: ArrayLike, y_pred: ArrayLike, *,
+                                            sample_weight: ArrayLike | None = None,
                                             multioutput: Any = "uniform_average") -> Any:
     """WMAPE ("modified MAPE") ``sum_i w_i |e_i| / sum_i w_i |y_i|``, a fraction.
 
@@ -661,7 +662,7 @@ def weighted_mean_absolute_percentage_error(y_true: Any, y_pred: Any, *,
     return _aggregate(values, multioutput)
 
 
-def max_error(y_true: Any, y_pred: Any) -> float:
+def max_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """Largest absolute error ``max_i |e_i|`` (1-D targets only).
 
     Drop-in for :func:`sklearn.metrics.max_error`.
@@ -678,7 +679,7 @@ def max_error(y_true: Any, y_pred: Any) -> float:
     return _per_output(t, p, None, frozenset({"max"}))[0]["max"]
 
 
-def r2_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
+def r2_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
              multioutput: Any = "uniform_average", force_finite: bool = True) -> Any:
     """Coefficient of determination ``R^2 = 1 - SS_res / SS_tot``.
 
@@ -701,7 +702,7 @@ def r2_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     return _explained_fraction(numerator, denominator, multioutput, force_finite)
 
 
-def explained_variance_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
+def explained_variance_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                              multioutput: Any = "uniform_average",
                              force_finite: bool = True) -> Any:
     """Explained variance ``1 - Var_w(e) / Var_w(y_true)``.
@@ -787,8 +788,8 @@ def _median_metric(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: An
     return _aggregate(values, multioutput)
 
 
-def median_absolute_error(y_true: Any, y_pred: Any, *, multioutput: Any = "uniform_average",
-                          sample_weight: Any = None) -> Any:
+def median_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *, multioutput: Any = "uniform_average",
+                          sample_weight: ArrayLike | None = None) -> Any:
     """Median absolute error ``median_i |e_i|`` (weighted median with weights).
 
     Drop-in for :func:`sklearn.metrics.median_absolute_error`; the weighted median
@@ -803,9 +804,9 @@ def median_absolute_error(y_true: Any, y_pred: Any, *, multioutput: Any = "unifo
                           lambda e, w: _median(np.abs(e), w))
 
 
-def median_absolute_deviation(y_true: Any, y_pred: Any, *,
+def median_absolute_deviation(y_true: ArrayLike, y_pred: ArrayLike, *,
                               multioutput: Any = "uniform_average",
-                              sample_weight: Any = None) -> Any:
+                              sample_weight: ArrayLike | None = None) -> Any:
     """Median absolute deviation of the errors ``median_i |e_i - median(e)|``.
 
     A robust spread of the errors around their own median (so a constant bias
@@ -954,7 +955,7 @@ class ErrorDistribution(Result):
                 "quantiles": {str(q): float(v) for q, v in zip(qs, self.quantile(qs))}}
 
 
-def error_distribution(y_true: Any, y_pred: Any) -> ErrorDistribution:
+def error_distribution(y_true: ArrayLike, y_pred: ArrayLike) -> ErrorDistribution:
     """The distribution of the errors ``e = y_true - y_pred`` (1-D targets).
 
     Examples

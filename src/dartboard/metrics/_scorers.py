@@ -31,6 +31,8 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
+from numpy.typing import ArrayLike
+
 from dartboard._validation import describe
 from dartboard.metrics._classification_losses import class_likelihood_ratios
 from dartboard.metrics._registry import MetricSpec, get_spec, spec_for
@@ -38,13 +40,13 @@ from dartboard.metrics._registry import MetricSpec, get_spec, spec_for
 __all__ = ["ScoringFacts", "get_scorer", "get_scorer_names", "make_scorer", "scoring_facts"]
 
 
-def positive_likelihood_ratio(y_true: Any, y_pred: Any) -> float:
+def positive_likelihood_ratio(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """``LR+`` of :func:`class_likelihood_ratios`, 1.0 where undefined (scikit-learn's
     scorer function)."""
     return class_likelihood_ratios(y_true, y_pred, replace_undefined_by=1.0)[0]
 
 
-def negative_likelihood_ratio(y_true: Any, y_pred: Any) -> float:
+def negative_likelihood_ratio(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """``LR-`` of :func:`class_likelihood_ratios`, 1.0 where undefined (scikit-learn's
     scorer function)."""
     return class_likelihood_ratios(y_true, y_pred, replace_undefined_by=1.0)[1]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard.evaluation import calibration_points
 from dartboard.metrics._calibration import DEFAULT_N_BINS
@@ -16,7 +17,7 @@ __all__ = ["plot_reliability_diagram"]
 _KEYS = ("prob_pred", "prob_true", "counts", "low", "high", "bin_low", "bin_high")
 
 
-def plot_reliability_diagram(y_true: Any = None, y_prob: Any = None, *,
+def plot_reliability_diagram(y_true: ArrayLike | None = None, y_prob: ArrayLike | None = None, *,
                              n_bins: int = DEFAULT_N_BINS,
                              pos_label: Any = 1, points: dict[str, Any] | None = None,
                              ece: float | None = None, interval: Any = None,

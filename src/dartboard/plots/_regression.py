@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._validation import as_float_array, check_consistent_length
 from dartboard.plots._metrics import _new_axes, _points
@@ -31,7 +32,7 @@ def _fit(given: dict[str, Any], y_true: Any, y_pred: Any) -> dict[str, np.ndarra
     return arrays
 
 
-def plot_predicted_vs_actual(y_true: Any = None, y_pred: Any = None, *,
+def plot_predicted_vs_actual(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
                              predicted: Any = None, actual: Any = None,
                              name: str | None = None, ax: Any = None) -> Any:
     """Each prediction against its actual value, with the diagonal of perfect
@@ -71,7 +72,7 @@ def plot_predicted_vs_actual(y_true: Any = None, y_pred: Any = None, *,
     return ax
 
 
-def plot_residuals(y_true: Any = None, y_pred: Any = None, *, predicted: Any = None,
+def plot_residuals(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *, predicted: Any = None,
                    residual: Any = None, name: str | None = None, ax: Any = None) -> Any:
     """Residuals ``actual - predicted`` against the prediction, with the zero line: a
     trend or a funnel says the errors depend on the prediction.

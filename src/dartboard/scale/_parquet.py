@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from dartboard._typing import Task
 from dartboard._validation import check_int, describe, to_numpy
 from dartboard.evaluation._bundle import MergeStack
 from dartboard.scale._evaluate import (
@@ -19,6 +20,7 @@ from dartboard.scale._evaluate import (
 )
 from dartboard.scale._files import expand
 from dartboard.scale._finalize import finalize
+from dartboard.uncertainty._methods import IntervalMethod
 
 __all__ = ["evaluate_parquet"]
 
@@ -28,9 +30,10 @@ _MAX_BATCH = 2**31 - 1
 
 
 def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = None,
-                     y_score: str | None = None, y_proba: Any = None, task: str = "auto",
+                     y_score: str | None = None, y_proba: Sequence[str] | Mapping[Any, str] | None = None,
+                     task: Task = "auto",
                      metrics: Any = None, groups: str | Sequence[str] | None = None,
-                     sample_weight: str | None = None, ci: str = "auto",
+                     sample_weight: str | None = None, ci: IntervalMethod = "auto",
                      confidence_level: float | None = 0.95, n_resamples: int = 2000,
                      random_state: Any = None, pos_label: Any = None,
                      model: str | None = None, batch_size: int = 1_000_000,

@@ -82,9 +82,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._results import Result
 from dartboard._rng import check_random_state
+from dartboard._typing import BandKind
 from dartboard._validation import (
     as_float_array,
     check_confidence_level,
@@ -474,10 +476,10 @@ def _band(curve: str, axis: str, positive: np.ndarray, s: np.ndarray, w: np.ndar
                      pointwise, draws)
 
 
-def roc_band(y_true: Any, y_score: Any, *, specificities: Any = None,
-             sensitivities: Any = None, kind: str = "pointwise",
+def roc_band(y_true: ArrayLike, y_score: ArrayLike, *, specificities: Any = None,
+             sensitivities: Any = None, kind: BandKind = "pointwise",
              confidence_level: float = 0.95, n_resamples: int = 2000,
-             random_state: Any = None, sample_weight: Any = None,
+             random_state: Any = None, sample_weight: ArrayLike | None = None,
              pos_label: Any = None) -> CurveBand:
     """Confidence band of a ROC curve: sensitivity at specificities, or the reverse.
 
@@ -543,9 +545,9 @@ def roc_band(y_true: Any, y_score: Any, *, specificities: Any = None,
     return _band("roc", axis, positive, s, w, g, kind, level, n, random_state)
 
 
-def pr_band(y_true: Any, y_score: Any, *, recalls: Any = None, kind: str = "pointwise",
+def pr_band(y_true: ArrayLike, y_score: ArrayLike, *, recalls: Any = None, kind: BandKind = "pointwise",
             confidence_level: float = 0.95, n_resamples: int = 2000,
-            random_state: Any = None, sample_weight: Any = None,
+            random_state: Any = None, sample_weight: ArrayLike | None = None,
             pos_label: Any = None) -> CurveBand:
     """Confidence band of a precision-recall curve: precision at given recalls.
 

@@ -89,6 +89,7 @@ import dataclasses
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._results import Result
 from dartboard._validation import (
@@ -149,9 +150,9 @@ def bins_from_state(state: Any, confidence_level: float = 0.95,
                            pos / count, bounds[:, 0], bounds[:, 1], level, method)
 
 
-def calibration_bins(y_true: Any, y_proba: Any, *, n_bins: int = 15,
+def calibration_bins(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 15,
                      strategy: str = "uniform", pos_label: Any = None,
-                     sample_weight: Any = None, confidence_level: float = 0.95,
+                     sample_weight: ArrayLike | None = None, confidence_level: float = 0.95,
                      method: str = "wilson") -> CalibrationBins:
     """Reliability-diagram bins of :func:`~dartboard.metrics.calibration_error`, with an
     interval for each bin's observed frequency.

@@ -34,13 +34,14 @@ from dartboard.families._scores import KERNELS, ScoreCells
 from dartboard.metrics._registry import get_spec, resolve_metric, specs
 from dartboard.uncertainty import _bootstrap
 from dartboard.uncertainty._interval import _interval_iv
+from dartboard.uncertainty._methods import IntervalMethod
 from dartboard.uncertainty._result import Interval
 
 __all__ = ["interval_from_counts", "interval_from_score_state"]
 
 
 def interval_from_counts(metric: str | Callable[..., Any], counts: Any, *,
-                         method: str = "auto", confidence_level: float = 0.95,
+                         method: IntervalMethod = "auto", confidence_level: float = 0.95,
                          n_resamples: int = 10_000, stratified: bool = False,
                          random_state: Any = None, **metric_kwargs: Any) -> Interval:
     """Confidence interval of a count metric from its confusion counts alone.
@@ -159,7 +160,7 @@ def check_frequency_counts(values: np.ndarray, name: str) -> None:
 
 
 def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score",
-                              method: str = "auto", confidence_level: float = 0.95,
+                              method: IntervalMethod = "auto", confidence_level: float = 0.95,
                               n_resamples: int = 10_000, stratified: bool = False,
                               random_state: Any = None) -> Interval:
     """Interval of ROC AUC from a score map (distinct scores with class counts) alone.

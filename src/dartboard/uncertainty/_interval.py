@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import special
 
 from dartboard._labels import encode_labels, positive_index
@@ -43,15 +44,16 @@ from dartboard.uncertainty._clustered import (
     cluster_replicates,
     generic_cluster_replicates,
 )
-from dartboard.uncertainty._methods import METHODS, PIVOT
+from dartboard.uncertainty._methods import METHODS, PIVOT, IntervalMethod
 from dartboard.uncertainty._result import Interval
 
 __all__ = ["Interval", "IntervalWarning", "cv_interval", "interval", "interval_from_calibration_state"]
 
 
-def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, method: str = "auto",
+def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: ArrayLike, *,
+             method: IntervalMethod = "auto",
              confidence_level: float = 0.95, n_resamples: int = 10_000,
-             stratified: bool = False, random_state: Any = None, sample_weight: Any = None,
+             stratified: bool = False, random_state: Any = None, sample_weight: ArrayLike | None = None,
              clusters: Any = None, **metric_kwargs: Any) -> Interval:
     """Confidence interval of any metric: analytic where exact theory exists, else bootstrap.
 
@@ -180,30 +182,30 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
     if not np.isfinite(estimate):
         raise ValueError(f"{name or 'the metric'} is undefined on this data (it returned "
                          f"{estimate}); no interval can be formed")
-    method = iv["method"]
+    how = iv["method"]
     level = iv["confidence_level"]
     rng = check_random_state(random_state)
     if clusters is not None:
         return _clustered_interval(metric, spec, name, estimate, y_t, y_o, w, metric_kwargs,
-                                   cluster_index(clusters, n), method, level,
+                                   cluster_index(clusters, n), how, level,
                                    iv["n_resamples"], stratified, rng)
     state = _family_state(spec, y_t, y_o, w, metric_kwargs)
     if state is not None:
         family, m, built = state
-        chosen = choose_method(family, built, m, method)
+        chosen = choose_method(family, built, m, how)
         if chosen not in BOOTSTRAP_METHODS or family.cells(built, m) is not None:
-            return interval_of(family, built, m, method=method, level=level,
+            return interval_of(family, built, m, method=how, level=level,
                                n_resamples=iv["n_resamples"], stratified=stratified, rng=rng,
                                estimate=estimate)
-        method = chosen  # a state without cells (weighted calibration): resample rows
-    if method == "auto":
-        method = _auto_method(spec, y_t, y_o, w, metric_kwargs)
-    if method not in BOOTSTRAP_METHODS:
-        return _generic_analytic(spec, method, estimate, y_t, y_o, w, level, metric_kwargs)
+        how = chosen  # a state without cells (weighted calibration): resample rows
+    if how == "auto":
+        how = _auto_method(spec, y_t, y_o, w, metric_kwargs)
+    if how not in BOOTSTRAP_METHODS:
+        return _generic_analytic(spec, how, estimate, y_t, y_o, w, level, metric_kwargs)
     reps = _generic(metric, name, y_t, y_o, w, metric_kwargs, iv["n_resamples"],
-                    stratified, rng, method == "bca")
+                    stratified, rng, how == "bca")
     low, high, se, used, dist = _bootstrap.bootstrap_interval(
-        estimate, reps, level, method, None if spec is None else spec.bounds)
+        estimate, reps, level, how, None if spec is None else spec.bounds)
     if spec is not None and spec.covers_estimate:
         low, high = min(low, estimate), max(high, estimate)
     return Interval(estimate, low, high, level, used, se, dist, iv["n_resamples"],
@@ -414,7 +416,7 @@ def check_sample_size(value: Any, name: str) -> float:
     return size
 
 
-def cv_interval(fold_scores: Any, *, n_train: Any = None, n_test: Any = None,
+def cv_interval(fold_scores: ArrayLike, *, n_train: Any = None, n_test: Any = None,
                 confidence_level: float = 0.95) -> Interval:
     """t-interval of the mean score over k cross-validation folds.
 
@@ -492,7 +494,7 @@ def cv_interval(fold_scores: Any, *, n_train: Any = None, n_test: Any = None,
 
 
 def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: bool = False,
-                                    method: str = "auto", confidence_level: float = 0.95,
+                                    method: IntervalMethod = "auto", confidence_level: float = 0.95,
                                     n_resamples: int = 10_000, stratified: bool = False,
                                     random_state: Any = None) -> Any:
     """Interval of the calibration error from a (merged) CalibrationState.

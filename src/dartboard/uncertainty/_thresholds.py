@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from typing import Any, get_args
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._results import Result
 from dartboard._rng import check_random_state
@@ -315,11 +316,11 @@ def _replicate(path: _SortedScores, index: int, criterion: str, target: float,
     return evaluate
 
 
-def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
+def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: ThresholdCriterion = "youden",
                      target: float | None = None, guarantee: float | None = None,
                      costs: Any = None, prevalence: float | None = None,
                      confidence_level: float = 0.95, n_resamples: int = 2000,
-                     random_state: Any = None, sample_weight: Any = None,
+                     random_state: Any = None, sample_weight: ArrayLike | None = None,
                      pos_label: Any = None) -> OperatingPoint:
     """Choose a threshold by a criterion; the metrics at it with intervals that cover
     the true rates of the threshold chosen.
@@ -379,7 +380,7 @@ def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
     >>> bool(safe.threshold < plain.threshold), safe.intervals["tpr"].estimate
     (True, 0.85)
     """
-    criterion, target, guarantee = check_criterion(criterion, target, guarantee)
+    crit, target, guarantee = check_criterion(criterion, target, guarantee)
     positive, s, w, level, c, prevalence = _common_iv(y_true, y_score, confidence_level,
                                                       sample_weight, pos_label, costs,
                                                       prevalence)
@@ -390,24 +391,24 @@ def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
                          "(repeated rows); got non-integer weights")
     path = _SortedScores.build(positive, s, w)
     critical = None if guarantee is None else _boundaries(
-        criterion, target, 1.0 - guarantee, path.pos.sum(), path.neg.sum())
+        crit, target, 1.0 - guarantee, path.pos.sum(), path.neg.sum())
     tp, fp = path.cumulative(path.pos[None], path.neg[None])
-    chosen, met = choose(criterion, tp, fp, target, c, prevalence, critical)
+    chosen, met = choose(crit, tp, fp, target, c, prevalence, critical)
     if not met[0]:
-        raise ValueError(_unmet_message(criterion, target, guarantee, path))
+        raise ValueError(_unmet_message(crit, target, guarantee, path))
     index = int(chosen[0])
     _, positive_cell, _, size = path.resampling_cells()
     rng = check_random_state(random_state)
     reps = multinomial_replicates(
-        _replicate(path, index, criterion, target, c, prevalence, critical), size,
+        _replicate(path, index, crit, target, c, prevalence, critical), size,
         positive_cell.astype(int), 8 * 16 * path.scores.shape[0], n_resamples, True,
         rng, False).values
     unmet = np.isnan(reps[:, 1])
     if unmet.all():
-        raise ValueError(f"criterion={criterion!r} cannot be met in any of the "
+        raise ValueError(f"criterion={crit!r} cannot be met in any of the "
                          f"{n_resamples} resamples; no interval can be formed")
     if unmet.any():
-        warnings.warn(f"criterion={criterion!r} cannot be met in {int(unmet.sum())} of "
+        warnings.warn(f"criterion={crit!r} cannot be met in {int(unmet.sum())} of "
                       f"{n_resamples} resamples; they are left out of the intervals "
                       "(OperatingPoint.n_unmet)", IntervalWarning, stacklevel=2)
     threshold, midpoint = (float(v[0]) for v in _thresholds(path.scores, np.array([index])))
@@ -415,7 +416,7 @@ def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
                                         n_resamples, _THRESHOLD_METHOD)}
     intervals.update(_rate_intervals(index, path, reps, integral, c, prevalence, level,
                                      n_resamples, rng))
-    return OperatingPoint(threshold, midpoint, criterion, intervals, level, n_resamples,
+    return OperatingPoint(threshold, midpoint, crit, intervals, level, n_resamples,
                           int(unmet.sum()), None if np.isnan(target) else target,
                           guarantee)
 
@@ -447,11 +448,11 @@ def _unmet_message(criterion: str, target: float, guarantee: float | None,
     return (f"no threshold reaches {word} {target:g} (criterion={criterion!r}); {best}")
 
 
-def evaluate_threshold(y_true: Any, y_score: Any, threshold: float, *,
+def evaluate_threshold(y_true: ArrayLike, y_score: ArrayLike, threshold: float, *,
                        costs: Any = None, prevalence: float | None = None,
                        method: str = "wilson", confidence_level: float = 0.95,
                        n_resamples: int = 2000, random_state: Any = None,
-                       sample_weight: Any = None, pos_label: Any = None) -> OperatingPoint:
+                       sample_weight: ArrayLike | None = None, pos_label: Any = None) -> OperatingPoint:
     """Metrics at a threshold chosen elsewhere, on new data, with plain intervals.
 
     TPR, TNR, precision and NPV get the proportion interval ``method`` (wilson by
