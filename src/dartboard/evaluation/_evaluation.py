@@ -589,7 +589,7 @@ class Evaluation:
 
         return evaluation_text(self)
 
-    def plot(self, ax: Axes | None = None, *, metrics: Any = None) -> Axes:
+    def plot(self, ax: Axes | None = None, *, metrics: Any = None) -> Axes | np.ndarray:
         """Each metric with its interval bar (per group when grouped); a matplotlib Axes."""
         from dartboard.plots import plot_evaluation
 

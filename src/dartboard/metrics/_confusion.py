@@ -757,7 +757,7 @@ jaccard_score = _count_metric(
 
 def f1_score(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None, pos_label: Any = 1,
              average: Average | None = "binary", sample_weight: ArrayLike | None = None,
-             zero_division: Any = "warn") -> Any:
+             zero_division: Any = "warn") -> float | np.ndarray:
     state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
     return _f1_from(state, labels=labels, pos_label=pos_label, average=average,
                     zero_division=zero_division)
@@ -772,7 +772,7 @@ f1_score.__doc__ = (
 
 def fbeta_score(y_true: ArrayLike, y_pred: ArrayLike, *, beta: float, labels: ArrayLike | None = None,
                 pos_label: Any = 1, average: Average | None = "binary",
-                sample_weight: ArrayLike | None = None, zero_division: Any = "warn") -> Any:
+                sample_weight: ArrayLike | None = None, zero_division: Any = "warn") -> float | np.ndarray:
     state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
     return _fbeta_from(state, beta=beta, labels=labels, pos_label=pos_label, average=average,
                        zero_division=zero_division)

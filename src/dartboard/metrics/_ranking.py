@@ -704,7 +704,7 @@ def _multiclass_auc(enc: Any, s: np.ndarray, w: np.ndarray | None, labels: Any,
 
 def roc_auc_score(y_true: ArrayLike, y_score: ArrayLike, *, average: Average | None = "macro",
                   sample_weight: ArrayLike | None = None, max_fpr: float | None = None,
-                  multi_class: str = "raise", labels: ArrayLike | None = None) -> Any:
+                  multi_class: str = "raise", labels: ArrayLike | None = None) -> float | np.ndarray:
     """Area under the ROC curve, exact under ties: ``P(s+ > s-) + 0.5 P(s+ = s-)``.
 
     Drop-in for :func:`sklearn.metrics.roc_auc_score`. Binary ``y_true`` with 1-D
@@ -786,7 +786,7 @@ def _precision_score_iv(y_true: Any, y_score: Any, pos_label: Any, sample_weight
 
 
 def average_precision_score(y_true: ArrayLike, y_score: ArrayLike, *, average: Average | None = "macro",
-                            pos_label: Any = 1, sample_weight: ArrayLike | None = None) -> Any:
+                            pos_label: Any = 1, sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Average precision ``AP = sum_k (R_k - R_{k-1}) P_k``, the step-wise PR area.
 
     Drop-in for :func:`sklearn.metrics.average_precision_score` (no interpolation).
@@ -806,7 +806,7 @@ def average_precision_score(y_true: ArrayLike, y_score: ArrayLike, *, average: A
 
 
 def pr_auc_score(y_true: ArrayLike, y_score: ArrayLike, *, average: Average | None = "macro",
-                 pos_label: Any = 1, sample_weight: ArrayLike | None = None) -> Any:
+                 pos_label: Any = 1, sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Trapezoidal area under the precision-recall curve.
 
     The curve is :func:`precision_recall_curve`'s, starting at (recall 0,

@@ -578,7 +578,7 @@ def _simple(name: str, need: str, formula: Callable[[dict[str, float]], float],
 
 
 def mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
-                       multioutput: Any = "uniform_average") -> Any:
+                       multioutput: Any = "uniform_average") -> float | np.ndarray:
     """Mean squared error ``sum_i w_i e_i^2 / sum_i w_i``.
 
     Drop-in for :func:`sklearn.metrics.mean_squared_error`; ``multioutput`` is
@@ -594,7 +594,7 @@ def mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: A
 
 
 def root_mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
-                            multioutput: Any = "uniform_average") -> Any:
+                            multioutput: Any = "uniform_average") -> float | np.ndarray:
     """Root mean squared error, per output ``sqrt(MSE)`` (then averaged over outputs).
 
     Drop-in for :func:`sklearn.metrics.root_mean_squared_error`.
@@ -609,7 +609,7 @@ def root_mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weig
 
 
 def mean_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
-                        multioutput: Any = "uniform_average") -> Any:
+                        multioutput: Any = "uniform_average") -> float | np.ndarray:
     """Mean absolute error ``sum_i w_i |e_i| / sum_i w_i``.
 
     Drop-in for :func:`sklearn.metrics.mean_absolute_error`.
@@ -624,7 +624,7 @@ def mean_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: 
 
 
 def mean_absolute_percentage_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
-                                   multioutput: Any = "uniform_average") -> Any:
+                                   multioutput: Any = "uniform_average") -> float | np.ndarray:
     """MAPE ``mean_i |e_i| / max(|y_i|, eps)`` as a fraction (not percent).
 
     ``eps = np.finfo(np.float64).eps``: a zero target gives a huge but finite term,
@@ -641,7 +641,7 @@ def mean_absolute_percentage_error(y_true: ArrayLike, y_pred: ArrayLike, *, samp
 
 def weighted_mean_absolute_percentage_error(y_true: ArrayLike, y_pred: ArrayLike, *,
                                             sample_weight: ArrayLike | None = None,
-                                            multioutput: Any = "uniform_average") -> Any:
+                                            multioutput: Any = "uniform_average") -> float | np.ndarray:
     """WMAPE ("modified MAPE") ``sum_i w_i |e_i| / sum_i w_i |y_i|``, a fraction.
 
     Unlike MAPE, small targets do not blow the value up: it is the total absolute
@@ -680,7 +680,7 @@ def max_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
 
 
 def r2_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
-             multioutput: Any = "uniform_average", force_finite: bool = True) -> Any:
+             multioutput: Any = "uniform_average", force_finite: bool = True) -> float | np.ndarray:
     """Coefficient of determination ``R^2 = 1 - SS_res / SS_tot``.
 
     ``SS_res = sum w e^2``, ``SS_tot = sum w (y - mean_w(y))^2``. With
@@ -704,7 +704,7 @@ def r2_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike |
 
 def explained_variance_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                              multioutput: Any = "uniform_average",
-                             force_finite: bool = True) -> Any:
+                             force_finite: bool = True) -> float | np.ndarray:
     """Explained variance ``1 - Var_w(e) / Var_w(y_true)``.
 
     Equals R^2 when the errors have mean zero. ``force_finite`` as in
@@ -789,7 +789,7 @@ def _median_metric(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: An
 
 
 def median_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *, multioutput: Any = "uniform_average",
-                          sample_weight: ArrayLike | None = None) -> Any:
+                          sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Median absolute error ``median_i |e_i|`` (weighted median with weights).
 
     Drop-in for :func:`sklearn.metrics.median_absolute_error`; the weighted median
@@ -806,7 +806,7 @@ def median_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *, multioutput: 
 
 def median_absolute_deviation(y_true: ArrayLike, y_pred: ArrayLike, *,
                               multioutput: Any = "uniform_average",
-                              sample_weight: ArrayLike | None = None) -> Any:
+                              sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Median absolute deviation of the errors ``median_i |e_i - median(e)|``.
 
     A robust spread of the errors around their own median (so a constant bias

@@ -294,7 +294,7 @@ def _gamma_terms(y_true: Any, y_pred: Any, *, sample_weight: Any = None
 # ------------------------------------------------------------------ mean losses
 
 def mean_squared_log_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
-                           multioutput: Any = "uniform_average") -> Any:
+                           multioutput: Any = "uniform_average") -> float | np.ndarray:
     """Mean squared logarithmic error ``mean_i (log1p(y_i) - log1p(y_hat_i))^2``.
 
     Values <= -1 are an error. Drop-in for :func:`sklearn.metrics.mean_squared_log_error`.
@@ -310,7 +310,7 @@ def mean_squared_log_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weigh
 
 
 def root_mean_squared_log_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
-                                multioutput: Any = "uniform_average") -> Any:
+                                multioutput: Any = "uniform_average") -> float | np.ndarray:
     """Root mean squared logarithmic error: per output ``sqrt(MSLE)``, then averaged.
 
     Drop-in for :func:`sklearn.metrics.root_mean_squared_log_error`.
@@ -327,7 +327,7 @@ def root_mean_squared_log_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_
 
 
 def mean_pinball_loss(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
-                      alpha: float = 0.5, multioutput: Any = "uniform_average") -> Any:
+                      alpha: float = 0.5, multioutput: Any = "uniform_average") -> float | np.ndarray:
     """Mean pinball (quantile) loss ``mean_i max(alpha e_i, (alpha - 1) e_i)``.
 
     ``e = y_true - y_pred``; ``alpha=0.5`` gives half the mean absolute error.
@@ -438,7 +438,7 @@ def d2_tweedie_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: Arr
 
 
 def d2_pinball_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
-                     alpha: float = 0.5, multioutput: Any = "uniform_average") -> Any:
+                     alpha: float = 0.5, multioutput: Any = "uniform_average") -> float | np.ndarray:
     """D^2 of the pinball loss: ``1 - L(y, y_hat) / L(y, q_alpha(y))``.
 
     ``q_alpha`` is the weighted ``alpha``-quantile of each output (scikit-learn's
@@ -463,7 +463,7 @@ def d2_pinball_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: Arr
 
 
 def d2_absolute_error_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
-                            multioutput: Any = "uniform_average") -> Any:
+                            multioutput: Any = "uniform_average") -> float | np.ndarray:
     """D^2 of the absolute error: :func:`d2_pinball_score` with ``alpha=0.5``.
 
     Examples

@@ -3,7 +3,7 @@ of predicted probabilities beneath it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -11,6 +11,9 @@ from numpy.typing import ArrayLike
 from dartboard.evaluation import calibration_points
 from dartboard.metrics._calibration import DEFAULT_N_BINS
 from dartboard.plots._metrics import _bounds, _label
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["plot_reliability_diagram"]
 
@@ -23,7 +26,7 @@ def plot_reliability_diagram(y_true: ArrayLike | None = None, y_prob: ArrayLike 
                              ece: float | None = None, interval: Any = None,
                              confidence_level: float = 0.95, method: str = "wilson",
                              random_state: Any = 0, name: str | None = None,
-                             fig: Any = None) -> Any:
+                             fig: Any = None) -> tuple[Axes, Axes]:
     """Reliability diagram with per-bin intervals, and a histogram of the probabilities.
 
     Top: the observed share of positives against the mean predicted probability

@@ -11,7 +11,7 @@ it works with any backend, including Agg on a server).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -24,6 +24,9 @@ from dartboard._validation import (
     column_1d,
 )
 from dartboard.evaluation import calibration_points
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = [
     "plot_roc_curve", "plot_precision_recall_curve", "plot_confusion_matrix",
@@ -130,7 +133,7 @@ def _check_pos_label(y_true: Any, pos_label: Any) -> None:
 def plot_roc_curve(y_true: ArrayLike | None = None, y_score: ArrayLike | None = None, *, fpr: Any = None,
                    tpr: Any = None, roc_auc: float | None = None, interval: Any = None,
                    pos_label: Any = None, name: str | None = None, ax: Any = None,
-                   band: Any = None, operating_point: Any = None) -> Any:
+                   band: Any = None, operating_point: Any = None) -> Axes:
     """Receiver operating characteristic curve, with the AUC and its interval.
 
     Parameters
@@ -191,7 +194,7 @@ def plot_precision_recall_curve(y_true: ArrayLike | None = None, y_score: ArrayL
                                 interval: Any = None, prevalence: float | None = None,
                                 pos_label: Any = None, name: str | None = None,
                                 ax: Any = None, band: Any = None,
-                                operating_point: Any = None) -> Any:
+                                operating_point: Any = None) -> Axes:
     """Precision-recall curve (step-wise, as average precision sums it).
 
     Parameters
@@ -253,7 +256,7 @@ def plot_precision_recall_curve(y_true: ArrayLike | None = None, y_score: ArrayL
 
 def plot_confusion_matrix(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *, matrix: Any = None,
                           labels: ArrayLike | None = None, normalize: str | None = None,
-                          cmap: str = "Blues", ax: Any = None) -> Any:
+                          cmap: str = "Blues", ax: Any = None) -> Axes:
     """Heat map of the confusion matrix (rows true class, columns predicted).
 
     Parameters
@@ -321,7 +324,7 @@ def plot_confusion_matrix(y_true: ArrayLike | None = None, y_pred: ArrayLike | N
 def plot_calibration_curve(y_true: ArrayLike | None = None, y_prob: ArrayLike | None = None, *, n_bins: int = 10,
                            prob_pred: Any = None, prob_true: Any = None, counts: Any = None,
                            pos_label: Any = 1, name: str | None = None,
-                           ax: Any = None) -> Any:
+                           ax: Any = None) -> Axes:
     """Reliability diagram: observed share of positives against mean predicted
     probability in uniform bins; marker area grows with the bin's count.
 
@@ -366,7 +369,7 @@ def plot_calibration_curve(y_true: ArrayLike | None = None, y_prob: ArrayLike | 
 
 
 def plot_error_distribution(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *, errors: Any = None,
-                            bins: int | str = "auto", kde: bool = True, ax: Any = None) -> Any:
+                            bins: int | str = "auto", kde: bool = True, ax: Any = None) -> Axes:
     """Distribution of regression errors ``e = y_true - y_pred``: the density (PDF, left
     axis) as a histogram and a Gaussian KDE, and the empirical CDF (right axis).
 

@@ -118,7 +118,7 @@ def svg_of(fig: Any, prefix: str) -> str:
     return text.strip()
 
 
-def _figure(draw: Callable[[Any], None], figsize: tuple[float, float]) -> Any:
+def _figure(draw: Callable[[Any], object], figsize: tuple[float, float]) -> Any:
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=figsize, layout="constrained")

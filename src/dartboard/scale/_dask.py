@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dartboard._typing import Task
 from dartboard._validation import describe, to_numpy
@@ -19,6 +19,9 @@ from dartboard.scale._evaluate import (
 )
 from dartboard.scale._finalize import finalize
 from dartboard.uncertainty._methods import IntervalMethod
+
+if TYPE_CHECKING:
+    from dartboard.evaluation import Evaluation
 
 __all__ = ["evaluate_dask"]
 
@@ -43,7 +46,7 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
                   model: str | None = None, exact: bool = True, n_bins: int = 100_000,
                   score_range: tuple[float, float] | None = None,
                   relative_accuracy: float = 1e-3, split_every: int = 8,
-                  scheduler: Any = None) -> Any:
+                  scheduler: Any = None) -> Evaluation:
     """Evaluate a Dask DataFrame (or Parquet files read with Dask) partition by partition.
 
     Each partition becomes one set of mergeable states on a worker; the states

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -22,6 +22,9 @@ from dartboard.scale._files import expand
 from dartboard.scale._finalize import finalize
 from dartboard.uncertainty._methods import IntervalMethod
 
+if TYPE_CHECKING:
+    from dartboard.evaluation import Evaluation
+
 __all__ = ["evaluate_parquet"]
 
 #: pyarrow's largest batch size (a C int); a larger one asks for no more than this
@@ -39,7 +42,7 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
                      model: str | None = None, batch_size: int = 1_000_000,
                      exact: bool = True, n_bins: int = 100_000,
                      score_range: tuple[float, float] | None = None,
-                     relative_accuracy: float = 1e-3, progress: bool = False) -> Any:
+                     relative_accuracy: float = 1e-3, progress: bool = False) -> Evaluation:
     """Evaluate predictions stored in Parquet files without loading them into memory.
 
     :func:`dartboard.evaluate` on the rows of the files, streamed: record batches of

@@ -496,7 +496,7 @@ def cv_interval(fold_scores: ArrayLike, *, n_train: Any = None, n_test: Any = No
 def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: bool = False,
                                     method: IntervalMethod = "auto", confidence_level: float = 0.95,
                                     n_resamples: int = 10_000, stratified: bool = False,
-                                    random_state: Any = None) -> Any:
+                                    random_state: Any = None) -> Interval:
     """Interval of the calibration error from a (merged) CalibrationState.
 
     ``method`` is ``bin-pivot`` (``auto``, the registry's default; see the module

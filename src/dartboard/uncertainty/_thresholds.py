@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -96,6 +96,9 @@ from dartboard.uncertainty._threshold_rates import (
     rate_methods,
     widen,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["CRITERIA", "CONSTRAINED", "OperatingPoint", "check_criterion",
            "evaluate_threshold", "select_threshold"]
@@ -145,7 +148,7 @@ class OperatingPoint(Result):
 
     _repr_fields = ("threshold", "criterion", "intervals", "confidence_level")
 
-    def to_frame(self) -> Any:
+    def to_frame(self) -> pd.DataFrame:
         """One row per quantity: estimate, low, high, method."""
         import pandas as pd
 
