@@ -161,3 +161,11 @@ def test_no_dispatch_on_module_names():
                  # type(x).__module__ tells containers apart (pandas, polars), not metrics
                  if re.search(r"__module__", line) and "type(" not in line]
     assert offenders == []
+
+
+@pytest.mark.parametrize("spec", specs(), ids=lambda s: s.name)
+def test_data_arguments_are_typed_array_like(spec):
+    # the two data arguments say what they take (numpy.typing.ArrayLike), not Any
+    params = list(inspect.signature(spec.function).parameters.values())[:2]
+    assert all("ArrayLike" in str(p.annotation) for p in params), \
+        [(p.name, p.annotation) for p in params]

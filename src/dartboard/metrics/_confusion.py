@@ -844,7 +844,7 @@ def balanced_accuracy_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weig
                          adjusted=adjusted)
 
 
-def cohen_kappa_score(y1: Any, y2: Any, *, labels: ArrayLike | None = None, weights: str | None = None,
+def cohen_kappa_score(y1: ArrayLike, y2: ArrayLike, *, labels: ArrayLike | None = None, weights: str | None = None,
                       sample_weight: ArrayLike | None = None,
                       replace_undefined_by: float = np.nan) -> float:
     """Cohen's kappa (p_o - p_e) / (1 - p_e), optionally linear/quadratic weighted.

@@ -28,7 +28,7 @@ __all__ = ["auc", "det_curve"]
 _trapezoid = getattr(np, "trapezoid", None) or np.trapz  # type: ignore[attr-defined]  # numpy < 2
 
 
-def auc(x: Any, y: Any) -> float:
+def auc(x: ArrayLike, y: ArrayLike) -> float:
     """Area under the curve through the points (x, y) by the trapezoid rule.
 
     ``x`` must be monotone. For the area under a ROC curve of scores use
