@@ -20,11 +20,17 @@ children, and the generator moves on.
 from __future__ import annotations
 
 import numbers
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
-__all__ = ["check_random_state", "child", "seed_sequence", "spawn", "spawn_generators"]
+__all__ = ["RandomStateLike", "check_random_state", "child", "seed_sequence", "spawn",
+           "spawn_generators"]
+
+#: what ``random_state`` accepts: None (fresh entropy), an integer seed, a SeedSequence,
+#: a Generator or a legacy RandomState
+RandomStateLike: TypeAlias = (int | np.integer | np.random.SeedSequence | np.random.Generator
+                              | np.random.RandomState | None)
 
 _ACCEPTED = "random_state must be None, an int, a SeedSequence or a numpy Generator"
 

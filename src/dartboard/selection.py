@@ -51,6 +51,7 @@ from numpy.typing import ArrayLike
 from dartboard._dart_formula import dart_values as _dart_values
 from dartboard._dart_formula import numerator as _numerator
 from dartboard._results import Result
+from dartboard._rng import RandomStateLike
 from dartboard._validation import as_float_array, check_real, column_1d, describe
 
 __all__ = ["DartSweepResult", "dart_equivalence", "dart_rank", "dart_refit", "dart_score",
@@ -319,7 +320,7 @@ def _clean_grid(grid: _Grid) -> _Grid:
 def dart_rank(results: Any, precision: float, *, metric: str | None = None,
               chance_level: float = 0.5, iteration: int | str = "last",
               confidence_level: float = 0.95, n_resamples: int = 2000,
-              random_state: Any = None, estimator: Any = None, X: Any = None, y: Any = None,
+              random_state: RandomStateLike = None, estimator: Any = None, X: Any = None, y: Any = None,
               scoring: Any = None, groups: Any = None, n_repeats: int = 50,
               n_jobs: int | None = None) -> pd.DataFrame:
     """Rank configurations by DART at one precision, with how uncertain the ranking is.

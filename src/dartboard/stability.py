@@ -43,6 +43,7 @@ from dartboard import _rng
 from dartboard._labels import encode_labels
 from dartboard._parallel import parallel_map
 from dartboard._results import Result, to_jsonable
+from dartboard._rng import RandomStateLike
 from dartboard._validation import (
     MAX_ESTIMATORS,
     as_float_array,
@@ -608,7 +609,7 @@ def _check_predict_proba(model: Any, name: str) -> None:
 def stability_audit(estimator: Any, X_train: Any, y_train: Any, X_test: Any,
                     y_test: Any = None, *, n_estimators: int = 50,
                     bootstrap_fraction: float = 1.0, groups: Any = None,
-                    random_state: Any = None, n_jobs: int | None = None,
+                    random_state: RandomStateLike = None, n_jobs: int | None = None,
                     backend: Any = None, progress: bool = False,
                     max_resamples: int = 100, **metric_kwargs: Any) -> StabilityResult:
     """Train ``n_estimators`` clones on bootstrap samples and measure their stability.

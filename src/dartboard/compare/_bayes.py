@@ -36,7 +36,7 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from dartboard._results import Result
-from dartboard._rng import check_random_state
+from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
@@ -153,7 +153,7 @@ def bayesian_correlated_ttest(a: ArrayLike, b: ArrayLike, *, rope: float = 0.0, 
 
 
 def bayesian_signed_rank_test(a: ArrayLike, b: ArrayLike, *, rope: float = 0.0, prior: float = 0.5,
-                              n_samples: int = 50_000, random_state: Any = None
+                              n_samples: int = 50_000, random_state: RandomStateLike = None
                               ) -> BayesResult:
     """Bayesian signed-rank test of two models over N data sets.
 
@@ -208,7 +208,7 @@ def bayesian_signed_rank_test(a: ArrayLike, b: ArrayLike, *, rope: float = 0.0, 
 
 def rank_equivalence(table: Any, rope: float, *, higher_is_better: bool = True,
                      names: Any = None, prior: float = 0.5, n_samples: int = 50_000,
-                     random_state: Any = None) -> BayesResult:
+                     random_state: RandomStateLike = None) -> BayesResult:
     """Is the winner of :func:`rank_models` practically equivalent to the runner-up?
 
     The two models with the best average ranks over the N data sets are compared

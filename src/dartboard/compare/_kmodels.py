@@ -60,7 +60,7 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from dartboard._results import Result
-from dartboard._rng import check_random_state, spawn, spawn_generators
+from dartboard._rng import RandomStateLike, check_random_state, spawn, spawn_generators
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
@@ -236,7 +236,7 @@ def _compare_k_iv(metric: Any, y_true: Any, predictions: Any, method: Any, n_res
 
 def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predictions: ArrayLike, *,
                      method: str = "maxt", n_resamples: int = 5000, alpha: float = 0.05,
-                     random_state: Any = None, names: Any = None, sample_weight: ArrayLike | None = None,
+                     random_state: RandomStateLike = None, names: Any = None, sample_weight: ArrayLike | None = None,
                      **metric_kwargs: Any) -> KModelComparison:
     """Compare k models pair by pair on one test set, controlling the family-wise error.
 

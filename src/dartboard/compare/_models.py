@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dartboard._rng import spawn_generators
+from dartboard._rng import RandomStateLike, spawn_generators
 from dartboard._typing import Alternative
 from dartboard._validation import (
     as_float_array,
@@ -110,7 +110,7 @@ def _compare_models_iv(metric: Any, y_true: Any, pred_a: Any, pred_b: Any, metho
 def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: ArrayLike, pred_b: ArrayLike, *,
                    method: str = "permutation", n_resamples: int = 5000,
                    alternative: Alternative = "two-sided", confidence_level: float = 0.95,
-                   random_state: Any = None, sample_weight: ArrayLike | None = None,
+                   random_state: RandomStateLike = None, sample_weight: ArrayLike | None = None,
                    **metric_kwargs: Any) -> Comparison:
     """Test whether two models score differently on the same test set.
 

@@ -7,7 +7,7 @@ from typing import Any, get_args
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dartboard._rng import check_random_state
+from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._typing import Alternative
 from dartboard._validation import (
     as_float_array,
@@ -90,7 +90,7 @@ def _exact_null(d: np.ndarray) -> np.ndarray:
 
 
 def permutation_test(a: ArrayLike, b: ArrayLike, *, n_resamples: int = 5000,
-                     alternative: Alternative = "two-sided", random_state: Any = None,
+                     alternative: Alternative = "two-sided", random_state: RandomStateLike = None,
                      exact: bool | None = None) -> TestResult:
     """Paired sign-flip permutation test of ``mean(a - b) = 0``.
 

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from dartboard._labels import positive_label
-from dartboard._rng import seed_sequence
+from dartboard._rng import RandomStateLike, seed_sequence
 from dartboard._validation import (
     as_float_array,
     check_confidence_level,
@@ -120,7 +120,7 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
                          y_proba: Any = None, threshold: float | None = None,
                          task: str = "auto", ci: str = "auto",
                          confidence_level: float = 0.95, n_resamples: int = 2000,
-                         random_state: Any = 0, groups: Any = None,
+                         random_state: RandomStateLike = 0, groups: Any = None,
                          model: str | None = None, metrics: Any = None,
                          sample_weight: Any = None, pos_label: Any = None,
                          threshold_criterion: str | None = None,
@@ -237,7 +237,7 @@ def _some_weight(w: np.ndarray | None) -> np.ndarray | None:
 
 def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: Any = None,
             threshold: float | None = None, task: str = "auto", ci: str = "auto",
-            confidence_level: float = 0.95, n_resamples: int = 2000, random_state: Any = 0,
+            confidence_level: float = 0.95, n_resamples: int = 2000, random_state: RandomStateLike = 0,
             groups: Any = None, metrics: Any = None, sample_weight: Any = None,
             pos_label: Any = None, threshold_criterion: str | None = None,
             threshold_target: float | None = None, curve_bands: bool = False,

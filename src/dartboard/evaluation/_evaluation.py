@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, get_args
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dartboard._rng import child, seed_sequence
+from dartboard._rng import RandomStateLike, child, seed_sequence
 from dartboard._typing import GapMethod, Task
 from dartboard._validation import check_option, describe
 from dartboard.evaluation._engine import build_result, prepare
@@ -63,7 +63,7 @@ def evaluate(y_true: ArrayLike, y_pred: ArrayLike | None = None, *,
              threshold: float | None = None, task: Task = "auto", metrics: Any = None,
              groups: Any = None, sample_weight: ArrayLike | None = None, ci: IntervalMethod = "auto",
              confidence_level: float = 0.95,
-             n_resamples: int = 2000, random_state: Any = None,
+             n_resamples: int = 2000, random_state: RandomStateLike = None,
              pos_label: Any = None, threshold_criterion: str | None = None,
              threshold_target: float | None = None, curve_bands: bool = False,
              model: str | None = None, clusters: Any = None) -> Evaluation:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dartboard._rng import RandomStateLike
 from dartboard.evaluation import calibration_points
 from dartboard.metrics._calibration import DEFAULT_N_BINS
 from dartboard.plots._metrics import _bounds, _label
@@ -25,7 +26,7 @@ def plot_reliability_diagram(y_true: ArrayLike | None = None, y_prob: ArrayLike 
                              pos_label: Any = 1, points: dict[str, Any] | None = None,
                              ece: float | None = None, interval: Any = None,
                              confidence_level: float = 0.95, method: str = "wilson",
-                             random_state: Any = 0, name: str | None = None,
+                             random_state: RandomStateLike = 0, name: str | None = None,
                              fig: Any = None) -> tuple[Axes, Axes]:
     """Reliability diagram with per-bin intervals, and a histogram of the probabilities.
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._rng import check_random_state
+from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._validation import (
     MAX_BINS,
     WEIGHT_RANGE,
@@ -116,7 +116,7 @@ def _column_name(value: Any, name: str, *, required: bool = False) -> str | None
 def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: Any,
               task: str, exact: bool, n_bins: Any, score_range: Any, relative_accuracy: Any,
               sample_weight: Any, pos_label: Any, confidence_level: Any, ci: Any,
-              n_resamples: Any, random_state: Any, groups: Any, model: Any,
+              n_resamples: Any, random_state: RandomStateLike, groups: Any, model: Any,
               column_kinds: dict[str, str]) -> Spec:
     """Check every option; ``column_kinds`` maps column names to numpy dtype kinds.
 

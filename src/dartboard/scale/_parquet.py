@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from dartboard._rng import RandomStateLike
 from dartboard._typing import Task
 from dartboard._validation import check_int, describe, to_numpy
 from dartboard.evaluation._bundle import MergeStack
@@ -38,7 +39,7 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
                      metrics: Any = None, groups: str | Sequence[str] | None = None,
                      sample_weight: str | None = None, ci: IntervalMethod = "auto",
                      confidence_level: float | None = 0.95, n_resamples: int = 2000,
-                     random_state: Any = None, pos_label: Any = None,
+                     random_state: RandomStateLike = None, pos_label: Any = None,
                      model: str | None = None, batch_size: int = 1_000_000,
                      exact: bool = True, n_bins: int = 100_000,
                      score_range: tuple[float, float] | None = None,

@@ -85,7 +85,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dartboard._results import Result
-from dartboard._rng import check_random_state
+from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._typing import BandKind
 from dartboard._validation import (
     as_float_array,
@@ -479,7 +479,7 @@ def _band(curve: str, axis: str, positive: np.ndarray, s: np.ndarray, w: np.ndar
 def roc_band(y_true: ArrayLike, y_score: ArrayLike, *, specificities: Any = None,
              sensitivities: Any = None, kind: BandKind = "pointwise",
              confidence_level: float = 0.95, n_resamples: int = 2000,
-             random_state: Any = None, sample_weight: ArrayLike | None = None,
+             random_state: RandomStateLike = None, sample_weight: ArrayLike | None = None,
              pos_label: Any = None) -> CurveBand:
     """Confidence band of a ROC curve: sensitivity at specificities, or the reverse.
 
@@ -547,7 +547,7 @@ def roc_band(y_true: ArrayLike, y_score: ArrayLike, *, specificities: Any = None
 
 def pr_band(y_true: ArrayLike, y_score: ArrayLike, *, recalls: Any = None, kind: BandKind = "pointwise",
             confidence_level: float = 0.95, n_resamples: int = 2000,
-            random_state: Any = None, sample_weight: ArrayLike | None = None,
+            random_state: RandomStateLike = None, sample_weight: ArrayLike | None = None,
             pos_label: Any = None) -> CurveBand:
     """Confidence band of a precision-recall curve: precision at given recalls.
 

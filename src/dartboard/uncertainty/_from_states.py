@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._rng import check_random_state
+from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._validation import check_option, describe
 from dartboard.families import Metric, family_of
 from dartboard.families._base import interval_of
@@ -43,7 +43,7 @@ __all__ = ["interval_from_counts", "interval_from_score_state"]
 def interval_from_counts(metric: str | Callable[..., Any], counts: Any, *,
                          method: IntervalMethod = "auto", confidence_level: float = 0.95,
                          n_resamples: int = 10_000, stratified: bool = False,
-                         random_state: Any = None, **metric_kwargs: Any) -> Interval:
+                         random_state: RandomStateLike = None, **metric_kwargs: Any) -> Interval:
     """Confidence interval of a count metric from its confusion counts alone.
 
     Parameters
@@ -162,7 +162,7 @@ def check_frequency_counts(values: np.ndarray, name: str) -> None:
 def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score",
                               method: IntervalMethod = "auto", confidence_level: float = 0.95,
                               n_resamples: int = 10_000, stratified: bool = False,
-                              random_state: Any = None) -> Interval:
+                              random_state: RandomStateLike = None) -> Interval:
     """Interval of ROC AUC from a score map (distinct scores with class counts) alone.
 
     - ``"auto"``: as :func:`dartboard.interval` chooses for ROC AUC (the

@@ -13,7 +13,7 @@ from numpy.typing import ArrayLike
 from scipy import special
 
 from dartboard._labels import encode_labels, positive_index
-from dartboard._rng import check_random_state
+from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._validation import (
     as_float_array,
     check_confidence_level,
@@ -53,7 +53,7 @@ __all__ = ["Interval", "IntervalWarning", "cv_interval", "interval", "interval_f
 def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: ArrayLike, *,
              method: IntervalMethod = "auto",
              confidence_level: float = 0.95, n_resamples: int = 10_000,
-             stratified: bool = False, random_state: Any = None, sample_weight: ArrayLike | None = None,
+             stratified: bool = False, random_state: RandomStateLike = None, sample_weight: ArrayLike | None = None,
              clusters: Any = None, **metric_kwargs: Any) -> Interval:
     """Confidence interval of any metric: analytic where exact theory exists, else bootstrap.
 
@@ -496,7 +496,7 @@ def cv_interval(fold_scores: ArrayLike, *, n_train: Any = None, n_test: Any = No
 def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: bool = False,
                                     method: IntervalMethod = "auto", confidence_level: float = 0.95,
                                     n_resamples: int = 10_000, stratified: bool = False,
-                                    random_state: Any = None) -> Interval:
+                                    random_state: RandomStateLike = None) -> Interval:
     """Interval of the calibration error from a (merged) CalibrationState.
 
     ``method`` is ``bin-pivot`` (``auto``, the registry's default; see the module

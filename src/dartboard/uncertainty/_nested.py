@@ -83,7 +83,7 @@ from scipy import special
 
 from dartboard._parallel import parallel_map
 from dartboard._results import Result
-from dartboard._rng import spawn
+from dartboard._rng import RandomStateLike, spawn
 from dartboard._validation import check_confidence_level, check_int, describe
 from dartboard.families._means import TERMS, has_row_terms, row_terms
 from dartboard.metrics._registry import MetricSpec
@@ -456,7 +456,7 @@ def _interval(plan: _Plan, ids: np.ndarray, parts: list[_RepeatSummary]) -> CVIn
 
 def nested_cv_interval(estimator: Any, X: Any, y: Any, *, scoring: Any, cv: Any = 10,
                        n_repeats: int = 50, groups: Any = None, confidence_level: float = 0.95,
-                       random_state: Any = None, n_jobs: int | None = None) -> CVInterval:
+                       random_state: RandomStateLike = None, n_jobs: int | None = None) -> CVInterval:
     """Confidence interval for the error of the model fit on all the data, by nested CV.
 
     Bates, Hastie and Tibshirani's (2024) Algorithm 1 with its bias correction (the

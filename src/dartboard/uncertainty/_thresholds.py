@@ -60,7 +60,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dartboard._results import Result
-from dartboard._rng import check_random_state
+from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._typing import ThresholdCriterion
 from dartboard._validation import (
     check_confidence_level,
@@ -323,7 +323,7 @@ def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: Thresh
                      target: float | None = None, guarantee: float | None = None,
                      costs: Any = None, prevalence: float | None = None,
                      confidence_level: float = 0.95, n_resamples: int = 2000,
-                     random_state: Any = None, sample_weight: ArrayLike | None = None,
+                     random_state: RandomStateLike = None, sample_weight: ArrayLike | None = None,
                      pos_label: Any = None) -> OperatingPoint:
     """Choose a threshold by a criterion; the metrics at it with intervals that cover
     the true rates of the threshold chosen.
@@ -454,7 +454,7 @@ def _unmet_message(criterion: str, target: float, guarantee: float | None,
 def evaluate_threshold(y_true: ArrayLike, y_score: ArrayLike, threshold: float, *,
                        costs: Any = None, prevalence: float | None = None,
                        method: str = "wilson", confidence_level: float = 0.95,
-                       n_resamples: int = 2000, random_state: Any = None,
+                       n_resamples: int = 2000, random_state: RandomStateLike = None,
                        sample_weight: ArrayLike | None = None, pos_label: Any = None) -> OperatingPoint:
     """Metrics at a threshold chosen elsewhere, on new data, with plain intervals.
 
