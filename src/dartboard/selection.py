@@ -42,7 +42,7 @@ import re
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -53,6 +53,9 @@ from dartboard._dart_formula import numerator as _numerator
 from dartboard._results import Result
 from dartboard._rng import RandomStateLike
 from dartboard._validation import as_float_array, check_real, column_1d, describe
+
+if TYPE_CHECKING:
+    from dartboard.compare._bayes import BayesResult
 
 __all__ = ["DartSweepResult", "dart_equivalence", "dart_rank", "dart_refit", "dart_score",
            "dart_sweep"]
@@ -433,7 +436,7 @@ def dart_rank(results: Any, precision: float, *, metric: str | None = None,
 def dart_equivalence(results: Any, precision: float, rope: float, *,
                      metric: str | None = None, chance_level: float = 0.5,
                      iteration: int | str = "last", n_train: Any = None,
-                     n_test: Any = None, runs: int = 1) -> Any:
+                     n_test: Any = None, runs: int = 1) -> BayesResult:
     """Is the DART winner practically equivalent to the runner-up?
 
     The first two configurations of :func:`dart_rank` are compared with
