@@ -22,7 +22,7 @@ from dartboard.metrics._registry import (
 )
 
 FAMILY_MODULES = ["_confusion", "_ranking", "_probabilistic", "_calibration", "_regression",
-                  "_similarity", "_count_extra", "_label_ranking", "_curves", "_deviance",
+                  "_similarity", "_classification_losses", "_label_ranking", "_curves", "_regression_losses",
                   "_d2_probabilities"]
 SRC = pathlib.Path(dm.__file__).resolve().parents[1]
 
@@ -161,3 +161,11 @@ def test_no_dispatch_on_module_names():
                  # type(x).__module__ tells containers apart (pandas, polars), not metrics
                  if re.search(r"__module__", line) and "type(" not in line]
     assert offenders == []
+
+
+@pytest.mark.parametrize("spec", specs(), ids=lambda s: s.name)
+def test_data_arguments_are_typed_array_like(spec):
+    # the two data arguments say what they take (numpy.typing.ArrayLike), not Any
+    params = list(inspect.signature(spec.function).parameters.values())[:2]
+    assert all("ArrayLike" in str(p.annotation) for p in params), \
+        [(p.name, p.annotation) for p in params]

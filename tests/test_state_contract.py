@@ -1,4 +1,4 @@
-"""The mergeable-state contract (dartboard.metrics._state), once for every state.
+"""The mergeable-state contract (dartboard.metrics._mergeable), once for every state.
 
 For random data cut into random pieces: merging the pieces' states equals the
 state of one pass over all the data; the metrics of the merged state equal the
@@ -30,7 +30,7 @@ from dartboard.metrics import (
     RegressionMoments,
     ScoreState,
 )
-from dartboard.metrics._state import MergeableState
+from dartboard.metrics._mergeable import MergeableState
 from dartboard.scale import BinnedScoreState, QuantileSketch
 
 LABEL_SETS = [np.array([0, 1]), np.array([3, 7, 9]), np.array([0, 10**9]),

@@ -26,7 +26,7 @@ from dartboard.metrics import (
     root_mean_squared_error,
 )
 from dartboard.metrics._ranking import group_scores
-from dartboard.uncertainty._asymptotic import ap_influence
+from dartboard.uncertainty._analytic import ap_influence
 
 Z = stats.norm.ppf(0.975)
 

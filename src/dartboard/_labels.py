@@ -81,7 +81,7 @@ __all__ = ["EncodedLabels", "INFER_RULES", "canonical_positive", "count_indicato
            "same_label"]
 
 INFER_RULES = ("strict", "numbers", "greater")
-_CANONICAL = ([], [0, 1], [-1, 1], [0], [-1], [1])
+_CANONICAL: tuple[list[int], ...] = ([], [0, 1], [-1, 1], [0], [-1], [1])
 
 # Integer labels whose value range is at most this wide are counted directly with
 # np.bincount; wider ranges are hashed instead (see count_label_pairs).
@@ -380,7 +380,7 @@ def _count_binary01(t: np.ndarray, p: np.ndarray, y_true: np.ndarray,
     if t.dtype.itemsize >= 8 and p.dtype.itemsize >= 8:
         tp = int(np.dot(t, p))  # int64 dot cannot overflow below 2**63 samples
     else:
-        tp = np.count_nonzero(t & p)
+        tp = int(np.count_nonzero(t & p))
     matrix = np.array([[n - n_t1 - n_p1 + tp, n_p1 - tp], [n_t1 - tp, tp]], dtype=np.int64)
     present = np.array([n_t1 < n or n_p1 < n, n_t1 > 0 or n_p1 > 0])
     return _present_classes(present, 0, (y_true, y_pred)), matrix[np.ix_(present, present)]
@@ -410,15 +410,15 @@ def _count_direct(t: np.ndarray, p: np.ndarray, lo: int, span: int,
         if lo:
             joint -= lo
         counts += np.bincount(joint, minlength=size)
-        if sums is not None:
+        if sums is not None and w is not None:
             sums += np.bincount(joint, weights=w[start:stop], minlength=size)
-    counts = counts.reshape(span, span)
+    square: np.ndarray = counts.reshape(span, span)
     # classes seen only with zero weight still get a row and column, as in sklearn
-    present = (counts.sum(axis=0) + counts.sum(axis=1)) > 0
-    if sums is not None:
-        counts = _weight_totals(sums, w).reshape(span, span)
+    present = (square.sum(axis=0) + square.sum(axis=1)) > 0
+    if sums is not None and w is not None:
+        square = _weight_totals(sums, w).reshape(span, span)
     return (_present_classes(present, lo, (y_true, y_pred)),
-            counts[np.ix_(present, present)])
+            square[np.ix_(present, present)])
 
 
 def _weight_totals(sums: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -487,7 +487,8 @@ def indicator_pair(y_true: Any, y_pred: Any, *, names: tuple[str, str] = ("y_tru
     if arrays[0].shape[0] == 0:
         raise ValueError(f"{names[0]} is empty; at least one sample is required")
     # one byte per entry: the counting passes that follow read 8x less than int64
-    return tuple(a if a.dtype == bool else a.astype(bool) for a in arrays)
+    t, p = (a if a.dtype == bool else a.astype(bool) for a in arrays)
+    return t, p
 
 
 def _zeros_and_ones(a: np.ndarray) -> bool:

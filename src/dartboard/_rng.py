@@ -20,11 +20,17 @@ children, and the generator moves on.
 from __future__ import annotations
 
 import numbers
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
-__all__ = ["check_random_state", "child", "seed_sequence", "spawn", "spawn_generators"]
+__all__ = ["RandomStateLike", "check_random_state", "child", "seed_sequence", "spawn",
+           "spawn_generators"]
+
+#: what ``random_state`` accepts: None (fresh entropy), an integer seed, a SeedSequence,
+#: a Generator or a legacy RandomState
+RandomStateLike: TypeAlias = (int | np.integer | np.random.SeedSequence | np.random.Generator
+                              | np.random.RandomState | None)
 
 _ACCEPTED = "random_state must be None, an int, a SeedSequence or a numpy Generator"
 
@@ -59,7 +65,7 @@ def check_random_state(random_state: Any) -> np.random.Generator:
     if random_state is None or isinstance(random_state, (numbers.Integral,
                                                          np.random.SeedSequence)):
         _check_int_seed(random_state)
-        return np.random.default_rng(random_state)
+        return np.random.default_rng(random_state)  # type: ignore[arg-type]  # an Integral is an int to numpy
     if isinstance(random_state, np.random.RandomState):
         return np.random.default_rng(random_state.randint(0, 2**31 - 1, size=4))
     raise TypeError(f"{_ACCEPTED}; got {_describe(random_state)}")
@@ -77,7 +83,7 @@ def seed_sequence(random_state: Any) -> np.random.SeedSequence:
                                       pool_size=random_state.pool_size)
     if random_state is None or isinstance(random_state, numbers.Integral):
         _check_int_seed(random_state)
-        return np.random.SeedSequence(random_state)
+        return np.random.SeedSequence(random_state)  # type: ignore[arg-type]  # an Integral is an int to numpy
     if isinstance(random_state, np.random.Generator):
         return np.random.SeedSequence(random_state.integers(0, 2**32, size=4).tolist())
     if isinstance(random_state, np.random.RandomState):

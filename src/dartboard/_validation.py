@@ -388,7 +388,7 @@ def check_zero_division(zero_division: Any) -> Any:
         if zero_division == "warn":
             return zero_division
     elif isinstance(zero_division, numbers.Real) and not isinstance(zero_division, bool):
-        if zero_division in (0, 1) or np.isnan(zero_division):
+        if zero_division in (0, 1) or np.isnan(float(zero_division)):
             return float(zero_division)
     raise ValueError(f"zero_division must be 'warn', 0.0, 1.0 or np.nan; got {zero_division!r}")
 

@@ -204,10 +204,11 @@ def _profile_one(item: tuple[str, Any], *, X_train: Any, y_train: Any, X_test: A
 def _named_estimators(estimator: Any) -> tuple[list[tuple[str, Any]], bool]:
     """[(name, estimator)] and whether several were given."""
     if isinstance(estimator, Mapping):
-        items = [(str(k), v) for k, v in estimator.items()]
+        items: list[tuple[str, Any]] = [(str(k), v) for k, v in estimator.items()]
         several = True
     elif isinstance(estimator, (list, tuple)):
-        items, seen = [], {}
+        items = []
+        seen: dict[str, int] = {}
         for est in estimator:
             base = type(est).__name__
             seen[base] = seen.get(base, 0) + 1

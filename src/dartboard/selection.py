@@ -42,15 +42,20 @@ import re
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from dartboard._dart_formula import dart_values as _dart_values
 from dartboard._dart_formula import numerator as _numerator
 from dartboard._results import Result
+from dartboard._rng import RandomStateLike
 from dartboard._validation import as_float_array, check_real, column_1d, describe
+
+if TYPE_CHECKING:
+    from dartboard.compare._bayes import BayesResult
 
 __all__ = ["DartSweepResult", "dart_equivalence", "dart_rank", "dart_refit", "dart_score",
            "dart_sweep"]
@@ -114,7 +119,7 @@ def _tie_rank(primary: np.ndarray, mean: np.ndarray, std: np.ndarray) -> tuple[n
     return order, ranks
 
 
-def dart_score(scores: Any, precision: float, chance_level: float = 0.5) -> float | np.ndarray:
+def dart_score(scores: ArrayLike, precision: float, chance_level: float = 0.5) -> float | np.ndarray:
     """DART score of one configuration (k fold scores) or of a grid (G, k).
 
     ``DART = N / exp(p D)`` with ``N = 1 - ln(A) / ln(chance_level)``, ``A`` the mean
@@ -318,7 +323,7 @@ def _clean_grid(grid: _Grid) -> _Grid:
 def dart_rank(results: Any, precision: float, *, metric: str | None = None,
               chance_level: float = 0.5, iteration: int | str = "last",
               confidence_level: float = 0.95, n_resamples: int = 2000,
-              random_state: Any = None, estimator: Any = None, X: Any = None, y: Any = None,
+              random_state: RandomStateLike = None, estimator: Any = None, X: Any = None, y: Any = None,
               scoring: Any = None, groups: Any = None, n_repeats: int = 50,
               n_jobs: int | None = None) -> pd.DataFrame:
     """Rank configurations by DART at one precision, with how uncertain the ranking is.
@@ -431,7 +436,7 @@ def dart_rank(results: Any, precision: float, *, metric: str | None = None,
 def dart_equivalence(results: Any, precision: float, rope: float, *,
                      metric: str | None = None, chance_level: float = 0.5,
                      iteration: int | str = "last", n_train: Any = None,
-                     n_test: Any = None, runs: int = 1) -> Any:
+                     n_test: Any = None, runs: int = 1) -> BayesResult:
     """Is the DART winner practically equivalent to the runner-up?
 
     The first two configurations of :func:`dart_rank` are compared with

@@ -37,11 +37,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from dartboard import _rng
 from dartboard._labels import encode_labels
 from dartboard._parallel import parallel_map
 from dartboard._results import Result, to_jsonable
+from dartboard._rng import RandomStateLike
 from dartboard._validation import (
     MAX_ESTIMATORS,
     as_float_array,
@@ -438,7 +440,7 @@ def _by_group(columns: list[tuple[str, np.ndarray]], point: dict[str, np.ndarray
 
 # ---------------------------------------------------------------- public
 
-def stability_metrics(probas: Any, y_true: Any = None, groups: Any = None, *,
+def stability_metrics(probas: ArrayLike, y_true: ArrayLike | None = None, groups: Any = None, *,
                       reference_group: Any = None, threshold: float = 0.5,
                       classes: Any = None, intersections: Any = None,
                       zero_division: Any = "warn") -> StabilityResult:
@@ -607,7 +609,7 @@ def _check_predict_proba(model: Any, name: str) -> None:
 def stability_audit(estimator: Any, X_train: Any, y_train: Any, X_test: Any,
                     y_test: Any = None, *, n_estimators: int = 50,
                     bootstrap_fraction: float = 1.0, groups: Any = None,
-                    random_state: Any = None, n_jobs: int | None = None,
+                    random_state: RandomStateLike = None, n_jobs: int | None = None,
                     backend: Any = None, progress: bool = False,
                     max_resamples: int = 100, **metric_kwargs: Any) -> StabilityResult:
     """Train ``n_estimators`` clones on bootstrap samples and measure their stability.

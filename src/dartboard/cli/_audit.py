@@ -79,7 +79,7 @@ def audit(
         # one group column: its name heads the groups (the attribute column would
         # repeat it on every row)
         print_table(f"by {group}", by_group,
-                    [("group", group)] + [(k, k) for k in ("n", "metric", "value",
+                    [("group", str(group))] + [(k, k) for k in ("n", "metric", "value",
                                                             "difference", "ratio")
                                           if k in by_group[0]])
 

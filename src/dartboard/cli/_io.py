@@ -122,8 +122,9 @@ class CommandGroup(TyperGroup):
     into one line and 130 or 143; warnings become one ``warning: ...`` line each,
     printed once the command has succeeded."""
 
-    def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,
-             standalone_mode: bool = True, **extra: Any) -> Any:
+    # click types main() with overloads on standalone_mode; this one forwards them all
+    def main(self, args: Any = None, prog_name: Any = None,  # type: ignore[override]
+             complete_var: Any = None, standalone_mode: bool = True, **extra: Any) -> Any:
         # warnings are said once each, after the command succeeded: a failed command
         # says one line (the error), not the warnings that led up to it
         said: dict[str, None] = {}
@@ -156,7 +157,7 @@ class CommandGroup(TyperGroup):
             self._fail("aborted", standalone_mode, 1)
         except typer.TyperException as exc:  # usage errors: unknown option, missing value
             if type(exc).__name__ == "NoArgsIsHelpError":
-                typer.echo(exc.ctx.get_help())
+                typer.echo(exc.ctx.get_help())  # type: ignore[attr-defined]  # click's NoArgsIsHelpError has ctx
                 rv = 0
             else:
                 self._fail(exc.format_message(), standalone_mode, exc.exit_code)

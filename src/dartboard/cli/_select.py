@@ -58,11 +58,12 @@ def select(
     ranking = dart_rank(table, precision, metric=metric, chance_level=chance_level,
                         confidence_level=confidence_level, n_resamples=n_resamples,
                         random_state=seed)
-    rows = [{"index": int(r.Index), "configuration": str(r.configuration),
-             "mean": float(r.mean), "std": float(r.std),
-             "dart": float(r.dart), "rank": int(r.rank), "rank_by_mean": int(r.rank_by_mean),
-             **{key: float(getattr(r, key)) for key in _UNCERTAINTY}}
-            for r in ranking.itertuples()]
+    rows: list[dict[str, Any]] = [
+        {"index": int(r.Index), "configuration": str(r.configuration),
+         "mean": float(r.mean), "std": float(r.std),
+         "dart": float(r.dart), "rank": int(r.rank), "rank_by_mean": int(r.rank_by_mean),
+         **{key: float(getattr(r, key)) for key in _UNCERTAINTY}}
+        for r in ranking.itertuples()]
     payload: dict[str, Any] = {"precision": precision, "metric": metric,
                                "chance_level": chance_level,
                                "confidence_level": confidence_level,

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._validation import as_float_array, describe
 
@@ -54,7 +55,7 @@ def _adjust_iv(pvalues: Any, method: Any) -> tuple[np.ndarray, str]:
     return p, _ALIASES[method.lower()]
 
 
-def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
+def adjust_pvalues(pvalues: ArrayLike, method: str = "holm") -> np.ndarray:
     """Adjust the p-values of a family of tests for multiplicity.
 
     Parameters

@@ -6,10 +6,12 @@ import warnings
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats
 
 from dartboard._delong import delong_auc_covariance
 from dartboard._labels import encode_labels, positive_index
+from dartboard._typing import Alternative
 from dartboard._validation import (
     as_float_array,
     check_confidence_level,
@@ -64,7 +66,7 @@ def _mcnemar_table(y_true: Any, pred_a: Any, pred_b: Any) -> np.ndarray:
                     dtype=np.float64)
 
 
-def mcnemar_test(y_true: Any, pred_a: Any = None, pred_b: Any = None, *,
+def mcnemar_test(y_true: ArrayLike, pred_a: ArrayLike | None = None, pred_b: ArrayLike | None = None, *,
                  exact: bool | None = None, correction: bool = True) -> TestResult:
     """McNemar's test of equal error rates of two classifiers on the same samples.
 
@@ -137,8 +139,8 @@ def mcnemar_test(y_true: Any, pred_a: Any = None, pred_b: Any = None, *,
                       details={"b": b, "c": c, "table": table})
 
 
-def delong_test(y_true: Any, scores_a: Any, scores_b: Any, *, pos_label: Any = None,
-                alternative: str = "two-sided",
+def delong_test(y_true: ArrayLike, scores_a: ArrayLike, scores_b: ArrayLike, *, pos_label: Any = None,
+                alternative: Alternative = "two-sided",
                 confidence_level: float = 0.95) -> TestResult:
     """DeLong's test of two correlated ROC AUCs measured on the same samples.
 
@@ -234,8 +236,8 @@ def delong_test(y_true: Any, scores_a: Any, scores_b: Any, *, pos_label: Any = N
                       interval=interval)
 
 
-def corrected_ttest(scores_a: Any, scores_b: Any, *, n_train: float, n_test: float,
-                    alternative: str = "two-sided") -> TestResult:
+def corrected_ttest(scores_a: ArrayLike, scores_b: ArrayLike, *, n_train: float, n_test: float,
+                    alternative: Alternative = "two-sided") -> TestResult:
     """Nadeau and Bengio's corrected resampled t-test for repeated train/test splits.
 
     The J paired scores of two models on the same resampled splits are not

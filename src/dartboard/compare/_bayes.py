@@ -32,10 +32,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats
 
 from dartboard._results import Result
-from dartboard._rng import check_random_state
+from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
@@ -98,7 +99,7 @@ def _pairs_iv(a: Any, b: Any, rope: Any) -> tuple[np.ndarray, float]:
     return a - b, check_real(rope, "rope", minimum=0.0)
 
 
-def bayesian_correlated_ttest(a: Any, b: Any, *, rope: float = 0.0, n_train: Any = None,
+def bayesian_correlated_ttest(a: ArrayLike, b: ArrayLike, *, rope: float = 0.0, n_train: Any = None,
                               n_test: Any = None, runs: int = 1) -> BayesResult:
     """Bayesian correlated t-test of two models' cross-validation fold scores.
 
@@ -151,8 +152,8 @@ def bayesian_correlated_ttest(a: Any, b: Any, *, rope: float = 0.0, n_train: Any
                        details={"location": mean, "scale": scale, "df": j - 1, "rho": rho})
 
 
-def bayesian_signed_rank_test(a: Any, b: Any, *, rope: float = 0.0, prior: float = 0.5,
-                              n_samples: int = 50_000, random_state: Any = None
+def bayesian_signed_rank_test(a: ArrayLike, b: ArrayLike, *, rope: float = 0.0, prior: float = 0.5,
+                              n_samples: int = 50_000, random_state: RandomStateLike = None
                               ) -> BayesResult:
     """Bayesian signed-rank test of two models over N data sets.
 
@@ -207,7 +208,7 @@ def bayesian_signed_rank_test(a: Any, b: Any, *, rope: float = 0.0, prior: float
 
 def rank_equivalence(table: Any, rope: float, *, higher_is_better: bool = True,
                      names: Any = None, prior: float = 0.5, n_samples: int = 50_000,
-                     random_state: Any = None) -> BayesResult:
+                     random_state: RandomStateLike = None) -> BayesResult:
     """Is the winner of :func:`rank_models` practically equivalent to the runner-up?
 
     The two models with the best average ranks over the N data sets are compared

@@ -39,19 +39,20 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from dartboard._rng import check_random_state
+from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._validation import MAX_BINS, check_int
 from dartboard.compare._permutation import count_extreme
 from dartboard.compare._results import TestResult
 
 __all__ = ["calibration_test"]
 
-def calibration_test(y_true: Any, y_proba: Any, *, n_bins: int = 15,
+def calibration_test(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 15,
                      strategy: str = "uniform", norm: str = "l1",
                      multiclass: str = "top_label", debiased: bool = False,
-                     pos_label: Any = None, labels: Any = None,
-                     n_resamples: int = 9999, random_state: Any = None) -> TestResult:
+                     pos_label: Any = None, labels: ArrayLike | None = None,
+                     n_resamples: int = 9999, random_state: RandomStateLike = None) -> TestResult:
     """Test H0 "the probabilities are calibrated" by consistency resampling.
 
     See the module docstring. The statistic is

@@ -25,9 +25,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats
 
 from dartboard._results import Result
+from dartboard._typing import Alternative
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
@@ -186,7 +188,7 @@ def compare_with_control(table: Any, control: Any, *, method: str = "holm",
                          friedman=friedman)
 
 
-def wilcoxon_test(a: Any, b: Any, *, alternative: str = "two-sided",
+def wilcoxon_test(a: ArrayLike, b: ArrayLike, *, alternative: Alternative = "two-sided",
                   zero_method: str = "wilcox") -> TestResult:
     """Wilcoxon's signed-rank test of two models over N data sets (Demsar 2006, 3.1.3).
 

@@ -56,10 +56,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats
 
 from dartboard._results import Result
-from dartboard._rng import check_random_state, spawn, spawn_generators
+from dartboard._rng import RandomStateLike, check_random_state, spawn, spawn_generators
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
@@ -161,7 +162,7 @@ def _predictions_iv(predictions: Any, names: Any) -> tuple[list[np.ndarray], lis
 
 # ---------------------------------------------------------------- Cochran's Q
 
-def cochran_q(y_true: Any, predictions: Any, *, names: Any = None) -> TestResult:
+def cochran_q(y_true: ArrayLike, predictions: ArrayLike, *, names: Any = None) -> TestResult:
     """Cochran's Q test of equal accuracy of k classifiers on the same samples.
 
     Parameters
@@ -233,9 +234,9 @@ def _compare_k_iv(metric: Any, y_true: Any, predictions: Any, method: Any, n_res
                                                                        scale_free=True)
 
 
-def compare_k_models(metric: str | Callable[..., Any], y_true: Any, predictions: Any, *,
+def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predictions: ArrayLike, *,
                      method: str = "maxt", n_resamples: int = 5000, alpha: float = 0.05,
-                     random_state: Any = None, names: Any = None, sample_weight: Any = None,
+                     random_state: RandomStateLike = None, names: Any = None, sample_weight: ArrayLike | None = None,
                      **metric_kwargs: Any) -> KModelComparison:
     """Compare k models pair by pair on one test set, controlling the family-wise error.
 
@@ -297,7 +298,7 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: Any, predictions:
     name = getattr(metric, "__name__", type(metric).__name__)
     spec = spec_for(metric)
     family = family_of(spec)
-    paired = None if family is None or not spec.scalar else family.paired(
+    paired = None if family is None or spec is None or not spec.scalar else family.paired(
         y, preds[0], preds[1], w, Metric(spec, dict(metric_kwargs)))
     k = len(preds)
     left, right = np.triu_indices(k, 1)

@@ -37,8 +37,10 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from dartboard._rng import spawn_generators
+from dartboard._rng import RandomStateLike, spawn_generators
+from dartboard._typing import Alternative
 from dartboard._validation import (
     as_float_array,
     check_confidence_level,
@@ -105,10 +107,10 @@ def _compare_models_iv(metric: Any, y_true: Any, pred_a: Any, pred_b: Any, metho
     return y, a, b, n, n_resamples, confidence_level, w
 
 
-def compare_models(metric: str | Callable[..., Any], y_true: Any, pred_a: Any, pred_b: Any, *,
+def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: ArrayLike, pred_b: ArrayLike, *,
                    method: str = "permutation", n_resamples: int = 5000,
-                   alternative: str = "two-sided", confidence_level: float = 0.95,
-                   random_state: Any = None, sample_weight: Any = None,
+                   alternative: Alternative = "two-sided", confidence_level: float = 0.95,
+                   random_state: RandomStateLike = None, sample_weight: ArrayLike | None = None,
                    **metric_kwargs: Any) -> Comparison:
     """Test whether two models score differently on the same test set.
 
@@ -204,13 +206,14 @@ def compare_models(metric: str | Callable[..., Any], y_true: Any, pred_a: Any, p
     spec = spec_for(metric)
     family = family_of(spec)
     m = None if spec is None else Metric(spec, dict(metric_kwargs))
-    paired = family.paired(y, a, b, w, m) if family is not None and spec.scalar else None
+    paired = family.paired(y, a, b, w, m) \
+        if family is not None and m is not None and m.spec.scalar else None
     if paired is not None:
         null = paired.permutation(n_resamples, perm_seed)
         boot = paired.bootstrap(n_resamples, boot_seed)
         how = paired.how
     else:
-        ranked = spec is not None and spec.order_only and (
+        ranked = m is not None and m.spec.order_only and (
             family is None or family.rank_swappable(m, a, y))
         if ranked:
             a, b = within_model_ranks(a), within_model_ranks(b)
@@ -269,7 +272,7 @@ def _generic_permutation(metric: Callable[..., Any], y: np.ndarray, a: np.ndarra
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         for r in range(n_resamples):
-            swap = (rng.random(n) < 0.5).reshape(mask_shape)
+            swap = np.reshape(rng.random(n) < 0.5, mask_shape)
             out[r] = (_call(metric, y, np.where(swap, b, a), w, kwargs)
                       - _call(metric, y, np.where(swap, a, b), w, kwargs))
     return out

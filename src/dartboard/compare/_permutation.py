@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from dartboard._rng import check_random_state
+from dartboard._rng import RandomStateLike, check_random_state
+from dartboard._typing import Alternative
 from dartboard._validation import (
     as_float_array,
     check_consistent_length,
@@ -18,7 +20,7 @@ from dartboard.families._paired import sign_flip_null
 
 __all__ = ["permutation_test", "MAX_EXACT_PAIRS", "ALTERNATIVES"]
 
-ALTERNATIVES = ("two-sided", "greater", "less")
+ALTERNATIVES: tuple[str, ...] = get_args(Alternative)
 
 #: Exact enumeration of the 2**n sign flips is used up to this many pairs
 #: (2**20 = 1,048,576 flips, about 8 MB of null distribution).
@@ -87,8 +89,8 @@ def _exact_null(d: np.ndarray) -> np.ndarray:
     return out
 
 
-def permutation_test(a: Any, b: Any, *, n_resamples: int = 5000,
-                     alternative: str = "two-sided", random_state: Any = None,
+def permutation_test(a: ArrayLike, b: ArrayLike, *, n_resamples: int = 5000,
+                     alternative: Alternative = "two-sided", random_state: RandomStateLike = None,
                      exact: bool | None = None) -> TestResult:
     """Paired sign-flip permutation test of ``mean(a - b) = 0``.
 
@@ -137,18 +139,19 @@ def permutation_test(a: Any, b: Any, *, n_resamples: int = 5000,
     >>> res.significant()
     False
     """
-    d, n_resamples, alternative, exact, rng = _permutation_test_iv(
+    d, n_resamples, alt, exact, rng = _permutation_test_iv(
         a, b, n_resamples, alternative, exact, random_state)
     observed = float(d.mean())
     scale = float(np.mean(np.abs(d)))
     if exact:
         null = _exact_null(d)
-        pvalue = count_extreme(null, observed, alternative, scale) / null.shape[0]
+        pvalue = count_extreme(null, observed, alt, scale) / null.shape[0]
         method = "exact sign-flip permutation test"
     else:
+        assert rng is not None  # only the exact test goes without a generator
         null = sign_flip_null(d, n_resamples, rng)
-        pvalue = (count_extreme(null, observed, alternative, scale) + 1) / (n_resamples + 1)
+        pvalue = (count_extreme(null, observed, alt, scale) + 1) / (n_resamples + 1)
         method = "Monte-Carlo sign-flip permutation test"
     return TestResult(statistic=observed, pvalue=float(min(pvalue, 1.0)),
-                      alternative=alternative, method=method, estimate=observed,
+                      alternative=alt, method=method, estimate=observed,
                       exact=exact, n_resamples=int(null.shape[0]), null_distribution=null)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from dartboard._results import Result
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Comparison", "RankResult", "TestResult"]
 
@@ -158,7 +161,7 @@ class RankResult(Result):
     f_pvalue: float = float("nan")
 
     @property
-    def average_ranks(self) -> Any:
+    def average_ranks(self) -> pd.Series:
         """Average rank per model (a pandas Series, best first)."""
         return self.summary.set_index("model")["average_rank"]
 

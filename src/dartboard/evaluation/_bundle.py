@@ -35,6 +35,12 @@ class Planned:
     family: Family | None
     key: str | None
 
+    @property
+    def computed(self) -> tuple[Family, Metric, str]:
+        """(family, metric, state key) of a metric a family computes."""
+        assert self.family is not None and self.metric is not None and self.key is not None
+        return self.family, self.metric, self.key
+
 
 def plan_metrics(rows: Sequence[tuple[str, Any, dict[str, Any]]], batch: Batch | None = None
                  ) -> tuple[Planned, ...]:
@@ -44,12 +50,13 @@ def plan_metrics(rows: Sequence[tuple[str, Any, dict[str, Any]]], batch: Batch |
     for label, spec, kwargs in rows:
         family = family_of(spec)
         metric = None if spec is None else Metric(spec, dict(kwargs))
-        if family is not None and (not family.supports(metric) or (
+        if metric is None or (family is not None and (not family.supports(metric) or (
                 batch is not None and not family.takes(batch.y_true, batch.of(metric),
-                                                       metric))):
+                                                       metric)))):
             family = None
         out.append(Planned(label, metric, family,
-                           None if family is None else family.state_key(metric)))
+                           None if family is None or metric is None
+                           else family.state_key(metric)))
     return tuple(out)
 
 
@@ -77,15 +84,16 @@ class Bundle:
 
     def merge(self, other: Bundle, planned: Sequence[Planned]) -> Bundle:
         """Both bundles' rows (neither changes)."""
-        families = {p.key: p.family for p in planned if p.key is not None}
+        families = {p.computed[2]: p.computed[0] for p in planned if p.family is not None}
         states = dict(self.states)
         for key, state in other.states.items():
             states[key] = families[key].merge(states[key], state) if key in states else state
         groups = None
         if self.groups is not None or other.groups is not None:
             groups = dict(self.groups or {})
-            for key, bundle in (other.groups or {}).items():
-                groups[key] = groups[key].merge(bundle, planned) if key in groups else bundle
+            for group, bundle in (other.groups or {}).items():
+                groups[group] = groups[group].merge(bundle, planned) if group in groups \
+                    else bundle
         return Bundle(self.n_rows + other.n_rows, states, groups, self.labels | other.labels,
                       self.weighted_rows or other.weighted_rows)
 
@@ -94,7 +102,8 @@ def _states(batch: Batch, planned: Sequence[Planned]) -> dict[str, Any]:
     states: dict[str, Any] = {}
     for p in planned:
         if p.family is not None and p.key not in states:
-            states[p.key] = p.family.build(batch, p.metric)
+            family, metric, key = p.computed
+            states[key] = family.build(batch, metric)
     return states
 
 

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from dartboard._labels import positive_label
-from dartboard._rng import seed_sequence
+from dartboard._rng import RandomStateLike, seed_sequence
 from dartboard._validation import (
     as_float_array,
     check_confidence_level,
@@ -120,7 +120,7 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
                          y_proba: Any = None, threshold: float | None = None,
                          task: str = "auto", ci: str = "auto",
                          confidence_level: float = 0.95, n_resamples: int = 2000,
-                         random_state: Any = 0, groups: Any = None,
+                         random_state: RandomStateLike = 0, groups: Any = None,
                          model: str | None = None, metrics: Any = None,
                          sample_weight: Any = None, pos_label: Any = None,
                          threshold_criterion: str | None = None,
@@ -214,9 +214,16 @@ class Plan:
     #: values computed once and shared (label codes)
     cache: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
+    def feed(self, kind: str) -> np.ndarray:
+        """The array that feeds input ``kind``; the planner chose only metrics whose
+        input the data gives."""
+        array = self.inputs[kind]
+        assert array is not None, kind
+        return array
+
     @property
     def y_pred(self) -> np.ndarray:
-        return self.inputs["labels" if self.task != "regression" else "values"]
+        return self.feed("labels" if self.task != "regression" else "values")
 
 
 def zero_weight_error(name: str, n_rows: int) -> ValueError:
@@ -234,7 +241,7 @@ def _some_weight(w: np.ndarray | None) -> np.ndarray | None:
 
 def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: Any = None,
             threshold: float | None = None, task: str = "auto", ci: str = "auto",
-            confidence_level: float = 0.95, n_resamples: int = 2000, random_state: Any = 0,
+            confidence_level: float = 0.95, n_resamples: int = 2000, random_state: RandomStateLike = 0,
             groups: Any = None, metrics: Any = None, sample_weight: Any = None,
             pos_label: Any = None, threshold_criterion: str | None = None,
             threshold_target: float | None = None, curve_bands: bool = False,
@@ -359,13 +366,15 @@ def build_result(plan: Plan, model: str | None = None,
     extra: dict[str, Any] = {}
     if plan.groups is not None:
         keys = plan.groups.keys
+        by_key = bundle.groups
+        assert by_key is not None  # a grouped batch has a bundle per group
         if plan.clusters is not None:
             group_rows = tuple(generic.row(p, members, plan.groups.label(g))
                                for g, members in enumerate(plan.groups.members())
                                for p in planned)
         else:
             group_rows = tuple(row for g, members in enumerate(plan.groups.members())
-                               for row in metric_rows(bundle.groups[keys[g]], planned, opts,
+                               for row in metric_rows(by_key[keys[g]], planned, opts,
                                                       generic.row, plan.groups.label(g),
                                                       members))
         extra.update(group_columns=plan.groups.names, group_keys=keys)
@@ -422,7 +431,7 @@ class _GenericRows:
         y_true = plan.y_true if members is None else plan.y_true[members]
         w = plan.weights if plan.weights is None or members is None else \
             plan.weights[members]
-        other = plan.inputs[c.input]
+        other = plan.feed(c.input)
         other = other if members is None else other[members]
         try:
             return _row(c, plan.task, y_true, -other if c.negate else other, w, plan.opts,
@@ -438,7 +447,8 @@ class _GenericRows:
 
     def replicates(self, p: Planned, rng: np.random.Generator) -> np.ndarray:
         plan, c = self.plan, self.chosen[p.label]
-        other = plan.inputs[c.input]
+        assert plan.groups is not None  # replicates are drawn for the gaps between groups
+        other = plan.feed(c.input)
         other = -other if c.negate else other
         w = plan.weights
 
@@ -470,10 +480,11 @@ class _ClusteredRows(_GenericRows):
         plan = self.plan
         c = self.by_label.get(p.label)
         if c is not None:
-            other = plan.inputs[c.input]
+            other = plan.feed(c.input)
             return c.function, -other if c.negate else other, dict(c.kwargs)
+        assert p.metric is not None  # a fairness rate, planned from the registry
         spec = p.metric.spec
-        return spec.function, plan.inputs[spec.input], dict(p.metric.kwargs)
+        return spec.function, plan.feed(spec.input), dict(p.metric.kwargs)
 
     def row(self, p: Planned, members: np.ndarray | None, group: str | None) -> MetricRow:
         from dartboard.uncertainty import interval
@@ -482,6 +493,7 @@ class _ClusteredRows(_GenericRows):
         plan, opts = self.plan, self.plan.opts
         function, other, kwargs = self._source(p)
         y, w, cl = plan.y_true, plan.weights, plan.clusters
+        assert cl is not None  # these rows exist only when clusters are given
         if members is not None:
             y, other, cl = y[members], other[members], cl[members]
             w = None if w is None else w[members]
@@ -519,12 +531,14 @@ class _ClusteredRows(_GenericRows):
         from dartboard.uncertainty._interval import clustered_cells
 
         plan = self.plan
+        assert plan.groups is not None and plan.clusters is not None
         function, other, kwargs = self._source(p)
         w = plan.weights
         codes = np.unique(plan.clusters, return_inverse=True)[1].astype(np.intp)
         n_clusters = int(codes.max()) + 1
         chosen = self.by_label.get(p.label)
-        spec = chosen.spec if chosen is not None else p.metric.spec
+        spec = chosen.spec if chosen is not None else \
+            (p.metric.spec if p.metric is not None else None)
         # a family's metric: each group's cells per cluster, one shared draw of clusters
         parts = []
         for rows in [*plan.groups.members(), np.arange(plan.y_true.shape[0])]:
@@ -638,6 +652,7 @@ def choose_metrics(metrics: Any, task: str, given: set[str], classes: np.ndarray
         return negate and spec.takes_scores and not spec.takes_probabilities \
             and not spec.pos_label
 
+    spec: MetricSpec | None
     if metrics is None:
         out = []
         for spec in specs(task=task):
@@ -775,6 +790,7 @@ def _figures(plan: Plan) -> dict[str, Any]:
     from dartboard.metrics import confusion_matrix, precision_recall_curve, roc_curve
 
     d, positive, w = plan.labelled, plan.positive, plan.weights
+    assert d is not None  # figures are drawn for classification plans
     out: dict[str, Any] = {"classes": tuple(d.labels.tolist()), "positive_label": positive}
     if d.y_pred is not None:
         matrix = confusion_matrix(d.y_true, d.y_pred, labels=d.labels, sample_weight=w)
@@ -787,7 +803,8 @@ def _figures(plan: Plan) -> dict[str, Any]:
                                                       sample_weight=w)
         out["roc"] = RocPoints(*map(tuple, thin(fpr, tpr)))
         prevalence = float(np.average(d.y_true == positive, weights=w))
-        out["pr"] = PrPoints(*map(tuple, thin(precision, recall)), prevalence=prevalence)
+        pr_precision, pr_recall = thin(precision, recall)
+        out["pr"] = PrPoints(tuple(pr_precision), tuple(pr_recall), prevalence=prevalence)
         opts = plan.opts
         out.update(operating_extras(
             d.y_true, d.y_score, positive, criterion=opts.threshold_criterion,

@@ -20,21 +20,30 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from functools import cached_property
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, get_args
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from dartboard._rng import child, seed_sequence
+from dartboard._rng import RandomStateLike, child, seed_sequence
+from dartboard._typing import GapMethod, Task
 from dartboard._validation import check_option, describe
 from dartboard.evaluation._engine import build_result, prepare
 from dartboard.evaluation._finalize import NO_INTERVAL, GroupGaps
 from dartboard.evaluation._result import EvaluationResult, MetricRow
+from dartboard.uncertainty._methods import IntervalMethod
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
 
 __all__ = ["Evaluation", "evaluate", "GAP_METHODS"]
 
 #: ``method`` of :meth:`Evaluation.difference` and :meth:`Evaluation.ratio`
-GAP_METHODS = ("between_groups", "to_overall")
+GAP_METHODS: tuple[str, ...] = get_args(GapMethod)
 _ROW_COLUMNS = ["estimate", "low", "high", "method", "n"]
 # fairness summaries (fairlearn's definitions): (name, rates, kind); the rates are the
 # registry's ``rate`` facts
@@ -49,11 +58,12 @@ _FAIRNESS = (
 _RATE_NAMES = {"selection": "selection rate", "tpr": "TPR", "fpr": "FPR"}
 
 
-def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: Any = None,
-             threshold: float | None = None, task: str = "auto", metrics: Any = None,
-             groups: Any = None, sample_weight: Any = None, ci: str = "auto",
+def evaluate(y_true: ArrayLike, y_pred: ArrayLike | None = None, *,
+             y_score: ArrayLike | None = None, y_proba: ArrayLike | None = None,
+             threshold: float | None = None, task: Task = "auto", metrics: Any = None,
+             groups: Any = None, sample_weight: ArrayLike | None = None, ci: IntervalMethod = "auto",
              confidence_level: float = 0.95,
-             n_resamples: int = 2000, random_state: Any = None,
+             n_resamples: int = 2000, random_state: RandomStateLike = None,
              pos_label: Any = None, threshold_criterion: str | None = None,
              threshold_target: float | None = None, curve_bands: bool = False,
              model: str | None = None, clusters: Any = None) -> Evaluation:
@@ -248,7 +258,7 @@ class Evaluation:
         return dict(self._states or {})
 
     @cached_property
-    def overall(self) -> Any:
+    def overall(self) -> pd.DataFrame:
         """One row per metric: estimate, low, high, method, n."""
         import pandas as pd
 
@@ -258,7 +268,7 @@ class Evaluation:
         return frame
 
     @cached_property
-    def operating_point(self) -> Any:
+    def operating_point(self) -> pd.DataFrame | None:
         """The operating point chosen by ``threshold_criterion`` (None when none was
         asked for): one row per quantity (``threshold``, ``tpr``, ``tnr``,
         ``precision``, ``npv``, ``f1``, ``expected_cost``) with estimate, low, high
@@ -271,7 +281,7 @@ class Evaluation:
         return operating_frame(self.result.operating_point)
 
     @cached_property
-    def by_group(self) -> Any:
+    def by_group(self) -> pd.DataFrame | None:
         """Per group and metric (index: the group columns, then ``metric``): estimate,
         low, high, method, n. None when no groups were given."""
         import pandas as pd
@@ -279,11 +289,12 @@ class Evaluation:
         res = self.result
         if res.groups is None:
             return None
-        names = list(res.group_columns)
-        per_group = len(res.groups) // len(res.group_keys)
-        tuples = [(*res.group_keys[i // per_group], r.metric) for i, r in enumerate(res.groups)]
+        groups, columns, keys = res.grouping
+        names = list(columns)
+        per_group = len(groups) // len(keys)
+        tuples = [(*keys[i // per_group], r.metric) for i, r in enumerate(groups)]
         index = pd.MultiIndex.from_tuples(tuples, names=[*names, "metric"])
-        frame = pd.DataFrame([_row_values(r) for r in res.groups], index=index,
+        frame = pd.DataFrame([_row_values(r) for r in groups], index=index,
                              columns=_ROW_COLUMNS)
         frame.attrs["confidence_level"] = self._level
         return frame
@@ -293,27 +304,36 @@ class Evaluation:
         rows = self.result.metrics
         return rows[0].confidence_level if rows else float("nan")
 
-    def estimates_by_group(self) -> Any:
+    def estimates_by_group(self) -> pd.DataFrame:
         """The estimates as a wide table, groups by metrics (fairlearn's ``by_group``)."""
-        frame = self._require_groups().by_group["estimate"].unstack("metric")
+        frame = self._group_frame()["estimate"].unstack("metric")
         return frame[self.metrics]
 
     # ---------------------------------------------------------------- gaps
 
     def _require_groups(self) -> Evaluation:
+        self._group_gaps()
+        return self
+
+    def _group_frame(self) -> pd.DataFrame:
+        frame = self._require_groups().by_group
+        assert frame is not None  # a grouped evaluation
+        return frame
+
+    def _group_gaps(self) -> GroupGaps:
         if self.result.groups is None or self._gaps is None:
             raise ValueError("this evaluation has no groups; pass groups= to "
                              "dartboard.evaluate to compare groups")
-        return self
+        return self._gaps
 
     def _group_values(self, label: str) -> np.ndarray:
         """(G,) per-group estimates of a metric (nan where undefined)."""
-        frame = self.by_group
+        frame = self._group_frame()
         values = frame.xs(label, level="metric")["estimate"]
         return values.to_numpy(dtype=float)
 
     def _group_labels(self) -> list[str]:
-        return [", ".join(str(v) for v in key) for key in self.result.group_keys]
+        return [", ".join(str(v) for v in key) for key in self.result.grouping[2]]
 
     def _gap_table(self, kind: str, method: str, metrics: Any) -> Any:
         import pandas as pd
@@ -325,7 +345,7 @@ class Evaluation:
         labels = self._gap_metrics(metrics)
         rows = [gap_row(self, [label], kind, method) for label in labels]
         frame = pd.DataFrame(rows, index=pd.Index(labels, name="metric"), columns=GAP_COLUMNS)
-        frame.attrs["confidence_level"] = self._gaps.confidence_level
+        frame.attrs["confidence_level"] = self._group_gaps().confidence_level
         return frame
 
     def _gap_metrics(self, metrics: Any) -> list[str]:
@@ -342,7 +362,7 @@ class Evaluation:
                              f"are {self.metrics}")
         return metrics
 
-    def difference(self, method: str = "between_groups", *, metrics: Any = None) -> Any:
+    def difference(self, method: GapMethod = "between_groups", *, metrics: Any = None) -> pd.DataFrame:
         """Per metric, the largest gap between groups, with its interval.
 
         ``method="between_groups"``: the highest group's value minus the lowest's
@@ -379,7 +399,7 @@ class Evaluation:
         """
         return self._gap_table("difference", method, metrics)
 
-    def ratio(self, method: str = "between_groups", *, metrics: Any = None) -> Any:
+    def ratio(self, method: GapMethod = "between_groups", *, metrics: Any = None) -> pd.DataFrame:
         """Per metric, the smallest ratio between groups (min / max; ``"to_overall"``:
         the smallest of group/overall and overall/group), with its interval.
 
@@ -391,7 +411,7 @@ class Evaluation:
         """
         return self._gap_table("ratio", method, metrics)
 
-    def pairwise(self, metrics: Any = None, *, simultaneous: bool = True) -> Any:
+    def pairwise(self, metrics: Any = None, *, simultaneous: bool = True) -> pd.DataFrame:
         """Every pair of groups, per metric: the higher group minus the lower, with
         an interval.
 
@@ -433,7 +453,7 @@ class Evaluation:
         frame = pd.DataFrame(rows, columns=PAIR_COLUMNS,
                              index=pd.MultiIndex.from_tuples(index, names=["metric", "groups"])
                              if index else None)
-        frame.attrs["confidence_level"] = self._gaps.confidence_level
+        frame.attrs["confidence_level"] = self._group_gaps().confidence_level
         return frame
 
     def _extreme(self, which: str) -> Any:
@@ -442,7 +462,7 @@ class Evaluation:
         self._require_groups()
         keys = self._group_labels()
         rows, labels = [], []
-        frame = self.by_group
+        frame = self._group_frame()
         for label in self._gap_metrics(None):
             values = self._group_values(label)
             if not np.isfinite(values).any():
@@ -454,7 +474,7 @@ class Evaluation:
         return pd.DataFrame(rows, index=pd.Index(labels, name="metric"),
                             columns=["group", *_ROW_COLUMNS])
 
-    def group_min(self) -> Any:
+    def group_min(self) -> pd.DataFrame:
         """Per metric, the group with the smallest value, its value and that group's
         interval (the first in group order when several tie). The interval is that
         group's own: the smallest of several groups is picked by looking, so the true
@@ -462,13 +482,13 @@ class Evaluation:
         selection-aware interval of the gap)."""
         return self._extreme("min")
 
-    def group_max(self) -> Any:
+    def group_max(self) -> pd.DataFrame:
         """Per metric, the group with the largest value, its value and that group's
         interval (the first in group order when several tie; the interval is that
         group's own, as in :meth:`group_min`)."""
         return self._extreme("max")
 
-    def fairness(self, method: str = "between_groups") -> Any:
+    def fairness(self, method: GapMethod = "between_groups") -> pd.DataFrame:
         """Demographic parity, equalized odds and equal opportunity (difference and
         ratio), each with its interval.
 
@@ -500,12 +520,12 @@ class Evaluation:
             rows.append(row)
         frame = pd.DataFrame(rows, index=pd.Index([f[0] for f in _FAIRNESS], name="summary"),
                              columns=GAP_COLUMNS)
-        frame.attrs["confidence_level"] = self._gaps.confidence_level
+        frame.attrs["confidence_level"] = self._group_gaps().confidence_level
         return frame
 
     # ---------------------------------------------------------------- output
 
-    def to_frame(self) -> Any:
+    def to_frame(self) -> pd.DataFrame:
         """A tidy long table: one row per (scope, group, metric) with the group columns,
         metric, estimate, low, high, method, n and confidence_level."""
         import pandas as pd
@@ -533,7 +553,7 @@ class Evaluation:
             out["ratio"] = _records(self.ratio(), "metric")
             out["pairwise"] = [{"metric": m, "groups": g, **{k: _plain(v) for k, v in row.items()}}
                                for (m, g), row in self.pairwise().iterrows()]
-            if self.task == "binary" and self._gaps.has_rates \
+            if self.task == "binary" and self._group_gaps().has_rates \
                     and self.result.positive_label is not None:
                 out["fairness"] = _records(self.fairness(), "summary")
         return out
@@ -569,13 +589,13 @@ class Evaluation:
 
         return evaluation_text(self)
 
-    def plot(self, ax: Any = None, *, metrics: Any = None) -> Any:
+    def plot(self, ax: Axes | None = None, *, metrics: Any = None) -> Axes | np.ndarray:
         """Each metric with its interval bar (per group when grouped); a matplotlib Axes."""
         from dartboard.plots import plot_evaluation
 
         return plot_evaluation(self, ax=ax, metrics=metrics)
 
-    def to_html(self, path: Any, *, title: str | None = None) -> Any:
+    def to_html(self, path: str | os.PathLike[str], *, title: str | None = None) -> Path:
         """Write the self-contained HTML report of this evaluation to ``path``."""
         from dartboard import __version__
         from dartboard.report import write_report

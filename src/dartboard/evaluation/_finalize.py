@@ -93,7 +93,7 @@ def metric_rows(bundle: Bundle, planned: Sequence[Planned], opts: Options,
                 rows.append(_row(p.label, float("nan"), None, None, NO_ROWS, opts,
                                  bundle.n_rows, group))
             continue
-        rows.append(_family_row(p, bundle.states[p.key], opts, group))
+        rows.append(_family_row(p, bundle.states[p.computed[2]], opts, group))
     return rows
 
 
@@ -104,7 +104,7 @@ def _row(label: str, estimate: float, low: float | None, high: float | None, met
 
 
 def _family_row(p: Planned, state: Any, opts: Options, group: str | None) -> MetricRow:
-    family, metric = p.family, p.metric
+    family, metric, _ = p.computed
     n = family.n_rows(state)
     with warnings.catch_warnings():
         if group is not None:
@@ -196,22 +196,27 @@ class GroupGaps:
         p = self.planned.get(label)
         if p is None or not self._pooled(p):
             return False
-        pooled = p.family.pool(self._states(p), p.metric)
+        family, metric, _ = p.computed
+        pooled = family.pool(self._states(p), metric)
+        assert pooled is not None  # _pooled said so
         return sum(int(c.size.shape[0]) for c in pooled[1]) <= cells
 
     def _states(self, p: Planned) -> list[Any]:
-        return [self.bundle.groups[k].states[p.key] for k in self.keys]
+        groups, key = self.bundle.groups, p.computed[2]
+        assert groups is not None  # gaps are drawn between groups
+        return [groups[k].states[key] for k in self.keys]
 
     def observed(self, label: str) -> np.ndarray:
         """(G + 1,) values of ``label`` on each group and on all rows (nan: undefined)."""
         p = self.planned[label]
-        states = [*self._states(p), self.bundle.states[p.key]]
+        family, metric, key = p.computed
+        states = [*self._states(p), self.bundle.states[key]]
         out = np.empty(len(states))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             for j, state in enumerate(states):
                 try:
-                    out[j] = p.family.value(state, p.metric)
+                    out[j] = family.value(state, metric)
                 except ValueError:
                     out[j] = np.nan
         return out
@@ -222,7 +227,7 @@ class GroupGaps:
         if getattr(self.generic, "clustered", False):
             return False
         return p.family is not None and \
-            p.family.pool(self._states(p), p.metric) is not None
+            p.family.pool(self._states(p), p.computed[1]) is not None
 
     def refused(self, label: str) -> str | None:
         """Why the gaps of ``label`` get no interval (None: they do). In memory the
@@ -234,7 +239,8 @@ class GroupGaps:
             return None
         if p.family is None:
             return "streamed: a metric no family computes needs the rows"
-        return p.family.no_cells(self.bundle.states[p.key], p.metric)
+        family, metric, key = p.computed
+        return family.no_cells(self.bundle.states[key], metric)
 
     def replicates(self, label: str) -> np.ndarray:
         """(R, G + 1) replicate values of ``label``."""
@@ -245,9 +251,9 @@ class GroupGaps:
             rng = check_random_state(child(self.seed, 1000 + list(self.planned).index(label)))
             drawn = self.generic.replicates(p, rng)
         else:
-            rng = check_random_state(child(self.seed, self._seed_of[p.key]))
-            drawn = group_replicates(p.family, self._states(p), p.metric, self.n_resamples,
-                                     rng)
+            family, metric, key = p.computed
+            rng = check_random_state(child(self.seed, self._seed_of[key]))
+            drawn = group_replicates(family, self._states(p), metric, self.n_resamples, rng)
         self._drawn[label] = drawn
         return drawn
 
@@ -257,7 +263,7 @@ class GroupGaps:
         p = self.planned.get(label)
         if p is None or p.family is None or getattr(self.generic, "clustered", False):
             return None  # Newcombe's interval assumes independent rows
-        found = [p.family.proportion(s, p.metric) for s in self._states(p)]
+        found = [p.family.proportion(s, p.computed[1]) for s in self._states(p)]
         if any(f is None for f in found):
             return None
         return np.array(found, dtype=np.float64)

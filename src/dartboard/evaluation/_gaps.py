@@ -216,6 +216,7 @@ def _nonpositive_ratio(ev: Any, metrics: list[_Metric], method: str, sizes: np.n
                 value = m.values[b] / m.values[a]
         if best is None or _nan_high(value) < _nan_high(best[0]):
             best = (value, m, a, b)
+    assert best is not None  # at least one metric
     value, m, a, b = best
     row = _describe(ev, m, a, b, bool(m.values[a] > m.values[b]), method)
     if m.refused is not None:
@@ -281,7 +282,8 @@ def pair_rows(ev: Any, label: str, simultaneous_: bool) -> list[dict[str, Any]]:
     keep = (d > 0) | ((d == 0) & (a < b))
     defined = int(np.isfinite(m.values[:-1]).sum())
     joint = simultaneous_ and defined > 2 and m.refused is None
-    low, high = simultaneous(family, ev._gaps.confidence_level) if joint else (None, None)
+    low, high = simultaneous(family, ev._gaps.confidence_level) if joint \
+        else (np.empty(0), np.empty(0))
     rows = []
     kept = np.flatnonzero(keep)
     for k in kept[np.lexsort((np.maximum(a, b)[kept], np.minimum(a, b)[kept]))]:

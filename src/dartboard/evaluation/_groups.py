@@ -97,7 +97,7 @@ def _columns(groups: Any) -> list[tuple[str, Any]]:
     if isinstance(groups, (list, tuple)) and groups and all(_is_column(c) for c in groups):
         # a list of columns (the README's form), never rows: numpy would read it as a
         # (k, n) matrix, and a square one would pass as the wrong groups
-        names = [getattr(c, "name", None) for c in groups]
+        names: list[Any] = [getattr(c, "name", None) for c in groups]
         if not all(isinstance(v, str) and v for v in names) or len(set(names)) < len(names):
             names = [f"group_{j}" for j in range(len(groups))]
         return list(zip(names, groups))

@@ -337,6 +337,7 @@ def _derived_labels(y_score: np.ndarray | None, proba: np.ndarray | None,
     if proba is not None and threshold is None:
         notes.append(LABELS_FROM_PROBABILITIES)
         return classes[np.argmax(proba, axis=1)], None
+    assert y_score is not None  # labels come from probabilities or scores
     if threshold is None:
         threshold, why = _usual_threshold(y_score)
         if threshold is None:

@@ -92,7 +92,8 @@ def metric_values(evaluation: Any, prefix: str = "") -> dict[str, float]:
     prefix = _check_prefix(prefix)
     values: dict[str, float] = {}
     owners: dict[str, str] = {}
-    rows = [(row, (prefix, row.metric), f"metric {row.metric!r}")
+    rows: list[tuple[Any, tuple[Any, ...], str]] = [
+        (row, (prefix, row.metric), f"metric {row.metric!r}")
             for row in evaluation.result.metrics]
     rows += [(row, (prefix, "by_group", row.group, row.metric),
               f"metric {row.metric!r} of group {row.group!r}")

@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._rng import RandomStateLike
+
 __all__ = ["operating_extras", "operating_frame", "operating_lines", "operating_title"]
 
 _COLUMNS = ["estimate", "low", "high", "method"]
@@ -40,7 +42,7 @@ def _point_dict(point: Any) -> dict[str, Any]:
 def operating_extras(y_true: np.ndarray, y_score: np.ndarray, positive: Any, *,
                      criterion: str | None, target: float | None, bands: bool,
                      confidence_level: float, n_resamples: int,
-                     random_state: Any, sample_weight: np.ndarray | None = None
+                     random_state: RandomStateLike, sample_weight: np.ndarray | None = None
                      ) -> dict[str, Any]:
     """``operating_point`` (when ``criterion``) and ``roc_band``/``pr_band`` (when
     ``bands``): pointwise bands at 101 specificities and 100 recalls."""

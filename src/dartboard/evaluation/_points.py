@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from dartboard._labels import encode_labels, positive_index
+from dartboard._rng import RandomStateLike
 from dartboard._validation import (
     MAX_BINS,
     as_float_array,
@@ -49,7 +50,7 @@ def thin(*arrays: np.ndarray, max_points: int = MAX_POINTS) -> list[list[float]]
 def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = DEFAULT_N_BINS, pos_label: Any = 1,
                        confidence_level: float = 0.95, method: str = "wilson",
                        with_ece: bool = False, n_resamples: int = 2000,
-                       random_state: Any = 0) -> dict[str, Any]:
+                       random_state: RandomStateLike = 0) -> dict[str, Any]:
     """Reliability-diagram points: per non-empty uniform bin of ``y_prob`` on [0, 1],
     the mean predicted probability, the observed share of positives, the count, the
     interval of that share (``method``: wilson, jeffreys... with ``n`` the count)

@@ -110,7 +110,7 @@ class Confusion:
     """The confusion matrix (rows true, columns predicted) and its labels as text."""
 
     labels: tuple[str, ...]
-    matrix: tuple[tuple[int, ...], ...]
+    matrix: tuple[tuple[float, ...], ...]  # integers unless weighted
 
     def to_dict(self) -> dict[str, Any]:
         return {"labels": list(self.labels), "matrix": [list(r) for r in self.matrix]}
@@ -260,6 +260,13 @@ class EvaluationResult:
     group_columns: tuple[str, ...] | None = None
     group_keys: tuple[tuple[Any, ...], ...] | None = None
     operating_point: dict[str, Any] | None = None
+
+    @property
+    def grouping(self) -> tuple[tuple[MetricRow, ...], tuple[str, ...], tuple[tuple[Any, ...], ...]]:
+        """(groups, group_columns, group_keys) of a grouped evaluation."""
+        assert self.groups is not None and self.group_columns is not None \
+            and self.group_keys is not None, "a grouped evaluation"
+        return self.groups, self.group_columns, self.group_keys
     roc_band: dict[str, Any] | None = None
     pr_band: dict[str, Any] | None = None
     streamed: Streamed | None = None

@@ -152,7 +152,7 @@ class Cells:
 
 class State:
     """What every family state offers beyond ``merge``: the metrics it computes
-    (:class:`~dartboard.metrics._state.MergeableState`'s ``compute`` and
+    (:class:`~dartboard.metrics._mergeable.MergeableState`'s ``compute`` and
     ``error_bound``, so an evaluation's ``states`` merge with later data and give their
     metrics) and equality of its arrays."""
 
@@ -161,9 +161,10 @@ class State:
         from dartboard.metrics._registry import resolve_metric
 
         resolved = resolve_metric(metric)
-        m = Metric(resolved.spec, {**resolved.kwargs, **kwargs})
         family = family_of(resolved.spec)
-        if family is None or not family.supports(m):
+        m = None if resolved.spec is None else Metric(resolved.spec,
+                                                      {**resolved.kwargs, **kwargs})
+        if family is None or m is None or not family.supports(m):
             raise ValueError(f"{resolved.label} is not computed from this state")
         return family.value(self, m)
 
@@ -171,8 +172,11 @@ class State:
         """``|compute(metric) - exact| <=`` this bound (0.0 for exact states)."""
         from dartboard.metrics._registry import resolve_metric
 
-        spec = resolve_metric(metric).spec
-        bound = family_of(spec).error_bound(self, Metric(spec))
+        resolved = resolve_metric(metric)
+        spec, family = resolved.spec, family_of(resolved.spec)
+        if spec is None or family is None:
+            raise ValueError(f"{resolved.label} is not computed from this state")
+        bound = family.error_bound(self, Metric(spec))
         return 0.0 if bound is None else bound
 
     def __eq__(self, other: object) -> bool:
@@ -453,15 +457,15 @@ def group_replicates(family: Family, states: Sequence[Any], metric: Metric,
             for j, (cells, at) in enumerate(zip(parts, where)):
                 n = cells.n_rows
                 counts = rng.multinomial(n, cells.size / n, size=b).astype(np.float64)
-                if extra:
+                if cells.extra is not None and amounts is not None:
                     drawn = cells.extra[0](counts, rng)
                     out[start:start + b, j] = cells.extra[1](counts, drawn)
                     amounts[:, at] += drawn
                 else:
                     out[start:start + b, j] = cells.evaluate(counts)
                 total[:, at] += counts  # a part's cells are distinct pooled cells
-            out[start:start + b, g] = pooled_cells.extra[1](total, amounts) if extra \
-                else pooled_cells.evaluate(total)
+            out[start:start + b, g] = pooled_cells.extra[1](total, amounts) \
+                if pooled_cells.extra is not None else pooled_cells.evaluate(total)
     return out
 
 

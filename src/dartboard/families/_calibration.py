@@ -150,9 +150,10 @@ class CalibrationFamily(Family):
         pooled = states[0]
         for s in states[1:]:
             pooled = pooled.merge(s)
-        parts = [self.cells(s, metric) for s in states]
+        found = [self.cells(s, metric) for s in states]
         whole = self.cells(pooled, metric)
-        if whole is None or any(p is None for p in parts):
+        parts = [p for p in found if p is not None]
+        if whole is None or len(parts) < len(found):
             return None
         # a cell is a (outcome, bin) slot, the same in every part
         slots = [cell_moments(s.state)[0] for s in (pooled, *states)]

@@ -64,35 +64,43 @@ class ErrorCells(State):
     def as_sketch(self) -> QuantileSketch:
         if self.sketch is not None:
             return self.sketch
-        return QuantileSketch(self.relative_accuracy).update(self.error,
-                                                             self.size * self.weight)
+        error, weight, size = self.kept
+        return QuantileSketch(self.relative_accuracy).update(error, size * weight)
 
     def merge(self, other: ErrorCells) -> ErrorCells:
         weighted, rows = self.weighted or other.weighted, self.rows + other.rows
         if self.error is not None and other.error is not None:
-            (e, w), size = aggregate((np.concatenate([self.error, other.error]),
-                                      np.concatenate([self.weight, other.weight])),
-                                     np.concatenate([self.size, other.size]))
+            mine, theirs = self.kept, other.kept
+            (e, w), size = aggregate((np.concatenate([mine[0], theirs[0]]),
+                                      np.concatenate([mine[1], theirs[1]])),
+                                     np.concatenate([mine[2], theirs[2]]))
             if size.shape[0] <= MAX_CELLS:
                 return ErrorCells(e, w, size, weighted, rows, self.relative_accuracy)
         return ErrorCells(None, None, None, weighted, rows, self.relative_accuracy,
                           self.as_sketch().merge(other.as_sketch()))
 
     @property
+    def kept(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(error, weight, size) of a state that keeps its cells (no sketch)."""
+        assert self.error is not None and self.weight is not None and self.size is not None
+        return self.error, self.weight, self.size
+
+    @property
     def keys(self) -> tuple[np.ndarray, np.ndarray]:
-        return self.error, self.weight
+        return self.kept[:2]
 
     def metric(self, metric: Metric, counts: np.ndarray) -> float:
         """The metric on the errors repeated ``counts`` times (weights multiplied)."""
         function = metric.spec.function
+        error, weight, _ = self.kept
         if self.weighted:
             keep = counts > 0
             if not keep.any():
                 return float("nan")
-            e = self.error[keep]
+            e = error[keep]
             return float(function(e, np.zeros_like(e),
-                                  sample_weight=counts[keep] * self.weight[keep]))
-        e = np.repeat(self.error, counts.astype(np.int64))
+                                  sample_weight=counts[keep] * weight[keep]))
+        e = np.repeat(error, counts.astype(np.int64))
         return float(function(e, np.zeros_like(e))) if e.shape[0] else float("nan")
 
 
@@ -114,7 +122,7 @@ class ErrorsFamily(Family):
     def value(self, state: ErrorCells, metric: Metric) -> float:
         if state.sketch is not None:
             return float(state.sketch.compute(metric.name))
-        return state.metric(metric, state.size)
+        return state.metric(metric, state.kept[2])
 
     def error_bound(self, state: ErrorCells, metric: Metric) -> float | None:
         return None if state.sketch is None else float(state.sketch.error_bound(metric.name))
@@ -127,8 +135,9 @@ class ErrorsFamily(Family):
         def evaluate(counts: np.ndarray) -> np.ndarray:
             return np.array([state.metric(metric, c) for c in counts])
 
-        return Cells(state.size, np.zeros(state.size.shape[0], dtype=np.int64), evaluate,
-                     None, 8 * 4 * int(state.size.sum()), unstratified=NO_CLASSES)
+        size = state.kept[2]
+        return Cells(size, np.zeros(size.shape[0], dtype=np.int64), evaluate,
+                     None, 8 * 4 * int(size.sum()), unstratified=NO_CLASSES)
 
     def cells(self, state: ErrorCells, metric: Metric) -> Cells | None:
         return None if state.error is None else self._cells(state, metric)

@@ -8,7 +8,7 @@ and the BCa jackknife is exact in closed form: without one row of cell ``j``,
 ``(S - w_j t_j) / (W - w_j)``.
 
 Analytic interval ``t`` (rows of weight one): ``mean +- t_{n-1} s / sqrt(n)``
-(:func:`dartboard.uncertainty._asymptotic.mean_t_interval`); a square root (RMSE)
+(:func:`dartboard.uncertainty._analytic.mean_t_interval`); a square root (RMSE)
 carries the bounds of its mean over, with the delta method's standard error.
 
 A streamed state keeps its cells while they are at most :data:`MAX_CELLS`;
@@ -39,8 +39,8 @@ from dartboard.families._base import (
     merged_pool,
 )
 from dartboard.families._paired import PairedMeans
-from dartboard.metrics._deviance import pinball_terms, squared_log_terms, tweedie_terms
 from dartboard.metrics._probabilistic import brier_terms, log_loss_terms
+from dartboard.metrics._regression_losses import pinball_terms, squared_log_terms, tweedie_terms
 from dartboard.uncertainty._bootstrap import IntervalWarning
 
 __all__ = ["FAMILY", "MAX_CELLS", "MeanCells", "MeansFamily", "ROW_TERMS", "TERMS",
@@ -158,8 +158,14 @@ class MeanCells(State):
         return cls(t, ww, size, _sums(t, ww, size), weight is not None, st)
 
     @property
+    def kept(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(term, weight, size) of a state that keeps its cells (``term`` not None)."""
+        assert self.term is not None and self.weight is not None and self.size is not None
+        return self.term, self.weight, self.size
+
+    @property
     def keys(self) -> tuple[np.ndarray, ...]:
-        parts = (self.term, self.weight)
+        parts = self.kept[:2]
         return parts if self.stratum is None else (self.stratum, *parts)
 
     def merge(self, other: MeanCells, *, cap: bool = True) -> MeanCells:
@@ -172,17 +178,17 @@ class MeanCells(State):
             return MeanCells(None, None, None, sums, weighted)
         keys, size = aggregate(tuple(np.concatenate([a, b])
                                      for a, b in zip(self.keys, other.keys)),
-                               np.concatenate([self.size, other.size]))
+                               np.concatenate([self.kept[2], other.kept[2]]))
         if cap and size.shape[0] > MAX_CELLS:
             return MeanCells(None, None, None, sums, weighted)
-        return MeanCells(*keys[-2:], size, sums, weighted,
+        return MeanCells(keys[-2], keys[-1], size, sums, weighted,
                          None if self.stratum is None else keys[0])
 
     def mean(self) -> float:
         if self.term is not None:  # from the cells: the same sum however it was split
-            total = float(np.dot(self.size, self.weight))
-            return float(np.dot(self.size * self.weight, self.term) / total) if total \
-                else float("nan")
+            term, weight, size = self.kept
+            total = float(np.dot(size, weight))
+            return float(np.dot(size * weight, term) / total) if total else float("nan")
         return self.sums[0] / self.sums[2] if self.sums[2] else float("nan")
 
 
@@ -254,7 +260,8 @@ class MeansFamily(Family):
                 "interval applies")
 
     def _cells(self, state: MeanCells, metric: Metric) -> Cells:
-        wt, w = state.weight * state.term, state.weight
+        term, w, size = state.kept
+        wt = w * term
         root = TERMS[metric.name][2]
 
         def evaluate(counts: np.ndarray) -> np.ndarray:
@@ -263,14 +270,14 @@ class MeansFamily(Family):
             return np.sqrt(out) if root else out
 
         def jackknife() -> np.ndarray:
-            s, total = float(np.dot(state.size, wt)), float(np.dot(state.size, w))
+            s, total = float(np.dot(size, wt)), float(np.dot(size, w))
             with np.errstate(divide="ignore", invalid="ignore"):
                 out = (s - wt) / (total - w)
             return np.sqrt(out) if root else out
 
-        stratum = np.zeros(state.size.shape[0], dtype=np.int64) if state.stratum is None \
+        stratum = np.zeros(size.shape[0], dtype=np.int64) if state.stratum is None \
             else state.stratum
-        return Cells(state.size, stratum, evaluate, jackknife, 8 * 4,
+        return Cells(size, stratum, evaluate, jackknife, 8 * 4,
                      unstratified=NO_CLASSES if state.stratum is None else None)
 
     def cells(self, state: MeanCells, metric: Metric) -> Cells | None:
@@ -313,12 +320,13 @@ def _mean_and_se(state: MeanCells) -> tuple[float, float]:
     if state.term is not None:
         # on a power-of-two scale near the largest term (exact), so that squares of
         # terms at 1e200 or 1e-200 neither overflow nor underflow
-        top = float(np.abs(state.term).max())
+        term, _, size = state.kept
+        top = float(np.abs(term).max())
         scale = 2.0 ** -np.round(np.log2(top)) if np.isfinite(top) and top > 0 else 1.0
-        t = state.term * scale
-        centre = float(np.dot(state.size, t) / n)
-        mean = centre / scale
-        ss = float(np.dot(state.size, (t - centre) ** 2)) / (scale * scale)
+        t = term * scale
+        centre = float(np.dot(size, t) / n)
+        mean = float(centre / scale)
+        ss = float(np.dot(size, (t - centre) ** 2)) / (scale * scale)
     else:
         mean = state.sums[0] / n
         ss = max(state.sums[1] - n * mean * mean, 0.0)

@@ -65,16 +65,24 @@ class RowCells(State):
         moments = self.moments.merge(other.moments)
         if self.y is None or other.y is None:
             return RowCells(None, None, None, None, moments)
-        keys, size = aggregate(tuple(np.concatenate([getattr(self, k), getattr(other, k)])
-                                     for k in ("y", "y_hat", "weight")),
-                               np.concatenate([self.size, other.size]))
+        mine, theirs = self.kept, other.kept
+        (y, y_hat, weight), size = aggregate(
+            tuple(np.concatenate([a, b]) for a, b in zip(mine[:3], theirs[:3])),
+            np.concatenate([mine[3], theirs[3]]))
         if cap and size.shape[0] > MAX_CELLS:
             return RowCells(None, None, None, None, moments)
-        return RowCells(*keys, size, moments)
+        return RowCells(y, y_hat, weight, size, moments)
+
+    @property
+    def kept(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(y, y_hat, weight, size) of a state that keeps its rows (``y`` not None)."""
+        assert self.y is not None and self.y_hat is not None and self.weight is not None \
+            and self.size is not None
+        return self.y, self.y_hat, self.weight, self.size
 
     @property
     def keys(self) -> tuple[np.ndarray, ...]:
-        return self.y, self.y_hat, self.weight
+        return self.kept[:3]
 
 
 def _features(state: RowCells) -> np.ndarray:
@@ -85,14 +93,15 @@ def _features(state: RowCells) -> np.ndarray:
     magnitude (exact), so that squares neither overflow at 1e200 nor underflow at
     1e-200.
     """
-    values = np.concatenate([np.abs(state.y), np.abs(state.y_hat)])
+    y0, y_hat0, weight, size = state.kept
+    values = np.concatenate([np.abs(y0), np.abs(y_hat0)])
     top = float(values.max()) if values.size else 0.0
     scale = 2.0 ** -np.round(np.log2(top)) if np.isfinite(top) and top > 0 else 1.0
-    wmax = float(np.abs(state.weight).max()) if state.weight.size else 0.0
-    w = state.weight * (2.0 ** -np.round(np.log2(wmax)) if wmax > 0 else 1.0)
-    y, y_hat = state.y * scale, state.y_hat * scale
+    wmax = float(np.abs(weight).max()) if weight.size else 0.0
+    w = weight * (2.0 ** -np.round(np.log2(wmax)) if wmax > 0 else 1.0)
+    y, y_hat = y0 * scale, y_hat0 * scale
     e = y - y_hat
-    centre = float(np.dot(state.size * w, y) / np.dot(state.size, w))
+    centre = float(np.dot(size * w, y) / np.dot(size, w))
     yc = y - centre
     return np.column_stack([w, w * yc, w * yc * yc, w * e, w * e * e, w * np.abs(e),
                             w * np.abs(y)])
@@ -130,13 +139,14 @@ class RowsFamily(Family):
             return float(state.moments.compute(metric.name))
         # the metric itself (its edge cases and its care for extreme scales), the cells'
         # repeats as weights (R^2 and the others take weights as frequencies)
-        y, y_hat, w = state.y, state.y_hat, state.size * state.weight
+        y, y_hat, weight, size = state.kept
+        w = size * weight
         if y.shape[0] == 1 and state.moments.n > 1:
             # one distinct row standing for several: two halves of it, so that the
             # metric sees more than one sample (R^2 is undefined on one)
             y, y_hat, w = np.repeat(y, 2), np.repeat(y_hat, 2), np.repeat(w / 2, 2)
-        weight = {} if metric.name == "max_error" else {"sample_weight": w}
-        return float(metric.spec.function(y, y_hat, **weight))
+        weighting = {} if metric.name == "max_error" else {"sample_weight": w}
+        return float(metric.spec.function(y, y_hat, **weighting))
 
     def no_cells(self, state: RowCells, metric: Metric) -> str:
         return (f"the bootstrap of {metric.name} needs the rows, which a streamed state "
@@ -145,7 +155,8 @@ class RowsFamily(Family):
     def _cells(self, state: RowCells, metric: Metric) -> Cells:
         features = _features(state)
         name = metric.name
-        abs_error = np.abs(state.y - state.y_hat)
+        y, y_hat, _, size = state.kept
+        abs_error = np.abs(y - y_hat)
 
         def evaluate(counts: np.ndarray) -> np.ndarray:
             if name == "max_error":  # the largest error among the rows drawn
@@ -153,9 +164,9 @@ class RowsFamily(Family):
             return _from_sums(name, counts @ features)
 
         def jackknife() -> np.ndarray:
-            return _from_sums(name, state.size @ features - features)
+            return _from_sums(name, size @ features - features)
 
-        return Cells(state.size, np.zeros(state.size.shape[0], dtype=np.int64), evaluate,
+        return Cells(size, np.zeros(size.shape[0], dtype=np.int64), evaluate,
                      None if name == "max_error" else jackknife, 8 * 16,
                      unstratified=NO_CLASSES)
 

@@ -11,8 +11,8 @@ Analytic intervals (rows of weight one): ROC AUC ``delong``, ``delong-logit`` an
 ``newcombe`` from the distinct scores' class counts (DeLong's variance by grouped
 midranks); average precision and PR AUC ``logit`` (Boyd et al. 2013) and
 ``influence-logit`` (the influence function of AP,
-:func:`dartboard.uncertainty._asymptotic.ap_influence`). The formulas are in
-:mod:`dartboard.uncertainty._asymptotic` and :mod:`dartboard.uncertainty._analytic`.
+:func:`dartboard.uncertainty._analytic.ap_influence`). The formulas are in
+:mod:`dartboard.uncertainty._analytic`.
 ``auto`` keys on the smaller class.
 """
 
@@ -42,8 +42,8 @@ from dartboard.metrics._ranking import (
     pr_auc_from_groups,
 )
 from dartboard.metrics._sketches import BinnedScoreState
-from dartboard.uncertainty import _analytic, _asymptotic
-from dartboard.uncertainty._large import ovr_macro_auc_interval
+from dartboard.uncertainty import _analytic
+from dartboard.uncertainty._analytic_rows import ovr_macro_auc_interval
 from dartboard.uncertainty._methods import ROC_AUC_METHODS
 
 __all__ = ["FAMILY", "ScoreCells", "ScoresFamily"]
@@ -429,19 +429,19 @@ class ScoresFamily(Family):
         st = state.state()
         estimate = self.value(state, metric)
         if method == "newcombe":
-            return _asymptotic.newcombe_interval(estimate, *_classes(state), level)
+            return _analytic.newcombe_interval(estimate, *_classes(state), level)
         if method == "delong":
             terms = _analytic.delong_terms_grouped(st.pos, st.neg)
             return _analytic.delong_interval(terms[0], terms[1] + terms[2], level)
         if method == "delong-logit":
-            return _asymptotic.delong_logit(*_analytic.delong_terms_grouped(st.pos, st.neg),
+            return _analytic.delong_logit(*_analytic.delong_terms_grouped(st.pos, st.neg),
                                             level)
         if method == "logit":
-            return _asymptotic.boyd_logit(estimate, float(st.pos.sum()), level)
-        _, variance = _asymptotic.ap_influence(st.pos, st.neg)
+            return _analytic.boyd_logit(estimate, float(st.pos.sum()), level)
+        _, variance = _analytic.ap_influence(st.pos, st.neg)
         spread = estimate * (1.0 - estimate)
         se = float(np.sqrt(variance))
-        low, high = _asymptotic.logit_interval(
+        low, high = _analytic.logit_interval(
             estimate, se / spread if spread > 0 else float("nan"), level)
         return low, high, se
 

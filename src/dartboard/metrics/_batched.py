@@ -21,6 +21,7 @@ weighted average still follow the metric exactly.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -90,7 +91,7 @@ def batch_count_metric(name: str, classes: np.ndarray, matrices: np.ndarray,
 
 #: whole-target count metrics of multilabel indicators: from per-label stacks ("labels")
 #: or from the per-sample (TP, FP, FN) triples' weights ("samples")
-_MULTILABEL = {"accuracy_score": ("samples", cf.subset_accuracy),
+_MULTILABEL: dict[str, tuple[str, Callable[..., np.ndarray]]] = {"accuracy_score": ("samples", cf.subset_accuracy),
                "zero_one_loss": ("samples", cf.subset_error),
                "hamming_loss": ("labels", cf.label_error_rate)}
 

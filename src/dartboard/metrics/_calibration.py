@@ -55,6 +55,7 @@ from functools import partial
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._labels import positive_index
 from dartboard._results import Result
@@ -70,6 +71,7 @@ from dartboard._validation import (
     rescaled_weights,
     to_numpy,
 )
+from dartboard.metrics._mergeable import check_same_kind, resolve_metric
 from dartboard.metrics._probabilistic import (
     _binary_outcome,
     _encode_with_labels,
@@ -78,7 +80,6 @@ from dartboard.metrics._probabilistic import (
     check_range,
     proba_tolerance,
 )
-from dartboard.metrics._state import check_same_kind, resolve_metric
 from dartboard.metrics._top_label import (
     NotColumnIndices,
     matrix_error,
@@ -228,8 +229,8 @@ def _top_label_state(p: np.ndarray, t: np.ndarray, w: np.ndarray | None, labels:
     return _with_codes(run, p, t, labels, False, tolerance)
 
 
-def confidences(y_true: Any, y_proba: Any, sample_weight: Any, pos_label: Any,
-                multiclass: str, *, labels: Any = None, batch: bool = False
+def confidences(y_true: ArrayLike, y_proba: ArrayLike, sample_weight: ArrayLike | None, pos_label: Any,
+                multiclass: str, *, labels: ArrayLike | None = None, batch: bool = False
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, str]:
     """Checked (confidence, outcome, weights, kind): (n,) arrays, or (n, K) for
     classwise and marginal; ``kind`` is ``multiclass``, or ``"binary"`` for 1-D input.
@@ -278,9 +279,9 @@ def quantile_edges(conf: np.ndarray, n_bins: int) -> np.ndarray:
     return np.quantile(conf, np.linspace(0.0, 1.0, n_bins + 1), axis=0).T
 
 
-def binned_state(y_true: Any, y_proba: Any, n_bins: Any, strategy: Any, multiclass: Any,
-           sample_weight: Any, pos_label: Any, second_moment: bool,
-           labels: Any = None) -> CalibrationState:
+def binned_state(y_true: ArrayLike, y_proba: ArrayLike, n_bins: Any, strategy: Any, multiclass: Any,
+           sample_weight: ArrayLike | None, pos_label: Any, second_moment: bool,
+           labels: ArrayLike | None = None) -> CalibrationState:
     n_bins = check_int(n_bins, "n_bins", minimum=1, maximum=MAX_BINS)
     strategy = check_option(strategy, "strategy", STRATEGIES)
     multiclass = check_option(multiclass, "multiclass", MULTICLASS)
@@ -355,11 +356,11 @@ def decomposition_from_sums(weight: np.ndarray, sum_p: np.ndarray,
 
 # ---------------------------------------------------------------------- public
 
-def calibration_error(y_true: Any, y_proba: Any, *, n_bins: int = DEFAULT_N_BINS,
+def calibration_error(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = DEFAULT_N_BINS,
                       strategy: str = "uniform", norm: str = "l1",
                       multiclass: str = "top_label", debiased: bool = False,
-                      sample_weight: Any = None, pos_label: Any = None,
-                      labels: Any = None) -> float:
+                      sample_weight: ArrayLike | None = None, pos_label: Any = None,
+                      labels: ArrayLike | None = None) -> float:
     """Calibration error: ECE (``norm="l1"``), RMS (``"l2"``) or MCE (``"max"``).
 
     See the module docstring for the confidences, bins and formulas.
@@ -421,9 +422,9 @@ def calibration_error(y_true: Any, y_proba: Any, *, n_bins: int = DEFAULT_N_BINS
                                  state.multiclass))
 
 
-def brier_decomposition(y_true: Any, y_proba: Any, *, n_bins: int = 10,
-                        strategy: str = "uniform", sample_weight: Any = None,
-                        pos_label: Any = None, labels: Any = None) -> BrierDecomposition:
+def brier_decomposition(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 10,
+                        strategy: str = "uniform", sample_weight: ArrayLike | None = None,
+                        pos_label: Any = None, labels: ArrayLike | None = None) -> BrierDecomposition:
     """Brier score = reliability - resolution + uncertainty (+ within-bin terms).
 
     Murphy (1973) with the bins of :func:`calibration_error`; the within-bin
@@ -448,7 +449,7 @@ def brier_decomposition(y_true: Any, y_proba: Any, *, n_bins: int = 10,
     return decomposition_from_sums(state.weight, state.sum_p, state.sum_p2)
 
 
-def calibration_curve(y_true: Any, y_prob: Any, *, pos_label: Any = None, n_bins: int = 5,
+def calibration_curve(y_true: ArrayLike, y_prob: ArrayLike, *, pos_label: Any = None, n_bins: int = 5,
                       strategy: str = "uniform") -> tuple[np.ndarray, np.ndarray]:
     """Observed frequency and mean predicted probability per non-empty bin.
 
@@ -602,7 +603,7 @@ class CalibrationState:
 
     # ------------------------------------------------------------------ data in
 
-    def add(self, conf: Any, hit: Any, sample_weight: Any = None, *,
+    def add(self, conf: Any, hit: Any, sample_weight: ArrayLike | None = None, *,
             second_moment: bool = True, scratch: Scratch | None = None
             ) -> CalibrationState:
         """Add checked confidences and outcomes in place; return ``self``.
@@ -652,8 +653,8 @@ class CalibrationState:
             self.sum_p2[g] += np.bincount(key, weights=wc * c64,
                                           minlength=size).reshape(2, -1)
 
-    def update(self, y_true: Any, y_proba: Any, sample_weight: Any = None, *,
-               pos_label: Any = None, labels: Any = None) -> CalibrationState:
+    def update(self, y_true: ArrayLike, y_proba: ArrayLike, sample_weight: ArrayLike | None = None, *,
+               pos_label: Any = None, labels: ArrayLike | None = None) -> CalibrationState:
         """Add a batch of labels and probabilities in place; return ``self``.
 
         The batch is read as :func:`~dartboard.metrics.calibration_error` reads

@@ -15,6 +15,7 @@ from functools import partial
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._validation import (
     InvalidParameterError,
@@ -97,14 +98,14 @@ def _classification_table(y_true: Any, y_pred: Any, *, labels: Any = None,
 def _check_digits(digits: Any, *, optional: bool) -> None:
     if (digits is None and optional) or (
             digits is not None and not isinstance(digits, (bool, np.bool_))
-            and isinstance(digits, numbers.Integral) and digits >= 0):
+            and isinstance(digits, numbers.Integral) and int(digits) >= 0):
         return
     raise InvalidParameterError(f"digits must be {'None or ' if optional else ''}an integer "
                                 f">= 0; got {describe(digits)}")
 
 
-def classification_report(y_true: Any, y_pred: Any, *, labels: Any = None,
-                          target_names: Any = None, sample_weight: Any = None,
+def classification_report(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                          target_names: Any = None, sample_weight: ArrayLike | None = None,
                           digits: int = 2, output_dict: bool = False,
                           zero_division: Any = "warn") -> str | dict[str, Any]:
     """Text report of per-class precision, recall, F1 and support, and their averages.
@@ -134,21 +135,22 @@ def classification_report(y_true: Any, y_pred: Any, *, labels: Any = None,
     output_dict = check_bool(output_dict, "output_dict")
     state = _counts(y_true, y_pred, sample_weight)
     labels_given = labels is not None
-    labels = check_labels_argument(labels) if labels_given else state.classes
+    checked = check_labels_argument(labels) if labels_given else None
+    chosen = state.classes if checked is None else checked
     micro_is_accuracy = not state.multilabel and (
-        not labels_given or set(labels.tolist()) >= set(state.classes.tolist()))
-    if target_names is not None and len(labels) != len(target_names):
-        message = (f"labels size, {len(labels)}, does not match size of target_names, "
+        not labels_given or set(chosen.tolist()) >= set(state.classes.tolist()))
+    if target_names is not None and len(chosen) != len(target_names):
+        message = (f"labels size, {len(chosen)}, does not match size of target_names, "
                    f"{len(target_names)}")
         if not labels_given:
-            raise ValueError(f"Number of classes, {len(labels)}, does not match size of "
+            raise ValueError(f"Number of classes, {len(chosen)}, does not match size of "
                              f"target_names, {len(target_names)}. Try specifying the labels "
                              "parameter")
         cf.warn_outside(message, UserWarning)
     names = [str(t) for t in target_names] if target_names is not None else \
-        [str(c) for c in labels]
+        [str(c) for c in chosen]
     kw = dict(zero_division=zero_division)
-    p, r, f, s = _prfs(state, labels=labels if labels_given else None, average=None, **kw)
+    p, r, f, s = _prfs(state, labels=chosen if labels_given else None, average=None, **kw)
     # weighted supports are weight sums, printed as floats (as scikit-learn's)
     rows = list(zip(names, p, r, f, s if sample_weight is None else s.astype(np.float64)))
     support = np.sum([row[4] for row in rows])
@@ -156,9 +158,9 @@ def classification_report(y_true: Any, y_pred: Any, *, labels: Any = None,
     summary = []
     for average in averages:
         heading = "accuracy" if average == "micro" and micro_is_accuracy else f"{average} avg"
-        samples_state, left = (_set_counts(y_true, y_pred, sample_weight, labels, "samples")
+        samples_state, left = (_set_counts(y_true, y_pred, sample_weight, chosen, "samples")
                                if average == "samples" and labels_given
-                               else (state, labels if labels_given else None))
+                               else (state, chosen if labels_given else None))
         p, r, f, _ = _prfs(samples_state, labels=left, average=average, **kw)
         summary.append((heading, p, r, f, support))
     if output_dict:

@@ -27,6 +27,7 @@ from functools import partial
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._labels import (
     count_indicator_pairs,
@@ -35,6 +36,7 @@ from dartboard._labels import (
     indicator_sample_counts,
     integer_counts_fit,
 )
+from dartboard._typing import Average
 from dartboard._validation import (
     check_bool,
     check_consistent_length,
@@ -49,8 +51,8 @@ from dartboard.metrics._count_formulas import UndefinedMetricWarning
 from dartboard.metrics._count_formulas import (
     check_same_label_type as _check_same_label_type,
 )
+from dartboard.metrics._mergeable import check_same_kind
 from dartboard.metrics._registry import MetricSpec, get_spec, specs
-from dartboard.metrics._state import check_same_kind
 
 __all__ = [
     "ConfusionCounts",
@@ -137,10 +139,16 @@ class ConfusionCounts:
         """Whether this is the per-label (L, 2, 2) form of multilabel-indicator data."""
         return self.samples is not None
 
+    @property
+    def patterns(self) -> tuple[np.ndarray, np.ndarray]:
+        """``samples`` of multilabel counts: (per-sample triples, their weights)."""
+        assert self.samples is not None, "multilabel counts only"
+        return self.samples
+
     # ---------------------------------------------------------------- building
     @classmethod
-    def from_predictions(cls, y_true: Any, y_pred: Any, *, labels: Any = None,
-                         sample_weight: Any = None,
+    def from_predictions(cls, y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                         sample_weight: ArrayLike | None = None,
                          names: tuple[str, str] = ("y_true", "y_pred"),
                          scale_free: bool = False) -> ConfusionCounts:
         """Count the label pairs of ``y_true`` and ``y_pred``.
@@ -169,7 +177,7 @@ class ConfusionCounts:
         labels = check_labels_argument(labels)
         return state if labels is None else state.with_classes(labels)
 
-    def update(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> ConfusionCounts:
+    def update(self, y_true: ArrayLike, y_pred: ArrayLike, sample_weight: ArrayLike | None = None) -> ConfusionCounts:
         """Add a batch of predictions in place and return ``self``."""
         merged = self.merge(ConfusionCounts.from_predictions(y_true, y_pred,
                                                              sample_weight=sample_weight))
@@ -203,14 +211,14 @@ class ConfusionCounts:
         if self.n_classes != other.n_classes:
             raise ValueError(f"cannot merge multilabel counts of {self.n_classes} and "
                              f"{other.n_classes} labels")
-        triples = np.concatenate([self.samples[0], other.samples[0]])
-        weights = np.concatenate([self.samples[1], other.samples[1]])
+        triples = np.concatenate([self.patterns[0], other.patterns[0]])
+        weights = np.concatenate([self.patterns[1], other.patterns[1]])
         triples, inverse = np.unique(triples, axis=0, return_inverse=True)
         summed = np.zeros(triples.shape[0], dtype=weights.dtype)
         np.add.at(summed, inverse.ravel(), weights)
         return ConfusionCounts(self.classes, self.matrix + other.matrix, (triples, summed))
 
-    def with_classes(self, labels: Any) -> ConfusionCounts:
+    def with_classes(self, labels: ArrayLike | None) -> ConfusionCounts:
         """Return a copy whose classes include ``labels`` (new ones with zero counts)."""
         if self.multilabel:
             raise ValueError("the labels of multilabel counts are their columns; they cannot "
@@ -239,9 +247,9 @@ class ConfusionCounts:
     @property
     def total(self) -> float:
         """Number of samples (or total sample weight)."""
-        return self.samples[1].sum() if self.multilabel else self.matrix.sum()
+        return self.patterns[1].sum() if self.multilabel else self.matrix.sum()
 
-    def index_of(self, labels: Any, *, name: str = "labels") -> np.ndarray:
+    def index_of(self, labels: ArrayLike | None, *, name: str = "labels") -> np.ndarray:
         """Positions of ``labels`` in ``classes``; unknown labels raise."""
         labels = np.asarray(labels)
         _check_same_label_type(self.classes, labels, name=name)
@@ -287,7 +295,7 @@ class ConfusionCounts:
                 and np.array_equal(self.matrix, other.matrix)
                 and (self.samples is None) == (other.samples is None)
                 and (self.samples is None or all(
-                    np.array_equal(a, b) for a, b in zip(self.samples, other.samples))))
+                    np.array_equal(a, b) for a, b in zip(self.samples, other.patterns))))
 
     __hash__ = None  # type: ignore[assignment]  # mutable state
 
@@ -346,8 +354,8 @@ def _state_counts(state: ConfusionCounts, average: Any, labels: Any, pos_label: 
         if labels is not None:
             raise ValueError("average='samples' of multilabel counts takes every label; "
                              "select the columns before counting")
-        counts = cf.sample_counts(state.samples[0], state.n_classes)
-        return counts, np.ones(counts["tp"].shape, bool), state.samples[1]
+        counts = cf.sample_counts(state.patterns[0], state.n_classes)
+        return counts, np.ones(counts["tp"].shape, bool), state.patterns[1]
     m, mask = _stack(state)
     counts, mask = cf.set_counts(m, mask, state.classes, average, labels, pos_label,
                                  single=True, multilabel=state.multilabel)
@@ -389,8 +397,10 @@ def _proportion_from(state: ConfusionCounts, spec: MetricSpec, *, labels: Any = 
                      pos_label: Any = 1, average: str | None = "binary",
                      zero_division: Any = "warn") -> Any:
     """A set-wise proportion (``spec.proportion``) of one state."""
-    return _set_value(state, partial(cf.proportion, spec.proportion), title=_title(spec.name),
-                      samples=cf.samples_called(spec.proportion[1]), average=average,
+    proportion = spec.proportion
+    assert proportion is not None
+    return _set_value(state, partial(cf.proportion, proportion), title=_title(spec.name),
+                      samples=cf.samples_called(proportion[1]), average=average,
                       labels=labels, pos_label=pos_label, zero_division=zero_division)
 
 
@@ -404,8 +414,9 @@ def _prfs(state: ConfusionCounts, *, beta: float = 1.0, labels: Any = None,
     samplewise = weight is not None
     support = counts["tp"] + counts["fn"]
     out = []
-    for key, formula in (("precision", get_spec("precision_score").proportion),
-                         ("recall", get_spec("recall_score").proportion)):
+    for key in ("precision", "recall"):
+        formula = get_spec(f"{key}_score").proportion
+        assert formula is not None  # both are proportions in the registry
         num, den = cf.proportion(formula, counts)
         values = cf.ratio_values(num, den, zero_division, title=key.capitalize(),
                                  samples=cf.samples_called(formula[1]), single=True,
@@ -443,7 +454,7 @@ def _formula_from(state: ConfusionCounts, name: str, **kwargs: Any) -> float:
 
 def _subset_accuracy(state: ConfusionCounts, normalize: bool = True) -> float:
     """Multilabel accuracy: the weight of the samples whose every label is right."""
-    return float(cf.subset_accuracy(*state.samples, normalize=normalize))
+    return float(cf.subset_accuracy(*state.patterns, normalize=normalize))
 
 
 def _multilabel_confusion_matrix_from(state: ConfusionCounts, *, labels: Any = None
@@ -498,9 +509,9 @@ def _confusion_matrix_from(state: ConfusionCounts, *, labels: Any = None,
 
 
 # count metrics computed other than by a registry proportion or a whole-matrix formula
-_SPECIAL = {"confusion_matrix": _confusion_matrix_from, "f1_score": _f1_from,
-            "fbeta_score": _fbeta_from,
-            "multilabel_confusion_matrix": _multilabel_confusion_matrix_from}
+_SPECIAL: dict[str, Callable[..., Any]] = {
+    "confusion_matrix": _confusion_matrix_from, "f1_score": _f1_from,
+    "fbeta_score": _fbeta_from, "multilabel_confusion_matrix": _multilabel_confusion_matrix_from}
 
 
 def _from_counts(name: str) -> Callable[..., Any] | None:
@@ -534,8 +545,8 @@ def _computable() -> list[str]:
 
 # ------------------------------------------------------------------ public functions
 
-def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None,
-                     sample_weight: Any = None, normalize: str | None = None) -> np.ndarray:
+def confusion_matrix(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                     sample_weight: ArrayLike | None = None, normalize: str | None = None) -> np.ndarray:
     """Confusion matrix ``C[i, j]``: samples of true class i predicted as class j.
 
     Drop-in for :func:`sklearn.metrics.confusion_matrix`.
@@ -573,8 +584,8 @@ def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None,
     return cm
 
 
-def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
-                                labels: Any = None, samplewise: bool = False) -> np.ndarray:
+def multilabel_confusion_matrix(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
+                                labels: ArrayLike | None = None, samplewise: bool = False) -> np.ndarray:
     """One 2 x 2 confusion matrix ``[[TN, FP], [FN, TP]]`` per label (or class).
 
     Multilabel-indicator input (2-D 0/1 arrays): one matrix per column (``labels``
@@ -605,8 +616,8 @@ def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any 
         t, p = pair
         w = check_sample_weight(sample_weight, t.shape[0], allow_negative=True)
         if labels is not None:
-            idx = cf.indicator_labels(labels, t.shape[1])
-            t, p = t[:, idx], p[:, idx]
+            chosen = cf.indicator_labels(labels, t.shape[1])
+            t, p = t[:, chosen], p[:, chosen]
         # the samples' counts over their labels: the column sums of the transposes
         counts = count_indicator_pairs(t.T, p.T)
         return counts if w is None else counts * w[:, None, None]
@@ -621,8 +632,8 @@ def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any 
                                              labels=labels)
 
 
-def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
-                   sample_weight: Any = None) -> float:
+def accuracy_score(y_true: ArrayLike, y_pred: ArrayLike, *, normalize: bool = True,
+                   sample_weight: ArrayLike | None = None) -> float:
     """Fraction (or, with ``normalize=False``, number) of correctly classified samples.
 
     ``accuracy = (TP + TN) / N``, the trace of the confusion matrix over its total.
@@ -691,9 +702,10 @@ _AVERAGE_DOC = """
 
 def _count_metric(name: str, formula: str, example: str) -> Callable[..., Any]:
     impl = _from_counts(name)
+    assert impl is not None, name  # every count metric computes from its counts
 
-    def metric(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
-               average: str | None = "binary", sample_weight: Any = None,
+    def metric(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None, pos_label: Any = 1,
+               average: Average | None = "binary", sample_weight: ArrayLike | None = None,
                zero_division: Any = "warn") -> Any:
         state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
         return impl(state, labels=labels, pos_label=pos_label, average=average,
@@ -743,9 +755,9 @@ jaccard_score = _count_metric(
     "    >>> jaccard_score([0, 1, 1, 0], [1, 1, 0, 0])\n    0.3333333333333333\n")
 
 
-def f1_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
-             average: str | None = "binary", sample_weight: Any = None,
-             zero_division: Any = "warn") -> Any:
+def f1_score(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None, pos_label: Any = 1,
+             average: Average | None = "binary", sample_weight: ArrayLike | None = None,
+             zero_division: Any = "warn") -> float | np.ndarray:
     state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
     return _f1_from(state, labels=labels, pos_label=pos_label, average=average,
                     zero_division=zero_division)
@@ -758,9 +770,9 @@ f1_score.__doc__ = (
     "\n    Examples\n    --------\n    >>> f1_score([0, 1, 1, 0], [1, 1, 0, 0])\n    0.5\n")
 
 
-def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = None,
-                pos_label: Any = 1, average: str | None = "binary",
-                sample_weight: Any = None, zero_division: Any = "warn") -> Any:
+def fbeta_score(y_true: ArrayLike, y_pred: ArrayLike, *, beta: float, labels: ArrayLike | None = None,
+                pos_label: Any = 1, average: Average | None = "binary",
+                sample_weight: ArrayLike | None = None, zero_division: Any = "warn") -> float | np.ndarray:
     state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
     return _fbeta_from(state, beta=beta, labels=labels, pos_label=pos_label, average=average,
                        zero_division=zero_division)
@@ -777,12 +789,12 @@ fbeta_score.__doc__ = (
     "    0.5\n")
 
 
-def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1.0,
-                                    labels: Any = None, pos_label: Any = 1,
-                                    average: str | None = None,
+def precision_recall_fscore_support(y_true: ArrayLike, y_pred: ArrayLike, *, beta: float = 1.0,
+                                    labels: ArrayLike | None = None, pos_label: Any = 1,
+                                    average: Average | None = None,
                                     warn_for: tuple[str, ...] = ("precision", "recall",
                                                                  "f-score"),
-                                    sample_weight: Any = None,
+                                    sample_weight: ArrayLike | None = None,
                                     zero_division: Any = "warn") -> tuple[Any, Any, Any, Any]:
     """Precision, recall, F-beta and support in one call (support is None if averaged).
 
@@ -800,7 +812,7 @@ def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1
                  warn_for=warn_for, zero_division=zero_division)
 
 
-def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
+def matthews_corrcoef(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Matthews correlation coefficient; Gorodkin's R_K for several classes.
 
     Binary: ``(TP TN - FP FN) / sqrt((TP + FP)(TP + FN)(TN + FP)(TN + FN))``. A zero
@@ -815,7 +827,7 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) ->
                          "matthews_corrcoef")
 
 
-def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
+def balanced_accuracy_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                             adjusted: bool = False) -> float:
     """Mean per-class recall; ``adjusted=True`` rescales so that chance is 0.
 
@@ -832,8 +844,8 @@ def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = No
                          adjusted=adjusted)
 
 
-def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: str | None = None,
-                      sample_weight: Any = None,
+def cohen_kappa_score(y1: ArrayLike, y2: ArrayLike, *, labels: ArrayLike | None = None, weights: str | None = None,
+                      sample_weight: ArrayLike | None = None,
                       replace_undefined_by: float = np.nan) -> float:
     """Cohen's kappa (p_o - p_e) / (1 - p_e), optionally linear/quadratic weighted.
 

@@ -27,6 +27,7 @@ import numbers
 import os
 import sys
 import warnings
+from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -67,7 +68,8 @@ class UndefinedMetricWarning(_SklearnUndefinedMetricWarning):
 def warn_outside(message: str, category: type[Warning] = UndefinedMetricWarning) -> None:
     """Warn at the first frame outside dartboard: the caller's line, however deep the
     call (what Python 3.12's ``skip_file_prefixes`` does)."""
-    frame, level = sys._getframe(1), 2
+    frame: FrameType | None = sys._getframe(1)
+    level = 2
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
         frame, level = frame.f_back, level + 1
     warnings.warn(message, category, stacklevel=level)
@@ -90,7 +92,7 @@ def check_beta(beta: Any) -> float:
     """F-beta's beta: a non-negative number (inf allowed: recall)."""
     if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
         raise TypeError(f"beta must be a non-negative number; got {beta!r}")
-    if np.isnan(beta) or beta < 0:
+    if np.isnan(float(beta)) or float(beta) < 0:
         raise ValueError(f"beta must be a non-negative number; got {beta!r}")
     return float(beta)
 
@@ -218,7 +220,10 @@ def proportion(terms: tuple[str, tuple[str, ...]], counts: dict[str, np.ndarray]
                ) -> tuple[np.ndarray, np.ndarray]:
     """(numerator, denominator) of a proportion ``(num, (den terms...))``."""
     num, den = terms
-    return counts[num], sum(counts[d] for d in den)
+    total = 0 + counts[den[0]]  # a new array, as sum() gives
+    for d in den[1:]:
+        total = total + counts[d]
+    return counts[num], total
 
 
 def fbeta(beta: float, counts: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -311,7 +316,7 @@ def set_metric(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarray, *, f
 
 # ------------------------------------------------------------------ whole-matrix metrics
 
-def accuracy(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *, normalize: bool = True,
+def accuracy(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarray, *, normalize: bool = True,
              single: bool = False, as_nan: bool = False) -> np.ndarray:
     """(TP + TN) / N: the trace over the total (nan for no samples)."""
     normalize = check_bool(normalize, "normalize")
@@ -324,7 +329,7 @@ def accuracy(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *, normalize:
     return _ratio(correct, total, np.nan)
 
 
-def matthews_corrcoef(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *,
+def matthews_corrcoef(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarray, *,
                       single: bool = False, as_nan: bool = False) -> np.ndarray:
     """Gorodkin's R_K (binary: the MCC); a zero denominator gives 0.0."""
     t_sum = m.sum(axis=-1)
@@ -338,7 +343,7 @@ def matthews_corrcoef(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *,
     return np.where(den == 0, 0.0, cov_ytyp / np.sqrt(np.where(den == 0, 1.0, den)))
 
 
-def balanced_accuracy(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *,
+def balanced_accuracy(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarray, *,
                       adjusted: bool = False, single: bool = False,
                       as_nan: bool = False) -> np.ndarray:
     """Mean recall over the classes in y_true; ``adjusted`` rescales chance to 0."""
@@ -369,7 +374,7 @@ def balanced_accuracy(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *,
     return score
 
 
-def cohen_kappa(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *, labels: Any = None,
+def cohen_kappa(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarray, *, labels: Any = None,
                 weights: str | None = None, replace_undefined_by: float = np.nan,
                 single: bool = False, as_nan: bool = False) -> np.ndarray:
     """Cohen's kappa 1 - sum(w C) / sum(w E), E the outer product of the margins over N.
@@ -416,7 +421,7 @@ def cohen_kappa(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *, labels:
     return np.where(bad, fill, 1.0 - num / np.where(bad, 1.0, den))
 
 
-def error_rate(m: np.ndarray, mask: np.ndarray, classes: np.ndarray, *,
+def error_rate(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarray, *,
                normalize: bool = True, single: bool = False,
                as_nan: bool = False) -> np.ndarray:
     """(FP + FN) / N = 1 - accuracy (the Hamming and zero-one losses of 1-D labels)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._validation import as_float_array, check_bool, check_consistent_length
 from dartboard.metrics._ranking import (
@@ -24,10 +25,10 @@ from dartboard.metrics._ranking import (
 
 __all__ = ["auc", "det_curve"]
 
-_trapezoid = getattr(np, "trapezoid", None) or np.trapz
+_trapezoid = getattr(np, "trapezoid", None) or np.trapz  # type: ignore[attr-defined]  # numpy < 2
 
 
-def auc(x: Any, y: Any) -> float:
+def auc(x: ArrayLike, y: ArrayLike) -> float:
     """Area under the curve through the points (x, y) by the trapezoid rule.
 
     ``x`` must be monotone. For the area under a ROC curve of scores use
@@ -53,7 +54,7 @@ def auc(x: Any, y: Any) -> float:
     return float(direction * _trapezoid(y, x))
 
 
-def det_curve(y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: Any = None,
+def det_curve(y_true: ArrayLike, y_score: ArrayLike, pos_label: Any = None, sample_weight: ArrayLike | None = None,
               drop_intermediate: bool = False
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Detection error tradeoff: false positive and false negative rates by threshold.

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._labels import encode_labels
 from dartboard._validation import (
@@ -23,7 +24,6 @@ from dartboard._validation import (
     label_array,
     to_numpy,
 )
-from dartboard.metrics._deviance import _too_few
 from dartboard.metrics._probabilistic import (
     _binary_outcome,
     _encode_with_labels,
@@ -34,6 +34,7 @@ from dartboard.metrics._probabilistic import (
     log_loss,
     renamed_y_proba,
 )
+from dartboard.metrics._regression_losses import _too_few
 
 __all__ = ["d2_brier_score", "d2_log_loss_score"]
 
@@ -86,8 +87,8 @@ def _ratio(numerator: float, denominator: float) -> float:
         return float(1 - np.float64(numerator) / np.float64(denominator))
 
 
-def d2_log_loss_score(y_true: Any, y_proba: Any = None, *, sample_weight: Any = None,
-                      labels: Any = None, y_pred: Any = "deprecated") -> float:
+def d2_log_loss_score(y_true: ArrayLike, y_proba: ArrayLike | None = None, *, sample_weight: ArrayLike | None = None,
+                      labels: ArrayLike | None = None, y_pred: Any = "deprecated") -> float:
     """D^2 of the log loss: ``1 - LL(y, p) / LL(y, class frequencies)``.
 
     The null model predicts each class's (weighted) frequency in ``y_true``.
@@ -109,8 +110,8 @@ def d2_log_loss_score(y_true: Any, y_proba: Any = None, *, sample_weight: Any = 
     return _ratio(numerator, -float(np.dot(weights, np.log(prior))))
 
 
-def d2_brier_score(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
-                   pos_label: Any = None, labels: Any = None) -> float:
+def d2_brier_score(y_true: ArrayLike, y_proba: ArrayLike, *, sample_weight: ArrayLike | None = None,
+                   pos_label: Any = None, labels: ArrayLike | None = None) -> float:
     """D^2 of the Brier score: ``1 - BS(y, p) / BS(y, class frequencies)``.
 
     The null model's Brier score is ``1 - sum_c f_c^2`` for class frequencies

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._labels import encode_labels
 from dartboard._validation import (
@@ -42,8 +43,8 @@ from dartboard._validation import (
     describe,
     label_array,
 )
+from dartboard.metrics._classification_losses import _average, _dense, _target_kind
 from dartboard.metrics._confusion import UndefinedMetricWarning
-from dartboard.metrics._count_extra import _average, _dense, _target_kind
 from dartboard.metrics._probabilistic import _encode_with_labels
 
 __all__ = ["coverage_error", "dcg_score", "label_ranking_average_precision_score",
@@ -63,6 +64,14 @@ def _row_blocks(n: int, per_row: int) -> list[tuple[int, int]]:
 
 
 # ------------------------------------------------------------------ top-k accuracy
+
+@overload
+def _check_k(k: Any, name: str = ..., allow_none: Literal[False] = ...) -> int: ...
+
+
+@overload
+def _check_k(k: Any, name: str = ..., *, allow_none: bool) -> int | None: ...
+
 
 def _check_k(k: Any, name: str = "k", allow_none: bool = False) -> int | None:
     if k is None and allow_none:
@@ -151,8 +160,8 @@ def _top_k_hits(s: np.ndarray, codes: np.ndarray, k: int) -> np.ndarray:
     return hits
 
 
-def top_k_accuracy_score(y_true: Any, y_score: Any, *, k: int = 2, normalize: bool = True,
-                         sample_weight: Any = None, labels: Any = None) -> float:
+def top_k_accuracy_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int = 2, normalize: bool = True,
+                         sample_weight: ArrayLike | None = None, labels: ArrayLike | None = None) -> float:
     """Fraction of samples whose true class is among the k highest scores.
 
     ``y_score`` is (n_samples, n_classes) in the order of the sorted classes (or of
@@ -250,8 +259,8 @@ def _dcg(t: np.ndarray, s: np.ndarray, discount: np.ndarray, ignore_ties: bool
     return per_group.reshape(n, n_labels).sum(axis=1)
 
 
-def dcg_score(y_true: Any, y_score: Any, *, k: int | None = None, log_base: float = 2,
-              sample_weight: Any = None, ignore_ties: bool = False) -> float:
+def dcg_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int | None = None, log_base: float = 2,
+              sample_weight: ArrayLike | None = None, ignore_ties: bool = False) -> float:
     """Discounted cumulative gain, averaged over samples (module docstring).
 
     Drop-in for :func:`sklearn.metrics.dcg_score`.
@@ -271,7 +280,7 @@ def dcg_score(y_true: Any, y_score: Any, *, k: int | None = None, log_base: floa
     return _average(_dcg(t, s, _discount(t.shape[1], k, log_base), ignore_ties), w)
 
 
-def ndcg_score(y_true: Any, y_score: Any, *, k: int | None = None, sample_weight: Any = None,
+def ndcg_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int | None = None, sample_weight: ArrayLike | None = None,
                ignore_ties: bool = False) -> float:
     """Normalised DCG in [0, 1]: DCG over the DCG of the ideal order, averaged.
 
@@ -322,8 +331,8 @@ def _pairs(s: np.ndarray, lo: int, hi: int) -> np.ndarray:
     return block[:, None, :] >= block[:, :, None]
 
 
-def label_ranking_average_precision_score(y_true: Any, y_score: Any, *,
-                                          sample_weight: Any = None) -> float:
+def label_ranking_average_precision_score(y_true: ArrayLike, y_score: ArrayLike, *,
+                                          sample_weight: ArrayLike | None = None) -> float:
     """Label ranking average precision (LRAP), in (0, 1] (module docstring).
 
     Drop-in for :func:`sklearn.metrics.label_ranking_average_precision_score`.
@@ -349,7 +358,7 @@ def label_ranking_average_precision_score(y_true: Any, y_score: Any, *,
     return _average(out, w)
 
 
-def label_ranking_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> float:
+def label_ranking_loss(y_true: ArrayLike, y_score: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Fraction of (relevant, irrelevant) label pairs ranked wrongly, averaged.
 
     A pair counts as wrong when the irrelevant label scores at least as high as the
@@ -376,7 +385,7 @@ def label_ranking_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None) 
     return _average(loss, w)
 
 
-def coverage_error(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> float:
+def coverage_error(y_true: ArrayLike, y_score: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Mean number of top-scored labels needed to cover all relevant ones.
 
     Ties count against the model (all labels tied with the lowest-scored relevant

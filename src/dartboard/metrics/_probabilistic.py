@@ -18,6 +18,7 @@ import warnings
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._labels import (
     encode_labels,
@@ -134,7 +135,9 @@ def _is_indicator(y_true: Any) -> bool:
 def _indicator_iv(y_true: Any, p: np.ndarray, tolerance: float, sample_weight: Any
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """A 2-D indicator ``y_true`` of the shape of ``y_proba``, as float, and weights."""
-    t, _ = indicator_pair(y_true, y_true)
+    pair = indicator_pair(y_true, y_true)
+    assert pair is not None  # the caller saw an indicator
+    t = pair[0]
     if t.shape != p.shape:
         raise ValueError(f"a 2-D y_true must have the shape of y_proba {p.shape}; got "
                          f"{t.shape}")
@@ -179,15 +182,15 @@ def _row_sums(p: np.ndarray) -> np.ndarray:
 
 
 def _check_base(base: Any) -> float:
-    if isinstance(base, bool) or not isinstance(base, numbers.Real) or not base > 0 \
+    if isinstance(base, bool) or not isinstance(base, numbers.Real) or not float(base) > 0 \
             or base == 1 or not math.isfinite(base):
         raise ValueError(f"base must be a positive number other than 1 (e, 2 or 10); "
                          f"got {base!r}")
     return float(base)
 
 
-def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True,
-             sample_weight: Any = None, labels: Any = None, y_pred: Any = "deprecated",
+def log_loss(y_true: ArrayLike, y_proba: ArrayLike | None = None, *, normalize: bool = True,
+             sample_weight: ArrayLike | None = None, labels: ArrayLike | None = None, y_pred: Any = "deprecated",
              base: float = math.e) -> float:
     """Log loss (cross-entropy) ``-(1/n) sum_i log_b p_i[y_i]``.
 
@@ -231,7 +234,7 @@ def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True,
     return float(total / _weight_sum(w) if normalize else total)
 
 
-def renamed_y_proba(y_pred: Any, y_proba: Any) -> Any:
+def renamed_y_proba(y_pred: ArrayLike, y_proba: ArrayLike | None) -> Any:
     """scikit-learn 1.9's rename of ``y_pred`` to ``y_proba`` (log loss and its D^2): the
     old name still works, with scikit-learn's FutureWarning; both given is an error."""
     if isinstance(y_pred, str) and y_pred == "deprecated":
@@ -244,8 +247,8 @@ def renamed_y_proba(y_pred: Any, y_proba: Any) -> Any:
     return y_pred
 
 
-def log_loss_terms(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
-                   labels: Any = None, base: float = math.e
+def log_loss_terms(y_true: ArrayLike, y_proba: ArrayLike, *, sample_weight: ArrayLike | None = None,
+                   labels: ArrayLike | None = None, base: float = math.e
                    ) -> tuple[np.ndarray, np.ndarray | None]:
     """Per-sample log losses ``-log_b p_i[y_i]`` and the checked sample weights.
 
@@ -296,8 +299,8 @@ def _binary_outcome(y_true: np.ndarray, pos_label: Any, refuse_absent: bool = Fa
     return (enc.codes[0] == code).astype(np.float64)
 
 
-def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
-                     pos_label: Any = None, labels: Any = None,
+def brier_score_loss(y_true: ArrayLike, y_proba: ArrayLike, *, sample_weight: ArrayLike | None = None,
+                     pos_label: Any = None, labels: ArrayLike | None = None,
                      scale_by_half: Any = "auto") -> float:
     """Brier score: mean squared difference between one-hot outcomes and probabilities.
 
@@ -328,8 +331,8 @@ def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
     return float(np.dot(per_sample, w.astype(np.float64, copy=False)) / _weight_sum(w))
 
 
-def brier_terms(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
-                pos_label: Any = None, labels: Any = None, scale_by_half: Any = "auto"
+def brier_terms(y_true: ArrayLike, y_proba: ArrayLike, *, sample_weight: ArrayLike | None = None,
+                pos_label: Any = None, labels: ArrayLike | None = None, scale_by_half: Any = "auto"
                 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Per-sample Brier terms (already scaled) and the checked sample weights.
 

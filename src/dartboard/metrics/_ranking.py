@@ -29,8 +29,10 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._labels import encode_labels, positive_index, positive_label, same_label
+from dartboard._typing import Average
 from dartboard._validation import (
     as_float_array,
     check_bool,
@@ -40,7 +42,7 @@ from dartboard._validation import (
     to_numpy,
 )
 from dartboard.metrics._confusion import UndefinedMetricWarning
-from dartboard.metrics._state import check_same_kind, resolve_metric
+from dartboard.metrics._mergeable import check_same_kind, resolve_metric
 
 __all__ = [
     "ScoreState",
@@ -273,7 +275,7 @@ def _scores_iv(y_true: Any, y_score: Any, sample_weight: Any, *, score_ndim: Any
     return enc, s, _positive_weight(w) if positive_weight else w
 
 
-def binary_positive(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
+def binary_positive(y_true: ArrayLike, y_score: ArrayLike, pos_label: Any, sample_weight: ArrayLike | None,
                      *, multiclass_ok: bool, positive_weight: bool = True,
                      refuse_absent: bool = False
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, Any]:
@@ -343,8 +345,8 @@ class ScoreState:
         self.pos_label = pos_label
 
     @classmethod
-    def from_scores(cls, y_true: Any, y_score: Any, *, pos_label: Any = None,
-                    sample_weight: Any = None) -> ScoreState:
+    def from_scores(cls, y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Any = None,
+                    sample_weight: ArrayLike | None = None) -> ScoreState:
         """Build the state of one batch (``pos_label`` inferred as in :func:`roc_curve`).
 
         An empty batch gives an empty state (the identity of :meth:`merge`).
@@ -356,7 +358,7 @@ class ScoreState:
         distinct, pos, neg = group_scores(positive, s, w)
         return cls(distinct, pos, neg, pos_label=label)
 
-    def update(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> ScoreState:
+    def update(self, y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | None = None) -> ScoreState:
         """Add a batch in place (with this state's ``pos_label``) and return ``self``."""
         batch = ScoreState.from_scores(y_true, y_score, pos_label=self.pos_label,
                                        sample_weight=sample_weight)
@@ -435,7 +437,7 @@ _FROM_STATE: dict[str, Callable[..., Any]] = {
 
 # ------------------------------------------------------------------ curves
 
-def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None,
+def roc_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Any = None, sample_weight: ArrayLike | None = None,
               drop_intermediate: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Receiver operating characteristic: FPR and TPR at every distinct threshold.
 
@@ -473,8 +475,8 @@ def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight
     return _roc_from_groups(*group_scores(positive, s, w), drop_intermediate)
 
 
-def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None,
-                           sample_weight: Any = None, drop_intermediate: bool = False
+def precision_recall_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Any = None,
+                           sample_weight: ArrayLike | None = None, drop_intermediate: bool = False
                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Precision and recall at every distinct threshold (increasing thresholds).
 
@@ -652,7 +654,7 @@ def _multiclass_auc(enc: Any, s: np.ndarray, w: np.ndarray | None, labels: Any,
     if not np.allclose(1, s.sum(axis=1)):
         raise ValueError("Target scores need to be probabilities for multiclass roc_auc, "
                          "i.e. they should sum up to 1.0 over classes")
-    options = ("macro", "weighted", None)
+    options: tuple[str | None, ...] = ("macro", "weighted", None)
     if multi_class == "ovr":
         options = ("micro",) + options
     if average not in options:
@@ -700,9 +702,9 @@ def _multiclass_auc(enc: Any, s: np.ndarray, w: np.ndarray | None, labels: Any,
     return _average_columns(auc, onehot, s, w, average)
 
 
-def roc_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
-                  sample_weight: Any = None, max_fpr: float | None = None,
-                  multi_class: str = "raise", labels: Any = None) -> Any:
+def roc_auc_score(y_true: ArrayLike, y_score: ArrayLike, *, average: Average | None = "macro",
+                  sample_weight: ArrayLike | None = None, max_fpr: float | None = None,
+                  multi_class: str = "raise", labels: ArrayLike | None = None) -> float | np.ndarray:
     """Area under the ROC curve, exact under ties: ``P(s+ > s-) + 0.5 P(s+ = s-)``.
 
     Drop-in for :func:`sklearn.metrics.roc_auc_score`. Binary ``y_true`` with 1-D
@@ -736,9 +738,9 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
     enc, s, w = _scores_iv(y_true, y_score, sample_weight, score_ndim=(1, 2))
     if not hasattr(enc, "classes"):
         onehot, w = _multilabel_iv(enc, s, sample_weight)
-        full = max_fpr is None or max_fpr == 1.0
-        return _average_columns(_binary_auc(max_fpr), onehot, s, w, average,
-                                _rowwise_auc if full else _rowwise_partial_auc(max_fpr))
+        rowwise = _rowwise_auc if max_fpr is None or max_fpr == 1.0 \
+            else _rowwise_partial_auc(max_fpr)
+        return _average_columns(_binary_auc(max_fpr), onehot, s, w, average, rowwise)
     if enc.n_classes > 2 or (s.ndim == 2 and s.shape[1] > 2):
         if max_fpr is not None and max_fpr != 1.0:
             raise ValueError("Partial AUC computation not available in multiclass setting, "
@@ -783,8 +785,8 @@ def _precision_score_iv(y_true: Any, y_score: Any, pos_label: Any, sample_weight
     return binary(enc.codes[0] == code, s, w)
 
 
-def average_precision_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
-                            pos_label: Any = 1, sample_weight: Any = None) -> Any:
+def average_precision_score(y_true: ArrayLike, y_score: ArrayLike, *, average: Average | None = "macro",
+                            pos_label: Any = 1, sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Average precision ``AP = sum_k (R_k - R_{k-1}) P_k``, the step-wise PR area.
 
     Drop-in for :func:`sklearn.metrics.average_precision_score` (no interpolation).
@@ -803,8 +805,8 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: str | None = 
                                _binary_ap, _rowwise_ap)
 
 
-def pr_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
-                 pos_label: Any = 1, sample_weight: Any = None) -> Any:
+def pr_auc_score(y_true: ArrayLike, y_score: ArrayLike, *, average: Average | None = "macro",
+                 pos_label: Any = 1, sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Trapezoidal area under the precision-recall curve.
 
     The curve is :func:`precision_recall_curve`'s, starting at (recall 0,

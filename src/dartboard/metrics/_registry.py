@@ -27,7 +27,9 @@ import dataclasses
 import importlib
 from collections.abc import Callable, Iterable
 from functools import cache
-from typing import Any
+from typing import Any, get_args
+
+from dartboard._typing import RegistryTask
 
 __all__ = ["FAMILIES", "INPUTS", "KINDS", "TASKS", "MetricSpec", "ResolvedMetric", "get_spec",
            "resolve_metric", "spec_for", "specs"]
@@ -40,7 +42,7 @@ FAMILIES = ("counts", "scores", "means", "rows", "errors", "calibration")
 #: what the second argument of a metric holds
 INPUTS = ("labels", "scores", "probabilities", "values")
 #: the tasks an evaluation reports on
-TASKS = ("binary", "multiclass", "regression")
+TASKS: tuple[str, ...] = get_args(RegistryTask)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,7 +106,7 @@ class MetricSpec:
         smallest class for ranking metrics and the number of samples
         otherwise. Empty: ``default_interval`` always.
     asymptotic : tuple of str
-        Large-sample interval methods (:mod:`dartboard.uncertainty._asymptotic`)
+        Large-sample interval methods (:mod:`dartboard.uncertainty._analytic`)
         that apply besides ``default_interval``: ``delong-logit`` and
         ``newcombe`` (binary ROC AUC), ``influence-logit`` (multiclass one-vs-rest macro ROC AUC; AP and
         PR AUC), ``logit`` (AP and PR AUC), ``t`` (a mean of per-sample terms).
@@ -208,10 +210,10 @@ _RANK = "dartboard.metrics._ranking"
 _PROB = "dartboard.metrics._probabilistic"
 _REG = "dartboard.metrics._regression"
 _SIM = "dartboard.metrics._similarity"
-_CX = "dartboard.metrics._count_extra"
+_CLS_LOSS = "dartboard.metrics._classification_losses"
 _LR = "dartboard.metrics._label_ranking"
 _CUR = "dartboard.metrics._curves"
-_DEV = "dartboard.metrics._deviance"
+_REG_LOSS = "dartboard.metrics._regression_losses"
 _D2P = "dartboard.metrics._d2_probabilities"
 _CAL = "dartboard.metrics._calibration"
 
@@ -244,11 +246,11 @@ def _count(name: str, *, proportion: Any = None, averaged: bool = True,
         multiclass=_MACRO if averaged and "multiclass" in tasks else {}, bounds=bounds, **kw)
 
 
-def _deviance(name: str, *, mean: bool = False, greater: bool = False,
-              unit: str = "none") -> MetricSpec:
-    """A regression addition, not reported by default (``tasks=()``); a mean of
+def _regression_loss(name: str, *, mean: bool = False, greater: bool = False,
+                     unit: str = "none") -> MetricSpec:
+    """A regression loss, not reported by default (``tasks=()``); a mean of
     per-sample losses is computed by the means family."""
-    return MetricSpec(name, _DEV, "regression", "values", family="means" if mean else None,
+    return MetricSpec(name, _REG_LOSS, "regression", "values", family="means" if mean else None,
                       greater_is_better=greater, unit=unit)
 
 
@@ -284,11 +286,11 @@ _SPECS: tuple[MetricSpec, ...] = (
     _count("selection_rate", proportion=("sel", ("total",)), tasks=("binary",),
            rate="selection"),
     _count("jaccard_score", proportion=("tp", ("tp", "fp", "fn"))),
-    MetricSpec("hamming_loss", _CX, "count", "labels", family="counts",
+    MetricSpec("hamming_loss", _CLS_LOSS, "count", "labels", family="counts",
                greater_is_better=False),
-    MetricSpec("zero_one_loss", _CX, "count", "labels", family="counts",
+    MetricSpec("zero_one_loss", _CLS_LOSS, "count", "labels", family="counts",
                greater_is_better=False),
-    MetricSpec("class_likelihood_ratios", _CX, "count", "labels", scalar=False,
+    MetricSpec("class_likelihood_ratios", _CLS_LOSS, "count", "labels", scalar=False,
                default_interval=None),
     MetricSpec("confusion_matrix", _CONF, "count", "labels", scalar=False,
                default_interval=None),
@@ -333,7 +335,7 @@ _SPECS: tuple[MetricSpec, ...] = (
                greater_is_better=False, pos_label=True, tasks=("binary",),
                bounds=_NONNEGATIVE, asymptotic=("t",),
                auto_interval=_MEAN_AUTO),
-    MetricSpec("hinge_loss", _CX, "probabilistic", "scores", greater_is_better=False),
+    MetricSpec("hinge_loss", _CLS_LOSS, "probabilistic", "scores", greater_is_better=False),
     MetricSpec("d2_log_loss_score", _D2P, "probabilistic", "probabilities"),
     MetricSpec("d2_brier_score", _D2P, "probabilistic", "probabilities", pos_label=True),
     # ---------------------------------------------------------------- calibration
@@ -362,15 +364,15 @@ _SPECS: tuple[MetricSpec, ...] = (
     _regression("max_error", default_interval=None, unit="target"),
     MetricSpec("error_distribution", _REG, "regression", "values", scalar=False,
                default_interval=None),
-    _deviance("mean_squared_log_error", mean=True),
-    _deviance("root_mean_squared_log_error", mean=True),
-    _deviance("mean_pinball_loss", mean=True, unit="target"),
-    _deviance("mean_poisson_deviance", mean=True, unit="target"),
-    _deviance("mean_gamma_deviance", mean=True),
-    _deviance("mean_tweedie_deviance", mean=True, unit="depends"),
-    _deviance("d2_absolute_error_score", greater=True),
-    _deviance("d2_pinball_score", greater=True),
-    _deviance("d2_tweedie_score", greater=True),
+    _regression_loss("mean_squared_log_error", mean=True),
+    _regression_loss("root_mean_squared_log_error", mean=True),
+    _regression_loss("mean_pinball_loss", mean=True, unit="target"),
+    _regression_loss("mean_poisson_deviance", mean=True, unit="target"),
+    _regression_loss("mean_gamma_deviance", mean=True),
+    _regression_loss("mean_tweedie_deviance", mean=True, unit="depends"),
+    _regression_loss("d2_absolute_error_score", greater=True),
+    _regression_loss("d2_pinball_score", greater=True),
+    _regression_loss("d2_tweedie_score", greater=True),
     # ---------------------------------------------------------------- similarity
     MetricSpec("cosine_similarity", _SIM, "similarity", "values", default_interval="bca",
                bounds=_SIGNED),
@@ -484,12 +486,12 @@ def resolve_metric(metric: Any, *, argument: str = "metric") -> ResolvedMetric:
         raise TypeError(f"{argument} must be a metric name or a callable "
                         f"f(y_true, y_other, **kwargs) -> float; got "
                         f"{type(metric).__name__} ({metric!r:.40})")
-    spec = spec_for(metric)
-    if spec is None and getattr(metric, "__module__", "").startswith("sklearn.metrics"):
+    found_spec = spec_for(metric)
+    if found_spec is None and getattr(metric, "__module__", "").startswith("sklearn.metrics"):
         # scikit-learn's own function: dartboard's computes the same values, fast
-        spec = _BY_NAME.get(getattr(metric, "__name__", ""))
-    if spec is not None:
-        return ResolvedMetric(spec, spec.function, {}, _short(spec))
+        found_spec = _BY_NAME.get(getattr(metric, "__name__", ""))
+    if found_spec is not None:
+        return ResolvedMetric(found_spec, found_spec.function, {}, _short(found_spec))
     name = getattr(metric, "__name__", None) or type(metric).__name__
     return ResolvedMetric(None, metric, {}, name)
 

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._results import Result
 from dartboard._validation import (
@@ -37,7 +38,7 @@ from dartboard._validation import (
     describe,
 )
 from dartboard.metrics._confusion import UndefinedMetricWarning
-from dartboard.metrics._state import check_same_kind, resolve_metric
+from dartboard.metrics._mergeable import check_same_kind, resolve_metric
 
 __all__ = [
     "ErrorDistribution",
@@ -275,8 +276,11 @@ def _per_output(t: np.ndarray, p: np.ndarray, w: np.ndarray | None,
     """Kernel sums for each output column; raises on NaN/inf inputs."""
     # blocks' weights must be positive for their moments to combine: negative weights
     # take whole-array sums (scikit-learn's formulas, rare enough for the temporaries)
-    kernel = _signed_weight_sums if w is not None and w.min() < 0 else _block_moments
-    results = [kernel(tc, pc, w, need) for tc, pc in zip(_columns(t), _columns(p))]
+    if w is not None and w.min() < 0:
+        results = [_signed_weight_sums(tc, pc, w, need)
+                   for tc, pc in zip(_columns(t), _columns(p))]
+    else:
+        results = [_block_moments(tc, pc, w, need) for tc, pc in zip(_columns(t), _columns(p))]
     for r in results:
         if not all(math.isfinite(v) for v in r.values()):
             _finite_or_raise(t, p)
@@ -432,6 +436,17 @@ class RegressionMoments:
     _FIELDS = ("n", "weight", "mean_true", "m2_true", "mean_error", "m2_error",
                "sum_abs_error", "sum_sq_error", "sum_abs_true", "max_abs_error", "sum_ape")
     __slots__ = _FIELDS
+    n: float
+    weight: float
+    mean_true: float
+    m2_true: float
+    mean_error: float
+    m2_error: float
+    sum_abs_error: float
+    sum_sq_error: float
+    sum_abs_true: float
+    max_abs_error: float
+    sum_ape: float
 
     def __init__(self, **fields: float) -> None:
         unknown = set(fields) - set(self._FIELDS)
@@ -441,8 +456,8 @@ class RegressionMoments:
             setattr(self, name, float(fields.get(name, 0.0)))
 
     @classmethod
-    def from_predictions(cls, y_true: Any, y_pred: Any, *,
-                         sample_weight: Any = None) -> RegressionMoments:
+    def from_predictions(cls, y_true: ArrayLike, y_pred: ArrayLike, *,
+                         sample_weight: ArrayLike | None = None) -> RegressionMoments:
         """Statistics of one batch of 1-D targets (an empty batch gives an empty state)."""
         if (as_float_array(y_true, name="y_true", ndim=(1, 2), allow_empty=True,
                            allow_nan=True).size == 0
@@ -461,7 +476,7 @@ class RegressionMoments:
                    sum_abs_error=r["sae"], sum_sq_error=r["sse"], sum_abs_true=r["sat"],
                    max_abs_error=r["max"], sum_ape=r["sape"])
 
-    def update(self, y_true: Any, y_pred: Any, sample_weight: Any = None
+    def update(self, y_true: ArrayLike, y_pred: ArrayLike, sample_weight: ArrayLike | None = None
                ) -> RegressionMoments:
         """Add a batch in place and return ``self``."""
         merged = self.merge(RegressionMoments.from_predictions(
@@ -551,7 +566,7 @@ _FROM_MOMENTS: dict[str, Callable[..., float]] = {
 
 def _simple(name: str, need: str, formula: Callable[[dict[str, float]], float],
             y_true: Any, y_pred: Any, sample_weight: Any, multioutput: Any,
-            transform: Callable[[float], float] | None = None) -> Any:
+            transform: Callable[[np.ndarray], np.ndarray] | None = None) -> Any:
     t, p, w, multioutput = _regression_iv(y_true, y_pred, sample_weight, multioutput)
     if isinstance(multioutput, str) and multioutput == "variance_weighted":
         raise ValueError(f"multioutput='variance_weighted' is not available for {name}; "
@@ -562,8 +577,8 @@ def _simple(name: str, need: str, formula: Callable[[dict[str, float]], float],
     return _aggregate(values, multioutput)
 
 
-def mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
-                       multioutput: Any = "uniform_average") -> Any:
+def mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
+                       multioutput: Any = "uniform_average") -> float | np.ndarray:
     """Mean squared error ``sum_i w_i e_i^2 / sum_i w_i``.
 
     Drop-in for :func:`sklearn.metrics.mean_squared_error`; ``multioutput`` is
@@ -578,8 +593,8 @@ def mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                    multioutput)
 
 
-def root_mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
-                            multioutput: Any = "uniform_average") -> Any:
+def root_mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
+                            multioutput: Any = "uniform_average") -> float | np.ndarray:
     """Root mean squared error, per output ``sqrt(MSE)`` (then averaged over outputs).
 
     Drop-in for :func:`sklearn.metrics.root_mean_squared_error`.
@@ -593,8 +608,8 @@ def root_mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = No
                    multioutput, transform=np.sqrt)
 
 
-def mean_absolute_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
-                        multioutput: Any = "uniform_average") -> Any:
+def mean_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
+                        multioutput: Any = "uniform_average") -> float | np.ndarray:
     """Mean absolute error ``sum_i w_i |e_i| / sum_i w_i``.
 
     Drop-in for :func:`sklearn.metrics.mean_absolute_error`.
@@ -608,8 +623,8 @@ def mean_absolute_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                    multioutput)
 
 
-def mean_absolute_percentage_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
-                                   multioutput: Any = "uniform_average") -> Any:
+def mean_absolute_percentage_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
+                                   multioutput: Any = "uniform_average") -> float | np.ndarray:
     """MAPE ``mean_i |e_i| / max(|y_i|, eps)`` as a fraction (not percent).
 
     ``eps = np.finfo(np.float64).eps``: a zero target gives a huge but finite term,
@@ -624,9 +639,9 @@ def mean_absolute_percentage_error(y_true: Any, y_pred: Any, *, sample_weight: A
                    sample_weight, multioutput)
 
 
-def weighted_mean_absolute_percentage_error(y_true: Any, y_pred: Any, *,
-                                            sample_weight: Any = None,
-                                            multioutput: Any = "uniform_average") -> Any:
+def weighted_mean_absolute_percentage_error(y_true: ArrayLike, y_pred: ArrayLike, *,
+                                            sample_weight: ArrayLike | None = None,
+                                            multioutput: Any = "uniform_average") -> float | np.ndarray:
     """WMAPE ("modified MAPE") ``sum_i w_i |e_i| / sum_i w_i |y_i|``, a fraction.
 
     Unlike MAPE, small targets do not blow the value up: it is the total absolute
@@ -647,7 +662,7 @@ def weighted_mean_absolute_percentage_error(y_true: Any, y_pred: Any, *,
     return _aggregate(values, multioutput)
 
 
-def max_error(y_true: Any, y_pred: Any) -> float:
+def max_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """Largest absolute error ``max_i |e_i|`` (1-D targets only).
 
     Drop-in for :func:`sklearn.metrics.max_error`.
@@ -664,8 +679,8 @@ def max_error(y_true: Any, y_pred: Any) -> float:
     return _per_output(t, p, None, frozenset({"max"}))[0]["max"]
 
 
-def r2_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
-             multioutput: Any = "uniform_average", force_finite: bool = True) -> Any:
+def r2_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
+             multioutput: Any = "uniform_average", force_finite: bool = True) -> float | np.ndarray:
     """Coefficient of determination ``R^2 = 1 - SS_res / SS_tot``.
 
     ``SS_res = sum w e^2``, ``SS_tot = sum w (y - mean_w(y))^2``. With
@@ -687,9 +702,9 @@ def r2_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     return _explained_fraction(numerator, denominator, multioutput, force_finite)
 
 
-def explained_variance_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
+def explained_variance_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                              multioutput: Any = "uniform_average",
-                             force_finite: bool = True) -> Any:
+                             force_finite: bool = True) -> float | np.ndarray:
     """Explained variance ``1 - Var_w(e) / Var_w(y_true)``.
 
     Equals R^2 when the errors have mean zero. ``force_finite`` as in
@@ -773,8 +788,8 @@ def _median_metric(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: An
     return _aggregate(values, multioutput)
 
 
-def median_absolute_error(y_true: Any, y_pred: Any, *, multioutput: Any = "uniform_average",
-                          sample_weight: Any = None) -> Any:
+def median_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *, multioutput: Any = "uniform_average",
+                          sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Median absolute error ``median_i |e_i|`` (weighted median with weights).
 
     Drop-in for :func:`sklearn.metrics.median_absolute_error`; the weighted median
@@ -789,9 +804,9 @@ def median_absolute_error(y_true: Any, y_pred: Any, *, multioutput: Any = "unifo
                           lambda e, w: _median(np.abs(e), w))
 
 
-def median_absolute_deviation(y_true: Any, y_pred: Any, *,
+def median_absolute_deviation(y_true: ArrayLike, y_pred: ArrayLike, *,
                               multioutput: Any = "uniform_average",
-                              sample_weight: Any = None) -> Any:
+                              sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Median absolute deviation of the errors ``median_i |e_i - median(e)|``.
 
     A robust spread of the errors around their own median (so a constant bias
@@ -874,7 +889,7 @@ class ErrorDistribution(Result):
         (s the sample standard deviation, as :class:`scipy.stats.gaussian_kde`), or a
         positive number used as is."""
         if isinstance(method, numbers.Real) and not isinstance(method, bool):
-            if not method > 0:
+            if not float(method) > 0:
                 raise ValueError(f"bandwidth must be positive; got {method!r}")
             return float(method)
         if method not in ("scott", "silverman"):
@@ -940,7 +955,7 @@ class ErrorDistribution(Result):
                 "quantiles": {str(q): float(v) for q, v in zip(qs, self.quantile(qs))}}
 
 
-def error_distribution(y_true: Any, y_pred: Any) -> ErrorDistribution:
+def error_distribution(y_true: ArrayLike, y_pred: ArrayLike) -> ErrorDistribution:
     """The distribution of the errors ``e = y_true - y_pred`` (1-D targets).
 
     Examples

@@ -31,20 +31,22 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
+from numpy.typing import ArrayLike
+
 from dartboard._validation import describe
-from dartboard.metrics._count_extra import class_likelihood_ratios
+from dartboard.metrics._classification_losses import class_likelihood_ratios
 from dartboard.metrics._registry import MetricSpec, get_spec, spec_for
 
 __all__ = ["ScoringFacts", "get_scorer", "get_scorer_names", "make_scorer", "scoring_facts"]
 
 
-def positive_likelihood_ratio(y_true: Any, y_pred: Any) -> float:
+def positive_likelihood_ratio(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """``LR+`` of :func:`class_likelihood_ratios`, 1.0 where undefined (scikit-learn's
     scorer function)."""
     return class_likelihood_ratios(y_true, y_pred, replace_undefined_by=1.0)[0]
 
 
-def negative_likelihood_ratio(y_true: Any, y_pred: Any) -> float:
+def negative_likelihood_ratio(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """``LR-`` of :func:`class_likelihood_ratios`, 1.0 where undefined (scikit-learn's
     scorer function)."""
     return class_likelihood_ratios(y_true, y_pred, replace_undefined_by=1.0)[1]
@@ -140,8 +142,9 @@ def make_scorer(score_func: Callable[..., Any], *, response_method: Any = "predi
 
 
 #: the estimator method that gives a metric its input, by the registry's ``input``
-_RESPONSE = {"labels": "predict", "values": "predict", "probabilities": "predict_proba",
-             "scores": ("decision_function", "predict_proba")}
+_RESPONSE: dict[str, str | tuple[str, ...]] = {
+    "labels": "predict", "values": "predict", "probabilities": "predict_proba",
+    "scores": ("decision_function", "predict_proba")}
 
 
 @dataclass(frozen=True)
@@ -212,15 +215,15 @@ def scoring_facts(scoring: Any) -> ScoringFacts:
                              "name") from None
         return ScoringFacts(scoring, spec, {}, _RESPONSE[spec.input], 1)
     if hasattr(scoring, "_score_func") and hasattr(scoring, "_sign"):  # a scorer object
-        spec = _metric_spec(scoring._score_func)
-        name = spec.name if spec is not None else \
+        found = _metric_spec(scoring._score_func)
+        name = found.name if found is not None else \
             getattr(scoring._score_func, "__name__", type(scoring).__name__)
-        return ScoringFacts(name, spec, dict(getattr(scoring, "_kwargs", {})),
+        return ScoringFacts(name, found, dict(getattr(scoring, "_kwargs", {})),
                             getattr(scoring, "_response_method", "predict"),
                             1 if scoring._sign > 0 else -1)
     if callable(scoring):
-        spec = _metric_spec(scoring)
+        found = _metric_spec(scoring)
         name = getattr(scoring, "__name__", type(scoring).__name__)
-        return ScoringFacts(name, spec, {}, _RESPONSE[spec.input] if spec else "predict", 1)
+        return ScoringFacts(name, found, {}, _RESPONSE[found.input] if found else "predict", 1)
     raise TypeError(f"scoring must be a scorer name, a metric name, a scorer or a metric "
                     f"function; got {describe(scoring)}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._validation import as_float_array, check_option
 
@@ -36,7 +37,7 @@ def _scaled(v: np.ndarray, name: str) -> np.ndarray:
     return v / top[..., None] if v.ndim == 2 else v / top
 
 
-def cosine_similarity(a: Any, b: Any, *, reduction: str = "none") -> Any:
+def cosine_similarity(a: ArrayLike, b: ArrayLike, *, reduction: str = "none") -> Any:
     """Cosine similarity ``a . b / (|a| |b|)`` of two vectors, or of paired rows.
 
     Not a drop-in for :func:`sklearn.metrics.pairwise.cosine_similarity`, which

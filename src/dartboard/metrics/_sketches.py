@@ -14,8 +14,9 @@ import warnings
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from dartboard.metrics._state import check_same_kind, resolve_metric
+from dartboard.metrics._mergeable import check_same_kind, resolve_metric
 
 __all__ = ["BinnedScoreState", "QuantileSketch"]
 
@@ -110,7 +111,7 @@ class BinnedScoreState:
         idx = np.floor((np.asarray(scores, dtype=np.float64) - self.low) * scale)
         return np.clip(idx, 0, self.n_bins - 1).astype(np.intp)
 
-    def update(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> BinnedScoreState:
+    def update(self, y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | None = None) -> BinnedScoreState:
         """Add a batch (``y_true`` in {0, 1}, 1 = positive) in place; return ``self``."""
         y = np.asarray(y_true).astype(bool, copy=False)
         scores = np.asarray(y_score, dtype=np.float64)
@@ -331,7 +332,7 @@ class QuantileSketch:
         return out_keys, np.bincount(inverse, weights=all_weights,
                                      minlength=out_keys.shape[0])
 
-    def update(self, values: Any, sample_weight: Any = None) -> QuantileSketch:
+    def update(self, values: Any, sample_weight: ArrayLike | None = None) -> QuantileSketch:
         """Add finite values (and optional non-negative weights) in place; return ``self``."""
         x = np.asarray(values, dtype=np.float64).ravel()
         w = None if sample_weight is None else np.asarray(sample_weight, np.float64).ravel()

@@ -3,26 +3,31 @@ of predicted probabilities beneath it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from dartboard._rng import RandomStateLike
 from dartboard.evaluation import calibration_points
 from dartboard.metrics._calibration import DEFAULT_N_BINS
 from dartboard.plots._metrics import _bounds, _label
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["plot_reliability_diagram"]
 
 _KEYS = ("prob_pred", "prob_true", "counts", "low", "high", "bin_low", "bin_high")
 
 
-def plot_reliability_diagram(y_true: Any = None, y_prob: Any = None, *,
+def plot_reliability_diagram(y_true: ArrayLike | None = None, y_prob: ArrayLike | None = None, *,
                              n_bins: int = DEFAULT_N_BINS,
                              pos_label: Any = 1, points: dict[str, Any] | None = None,
                              ece: float | None = None, interval: Any = None,
                              confidence_level: float = 0.95, method: str = "wilson",
-                             random_state: Any = 0, name: str | None = None,
-                             fig: Any = None) -> Any:
+                             random_state: RandomStateLike = 0, name: str | None = None,
+                             fig: Any = None) -> tuple[Axes, Axes]:
     """Reliability diagram with per-bin intervals, and a histogram of the probabilities.
 
     Top: the observed share of positives against the mean predicted probability

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from dartboard.compare._results import RankResult
 from dartboard.plots._metrics import _new_axes
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
 __all__ = ["plot_critical_difference"]
 
 
-def plot_critical_difference(rank_result: RankResult, ax: Any = None) -> Any:
+def plot_critical_difference(rank_result: RankResult, ax: Any = None) -> Axes:
     """Draw Demsar's critical-difference diagram of a :func:`dartboard.rank_models` result.
 
     A horizontal axis of average ranks (1 = best, on the left); each model hangs

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from dartboard.plots._metrics import _new_axes
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["plot_evaluation", "plot_group_gaps"]
 
@@ -80,7 +83,7 @@ def _panel_axes(ax: Any, heights: list[int], height: float) -> list[Any]:
 
 
 def plot_evaluation(evaluation: Any, ax: Any = None, *, metrics: Any = None,
-                    groups: bool = True) -> Any:
+                    groups: bool = True) -> Axes | np.ndarray:
     """Each metric's estimate with its interval bar: a forest plot, one panel per unit.
 
     Metrics of different units never share an axis (a mean squared error of 3000
@@ -138,7 +141,7 @@ def plot_evaluation(evaluation: Any, ax: Any = None, *, metrics: Any = None,
     return axes[0] if len(axes) == 1 else np.asarray(axes, dtype=object)
 
 
-def plot_group_gaps(difference: Any, ax: Any = None) -> Any:
+def plot_group_gaps(difference: Any, ax: Any = None) -> Axes | np.ndarray:
     """The largest gap between groups of each metric with its interval bar.
 
     Parameters

@@ -11,9 +11,10 @@ it works with any backend, including Agg on a server).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._format import format_number
 from dartboard._labels import encode_labels, positive_index
@@ -23,6 +24,9 @@ from dartboard._validation import (
     column_1d,
 )
 from dartboard.evaluation import calibration_points
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = [
     "plot_roc_curve", "plot_precision_recall_curve", "plot_confusion_matrix",
@@ -103,8 +107,10 @@ def _draw_point(ax: Any, point: Any, x_name: str, y_name: str, flip_x: bool) -> 
 
     def values(name: str) -> tuple[float, float, float]:
         # undefined values (nan, or None once written to JSON) draw nothing
-        return tuple(np.nan if _field(iv[name], k) is None else float(_field(iv[name], k))
-                     for k in ("estimate", "low", "high"))
+        estimate, low, high = (np.nan if _field(iv[name], k) is None
+                               else float(_field(iv[name], k))
+                               for k in ("estimate", "low", "high"))
+        return estimate, low, high
 
     (x, x_low, x_high), (y, y_low, y_high) = values(x_name), values(y_name)
     if np.isnan(x) or np.isnan(y):
@@ -124,10 +130,10 @@ def _check_pos_label(y_true: Any, pos_label: Any) -> None:
     positive_index(encode_labels(("y_true", y_true)).classes, pos_label, refuse_absent=True)
 
 
-def plot_roc_curve(y_true: Any = None, y_score: Any = None, *, fpr: Any = None,
+def plot_roc_curve(y_true: ArrayLike | None = None, y_score: ArrayLike | None = None, *, fpr: Any = None,
                    tpr: Any = None, roc_auc: float | None = None, interval: Any = None,
                    pos_label: Any = None, name: str | None = None, ax: Any = None,
-                   band: Any = None, operating_point: Any = None) -> Any:
+                   band: Any = None, operating_point: Any = None) -> Axes:
     """Receiver operating characteristic curve, with the AUC and its interval.
 
     Parameters
@@ -182,13 +188,13 @@ def plot_roc_curve(y_true: Any = None, y_score: Any = None, *, fpr: Any = None,
     return ax
 
 
-def plot_precision_recall_curve(y_true: Any = None, y_score: Any = None, *,
+def plot_precision_recall_curve(y_true: ArrayLike | None = None, y_score: ArrayLike | None = None, *,
                                 precision: Any = None, recall: Any = None,
                                 average_precision: float | None = None,
                                 interval: Any = None, prevalence: float | None = None,
                                 pos_label: Any = None, name: str | None = None,
                                 ax: Any = None, band: Any = None,
-                                operating_point: Any = None) -> Any:
+                                operating_point: Any = None) -> Axes:
     """Precision-recall curve (step-wise, as average precision sums it).
 
     Parameters
@@ -248,9 +254,9 @@ def plot_precision_recall_curve(y_true: Any = None, y_score: Any = None, *,
     return ax
 
 
-def plot_confusion_matrix(y_true: Any = None, y_pred: Any = None, *, matrix: Any = None,
-                          labels: Any = None, normalize: str | None = None,
-                          cmap: str = "Blues", ax: Any = None) -> Any:
+def plot_confusion_matrix(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *, matrix: Any = None,
+                          labels: ArrayLike | None = None, normalize: str | None = None,
+                          cmap: str = "Blues", ax: Any = None) -> Axes:
     """Heat map of the confusion matrix (rows true class, columns predicted).
 
     Parameters
@@ -291,9 +297,9 @@ def plot_confusion_matrix(y_true: Any = None, y_pred: Any = None, *, matrix: Any
     if counts.shape[0] != counts.shape[1]:
         raise ValueError(f"matrix must be square; got shape {counts.shape}")
     k = counts.shape[0]
-    labels = [str(v) for v in (range(k) if labels is None else labels)]
-    if len(labels) != k:
-        raise ValueError(f"labels must name the {k} classes of matrix; got {len(labels)}")
+    names = [str(v) for v in (range(k) if labels is None else np.asarray(labels).tolist())]
+    if len(names) != k:
+        raise ValueError(f"labels must name the {k} classes of matrix; got {len(names)}")
     shown = counts
     if normalize is not None:
         axis = {"true": 1, "pred": 0, "all": None}[normalize]
@@ -310,15 +316,15 @@ def plot_confusion_matrix(y_true: Any = None, y_pred: Any = None, *, matrix: Any
                 if float(value).is_integer() else f"{value:.1f}"
             ax.text(j, i, text, ha="center", va="center",
                     color="white" if value > threshold else "black")
-    ax.set(xticks=range(k), yticks=range(k), xticklabels=labels, yticklabels=labels,
+    ax.set(xticks=range(k), yticks=range(k), xticklabels=names, yticklabels=names,
            xlabel="Predicted label", ylabel="True label", title="Confusion matrix")
     return ax
 
 
-def plot_calibration_curve(y_true: Any = None, y_prob: Any = None, *, n_bins: int = 10,
+def plot_calibration_curve(y_true: ArrayLike | None = None, y_prob: ArrayLike | None = None, *, n_bins: int = 10,
                            prob_pred: Any = None, prob_true: Any = None, counts: Any = None,
                            pos_label: Any = 1, name: str | None = None,
-                           ax: Any = None) -> Any:
+                           ax: Any = None) -> Axes:
     """Reliability diagram: observed share of positives against mean predicted
     probability in uniform bins; marker area grows with the bin's count.
 
@@ -362,8 +368,8 @@ def plot_calibration_curve(y_true: Any = None, y_prob: Any = None, *, n_bins: in
     return ax
 
 
-def plot_error_distribution(y_true: Any = None, y_pred: Any = None, *, errors: Any = None,
-                            bins: int | str = "auto", kde: bool = True, ax: Any = None) -> Any:
+def plot_error_distribution(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *, errors: Any = None,
+                            bins: int | str = "auto", kde: bool = True, ax: Any = None) -> Axes:
     """Distribution of regression errors ``e = y_true - y_pred``: the density (PDF, left
     axis) as a histogram and a Gaussian KDE, and the empirical CDF (right axis).
 

@@ -7,12 +7,16 @@ saved (:func:`dartboard.evaluation._points.fit_points`, the ``fit`` section of
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._validation import as_float_array, check_consistent_length
 from dartboard.plots._metrics import _new_axes, _points
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["plot_predicted_vs_actual", "plot_residuals"]
 
@@ -31,9 +35,9 @@ def _fit(given: dict[str, Any], y_true: Any, y_pred: Any) -> dict[str, np.ndarra
     return arrays
 
 
-def plot_predicted_vs_actual(y_true: Any = None, y_pred: Any = None, *,
+def plot_predicted_vs_actual(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
                              predicted: Any = None, actual: Any = None,
-                             name: str | None = None, ax: Any = None) -> Any:
+                             name: str | None = None, ax: Any = None) -> Axes:
     """Each prediction against its actual value, with the diagonal of perfect
     predictions: points above it are under-predicted, below it over-predicted.
 
@@ -71,8 +75,8 @@ def plot_predicted_vs_actual(y_true: Any = None, y_pred: Any = None, *,
     return ax
 
 
-def plot_residuals(y_true: Any = None, y_pred: Any = None, *, predicted: Any = None,
-                   residual: Any = None, name: str | None = None, ax: Any = None) -> Any:
+def plot_residuals(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *, predicted: Any = None,
+                   residual: Any = None, name: str | None = None, ax: Any = None) -> Axes:
     """Residuals ``actual - predicted`` against the prediction, with the zero line: a
     trend or a funnel says the errors depend on the prediction.
 

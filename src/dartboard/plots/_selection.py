@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -11,6 +11,9 @@ from dartboard._dart_formula import dart_values as _dart_values
 from dartboard.plots._metrics import _new_axes
 from dartboard.selection import DartSweepResult, dart_rank
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
 __all__ = ["plot_dart_sweep", "plot_fold_scores"]
 
 _CURVE_POINTS = 400
@@ -18,7 +21,7 @@ _CURVE_POINTS = 400
 _SCORE_RANGE = (0.0, 1.0)
 
 
-def plot_dart_sweep(sweep_result: DartSweepResult, ax: Any = None) -> Any:
+def plot_dart_sweep(sweep_result: DartSweepResult, ax: Any = None) -> Axes:
     """DART against precision for every configuration, with the winner of each range.
 
     One line per configuration (configurations that win somewhere in colour and in
@@ -50,7 +53,7 @@ def plot_dart_sweep(sweep_result: DartSweepResult, ax: Any = None) -> Any:
     _, curves = _dart_values(conf["numerator"].to_numpy()[None, :],
                              conf["std"].to_numpy()[None, :], p[:, None])
 
-    palette = mpl.colormaps["tab10"].colors
+    palette = mpl.colormaps["tab10"].colors  # type: ignore[attr-defined]  # a ListedColormap
     winner_ids = list(dict.fromkeys(sweep_result.winners["index"].tolist()))
     colour = {idx: palette[i % len(palette)] for i, idx in enumerate(winner_ids)}
     for row in sweep_result.winners.itertuples(index=False):
@@ -77,7 +80,7 @@ def plot_dart_sweep(sweep_result: DartSweepResult, ax: Any = None) -> Any:
     return ax
 
 
-def plot_fold_scores(rank_frame_or_results: Any, ax: Any = None) -> Any:
+def plot_fold_scores(rank_frame_or_results: Any, ax: Any = None) -> Axes:
     """Mean fold score +- one standard deviation (ddof = 1) per configuration.
 
     The bars stop at the ends of the scores' range [0, 1]: a mean of 0.98 with a

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from dartboard.plots._metrics import _new_axes
 from dartboard.stability import StabilityResult
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["plot_stability"]
 
@@ -17,7 +20,7 @@ _UNCERTAINTY = (("total", "total H(mean)"), ("aleatoric", "aleatoric E[H]"),
 
 
 def plot_stability(result: StabilityResult, ax: Any = None, *,
-                   panels: str | tuple[str, ...] = _PANELS, bins: int = 20) -> Any:
+                   panels: str | tuple[str, ...] = _PANELS, bins: int = 20) -> Axes | np.ndarray:
     """Histograms of the per-point label stability and uncertainty of an ensemble.
 
     The ``"stability"`` panel shows the distribution over test points of label

@@ -103,6 +103,7 @@ def svg_of(fig: Any, prefix: str) -> str:
     text = buf.getvalue()
     text = text[text.index("<svg"):]
     head = _SVG_OPEN.match(text)
+    assert head is not None  # matplotlib's SVG starts with its <svg> element
     root = head.group(0)
     width = _WIDTH_PT.search(root)
     cap = f' style="max-width: {float(width.group(1)) * _PX_PER_PT:.0f}px"' if width else ""
@@ -117,7 +118,7 @@ def svg_of(fig: Any, prefix: str) -> str:
     return text.strip()
 
 
-def _figure(draw: Callable[[Any], None], figsize: tuple[float, float]) -> Any:
+def _figure(draw: Callable[[Any], object], figsize: tuple[float, float]) -> Any:
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=figsize, layout="constrained")

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
+from dartboard._typing import Task
 from dartboard._validation import describe, to_numpy
 from dartboard.evaluation._bundle import Bundle
 from dartboard.scale._evaluate import (
@@ -17,6 +18,10 @@ from dartboard.scale._evaluate import (
     spec_options,
 )
 from dartboard.scale._finalize import finalize
+from dartboard.uncertainty._methods import IntervalMethod
+
+if TYPE_CHECKING:
+    from dartboard.evaluation import Evaluation
 
 __all__ = ["evaluate_dask"]
 
@@ -32,15 +37,16 @@ def _import_dask() -> tuple[Any, Any]:
 
 
 def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
-                  y_score: str | None = None, y_proba: Any = None, task: str = "auto",
+                  y_score: str | None = None, y_proba: Sequence[str] | Mapping[Any, str] | None = None,
+                  task: Task = "auto",
                   metrics: Any = None, groups: str | Sequence[str] | None = None,
-                  sample_weight: str | None = None, ci: str = "auto",
+                  sample_weight: str | None = None, ci: IntervalMethod = "auto",
                   confidence_level: float | None = 0.95, n_resamples: int = 2000,
                   random_state: Any = None, pos_label: Any = None,
                   model: str | None = None, exact: bool = True, n_bins: int = 100_000,
                   score_range: tuple[float, float] | None = None,
                   relative_accuracy: float = 1e-3, split_every: int = 8,
-                  scheduler: Any = None) -> Any:
+                  scheduler: Any = None) -> Evaluation:
     """Evaluate a Dask DataFrame (or Parquet files read with Dask) partition by partition.
 
     Each partition becomes one set of mergeable states on a worker; the states

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._rng import check_random_state
+from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._validation import (
     MAX_BINS,
     WEIGHT_RANGE,
@@ -116,7 +116,7 @@ def _column_name(value: Any, name: str, *, required: bool = False) -> str | None
 def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: Any,
               task: str, exact: bool, n_bins: Any, score_range: Any, relative_accuracy: Any,
               sample_weight: Any, pos_label: Any, confidence_level: Any, ci: Any,
-              n_resamples: Any, random_state: Any, groups: Any, model: Any,
+              n_resamples: Any, random_state: RandomStateLike, groups: Any, model: Any,
               column_kinds: dict[str, str]) -> Spec:
     """Check every option; ``column_kinds`` maps column names to numpy dtype kinds.
 
@@ -383,11 +383,11 @@ def _planned(spec: Spec, task: str, given: set[str], classes: np.ndarray | None,
     planned = plan_metrics([(c.label, c.spec, c.kwargs) for c in chosen])
     if binned:
         unbounded = [p.label for p in planned
-                     if p.family is not None and not p.family.binnable(p.metric)]
+                     if p.family is not None and not p.family.binnable(p.computed[1])]
         if spec.metrics is not None and unbounded:
             raise ValueError(f"metrics: {', '.join(unbounded)} has no error bound in binned "
                              "mode; use exact=True")
-        planned = [p for p in planned if p.label not in unbounded]
+        planned = tuple(p for p in planned if p.label not in unbounded)
     generic = [p.label for p in planned if p.family is None]
     if spec.metrics is not None and generic:
         raise ValueError(f"metrics: {', '.join(generic)} cannot be computed here: a streamed "
@@ -429,14 +429,16 @@ def _batch(plan: Setup, columns: dict[str, Any], n: int, earlier: frozenset[Any]
     spec = plan.spec
     w = None
     if spec.sample_weight is not None:
-        w = _streamable_weights(check_sample_weight(
-            np.asarray(columns[spec.sample_weight]), n,
-            name=spec.describe_column("sample_weight")), spec)
+        checked = check_sample_weight(np.asarray(columns[spec.sample_weight]), n,
+                                      name=spec.describe_column("sample_weight"))
+        assert checked is not None  # a column of weights was given
+        w = _streamable_weights(checked, spec)
     approximate: dict[str, Any] = {"relative_accuracy": spec.relative_accuracy}
     if plan.score_bins is not None:
         approximate["score_bins"] = plan.score_bins
     true_name = spec.describe_column("y_true")
     if plan.task == "regression":
+        assert spec.y_pred is not None  # regression is evaluated from predictions
         yt = as_float_array(columns[spec.y_true], name=true_name)
         yp = as_float_array(columns[spec.y_pred], name=spec.describe_column("y_pred"))
         facts: frozenset[Any] = frozenset()
@@ -448,6 +450,7 @@ def _batch(plan: Setup, columns: dict[str, Any], n: int, earlier: frozenset[Any]
     inputs: dict[str, np.ndarray | None] = {}
     if spec.y_proba is not None:
         classes = plan.classes
+        assert classes is not None  # the probability columns' classes
         proba = np.column_stack([as_float_array(columns[c], name=spec.role_of(c))
                                  for c in spec.y_proba])
         _check_labels(yt, classes, true_name)
@@ -462,9 +465,9 @@ def _batch(plan: Setup, columns: dict[str, Any], n: int, earlier: frozenset[Any]
         inputs["scores"] = score
         inputs["probabilities"] = score if plan.probabilities else None
         if spec.y_pred is not None:
-            inputs["labels"] = label_array(columns[spec.y_pred],
-                                           name=spec.describe_column("y_pred"))
-            both = known | _distinct(inputs["labels"])
+            labels = label_array(columns[spec.y_pred], name=spec.describe_column("y_pred"))
+            inputs["labels"] = labels
+            both = known | _distinct(labels)
             if len(both) > 2:  # the in-memory refusal of a binary task's labels
                 shown = sorted(both, key=str)
                 raise ValueError(f"task='binary' needs two classes; got {len(both)}: "
@@ -472,6 +475,7 @@ def _batch(plan: Setup, columns: dict[str, Any], n: int, earlier: frozenset[Any]
         elif plan.negative is not None:
             inputs["labels"] = np.where(score >= plan.threshold, plan.positive, plan.negative)
     else:
+        assert spec.y_pred is not None  # labels come from y_pred when no scores are given
         inputs["labels"] = label_array(columns[spec.y_pred],
                                        name=spec.describe_column("y_pred"))
     return Batch(yt, inputs, w, plan.positive, plan.classes, approximate), seen

@@ -58,21 +58,22 @@ def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parque
     # counts); binned scores leave out those they do not bound
     every = plan_metrics([(c.label, c.spec, c.kwargs) for c in chosen])
     planned = [p for p in every if p.key in bundle.states and (
-        p.label in built or p.family is None or p.family.binnable(p.metric)
+        p.label in built or p.family is None or p.family.binnable(p.computed[1])
         or plan.score_bins is None)]
     # what the in-memory evaluation of these columns reports and this one does not:
     # binned scores bound some metrics only (named metrics were refused before)
     left_out = tuple((p.label, "has no error bound in binned mode: give exact=True")
                      for p in every if plan.score_bins is not None and p.family is not None
-                     and not p.family.binnable(p.metric))
+                     and not p.family.binnable(p.computed[1]))
     opts = Options(spec.ci, spec.confidence_level, spec.n_resamples, spec.random_state)
     rows = _bounded(metric_rows(bundle, planned, opts, None), planned, bundle)
     group_rows = keys = gaps = None
+    by_key = bundle.groups or {}
     if spec.groups:
-        keys = tuple(_sorted_keys(bundle.groups or {}, spec.groups))
+        keys = tuple(_sorted_keys(by_key, spec.groups))
         group_rows = tuple(row for key in keys for row in _bounded(
-            metric_rows(bundle.groups[key], planned, opts, None,
-                        ", ".join(str(v) for v in key)), planned, bundle.groups[key]))
+            metric_rows(by_key[key], planned, opts, None,
+                        ", ".join(str(v) for v in key)), planned, by_key[key]))
         by_label = {p.label: p for p in planned}
         by_label.update(fairness_rates(positive, bundle))
         gaps = GroupGaps(bundle, by_label, keys, child(seed_sequence(spec.random_state), 1),
@@ -85,8 +86,8 @@ def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parque
         assumptions=_assumptions(plan, task, classes, positive),
         **_figures(bundle, classes, positive, task))
     states = _named(bundle.states)
-    if spec.groups:
-        states["groups"] = {k: _named(bundle.groups[k].states) for k in keys}
+    if keys is not None:
+        states["groups"] = {k: _named(by_key[k].states) for k in keys}
     return Evaluation(result, gaps, states)
 
 
@@ -227,5 +228,6 @@ def _figures(bundle: Bundle, labels: np.ndarray | None, positive: Any,
             precision, recall, _ = state.compute("precision_recall_curve")
             out["roc"] = RocPoints(*map(tuple, thin(fpr, tpr)))
             prevalence = float(state.n_positive / (state.n_positive + state.n_negative))
-            out["pr"] = PrPoints(*map(tuple, thin(precision, recall)), prevalence=prevalence)
+            pr_precision, pr_recall = thin(precision, recall)
+            out["pr"] = PrPoints(tuple(pr_precision), tuple(pr_recall), prevalence=prevalence)
     return out

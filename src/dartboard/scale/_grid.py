@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from dartboard._parallel import parallel_map
-from dartboard._rng import spawn
+from dartboard._rng import RandomStateLike, spawn
 from dartboard._validation import describe
 
 __all__ = ["cross_validate_grid"]
@@ -57,7 +57,7 @@ def _fit_and_score(task: tuple[int, int, dict[str, Any], np.ndarray, np.ndarray,
 
 def cross_validate_grid(estimator: Any, param_grid: Any, X: Any, y: Any, *, cv: Any = 5,
                         scoring: Any = None, n_jobs: int | None = None, backend: Any = None,
-                        random_state: Any = None, progress: bool = False) -> dict[str, Any]:
+                        random_state: RandomStateLike = None, progress: bool = False) -> dict[str, Any]:
     """Cross-validate every configuration of a grid; return ``cv_results_``.
 
     Each (configuration, fold) pair is one task of

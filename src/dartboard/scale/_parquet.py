@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from dartboard._rng import RandomStateLike
+from dartboard._typing import Task
 from dartboard._validation import check_int, describe, to_numpy
 from dartboard.evaluation._bundle import MergeStack
 from dartboard.scale._evaluate import (
@@ -19,6 +21,10 @@ from dartboard.scale._evaluate import (
 )
 from dartboard.scale._files import expand
 from dartboard.scale._finalize import finalize
+from dartboard.uncertainty._methods import IntervalMethod
+
+if TYPE_CHECKING:
+    from dartboard.evaluation import Evaluation
 
 __all__ = ["evaluate_parquet"]
 
@@ -28,15 +34,16 @@ _MAX_BATCH = 2**31 - 1
 
 
 def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = None,
-                     y_score: str | None = None, y_proba: Any = None, task: str = "auto",
+                     y_score: str | None = None, y_proba: Sequence[str] | Mapping[Any, str] | None = None,
+                     task: Task = "auto",
                      metrics: Any = None, groups: str | Sequence[str] | None = None,
-                     sample_weight: str | None = None, ci: str = "auto",
+                     sample_weight: str | None = None, ci: IntervalMethod = "auto",
                      confidence_level: float | None = 0.95, n_resamples: int = 2000,
-                     random_state: Any = None, pos_label: Any = None,
+                     random_state: RandomStateLike = None, pos_label: Any = None,
                      model: str | None = None, batch_size: int = 1_000_000,
                      exact: bool = True, n_bins: int = 100_000,
                      score_range: tuple[float, float] | None = None,
-                     relative_accuracy: float = 1e-3, progress: bool = False) -> Any:
+                     relative_accuracy: float = 1e-3, progress: bool = False) -> Evaluation:
     """Evaluate predictions stored in Parquet files without loading them into memory.
 
     :func:`dartboard.evaluate` on the rows of the files, streamed: record batches of

@@ -4,7 +4,7 @@
   wilson, clopper-pearson, agresti-coull, jeffreys), DeLong's interval of ROC AUC
   (also on the logit scale) and Newcombe's (2006) for a small class, large-sample intervals that cost one pass (logit
   intervals of AP and PR AUC, influence-function intervals, t for mean losses:
-  ``_asymptotic``), and percentile / basic / BCa bootstrap intervals of any metric
+  ``_analytic``), and percentile / basic / BCa bootstrap intervals of any metric
   or callable, with fast paths for count metrics (multinomial confusion matrices)
   and binary AUC / average precision / PR AUC (one sort).
 - :func:`interval_from_counts` (metric, ConfusionCounts): the same intervals of a
@@ -36,7 +36,7 @@ __getattr__, __dir__, __all__ = _attach(
     {"._interval": ["interval", "cv_interval", "interval_from_calibration_state"],
      "._result": ["Interval"],
      "._bootstrap": ["IntervalWarning"],
-     "._state": ["interval_from_counts", "interval_from_score_state"],
+     "._from_states": ["interval_from_counts", "interval_from_score_state"],
      "._calibration": ["calibration_bins", "CalibrationBins"],
      "._bands": ["roc_band", "pr_band", "CurveBand"],
      "._thresholds": ["select_threshold", "evaluate_threshold", "OperatingPoint"],

@@ -82,9 +82,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._results import Result
-from dartboard._rng import check_random_state
+from dartboard._rng import RandomStateLike, check_random_state
+from dartboard._typing import BandKind
 from dartboard._validation import (
     as_float_array,
     check_confidence_level,
@@ -202,7 +204,8 @@ class _SortedScores:
         for is_pos, counts in ((True, self.pos), (False, self.neg)):
             g = np.flatnonzero(counts)
             cells.append((g, np.full(g.shape[0], is_pos), np.ones(g.shape[0]), counts[g]))
-        return tuple(np.concatenate(parts) for parts in zip(*cells))
+        group, is_positive, weight, rows = (np.concatenate(parts) for parts in zip(*cells))
+        return group, is_positive, weight, rows
 
     def group_sums(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(b, G) positive and negative weight per group from (b, cells) row counts."""
@@ -473,10 +476,10 @@ def _band(curve: str, axis: str, positive: np.ndarray, s: np.ndarray, w: np.ndar
                      pointwise, draws)
 
 
-def roc_band(y_true: Any, y_score: Any, *, specificities: Any = None,
-             sensitivities: Any = None, kind: str = "pointwise",
+def roc_band(y_true: ArrayLike, y_score: ArrayLike, *, specificities: Any = None,
+             sensitivities: Any = None, kind: BandKind = "pointwise",
              confidence_level: float = 0.95, n_resamples: int = 2000,
-             random_state: Any = None, sample_weight: Any = None,
+             random_state: RandomStateLike = None, sample_weight: ArrayLike | None = None,
              pos_label: Any = None) -> CurveBand:
     """Confidence band of a ROC curve: sensitivity at specificities, or the reverse.
 
@@ -542,9 +545,9 @@ def roc_band(y_true: Any, y_score: Any, *, specificities: Any = None,
     return _band("roc", axis, positive, s, w, g, kind, level, n, random_state)
 
 
-def pr_band(y_true: Any, y_score: Any, *, recalls: Any = None, kind: str = "pointwise",
+def pr_band(y_true: ArrayLike, y_score: ArrayLike, *, recalls: Any = None, kind: BandKind = "pointwise",
             confidence_level: float = 0.95, n_resamples: int = 2000,
-            random_state: Any = None, sample_weight: Any = None,
+            random_state: RandomStateLike = None, sample_weight: ArrayLike | None = None,
             pos_label: Any = None) -> CurveBand:
     """Confidence band of a precision-recall curve: precision at given recalls.
 

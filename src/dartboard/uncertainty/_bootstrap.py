@@ -290,6 +290,7 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
         if values is None:  # a statistic may be a vector (a curve band): (b, ...) values
             values = np.empty((n_resamples,) + np.shape(out)[1:])
         values[start:start + b] = out
+    assert values is not None  # n_resamples >= 1
     if not jackknife:
         return Replicates(values)
     full = size.astype(np.float64)
@@ -477,7 +478,7 @@ def _auc_jackknife(ranked: RankedScores) -> np.ndarray:
 
 # --------------------------------------------------------------------- generic
 
-def generic_replicates(statistic: Callable[[np.ndarray | None], float], n: int,
+def generic_replicates(statistic: Callable[[np.ndarray], float], n: int,
                        strata_order: np.ndarray | None, strata: np.ndarray,
                        n_resamples: int, rng: np.random.Generator,
                        jackknife: bool) -> Replicates:

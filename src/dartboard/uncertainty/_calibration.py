@@ -89,6 +89,7 @@ import dataclasses
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._results import Result
 from dartboard._validation import (
@@ -149,9 +150,9 @@ def bins_from_state(state: Any, confidence_level: float = 0.95,
                            pos / count, bounds[:, 0], bounds[:, 1], level, method)
 
 
-def calibration_bins(y_true: Any, y_proba: Any, *, n_bins: int = 15,
+def calibration_bins(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 15,
                      strategy: str = "uniform", pos_label: Any = None,
-                     sample_weight: Any = None, confidence_level: float = 0.95,
+                     sample_weight: ArrayLike | None = None, confidence_level: float = 0.95,
                      method: str = "wilson") -> CalibrationBins:
     """Reliability-diagram bins of :func:`~dartboard.metrics.calibration_error`, with an
     interval for each bin's observed frequency.
@@ -285,6 +286,6 @@ def pivot_interval(state: Any, estimate: float, norm: str, debiased: bool, level
                                             rng)
         low = estimate + low_truth - np.quantile(low_reps, 1.0 - alpha / 2.0)
         high = estimate + high_truth - np.quantile(high_reps, alpha / 2.0)
-    low, high = np.clip([low, high], 0.0, 1.0)
-    se = float(np.std(high_reps, ddof=1)) if n_resamples > 1 else 0.0
-    return float(min(low, high)), float(high), se, high_reps
+    low, high = (float(v) for v in np.clip([low, high], 0.0, 1.0))
+    spread = float(np.std(high_reps, ddof=1)) if n_resamples > 1 else 0.0
+    return min(low, high), high, spread, high_reps

@@ -9,10 +9,11 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import special
 
 from dartboard._labels import encode_labels, positive_index
-from dartboard._rng import check_random_state
+from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._validation import (
     as_float_array,
     check_confidence_level,
@@ -35,6 +36,7 @@ from dartboard.families._base import (
 )
 from dartboard.metrics._registry import MetricSpec, get_spec, resolve_metric
 from dartboard.uncertainty import _bootstrap
+from dartboard.uncertainty._analytic_rows import applicable, asymptotic_interval, sample_size
 from dartboard.uncertainty._bootstrap import IntervalWarning
 from dartboard.uncertainty._clustered import (
     CLUSTER_METHODS,
@@ -44,17 +46,17 @@ from dartboard.uncertainty._clustered import (
     cluster_replicates,
     generic_cluster_replicates,
 )
-from dartboard.uncertainty._large import applicable, asymptotic_interval, sample_size
-from dartboard.uncertainty._methods import METHODS, PIVOT
+from dartboard.uncertainty._methods import METHODS, PIVOT, IntervalMethod
 from dartboard.uncertainty._result import Interval
 
 __all__ = ["Interval", "IntervalWarning", "clustered_cells", "cv_interval", "interval",
            "interval_from_calibration_state"]
 
 
-def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, method: str = "auto",
+def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: ArrayLike, *,
+             method: IntervalMethod = "auto",
              confidence_level: float = 0.95, n_resamples: int = 10_000,
-             stratified: bool = False, random_state: Any = None, sample_weight: Any = None,
+             stratified: bool = False, random_state: RandomStateLike = None, sample_weight: ArrayLike | None = None,
              clusters: Any = None, **metric_kwargs: Any) -> Interval:
     """Confidence interval of any metric: analytic where exact theory exists, else bootstrap.
 
@@ -74,7 +76,7 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
         ``"newcombe"`` (binary ROC AUC), ``"logit"`` (Boyd et al. 2013) and
         ``"influence-logit"`` (binary average precision and PR AUC), ``"t"`` (a mean of per-sample
         losses: log loss, Brier, MAE, MSE, RMSE, MAPE; see
-        :mod:`dartboard.uncertainty._asymptotic`), ``"percentile"``, ``"basic"``,
+        :mod:`dartboard.uncertainty._analytic`), ``"percentile"``, ``"basic"``,
         ``"bca"`` (bootstrap, any metric), ``"bin-pivot"`` (the calibration error:
         bin-level worlds that account for its bias, see
         :mod:`dartboard.uncertainty._calibration`). ``"auto"`` picks wilson for
@@ -183,30 +185,30 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
     if not np.isfinite(estimate):
         raise ValueError(f"{name or 'the metric'} is undefined on this data (it returned "
                          f"{estimate}); no interval can be formed")
-    method = iv["method"]
+    how = iv["method"]
     level = iv["confidence_level"]
     rng = check_random_state(random_state)
     if clusters is not None:
         return _clustered_interval(metric, spec, name, estimate, y_t, y_o, w, metric_kwargs,
-                                   cluster_index(clusters, n), method, level,
+                                   cluster_index(clusters, n), how, level,
                                    iv["n_resamples"], stratified, rng)
     state = _family_state(spec, y_t, y_o, w, metric_kwargs)
     if state is not None:
         family, m, built, _ = state
-        chosen = choose_method(family, built, m, method)
+        chosen = choose_method(family, built, m, how)
         if chosen not in BOOTSTRAP_METHODS or family.cells(built, m) is not None:
-            return interval_of(family, built, m, method=method, level=level,
+            return interval_of(family, built, m, method=how, level=level,
                                n_resamples=iv["n_resamples"], stratified=stratified, rng=rng,
                                estimate=estimate)
-        method = chosen  # a state without cells (weighted calibration): resample rows
-    if method == "auto":
-        method = _auto_method(spec, y_t, y_o, w, metric_kwargs)
-    if method not in BOOTSTRAP_METHODS:
-        return _generic_analytic(spec, method, estimate, y_t, y_o, w, level, metric_kwargs)
+        how = chosen  # a state without cells (weighted calibration): resample rows
+    if how == "auto":
+        how = _auto_method(spec, y_t, y_o, w, metric_kwargs)
+    if how not in BOOTSTRAP_METHODS:
+        return _generic_analytic(spec, how, estimate, y_t, y_o, w, level, metric_kwargs)
     reps = _generic(metric, name, y_t, y_o, w, metric_kwargs, iv["n_resamples"],
-                    stratified, rng, method == "bca")
+                    stratified, rng, how == "bca")
     low, high, se, used, dist = _bootstrap.bootstrap_interval(
-        estimate, reps, level, method, None if spec is None else spec.bounds)
+        estimate, reps, level, how, None if spec is None else spec.bounds)
     if spec is not None and spec.covers_estimate:
         low, high = min(low, estimate), max(high, estimate)
     return Interval(estimate, low, high, level, used, se, dist, iv["n_resamples"],
@@ -274,7 +276,7 @@ def clustered_cells(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
     family, m, _, batch = state
     cells = family.cluster_cells(batch, m, index.codes, index.n_clusters)
     if cells is None:
-        cells = _pooled_clusters(family, m, spec, y_t, y_o, w, kwargs, index)
+        cells = _pooled_clusters(family, m, m.spec, y_t, y_o, w, kwargs, index)
     return cells if cells is not None and cells[0].extra is None else None
 
 
@@ -303,7 +305,7 @@ def _family_state(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
     generic metric or inputs its family does not cover (multiclass scores). ``lazy``:
     the state is a function that builds it, for a caller that may not need it."""
     family = family_of(spec)
-    if family is None:
+    if family is None or spec is None:
         return None
     m = Metric(spec, dict(kwargs))
     if not family.supports(m) or not family.takes(y_t, y_o, m):
@@ -442,7 +444,7 @@ def check_sample_size(value: Any, name: str) -> float:
     return size
 
 
-def cv_interval(fold_scores: Any, *, n_train: Any = None, n_test: Any = None,
+def cv_interval(fold_scores: ArrayLike, *, n_train: Any = None, n_test: Any = None,
                 confidence_level: float = 0.95) -> Interval:
     """t-interval of the mean score over k cross-validation folds.
 
@@ -520,9 +522,9 @@ def cv_interval(fold_scores: Any, *, n_train: Any = None, n_test: Any = None,
 
 
 def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: bool = False,
-                                    method: str = "auto", confidence_level: float = 0.95,
+                                    method: IntervalMethod = "auto", confidence_level: float = 0.95,
                                     n_resamples: int = 10_000, stratified: bool = False,
-                                    random_state: Any = None) -> Any:
+                                    random_state: RandomStateLike = None) -> Interval:
     """Interval of the calibration error from a (merged) CalibrationState.
 
     ``method`` is ``bin-pivot`` (``auto``, the registry's default; see the module
@@ -563,7 +565,9 @@ def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: b
         raise ValueError("a bin-level bootstrap needs a binary or top-label state of whole "
                          "row counts (no classwise groups, no fractional sample weights)")
     spec = get_spec("calibration_error")
-    return interval_of(family_of(spec), CalibrationCells(state, False),
+    family = family_of(spec)
+    assert family is not None  # the calibration family
+    return interval_of(family, CalibrationCells(state, False),
                        Metric(spec, {"norm": norm, "debiased": debiased}), method=iv["method"],
                        level=iv["confidence_level"], n_resamples=iv["n_resamples"],
                        stratified=iv["stratified"], rng=check_random_state(random_state))

@@ -1,22 +1,33 @@
 """The names of the interval methods, in one place.
 
 The functions that take a ``method`` check it against these tuples, and the command
-line lists them in its help; this module imports nothing, so that ``dartboard
+line lists them in its help; this module imports only ``typing``, so that ``dartboard
 evaluate --help`` shows every method without loading numpy or SciPy.
 """
 
+from typing import Literal, TypeAlias, get_args
+
 __all__ = ["PROPORTION_METHODS", "ROC_AUC_METHODS", "ASYMPTOTIC_METHODS",
-           "BOOTSTRAP_METHODS", "PIVOT", "METHODS"]
+           "BOOTSTRAP_METHODS", "PIVOT", "METHODS", "IntervalMethod", "ProportionMethod",
+           "AsymptoticMethod", "BootstrapMethod"]
 
 #: binomial proportion intervals (:mod:`dartboard.uncertainty._analytic`)
-PROPORTION_METHODS = ("wald", "wilson", "clopper-pearson", "agresti-coull", "jeffreys")
-#: large-sample intervals (:mod:`dartboard.uncertainty._asymptotic`)
-ASYMPTOTIC_METHODS = ("delong-logit", "newcombe", "logit", "influence-logit", "t")
+ProportionMethod: TypeAlias = Literal["wald", "wilson", "clopper-pearson", "agresti-coull",
+                                      "jeffreys"]
+#: large-sample intervals (:mod:`dartboard.uncertainty._analytic`)
+AsymptoticMethod: TypeAlias = Literal["delong-logit", "newcombe", "logit", "influence-logit",
+                                      "t"]
+BootstrapMethod: TypeAlias = Literal["percentile", "basic", "bca"]
+#: every ``method`` of :func:`dartboard.interval` (and ``ci`` of :func:`dartboard.evaluate`);
+#: ``"bin-pivot"`` is the calibration error's bias-aware bootstrap
+#: (:mod:`dartboard.uncertainty._calibration`)
+IntervalMethod: TypeAlias = Literal["auto", ProportionMethod, "delong", AsymptoticMethod,
+                                    BootstrapMethod, "bin-pivot"]
+
+PROPORTION_METHODS: tuple[str, ...] = get_args(ProportionMethod)
+ASYMPTOTIC_METHODS: tuple[str, ...] = get_args(AsymptoticMethod)
 #: the intervals of a binary ROC AUC (DeLong's, also on the logit scale, and Newcombe's)
 ROC_AUC_METHODS = ("delong", "delong-logit", "newcombe")
-BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
-#: the calibration error's bias-aware bootstrap (:mod:`dartboard.uncertainty._calibration`)
+BOOTSTRAP_METHODS: tuple[str, ...] = get_args(BootstrapMethod)
 PIVOT = "bin-pivot"
-#: every ``method`` of :func:`dartboard.interval` (and ``ci`` of :func:`dartboard.evaluate`)
-METHODS = ("auto", *PROPORTION_METHODS, "delong", *ASYMPTOTIC_METHODS, *BOOTSTRAP_METHODS,
-           PIVOT)
+METHODS: tuple[str, ...] = get_args(IntervalMethod)

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from dartboard._rng import check_random_state
+from dartboard._rng import RandomStateLike, check_random_state
 from dartboard.metrics import _count_formulas as cf
 from dartboard.metrics._batched import batch_multilabel_metric
 from dartboard.metrics._registry import MetricSpec
@@ -170,7 +170,7 @@ def _pattern_keys(cells: np.ndarray) -> np.ndarray:
 def multilabel_count_interval(spec: MetricSpec, t: np.ndarray, p: np.ndarray,
                               w: np.ndarray | None, estimate: float, method: str,
                               level: float, n_resamples: int, stratified: bool,
-                              random_state: Any, kwargs: dict[str, Any]) -> Any:
+                              random_state: RandomStateLike, kwargs: dict[str, Any]) -> Any:
     """Bootstrap interval of count metric ``spec`` of indicator arrays (module docstring)."""
     from dartboard.uncertainty._result import Interval
 

@@ -83,7 +83,7 @@ from scipy import special
 
 from dartboard._parallel import parallel_map
 from dartboard._results import Result
-from dartboard._rng import spawn
+from dartboard._rng import RandomStateLike, spawn
 from dartboard._validation import check_confidence_level, check_int, describe
 from dartboard.families._means import TERMS, has_row_terms, row_terms
 from dartboard.metrics._registry import MetricSpec
@@ -172,6 +172,7 @@ class _Loss:
 
     def values(self, model: Any, X_test: Any, y_test: np.ndarray) -> np.ndarray:
         if self.response == "predict_proba":
+            assert self.classes is not None  # kept for probability columns
             proba = np.asarray(model.predict_proba(X_test), dtype=np.float64)
             # a model fit on folds that lack a class has no column for it: give it 0
             full = np.zeros((proba.shape[0], self.classes.shape[0]))
@@ -193,6 +194,7 @@ def _loss_iv(scoring: Any, y: np.ndarray) -> _Loss:
                          f"the nested CV interval needs (its variance term is var(e_out) / "
                          f"n_out); use one of {', '.join(_decomposable_scorers())} or a "
                          "metric of the same kind (zero_one_loss, log_loss, ...)")
+    assert spec is not None  # has_row_terms(None) is False
     allowed = set(TERMS[spec.name][1]) if spec.name in TERMS else set()
     extra = set(facts.kwargs) - allowed
     if extra:
@@ -300,6 +302,7 @@ def _fold_ids(plan: _Plan, y: np.ndarray, seed: np.random.SeedSequence) -> np.nd
     import copy
 
     if plan.splitter is None:
+        assert plan.groups is not None  # the splitter is built unless groups are given
         ids = _group_folds(plan.groups, plan.n_splits, np.random.default_rng(seed))
     else:
         splitter = copy.copy(plan.splitter)
@@ -453,7 +456,7 @@ def _interval(plan: _Plan, ids: np.ndarray, parts: list[_RepeatSummary]) -> CVIn
 
 def nested_cv_interval(estimator: Any, X: Any, y: Any, *, scoring: Any, cv: Any = 10,
                        n_repeats: int = 50, groups: Any = None, confidence_level: float = 0.95,
-                       random_state: Any = None, n_jobs: int | None = None) -> CVInterval:
+                       random_state: RandomStateLike = None, n_jobs: int | None = None) -> CVInterval:
     """Confidence interval for the error of the model fit on all the data, by nested CV.
 
     Bates, Hastie and Tibshirani's (2024) Algorithm 1 with its bias correction (the

@@ -74,7 +74,9 @@ def point_metrics(counts: dict[str, np.ndarray], costs: np.ndarray,
     """(..., 6) metrics of METRICS from stacks of tp, fp, fn, tn."""
     out = []
     for name in ("recall_score", "specificity_score", "precision_score"):
-        num, den = proportion(get_spec(name).proportion, counts)
+        terms = get_spec(name).proportion
+        assert terms is not None  # the three are proportions in the registry
+        num, den = proportion(terms, counts)
         out.append(_ratio(num, den))
     out.append(_ratio(*proportion(("tn", ("tn", "fn")), counts)))
     num, den = fbeta(1.0, counts)

@@ -54,12 +54,14 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, get_args
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._results import Result
-from dartboard._rng import check_random_state
+from dartboard._rng import RandomStateLike, check_random_state
+from dartboard._typing import ThresholdCriterion
 from dartboard._validation import (
     check_confidence_level,
     check_n_resamples,
@@ -95,10 +97,13 @@ from dartboard.uncertainty._threshold_rates import (
     widen,
 )
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 __all__ = ["CRITERIA", "CONSTRAINED", "OperatingPoint", "check_criterion",
            "evaluate_threshold", "select_threshold"]
 
-CRITERIA = ("youden", "closest_topleft", "cost", "min_precision", "min_recall", "max_fpr")
+CRITERIA: tuple[str, ...] = get_args(ThresholdCriterion)
 #: the constrained criteria and the rate their ``target`` bounds
 CONSTRAINED = {"min_precision": "precision", "min_recall": "recall", "max_fpr": "FPR"}
 _THRESHOLD_METHOD = "percentile (threshold re-chosen in each resample)"
@@ -143,7 +148,7 @@ class OperatingPoint(Result):
 
     _repr_fields = ("threshold", "criterion", "intervals", "confidence_level")
 
-    def to_frame(self) -> Any:
+    def to_frame(self) -> pd.DataFrame:
         """One row per quantity: estimate, low, high, method."""
         import pandas as pd
 
@@ -248,7 +253,8 @@ def _rate_intervals(index: int, path: _SortedScores, reps: np.ndarray, integral:
     estimate = point_metrics(counts_at(tp, fp, at, path.pos[None], path.neg[None], False),
                              c, prevalence)[0]
     if index == 0:
-        methods, low, high, se = (_EXACT,) * 6, estimate, estimate, np.zeros(6)
+        methods: tuple[str, ...] = (_EXACT,) * 6
+        low, high, se = estimate, estimate, np.zeros(6)
     else:
         methods = rate_methods(integral)
         if integral:
@@ -313,11 +319,11 @@ def _replicate(path: _SortedScores, index: int, criterion: str, target: float,
     return evaluate
 
 
-def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
+def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: ThresholdCriterion = "youden",
                      target: float | None = None, guarantee: float | None = None,
                      costs: Any = None, prevalence: float | None = None,
                      confidence_level: float = 0.95, n_resamples: int = 2000,
-                     random_state: Any = None, sample_weight: Any = None,
+                     random_state: RandomStateLike = None, sample_weight: ArrayLike | None = None,
                      pos_label: Any = None) -> OperatingPoint:
     """Choose a threshold by a criterion; the metrics at it with intervals that cover
     the true rates of the threshold chosen.
@@ -377,7 +383,7 @@ def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
     >>> bool(safe.threshold < plain.threshold), safe.intervals["tpr"].estimate
     (True, 0.85)
     """
-    criterion, target, guarantee = check_criterion(criterion, target, guarantee)
+    crit, target, guarantee = check_criterion(criterion, target, guarantee)
     positive, s, w, level, c, prevalence = _common_iv(y_true, y_score, confidence_level,
                                                       sample_weight, pos_label, costs,
                                                       prevalence)
@@ -388,24 +394,24 @@ def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
                          "(repeated rows); got non-integer weights")
     path = _SortedScores.build(positive, s, w)
     critical = None if guarantee is None else _boundaries(
-        criterion, target, 1.0 - guarantee, path.pos.sum(), path.neg.sum())
+        crit, target, 1.0 - guarantee, path.pos.sum(), path.neg.sum())
     tp, fp = path.cumulative(path.pos[None], path.neg[None])
-    chosen, met = choose(criterion, tp, fp, target, c, prevalence, critical)
+    chosen, met = choose(crit, tp, fp, target, c, prevalence, critical)
     if not met[0]:
-        raise ValueError(_unmet_message(criterion, target, guarantee, path))
+        raise ValueError(_unmet_message(crit, target, guarantee, path))
     index = int(chosen[0])
     _, positive_cell, _, size = path.resampling_cells()
     rng = check_random_state(random_state)
     reps = multinomial_replicates(
-        _replicate(path, index, criterion, target, c, prevalence, critical), size,
+        _replicate(path, index, crit, target, c, prevalence, critical), size,
         positive_cell.astype(int), 8 * 16 * path.scores.shape[0], n_resamples, True,
         rng, False).values
     unmet = np.isnan(reps[:, 1])
     if unmet.all():
-        raise ValueError(f"criterion={criterion!r} cannot be met in any of the "
+        raise ValueError(f"criterion={crit!r} cannot be met in any of the "
                          f"{n_resamples} resamples; no interval can be formed")
     if unmet.any():
-        warnings.warn(f"criterion={criterion!r} cannot be met in {int(unmet.sum())} of "
+        warnings.warn(f"criterion={crit!r} cannot be met in {int(unmet.sum())} of "
                       f"{n_resamples} resamples; they are left out of the intervals "
                       "(OperatingPoint.n_unmet)", IntervalWarning, stacklevel=2)
     threshold, midpoint = (float(v[0]) for v in _thresholds(path.scores, np.array([index])))
@@ -413,7 +419,7 @@ def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
                                         n_resamples, _THRESHOLD_METHOD)}
     intervals.update(_rate_intervals(index, path, reps, integral, c, prevalence, level,
                                      n_resamples, rng))
-    return OperatingPoint(threshold, midpoint, criterion, intervals, level, n_resamples,
+    return OperatingPoint(threshold, midpoint, crit, intervals, level, n_resamples,
                           int(unmet.sum()), None if np.isnan(target) else target,
                           guarantee)
 
@@ -445,11 +451,11 @@ def _unmet_message(criterion: str, target: float, guarantee: float | None,
     return (f"no threshold reaches {word} {target:g} (criterion={criterion!r}); {best}")
 
 
-def evaluate_threshold(y_true: Any, y_score: Any, threshold: float, *,
+def evaluate_threshold(y_true: ArrayLike, y_score: ArrayLike, threshold: float, *,
                        costs: Any = None, prevalence: float | None = None,
                        method: str = "wilson", confidence_level: float = 0.95,
-                       n_resamples: int = 2000, random_state: Any = None,
-                       sample_weight: Any = None, pos_label: Any = None) -> OperatingPoint:
+                       n_resamples: int = 2000, random_state: RandomStateLike = None,
+                       sample_weight: ArrayLike | None = None, pos_label: Any = None) -> OperatingPoint:
     """Metrics at a threshold chosen elsewhere, on new data, with plain intervals.
 
     TPR, TNR, precision and NPV get the proportion interval ``method`` (wilson by

@@ -1,4 +1,4 @@
-"""Regression additions: log errors, the pinball loss, Tweedie deviances and D^2 scores.
+"""Regression losses: log errors, the pinball loss, Tweedie deviances and D^2 scores.
 
 Each metric is a weighted mean of a per-sample loss ``l(y, y_hat)``:
 
@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._validation import (
     InvalidParameterError,
@@ -205,7 +206,7 @@ def _one_output(name: str, t: np.ndarray) -> None:
 
 def _check_alpha(alpha: Any, name: str) -> float:
     if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, numbers.Real) \
-            or not 0 <= alpha <= 1:
+            or not 0 <= float(alpha) <= 1:
         raise InvalidParameterError(f"alpha of {name} must be a number in [0, 1]; got "
                                     f"{describe(alpha)}")
     return float(alpha)
@@ -213,7 +214,7 @@ def _check_alpha(alpha: Any, name: str) -> float:
 
 def _check_power(power: Any, name: str) -> float:
     if isinstance(power, (bool, np.bool_)) or not isinstance(power, numbers.Real) \
-            or not (power <= 0 or power >= 1) or not math.isfinite(power):
+            or not (float(power) <= 0 or float(power) >= 1) or not math.isfinite(power):
         raise InvalidParameterError(f"power of {name} must be a number <= 0 or >= 1; got "
                                     f"{describe(power)}")
     return float(power)
@@ -254,7 +255,7 @@ def _anywhere(low_t: float, low_p: float) -> None:
 
 # ------------------------------------------------------------------ per-sample terms
 
-def squared_log_terms(y_true: Any, y_pred: Any, *, sample_weight: Any = None
+def squared_log_terms(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None
                       ) -> tuple[np.ndarray, np.ndarray | None]:
     """Per-sample squared log errors (1-D targets) and the checked weights."""
     t, p, w, _ = _regression_iv(y_true, y_pred, sample_weight, "uniform_average")
@@ -262,7 +263,7 @@ def squared_log_terms(y_true: Any, y_pred: Any, *, sample_weight: Any = None
     return _checked_terms(t, p, _squared_log, _log_domain), w
 
 
-def pinball_terms(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
+def pinball_terms(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                   alpha: float = 0.5) -> tuple[np.ndarray, np.ndarray | None]:
     """Per-sample pinball losses (1-D targets) and the checked weights."""
     alpha = _check_alpha(alpha, "mean_pinball_loss")
@@ -271,7 +272,7 @@ def pinball_terms(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     return _checked_terms(t, p, _pinball(alpha), _anywhere), w
 
 
-def tweedie_terms(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
+def tweedie_terms(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                   power: float = 0) -> tuple[np.ndarray, np.ndarray | None]:
     """Per-sample Tweedie deviances of ``power`` and the checked weights."""
     power = _check_power(power, "mean_tweedie_deviance")
@@ -292,8 +293,8 @@ def _gamma_terms(y_true: Any, y_pred: Any, *, sample_weight: Any = None
 
 # ------------------------------------------------------------------ mean losses
 
-def mean_squared_log_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
-                           multioutput: Any = "uniform_average") -> Any:
+def mean_squared_log_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
+                           multioutput: Any = "uniform_average") -> float | np.ndarray:
     """Mean squared logarithmic error ``mean_i (log1p(y_i) - log1p(y_hat_i))^2``.
 
     Values <= -1 are an error. Drop-in for :func:`sklearn.metrics.mean_squared_log_error`.
@@ -308,8 +309,8 @@ def mean_squared_log_error(y_true: Any, y_pred: Any, *, sample_weight: Any = Non
     return _aggregate(_mean_losses(t, p, w, _squared_log, _log_domain), multioutput)
 
 
-def root_mean_squared_log_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
-                                multioutput: Any = "uniform_average") -> Any:
+def root_mean_squared_log_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
+                                multioutput: Any = "uniform_average") -> float | np.ndarray:
     """Root mean squared logarithmic error: per output ``sqrt(MSLE)``, then averaged.
 
     Drop-in for :func:`sklearn.metrics.root_mean_squared_log_error`.
@@ -325,8 +326,8 @@ def root_mean_squared_log_error(y_true: Any, y_pred: Any, *, sample_weight: Any 
                       multioutput)
 
 
-def mean_pinball_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
-                      alpha: float = 0.5, multioutput: Any = "uniform_average") -> Any:
+def mean_pinball_loss(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
+                      alpha: float = 0.5, multioutput: Any = "uniform_average") -> float | np.ndarray:
     """Mean pinball (quantile) loss ``mean_i max(alpha e_i, (alpha - 1) e_i)``.
 
     ``e = y_true - y_pred``; ``alpha=0.5`` gives half the mean absolute error.
@@ -343,7 +344,7 @@ def mean_pinball_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     return _aggregate(_mean_losses(t, p, w, _pinball(alpha), _anywhere), multioutput)
 
 
-def mean_tweedie_deviance(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
+def mean_tweedie_deviance(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                           power: float = 0) -> float:
     """Mean Tweedie deviance of ``power`` (module docstring), 1-D targets.
 
@@ -362,7 +363,7 @@ def mean_tweedie_deviance(y_true: Any, y_pred: Any, *, sample_weight: Any = None
     return float(_mean_losses(t, p, w, _tweedie(power), _tweedie_domain(power))[0])
 
 
-def mean_poisson_deviance(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
+def mean_poisson_deviance(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Mean Poisson deviance: :func:`mean_tweedie_deviance` with ``power=1``.
 
     Examples
@@ -373,7 +374,7 @@ def mean_poisson_deviance(y_true: Any, y_pred: Any, *, sample_weight: Any = None
     return mean_tweedie_deviance(y_true, y_pred, sample_weight=sample_weight, power=1)
 
 
-def mean_gamma_deviance(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
+def mean_gamma_deviance(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Mean gamma deviance: :func:`mean_tweedie_deviance` with ``power=2``.
 
     Examples
@@ -410,7 +411,7 @@ def _unit_scale(t: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return t * factor, p * factor
 
 
-def d2_tweedie_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
+def d2_tweedie_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                      power: float = 0) -> float:
     """D^2 of the Tweedie deviance: ``1 - D(y, y_hat) / D(y, mean_w(y))``.
 
@@ -436,8 +437,8 @@ def d2_tweedie_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     return float(_explained_fraction(numerator, denominator, "uniform_average", True))
 
 
-def d2_pinball_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
-                     alpha: float = 0.5, multioutput: Any = "uniform_average") -> Any:
+def d2_pinball_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
+                     alpha: float = 0.5, multioutput: Any = "uniform_average") -> float | np.ndarray:
     """D^2 of the pinball loss: ``1 - L(y, y_hat) / L(y, q_alpha(y))``.
 
     ``q_alpha`` is the weighted ``alpha``-quantile of each output (scikit-learn's
@@ -461,8 +462,8 @@ def d2_pinball_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     return _explained_fraction(numerator, denominator, multioutput, True)
 
 
-def d2_absolute_error_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
-                            multioutput: Any = "uniform_average") -> Any:
+def d2_absolute_error_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
+                            multioutput: Any = "uniform_average") -> float | np.ndarray:
     """D^2 of the absolute error: :func:`d2_pinball_score` with ``alpha=0.5``.
 
     Examples

@@ -43,7 +43,7 @@ from dartboard.uncertainty import (
     interval_from_score_state,
 )
 from dartboard.uncertainty._analytic import delong_variance_grouped
-from dartboard.uncertainty._state import _score_cells
+from dartboard.uncertainty._from_states import _score_cells
 
 PROPORTION_METHODS = ["wald", "wilson", "clopper-pearson", "agresti-coull", "jeffreys"]
 

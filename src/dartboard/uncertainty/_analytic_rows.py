@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from dartboard.metrics._registry import MetricSpec
-from dartboard.uncertainty import _asymptotic
+from dartboard.uncertainty import _analytic
 from dartboard.uncertainty._methods import ROC_AUC_METHODS
 
 _HINT = "; use a bootstrap method (percentile, basic or bca)"
@@ -130,6 +130,6 @@ def ovr_macro_auc_interval(estimate: float, y_t: np.ndarray, y_o: np.ndarray, le
     influence /= proba.shape[1]
     se = float(np.sqrt(np.dot(influence, influence))) / total
     spread = estimate * (1.0 - estimate)
-    low, high = _asymptotic.logit_interval(
+    low, high = _analytic.logit_interval(
         estimate, se / spread if spread > 0 else float("nan"), level)
     return low, high, se

@@ -1,6 +1,6 @@
 """Benchmark: the metrics added for scikit-learn coverage, dartboard vs scikit-learn.
 
-Usage: python benchmarks/bench_new_metrics.py [n_samples] [repeats]
+Usage: python benchmarks/bench_losses_and_top_k.py [n_samples] [repeats]
 (or env DARTBOARD_BENCH_N / DARTBOARD_BENCH_REPEATS); default 10,000,000 rows.
 
 Targets (issue 14): the count losses (Hamming, zero-one, Jaccard; multilabel on

@@ -1,4 +1,4 @@
-"""Count additions: Hamming and zero-one losses, likelihood ratios, the hinge loss.
+"""Classification losses: Hamming, zero-one and hinge losses; class likelihood ratios.
 
 * Hamming loss: the fraction of wrong labels; for 1-D labels ``1 - accuracy``
   (``(N - trace C) / N``), for multilabel indicators the fraction of wrong
@@ -25,6 +25,7 @@ import numbers
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dartboard._labels import encode_labels
 from dartboard._validation import (
@@ -64,7 +65,7 @@ def _target_kind(y: np.ndarray) -> str:
     return "multiclass-multioutput" if integral else "continuous-multioutput"
 
 
-def multilabel_pair(y_true: Any, y_pred: Any, sample_weight: Any, *, scale_free: bool = False
+def multilabel_pair(y_true: ArrayLike, y_pred: ArrayLike, sample_weight: ArrayLike | None, *, scale_free: bool = False
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
     """Both indicators and the weights when either argument is a 2-D indicator
     (with more than one column), None for 1-D labels; a mix is an error, as in
@@ -118,7 +119,7 @@ def _correct_and_total(y_true: Any, y_pred: Any, sample_weight: Any, scale_free:
 
 # ------------------------------------------------------------------ losses
 
-def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
+def hamming_loss(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Fraction of wrong labels (module docstring).
 
     Drop-in for :func:`sklearn.metrics.hamming_loss`, multilabel indicators
@@ -146,8 +147,8 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
     return float(np.dot(per_row, w)) / (n * n_labels * float(np.mean(w)))
 
 
-def zero_one_loss(y_true: Any, y_pred: Any, *, normalize: bool = True,
-                  sample_weight: Any = None) -> float:
+def zero_one_loss(y_true: ArrayLike, y_pred: ArrayLike, *, normalize: bool = True,
+                  sample_weight: ArrayLike | None = None) -> float:
     """Fraction (``normalize=False``: weighted number) of wrongly classified samples.
 
     Drop-in for :func:`sklearn.metrics.zero_one_loss`; a multilabel sample counts
@@ -196,13 +197,13 @@ def _check_replacement(replace: Any) -> dict[str, float] | None:
     pos, neg = replace["LR+"], replace["LR-"]
     for value, low, high in ((pos, 1.0, math.inf), (neg, 0.0, 1.0)):
         if isinstance(value, bool) or not isinstance(value, numbers.Real) \
-                or not (math.isnan(value) or low <= value <= high):
+                or not (math.isnan(value) or low <= float(value) <= high):
             raise ValueError(message)
     return {"LR+": float(pos), "LR-": float(neg)}
 
 
-def class_likelihood_ratios(y_true: Any, y_pred: Any, *, labels: Any = None,
-                            sample_weight: Any = None,
+def class_likelihood_ratios(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                            sample_weight: ArrayLike | None = None,
                             replace_undefined_by: Any = np.nan) -> tuple[float, float]:
     """Positive and negative likelihood ratios ``(LR+, LR-)`` of a binary problem.
 
@@ -258,8 +259,8 @@ def class_likelihood_ratios(y_true: Any, y_pred: Any, *, labels: Any = None,
 
 # ------------------------------------------------------------------ hinge loss
 
-def hinge_loss(y_true: Any, pred_decision: Any, *, labels: Any = None,
-               sample_weight: Any = None) -> float:
+def hinge_loss(y_true: ArrayLike, pred_decision: ArrayLike, *, labels: ArrayLike | None = None,
+               sample_weight: ArrayLike | None = None) -> float:
     """Average hinge loss ``mean_i max(0, 1 - margin_i)`` (module docstring).
 
     ``pred_decision`` is a decision function: 1-D (or one column) for two classes

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._rng import check_random_state
+from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._validation import check_option, describe
 from dartboard.families import Metric, family_of
 from dartboard.families._base import interval_of
@@ -34,15 +34,16 @@ from dartboard.families._scores import KERNELS, ScoreCells
 from dartboard.metrics._registry import get_spec, resolve_metric, specs
 from dartboard.uncertainty import _bootstrap
 from dartboard.uncertainty._interval import _interval_iv
+from dartboard.uncertainty._methods import IntervalMethod
 from dartboard.uncertainty._result import Interval
 
 __all__ = ["interval_from_counts", "interval_from_score_state"]
 
 
 def interval_from_counts(metric: str | Callable[..., Any], counts: Any, *,
-                         method: str = "auto", confidence_level: float = 0.95,
+                         method: IntervalMethod = "auto", confidence_level: float = 0.95,
                          n_resamples: int = 10_000, stratified: bool = False,
-                         random_state: Any = None, **metric_kwargs: Any) -> Interval:
+                         random_state: RandomStateLike = None, **metric_kwargs: Any) -> Interval:
     """Confidence interval of a count metric from its confusion counts alone.
 
     Parameters
@@ -135,6 +136,7 @@ def interval_from_counts(metric: str | Callable[..., Any], counts: Any, *,
         raise ValueError(f"{name} is undefined on these counts (it is {estimate}); no "
                          "interval can be formed")
     family = family_of(spec)
+    assert family is not None  # a count metric, of the counts family
     return interval_of(family, CountsState(counts), Metric(spec, dict(metric_kwargs)),
                        method=iv["method"], level=iv["confidence_level"],
                        n_resamples=iv["n_resamples"], stratified=iv["stratified"],
@@ -158,9 +160,9 @@ def check_frequency_counts(values: np.ndarray, name: str) -> None:
 
 
 def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score",
-                              method: str = "auto", confidence_level: float = 0.95,
+                              method: IntervalMethod = "auto", confidence_level: float = 0.95,
                               n_resamples: int = 10_000, stratified: bool = False,
-                              random_state: Any = None) -> Interval:
+                              random_state: RandomStateLike = None) -> Interval:
     """Interval of ROC AUC from a score map (distinct scores with class counts) alone.
 
     - ``"auto"``: as :func:`dartboard.interval` chooses for ROC AUC (the
@@ -237,7 +239,9 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
         raise ValueError(f"{metric} is undefined when the state holds only one class "
                          f"({m:g} positive and {n:g} negative samples)")
     spec = get_spec(metric)
-    return interval_of(family_of(spec), _score_cells(score_state), Metric(spec),
+    family = family_of(spec)
+    assert family is not None  # a ranking metric, of the scores family
+    return interval_of(family, _score_cells(score_state), Metric(spec),
                        method=iv["method"], level=iv["confidence_level"],
                        n_resamples=iv["n_resamples"], stratified=iv["stratified"],
                        rng=check_random_state(random_state))
