@@ -223,8 +223,9 @@ def _metric_kw(spec: Any, y: np.ndarray, rng: np.random.Generator, case: Case) -
 
 #: metrics that do not change with the scale of the values: at 1e-200 or 1e200 their
 #: sums of squares under- or overflow in scikit-learn (nan, 1.0), while dartboard
-#: rescales (README, differences from scikit-learn); the reference is then
-#: scikit-learn on the same data brought to unit scale by a power of two (exact)
+#: rescales (user guide, docs/user_guide/metrics.rst: differences from scikit-learn);
+#: the reference is then scikit-learn on the same data brought to unit scale by a
+#: power of two (exact)
 SCALE_FREE = {"r2_score", "explained_variance_score", "d2_tweedie_score"}
 
 

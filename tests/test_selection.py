@@ -212,8 +212,9 @@ def test_exchange_rate_of_std_against_mean(chance):
 
 
 def test_guidance_table_values():
-    # README / module docstring: at A = 0.9, 0.01 of std is worth 0.0053, 0.0265 and
-    # 0.0529 of mean accuracy at p = 1, 5, 10 (0.01 * p * 0.9 * ln 1.8).
+    # user guide (docs/user_guide/selection.rst) / module docstring: at A = 0.9, 0.01 of
+    # std is worth 0.0053, 0.0265 and 0.0529 of mean accuracy at p = 1, 5, 10
+    # (0.01 * p * 0.9 * ln 1.8).
     worth = [round(0.01 * p * 0.9 * math.log(1.8), 4) for p in (1, 5, 10)]
     assert worth == [0.0053, 0.0265, 0.0529]
     assert round(1 / (0.9 * math.log(1.8)), 2) == 1.89

@@ -1,6 +1,7 @@
-"""The deliberate differences from scikit-learn listed in the README ("Differences from
-scikit-learn"), each asserted against scikit-learn itself; and the drop-in behaviours
-that replaced former differences (exception and warning classes)."""
+"""The deliberate differences from scikit-learn listed in the user guide
+(``docs/user_guide/metrics.rst``, "Differences from scikit-learn"), each asserted against
+scikit-learn itself; and the drop-in behaviours that replaced former differences
+(exception and warning classes)."""
 
 from __future__ import annotations
 
