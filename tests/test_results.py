@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import dartboard
 from dartboard._results import Result, to_jsonable
 
 
@@ -176,3 +177,23 @@ def test_html_views_show_the_numbers_and_name_the_arrays():
     band = RESULTS["CurveBand"]._repr_html_()
     assert "grid (101,)" in band and "<th>kind</th><td>pointwise</td>" in band
     assert "<th>grid</th>" not in band and len(band) < 2500  # named, not printed
+
+
+def test_a_series_field_is_shown_on_one_line():
+    # KModelComparison.estimates is a Series: its repr once spread over several lines
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 200)
+    preds = [np.where(rng.random(200) < q, y, 1 - y) for q in (0.7, 0.8, 0.9)]
+    text = repr(dartboard.compare_k_models("accuracy", y, preds, n_resamples=100,
+                                           random_state=0))
+    assert "\n" not in text
+    assert "estimates={model 0: " in text
+
+
+def test_an_operating_points_table_holds_numbers():
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 200)
+    frame = dartboard.select_threshold(y, rng.random(200) + 0.5 * y, n_resamples=100,
+                                       random_state=0).to_frame()
+    assert all(frame[c].dtype == np.float64 for c in ("estimate", "low", "high"))
+    assert frame.round(2)["estimate"].to_numpy().dtype == np.float64

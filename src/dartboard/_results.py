@@ -102,6 +102,8 @@ def _short(value: Any) -> str | None:
         return repr(value)
     if hasattr(value, "shape") and hasattr(value, "columns"):
         return f"DataFrame(shape={value.shape})"
+    if hasattr(value, "index") and hasattr(value, "to_dict") and hasattr(value, "dtype"):
+        return _short_dict(value.to_dict()) or "Series(length=0)"  # a pandas Series
     if isinstance(value, dict):
         return _short_dict(value)
     return repr(value)

@@ -152,8 +152,12 @@ class OperatingPoint(Result):
         """One row per quantity: estimate, low, high, method."""
         import pandas as pd
 
-        return pd.DataFrame({k: {"estimate": v.estimate, "low": v.low, "high": v.high,
-                                 "method": v.method} for k, v in self.intervals.items()}).T
+        names = list(self.intervals)
+        return pd.DataFrame(
+            {"estimate": [float(self.intervals[k].estimate) for k in names],
+             "low": [float(self.intervals[k].low) for k in names],
+             "high": [float(self.intervals[k].high) for k in names],
+             "method": [str(self.intervals[k].method) for k in names]}, index=names)
 
 
 # ------------------------------------------------------------------ validation
