@@ -183,9 +183,9 @@ class State:
         if type(other) is not type(self):
             return NotImplemented
         return all(_same(getattr(self, f.name), getattr(other, f.name))
-                   for f in dataclasses.fields(self))  # type: ignore[arg-type]
+                   for f in dataclasses.fields(self))  # type: ignore[arg-type]  # the states are dataclasses
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # mutable state: unhashable
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -741,7 +741,7 @@ class CalibrationState:
                 for k in ("weight", "sum_p", "sum_p2")) and (
                 (self.edges is None) == (other.edges is None))
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # mutable state: unhashable
 
     def __repr__(self) -> str:
         return (f"CalibrationState(n_bins={self.n_bins}, n_groups={self.n_groups}, "

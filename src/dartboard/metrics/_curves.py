@@ -25,7 +25,7 @@ from dartboard.metrics._ranking import (
 
 __all__ = ["auc", "det_curve"]
 
-_trapezoid = getattr(np, "trapezoid", None) or np.trapz  # type: ignore[attr-defined]  # numpy < 2
+_trapezoid = getattr(np, "trapezoid", None) or np.trapz  # type: ignore[attr-defined, unused-ignore]  # numpy < 2
 
 
 def auc(x: ArrayLike, y: ArrayLike) -> float:

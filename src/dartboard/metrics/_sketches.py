@@ -250,7 +250,7 @@ class BinnedScoreState:
                 and all(np.array_equal(getattr(self, k), getattr(other, k))
                         for k in self.__slots__[5:]))
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # mutable state: unhashable
 
     def __repr__(self) -> str:
         return (f"BinnedScoreState(n_bins={self.n_bins}, range=[{self.low:g}, {self.high:g}], "
@@ -483,7 +483,7 @@ class QuantileSketch:
                 and np.allclose(self.neg_weights, other.neg_weights, rtol=1e-12, atol=0)
                 and math.isclose(self.zero_weight, other.zero_weight, rel_tol=1e-12))
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # mutable state: unhashable
 
     def __repr__(self) -> str:
         return (f"QuantileSketch(relative_accuracy={self.alpha:g}, buckets={self.n_buckets}, "
