@@ -128,6 +128,18 @@ def test_lower_is_better_metric_names_the_lower_group_better():
     assert pd.isna(fair.loc["demographic_parity_difference", "better"])
 
 
+def test_selection_rate_names_no_better_group_wherever_it_is_asked():
+    # the registry says the selection rate has no better direction; difference() and
+    # pairwise() once named one from a default (greater is better)
+    y, pred, g = _fpr_data()
+    pred = np.where(g == "small", 1, pred)  # 'small' selected more often
+    ev = dartboard.evaluate(y, pred, metrics=["selection_rate"], groups=g, random_state=0)
+    row = ev.difference().loc["selection_rate"]
+    assert row["higher"] == "small" and pd.isna(row["better"])
+    pair = ev.pairwise(["selection_rate"]).loc[("selection_rate", "small vs large")]
+    assert pair["higher"] == "small" and pd.isna(pair["better"])
+
+
 def test_notebook_report_and_cli_name_the_higher_and_better_group(tmp_path):
     y, pred, g = _fpr_data()
     ev = dartboard.evaluate(y, pred, metrics=["false_positive_rate"], groups=g,

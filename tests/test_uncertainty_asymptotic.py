@@ -5,6 +5,8 @@ numerical influence function from scikit-learn's weighted metric, scipy's t
 interval, and the plain row bootstrap within Monte Carlo error.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -123,6 +125,22 @@ def test_boyd_logit_interval(metric):
     z = stats.norm.ppf(0.95)
     assert iv.low == pytest.approx(special.expit(special.logit(theta) - z * tau), abs=1e-12)
     assert iv.high == pytest.approx(special.expit(special.logit(theta) + z * tau), abs=1e-12)
+
+
+@pytest.mark.parametrize("metric", [average_precision_score, pr_auc_score])
+@pytest.mark.parametrize("method", ["logit", "influence-logit", "auto"])
+def test_a_perfect_ranking_gets_the_binomial_models_wilson_interval(metric, method):
+    # AP and PR AUC of 1 have no logit: the interval was the point (AP) or [0, 1] (PR
+    # AUC's float sum lands an ulp below 1); Boyd's binomial model gives Wilson's score
+    # interval for 110 of 110 positives there, 110 / (110 + z^2) by hand
+    y = np.r_[np.zeros(4, int), np.ones(110, int)]
+    s = np.r_[np.linspace(0, 0.1, 4), np.linspace(0.5, 1, 110)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        iv = interval(metric, y, s, method=method)
+    assert iv.estimate == pytest.approx(1.0, abs=1e-12)
+    assert iv.low == pytest.approx(110 / (110 + Z ** 2), rel=1e-12)
+    assert iv.high == pytest.approx(1.0, abs=1e-12)
 
 
 @pytest.mark.slow

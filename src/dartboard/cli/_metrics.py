@@ -57,7 +57,7 @@ def takes_scores(spec: Any) -> bool:
 
 
 def lower_is_better(spec: Any) -> bool:
-    return not spec.greater_is_better
+    return spec.greater_is_better is False
 
 
 def positive_label_kwargs(spec: Any, y_true: Any, *predictions: Any,

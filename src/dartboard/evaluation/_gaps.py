@@ -78,13 +78,10 @@ def _metric(ev: Any, label: str) -> _Metric:
 
 def _direction(gaps: Any, label: str) -> bool | None:
     """The registry's direction of the metric ``label``; None for a callable of one's
-    own and for the selection rate (being selected is a benefit or a burden depending
-    on what is predicted)."""
+    own and for a metric with no better direction (the selection rate)."""
     p = gaps.planned.get(label)
     spec = None if p is None or p.metric is None else p.metric.spec
     if spec is None or spec.greater_is_better is None:
-        return None
-    if label == "__selection":
         return None
     return bool(spec.greater_is_better)
 

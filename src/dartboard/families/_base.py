@@ -455,8 +455,10 @@ def group_replicates(family: Family, states: Sequence[Any], metric: Metric,
             total = np.zeros((b, width))
             amounts = np.zeros((b, width)) if extra else None
             for j, (cells, at) in enumerate(zip(parts, where)):
-                n = cells.n_rows
-                counts = rng.multinomial(n, cells.size / n, size=b).astype(np.float64)
+                # one exact multinomial; many small cells (distinct scores) drawn as
+                # picks among their rows, not a binomial per cell
+                counts = cells.sampler(rng, cells.size, b) if cells.sampler is not None \
+                    else _bootstrap.split_multinomial(rng, cells.size, b)
                 if cells.extra is not None and amounts is not None:
                     drawn = cells.extra[0](counts, rng)
                     out[start:start + b, j] = cells.extra[1](counts, drawn)

@@ -436,10 +436,12 @@ class ScoresFamily(Family):
         if method == "delong-logit":
             return _analytic.delong_logit(*_analytic.delong_terms_grouped(st.pos, st.neg),
                                             level)
-        if method == "logit":
+        spread = estimate * (1.0 - estimate)
+        if method == "logit" or float(st.pos.sum()) * spread < _analytic.AT_BOUNDARY:
+            # at 0 or 1 the influence function is 0 too: Boyd's binomial model's
+            # Wilson interval there
             return _analytic.boyd_logit(estimate, float(st.pos.sum()), level)
         _, variance = _analytic.ap_influence(st.pos, st.neg)
-        spread = estimate * (1.0 - estimate)
         se = float(np.sqrt(variance))
         low, high = _analytic.logit_interval(
             estimate, se / spread if spread > 0 else float("nan"), level)

@@ -66,7 +66,10 @@ class MetricSpec:
         generic metric (intervals resample rows; it does not stream).
     input : str
         One of :data:`INPUTS`.
-    greater_is_better : bool
+    greater_is_better : bool or None
+        Whether a greater value is better; None where neither is (the selection
+        rate: being selected is a benefit or a burden depending on what is
+        predicted), so no group or model is called the better one.
     scalar : bool
         Whether it returns one number (with its default keywords, or with an
         ``average`` other than None).
@@ -130,7 +133,7 @@ class MetricSpec:
     kind: str
     input: str
     family: str | None = None
-    greater_is_better: bool = True
+    greater_is_better: bool | None = True
     scalar: bool = True
     proportion: tuple[str, tuple[str, ...]] | None = None
     pos_label: bool = False
@@ -237,7 +240,7 @@ _MEAN_AUTO = ((1000, "t"),)
 
 
 def _count(name: str, *, proportion: Any = None, averaged: bool = True,
-           tasks: tuple[str, ...] = (), greater: bool = True,
+           tasks: tuple[str, ...] = (), greater: bool | None = True,
            bounds: tuple[float, float] = _UNIT, **kw: Any) -> MetricSpec:
     return MetricSpec(
         name, _CONF, "count", "labels", family="counts", greater_is_better=greater,
@@ -284,7 +287,7 @@ _SPECS: tuple[MetricSpec, ...] = (
     _count("false_negative_rate", proportion=("fn", ("fn", "tp")), tasks=("binary",),
            greater=False),
     _count("selection_rate", proportion=("sel", ("total",)), tasks=("binary",),
-           rate="selection"),
+           greater=None, rate="selection"),
     _count("jaccard_score", proportion=("tp", ("tp", "fp", "fn"))),
     MetricSpec("hamming_loss", _CLS_LOSS, "count", "labels", family="counts",
                greater_is_better=False),

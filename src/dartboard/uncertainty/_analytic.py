@@ -299,10 +299,25 @@ def welch_df(term_pos: float, term_neg: float, m: float, n: float) -> float:
     return (term_pos + term_neg) ** 2 / den if den > 0 else float("inf")
 
 
+#: n p (1 - p) below which an AP or PR AUC counts as 0 or 1 (float sums of a perfect
+#: ranking land within a few ulps of 1, where the logit's scale explodes)
+AT_BOUNDARY = 1e-9
+
+
 def boyd_logit(estimate: float, n_positive: float, confidence_level: float
                ) -> tuple[float, float, float]:
-    """(low, high, se) of Boyd et al.'s logit interval; ``se`` of the binomial model."""
+    """(low, high, se) of Boyd et al.'s logit interval; ``se`` of the binomial model.
+
+    At 0 or 1 (a perfect ranking), where the logit has no value, the same binomial
+    model (the estimate as a proportion of the ``n_positive`` positives) gives
+    Wilson's score interval, which is defined there and is not the point.
+    """
     spread = estimate * (1.0 - estimate)
+    if n_positive * spread < AT_BOUNDARY:
+        edge = float(round(estimate))
+        low, high = proportion_interval(edge * n_positive, n_positive, confidence_level,
+                                        "wilson")
+        return low, high, 0.0
     se_logit = 1.0 / np.sqrt(n_positive * spread) if spread > 0 else float("nan")
     low, high = logit_interval(estimate, float(se_logit), confidence_level)
     return low, high, float(np.sqrt(spread / n_positive))
