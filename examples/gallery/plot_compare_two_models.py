@@ -102,10 +102,10 @@ for sign in (-1, 1):
 left.set(xlabel="accuracy difference A - B under the null", ylabel="resamples",
          title=f"permutation p = {acc.pvalue:.4f}")
 
-rows = [("DeLong", delong.estimate, delong.interval), ("permutation", auc.difference, auc.interval)]
-for i, (name, est, ci) in enumerate(rows):
+rows = {"DeLong": (delong.estimate, delong.interval), "permutation": (auc.difference, auc.interval)}
+for i, (est, ci) in enumerate(rows.values()):
     right.errorbar(est, i, xerr=[[est - ci.low], [ci.high - est]], fmt="o", capsize=4)
 right.axvline(0, color="0.5", ls="--")
-right.set(yticks=range(len(rows)), yticklabels=[r[0] for r in rows], ylim=(-0.7, 1.7),
+right.set(yticks=range(len(rows)), yticklabels=list(rows), ylim=(-0.7, 1.7),
           xlabel="ROC AUC difference A - B (95% interval)")
 plt.show()

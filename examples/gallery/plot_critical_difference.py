@@ -23,8 +23,7 @@ draws the diagram.
 
 import matplotlib.pyplot as plt
 import pandas as pd
-from sklearn.datasets import load_breast_cancer, load_iris, load_wine
-from sklearn.datasets import make_classification
+from sklearn.datasets import load_breast_cancer, load_iris, load_wine, make_classification
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import cross_val_score

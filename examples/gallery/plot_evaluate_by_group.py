@@ -21,6 +21,7 @@ gaps it cannot support.
 # 4,000 rows, three regions of unequal size. The noise added to region C's
 # features stands in for a cheaper sensor or a sloppier data-entry process.
 
+import matplotlib.pyplot as plt
 import numpy as np
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
@@ -104,8 +105,6 @@ ev.fairness()[["estimate", "low", "high", "groups"]]
 # measurably worse. A gap whose bar reaches 0 (the selection rate, for instance)
 # is one this test set cannot distinguish from no gap at all, however large the
 # point estimate looks.
-
-import matplotlib.pyplot as plt
 
 fig, axes = plt.subplots(1, 2, figsize=(11, 5.5), layout="constrained")
 plot_evaluation(ev, ax=axes[0], metrics=["accuracy", "recall", "specificity", "roc_auc"])

@@ -62,7 +62,8 @@ profile[["accuracy", "fit_time", "fit_time_iqr", "predict_time", "throughput",
 # time, and its "model" is the training set itself. The two ensembles are the
 # most accurate (about 0.95 against 0.93) and the slowest to fit; the forest's
 # fitted model is several times the size of the boosting model's. The logistic
-# regression is by far the cheapest on every count. Whether two points of
+# regression is cheap on every count, the fastest to predict and by far the
+# smallest to store. Whether two points of
 # accuracy are worth a model hundreds of times larger and slower is a question
 # for the application; whether the two points are real is one for a paired
 # comparison with an interval (see the example on comparing two models).

@@ -42,7 +42,8 @@ pd.DataFrame(
 
 # %%
 # Detecting a one-point accuracy difference between models that disagree on
-# 10% of rows takes about 8,000 test rows; a four-point difference, about 500. Power grows with the number of rows, steeply in the middle:
+# 10% of rows takes about 8,000 test rows; a four-point difference, about 500.
+# Power grows with the number of rows, steeply in the middle:
 
 n = np.arange(100, 6001, 50)
 fig, ax = plt.subplots(figsize=(7, 4), layout="constrained")
