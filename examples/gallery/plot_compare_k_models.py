@@ -79,7 +79,7 @@ for row in comparison.pairwise.itertuples():
     adjusted.loc[row.model_a, row.model_b] = adjusted.loc[row.model_b, row.model_a] = row.pvalue_adjusted
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4), layout="constrained")
-for i, (name, ci) in enumerate(intervals.items()):
+for i, ci in enumerate(intervals.values()):
     left.errorbar(ci.estimate, i, xerr=[[ci.estimate - ci.low], [ci.high - ci.estimate]],
                   fmt="o", capsize=4, color="tab:blue")
 left.set(yticks=range(len(names)), yticklabels=names, xlabel="accuracy (95% interval)")
