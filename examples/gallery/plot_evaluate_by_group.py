@@ -49,8 +49,10 @@ proba = model.predict_proba(X_test)
 # Given ``y_proba``, :func:`dartboard.evaluate` takes the labels as the most
 # probable class and computes the count metrics from them (accuracy, recall...)
 # and the ranking and probability metrics from the scores (ROC AUC, log loss,
-# calibration error). Each interval method is chosen per metric: Wilson for
-# proportions, DeLong for the AUC, the BCa bootstrap for the rest. What the
+# calibration error). Each interval method is chosen per metric and sample
+# size, by the coverage it keeps: Wilson for proportions, DeLong for the AUC,
+# the BCa bootstrap or a t interval for the others (the ``method`` column says
+# which). What the
 # evaluation had to assume (the task, the positive class, where the labels come
 # from) is printed under the table, so nothing that changes the meaning of a
 # number is decided silently.

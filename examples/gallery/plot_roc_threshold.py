@@ -44,9 +44,9 @@ print(f"validation: {len(y_val)} rows, {y_val.sum()} positives, "
 # %%
 # A threshold from the validation set
 # -----------------------------------
-# ``criterion="min_recall", target=0.9`` picks the highest threshold whose
-# recall on the validation set is at least 0.90 (the highest, to keep as many
-# negatives as possible). The intervals of the rates at it cover the true rates
+# ``criterion="min_recall", target=0.9`` picks, among the thresholds whose
+# recall on the validation set is at least 0.90, the one with the highest
+# specificity (the fewest negatives flagged). The intervals of the rates at it cover the true rates
 # *of the threshold chosen*, so they account for the choice; 1,000 resamples are
 # enough for them here.
 
