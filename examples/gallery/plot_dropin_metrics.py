@@ -2,7 +2,7 @@
 Drop-in metrics: the numbers of scikit-learn, faster
 ====================================================
 
-:mod:`dartboard.metrics` has every classification, ranking and regression
+``dartboard.metrics`` has every classification, ranking and regression
 function of ``sklearn.metrics`` under the same name, with the same arguments
 and the same values. Replacing the import is enough:
 

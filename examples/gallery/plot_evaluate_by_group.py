@@ -80,8 +80,8 @@ ev.by_group.loc[(slice(None), ["accuracy", "recall", "roc_auc"]), :]
 # %%
 # The largest gap between groups
 # ------------------------------
-# :meth:`dartboard.Evaluation.difference` gives, per metric, the largest gap
-# between two groups (the highest group minus the lowest), which pair it is, and
+# ``ev.difference()`` (a method of :class:`dartboard.Evaluation`) gives, per
+# metric, the largest gap between two groups (the highest group minus the lowest), which pair it is, and
 # which group is better. With three groups the pair was picked by looking at the
 # data, so a naive interval for "A minus C" would find gaps in data where the
 # groups are equal. The interval here is that of the *true* largest gap, and

@@ -3,9 +3,9 @@ A self-contained HTML report of an evaluation
 =============================================
 
 An evaluation is often read by people who will not run Python: a reviewer, a
-product owner, a regulator. :meth:`dartboard.Evaluation.to_html` writes the
-whole evaluation (every metric with its interval, every group, the largest
-gaps, the ROC and precision-recall curves with their bands, the confusion
+product owner, a regulator. The ``to_html(path)`` method of
+:class:`dartboard.Evaluation` writes the whole evaluation (every metric with
+its interval, every group, the largest gaps, the ROC and precision-recall curves with their bands, the confusion
 matrix, the reliability diagram, and what was assumed) to one HTML file. The
 figures are inline SVG and nothing is fetched from the network, so the file can
 be mailed, archived or attached to a ticket and still opens years later.
