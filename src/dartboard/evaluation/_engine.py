@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -635,7 +635,7 @@ def choose_metrics(metrics: Any, task: str, given: set[str], classes: np.ndarray
             kind = "values" if regression else "labels"
             out.append(Chosen(label_of(None, function, task, {}), function, None, kind, {}))
             continue
-        check_metric_applies(spec, task, given)
+        check_metric_applies(spec, task, given, resolved.kwargs)
         kw = keywords(spec)
         # keywords the name carries ("f1_macro") override the task's defaults
         label = resolved.label if resolved.kwargs else label_of(spec, function, task, kw)
@@ -661,9 +661,11 @@ def metrics_list(metrics: Any) -> list[Any]:
     return metrics
 
 
-def check_metric_applies(spec: MetricSpec, task: str, given: set[str]) -> None:
+def check_metric_applies(spec: MetricSpec, task: str, given: set[str],
+                         bound: Iterable[str] = ()) -> None:
     """A metric asked for by name fits the task and is fed by the input kinds given
-    (the in-memory and the streamed evaluations ask here)."""
+    (the in-memory and the streamed evaluations ask here); ``bound``: the keywords its
+    name or ``functools.partial`` gives."""
     regression = task == "regression"
     if not spec.scalar:
         raise ValueError(f"metrics: {spec.name} does not return one number (it returns "
@@ -677,11 +679,12 @@ def check_metric_applies(spec: MetricSpec, task: str, given: set[str]) -> None:
         raise ValueError(f"metrics: {spec.name} needs {_FEEDS[spec.input]}, which was "
                          "not given")
     required = [name for name, p in inspect.signature(spec.function).parameters.items()
-                if p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is p.empty]
+                if p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is p.empty
+                and name not in bound]
     if required:
-        raise ValueError(f"metrics: {spec.name} needs {', '.join(required)}; pass it bound "
-                         f"to a callable, e.g. functools.partial({spec.name}, "
-                         f"{required[0]}=...)")
+        raise ValueError(f"metrics: {spec.name} needs {', '.join(required)}; name it with "
+                         f"its value, e.g. '{spec.name}({required[0]}=...)', or bind it with "
+                         f"functools.partial({spec.name}, {required[0]}=...)")
 
 
 def _row(c: Chosen, task: str, y_true: np.ndarray, other: np.ndarray,

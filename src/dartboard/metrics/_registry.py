@@ -23,8 +23,11 @@ Examples
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import functools
 import importlib
+import re
 from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
@@ -114,6 +117,10 @@ class MetricSpec:
         near 0) can have all bootstrap replicates on one side of it, and the
         percentile and basic intervals then exclude it. (Its ``bin-pivot`` interval
         is not widened: it corrects the bias and may lie below the estimate.)
+    needs : dict
+        Keywords the metric cannot go without (``fbeta_score``'s ``beta``, a fixed
+        point's target), each with a customary value for examples and the common
+        tests; a caller names them (``"fbeta_score(beta=2)"``).
     unit : str
         What the value is measured in, so that a figure never puts metrics of
         different units on one axis: ``"none"`` (a proportion, a score, a
@@ -144,6 +151,7 @@ class MetricSpec:
     asymptotic: tuple[str, ...] = ()
     covers_estimate: bool = False
     unit: str = "none"
+    needs: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     @property
     def function(self) -> Callable[..., Any]:
@@ -274,7 +282,7 @@ _SPECS: tuple[MetricSpec, ...] = (
     # asked for by name (metrics=[...]); not among the binary defaults
     _count("negative_predictive_value", proportion=("tn", ("tn", "fn"))),
     _count("f1_score", tasks=_BOTH),
-    _count("fbeta_score"),  # needs beta: no default task
+    _count("fbeta_score", needs={"beta": 2.0}),  # needs beta: no default task
     _count("matthews_corrcoef", averaged=False, tasks=_BOTH, bounds=_SIGNED),
     _count("cohen_kappa_score", averaged=False, tasks=("multiclass",), bounds=_SIGNED),
     _count("false_positive_rate", proportion=("fp", ("fp", "tn")), tasks=("binary",),
@@ -476,10 +484,14 @@ def resolve_metric(metric: Any, *, argument: str = "metric") -> ResolvedMetric:
     if isinstance(metric, str):
         found = _aliases().get(metric)
         if found is None:
-            raise ValueError(_unknown(metric, argument))
+            return _with_keywords(metric, argument)
         spec, kw = found
         label = metric if kw else _short(spec)
         return ResolvedMetric(spec, spec.function, dict(kw), label)
+    if isinstance(metric, functools.partial) and not metric.args:
+        inner = resolve_metric(metric.func, argument=argument)
+        if inner.spec is not None:  # a dartboard metric with keywords bound
+            return _bound(inner, metric.keywords)
     if not callable(metric):
         raise TypeError(f"{argument} must be a metric name or a callable "
                         f"f(y_true, y_other, **kwargs) -> float; got "
@@ -492,6 +504,31 @@ def resolve_metric(metric: Any, *, argument: str = "metric") -> ResolvedMetric:
         return ResolvedMetric(spec, spec.function, {}, _short(spec))
     name = getattr(metric, "__name__", None) or type(metric).__name__
     return ResolvedMetric(None, metric, {}, name)
+
+
+def _bound(inner: ResolvedMetric, keywords: dict[str, Any]) -> ResolvedMetric:
+    """A metric with keywords bound, labelled as a call (``f1(beta=2)``), which names it
+    back: the engines keep its family (its fast intervals, gaps and streaming)."""
+    kw = {**inner.kwargs, **keywords}
+    args = ", ".join(f"{k}={v!r}" for k, v in keywords.items())
+    return ResolvedMetric(inner.spec, inner.function, kw, f"{inner.label}({args})")
+
+
+def _with_keywords(name: str, argument: str) -> ResolvedMetric:
+    """A name with literal keywords, ``"sensitivity_at_specificity(specificity=0.9)"``."""
+    match = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*\((.*)\)\s*", name, flags=re.DOTALL)
+    if match is None or match.group(1) not in _aliases():
+        raise ValueError(_unknown(name, argument))
+    refused = ValueError(f"{argument}: {name!r} is not a metric name with keywords as "
+                         "name(keyword=value, ...), the values literals")
+    try:
+        call = ast.parse(f"f({match.group(2)})", mode="eval").body
+        keywords = {k.arg: ast.literal_eval(k.value) for k in getattr(call, "keywords", ())}
+    except (SyntaxError, ValueError):
+        raise refused from None
+    if not isinstance(call, ast.Call) or call.args or None in keywords:
+        raise refused
+    return _bound(resolve_metric(match.group(1), argument=argument), keywords)
 
 
 def _unknown(name: str, argument: str) -> str:

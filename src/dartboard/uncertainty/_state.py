@@ -160,7 +160,7 @@ def check_frequency_counts(values: np.ndarray, name: str) -> None:
 def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score",
                               method: str = "auto", confidence_level: float = 0.95,
                               n_resamples: int = 10_000, stratified: bool = False,
-                              random_state: Any = None) -> Interval:
+                              random_state: Any = None, **metric_kwargs: Any) -> Interval:
     """Interval of ROC AUC from a score map (distinct scores with class counts) alone.
 
     - ``"auto"``: as :func:`dartboard.interval` chooses for ROC AUC (the
@@ -194,6 +194,8 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
     n_resamples : int, default=10_000
     stratified : bool, default=False
     random_state : None, int, SeedSequence or Generator
+    **metric_kwargs
+        Keywords of ``metric`` (the target of ``sensitivity_at_specificity``).
 
     Returns
     -------
@@ -237,7 +239,7 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
         raise ValueError(f"{metric} is undefined when the state holds only one class "
                          f"({m:g} positive and {n:g} negative samples)")
     spec = get_spec(metric)
-    return interval_of(family_of(spec), _score_cells(score_state), Metric(spec),
+    return interval_of(family_of(spec), _score_cells(score_state), Metric(spec, metric_kwargs),
                        method=iv["method"], level=iv["confidence_level"],
                        n_resamples=iv["n_resamples"], stratified=iv["stratified"],
                        rng=check_random_state(random_state))
