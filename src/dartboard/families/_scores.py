@@ -35,6 +35,7 @@ from dartboard.families._base import (
     place,
 )
 from dartboard.families._paired import MulticlassAUC, PairedAUC, batched_multiclass
+from dartboard.metrics._operating_points import at_fixed_point
 from dartboard.metrics._ranking import (
     ScoreState,
     ap_from_groups,
@@ -255,6 +256,7 @@ KERNELS: dict[str, tuple[Callable[..., float], Callable[..., np.ndarray], tuple[
     "average_precision_score": (lambda st: ap_from_groups(st.pos, st.neg),
                                 _average_precision, ()),
     "pr_auc_score": (lambda st: pr_auc_from_groups(st.pos, st.neg), _pr_auc, ()),
+    "sensitivity_at_specificity": (_one(at_fixed_point), at_fixed_point, ("specificity",)),
 }
 
 

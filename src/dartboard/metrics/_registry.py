@@ -222,6 +222,7 @@ _CUR = "dartboard.metrics._curves"
 _DEV = "dartboard.metrics._deviance"
 _D2P = "dartboard.metrics._d2_probabilities"
 _CAL = "dartboard.metrics._calibration"
+_OP = "dartboard.metrics._operating_points"
 
 _BOTH = ("binary", "multiclass")
 _MACRO = {"average": "macro"}
@@ -319,6 +320,10 @@ _SPECS: tuple[MetricSpec, ...] = (
     MetricSpec("pr_auc_score", _RANK, "ranking", "scores", family="scores", pos_label=True,
                average=True, tasks=("binary",), bounds=_UNIT,
                asymptotic=_PR_METHODS, auto_interval=_PR_AUTO),
+    # a point of the ROC curve (pROC's coords); percentile bootstrap, as pROC's ci.coords
+    MetricSpec("sensitivity_at_specificity", _OP, "ranking", "scores", family="scores",
+               pos_label=True, default_interval="percentile", bounds=_UNIT,
+               needs={"specificity": 0.9}),
     MetricSpec("roc_curve", _RANK, "curve", "scores", scalar=False, pos_label=True,
                default_interval=None),
     MetricSpec("precision_recall_curve", _RANK, "curve", "scores", scalar=False,
