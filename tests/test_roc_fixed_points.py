@@ -1,5 +1,5 @@
-"""A fixed point of the ROC curve (sensitivity_at_specificity), added by its function,
-a registry line and a scores-family kernel: the family gives it an interval,
+"""A fixed point of the ROC curve (sensitivity_at_specificity, specificity_at_sensitivity),
+each added by its function, a registry line and a scores-family kernel: the family gives it an interval,
 streaming, group gaps and paired comparisons.
 
 Oracles: R's pROC ``coords(roc, x, input=..., ret=...)`` through Rscript (skipped
@@ -20,12 +20,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dartboard as db
-from dartboard.metrics import UndefinedMetricWarning, sensitivity_at_specificity
+from dartboard.metrics import (
+    UndefinedMetricWarning,
+    sensitivity_at_specificity,
+    specificity_at_sensitivity,
+)
 from dartboard.scale import evaluate_parquet
 
 #: metric -> (the coordinate it fixes, the one it returns), in pROC's words
-FIXED = {"sensitivity_at_specificity": ("specificity", "sensitivity")}
-FUNCTIONS = {"sensitivity_at_specificity": sensitivity_at_specificity}
+FIXED = {"sensitivity_at_specificity": ("specificity", "sensitivity"),
+         "specificity_at_sensitivity": ("sensitivity", "specificity")}
+FUNCTIONS = {"sensitivity_at_specificity": sensitivity_at_specificity,
+             "specificity_at_sensitivity": specificity_at_sensitivity}
 
 
 def _brute_force(y, s, w, given_name, x):

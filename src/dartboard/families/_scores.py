@@ -257,6 +257,7 @@ KERNELS: dict[str, tuple[Callable[..., float], Callable[..., np.ndarray], tuple[
                                 _average_precision, ()),
     "pr_auc_score": (lambda st: pr_auc_from_groups(st.pos, st.neg), _pr_auc, ()),
     "sensitivity_at_specificity": (_one(at_fixed_point), at_fixed_point, ("specificity",)),
+    "specificity_at_sensitivity": (_one(at_fixed_point), at_fixed_point, ("sensitivity",)),
 }
 
 

@@ -1,4 +1,4 @@
-"""A fixed point of the ROC curve: the sensitivity at a given specificity.
+"""A fixed point of the ROC curve: the sensitivity at a given specificity, and back.
 
 The empirical ROC curve has one point per threshold between distinct scores (a
 sample is positive when its score is above the threshold), from (specificity 0,
@@ -12,9 +12,11 @@ gives the largest sensitivity it reaches there:
   first above it, ``se = se_hi + (x - sp_hi) / (sp_lo - sp_hi) * (se_lo - se_hi)``.
 
 That is what R's pROC (1.18) returns for ``coords(roc, x, input="specificity",
-ret="sensitivity")`` on a ``roc(..., direction="<")`` curve. Specificities are
-``TN / N`` and sensitivities ``TP / P`` as pROC computes them, so an exact match is
-found where pROC finds one. Weighted rows weigh the counts.
+ret="sensitivity")`` on a ``roc(..., direction="<")`` curve, and symmetrically for
+``input="sensitivity", ret="specificity"`` (the greatest specificity at an exact
+sensitivity, else the interpolation). Specificities are ``TN / N`` and
+sensitivities ``TP / P`` as pROC computes them, so an exact match is found where
+pROC finds one. Weighted rows weigh the counts.
 
 Everything follows from the map of distinct scores with the positive and negative
 weight at each (:class:`~dartboard.metrics.ScoreState`), one cumulative sum per
@@ -33,7 +35,7 @@ from dartboard._validation import check_real
 from dartboard.metrics._confusion import UndefinedMetricWarning
 from dartboard.metrics._ranking import binary_positive, group_scores
 
-__all__ = ["at_fixed_point", "sensitivity_at_specificity"]
+__all__ = ["at_fixed_point", "sensitivity_at_specificity", "specificity_at_sensitivity"]
 
 
 def _curve(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -69,25 +71,33 @@ def _interpolate(x: float, given: np.ndarray, other: np.ndarray, match: np.ndarr
     return out
 
 
-def at_fixed_point(pos: np.ndarray, neg: np.ndarray, *, specificity: float) -> np.ndarray:
-    """Sensitivity at ``specificity`` of a stack of score maps.
+def at_fixed_point(pos: np.ndarray, neg: np.ndarray, *, specificity: float | None = None,
+                   sensitivity: float | None = None) -> np.ndarray:
+    """Sensitivity at ``specificity`` (or specificity at ``sensitivity``) of a stack of
+    score maps.
 
     Parameters
     ----------
     pos, neg : ndarray of shape (b, S)
         Positive and negative weight at each of S ascending distinct scores.
-    specificity : float
-        The fixed coordinate, in [0, 1].
+    specificity, sensitivity : float
+        Exactly one: the fixed coordinate, in [0, 1].
 
     Returns
     -------
     ndarray of shape (b,)
         nan where a map lacks positives or negatives.
     """
+    if (specificity is None) == (sensitivity is None):
+        raise TypeError("give exactly one of specificity and sensitivity")
     spec, sens = _curve(np.atleast_2d(pos), np.atleast_2d(neg))
-    x = _target(specificity, "specificity")
-    # the first point at or above x: the greatest sensitivity there (pROC's first match)
-    return _interpolate(x, spec, sens, np.count_nonzero(spec < x, axis=1), 0)
+    if specificity is not None:
+        x = _target(specificity, "specificity")
+        # the first point at or above x: the greatest sensitivity there (pROC's first match)
+        return _interpolate(x, spec, sens, np.count_nonzero(spec < x, axis=1), 0)
+    x = _target(sensitivity, "sensitivity")
+    # sensitivity descends: the last point at or above x, the greatest specificity there
+    return _interpolate(x, sens, spec, np.count_nonzero(sens >= x, axis=1) - 1, 1)
 
 
 def _target(value: Any, name: str) -> float:
@@ -103,7 +113,8 @@ def _fixed_point(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
     _, pos, neg = group_scores(positive, s, w)
     if not (pos.sum() > 0 and neg.sum() > 0):
         warnings.warn("Only one class is present in y_true. The ROC curve, and its "
-                      "sensitivity at a fixed specificity, is not defined in that case.",
+                      f"{'sensitivity' if name == 'specificity' else 'specificity'} at a "
+                      f"fixed {name}, is not defined in that case.",
                       UndefinedMetricWarning, stacklevel=3)
         return float("nan")
     return float(at_fixed_point(pos[None, :], neg[None, :], **target)[0])
@@ -166,3 +177,54 @@ def sensitivity_at_specificity(y_true: Any, y_score: Any, *, specificity: float,
     """
     return _fixed_point(y_true, y_score, pos_label, sample_weight, specificity=specificity)
 
+
+def specificity_at_sensitivity(y_true: Any, y_score: Any, *, sensitivity: float,
+                               pos_label: Any = 1, sample_weight: Any = None) -> float:
+    """Specificity (TNR) of the empirical ROC curve at a fixed sensitivity.
+
+    The mirror of :func:`sensitivity_at_specificity`: the greatest specificity of a
+    point of the curve with sensitivity exactly ``x``; otherwise the linear
+    interpolation
+
+        sp(x) = sp_lo + (x - se_lo) / (se_hi - se_lo) * (sp_hi - sp_lo)
+
+    between the last point with sensitivity above ``x`` (``se_hi, sp_hi``) and the
+    first below it (``se_lo, sp_lo``). This is R pROC's
+    ``coords(roc(y_true, y_score, direction="<"), x, input="sensitivity",
+    ret="specificity")``, interpolation included (checked against pROC 1.18).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels; labels without 1 need ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores, higher meaning more likely positive. Only their order matters.
+    sensitivity : float
+        The fixed sensitivity (TPR), in [0, 1].
+    pos_label : label, default=1
+        The positive class (as :func:`average_precision_score`).
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative weights; the counts TP, TN, P and N are weighted.
+
+    Returns
+    -------
+    float
+        In [0, 1]; ``sensitivity=0`` gives 1.0, ``sensitivity=1`` the specificity
+        at the highest threshold that passes every positive. nan with an
+        :class:`~dartboard.metrics.UndefinedMetricWarning` when ``y_true`` holds
+        one class only.
+
+    See Also
+    --------
+    sensitivity_at_specificity, roc_curve
+
+    Examples
+    --------
+    >>> y = [0, 0, 1, 1, 0, 1]
+    >>> s = [0.1, 0.4, 0.35, 0.8, 0.5, 0.9]
+    >>> round(specificity_at_sensitivity(y, s, sensitivity=1.0), 6)
+    0.333333
+    >>> specificity_at_sensitivity([0, 1, 0, 1], [0.1, 0.5, 0.5, 0.9], sensitivity=0.75)
+    0.75
+    """
+    return _fixed_point(y_true, y_score, pos_label, sample_weight, sensitivity=sensitivity)
