@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from dartboard.exceptions import InputError
 from dartboard.families._base import (
     BOOTSTRAP_METHODS,
     Batch,
@@ -417,7 +418,7 @@ class ScoresFamily(Family):
     def analytic(self, state: ScoreCells | ClassTable, metric: Metric, method: str,
                  level: float) -> tuple[float, float, float]:
         if method not in self.methods(state, metric):
-            raise ValueError(f"method={method!r} does not apply to {metric.name} here")
+            raise InputError(f"method={method!r} does not apply to {metric.name} here")
         if isinstance(state, ClassTable):
             y, scores, _ = state.rows(state.size.astype(np.float64))
             return ovr_macro_auc_interval(self.value(state, metric), y, scores, level,

@@ -32,6 +32,8 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
+from dartboard.exceptions import InputError, InputTypeError
+
 __all__ = ["FAMILIES", "INPUTS", "KINDS", "TASKS", "MetricSpec", "ResolvedMetric", "get_spec",
            "resolve_metric", "spec_for", "specs"]
 
@@ -405,7 +407,7 @@ def get_spec(name: str) -> MetricSpec:
     try:
         return _BY_NAME[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown metric {name!r}; dartboard's metrics are "
+        raise InputError(f"unknown metric {name!r}; dartboard's metrics are "
                          f"{', '.join(sorted(_BY_NAME))}") from None
 
 
@@ -501,9 +503,9 @@ def resolve_metric(metric: Any, *, argument: str = "metric") -> ResolvedMetric:
         if inner.spec is not None:  # a dartboard metric with keywords bound
             return _bound(inner, metric.keywords)
     if not callable(metric):
-        raise TypeError(f"{argument} must be a metric name or a callable "
-                        f"f(y_true, y_other, **kwargs) -> float; got "
-                        f"{type(metric).__name__} ({metric!r:.40})")
+        raise InputTypeError(f"{argument} must be a metric name or a callable "
+                             f"f(y_true, y_other, **kwargs) -> float; got "
+                             f"{type(metric).__name__} ({metric!r:.40})")
     spec = spec_for(metric)
     if spec is None and getattr(metric, "__module__", "").startswith("sklearn.metrics"):
         # scikit-learn's own function: dartboard's computes the same values, fast
@@ -526,8 +528,8 @@ def _with_keywords(name: str, argument: str) -> ResolvedMetric:
     """A name with literal keywords, ``"sensitivity_at_specificity(specificity=0.9)"``."""
     match = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*\((.*)\)\s*", name, flags=re.DOTALL)
     if match is None or match.group(1) not in _aliases():
-        raise ValueError(_unknown(name, argument))
-    refused = ValueError(f"{argument}: {name!r} is not a metric name with keywords as "
+        raise InputError(_unknown(name, argument))
+    refused = InputError(f"{argument}: {name!r} is not a metric name with keywords as "
                          "name(keyword=value, ...), the values literals")
     try:
         call = ast.parse(f"f({match.group(2)})", mode="eval").body
