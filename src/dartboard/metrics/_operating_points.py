@@ -163,6 +163,14 @@ def sensitivity_at_specificity(y_true: Any, y_score: Any, *, specificity: float,
     --------
     specificity_at_sensitivity, roc_curve
 
+    Notes
+    -----
+    :func:`dartboard.interval` gives it the percentile bootstrap (as pROC's
+    ``ci.coords``). ``benchmarks/fixed_point_coverage.py`` measured 95% intervals
+    covering 95-97% of 1000 binormal sets at a target of 0.8 (40 and 200 rows) and
+    at 0.95 with 200 rows, but 86-88% at 0.95 with 40 rows, where about one row of
+    the fixed class lies beyond the cut (BCa and stratified draws do no better).
+
     Examples
     --------
     >>> y = [0, 0, 1, 1, 0, 1]
@@ -217,6 +225,14 @@ def specificity_at_sensitivity(y_true: Any, y_score: Any, *, sensitivity: float,
     See Also
     --------
     sensitivity_at_specificity, roc_curve
+
+    Notes
+    -----
+    :func:`dartboard.interval` gives it the percentile bootstrap (as pROC's
+    ``ci.coords``). ``benchmarks/fixed_point_coverage.py`` measured 95% intervals
+    covering 95-97% of 1000 binormal sets at a target of 0.8 (40 and 200 rows) and
+    at 0.95 with 200 rows, but 86-88% at 0.95 with 40 rows, where about one row of
+    the fixed class lies beyond the cut (BCa and stratified draws do no better).
 
     Examples
     --------
