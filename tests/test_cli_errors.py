@@ -37,15 +37,25 @@ def _raised(func):
 
 
 
-def test_bad_input_rule_keeps_dartboards_own_type_errors_as_bad_input():
-    """TypeError/KeyError are bad input only when dartboard raised them on purpose."""
-    from dartboard._validation import check_int
+def test_bad_input_is_told_from_a_bug_by_class():
+    """dartboard's input errors and OSError are bad input; every other exception, a
+    ValueError or TypeError that dartboard did not raise on purpose included, is a bug."""
+    from dartboard._validation import check_int, check_option
+    from dartboard.exceptions import InputError
 
     assert is_bad_input(_raised(lambda: check_int("3", "n_resamples")))  # a check: exit 2
-    assert is_bad_input(_raised(lambda: float("x")))  # ValueError: always input
+    assert is_bad_input(_raised(lambda: check_option("x", "ci", ("auto",))))
+    assert is_bad_input(_raised(_a_check_quoting_numpy))  # its class says: deliberate
+    assert is_bad_input(_raised(lambda: open("/nonexistent/dartboard/file")))  # OSError
+    assert is_bad_input(InputError("y_true is empty"))
+    assert not is_bad_input(_raised(lambda: float("x")))  # not dartboard's refusal
+    assert not is_bad_input(_raised(lambda: json.loads("{")))
     assert not is_bad_input(_raised(lambda: np.add(np.array(["a"]), None)))  # inside numpy
-    assert not is_bad_input(_raised(lambda: {}["missing"]))  # not dartboard's raise
+    assert not is_bad_input(_raised(lambda: {}["missing"]))
     assert not is_bad_input(_raised(lambda: None.shape))  # AttributeError: always a bug
+    assert not is_bad_input(ValueError("a ValueError dartboard did not mean"))
+    assert not is_bad_input(TypeError("a TypeError dartboard did not mean"))
+
 
 def _numpy_broadcast():
     return np.ones(2) + np.ones(3)  # an operation, raised from numpy's C code
@@ -60,7 +70,9 @@ def _numpy_empty_max():
 
 
 def _a_check_quoting_numpy():
-    raise ValueError("y_pred: operands could not be broadcast with y_true; give one "
+    from dartboard.exceptions import InputError
+
+    raise InputError("y_pred: operands could not be broadcast with y_true; give one "
                      "value per row")
 
 
@@ -70,16 +82,6 @@ def _a_check_quoting_numpy():
                                   lambda: np.ones(2).sum(axis=1)])
 def test_numpy_value_errors_are_internal_errors(func):
     assert not is_bad_input(_raised(func))
-
-
-def test_deliberate_value_errors_stay_bad_input():
-    from dartboard._validation import check_option
-
-    assert is_bad_input(_raised(_a_check_quoting_numpy))  # a raise statement: deliberate
-    assert is_bad_input(_raised(lambda: check_option("x", "ci", ("auto",))))
-    assert is_bad_input(_raised(lambda: float("x")))  # the user's text in a number's place
-    assert is_bad_input(_raised(lambda: np.asarray(["x"], dtype=float)))
-    assert is_bad_input(_raised(lambda: json.loads("{")))
 
 
 @pytest.fixture

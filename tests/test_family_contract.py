@@ -10,8 +10,8 @@ For random rows cut into random pieces, with and without weights:
 * pooled groups place each group's cells among the pooled ones.
 
 A metric is added to a family by its function, a registry line and a family kernel;
-the tests here then cover it without new test code (``NEEDS`` lists keywords a metric
-cannot go without).
+the tests here then cover it without new test code (the registry's ``needs`` gives the
+keywords a metric cannot go without).
 """
 
 from __future__ import annotations
@@ -30,8 +30,6 @@ from dartboard.families._base import interval_of
 from dartboard.metrics import UndefinedMetricWarning
 from dartboard.metrics._registry import specs
 
-#: keywords a metric needs to mean one thing
-NEEDS = {"fbeta_score": {"beta": 2.0}}
 FAMILY_SPECS = [s for s in specs(scalar=True) if s.family is not None]
 
 
@@ -39,7 +37,7 @@ def _rows(spec, rng, n, weighted):
     """(y_true, the metric's input, weights, keywords, batch fields) of n random rows."""
     weighted = weighted and takes_weights(spec.function)  # a sample maximum takes none
     w = rng.integers(1, 4, n).astype(float) * 0.5 if weighted else None
-    kw = dict(NEEDS.get(spec.name, {}))
+    kw = dict(spec.needs)
     if not spec.classification:
         # positive values (the deviances and log errors need them), with ties
         y = np.round(rng.gamma(4.0, 2.5, n), 1) + 0.1

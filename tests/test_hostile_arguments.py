@@ -23,6 +23,7 @@ from sklearn import metrics as skm
 import dartboard as db
 import dartboard.metrics as dm
 from dartboard.evaluation import calibration_points
+from dartboard.metrics._registry import specs
 from dartboard.uncertainty import calibration_bins
 
 RNG = np.random.default_rng(29)
@@ -76,6 +77,13 @@ AS_SCIKIT_LEARN = {
 }
 # a mergeable state's batch may lack the positive class of the stream (a constructor)
 NOT_A_CALL = {"ScoreState"}
+# every other scalar registry metric with a pos_label refuses it too, called with the
+# keywords it needs: a metric added by its registry line is checked without a line here
+_INPUT = {"labels": PRED, "scores": S, "probabilities": S}
+REGISTRY = {s.name: (lambda f, s=s: f(Y, _INPUT[s.input], pos_label=5, **s.needs))
+            for s in specs(scalar=True) if s.pos_label}
+for _name in set(REGISTRY) - set(REFUSED) - set(AS_SCIKIT_LEARN):
+    REFUSED[_name] = REGISTRY[_name]
 MODULES = ("dartboard", "dartboard.metrics", "dartboard.uncertainty", "dartboard.compare",
            "dartboard.evaluation", "dartboard.plots", "dartboard.scale")
 

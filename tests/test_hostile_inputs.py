@@ -49,7 +49,7 @@ WEIGHT = RNG.integers(1, 4, N).astype(np.float64)
 def _keywords(spec):
     if spec.kind == "report":  # the text names the classes as their dtype prints them
         return {"output_dict": True}
-    return {"beta": 2.0} if spec.name == "fbeta_score" else {}
+    return dict(spec.needs)
 
 
 # metrics of a 2-D y_true (relevances, label indicators), and binary-only ones

@@ -36,5 +36,5 @@ _FAMILIES = {
 }
 
 __getattr__, __dir__, _names = _attach("dartboard", _FAMILIES, namespace=globals(),
-                                      submodules=("metrics", "scale", "plots", "report"))
+                                      submodules=("metrics", "scale", "plots", "report", "exceptions"))
 __all__ = ["__version__", *_names]

@@ -38,6 +38,7 @@ import numpy as np
 
 from dartboard._rng import spawn
 from dartboard._validation import check_confidence_level, check_int, describe
+from dartboard.exceptions import InputError, InputTypeError
 
 #: replicates x configurations x folds held in memory at once
 _BATCH_CELLS = 2**22
@@ -120,7 +121,7 @@ def nested_intervals(grid: Any, estimator: Any, X: Any, y: Any, scoring: Any, gr
     from dartboard.uncertainty import nested_cv_interval
 
     if X is None or y is None or scoring is None:
-        raise ValueError("with an estimator, dart_rank runs nested cross-validation and "
+        raise InputError("with an estimator, dart_rank runs nested cross-validation and "
                          "needs X, y and scoring (the scorer of the results, e.g. "
                          "'accuracy')")
     facts = scoring_facts(scoring)
@@ -128,7 +129,7 @@ def nested_intervals(grid: Any, estimator: Any, X: Any, y: Any, scoring: Any, gr
     if spec is not None and not (facts.sign > 0 and spec.greater_is_better
                                  and spec.bounds is not None
                                  and 0.0 <= spec.bounds[0] <= spec.bounds[1] <= 1.0):
-        raise ValueError(f"scoring={facts.name!r} is a loss or not in [0, 1]; DART ranks "
+        raise InputError(f"scoring={facts.name!r} is a loss or not in [0, 1]; DART ranks "
                          "accuracy-like scores in [0, 1], higher is better "
                          "(e.g. scoring='accuracy')")
     models = _models(grid, estimator)
@@ -145,14 +146,14 @@ def _models(grid: Any, estimator: Any) -> list[Any]:
     if isinstance(estimator, Mapping):
         missing = [n for n in grid.names if n not in estimator]
         if missing:
-            raise ValueError(f"estimator has no model for the configuration(s) "
+            raise InputError(f"estimator has no model for the configuration(s) "
                              f"{missing[:5]}; give one per configuration name")
         return [estimator[n] for n in grid.names]
     if not hasattr(estimator, "set_params"):
-        raise TypeError(f"estimator must be a scikit-learn estimator or a dict of them by "
-                        f"configuration name; got {describe(estimator)}")
+        raise InputTypeError(f"estimator must be a scikit-learn estimator or a dict of them by "
+                             f"configuration name; got {describe(estimator)}")
     if grid.params is None:
-        raise ValueError("estimator needs cv_results_ with 'params' to set each "
+        raise InputError("estimator needs cv_results_ with 'params' to set each "
                          "configuration; for other results give a dict name -> estimator")
     from sklearn.base import clone
 

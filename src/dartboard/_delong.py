@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from dartboard.exceptions import InputError
+
 __all__ = ["delong_auc_covariance", "delong_components", "delong_terms"]
 
 
@@ -84,12 +86,12 @@ def delong_auc_covariance(y_true: np.ndarray, scores: np.ndarray
     if scores.ndim == 1:
         scores = scores[None, :]
     if y_true.ndim != 1 or scores.ndim != 2 or scores.shape[1] != y_true.shape[0]:
-        raise ValueError(f"scores must have shape (k, {y_true.shape[0]}) to match y_true; "
+        raise InputError(f"scores must have shape (k, {y_true.shape[0]}) to match y_true; "
                          f"got {scores.shape}")
     m = int(np.count_nonzero(y_true))
     n = y_true.shape[0] - m
     if m == 0 or n == 0:
-        raise ValueError("ROC AUC is undefined when y_true holds only one class "
+        raise InputError("ROC AUC is undefined when y_true holds only one class "
                          f"({m} positive and {n} negative samples)")
     aucs, v10, v01 = delong_components(y_true, scores)
     cov = _sample_cov(v10) / m + _sample_cov(v01) / n

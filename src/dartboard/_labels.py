@@ -74,6 +74,7 @@ from dartboard._validation import (
     label_category,
     object_label_category,
 )
+from dartboard.exceptions import InputError, InputTypeError
 
 __all__ = ["EncodedLabels", "INFER_RULES", "canonical_positive", "count_indicator_pairs",
            "count_label_pairs", "encode_labels", "indicator_pair", "indicator_sample_counts",
@@ -116,14 +117,14 @@ def _inferred(classes: np.ndarray, infer: str) -> Any:
     if infer == "numbers" and not is_string_labels(classes):
         return values[-1]
     if any(isinstance(c, bytes) for c in values):  # scikit-learn's class and reason
-        raise TypeError("Support for labels represented as bytes is not supported: y_true "
-                        "holds bytes; decode them to strings or pass pos_label")
+        raise InputTypeError("Support for labels represented as bytes is not supported: y_true "
+                             "holds bytes; decode them to strings or pass pos_label")
     listing = ", ".join(repr(c) for c in values)
     # {0, 1} held as Python objects is not {0, 1} to scikit-learn either: say why
     hint = (" (y_true has dtype object: convert it to a numeric dtype)"
             if classes.dtype.kind == "O" and not any(isinstance(c, str) for c in values)
             else "")
-    raise ValueError(f"y_true takes value in {{{listing}}} and pos_label is not "
+    raise InputError(f"y_true takes value in {{{listing}}} and pos_label is not "
                      "specified: either make y_true take value in {0, 1} or "
                      f"{{-1, 1}} or pass pos_label explicitly.{hint}")
 
@@ -152,7 +153,7 @@ def positive_label(classes: Any, pos_label: Any = None, *, infer: str = "strict"
     (1, 'yes')
     """
     if infer not in INFER_RULES:
-        raise ValueError(f"infer must be one of {INFER_RULES}; got {infer!r}")
+        raise InputError(f"infer must be one of {INFER_RULES}; got {infer!r}")
     if pos_label is not None:
         return pos_label
     return _inferred(np.asarray(classes), infer)
@@ -161,7 +162,7 @@ def positive_label(classes: Any, pos_label: Any = None, *, infer: str = "strict"
 def invalid_pos_label(pos_label: Any, classes: Any) -> ValueError:
     """The refusal of a ``pos_label`` that is not one of the classes (the message of
     scikit-learn's ``precision_score``)."""
-    return ValueError(f"pos_label={pos_label!r} is not a valid label. It should be one "
+    return InputError(f"pos_label={pos_label!r} is not a valid label. It should be one "
                       f"of {np.asarray(classes).tolist()[:10]!r}")
 
 
@@ -181,7 +182,7 @@ def positive_index(classes: Any, pos_label: Any = None, *, infer: str = "strict"
     >>> positive_index(np.array([0, 1]), pos_label=5, refuse_absent=True)
     Traceback (most recent call last):
     ...
-    ValueError: pos_label=5 is not a valid label. It should be one of [0, 1]
+    dartboard.exceptions.InputError: pos_label=5 is not a valid label. It should be one of [0, 1]
     """
     classes = np.asarray(classes)
     label = positive_label(classes, pos_label, infer=infer)
@@ -204,7 +205,7 @@ def _common_category(named: Named) -> str:
             cats[name] = cat
     if len(set(cats.values())) > 1:
         listing = ", ".join(f"{n} has {c} labels" for n, c in cats.items())
-        raise ValueError(f"Mix of label input types (string and number): {listing}")
+        raise InputError(f"Mix of label input types (string and number): {listing}")
     return next(iter(cats.values()), "object")
 
 
@@ -267,7 +268,7 @@ def _factorize(arrays: Sequence[np.ndarray], names: Sequence[str]
     for name, part in zip(names, parts):
         missing = int(np.count_nonzero(part < 0))
         if missing:
-            raise ValueError(f"{name} contains {missing} missing value(s) (None, NaN or "
+            raise InputError(f"{name} contains {missing} missing value(s) (None, NaN or "
                              "NA); class labels must all be present")
     if uniques.dtype.kind == "O":
         for name, part in zip(names, parts):
@@ -278,7 +279,7 @@ def _factorize(arrays: Sequence[np.ndarray], names: Sequence[str]
     try:
         order = np.argsort(uniques, kind="stable")
     except TypeError:
-        raise ValueError(f"{' and '.join(names)} mix label types that cannot be ordered "
+        raise InputError(f"{' and '.join(names)} mix label types that cannot be ordered "
                          "(e.g. strings and numbers)") from None
     rank = np.empty_like(order)
     rank[order] = np.arange(order.shape[0])
@@ -291,11 +292,11 @@ def _raise_unhashable(arrays: Sequence[np.ndarray], names: Sequence[str]) -> Non
             try:
                 hash(value)
             except TypeError:
-                raise ValueError(f"{name} contains a {type(value).__name__} "
+                raise InputError(f"{name} contains a {type(value).__name__} "
                                  f"({value!r:.60}) where a class label is expected; labels "
                                  "must be numbers, booleans or strings, one per sample (a "
                                  "multilabel target is a 2-D 0/1 indicator array)") from None
-    raise ValueError(f"{' and '.join(names)} hold values that cannot be class labels; "
+    raise InputError(f"{' and '.join(names)} hold values that cannot be class labels; "
                      "labels must be numbers, booleans or strings")
 
 
@@ -474,18 +475,18 @@ def indicator_pair(y_true: Any, y_pred: Any, *, names: tuple[str, str] = ("y_tru
         return None
     if not all(multi):
         which = names[multi.index(True)]
-        raise ValueError(f"Classification metrics can't handle a mix of multilabel-indicator "
+        raise InputError(f"Classification metrics can't handle a mix of multilabel-indicator "
                          f"and single-label targets: {which} is a 2-D indicator array, the "
                          "other a column of labels")
     for a, name in zip(arrays, names):
         if not _zeros_and_ones(a):
-            raise ValueError(f"{name} is 2-D but not a multilabel indicator array of 0 and 1 "
+            raise InputError(f"{name} is 2-D but not a multilabel indicator array of 0 and 1 "
                              "(multiclass-multioutput targets are not supported)")
     if arrays[0].shape != arrays[1].shape:
-        raise ValueError(f"{names[0]} and {names[1]} must have the same shape; got "
+        raise InputError(f"{names[0]} and {names[1]} must have the same shape; got "
                          f"{arrays[0].shape} and {arrays[1].shape}")
     if arrays[0].shape[0] == 0:
-        raise ValueError(f"{names[0]} is empty; at least one sample is required")
+        raise InputError(f"{names[0]} is empty; at least one sample is required")
     # one byte per entry: the counting passes that follow read 8x less than int64
     t, p = (a if a.dtype == bool else a.astype(bool) for a in arrays)
     return t, p

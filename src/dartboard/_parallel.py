@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from dartboard._validation import check_int
+from dartboard.exceptions import InputError
 
 __all__ = ["parallel_map", "resolve_backend"]
 
@@ -32,7 +33,7 @@ def resolve_backend(n_jobs: Any, backend: Any) -> tuple[int, str, Any]:
         n_jobs = 1
     n_jobs = check_int(n_jobs, "n_jobs")
     if n_jobs == 0:
-        raise ValueError("n_jobs must be a positive integer or -1 (all cores); got 0")
+        raise InputError("n_jobs must be a positive integer or -1 (all cores); got 0")
     client = None
     if backend is not None and type(backend).__name__ == "Client" \
             and type(backend).__module__.startswith("distributed"):
@@ -40,7 +41,7 @@ def resolve_backend(n_jobs: Any, backend: Any) -> tuple[int, str, Any]:
     if backend is None:
         backend = "sequential" if n_jobs == 1 else "loky"
     if backend not in _BACKENDS:
-        raise ValueError(f"backend must be one of {list(_BACKENDS)} or a distributed.Client; "
+        raise InputError(f"backend must be one of {list(_BACKENDS)} or a distributed.Client; "
                          f"got {backend!r}")
     return n_jobs, backend, client
 
@@ -91,7 +92,7 @@ def parallel_map(func: Callable[[T], R], items: Sequence[T] | Iterable[T], *,
                 try:
                     client = get_client()
                 except ValueError:
-                    raise ValueError("backend='dask' needs a running distributed.Client; "
+                    raise InputError("backend='dask' needs a running distributed.Client; "
                                      "create one or pass it as backend=client") from None
         with joblib.parallel_config(backend=backend, n_jobs=n_jobs):
             runner = joblib.Parallel(return_as="generator")

@@ -24,6 +24,8 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
+from dartboard.exceptions import InputError, InputTypeError
+
 __all__ = ["RandomStateLike", "check_random_state", "child", "seed_sequence", "spawn",
            "spawn_generators"]
 
@@ -37,9 +39,9 @@ _ACCEPTED = "random_state must be None, an int, a SeedSequence or a numpy Genera
 
 def _check_int_seed(random_state: Any) -> None:
     if isinstance(random_state, (bool, np.bool_)):
-        raise TypeError(f"{_ACCEPTED}; got a bool")
+        raise InputTypeError(f"{_ACCEPTED}; got a bool")
     if isinstance(random_state, numbers.Integral) and int(random_state) < 0:
-        raise ValueError(f"random_state must be non-negative; got {random_state}")
+        raise InputError(f"random_state must be non-negative; got {random_state}")
 
 
 def _describe(x: Any) -> str:
@@ -68,7 +70,7 @@ def check_random_state(random_state: Any) -> np.random.Generator:
         return np.random.default_rng(random_state)  # type: ignore[arg-type]  # an Integral is an int to numpy
     if isinstance(random_state, np.random.RandomState):
         return np.random.default_rng(random_state.randint(0, 2**31 - 1, size=4))
-    raise TypeError(f"{_ACCEPTED}; got {_describe(random_state)}")
+    raise InputTypeError(f"{_ACCEPTED}; got {_describe(random_state)}")
 
 
 def seed_sequence(random_state: Any) -> np.random.SeedSequence:
@@ -88,7 +90,7 @@ def seed_sequence(random_state: Any) -> np.random.SeedSequence:
         return np.random.SeedSequence(random_state.integers(0, 2**32, size=4).tolist())
     if isinstance(random_state, np.random.RandomState):
         return np.random.SeedSequence(random_state.randint(0, 2**31 - 1, size=4).tolist())
-    raise TypeError(f"{_ACCEPTED}; got {_describe(random_state)}")
+    raise InputTypeError(f"{_ACCEPTED}; got {_describe(random_state)}")
 
 
 def spawn(random_state: Any, n: int) -> list[np.random.SeedSequence]:

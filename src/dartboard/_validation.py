@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from dartboard.exceptions import InputError, InputTypeError, InvalidParameterError
+
 __all__ = [
     "as_float_array",
     "check_confidence_level",
@@ -83,14 +85,14 @@ def to_numpy(x: Any, *, name: str) -> np.ndarray:
     if isinstance(x, np.ndarray):
         return x
     if x is None or isinstance(x, (str, bytes, numbers.Number, bool, np.generic)):
-        raise TypeError(f"{name} must be array-like (list, numpy array, pandas, polars "
-                        f"or pyarrow column); got {describe(x)}")
+        raise InputTypeError(f"{name} must be array-like (list, numpy array, pandas, polars "
+                             f"or pyarrow column); got {describe(x)}")
     module = type(x).__module__.split(".")[0]
     if module == "pandas":
         return _pandas_to_numpy(x, name=name)
     if module == "pyarrow":
         if hasattr(x, "null_count") and x.null_count:
-            raise ValueError(f"{name} contains {x.null_count} missing value(s) (nulls); "
+            raise InputError(f"{name} contains {x.null_count} missing value(s) (nulls); "
                              "remove or impute them first")
         if hasattr(x, "column_names"):  # pyarrow Table / RecordBatch
             return np.column_stack([c.to_numpy() for c in x.columns]) if x.num_columns > 1 \
@@ -102,28 +104,28 @@ def to_numpy(x: Any, *, name: str) -> np.ndarray:
             nulls = int(nulls.sum_horizontal()[0]) if hasattr(nulls, "sum_horizontal") \
                 else int(nulls)
             if nulls:
-                raise ValueError(f"{name} contains {nulls} missing value(s) (nulls); "
+                raise InputError(f"{name} contains {nulls} missing value(s) (nulls); "
                                  "remove or impute them first")
         return np.asarray(x.to_numpy())
     if isinstance(x, (set, frozenset, dict)):
-        raise TypeError(f"{name} must be an ordered array-like (list, numpy array, pandas, "
-                        f"polars or pyarrow column); got a {type(x).__name__}, which has "
-                        "no sample order")
+        raise InputTypeError(f"{name} must be an ordered array-like (list, numpy array, pandas, "
+                             f"polars or pyarrow column); got a {type(x).__name__}, which has "
+                             "no sample order")
     if isinstance(x, (list, tuple)) or hasattr(x, "__array__") or isinstance(x, Iterable):
         try:
             arr = np.asarray(x if isinstance(x, (list, tuple)) or hasattr(x, "__array__")
                              else list(x))
         except ValueError as exc:  # ragged nested lists
-            raise ValueError(f"{name} could not be converted to an array: {exc}") from None
+            raise InputError(f"{name} could not be converted to an array: {exc}") from None
         if arr.dtype.kind == "O" and arr.ndim > 1:
-            raise ValueError(f"{name} is ragged (rows of different lengths)")
+            raise InputError(f"{name} is ragged (rows of different lengths)")
         if arr.dtype.kind in "US" and arr.ndim == 1 and isinstance(x, (list, tuple)) \
                 and not all(isinstance(v, (str, bytes)) for v in x):
             # numpy turns [1, "a"] into strings; keep the values so mixing is reported
             arr = np.empty(len(x), dtype=object)
             arr[:] = x
         return arr
-    raise TypeError(f"{name} must be array-like; got {describe(x)}")
+    raise InputTypeError(f"{name} must be array-like; got {describe(x)}")
 
 
 def _unmasked(x: np.ma.MaskedArray, *, name: str) -> np.ndarray:
@@ -131,7 +133,7 @@ def _unmasked(x: np.ma.MaskedArray, *, name: str) -> np.ndarray:
     # so masked entries are refused like every other kind of missing value
     masked = int(np.ma.count_masked(x))
     if masked:
-        raise ValueError(f"{name} is a masked array with {masked} masked value(s); "
+        raise InputError(f"{name} is a masked array with {masked} masked value(s); "
                          "masked entries are not skipped: drop those rows from every "
                          "argument or fill them first")
     return np.ma.getdata(x)
@@ -147,7 +149,7 @@ def _pandas_to_numpy(x: Any, *, name: str) -> np.ndarray:
         missing = int(x.isna().to_numpy().sum()) if any(
             pd.api.types.is_extension_array_dtype(d) for d in x.dtypes) else 0
         if missing:
-            raise ValueError(f"{name} contains {missing} missing value(s) (NA); "
+            raise InputError(f"{name} contains {missing} missing value(s) (NA); "
                              "remove or impute them first")
         return x.to_numpy()
     if isinstance(x.dtype, pd.CategoricalDtype):
@@ -155,7 +157,7 @@ def _pandas_to_numpy(x: Any, *, name: str) -> np.ndarray:
     if pd.api.types.is_extension_array_dtype(x.dtype):
         missing = int(x.isna().sum())
         if missing:
-            raise ValueError(f"{name} contains {missing} missing value(s) (NA); "
+            raise InputError(f"{name} contains {missing} missing value(s) (NA); "
                              "remove or impute them first")
         kind = getattr(x.dtype, "numpy_dtype", None)
         return x.to_numpy(dtype=kind) if kind is not None else x.to_numpy()
@@ -168,10 +170,10 @@ def column_1d(x: Any, *, name: str, allow_empty: bool = False) -> np.ndarray:
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr[:, 0]
     if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-D (one value per sample); got an array of "
+        raise InputError(f"{name} must be 1-D (one value per sample); got an array of "
                          f"shape {arr.shape}")
     if not allow_empty and arr.shape[0] == 0:
-        raise ValueError(f"{name} is empty; at least one sample is required")
+        raise InputError(f"{name} is empty; at least one sample is required")
     return arr
 
 
@@ -185,10 +187,10 @@ def rows_array(x: Any, *, name: str) -> np.ndarray:
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr[:, 0]
     if arr.ndim not in (1, 2):
-        raise ValueError(f"{name} must be 1-D or 2-D (one row per sample); got an array "
+        raise InputError(f"{name} must be 1-D or 2-D (one row per sample); got an array "
                          f"of shape {arr.shape}")
     if arr.shape[0] == 0:
-        raise ValueError(f"{name} is empty; at least one sample is required")
+        raise InputError(f"{name} is empty; at least one sample is required")
     _refuse_complex(arr, name)
     if arr.dtype.kind == "f":
         _check_finite(arr, name)
@@ -197,7 +199,7 @@ def rows_array(x: Any, *, name: str) -> np.ndarray:
 
         missing = int(pd.isna(arr).sum())
         if missing:
-            raise ValueError(f"{name} contains {missing} missing value(s) (None, NaN or NA); "
+            raise InputError(f"{name} contains {missing} missing value(s) (None, NaN or NA); "
                              "remove or impute them first")
     return arr
 
@@ -207,7 +209,7 @@ def check_consistent_length(*named: tuple[str, Any]) -> int:
     lengths = [(name, len(a)) for name, a in named if a is not None]
     if len({n for _, n in lengths}) > 1:
         listing = ", ".join(f"{name} has {n}" for name, n in lengths)
-        raise ValueError(f"inconsistent numbers of samples: {listing}")
+        raise InputError(f"inconsistent numbers of samples: {listing}")
     return lengths[0][1] if lengths else 0
 
 
@@ -224,13 +226,13 @@ def as_float_array(x: Any, *, name: str, ndim: int | tuple[int, ...] = 1,
         arr = arr[:, 0]
     if arr.ndim not in ndims:
         expected = " or ".join(f"{d}-D" for d in ndims)
-        raise ValueError(f"{name} must be {expected}; got an array of shape {arr.shape}")
+        raise InputError(f"{name} must be {expected}; got an array of shape {arr.shape}")
     _refuse_complex(arr, name)
     if arr.dtype.kind not in "biufO":
-        raise TypeError(f"{name} must be numeric; got dtype {arr.dtype}")
+        raise InputTypeError(f"{name} must be numeric; got dtype {arr.dtype}")
     arr = to_float64(arr, name=name)
     if not allow_empty and arr.size == 0:
-        raise ValueError(f"{name} is empty; at least one sample is required")
+        raise InputError(f"{name} is empty; at least one sample is required")
     if not allow_nan:
         _check_finite(arr, name)
     return arr
@@ -252,7 +254,7 @@ def to_float64(arr: np.ndarray, *, name: str) -> np.ndarray:
         out = arr.astype(np.float64)
         lost = (np.isinf(out) & np.isfinite(arr)) | ((out == 0) & (arr != 0))
         if lost.any():
-            raise ValueError(f"{name} holds {arr.dtype} values outside the range of "
+            raise InputError(f"{name} holds {arr.dtype} values outside the range of "
                              f"float64 (e.g. {arr[lost][0]!r}); scale them first")
     return out
 
@@ -264,13 +266,13 @@ def _object_to_float64(arr: np.ndarray, *, name: str) -> np.ndarray:
     kind = pd.api.types.infer_dtype(arr.ravel(), skipna=True) if arr.size else "empty"
     if kind in ("string", "bytes") or (kind in ("mixed", "mixed-integer") and any(
             isinstance(v, (str, bytes)) for v in arr.ravel())):
-        raise TypeError(f"{name} must be numeric; got dtype object holding text "
-                        "(numbers read as strings?); convert it to numbers first")
+        raise InputTypeError(f"{name} must be numeric; got dtype object holding text "
+                             "(numbers read as strings?); convert it to numbers first")
     try:
         return arr.astype(np.float64)
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be numeric; got values of dtype object "
-                        "that are not numbers") from None
+        raise InputTypeError(f"{name} must be numeric; got values of dtype object "
+                             "that are not numbers") from None
 
 
 def _check_finite(arr: np.ndarray, name: str) -> None:
@@ -281,14 +283,14 @@ def _check_finite(arr: np.ndarray, name: str) -> None:
         if n_nan or n_inf:
             what = " and ".join(s for s in (f"{n_nan} NaN" if n_nan else "",
                                             f"{n_inf} infinite" if n_inf else "") if s)
-            raise ValueError(f"{name} contains {what} value(s); all values must be finite")
+            raise InputError(f"{name} contains {what} value(s); all values must be finite")
 
 
 def _refuse_complex(arr: np.ndarray, name: str) -> None:
     # scikit-learn raises ValueError for complex input; so does dartboard
     if arr.dtype.kind == "c" or (arr.dtype.kind == "O" and any(
             isinstance(v, complex) for v in arr.ravel()[:1000])):
-        raise ValueError(f"{name} must be real numbers; got complex values (Complex data "
+        raise InputError(f"{name} must be real numbers; got complex values (Complex data "
                          "not supported)")
 
 
@@ -319,16 +321,16 @@ def check_sample_weight(sample_weight: Any, n_samples: int, *,
     if w.dtype.kind == "b":
         w = w.astype(np.int64)
     if w.dtype.kind not in "iufO":
-        raise TypeError(f"{name} must be numeric; got dtype {w.dtype}")
+        raise InputTypeError(f"{name} must be numeric; got dtype {w.dtype}")
     if w.dtype.kind in "fO":
         w = to_float64(w, name=name)
     if w.shape[0] != n_samples:
-        raise ValueError(f"{name} must have one weight per sample ({n_samples}); "
+        raise InputError(f"{name} must have one weight per sample ({n_samples}); "
                          f"got {w.shape[0]}")
     if w.dtype.kind == "f":
         _check_finite(w, name)
     if not allow_negative and w.size and w.min() < 0:
-        raise ValueError(f"{name} must be non-negative; got a minimum of {w.min()}")
+        raise InputError(f"{name} must be non-negative; got a minimum of {w.min()}")
     return rescaled_weights(w) if scale_free else w
 
 
@@ -355,30 +357,30 @@ def check_option(value: Any, name: str, options: Sequence[Any]) -> Any:
         if (value is None and opt is None) or (value is not None and opt is not None
                                                and type(value) is type(opt) and value == opt):
             return value
-    raise ValueError(f"{name} must be one of {list(options)!r}; got {value!r}")
+    raise InputError(f"{name} must be one of {list(options)!r}; got {value!r}")
 
 
 def check_int(value: Any, name: str, *, minimum: int | None = None,
               maximum: int | None = None) -> int:
     """Check that ``value`` is an integer (not a bool) within bounds."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer; got {describe(value)}")
+        raise InputTypeError(f"{name} must be an integer; got {describe(value)}")
     value = int(value)
     if minimum is not None and value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}; got {value}")
+        raise InputError(f"{name} must be at least {minimum}; got {value}")
     if maximum is not None and value > maximum:
-        raise ValueError(f"{name} must be at most {maximum}; got {value}")
+        raise InputError(f"{name} must be at most {maximum}; got {value}")
     return value
 
 
 def check_confidence_level(confidence_level: Any) -> float:
     """Check that the confidence level is a number strictly between 0 and 1."""
     if isinstance(confidence_level, bool) or not isinstance(confidence_level, numbers.Real):
-        raise TypeError(f"confidence_level must be a number in (0, 1); got "
-                        f"{describe(confidence_level)}")
+        raise InputTypeError(f"confidence_level must be a number in (0, 1); got "
+                             f"{describe(confidence_level)}")
     level = float(confidence_level)
     if not 0.0 < level < 1.0:
-        raise ValueError(f"confidence_level must be strictly between 0 and 1; got {level}")
+        raise InputError(f"confidence_level must be strictly between 0 and 1; got {level}")
     return level
 
 
@@ -390,7 +392,7 @@ def check_zero_division(zero_division: Any) -> Any:
     elif isinstance(zero_division, numbers.Real) and not isinstance(zero_division, bool):
         if zero_division in (0, 1) or np.isnan(float(zero_division)):
             return float(zero_division)
-    raise ValueError(f"zero_division must be 'warn', 0.0, 1.0 or np.nan; got {zero_division!r}")
+    raise InputError(f"zero_division must be 'warn', 0.0, 1.0 or np.nan; got {zero_division!r}")
 
 
 # --------------------------------------------------------------------------- labels
@@ -404,7 +406,7 @@ def label_category(arr: np.ndarray) -> str:
         return "string"
     if kind == "O":
         return "object"
-    raise TypeError(f"labels must be numbers, booleans or strings; got dtype {arr.dtype}")
+    raise InputTypeError(f"labels must be numbers, booleans or strings; got dtype {arr.dtype}")
 
 
 def label_array(y: Any, *, name: str) -> np.ndarray:
@@ -417,7 +419,7 @@ def label_array(y: Any, *, name: str) -> np.ndarray:
     if kind == "f":
         _check_finite(arr, name)
         if np.any(np.mod(arr, 1)):
-            raise ValueError(f"{name} contains continuous values (e.g. "
+            raise InputError(f"{name} contains continuous values (e.g. "
                              f"{arr[np.mod(arr, 1) != 0][0]!r}); classification metrics "
                              "need discrete class labels. For scores or probabilities use "
                              "the ranking metrics (roc_auc_score, ...)")
@@ -427,15 +429,15 @@ def label_array(y: Any, *, name: str) -> np.ndarray:
             wide = arr.astype(np.float64, copy=False)
         big = np.abs(wide) >= 2.0**53  # beyond this, floats are not exact integers
         if big.any():
-            raise ValueError(f"{name} contains float labels too large to be exact class "
+            raise InputError(f"{name} contains float labels too large to be exact class "
                              f"labels (e.g. {arr[big][0]!r}); use integer or string labels")
         arr = wide
     elif kind == "c":  # scikit-learn's class for complex data
-        raise ValueError(f"{name} must hold class labels (numbers, booleans or strings); "
+        raise InputError(f"{name} must hold class labels (numbers, booleans or strings); "
                          f"got dtype {arr.dtype} (Complex data not supported)")
     elif kind in "mMV":
-        raise TypeError(f"{name} must hold class labels (numbers, booleans or strings); "
-                        f"got dtype {arr.dtype}")
+        raise InputTypeError(f"{name} must hold class labels (numbers, booleans or strings); "
+                             f"got dtype {arr.dtype}")
     else:
         label_category(arr)
     return arr
@@ -451,16 +453,16 @@ def group_array(x: Any, *, name: str) -> np.ndarray:
 
         missing = int(pd.isna(arr).sum())
         if missing:
-            raise ValueError(f"{name} contains {missing} missing value(s) (None or NaN); "
+            raise InputError(f"{name} contains {missing} missing value(s) (None or NaN); "
                              "give every sample a group")
         if arr.dtype.kind == "O":
             try:
                 pd.unique(arr)  # one hashing pass: lists, dicts and arrays fail it
             except TypeError:
                 bad = next(v for v in arr.tolist() if not _hashable(v))
-                raise TypeError(f"{name} holds values that cannot name a group, such as "
-                                f"{describe(bad)}; one label (number or string) per "
-                                "sample") from None
+                raise InputTypeError(f"{name} holds values that cannot name a group, such as "
+                                     f"{describe(bad)}; one label (number or string) per "
+                                     "sample") from None
     return arr
 
 
@@ -477,20 +479,20 @@ def object_label_category(uniques: np.ndarray, name: str) -> str:
     kinds = set()
     for u in uniques:
         if u is None or (isinstance(u, float) and np.isnan(u)):
-            raise ValueError(f"{name} contains missing values (None or NaN); class labels "
+            raise InputError(f"{name} contains missing values (None or NaN); class labels "
                              "must all be present")
         if isinstance(u, (str, np.str_)):
             kinds.add("string")
         elif isinstance(u, (numbers.Number, np.generic)) and not isinstance(u, complex):
             if isinstance(u, (float, np.floating)) and float(u) % 1:
-                raise ValueError(f"{name} contains continuous values (e.g. {u!r}); "
+                raise InputError(f"{name} contains continuous values (e.g. {u!r}); "
                                  "classification metrics need discrete class labels")
             kinds.add("number")
         else:
-            raise ValueError(f"{name} contains a label of unsupported type "
+            raise InputError(f"{name} contains a label of unsupported type "
                              f"{type(u).__name__} ({u!r})")
     if len(kinds) > 1:
-        raise ValueError(f"{name} mixes string and number labels (Mix of label input types "
+        raise InputError(f"{name} mixes string and number labels (Mix of label input types "
                          "(string and number)); use one type of label")
     return kinds.pop() if kinds else "number"
 
@@ -501,15 +503,15 @@ def check_labels_argument(labels: Any, *, name: str = "labels") -> np.ndarray | 
         return None
     arr = column_1d(labels, name=name, allow_empty=True)
     if arr.shape[0] == 0:
-        raise ValueError(f"{name} must contain at least one label; got an empty list")
+        raise InputError(f"{name} must contain at least one label; got an empty list")
     if arr.dtype.kind == "O":
         object_label_category(arr, name)
     try:
         uniq = np.unique(arr)
     except TypeError:
-        raise ValueError(f"{name} mixes string and number labels") from None
+        raise InputError(f"{name} mixes string and number labels") from None
     if uniq.shape[0] != arr.shape[0]:
-        raise ValueError(f"{name} contains duplicated labels: {arr.tolist()!r}")
+        raise InputError(f"{name} contains duplicated labels: {arr.tolist()!r}")
     return arr
 
 
@@ -521,16 +523,16 @@ def check_real(value: Any, name: str, *, minimum: float | None = None,
     ``open_minimum``/``open_maximum`` exclude the bound itself. Returns a float.
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number; got {describe(value)}")
+        raise InputTypeError(f"{name} must be a real number; got {describe(value)}")
     value = float(value)
     if not np.isfinite(value):
-        raise ValueError(f"{name} must be finite; got {value}")
+        raise InputError(f"{name} must be finite; got {value}")
     if minimum is not None and (value <= minimum if open_minimum else value < minimum):
         word = "greater than" if open_minimum else "at least"
-        raise ValueError(f"{name} must be {word} {minimum}; got {value}")
+        raise InputError(f"{name} must be {word} {minimum}; got {value}")
     if maximum is not None and (value >= maximum if open_maximum else value > maximum):
         word = "less than" if open_maximum else "at most"
-        raise ValueError(f"{name} must be {word} {maximum}; got {value}")
+        raise InputError(f"{name} must be {word} {maximum}; got {value}")
     return value
 
 
@@ -559,27 +561,22 @@ def check_n_resamples(n_resamples: Any, name: str = "n_resamples", *, per_resamp
     """
     if isinstance(n_resamples, (bool, np.bool_)) or not isinstance(n_resamples,
                                                                    numbers.Integral):
-        raise TypeError(f"{name} must be an integer; got {describe(n_resamples)}")
+        raise InputTypeError(f"{name} must be an integer; got {describe(n_resamples)}")
     value = int(n_resamples)
     if value < 1:
-        raise ValueError(f"{name} must be at least 1; got {value}")
+        raise InputError(f"{name} must be at least 1; got {value}")
     if value > MAX_RESAMPLES:
-        raise ValueError(f"{name} must be at most {MAX_RESAMPLES:_} (the resampled "
+        raise InputError(f"{name} must be at most {MAX_RESAMPLES:_} (the resampled "
                          f"statistics are kept in memory, 8 bytes each); got {value:_}")
     if held and value * per_resample > MAX_RESAMPLES:
-        raise ValueError(f"{name} x {held} must be at most {MAX_RESAMPLES:_} (the "
+        raise InputError(f"{name} x {held} must be at most {MAX_RESAMPLES:_} (the "
                          f"resampled statistics are kept in memory, 8 bytes each); got "
                          f"{value:_} x {per_resample:_} = {value * per_resample:_}")
     if not held and value * per_resample > MAX_DRAWS:
-        raise ValueError(f"{name} x {per_name} must be at most {MAX_DRAWS:_} values drawn; "
+        raise InputError(f"{name} x {per_name} must be at most {MAX_DRAWS:_} values drawn; "
                          f"got {value:_} x {per_resample:_} = {value * per_resample:_}: "
                          f"lower {name} or {per_name}")
     return value
-
-
-class InvalidParameterError(ValueError, TypeError):
-    """A bad option value. As scikit-learn's exception of the same name it is both a
-    ``ValueError`` and a ``TypeError``, so code written against either catches it."""
 
 
 def check_bool(value: Any, name: str) -> bool:

@@ -32,6 +32,7 @@ import pandas as pd
 from dartboard._parallel import parallel_map
 from dartboard._results import Result
 from dartboard._validation import check_int, check_option
+from dartboard.exceptions import InputError, InputTypeError
 
 __all__ = ["Profile", "profile_pipeline"]
 
@@ -217,10 +218,10 @@ def _named_estimators(estimator: Any) -> tuple[list[tuple[str, Any]], bool]:
     else:
         items, several = [(type(estimator).__name__, estimator)], False
     if not items:
-        raise ValueError("estimator is an empty collection; give at least one estimator")
+        raise InputError("estimator is an empty collection; give at least one estimator")
     for name, est in items:
         if not hasattr(est, "fit"):
-            raise TypeError(f"estimator {name!r} ({type(est).__name__}) has no fit method")
+            raise InputTypeError(f"estimator {name!r} ({type(est).__name__}) has no fit method")
     return items, several
 
 
@@ -283,18 +284,18 @@ def profile_pipeline(estimator: Any, X_train: Any, y_train: Any, X_test: Any, *,
     repeats = check_int(repeats, "repeats", minimum=1)
     check_option(method, "method", ("predict", "predict_proba"))
     if not isinstance(memory, bool):
-        raise TypeError(f"memory must be True or False; got {memory!r}")
+        raise InputTypeError(f"memory must be True or False; got {memory!r}")
     for name, est in items:
         if not hasattr(est, method):
-            raise TypeError(f"estimator {name!r} ({type(est).__name__}) has no {method} "
-                            "method")
+            raise InputTypeError(f"estimator {name!r} ({type(est).__name__}) has no {method} "
+                                 "method")
     for arg, value in (("X_train", X_train), ("y_train", y_train), ("X_test", X_test)):
         if value is None or not hasattr(value, "__len__"):
-            raise TypeError(f"{arg} must be array-like; got {type(value).__name__}")
+            raise InputTypeError(f"{arg} must be array-like; got {type(value).__name__}")
         if len(value) == 0:
-            raise ValueError(f"{arg} is empty; at least one row is required")
+            raise InputError(f"{arg} is empty; at least one row is required")
     if len(X_train) != len(y_train):
-        raise ValueError(f"inconsistent numbers of samples: X_train has {len(X_train)}, "
+        raise InputError(f"inconsistent numbers of samples: X_train has {len(X_train)}, "
                          f"y_train has {len(y_train)}")
     func = functools.partial(_profile_one, X_train=X_train, y_train=y_train, X_test=X_test,
                              repeats=repeats, method=method, memory=memory)

@@ -53,6 +53,7 @@ from dartboard._dart_formula import numerator as _numerator
 from dartboard._results import Result
 from dartboard._rng import RandomStateLike
 from dartboard._validation import as_float_array, check_real, column_1d, describe
+from dartboard.exceptions import InputError, InputTypeError
 
 if TYPE_CHECKING:
     from dartboard.compare._bayes import BayesResult
@@ -82,13 +83,13 @@ def _check_chance_level(chance_level: Any) -> float:
 def _check_score_range(scores: np.ndarray, name: str) -> None:
     lo, hi = float(scores.min()), float(scores.max())
     if lo < 0.0 or hi > 1.0:
-        raise ValueError(f"{name} must lie in [0, 1] (accuracy-like fold scores, higher is "
+        raise InputError(f"{name} must lie in [0, 1] (accuracy-like fold scores, higher is "
                          f"better); got values from {lo:.6g} to {hi:.6g}")
 
 
 def _check_n_folds(k: int, name: str) -> None:
     if k < 2:
-        raise ValueError(f"{name} must hold at least 2 fold scores per configuration (the "
+        raise InputError(f"{name} must hold at least 2 fold scores per configuration (the "
                          f"standard deviation needs k >= 2); got k = {k}")
 
 
@@ -213,7 +214,7 @@ def _fold_columns(cv: Mapping[str, Any], columns: list[str],
         lengths = {"params": n_params, **lengths}
     if len(set(lengths.values())) > 1:
         listing = ", ".join(f"{c}: {k}" for c, k in lengths.items())
-        raise ValueError("results: every split column must hold one score per "
+        raise InputError("results: every split column must hold one score per "
                          f"configuration; the lengths differ ({listing})")
     return np.column_stack(cols)
 
@@ -227,19 +228,19 @@ def _from_cv_results(cv: Any, metric: str | None, iteration: Any) -> _Grid:
         if m:
             found.setdefault(m.group(2), {})[int(m.group(1))] = key
     if not found:
-        raise ValueError("results looks like scikit-learn cv_results_ but has no "
+        raise InputError("results looks like scikit-learn cv_results_ but has no "
                          "'split{k}_test_<metric>' columns; DART needs the per-fold test "
                          "scores (std_test_score uses ddof = 0 and cannot be converted)")
     available = sorted(found)
     if metric is None:
         if len(available) > 1:
-            raise ValueError(f"results holds several metrics {available}; choose one with "
+            raise InputError(f"results holds several metrics {available}; choose one with "
                              "metric=<name>")
         metric = available[0]
     elif not isinstance(metric, str):
-        raise TypeError(f"metric must be a metric name (str); got {describe(metric)}")
+        raise InputTypeError(f"metric must be a metric name (str); got {describe(metric)}")
     elif metric not in found:
-        raise ValueError(f"metric {metric!r} is not in results; available metrics: "
+        raise InputError(f"metric {metric!r} is not in results; available metrics: "
                          f"{available}")
     folds = found[metric]
     columns = [folds[i] for i in sorted(folds)]
@@ -254,13 +255,13 @@ def _from_cv_results(cv: Any, metric: str | None, iteration: Any) -> _Grid:
         elif isinstance(iteration, numbers.Integral) and not isinstance(iteration, bool):
             wanted = int(iteration)
             if not np.any(iters == wanted):
-                raise ValueError(f"iteration must be 'last' or one of "
+                raise InputError(f"iteration must be 'last' or one of "
                                  f"{sorted(set(iters.tolist()))}; got {iteration}")
         else:
-            raise ValueError(f"iteration must be 'last' or an integer; got {iteration!r}")
+            raise InputError(f"iteration must be 'last' or an integer; got {iteration!r}")
         rows = np.flatnonzero(iters == wanted)
     elif not (isinstance(iteration, str) and iteration == "last"):
-        raise ValueError(f"iteration={iteration!r} needs successive-halving results with "
+        raise InputError(f"iteration={iteration!r} needs successive-halving results with "
                          "an 'iter' column; these results have none")
     names = ([_params_label(params[i]) for i in rows] if params is not None
              else [str(i) for i in rows])
@@ -272,21 +273,21 @@ def _parse_results(results: Any, metric: str | None, iteration: Any) -> _Grid:
     if _is_cv_results(results):
         return _from_cv_results(results, metric, iteration)
     if metric is not None:
-        raise ValueError("metric selects a metric of scikit-learn cv_results_; these "
+        raise InputError("metric selects a metric of scikit-learn cv_results_; these "
                          f"results ({describe(results)}) hold one score table only")
     if isinstance(results, pd.DataFrame):
         scores = as_float_array(results, name="results", ndim=2, allow_nan=True)
         names = [str(i) for i in results.index]
     elif isinstance(results, Mapping):
         if not results:
-            raise ValueError("results is an empty dict; give at least one configuration")
+            raise InputError("results is an empty dict; give at least one configuration")
         names = [str(k) for k in results]
         rows = [as_float_array(column_1d(v, name=f"results[{k!r}]"), name=f"results[{k!r}]",
                                allow_nan=True) for k, v in results.items()]
         lengths = {r.shape[0] for r in rows}
         if len(lengths) > 1:
             listing = ", ".join(f"{n!r}: {r.shape[0]}" for n, r in zip(names, rows))
-            raise ValueError(f"results must give every configuration the same number of "
+            raise InputError(f"results must give every configuration the same number of "
                              f"fold scores; got {listing}")
         scores = np.vstack(rows)
     else:
@@ -299,10 +300,10 @@ def _clean_grid(grid: _Grid) -> _Grid:
     """Drop configurations with failed folds (NaN) with a warning; check the rest."""
     _check_n_folds(grid.scores.shape[1], "results")
     if np.isinf(grid.scores).any():
-        raise ValueError("results contains infinite fold scores; scores must lie in [0, 1]")
+        raise InputError("results contains infinite fold scores; scores must lie in [0, 1]")
     failed = np.isnan(grid.scores).any(axis=1)
     if failed.all():
-        raise ValueError("every configuration in results has a NaN fold score (failed "
+        raise InputError("every configuration in results has a NaN fold score (failed "
                          "fits); nothing to rank")
     if failed.any():
         dropped = [grid.names[i] for i in np.flatnonzero(failed)]
@@ -458,7 +459,7 @@ def dart_equivalence(results: Any, precision: float, rope: float, *,
     chance = _check_chance_level(chance_level)
     grid = _clean_grid(_parse_results(results, metric, iteration))
     if grid.scores.shape[0] < 2:
-        raise ValueError("results must hold at least 2 configurations to compare the "
+        raise InputError("results must hold at least 2 configurations to compare the "
                          f"winner with the runner-up; got {grid.scores.shape[0]}")
     frame = _rank_frame(grid, p, chance)
     rows = [int(np.flatnonzero(grid.index == i)[0]) for i in frame.index[:2]]
@@ -604,7 +605,7 @@ def dart_sweep(results: Any, precisions: Any = None, *, metric: str | None = Non
     else:
         grid_p = as_float_array(precisions, name="precisions")
         if grid_p.min() < 0:
-            raise ValueError(f"precisions must be >= 0; got a minimum of {grid_p.min()}")
+            raise InputError(f"precisions must be >= 0; got a minimum of {grid_p.min()}")
         grid_p = np.unique(grid_p)
     grid = _clean_grid(_parse_results(results, metric, iteration))
     mean, std = _moments(grid.scores)
@@ -659,16 +660,16 @@ class _DartRefit:
                  iteration: int | str) -> None:
         self.precision = _check_precision(precision)
         if metric is not None and not isinstance(metric, str):
-            raise TypeError(f"metric must be a metric name (str) or None; got "
-                            f"{describe(metric)}")
+            raise InputTypeError(f"metric must be a metric name (str) or None; got "
+                                 f"{describe(metric)}")
         self.metric = metric
         self.chance_level = _check_chance_level(chance_level)
         self.iteration = iteration
 
     def __call__(self, cv_results: Mapping[str, Any]) -> int:
         if not _is_cv_results(cv_results):
-            raise TypeError("dart_refit expects scikit-learn cv_results_; got "
-                            f"{describe(cv_results)}")
+            raise InputTypeError("dart_refit expects scikit-learn cv_results_; got "
+                                 f"{describe(cv_results)}")
         grid = _clean_grid(_parse_results(cv_results, self.metric, self.iteration))
         return int(_rank_frame(grid, self.precision, self.chance_level).index[0])
 

@@ -54,6 +54,7 @@ from dartboard._validation import (
     group_array,
     label_array,
 )
+from dartboard.exceptions import InputError, InputTypeError
 from dartboard.metrics._confusion import ConfusionCounts
 from dartboard.metrics._registry import get_spec
 
@@ -151,21 +152,21 @@ def _stability_iv(probas: Any, y_true: Any, classes: Any,
     p = as_float_array(probas, name="probas", ndim=(2, 3))
     m = p.shape[0]
     if m < 2:
-        raise ValueError(f"probas must hold the predictions of at least 2 models (first "
+        raise InputError(f"probas must hold the predictions of at least 2 models (first "
                          f"axis); got {m}")
     if p.shape[1] == 0:
-        raise ValueError("probas is empty; at least one test point is required")
+        raise InputError("probas is empty; at least one test point is required")
     lo, hi = p.min(), p.max()
     if lo < 0.0 or hi > 1.0:
-        raise ValueError(f"probas must be probabilities in [0, 1]; got values in "
+        raise InputError(f"probas must be probabilities in [0, 1]; got values in "
                          f"[{lo:.6g}, {hi:.6g}]")
     if p.ndim == 3:
         if p.shape[2] < 2:
-            raise ValueError(f"probas of shape (m, n, C) needs C >= 2 classes; got "
+            raise InputError(f"probas of shape (m, n, C) needs C >= 2 classes; got "
                              f"shape {p.shape}")
         worst = np.abs(p.sum(axis=2) - 1.0).max()
         if worst > _SUM_ATOL:
-            raise ValueError("probas of shape (m, n, C) must have probability rows that "
+            raise InputError("probas of shape (m, n, C) must have probability rows that "
                              f"sum to 1; the largest deviation is {worst:.3g}")
         if p.shape[2] == 2:
             p = np.ascontiguousarray(p[:, :, 1])
@@ -173,7 +174,7 @@ def _stability_iv(probas: Any, y_true: Any, classes: Any,
 
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) \
             or not 0.0 < float(threshold) < 1.0:
-        raise ValueError(f"threshold must be a number strictly between 0 and 1; got "
+        raise InputError(f"threshold must be a number strictly between 0 and 1; got "
                          f"{threshold!r}")
 
     if classes is None:
@@ -181,7 +182,7 @@ def _stability_iv(probas: Any, y_true: Any, classes: Any,
     else:
         classes = check_labels_argument(classes, name="classes")  # labels, none twice
         if classes.shape[0] != n_classes:
-            raise ValueError(f"classes must list {n_classes} labels (one per probability "
+            raise InputError(f"classes must list {n_classes} labels (one per probability "
                              f"column); got {classes.shape[0]}")
 
     codes = None
@@ -189,14 +190,14 @@ def _stability_iv(probas: Any, y_true: Any, classes: Any,
         y = label_array(y_true, name="y_true")
         encode_labels(("y_true", y))  # labels only: a list among them is refused by name
         if y.shape[0] != p.shape[1]:
-            raise ValueError(f"inconsistent numbers of samples: y_true has {y.shape[0]}, "
+            raise InputError(f"inconsistent numbers of samples: y_true has {y.shape[0]}, "
                              f"probas has {p.shape[1]} points")
         if y.dtype.kind == "b" and classes.dtype.kind in "iu":
             y = y.astype(np.int64)  # False/True are the classes 0/1
         codes = pd.Index(classes).get_indexer(y)
         if (codes < 0).any():
             unknown = pd.unique(y[codes < 0])[:5].tolist()
-            raise ValueError(f"y_true contains labels {unknown!r} that are not among the "
+            raise InputError(f"y_true contains labels {unknown!r} that are not among the "
                              f"classes {classes.tolist()!r}; binary labels must be 0/1 "
                              "or be mapped with classes=[negative, positive]")
     return p, codes, classes, float(threshold)
@@ -206,7 +207,7 @@ def _group_columns(groups: Any, n: int, intersections: Any) -> list[tuple[str, n
     """Named 1-D group columns (plus requested two-way intersections)."""
     if groups is None:
         if intersections is not None and intersections is not False:
-            raise ValueError("intersections needs groups with several columns")
+            raise InputError("intersections needs groups with several columns")
         return []
     if isinstance(groups, Mapping):
         named = [(str(k), v) for k, v in groups.items()]
@@ -215,13 +216,13 @@ def _group_columns(groups: Any, n: int, intersections: Any) -> list[tuple[str, n
     else:
         named = [(str(getattr(groups, "name", None) or "group"), groups)]
     if not named:
-        raise ValueError("groups has no columns")
+        raise InputError("groups has no columns")
     columns = []
     for name, col in named:
         label = "groups" if len(named) == 1 else f"groups[{name!r}]"
         arr = column_1d(col, name=label, allow_empty=True)
         if arr.shape[0] != n:
-            raise ValueError(f"{label} must have one group label per test point ({n}); "
+            raise InputError(f"{label} must have one group label per test point ({n}); "
                              f"got {arr.shape[0]}")
         columns.append((name, group_array(arr, name=label)))
 
@@ -235,7 +236,7 @@ def _group_columns(groups: Any, n: int, intersections: Any) -> list[tuple[str, n
     by_name = dict(columns)
     for pair in pairs:
         if len(pair) != 2 or any(p not in by_name for p in pair):
-            raise ValueError(f"intersections must be pairs of group column names among "
+            raise InputError(f"intersections must be pairs of group column names among "
                              f"{names!r} (or True for every pair); got {pair!r}")
         a, b = (by_name[p].astype(str).astype(object) for p in pair)
         columns.append((f"{pair[0]} & {pair[1]}", a + " & " + b))
@@ -397,11 +398,11 @@ def _pick_reference(name: str, uniques: np.ndarray, sizes: np.ndarray,
     if wanted is None:
         return int(np.argmax(sizes))
     if not np.isscalar(wanted):
-        raise TypeError(f"reference_group must be one group label, or a dict group column "
-                        f"-> label; got {describe(wanted)}")
+        raise InputTypeError(f"reference_group must be one group label, or a dict group column "
+                             f"-> label; got {describe(wanted)}")
     where = pd.Index(uniques).get_indexer([wanted])[0]
     if where < 0:
-        raise ValueError(f"reference_group {wanted!r} is not a group of {name!r}; groups "
+        raise InputError(f"reference_group {wanted!r} is not a group of {name!r}; groups "
                          f"are {uniques.tolist()[:10]!r}")
     return int(where)
 
@@ -561,7 +562,7 @@ def _bootstrap_indices(rng: np.random.Generator, codes: np.ndarray, n_classes: i
         idx = rng.integers(0, n, size=size)
         if np.count_nonzero(np.bincount(codes[idx], minlength=n_classes)) == n_classes:
             return idx
-    raise ValueError(f"{max_tries} bootstrap samples of size {size} in a row missed a "
+    raise InputError(f"{max_tries} bootstrap samples of size {size} in a row missed a "
                      "class of y_train; the rarest class is too rare for a bootstrap of "
                      "this size (raise bootstrap_fraction or add samples)")
 
@@ -594,16 +595,16 @@ def _predict(model: Any, X_test: Any, classes: np.ndarray | None) -> np.ndarray:
     model_classes = getattr(model, "classes_", None)
     if classes is not None and model_classes is not None \
             and not np.array_equal(np.asarray(model_classes), classes):
-        raise ValueError(f"a model's classes_ {np.asarray(model_classes).tolist()!r} differ "
+        raise InputError(f"a model's classes_ {np.asarray(model_classes).tolist()!r} differ "
                          f"from the expected classes {classes.tolist()!r}")
     return proba
 
 
 def _check_predict_proba(model: Any, name: str) -> None:
     if not hasattr(model, "predict_proba"):
-        raise TypeError(f"{name} ({type(model).__name__}) has no predict_proba; stability "
-                        "metrics need predicted probabilities (e.g. use "
-                        "CalibratedClassifierCV, or SVC(probability=True))")
+        raise InputTypeError(f"{name} ({type(model).__name__}) has no predict_proba; stability "
+                             "metrics need predicted probabilities (e.g. use "
+                             "CalibratedClassifierCV, or SVC(probability=True))")
 
 
 def stability_audit(estimator: Any, X_train: Any, y_train: Any, X_test: Any,
@@ -671,11 +672,11 @@ def stability_audit(estimator: Any, X_train: Any, y_train: Any, X_test: Any,
     """
     if isinstance(estimator, (list, tuple)):
         if X_train is not None or y_train is not None:
-            raise ValueError("with a list of fitted models, X_train and y_train must be None "
+            raise InputError("with a list of fitted models, X_train and y_train must be None "
                              "(nothing is trained)")
         models = list(estimator)
         if len(models) < 2:
-            raise ValueError(f"estimator must list at least 2 fitted models; got "
+            raise InputError(f"estimator must list at least 2 fitted models; got "
                              f"{len(models)}")
         for i, model in enumerate(models):
             _check_predict_proba(model, f"estimator[{i}]")
@@ -687,30 +688,30 @@ def stability_audit(estimator: Any, X_train: Any, y_train: Any, X_test: Any,
     else:
         _check_predict_proba(estimator, "estimator")
         if not hasattr(estimator, "fit"):
-            raise TypeError(f"estimator ({type(estimator).__name__}) has no fit method")
+            raise InputTypeError(f"estimator ({type(estimator).__name__}) has no fit method")
         n_estimators = check_int(n_estimators, "n_estimators", minimum=2,
                                  maximum=MAX_ESTIMATORS)
         max_resamples = check_int(max_resamples, "max_resamples", minimum=1)
         if isinstance(bootstrap_fraction, bool) or not isinstance(bootstrap_fraction,
                                                                   numbers.Real) \
                 or not bootstrap_fraction > 0:
-            raise ValueError(f"bootstrap_fraction must be a positive number; got "
+            raise InputError(f"bootstrap_fraction must be a positive number; got "
                              f"{describe(bootstrap_fraction)}")
         if X_train is None or y_train is None:
-            raise ValueError("X_train and y_train are required to train the ensemble")
+            raise InputError("X_train and y_train are required to train the ensemble")
         encoded = encode_labels(("y_train", y_train))
         classes, codes = encoded.classes, encoded.codes[0]
         y = label_array(y_train, name="y_train")
         n_train = codes.shape[0]
         if len(X_train) != n_train:
-            raise ValueError(f"inconsistent numbers of samples: X_train has {len(X_train)}, "
+            raise InputError(f"inconsistent numbers of samples: X_train has {len(X_train)}, "
                              f"y_train has {n_train}")
         if classes.shape[0] < 2:
-            raise ValueError(f"y_train must contain at least 2 classes; got "
+            raise InputError(f"y_train must contain at least 2 classes; got "
                              f"{classes.tolist()!r}")
         size = int(round(bootstrap_fraction * n_train))
         if size < classes.shape[0]:
-            raise ValueError(f"bootstrap samples of round({bootstrap_fraction} * {n_train}) "
+            raise InputError(f"bootstrap samples of round({bootstrap_fraction} * {n_train}) "
                              f"= {size} rows cannot hold all {classes.shape[0]} classes")
         func = functools.partial(_fit_predict, estimator=estimator, X_train=X_train,
                                  y_train=y, codes=codes, classes=classes, size=size,

@@ -20,6 +20,7 @@ import typer
 
 from dartboard.cli._io import column, is_numeric, labels, one_line, read_table
 from dartboard.cli._output import print_json, print_table
+from dartboard.exceptions import InputError
 
 DEFAULT_MODULES = ("sklearn", "xgboost", "lightgbm", "catboost")
 
@@ -121,27 +122,27 @@ def _estimator(dotted: str, params: str | None, allowed: list[str] | None = None
     path is checked against the allowed prefixes before anything is imported."""
     module_name, _, class_name = dotted.rpartition(".")
     if not module_name or not class_name:
-        raise ValueError(f"--model must be an import path such as "
+        raise InputError(f"--model must be an import path such as "
                          f"sklearn.linear_model.LogisticRegression; got {dotted!r}")
     _check_allowed(module_name, dotted, allowed or [])
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise ValueError(f"--model {dotted!r}: cannot import module {module_name!r} "
+        raise InputError(f"--model {dotted!r}: cannot import module {module_name!r} "
                          f"({one_line(str(exc))})") from None
     cls = getattr(module, class_name, None)
     if cls is None:
-        raise ValueError(f"--model {dotted!r}: module {module_name!r} has no "
+        raise InputError(f"--model {dotted!r}: module {module_name!r} has no "
                          f"{class_name!r}")
     if not inspect.isclass(cls) or not callable(getattr(cls, "fit", None)) or not any(
             callable(getattr(cls, m, None)) for m in ("predict", "predict_proba")):
-        raise ValueError(f"--model {dotted!r} must name an estimator class with a fit "
+        raise InputError(f"--model {dotted!r} must name an estimator class with a fit "
                          "method and predict or predict_proba")
     kwargs = _params(params)
     try:
         return cls(**kwargs)
     except TypeError as exc:
-        raise ValueError(f"--params do not fit {class_name}: {one_line(str(exc))}") \
+        raise InputError(f"--params do not fit {class_name}: {one_line(str(exc))}") \
             from None
 
 
@@ -152,11 +153,11 @@ def _check_allowed(module_name: str, dotted: str, extra: list[str]) -> None:
     for prefix in extra:
         prefix = prefix.strip().rstrip(".")
         if not prefix or not all(part.isidentifier() for part in prefix.split(".")):
-            raise ValueError(f"--allow-module must be a module path such as mypkg.models; "
+            raise InputError(f"--allow-module must be a module path such as mypkg.models; "
                              f"got {prefix!r}")
         prefixes.append(prefix)
     if not any(module_name == p or module_name.startswith(p + ".") for p in prefixes):
-        raise ValueError(f"--model {dotted!r}: module {module_name!r} is not allowed "
+        raise InputError(f"--model {dotted!r}: module {module_name!r} is not allowed "
                          f"(allowed: {', '.join(prefixes)}); name a trusted package with "
                          f"--allow-module {module_name.partition('.')[0]}")
 
@@ -168,10 +169,10 @@ def _params(params: str | None) -> dict[str, Any]:
     try:
         kwargs = json.loads(params)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"--params is not valid JSON ({exc.msg} at character "
+        raise InputError(f"--params is not valid JSON ({exc.msg} at character "
                          f"{exc.pos}); got {params!r}") from None
     if not isinstance(kwargs, dict):
-        raise ValueError(f"--params must be a JSON object such as '{{\"C\": 0.5}}'; "
+        raise InputError(f"--params must be a JSON object such as '{{\"C\": 0.5}}'; "
                          f"got {params!r}")
     return kwargs
 
@@ -187,24 +188,24 @@ def _training_data(path: str, target: str, group: str | None,
     for name in left_out:
         if name not in table.columns:
             shown = ", ".join(map(str, list(table.columns)[:12]))
-            raise ValueError(f"column {name!r} (--drop) not found in {path!r}; its columns "
+            raise InputError(f"column {name!r} (--drop) not found in {path!r}; its columns "
                              f"are: {shown}")
         if name in (target, group):
-            raise ValueError(f"--drop {name} names the {'target' if name == target else 'group'}"
+            raise InputError(f"--drop {name} names the {'target' if name == target else 'group'}"
                              " column, which is never a feature")
     features = table.drop(columns=[c for c in (target, group, *left_out) if c is not None])
     if features.shape[1] == 0:
-        raise ValueError(f"DATA {path!r} has no feature columns besides the target"
+        raise InputError(f"DATA {path!r} has no feature columns besides the target"
                          + (" and the dropped columns" if left_out else ""))
     bad = [c for c in features.columns if not is_numeric(features[c])]
     if bad:
         hint = " ".join(f"--drop {c}" for c in bad[:8])
-        raise ValueError(f"feature columns must be numeric; not numeric in {path!r}: "
+        raise InputError(f"feature columns must be numeric; not numeric in {path!r}: "
                          f"{', '.join(map(str, bad[:8]))} (leave them out with {hint}, or "
                          "encode them as numbers)")
     X = features.to_numpy(dtype=float)
     if not (X == X).all():
-        raise ValueError(f"feature columns of {path!r} contain missing values")
+        raise InputError(f"feature columns of {path!r} contain missing values")
     return X, y, groups
 
 
@@ -213,9 +214,14 @@ def _split(X: Any, y: Any, groups: Any, test_size: float, seed: int) -> tuple[An
     from sklearn.model_selection import train_test_split
 
     if not 0 < test_size < 1:
-        raise ValueError(f"--test-size must be between 0 and 1; got {test_size}")
+        raise InputError(f"--test-size must be between 0 and 1; got {test_size}")
     _, counts = np.unique(y, return_counts=True)
     stratify = y if counts.size <= max(2, len(y) // 10) and counts.min() >= 2 else None
     parts = [X, y] + ([groups] if groups is not None else [])
-    out = train_test_split(*parts, test_size=test_size, random_state=seed, stratify=stratify)
+    try:
+        out = train_test_split(*parts, test_size=test_size, random_state=seed,
+                               stratify=stratify)
+    except ValueError as exc:  # scikit-learn's refusal: too few rows for the split
+        raise InputError(f"DATA cannot be split into training and test rows: "
+                         f"{one_line(str(exc))}") from None
     return tuple(out) + ((None, None) if groups is None else ())

@@ -16,6 +16,7 @@ from dartboard.cli._metrics import (
     takes_values,
 )
 from dartboard.cli._output import print_json, print_table
+from dartboard.exceptions import InputError
 
 
 def compare(
@@ -53,7 +54,7 @@ def compare(
     spec = resolved.spec
     if report is not None:
         if not model:
-            raise ValueError("--report needs more than two models (--model); a comparison of "
+            raise InputError("--report needs more than two models (--model); a comparison of "
                              "two is printed only")
         check_output(report, "--report")
     table = read_table(file)
@@ -118,7 +119,7 @@ def _compare_k(resolved: Any, table: Any, truth: Any, y_true: str, names: list[s
 
     spec = resolved.spec
     if len(set(names)) != len(names):
-        raise ValueError(f"--a, --b and --model must name different columns; got {names}")
+        raise InputError(f"--a, --b and --model must name different columns; got {names}")
     options = ["--a", "--b", *["--model"] * (len(names) - 2)]
     reader = numeric if takes_numbers(spec) else labels
     preds = {name: reader(column(table, name, opt, file), name, opt)

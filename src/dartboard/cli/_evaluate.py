@@ -31,6 +31,7 @@ from dartboard.cli._output import (
     print_json,
     print_table,
 )
+from dartboard.exceptions import InputError
 from dartboard.uncertainty._methods import METHODS as _CI_METHODS
 
 _CI_HELP = (f"Interval method: {', '.join(_CI_METHODS[:-1])} or {_CI_METHODS[-1]}. A method "
@@ -87,20 +88,20 @@ def evaluate(
 
     tasks = ("auto", *TASKS)
     if task not in tasks:
-        raise ValueError(f"--task must be one of {', '.join(tasks)}; got {task!r}")
+        raise InputError(f"--task must be one of {', '.join(tasks)}; got {task!r}")
     if not (y_pred or y_score or proba):
-        raise ValueError("give --y-pred (labels or values), --y-score (scores of the positive "
+        raise InputError("give --y-pred (labels or values), --y-score (scores of the positive "
                          "class) or --proba (one probability column per class); labels may "
                          "come with scores or probabilities")
     if y_score and proba:
-        raise ValueError("give --y-score or --proba, not both")
+        raise InputError("give --y-score or --proba, not both")
     if report is not None:
         check_output(report, "--report")
     if group and len(set(group)) != len(group):
-        raise ValueError(f"--group names a column twice: {group}")
+        raise InputError(f"--group names a column twice: {group}")
     if is_stream_source(file):
         if threshold_criterion or threshold_target is not None or threshold is not None:
-            raise ValueError("--threshold and --threshold-criterion need a single file (the "
+            raise InputError("--threshold and --threshold-criterion need a single file (the "
                              "rows of the scores); a directory or glob of Parquet files is "
                              "streamed through states (give --y-pred for its labels)")
         ev = _evaluate_stream(file, y_true, y_pred, y_score, proba, task, ci,

@@ -9,8 +9,8 @@ as bad input. Ctrl-C ends with ``interrupted`` and exit code 130, SIGTERM with
 both unwind like an exception, so a file being written is removed, not left half.
 SIGKILL cannot be caught: a killed write leaves its hidden temporary file, which the
 next write of the same output removes (``report._write.remove_stale_temporaries``).
-Subcommands raise ordinary ``ValueError``/``TypeError``/``OSError`` and never catch
-them; :class:`CommandGroup` is the one place that reports them. Output files are
+Subcommands raise :mod:`dartboard.exceptions`' input errors (and ``OSError``) and
+never catch them; :class:`CommandGroup` is the one place that reports them, by class. Output files are
 checked before any work (:func:`check_output`) and written atomically at the very
 end by the report's writer, so a failed command leaves no file behind.
 """
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import csv
 import io
-import linecache
 import os
 import signal
 import sys
@@ -31,6 +30,8 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
+from dartboard.exceptions import DartboardError, FileFormatError, InputError
+
 EXIT_INTERNAL = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 128 + signal.SIGINT
@@ -38,7 +39,6 @@ EXIT_TERMINATED = 128 + signal.SIGTERM
 DEBUG_OPTION = "--debug"
 
 _PARQUET = {".parquet", ".pq", ".parq"}
-_PACKAGE = str(Path(__file__).resolve().parents[1])
 
 
 def one_line(text: str) -> str:
@@ -58,62 +58,13 @@ class _Terminated(KeyboardInterrupt):
 
 
 def is_bad_input(exc: BaseException) -> bool:
-    """Whether ``exc`` means "the input is wrong" (exit 2) rather than a bug (exit 1).
-
-    ``OSError`` (unreadable files) always is. ``ValueError`` (dartboard's checks,
-    and pandas', pyarrow's and json's parse errors) is, unless numpy raised it from
-    its own arithmetic: an array operation that does not fit (shapes that do not
-    broadcast, an empty reduction, a quantile out of range) means dartboard handed
-    numpy something it should have checked or never built, so it is a bug, whatever
-    the input was. ``TypeError``, ``KeyError`` and ``IndexError`` are bad input only
-    when dartboard raised them on purpose: the innermost frame is a ``raise``
-    statement in dartboard's own code (its checks name the argument). The same types
-    raised by an operation (``None`` iterated, an array hashed) or from inside numpy
-    or pandas are bugs, and so is every other exception.
-    """
-    if isinstance(exc, OSError):
-        return True
-    if isinstance(exc, ValueError):
-        return not _from_numpy(exc)
-    if not isinstance(exc, (TypeError, KeyError, IndexError)) or exc.__traceback__ is None:
-        return False
-    frame = traceback.extract_tb(exc.__traceback__)[-1]
-    return _within(frame.filename, _PACKAGE) and _raised_here(frame)
-
-
-#: numpy's messages for array operations that do not fit (raised from C, so no numpy
-#: frame is on the traceback); "could not convert string to float" is not here: that
-#: one is the user's text in a numeric place
-_NUMPY_MESSAGES = ("could not be broadcast", "could not broadcast", "non-broadcastable",
-                   "cannot reshape array", "to reduction operation", "inhomogeneous shape",
-                   "setting an array element with a sequence", "input array dimensions",
-                   "input arrays must have same number of dimensions",
-                   "truth value of an array", "is out of bounds for array",
-                   "assignment destination is read-only", "output array is read-only",
-                   "negative dimensions are not allowed", "object too deep",
-                   "object of too small depth")
-
-
-def _from_numpy(exc: BaseException) -> bool:
-    """Whether numpy raised ``exc`` from its own code (a frame inside numpy, or one of
-    its C-level messages for arrays that do not fit)."""
-    import numpy
-
-    frames = traceback.extract_tb(exc.__traceback__) if exc.__traceback__ else []
-    if frames and _within(frames[-1].filename, str(Path(numpy.__file__).resolve().parent)):
-        return True
-    if frames and _raised_here(frames[-1]):  # a check that quotes numpy says so itself
-        return False
-    text = str(exc)
-    return any(phrase in text for phrase in _NUMPY_MESSAGES)
-
-
-def _raised_here(frame: traceback.FrameSummary) -> bool:
-    return linecache.getline(frame.filename, frame.lineno or 0).lstrip().startswith("raise ")
-
-
-def _within(filename: str, directory: str) -> bool:
-    return str(Path(filename).resolve()).startswith(directory + os.sep)
+    """Whether ``exc`` means "the input is wrong" (exit 2) rather than a bug (exit 1),
+    by its class alone: dartboard's input errors (:mod:`dartboard.exceptions`, raised
+    by its checks, which name the argument) and ``OSError`` (a file that cannot be
+    opened) are bad input; every other exception, a ``ValueError`` from numpy's
+    arithmetic or a ``TypeError`` of an operation included, is a bug, whatever the
+    input was."""
+    return isinstance(exc, (DartboardError, OSError))
 
 
 class CommandGroup(TyperGroup):
@@ -231,9 +182,9 @@ def check_output(path: Path, option: str) -> None:
     try:
         target = check_target(path)
     except (ValueError, FileNotFoundError) as exc:
-        raise ValueError(f"{option}: {exc}") from None
+        raise InputError(f"{option}: {exc}") from None
     if not os.access(target.parent, os.W_OK | os.X_OK):
-        raise ValueError(f"{option} {str(path)!r}: directory {str(target.parent)!r} is not "
+        raise InputError(f"{option} {str(path)!r}: directory {str(target.parent)!r} is not "
                          "writable")
 
 
@@ -242,11 +193,11 @@ def check_output_dir(path: Path, option: str, names: tuple[str, ...]) -> None:
     ``path`` (created when missing, with its parents)."""
     path = Path(path)
     if path.exists() and not path.is_dir():
-        raise ValueError(f"{option} {str(path)!r} is a file; give a directory (created if "
+        raise InputError(f"{option} {str(path)!r} is a file; give a directory (created if "
                          "missing)")
     existing = next(p for p in (path, *path.parents) if p.exists())
     if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
-        raise ValueError(f"{option} {str(path)!r}: {str(existing)!r} is not a writable "
+        raise InputError(f"{option} {str(path)!r}: {str(existing)!r} is not a writable "
                          "directory")
     if path.is_dir():
         for name in names:
@@ -264,7 +215,7 @@ def read_table(path: str, what: str = "FILE") -> Any:
     """A DataFrame from a CSV, Parquet or (for results) JSON file, with rows."""
     table = _read_file(path, what)
     if len(table) == 0:
-        raise ValueError(f"{what} {path!r} has no rows (columns: "
+        raise InputError(f"{what} {path!r} has no rows (columns: "
                          f"{', '.join(map(str, list(table.columns)[:12]))})")
     return table
 
@@ -274,9 +225,9 @@ def _read_file(path: str, what: str) -> Any:
 
     p = Path(path)
     if not p.exists():
-        raise ValueError(f"{what} {path!r} does not exist")
+        raise InputError(f"{what} {path!r} does not exist")
     if p.is_dir():
-        raise ValueError(f"{what} {path!r} is a directory; give a CSV or Parquet file")
+        raise InputError(f"{what} {path!r} is a directory; give a CSV or Parquet file")
     # a pipe (process substitution, /dev/stdin) can be read once: it is read whole and
     # the bytes parsed, where reopening it would lose what the first look consumed
     source: Any = p if p.is_file() else io.BytesIO(p.read_bytes())
@@ -287,21 +238,22 @@ def _read_file(path: str, what: str) -> Any:
         try:
             return pd.read_parquet(source)
         except Exception as exc:  # pyarrow raises several types for a damaged file
-            raise ValueError(f"cannot read Parquet file {path!r}: {one_line(str(exc))}") \
-                from None
+            raise FileFormatError(f"cannot read Parquet file {path!r}: "
+                                  f"{one_line(str(exc))}") from None
     if suffix == ".json":
         try:
             return pd.read_json(source)
         except ValueError as exc:
-            raise ValueError(f"cannot read JSON table {path!r}: {one_line(str(exc))}") \
-                from None
+            raise FileFormatError(f"cannot read JSON table {path!r}: "
+                                  f"{one_line(str(exc))}") from None
     try:
         sep = _csv_separator(source)
         _refuse_repeated_names(source, sep, path)
         return pd.read_csv(source, sep=sep,
                            index_col=0 if _blank_first_header(source, sep) else None)
     except (ValueError, UnicodeDecodeError, csv.Error) as exc:
-        raise ValueError(f"cannot read CSV file {path!r}: {one_line(str(exc))}") from None
+        raise FileFormatError(f"cannot read CSV file {path!r}: {one_line(str(exc))}") \
+            from None
 
 
 def _opened(source: Any, encoding: str | None) -> Any:
@@ -324,7 +276,7 @@ def _refuse_repeated_names(source: Any, sep: str, shown: str) -> None:
     seen = [name for name in header if name]
     repeated = sorted({name for name in seen if seen.count(name) > 1})
     if repeated:
-        raise ValueError(f"the header of {shown!r} repeats column name(s) "
+        raise InputError(f"the header of {shown!r} repeats column name(s) "
                          f"{', '.join(map(repr, repeated[:8]))}; give each column its "
                          "own name")
 
@@ -349,13 +301,13 @@ def column(table: Any, name: str, option: str, path: str) -> Any:
     """Column ``name`` of ``table``; the error names the option and lists the columns."""
     if name not in table.columns:
         shown = ", ".join(map(str, list(table.columns)[:12]))
-        raise ValueError(f"column {name!r} ({option}) not found in {path!r}; its columns "
+        raise InputError(f"column {name!r} ({option}) not found in {path!r}; its columns "
                          f"are: {shown}")
     values = table[name]
     if isinstance(values, type(table)):
-        raise ValueError(f"column {name!r} ({option}) appears more than once in {path!r}")
+        raise InputError(f"column {name!r} ({option}) appears more than once in {path!r}")
     if values.dtype == object and values.map(_is_nested).any():
-        raise ValueError(f"column {name!r} ({option}) in {path!r} holds lists or nested "
+        raise InputError(f"column {name!r} ({option}) in {path!r} holds lists or nested "
                          "values; give one number or label per row")
     return values
 
@@ -372,10 +324,10 @@ def numeric(values: Any, name: str, option: str) -> Any:
     if not pd.api.types.is_numeric_dtype(values):
         bad = values[pd.to_numeric(values, errors="coerce").isna()]
         example = bad.iloc[0] if len(bad) else values.iloc[0]
-        raise ValueError(f"column {name!r} ({option}) must be numeric; got values such as "
+        raise InputError(f"column {name!r} ({option}) must be numeric; got values such as "
                          f"{example!r}")
     if values.isna().any():
-        raise ValueError(f"column {name!r} ({option}) has {int(values.isna().sum())} "
+        raise InputError(f"column {name!r} ({option}) has {int(values.isna().sum())} "
                          "missing value(s)")
     return values.to_numpy()
 
@@ -383,7 +335,7 @@ def numeric(values: Any, name: str, option: str) -> Any:
 def labels(values: Any, name: str, option: str) -> Any:
     """A column of labels (any type) without missing values, as an array."""
     if values.isna().any():
-        raise ValueError(f"column {name!r} ({option}) has {int(values.isna().sum())} "
+        raise InputError(f"column {name!r} ({option}) has {int(values.isna().sum())} "
                          "missing value(s)")
     return values.to_numpy()
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dartboard.exceptions import InputError
+
 
 def command_line_specs() -> list[Any]:
     """Metrics a command accepts: the scalar metrics an evaluation reports.
@@ -37,7 +39,7 @@ def command_line_metric(name: str) -> Any:
         resolved = None
     if resolved is None or resolved.spec not in known:
         choices = sorted(spec.table_label() for spec in known)
-        raise ValueError(f"unknown metric {name!r}; choose one of: {', '.join(choices)}")
+        raise InputError(f"unknown metric {name!r}; choose one of: {', '.join(choices)}")
     return resolved
 
 
@@ -86,7 +88,7 @@ def positive_label_kwargs(spec: Any, y_true: Any, *predictions: Any,
         return {}
     positive = canonical_positive(classes)
     if positive is None:
-        raise ValueError(f"the labels are {classes.tolist()}: which one is the positive "
+        raise InputError(f"the labels are {classes.tolist()}: which one is the positive "
                          f"class of {spec.name} is not known; pass --pos-label")
     return {"pos_label": positive}
 
@@ -99,7 +101,7 @@ def label_named(truth: Any, text: str) -> Any:
     found = [v for v in pd.unique(truth) if str(v) == text]
     if not found:
         shown = ", ".join(str(v) for v in sorted(pd.unique(truth).tolist(), key=str)[:10])
-        raise ValueError(f"--pos-label {text!r} is not a label of the --y-true column "
+        raise InputError(f"--pos-label {text!r} is not a label of the --y-true column "
                          f"(its labels: {shown})")
     value = found[0]
     return value.item() if hasattr(value, "item") else value

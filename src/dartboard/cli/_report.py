@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from dartboard.cli._io import check_output
+from dartboard.exceptions import FileFormatError, InputError
 
 _SECTIONS = ("selection", "classification", "regression", "stability", "profile", "k_models")
 
@@ -25,20 +26,23 @@ def report(
     check_output(output, "-o")
     path = Path(results)
     if not path.exists():
-        raise ValueError(f"RESULTS {results!r} does not exist")
+        raise InputError(f"RESULTS {results!r} does not exist")
     if path.is_dir():
-        raise ValueError(f"RESULTS {results!r} is a directory; give a results.json")
+        raise InputError(f"RESULTS {results!r} is a directory; give a results.json")
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig"))  # a BOM is fine
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{results!r} is not valid JSON ({exc.msg}, line {exc.lineno})") \
-            from None
+        raise FileFormatError(f"{results!r} is not valid JSON ({exc.msg}, line "
+                              f"{exc.lineno})") from None
+    except UnicodeDecodeError as exc:  # binary bytes: not text, so not JSON
+        raise FileFormatError(f"{results!r} is not valid JSON (not UTF-8 text: {exc.reason} "
+                              f"at byte {exc.start})") from None
     if not isinstance(data, dict) or not any(k in data for k in _SECTIONS):
-        raise ValueError(f"{results!r} holds no report sections (expected some of: "
+        raise InputError(f"{results!r} holds no report sections (expected some of: "
                          f"{', '.join(_SECTIONS)}); is it a dartboard results.json?")
     try:
         check_results(data)  # a hand-edited field is named here, not failed on in a figure
     except ValueError as exc:
-        raise ValueError(f"{results!r}: {exc}") from None
+        raise InputError(f"{results!r}: {exc}") from None
     write_report(data, output)
     typer.echo(f"report: {output}")

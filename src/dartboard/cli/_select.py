@@ -9,6 +9,7 @@ import typer
 
 from dartboard.cli._io import is_numeric, read_table
 from dartboard.cli._output import print_json, print_table
+from dartboard.exceptions import InputError
 
 _RANK_COLUMNS = [("configuration", "configuration"), ("mean", "mean"), ("std", "std"),
                  ("dart", "dart"), ("p_best", "P(best)"), ("rank", "rank"),
@@ -108,7 +109,7 @@ def _fold_table(path: str) -> Any:
         table = table.set_index(first)
     bad = [c for c in table.columns if not is_numeric(table[c])]
     if bad:
-        raise ValueError(f"RESULTS {path!r} is neither cv_results_ (no split<k>_test_* "
+        raise InputError(f"RESULTS {path!r} is neither cv_results_ (no split<k>_test_* "
                          f"columns) nor a table of numeric fold scores; non-numeric "
                          f"columns: {', '.join(map(str, bad[:8]))}")
     return table

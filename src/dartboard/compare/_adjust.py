@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dartboard._validation import as_float_array, describe
+from dartboard.exceptions import InputError
 
 __all__ = ["ADJUST_METHODS", "adjust_pvalues"]
 
@@ -43,14 +44,14 @@ ADJUST_METHODS = tuple(_ALIASES)
 
 def _adjust_iv(pvalues: Any, method: Any) -> tuple[np.ndarray, str]:
     if not isinstance(method, str) or method.lower() not in _ALIASES:
-        raise ValueError(f"method must be one of {', '.join(map(repr, ADJUST_METHODS))}; "
+        raise InputError(f"method must be one of {', '.join(map(repr, ADJUST_METHODS))}; "
                          f"got {describe(method) if not isinstance(method, str) else repr(method)}")
     p = as_float_array(pvalues, name="pvalues", allow_nan=True, allow_empty=True)
     if np.isnan(p).any():
-        raise ValueError("pvalues contains NaN; every p-value must be a number in [0, 1]")
+        raise InputError("pvalues contains NaN; every p-value must be a number in [0, 1]")
     if ((p < 0.0) | (p > 1.0)).any():
         bad = p[(p < 0.0) | (p > 1.0)]
-        raise ValueError(f"pvalues must lie in [0, 1]; got {float(bad[0])!r}"
+        raise InputError(f"pvalues must lie in [0, 1]; got {float(bad[0])!r}"
                          + (f" and {bad.shape[0] - 1} more" if bad.shape[0] > 1 else ""))
     return p, _ALIASES[method.lower()]
 

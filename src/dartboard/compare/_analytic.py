@@ -22,6 +22,7 @@ from dartboard._validation import (
 )
 from dartboard.compare._permutation import ALTERNATIVES
 from dartboard.compare._results import TestResult
+from dartboard.exceptions import InputError, InputTypeError
 from dartboard.uncertainty import Interval
 from dartboard.uncertainty._interval import check_sample_size
 
@@ -43,14 +44,14 @@ def _mcnemar_table(y_true: Any, pred_a: Any, pred_b: Any) -> np.ndarray:
     if pred_a is None and pred_b is None:
         table = to_numpy(y_true, name="table")
         if table.shape != (2, 2):
-            raise ValueError("mcnemar_test takes (y_true, pred_a, pred_b) or one 2x2 table; "
+            raise InputError("mcnemar_test takes (y_true, pred_a, pred_b) or one 2x2 table; "
                              f"got a single argument of shape {table.shape}")
         table = as_float_array(table, name="table", ndim=2)
         if (table < 0).any() or np.any(np.mod(table, 1)):
-            raise ValueError(f"table must hold non-negative counts; got {table.tolist()!r}")
+            raise InputError(f"table must hold non-negative counts; got {table.tolist()!r}")
         return table
     if pred_a is None or pred_b is None:
-        raise ValueError("mcnemar_test needs both pred_a and pred_b (or a single 2x2 table)")
+        raise InputError("mcnemar_test needs both pred_a and pred_b (or a single 2x2 table)")
     y = label_array(y_true, name="y_true")
     a = label_array(pred_a, name="pred_a")
     b = label_array(pred_b, name="pred_b")
@@ -111,9 +112,9 @@ def mcnemar_test(y_true: ArrayLike, pred_a: ArrayLike | None = None, pred_b: Arr
     """
     table = _mcnemar_table(y_true, pred_a, pred_b)
     if exact is not None and not isinstance(exact, (bool, np.bool_)):
-        raise TypeError(f"exact must be None, True or False; got {exact!r}")
+        raise InputTypeError(f"exact must be None, True or False; got {exact!r}")
     if not isinstance(correction, (bool, np.bool_)):
-        raise TypeError(f"correction must be True or False; got {correction!r}")
+        raise InputTypeError(f"correction must be True or False; got {correction!r}")
     b, c = float(table[0, 1]), float(table[1, 0])
     n_disc = b + c
     exact = bool(n_disc < MCNEMAR_EXACT_BELOW) if exact is None else bool(exact)
@@ -202,10 +203,10 @@ def delong_test(y_true: ArrayLike, scores_a: ArrayLike, scores_b: ArrayLike, *, 
     b = as_float_array(scores_b, name="scores_b")
     n = check_consistent_length(("y_true", y), ("scores_a", a), ("scores_b", b))
     if n < 2:
-        raise ValueError(f"y_true, scores_a and scores_b must hold at least 2 samples; got {n}")
+        raise InputError(f"y_true, scores_a and scores_b must hold at least 2 samples; got {n}")
     enc = encode_labels(("y_true", y))
     if enc.n_classes != 2:
-        raise ValueError(f"y_true must hold exactly 2 classes for a ROC AUC; got "
+        raise InputError(f"y_true must hold exactly 2 classes for a ROC AUC; got "
                          f"{enc.n_classes}: {enc.classes.tolist()!r}. DeLong's test is "
                          "binary; for a multiclass AUC use compare_models(roc_auc_score, "
                          "y_true, proba_a, proba_b, multi_class='ovr')")
@@ -217,7 +218,7 @@ def delong_test(y_true: ArrayLike, scores_a: ArrayLike, scores_b: ArrayLike, *, 
     diff = float(aucs[0] - aucs[1])
     var = float(cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1])
     if var <= 0.0 and diff != 0.0:
-        raise ValueError(
+        raise InputError(
             f"delong_test: the AUCs differ ({aucs[0]:.6g} vs {aucs[1]:.6g}) but DeLong's "
             f"variance of the difference is 0 ({int(positive.sum())} positive and "
             f"{int(n - positive.sum())} negative samples): the asymptotic test is "
@@ -283,7 +284,7 @@ def corrected_ttest(scores_a: ArrayLike, scores_b: ArrayLike, *, n_train: float,
     b = as_float_array(scores_b, name="scores_b")
     j = check_consistent_length(("scores_a", a), ("scores_b", b))
     if j < 2:
-        raise ValueError(f"scores_a and scores_b must hold at least 2 paired scores; got {j}")
+        raise InputError(f"scores_a and scores_b must hold at least 2 paired scores; got {j}")
     # the same rule as cv_interval's: averaged split sizes need not be whole
     n_train, n_test = check_sample_size(n_train, "n_train"), check_sample_size(n_test, "n_test")
     d = a - b
@@ -292,7 +293,7 @@ def corrected_ttest(scores_a: ArrayLike, scores_b: ArrayLike, *, n_train: float,
     var = 0.0 if d.min() == d.max() else float(d.var(ddof=1))
     scale = (1.0 / j + n_test / n_train) * var
     if scale <= 0.0 and mean != 0.0:
-        raise ValueError(
+        raise InputError(
             f"corrected_ttest: every paired difference equals {mean:.6g}, so their "
             "variance is 0 and the t statistic is undefined (it would claim p = 0). "
             "Use permutation_test(scores_a, scores_b), an exact test.")

@@ -44,6 +44,7 @@ from dartboard._validation import (
     check_n_resamples,
     check_real,
 )
+from dartboard.exceptions import InputError
 
 __all__ = ["BayesResult", "bayesian_correlated_ttest", "bayesian_signed_rank_test",
            "rank_equivalence"]
@@ -95,7 +96,7 @@ def _pairs_iv(a: Any, b: Any, rope: Any) -> tuple[np.ndarray, float]:
     b = as_float_array(b, name="b")
     n = check_consistent_length(("a", a), ("b", b))
     if n < 2:
-        raise ValueError(f"a and b must hold at least 2 paired scores; got {n}")
+        raise InputError(f"a and b must hold at least 2 paired scores; got {n}")
     return a - b, check_real(rope, "rope", minimum=0.0)
 
 
@@ -127,7 +128,7 @@ def bayesian_correlated_ttest(a: ArrayLike, b: ArrayLike, *, rope: float = 0.0, 
     d, rope = _pairs_iv(a, b, rope)
     j = d.shape[0]
     if (n_train is None) != (n_test is None):
-        raise ValueError("give both n_train and n_test, or neither")
+        raise InputError("give both n_train and n_test, or neither")
     if n_train is not None:
         n_train = check_real(n_train, "n_train", minimum=0.0, open_minimum=True)
         n_test = check_real(n_test, "n_test", minimum=0.0, open_minimum=True)
@@ -135,7 +136,7 @@ def bayesian_correlated_ttest(a: ArrayLike, b: ArrayLike, *, rope: float = 0.0, 
     else:
         runs = check_int(runs, "runs", minimum=1)
         if j % runs or j // runs < 2:
-            raise ValueError(f"runs must divide the {j} folds into runs of at least 2 folds; "
+            raise InputError(f"runs must divide the {j} folds into runs of at least 2 folds; "
                              f"got runs={runs}")
         rho = runs / j
     mean = float(d.mean())

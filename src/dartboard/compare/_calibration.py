@@ -45,6 +45,7 @@ from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._validation import MAX_BINS, check_int
 from dartboard.compare._permutation import count_extreme
 from dartboard.compare._results import TestResult
+from dartboard.exceptions import InputError
 
 __all__ = ["calibration_test"]
 
@@ -105,7 +106,7 @@ def calibration_test(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 15,
     n_resamples = check_draws(n_resamples, n_bins)
     rng = check_random_state(random_state)
     if multiclass != "top_label":
-        raise ValueError(f"calibration_test tests binary or top-label calibration; got "
+        raise InputError(f"calibration_test tests binary or top-label calibration; got "
                          f"multiclass={multiclass!r} (classwise outcomes of one row are not "
                          "independent draws per class)")
     state = binned_state(y_true, y_proba, n_bins, strategy, multiclass, None, pos_label,

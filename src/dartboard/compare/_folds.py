@@ -40,6 +40,7 @@ from dartboard.compare._adjust import ADJUST_METHODS, adjust_pvalues
 from dartboard.compare._permutation import ALTERNATIVES
 from dartboard.compare._ranking import _table_iv, iman_davenport, rank_models
 from dartboard.compare._results import TestResult, _check_alpha
+from dartboard.exceptions import InputError, InputTypeError
 
 __all__ = ["ControlResult", "compare_with_control", "combined_ftest_5x2cv", "friedman_test",
            "paired_ttest_5x2cv", "wilcoxon_test"]
@@ -49,8 +50,8 @@ _ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 
 def _direction(higher_is_better: Any) -> bool:
     if not isinstance(higher_is_better, (bool, np.bool_)):
-        raise TypeError("higher_is_better must be True or False; got "
-                        f"{describe(higher_is_better)}")
+        raise InputTypeError("higher_is_better must be True or False; got "
+                             f"{describe(higher_is_better)}")
     return bool(higher_is_better)
 
 
@@ -169,7 +170,7 @@ def compare_with_control(table: Any, control: Any, *, method: str = "holm",
     elif str(control) in columns:
         c = columns.index(str(control))
     else:
-        raise ValueError(f"control must be one of the models {columns!r} or a column index; "
+        raise InputError(f"control must be one of the models {columns!r} or a column index; "
                          f"got {control!r}")
     n, k = values.shape
     friedman = friedman_test(values, higher_is_better=higher_is_better, names=columns)
@@ -215,7 +216,7 @@ def wilcoxon_test(a: ArrayLike, b: ArrayLike, *, alternative: Alternative = "two
     b = as_float_array(b, name="b")
     n = check_consistent_length(("a", a), ("b", b))
     if n < 2:
-        raise ValueError(f"a and b must hold at least 2 pairs; got {n}")
+        raise InputError(f"a and b must hold at least 2 pairs; got {n}")
     check_option(alternative, "alternative", ALTERNATIVES)
     check_option(zero_method, "zero_method", _ZERO_METHODS)
     d = a - b
@@ -231,11 +232,11 @@ def wilcoxon_test(a: ArrayLike, b: ArrayLike, *, alternative: Alternative = "two
 def _five_by_two(differences: Any) -> tuple[np.ndarray, float]:
     p = as_float_array(differences, name="differences", ndim=2)
     if p.shape != (5, 2):
-        raise ValueError("differences must be the 5 x 2 table of score differences "
+        raise InputError("differences must be the 5 x 2 table of score differences "
                          f"(replication, fold); got shape {p.shape}")
     variance_sum = float(((p - p.mean(axis=1, keepdims=True)) ** 2).sum())
     if variance_sum == 0.0:
-        raise ValueError("differences: every replication has equal differences in its two "
+        raise InputError("differences: every replication has equal differences in its two "
                          "folds, so the 5x2cv variance estimate is 0 and the test undefined")
     return p, variance_sum
 

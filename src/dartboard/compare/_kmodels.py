@@ -82,6 +82,7 @@ from dartboard.compare._kmodels_null import (
 from dartboard.compare._models import _scalar, compare_models
 from dartboard.compare._permutation import count_extreme
 from dartboard.compare._results import TestResult, _check_alpha
+from dartboard.exceptions import InputError, InputTypeError
 from dartboard.families import Metric, family_of
 from dartboard.families._paired import PairedAUC, PairedCounts, binary_truth
 from dartboard.metrics._batched import batch_count_metric
@@ -137,25 +138,25 @@ def _predictions_iv(predictions: Any, names: Any) -> tuple[list[np.ndarray], lis
         arrays = [predictions[c] for c in predictions.columns]
     elif isinstance(predictions, np.ndarray):
         if predictions.ndim != 2:
-            raise ValueError("predictions as an array must be 2-D (samples x models); got "
+            raise InputError("predictions as an array must be 2-D (samples x models); got "
                              f"shape {predictions.shape}")
         columns, arrays = None, list(predictions.T)
     elif isinstance(predictions, (list, tuple)):
         columns, arrays = None, list(predictions)
     else:
-        raise TypeError("predictions must be a dict of name -> predictions, a DataFrame, "
-                        f"a 2-D array or a list of arrays; got {describe(predictions)}")
+        raise InputTypeError("predictions must be a dict of name -> predictions, a DataFrame, "
+                             f"a 2-D array or a list of arrays; got {describe(predictions)}")
     if len(arrays) < 2:
-        raise ValueError(f"predictions must hold at least 2 models; got {len(arrays)}")
+        raise InputError(f"predictions must hold at least 2 models; got {len(arrays)}")
     if names is not None:
         names = [str(n) for n in names]
         if len(names) != len(arrays):
-            raise ValueError(f"names must give one name per model ({len(arrays)}); got "
+            raise InputError(f"names must give one name per model ({len(arrays)}); got "
                              f"{len(names)}")
         columns = names
     columns = columns or [f"model {i}" for i in range(len(arrays))]
     if len(set(columns)) != len(columns):
-        raise ValueError(f"model names must be distinct; got {columns!r}")
+        raise InputError(f"model names must be distinct; got {columns!r}")
     arrays = [rows_array(a, name=f"predictions[{c!r}]") for a, c in zip(arrays, columns)]
     return arrays, columns
 
@@ -222,10 +223,10 @@ def _compare_k_iv(metric: Any, y_true: Any, predictions: Any, method: Any, n_res
     y = rows_array(y_true, name="y_true")
     n = check_consistent_length(("y_true", y), *zip(columns, preds))
     if n < 2:
-        raise ValueError(f"y_true and the predictions must hold at least 2 samples; got {n}")
+        raise InputError(f"y_true and the predictions must hold at least 2 samples; got {n}")
     shapes = {p.shape for p in preds}
     if len(shapes) > 1:
-        raise ValueError(f"every model's predictions must have the same shape; got {shapes}")
+        raise InputError(f"every model's predictions must have the same shape; got {shapes}")
     spec = spec_for(metric)
     if spec is not None and not spec.takes_labels:
         preds = [as_float_array(p, name=f"predictions[{c!r}]", ndim=(1, 2))
@@ -312,7 +313,7 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
         estimates = np.array([_scalar(metric(y, p, **weight_kw, **metric_kwargs), name)
                               for p in preds])
     if not np.isfinite(estimates).all():
-        raise ValueError(f"{name} is undefined on these data for some model "
+        raise InputError(f"{name} is undefined on these data for some model "
                          f"({dict(zip(columns, estimates.tolist()))}), so the models "
                          "cannot be compared with it")
     observed = estimates[left] - estimates[right]

@@ -54,6 +54,7 @@ from dartboard._validation import (
 )
 from dartboard.compare._permutation import ALTERNATIVES, count_extreme
 from dartboard.compare._results import Comparison
+from dartboard.exceptions import InputError, InputTypeError
 from dartboard.families import Metric, family_of
 from dartboard.families._paired import within_model_ranks
 from dartboard.metrics._registry import MetricSpec, resolve_metric, spec_for
@@ -75,9 +76,9 @@ def _prediction_values(spec: MetricSpec | None, a: np.ndarray,
                 as_float_array(b, name="pred_b", ndim=(1, 2), allow_nan=True))
     kinds = {name: label_category(arr) for name, arr in (("pred_a", a), ("pred_b", b))}
     if "object" not in kinds.values() and kinds["pred_a"] != kinds["pred_b"]:
-        raise TypeError(f"pred_a has {kinds['pred_a']} labels but pred_b has "
-                        f"{kinds['pred_b']} labels; both models must predict the same "
-                        "kind of label")
+        raise InputTypeError(f"pred_a has {kinds['pred_a']} labels but pred_b has "
+                             f"{kinds['pred_b']} labels; both models must predict the same "
+                             "kind of label")
     return a, b
 
 
@@ -94,14 +95,14 @@ def _compare_models_iv(metric: Any, y_true: Any, pred_a: Any, pred_b: Any, metho
                rows_array(pred_b, name="pred_b"))
     n = check_consistent_length(("y_true", y), ("pred_a", a), ("pred_b", b))
     if a.shape != b.shape:
-        raise ValueError(f"pred_a and pred_b must have the same shape; got {a.shape} "
+        raise InputError(f"pred_a and pred_b must have the same shape; got {a.shape} "
                          f"and {b.shape}")
     if n < 2:
-        raise ValueError(f"y_true, pred_a and pred_b must hold at least 2 samples; got {n}")
+        raise InputError(f"y_true, pred_a and pred_b must hold at least 2 samples; got {n}")
     a, b = _prediction_values(spec_for(metric), a, b)
     for name, arr in (("pred_a", a), ("pred_b", b)):
         if arr.dtype.kind == "f" and not np.isfinite(arr).all():
-            raise ValueError(f"{name} contains NaN or infinite values; all predictions "
+            raise InputError(f"{name} contains NaN or infinite values; all predictions "
                              "must be finite")
     w = check_sample_weight(sample_weight, n, scale_free=True)
     return y, a, b, n, n_resamples, confidence_level, w
@@ -199,7 +200,7 @@ def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: 
     estimate_b = _scalar(metric(y, b, **weight_kw, **metric_kwargs), name)
     observed = estimate_a - estimate_b
     if not np.isfinite(observed):
-        raise ValueError(f"{name} is undefined (estimate_a={estimate_a}, estimate_b="
+        raise InputError(f"{name} is undefined (estimate_a={estimate_a}, estimate_b="
                          f"{estimate_b}) on these data, so the two models cannot be "
                          "compared with it")
     perm_seed, boot_seed = spawn_generators(random_state, 2)
@@ -236,7 +237,7 @@ def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: 
 def _scalar(value: Any, name: str) -> float:
     arr = np.asarray(value)
     if arr.ndim != 0:
-        raise ValueError(f"metric {name} returned {describe(value)}; compare_models needs "
+        raise InputError(f"metric {name} returned {describe(value)}; compare_models needs "
                          "one number per model (e.g. pass average='macro')")
     return float(arr)
 

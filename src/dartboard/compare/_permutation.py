@@ -16,6 +16,7 @@ from dartboard._validation import (
     check_option,
 )
 from dartboard.compare._results import TestResult
+from dartboard.exceptions import InputError, InputTypeError
 from dartboard.families._paired import sign_flip_null
 
 __all__ = ["permutation_test", "MAX_EXACT_PAIRS", "ALTERNATIVES"]
@@ -41,15 +42,15 @@ def _permutation_test_iv(a: Any, b: Any, n_resamples: Any, alternative: Any,
     b = as_float_array(b, name="b")
     n = check_consistent_length(("a", a), ("b", b))
     if n < 2:
-        raise ValueError(f"a and b must hold at least 2 pairs; got {n}")
+        raise InputError(f"a and b must hold at least 2 pairs; got {n}")
     n_resamples = check_n_resamples(n_resamples)
     check_option(alternative, "alternative", ALTERNATIVES)
     if exact is None:
         exact = n <= MAX_EXACT_PAIRS
     elif not isinstance(exact, (bool, np.bool_)):
-        raise TypeError(f"exact must be None, True or False; got {exact!r}")
+        raise InputTypeError(f"exact must be None, True or False; got {exact!r}")
     elif exact and n > _MAX_FORCED_EXACT_PAIRS:
-        raise ValueError(f"exact=True enumerates 2**n sign flips and supports at most "
+        raise InputError(f"exact=True enumerates 2**n sign flips and supports at most "
                          f"{_MAX_FORCED_EXACT_PAIRS} pairs; got {n}. Use exact=None or False")
     # checked even when the exact test draws nothing: a bad seed is a mistake either
     # way (a legacy RandomState is valid, and is not drawn from unless needed)

@@ -46,6 +46,7 @@ from scipy import stats
 
 from dartboard._validation import check_int, check_real
 from dartboard.compare._analytic import MCNEMAR_EXACT_BELOW
+from dartboard.exceptions import InputError, InputTypeError
 
 __all__ = ["auc_power", "auc_sample_size", "mcnemar_power", "mcnemar_sample_size"]
 
@@ -68,21 +69,21 @@ def _paired_iv(difference: Any, discordant: Any) -> tuple[float, float]:
     delta = check_real(difference, "difference", minimum=-1.0, maximum=1.0)
     psi = check_real(discordant, "discordant", minimum=0.0, maximum=1.0, open_minimum=True)
     if abs(delta) > psi:
-        raise ValueError(f"discordant (the share of samples where exactly one model is "
+        raise InputError(f"discordant (the share of samples where exactly one model is "
                          f"right, {psi}) must be at least |difference| ({abs(delta)})")
     if delta == 0.0:
-        raise ValueError("difference must not be 0: no sample size detects no difference")
+        raise InputError("difference must not be 0: no sample size detects no difference")
     if abs(delta) == psi:
-        raise ValueError("discordant equals |difference|: one model is never right alone, "
+        raise InputError("discordant equals |difference|: one model is never right alone, "
                          "the normal approximation has no variance")
     return delta, psi
 
 
 def _test_iv(exact: Any, correction: Any) -> tuple[bool | None, bool]:
     if exact is not None and not isinstance(exact, (bool, np.bool_)):
-        raise TypeError(f"exact must be None, True or False; got {exact!r}")
+        raise InputTypeError(f"exact must be None, True or False; got {exact!r}")
     if not isinstance(correction, (bool, np.bool_)):
-        raise TypeError(f"correction must be True or False; got {correction!r}")
+        raise InputTypeError(f"correction must be True or False; got {correction!r}")
     return (None if exact is None else bool(exact)), bool(correction)
 
 
@@ -180,13 +181,13 @@ def mcnemar_sample_size(difference: float, discordant: float, *, alpha: float = 
     exact, correction = _test_iv(exact, correction)
     guess = connor_sample_size(delta, psi, alpha, power)
     if not guess <= MAX_PLANNED:
-        raise ValueError(f"difference {delta!r} is too small to detect with discordant "
+        raise InputError(f"difference {delta!r} is too small to detect with discordant "
                          f"{psi!r}: it needs more than {MAX_PLANNED:_} test samples")
     low, high = 1, max(1, math.ceil(guess))
     while _mcnemar_power(high, delta, psi, alpha, exact, correction) < power:
         low, high = high + 1, 2 * high
         if high > MAX_PLANNED:
-            raise ValueError(f"difference {delta!r} is too small to detect with discordant "
+            raise InputError(f"difference {delta!r} is too small to detect with discordant "
                              f"{psi!r}: it needs more than {MAX_PLANNED:_} test samples")
     while low < high:  # power grows with n (up to the test's discreteness)
         mid = (low + high) // 2
@@ -212,7 +213,7 @@ def _auc_iv(auc_a: Any, auc_b: Any, prevalence: Any, correlation: Any) -> tuple:
     auc_a = check_real(auc_a, "auc_a", minimum=0.5, maximum=1.0, open_maximum=True)
     auc_b = check_real(auc_b, "auc_b", minimum=0.5, maximum=1.0, open_maximum=True)
     if auc_a == auc_b:
-        raise ValueError("auc_a and auc_b must differ: no sample size detects no difference")
+        raise InputError("auc_a and auc_b must differ: no sample size detects no difference")
     prevalence = check_real(prevalence, "prevalence", minimum=0.0, maximum=1.0,
                             open_minimum=True, open_maximum=True)
     correlation = check_real(correlation, "correlation", minimum=-1.0, maximum=1.0,
@@ -256,7 +257,7 @@ def auc_power(n: Any, auc_a: float, auc_b: float, *, prevalence: float = 0.5,
     auc_a, auc_b, prevalence, r = _auc_iv(auc_a, auc_b, prevalence, correlation)
     alpha = _alpha(alpha)
     if prevalence * n < 1 or (1 - prevalence) * n < 1:
-        raise ValueError(f"n = {n} at prevalence {prevalence} holds fewer than one positive "
+        raise InputError(f"n = {n} at prevalence {prevalence} holds fewer than one positive "
                          "or negative sample")
     return _auc_power(n, auc_a, auc_b, prevalence, r, stats.norm.isf(alpha / 2.0))
 
@@ -279,7 +280,7 @@ def auc_sample_size(auc_a: float, auc_b: float, *, prevalence: float = 0.5,
     while _auc_power(high, auc_a, auc_b, prevalence, r, z) < power:
         high *= 2
         if high > 10 ** 12:
-            raise ValueError("the AUC difference is too small to detect with any test set "
+            raise InputError("the AUC difference is too small to detect with any test set "
                              "of reasonable size")
     while low < high:  # power grows with n: the smallest n reaching the target
         mid = (low + high) // 2

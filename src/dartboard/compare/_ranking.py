@@ -59,6 +59,7 @@ from scipy import stats
 from dartboard._validation import as_float_array, describe
 from dartboard.compare._adjust import adjust_pvalues
 from dartboard.compare._results import RankResult, _check_alpha
+from dartboard.exceptions import InputError, InputTypeError
 
 __all__ = ["iman_davenport", "nemenyi_q", "rank_models"]
 
@@ -104,7 +105,7 @@ def _table_iv(table: Any, names: Any) -> tuple[np.ndarray, list[str]]:
                                       for c, v in table.items()])
         except ValueError as exc:
             if "inconsistent" in str(exc) or "dimension" in str(exc):
-                raise ValueError("table: every model must have one score per fold or "
+                raise InputError("table: every model must have one score per fold or "
                                  "dataset (the dict values differ in length)") from None
             raise
     else:
@@ -116,18 +117,18 @@ def _table_iv(table: Any, names: Any) -> tuple[np.ndarray, list[str]]:
     if names is not None:
         names = [str(n) for n in names]
         if len(names) != values.shape[1]:
-            raise ValueError(f"names must give one name per column ({values.shape[1]}); "
+            raise InputError(f"names must give one name per column ({values.shape[1]}); "
                              f"got {len(names)}")
         columns = names
     if columns is None:
         columns = [f"model {i}" for i in range(values.shape[1])]
     if len(set(columns)) != len(columns):
-        raise ValueError(f"model names must be distinct; got {columns!r}")
+        raise InputError(f"model names must be distinct; got {columns!r}")
     n, k = values.shape
     if k < 2:
-        raise ValueError(f"table must have at least 2 models (columns); got {k}")
+        raise InputError(f"table must have at least 2 models (columns); got {k}")
     if n < 2:
-        raise ValueError(f"table must have at least 2 folds or datasets (rows); got {n}")
+        raise InputError(f"table must have at least 2 folds or datasets (rows); got {n}")
     return values, columns
 
 
@@ -200,7 +201,7 @@ def rank_models(table: Any, *, alpha: float = 0.05, higher_is_better: bool = Tru
 
     alpha = _check_alpha(alpha)
     if not isinstance(higher_is_better, (bool, np.bool_)):
-        raise TypeError(f"higher_is_better must be True or False; got {describe(higher_is_better)}")
+        raise InputTypeError(f"higher_is_better must be True or False; got {describe(higher_is_better)}")
     values, columns = _table_iv(table, names)
     n, k = values.shape
     ranks = stats.rankdata(-values if higher_is_better else values, axis=1)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from dartboard._results import Result
+from dartboard.exceptions import InputError, InputTypeError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -186,7 +187,7 @@ class RankResult(Result):
 
 def _check_alpha(alpha: Any) -> float:
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.floating)):
-        raise TypeError(f"alpha must be a number in (0, 1); got {alpha!r}")
+        raise InputTypeError(f"alpha must be a number in (0, 1); got {alpha!r}")
     if not 0.0 < float(alpha) < 1.0:
-        raise ValueError(f"alpha must be strictly between 0 and 1; got {alpha}")
+        raise InputError(f"alpha must be strictly between 0 and 1; got {alpha}")
     return float(alpha)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -67,6 +67,7 @@ from dartboard.evaluation._result import (
     PrPoints,
     RocPoints,
 )
+from dartboard.exceptions import InputError, InputTypeError
 from dartboard.families import Batch
 from dartboard.metrics._registry import TASKS as REGISTRY_TASKS
 from dartboard.metrics._registry import MetricSpec, resolve_metric, specs
@@ -229,7 +230,7 @@ class Plan:
 def zero_weight_error(name: str, n_rows: int) -> ValueError:
     """The one refusal of weights that are all zero (every metric is a weighted mean
     over no weight), in memory and streamed."""
-    return ValueError(f"{name} sums to zero over all {n_rows} rows; at least one row needs "
+    return InputError(f"{name} sums to zero over all {n_rows} rows; at least one row needs "
                       "a positive weight")
 
 
@@ -265,7 +266,7 @@ def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: An
     d = classification_inputs(y_true, y_pred, y_score, y_proba, task, pos_label, threshold)
     if (threshold_criterion is not None or curve_bands) and not (
             d.task == "binary" and d.y_score is not None):
-        raise ValueError("threshold_criterion and curve_bands need binary scores (y_score); "
+        raise InputError("threshold_criterion and curve_bands need binary scores (y_score); "
                          f"got a {d.task} task"
                          + (" with scores" if d.y_score is not None else " without scores"))
     n = d.y_true.shape[0]
@@ -274,7 +275,7 @@ def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: An
     chosen = _choose(metrics, d.task, inputs, d, d.positive, weighted=w is not None)
     if d.no_positive is not None and any(c.spec is not None and c.spec.pos_label
                                          for c in chosen):
-        raise ValueError(d.no_positive)
+        raise InputError(d.no_positive)
     return _with_clusters(Plan(d.task, d.y_true, inputs, chosen, w,
                                None if groups is None else encode_groups(groups, n), opts, d,
                                d.positive, assumptions=notes + d.assumptions), clusters)
@@ -289,11 +290,11 @@ def _with_clusters(plan: Plan, clusters: Any) -> Plan:
     from dartboard.uncertainty._clustered import CLUSTER_METHODS, cluster_index
 
     if plan.opts.ci not in ("auto", *CLUSTER_METHODS):
-        raise ValueError(f"ci={plan.opts.ci!r} assumes independent rows; with clusters use "
+        raise InputError(f"ci={plan.opts.ci!r} assumes independent rows; with clusters use "
                          f"'auto' or one of {list(CLUSTER_METHODS)} (a bootstrap of whole "
                          "clusters)")
     if plan.opts.threshold_criterion is not None or plan.opts.curve_bands:
-        raise ValueError("threshold_criterion and curve_bands are not clustered yet; leave "
+        raise InputError("threshold_criterion and curve_bands are not clustered yet; leave "
                          "them out of an evaluation with clusters")
     codes = cluster_index(clusters, plan.y_true.shape[0]).codes
     return dataclasses.replace(plan, clusters=codes)
@@ -304,15 +305,15 @@ def _regression_plan(y_true: Any, y_pred: Any, y_score: Any, y_proba: Any,
                      sample_weight: Any, pos_label: Any,
                      notes: tuple[Assumption, ...]) -> Plan:
     if y_pred is None or y_score is not None or y_proba is not None:
-        raise ValueError("task='regression' needs y_pred (predicted values) only, not "
+        raise InputError("task='regression' needs y_pred (predicted values) only, not "
                          "y_score or y_proba")
     if pos_label is not None:
-        raise ValueError("pos_label applies to a binary task, not to regression")
+        raise InputError("pos_label applies to a binary task, not to regression")
     if threshold is not None:
-        raise ValueError("threshold cuts scores into labels (a binary task); this one is "
+        raise InputError("threshold cuts scores into labels (a binary task); this one is "
                          "regression")
     if opts.threshold_criterion is not None or opts.curve_bands:
-        raise ValueError("threshold_criterion and curve_bands need binary scores "
+        raise InputError("threshold_criterion and curve_bands need binary scores "
                          "(y_score); got a regression task")
     yt = as_float_array(y_true, name="y_true")
     yp = as_float_array(y_pred, name="y_pred")
@@ -332,7 +333,7 @@ def _threshold_iv(criterion: Any, target: Any) -> tuple[str | None, float | None
 
     if criterion is None:
         if target is not None:
-            raise ValueError(f"threshold_target needs threshold_criterion (one of "
+            raise InputError(f"threshold_target needs threshold_criterion (one of "
                              f"{list(CONSTRAINED)}, whose bound it is); got "
                              f"threshold_target={target!r} without a criterion")
         return None, None
@@ -613,7 +614,7 @@ def _choose(metrics: Any, task: str, inputs: dict[str, np.ndarray | None],
             weighted: bool = False) -> tuple[Chosen, ...]:
     """The rows of an in-memory evaluation (:func:`choose_metrics` on its inputs)."""
     if d is not None and d.no_labels is not None and needs_labels(metrics):
-        raise ValueError(d.no_labels)
+        raise InputError(d.no_labels)
     given = {k for k, v in inputs.items() if v is not None}
     classes = None if d is None else d.classes
     negate = d is not None and d.task == "binary" and \
@@ -668,13 +669,13 @@ def choose_metrics(metrics: Any, task: str, given: set[str], classes: np.ndarray
         spec, function = resolved.spec, resolved.function
         if weighted and not takes_weights(function):
             name = getattr(function, "__name__", None) or type(function).__name__
-            raise ValueError(f"metrics: {name} takes no sample_weight; leave it out of a "
+            raise InputError(f"metrics: {name} takes no sample_weight; leave it out of a "
                              "weighted evaluation")
         if spec is None:
             kind = "values" if regression else "labels"
             out.append(Chosen(label_of(None, function, task, {}), function, None, kind, {}))
             continue
-        check_metric_applies(spec, task, given)
+        check_metric_applies(spec, task, given, resolved.kwargs)
         kw = keywords(spec)
         # keywords the name carries ("f1_macro") override the task's defaults
         label = resolved.label if resolved.kwargs else label_of(spec, function, task, kw)
@@ -682,7 +683,7 @@ def choose_metrics(metrics: Any, task: str, given: set[str], classes: np.ndarray
         out.append(Chosen(label, function, spec, spec.input, kw, flip(spec)))
     labels = [c.label for c in out]
     if len(set(labels)) != len(labels):
-        raise ValueError(f"metrics lists a metric twice: {labels}")
+        raise InputError(f"metrics lists a metric twice: {labels}")
     return tuple(out)
 
 
@@ -693,34 +694,37 @@ def metrics_list(metrics: Any) -> list[Any]:
     try:
         metrics = list(metrics)
     except TypeError:
-        raise TypeError(f"metrics must be None, a name, a callable or a list of them; got "
-                        f"{type(metrics).__name__}") from None
+        raise InputTypeError(f"metrics must be None, a name, a callable or a list of them; got "
+                             f"{type(metrics).__name__}") from None
     if not metrics:
-        raise ValueError("metrics is empty; give None for every applicable metric")
+        raise InputError("metrics is empty; give None for every applicable metric")
     return metrics
 
 
-def check_metric_applies(spec: MetricSpec, task: str, given: set[str]) -> None:
+def check_metric_applies(spec: MetricSpec, task: str, given: set[str],
+                         bound: Iterable[str] = ()) -> None:
     """A metric asked for by name fits the task and is fed by the input kinds given
-    (the in-memory and the streamed evaluations ask here)."""
+    (the in-memory and the streamed evaluations ask here); ``bound``: the keywords its
+    name or ``functools.partial`` gives."""
     regression = task == "regression"
     if not spec.scalar:
-        raise ValueError(f"metrics: {spec.name} does not return one number (it returns "
+        raise InputError(f"metrics: {spec.name} does not return one number (it returns "
                          "a curve, a matrix or a table); choose scalar metrics")
     if spec.regression != regression or spec.classification == regression:
-        raise ValueError(f"metrics: {spec.name} is a "
+        raise InputError(f"metrics: {spec.name} is a "
                          f"{'classification' if spec.classification else 'regression'}"
                          f" metric; this evaluation is "
                          f"{'regression' if regression else 'classification'}")
     if spec.input not in given:
-        raise ValueError(f"metrics: {spec.name} needs {_FEEDS[spec.input]}, which was "
+        raise InputError(f"metrics: {spec.name} needs {_FEEDS[spec.input]}, which was "
                          "not given")
     required = [name for name, p in inspect.signature(spec.function).parameters.items()
-                if p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is p.empty]
+                if p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is p.empty
+                and name not in bound]
     if required:
-        raise ValueError(f"metrics: {spec.name} needs {', '.join(required)}; pass it bound "
-                         f"to a callable, e.g. functools.partial({spec.name}, "
-                         f"{required[0]}=...)")
+        raise InputError(f"metrics: {spec.name} needs {', '.join(required)}; name it with "
+                         f"its value, e.g. '{spec.name}({required[0]}=...)', or bind it with "
+                         f"functools.partial({spec.name}, {required[0]}=...)")
 
 
 def _row(c: Chosen, task: str, y_true: np.ndarray, other: np.ndarray,

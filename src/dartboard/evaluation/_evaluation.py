@@ -34,6 +34,7 @@ from dartboard._validation import check_option, describe
 from dartboard.evaluation._engine import build_result, prepare
 from dartboard.evaluation._finalize import NO_INTERVAL, GroupGaps
 from dartboard.evaluation._result import EvaluationResult, MetricRow
+from dartboard.exceptions import InputError, InputTypeError
 from dartboard.uncertainty._methods import IntervalMethod
 
 if TYPE_CHECKING:
@@ -182,8 +183,8 @@ def evaluate(y_true: ArrayLike, y_pred: ArrayLike | None = None, *,
 def check_model_name(model: Any) -> str | None:
     """``model``: None or a non-empty string."""
     if model is not None and (not isinstance(model, str) or not model):
-        raise TypeError(f"model must be a name (a non-empty string) or None; got "
-                        f"{describe(model)}")
+        raise InputTypeError(f"model must be a name (a non-empty string) or None; got "
+                             f"{describe(model)}")
     return model
 
 
@@ -322,7 +323,7 @@ class Evaluation:
 
     def _group_gaps(self) -> GroupGaps:
         if self.result.groups is None or self._gaps is None:
-            raise ValueError("this evaluation has no groups; pass groups= to "
+            raise InputError("this evaluation has no groups; pass groups= to "
                              "dartboard.evaluate to compare groups")
         return self._gaps
 
@@ -358,7 +359,7 @@ class Evaluation:
         metrics = [metrics] if isinstance(metrics, str) else list(metrics)
         unknown = [m for m in metrics if m not in self.metrics]
         if unknown:
-            raise ValueError(f"metrics {unknown} are not rows of this evaluation; its rows "
+            raise InputError(f"metrics {unknown} are not rows of this evaluation; its rows "
                              f"are {self.metrics}")
         return metrics
 
@@ -444,7 +445,7 @@ class Evaluation:
 
         self._require_groups()
         if not isinstance(simultaneous, (bool, np.bool_)):
-            raise TypeError(f"simultaneous must be True or False; got {describe(simultaneous)}")
+            raise InputTypeError(f"simultaneous must be True or False; got {describe(simultaneous)}")
         rows, index = [], []
         for label in self._gap_metrics(metrics):
             for row in pair_rows(self, label, bool(simultaneous)):
@@ -506,10 +507,10 @@ class Evaluation:
 
         self._require_groups()
         if self.task != "binary":
-            raise ValueError("the fairness summaries compare rates of the positive class of a "
+            raise InputError("the fairness summaries compare rates of the positive class of a "
                              f"binary task; this evaluation is {self.task}")
         if self.result.positive_label is None:
-            raise ValueError("the fairness summaries compare rates of the positive class, "
+            raise InputError("the fairness summaries compare rates of the positive class, "
                              "which this evaluation was not told: pass pos_label")
         check_option(method, "method", GAP_METHODS)
         rows = []

@@ -38,6 +38,7 @@ from dartboard.evaluation._simultaneous import (
     simultaneous,
     unusable_reason,
 )
+from dartboard.exceptions import InputError
 
 __all__ = ["GAP_COLUMNS", "PAIR_COLUMNS", "gap_row", "pair_rows"]
 
@@ -64,7 +65,7 @@ def _metric(ev: Any, label: str) -> _Metric:
     gaps = ev._gaps
     if label.startswith("__"):
         if label not in gaps.planned:
-            raise ValueError("the fairness summaries compare rates of predicted labels; "
+            raise InputError("the fairness summaries compare rates of predicted labels; "
                              "this evaluation has scores only (give y_pred or proba)")
         values = gaps.observed(label)
     else:

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from dartboard._validation import describe, to_numpy
+from dartboard.exceptions import InputError, InputTypeError
 
 __all__ = ["GroupIndex", "encode_groups", "generic_group_replicates", "replicate_batches"]
 
@@ -82,13 +83,13 @@ def _columns(groups: Any) -> list[tuple[str, Any]]:
 
     if isinstance(groups, pd.DataFrame):
         if groups.shape[1] == 0:
-            raise ValueError("groups is a DataFrame without columns")
+            raise InputError("groups is a DataFrame without columns")
         return [(str(c), groups[c].to_numpy()) for c in groups.columns]
     if isinstance(groups, pd.Series):
         return [(str(groups.name) if groups.name is not None else "group", groups.to_numpy())]
     if isinstance(groups, dict):
         if not groups:
-            raise ValueError("groups is an empty dict")
+            raise InputError("groups is an empty dict")
         return [(str(k), v) for k, v in groups.items()]
     if type(groups).__module__.split(".")[0] in ("polars", "pyarrow") \
             and hasattr(groups, "columns") and not hasattr(groups, "dtype"):
@@ -131,41 +132,41 @@ def encode_groups(groups: Any, n_samples: int) -> GroupIndex:
     import pandas as pd
 
     if groups is None:
-        raise TypeError("groups must be a column (array, list, Series) or several (a "
-                        "DataFrame or a list of columns); got None")
+        raise InputTypeError("groups must be a column (array, list, Series) or several (a "
+                             "DataFrame or a list of columns); got None")
     cols = _columns(groups)
     names = tuple(name for name, _ in cols)
     if len(set(names)) != len(names):
-        raise ValueError(f"group column names must be distinct; got {list(names)}")
+        raise InputError(f"group column names must be distinct; got {list(names)}")
     values = []
     for name, col in cols:
         arr = to_numpy(col, name=f"groups[{name!r}]" if len(cols) > 1 else "groups")
         if arr.ndim != 1:
-            raise ValueError(f"each group column must be 1-D; {name!r} has shape {arr.shape}")
+            raise InputError(f"each group column must be 1-D; {name!r} has shape {arr.shape}")
         if arr.shape[0] != n_samples:
             listed = " (a list is read as a list of group columns)" \
                 if isinstance(groups, (list, tuple)) and len(cols) > 1 else ""
-            raise ValueError(f"groups must have one value per sample ({n_samples}); "
+            raise InputError(f"groups must have one value per sample ({n_samples}); "
                              f"column {name!r} has {arr.shape[0]}{listed}")
         missing = int(pd.isna(arr).sum()) if arr.dtype.kind in "fOUSmM" else 0
         if missing:
-            raise ValueError(f"group column {name!r} has {missing} missing value(s) (None or "
+            raise InputError(f"group column {name!r} has {missing} missing value(s) (None or "
                              "NaN); give them a group of their own (e.g. fill with "
                              "'missing') so that no sample silently leaves the per-group "
                              "numbers")
         if arr.dtype.kind == "O":
             kinds = {type(v).__name__ for v in arr[:1000]}
             if any(isinstance(v, (list, dict, set, np.ndarray)) for v in arr[:1000]):
-                raise TypeError(f"group column {name!r} holds unhashable values "
-                                f"({describe(arr[0])})")
+                raise InputTypeError(f"group column {name!r} holds unhashable values "
+                                     f"({describe(arr[0])})")
             try:
                 np.unique(arr)
             except TypeError:
-                raise TypeError(f"group column {name!r} mixes values that cannot be "
-                                f"ordered ({', '.join(sorted(kinds))}); use one type") from None
+                raise InputTypeError(f"group column {name!r} mixes values that cannot be "
+                                     f"ordered ({', '.join(sorted(kinds))}); use one type") from None
         values.append(arr)
     if n_samples == 0:
-        raise ValueError("groups need at least one sample")
+        raise InputError("groups need at least one sample")
     inverse = []
     uniques = []
     for arr in values:

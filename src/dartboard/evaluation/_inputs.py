@@ -56,6 +56,7 @@ from dartboard._validation import (
     to_numpy,
 )
 from dartboard.evaluation._result import Assumption
+from dartboard.exceptions import InputError
 from dartboard.metrics._probabilistic import (
     check_proba_rows,
     check_range,
@@ -113,19 +114,19 @@ class Labelled:
 def check_given(y_pred: Any, y_score: Any, y_proba: Any, threshold: Any) -> float | None:
     """Which columns were given, and ``threshold`` (a finite number or None)."""
     if y_pred is None and y_score is None and y_proba is None:
-        raise ValueError("give y_pred (labels, or values for regression), y_score (scores "
+        raise InputError("give y_pred (labels, or values for regression), y_score (scores "
                          "of the positive class) or y_proba (one probability column per "
                          "class); labels may come with scores or probabilities")
     if y_score is not None and y_proba is not None:
-        raise ValueError("give y_score (scores of the positive class) or y_proba (one "
+        raise InputError("give y_score (scores of the positive class) or y_proba (one "
                          "probability column per class), not both")
     if threshold is None:
         return None
     if y_pred is not None:
-        raise ValueError("give y_pred (the labels) or threshold (labels are y_score >= "
+        raise InputError("give y_pred (the labels) or threshold (labels are y_score >= "
                          "threshold), not both: each says where the labels come from")
     if y_score is None and y_proba is None:
-        raise ValueError("threshold cuts scores into labels; give y_score (or a binary "
+        raise InputError("threshold cuts scores into labels; give y_score (or a binary "
                          "y_proba) with it")
     return check_real(threshold, "threshold")
 
@@ -181,7 +182,7 @@ def infer_from_values(y_true: Any, y_pred: Any) -> tuple[str, str]:
             distinct = np.unique(true_values)
             if distinct.size <= FEW_LABELS:
                 shown = ", ".join(f"{v:g}" for v in distinct.tolist()[:5])
-                raise ValueError(
+                raise InputError(
                     f"task='auto' cannot tell what y_pred is: y_true holds "
                     f"{distinct.size} distinct integer(s) ({shown}), as class labels do, "
                     f"and y_pred non-integer values (e.g. {fraction:g}), as scores do. "
@@ -233,10 +234,10 @@ def check_positive(labels: np.ndarray, pos_label: Any) -> Any:
     if pos_label is None:
         positive, _, refusal = positive_class(labels, None)
         if refusal is not None:
-            raise ValueError(refusal)
+            raise InputError(refusal)
         return positive
     if positive_index(labels, pos_label, infer="strict") < 0:
-        raise ValueError(f"pos_label={pos_label!r} is not a valid label. It should be one "
+        raise InputError(f"pos_label={pos_label!r} is not a valid label. It should be one "
                          f"of {labels.tolist()[:10]!r}")
     return pos_label
 
@@ -245,7 +246,7 @@ def check_score_labels(classes: np.ndarray, *, one_class: bool = False) -> None:
     """Scores of one class (``y_score``) need a binary ``y_true`` (``one_class``: two
     classes exactly; a stream may hold one class only, and then AUC is undefined)."""
     if classes.size > 2 or (one_class and classes.size < 2):
-        raise ValueError(f"y_score needs binary y_true; y_true has {classes.size} "
+        raise InputError(f"y_score needs binary y_true; y_true has {classes.size} "
                          f"classes: {classes.tolist()[:10]} (give y_proba, one column "
                          "per class, for a multiclass task)")
 
@@ -315,7 +316,7 @@ def classification_inputs(y_true: Any, y_pred: Any, y_score: Any, proba: Any, ta
         positive, note, no_positive = positive_class(labels, pos_label)
         notes += [note] if note is not None else []
         if no_positive is not None and (y_score is not None or proba is not None):
-            raise ValueError(no_positive)
+            raise InputError(no_positive)
     if y_score is not None and y_score.min() >= 0 and y_score.max() <= 1:
         notes.append(SCORES_AS_PROBABILITIES)
     if proba is not None and task == "binary":
@@ -358,7 +359,7 @@ def _probabilities(proba: Any, y_true: np.ndarray, classes: np.ndarray) -> np.nd
     p = as_float_array(raw, name="y_proba", ndim=2)
     check_consistent_length(("y_true", y_true), ("y_proba", p))
     if p.shape[1] != classes.size:
-        raise ValueError(f"y_proba must have one column per class of y_true "
+        raise InputError(f"y_proba must have one column per class of y_true "
                          f"({classes.size}: {classes.tolist()}); got {p.shape[1]}")
     # the same checks as log_loss: a matrix that is not probabilities gives no AUC
     check_range(p, "y_proba")
@@ -371,16 +372,16 @@ def _check_task(task: str, labels: np.ndarray, classes: np.ndarray, y_score: Any
                 proba: Any, pos_label: Any, threshold: float | None) -> None:
     """The task fits the columns given."""
     if task == "multiclass" and y_score is not None:
-        raise ValueError("y_score holds the scores of one class (a binary task); a "
+        raise InputError("y_score holds the scores of one class (a binary task); a "
                          "multiclass task needs y_proba (one column per class) or y_pred")
     if y_score is not None:
         check_score_labels(classes, one_class=True)
     if task == "binary" and labels.size > 2:
-        raise ValueError(f"task='binary' needs two classes; got {labels.size}: "
+        raise InputError(f"task='binary' needs two classes; got {labels.size}: "
                          f"{labels.tolist()[:10]}")
     if task != "binary" and pos_label is not None:
-        raise ValueError(f"pos_label applies to a binary task; this one is {task}")
+        raise InputError(f"pos_label applies to a binary task; this one is {task}")
     if task != "binary" and threshold is not None:
-        raise ValueError(f"threshold cuts the scores of one class into labels (a binary "
+        raise InputError(f"threshold cuts the scores of one class into labels (a binary "
                          f"task); this one is {task}: its labels are y_pred or the most "
                          "probable class of y_proba")

@@ -25,6 +25,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from dartboard.exceptions import InputError, InputTypeError
+
 __all__ = ["log_evaluation", "metric_name", "metric_values"]
 
 #: characters MLflow takes in a name on every system ("/" separates parts): letters and
@@ -77,9 +79,9 @@ def metric_name(prefix: str, *parts: str) -> str:
 
 def _check_prefix(prefix: Any) -> str:
     if not isinstance(prefix, str):
-        raise TypeError(f"prefix must be a string; got {type(prefix).__name__}")
+        raise InputTypeError(f"prefix must be a string; got {type(prefix).__name__}")
     if prefix and not all(_SAFE.fullmatch(p) and p.strip(".") for p in prefix.split("/")):
-        raise ValueError(f"prefix must be parts of letters, digits, '_', '-', '.' and "
+        raise InputError(f"prefix must be parts of letters, digits, '_', '-', '.' and "
                          f"spaces separated by single '/' (an MLflow name); got {prefix!r}")
     return prefix
 
@@ -103,9 +105,9 @@ def metric_values(evaluation: Any, prefix: str = "") -> dict[str, float]:
         for suffix, value in (("", row.estimate), ("_low", row.low), ("_high", row.high)):
             key = name + suffix
             if key in owners:
-                raise ValueError(_clash(owners[key], owner, key, evaluation))
+                raise InputError(_clash(owners[key], owner, key, evaluation))
             if len(key) > _MAX_KEY:
-                raise ValueError(f"the MLflow key of {owner} would be {len(key)} characters, "
+                raise InputError(f"the MLflow key of {owner} would be {len(key)} characters, "
                                  f"over MLflow's {_MAX_KEY}; use a shorter prefix")
             owners[key] = owner + (f" ({suffix[1:]} bound)" if suffix else "")
             if value is not None and math.isfinite(value):

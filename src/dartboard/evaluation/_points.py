@@ -21,6 +21,7 @@ from dartboard._validation import (
     check_int,
     column_1d,
 )
+from dartboard.exceptions import InputError
 from dartboard.metrics._calibration import DEFAULT_N_BINS
 
 __all__ = ["thin", "calibration_points", "error_points", "fit_points"]
@@ -81,7 +82,7 @@ def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = DEFAULT_N_BINS
     y_prob = as_float_array(y_prob, name="y_prob")
     check_consistent_length(("y_true", y_true), ("y_prob", y_prob))
     if y_prob.min() < 0 or y_prob.max() > 1:
-        raise ValueError("y_prob must hold probabilities in [0, 1]; got values in "
+        raise InputError("y_prob must hold probabilities in [0, 1]; got values in "
                          f"[{y_prob.min():.4g}, {y_prob.max():.4g}]")
     enc = encode_labels(("y_true", y_true))
     positive = enc.codes[0] == positive_index(enc.classes, pos_label, refuse_absent=True)

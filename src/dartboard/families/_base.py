@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from dartboard.exceptions import InputError
 from dartboard.metrics._registry import MetricSpec, specs
 from dartboard.uncertainty import _analytic, _bootstrap
 from dartboard.uncertainty._bootstrap import IntervalWarning
@@ -87,7 +88,7 @@ class Batch:
         """The array that feeds ``metric`` (its second argument)."""
         found = self.inputs.get(metric.spec.input)
         if found is None:
-            raise ValueError(f"{metric.name} needs {metric.spec.input}, which this batch "
+            raise InputError(f"{metric.name} needs {metric.spec.input}, which this batch "
                              "does not have")
         return found
 
@@ -165,7 +166,7 @@ class State:
         m = None if resolved.spec is None else Metric(resolved.spec,
                                                       {**resolved.kwargs, **kwargs})
         if family is None or m is None or not family.supports(m):
-            raise ValueError(f"{resolved.label} is not computed from this state")
+            raise InputError(f"{resolved.label} is not computed from this state")
         return family.value(self, m)
 
     def error_bound(self, metric: Any) -> float:
@@ -284,14 +285,14 @@ class Family:
     def analytic(self, state: Any, metric: Metric, method: str, level: float
                  ) -> tuple[float, float, float]:
         """``(low, high, standard error)`` of an analytic ``method``."""
-        raise ValueError(f"method={method!r} does not apply to {metric.name}")
+        raise InputError(f"method={method!r} does not apply to {metric.name}")
 
     def simulate(self, state: Any, metric: Metric, method: str, level: float,
                  n_resamples: int, rng: np.random.Generator, estimate: float
                  ) -> tuple[float, float, float, np.ndarray]:
         """``(low, high, standard error, draws)`` of a ``method`` in ``simulated``:
         an interval from draws of the state's own model rather than of its cells."""
-        raise ValueError(f"method={method!r} does not apply to {metric.name}")
+        raise InputError(f"method={method!r} does not apply to {metric.name}")
 
     #: methods among ``methods()`` that :meth:`simulate` forms (with ``n_resamples``
     #: draws, unstratified)
@@ -329,7 +330,7 @@ def declared(spec: MetricSpec) -> tuple[str, ...]:
 def not_declared(method: str, name: str) -> ValueError:
     """The error of an analytic method asked for a metric it is not an interval of."""
     takers = ", ".join(s.name for s in specs() if method in declared(s))
-    return ValueError(f"method={method!r} applies to {takers} only; got metric "
+    return InputError(f"method={method!r} applies to {takers} only; got metric "
                       f"{name or 'a user callable'}; use 'percentile', 'basic' or 'bca'")
 
 
@@ -344,7 +345,7 @@ def choose_method(family: Family, state: Any, metric: Metric, method: str) -> st
             return method
         if method not in declared(spec):
             raise not_declared(method, spec.name)
-        raise ValueError(f"{family.why_not(state, metric, method)}; use a bootstrap method "
+        raise InputError(f"{family.why_not(state, metric, method)}; use a bootstrap method "
                          "(percentile, basic or bca)")
     size = family.auto_size(state, metric) if spec.auto_interval else 0
     candidates = [spec.default_interval or "bca"] + \
@@ -355,7 +356,7 @@ def choose_method(family: Family, state: Any, metric: Metric, method: str) -> st
     return family.fallback
 
 
-class NoCells(ValueError):
+class NoCells(InputError):
     """The state keeps nothing to resample (binned scores, a streamed state past its
     cap): no bootstrap by design, not a fault of the data."""
 
@@ -368,12 +369,12 @@ def interval_of(family: Family, state: Any, metric: Metric, *, method: str, leve
     if estimate is None:
         estimate = family.value(state, metric)
     if not np.isfinite(estimate):
-        raise ValueError(f"{spec.name} is undefined on this data (it is {estimate}); no "
+        raise InputError(f"{spec.name} is undefined on this data (it is {estimate}); no "
                          "interval can be formed")
     requested, method = method, choose_method(family, state, metric, method)
     if method in family.simulated and stratified:
         if requested == method:
-            raise ValueError(f"method={method!r} draws each bin's outcomes anew, so it "
+            raise InputError(f"method={method!r} draws each bin's outcomes anew, so it "
                              "cannot keep the classes' counts; use stratified=False or "
                              "method='basic'")
         method = family.fallback
@@ -407,7 +408,7 @@ def replicates(cells: Cells, n_resamples: int, stratified: bool, rng: np.random.
     ``JACKKNIFE_MAX`` rows, else a delete-a-group jackknife over ``JACKKNIFE_MAX``
     random groups of rows (Efron & Tibshirani 1993, 11.5)."""
     if stratified and cells.unstratified is not None:
-        raise ValueError(cells.unstratified)
+        raise InputError(cells.unstratified)
     grouped = jackknife and cells.jackknife is None and cells.n_rows > _bootstrap.JACKKNIFE_MAX
     reps = _bootstrap.multinomial_replicates(
         cells.replicate(rng), cells.size, cells.stratum, cells.bytes_per_value, n_resamples,
@@ -440,7 +441,7 @@ def group_replicates(family: Family, states: Sequence[Any], metric: Metric,
     """
     pooled = family.pool(states, metric)
     if pooled is None:
-        raise ValueError(f"the gaps of {metric.name} need its groups' cells; "
+        raise InputError(f"the gaps of {metric.name} need its groups' cells; "
                          f"{family.no_cells(states[0], metric)}")
     pooled_cells, parts, where = pooled
     g = len(parts)

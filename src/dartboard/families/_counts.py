@@ -27,6 +27,7 @@ from dartboard._labels import (
     integer_counts_fit,
     positive_index,
 )
+from dartboard.exceptions import InputError
 from dartboard.families._base import (
     Batch,
     Cells,
@@ -283,7 +284,7 @@ class CountsFamily(Family):
                  ) -> tuple[float, float, float]:
         found = self.proportion(state, metric)
         if method not in PROPORTION_METHODS or found is None:
-            raise ValueError(f"method={method!r} does not apply to {metric.name} here")
+            raise InputError(f"method={method!r} does not apply to {metric.name} here")
         return proportion_interval(*found, level, method, metric.name)
 
 

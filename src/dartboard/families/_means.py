@@ -27,6 +27,7 @@ import numpy as np
 from scipy import special
 
 from dartboard._labels import encode_labels
+from dartboard.exceptions import InputError
 from dartboard.families._base import (
     BOOTSTRAP_METHODS,
     NO_CLASSES,
@@ -300,7 +301,7 @@ class MeansFamily(Family):
     def analytic(self, state: MeanCells, metric: Metric, method: str, level: float
                  ) -> tuple[float, float, float]:
         if method != "t" or method not in self.methods(state, metric):
-            raise ValueError(f"method={method!r} does not apply to {metric.name} here")
+            raise InputError(f"method={method!r} does not apply to {metric.name} here")
         mean, se = _mean_and_se(state)
         if se == 0.0:
             warnings.warn(f"all {state.sums[3]} per-sample terms are equal: the t-interval "

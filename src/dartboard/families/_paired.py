@@ -28,6 +28,7 @@ import numpy as np
 from scipy import stats
 
 from dartboard._labels import encode_labels, positive_index
+from dartboard.exceptions import InputError
 from dartboard.metrics._batched import batch_count_metric
 
 __all__ = ["MulticlassAUC", "PairedAUC", "PairedCounts", "PairedMeans", "batch_auc",
@@ -131,7 +132,7 @@ def binary_truth(y: np.ndarray) -> np.ndarray:
     """Positives of a binary ``y_true``: the greater label, as roc_auc_score reads scores."""
     enc = encode_labels(("y_true", y))
     if enc.n_classes != 2:
-        raise ValueError(f"roc_auc_score in compare_models needs binary y_true; got "
+        raise InputError(f"roc_auc_score in compare_models needs binary y_true; got "
                          f"{enc.n_classes} classes")
     return enc.codes[0] == positive_index(enc.classes, infer="greater")
 

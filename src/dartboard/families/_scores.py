@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from dartboard.exceptions import InputError
 from dartboard.families._base import (
     BOOTSTRAP_METHODS,
     Batch,
@@ -35,6 +36,7 @@ from dartboard.families._base import (
     place,
 )
 from dartboard.families._paired import MulticlassAUC, PairedAUC, batched_multiclass
+from dartboard.metrics._operating_points import at_fixed_point
 from dartboard.metrics._ranking import (
     ScoreState,
     ap_from_groups,
@@ -243,13 +245,26 @@ def _pr_auc(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
     return out
 
 
-#: metric -> (value from the score map, batched value from per-score weights)
-KERNELS: dict[str, tuple[Callable[..., float], Callable[..., np.ndarray]]] = {
-    "roc_auc_score": (lambda st: auc_from_groups(st.pos, st.neg, None), _auc),
+def _one(batched: Callable[..., np.ndarray]) -> Callable[..., float]:
+    """The value of one score map from a batched kernel."""
+    return lambda st, **kw: float(batched(st.pos[None, :], st.neg[None, :], **kw)[0])
+
+
+#: metric -> (value from the score map, batched value from per-score weights, the
+#: metric's keywords besides ``pos_label`` that both take)
+KERNELS: dict[str, tuple[Callable[..., float], Callable[..., np.ndarray], tuple[str, ...]]] = {
+    "roc_auc_score": (lambda st: auc_from_groups(st.pos, st.neg, None), _auc, ()),
     "average_precision_score": (lambda st: ap_from_groups(st.pos, st.neg),
-                                _average_precision),
-    "pr_auc_score": (lambda st: pr_auc_from_groups(st.pos, st.neg), _pr_auc),
+                                _average_precision, ()),
+    "pr_auc_score": (lambda st: pr_auc_from_groups(st.pos, st.neg), _pr_auc, ()),
+    "sensitivity_at_specificity": (_one(at_fixed_point), at_fixed_point, ("specificity",)),
+    "specificity_at_sensitivity": (_one(at_fixed_point), at_fixed_point, ("sensitivity",)),
 }
+
+
+def _keywords(metric: Metric) -> dict[str, Any]:
+    """The keywords ``metric``'s kernels take (a fixed point's target, say)."""
+    return {k: metric.kwargs[k] for k in KERNELS[metric.name][2] if k in metric.kwargs}
 
 
 class ScoresFamily(Family):
@@ -265,7 +280,7 @@ class ScoresFamily(Family):
             return metric.name == "roc_auc_score" and kw <= {"multi_class", "average",
                                                              "labels"} \
                 and metric.kwargs.get("average", "macro") is not None
-        return metric.name in KERNELS and kw <= {"pos_label"}
+        return metric.name in KERNELS and kw <= {"pos_label", *KERNELS[metric.name][2]}
 
     def takes(self, y_true: np.ndarray, other: np.ndarray, metric: Metric) -> bool:
         if np.ndim(y_true) != 1:
@@ -323,7 +338,7 @@ class ScoresFamily(Family):
             return state.value(metric.name)
         if isinstance(state, ClassTable):
             return state.metric(metric, state.size.astype(np.float64))
-        return float(KERNELS[metric.name][0](state.state()))
+        return float(KERNELS[metric.name][0](state.state(), **_keywords(metric)))
 
     def _cells(self, state: ScoreCells | ClassTable, metric: Metric) -> Cells:
         if isinstance(state, ClassTable):
@@ -333,10 +348,10 @@ class ScoresFamily(Family):
             # stratified: within the class of y_true
             return Cells(state.size, state.code, each, None,
                          8 * 4 * max(int(state.size.sum()), 1) * state.proba.shape[1])
-        kernel = KERNELS[metric.name][1]
+        kernel, keywords = KERNELS[metric.name][1], _keywords(metric)
 
         def evaluate(counts: np.ndarray) -> np.ndarray:
-            return kernel(*state.per_score(counts))
+            return kernel(*state.per_score(counts), **keywords)
 
         jack = (lambda: _auc_jackknife(state)) if metric.name == "roc_auc_score" else None
         n_scores = int(state.groups()[1].shape[0])
@@ -421,7 +436,7 @@ class ScoresFamily(Family):
     def analytic(self, state: ScoreCells | ClassTable, metric: Metric, method: str,
                  level: float) -> tuple[float, float, float]:
         if method not in self.methods(state, metric):
-            raise ValueError(f"method={method!r} does not apply to {metric.name} here")
+            raise InputError(f"method={method!r} does not apply to {metric.name} here")
         if isinstance(state, ClassTable):
             y, scores, _ = state.rows(state.size.astype(np.float64))
             return ovr_macro_auc_interval(self.value(state, metric), y, scores, level,

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from dartboard._validation import check_option, check_zero_division
+from dartboard.exceptions import InputError, InputTypeError
 from dartboard.metrics import _count_formulas as cf
 from dartboard.metrics._registry import MetricSpec, get_spec, specs
 
@@ -83,7 +84,7 @@ def batch_count_metric(name: str, classes: np.ndarray, matrices: np.ndarray,
     average = kw.get("average", "binary")
     check_option(average, "average", cf.AVERAGES)
     if average is None:
-        raise ValueError(f"{name} with average=None returns one value per class; a "
+        raise InputError(f"{name} with average=None returns one value per class; a "
                          "resampled statistic needs a single number (choose an average)")
     return cf.set_metric(m, None, classes, formula=ratio, title=title, samples=samples,
                          as_nan=as_nan, **kw)
@@ -123,7 +124,7 @@ def batch_multilabel_metric(name: str, matrices: np.ndarray, triples: np.ndarray
     kw = dict(kwargs)
     if not spec.average:
         if name not in _MULTILABEL:
-            raise ValueError(f"{name}: multilabel-indicator is not supported")
+            raise InputError(f"{name}: multilabel-indicator is not supported")
         source, formula = _MULTILABEL[name]
         _check_keywords(name, kw, [p for p in inspect.signature(formula).parameters
                                    if p not in ("m", "triples", "weights")])
@@ -134,13 +135,13 @@ def batch_multilabel_metric(name: str, matrices: np.ndarray, triples: np.ndarray
     if average != "samples":
         check_option(average, "average", cf.AVERAGES)
         if average is None:
-            raise ValueError(f"{name} with average=None returns one value per label; a "
+            raise InputError(f"{name} with average=None returns one value per label; a "
                              "resampled statistic needs a single number (choose an average)")
         return cf.set_metric(m, None, np.arange(m.shape[-3]), formula=ratio, title=title,
                              samples=samples, as_nan=undefined == "nan", multilabel=True,
                              **kw)
     if kw.get("labels") is not None:
-        raise ValueError("average='samples' of multilabel counts takes every label; select "
+        raise InputError("average='samples' of multilabel counts takes every label; select "
                          "the columns before counting")
     zero_division = check_zero_division(kw.get("zero_division", "warn"))
     num, den = ratio(cf.sample_counts(triples, m.shape[-3]))
@@ -167,4 +168,4 @@ def _set_formula(spec: MetricSpec, kw: dict[str, Any]) -> tuple[Any, str, str]:
 def _check_keywords(name: str, kw: dict[str, Any], allowed: Any) -> None:
     extra = set(kw) - set(allowed)
     if extra:
-        raise TypeError(f"{name} got unexpected keyword argument(s) {sorted(extra)}")
+        raise InputTypeError(f"{name} got unexpected keyword argument(s) {sorted(extra)}")

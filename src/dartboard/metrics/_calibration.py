@@ -71,6 +71,7 @@ from dartboard._validation import (
     rescaled_weights,
     to_numpy,
 )
+from dartboard.exceptions import InputError
 from dartboard.metrics._mergeable import check_same_kind, resolve_metric
 from dartboard.metrics._probabilistic import (
     _binary_outcome,
@@ -129,7 +130,7 @@ def norm_iv(norm: Any, debiased: Any) -> tuple[str, bool]:
     norm = check_option(norm, "norm", NORMS)
     debiased = check_bool(debiased, "debiased")
     if debiased and norm != "l2":
-        raise ValueError(f"debiased=True is the debiased l2 estimator (Kumar, Liang and Ma "
+        raise InputError(f"debiased=True is the debiased l2 estimator (Kumar, Liang and Ma "
                          f"2019) and needs norm='l2'; got norm={norm!r}")
     return norm, debiased
 
@@ -141,11 +142,11 @@ def _codes_of_batch(t: np.ndarray, k: int, labels: Any) -> np.ndarray:
         order = np.argsort(classes, kind="stable")
         pos = np.clip(np.searchsorted(classes[order], t), 0, k - 1)
         if classes.shape[0] != k or np.any(classes[order][pos] != t):
-            raise ValueError(f"labels must list the {k} classes of the y_proba columns and "
+            raise InputError(f"labels must list the {k} classes of the y_proba columns and "
                              "hold every label of y_true")
         return order[pos]
     if t.dtype.kind not in "iub" or (t.size and (t.min() < 0 or t.max() >= k)):
-        raise ValueError(f"without labels, y_true must hold the column index (0 .. {k - 1}) "
+        raise InputError(f"without labels, y_true must hold the column index (0 .. {k - 1}) "
                          "of each row's class; pass labels to name the columns' classes")
     return t.astype(np.intp)
 
@@ -177,7 +178,7 @@ def _class_codes(t: np.ndarray, k: int, labels: Any, batch: bool) -> np.ndarray:
         return t  # the classes are 0 .. K-1: each label is its own column
     classes, codes = _encode_with_labels(t, labels)
     if classes.shape[0] != k:
-        raise ValueError(f"y_proba has {k} probability columns but y_true has "
+        raise InputError(f"y_proba has {k} probability columns but y_true has "
                          f"{classes.shape[0]} classes {classes.tolist()!r}; pass one "
                          "column per class (or labels naming them all)")
     return codes
@@ -267,7 +268,7 @@ def confidences(y_true: ArrayLike, y_proba: ArrayLike, sample_weight: ArrayLike 
 
 
 def _pos_label_2d() -> ValueError:
-    return ValueError("pos_label applies to a 1-D y_proba (the probability of the positive "
+    return InputError("pos_label applies to a 1-D y_proba (the probability of the positive "
                       "class); a 2-D y_proba has one column per class")
 
 
@@ -475,14 +476,14 @@ def calibration_curve(y_true: ArrayLike, y_prob: ArrayLike, *, pos_label: Any = 
     t = column_1d(y_true, name="y_true")
     p, _ = _proba_array(y_prob)
     if p.ndim != 1:
-        raise ValueError(f"y_prob must be 1-D (the probability of the positive class); got "
+        raise InputError(f"y_prob must be 1-D (the probability of the positive class); got "
                          f"shape {p.shape}")
     check_consistent_length(("y_true", t), ("y_prob", p))
     n_bins = check_int(n_bins, "n_bins", minimum=1, maximum=MAX_BINS)
     strategy = check_option(strategy, "strategy", STRATEGIES)
     enc = encode_labels(("y_true", t))
     if enc.n_classes > 2:
-        raise ValueError(f"Only binary classification is supported. Provided labels "
+        raise InputError(f"Only binary classification is supported. Provided labels "
                          f"{enc.classes}.")
     code = positive_index(enc.classes, pos_label, infer="strict")
     check_range(p, "y_prob")
@@ -665,7 +666,7 @@ class CalibrationState:
         conf, hit, w, kind = confidences(y_true, y_proba, sample_weight, pos_label,
                                          multiclass, labels=labels, batch=True)
         if kind != self.multiclass:
-            raise ValueError(f"this state holds {self.multiclass} calibration; the batch's "
+            raise InputError(f"this state holds {self.multiclass} calibration; the batch's "
                              f"y_proba gives {kind} (1-D: binary, 2-D: multiclass)")
         return self.add(conf, hit, w)
 
@@ -677,7 +678,7 @@ class CalibrationState:
             and np.array_equal(self.edges, other.edges))
         if (self.n_bins, self.n_groups, self.multiclass) != \
                 (other.n_bins, other.n_groups, other.multiclass) or not same_edges:
-            raise ValueError("cannot merge calibration states with different bins or kinds: "
+            raise InputError("cannot merge calibration states with different bins or kinds: "
                              f"{self.n_bins} bins x {self.n_groups} {self.multiclass} and "
                              f"{other.n_bins} bins x {other.n_groups} {other.multiclass}")
         out = CalibrationState(self.n_bins, self.n_groups, edges=self.edges,
@@ -702,18 +703,18 @@ class CalibrationState:
                  "multiclass": None if self.multiclass == "binary" else self.multiclass}
         for key, value in fixed.items():
             if key in kwargs and kwargs.pop(key) != value and value is not None:
-                raise ValueError(f"{key}={value!r} is fixed by this state; got another value")
+                raise InputError(f"{key}={value!r} is fixed by this state; got another value")
         kwargs.pop("strategy", None)
         if self.weight.sum() == 0:
-            raise ValueError("CalibrationState is empty; update it with data first")
+            raise InputError("CalibrationState is empty; update it with data first")
         if name == "brier_decomposition":
             if kwargs:
-                raise ValueError(f"brier_decomposition takes no keywords here; got "
+                raise InputError(f"brier_decomposition takes no keywords here; got "
                                  f"{sorted(kwargs)}")
             return decomposition_from_sums(self.weight, self.sum_p, self.sum_p2)
         norm, debiased = norm_iv(kwargs.pop("norm", "l1"), kwargs.pop("debiased", False))
         if kwargs:
-            raise ValueError(f"unknown keyword(s) {sorted(kwargs)} for calibration_error")
+            raise InputError(f"unknown keyword(s) {sorted(kwargs)} for calibration_error")
         return float(error_from_sums(self.weight, self.sum_p, norm, debiased,
                                          self.multiclass))
 

@@ -37,6 +37,7 @@ from dartboard._validation import (
     label_array,
     to_numpy,
 )
+from dartboard.exceptions import InputError
 from dartboard.metrics._confusion import accuracy_score, confusion_matrix
 from dartboard.metrics._count_formulas import warn_outside
 from dartboard.metrics._probabilistic import _encode_with_labels
@@ -79,17 +80,17 @@ def multilabel_pair(y_true: ArrayLike, y_pred: ArrayLike, sample_weight: ArrayLi
                                         else "multiclass")
              for a, d in zip((t, p), two_d)]
     if kinds[0] != kinds[1]:
-        raise ValueError(f"Classification metrics can't handle a mix of {kinds[0]} (y_true) "
+        raise InputError(f"Classification metrics can't handle a mix of {kinds[0]} (y_true) "
                          f"and {kinds[1]} (y_pred) targets")
     if kinds[0] != "multilabel-indicator":
-        raise ValueError(f"{kinds[0]} targets are not supported; y_true and y_pred must be "
+        raise InputError(f"{kinds[0]} targets are not supported; y_true and y_pred must be "
                          "1-D labels or 2-D 0/1 label indicators")
     if t.shape[1] != p.shape[1]:
-        raise ValueError(f"Multi-label binary indicator input with different numbers of "
+        raise InputError(f"Multi-label binary indicator input with different numbers of "
                          f"labels: y_true has {t.shape[1]}, y_pred has {p.shape[1]}")
     n = check_consistent_length(("y_true", t), ("y_pred", p))
     if n == 0:
-        raise ValueError("y_true is empty; at least one sample is required")
+        raise InputError("y_true is empty; at least one sample is required")
     return t, p, check_sample_weight(sample_weight, n, scale_free=scale_free)
 
 
@@ -142,7 +143,7 @@ def hamming_loss(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLi
         return float(np.count_nonzero(t != p)) / (n * n_labels)
     per_row = (t != p).sum(axis=1)
     if not np.any(w):
-        raise ValueError("sample_weight must contain at least one positive weight; got "
+        raise InputError("sample_weight must contain at least one positive weight; got "
                          "all zeros")
     return float(np.dot(per_row, w)) / (n * n_labels * float(np.mean(w)))
 
@@ -173,7 +174,7 @@ def zero_one_loss(y_true: ArrayLike, y_pred: ArrayLike, *, normalize: bool = Tru
         correct = float(np.count_nonzero(right))
     else:
         if not np.any(w):
-            raise ValueError("sample_weight must contain at least one positive weight; got "
+            raise InputError("sample_weight must contain at least one positive weight; got "
                              "all zeros")
         correct = float(np.dot(right, w.astype(np.float64)))
     total = _weight_total(w, t.shape[0])
@@ -193,12 +194,12 @@ def _check_replacement(replace: Any) -> dict[str, float] | None:
                "'LR-': value_2} with LR+ in [1, inf] or nan and LR- in [0, 1] or nan; got "
                f"{replace!r}")
     if not isinstance(replace, dict) or set(replace) != {"LR+", "LR-"}:
-        raise ValueError(message)
+        raise InputError(message)
     pos, neg = replace["LR+"], replace["LR-"]
     for value, low, high in ((pos, 1.0, math.inf), (neg, 0.0, 1.0)):
         if isinstance(value, bool) or not isinstance(value, numbers.Real) \
                 or not (math.isnan(value) or low <= float(value) <= high):
-            raise ValueError(message)
+            raise InputError(message)
     return {"LR+": float(pos), "LR-": float(neg)}
 
 
@@ -223,12 +224,12 @@ def class_likelihood_ratios(y_true: ArrayLike, y_pred: ArrayLike, *, labels: Arr
     check_consistent_length(("y_true", t), ("y_pred", p))
     n_classes = encode_labels(("y_true", t), ("y_pred", p)).n_classes
     if n_classes > 2:
-        raise ValueError("class_likelihood_ratios only supports binary classification "
+        raise InputError("class_likelihood_ratios only supports binary classification "
                          f"problems; y_true and y_pred hold {n_classes} classes")
     labels = check_labels_argument(labels)
     cm = confusion_matrix(t, p, labels=labels, sample_weight=sample_weight)
     if cm.shape != (2, 2):
-        raise ValueError("class_likelihood_ratios needs two classes; y_true and y_pred "
+        raise InputError("class_likelihood_ratios needs two classes; y_true and y_pred "
                          "hold one: pass both through the labels argument")
     (tn, fp), (fn, tp) = cm.astype(np.float64)
     support_pos, support_neg = tp + fn, tn + fp
@@ -286,10 +287,10 @@ def hinge_loss(y_true: ArrayLike, pred_decision: ArrayLike, *, labels: ArrayLike
         n_classes = classes.shape[0]
     if n_classes > 2:
         if s.ndim == 1:
-            raise ValueError(f"pred_decision must be of shape (n_samples, n_classes) = "
+            raise InputError(f"pred_decision must be of shape (n_samples, n_classes) = "
                              f"({n}, {n_classes}) with a multiclass target; got {s.shape}")
         if s.shape[1] != n_classes:
-            raise ValueError(
+            raise InputError(
                 "pred_decision has {} columns but there are {} classes; {}".format(
                     s.shape[1], n_classes, "include all labels in y_true or pass them as "
                     "labels" if labels is None else "one column per label is needed"))
@@ -302,7 +303,7 @@ def hinge_loss(y_true: ArrayLike, pred_decision: ArrayLike, *, labels: ArrayLike
         if s.ndim == 2 and s.shape[1] == 1:  # a column is one score per sample too
             s = s[:, 0]
         if s.ndim != 1:
-            raise ValueError(f"pred_decision must be 1-D for a binary target; got shape "
+            raise InputError(f"pred_decision must be 1-D for a binary target; got shape "
                              f"{s.shape}")
         sign = np.where(codes == 1, 1.0, -1.0) if n_classes == 2 else -np.ones(n)
         margin = sign * s
@@ -315,6 +316,6 @@ def _average(values: np.ndarray, w: np.ndarray | None) -> float:
         return float(values.mean())
     w = w.astype(np.float64)
     if not np.any(w):
-        raise ValueError("sample_weight must contain at least one positive weight; got "
+        raise InputError("sample_weight must contain at least one positive weight; got "
                          "all zeros")
     return float(np.dot(values, w) / w.sum())

@@ -23,6 +23,7 @@ from dartboard._validation import (
     check_labels_argument,
     describe,
 )
+from dartboard.exceptions import InputError
 from dartboard.metrics import _count_formulas as cf
 from dartboard.metrics._confusion import (
     _counts,
@@ -74,7 +75,7 @@ def _classification_table(y_true: Any, y_pred: Any, *, labels: Any = None,
     if target_names is not None:
         target_names = [str(t) for t in target_names]
         if len(target_names) != len(labels):
-            raise ValueError(f"target_names must name each of the {len(labels)} labels; got "
+            raise InputError(f"target_names must name each of the {len(labels)} labels; got "
                              f"{len(target_names)} names")
     names = target_names if target_names is not None else [str(c) for c in labels]
     kw = dict(labels=labels, zero_division=zero_division)
@@ -143,7 +144,7 @@ def classification_report(y_true: ArrayLike, y_pred: ArrayLike, *, labels: Array
         message = (f"labels size, {len(chosen)}, does not match size of target_names, "
                    f"{len(target_names)}")
         if not labels_given:
-            raise ValueError(f"Number of classes, {len(chosen)}, does not match size of "
+            raise InputError(f"Number of classes, {len(chosen)}, does not match size of "
                              f"target_names, {len(target_names)}. Try specifying the labels "
                              "parameter")
         cf.warn_outside(message, UserWarning)

@@ -46,6 +46,7 @@ from dartboard._validation import (
     check_zero_division,
     label_array,
 )
+from dartboard.exceptions import InputError
 from dartboard.metrics import _count_formulas as cf
 from dartboard.metrics._count_formulas import UndefinedMetricWarning
 from dartboard.metrics._count_formulas import (
@@ -117,10 +118,10 @@ class ConfusionCounts:
         matrix = np.zeros((k, k), dtype=np.int64) if matrix is None else np.asarray(matrix)
         shape = (k, 2, 2) if samples is not None else (k, k)
         if matrix.shape != shape:
-            raise ValueError(f"matrix must have shape {shape} to match classes; got "
+            raise InputError(f"matrix must have shape {shape} to match classes; got "
                              f"{matrix.shape}")
         if k > 1 and not np.all(classes[1:] > classes[:-1]):
-            raise ValueError("classes must be sorted and distinct")
+            raise InputError("classes must be sorted and distinct")
         self.classes = classes
         self.matrix = matrix
         self.samples = None if samples is None else (np.asarray(samples[0]),
@@ -165,7 +166,7 @@ class ConfusionCounts:
             w = check_sample_weight(sample_weight, pair[0].shape[0], allow_negative=True,
                                     scale_free=scale_free)
             if labels is not None:
-                raise ValueError("labels of multilabel targets select columns: pass them to "
+                raise InputError("labels of multilabel targets select columns: pass them to "
                                  "the metric, not to the state")
             return cls.from_indicators(*pair, w)
         t = label_array(y_true, name=names[0])
@@ -206,10 +207,10 @@ class ConfusionCounts:
 
     def _merge_indicators(self, other: ConfusionCounts) -> ConfusionCounts:
         if not (self.multilabel and other.multilabel):
-            raise ValueError("cannot merge the counts of multilabel-indicator data with those "
+            raise InputError("cannot merge the counts of multilabel-indicator data with those "
                              "of single-label data")
         if self.n_classes != other.n_classes:
-            raise ValueError(f"cannot merge multilabel counts of {self.n_classes} and "
+            raise InputError(f"cannot merge multilabel counts of {self.n_classes} and "
                              f"{other.n_classes} labels")
         triples = np.concatenate([self.patterns[0], other.patterns[0]])
         weights = np.concatenate([self.patterns[1], other.patterns[1]])
@@ -221,7 +222,7 @@ class ConfusionCounts:
     def with_classes(self, labels: ArrayLike | None) -> ConfusionCounts:
         """Return a copy whose classes include ``labels`` (new ones with zero counts)."""
         if self.multilabel:
-            raise ValueError("the labels of multilabel counts are their columns; they cannot "
+            raise InputError("the labels of multilabel counts are their columns; they cannot "
                              "be extended")
         labels = np.asarray(labels)
         if labels.shape[0] and self.classes.shape[0]:
@@ -257,7 +258,7 @@ class ConfusionCounts:
         idx = np.clip(idx, 0, max(self.n_classes - 1, 0))
         bad = self.classes[idx] != labels if self.n_classes else np.ones(labels.shape, bool)
         if np.any(bad):
-            raise ValueError(f"{name} {labels[bad].tolist()!r} not among the classes "
+            raise InputError(f"{name} {labels[bad].tolist()!r} not among the classes "
                              f"{self.classes.tolist()!r}")
         return idx
 
@@ -333,7 +334,7 @@ def _set_counts(y_true: Any, y_pred: Any, sample_weight: Any, labels: Any,
 
 def _all_zero_weights() -> None:
     # a metric of no weighted samples is meaningless; scikit-learn raises too
-    raise ValueError("sample_weight must contain at least one positive weight; got all "
+    raise InputError("sample_weight must contain at least one positive weight; got all "
                      "zeros")
 
 
@@ -352,7 +353,7 @@ def _state_counts(state: ConfusionCounts, average: Any, labels: Any, pos_label: 
     ``average="samples"`` the weights of the per-sample triples (else None)."""
     if average == "samples" and state.multilabel:
         if labels is not None:
-            raise ValueError("average='samples' of multilabel counts takes every label; "
+            raise InputError("average='samples' of multilabel counts takes every label; "
                              "select the columns before counting")
         counts = cf.sample_counts(state.patterns[0], state.n_classes)
         return counts, np.ones(counts["tp"].shape, bool), state.patterns[1]
@@ -446,7 +447,7 @@ def _formula_from(state: ConfusionCounts, name: str, **kwargs: Any) -> float:
     """A whole-matrix count metric (accuracy, MCC, balanced accuracy, kappa)."""
     if state.multilabel:
         if name != "accuracy_score":
-            raise ValueError(f"{name}: multilabel-indicator is not supported")
+            raise InputError(f"{name}: multilabel-indicator is not supported")
         return _subset_accuracy(state, **kwargs)
     m, mask = _stack(state)
     return float(cf.FORMULAS[name](m, mask, state.classes, single=True, **kwargs)[0])
@@ -480,7 +481,7 @@ def _confusion_matrix_from(state: ConfusionCounts, *, labels: Any = None,
                            true_name: str = "y_true") -> np.ndarray:
     check_option(normalize, "normalize", ("true", "pred", "all", None))
     if state.multilabel:
-        raise ValueError("confusion_matrix: multilabel-indicator is not supported; use "
+        raise InputError("confusion_matrix: multilabel-indicator is not supported; use "
                          "multilabel_confusion_matrix")
     if labels is None:
         cm = state.matrix
@@ -490,7 +491,7 @@ def _confusion_matrix_from(state: ConfusionCounts, *, labels: Any = None,
         known = np.isin(labels, state.classes)
         in_true = state.classes[state.matrix.sum(axis=1) > 0]
         if state.n_classes and not np.isin(labels, in_true).any():
-            raise ValueError(f"At least one label specified must be in {true_name}; "
+            raise InputError(f"At least one label specified must be in {true_name}; "
                              f"got labels {labels.tolist()!r}")
         state = state.with_classes(labels[~known]) if (~known).any() else state
         idx = state.index_of(labels)
@@ -534,7 +535,7 @@ def _implementation(metric: str | Callable[..., Any]) -> Callable[..., Any]:
     name = metric if isinstance(metric, str) else getattr(metric, "__name__", "")
     impl = _from_counts(name)
     if impl is None:
-        raise ValueError(f"metric must be one of {_computable()}; got {metric!r}")
+        raise InputError(f"metric must be one of {_computable()}; got {metric!r}")
     return impl
 
 
@@ -611,7 +612,7 @@ def multilabel_confusion_matrix(y_true: ArrayLike, y_pred: ArrayLike, *, sample_
     pair = indicator_pair(y_true, y_pred)
     if samplewise:
         if pair is None:
-            raise ValueError("Samplewise metrics are not available outside of multilabel "
+            raise InputError("Samplewise metrics are not available outside of multilabel "
                              "classification.")
         t, p = pair
         w = check_sample_weight(sample_weight, t.shape[0], allow_negative=True)

@@ -40,6 +40,7 @@ from dartboard._validation import (
     check_option,
     check_zero_division,
 )
+from dartboard.exceptions import InputError, InputTypeError
 
 __all__ = ["UndefinedMetricWarning", "set_metric", "FORMULAS", "warn_outside"]
 
@@ -85,15 +86,15 @@ def check_same_label_type(classes: np.ndarray, labels: np.ndarray, *,
     if classes.size and labels.size and is_str(classes) != is_str(labels):
         kind = "strings" if is_str(labels) else "numbers"
         data = "strings" if is_str(classes) else "numbers"
-        raise ValueError(f"{name} are {kind} but the class labels in the data are {data}")
+        raise InputError(f"{name} are {kind} but the class labels in the data are {data}")
 
 
 def check_beta(beta: Any) -> float:
     """F-beta's beta: a non-negative number (inf allowed: recall)."""
     if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
-        raise TypeError(f"beta must be a non-negative number; got {beta!r}")
+        raise InputTypeError(f"beta must be a non-negative number; got {beta!r}")
     if np.isnan(float(beta)) or float(beta) < 0:
-        raise ValueError(f"beta must be a non-negative number; got {beta!r}")
+        raise InputError(f"beta must be a non-negative number; got {beta!r}")
     return float(beta)
 
 
@@ -118,13 +119,13 @@ def indicator_labels(labels: Any, n_labels: int) -> np.ndarray:
     labels = check_labels_argument(labels)
     if labels.dtype.kind not in "iu" and not (labels.dtype.kind == "f"
                                               and np.all(np.mod(labels, 1) == 0)):
-        raise ValueError(f"labels of multilabel targets are column indices; got "
+        raise InputError(f"labels of multilabel targets are column indices; got "
                          f"{labels.tolist()!r}")
     if labels.max() >= n_labels:
-        raise ValueError(f"All labels must be in [0, n labels) for multilabel targets. Got "
+        raise InputError(f"All labels must be in [0, n labels) for multilabel targets. Got "
                          f"{labels.max()} > {n_labels - 1}")
     if labels.min() < 0:
-        raise ValueError(f"All labels must be in [0, n labels) for multilabel targets. Got "
+        raise InputError(f"All labels must be in [0, n labels) for multilabel targets. Got "
                          f"{labels.min()} < 0")
     return labels.astype(np.intp)
 
@@ -132,7 +133,7 @@ def indicator_labels(labels: Any, n_labels: int) -> np.ndarray:
 def _indicator_selection(n_labels: int, average: str | None, labels: Any) -> tuple[str, Any]:
     check_option(average, "average", AVERAGES)
     if average == "binary":
-        raise ValueError("Target is multilabel-indicator but average='binary'. Please choose "
+        raise InputError("Target is multilabel-indicator but average='binary'. Please choose "
                          "another average setting, one of [None, 'micro', 'macro', "
                          "'weighted', 'samples'].")
     if labels is None:
@@ -145,13 +146,13 @@ def _selection(classes: np.ndarray, average: str | None, labels: Any, pos_label:
                single: bool) -> tuple[str, Any]:
     """Which classes a set-wise metric reports on (scikit-learn's rules)."""
     if average == "samples":
-        raise ValueError("Sample-based precision, recall, fscore is not meaningful outside "
+        raise InputError("Sample-based precision, recall, fscore is not meaningful outside "
                          "multilabel classification. See the accuracy_score instead.")
     check_option(average, "average", AVERAGES)
     if average == "binary":
         k = classes.shape[0]
         if k > 2:
-            raise ValueError(f"Target is multiclass ({k} classes: {classes.tolist()!r}) but "
+            raise InputError(f"Target is multiclass ({k} classes: {classes.tolist()!r}) but "
                              "average='binary'. Please choose another average setting, one "
                              "of [None, 'micro', 'macro', 'weighted'].")
         check_same_label_type(classes, np.asarray([pos_label]), name="pos_label")
@@ -390,7 +391,7 @@ def cohen_kappa(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarray, *, 
         in_y1 = m.sum(axis=-1).reshape(-1, classes.shape[0])[0] > 0 if classes.shape[0] \
             else None
         if single and in_y1 is not None and not np.any(known & in_y1[idx]):
-            raise ValueError(f"At least one label specified must be in y1; got labels "
+            raise InputError(f"At least one label specified must be in y1; got labels "
                              f"{labels.tolist()!r}")
         both = known[:, None] & known[None, :]
         m = np.where(both, m[..., idx[:, None], idx[None, :]], 0.0)

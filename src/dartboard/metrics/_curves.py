@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dartboard._validation import as_float_array, check_bool, check_consistent_length
+from dartboard.exceptions import InputError
 from dartboard.metrics._ranking import (
     _descending_counts,
     binary_positive,
@@ -43,13 +44,13 @@ def auc(x: ArrayLike, y: ArrayLike) -> float:
     y = as_float_array(y, name="y")
     check_consistent_length(("x", x), ("y", y))
     if x.shape[0] < 2:
-        raise ValueError(f"At least 2 points are needed to compute area under curve, but "
+        raise InputError(f"At least 2 points are needed to compute area under curve, but "
                          f"x.shape = {x.shape[0]}")
     dx = np.diff(x)
     direction = 1.0
     if np.any(dx < 0):
         if not np.all(dx <= 0):
-            raise ValueError(f"x is neither increasing nor decreasing : {x}.")
+            raise InputError(f"x is neither increasing nor decreasing : {x}.")
         direction = -1.0
     return float(direction * _trapezoid(y, x))
 
@@ -81,7 +82,7 @@ def det_curve(y_true: ArrayLike, y_score: ArrayLike, pos_label: Any = None, samp
     positive, s, w, _ = binary_positive(y_true, y_score, pos_label, sample_weight,
                                          multiclass_ok=False, refuse_absent=True)
     if not positive.any() or positive.all():
-        raise ValueError("Only one class is present in y_true. Detection error tradeoff "
+        raise InputError("Only one class is present in y_true. Detection error tradeoff "
                          "curve is not defined in that case.")
     scores, pos, neg = group_scores(positive, s, w)
     tps, fps = _descending_counts(pos, neg)

@@ -43,6 +43,7 @@ from dartboard._validation import (
     describe,
     label_array,
 )
+from dartboard.exceptions import InputError
 from dartboard.metrics._classification_losses import _average, _dense, _target_kind
 from dartboard.metrics._confusion import UndefinedMetricWarning
 from dartboard.metrics._probabilistic import _encode_with_labels
@@ -92,25 +93,25 @@ def _top_k_classes(t: np.ndarray, labels: Any, s: np.ndarray
     n_given = enc.n_classes if enc is not None else labels.shape[0]
     if n_given <= 2 and s.ndim == 2:  # binary: one score per sample
         if s.shape[1] != 1:
-            raise ValueError(f"y_true is binary while y_score is 2-D with {s.shape[1]} "
+            raise InputError(f"y_true is binary while y_score is 2-D with {s.shape[1]} "
                              "classes. If y_true does not contain all the labels, labels "
                              "must be provided.")
         s = s[:, 0]
     if n_given > 2 and s.ndim == 1:
-        raise ValueError("y_score must be of shape (n_samples, n_classes) as there are "
+        raise InputError("y_score must be of shape (n_samples, n_classes) as there are "
                          f"{n_given} classes; got shape {s.shape}")
     n_columns = s.shape[1] if s.ndim == 2 else 2
     if enc is not None:
         if enc.n_classes != n_columns:
-            raise ValueError(f"Number of classes in y_true ({enc.n_classes}) not equal to "
+            raise InputError(f"Number of classes in y_true ({enc.n_classes}) not equal to "
                              f"the number of classes in y_score ({n_columns}). You can "
                              "provide a list of all known classes by assigning it to the "
                              "labels parameter.")
         return enc.codes[0], enc.n_classes, s
     if not np.array_equal(np.sort(labels), labels):
-        raise ValueError("Parameter 'labels' must be ordered.")
+        raise InputError("Parameter 'labels' must be ordered.")
     if labels.shape[0] != n_columns:
-        raise ValueError(f"Number of given labels ({labels.shape[0]}) not equal to the "
+        raise InputError(f"Number of given labels ({labels.shape[0]}) not equal to the "
                          f"number of classes in y_score ({n_columns}).")
     classes, codes = _encode_with_labels(t, labels)
     return codes, classes.shape[0], s
@@ -210,7 +211,7 @@ def _numbers(x: Any, name: str) -> np.ndarray:
     try:
         return as_float_array(arr, name=name, ndim=(1, 2))
     except TypeError as error:
-        raise ValueError(str(error)) from None
+        raise InputError(str(error)) from None
 
 
 def _relevance_iv(y_true: Any, y_score: Any, sample_weight: Any, name: str
@@ -219,10 +220,10 @@ def _relevance_iv(y_true: Any, y_score: Any, sample_weight: Any, name: str
     n = check_consistent_length(("y_true", t), ("y_score", s))
     w = check_sample_weight(sample_weight, n, scale_free=True)
     if t.ndim != 2:
-        raise ValueError(f"{name} needs y_true of shape (n_samples, n_labels): one row of "
+        raise InputError(f"{name} needs y_true of shape (n_samples, n_labels): one row of "
                          f"relevance per sample; got shape {t.shape}")
     if s.shape != t.shape:
-        raise ValueError(f"y_true and y_score have different shapes: {t.shape} and "
+        raise InputError(f"y_true and y_score have different shapes: {t.shape} and "
                          f"{s.shape}")
     return t, s, w
 
@@ -296,9 +297,9 @@ def ndcg_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int | None = None, s
     ignore_ties = check_bool(ignore_ties, "ignore_ties")
     t, s, w = _relevance_iv(y_true, y_score, sample_weight, "ndcg_score")
     if t.min() < 0:
-        raise ValueError("ndcg_score should not be used on negative y_true values.")
+        raise InputError("ndcg_score should not be used on negative y_true values.")
     if t.shape[1] <= 1:
-        raise ValueError("Computing NDCG is only meaningful when there is more than 1 "
+        raise InputError("Computing NDCG is only meaningful when there is more than 1 "
                          f"document. Got {t.shape[1]} instead.")
     discount = _discount(t.shape[1], k, 2)
     gain = _dcg(t, s, discount, ignore_ties)
@@ -318,10 +319,10 @@ def _multilabel_iv(y_true: Any, y_score: Any, sample_weight: Any, name: str
     n = check_consistent_length(("y_true", t), ("y_score", s))
     w = check_sample_weight(sample_weight, n, scale_free=True)
     if t.ndim != 2 or (t.shape[1] > 1 and _target_kind(t) != "multilabel-indicator"):
-        raise ValueError(f"{name} needs y_true as a multilabel indicator (a 2-D array of "
+        raise InputError(f"{name} needs y_true as a multilabel indicator (a 2-D array of "
                          f"0/1); got an array of shape {t.shape} and dtype {t.dtype}")
     if t.shape != s.shape:
-        raise ValueError(f"y_true and y_score have different shape: {t.shape} and {s.shape}")
+        raise InputError(f"y_true and y_score have different shape: {t.shape} and {s.shape}")
     return t != 0, s, w
 
 

@@ -36,6 +36,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
+from dartboard.exceptions import InputError, InputTypeError
+
 __all__ = ["MergeableState", "check_same_kind", "resolve_metric"]
 
 
@@ -55,8 +57,8 @@ class MergeableState(Protocol):
 def check_same_kind(state: Any, other: Any) -> None:
     """``TypeError`` unless ``other`` can be merged into ``state`` (the same class)."""
     if not isinstance(other, type(state)):
-        raise TypeError(f"can only merge with a {type(state).__name__}; got "
-                        f"{type(other).__name__}")
+        raise InputTypeError(f"can only merge with a {type(state).__name__}; got "
+                             f"{type(other).__name__}")
 
 
 def resolve_metric(table: Mapping[str, Callable[..., Any]], metric: Any) -> Callable[..., Any]:
@@ -65,4 +67,4 @@ def resolve_metric(table: Mapping[str, Callable[..., Any]], metric: Any) -> Call
     try:
         return table[name]
     except KeyError:
-        raise ValueError(f"metric must be one of {sorted(table)}; got {metric!r}") from None
+        raise InputError(f"metric must be one of {sorted(table)}; got {metric!r}") from None

@@ -35,6 +35,7 @@ from dartboard._validation import (
     label_array,
     to_numpy,
 )
+from dartboard.exceptions import InputError, InputTypeError
 
 __all__ = ["brier_score_loss", "log_loss"]
 
@@ -46,10 +47,10 @@ _SUM_TOLERANCE = 1e-8 + math.sqrt(_EPS)
 def check_range(p: np.ndarray, name: str) -> None:
     hi, lo = p.max(), p.min()
     if hi > 1:
-        raise ValueError(f"{name} contains values greater than 1 (maximum {hi!r}); "
+        raise InputError(f"{name} contains values greater than 1 (maximum {hi!r}); "
                          "probabilities must lie in [0, 1]")
     if lo < 0:
-        raise ValueError(f"{name} contains values less than 0 (minimum {lo!r}); "
+        raise InputError(f"{name} contains values less than 0 (minimum {lo!r}); "
                          "probabilities must lie in [0, 1]")
 
 
@@ -78,7 +79,7 @@ def _encode_with_labels(y_true: Any, labels: Any) -> tuple[np.ndarray, np.ndarra
     if labels is None:
         classes, codes = enc.classes, enc.codes[0]
         if classes.shape[0] == 1:
-            raise ValueError(f"y_true contains only one label ({classes[0]!r}). Please "
+            raise InputError(f"y_true contains only one label ({classes[0]!r}). Please "
                              "provide the list of all expected class labels explicitly "
                              "through the labels argument.")
         return classes, codes
@@ -89,14 +90,14 @@ def _encode_with_labels(y_true: Any, labels: Any) -> tuple[np.ndarray, np.ndarra
                       f"labels={classes.tolist()!r} and ensure that the columns of "
                       "y_proba correspond to this ordering.", UserWarning, stacklevel=4)
     if is_string_labels(enc.classes) != is_string_labels(classes):
-        raise TypeError("labels and y_true must both be strings or both be numbers")
+        raise InputTypeError("labels and y_true must both be strings or both be numbers")
     idx = np.clip(np.searchsorted(classes, enc.classes), 0, classes.shape[0] - 1)
     unknown = classes[idx] != enc.classes
     if unknown.any():
-        raise ValueError(f"y_true contains values {enc.classes[unknown].tolist()!r} not "
+        raise InputError(f"y_true contains values {enc.classes[unknown].tolist()!r} not "
                          f"belonging to the passed labels {labels.tolist()!r}.")
     if classes.shape[0] == 1:
-        raise ValueError(f"The labels array needs to contain at least two labels, got "
+        raise InputError(f"The labels array needs to contain at least two labels, got "
                          f"{classes.tolist()!r}.")
     return classes, idx[enc.codes[0]]
 
@@ -114,7 +115,7 @@ def _multiclass_iv(y_true: Any, p: np.ndarray, tolerance: float, sample_weight: 
     n_columns = 2 if p.ndim == 1 else p.shape[1]
     if n_columns != k:
         where = ("labels" if labels is not None else "y_true")
-        raise ValueError(f"y_proba has {n_columns} probability column(s) but {where} has "
+        raise InputError(f"y_proba has {n_columns} probability column(s) but {where} has "
                          f"{k} classes {classes.tolist()!r}; pass one column per class "
                          "(or a 1-D array of positive-class probabilities for two classes)"
                          + ("" if labels is not None else
@@ -139,14 +140,14 @@ def _indicator_iv(y_true: Any, p: np.ndarray, tolerance: float, sample_weight: A
     assert pair is not None  # the caller saw an indicator
     t = pair[0]
     if t.shape != p.shape:
-        raise ValueError(f"a 2-D y_true must have the shape of y_proba {p.shape}; got "
+        raise InputError(f"a 2-D y_true must have the shape of y_proba {p.shape}; got "
                          f"{t.shape}")
     w = check_sample_weight(sample_weight, t.shape[0], allow_negative=True, scale_free=True)
     check_range(p, "y_proba")
     try:
         check_proba_rows(p, "y_proba", tolerance)
     except ValueError as exc:
-        raise ValueError(f"{exc}; with a 2-D y_true each row of y_proba is one "
+        raise InputError(f"{exc}; with a 2-D y_true each row of y_proba is one "
                          "distribution over its columns. Independent per-label "
                          "probabilities are scored one column at a time (a binary "
                          "metric per label)") from None
@@ -159,14 +160,14 @@ def check_proba_rows(p: np.ndarray, name: str, tolerance: float = _SUM_TOLERANCE
     bad = np.flatnonzero(deviation > tolerance)
     if bad.shape[0]:
         i = int(bad[0])
-        raise ValueError(f"{name} rows must sum to 1; {bad.shape[0]} row(s) do not "
+        raise InputError(f"{name} rows must sum to 1; {bad.shape[0]} row(s) do not "
                          f"(e.g. row {i} sums to {float(p[i].sum())!r})")
 
 
 def _weight_sum(w: np.ndarray) -> float:
     total = float(w.sum(dtype=np.float64))  # an integer sum could wrap around
     if total <= 0:
-        raise ValueError("sample_weight sums to zero; at least one sample needs a "
+        raise InputError("sample_weight sums to zero; at least one sample needs a "
                          "positive weight")
     return total
 
@@ -184,7 +185,7 @@ def _row_sums(p: np.ndarray) -> np.ndarray:
 def _check_base(base: Any) -> float:
     if isinstance(base, bool) or not isinstance(base, numbers.Real) or not float(base) > 0 \
             or base == 1 or not math.isfinite(base):
-        raise ValueError(f"base must be a positive number other than 1 (e, 2 or 10); "
+        raise InputError(f"base must be a positive number other than 1 (e, 2 or 10); "
                          f"got {base!r}")
     return float(base)
 
@@ -240,7 +241,7 @@ def renamed_y_proba(y_pred: ArrayLike, y_proba: ArrayLike | None) -> Any:
     if isinstance(y_pred, str) and y_pred == "deprecated":
         return y_proba
     if y_proba is not None:
-        raise ValueError("Cannot use both `y_pred` and `y_proba`. `y_pred` is "
+        raise InputError("Cannot use both `y_pred` and `y_proba`. `y_pred` is "
                          "deprecated, use `y_proba` instead.")
     warnings.warn("`y_pred` was renamed to `y_proba` in version 1.9 and will be "
                   "removed in 1.11. Use `y_proba` instead.", FutureWarning, stacklevel=3)
@@ -278,7 +279,7 @@ def _indicator_log_loss(y_true: Any, y_proba: Any, sample_weight: Any, labels: A
     losses of each; ``labels`` are then an error, as there.
     """
     if labels is not None:
-        raise ValueError("labels cannot be used with a multilabel-indicator y_true: its "
+        raise InputError("labels cannot be used with a multilabel-indicator y_true: its "
                          "columns are the classes")
     t, p, w = _indicator_iv(y_true, *_proba_array(y_proba), sample_weight)
     clipped = np.clip(p, _EPS, 1.0 - _EPS)
@@ -293,7 +294,7 @@ def _binary_outcome(y_true: np.ndarray, pos_label: Any, refuse_absent: bool = Fa
     ``refuse_absent``: dartboard's rule for a ``pos_label`` that is not a class)."""
     enc = encode_labels(("y_true", y_true))
     if enc.n_classes > 2:
-        raise ValueError(f"y_true has {enc.n_classes} classes but y_proba is 1-D "
+        raise InputError(f"y_true has {enc.n_classes} classes but y_proba is 1-D "
                          "(binary); pass an (n_samples, n_classes) array of probabilities")
     code = positive_index(enc.classes, pos_label, infer="numbers", refuse_absent=refuse_absent)
     return (enc.codes[0] == code).astype(np.float64)
@@ -340,7 +341,7 @@ def brier_terms(y_true: ArrayLike, y_proba: ArrayLike, *, sample_weight: ArrayLi
     models reuse it.
     """
     if not (scale_by_half == "auto" or isinstance(scale_by_half, (bool, np.bool_))):
-        raise ValueError(f"scale_by_half must be 'auto', True or False; got "
+        raise InputError(f"scale_by_half must be 'auto', True or False; got "
                          f"{scale_by_half!r}")
     p, tolerance = _proba_array(y_proba)
     if p.ndim == 1:

@@ -41,6 +41,7 @@ from dartboard._validation import (
     check_sample_weight,
     to_numpy,
 )
+from dartboard.exceptions import InputError
 from dartboard.metrics._confusion import UndefinedMetricWarning
 from dartboard.metrics._mergeable import check_same_kind, resolve_metric
 
@@ -249,7 +250,7 @@ def _pr_curve_from_groups(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
 def _positive_weight(w: np.ndarray | None) -> np.ndarray | None:
     # a metric of no weighted sample is meaningless (scikit-learn raises too)
     if w is not None and w.size and not np.any(w):
-        raise ValueError("sample_weight sums to zero; at least one sample needs a positive "
+        raise InputError("sample_weight sums to zero; at least one sample needs a positive "
                          "weight")
     return w
 
@@ -283,9 +284,9 @@ def binary_positive(y_true: ArrayLike, y_score: ArrayLike, pos_label: Any, sampl
     ``refuse_absent`` as :func:`~dartboard._labels.positive_index`)."""
     enc, s, w = _scores_iv(y_true, y_score, sample_weight, positive_weight=positive_weight)
     if not hasattr(enc, "classes"):
-        raise ValueError("y_true must be 1-D (binary labels) here; got a 2-D array")
+        raise InputError("y_true must be 1-D (binary labels) here; got a 2-D array")
     if enc.n_classes > 2 and not (multiclass_ok and pos_label is not None):
-        raise ValueError(f"y_true has {enc.n_classes} classes; this curve is binary. Pass "
+        raise InputError(f"y_true has {enc.n_classes} classes; this curve is binary. Pass "
                          "pos_label to treat one class as positive and the rest as "
                          "negative")
     label = positive_label(enc.classes, pos_label)
@@ -338,10 +339,10 @@ class ScoreState:
         self.pos = np.zeros(m, np.int64) if pos is None else np.asarray(pos)
         self.neg = np.zeros(m, np.int64) if neg is None else np.asarray(neg)
         if self.pos.shape != (m,) or self.neg.shape != (m,):
-            raise ValueError(f"pos and neg must have shape ({m},) to match scores; got "
+            raise InputError(f"pos and neg must have shape ({m},) to match scores; got "
                              f"{self.pos.shape} and {self.neg.shape}")
         if m > 1 and not np.all(self.scores[1:] > self.scores[:-1]):
-            raise ValueError("scores must be strictly increasing (sorted and distinct)")
+            raise InputError("scores must be strictly increasing (sorted and distinct)")
         self.pos_label = pos_label
 
     @classmethod
@@ -370,7 +371,7 @@ class ScoreState:
         """Return the state of both batches: the union of the two score maps."""
         check_same_kind(self, other)
         if not same_label(other.pos_label, self.pos_label):
-            raise ValueError(f"cannot merge states with different pos_label "
+            raise InputError(f"cannot merge states with different pos_label "
                              f"({self.pos_label!r} and {other.pos_label!r})")
         scores, pos, neg = _union(self.scores, self.pos, self.neg,
                                   other.scores, other.pos, other.neg)
@@ -419,7 +420,7 @@ def _check_max_fpr(max_fpr: Any) -> float | None:
         return None
     if isinstance(max_fpr, bool) or not isinstance(max_fpr, (int, float, np.number)) \
             or not 0 < max_fpr <= 1:
-        raise ValueError(f"Expected max_fpr in range (0, 1], got: {max_fpr!r}")
+        raise InputError(f"Expected max_fpr in range (0, 1], got: {max_fpr!r}")
     return float(max_fpr)
 
 
@@ -595,7 +596,7 @@ def _average_columns(binary: Callable[[np.ndarray, np.ndarray, np.ndarray | None
     """scikit-learn's ``_average_binary_score`` over the columns of a 0/1 matrix."""
     if average == "samples":
         if rowwise is None:
-            raise ValueError("average='samples' is not available here (nor with max_fpr); "
+            raise InputError("average='samples' is not available here (nor with max_fpr); "
                              "use 'micro', 'macro', 'weighted' or None")
         return float(np.average(rowwise(onehot, s), weights=w))
     if average == "micro":
@@ -619,10 +620,10 @@ def _average_columns(binary: Callable[[np.ndarray, np.ndarray, np.ndarray | None
 def _multilabel_iv(t: np.ndarray, s: np.ndarray, sample_weight: Any
                    ) -> tuple[np.ndarray, np.ndarray | None]:
     if s.ndim != 2 or s.shape != t.shape:
-        raise ValueError(f"y_score must have the shape of the 2-D (multilabel) y_true "
+        raise InputError(f"y_score must have the shape of the 2-D (multilabel) y_true "
                          f"{t.shape}; got {s.shape}")
     if t.dtype.kind not in "biuf" or not np.isin(t, (0, 1)).all():
-        raise ValueError("a 2-D y_true must be a multilabel indicator matrix of 0 and 1")
+        raise InputError("a 2-D y_true must be a multilabel indicator matrix of 0 and 1")
     w = _positive_weight(check_sample_weight(sample_weight, t.shape[0],
                                               allow_negative=True, scale_free=True))
     return t.astype(bool), w
@@ -648,17 +649,17 @@ def _binary_pr_auc(positive: np.ndarray, s: np.ndarray, w: np.ndarray | None) ->
 def _multiclass_auc(enc: Any, s: np.ndarray, w: np.ndarray | None, labels: Any,
                     multi_class: str, average: str | None) -> Any:
     if s.ndim != 2:
-        raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, since "
+        raise InputError("`y_score` needs to be of shape `(n_samples, n_classes)`, since "
                          "`y_true` contains multiple classes. Got "
                          f"`y_score.shape={s.shape}`.")
     if not np.allclose(1, s.sum(axis=1)):
-        raise ValueError("Target scores need to be probabilities for multiclass roc_auc, "
+        raise InputError("Target scores need to be probabilities for multiclass roc_auc, "
                          "i.e. they should sum up to 1.0 over classes")
     options: tuple[str | None, ...] = ("macro", "weighted", None)
     if multi_class == "ovr":
         options = ("micro",) + options
     if average not in options:
-        raise ValueError(f"average must be one of {options} for multiclass problems")
+        raise InputError(f"average must be one of {options} for multiclass problems")
     if average is None and multi_class == "ovo":
         raise NotImplementedError("average=None is not implemented for multi_class='ovo'.")
     classes, codes = enc.classes, enc.codes[0]
@@ -666,23 +667,23 @@ def _multiclass_auc(enc: Any, s: np.ndarray, w: np.ndarray | None, labels: Any,
         labels = np.asarray(to_numpy(labels, name="labels")).ravel()
         uniq = np.unique(labels)
         if uniq.shape[0] != labels.shape[0]:
-            raise ValueError("Parameter 'labels' must be unique")
+            raise InputError("Parameter 'labels' must be unique")
         if not np.array_equal(uniq, labels):
-            raise ValueError("Parameter 'labels' must be ordered")
+            raise InputError("Parameter 'labels' must be ordered")
         if labels.shape[0] != s.shape[1]:
-            raise ValueError(f"Number of given labels, {labels.shape[0]}, not equal to the "
+            raise InputError(f"Number of given labels, {labels.shape[0]}, not equal to the "
                              f"number of columns in 'y_score', {s.shape[1]}")
         if not np.isin(classes, labels).all():
-            raise ValueError("'y_true' contains labels not in parameter 'labels'")
+            raise InputError("'y_true' contains labels not in parameter 'labels'")
         codes = np.searchsorted(labels, classes)[codes]
         classes = labels
     elif classes.shape[0] != s.shape[1]:
-        raise ValueError(f"Number of classes in y_true ({classes.shape[0]}) not equal to "
+        raise InputError(f"Number of classes in y_true ({classes.shape[0]}) not equal to "
                          f"the number of columns in 'y_score' ({s.shape[1]})")
     auc = _binary_auc(None)
     if multi_class == "ovo":
         if w is not None:
-            raise ValueError("sample_weight is not supported for multiclass one-vs-one ROC "
+            raise InputError("sample_weight is not supported for multiclass one-vs-one ROC "
                              "AUC, 'sample_weight' must be None in this case.")
         # Hand & Till (2001): mean over class pairs of the two one-vs-one AUCs
         present = np.flatnonzero(np.bincount(codes, minlength=classes.shape[0]))
@@ -743,14 +744,14 @@ def roc_auc_score(y_true: ArrayLike, y_score: ArrayLike, *, average: Average | N
         return _average_columns(_binary_auc(max_fpr), onehot, s, w, average, rowwise)
     if enc.n_classes > 2 or (s.ndim == 2 and s.shape[1] > 2):
         if max_fpr is not None and max_fpr != 1.0:
-            raise ValueError("Partial AUC computation not available in multiclass setting, "
+            raise InputError("Partial AUC computation not available in multiclass setting, "
                              f"'max_fpr' must be set to `None`, received `max_fpr={max_fpr}` "
                              "instead")
         if multi_class == "raise":
-            raise ValueError("multi_class must be in ('ovo', 'ovr')")
+            raise InputError("multi_class must be in ('ovo', 'ovr')")
         return _multiclass_auc(enc, s, w, labels, multi_class, average)
     if s.ndim == 2:
-        raise ValueError(f"y_score must be 1-D for binary y_true (the score of the positive "
+        raise InputError(f"y_score must be 1-D for binary y_true (the score of the positive "
                          f"class, e.g. y_proba[:, 1]); got shape {s.shape}")
     # sklearn binarizes sorted classes: the greater label is positive, whatever it is
     return _binary_auc(max_fpr)(enc.codes[0] == positive_index(enc.classes, infer="greater"),
@@ -764,23 +765,23 @@ def _precision_score_iv(y_true: Any, y_score: Any, pos_label: Any, sample_weight
     enc, s, w = _scores_iv(y_true, y_score, sample_weight, score_ndim=(1, 2))
     if not hasattr(enc, "classes"):
         if pos_label != 1:
-            raise ValueError("Parameter pos_label is fixed to 1 for multilabel-indicator "
+            raise InputError("Parameter pos_label is fixed to 1 for multilabel-indicator "
                              "y_true. Do not set pos_label or set pos_label to 1.")
         onehot, w = _multilabel_iv(enc, s, sample_weight)
         return _average_columns(binary, onehot, s, w, average, rowwise)
     if enc.n_classes > 2:
         if pos_label != 1:
-            raise ValueError("Parameter pos_label is fixed to 1 for multiclass y_true. Do "
+            raise InputError("Parameter pos_label is fixed to 1 for multiclass y_true. Do "
                              "not set pos_label or set pos_label to 1.")
         if s.shape != (enc.codes[0].shape[0], enc.n_classes):
-            raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, "
+            raise InputError("`y_score` needs to be of shape `(n_samples, n_classes)`, "
                              "since `y_true` contains multiple classes. Got "
                              f"`y_score.shape={s.shape}`.")
         onehot = np.zeros(s.shape, dtype=bool)
         onehot[np.arange(s.shape[0]), enc.codes[0]] = True
         return _average_columns(binary, onehot, s, w, average, rowwise)
     if s.ndim == 2:
-        raise ValueError(f"y_score must be 1-D for binary y_true; got shape {s.shape}")
+        raise InputError(f"y_score must be 1-D for binary y_true; got shape {s.shape}")
     code = positive_index(enc.classes, pos_label, refuse_absent=True)
     return binary(enc.codes[0] == code, s, w)
 

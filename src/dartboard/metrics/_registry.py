@@ -23,13 +23,17 @@ Examples
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import functools
 import importlib
+import re
 from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any, get_args
 
 from dartboard._typing import RegistryTask
+from dartboard.exceptions import InputError, InputTypeError
 
 __all__ = ["FAMILIES", "INPUTS", "KINDS", "TASKS", "MetricSpec", "ResolvedMetric", "get_spec",
            "resolve_metric", "spec_for", "specs"]
@@ -119,6 +123,10 @@ class MetricSpec:
         near 0) can have all bootstrap replicates on one side of it, and the
         percentile and basic intervals then exclude it. (Its ``bin-pivot`` interval
         is not widened: it corrects the bias and may lie below the estimate.)
+    needs : dict
+        Keywords the metric cannot go without (``fbeta_score``'s ``beta``, a fixed
+        point's target), each with a customary value for examples and the common
+        tests; a caller names them (``"fbeta_score(beta=2)"``).
     unit : str
         What the value is measured in, so that a figure never puts metrics of
         different units on one axis: ``"none"`` (a proportion, a score, a
@@ -149,6 +157,7 @@ class MetricSpec:
     asymptotic: tuple[str, ...] = ()
     covers_estimate: bool = False
     unit: str = "none"
+    needs: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     @property
     def function(self) -> Callable[..., Any]:
@@ -219,6 +228,7 @@ _CUR = "dartboard.metrics._curves"
 _REG_LOSS = "dartboard.metrics._regression_losses"
 _D2P = "dartboard.metrics._d2_probabilities"
 _CAL = "dartboard.metrics._calibration"
+_OP = "dartboard.metrics._operating_points"
 
 _BOTH = ("binary", "multiclass")
 _MACRO = {"average": "macro"}
@@ -279,7 +289,7 @@ _SPECS: tuple[MetricSpec, ...] = (
     # asked for by name (metrics=[...]); not among the binary defaults
     _count("negative_predictive_value", proportion=("tn", ("tn", "fn"))),
     _count("f1_score", tasks=_BOTH),
-    _count("fbeta_score"),  # needs beta: no default task
+    _count("fbeta_score", needs={"beta": 2.0}),  # needs beta: no default task
     _count("matthews_corrcoef", averaged=False, tasks=_BOTH, bounds=_SIGNED),
     _count("cohen_kappa_score", averaged=False, tasks=("multiclass",), bounds=_SIGNED),
     _count("false_positive_rate", proportion=("fp", ("fp", "tn")), tasks=("binary",),
@@ -316,6 +326,13 @@ _SPECS: tuple[MetricSpec, ...] = (
     MetricSpec("pr_auc_score", _RANK, "ranking", "scores", family="scores", pos_label=True,
                average=True, tasks=("binary",), bounds=_UNIT,
                asymptotic=_PR_METHODS, auto_interval=_PR_AUTO),
+    # a point of the ROC curve (pROC's coords); percentile bootstrap, as pROC's ci.coords
+    MetricSpec("sensitivity_at_specificity", _OP, "ranking", "scores", family="scores",
+               pos_label=True, default_interval="percentile", bounds=_UNIT,
+               needs={"specificity": 0.9}),
+    MetricSpec("specificity_at_sensitivity", _OP, "ranking", "scores", family="scores",
+               pos_label=True, default_interval="percentile", bounds=_UNIT,
+               needs={"sensitivity": 0.9}),
     MetricSpec("roc_curve", _RANK, "curve", "scores", scalar=False, pos_label=True,
                default_interval=None),
     MetricSpec("precision_recall_curve", _RANK, "curve", "scores", scalar=False,
@@ -394,7 +411,7 @@ def get_spec(name: str) -> MetricSpec:
     try:
         return _BY_NAME[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown metric {name!r}; dartboard's metrics are "
+        raise InputError(f"unknown metric {name!r}; dartboard's metrics are "
                          f"{', '.join(sorted(_BY_NAME))}") from None
 
 
@@ -481,12 +498,16 @@ def resolve_metric(metric: Any, *, argument: str = "metric") -> ResolvedMetric:
     if isinstance(metric, str):
         found = _aliases().get(metric)
         if found is None:
-            raise ValueError(_unknown(metric, argument))
+            return _with_keywords(metric, argument)
         spec, kw = found
         label = metric if kw else _short(spec)
         return ResolvedMetric(spec, spec.function, dict(kw), label)
+    if isinstance(metric, functools.partial) and not metric.args:
+        inner = resolve_metric(metric.func, argument=argument)
+        if inner.spec is not None:  # a dartboard metric with keywords bound
+            return _bound(inner, metric.keywords)
     if not callable(metric):
-        raise TypeError(f"{argument} must be a metric name or a callable "
+        raise InputTypeError(f"{argument} must be a metric name or a callable "
                         f"f(y_true, y_other, **kwargs) -> float; got "
                         f"{type(metric).__name__} ({metric!r:.40})")
     found_spec = spec_for(metric)
@@ -497,6 +518,31 @@ def resolve_metric(metric: Any, *, argument: str = "metric") -> ResolvedMetric:
         return ResolvedMetric(found_spec, found_spec.function, {}, _short(found_spec))
     name = getattr(metric, "__name__", None) or type(metric).__name__
     return ResolvedMetric(None, metric, {}, name)
+
+
+def _bound(inner: ResolvedMetric, keywords: dict[str, Any]) -> ResolvedMetric:
+    """A metric with keywords bound, labelled as a call (``f1(beta=2)``), which names it
+    back: the engines keep its family (its fast intervals, gaps and streaming)."""
+    kw = {**inner.kwargs, **keywords}
+    args = ", ".join(f"{k}={v!r}" for k, v in keywords.items())
+    return ResolvedMetric(inner.spec, inner.function, kw, f"{inner.label}({args})")
+
+
+def _with_keywords(name: str, argument: str) -> ResolvedMetric:
+    """A name with literal keywords, ``"sensitivity_at_specificity(specificity=0.9)"``."""
+    match = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*\((.*)\)\s*", name, flags=re.DOTALL)
+    if match is None or match.group(1) not in _aliases():
+        raise InputError(_unknown(name, argument))
+    refused = InputError(f"{argument}: {name!r} is not a metric name with keywords as "
+                         "name(keyword=value, ...), the values literals")
+    try:
+        call = ast.parse(f"f({match.group(2)})", mode="eval").body
+        keywords = {k.arg: ast.literal_eval(k.value) for k in getattr(call, "keywords", ())}
+    except (SyntaxError, ValueError):
+        raise refused from None
+    if not isinstance(call, ast.Call) or call.args or None in keywords:
+        raise refused
+    return _bound(resolve_metric(match.group(1), argument=argument), keywords)
 
 
 def _unknown(name: str, argument: str) -> str:

@@ -37,6 +37,7 @@ from dartboard._validation import (
     check_sample_weight,
     describe,
 )
+from dartboard.exceptions import InputError, InputTypeError
 from dartboard.metrics._confusion import UndefinedMetricWarning
 from dartboard.metrics._mergeable import check_same_kind, resolve_metric
 
@@ -91,7 +92,7 @@ def _regression_iv(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: An
     k_true = 1 if t.ndim == 1 else t.shape[1]
     k_pred = 1 if p.ndim == 1 else p.shape[1]
     if k_true != k_pred:
-        raise ValueError(f"y_true and y_pred have different numbers of outputs "
+        raise InputError(f"y_true and y_pred have different numbers of outputs "
                          f"({k_true} != {k_pred}); shapes {t.shape} and {p.shape}")
     w = check_sample_weight(sample_weight, n, allow_negative=allow_negative,
                             scale_free=scale_free)
@@ -101,15 +102,15 @@ def _regression_iv(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: An
         _check_weight_sum({"weight": 0.0})
     if isinstance(multioutput, str):
         if multioutput not in _MULTIOUTPUT:
-            raise ValueError(f"multioutput must be one of {list(_MULTIOUTPUT)!r} or an "
+            raise InputError(f"multioutput must be one of {list(_MULTIOUTPUT)!r} or an "
                              f"array of output weights; got {multioutput!r}")
     elif multioutput is not None:
         multioutput = as_float_array(multioutput, name="multioutput")
         if k_true == 1:
-            raise ValueError("multioutput weights are useful only with several outputs; "
+            raise InputError("multioutput weights are useful only with several outputs; "
                              "y_true has one")
         if multioutput.shape[0] != k_true:
-            raise ValueError(f"multioutput must have one weight per output ({k_true}); got "
+            raise InputError(f"multioutput must have one weight per output ({k_true}); got "
                              f"{multioutput.shape[0]}")
     return t, p, w, multioutput
 
@@ -297,7 +298,7 @@ def _aggregate(values: np.ndarray, multioutput: Any) -> Any:
 
 def _check_weight_sum(r: dict[str, float]) -> float:
     if r["weight"] == 0:
-        raise ValueError("sample_weight sums to zero; at least one sample needs a "
+        raise InputError("sample_weight sums to zero; at least one sample needs a "
                          "positive weight")
     return r["weight"]
 
@@ -392,7 +393,7 @@ def _scaled_parts(t: np.ndarray, p: np.ndarray, w: np.ndarray | None, need: froz
     numerator = np.concatenate([n for n, _ in scaled])
     denominator = np.concatenate([d for _, d in scaled])
     if not np.all(np.isfinite(np.concatenate([numerator, denominator]))):
-        raise ValueError(f"{name} cannot be computed in float64: its sums of squares "
+        raise InputError(f"{name} cannot be computed in float64: its sums of squares "
                          "overflow even after rescaling each output")
     if isinstance(multioutput, str) and multioutput == "variance_weighted":
         relative = np.ldexp(denominator, 2 * (np.array(exponents) - max(exponents)))
@@ -451,7 +452,7 @@ class RegressionMoments:
     def __init__(self, **fields: float) -> None:
         unknown = set(fields) - set(self._FIELDS)
         if unknown:
-            raise TypeError(f"unknown RegressionMoments field(s): {sorted(unknown)}")
+            raise InputTypeError(f"unknown RegressionMoments field(s): {sorted(unknown)}")
         for name in self._FIELDS:
             setattr(self, name, float(fields.get(name, 0.0)))
 
@@ -468,7 +469,7 @@ class RegressionMoments:
                                     positive_weight=False, allow_negative=False,
                                     scale_free=False)
         if t.ndim != 1:
-            raise ValueError(f"RegressionMoments holds 1-D targets; got y_true of shape "
+            raise InputError(f"RegressionMoments holds 1-D targets; got y_true of shape "
                              f"{t.shape} (keep one state per output)")
         r = _per_output(t, p, w, _ALL)[0]
         return cls(n=r["n"], weight=r["weight"], mean_true=r["mean_true"],
@@ -515,7 +516,7 @@ class RegressionMoments:
         """
         impl = resolve_metric(_FROM_MOMENTS, metric)
         if self.n == 0:
-            raise ValueError("RegressionMoments is empty; update it with data first")
+            raise InputError("RegressionMoments is empty; update it with data first")
         return impl(self._sums(), **kwargs)
 
     def error_bound(self, metric: str | Callable[..., Any]) -> float:
@@ -569,7 +570,7 @@ def _simple(name: str, need: str, formula: Callable[[dict[str, float]], float],
             transform: Callable[[np.ndarray], np.ndarray] | None = None) -> Any:
     t, p, w, multioutput = _regression_iv(y_true, y_pred, sample_weight, multioutput)
     if isinstance(multioutput, str) and multioutput == "variance_weighted":
-        raise ValueError(f"multioutput='variance_weighted' is not available for {name}; "
+        raise InputError(f"multioutput='variance_weighted' is not available for {name}; "
                          "use 'raw_values', 'uniform_average' or an array of weights")
     values = np.array([formula(r) for r in _per_output(t, p, w, frozenset({need}))])
     if transform is not None:
@@ -656,7 +657,7 @@ def weighted_mean_absolute_percentage_error(y_true: ArrayLike, y_pred: ArrayLike
     """
     t, p, w, multioutput = _regression_iv(y_true, y_pred, sample_weight, multioutput)
     if isinstance(multioutput, str) and multioutput == "variance_weighted":
-        raise ValueError("multioutput='variance_weighted' is not available for "
+        raise InputError("multioutput='variance_weighted' is not available for "
                          "weighted_mean_absolute_percentage_error")
     values = np.array([_wmape(r) for r in _per_output(t, p, w, frozenset({"sae", "sat"}))])
     return _aggregate(values, multioutput)
@@ -674,7 +675,7 @@ def max_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """
     t, p, _, _ = _regression_iv(y_true, y_pred, None, "uniform_average")
     if t.ndim != 1:
-        raise ValueError(f"max_error does not support multioutput targets; got y_true of "
+        raise InputError(f"max_error does not support multioutput targets; got y_true of "
                          f"shape {t.shape}")
     return _per_output(t, p, None, frozenset({"max"}))[0]["max"]
 
@@ -779,7 +780,7 @@ def _median_metric(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: An
                    per_column: Callable[[np.ndarray, np.ndarray | None], float]) -> Any:
     t, p, w, multioutput = _regression_iv(y_true, y_pred, sample_weight, multioutput)
     if isinstance(multioutput, str) and multioutput == "variance_weighted":
-        raise ValueError("multioutput='variance_weighted' is only available for r2_score "
+        raise InputError("multioutput='variance_weighted' is only available for r2_score "
                          "and explained_variance_score")
     e = t - p
     if not np.isfinite(e.sum()):
@@ -861,7 +862,7 @@ class ErrorDistribution(Result):
         """Quantiles of the errors, linear interpolation (``np.quantile``'s default)."""
         q = np.asarray(q, dtype=np.float64)
         if np.any(~np.isfinite(q)) or np.any((q < 0) | (q > 1)):
-            raise ValueError(f"q must lie in [0, 1]; got {q.tolist()!r}")
+            raise InputError(f"q must lie in [0, 1]; got {q.tolist()!r}")
         h = (self.n - 1) * q
         lo = np.floor(h).astype(np.intp)
         hi = np.minimum(lo + 1, self.n - 1)
@@ -873,7 +874,7 @@ class ErrorDistribution(Result):
         """Fraction of errors with ``|e| <= t``; scalar or array of tolerances."""
         t = np.asarray(t, dtype=np.float64)
         if np.any(~(t >= 0)):
-            raise ValueError(f"t must be non-negative; got {t.tolist()!r}")
+            raise InputError(f"t must be non-negative; got {t.tolist()!r}")
         inside = (np.searchsorted(self.errors, t, side="right")
                   - np.searchsorted(self.errors, -t, side="left"))
         values = inside / self.n
@@ -890,16 +891,16 @@ class ErrorDistribution(Result):
         positive number used as is."""
         if isinstance(method, numbers.Real) and not isinstance(method, bool):
             if not float(method) > 0:
-                raise ValueError(f"bandwidth must be positive; got {method!r}")
+                raise InputError(f"bandwidth must be positive; got {method!r}")
             return float(method)
         if method not in ("scott", "silverman"):
-            raise ValueError(f"bandwidth must be 'scott', 'silverman' or a positive "
+            raise InputError(f"bandwidth must be 'scott', 'silverman' or a positive "
                              f"number; got {method!r}")
         if self.n < 2:
-            raise ValueError("a KDE needs at least two errors")
+            raise InputError("a KDE needs at least two errors")
         std = float(np.std(self.errors, ddof=1))
         if std == 0:
-            raise ValueError("all errors are equal: the KDE bandwidth would be 0; pass "
+            raise InputError("all errors are equal: the KDE bandwidth would be 0; pass "
                              "bandwidth=<positive number>")
         factor = self.n ** -0.2 if method == "scott" else (0.75 * self.n) ** -0.2
         return std * factor
@@ -919,7 +920,7 @@ class ErrorDistribution(Result):
         lo, hi = float(self.errors[0]), float(self.errors[-1])
         if isinstance(grid, numbers.Integral) and not isinstance(grid, bool):
             if grid < 2:
-                raise ValueError(f"grid must be at least 2 points; got {grid}")
+                raise InputError(f"grid must be at least 2 points; got {grid}")
             x = np.linspace(lo - 3 * h, hi + 3 * h, int(grid))
         else:
             x = as_float_array(grid, name="grid")
@@ -968,7 +969,7 @@ def error_distribution(y_true: ArrayLike, y_pred: ArrayLike) -> ErrorDistributio
     """
     t, p, _, _ = _regression_iv(y_true, y_pred, None, "uniform_average")
     if t.ndim != 1:
-        raise ValueError(f"error_distribution needs 1-D targets; got y_true of shape "
+        raise InputError(f"error_distribution needs 1-D targets; got y_true of shape "
                          f"{t.shape} ({describe(y_true)})")
     e = np.subtract(t, p)
     if not np.isfinite(e.sum()):

@@ -39,6 +39,7 @@ from dartboard._validation import (
     InvalidParameterError,
     describe,
 )
+from dartboard.exceptions import InputError
 from dartboard.metrics._confusion import UndefinedMetricWarning
 from dartboard.metrics._regression import (
     _BLOCK,
@@ -194,13 +195,13 @@ def _checked_terms(t: np.ndarray, p: np.ndarray, term: Term,
 
 def _no_variance_weighted(name: str, multioutput: Any) -> None:
     if isinstance(multioutput, str) and multioutput == "variance_weighted":
-        raise ValueError(f"multioutput='variance_weighted' is not available for {name}; "
+        raise InputError(f"multioutput='variance_weighted' is not available for {name}; "
                          "use 'raw_values', 'uniform_average' or an array of weights")
 
 
 def _one_output(name: str, t: np.ndarray) -> None:
     if t.ndim != 1:
-        raise ValueError(f"Multioutput not supported in {name}; got y_true of shape "
+        raise InputError(f"Multioutput not supported in {name}; got y_true of shape "
                          f"{t.shape}")
 
 
@@ -225,7 +226,7 @@ def _log_domain_of(title: str) -> Callable[[float, float], None]:
         if low_t <= -1 or low_p <= -1:
             # scikit-learn's sentence first: its tests (and users' scorer error
             # dicts) look for it verbatim
-            raise ValueError(f"{title} cannot be used when targets contain values less "
+            raise InputError(f"{title} cannot be used when targets contain values less "
                              f"than or equal to -1. The minimum of y_true is {low_t!r}, "
                              f"of y_pred {low_p!r}.")
     return check
@@ -239,12 +240,12 @@ def _tweedie_domain(power: float) -> Callable[[float, float], None]:
     def check(low_t: float, low_p: float) -> None:
         message = f"Mean Tweedie deviance error with power={power:g} can only be used on "
         if power < 0 and low_p <= 0:
-            raise ValueError(message + f"strictly positive y_pred (minimum {low_p!r})")
+            raise InputError(message + f"strictly positive y_pred (minimum {low_p!r})")
         if 1 <= power < 2 and (low_t < 0 or low_p <= 0):
-            raise ValueError(message + "non-negative y_true and strictly positive y_pred "
+            raise InputError(message + "non-negative y_true and strictly positive y_pred "
                              f"(minima {low_t!r} and {low_p!r})")
         if power >= 2 and (low_t <= 0 or low_p <= 0):
-            raise ValueError(message + "strictly positive y_true and y_pred (minima "
+            raise InputError(message + "strictly positive y_true and y_pred (minima "
                              f"{low_t!r} and {low_p!r})")
     return check
 

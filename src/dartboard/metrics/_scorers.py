@@ -34,6 +34,7 @@ from typing import Any
 from numpy.typing import ArrayLike
 
 from dartboard._validation import describe
+from dartboard.exceptions import InputError, InputTypeError
 from dartboard.metrics._classification_losses import class_likelihood_ratios
 from dartboard.metrics._registry import MetricSpec, get_spec, spec_for
 
@@ -109,13 +110,13 @@ def get_scorer(scoring: Any) -> Any:
     if not isinstance(scoring, str):
         if scoring is None or callable(scoring):
             return scoring
-        raise TypeError(f"scoring must be a scorer name, a callable or None; got "
-                        f"{describe(scoring)}")
+        raise InputTypeError(f"scoring must be a scorer name, a callable or None; got "
+                             f"{describe(scoring)}")
     import copy
 
     scorers = _scorers()
     if scoring not in scorers:
-        raise ValueError(f"{scoring!r} is not a valid scoring value. Use "
+        raise InputError(f"{scoring!r} is not a valid scoring value. Use "
                          "dartboard.metrics.get_scorer_names() to get valid options.")
     return copy.deepcopy(scorers[scoring])
 
@@ -210,7 +211,7 @@ def scoring_facts(scoring: Any) -> ScoringFacts:
         try:
             spec = get_spec(scoring)
         except ValueError:
-            raise ValueError(f"scoring={scoring!r} is neither a scorer name "
+            raise InputError(f"scoring={scoring!r} is neither a scorer name "
                              "(dartboard.metrics.get_scorer_names()) nor a dartboard metric "
                              "name") from None
         return ScoringFacts(scoring, spec, {}, _RESPONSE[spec.input], 1)
@@ -225,5 +226,5 @@ def scoring_facts(scoring: Any) -> ScoringFacts:
         found = _metric_spec(scoring)
         name = getattr(scoring, "__name__", type(scoring).__name__)
         return ScoringFacts(name, found, {}, _RESPONSE[found.input] if found else "predict", 1)
-    raise TypeError(f"scoring must be a scorer name, a metric name, a scorer or a metric "
+    raise InputTypeError(f"scoring must be a scorer name, a metric name, a scorer or a metric "
                     f"function; got {describe(scoring)}")

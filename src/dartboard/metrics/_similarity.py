@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dartboard._validation import as_float_array, check_option
+from dartboard.exceptions import InputError
 
 __all__ = ["cosine_similarity"]
 
@@ -24,8 +25,8 @@ def _check_nonzero(norms_sq: np.ndarray, name: str) -> None:
     zero = np.flatnonzero(norms_sq == 0)
     if zero.shape[0]:
         if norms_sq.ndim == 0:
-            raise ValueError(f"{name} is a zero vector; the cosine similarity is undefined")
-        raise ValueError(f"{name} has {zero.shape[0]} zero vector(s) (first at row "
+            raise InputError(f"{name} is a zero vector; the cosine similarity is undefined")
+        raise InputError(f"{name} has {zero.shape[0]} zero vector(s) (first at row "
                          f"{int(zero[0])}); the cosine similarity is undefined for them")
 
 
@@ -76,7 +77,7 @@ def cosine_similarity(a: ArrayLike, b: ArrayLike, *, reduction: str = "none") ->
     x = as_float_array(a, name="a", ndim=(1, 2))
     y = as_float_array(b, name="b", ndim=(1, 2))
     if x.shape != y.shape:
-        raise ValueError(f"a and b must have the same shape (paired vectors); got "
+        raise InputError(f"a and b must have the same shape (paired vectors); got "
                          f"{x.shape} and {y.shape}")
     x, y = _scaled(x, "a"), _scaled(y, "b")
     if x.ndim == 1:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dartboard.exceptions import InputError
 from dartboard.metrics._mergeable import check_same_kind, resolve_metric
 
 __all__ = ["BinnedScoreState", "QuantileSketch"]
@@ -90,7 +91,7 @@ class BinnedScoreState:
 
     def __init__(self, n_bins: int, low: float, high: float) -> None:
         if not (math.isfinite(low) and math.isfinite(high)) or not low < high:
-            raise ValueError(f"the score range must be finite with low < high; got "
+            raise InputError(f"the score range must be finite with low < high; got "
                              f"[{low}, {high}]")
         self.n_bins = int(n_bins)
         self.low = float(low)
@@ -144,7 +145,7 @@ class BinnedScoreState:
         """Return a new state with the weights of both (same bins required)."""
         check_same_kind(self, other)
         if (other.n_bins, other.low, other.high) != (self.n_bins, self.low, self.high):
-            raise ValueError("cannot merge binned score states with different bins: "
+            raise InputError("cannot merge binned score states with different bins: "
                              f"{self.n_bins} on [{self.low}, {self.high}] and "
                              f"{other.n_bins} on [{other.low}, {other.high}]")
         out = BinnedScoreState(self.n_bins, self.low, self.high)
@@ -213,7 +214,7 @@ class BinnedScoreState:
         """
         totals = self._totals(metric)
         if metric not in ("roc_auc_score", "average_precision_score"):
-            raise ValueError("the binned score state computes 'roc_auc_score' and "
+            raise InputError("the binned score state computes 'roc_auc_score' and "
                              f"'average_precision_score'; got {metric!r}")
         if totals is None and metric == "average_precision_score":
             return _undefined(metric, "no positive samples", 0.0)
@@ -240,7 +241,7 @@ class BinnedScoreState:
             binned, upper, lower = self._ap_parts(pos, neg)
             gap = np.maximum(np.maximum(upper - binned, binned - lower), 0.0)
             return float(np.dot(gap, mixed[::-1]) / p)
-        raise ValueError("the binned score state bounds 'roc_auc_score' and "
+        raise InputError("the binned score state bounds 'roc_auc_score' and "
                          f"'average_precision_score'; got {metric!r}")
 
     def __eq__(self, other: object) -> bool:
@@ -299,7 +300,7 @@ class QuantileSketch:
     def __init__(self, relative_accuracy: float = 1e-3) -> None:
         alpha = float(relative_accuracy)
         if not 0.0 < alpha < 0.5:
-            raise ValueError(f"relative_accuracy must be in (0, 0.5); got {relative_accuracy!r}")
+            raise InputError(f"relative_accuracy must be in (0, 0.5); got {relative_accuracy!r}")
         self.alpha = alpha
         self.gamma = (1.0 + alpha) / (1.0 - alpha)
         self._log_gamma = math.log(self.gamma)
@@ -356,7 +357,7 @@ class QuantileSketch:
         """Return a new sketch holding both (same ``relative_accuracy`` required)."""
         check_same_kind(self, other)
         if other.alpha != self.alpha:
-            raise ValueError("cannot merge quantile sketches of different relative accuracy: "
+            raise InputError("cannot merge quantile sketches of different relative accuracy: "
                              f"{self.alpha} and {other.alpha}")
         out = QuantileSketch(self.alpha)
         out.pos_keys, out.pos_weights = self._add(self.pos_keys, self.pos_weights,
@@ -414,9 +415,9 @@ class QuantileSketch:
     def _check_q(self, q: float) -> float:
         q = float(q)
         if not 0.0 <= q <= 1.0:
-            raise ValueError(f"q must be in [0, 1]; got {q}")
+            raise InputError(f"q must be in [0, 1]; got {q}")
         if self.total_weight <= 0:
-            raise ValueError("the sketch is empty; add values before asking for quantiles")
+            raise InputError("the sketch is empty; add values before asking for quantiles")
         return q
 
     def quantile(self, q: float, *, absolute: bool = False) -> float:

@@ -33,6 +33,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from dartboard.exceptions import InputError
 from dartboard.metrics._probabilistic import check_range
 
 __all__ = ["NotColumnIndices", "matrix_error", "top_label", "top_label_blocks"]
@@ -155,10 +156,10 @@ def _checked_block(p: np.ndarray, runs: np.ndarray, group: int, tolerance: float
     The quick range check also refuses -0.0, a valid probability (whose bits are
     those of a negative number)."""
     if not (runs.min() >= 0 and runs.max() <= 1):
-        raise matrix_error(p, tolerance) or ValueError("y_proba is not a probability matrix")
+        raise matrix_error(p, tolerance) or InputError("y_proba is not a probability matrix")
     total = _fold(np.add.reduce(runs, axis=0), np.add, group)
     if float(total.max()) - 1.0 > tolerance or 1.0 - float(total.min()) > tolerance:
-        raise matrix_error(p, tolerance) or ValueError("y_proba is not a probability matrix")
+        raise matrix_error(p, tolerance) or InputError("y_proba is not a probability matrix")
     return _fold(np.maximum.reduce(runs, axis=0), np.maximum, group)
 
 
@@ -194,7 +195,7 @@ def matrix_error(p: np.ndarray, tolerance: float) -> ValueError | None:
     then row sums."""
     lo, hi = p.min(), p.max()
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        return ValueError("y_proba contains NaN or infinite values; all values must be "
+        return InputError("y_proba contains NaN or infinite values; all values must be "
                           "finite")
     try:
         check_range(p, "y_proba")
@@ -204,5 +205,5 @@ def matrix_error(p: np.ndarray, tolerance: float) -> ValueError | None:
     bad = np.flatnonzero(np.abs(total.astype(np.float64) - 1.0) > tolerance)
     if not bad.shape[0]:
         return None
-    return ValueError(f"y_proba rows must sum to 1; {bad.shape[0]} row(s) do not (e.g. "
+    return InputError(f"y_proba rows must sum to 1; {bad.shape[0]} row(s) do not (e.g. "
                       f"row {int(bad[0])} sums to {float(total[bad[0]])!r})")

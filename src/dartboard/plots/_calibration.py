@@ -10,6 +10,7 @@ from numpy.typing import ArrayLike
 
 from dartboard._rng import RandomStateLike
 from dartboard.evaluation import calibration_points
+from dartboard.exceptions import InputError
 from dartboard.metrics._calibration import DEFAULT_N_BINS
 from dartboard.plots._metrics import _bounds, _label
 
@@ -68,7 +69,7 @@ def plot_reliability_diagram(y_true: ArrayLike | None = None, y_prob: ArrayLike 
     (True, 'Count')
     """
     if (points is None) == (y_true is None or y_prob is None):
-        raise ValueError("give either y_true and y_prob, or points")
+        raise InputError("give either y_true and y_prob, or points")
     if points is None:
         points = calibration_points(y_true, y_prob, n_bins=n_bins, pos_label=pos_label,
                                     confidence_level=confidence_level, method=method,
@@ -77,7 +78,7 @@ def plot_reliability_diagram(y_true: ArrayLike | None = None, y_prob: ArrayLike 
             ece, interval = points["ece"], (points["ece_low"], points["ece_high"])
     missing = [k for k in _KEYS if k not in points]
     if missing:
-        raise ValueError(f"points lacks {missing}; see dartboard.evaluation.calibration_points")
+        raise InputError(f"points lacks {missing}; see dartboard.evaluation.calibration_points")
     pred, true, low, high, left, right, counts = (
         np.asarray(points[k], dtype=float) for k in
         ("prob_pred", "prob_true", "low", "high", "bin_low", "bin_high", "counts"))

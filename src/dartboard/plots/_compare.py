@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from dartboard.compare._results import RankResult
+from dartboard.exceptions import InputTypeError
 from dartboard.plots._metrics import _new_axes
 
 if TYPE_CHECKING:
@@ -47,8 +48,8 @@ def plot_critical_difference(rank_result: RankResult, ax: Any = None) -> Axes:
     ['a', 'b', 'c']
     """
     if not isinstance(rank_result, RankResult):
-        raise TypeError("rank_result must be the result of dartboard.rank_models; got "
-                        f"{type(rank_result).__name__}")
+        raise InputTypeError("rank_result must be the result of dartboard.rank_models; got "
+                             f"{type(rank_result).__name__}")
     names = rank_result.summary["model"].tolist()
     ranks = rank_result.summary["average_rank"].to_numpy(dtype=np.float64)
     k = rank_result.n_models

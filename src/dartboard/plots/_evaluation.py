@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from dartboard.exceptions import InputError
 from dartboard.plots._metrics import _new_axes
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ def _panel_axes(ax: Any, heights: list[int], height: float) -> list[Any]:
                               gridspec_kw={"height_ratios": heights})[:, 0])
     axes = list(np.atleast_1d(np.asarray(ax, dtype=object)))
     if len(axes) != len(heights):
-        raise ValueError(f"these metrics have {len(heights)} scales and need one Axes each; "
+        raise InputError(f"these metrics have {len(heights)} scales and need one Axes each; "
                          f"got {len(axes)} (or choose metrics of one scale with metrics=)")
     return axes
 
@@ -123,7 +124,7 @@ def plot_evaluation(evaluation: Any, ax: Any = None, *, metrics: Any = None,
     names = list(overall.index) if metrics is None else list(metrics)
     unknown = [m for m in names if m not in overall.index]
     if unknown:
-        raise ValueError(f"metrics {unknown} are not rows of this evaluation; its rows are "
+        raise InputError(f"metrics {unknown} are not rows of this evaluation; its rows are "
                          f"{list(overall.index)}")
     panels = _panels(evaluation, names)
     series = _series(evaluation, names, groups)

@@ -24,6 +24,7 @@ from dartboard._validation import (
     column_1d,
 )
 from dartboard.evaluation import calibration_points
+from dartboard.exceptions import InputError
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -73,11 +74,11 @@ def _points(given: dict[str, Any], data: tuple[Any, Any], data_names: tuple[str,
     """True when precomputed points were given; checks that exactly one form was."""
     has_points = all(v is not None for v in given.values())
     if any(v is not None for v in given.values()) and not has_points:
-        raise ValueError(f"give all of {', '.join(given)} together; got only "
+        raise InputError(f"give all of {', '.join(given)} together; got only "
                          f"{', '.join(k for k, v in given.items() if v is not None)}")
     has_data = data[0] is not None and data[1] is not None
     if has_points == has_data:
-        raise ValueError(f"give either {data_names[0]} and {data_names[1]}, or "
+        raise InputError(f"give either {data_names[0]} and {data_names[1]}, or "
                          f"{' and '.join(given)}; got "
                          f"{'both' if has_points else 'neither'}")
     return has_points
@@ -284,7 +285,7 @@ def plot_confusion_matrix(y_true: ArrayLike | None = None, y_pred: ArrayLike | N
 
     normalize = check_option(normalize, "normalize", [None, "true", "pred", "all"])
     if (matrix is None) == (y_true is None or y_pred is None):
-        raise ValueError("give either y_true and y_pred, or matrix")
+        raise InputError("give either y_true and y_pred, or matrix")
     if matrix is None:
         from dartboard.metrics import confusion_matrix
 
@@ -295,11 +296,11 @@ def plot_confusion_matrix(y_true: ArrayLike | None = None, y_pred: ArrayLike | N
             labels = np.unique(np.concatenate([np.unique(y_true), np.unique(y_pred)]))
     counts = as_float_array(matrix, name="matrix", ndim=2)
     if counts.shape[0] != counts.shape[1]:
-        raise ValueError(f"matrix must be square; got shape {counts.shape}")
+        raise InputError(f"matrix must be square; got shape {counts.shape}")
     k = counts.shape[0]
     names = [str(v) for v in (range(k) if labels is None else np.asarray(labels).tolist())]
     if len(names) != k:
-        raise ValueError(f"labels must name the {k} classes of matrix; got {len(names)}")
+        raise InputError(f"labels must name the {k} classes of matrix; got {len(names)}")
     shown = counts
     if normalize is not None:
         axis = {"true": 1, "pred": 0, "all": None}[normalize]
@@ -402,7 +403,7 @@ def plot_error_distribution(y_true: ArrayLike | None = None, y_pred: ArrayLike |
     if isinstance(errors, ErrorDistribution):
         dist = errors
     elif (errors is None) == (y_true is None or y_pred is None):
-        raise ValueError("give either y_true and y_pred, or errors")
+        raise InputError("give either y_true and y_pred, or errors")
     elif errors is None:
         dist = error_distribution(y_true, y_pred)
     else:

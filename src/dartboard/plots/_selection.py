@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from dartboard._dart_formula import dart_values as _dart_values
+from dartboard.exceptions import InputTypeError
 from dartboard.plots._metrics import _new_axes
 from dartboard.selection import DartSweepResult, dart_rank
 
@@ -42,8 +43,8 @@ def plot_dart_sweep(sweep_result: DartSweepResult, ax: Any = None) -> Axes:
     matplotlib.axes.Axes
     """
     if not isinstance(sweep_result, DartSweepResult):
-        raise TypeError("sweep_result must be the result of dartboard.dart_sweep; got "
-                        f"{type(sweep_result).__name__}")
+        raise InputTypeError("sweep_result must be the result of dartboard.dart_sweep; got "
+                             f"{type(sweep_result).__name__}")
     ax = _new_axes(ax, figsize=(7.0, 4.5))
     import matplotlib as mpl
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from dartboard.exceptions import InputError, InputTypeError
 from dartboard.plots._metrics import _new_axes
 from dartboard.stability import StabilityResult
 
@@ -60,12 +61,12 @@ def plot_stability(result: StabilityResult, ax: Any = None, *,
     'entropy (bits)'
     """
     if not isinstance(result, StabilityResult):
-        raise TypeError("result must be a StabilityResult (from stability_metrics or "
-                        f"stability_audit); got {type(result).__name__}")
+        raise InputTypeError("result must be a StabilityResult (from stability_metrics or "
+                             f"stability_audit); got {type(result).__name__}")
     single = isinstance(panels, str)
     names = (panels,) if single else tuple(panels)
     if not names or any(p not in _PANELS for p in names):
-        raise ValueError(f"panels must be one of {list(_PANELS)} or a tuple of them; got "
+        raise InputError(f"panels must be one of {list(_PANELS)} or a tuple of them; got "
                          f"{panels!r}")
     if ax is None:
         axes = _new_axes(None, figsize=(4.5 * len(names), 3.4), ncols=len(names),
@@ -73,7 +74,7 @@ def plot_stability(result: StabilityResult, ax: Any = None, *,
     else:
         axes = np.atleast_1d(np.asarray(ax, dtype=object))
         if axes.shape[0] != len(names):
-            raise ValueError(f"ax must hold one Axes per panel ({len(names)}); got "
+            raise InputError(f"ax must hold one Axes per panel ({len(names)}); got "
                              f"{axes.shape[0]}")
     point = result.per_point
     for axis, name in zip(axes, names):

@@ -21,6 +21,7 @@ from typing import Any
 
 from dartboard._format import format_cells, format_number
 from dartboard._results import to_jsonable
+from dartboard.exceptions import InputError
 from dartboard.report._write import check_target, write_text_atomic
 
 __all__ = ["render_report", "write_report", "write_json", "svg_of", "FIGURES"]
@@ -330,7 +331,7 @@ def render_report(results: dict[str, Any]) -> str:
     try:
         return _render(results)
     except (jinja2.UndefinedError, KeyError, IndexError) as exc:
-        raise ValueError(f"results lack a field the report needs ({type(exc).__name__}: "
+        raise InputError(f"results lack a field the report needs ({type(exc).__name__}: "
                          f"{exc}); give the results.json that dartboard wrote") from None
 
 

@@ -16,6 +16,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from dartboard.exceptions import InputError
+
 __all__ = ["check_results"]
 
 Rule = Callable[[Any, str], None]
@@ -42,7 +44,7 @@ def _shape(value: Any) -> str:
 
 
 def _fail(path: str, expected: str, value: Any) -> None:
-    raise ValueError(f"{path!r} must be {expected}; got {_shape(value)}")
+    raise InputError(f"{path!r} must be {expected}; got {_shape(value)}")
 
 
 def _join(path: str, key: Any) -> str:
@@ -108,11 +110,11 @@ def _object(fields: dict[str, Rule], required: tuple[str, ...] = (),
             _fail(path, "a JSON object", value)
         for name in required:
             if value.get(name) is None:
-                raise ValueError(f"{path!r} needs the field {name!r}" if path else
+                raise InputError(f"{path!r} needs the field {name!r}" if path else
                                  f"the field {name!r} is needed")
         if exact and set(value) - set(fields):
             extra = sorted(set(value) - set(fields))
-            raise ValueError(f"{path!r} holds fields the report does not know: {extra}; "
+            raise InputError(f"{path!r} holds fields the report does not know: {extra}; "
                              f"expected {sorted(fields)}")
         for name, rule in fields.items():
             if value.get(name) is not None:
@@ -129,7 +131,7 @@ def _rows(fields: dict[str, Rule] | None = None, required: tuple[str, ...] = (),
     def there(value: dict, path: str) -> None:
         for name in present:
             if name not in value:
-                raise ValueError(f"{path!r} needs the field {name!r} (null is fine)")
+                raise InputError(f"{path!r} needs the field {name!r} (null is fine)")
     return _list(_object(fields or {}, required, then=there if present else None),
                  what="a list of JSON objects (table rows)")
 
@@ -151,7 +153,7 @@ def _same_length(*names: str) -> Callable[[dict, str], None]:
         given = [n for n in names if value.get(n) is not None]
         for name in given[1:]:
             if len(value[name]) != len(value[given[0]]):
-                raise ValueError(f"{_join(path, name)!r} must be as long as "
+                raise InputError(f"{_join(path, name)!r} must be as long as "
                                  f"{_join(path, given[0])!r} ({len(value[given[0]])}); "
                                  f"got {_shape(value[name])}")
     return check
@@ -178,14 +180,14 @@ def _table(numeric: tuple[str, ...] = (), other: tuple[str, ...] = ()) -> Rule:
         try:
             frame = _frame(value)
         except (ValueError, TypeError) as exc:
-            raise ValueError(f"{path!r} is not a table pandas can rebuild: "
+            raise InputError(f"{path!r} is not a table pandas can rebuild: "
                              f"{' '.join(str(exc).split())}") from None
         missing = [c for c in (*numeric, *other) if c not in frame.columns]
         if missing:
-            raise ValueError(f"{_join(path, 'columns')!r} must include {missing}")
+            raise InputError(f"{_join(path, 'columns')!r} must include {missing}")
         for name in numeric:
             if frame[name].dtype.kind not in "iuf":
-                raise ValueError(f"column {name!r} of {path!r} must hold numbers; its dtype "
+                raise InputError(f"column {name!r} of {path!r} must hold numbers; its dtype "
                                  f"is {frame[name].dtype}")
     return check
 
@@ -199,7 +201,7 @@ def _metrics_then(value: dict, path: str) -> None:
         metrics = value["metrics"]
         if not metrics or not isinstance(metrics[0].get("confidence_level"), (int, float)) \
                 or isinstance(metrics[0].get("confidence_level"), bool):
-            raise ValueError(f"{_join(path, 'metrics')!r} must start with a row whose "
+            raise InputError(f"{_join(path, 'metrics')!r} must start with a row whose "
                              "'confidence_level' is a number (the gaps' caption shows it)")
 
 
@@ -207,10 +209,10 @@ def _square(value: dict, path: str) -> None:
     matrix, labels = value["matrix"], value["labels"]
     for i, row in enumerate(matrix):
         if len(row) != len(matrix):
-            raise ValueError(f"{_join(path, 'matrix')!r} must be square; row {i} has "
+            raise InputError(f"{_join(path, 'matrix')!r} must be square; row {i} has "
                              f"{len(row)} cells, there are {len(matrix)} rows")
     if len(labels) != len(matrix):
-        raise ValueError(f"{_join(path, 'labels')!r} must name the {len(matrix)} classes "
+        raise InputError(f"{_join(path, 'labels')!r} must name the {len(matrix)} classes "
                          f"of the matrix; got {_shape(labels)}")
 
 
@@ -248,7 +250,7 @@ def _assumptions(value: Any, path: str) -> None:
     for what, assumed in value.items():
         entry(assumed, _join(path, str(what)))
         if "value" not in assumed:
-            raise ValueError(f"{_join(path, str(what))!r} needs the field 'value'")
+            raise InputError(f"{_join(path, str(what))!r} needs the field 'value'")
 
 
 def _evaluation(figures: dict[str, Rule]) -> Rule:
@@ -289,12 +291,12 @@ def _winners_known(value: dict, path: str) -> None:
 
     index = _frame(value["configurations"])["index"]
     if not index.is_unique:
-        raise ValueError(f"column 'index' of {_join(path, 'configurations')!r} must name "
+        raise InputError(f"column 'index' of {_join(path, 'configurations')!r} must name "
                          "each configuration once")
     known = set(index.tolist())
     unknown = [i for i in _frame(value["winners"])["index"].tolist() if i not in known]
     if unknown:
-        raise ValueError(f"{_join(path, 'winners')!r} names configurations {unknown[:5]} "
+        raise InputError(f"{_join(path, 'winners')!r} names configurations {unknown[:5]} "
                          f"that {_join(path, 'configurations')!r} does not hold")
 
 
@@ -304,10 +306,10 @@ def _ranks_then(value: dict, path: str) -> None:
 
     absent = [f for f in _RANK_FIELDS if f not in value]
     if absent:
-        raise ValueError(f"{path!r} needs the field(s) {absent}")
+        raise InputError(f"{path!r} needs the field(s) {absent}")
     rows = len(_frame(value["summary"]))
     if value["n_models"] != rows:
-        raise ValueError(f"{_join(path, 'n_models')!r} must be the number of models in "
+        raise InputError(f"{_join(path, 'n_models')!r} must be the number of models in "
                          f"{_join(path, 'summary')!r} ({rows}); got {value['n_models']!r}")
 
 
@@ -345,9 +347,9 @@ def _probas_fit(value: dict, path: str) -> None:
         return
     probas = value.get("probas")
     if probas is None:
-        raise ValueError(f"{path!r} needs the field 'probas' to draw its figure")
+        raise InputError(f"{path!r} needs the field 'probas' to draw its figure")
     if len({len(row) for row in probas}) > 1:
-        raise ValueError(f"{_join(path, 'probas')!r} must hold rows of one length (one "
+        raise InputError(f"{_join(path, 'probas')!r} must hold rows of one length (one "
                          "per model, one probability per test point)")
 
 

@@ -19,6 +19,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from dartboard.exceptions import InputError
+
 __all__ = ["check_target", "write_text_atomic", "write_texts_atomic",
            "remove_stale_temporaries"]
 
@@ -44,7 +46,7 @@ def check_target(path: str | os.PathLike[str]) -> Path:
     >>> check_target(folder)
     Traceback (most recent call last):
     ...
-    ValueError: cannot write ...: it is a directory; give a file name
+    dartboard.exceptions.InputError: cannot write ...: it is a directory; give a file name
     """
     shown = os.fspath(path)
     target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
@@ -56,14 +58,14 @@ def check_target(path: str | os.PathLike[str]) -> Path:
                                     "not exist") from None
         return target
     except OSError as exc:  # a link that loops, a name too long
-        raise ValueError(f"cannot write {shown}: {exc.strerror or exc}") from None
+        raise InputError(f"cannot write {shown}: {exc.strerror or exc}") from None
     for test, kind in _KINDS:
         if test(mode):
             hint = "give a file name" if kind == "a directory" else \
                 "only a regular file (or a new one) is written, never replaced by one"
-            raise ValueError(f"cannot write {shown}: it is {kind}; {hint}")
+            raise InputError(f"cannot write {shown}: it is {kind}; {hint}")
     if not stat.S_ISREG(mode):
-        raise ValueError(f"cannot write {shown}: it is not a regular file")
+        raise InputError(f"cannot write {shown}: it is not a regular file")
     return target
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from dartboard._typing import Task
 from dartboard._validation import describe, to_numpy
 from dartboard.evaluation._bundle import Bundle
+from dartboard.exceptions import InputError, InputTypeError
 from dartboard.scale._evaluate import (
     Setup,
     Spec,
@@ -104,8 +105,8 @@ score_range, relative_accuracy
     split_every = check_int(split_every, "split_every", minimum=2)
     if scheduler is not None and not isinstance(scheduler, str) \
             and type(scheduler).__name__ != "Client":
-        raise TypeError(f"scheduler must be None, a scheduler name or a distributed.Client; "
-                        f"got {describe(scheduler)}")
+        raise InputTypeError(f"scheduler must be None, a scheduler name or a distributed.Client; "
+                             f"got {describe(scheduler)}")
     wanted = [c for c in (y_true, y_pred, y_score, sample_weight) if isinstance(c, str)]
     wanted += [groups] if isinstance(groups, str) else \
         [c for c in groups if isinstance(c, str)] if isinstance(groups, (list, tuple)) else []
@@ -121,13 +122,13 @@ score_range, relative_accuracy
     elif isinstance(ddf_or_path, dd.DataFrame):
         missing = [c for c in wanted if c not in ddf_or_path.columns]
         if missing:
-            raise ValueError(f"the Dask DataFrame has no column(s) {missing}; its columns are "
+            raise InputError(f"the Dask DataFrame has no column(s) {missing}; its columns are "
                              f"{list(ddf_or_path.columns)}")
         kinds = {c: ddf_or_path.dtypes[c].kind if hasattr(ddf_or_path.dtypes[c], "kind")
                  else "O" for c in wanted}
     else:
-        raise TypeError(f"ddf_or_path must be a dask DataFrame or a path/glob of Parquet "
-                        f"files; got {describe(ddf_or_path)}")
+        raise InputTypeError(f"ddf_or_path must be a dask DataFrame or a path/glob of Parquet "
+                             f"files; got {describe(ddf_or_path)}")
     spec = make_spec(column_kinds=kinds, **options)
     if path_input:
         _check_schemas(fragments, spec)

@@ -40,6 +40,7 @@ from dartboard._validation import (
 from dartboard.evaluation._bundle import Bundle, Planned, build_bundle, plan_metrics
 from dartboard.evaluation._engine import TASKS, choose_metrics, needs_labels
 from dartboard.evaluation._inputs import check_score_labels, usual_threshold
+from dartboard.exceptions import InputError, InputTypeError
 from dartboard.families import Batch
 from dartboard.uncertainty._interval import METHODS as INTERVAL_METHODS
 
@@ -106,10 +107,10 @@ class Spec:
 def _column_name(value: Any, name: str, *, required: bool = False) -> str | None:
     if value is None:
         if required:
-            raise TypeError(f"{name} must name a column (a string); got None")
+            raise InputTypeError(f"{name} must name a column (a string); got None")
         return None
     if not isinstance(value, str) or not value:
-        raise TypeError(f"{name} must name a column (a non-empty string); got {describe(value)}")
+        raise InputTypeError(f"{name} must name a column (a non-empty string); got {describe(value)}")
     return value
 
 
@@ -136,12 +137,12 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
     sample_weight = _column_name(sample_weight, "sample_weight")
     proba, classes = _check_proba(y_proba, y_pred, y_score)
     if y_pred is None and y_score is None and proba is None:
-        raise TypeError("give y_pred (predicted labels or values) and/or y_score (scores "
-                        "of the positive class), or y_proba (one probability column per "
-                        "class): the name of a column")
+        raise InputTypeError("give y_pred (predicted labels or values) and/or y_score (scores "
+                             "of the positive class), or y_proba (one probability column per "
+                             "class): the name of a column")
     check_option(task, "task", TASKS)
     if task == "regression" and (proba is not None or y_score is not None):
-        raise ValueError("task='regression' needs y_pred (predicted values), not y_score or "
+        raise InputError("task='regression' needs y_pred (predicted values), not y_score or "
                          "y_proba")
     auto = None
     if task == "auto":
@@ -151,14 +152,14 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
             "floats" if floats else "labels"
         task = "regression" if auto == "floats" else "auto"
     if task == "regression" and pos_label is not None:
-        raise ValueError("pos_label applies to a binary task, not to regression")
+        raise InputError("pos_label applies to a binary task, not to regression")
     if not isinstance(exact, (bool, np.bool_)):
-        raise TypeError(f"exact must be True or False; got {describe(exact)}")
+        raise InputTypeError(f"exact must be True or False; got {describe(exact)}")
     n_bins = check_int(n_bins, "n_bins", minimum=2, maximum=MAX_BINS)
     score_range = _check_score_range(score_range)
     if isinstance(relative_accuracy, bool) or not isinstance(relative_accuracy, numbers.Real) \
             or not 0.0 < float(relative_accuracy) < 0.5:
-        raise ValueError(f"relative_accuracy must be a number in (0, 0.5); got "
+        raise InputError(f"relative_accuracy must be a number in (0, 0.5); got "
                          f"{relative_accuracy!r}")
     if confidence_level is not None:
         confidence_level = check_confidence_level(confidence_level)
@@ -166,7 +167,7 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
     n_resamples = check_n_resamples(n_resamples)
     check_random_state(random_state)  # raises on a bad seed; the seed itself is kept
     if proba is not None and pos_label is not None:
-        raise ValueError("with y_proba the positive class is the greater of the two classes "
+        raise InputError("with y_proba the positive class is the greater of the two classes "
                          "(the second column); pos_label is not used")
     return Spec(y_true, y_pred, y_score, sample_weight, task, _check_metrics(metrics),
                 bool(exact), n_bins, score_range, float(relative_accuracy), pos_label,
@@ -188,10 +189,10 @@ def _check_score_range(score_range: Any) -> tuple[float, float] | None:
     try:
         low, high = (float(v) for v in score_range)
     except (TypeError, ValueError):
-        raise TypeError(f"score_range must be a pair (low, high) of numbers; got "
-                        f"{describe(score_range)}") from None
+        raise InputTypeError(f"score_range must be a pair (low, high) of numbers; got "
+                             f"{describe(score_range)}") from None
     if not (np.isfinite(low) and np.isfinite(high) and low < high):
-        raise ValueError(f"score_range must be finite with low < high; got {score_range!r}")
+        raise InputError(f"score_range must be finite with low < high; got {score_range!r}")
     return low, high
 
 
@@ -201,12 +202,12 @@ def _check_groups(groups: Any) -> tuple[str, ...] | None:
         return None
     names = [groups] if isinstance(groups, str) else groups
     if not isinstance(names, (list, tuple)) or not names:
-        raise TypeError(f"groups must name a column or a list of columns; got "
-                        f"{describe(groups)}")
+        raise InputTypeError(f"groups must name a column or a list of columns; got "
+                             f"{describe(groups)}")
     for name in names:
         _column_name(name, "each groups entry")
     if len(set(names)) != len(names):
-        raise ValueError(f"group column names must be distinct; got {list(names)}")
+        raise InputError(f"group column names must be distinct; got {list(names)}")
     return tuple(names)
 
 
@@ -217,27 +218,27 @@ def _check_proba(proba: Any, y_pred: Any, y_score: Any
     if proba is None:
         return None, None
     if y_score is not None:
-        raise TypeError("give either y_proba or y_score: the scores come from the class "
-                        "columns (y_pred may come with either, for the count metrics)")
+        raise InputTypeError("give either y_proba or y_score: the scores come from the class "
+                             "columns (y_pred may come with either, for the count metrics)")
     if isinstance(proba, dict):
         pairs = list(proba.items())
     elif isinstance(proba, (list, tuple)):
         pairs = list(enumerate(proba))
     else:
-        raise TypeError(f"y_proba must be a list of column names (classes 0..K-1) or a dict "
-                        f"class label -> column name; got {describe(proba)}")
+        raise InputTypeError(f"y_proba must be a list of column names (classes 0..K-1) or a dict "
+                             f"class label -> column name; got {describe(proba)}")
     if len(pairs) < 2:
-        raise ValueError(f"y_proba needs one column per class, at least 2; got {len(pairs)}")
+        raise InputError(f"y_proba needs one column per class, at least 2; got {len(pairs)}")
     for _, c in pairs:
         _column_name(c, "each y_proba entry")
     columns = [c for _, c in pairs]
     if len(set(columns)) != len(columns):
-        raise ValueError(f"y_proba names a column twice: {columns}")
+        raise InputError(f"y_proba names a column twice: {columns}")
     try:
         pairs.sort(key=lambda pair: pair[0])
     except TypeError:
-        raise TypeError("the y_proba classes cannot be ordered (mixed types); use one type "
-                        "of label") from None
+        raise InputTypeError("the y_proba classes cannot be ordered (mixed types); use one type "
+                             "of label") from None
     return tuple(c for _, c in pairs), tuple(k for k, _ in pairs)
 
 
@@ -315,7 +316,7 @@ def setup(spec: Spec, *, scores: tuple[float, float] | None = None,
         probabilities = True
     elif spec.y_score is not None:
         if task == "multiclass":
-            raise ValueError("y_score holds the scores of one class (a binary task); a "
+            raise InputError("y_score holds the scores of one class (a binary task); a "
                              "multiclass task needs y_proba (one column per class) or y_pred")
         task = "binary"
         low, high = scores if scores is not None else (0.0, 1.0)
@@ -324,7 +325,7 @@ def setup(spec: Spec, *, scores: tuple[float, float] | None = None,
         if spec.y_pred is None and not probabilities and not low < 0.0 < high:
             # no usual cut: the in-memory refusal, unless only ranking metrics are asked
             if spec.metrics is None or needs_labels(spec.metrics):
-                raise ValueError(usual_threshold(low, high)[1])
+                raise InputError(usual_threshold(low, high)[1])
             negative = None  # no labels are derived
     bins = None
     if not spec.exact and (spec.y_score is not None or spec.y_proba is not None):
@@ -356,7 +357,7 @@ def _score_classes(spec: Spec, labels: tuple[Any, Any] | None
     try:
         return None, positive_label(found, infer="strict"), None
     except ValueError:
-        raise ValueError(f"{spec.describe_column('y_true')} holds one label "
+        raise InputError(f"{spec.describe_column('y_true')} holds one label "
                          f"{found.tolist()!r}; ranking metrics need labels in {{0, 1}} or "
                          "{-1, 1}, or pos_label naming the positive class") from None
 
@@ -385,12 +386,12 @@ def _planned(spec: Spec, task: str, given: set[str], classes: np.ndarray | None,
         unbounded = [p.label for p in planned
                      if p.family is not None and not p.family.binnable(p.computed[1])]
         if spec.metrics is not None and unbounded:
-            raise ValueError(f"metrics: {', '.join(unbounded)} has no error bound in binned "
+            raise InputError(f"metrics: {', '.join(unbounded)} has no error bound in binned "
                              "mode; use exact=True")
         planned = tuple(p for p in planned if p.label not in unbounded)
     generic = [p.label for p in planned if p.family is None]
     if spec.metrics is not None and generic:
-        raise ValueError(f"metrics: {', '.join(generic)} cannot be computed here: a streamed "
+        raise InputError(f"metrics: {', '.join(generic)} cannot be computed here: a streamed "
                          "evaluation keeps the states of dartboard's metric families, not the "
                          "rows a callable (or keywords no family takes) would need")
     return tuple(p for p in planned if p.family is not None)
@@ -470,7 +471,7 @@ def _batch(plan: Setup, columns: dict[str, Any], n: int, earlier: frozenset[Any]
             both = known | _distinct(labels)
             if len(both) > 2:  # the in-memory refusal of a binary task's labels
                 shown = sorted(both, key=str)
-                raise ValueError(f"task='binary' needs two classes; got {len(both)}: "
+                raise InputError(f"task='binary' needs two classes; got {len(both)}: "
                                  f"{shown[:10]}")
         elif plan.negative is not None:
             inputs["labels"] = np.where(score >= plan.threshold, plan.positive, plan.negative)
@@ -504,7 +505,7 @@ def _streamable_weights(w: np.ndarray, spec: Spec) -> np.ndarray:
     a batch whose largest weight lies outside ``WEIGHT_RANGE`` is refused."""
     largest = float(np.max(np.abs(w))) if w.size else 0.0
     if largest and not WEIGHT_RANGE[0] <= largest <= WEIGHT_RANGE[1]:
-        raise ValueError(f"{spec.describe_column('sample_weight')} holds weights of "
+        raise InputError(f"{spec.describe_column('sample_weight')} holds weights of "
                          f"{largest:g}, beyond what streamed sums keep exact (2**-100 to "
                          "2**100); multiply the column by one constant first (the metrics "
                          "are ratios of weighted sums and do not change)")
@@ -524,8 +525,8 @@ def _check_labels(y: np.ndarray, classes: np.ndarray, name: str) -> None:
         pos = np.clip(np.searchsorted(classes, y), 0, classes.shape[0] - 1)
         bad = classes[pos] != y
     except TypeError:
-        raise TypeError(f"{name} labels and the classes {classes.tolist()!r} are of "
-                        "different types") from None
+        raise InputTypeError(f"{name} labels and the classes {classes.tolist()!r} are of "
+                             "different types") from None
     if np.any(bad):
-        raise ValueError(f"{name} holds labels {np.unique(y[bad])[:5].tolist()!r} that have no "
+        raise InputError(f"{name} holds labels {np.unique(y[bad])[:5].tolist()!r} that have no "
                          f"column among the classes {classes.tolist()!r}")

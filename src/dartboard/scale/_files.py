@@ -16,6 +16,7 @@ import os
 from typing import Any
 
 from dartboard._validation import describe
+from dartboard.exceptions import InputError, InputTypeError
 
 __all__ = ["expand"]
 
@@ -45,11 +46,11 @@ def expand(path_or_glob: Any) -> list[str]:
 def _names(path_or_glob: Any) -> list[str]:
     if isinstance(path_or_glob, (list, tuple)):
         if not path_or_glob:
-            raise ValueError("path_or_glob is an empty list; give at least one file")
+            raise InputError("path_or_glob is an empty list; give at least one file")
         return [name for item in path_or_glob for name in _names(item)]
     if not isinstance(path_or_glob, (str, os.PathLike)):
-        raise TypeError(f"path_or_glob must be a path, a glob pattern or a list of them; got "
-                        f"{describe(path_or_glob)}")
+        raise InputTypeError(f"path_or_glob must be a path, a glob pattern or a list of them; got "
+                             f"{describe(path_or_glob)}")
     path = os.fspath(path_or_glob)
     if _GLOB_CHARS & set(path) and not os.path.exists(path):
         if "**" in path:  # a recursive pattern follows directory links: refuse loops first
@@ -108,7 +109,7 @@ def _walk(top: str, wanted: Any) -> list[str]:
                     continue
                 identity = _identity(entry.path)
                 if identity in above:
-                    raise ValueError(
+                    raise InputError(
                         f"{entry.path!r} links back to {os.path.realpath(entry.path)!r}, a "
                         f"directory that holds it: reading {top!r} would repeat its files "
                         "at every level; remove the link or name the files")

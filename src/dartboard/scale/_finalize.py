@@ -33,6 +33,7 @@ from dartboard.evaluation._result import (
     RocPoints,
     Streamed,
 )
+from dartboard.exceptions import InputError, InputTypeError
 from dartboard.families._counts import CountsState
 from dartboard.families._scores import ScoreCells
 from dartboard.scale._evaluate import Setup
@@ -47,7 +48,7 @@ def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parque
 
     spec = plan.spec
     if bundle.n_rows == 0:
-        raise ValueError("no rows to evaluate: the input holds no data")
+        raise InputError("no rows to evaluate: the input holds no data")
     if not bundle.weighted_rows:  # as in memory
         raise zero_weight_error(spec.describe_column("sample_weight"), bundle.n_rows)
     task, classes, positive = _found(plan, bundle)
@@ -117,7 +118,7 @@ def _found(plan: Setup, bundle: Bundle) -> tuple[str, np.ndarray | None, Any]:
         task = "binary" if labels.shape[0] <= 2 else "multiclass"
     if task != "binary":
         if spec.pos_label is not None:
-            raise ValueError(f"pos_label applies to a binary task; this one is {task}")
+            raise InputError(f"pos_label applies to a binary task; this one is {task}")
         return task, plan.classes if plan.classes is not None else labels, None
     if spec.pos_label is not None and labels.shape[0]:
         check_positive(labels, spec.pos_label)  # the error precision_score raises
@@ -139,12 +140,12 @@ def _check_regression(facts: frozenset[Any]) -> None:
     distinct = sorted(v for v in facts if not isinstance(v, tuple))
     shown = ", ".join(f"{v:g}" for v in distinct[:5])
     if ("pred", "fraction") not in facts:
-        raise ValueError(f"task='auto' read float columns as a regression, but y_true and "
+        raise InputError(f"task='auto' read float columns as a regression, but y_true and "
                          f"y_pred hold whole numbers only ({shown}...), as class labels "
                          "stored as floats do; pass task='binary' or 'multiclass' for labels, "
                          "or task='regression'")
     if len(distinct) <= FEW_LABELS:
-        raise ValueError(f"task='auto' cannot tell what y_pred is: y_true holds "
+        raise InputError(f"task='auto' cannot tell what y_pred is: y_true holds "
                          f"{len(distinct)} distinct integer(s) ({shown}), as class labels "
                          "do, and y_pred non-integer values, as scores do. Pass scores of "
                          "the positive class as y_score= (probabilities of every class as "
@@ -202,8 +203,8 @@ def _sorted_keys(groups: dict[tuple[Any, ...], Any], names: tuple[str, ...]) -> 
     try:
         return sorted(groups)
     except TypeError:
-        raise TypeError(f"group columns {list(names)} hold values that cannot be ordered "
-                        "(mixed types across files or partitions); use one type") from None
+        raise InputTypeError(f"group columns {list(names)} hold values that cannot be ordered "
+                             "(mixed types across files or partitions); use one type") from None
 
 
 def _figures(bundle: Bundle, labels: np.ndarray | None, positive: Any,

@@ -12,6 +12,7 @@ import numpy as np
 from dartboard._parallel import parallel_map
 from dartboard._rng import RandomStateLike, spawn
 from dartboard._validation import describe
+from dartboard.exceptions import InputError, InputTypeError
 
 __all__ = ["cross_validate_grid"]
 
@@ -24,15 +25,15 @@ def _scorers(estimator: Any, scoring: Any) -> dict[str, Any]:
         return {"score": check_scoring(estimator, scoring=scoring)}
     if isinstance(scoring, Mapping):
         if not scoring:
-            raise ValueError("scoring is an empty dict; name at least one metric")
+            raise InputError("scoring is an empty dict; name at least one metric")
         return {str(k): get_scorer(v) if isinstance(v, str) else v for k, v in scoring.items()}
     if isinstance(scoring, (list, tuple, set)):
         names = list(scoring)
         if not names or not all(isinstance(n, str) for n in names):
-            raise ValueError(f"scoring as a list must hold metric names (strings); got {names!r}")
+            raise InputError(f"scoring as a list must hold metric names (strings); got {names!r}")
         return {n: get_scorer(n) for n in names}
-    raise TypeError(f"scoring must be None, a metric name, a callable, a list or a dict; got "
-                    f"{describe(scoring)}")
+    raise InputTypeError(f"scoring must be None, a metric name, a callable, a list or a dict; got "
+                         f"{describe(scoring)}")
 
 
 def _fit_and_score(task: tuple[int, int, dict[str, Any], np.ndarray, np.ndarray, int | None],
@@ -115,21 +116,22 @@ def cross_validate_grid(estimator: Any, param_grid: Any, X: Any, y: Any, *, cv: 
     from sklearn.model_selection import ParameterGrid, check_cv
 
     if not hasattr(estimator, "fit") or not hasattr(estimator, "get_params"):
-        raise TypeError(f"estimator must be a scikit-learn estimator (fit, get_params); got "
-                        f"{describe(estimator)}")
+        raise InputTypeError(f"estimator must be a scikit-learn estimator (fit, get_params); got "
+                             f"{describe(estimator)}")
     try:
         configs = list(ParameterGrid(param_grid))
-    except (TypeError, ValueError) as exc:
-        raise type(exc)(f"param_grid: {exc}") from None
+    except (TypeError, ValueError) as exc:  # scikit-learn's refusal of the grid
+        raise (InputTypeError if isinstance(exc, TypeError) else InputError)(
+            f"param_grid: {exc}") from None
     if not configs:
-        raise ValueError("param_grid holds no configuration")
+        raise InputError("param_grid holds no configuration")
     splitter = check_cv(cv, y, classifier=is_classifier(estimator))
     splits = list(splitter.split(X, y))
     scorers = _scorers(estimator, scoring)
     seeds: list[int | None] = [None] * len(configs)
     if random_state is not None:
         if "random_state" not in estimator.get_params():
-            raise ValueError("random_state is given but the estimator has no random_state "
+            raise InputError("random_state is given but the estimator has no random_state "
                              "parameter to seed")
         seeds = [int(s.generate_state(1)[0]) for s in spawn(random_state, len(configs))]
     tasks = [(i, k, params, train, test, seeds[i])

@@ -11,6 +11,7 @@ from dartboard._rng import RandomStateLike
 from dartboard._typing import Task
 from dartboard._validation import check_int, describe, to_numpy
 from dartboard.evaluation._bundle import MergeStack
+from dartboard.exceptions import FileFormatError, InputError, InputTypeError
 from dartboard.scale._evaluate import (
     Setup,
     Spec,
@@ -127,7 +128,7 @@ model
     options = spec_options(locals())
     batch_size = check_int(batch_size, "batch_size", minimum=1)
     if not isinstance(progress, bool):
-        raise TypeError(f"progress must be True or False; got {describe(progress)}")
+        raise InputTypeError(f"progress must be True or False; got {describe(progress)}")
     fragments, kinds = _open(path_or_glob, [c for c in (y_true, y_pred, y_score, sample_weight)
                                             if isinstance(c, str)])
     spec = make_spec(column_kinds=kinds, **options)
@@ -177,8 +178,8 @@ def _batches(fragment: Any, columns: list[str], batch_size: int) -> Any:
         except StopIteration:
             return
         except (OSError, pa.ArrowException) as exc:
-            raise ValueError(f"file {fragment.path!r} could not be read: "
-                             f"{' '.join(str(exc).split())}") from None
+            raise FileFormatError(f"file {fragment.path!r} could not be read: "
+                                  f"{' '.join(str(exc).split())}") from None
         yield batch
 
 
@@ -192,14 +193,14 @@ def _open(path_or_glob: Any, wanted: list[str]) -> tuple[list[Any], dict[str, st
     try:
         dataset = ds.dataset(files, format="parquet")
     except Exception as exc:  # pyarrow raises ArrowInvalid for files that are not Parquet
-        raise ValueError(f"could not open the Parquet files: {exc}") from None
+        raise FileFormatError(f"could not open the Parquet files: {exc}") from None
     fragments = list(dataset.get_fragments())
     for fragment in fragments:
         try:
             fragment.physical_schema  # noqa: B018 - reads the footer: fails on non-Parquet
         except Exception as exc:
-            raise ValueError(f"file {fragment.path!r} is not a readable Parquet file: "
-                             f"{exc}") from None
+            raise FileFormatError(f"file {fragment.path!r} is not a readable Parquet file: "
+                                  f"{exc}") from None
     schema = fragments[0].physical_schema
     kinds = {name: _kind(schema.field(name).type) for name in wanted
              if schema.get_field_index(name) >= 0}
@@ -234,23 +235,23 @@ def _check_schemas(fragments: list[Any], spec: Spec) -> None:
         schema = fragment.physical_schema
         for role, name in roles:
             if schema.get_field_index(name) < 0:
-                raise ValueError(f"file {fragment.path!r} has no column {name!r} (given as "
+                raise InputError(f"file {fragment.path!r} has no column {name!r} (given as "
                                  f"{role}); its columns are {schema.names}")
             arrow_type = schema.field(name).type
             kind = _kind(arrow_type)
             if role in numeric and kind not in "bif":
-                raise TypeError(f"file {fragment.path!r}: {role} column {name!r} must be "
-                                f"numeric; got {arrow_type}")
+                raise InputTypeError(f"file {fragment.path!r}: {role} column {name!r} must be "
+                                     f"numeric; got {arrow_type}")
             if kind == "O":
-                raise TypeError(f"file {fragment.path!r}: {role} column {name!r} has the "
-                                f"unsupported type {arrow_type}")
+                raise InputTypeError(f"file {fragment.path!r}: {role} column {name!r} has the "
+                                     f"unsupported type {arrow_type}")
             label_kind = "string" if kind == "U" else "number"
             if name not in first:
                 first[name] = (label_kind, fragment.path)
             elif first[name][0] != label_kind:
-                raise TypeError(f"file {fragment.path!r}: column {name!r} holds {label_kind}s "
-                                f"({arrow_type}) but holds {first[name][0]}s in file "
-                                f"{first[name][1]!r}; every file needs the same schema")
+                raise InputTypeError(f"file {fragment.path!r}: column {name!r} holds {label_kind}s "
+                                     f"({arrow_type}) but holds {first[name][0]}s in file "
+                                     f"{first[name][1]!r}; every file needs the same schema")
 
 
 def _column(batch: Any, name: str, spec: Spec, source: str) -> np.ndarray:

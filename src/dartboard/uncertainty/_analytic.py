@@ -94,6 +94,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from dartboard.exceptions import InputError
 from dartboard.uncertainty._bootstrap import IntervalWarning
 
 
@@ -138,7 +139,7 @@ def proportion_interval(x: float, n: float, confidence_level: float,
         low = 0.0 if x == 0 else special.betaincinv(x + 0.5, n - x + 0.5, alpha / 2.0)
         high = 1.0 if x == n else special.betaincinv(x + 0.5, n - x + 0.5, 1.0 - alpha / 2.0)
     else:  # pragma: no cover - guarded by the caller
-        raise ValueError(f"unknown proportion method {method!r}")
+        raise InputError(f"unknown proportion method {method!r}")
     if method in ("clopper-pearson", "jeffreys") and n > 2.0**53:
         # counts beyond 2**53 (huge integer weights) are past betaincinv's accuracy:
         # its bounds came out up to 2e-9 on the wrong side of the estimate, low above

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from dartboard.exceptions import InputError
 from dartboard.metrics._registry import MetricSpec
 from dartboard.uncertainty import _analytic
 from dartboard.uncertainty._methods import ROC_AUC_METHODS
@@ -66,7 +67,7 @@ def asymptotic_interval(spec: MetricSpec, method: str, estimate: float, y_t: np.
 
     why = _refusal(spec, method, y_t, y_o, w, kwargs)
     if why is not None:
-        raise ValueError(why + (_HINT if "bootstrap" not in why else ""))
+        raise InputError(why + (_HINT if "bootstrap" not in why else ""))
     low, high, se = ovr_macro_auc_interval(estimate, y_t, y_o, level, kwargs)
     if spec.bounds is not None:
         low, high = (float(v) for v in np.clip([low, high], *spec.bounds))
@@ -94,14 +95,14 @@ def _ovr_codes(y_t: np.ndarray, y_o: np.ndarray, kwargs: dict[str, Any]
 
     if np.ndim(y_o) != 2 or kwargs.get("multi_class") != "ovr" \
             or kwargs.get("average", "macro") != "macro":
-        raise ValueError("method='influence-logit' of roc_auc_score is the interval of a "
+        raise InputError("method='influence-logit' of roc_auc_score is the interval of a "
                          "multiclass one-vs-rest macro AUC (multi_class='ovr', "
                          "average='macro', an (n, K) y_score); binary scores take "
                          f"'delong' or 'delong-logit' (or 'newcombe'){_HINT}")
     enc = encode_labels(("y_true", y_t))
     proba = np.asarray(y_o, dtype=np.float64)
     if enc.n_classes != proba.shape[1] or enc.n_classes < 3:
-        raise ValueError(f"y_score has {proba.shape[1]} columns for {enc.n_classes} classes "
+        raise InputError(f"y_score has {proba.shape[1]} columns for {enc.n_classes} classes "
                          f"of y_true; the interval needs one column per class{_HINT}")
     return enc.codes[0], proba
 

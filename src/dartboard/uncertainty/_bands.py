@@ -94,6 +94,7 @@ from dartboard._validation import (
     check_option,
     check_sample_weight,
 )
+from dartboard.exceptions import InputError
 from dartboard.metrics._ranking import binary_positive, group_scores
 from dartboard.uncertainty._bootstrap import _batch_size
 
@@ -437,7 +438,7 @@ def _band_iv(y_true: Any, y_score: Any, grid: Any, grid_name: str, kind: Any,
     g = as_float_array(grid, name=grid_name, ndim=1)
     if np.any(g < 0) or np.any(g > 1) or (open_zero and np.any(g == 0)):
         bound = "(0, 1]" if open_zero else "[0, 1]"
-        raise ValueError(f"{grid_name} must lie in {bound}; got values from {g.min()!r} "
+        raise InputError(f"{grid_name} must lie in {bound}; got values from {g.min()!r} "
                          f"to {g.max()!r}")
     check_n_resamples(n_resamples, per_resample=HELD * g.shape[0],
                       held=f"{HELD} x len({grid_name})")
@@ -448,7 +449,7 @@ def _band_iv(y_true: Any, y_score: Any, grid: Any, grid_name: str, kind: Any,
     wpos = positive if w is None else positive & (w > 0)
     wneg = ~positive if w is None else ~positive & (w > 0)
     if not wpos.any() or not wneg.any():
-        raise ValueError("y_true must hold both classes (with positive weight) for a "
+        raise InputError("y_true must hold both classes (with positive weight) for a "
                          "curve band; got only "
                          + ("negatives" if not wpos.any() else "positives"))
     return positive, s, w, g, kind, level, n_resamples
@@ -531,7 +532,7 @@ def roc_band(y_true: ArrayLike, y_score: ArrayLike, *, specificities: Any = None
     (1.0, True)
     """
     if specificities is not None and sensitivities is not None:
-        raise ValueError("give specificities or sensitivities, not both")
+        raise InputError("give specificities or sensitivities, not both")
     axis = "sensitivity" if sensitivities is not None else "specificity"
     grid = sensitivities if sensitivities is not None else specificities
     if grid is None:

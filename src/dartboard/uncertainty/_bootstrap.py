@@ -49,6 +49,8 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from dartboard.exceptions import InputError, InputTypeError
+
 BATCH_BYTES = 64 * 2**20
 JACKKNIFE_MAX = 1000
 
@@ -91,7 +93,7 @@ def bootstrap_interval(estimate: float, reps: Replicates, confidence_level: floa
     if bad.any():
         n_bad = int(bad.sum())
         if n_bad == values.shape[0]:
-            raise ValueError(f"the metric is undefined (nan) on all {n_bad} bootstrap "
+            raise InputError(f"the metric is undefined (nan) on all {n_bad} bootstrap "
                              "resamples; no interval can be formed (is a class missing, "
                              "or is the metric undefined on this data?)")
         warnings.warn(f"the metric is undefined on {n_bad} of {values.shape[0]} bootstrap "
@@ -515,6 +517,6 @@ def generic_replicates(statistic: Callable[[np.ndarray], float], n: int,
 def as_float(value: Any, name: str) -> float:
     """A metric's return value as a float; arrays are an error."""
     if np.ndim(value) != 0:
-        raise TypeError(f"{name} must return a single number for an interval; it returned "
-                        f"an array of shape {np.shape(value)}")
+        raise InputTypeError(f"{name} must return a single number for an interval; it returned "
+                             f"an array of shape {np.shape(value)}")
     return float(value)

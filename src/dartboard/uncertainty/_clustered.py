@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from dartboard.exceptions import InputError
 from dartboard.uncertainty import _bootstrap
 
 __all__ = ["CLUSTER_METHODS", "ClusterIndex", "cluster_index", "cluster_matrix",
@@ -77,7 +78,7 @@ def cluster_index(clusters: Any, n_rows: int) -> ClusterIndex:
     codes = encoded.codes[0].astype(np.intp)
     n_clusters = int(encoded.classes.shape[0])
     if n_clusters < 2:
-        raise ValueError(f"clusters holds {n_clusters} cluster; a clustered interval "
+        raise InputError(f"clusters holds {n_clusters} cluster; a clustered interval "
                          "resamples clusters and needs at least two")
     return ClusterIndex(codes, n_clusters)
 

@@ -27,6 +27,7 @@ import numpy as np
 
 from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._validation import check_option, describe
+from dartboard.exceptions import InputError, InputTypeError
 from dartboard.families import Metric, family_of
 from dartboard.families._base import interval_of
 from dartboard.families._counts import CountsState
@@ -114,26 +115,26 @@ def interval_from_counts(metric: str | Callable[..., Any], counts: Any, *,
     resolved = resolve_metric(metric)
     spec, metric_kwargs = resolved.spec, {**resolved.kwargs, **metric_kwargs}
     if spec is None or not spec.counted:
-        raise ValueError(f"metric must be a dartboard count metric (one of "
+        raise InputError(f"metric must be a dartboard count metric (one of "
                          f"{', '.join(counting)}); got {resolved.label}: an interval from "
                          "counts needs a metric of the confusion matrix; use "
                          "dartboard.interval on the data for other metrics")
     if not isinstance(counts, ConfusionCounts):
-        raise TypeError(f"counts must be a dartboard.metrics.ConfusionCounts; got "
-                        f"{describe(counts)}")
+        raise InputTypeError(f"counts must be a dartboard.metrics.ConfusionCounts; got "
+                             f"{describe(counts)}")
     if counts.multilabel:
         # the per-label matrices and per-sample triples do not say which labels of a
         # row go together, and a resample moves a row's labels together
-        raise ValueError("counts holds multilabel-indicator counts (the per-label form), "
+        raise InputError("counts holds multilabel-indicator counts (the per-label form), "
                          "which do not keep each sample's pattern of labels that a bootstrap "
                          "resamples; use dartboard.interval on the indicator arrays instead")
     check_frequency_counts(counts.matrix, "counts")
     if not counts.total:
-        raise ValueError("counts holds no samples (all cells are 0); no interval can be formed")
+        raise InputError("counts holds no samples (all cells are 0); no interval can be formed")
     name = spec.name
     estimate = _bootstrap.as_float(counts.compute(name, **metric_kwargs), name)
     if not np.isfinite(estimate):
-        raise ValueError(f"{name} is undefined on these counts (it is {estimate}); no "
+        raise InputError(f"{name} is undefined on these counts (it is {estimate}); no "
                          "interval can be formed")
     family = family_of(spec)
     assert family is not None  # a count metric, of the counts family
@@ -152,7 +153,7 @@ def check_frequency_counts(values: np.ndarray, name: str) -> None:
         else np.zeros(values.shape, bool)
     if not np.all(whole):
         bad = values[~whole].ravel()[:3].tolist()
-        raise ValueError(f"{name} holds non-integer totals such as {bad!r} (a state built "
+        raise InputError(f"{name} holds non-integer totals such as {bad!r} (a state built "
                          "with non-integer sample_weight); an interval from a state reads "
                          "its cells as frequency counts of rows, which these are not, and "
                          "the state does not keep the individual weights. Use "
@@ -162,7 +163,8 @@ def check_frequency_counts(values: np.ndarray, name: str) -> None:
 def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score",
                               method: IntervalMethod = "auto", confidence_level: float = 0.95,
                               n_resamples: int = 10_000, stratified: bool = False,
-                              random_state: RandomStateLike = None) -> Interval:
+                              random_state: RandomStateLike = None,
+                              **metric_kwargs: Any) -> Interval:
     """Interval of ROC AUC from a score map (distinct scores with class counts) alone.
 
     - ``"auto"``: as :func:`dartboard.interval` chooses for ROC AUC (the
@@ -196,6 +198,8 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
     n_resamples : int, default=10_000
     stratified : bool, default=False
     random_state : None, int, SeedSequence or Generator
+    **metric_kwargs
+        Keywords of ``metric`` (the target of ``sensitivity_at_specificity``).
 
     Returns
     -------
@@ -230,18 +234,18 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
     iv = _interval_iv(metric, method, confidence_level, n_resamples, stratified,
                       check_metric=False)
     if not isinstance(score_state, ScoreState):
-        raise TypeError(f"score_state must be a dartboard.metrics.ScoreState; got "
-                        f"{describe(score_state)}")
+        raise InputTypeError(f"score_state must be a dartboard.metrics.ScoreState; got "
+                             f"{describe(score_state)}")
     check_frequency_counts(score_state.pos, "score_state.pos")
     check_frequency_counts(score_state.neg, "score_state.neg")
     m, n = float(score_state.n_positive), float(score_state.n_negative)
     if m == 0 or n == 0:
-        raise ValueError(f"{metric} is undefined when the state holds only one class "
+        raise InputError(f"{metric} is undefined when the state holds only one class "
                          f"({m:g} positive and {n:g} negative samples)")
     spec = get_spec(metric)
     family = family_of(spec)
     assert family is not None  # a ranking metric, of the scores family
-    return interval_of(family, _score_cells(score_state), Metric(spec),
+    return interval_of(family, _score_cells(score_state), Metric(spec, metric_kwargs),
                        method=iv["method"], level=iv["confidence_level"],
                        n_resamples=iv["n_resamples"], stratified=iv["stratified"],
                        rng=check_random_state(random_state))

@@ -25,6 +25,7 @@ from dartboard._validation import (
     describe,
     rows_array,
 )
+from dartboard.exceptions import InputError, InputTypeError
 from dartboard.families import Batch, Family, Metric, family_of
 from dartboard.families._base import (
     BOOTSTRAP_METHODS,
@@ -183,7 +184,7 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
     estimate = _bootstrap.as_float(metric(y_t, y_o, **kwargs), name or "metric")
     kwargs.pop("sample_weight", None)
     if not np.isfinite(estimate):
-        raise ValueError(f"{name or 'the metric'} is undefined on this data (it returned "
+        raise InputError(f"{name or 'the metric'} is undefined on this data (it returned "
                          f"{estimate}); no interval can be formed")
     how = iv["method"]
     level = iv["confidence_level"]
@@ -223,12 +224,12 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
     """The bootstrap of whole clusters: from the clusters' family cells where the
     metric's family pools them, else from the rows of each replicate's clusters."""
     if stratified:
-        raise ValueError("stratified=True resamples rows within classes; with clusters the "
+        raise InputError("stratified=True resamples rows within classes; with clusters the "
                          "bootstrap resamples whole clusters (leave stratified=False)")
     if method == "auto":
         method = "bca"
     if method not in CLUSTER_METHODS:
-        raise ValueError(f"method={method!r} assumes independent rows; with clusters use "
+        raise InputError(f"method={method!r} assumes independent rows; with clusters use "
                          f"one of {list(CLUSTER_METHODS)} (a bootstrap of whole clusters)")
     jackknife = method == "bca"
     reps = None
@@ -243,7 +244,7 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
         reps = generic_cluster_replicates(statistic, index, n_resamples, rng, jackknife)
     undefined = int(np.count_nonzero(~np.isfinite(reps.values)))
     if undefined == n_resamples:
-        raise ValueError(f"{name or 'the metric'} is undefined on all {n_resamples} "
+        raise InputError(f"{name or 'the metric'} is undefined on all {n_resamples} "
                          "cluster resamples; no interval can be formed")
     if undefined:
         warnings.warn(f"{name or 'the metric'} is undefined on {undefined} of {n_resamples} "
@@ -324,11 +325,11 @@ def _family_state(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
 def _interval_iv(metric: Any, method: Any, confidence_level: Any, n_resamples: Any,
                  stratified: Any, *, check_metric: bool = True) -> dict[str, Any]:
     if check_metric and not callable(metric):
-        raise TypeError(f"metric must be a callable f(y_true, y_other, **kwargs) -> float; "
-                        f"got {type(metric).__name__}")
+        raise InputTypeError(f"metric must be a callable f(y_true, y_other, **kwargs) -> float; "
+                             f"got {type(metric).__name__}")
     check_option(method, "method", METHODS)
     if not isinstance(stratified, (bool, np.bool_)):
-        raise TypeError(f"stratified must be True or False; got {stratified!r}")
+        raise InputTypeError(f"stratified must be True or False; got {stratified!r}")
     return {"method": method, "confidence_level": check_confidence_level(confidence_level),
             "n_resamples": check_n_resamples(n_resamples),
             "stratified": bool(stratified)}
@@ -372,7 +373,7 @@ def _binary_scores(y_t: np.ndarray, y_o: np.ndarray, pos_label: Any = None
     labels = column_1d(y_t, name="y_true")
     classes = np.unique(labels)
     if classes.shape[0] != 2:
-        raise ValueError(f"a binary y_true (two classes) is needed; got {classes.shape[0]} "
+        raise InputError(f"a binary y_true (two classes) is needed; got {classes.shape[0]} "
                          f"class(es) {classes.tolist()!r}")
     code = positive_index(classes, pos_label, infer="greater")
     return labels == (classes[code] if code >= 0 else pos_label), scores
@@ -387,7 +388,7 @@ def _generic(metric: Callable[..., Any], name: str, y_t: np.ndarray, y_o: np.nda
         try:
             codes = encode_labels(("y_true", y_t)).codes[0]
         except (TypeError, ValueError) as exc:
-            raise ValueError("stratified=True resamples within each class of y_true and needs "
+            raise InputError("stratified=True resamples within each class of y_true and needs "
                              f"class labels there: {exc}") from None
         order = np.argsort(codes, kind="stable")
         strata = np.bincount(codes)
@@ -432,14 +433,14 @@ def check_sample_size(value: Any, name: str) -> float:
     """A positive, finite number of samples as a float (huge Python ints included:
     numpy's ufuncs cannot take an int beyond int64)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a positive number of samples; got "
-                        f"{describe(value)}")
+        raise InputTypeError(f"{name} must be a positive number of samples; got "
+                             f"{describe(value)}")
     try:
         size = float(value)
     except OverflowError:
         size = np.inf
     if not 0.0 < size < np.inf:
-        raise ValueError(f"{name} must be a positive, finite number of samples; got "
+        raise InputError(f"{name} must be a positive, finite number of samples; got "
                          f"{reprlib.repr(value)}")
     return size
 
@@ -500,9 +501,9 @@ def cv_interval(fold_scores: ArrayLike, *, n_train: Any = None, n_test: Any = No
     scores = as_float_array(fold_scores, name="fold_scores")
     k = scores.shape[0]
     if k < 2:
-        raise ValueError(f"fold_scores needs at least 2 folds for a t-interval; got {k}")
+        raise InputError(f"fold_scores needs at least 2 folds for a t-interval; got {k}")
     if (n_train is None) != (n_test is None):
-        raise ValueError("give both n_train and n_test (the Nadeau-Bengio correction), or "
+        raise InputError("give both n_train and n_test (the Nadeau-Bengio correction), or "
                          f"neither; got n_train={n_train!r}, n_test={n_test!r}")
     factor, method = 1.0 / k, "t"
     if n_train is not None:
@@ -557,12 +558,12 @@ def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: b
     iv = _interval_iv(None, method, confidence_level, n_resamples, stratified,
                       check_metric=False)
     if iv["method"] not in ("auto", PIVOT, "percentile", "basic", "bca"):
-        raise ValueError(f"method must be {PIVOT!r}, 'percentile', 'basic', 'bca' or 'auto' "
+        raise InputError(f"method must be {PIVOT!r}, 'percentile', 'basic', 'bca' or 'auto' "
                          f"for the calibration error; got {iv['method']!r}")
     norm, debiased = norm_iv(norm, debiased)
     check_draws(iv["n_resamples"], state.n_bins)
     if state.n_groups != 1 or not np.all(state.weight == np.round(state.weight)):
-        raise ValueError("a bin-level bootstrap needs a binary or top-label state of whole "
+        raise InputError("a bin-level bootstrap needs a binary or top-label state of whole "
                          "row counts (no classwise groups, no fractional sample weights)")
     spec = get_spec("calibration_error")
     family = family_of(spec)

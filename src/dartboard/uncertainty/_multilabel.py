@@ -28,6 +28,7 @@ import numpy as np
 from scipy import sparse
 
 from dartboard._rng import RandomStateLike, check_random_state
+from dartboard.exceptions import InputError
 from dartboard.metrics import _count_formulas as cf
 from dartboard.metrics._batched import batch_multilabel_metric
 from dartboard.metrics._registry import MetricSpec
@@ -178,11 +179,11 @@ def multilabel_count_interval(spec: MetricSpec, t: np.ndarray, p: np.ndarray,
     if method == "auto":
         method = "bca"
     if method not in _BOOTSTRAP:
-        raise ValueError(f"method={method!r} does not apply to {name} of multilabel-indicator "
+        raise InputError(f"method={method!r} does not apply to {name} of multilabel-indicator "
                          "data (analytic intervals are for one binary proportion); use "
                          "'percentile', 'basic' or 'bca'")
     if stratified:
-        raise ValueError("stratified=True resamples within each class of y_true and needs "
+        raise InputError("stratified=True resamples within each class of y_true and needs "
                          "class labels there: y_true is a multilabel indicator array")
     kw = dict(kwargs)
     if spec.average and kw.get("average") == "samples" and kw.get("labels") is not None:

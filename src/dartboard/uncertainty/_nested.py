@@ -85,6 +85,7 @@ from dartboard._parallel import parallel_map
 from dartboard._results import Result
 from dartboard._rng import RandomStateLike, spawn
 from dartboard._validation import check_confidence_level, check_int, describe
+from dartboard.exceptions import InputError, InputTypeError
 from dartboard.families._means import TERMS, has_row_terms, row_terms
 from dartboard.metrics._registry import MetricSpec
 from dartboard.uncertainty._bootstrap import IntervalWarning
@@ -190,7 +191,7 @@ def _loss_iv(scoring: Any, y: np.ndarray) -> _Loss:
     facts = scoring_facts(scoring)
     spec = facts.spec
     if not has_row_terms(spec):
-        raise ValueError(f"scoring={facts.name!r} is not a mean of per-sample losses, which "
+        raise InputError(f"scoring={facts.name!r} is not a mean of per-sample losses, which "
                          f"the nested CV interval needs (its variance term is var(e_out) / "
                          f"n_out); use one of {', '.join(_decomposable_scorers())} or a "
                          "metric of the same kind (zero_one_loss, log_loss, ...)")
@@ -198,11 +199,11 @@ def _loss_iv(scoring: Any, y: np.ndarray) -> _Loss:
     allowed = set(TERMS[spec.name][1]) if spec.name in TERMS else set()
     extra = set(facts.kwargs) - allowed
     if extra:
-        raise ValueError(f"scoring={facts.name!r} passes {sorted(extra)} to {spec.name}; the "
+        raise InputError(f"scoring={facts.name!r} passes {sorted(extra)} to {spec.name}; the "
                          f"per-sample losses of {spec.name} take only {sorted(allowed)}")
     response = facts.response_method
     if response not in ("predict", "predict_proba"):
-        raise ValueError(f"scoring={facts.name!r} reads {response!r}; the nested CV interval "
+        raise InputError(f"scoring={facts.name!r} reads {response!r}; the nested CV interval "
                          "takes scores of predict or predict_proba")
     kwargs = {k: v for k, v in facts.kwargs.items() if k != "labels"}
     classes = np.unique(y) if response == "predict_proba" else None
@@ -240,11 +241,11 @@ def _splitter(cv: Any, estimator: Any, y: np.ndarray, groups: np.ndarray | None
         stratify = is_classifier(estimator) and type_of_target(y) in ("binary", "multiclass")
         return k, (StratifiedKFold if stratify else KFold)(k, shuffle=True)
     if not all(hasattr(cv, a) for a in ("n_splits", "shuffle", "random_state")):
-        raise TypeError("cv must be a number of folds (int >= 3) or a splitter with "
-                        "n_splits, shuffle and random_state (KFold, StratifiedKFold, "
-                        f"GroupKFold, StratifiedGroupKFold); got {describe(cv)}")
+        raise InputTypeError("cv must be a number of folds (int >= 3) or a splitter with "
+                             "n_splits, shuffle and random_state (KFold, StratifiedKFold, "
+                             f"GroupKFold, StratifiedGroupKFold); got {describe(cv)}")
     if not cv.shuffle:
-        raise ValueError(f"cv must shuffle (shuffle=True) so that each repetition draws new "
+        raise InputError(f"cv must shuffle (shuffle=True) so that each repetition draws new "
                          f"folds; got {cv!r}")
     return check_int(cv.n_splits, "cv.n_splits", minimum=3), cv
 
@@ -256,28 +257,28 @@ def _nested_iv(estimator: Any, X: Any, y: Any, scoring: Any, cv: Any, n_repeats:
     level = check_confidence_level(confidence_level)
     n_repeats = check_int(n_repeats, "n_repeats", minimum=1)
     if not hasattr(estimator, "fit"):
-        raise TypeError(f"estimator must be a scikit-learn estimator (with fit); got "
-                        f"{describe(estimator)}")
+        raise InputTypeError(f"estimator must be a scikit-learn estimator (with fit); got "
+                             f"{describe(estimator)}")
     X, y_in = indexable(X, y)
     y = np.asarray(y_in)
     if y.ndim != 1:
-        raise ValueError(f"y must be one-dimensional; got shape {y.shape}")
+        raise InputError(f"y must be one-dimensional; got shape {y.shape}")
     n = y.shape[0]
     codes = None
     if groups is not None:
         g = np.asarray(groups)
         if g.ndim != 1 or g.shape[0] != n:
-            raise ValueError(f"groups must be one label per sample ({n}); got shape {g.shape}")
+            raise InputError(f"groups must be one label per sample ({n}); got shape {g.shape}")
         codes = np.unique(g, return_inverse=True)[1].astype(np.intp)
     loss = _loss_iv(scoring, y)
     if not hasattr(estimator, loss.response):
-        raise TypeError(f"scoring={loss.name!r} needs the estimator's {loss.response}; "
-                        f"{type(estimator).__name__} has none")
+        raise InputTypeError(f"scoring={loss.name!r} needs the estimator's {loss.response}; "
+                             f"{type(estimator).__name__} has none")
     k, splitter = _splitter(cv, estimator, y, codes)
     units = n if codes is None else int(codes.max()) + 1
     if units < 2 * k:
         what = "samples" if codes is None else "groups"
-        raise ValueError(f"cv={k} folds need at least {2 * k} {what} (two per fold for the "
+        raise InputError(f"cv={k} folds need at least {2 * k} {what} (two per fold for the "
                          f"fold variance); got {units}")
     return X, y_in, y, _Plan(n, k, n_repeats, level, loss, codes, splitter)
 
@@ -311,13 +312,13 @@ def _fold_ids(plan: _Plan, y: np.ndarray, seed: np.random.SeedSequence) -> np.nd
         dummy = np.zeros((plan.n, 1))
         for fold, (_, test) in enumerate(splitter.split(dummy, y, plan.groups)):
             if np.any(ids[test] >= 0):
-                raise ValueError("cv must partition the samples: its test folds overlap")
+                raise InputError("cv must partition the samples: its test folds overlap")
             ids[test] = fold
         if np.any(ids < 0):
-            raise ValueError("cv must partition the samples: some are in no test fold")
+            raise InputError("cv must partition the samples: some are in no test fold")
     sizes = np.bincount(ids, minlength=plan.n_splits)
     if sizes.shape[0] != plan.n_splits or sizes.min() < 2:
-        raise ValueError(f"every fold needs at least 2 samples (for its variance); the folds "
+        raise InputError(f"every fold needs at least 2 samples (for its variance); the folds "
                          f"of one repetition have sizes {sizes.tolist()}")
     return ids
 

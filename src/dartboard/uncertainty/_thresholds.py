@@ -69,6 +69,7 @@ from dartboard._validation import (
     check_real,
     check_sample_weight,
 )
+from dartboard.exceptions import InputError
 from dartboard.metrics._ranking import binary_positive
 from dartboard.uncertainty._analytic import proportion_interval
 from dartboard.uncertainty._bands import _SortedScores
@@ -168,10 +169,10 @@ def _costs_iv(costs: Any) -> np.ndarray:
     c = np.asarray(costs, dtype=np.float64) if not isinstance(costs, str) else None
     if c is None or c.shape != (2, 2):
         shape = "a string" if c is None else f"shape {c.shape}"
-        raise ValueError("costs must be a 2 x 2 matrix [[C_TN, C_FP], [C_FN, C_TP]] "
+        raise InputError("costs must be a 2 x 2 matrix [[C_TN, C_FP], [C_FN, C_TP]] "
                          f"(rows true negative/positive, columns predicted); got {shape}")
     if not np.all(np.isfinite(c)):
-        raise ValueError("costs must be finite numbers")
+        raise InputError("costs must be finite numbers")
     return c
 
 
@@ -185,7 +186,7 @@ def _common_iv(y_true: Any, y_score: Any, confidence_level: Any, sample_weight: 
         w = check_sample_weight(w, w.shape[0])  # resampled weights are masses: refuse < 0
     live = np.ones(positive.shape[0], dtype=bool) if w is None else w > 0
     if not (positive & live).any() or not (~positive & live).any():
-        raise ValueError("y_true must hold both classes (with positive weight) to choose "
+        raise InputError("y_true must hold both classes (with positive weight) to choose "
                          "or evaluate a threshold")
     c = _costs_iv(costs)
     if prevalence is not None:
@@ -206,16 +207,16 @@ def check_criterion(criterion: Any, target: Any, guarantee: Any = None, *,
         guarantee = check_real(guarantee, "guarantee", minimum=0.0, maximum=1.0,
                                open_minimum=True, open_maximum=True)
         if criterion not in CONSTRAINED:
-            raise ValueError(f"guarantee applies to the constrained criteria "
+            raise InputError(f"guarantee applies to the constrained criteria "
                              f"{list(CONSTRAINED)}; got {crit_name}={criterion!r}")
     if criterion in CONSTRAINED:
         if target is None:
-            raise ValueError(f"{crit_name}={criterion!r} needs {target_name} (the bound on "
+            raise InputError(f"{crit_name}={criterion!r} needs {target_name} (the bound on "
                              f"{CONSTRAINED[criterion]}, in [0, 1])")
         return (criterion, check_real(target, target_name, minimum=0.0, maximum=1.0),
                 guarantee)
     if target is not None:
-        raise ValueError(f"{target_name} is only used by the criteria {list(CONSTRAINED)}; "
+        raise InputError(f"{target_name} is only used by the criteria {list(CONSTRAINED)}; "
                          f"got {target_name}={target!r} with {crit_name}={criterion!r}")
     return criterion, float("nan"), None
 
@@ -394,7 +395,7 @@ def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: Thresh
     n_resamples = check_n_resamples(n_resamples)
     integral = _whole_weights(w)
     if guarantee is not None and not integral:
-        raise ValueError("guarantee needs whole counts: sample_weight must hold integers "
+        raise InputError("guarantee needs whole counts: sample_weight must hold integers "
                          "(repeated rows); got non-integer weights")
     path = _SortedScores.build(positive, s, w)
     critical = None if guarantee is None else _boundaries(
@@ -402,7 +403,7 @@ def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: Thresh
     tp, fp = path.cumulative(path.pos[None], path.neg[None])
     chosen, met = choose(crit, tp, fp, target, c, prevalence, critical)
     if not met[0]:
-        raise ValueError(_unmet_message(crit, target, guarantee, path))
+        raise InputError(_unmet_message(crit, target, guarantee, path))
     index = int(chosen[0])
     _, positive_cell, _, size = path.resampling_cells()
     rng = check_random_state(random_state)
@@ -412,7 +413,7 @@ def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: Thresh
         rng, False).values
     unmet = np.isnan(reps[:, 1])
     if unmet.all():
-        raise ValueError(f"criterion={crit!r} cannot be met in any of the "
+        raise InputError(f"criterion={crit!r} cannot be met in any of the "
                          f"{n_resamples} resamples; no interval can be formed")
     if unmet.any():
         warnings.warn(f"criterion={crit!r} cannot be met in {int(unmet.sum())} of "

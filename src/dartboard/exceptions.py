@@ -1,0 +1,55 @@
+"""The errors dartboard raises about its input.
+
+Every check of an argument, an array or a file raises one of these. Each is also
+the built-in class a caller already catches: :class:`InputError` is a
+``ValueError`` and :class:`InputTypeError` a ``TypeError``, so code written for
+scikit-learn's metrics (``except ValueError``) catches dartboard's refusals too,
+and :class:`InvalidParameterError` is both, as scikit-learn's class of that name.
+scikit-learn's warning classes stay where scikit-learn has them
+(:class:`dartboard.metrics.UndefinedMetricWarning` is a subclass of
+``sklearn.exceptions.UndefinedMetricWarning``).
+
+The command line tells bad input from a fault of dartboard by these classes alone:
+a :class:`DartboardError` (or an ``OSError``: a file that cannot be opened) ends
+with ``error: <message>`` and exit code 2; any other exception is an internal
+error (exit code 1) with a hint to rerun with ``--debug`` for its traceback.
+
+Examples
+--------
+>>> import dartboard.metrics as dm
+>>> from dartboard.exceptions import InputError
+>>> try:
+...     dm.accuracy_score([0, 1], [0, 1, 1])
+... except ValueError as exc:
+...     isinstance(exc, InputError)
+True
+"""
+
+from __future__ import annotations
+
+__all__ = ["DartboardError", "FileFormatError", "InputError", "InputTypeError",
+           "InvalidParameterError"]
+
+
+class DartboardError(Exception):
+    """Base of the errors dartboard raises on purpose about what it was given."""
+
+
+class InputError(DartboardError, ValueError):
+    """A value is wrong: an array's content or shape, an option outside its range,
+    labels that do not fit. A ``ValueError``."""
+
+
+class InputTypeError(DartboardError, TypeError):
+    """An argument of the wrong type (a string where a number belongs, an object
+    without the method needed). A ``TypeError``."""
+
+
+class InvalidParameterError(InputError, InputTypeError):
+    """A bad option value. As scikit-learn's exception of the same name it is both a
+    ``ValueError`` and a ``TypeError``, so code written against either catches it."""
+
+
+class FileFormatError(InputError):
+    """A file's content cannot be read as the table, JSON or Parquet expected (the
+    parser's own error is its ``__cause__``). A ``ValueError``."""
