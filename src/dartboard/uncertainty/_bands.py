@@ -438,8 +438,8 @@ def _band_iv(y_true: Any, y_score: Any, grid: Any, grid_name: str, kind: Any,
     g = as_float_array(grid, name=grid_name, ndim=1)
     if np.any(g < 0) or np.any(g > 1) or (open_zero and np.any(g == 0)):
         bound = "(0, 1]" if open_zero else "[0, 1]"
-        raise InputError(f"{grid_name} must lie in {bound}; got values from {g.min()!r} "
-                         f"to {g.max()!r}")
+        raise InputError(f"{grid_name} must lie in {bound}; got values from {float(g.min()):g} "
+                         f"to {float(g.max()):g}")
     check_n_resamples(n_resamples, per_resample=HELD * g.shape[0],
                       held=f"{HELD} x len({grid_name})")
     positive, s, w, _ = binary_positive(y_true, y_score, pos_label, sample_weight,
