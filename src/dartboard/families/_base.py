@@ -176,7 +176,7 @@ class State:
         resolved = resolve_metric(metric)
         spec, family = resolved.spec, family_of(resolved.spec)
         if spec is None or family is None:
-            raise ValueError(f"{resolved.label} is not computed from this state")
+            raise InputError(f"{resolved.label} is not computed from this state")
         bound = family.error_bound(self, Metric(spec))
         return 0.0 if bound is None else bound
 
