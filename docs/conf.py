@@ -40,6 +40,25 @@ numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
 
+# numpydoc checks every documented object (functions, classes and the members on
+# the class pages) as the page is built; with -W a failure stops the build.
+# GL08 a docstring; SS01 a summary line; PR01/PR02 every parameter documented and
+# none unknown; RT01 a Returns section; EX01 an Examples section (they run as
+# doctests, tests/test_doctests.py). tests/test_docs.py applies the same checks.
+numpydoc_validation_checks = {"GL08", "SS01", "PR01", "PR02", "RT01", "EX01"}
+
+
+def _skip_member(app, what, name, obj, skip, options):
+    """Class pages list methods and properties; plain data fields are documented in
+    the class docstring, so they are not listed a second time."""
+    if what == "class" and not (callable(obj) or isinstance(obj, property)):
+        return True
+    return None
+
+
+def setup(app):
+    app.connect("autodoc-skip-member", _skip_member)
+
 # The build runs offline (CI reaches package registries only), so there is no
 # intersphinx: names from other projects are written as literals, not links.
 

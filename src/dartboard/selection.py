@@ -325,7 +325,7 @@ def dart_rank(results: Any, precision: float, *, metric: str | None = None,
 
     Parameters
     ----------
-    results : cv_results_ dict, DataFrame, dict or 2-D array
+    results : dict, DataFrame or 2-D array
         * scikit-learn ``cv_results_`` (``GridSearchCV``, ``RandomizedSearchCV``,
           ``HalvingGridSearchCV``/``HalvingRandomSearchCV``), as a dict or a
           DataFrame: the fold scores are read from ``split{k}_test_<metric>`` and
@@ -392,7 +392,7 @@ def dart_rank(results: Any, precision: float, *, metric: str | None = None,
     ``ln(N_j / N_i) < p (D_j - D_i)``, i.e. (to first order) when its mean deficit
     is below ``p A ln(A / chance)`` times its reduction in standard deviation.
 
-    Uncertainty (:mod:`dartboard._dart_uncertainty`): by default the folds are
+    Uncertainty (``dartboard._dart_uncertainty``): by default the folds are
     resampled together (the configurations share them) and the intervals and
     ``p_best`` come from the replicates. This treats the fold scores as
     independent draws, which they are not (folds share training data): the
@@ -435,7 +435,7 @@ def dart_equivalence(results: Any, precision: float, rope: float, *,
     """Is the DART winner practically equivalent to the runner-up?
 
     The first two configurations of :func:`dart_rank` are compared with
-    :func:`dartboard.compare.bayesian_correlated_ttest` on their fold scores (the
+    :func:`dartboard.bayesian_correlated_ttest` on their fold scores (the
     same folds for both, as in a grid search): ``a`` is the winner, ``b`` the
     runner-up, ``rope`` in score units; ``n_train``/``n_test`` or ``runs`` set the
     fold correlation. Returns a ``BayesResult`` whose ``details`` name the two.

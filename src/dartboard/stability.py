@@ -95,7 +95,7 @@ class StabilityResult(Result):
     per_point : pandas.DataFrame
         One row per test point: ``y_pred`` (the ensemble's label), ``mean_proba``
         (mean probability of the positive class, binary, or of ``y_pred``,
-        multiclass), the metrics of :data:`POINT_METRICS` and, with ``y_true``,
+        multiclass), the metrics of ``POINT_METRICS`` and, with ``y_true``,
         ``y_true`` and ``correct``. ``std`` is the sample standard deviation
         across the models (ddof = 1, Virny's number); ``epistemic`` the
         population variance (ddof = 0).
@@ -633,12 +633,12 @@ def stability_audit(estimator: Any, X_train: Any, y_train: Any, X_test: Any,
         Passed to :func:`stability_metrics` (``reference_group``, ``threshold``,
         ``intersections``, ``zero_division``).
     random_state : None, int, SeedSequence or Generator
-        Seeds are spawned per model (:func:`numpy.random.SeedSequence.spawn`);
+        Seeds are spawned per model (``numpy.random.SeedSequence.spawn``);
         each model's seed draws its bootstrap indices and sets every
         ``random_state`` parameter of the clone, so the same seed gives the same
         models whatever ``n_jobs`` and ``backend``.
     n_jobs, backend : optional
-        Parallel execution (see :func:`dartboard._parallel.parallel_map`).
+        Parallel execution (see ``dartboard._parallel.parallel_map``).
     progress : bool, default False
         Show a progress bar.
     max_resamples : int, default 100

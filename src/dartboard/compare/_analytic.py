@@ -74,7 +74,7 @@ def mcnemar_test(y_true: Any, pred_a: Any = None, pred_b: Any = None, *,
     ``p = min(1, 2 P(Binomial(b + c, 1/2) <= min(b, c)))``; the asymptotic test
     reports ``statistic = (|b - c| - 1)^2 / (b + c)`` (without the ``- 1`` when
     ``correction=False``) and its chi-square (1 df) upper tail. As
-    :func:`statsmodels.stats.contingency_tables.mcnemar`, except at ``b = c``:
+    ``statsmodels.stats.contingency_tables.mcnemar``, except at ``b = c``:
     there the continuity correction would turn no difference at all into
     ``1 / (b + c)`` (p = 0.855 at b = c = 15), so, as R's ``mcnemar.test``
     (which corrects only when ``b != c``), the statistic is 0 and p = 1.
@@ -87,7 +87,7 @@ def mcnemar_test(y_true: Any, pred_a: Any = None, pred_b: Any = None, *,
         correct, both wrong]]`` (only the off-diagonal counts matter).
     exact : bool or None
         None uses the exact binomial test when ``b + c < 25``
-        (:data:`MCNEMAR_EXACT_BELOW`) and the chi-square test otherwise.
+        (``MCNEMAR_EXACT_BELOW``) and the chi-square test otherwise.
     correction : bool, default True
         Continuity correction of the chi-square statistic.
 
@@ -144,7 +144,7 @@ def delong_test(y_true: Any, scores_a: Any, scores_b: Any, *, pos_label: Any = N
 
     ``z = (AUC_a - AUC_b) / sqrt(var_a + var_b - 2 cov_ab)`` with DeLong's
     covariance of the two AUC estimates (fast midrank algorithm, see
-    :mod:`dartboard._delong`); the p-value is from the standard normal. The
+    ``dartboard._delong``); the p-value is from the standard normal. The
     interval of the difference is ``AUC_a - AUC_b +- z_{1 - alpha/2} sqrt(var)``
     (two-sided whatever ``alternative`` is), as the "95 percent confidence
     interval" printed by pROC's ``roc.test``.

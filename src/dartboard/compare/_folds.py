@@ -69,7 +69,7 @@ def friedman_test(table: Any, *, higher_is_better: bool = True, names: Any = Non
         ``statistic`` and ``pvalue``: Iman and Davenport's F and its p-value
         (``df`` is ``k - 1``; the second degrees of freedom are in ``details``).
         ``details`` also holds Friedman's ``chi2`` and ``chi2_pvalue`` (tie-corrected,
-        as :func:`scipy.stats.friedmanchisquare`) and the ``average_ranks``.
+        as ``scipy.stats.friedmanchisquare``) and the ``average_ranks``.
 
     Examples
     --------
@@ -191,7 +191,7 @@ def wilcoxon_test(a: Any, b: Any, *, alternative: str = "two-sided",
     """Wilcoxon's signed-rank test of two models over N data sets (Demsar 2006, 3.1.3).
 
     The differences ``a_i - b_i`` are ranked by absolute value and the ranks of
-    the positive and negative ones summed; the test is :func:`scipy.stats.wilcoxon`
+    the positive and negative ones summed; the test is ``scipy.stats.wilcoxon``
     (exact for small N without ties, normal approximation otherwise).
 
     Parameters

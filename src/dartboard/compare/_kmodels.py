@@ -39,14 +39,14 @@ model), so its first step, Bonferroni's union bound, is loose. With continuous,
 normal pair statistics of exchangeable models its family-wise error under the
 complete null is exactly ``P(range of k standard normals >= sqrt(2) z)`` with
 ``z = Phi^-1(1 - alpha / (k (k - 1)))``: 4.1%, 3.9% and 3.7% for k = 4, 6, 10
-(:data:`scipy.stats.studentized_range`). The discreteness of permutation
+(``scipy.stats.studentized_range``). The discreteness of permutation
 p-values of a count metric takes a little more (max-T loses about a point for
 accuracy too). Max-T uses the joint law of the comparisons and stays within
 5 +- 1.5 points, so it is the default.
 
 For count metrics without sample weights neither method touches the rows after
 one counting pass, and binary ROC AUC only counts pre-ranked scores (see
-:mod:`._kmodels_null`).
+``._kmodels_null``).
 """
 
 from __future__ import annotations

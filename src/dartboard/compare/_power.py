@@ -3,7 +3,7 @@
 Accuracy, paired (McNemar). With ``p10`` the share of samples only model a gets
 right and ``p01`` only b, the accuracy difference is ``delta = p10 - p01`` and the
 discordant share ``psi = p10 + p01``. The power is that of
-:func:`~dartboard.compare.mcnemar_test` as it is applied (by default the exact
+:func:`~dartboard.mcnemar_test` as it is applied (by default the exact
 binomial test below 25 discordant pairs, else the chi-square test with continuity
 correction), computed exactly: the discordant count is ``m ~ Binomial(n, psi)``,
 given ``m`` the count where only a is right is ``b ~ Binomial(m, p10 / psi)``, and::
@@ -121,7 +121,7 @@ def mcnemar_power(n: Any, difference: float, discordant: float, *, alpha: float 
                   exact: bool | None = None, correction: bool = True) -> float:
     """Power of McNemar's two-sided test of equal accuracy with n test samples.
 
-    The exact power of :func:`~dartboard.compare.mcnemar_test` with the same
+    The exact power of :func:`~dartboard.mcnemar_test` with the same
     ``exact`` and ``correction`` (see the module docstring).
 
     Parameters
@@ -135,7 +135,7 @@ def mcnemar_power(n: Any, difference: float, discordant: float, *, alpha: float 
         ``p10 + p01``; at least ``|difference|``.
     alpha : float, default 0.05
     exact, correction
-        As :func:`~dartboard.compare.mcnemar_test`: by default the exact binomial
+        As :func:`~dartboard.mcnemar_test`: by default the exact binomial
         test below 25 discordant pairs, else the corrected chi-square test.
 
     Examples
@@ -163,7 +163,7 @@ def mcnemar_sample_size(difference: float, discordant: float, *, alpha: float = 
     """Test samples McNemar's test needs to detect an accuracy difference.
 
     The smallest n whose exact power (:func:`mcnemar_power`, the test as
-    :func:`~dartboard.compare.mcnemar_test` applies it) reaches ``power``; at most
+    :func:`~dartboard.mcnemar_test` applies it) reaches ``power``; at most
     10**9.
 
     Examples

@@ -124,7 +124,7 @@ class RankResult(Result):
         chosen after looking) and ``significantly_worse``
         (``pvalue_adjusted < alpha``).
     statistic : float
-        Friedman's chi-square (tie-corrected, as :func:`scipy.stats.friedmanchisquare`).
+        Friedman's chi-square (tie-corrected, as ``scipy.stats.friedmanchisquare``).
     pvalue : float
         Friedman's p-value (chi-square with k - 1 degrees of freedom).
     critical_difference : float

@@ -5,14 +5,14 @@ answers the questions asked between groups (fairlearn's ``MetricFrame``
 vocabulary): ``difference()``, ``ratio()``, ``group_min()``, ``group_max()`` and the
 fairness summaries, each with an interval.
 
-Intervals of gaps come from the grouped bootstrap (:mod:`._groups`): each group is
+Intervals of gaps come from the grouped bootstrap (``._groups``): each group is
 resampled on its own, count metrics from one multinomial per group over its
 confusion cells, other metrics by resampling the group's rows. A gap is always
 between two different groups, names the higher one and the better one, and keeps
 every group whose metric has a value. With two groups its interval is that of their
 difference (Newcombe's for a proportion); with more, the pair was picked by looking
 at the data, and the interval is that of the true largest gap, selection-aware
-(:mod:`._gaps`, :mod:`._simultaneous`); ``pairwise()`` gives every pair with
+(``._gaps``, ``._simultaneous``); ``pairwise()`` gives every pair with
 intervals that hold all at once.
 """
 
@@ -398,7 +398,7 @@ class Evaluation:
         Index: (metric, ``groups``: "a vs b", the higher first). Columns: estimate
         (>= 0), low, high, method, higher (None for a tie) and better. With
         ``simultaneous=True`` the intervals of a metric's pairs hold all at once
-        (max-T from the grouped bootstrap, see :mod:`._simultaneous`), so they may
+        (max-T from the grouped bootstrap, see ``._simultaneous``), so they may
         be read together and for pairs picked by looking; with two groups the one
         pair's own interval (Newcombe's for a proportion). ``simultaneous=False``
         gives each pair's own interval, valid only for a pair named before looking

@@ -148,7 +148,7 @@ class ErrorPoints:
 class FitPoints:
     """The predicted-vs-actual and residual figures' points of a regression, in
     increasing order of prediction (at most a thousand, evenly spaced in that order;
-    :func:`dartboard.evaluation._points.fit_points`)."""
+    ``dartboard.evaluation._points.fit_points``)."""
 
     predicted: tuple[float, ...]
     actual: tuple[float, ...]

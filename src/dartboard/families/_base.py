@@ -152,7 +152,7 @@ class Cells:
 
 class State:
     """What every family state offers beyond ``merge``: the metrics it computes
-    (:class:`~dartboard.metrics._state.MergeableState`'s ``compute`` and
+    (``dartboard.metrics._state.MergeableState``'s ``compute`` and
     ``error_bound``, so an evaluation's ``states`` merge with later data and give their
     metrics) and equality of its arrays."""
 
@@ -255,7 +255,7 @@ class Family:
                metric: Metric) -> Any:
         """A sampler of ``metric(y, a) - metric(y, b)`` on the same rows, with
         ``permutation(n, rng)`` (the sample-swap null), ``bootstrap(n, rng)`` and
-        ``how``; None when the rows must be swapped one by one (:mod:`._paired`)."""
+        ``how``; None when the rows must be swapped one by one (``._paired``)."""
         return None
 
     def rank_swappable(self, metric: Metric, pred: np.ndarray, y: np.ndarray) -> bool:

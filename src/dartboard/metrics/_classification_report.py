@@ -1,7 +1,7 @@
 """``classification_report``: scikit-learn's per-class text (or dict) report.
 
 Every row comes from one :class:`~dartboard.metrics.ConfusionCounts` and the
-count formulas of :mod:`dartboard.metrics._confusion`: precision, recall and F1
+count formulas of ``dartboard.metrics._confusion``: precision, recall and F1
 per class, then the micro (``accuracy`` when every class is reported), macro,
 weighted and, for multilabel-indicator input, samples averages. The richer
 table with specificity (:func:`_classification_table`) is what
@@ -109,7 +109,7 @@ def classification_report(y_true: Any, y_pred: Any, *, labels: Any = None,
                           zero_division: Any = "warn") -> str | dict[str, Any]:
     """Text report of per-class precision, recall, F1 and support, and their averages.
 
-    Drop-in for :func:`sklearn.metrics.classification_report`: the same text, or with
+    Drop-in for ``sklearn.metrics.classification_report``: the same text, or with
     ``output_dict=True`` the same dict (``{"<class>": {"precision": ...}, "accuracy":
     ..., "macro avg": {...}, ...}``). The micro average is labelled ``accuracy`` when
     every class is reported; multilabel-indicator input adds ``samples avg``. All rows

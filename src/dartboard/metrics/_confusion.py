@@ -2,10 +2,10 @@
 
 All of them are computed from one :class:`ConfusionCounts` state, built with a
 single counting pass over the (true, predicted) label pairs (see
-:func:`dartboard._labels.count_label_pairs`). The state is mergeable, so
+``dartboard._labels.count_label_pairs``). The state is mergeable, so
 bootstrap intervals, permutation tests, streaming and Dask evaluation reuse it.
 The formulas themselves are written once, over stacks of confusion matrices, in
-:mod:`dartboard.metrics._count_formulas`; a state is the stack of one matrix, and
+``dartboard.metrics._count_formulas``; a state is the stack of one matrix, and
 the proportions (precision, recall, ..., Jaccard) are the registry's
 ``MetricSpec.proportion``.
 
@@ -149,7 +149,7 @@ class ConfusionCounts:
         not drop samples (the metric functions select classes afterwards).
         ``names`` are the argument names used in error messages. ``scale_free``:
         only ratios of the counts will be read, so extreme float weights may be
-        rescaled by a power of two (:func:`~dartboard._validation.check_sample_weight`);
+        rescaled by a power of two (``dartboard._validation.check_sample_weight``);
         the counts of a state that merges with others keep their scale.
         """
         pair = indicator_pair(y_true, y_pred, names=names)
@@ -538,7 +538,7 @@ def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None,
                      sample_weight: Any = None, normalize: str | None = None) -> np.ndarray:
     """Confusion matrix ``C[i, j]``: samples of true class i predicted as class j.
 
-    Drop-in for :func:`sklearn.metrics.confusion_matrix`.
+    Drop-in for ``sklearn.metrics.confusion_matrix``.
 
     Parameters
     ----------
@@ -580,7 +580,7 @@ def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any 
     Multilabel-indicator input (2-D 0/1 arrays): one matrix per column (``labels``
     are column indices), or with ``samplewise=True`` one per sample over its labels.
     Labels: class i one-vs-rest. Drop-in for
-    :func:`sklearn.metrics.multilabel_confusion_matrix`; counted in three column-sum
+    ``sklearn.metrics.multilabel_confusion_matrix``; counted in three column-sum
     passes without sorting or a sparse matrix.
 
     Returns
@@ -626,7 +626,7 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
     """Fraction (or, with ``normalize=False``, number) of correctly classified samples.
 
     ``accuracy = (TP + TN) / N``, the trace of the confusion matrix over its total.
-    Drop-in for :func:`sklearn.metrics.accuracy_score`.
+    Drop-in for ``sklearn.metrics.accuracy_score``.
 
     Examples
     --------
@@ -707,12 +707,12 @@ def _count_metric(name: str, formula: str, example: str) -> Callable[..., Any]:
 precision_score = _count_metric(
     "precision_score",
     "Precision TP / (TP + FP): the fraction of predicted positives that are positive.\n\n"
-    "    Drop-in for :func:`sklearn.metrics.precision_score`.\n",
+    "    Drop-in for ``sklearn.metrics.precision_score``.\n",
     "    >>> precision_score([0, 1, 1, 0], [1, 1, 1, 0])\n    0.6666666666666666\n")
 recall_score = _count_metric(
     "recall_score",
     "Recall (sensitivity, TPR) TP / (TP + FN): the fraction of positives found.\n\n"
-    "    Drop-in for :func:`sklearn.metrics.recall_score`.\n",
+    "    Drop-in for ``sklearn.metrics.recall_score``.\n",
     "    >>> recall_score([0, 1, 1, 0], [1, 1, 0, 0])\n    0.5\n")
 specificity_score = _count_metric(
     "specificity_score",
@@ -739,7 +739,7 @@ selection_rate = _count_metric(
 jaccard_score = _count_metric(
     "jaccard_score",
     "Jaccard index TP / (TP + FP + FN): the overlap of true and predicted positives.\n\n"
-    "    Drop-in for :func:`sklearn.metrics.jaccard_score` (binary and multiclass).\n",
+    "    Drop-in for ``sklearn.metrics.jaccard_score`` (binary and multiclass).\n",
     "    >>> jaccard_score([0, 1, 1, 0], [1, 1, 0, 0])\n    0.3333333333333333\n")
 
 
@@ -753,7 +753,7 @@ def f1_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1
 
 f1_score.__doc__ = (
     "F1 score 2 TP / (2 TP + FP + FN), the harmonic mean of precision and recall.\n\n"
-    "    Drop-in for :func:`sklearn.metrics.f1_score`. With no TP, FP or FN it is\n"
+    "    Drop-in for ``sklearn.metrics.f1_score``. With no TP, FP or FN it is\n"
     "    undefined and takes ``zero_division``.\n" + _AVERAGE_DOC +
     "\n    Examples\n    --------\n    >>> f1_score([0, 1, 1, 0], [1, 1, 0, 0])\n    0.5\n")
 
@@ -769,7 +769,7 @@ def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = None,
 fbeta_score.__doc__ = (
     "F-beta score (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP).\n\n"
     "    ``beta`` weighs recall beta times as much as precision (beta=0 gives\n"
-    "    precision, beta=inf recall). Drop-in for :func:`sklearn.metrics.fbeta_score`.\n"
+    "    precision, beta=inf recall). Drop-in for ``sklearn.metrics.fbeta_score``.\n"
     + _AVERAGE_DOC.replace("    Parameters\n    ----------\n",
                            "    Parameters\n    ----------\n    beta : float\n"
                            "        Non-negative weight of recall.\n") +
@@ -786,7 +786,7 @@ def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1
                                     zero_division: Any = "warn") -> tuple[Any, Any, Any, Any]:
     """Precision, recall, F-beta and support in one call (support is None if averaged).
 
-    Drop-in for :func:`sklearn.metrics.precision_recall_fscore_support`.
+    Drop-in for ``sklearn.metrics.precision_recall_fscore_support``.
 
     Examples
     --------
@@ -804,7 +804,7 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) ->
     """Matthews correlation coefficient; Gorodkin's R_K for several classes.
 
     Binary: ``(TP TN - FP FN) / sqrt((TP + FP)(TP + FN)(TN + FP)(TN + FN))``. A zero
-    denominator gives 0.0. Drop-in for :func:`sklearn.metrics.matthews_corrcoef`.
+    denominator gives 0.0. Drop-in for ``sklearn.metrics.matthews_corrcoef``.
 
     Examples
     --------
@@ -820,7 +820,7 @@ def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = No
     """Mean per-class recall; ``adjusted=True`` rescales so that chance is 0.
 
     Classes present only in ``y_pred`` are left out, with a warning.
-    Drop-in for :func:`sklearn.metrics.balanced_accuracy_score`.
+    Drop-in for ``sklearn.metrics.balanced_accuracy_score``.
 
     Examples
     --------
@@ -838,7 +838,7 @@ def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: str | No
     """Cohen's kappa (p_o - p_e) / (1 - p_e), optionally linear/quadratic weighted.
 
     Undefined kappa (no shared label) gives ``replace_undefined_by`` with an
-    :class:`UndefinedMetricWarning`. Drop-in for :func:`sklearn.metrics.cohen_kappa_score`.
+    :class:`UndefinedMetricWarning`. Drop-in for ``sklearn.metrics.cohen_kappa_score``.
 
     Examples
     --------

@@ -69,7 +69,7 @@ def multilabel_pair(y_true: Any, y_pred: Any, sample_weight: Any, *, scale_free:
     """Both indicators and the weights when either argument is a 2-D indicator
     (with more than one column), None for 1-D labels; a mix is an error, as in
     scikit-learn. ``scale_free``: the caller takes a ratio of weighted sums
-    (:func:`~dartboard._validation.check_sample_weight`)."""
+    (``dartboard._validation.check_sample_weight``)."""
     t, p = _dense(y_true, "y_true"), _dense(y_pred, "y_pred")
     two_d = [a.ndim == 2 and a.shape[1] > 1 for a in (t, p)]
     if not any(two_d):
@@ -121,7 +121,7 @@ def _correct_and_total(y_true: Any, y_pred: Any, sample_weight: Any, scale_free:
 def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
     """Fraction of wrong labels (module docstring).
 
-    Drop-in for :func:`sklearn.metrics.hamming_loss`, multilabel indicators
+    Drop-in for ``sklearn.metrics.hamming_loss``, multilabel indicators
     included.
 
     Examples
@@ -150,7 +150,7 @@ def zero_one_loss(y_true: Any, y_pred: Any, *, normalize: bool = True,
                   sample_weight: Any = None) -> float:
     """Fraction (``normalize=False``: weighted number) of wrongly classified samples.
 
-    Drop-in for :func:`sklearn.metrics.zero_one_loss`; a multilabel sample counts
+    Drop-in for ``sklearn.metrics.zero_one_loss``; a multilabel sample counts
     as right only when all its labels are.
 
     Examples
@@ -209,7 +209,7 @@ def class_likelihood_ratios(y_true: Any, y_pred: Any, *, labels: Any = None,
     ``LR+ = TPR / FPR = TP (TN + FP) / (FP (TP + FN))`` and
     ``LR- = FNR / TNR = FN (TN + FP) / (TN (TP + FN))``; the positive class is
     the second of the sorted labels (or of ``labels``). Drop-in for
-    :func:`sklearn.metrics.class_likelihood_ratios`.
+    ``sklearn.metrics.class_likelihood_ratios``.
 
     Examples
     --------
@@ -265,7 +265,7 @@ def hinge_loss(y_true: Any, pred_decision: Any, *, labels: Any = None,
     ``pred_decision`` is a decision function: 1-D (or one column) for two classes
     (positive means the greater label), (n_samples, n_classes) for more, columns in the order of
     the sorted ``labels`` (or classes of ``y_true``). Drop-in for
-    :func:`sklearn.metrics.hinge_loss`.
+    ``sklearn.metrics.hinge_loss``.
 
     Examples
     --------

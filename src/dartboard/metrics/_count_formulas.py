@@ -58,7 +58,7 @@ _SAMPLES = {
 class UndefinedMetricWarning(_SklearnUndefinedMetricWarning):
     """A metric is undefined (0/0) and was replaced by ``zero_division``.
 
-    A subclass of :class:`sklearn.exceptions.UndefinedMetricWarning` (itself a
+    A subclass of ``sklearn.exceptions.UndefinedMetricWarning`` (itself a
     ``UserWarning``), so warning filters and ``pytest.warns`` written for
     scikit-learn's metrics catch dartboard's too.
     """

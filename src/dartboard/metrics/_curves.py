@@ -4,7 +4,7 @@
   or decreasing; a decreasing x gives the same positive area);
 * ``det_curve``: false positive rate against false negative rate at every
   distinct threshold, from the same tie groups of one sort as the ROC curve
-  (:mod:`._ranking`). As scikit-learn, it runs from the last threshold with no
+  (``._ranking``). As scikit-learn, it runs from the last threshold with no
   false positive to the first with no false negative, with the false positive
   rate decreasing.
 """
@@ -31,7 +31,7 @@ def auc(x: Any, y: Any) -> float:
     """Area under the curve through the points (x, y) by the trapezoid rule.
 
     ``x`` must be monotone. For the area under a ROC curve of scores use
-    :func:`roc_auc_score`. Drop-in for :func:`sklearn.metrics.auc`.
+    :func:`roc_auc_score`. Drop-in for ``sklearn.metrics.auc``.
 
     Examples
     --------
@@ -58,7 +58,7 @@ def det_curve(y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: A
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Detection error tradeoff: false positive and false negative rates by threshold.
 
-    Drop-in for :func:`sklearn.metrics.det_curve` (positional ``pos_label`` and
+    Drop-in for ``sklearn.metrics.det_curve`` (positional ``pos_label`` and
     ``sample_weight`` as there). ``drop_intermediate`` drops thresholds where the
     true positives do not change from either neighbour.
 

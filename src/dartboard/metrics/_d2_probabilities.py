@@ -91,7 +91,7 @@ def d2_log_loss_score(y_true: Any, y_proba: Any = None, *, sample_weight: Any = 
     """D^2 of the log loss: ``1 - LL(y, p) / LL(y, class frequencies)``.
 
     The null model predicts each class's (weighted) frequency in ``y_true``.
-    Drop-in for :func:`sklearn.metrics.d2_log_loss_score`.
+    Drop-in for ``sklearn.metrics.d2_log_loss_score``.
 
     Examples
     --------
@@ -114,7 +114,7 @@ def d2_brier_score(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
     """D^2 of the Brier score: ``1 - BS(y, p) / BS(y, class frequencies)``.
 
     The null model's Brier score is ``1 - sum_c f_c^2`` for class frequencies
-    ``f``. Drop-in for :func:`sklearn.metrics.d2_brier_score`.
+    ``f``. Drop-in for ``sklearn.metrics.d2_brier_score``.
 
     Examples
     --------

@@ -12,7 +12,7 @@ Each metric is a weighted mean of a per-sample loss ``l(y, y_hat)``:
 The D^2 scores are ``1 - D(y, y_hat) / D(y, null)``: the mean loss of the model over
 that of the best constant (the weighted mean of ``y`` for Tweedie deviances, the
 weighted ``alpha``-quantile for the pinball loss; D^2 of probabilities is in
-:mod:`._d2_probabilities`). As scikit-learn's D^2 pinball score, a zero denominator gives 1.0
+``._d2_probabilities``). As scikit-learn's D^2 pinball score, a zero denominator gives 1.0
 for perfect predictions and 0.0 otherwise; scikit-learn's Tweedie D^2 raises
 ``ZeroDivisionError`` there, dartboard follows the pinball convention instead.
 
@@ -296,7 +296,7 @@ def mean_squared_log_error(y_true: Any, y_pred: Any, *, sample_weight: Any = Non
                            multioutput: Any = "uniform_average") -> Any:
     """Mean squared logarithmic error ``mean_i (log1p(y_i) - log1p(y_hat_i))^2``.
 
-    Values <= -1 are an error. Drop-in for :func:`sklearn.metrics.mean_squared_log_error`.
+    Values <= -1 are an error. Drop-in for ``sklearn.metrics.mean_squared_log_error``.
 
     Examples
     --------
@@ -312,7 +312,7 @@ def root_mean_squared_log_error(y_true: Any, y_pred: Any, *, sample_weight: Any 
                                 multioutput: Any = "uniform_average") -> Any:
     """Root mean squared logarithmic error: per output ``sqrt(MSLE)``, then averaged.
 
-    Drop-in for :func:`sklearn.metrics.root_mean_squared_log_error`.
+    Drop-in for ``sklearn.metrics.root_mean_squared_log_error``.
 
     Examples
     --------
@@ -330,7 +330,7 @@ def mean_pinball_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     """Mean pinball (quantile) loss ``mean_i max(alpha e_i, (alpha - 1) e_i)``.
 
     ``e = y_true - y_pred``; ``alpha=0.5`` gives half the mean absolute error.
-    Drop-in for :func:`sklearn.metrics.mean_pinball_loss`.
+    Drop-in for ``sklearn.metrics.mean_pinball_loss``.
 
     Examples
     --------
@@ -349,7 +349,7 @@ def mean_tweedie_deviance(y_true: Any, y_pred: Any, *, sample_weight: Any = None
 
     ``power`` <= 0 or >= 1: 0 normal (squared error), 1 Poisson, 2 gamma, 3
     inverse Gaussian, (1, 2) compound Poisson-gamma. Drop-in for
-    :func:`sklearn.metrics.mean_tweedie_deviance`.
+    ``sklearn.metrics.mean_tweedie_deviance``.
 
     Examples
     --------
@@ -416,7 +416,7 @@ def d2_tweedie_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
 
     ``power=0`` gives R^2. A constant ``y_true`` (zero denominator) gives 1.0 for
     perfect predictions and 0.0 otherwise (scikit-learn raises ZeroDivisionError).
-    Drop-in for :func:`sklearn.metrics.d2_tweedie_score`.
+    Drop-in for ``sklearn.metrics.d2_tweedie_score``.
 
     Examples
     --------
@@ -442,7 +442,7 @@ def d2_pinball_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
 
     ``q_alpha`` is the weighted ``alpha``-quantile of each output (scikit-learn's
     averaged inverse CDF). A zero denominator gives 1.0 for perfect predictions and
-    0.0 otherwise. Drop-in for :func:`sklearn.metrics.d2_pinball_score`.
+    0.0 otherwise. Drop-in for ``sklearn.metrics.d2_pinball_score``.
 
     Examples
     --------

@@ -159,7 +159,7 @@ def top_k_accuracy_score(y_true: Any, y_score: Any, *, k: int = 2, normalize: bo
     ``labels``); for two classes it may be 1-D (the greater class's score), where
     k=1 thresholds it at 0.5 for scores in [0, 1] and at 0 otherwise. Ties follow
     scikit-learn (module docstring). Drop-in for
-    :func:`sklearn.metrics.top_k_accuracy_score`.
+    ``sklearn.metrics.top_k_accuracy_score``.
 
     Examples
     --------
@@ -254,7 +254,7 @@ def dcg_score(y_true: Any, y_score: Any, *, k: int | None = None, log_base: floa
               sample_weight: Any = None, ignore_ties: bool = False) -> float:
     """Discounted cumulative gain, averaged over samples (module docstring).
 
-    Drop-in for :func:`sklearn.metrics.dcg_score`.
+    Drop-in for ``sklearn.metrics.dcg_score``.
 
     Examples
     --------
@@ -276,7 +276,7 @@ def ndcg_score(y_true: Any, y_score: Any, *, k: int | None = None, sample_weight
     """Normalised DCG in [0, 1]: DCG over the DCG of the ideal order, averaged.
 
     ``y_true`` holds non-negative relevances. A sample with no relevant label
-    scores 0. Drop-in for :func:`sklearn.metrics.ndcg_score`.
+    scores 0. Drop-in for ``sklearn.metrics.ndcg_score``.
 
     Examples
     --------
@@ -326,7 +326,7 @@ def label_ranking_average_precision_score(y_true: Any, y_score: Any, *,
                                           sample_weight: Any = None) -> float:
     """Label ranking average precision (LRAP), in (0, 1] (module docstring).
 
-    Drop-in for :func:`sklearn.metrics.label_ranking_average_precision_score`.
+    Drop-in for ``sklearn.metrics.label_ranking_average_precision_score``.
 
     Examples
     --------
@@ -354,7 +354,7 @@ def label_ranking_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None) 
 
     A pair counts as wrong when the irrelevant label scores at least as high as the
     relevant one; samples with all or no labels relevant count 0. Drop-in for
-    :func:`sklearn.metrics.label_ranking_loss`.
+    ``sklearn.metrics.label_ranking_loss``.
 
     Examples
     --------
@@ -381,7 +381,7 @@ def coverage_error(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> f
 
     Ties count against the model (all labels tied with the lowest-scored relevant
     one are included); a sample without relevant labels counts 0. Drop-in for
-    :func:`sklearn.metrics.coverage_error`.
+    ``sklearn.metrics.coverage_error``.
 
     Examples
     --------

@@ -191,7 +191,7 @@ def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True,
              base: float = math.e) -> float:
     """Log loss (cross-entropy) ``-(1/n) sum_i log_b p_i[y_i]``.
 
-    Drop-in for :func:`sklearn.metrics.log_loss`, plus ``base``. Probabilities are
+    Drop-in for ``sklearn.metrics.log_loss``, plus ``base``. Probabilities are
     clipped to ``[eps, 1 - eps]`` (float64 eps) so the loss stays finite.
 
     Parameters
@@ -304,7 +304,7 @@ def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
     ``BS = (1/n) sum_i sum_c (o_ic - p_ic)^2``, multiplied by 1/2 when
     ``scale_by_half`` (``"auto"``: for binary problems, where it then equals the
     classic ``mean (o_i - p_i)^2`` of the positive class). Drop-in for
-    :func:`sklearn.metrics.brier_score_loss` (1.9).
+    ``sklearn.metrics.brier_score_loss`` (1.9).
 
     Parameters
     ----------

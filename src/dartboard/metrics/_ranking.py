@@ -278,7 +278,7 @@ def binary_positive(y_true: Any, y_score: Any, pos_label: Any, sample_weight: An
                      refuse_absent: bool = False
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, Any]:
     """Positive-sample mask, scores, weights and the positive label (rule "strict";
-    ``refuse_absent`` as :func:`~dartboard._labels.positive_index`)."""
+    ``refuse_absent`` as ``dartboard._labels.positive_index``)."""
     enc, s, w = _scores_iv(y_true, y_score, sample_weight, positive_weight=positive_weight)
     if not hasattr(enc, "classes"):
         raise ValueError("y_true must be 1-D (binary labels) here; got a 2-D array")
@@ -439,7 +439,7 @@ def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight
               drop_intermediate: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Receiver operating characteristic: FPR and TPR at every distinct threshold.
 
-    Drop-in for :func:`sklearn.metrics.roc_curve`. Thresholds are the distinct
+    Drop-in for ``sklearn.metrics.roc_curve``. Thresholds are the distinct
     scores in decreasing order, preceded by ``inf`` (the point (0, 0)); a sample
     is predicted positive when its score is ``>=`` the threshold.
 
@@ -478,7 +478,7 @@ def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None,
                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Precision and recall at every distinct threshold (increasing thresholds).
 
-    Drop-in for :func:`sklearn.metrics.precision_recall_curve`: the last point is
+    Drop-in for ``sklearn.metrics.precision_recall_curve``: the last point is
     (precision 1, recall 0) and has no threshold. Without positives recall is set
     to 1 everywhere, with a warning (as scikit-learn).
 
@@ -705,7 +705,7 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
                   multi_class: str = "raise", labels: Any = None) -> Any:
     """Area under the ROC curve, exact under ties: ``P(s+ > s-) + 0.5 P(s+ = s-)``.
 
-    Drop-in for :func:`sklearn.metrics.roc_auc_score`. Binary ``y_true`` with 1-D
+    Drop-in for ``sklearn.metrics.roc_auc_score``. Binary ``y_true`` with 1-D
     scores (the larger label is positive); multiclass with ``y_score`` of shape
     (n_samples, n_classes) summing to 1 per row and ``multi_class="ovr"``
     (one-vs-rest, ``average`` micro/macro/weighted/None) or ``"ovo"`` (Hand & Till
@@ -787,7 +787,7 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: str | None = 
                             pos_label: Any = 1, sample_weight: Any = None) -> Any:
     """Average precision ``AP = sum_k (R_k - R_{k-1}) P_k``, the step-wise PR area.
 
-    Drop-in for :func:`sklearn.metrics.average_precision_score` (no interpolation).
+    Drop-in for ``sklearn.metrics.average_precision_score`` (no interpolation).
     Multiclass ``y_true`` with (n_samples, n_classes) scores is one-vs-rest with
     ``average`` micro/macro/weighted/samples/None; a 2-D 0/1 ``y_true`` is
     multilabel.

@@ -412,9 +412,9 @@ class RegressionMoments:
     Holds, with weights ``w`` (1 without ``sample_weight``) and errors
     ``e = y_true - y_pred``: ``n`` (samples), ``weight`` (sum w), ``mean_true`` and
     ``m2_true`` (weighted mean and sum w (y - mean)^2 of y_true), ``mean_error``
-    and ``m2_error`` (same for e), ``sum_abs_error`` (sum w|e|),
-    ``sum_sq_error`` (sum w e^2), ``sum_abs_true`` (sum w|y|), ``max_abs_error``
-    and ``sum_ape`` (sum w|e| / max(|y|, eps)). :meth:`merge` combines means and
+    and ``m2_error`` (same for e), ``sum_abs_error`` (``sum w |e|``),
+    ``sum_sq_error`` (``sum w e^2``), ``sum_abs_true`` (``sum w |y|``), ``max_abs_error``
+    and ``sum_ape`` (``sum w |e| / max(|y|, eps)``). :meth:`merge` combines means and
     M2 with Chan et al.'s parallel formula, so any split of the data merges to the
     statistics of one pass (up to rounding). Median-based metrics are not
     moment-based and are not available here.
@@ -566,7 +566,7 @@ def mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                        multioutput: Any = "uniform_average") -> Any:
     """Mean squared error ``sum_i w_i e_i^2 / sum_i w_i``.
 
-    Drop-in for :func:`sklearn.metrics.mean_squared_error`; ``multioutput`` is
+    Drop-in for ``sklearn.metrics.mean_squared_error``; ``multioutput`` is
     "raw_values", "uniform_average" or an array of output weights.
 
     Examples
@@ -582,7 +582,7 @@ def root_mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = No
                             multioutput: Any = "uniform_average") -> Any:
     """Root mean squared error, per output ``sqrt(MSE)`` (then averaged over outputs).
 
-    Drop-in for :func:`sklearn.metrics.root_mean_squared_error`.
+    Drop-in for ``sklearn.metrics.root_mean_squared_error``.
 
     Examples
     --------
@@ -597,7 +597,7 @@ def mean_absolute_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                         multioutput: Any = "uniform_average") -> Any:
     """Mean absolute error ``sum_i w_i |e_i| / sum_i w_i``.
 
-    Drop-in for :func:`sklearn.metrics.mean_absolute_error`.
+    Drop-in for ``sklearn.metrics.mean_absolute_error``.
 
     Examples
     --------
@@ -613,7 +613,7 @@ def mean_absolute_percentage_error(y_true: Any, y_pred: Any, *, sample_weight: A
     """MAPE ``mean_i |e_i| / max(|y_i|, eps)`` as a fraction (not percent).
 
     ``eps = np.finfo(np.float64).eps``: a zero target gives a huge but finite term,
-    as scikit-learn. Drop-in for :func:`sklearn.metrics.mean_absolute_percentage_error`.
+    as scikit-learn. Drop-in for ``sklearn.metrics.mean_absolute_percentage_error``.
 
     Examples
     --------
@@ -650,7 +650,7 @@ def weighted_mean_absolute_percentage_error(y_true: Any, y_pred: Any, *,
 def max_error(y_true: Any, y_pred: Any) -> float:
     """Largest absolute error ``max_i |e_i|`` (1-D targets only).
 
-    Drop-in for :func:`sklearn.metrics.max_error`.
+    Drop-in for ``sklearn.metrics.max_error``.
 
     Examples
     --------
@@ -672,7 +672,7 @@ def r2_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     ``force_finite`` (default, as scikit-learn) a constant ``y_true`` gives 1.0 for
     perfect predictions and 0.0 otherwise instead of nan/-inf. Fewer than two
     samples: nan with an UndefinedMetricWarning. Drop-in for
-    :func:`sklearn.metrics.r2_score`.
+    ``sklearn.metrics.r2_score``.
 
     Examples
     --------
@@ -693,7 +693,7 @@ def explained_variance_score(y_true: Any, y_pred: Any, *, sample_weight: Any = N
     """Explained variance ``1 - Var_w(e) / Var_w(y_true)``.
 
     Equals R^2 when the errors have mean zero. ``force_finite`` as in
-    :func:`r2_score`. Drop-in for :func:`sklearn.metrics.explained_variance_score`.
+    :func:`r2_score`. Drop-in for ``sklearn.metrics.explained_variance_score``.
 
     Examples
     --------
@@ -777,7 +777,7 @@ def median_absolute_error(y_true: Any, y_pred: Any, *, multioutput: Any = "unifo
                           sample_weight: Any = None) -> Any:
     """Median absolute error ``median_i |e_i|`` (weighted median with weights).
 
-    Drop-in for :func:`sklearn.metrics.median_absolute_error`; the weighted median
+    Drop-in for ``sklearn.metrics.median_absolute_error``; the weighted median
     follows scikit-learn (midpoint when the cumulative weight hits exactly half).
 
     Examples
@@ -871,7 +871,7 @@ class ErrorDistribution(Result):
 
     def bandwidth(self, method: Any = "scott") -> float:
         """Gaussian KDE bandwidth: "scott" ``s n^(-1/5)``, "silverman" ``s (3n/4)^(-1/5)``
-        (s the sample standard deviation, as :class:`scipy.stats.gaussian_kde`), or a
+        (s the sample standard deviation, as ``scipy.stats.gaussian_kde``), or a
         positive number used as is."""
         if isinstance(method, numbers.Real) and not isinstance(method, bool):
             if not method > 0:

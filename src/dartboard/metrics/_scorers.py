@@ -96,7 +96,7 @@ def get_scorer(scoring: Any) -> Any:
     """The scorer called ``scoring``, computed by dartboard's metric (scikit-learn's
     own scorer for the clustering scores, whose metrics dartboard does not compute).
 
-    Drop-in for :func:`sklearn.metrics.get_scorer`: a string is looked up (a new
+    Drop-in for ``sklearn.metrics.get_scorer``: a string is looked up (a new
     copy each time, as scikit-learn), a callable or None is returned as it is.
 
     Examples
@@ -120,7 +120,7 @@ def get_scorer(scoring: Any) -> Any:
 
 def make_scorer(score_func: Callable[..., Any], *, response_method: Any = "predict",
                 greater_is_better: bool = True, **kwargs: Any) -> Any:
-    """A scorer from a metric function: :func:`sklearn.metrics.make_scorer` itself.
+    """A scorer from a metric function: ``sklearn.metrics.make_scorer`` itself.
 
     ``make_scorer(dartboard.metrics.fbeta_score, beta=2)`` gives a scorer that
     scikit-learn's model selection accepts; ``response_method`` is "predict",

@@ -268,7 +268,7 @@ class QuantileSketch:
     (2 alpha)`` per sign), not with the number of rows.
 
     Error bound. A quantile (with the "averaged inverted CDF" rule of
-    :func:`numpy.median` and scikit-learn's weighted median) is the mean of two
+    ``numpy.median`` and scikit-learn's weighted median) is the mean of two
     order statistics; each lies in a known bucket, so the exact value lies in the
     interval given by :meth:`quantile_interval`. The estimate is the mean of the
     bucket representatives ``2 gamma^i / (gamma + 1)``, within a relative

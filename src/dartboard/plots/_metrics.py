@@ -4,8 +4,8 @@ calibration and the distribution of regression errors.
 Each function accepts either the raw data (``y_true`` with scores, predictions or
 probabilities) or the already computed points (keywords such as ``fpr``/``tpr``), so
 that a figure can be redrawn from a saved ``results.json`` without the data. Every
-function takes an optional ``ax`` and returns the :class:`matplotlib.axes.Axes` it drew
-on; without ``ax`` a new :class:`matplotlib.figure.Figure` is made (no pyplot state, so
+function takes an optional ``ax`` and returns the ``matplotlib.axes.Axes`` it drew
+on; without ``ax`` a new ``matplotlib.figure.Figure`` is made (no pyplot state, so
 it works with any backend, including Agg on a server).
 """
 
@@ -85,7 +85,7 @@ def _field(obj: Any, name: str) -> Any:
 
 
 def _draw_band(ax: Any, band: Any) -> None:
-    """Fill a :class:`~dartboard.uncertainty.CurveBand` (or its dict) in curve space."""
+    """Fill a :class:`~dartboard.CurveBand` (or its dict) in curve space."""
     axis = _field(band, "axis")
     grid, low, high = (np.asarray(_field(band, k), dtype=float) for k in ("grid", "low", "high"))
     label = f"{_field(band, 'confidence_level'):.0%} {_field(band, 'kind')} band"
@@ -120,7 +120,7 @@ def _draw_point(ax: Any, point: Any, x_name: str, y_name: str, flip_x: bool) -> 
 
 def _check_pos_label(y_true: Any, pos_label: Any) -> None:
     """A curve drawn from labels: a pos_label that is not one of the two classes is a
-    mistake (the rule of :mod:`dartboard._labels`), not a curve without positives."""
+    mistake (the rule of ``dartboard._labels``), not a curve without positives."""
     positive_index(encode_labels(("y_true", y_true)).classes, pos_label, refuse_absent=True)
 
 
@@ -375,9 +375,9 @@ def plot_error_distribution(y_true: Any = None, y_pred: Any = None, *, errors: A
         The errors themselves (a saved report keeps a quantile grid of them) or the
         result of :func:`dartboard.metrics.error_distribution`, instead of the data.
     bins : int or str
-        Histogram bins, as :func:`numpy.histogram_bin_edges`.
+        Histogram bins, as ``numpy.histogram_bin_edges``.
     kde : bool
-        Draw the kernel density (:meth:`ErrorDistribution.kde`, Scott's bandwidth)
+        Draw the kernel density (:meth:`dartboard.metrics.ErrorDistribution.kde`, Scott's bandwidth)
         over the histogram; left out when all errors are equal.
 
     Returns

@@ -2,7 +2,7 @@
 
 Every file dartboard writes (the report, ``results.json``, the command line's
 ``--report``, ``--out`` and ``-o``) goes through :func:`write_texts_atomic`: a
-temporary file beside the target, then :func:`os.replace`, so a reader never sees
+temporary file beside the target, then ``os.replace``, so a reader never sees
 half a file and a failed run leaves none. A rename replaces whatever the name held,
 so the target must be a regular file or missing: a FIFO, a device (``/dev/null``),
 a socket or a directory is refused (:func:`check_target`) rather than replaced by a
@@ -69,7 +69,7 @@ def check_target(path: str | os.PathLike[str]) -> Path:
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     """Write ``text`` to ``path`` through a temporary file in the same directory and
-    :func:`os.replace`, so the file appears complete or not at all.
+    ``os.replace``, so the file appears complete or not at all.
 
     The directory must exist, and ``path`` must be a regular file or missing
     (:func:`check_target`).

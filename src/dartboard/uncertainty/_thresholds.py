@@ -3,11 +3,11 @@
 :func:`select_threshold` picks the threshold by a criterion and reports, at it,
 TPR (sensitivity), TNR (specificity), precision, NPV, F1 and the expected cost,
 each with an interval that covers the true rate *of the threshold chosen*
-(:mod:`._threshold_rates`: Jeffreys intervals at the threshold, the samples tied
+(``._threshold_rates``: Jeffreys intervals at the threshold, the samples tied
 at it counted half, widened by the bootstrap's estimate of the optimism of
 choosing on the same data). With ``guarantee=g`` a constrained criterion returns
 a threshold whose true recall, FPR or precision meets the target with
-probability ``g`` (:mod:`._guarantee`). :func:`evaluate_threshold` reads a
+probability ``g`` (``._guarantee``). :func:`evaluate_threshold` reads a
 threshold chosen elsewhere on new data; its intervals are the plain ones (Wilson
 for the four proportions, a bootstrap of the confusion matrix for F1 and the
 cost).
@@ -240,7 +240,7 @@ def _warn_undefined(name: str) -> None:
 def _rate_intervals(index: int, path: _SortedScores, reps: np.ndarray, integral: bool,
                     c: np.ndarray, prevalence: float | None, level: float,
                     n_resamples: int, rng: np.random.Generator) -> dict[str, Interval]:
-    """The six rates at the chosen candidate ``index`` (see :mod:`._threshold_rates`);
+    """The six rates at the chosen candidate ``index`` (see ``._threshold_rates``);
     ``reps``: (R, 19) replicates of [threshold, optimism at the resample's choice (6),
     at ``index`` (6), rates at ``index`` (6)]."""
     tp, fp = path.cumulative(path.pos[None], path.neg[None])
@@ -335,7 +335,7 @@ def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
     guarantee : float in (0, 1), optional
         Constrained criteria: choose a threshold whose *true* rate meets
         ``target`` with this probability (exact binomial tests over the ordered
-        thresholds, :mod:`dartboard.uncertainty._guarantee`), not only the rate on
+        thresholds, ``dartboard.uncertainty._guarantee``), not only the rate on
         the data. Needs whole counts (no weights or integer weights).
     costs : array-like of shape (2, 2), optional
         ``[[C_TN, C_FP], [C_FN, C_TP]]``; default the error rate.
