@@ -70,6 +70,7 @@ from dartboard._validation import (
     rescaled_weights,
     to_numpy,
 )
+from dartboard.metrics._docs import documented
 from dartboard.metrics._probabilistic import (
     _binary_outcome,
     _encode_with_labels,
@@ -421,6 +422,14 @@ def calibration_error(y_true: Any, y_proba: Any, *, n_bins: int = DEFAULT_N_BINS
                                  state.multiclass))
 
 
+@documented(
+    returns="BrierDecomposition\n    Reliability, resolution, uncertainty and the Brier "
+            "score.",
+    n_bins=("int",
+            "Number of probability bins."),
+    strategy=("{'uniform', 'quantile'}",
+              "Bins of equal width or of equal mass."),
+)
 def brier_decomposition(y_true: Any, y_proba: Any, *, n_bins: int = 10,
                         strategy: str = "uniform", sample_weight: Any = None,
                         pos_label: Any = None, labels: Any = None) -> BrierDecomposition:
@@ -448,6 +457,14 @@ def brier_decomposition(y_true: Any, y_proba: Any, *, n_bins: int = 10,
     return decomposition_from_sums(state.weight, state.sum_p, state.sum_p2)
 
 
+@documented(
+    y_prob=("array-like of shape (n_samples,)",
+            "Predicted probabilities of the positive class."),
+    n_bins=("int",
+            "Number of probability bins."),
+    strategy=("{'uniform', 'quantile'}",
+              "Bins of equal width or of equal mass."),
+)
 def calibration_curve(y_true: Any, y_prob: Any, *, pos_label: Any = None, n_bins: int = 5,
                       strategy: str = "uniform") -> tuple[np.ndarray, np.ndarray]:
     """Observed frequency and mean predicted probability per non-empty bin.

@@ -49,6 +49,7 @@ from dartboard.metrics._count_formulas import UndefinedMetricWarning
 from dartboard.metrics._count_formulas import (
     check_same_label_type as _check_same_label_type,
 )
+from dartboard.metrics._docs import documented
 from dartboard.metrics._registry import MetricSpec, get_spec, specs
 from dartboard.metrics._state import check_same_kind
 
@@ -573,6 +574,12 @@ def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None,
     return cm
 
 
+@documented(
+    labels=("array-like",
+            "Classes (or, for indicators, column indices) to report, in order; None: all."),
+    samplewise=("bool",
+                "One matrix per sample (multilabel data only)."),
+)
 def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                                 labels: Any = None, samplewise: bool = False) -> np.ndarray:
     """One 2 x 2 confusion matrix ``[[TN, FP], [FN, TP]]`` per label (or class).
@@ -621,6 +628,9 @@ def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any 
                                              labels=labels)
 
 
+@documented(
+    returns="float\n    The fraction (or number) of correctly classified samples.",
+)
 def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
                    sample_weight: Any = None) -> float:
     """Fraction (or, with ``normalize=False``, number) of correctly classified samples.
@@ -777,6 +787,20 @@ fbeta_score.__doc__ = (
     "    0.5\n")
 
 
+@documented(
+    returns="precision, recall, fbeta_score : float or ndarray of shape (n_classes,)\n    "
+            "One value per class with ``average=None``.\nsupport : None or ndarray of "
+            "shape (n_classes,)\n    The number of true samples of each class; None when "
+            "averaged.",
+    beta=("float",
+          "Weight of recall in the F-score."),
+    average=("{'binary', 'micro', 'macro', 'weighted', 'samples'} or None",
+             "How per-class values are combined; None returns one per class."),
+    warn_for=("tuple of str",
+              "Which undefined values warn."),
+    zero_division=("{'warn', 0.0, 1.0, np.nan}",
+                   "Value of a 0/0 ratio; 'warn' gives 0.0 and an UndefinedMetricWarning."),
+)
 def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1.0,
                                     labels: Any = None, pos_label: Any = 1,
                                     average: str | None = None,
@@ -800,6 +824,10 @@ def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, beta: float = 1
                  warn_for=warn_for, zero_division=zero_division)
 
 
+@documented(
+    returns="float\n    The correlation, between -1 and 1 (0.0 when the denominator is "
+            "zero).",
+)
 def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
     """Matthews correlation coefficient; Gorodkin's R_K for several classes.
 
@@ -815,6 +843,11 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) ->
                          "matthews_corrcoef")
 
 
+@documented(
+    returns="float\n    Mean recall over the classes (adjusted: 0 at chance).",
+    adjusted=("bool",
+              "Rescale so that chance scores 0 and perfect 1."),
+)
 def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                             adjusted: bool = False) -> float:
     """Mean per-class recall; ``adjusted=True`` rescales so that chance is 0.
@@ -832,6 +865,19 @@ def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = No
                          adjusted=adjusted)
 
 
+@documented(
+    returns="float\n    Kappa, between -1 and 1 (1: perfect agreement, 0: chance).",
+    y1=("array-like of shape (n_samples,)",
+        "Labels of the first rater."),
+    y2=("array-like of shape (n_samples,)",
+        "Labels of the second rater."),
+    labels=("array-like of shape (n_classes,)",
+            "Classes to index the matrix by; None: the labels present in either array."),
+    weights=("{'linear', 'quadratic'} or None",
+             "Weighting of disagreements by distance between classes."),
+    replace_undefined_by=("float",
+                          "Value of an undefined kappa (with a warning)."),
+)
 def cohen_kappa_score(y1: Any, y2: Any, *, labels: Any = None, weights: str | None = None,
                       sample_weight: Any = None,
                       replace_undefined_by: float = np.nan) -> float:

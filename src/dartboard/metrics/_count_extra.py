@@ -38,6 +38,7 @@ from dartboard._validation import (
 )
 from dartboard.metrics._confusion import accuracy_score, confusion_matrix
 from dartboard.metrics._count_formulas import warn_outside
+from dartboard.metrics._docs import documented
 from dartboard.metrics._probabilistic import _encode_with_labels
 
 __all__ = ["class_likelihood_ratios", "hamming_loss", "hinge_loss", "zero_one_loss"]
@@ -118,6 +119,9 @@ def _correct_and_total(y_true: Any, y_pred: Any, sample_weight: Any, scale_free:
 
 # ------------------------------------------------------------------ losses
 
+@documented(
+    returns="float\n    The fraction of wrong labels.",
+)
 def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
     """Fraction of wrong labels (module docstring).
 
@@ -146,6 +150,9 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
     return float(np.dot(per_row, w)) / (n * n_labels * float(np.mean(w)))
 
 
+@documented(
+    returns="float\n    The fraction (or number) of misclassified samples.",
+)
 def zero_one_loss(y_true: Any, y_pred: Any, *, normalize: bool = True,
                   sample_weight: Any = None) -> float:
     """Fraction (``normalize=False``: weighted number) of wrongly classified samples.
@@ -201,6 +208,13 @@ def _check_replacement(replace: Any) -> dict[str, float] | None:
     return {"LR+": float(pos), "LR-": float(neg)}
 
 
+@documented(
+    returns="tuple of (float, float)\n    ``(LR+, LR-)``: ``TPR / FPR`` and ``FNR / TNR``.",
+    labels=("array-like of shape (2,)",
+            "The two classes, negative then positive; None: the sorted labels present."),
+    replace_undefined_by=("float or dict",
+                          "Value of a ratio with a zero denominator (with a warning)."),
+)
 def class_likelihood_ratios(y_true: Any, y_pred: Any, *, labels: Any = None,
                             sample_weight: Any = None,
                             replace_undefined_by: Any = np.nan) -> tuple[float, float]:
@@ -258,6 +272,13 @@ def class_likelihood_ratios(y_true: Any, y_pred: Any, *, labels: Any = None,
 
 # ------------------------------------------------------------------ hinge loss
 
+@documented(
+    returns="float\n    The mean hinge loss.",
+    pred_decision=("array-like of shape (n_samples,) or (n_samples, n_classes)",
+                   "Decision function values."),
+    labels=("array-like of shape (n_classes,)",
+            "All the classes of multiclass data; None: the sorted labels present."),
+)
 def hinge_loss(y_true: Any, pred_decision: Any, *, labels: Any = None,
                sample_weight: Any = None) -> float:
     """Average hinge loss ``mean_i max(0, 1 - margin_i)`` (module docstring).

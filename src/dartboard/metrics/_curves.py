@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from dartboard._validation import as_float_array, check_bool, check_consistent_length
+from dartboard.metrics._docs import documented
 from dartboard.metrics._ranking import (
     _descending_counts,
     binary_positive,
@@ -27,6 +28,13 @@ __all__ = ["auc", "det_curve"]
 _trapezoid = getattr(np, "trapezoid", None) or np.trapz
 
 
+@documented(
+    returns="float\n    The area under the curve through the points.",
+    x=("array-like of shape (n,)",
+       "x coordinates, monotonic (increasing or decreasing)."),
+    y=("array-like of shape (n,)",
+       "y coordinates."),
+)
 def auc(x: Any, y: Any) -> float:
     """Area under the curve through the points (x, y) by the trapezoid rule.
 
@@ -53,6 +61,10 @@ def auc(x: Any, y: Any) -> float:
     return float(direction * _trapezoid(y, x))
 
 
+@documented(
+    drop_intermediate=("bool",
+                       "Drop thresholds that do not change the curve's shape."),
+)
 def det_curve(y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: Any = None,
               drop_intermediate: bool = False
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

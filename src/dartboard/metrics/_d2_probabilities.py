@@ -24,6 +24,7 @@ from dartboard._validation import (
     to_numpy,
 )
 from dartboard.metrics._deviance import _too_few
+from dartboard.metrics._docs import documented
 from dartboard.metrics._probabilistic import (
     _binary_outcome,
     _encode_with_labels,
@@ -86,6 +87,11 @@ def _ratio(numerator: float, denominator: float) -> float:
         return float(1 - np.float64(numerator) / np.float64(denominator))
 
 
+@documented(
+    returns="float\n    ``1 - log loss / log loss of the class frequencies``.",
+    y_pred=("str",
+            "Deprecated name of ``y_proba``, as in scikit-learn."),
+)
 def d2_log_loss_score(y_true: Any, y_proba: Any = None, *, sample_weight: Any = None,
                       labels: Any = None, y_pred: Any = "deprecated") -> float:
     """D^2 of the log loss: ``1 - LL(y, p) / LL(y, class frequencies)``.
@@ -109,6 +115,9 @@ def d2_log_loss_score(y_true: Any, y_proba: Any = None, *, sample_weight: Any = 
     return _ratio(numerator, -float(np.dot(weights, np.log(prior))))
 
 
+@documented(
+    returns="float\n    ``1 - Brier / Brier of the class frequencies``.",
+)
 def d2_brier_score(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
                    pos_label: Any = None, labels: Any = None) -> float:
     """D^2 of the Brier score: ``1 - BS(y, p) / BS(y, class frequencies)``.

@@ -39,6 +39,7 @@ from dartboard._validation import (
     describe,
 )
 from dartboard.metrics._confusion import UndefinedMetricWarning
+from dartboard.metrics._docs import documented
 from dartboard.metrics._regression import (
     _BLOCK,
     _aggregate,
@@ -292,6 +293,10 @@ def _gamma_terms(y_true: Any, y_pred: Any, *, sample_weight: Any = None
 
 # ------------------------------------------------------------------ mean losses
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The mean squared logarithmic "
+            "error; one per output with ``multioutput='raw_values'``.",
+)
 def mean_squared_log_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                            multioutput: Any = "uniform_average") -> Any:
     """Mean squared logarithmic error ``mean_i (log1p(y_i) - log1p(y_hat_i))^2``.
@@ -308,6 +313,10 @@ def mean_squared_log_error(y_true: Any, y_pred: Any, *, sample_weight: Any = Non
     return _aggregate(_mean_losses(t, p, w, _squared_log, _log_domain), multioutput)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The root mean squared logarithmic "
+            "error; one per output with ``multioutput='raw_values'``.",
+)
 def root_mean_squared_log_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                                 multioutput: Any = "uniform_average") -> Any:
     """Root mean squared logarithmic error: per output ``sqrt(MSLE)``, then averaged.
@@ -325,6 +334,13 @@ def root_mean_squared_log_error(y_true: Any, y_pred: Any, *, sample_weight: Any 
                       multioutput)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The mean pinball loss; one per "
+            "output with ``multioutput='raw_values'``.",
+    alpha=("float",
+           "The quantile level: under-predictions weigh ``alpha``, over-predictions ``1 - "
+           "alpha``."),
+)
 def mean_pinball_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                       alpha: float = 0.5, multioutput: Any = "uniform_average") -> Any:
     """Mean pinball (quantile) loss ``mean_i max(alpha e_i, (alpha - 1) e_i)``.
@@ -343,6 +359,11 @@ def mean_pinball_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     return _aggregate(_mean_losses(t, p, w, _pinball(alpha), _anywhere), multioutput)
 
 
+@documented(
+    returns="float\n    The mean Tweedie deviance.",
+    power=("float",
+           "Tweedie power (0 normal, 1 Poisson, 2 gamma; none in (0, 1))."),
+)
 def mean_tweedie_deviance(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                           power: float = 0) -> float:
     """Mean Tweedie deviance of ``power`` (module docstring), 1-D targets.
@@ -362,6 +383,9 @@ def mean_tweedie_deviance(y_true: Any, y_pred: Any, *, sample_weight: Any = None
     return float(_mean_losses(t, p, w, _tweedie(power), _tweedie_domain(power))[0])
 
 
+@documented(
+    returns="float\n    The mean Poisson deviance.",
+)
 def mean_poisson_deviance(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
     """Mean Poisson deviance: :func:`mean_tweedie_deviance` with ``power=1``.
 
@@ -373,6 +397,9 @@ def mean_poisson_deviance(y_true: Any, y_pred: Any, *, sample_weight: Any = None
     return mean_tweedie_deviance(y_true, y_pred, sample_weight=sample_weight, power=1)
 
 
+@documented(
+    returns="float\n    The mean gamma deviance.",
+)
 def mean_gamma_deviance(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
     """Mean gamma deviance: :func:`mean_tweedie_deviance` with ``power=2``.
 
@@ -410,6 +437,11 @@ def _unit_scale(t: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return t * factor, p * factor
 
 
+@documented(
+    returns="float\n    D^2 score of the Tweedie deviance (1 is perfect, 0 the mean's).",
+    power=("float",
+           "Tweedie power (0 normal, 1 Poisson, 2 gamma)."),
+)
 def d2_tweedie_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                      power: float = 0) -> float:
     """D^2 of the Tweedie deviance: ``1 - D(y, y_hat) / D(y, mean_w(y))``.
@@ -436,6 +468,12 @@ def d2_tweedie_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     return float(_explained_fraction(numerator, denominator, "uniform_average", True))
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The D^2 score (1 is perfect, 0 "
+            "the alpha-quantile's); one per output with ``multioutput='raw_values'``.",
+    alpha=("float",
+           "The quantile level of the pinball loss."),
+)
 def d2_pinball_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                      alpha: float = 0.5, multioutput: Any = "uniform_average") -> Any:
     """D^2 of the pinball loss: ``1 - L(y, y_hat) / L(y, q_alpha(y))``.
@@ -461,6 +499,10 @@ def d2_pinball_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     return _explained_fraction(numerator, denominator, multioutput, True)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The D^2 score (1 is perfect, 0 "
+            "the median's); one per output with ``multioutput='raw_values'``.",
+)
 def d2_absolute_error_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                             multioutput: Any = "uniform_average") -> Any:
     """D^2 of the absolute error: :func:`d2_pinball_score` with ``alpha=0.5``.

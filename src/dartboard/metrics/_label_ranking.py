@@ -44,6 +44,7 @@ from dartboard._validation import (
 )
 from dartboard.metrics._confusion import UndefinedMetricWarning
 from dartboard.metrics._count_extra import _average, _dense, _target_kind
+from dartboard.metrics._docs import documented
 from dartboard.metrics._probabilistic import _encode_with_labels
 
 __all__ = ["coverage_error", "dcg_score", "label_ranking_average_precision_score",
@@ -151,6 +152,15 @@ def _top_k_hits(s: np.ndarray, codes: np.ndarray, k: int) -> np.ndarray:
     return hits
 
 
+@documented(
+    returns="float\n    The fraction (or number) of samples whose true label is among the "
+            "k best scored.",
+    k=("int",
+       "How many of the best-scored classes count."),
+    labels=("array-like of shape (n_classes,)",
+            "The classes, in the order of the columns of ``y_score``; None: the sorted "
+            "labels of ``y_true``."),
+)
 def top_k_accuracy_score(y_true: Any, y_score: Any, *, k: int = 2, normalize: bool = True,
                          sample_weight: Any = None, labels: Any = None) -> float:
     """Fraction of samples whose true class is among the k highest scores.
@@ -250,6 +260,15 @@ def _dcg(t: np.ndarray, s: np.ndarray, discount: np.ndarray, ignore_ties: bool
     return per_group.reshape(n, n_labels).sum(axis=1)
 
 
+@documented(
+    returns="float\n    Mean discounted cumulative gain over the samples.",
+    k=("int",
+       "Only the k highest scores count; None: all."),
+    log_base=("float",
+              "Base of the logarithm of the discount."),
+    ignore_ties=("bool",
+                 "Assume no ties in ``y_score`` (faster)."),
+)
 def dcg_score(y_true: Any, y_score: Any, *, k: int | None = None, log_base: float = 2,
               sample_weight: Any = None, ignore_ties: bool = False) -> float:
     """Discounted cumulative gain, averaged over samples (module docstring).
@@ -271,6 +290,14 @@ def dcg_score(y_true: Any, y_score: Any, *, k: int | None = None, log_base: floa
     return _average(_dcg(t, s, _discount(t.shape[1], k, log_base), ignore_ties), w)
 
 
+@documented(
+    returns="float\n    Mean normalized discounted cumulative gain over the samples, in "
+            "[0, 1].",
+    k=("int",
+       "Only the k highest scores count; None: all."),
+    ignore_ties=("bool",
+                 "Assume no ties in ``y_score`` (faster)."),
+)
 def ndcg_score(y_true: Any, y_score: Any, *, k: int | None = None, sample_weight: Any = None,
                ignore_ties: bool = False) -> float:
     """Normalised DCG in [0, 1]: DCG over the DCG of the ideal order, averaged.
@@ -322,6 +349,9 @@ def _pairs(s: np.ndarray, lo: int, hi: int) -> np.ndarray:
     return block[:, None, :] >= block[:, :, None]
 
 
+@documented(
+    returns="float\n    Label ranking average precision, in (0, 1].",
+)
 def label_ranking_average_precision_score(y_true: Any, y_score: Any, *,
                                           sample_weight: Any = None) -> float:
     """Label ranking average precision (LRAP), in (0, 1] (module docstring).
@@ -349,6 +379,9 @@ def label_ranking_average_precision_score(y_true: Any, y_score: Any, *,
     return _average(out, w)
 
 
+@documented(
+    returns="float\n    Mean fraction of wrongly ordered (true, false) label pairs.",
+)
 def label_ranking_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> float:
     """Fraction of (relevant, irrelevant) label pairs ranked wrongly, averaged.
 
@@ -376,6 +409,9 @@ def label_ranking_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None) 
     return _average(loss, w)
 
 
+@documented(
+    returns="float\n    Mean number of top-ranked labels needed to cover all true labels.",
+)
 def coverage_error(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> float:
     """Mean number of top-scored labels needed to cover all relevant ones.
 

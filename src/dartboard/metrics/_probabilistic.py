@@ -34,6 +34,7 @@ from dartboard._validation import (
     label_array,
     to_numpy,
 )
+from dartboard.metrics._docs import documented
 
 __all__ = ["brier_score_loss", "log_loss"]
 
@@ -186,6 +187,10 @@ def _check_base(base: Any) -> float:
     return float(base)
 
 
+@documented(
+    returns="float\n    The mean (or, with ``normalize=False``, summed) negative "
+            "log-likelihood.",
+)
 def log_loss(y_true: Any, y_proba: Any = None, *, normalize: bool = True,
              sample_weight: Any = None, labels: Any = None, y_pred: Any = "deprecated",
              base: float = math.e) -> float:
@@ -296,6 +301,9 @@ def _binary_outcome(y_true: np.ndarray, pos_label: Any, refuse_absent: bool = Fa
     return (enc.codes[0] == code).astype(np.float64)
 
 
+@documented(
+    returns="float\n    The mean squared difference between probability and outcome.",
+)
 def brier_score_loss(y_true: Any, y_proba: Any, *, sample_weight: Any = None,
                      pos_label: Any = None, labels: Any = None,
                      scale_by_half: Any = "auto") -> float:

@@ -40,6 +40,7 @@ from dartboard._validation import (
     to_numpy,
 )
 from dartboard.metrics._confusion import UndefinedMetricWarning
+from dartboard.metrics._docs import documented
 from dartboard.metrics._state import check_same_kind, resolve_metric
 
 __all__ = [
@@ -473,6 +474,13 @@ def roc_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight
     return _roc_from_groups(*group_scores(positive, s, w), drop_intermediate)
 
 
+@documented(
+    returns="precision, recall : ndarray of shape (n_thresholds + 1,)\n    Precision and "
+            "recall at each threshold, ending at (1, 0).\nthresholds : ndarray of shape "
+            "(n_thresholds,)\n    The distinct scores, increasing.",
+    drop_intermediate=("bool",
+                       "Drop thresholds that do not change the curve's shape."),
+)
 def precision_recall_curve(y_true: Any, y_score: Any, *, pos_label: Any = None,
                            sample_weight: Any = None, drop_intermediate: bool = False
                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -700,6 +708,14 @@ def _multiclass_auc(enc: Any, s: np.ndarray, w: np.ndarray | None, labels: Any,
     return _average_columns(auc, onehot, s, w, average)
 
 
+@documented(
+    average=("{'micro', 'macro', 'samples', 'weighted'} or None",
+             "How per-class (or per-label) AUCs are combined; None returns one per class."),
+    multi_class=("{'raise', 'ovr', 'ovo'}", "Multiclass scheme: one-vs-rest or one-vs-one; "
+                 "'raise' refuses multiclass data."),
+    labels=("array-like of shape (n_classes,)",
+            "The classes, in the order of the columns of ``y_score``; None: the sorted "
+            "labels of ``y_true``."))
 def roc_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
                   sample_weight: Any = None, max_fpr: float | None = None,
                   multi_class: str = "raise", labels: Any = None) -> Any:
@@ -783,6 +799,13 @@ def _precision_score_iv(y_true: Any, y_score: Any, pos_label: Any, sample_weight
     return binary(enc.codes[0] == code, s, w)
 
 
+@documented(
+    returns="float or ndarray of shape (n_classes,)\n    Average precision; one per class "
+            "with ``average=None``.",
+    average=("{'micro', 'macro', 'samples', 'weighted'} or None",
+             "How per-class values of multilabel or multiclass data are combined; None "
+             "returns one per class."),
+)
 def average_precision_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
                             pos_label: Any = 1, sample_weight: Any = None) -> Any:
     """Average precision ``AP = sum_k (R_k - R_{k-1}) P_k``, the step-wise PR area.
@@ -803,6 +826,13 @@ def average_precision_score(y_true: Any, y_score: Any, *, average: str | None = 
                                _binary_ap, _rowwise_ap)
 
 
+@documented(
+    returns="float or ndarray of shape (n_classes,)\n    Trapezoidal area under the "
+            "precision-recall curve; one per class with\n    ``average=None``.",
+    average=("{'micro', 'macro', 'samples', 'weighted'} or None",
+             "How per-class values of multilabel or multiclass data are combined; None "
+             "returns one per class."),
+)
 def pr_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
                  pos_label: Any = 1, sample_weight: Any = None) -> Any:
     """Trapezoidal area under the precision-recall curve.

@@ -37,6 +37,7 @@ from dartboard._validation import (
     describe,
 )
 from dartboard.metrics._confusion import UndefinedMetricWarning
+from dartboard.metrics._docs import documented
 from dartboard.metrics._state import check_same_kind, resolve_metric
 
 __all__ = [
@@ -562,6 +563,10 @@ def _simple(name: str, need: str, formula: Callable[[dict[str, float]], float],
     return _aggregate(values, multioutput)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The mean squared error; one per "
+            "output with ``multioutput='raw_values'``.",
+)
 def mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                        multioutput: Any = "uniform_average") -> Any:
     """Mean squared error ``sum_i w_i e_i^2 / sum_i w_i``.
@@ -578,6 +583,10 @@ def mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                    multioutput)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The root mean squared error; one "
+            "per output with ``multioutput='raw_values'``.",
+)
 def root_mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                             multioutput: Any = "uniform_average") -> Any:
     """Root mean squared error, per output ``sqrt(MSE)`` (then averaged over outputs).
@@ -593,6 +602,10 @@ def root_mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = No
                    multioutput, transform=np.sqrt)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The mean absolute error; one per "
+            "output with ``multioutput='raw_values'``.",
+)
 def mean_absolute_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                         multioutput: Any = "uniform_average") -> Any:
     """Mean absolute error ``sum_i w_i |e_i| / sum_i w_i``.
@@ -608,6 +621,10 @@ def mean_absolute_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                    multioutput)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The MAPE, a fraction; one per "
+            "output with ``multioutput='raw_values'``.",
+)
 def mean_absolute_percentage_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                                    multioutput: Any = "uniform_average") -> Any:
     """MAPE ``mean_i |e_i| / max(|y_i|, eps)`` as a fraction (not percent).
@@ -624,6 +641,10 @@ def mean_absolute_percentage_error(y_true: Any, y_pred: Any, *, sample_weight: A
                    sample_weight, multioutput)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The WMAPE, a fraction; one per "
+            "output with ``multioutput='raw_values'``.",
+)
 def weighted_mean_absolute_percentage_error(y_true: Any, y_pred: Any, *,
                                             sample_weight: Any = None,
                                             multioutput: Any = "uniform_average") -> Any:
@@ -647,6 +668,9 @@ def weighted_mean_absolute_percentage_error(y_true: Any, y_pred: Any, *,
     return _aggregate(values, multioutput)
 
 
+@documented(
+    returns="float\n    The largest absolute error.",
+)
 def max_error(y_true: Any, y_pred: Any) -> float:
     """Largest absolute error ``max_i |e_i|`` (1-D targets only).
 
@@ -664,6 +688,13 @@ def max_error(y_true: Any, y_pred: Any) -> float:
     return _per_output(t, p, None, frozenset({"max"}))[0]["max"]
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The R^2; one per output with "
+            "``multioutput='raw_values'``.",
+    force_finite=("bool",
+                  "Replace the NaN or -inf of a constant ``y_true`` by 1.0 (perfect) or "
+                  "0.0."),
+)
 def r2_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
              multioutput: Any = "uniform_average", force_finite: bool = True) -> Any:
     """Coefficient of determination ``R^2 = 1 - SS_res / SS_tot``.
@@ -687,6 +718,13 @@ def r2_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
     return _explained_fraction(numerator, denominator, multioutput, force_finite)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The explained variance; one per "
+            "output with ``multioutput='raw_values'``.",
+    force_finite=("bool",
+                  "Replace the NaN or -inf of a constant ``y_true`` by 1.0 (perfect) or "
+                  "0.0."),
+)
 def explained_variance_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None,
                              multioutput: Any = "uniform_average",
                              force_finite: bool = True) -> Any:
@@ -773,6 +811,10 @@ def _median_metric(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: An
     return _aggregate(values, multioutput)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The median absolute error; one "
+            "per output with ``multioutput='raw_values'``.",
+)
 def median_absolute_error(y_true: Any, y_pred: Any, *, multioutput: Any = "uniform_average",
                           sample_weight: Any = None) -> Any:
     """Median absolute error ``median_i |e_i|`` (weighted median with weights).
@@ -789,6 +831,10 @@ def median_absolute_error(y_true: Any, y_pred: Any, *, multioutput: Any = "unifo
                           lambda e, w: _median(np.abs(e), w))
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The median absolute deviation of "
+            "the errors; one per output with ``multioutput='raw_values'``.",
+)
 def median_absolute_deviation(y_true: Any, y_pred: Any, *,
                               multioutput: Any = "uniform_average",
                               sample_weight: Any = None) -> Any:
@@ -940,6 +986,10 @@ class ErrorDistribution(Result):
                 "quantiles": {str(q): float(v) for q, v in zip(qs, self.quantile(qs))}}
 
 
+@documented(
+    returns="ErrorDistribution\n    The sorted errors with their CDF, quantiles and "
+            "density.",
+)
 def error_distribution(y_true: Any, y_pred: Any) -> ErrorDistribution:
     """The distribution of the errors ``e = y_true - y_pred`` (1-D targets).
 

@@ -1,0 +1,151 @@
+"""The parameters the drop-in metrics share, described once.
+
+scikit-learn's metrics share their parameter names and meanings (``y_true``,
+``sample_weight``, ``multioutput``...). :func:`documented` completes a metric's
+numpydoc docstring from the function's own signature: every parameter not yet
+described gets its entry from :data:`GLOSSARY` (worded for the metric's input kind,
+from the registry) or from the decorator's keywords, with its default; a missing
+description is an error at import, so a new parameter cannot go undocumented. The
+formula, edge cases and examples stay in the function's own docstring.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import textwrap
+from collections.abc import Callable
+from typing import Any
+
+from dartboard.metrics._registry import get_spec
+
+__all__ = ["GLOSSARY", "documented"]
+
+_LABELS = ("array-like of shape (n_samples,) or (n_samples, n_labels)",
+           "True labels; a 0/1 indicator matrix for multilabel data.")
+_VALUES = ("array-like of shape (n_samples,) or (n_samples, n_outputs)", "True target values.")
+
+#: name -> (type, description), or input kind (the registry's) -> (type, description)
+GLOSSARY: dict[str, Any] = {
+    "y_true": {"labels": _LABELS, "scores": _LABELS,
+               "probabilities": ("array-like of shape (n_samples,)", "True class labels."),
+               "values": _VALUES},
+    "y_pred": {"labels": ("array-like of shape (n_samples,) or (n_samples, n_labels)",
+                          "Predicted labels, as a classifier's ``predict`` returns them."),
+               "values": ("array-like of shape (n_samples,) or (n_samples, n_outputs)",
+                          "Predicted target values.")},
+    "y_score": ("array-like of shape (n_samples,) or (n_samples, n_classes)",
+                "Scores, higher for the positive class: probabilities or decision values "
+                "(one column per class for multiclass or multilabel data)."),
+    "y_proba": ("array-like of shape (n_samples,) or (n_samples, n_classes)",
+                "Predicted probabilities: of the positive class when 1-D, else one column "
+                "per class (in the order of the sorted labels) with rows summing to 1."),
+    "sample_weight": ("array-like of shape (n_samples,)",
+                      "Sample weights; None weighs every sample equally."),
+    "multioutput": ("{'raw_values', 'uniform_average'} or array-like of shape (n_outputs,)",
+                    "How the values of several outputs are combined: ``'raw_values'`` "
+                    "returns one per output, ``'uniform_average'`` their mean, an array "
+                    "their mean with these weights."),
+    "normalize": ("bool", "Return the fraction (True) or the number (False) of samples."),
+    "pos_label": ("int, float, bool or str",
+                  "The positive class. None: 1 when the labels are {0, 1} or {-1, 1} (an "
+                  "error for other labels), as scikit-learn."),
+    "labels": ("array-like of shape (n_classes,)",
+               "All the classes, in order, when ``y_true`` does not show every one of "
+               "them; None: the sorted labels present."),
+}
+_SECTIONS = ("Parameters", "Returns", "Yields", "Raises", "Warns", "Warnings", "See Also",
+             "Notes", "References", "Examples")
+_HEADER = re.compile(r"^ {4}(" + "|".join(_SECTIONS) + r")\n {4}-+$", re.MULTILINE)
+
+
+def _entry(name: str, parameter: inspect.Parameter, kind: str | None,
+           given: Any) -> str:
+    found = given if given is not None else GLOSSARY.get(name)
+    if isinstance(found, dict):
+        found = found.get(kind or "")
+    if found is None:
+        raise KeyError(f"parameter {name!r} has no description: pass it to documented()")
+    kind_of, text = found
+    if parameter.kind is inspect.Parameter.VAR_KEYWORD:
+        name = f"**{name}"
+    elif parameter.default is not inspect.Parameter.empty:
+        kind_of = f"{kind_of}, default={parameter.default!r}"
+    body = textwrap.fill(text, 84, initial_indent=" " * 8, subsequent_indent=" " * 8)
+    return f"    {name} : {kind_of}\n{body}\n"
+
+
+def _documented_names(doc: str) -> set[str]:
+    section = _section(doc, "Parameters")
+    if section is None:
+        return set()
+    start, end = section
+    names: set[str] = set()
+    for line in doc[start:end].splitlines():
+        if re.match(r"^ {4}[*\w]", line):
+            names.update(n.strip().lstrip("*") for n in line.split(" : ")[0].split(","))
+    return names
+
+
+def _section(doc: str, title: str) -> tuple[int, int] | None:
+    """``(start, end)`` of a section's body, or None."""
+    headers = list(_HEADER.finditer(doc))
+    for i, header in enumerate(headers):
+        if header.group(1) == title:
+            end = headers[i + 1].start() if i + 1 < len(headers) else len(doc)
+            return header.end() + 1, end
+    return None
+
+
+def _insert_section(doc: str, title: str, body: str) -> str:
+    """Put a new section before the first section that follows it in numpydoc order."""
+    later = _SECTIONS[_SECTIONS.index(title) + 1:]
+    at = next((h.start() for h in _HEADER.finditer(doc) if h.group(1) in later), None)
+    block = f"    {title}\n    {'-' * len(title)}\n{body}\n"
+    if at is None:
+        return doc.rstrip() + "\n\n" + block
+    return doc[:at] + block + doc[at:]
+
+
+def documented(returns: str | None = None,
+               **parameters: tuple[str, str]) -> Callable[[Any], Any]:
+    """Complete a metric's docstring with its Parameters and Returns sections.
+
+    Parameters
+    ----------
+    returns : str, optional
+        The Returns section's body (``type`` then an indented description), added
+        when the docstring has none.
+    **parameters : tuple of (str, str)
+        ``name=(type, description)`` for parameters the glossary does not describe
+        (or describes differently for this metric).
+
+    Returns
+    -------
+    callable
+        A decorator that rewrites ``__doc__`` and returns the function itself.
+    """
+    def decorate(function: Any) -> Any:
+        doc = function.__doc__
+        try:
+            kind = get_spec(function.__name__).input
+        except ValueError:  # a scorer helper: no registry entry
+            kind = None
+        have = _documented_names(doc)
+        entries = "".join(_entry(name, p, kind, parameters.get(name))
+                          for name, p in inspect.signature(function).parameters.items()
+                          if name not in have)
+        if entries:
+            section = _section(doc, "Parameters")
+            if section is None:
+                doc = _insert_section(doc, "Parameters", entries)
+            else:
+                end = section[1]
+                body = doc[:end].rstrip("\n") + "\n"
+                doc = body + entries + ("\n" + doc[end:] if end < len(doc) else "")
+        if returns is not None and _section(doc, "Returns") is None:
+            doc = _insert_section(doc, "Returns", textwrap.indent(
+                textwrap.dedent(returns).strip("\n"), "    ") + "\n")
+        function.__doc__ = doc
+        return function
+    return decorate
