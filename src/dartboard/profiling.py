@@ -42,7 +42,7 @@ _RSS_INTERVAL = 0.001  # seconds between RSS samples
 class Profile(Result):
     """Time and memory profile of one estimator.
 
-    Attributes
+    Parameters
     ----------
     name : str
         Estimator name.

@@ -486,7 +486,7 @@ def _rank_frame(grid: _Grid, p: float, chance: float,
 class DartSweepResult(Result):
     """DART rankings over a range of precisions, with the exact winner changes.
 
-    Attributes
+    Parameters
     ----------
     precisions : ndarray
         The sorted, distinct precision grid.

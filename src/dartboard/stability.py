@@ -85,7 +85,7 @@ _BATCH_VALUES = 1 << 20
 class StabilityResult(Result):
     """Stability and uncertainty of an ensemble's predictions.
 
-    Attributes
+    Parameters
     ----------
     summary : dict
         Means over the test points of every per-point metric, ``n_models``,

@@ -54,7 +54,7 @@ _BATCH_CELLS = 1 << 22
 class BayesResult(Result):
     """Posterior probabilities of a Bayesian comparison with a ROPE.
 
-    Attributes
+    Parameters
     ----------
     p_a_better, p_equivalent, p_b_better : float
         Posterior probabilities of ``a - b > rope``, ``|a - b| <= rope`` and

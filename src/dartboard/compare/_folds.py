@@ -97,7 +97,7 @@ def friedman_test(table: Any, *, higher_is_better: bool = True, names: Any = Non
 class ControlResult(Result):
     """k - 1 models compared with a control chosen in advance (Demsar 2006, 3.2.2).
 
-    Attributes
+    Parameters
     ----------
     summary : pandas.DataFrame
         One row per other model, in the order given: ``model``, ``average_rank``,

@@ -95,7 +95,7 @@ _METHODS = ("maxt", "holm")
 class KModelComparison(Result):
     """k models compared pair by pair on one test set, with family-wise control.
 
-    Attributes
+    Parameters
     ----------
     metric : str
         Name of the metric.

@@ -16,7 +16,7 @@ __all__ = ["Comparison", "RankResult", "TestResult"]
 class TestResult(Result):
     """Outcome of a significance test.
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         The test statistic (mean difference, z, chi-square, t, ...).
@@ -68,7 +68,7 @@ class TestResult(Result):
 class Comparison(Result):
     """Two models compared on one test set with one metric.
 
-    Attributes
+    Parameters
     ----------
     metric : str
         Name of the metric.
@@ -114,7 +114,7 @@ class Comparison(Result):
 class RankResult(Result):
     """Several models ranked over folds or datasets (Friedman + Nemenyi + Holm).
 
-    Attributes
+    Parameters
     ----------
     summary : pandas.DataFrame
         One row per model, best first: ``model``, ``average_rank``,

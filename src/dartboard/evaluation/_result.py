@@ -20,7 +20,7 @@ class Assumption:
     """One decision the evaluation made because it was not told (``task="auto"``, no
     ``pos_label``, scores without labels): what was decided, its value and why.
 
-    Attributes
+    Parameters
     ----------
     what : str
         ``"task"``, ``"positive_class"``, ``"threshold"``, ``"labels"`` or
@@ -43,7 +43,7 @@ class Assumption:
 class MetricRow:
     """One metric with its interval.
 
-    Attributes
+    Parameters
     ----------
     metric : str
         The metric's table label (``accuracy``, ``f1_macro``, ``r2``).
@@ -205,7 +205,7 @@ class Streamed:
 class EvaluationResult:
     """Every applicable metric with its interval, and the points of the figures.
 
-    Attributes
+    Parameters
     ----------
     task : str
         ``binary``, ``multiclass`` or ``regression``.

@@ -104,7 +104,7 @@ class BrierDecomposition(Result):
     ``brier = reliability - resolution + uncertainty + within_bin_variance
     - within_bin_covariance`` (exactly, up to rounding).
 
-    Attributes
+    Parameters
     ----------
     brier : float
         The Brier score (as :func:`~dartboard.metrics.brier_score_loss`).

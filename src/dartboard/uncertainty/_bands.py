@@ -111,7 +111,7 @@ _SNAP = 1e-9
 class CurveBand(Result):
     """A curve's coordinate at grid points, with a confidence band.
 
-    Attributes
+    Parameters
     ----------
     curve : str
         ``"roc"`` or ``"pr"``.

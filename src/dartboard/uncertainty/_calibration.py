@@ -107,7 +107,7 @@ __all__ = ["CalibrationBins", "PIVOT", "calibration_bins", "consistency_null",
 class CalibrationBins(Result):
     """Per non-empty bin: what a reliability diagram draws.
 
-    Attributes
+    Parameters
     ----------
     bin_low, bin_high : ndarray
         The bin's edges (the bin of ``p = 1`` exactly is ``[1, 1]``).

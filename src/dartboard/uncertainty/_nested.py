@@ -96,7 +96,7 @@ __all__ = ["CVInterval", "nested_cv_interval"]
 class CVInterval(Result):
     """A nested cross-validation interval, with the naive interval beside it.
 
-    Attributes
+    Parameters
     ----------
     estimate : float
         ``Err_CV``: the plain repeated K-fold CV estimate, the mean of the

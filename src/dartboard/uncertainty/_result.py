@@ -15,7 +15,7 @@ __all__ = ["Interval"]
 class Interval(Result):
     """A point estimate with its confidence interval.
 
-    Attributes
+    Parameters
     ----------
     estimate : float
         The metric on the data (or the mean fold score for :func:`cv_interval`).

@@ -109,7 +109,7 @@ _EXACT = "exact (nothing predicted positive)"
 class OperatingPoint(Result):
     """A threshold and the metrics at it, each with an interval.
 
-    Attributes
+    Parameters
     ----------
     threshold : float
         Predict positive when the score is ``>=`` it (``inf``: nothing positive).
