@@ -95,7 +95,13 @@ class Profile(Result):
                     "model_size", "method")
 
     def summary(self) -> dict[str, Any]:
-        """Every scalar field, as one flat dict (a row of the comparison table)."""
+        """Every scalar field, as one flat dict (a row of the comparison table).
+
+        Returns
+        -------
+        dict
+            Field name -> value, without the per-repeat arrays.
+        """
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
                 if not isinstance(getattr(self, f.name), np.ndarray)}
 

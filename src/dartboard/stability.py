@@ -126,6 +126,13 @@ class StabilityResult(Result):
     classes: np.ndarray
 
     def to_dict(self) -> dict[str, Any]:
+        """Return the result as JSON-ready values.
+
+        Returns
+        -------
+        dict
+            ``summary``, ``n_models``, ``classes``, the per-point table and ``by_group``.
+        """
         numeric = self.per_point[[c for c in ("mean_proba", *POINT_METRICS)
                                   if c in self.per_point]]
         return {

@@ -147,6 +147,12 @@ def compare_with_control(table: Any, control: Any, *, method: str = "holm",
     higher_is_better : bool, default True
     names : sequence of str, optional
 
+    Returns
+    -------
+    ControlResult
+        Per model: its rank difference with the control, the adjusted p-value and
+        whether it differs (``summary``).
+
     Examples
     --------
     >>> res = compare_with_control({"new": [.9, .8, .85, .7, .8], "a": [.8, .7, .8, .6, .7],
@@ -203,6 +209,11 @@ def wilcoxon_test(a: Any, b: Any, *, alternative: str = "two-sided",
     zero_method : {"wilcox", "pratt", "zsplit"}
         How zero differences count (``"zsplit"`` splits their ranks, as Demsar).
 
+    Returns
+    -------
+    TestResult
+        The signed-rank ``statistic``, its ``pvalue`` and the ``method`` used.
+
     Examples
     --------
     >>> res = wilcoxon_test([.9, .8, .85, .7, .75, .8], [.8, .7, .8, .6, .78, .7])
@@ -244,6 +255,17 @@ def paired_ttest_5x2cv(differences: Any) -> TestResult:
     ``differences[i, j]`` is score(a) - score(b) on fold j of replication i (five
     replications of 2-fold cross-validation: each half trains once and tests once).
 
+    Parameters
+    ----------
+    differences : array-like of shape (5, 2)
+        Score of model a minus score of model b, per replication (rows) and fold.
+
+    Returns
+    -------
+    TestResult
+        ``statistic`` t with 5 degrees of freedom, two-sided ``pvalue``, ``estimate``
+        the mean difference.
+
     Examples
     --------
     >>> d = [[.02, .01], [.03, .00], [.01, .02], [.02, .03], [.00, .01]]
@@ -262,6 +284,17 @@ def combined_ftest_5x2cv(differences: Any) -> TestResult:
     """Alpaydin's combined 5x2cv F test from a 5 x 2 table of score differences.
 
     Uses all ten differences, where Dietterich's t uses one in its numerator.
+
+    Parameters
+    ----------
+    differences : array-like of shape (5, 2)
+        Score of model a minus score of model b, per replication (rows) and fold.
+
+    Returns
+    -------
+    TestResult
+        ``statistic`` F with (10, 5) degrees of freedom, its ``pvalue``, ``estimate``
+        the mean difference.
 
     Examples
     --------

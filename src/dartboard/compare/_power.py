@@ -138,6 +138,11 @@ def mcnemar_power(n: Any, difference: float, discordant: float, *, alpha: float 
         As :func:`~dartboard.mcnemar_test`: by default the exact binomial
         test below 25 discordant pairs, else the corrected chi-square test.
 
+    Returns
+    -------
+    float
+        The probability that the test rejects at level ``alpha``.
+
     Examples
     --------
     >>> round(mcnemar_power(1000, 0.02, 0.10), 3)
@@ -165,6 +170,25 @@ def mcnemar_sample_size(difference: float, discordant: float, *, alpha: float = 
     The smallest n whose exact power (:func:`mcnemar_power`, the test as
     :func:`~dartboard.mcnemar_test` applies it) reaches ``power``; at most
     10**9.
+
+    Parameters
+    ----------
+    difference : float
+        The accuracy difference to detect, ``acc_a - acc_b``.
+    discordant : float
+        The expected share of samples where exactly one model is right; at least
+        ``|difference|``.
+    alpha : float, default 0.05
+        The test's level.
+    power : float, default 0.8
+        The power to reach.
+    exact, correction
+        As :func:`~dartboard.mcnemar_test`.
+
+    Returns
+    -------
+    int
+        The number of test samples.
 
     Examples
     --------
@@ -247,6 +271,11 @@ def auc_power(n: Any, auc_a: float, auc_b: float, *, prevalence: float = 0.5,
         Hanley and McNeil 1983 tabulate it); 0 treats them as independent.
     alpha : float, default 0.05
 
+    Returns
+    -------
+    float
+        The probability that the test rejects at level ``alpha``.
+
     Examples
     --------
     >>> round(auc_power(400, 0.85, 0.80, correlation=0.5), 3)
@@ -264,6 +293,24 @@ def auc_power(n: Any, auc_a: float, auc_b: float, *, prevalence: float = 0.5,
 def auc_sample_size(auc_a: float, auc_b: float, *, prevalence: float = 0.5,
                     correlation: float = 0.0, alpha: float = 0.05, power: float = 0.8) -> int:
     """Test samples needed to detect a difference of two ROC AUCs (see :func:`auc_power`).
+
+    Parameters
+    ----------
+    auc_a, auc_b : float
+        The two models' AUCs, in [0.5, 1).
+    prevalence : float, default 0.5
+        Share of positives among the test samples.
+    correlation : float, default 0
+        Correlation of the two AUC estimates (see :func:`auc_power`).
+    alpha : float, default 0.05
+        The test's level.
+    power : float, default 0.8
+        The power to reach.
+
+    Returns
+    -------
+    int
+        The number of test samples.
 
     Examples
     --------

@@ -60,7 +60,18 @@ class TestResult(Result):
     _repr_fields = ("method", "statistic", "pvalue", "estimate", "interval", "alternative")
 
     def significant(self, alpha: float = 0.05) -> bool:
-        """True when ``pvalue < alpha``."""
+        """True when ``pvalue < alpha``.
+
+        Parameters
+        ----------
+        alpha : float, default 0.05
+            The significance level.
+
+        Returns
+        -------
+        bool
+            Whether ``pvalue < alpha``.
+        """
         return bool(self.pvalue < _check_alpha(alpha))
 
 
@@ -106,7 +117,18 @@ class Comparison(Result):
                     "method")
 
     def significant(self, alpha: float = 0.05) -> bool:
-        """True when ``pvalue < alpha``."""
+        """True when ``pvalue < alpha``.
+
+        Parameters
+        ----------
+        alpha : float, default 0.05
+            The significance level.
+
+        Returns
+        -------
+        bool
+            Whether ``pvalue < alpha``.
+        """
         return bool(self.pvalue < _check_alpha(alpha))
 
 
@@ -167,6 +189,11 @@ class RankResult(Result):
 
         Models are taken best first; each group is a run of consecutive models
         that Nemenyi's test cannot tell apart, and no group is inside another.
+
+        Returns
+        -------
+        list of list of str
+            The groups, best first.
         """
         names = self.summary["model"].tolist()
         ranks = self.summary["average_rank"].to_numpy()

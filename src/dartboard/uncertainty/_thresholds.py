@@ -144,7 +144,13 @@ class OperatingPoint(Result):
     _repr_fields = ("threshold", "criterion", "intervals", "confidence_level")
 
     def to_frame(self) -> Any:
-        """One row per quantity: estimate, low, high, method."""
+        """One row per quantity: estimate, low, high, method.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by quantity (``recall``, ``fpr``, ...).
+        """
         import pandas as pd
 
         return pd.DataFrame({k: {"estimate": v.estimate, "low": v.low, "high": v.high,
