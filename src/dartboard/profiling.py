@@ -64,6 +64,18 @@ class Profile(Result):
         Sizes of the data and number of timed repeats.
     method : str
         The prediction method timed (``"predict"`` or ``"predict_proba"``).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from dartboard import profile_pipeline
+    >>> X, y = load_iris(return_X_y=True)
+    >>> prof = profile_pipeline(LogisticRegression(max_iter=500), X, y, X, repeats=3)
+    >>> prof.name, prof.method
+    ('LogisticRegression', 'predict')
+    >>> sorted(prof.summary())[:3]
+    ['fit_peak_python', 'fit_peak_rss', 'fit_time']
     """
 
     name: str

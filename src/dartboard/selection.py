@@ -507,6 +507,16 @@ class DartSweepResult(Result):
         ``from_configuration``, ``to_index``, ``to_configuration`` and the common
         ``dart`` value of the two there.
     chance_level : float
+
+    Examples
+    --------
+    >>> folds = {'deep': [0.95, 0.80, 0.97, 0.84], 'shallow': [0.88, 0.87, 0.89, 0.88]}
+    >>> sweep = dart_sweep(folds, [0, 1, 2, 5])
+    >>> sweep.configurations['configuration'].tolist()
+    ['deep', 'shallow']
+    >>> sweep.crossings[['p', 'from_configuration', 'to_configuration']].round(4)
+            p from_configuration to_configuration
+    0  0.2649               deep          shallow
     """
 
     precisions: np.ndarray

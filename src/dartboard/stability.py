@@ -116,6 +116,13 @@ class StabilityResult(Result):
     attribute, group and metric) and, instead of the per-point table and the
     probability matrix, ``per_point_summary``: count, mean, std, min, quartiles
     and max of each per-point column.
+
+    Examples
+    --------
+    >>> probas = [[0.9, 0.2, 0.6], [0.8, 0.4, 0.4], [0.7, 0.1, 0.55]]
+    >>> res = stability_metrics(probas, y_true=[1, 0, 1])
+    >>> res.n_models, res.per_point['label_stability'].round(3).tolist()
+    (3, [1.0, 1.0, 0.333])
     """
 
     summary: dict[str, Any]

@@ -67,6 +67,15 @@ class BayesResult(Result):
     details : dict
         Test-specific values (posterior location, scale and df; samples drawn;
         model names).
+
+    Examples
+    --------
+    >>> from dartboard import bayesian_correlated_ttest
+    >>> res = bayesian_correlated_ttest([.81, .79, .84, .80, .83], [.78, .77, .80, .79, .80], rope=0.01)
+    >>> round(res.p_a_better, 3), round(res.p_equivalent, 3), round(res.p_b_better, 3)
+    (0.948, 0.048, 0.005)
+    >>> res.decision()
+    'undecided'
     """
 
     p_a_better: float

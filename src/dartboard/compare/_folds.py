@@ -113,6 +113,15 @@ class ControlResult(Result):
         Bonferroni-Dunn's critical difference of average ranks at ``alpha``.
     friedman : TestResult
         The omnibus test (:func:`friedman_test`) of the same table.
+
+    Examples
+    --------
+    >>> from dartboard import compare_with_control
+    >>> scores = {'new': [.90, .80, .95, .70, .85], 'a': [.60, .50, .55, .40, .45],
+    ...           'b': [.85, .75, .90, .65, .82]}
+    >>> res = compare_with_control(scores, 'new')
+    >>> res.control, res.method
+    ('new', 'holm')
     """
 
     summary: Any

@@ -113,6 +113,18 @@ class KModelComparison(Result):
         Permutation replicates (per pair for Holm, joint for max-T).
     sampler : str
         How the null distribution was drawn.
+
+    Examples
+    --------
+    >>> from dartboard import compare_k_models
+    >>> preds = {'a': [0, 1, 1, 0, 1, 1, 1, 1], 'b': [0, 1, 0, 0, 0, 1, 1, 0],
+    ...          'c': [1, 1, 1, 0, 1, 0, 0, 1]}
+    >>> res = compare_k_models('accuracy_score', [0, 1, 1, 0, 1, 0, 1, 1], preds, n_resamples=999, random_state=0)
+    >>> res.estimates
+    a    0.875
+    b    0.500
+    c    0.750
+    Name: accuracy_score, dtype: float64
     """
 
     metric: str

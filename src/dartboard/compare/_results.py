@@ -41,6 +41,13 @@ class TestResult(Result):
     interval : dartboard.Interval or None
         Confidence interval of ``estimate``, when the test gives one (DeLong's
         interval of the AUC difference).
+
+    Examples
+    --------
+    >>> from dartboard import permutation_test
+    >>> res = permutation_test([0.81, 0.79, 0.84, 0.80, 0.83], [0.78, 0.77, 0.80, 0.79, 0.80])
+    >>> round(res.statistic, 3), res.pvalue, res.exact
+    (0.026, 0.0625, True)
     """
 
     __test__ = False  # not a pytest test class
@@ -100,6 +107,16 @@ class Comparison(Result):
         Number of permutation (and bootstrap) resamples.
     null_distribution : ndarray
         The permutation differences.
+
+    Examples
+    --------
+    >>> from dartboard import compare_models
+    >>> res = compare_models('accuracy_score', [0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 1, 0, 1, 1, 1, 1],
+    ...                      [0, 1, 0, 0, 0, 1, 1, 0], random_state=0)
+    >>> res.estimate_a, res.estimate_b, res.difference
+    (0.875, 0.5, 0.375)
+    >>> res.significant()
+    False
     """
 
     metric: str
@@ -164,6 +181,15 @@ class RankResult(Result):
     f_statistic, f_pvalue : float
         Iman and Davenport's F from Friedman's chi-square and its p-value (F with
         k - 1 and (k - 1)(N - 1) degrees of freedom).
+
+    Examples
+    --------
+    >>> from dartboard import rank_models
+    >>> scores = {'a': [.90, .80, .95, .70, .85], 'b': [.85, .75, .90, .65, .82],
+    ...           'c': [.60, .50, .55, .40, .45]}
+    >>> res = rank_models(scores)
+    >>> res.average_ranks.round(2).to_dict()
+    {'a': 1.0, 'b': 2.0, 'c': 3.0}
     """
 
     summary: Any

@@ -189,6 +189,20 @@ class Evaluation:
     ----------
     result : EvaluationResult
         The engine's typed result (rows and the points of the figures).
+
+    Examples
+    --------
+    >>> from dartboard import evaluate
+    >>> ev = evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1],
+    ...               groups=["a", "a", "a", "a", "b", "b", "b", "b"])
+    >>> ev.task, ev.n_rows
+    ('binary', 8)
+    >>> row = ev.overall.loc["accuracy"]
+    >>> float(row["estimate"]), row["method"]
+    (0.75, 'wilson')
+    >>> gap = ev.difference().loc["recall"]
+    >>> float(gap["estimate"]), gap["groups"]
+    (0.5, 'b vs a')
     """
 
     def __init__(self, result: EvaluationResult, gaps: GroupGaps | None = None,

@@ -112,6 +112,14 @@ class BrierDecomposition(Result):
     within_bin_variance, within_bin_covariance : float
         Zero when all forecasts within each bin are equal.
     n_bins : int
+
+    Examples
+    --------
+    >>> y_true = [0, 1, 1, 0, 1, 0, 1, 1]
+    >>> y_proba = [0.2, 0.9, 0.6, 0.3, 0.8, 0.55, 0.7, 0.4]
+    >>> dec = brier_decomposition(y_true, y_proba, n_bins=2)
+    >>> round(dec.brier, 4), round(dec.reliability, 4), round(dec.resolution, 4)
+    (0.1366, 0.0055, 0.051)
     """
 
     brier: float

@@ -61,6 +61,17 @@ class UndefinedMetricWarning(_SklearnUndefinedMetricWarning):
     A subclass of ``sklearn.exceptions.UndefinedMetricWarning`` (itself a
     ``UserWarning``), so warning filters and ``pytest.warns`` written for
     scikit-learn's metrics catch dartboard's too.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from dartboard.metrics import precision_score
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     precision_score([0, 1, 1], [0, 0, 0])  # no predicted positive: 0/0
+    0.0
+    >>> caught[0].category.__name__
+    'UndefinedMetricWarning'
     """
 
 

@@ -866,6 +866,14 @@ class ErrorDistribution(Result):
     :meth:`cdf`, :meth:`quantile`, :meth:`fraction_within` ("99% of the errors
     are within 0.1"), :meth:`histogram` and :meth:`kde` (binned, FFT-based, for
     millions of points). ``to_dict()`` gives a summary, not the errors.
+
+    Examples
+    --------
+    >>> dist = error_distribution([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0])
+    >>> dist.errors.tolist()
+    [-1.0, -0.5, 0.0, 0.5]
+    >>> dist.fraction_within(0.5), dist.quantile(0.5)
+    (0.75, -0.25)
     """
 
     errors: np.ndarray

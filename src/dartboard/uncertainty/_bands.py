@@ -141,6 +141,16 @@ class CurveBand(Result):
         lower (``draws[0]``) and the upper limits (``draws[1]``). The two differ only
         in the steps before the first and after the last row of the class that sets
         the grid.
+
+    Examples
+    --------
+    >>> from dartboard import roc_band
+    >>> y_true = [0, 1, 1, 0, 1, 0, 1, 1]
+    >>> y_score = [0.2, 0.9, 0.6, 0.3, 0.8, 0.55, 0.7, 0.4]
+    >>> band = roc_band(y_true, y_score, specificities=[0.25, 0.5, 0.75], n_resamples=200,
+    ...                 random_state=0)
+    >>> band.kind, band.axis, band.grid.tolist()
+    ('pointwise', 'specificity', [0.25, 0.5, 0.75])
     """
 
     curve: str

@@ -122,6 +122,15 @@ class CalibrationBins(Result):
         Interval of ``observed`` (a binomial proportion with ``n = count``).
     confidence_level : float
     method : str
+
+    Examples
+    --------
+    >>> from dartboard.uncertainty import calibration_bins
+    >>> y_true = [0, 1, 1, 0, 1, 0, 1, 1]
+    >>> y_proba = [0.2, 0.9, 0.6, 0.3, 0.8, 0.55, 0.7, 0.4]
+    >>> bins = calibration_bins(y_true, y_proba, n_bins=2)
+    >>> bins.count.tolist(), bins.observed.round(3).tolist()
+    ([3.0, 5.0], [0.333, 0.8])
     """
 
     bin_low: np.ndarray

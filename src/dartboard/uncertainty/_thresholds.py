@@ -129,6 +129,15 @@ class OperatingPoint(Result):
         The bound of a constrained criterion.
     guarantee : float or None
         The probability with which the threshold's true rate meets ``target``.
+
+    Examples
+    --------
+    >>> from dartboard import select_threshold
+    >>> y_true = [0, 1, 1, 0, 1, 0, 1, 1]
+    >>> y_score = [0.2, 0.9, 0.6, 0.3, 0.8, 0.55, 0.7, 0.4]
+    >>> point = select_threshold(y_true, y_score, n_resamples=200, random_state=0)
+    >>> point.criterion, point.threshold
+    ('youden', 0.6)
     """
 
     threshold: float
