@@ -636,6 +636,24 @@ class CalibrationState:
         boolean. ``second_moment=False`` skips the squared sums (a one-shot
         metric that does not need them). ``scratch``: buffers to reuse (a caller
         that adds many small batches passes the same one each time).
+
+        Parameters
+        ----------
+        conf : array-like of shape (n,) or (n, n_groups)
+            Checked confidences.
+        hit : array-like of bool, same shape
+            Whether each prediction was right.
+        sample_weight : array-like of shape (n,), optional
+            Sample weights.
+        second_moment : bool, default=True
+            Whether to keep the squared sums.
+        scratch : Scratch, optional
+            Buffers to reuse.
+
+        Returns
+        -------
+        CalibrationState
+            ``self``, with the batch added.
         """
         conf = np.asarray(conf)
         if conf.dtype.kind != "f":
@@ -684,6 +702,24 @@ class CalibrationState:
         The batch is read as :func:`~dartboard.metrics.calibration_error` reads
         it (1-D: probability of ``pos_label``; 2-D: one column per class of
         ``labels``, or per integer label 0 .. K-1 when ``labels`` is None).
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,)
+            True labels.
+        y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+            Predicted probabilities.
+        sample_weight : array-like of shape (n_samples,), optional
+            Sample weights.
+        pos_label : int, float, bool or str, optional
+            The positive class of 1-D probabilities.
+        labels : array-like of shape (n_classes,), optional
+            The classes of the columns of 2-D probabilities.
+
+        Returns
+        -------
+        CalibrationState
+            ``self``, with the batch added.
         """
         multiclass = "top_label" if self.multiclass == "binary" else self.multiclass
         conf, hit, w, kind = confidences(y_true, y_proba, sample_weight, pos_label,
@@ -694,7 +730,18 @@ class CalibrationState:
         return self.add(conf, hit, w)
 
     def merge(self, other: CalibrationState) -> CalibrationState:
-        """Return a new state holding both (the same bins and kind required)."""
+        """Return a new state holding both (the same bins and kind required).
+
+        Parameters
+        ----------
+        other : CalibrationState
+            The state of other data.
+
+        Returns
+        -------
+        CalibrationState
+            The state of both.
+        """
         check_same_kind(self, other)
         same_edges = (self.edges is None and other.edges is None) or (
             self.edges is not None and other.edges is not None
@@ -718,6 +765,18 @@ class CalibrationState:
 
         The keywords fixed by the state (``n_bins``, ``strategy``, ``multiclass``)
         may be repeated; another value than the state's is an error.
+
+        Parameters
+        ----------
+        metric : str or callable, default="calibration_error"
+            The metric's name or function.
+        **kwargs
+            Its keywords.
+
+        Returns
+        -------
+        float or BrierDecomposition
+            The metric of the data seen.
         """
         resolve_metric({"calibration_error": calibration_error,
                         "brier_decomposition": brier_decomposition}, metric)
@@ -742,12 +801,34 @@ class CalibrationState:
                                          self.multiclass))
 
     def error_bound(self, metric: Any) -> float:
-        """0.0: the sums are exact (up to rounding); the bins are the metric's own."""
+        """0.0: the sums are exact (up to rounding); the bins are the metric's own.
+
+        Parameters
+        ----------
+        metric : str or callable
+            The metric.
+
+        Returns
+        -------
+        float
+            Always 0.0.
+        """
         return 0.0
 
     def bins(self, group: int = 0) -> dict[str, np.ndarray]:
         """Per-bin arrays of one group: ``count``, ``positives``, ``sum_p``, ``low``, ``high``
-        (the bin's edges; the extra bin of ``p = 1`` is ``[1, 1]``)."""
+        (the bin's edges; the extra bin of ``p = 1`` is ``[1, 1]``).
+
+        Parameters
+        ----------
+        group : int, default=0
+            The group.
+
+        Returns
+        -------
+        dict of str to ndarray
+            The per-bin arrays.
+        """
         n = self.n_bins
         if self.edges is None:
             low = np.append(np.arange(n) / n, 1.0)

@@ -128,7 +128,20 @@ class ConfusionCounts:
     @classmethod
     def from_indicators(cls, y_true: np.ndarray, y_pred: np.ndarray,
                         sample_weight: np.ndarray | None = None) -> ConfusionCounts:
-        """The per-label form of two checked boolean indicator arrays (n, L)."""
+        """The per-label form of two checked boolean indicator arrays (n, L).
+
+        Parameters
+        ----------
+        y_true, y_pred : ndarray of shape (n_samples, n_labels)
+            Checked 0/1 indicator arrays.
+        sample_weight : ndarray of shape (n_samples,), optional
+            Checked sample weights.
+
+        Returns
+        -------
+        ConfusionCounts
+            The per-label state.
+        """
         return cls(np.arange(y_true.shape[1]),
                    count_indicator_pairs(y_true, y_pred, sample_weight),
                    indicator_sample_counts(y_true, y_pred, sample_weight))
@@ -152,6 +165,24 @@ class ConfusionCounts:
         only ratios of the counts will be read, so extreme float weights may be
         rescaled by a power of two (``dartboard._validation.check_sample_weight``);
         the counts of a state that merges with others keep their scale.
+
+        Parameters
+        ----------
+        y_true, y_pred : array-like of shape (n_samples,)
+            True and predicted labels .
+        sample_weight : array-like of shape (n_samples,), optional
+            Sample weights.
+        labels : array-like, optional
+            Classes to include even when absent from the data.
+        names : tuple of (str, str), default=("y_true", "y_pred")
+            The argument names used in error messages.
+        scale_free : bool, default=False
+            Whether only ratios of the counts will be read.
+
+        Returns
+        -------
+        ConfusionCounts
+            The state of the data.
         """
         pair = indicator_pair(y_true, y_pred, names=names)
         if pair is not None:
@@ -171,14 +202,38 @@ class ConfusionCounts:
         return state if labels is None else state.with_classes(labels)
 
     def update(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> ConfusionCounts:
-        """Add a batch of predictions in place and return ``self``."""
+        """Add a batch of predictions in place and return ``self``.
+
+        Parameters
+        ----------
+        y_true, y_pred : array-like of shape (n_samples,)
+            True and predicted labels of the batch.
+        sample_weight : array-like of shape (n_samples,), optional
+            Sample weights.
+
+        Returns
+        -------
+        ConfusionCounts
+            ``self``, with the batch added.
+        """
         merged = self.merge(ConfusionCounts.from_predictions(y_true, y_pred,
                                                              sample_weight=sample_weight))
         self.classes, self.matrix, self.samples = merged.classes, merged.matrix, merged.samples
         return self
 
     def merge(self, other: ConfusionCounts) -> ConfusionCounts:
-        """Return a new state holding the counts of both (classes are united)."""
+        """Return a new state holding the counts of both (classes are united).
+
+        Parameters
+        ----------
+        other : ConfusionCounts
+            The state of other data.
+
+        Returns
+        -------
+        ConfusionCounts
+            The state of both.
+        """
         check_same_kind(self, other)
         if other.classes.shape[0] == 0:
             return ConfusionCounts(self.classes, self.matrix.copy(), self.samples)
@@ -212,7 +267,18 @@ class ConfusionCounts:
         return ConfusionCounts(self.classes, self.matrix + other.matrix, (triples, summed))
 
     def with_classes(self, labels: Any) -> ConfusionCounts:
-        """Return a copy whose classes include ``labels`` (new ones with zero counts)."""
+        """Return a copy whose classes include ``labels`` (new ones with zero counts).
+
+        Parameters
+        ----------
+        labels : array-like
+            Classes to add.
+
+        Returns
+        -------
+        ConfusionCounts
+            The state with the union of the classes.
+        """
         if self.multilabel:
             raise ValueError("the labels of multilabel counts are their columns; they cannot "
                              "be extended")
@@ -235,6 +301,7 @@ class ConfusionCounts:
     # ---------------------------------------------------------------- reading
     @property
     def n_classes(self) -> int:
+        """Number of classes K (labels L in the per-label form)."""
         return int(self.classes.shape[0])
 
     @property
@@ -243,7 +310,20 @@ class ConfusionCounts:
         return self.samples[1].sum() if self.multilabel else self.matrix.sum()
 
     def index_of(self, labels: Any, *, name: str = "labels") -> np.ndarray:
-        """Positions of ``labels`` in ``classes``; unknown labels raise."""
+        """Positions of ``labels`` in ``classes``; unknown labels raise.
+
+        Parameters
+        ----------
+        labels : array-like
+            Classes of this state.
+        name : str, default="labels"
+            The argument name used in error messages.
+
+        Returns
+        -------
+        ndarray of int
+            Their positions in ``classes``.
+        """
         labels = np.asarray(labels)
         _check_same_label_type(self.classes, labels, name=name)
         idx = np.searchsorted(self.classes, labels)
@@ -255,7 +335,13 @@ class ConfusionCounts:
         return idx
 
     def one_vs_all(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Per-class (TP, FP, FN, TN) arrays, each of shape (K,)."""
+        """Per-class (TP, FP, FN, TN) arrays, each of shape (K,).
+
+        Returns
+        -------
+        tp, fp, fn, tn : ndarray of shape (K,)
+            One-vs-all counts of each class.
+        """
         m = self.matrix
         if self.multilabel:
             return m[:, 1, 1].copy(), m[:, 0, 1].copy(), m[:, 1, 0].copy(), m[:, 0, 0].copy()
@@ -270,11 +356,34 @@ class ConfusionCounts:
 
         ``metric`` is the name (or the function) of any dartboard count metric;
         keywords are those of the metric function, without the data arguments.
+
+        Parameters
+        ----------
+        metric : str or callable
+            A count metric's name or function.
+        **kwargs
+            Keywords of the metric function.
+
+        Returns
+        -------
+        float or ndarray
+            What the metric function returns for the counted data.
         """
         return _implementation(metric)(self, **kwargs)
 
     def error_bound(self, metric: str | Callable[..., Any]) -> float:
-        """0.0: counts are exact, so is every metric computed from them."""
+        """0.0: counts are exact, so is every metric computed from them.
+
+        Parameters
+        ----------
+        metric : str or callable
+            The metric (any count metric).
+
+        Returns
+        -------
+        float
+            Always 0.0.
+        """
         _implementation(metric)
         return 0.0
 

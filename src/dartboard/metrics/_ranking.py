@@ -349,6 +349,22 @@ class ScoreState:
         """Build the state of one batch (``pos_label`` inferred as in :func:`roc_curve`).
 
         An empty batch gives an empty state (the identity of :meth:`merge`).
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,)
+            True binary labels.
+        y_score : array-like of shape (n_samples,)
+            Scores, higher for the positive class.
+        pos_label : int, float, bool or str, optional
+            The positive class; inferred as in :func:`roc_curve` when None.
+        sample_weight : array-like of shape (n_samples,), optional
+            Sample weights.
+
+        Returns
+        -------
+        ScoreState
+            The state of the batch.
         """
         if _is_empty(y_true, "y_true") and _is_empty(y_score, "y_score"):
             return cls(pos_label=positive_label((), pos_label))
@@ -358,7 +374,22 @@ class ScoreState:
         return cls(distinct, pos, neg, pos_label=label)
 
     def update(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> ScoreState:
-        """Add a batch in place (with this state's ``pos_label``) and return ``self``."""
+        """Add a batch in place (with this state's ``pos_label``) and return ``self``.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,)
+            True binary labels of the batch.
+        y_score : array-like of shape (n_samples,)
+            Its scores.
+        sample_weight : array-like of shape (n_samples,), optional
+            Sample weights.
+
+        Returns
+        -------
+        ScoreState
+            ``self``, with the batch added.
+        """
         batch = ScoreState.from_scores(y_true, y_score, pos_label=self.pos_label,
                                        sample_weight=sample_weight)
         merged = self.merge(batch)
@@ -366,7 +397,18 @@ class ScoreState:
         return self
 
     def merge(self, other: ScoreState) -> ScoreState:
-        """Return the state of both batches: the union of the two score maps."""
+        """Return the state of both batches: the union of the two score maps.
+
+        Parameters
+        ----------
+        other : ScoreState
+            The state of other data (same positive class).
+
+        Returns
+        -------
+        ScoreState
+            The state of both.
+        """
         check_same_kind(self, other)
         if not same_label(other.pos_label, self.pos_label):
             raise ValueError(f"cannot merge states with different pos_label "
@@ -392,11 +434,34 @@ class ScoreState:
         "average_precision_score", "pr_auc_score", "roc_curve" (keyword
         ``drop_intermediate``, default True) and "precision_recall_curve"
         (``drop_intermediate``, default False), or the function itself.
+
+        Parameters
+        ----------
+        metric : str or callable
+            The metric's name or function.
+        **kwargs
+            Its keywords (``max_fpr``, ``drop_intermediate``).
+
+        Returns
+        -------
+        float or tuple of ndarray
+            The metric, or the curve's arrays.
         """
         return resolve_metric(_FROM_STATE, metric)(self, **kwargs)
 
     def error_bound(self, metric: str | Callable[..., Any]) -> float:
-        """0.0: the map of distinct scores is exact."""
+        """0.0: the map of distinct scores is exact.
+
+        Parameters
+        ----------
+        metric : str or callable
+            The metric.
+
+        Returns
+        -------
+        float
+            Always 0.0.
+        """
         resolve_metric(_FROM_STATE, metric)
         return 0.0
 

@@ -420,6 +420,12 @@ class RegressionMoments:
     statistics of one pass (up to rounding). Median-based metrics are not
     moment-based and are not available here.
 
+    Parameters
+    ----------
+    **fields : float
+        Values of the statistics above (a state from :meth:`to_dict`); those not
+        given are those of no data (0; ``max_abs_error`` too).
+
     Examples
     --------
     >>> a = RegressionMoments.from_predictions([3.0, -0.5], [2.5, 0.0])
@@ -444,7 +450,20 @@ class RegressionMoments:
     @classmethod
     def from_predictions(cls, y_true: Any, y_pred: Any, *,
                          sample_weight: Any = None) -> RegressionMoments:
-        """Statistics of one batch of 1-D targets (an empty batch gives an empty state)."""
+        """Statistics of one batch of 1-D targets (an empty batch gives an empty state).
+
+        Parameters
+        ----------
+        y_true, y_pred : array-like of shape (n_samples,)
+            True and predicted values.
+        sample_weight : array-like of shape (n_samples,), optional
+            Sample weights.
+
+        Returns
+        -------
+        RegressionMoments
+            The statistics of the batch.
+        """
         if (as_float_array(y_true, name="y_true", ndim=(1, 2), allow_empty=True,
                            allow_nan=True).size == 0
                 and as_float_array(y_pred, name="y_pred", ndim=(1, 2), allow_empty=True,
@@ -464,7 +483,20 @@ class RegressionMoments:
 
     def update(self, y_true: Any, y_pred: Any, sample_weight: Any = None
                ) -> RegressionMoments:
-        """Add a batch in place and return ``self``."""
+        """Add a batch in place and return ``self``.
+
+        Parameters
+        ----------
+        y_true, y_pred : array-like of shape (n_samples,)
+            True and predicted values.
+        sample_weight : array-like of shape (n_samples,), optional
+            Sample weights.
+
+        Returns
+        -------
+        RegressionMoments
+            ``self``, with the batch added.
+        """
         merged = self.merge(RegressionMoments.from_predictions(
             y_true, y_pred, sample_weight=sample_weight))
         for name in self._FIELDS:
@@ -472,7 +504,18 @@ class RegressionMoments:
         return self
 
     def merge(self, other: RegressionMoments) -> RegressionMoments:
-        """Return the statistics of both parts (Chan's parallel formula for M2)."""
+        """Return the statistics of both parts (Chan's parallel formula for M2).
+
+        Parameters
+        ----------
+        other : RegressionMoments
+            The statistics of other data.
+
+        Returns
+        -------
+        RegressionMoments
+            The statistics of both.
+        """
         check_same_kind(self, other)
         weight = np.array([self.weight, other.weight])
         out = {name: getattr(self, name) + getattr(other, name)
@@ -498,6 +541,18 @@ class RegressionMoments:
         "mean_absolute_error", "r2_score", "explained_variance_score" (keyword
         ``force_finite``), "mean_absolute_percentage_error",
         "weighted_mean_absolute_percentage_error" or "max_error".
+
+        Parameters
+        ----------
+        metric : str or callable
+            The metric's name or function.
+        **kwargs
+            Its keywords (``force_finite``).
+
+        Returns
+        -------
+        float
+            The metric of the data seen.
         """
         impl = resolve_metric(_FROM_MOMENTS, metric)
         if self.n == 0:
@@ -505,7 +560,18 @@ class RegressionMoments:
         return impl(self._sums(), **kwargs)
 
     def error_bound(self, metric: str | Callable[..., Any]) -> float:
-        """0.0: the moments are exact (up to the rounding of Chan's merge formula)."""
+        """0.0: the moments are exact (up to the rounding of Chan's merge formula).
+
+        Parameters
+        ----------
+        metric : str or callable
+            The metric.
+
+        Returns
+        -------
+        float
+            Always 0.0.
+        """
         resolve_metric(_FROM_MOMENTS, metric)
         return 0.0
 
@@ -520,7 +586,13 @@ class RegressionMoments:
     __hash__ = None  # type: ignore[assignment]  # mutable state
 
     def to_dict(self) -> dict[str, float]:
-        """The statistics as a plain dict (for JSON or transport between workers)."""
+        """The statistics as a plain dict (for JSON or transport between workers).
+
+        Returns
+        -------
+        dict
+            Statistic name -> value.
+        """
         return {name: getattr(self, name) for name in self._FIELDS}
 
 
@@ -867,6 +939,11 @@ class ErrorDistribution(Result):
     are within 0.1"), :meth:`histogram` and :meth:`kde` (binned, FFT-based, for
     millions of points). ``to_dict()`` gives a summary, not the errors.
 
+    Parameters
+    ----------
+    errors : ndarray of shape (n_samples,)
+        The errors, sorted ascending.
+
     Examples
     --------
     >>> dist = error_distribution([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0])
@@ -888,16 +965,39 @@ class ErrorDistribution(Result):
 
     @property
     def n(self) -> int:
+        """Number of errors."""
         return int(self.errors.shape[0])
 
     def cdf(self, x: Any) -> Any:
-        """Fraction of errors ``<= x`` (the empirical CDF); scalar or array."""
+        """Fraction of errors ``<= x`` (the empirical CDF); scalar or array.
+
+        Parameters
+        ----------
+        x : float or array-like
+            Error values.
+
+        Returns
+        -------
+        float or ndarray
+            The fractions.
+        """
         x = np.asarray(x, dtype=np.float64)
         values = np.searchsorted(self.errors, x, side="right") / self.n
         return float(values) if values.ndim == 0 else values
 
     def quantile(self, q: Any) -> Any:
-        """Quantiles of the errors, linear interpolation (``np.quantile``'s default)."""
+        """Quantiles of the errors, linear interpolation (``np.quantile``'s default).
+
+        Parameters
+        ----------
+        q : float or array-like
+            Probabilities in [0, 1].
+
+        Returns
+        -------
+        float or ndarray
+            The quantiles.
+        """
         q = np.asarray(q, dtype=np.float64)
         if np.any(~np.isfinite(q)) or np.any((q < 0) | (q > 1)):
             raise ValueError(f"q must lie in [0, 1]; got {q.tolist()!r}")
@@ -909,7 +1009,18 @@ class ErrorDistribution(Result):
         return float(values) if values.ndim == 0 else values
 
     def fraction_within(self, t: Any) -> Any:
-        """Fraction of errors with ``|e| <= t``; scalar or array of tolerances."""
+        """Fraction of errors with ``|e| <= t``; scalar or array of tolerances.
+
+        Parameters
+        ----------
+        t : float or array-like
+            Tolerances (>= 0).
+
+        Returns
+        -------
+        float or ndarray
+            The fractions.
+        """
         t = np.asarray(t, dtype=np.float64)
         if np.any(~(t >= 0)):
             raise ValueError(f"t must be non-negative; got {t.tolist()!r}")
@@ -920,13 +1031,41 @@ class ErrorDistribution(Result):
 
     def histogram(self, bins: Any = "auto", *, range: Any = None,
                   density: bool = True) -> tuple[np.ndarray, np.ndarray]:
-        """``(values, edges)`` of a histogram (``np.histogram``; density by default)."""
+        """``(values, edges)`` of a histogram (``np.histogram``; density by default).
+
+        Parameters
+        ----------
+        bins : int, sequence or str, default="auto"
+            As ``numpy.histogram``.
+        range : tuple of (float, float), optional
+            The lower and upper range of the bins.
+        density : bool, default=True
+            A density (area 1) rather than counts.
+
+        Returns
+        -------
+        values : ndarray
+            Density or count per bin.
+        edges : ndarray
+            The bin edges.
+        """
         return np.histogram(self.errors, bins=bins, range=range, density=density)
 
     def bandwidth(self, method: Any = "scott") -> float:
         """Gaussian KDE bandwidth: "scott" ``s n^(-1/5)``, "silverman" ``s (3n/4)^(-1/5)``
         (s the sample standard deviation, as ``scipy.stats.gaussian_kde``), or a
-        positive number used as is."""
+        positive number used as is.
+
+        Parameters
+        ----------
+        method : {"scott", "silverman"} or float, default="scott"
+            The rule, or a bandwidth.
+
+        Returns
+        -------
+        float
+            The bandwidth h.
+        """
         if isinstance(method, numbers.Real) and not isinstance(method, bool):
             if not method > 0:
                 raise ValueError(f"bandwidth must be positive; got {method!r}")
@@ -953,6 +1092,18 @@ class ErrorDistribution(Result):
         convolution (kernel truncated at 6h; bin width at most h/8 while the grid
         has at most 2^20 points) and interpolated to ``grid``; the binning error
         is O((bin width / h)^2) relative, far below sampling noise.
+
+        Parameters
+        ----------
+        grid : int or array-like, default=512
+            Number of points, or the points.
+        bandwidth : {"scott", "silverman"} or float, default="scott"
+            As :meth:`bandwidth`.
+
+        Returns
+        -------
+        x, density : ndarray
+            The points and the density there.
         """
         h = self.bandwidth(bandwidth)
         lo, hi = float(self.errors[0]), float(self.errors[-1])
@@ -984,7 +1135,13 @@ class ErrorDistribution(Result):
         return np.interp(x, a + delta * np.arange(m), density, left=0.0, right=0.0)
 
     def to_dict(self) -> dict[str, Any]:
-        """Summary of the distribution (n, mean, std, extremes, quantiles, MAE)."""
+        """Summary of the distribution (n, mean, std, extremes, quantiles, MAE).
+
+        Returns
+        -------
+        dict
+            Summary name -> value.
+        """
         qs = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
         e = self.errors
         return {"n": self.n, "mean": float(e.mean()),

@@ -208,6 +208,8 @@ def plot_precision_recall_curve(y_true: Any = None, y_score: Any = None, *,
         A band from :func:`dartboard.pr_band`, filled around the curve.
     operating_point : OperatingPoint or its dict, optional
         Marked at (recall, precision) with its intervals as error bars.
+    pos_label, name, ax
+        Positive class, legend name, axes to draw on.
 
     Returns
     -------
@@ -263,6 +265,10 @@ def plot_confusion_matrix(y_true: Any = None, y_pred: Any = None, *, matrix: Any
         Class names for the axes (default 0..K-1, or the classes found in the data).
     normalize : {None, "true", "pred", "all"}
         Show shares of each row, column or of the total instead of counts.
+    cmap : str, default="Blues"
+        Matplotlib colour map.
+    ax : matplotlib Axes, optional
+        Drawn on a new figure when omitted.
 
     Returns
     -------
@@ -329,6 +335,10 @@ def plot_calibration_curve(y_true: Any = None, y_prob: Any = None, *, n_bins: in
     prob_pred, prob_true, counts : array-like, optional
         Precomputed points (see :func:`dartboard.evaluation.calibration_points`),
         instead of the data, which are binned by that function.
+    n_bins : int, default=10
+        Number of uniform bins.
+    pos_label, name, ax
+        Positive class, legend name, axes to draw on.
 
     Returns
     -------
@@ -379,6 +389,8 @@ def plot_error_distribution(y_true: Any = None, y_pred: Any = None, *, errors: A
     kde : bool
         Draw the kernel density (:meth:`dartboard.metrics.ErrorDistribution.kde`, Scott's bandwidth)
         over the histogram; left out when all errors are equal.
+    ax : matplotlib Axes, optional
+        Drawn on a new figure when omitted.
 
     Returns
     -------
