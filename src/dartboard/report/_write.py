@@ -35,6 +35,16 @@ def check_target(path: str | os.PathLike[str]) -> Path:
     device, a socket, a link that loops) and ``FileNotFoundError`` when the
     directory does not exist: a mistyped path is an error, not a new directory tree.
 
+    Parameters
+    ----------
+    path : str or path-like
+        Where a file is to be written.
+
+    Returns
+    -------
+    pathlib.Path
+        The file the write replaces (links resolved).
+
     Examples
     --------
     >>> import os, tempfile
@@ -73,6 +83,25 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
 
     The directory must exist, and ``path`` must be a regular file or missing
     (:func:`check_target`).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file to write (a regular file, or missing in an existing directory).
+    text : str
+        The file's content (UTF-8).
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = write_text_atomic(os.path.join(tempfile.mkdtemp(), "a.txt"), "done")
+    >>> path.read_text()
+    'done'
     """
     return write_texts_atomic({path: text})[0]
 

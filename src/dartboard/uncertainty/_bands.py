@@ -563,6 +563,28 @@ def pr_band(y_true: Any, y_score: Any, *, recalls: Any = None, kind: str = "poin
     which in PR space is the Davis-Goadrich interpolation. Arguments as
     :func:`roc_band`; ``recalls`` in (0, 1], default ``0.01, 0.02, ..., 1``.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels (with other labels than {0, 1} or {-1, 1}, ``pos_label``).
+    y_score : array-like of shape (n_samples,)
+        Scores, higher meaning more likely positive.
+    recalls : array-like, optional
+        Recalls in (0, 1] at which precision is read; default ``0.01, 0.02, ..., 1``.
+    kind : {"pointwise", "simultaneous"}, default="pointwise"
+        An interval at each recall, or a band that holds the whole curve over the
+        grid at ``confidence_level``.
+    confidence_level : float, default=0.95
+        The intervals' confidence level.
+    n_resamples : int, default=2000
+        Drawn curves, as :func:`roc_band`.
+    random_state : None, int, SeedSequence or Generator
+        Seed of the resamples.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative row weights.
+    pos_label : label, optional
+        The positive class (rule "strict", as :func:`dartboard.metrics.roc_curve`).
+
     Returns
     -------
     CurveBand

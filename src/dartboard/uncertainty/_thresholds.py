@@ -473,6 +473,34 @@ def evaluate_threshold(y_true: Any, y_score: Any, threshold: float, *,
     matrix (multinomial, ``n_resamples``). Other arguments as
     :func:`select_threshold`; weights must be non-negative.
 
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n_samples,)
+        Binary labels (``pos_label`` for others) and scores (higher: more positive).
+    threshold : float
+        Scores at or above it are predicted positive.
+    costs : array-like of shape (2, 2), optional
+        ``[[C_TN, C_FP], [C_FN, C_TP]]`` of the expected cost; default the error rate.
+    prevalence : float, optional
+        Population share of positives for the expected cost (default the data's).
+    method : str, default="wilson"
+        The proportion interval of TPR, TNR, precision and NPV.
+    confidence_level : float, default=0.95
+        The intervals' confidence level.
+    n_resamples : int, default=2000
+        Resamples of the bootstrap intervals (F1, expected cost).
+    random_state : None, int, SeedSequence or Generator
+        Seed of the resamples.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative row weights.
+    pos_label : label, optional
+        The positive class (rule "strict", as :func:`dartboard.metrics.roc_curve`).
+
+    Returns
+    -------
+    OperatingPoint
+        The threshold with its metrics and their intervals (``intervals``).
+
     Examples
     --------
     >>> point = evaluate_threshold([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], 0.35,
