@@ -440,6 +440,30 @@ def dart_equivalence(results: Any, precision: float, rope: float, *,
     runner-up, ``rope`` in score units; ``n_train``/``n_test`` or ``runs`` set the
     fold correlation. Returns a ``BayesResult`` whose ``details`` name the two.
 
+    Parameters
+    ----------
+    results : dict, DataFrame or 2-D array
+        Fold scores per configuration, as :func:`dart_rank` takes them.
+    precision : float
+        The precision p (>= 0) of the ranking.
+    rope : float
+        Half-width of the region of practical equivalence, in score units.
+    metric : str, optional
+        As :func:`dart_rank`.
+    chance_level : float, default=0.5
+        As :func:`dart_score`.
+    iteration : int or "last", default="last"
+        As :func:`dart_rank`.
+    n_train, n_test : float, optional
+        Training and test sizes of a fold (the fold correlation).
+    runs : int, default=1
+        Repetitions of k-fold cross-validation, without sizes.
+
+    Returns
+    -------
+    BayesResult
+        ``a`` the winner, ``b`` the runner-up; ``details`` names them.
+
     Examples
     --------
     >>> folds = {"deep": [0.95, 0.80, 0.97, 0.84], "shallow": [0.88, 0.87, 0.89, 0.88]}
@@ -694,6 +718,22 @@ def dart_refit(precision: float, metric: str | None = None, chance_level: float 
     scikit-learn's successive-halving searches never call a callable ``refit``
     (they keep the best mean of the last iteration); rank their ``cv_results_``
     with :func:`dart_rank` (last iteration by default) and refit its winner.
+
+    Parameters
+    ----------
+    precision : float
+        The precision p (>= 0) at which configurations are ranked.
+    metric : str, optional
+        The key of a multi-metric ``scoring``.
+    chance_level : float, default=0.5
+        As :func:`dart_score`.
+    iteration : int or "last", default="last"
+        The successive-halving iteration whose scores are ranked.
+
+    Returns
+    -------
+    callable
+        ``refit(cv_results) -> best_index``, for scikit-learn's searches.
 
     Examples
     --------

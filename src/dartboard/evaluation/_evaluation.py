@@ -185,10 +185,15 @@ class Evaluation:
     ``to_json()`` give plain values; in a notebook the object shows itself as a
     table.
 
-    Attributes
+    Parameters
     ----------
     result : EvaluationResult
         The engine's typed result (rows and the points of the figures).
+    gaps : GroupGaps, optional
+        The gaps between groups and their intervals (with ``groups=``).
+    states : dict, optional
+        The merged family states the numbers were computed from (streamed
+        evaluations keep them, see :attr:`states`).
 
     Examples
     --------
@@ -215,6 +220,7 @@ class Evaluation:
 
     @property
     def task(self) -> str:
+        """``"binary"``, ``"multiclass"`` or ``"regression"``."""
         return self.result.task
 
     @property
@@ -308,7 +314,13 @@ class Evaluation:
         return rows[0].confidence_level if rows else float("nan")
 
     def estimates_by_group(self) -> Any:
-        """The estimates as a wide table, groups by metrics (fairlearn's ``by_group``)."""
+        """The estimates as a wide table, groups by metrics (fairlearn's ``by_group``).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Groups (rows) by metrics (columns).
+        """
         frame = self._require_groups().by_group["estimate"].unstack("metric")
         return frame[self.metrics]
 
@@ -374,6 +386,18 @@ class Evaluation:
         cannot be formed (recall of a group without positives is 0.0, as in
         scikit-learn and fairlearn). See :meth:`pairwise` for every pair.
 
+        Parameters
+        ----------
+        method : {"between_groups", "to_overall"}, default="between_groups"
+            Between the extreme groups, or of each group to the overall value.
+        metrics : sequence of str, optional
+            Only these metrics (table labels); None: all.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by metric.
+
         Examples
         --------
         >>> import numpy as np, dartboard
@@ -402,6 +426,18 @@ class Evaluation:
         groups its interval is selection-aware too (``high`` = 1: no gap shown). A
         group's value of 0 or below has no log: the ratio is then given without an
         interval unless there are two groups.
+
+        Parameters
+        ----------
+        method : {"between_groups", "to_overall"}, default="between_groups"
+            Between the extreme groups, or of each group to the overall value.
+        metrics : sequence of str, optional
+            Only these metrics (table labels); None: all.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by metric.
         """
         return self._gap_table("ratio", method, metrics)
 
@@ -417,6 +453,18 @@ class Evaluation:
         pair's own interval (Newcombe's for a proportion). ``simultaneous=False``
         gives each pair's own interval, valid only for a pair named before looking
         at the data.
+
+        Parameters
+        ----------
+        metrics : sequence of str, optional
+            Only these metrics (table labels); None: all.
+        simultaneous : bool, default=True
+            Intervals that hold for all pairs of a metric at once.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by (metric, groups).
 
         Examples
         --------
@@ -473,13 +521,25 @@ class Evaluation:
         interval (the first in group order when several tie). The interval is that
         group's own: the smallest of several groups is picked by looking, so the true
         minimum over groups can lie below it (see :meth:`difference` for a
-        selection-aware interval of the gap)."""
+        selection-aware interval of the gap).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by metric: group, estimate, low, high.
+        """
         return self._extreme("min")
 
     def group_max(self) -> Any:
         """Per metric, the group with the largest value, its value and that group's
         interval (the first in group order when several tie; the interval is that
-        group's own, as in :meth:`group_min`)."""
+        group's own, as in :meth:`group_min`).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by metric: group, estimate, low, high.
+        """
         return self._extreme("max")
 
     def fairness(self, method: str = "between_groups") -> Any:
@@ -493,6 +553,16 @@ class Evaluation:
         :meth:`difference`'s; ``better`` is empty for the selection rate, whose better
         side depends on what is predicted. Equalized odds picks the larger of two
         gaps by looking, so its interval is selection-aware over both rates' gaps.
+
+        Parameters
+        ----------
+        method : {"between_groups", "to_overall"}, default="between_groups"
+            Between the extreme groups, or of each group to the overall value.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per criterion and kind (difference, ratio).
         """
         import pandas as pd
 
@@ -521,7 +591,13 @@ class Evaluation:
 
     def to_frame(self) -> Any:
         """A tidy long table: one row per (scope, group, metric) with the group columns,
-        metric, estimate, low, high, method, n and confidence_level."""
+        metric, estimate, low, high, method, n and confidence_level.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The long table.
+        """
         import pandas as pd
 
         names = list(self.result.group_columns or ())
@@ -540,7 +616,13 @@ class Evaluation:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (JSON-ready): the engine's result, and with groups the gaps, every
-        pair (``pairwise``) and, for a binary task, the fairness summaries."""
+        pair (``pairwise``) and, for a binary task, the fairness summaries.
+
+        Returns
+        -------
+        dict
+            JSON-ready values.
+        """
         out = self.result.to_dict()
         if self.result.groups is not None:
             out["difference"] = _records(self.difference(), "metric")
@@ -553,7 +635,18 @@ class Evaluation:
         return out
 
     def to_json(self, **kwargs: Any) -> str:
-        """``to_dict()`` as JSON text (nan as null)."""
+        """``to_dict()`` as JSON text (nan as null).
+
+        Parameters
+        ----------
+        **kwargs
+            Keywords of ``json.dumps`` (``indent``...).
+
+        Returns
+        -------
+        str
+            The JSON text.
+        """
         return json.dumps(_jsonable(self.to_dict()), **kwargs)
 
     def _repr_html_(self) -> str:
@@ -564,7 +657,13 @@ class Evaluation:
     def describe(self) -> str:
         """One line: the model's name, the task, the rows (and the files they were
         streamed from) and the groups, e.g. ``model 'lr', binary, n = 400 streamed from 2
-        Parquet files, 3 groups``."""
+        Parquet files, 3 groups``.
+
+        Returns
+        -------
+        str
+            The line.
+        """
         res = self.result
         parts = [f"model {res.model!r}"] if res.model is not None else []
         size = f"n = {res.n:,}"
@@ -584,13 +683,39 @@ class Evaluation:
         return evaluation_text(self)
 
     def plot(self, ax: Any = None, *, metrics: Any = None) -> Any:
-        """Each metric with its interval bar (per group when grouped); a matplotlib Axes."""
+        """Each metric with its interval bar (per group when grouped); a matplotlib Axes.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Drawn on a new figure when omitted.
+        metrics : sequence of str, optional
+            Only these metrics (table labels); None: all.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The axes drawn on.
+        """
         from dartboard.plots import plot_evaluation
 
         return plot_evaluation(self, ax=ax, metrics=metrics)
 
     def to_html(self, path: Any, *, title: str | None = None) -> Any:
-        """Write the self-contained HTML report of this evaluation to ``path``."""
+        """Write the self-contained HTML report of this evaluation to ``path``.
+
+        Parameters
+        ----------
+        path : str or path-like
+            The file to write.
+        title : str, optional
+            The report's title; default ``"dartboard evaluation: <model>"``.
+
+        Returns
+        -------
+        pathlib.Path
+            The path written.
+        """
         from dartboard import __version__
         from dartboard.report import write_report
 
@@ -613,7 +738,20 @@ class Evaluation:
         cannot take as it is becomes its safe characters and a digest of the label
         (``"a?b"`` -> ``a_b-c2a7b64a``), so that no two labels share a key. Needs
         MLflow (``pip install "dartboard[mlflow]"``, which works with MLflow's
-        default store)."""
+        default store).
+
+        Parameters
+        ----------
+        prefix : str, default=""
+            Prefix of every metric key.
+        report : bool, default=True
+            Log the HTML report as an artifact.
+
+        Returns
+        -------
+        str
+            The run's id.
+        """
         from dartboard.evaluation._mlflow import log_evaluation
 
         return log_evaluation(self, prefix=prefix, report=report)

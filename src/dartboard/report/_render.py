@@ -398,7 +398,7 @@ def write_json(results: dict[str, Any], path: str | os.PathLike[str]) -> Path:
     >>> import os, tempfile
     >>> path = write_json({"auc": float("nan")}, os.path.join(tempfile.mkdtemp(), "r.json"))
     >>> path.read_text()
-    '{"auc":null}\n'
+    '{"auc":null}\\n'
     """
     return write_text_atomic(path, json_text(results))
 

@@ -168,6 +168,31 @@ def calibration_bins(y_true: Any, y_proba: Any, *, n_bins: int = 15,
     The bins are those of ``calibration_error`` (left-closed, ``p = 1`` in a bin
     of its own); a 2-D ``y_proba`` is judged top-label.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities (of ``pos_label`` when 1-D).
+    n_bins : int, default=15
+        Number of bins.
+    strategy : {"uniform", "quantile"}, default="uniform"
+        Bins of equal width or of equal mass.
+    pos_label : label, optional
+        The positive class of 1-D probabilities.
+    sample_weight : array-like of shape (n_samples,), optional
+        Sample weights.
+    confidence_level : float, default=0.95
+        Confidence level of the intervals.
+    method : str, default="wilson"
+        The proportion interval of each bin's observed frequency.
+
+    Returns
+    -------
+    CalibrationBins
+        Per non-empty bin: count, mean predicted probability, observed frequency
+        and its interval.
+
     Examples
     --------
     >>> bins = calibration_bins([0, 1, 1, 1], [0.3, 0.3, 0.8, 0.8], n_bins=2)
