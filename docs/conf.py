@@ -58,7 +58,10 @@ numpydoc_validation_checks = {"GL08", "SS01", "PR01", "PR02", "RT01", "EX01"}
 # its members in use, and an example per property would repeat it.
 MEMBER = r"\.[A-Z]\w*\.[a-z]\w*$"
 MEMBER_CHECKS = numpydoc_validation_checks - {"EX01"}
-numpydoc_validation_exclude = [MEMBER]
+# Module constants (``dartboard.evaluation.TASKS``, ``dartboard.report.FIGURES``) are
+# documented by their ``#:`` comment: a tuple has no parameters, returns or examples.
+CONSTANT = r"\.[A-Z][A-Z0-9_]+$"
+numpydoc_validation_exclude = {MEMBER, CONSTANT}
 
 
 def _validate_member(app, what, name, obj, options, lines):
@@ -76,7 +79,8 @@ def _validate_member(app, what, name, obj, options, lines):
 def _skip_member(app, what, name, obj, skip, options):
     """Class pages list methods and properties; plain data fields are documented in
     the class docstring, so they are not listed a second time."""
-    if what == "class" and not (callable(obj) or isinstance(obj, property)):
+    # ``what`` is the member's kind: a property is "property", a field "attribute"
+    if what == "attribute" and not (callable(obj) or isinstance(obj, property)):
         return True
     return None
 
