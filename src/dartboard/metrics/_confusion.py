@@ -23,7 +23,7 @@ and an :class:`UndefinedMetricWarning`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
@@ -613,6 +613,7 @@ _SPECIAL = {"confusion_matrix": _confusion_matrix_from, "f1_score": _f1_from,
             "multilabel_confusion_matrix": _multilabel_confusion_matrix_from}
 
 
+@cache
 def _from_counts(name: str) -> Callable[..., Any] | None:
     """The one-matrix implementation of count metric ``name`` (None if not one)."""
     try:
@@ -785,115 +786,183 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True,
     return _formula_from(state, "accuracy_score", normalize=normalize)
 
 
-_AVERAGE_DOC = """
-    Parameters
-    ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted class labels (numbers, booleans or strings).
-    labels : array-like, optional
-        Classes to report on (and their order when ``average=None``). Counts are
-        still taken over all samples.
-    pos_label : label, default=1
-        The positive class when ``average="binary"``.
-    average : {"binary", "micro", "macro", "weighted"} or None, default="binary"
-        How per-class values are combined (see the module docstring).
-    sample_weight : array-like of shape (n_samples,), optional
-        Non-negative sample weights.
-    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
-        Value of a 0/0 ratio; "warn" gives 0.0 and an UndefinedMetricWarning.
-
-    Returns
-    -------
-    float, or ndarray of shape (n_classes,) when ``average=None``.
-"""
+_RETURNS = "float or ndarray of shape (n_classes,)\n    One value per class with ``average=None``."
 
 
-def _count_metric(name: str, formula: str, example: str) -> Callable[..., Any]:
-    impl = _from_counts(name)
-
-    def metric(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
-               average: str | None = "binary", sample_weight: Any = None,
-               zero_division: Any = "warn") -> Any:
-        state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
-        return impl(state, labels=labels, pos_label=pos_label, average=average,
-                    zero_division=zero_division)
-
-    metric.__name__ = metric.__qualname__ = name
-    metric.__doc__ = f"{formula}\n{_AVERAGE_DOC}\n    Examples\n    --------\n{example}"
-    return metric
+def _proportion(name: str, y_true: Any, y_pred: Any, labels: Any, pos_label: Any,
+                average: Any, sample_weight: Any, zero_division: Any) -> Any:
+    """A proportion of the one-vs-all counts (the registry's ``proportion``)."""
+    state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
+    return _from_counts(name)(state, labels=labels, pos_label=pos_label, average=average,
+                              zero_division=zero_division)
 
 
-precision_score = _count_metric(
-    "precision_score",
-    "Precision TP / (TP + FP): the fraction of predicted positives that are positive.\n\n"
-    "    Drop-in for ``sklearn.metrics.precision_score``.\n",
-    "    >>> precision_score([0, 1, 1, 0], [1, 1, 1, 0])\n    0.6666666666666666\n")
-recall_score = _count_metric(
-    "recall_score",
-    "Recall (sensitivity, TPR) TP / (TP + FN): the fraction of positives found.\n\n"
-    "    Drop-in for ``sklearn.metrics.recall_score``.\n",
-    "    >>> recall_score([0, 1, 1, 0], [1, 1, 0, 0])\n    0.5\n")
-specificity_score = _count_metric(
-    "specificity_score",
-    "Specificity (TNR) TN / (TN + FP): the fraction of negatives recognised.\n",
-    "    >>> specificity_score([0, 0, 0, 1], [0, 1, 0, 1])\n    0.6666666666666666\n")
-negative_predictive_value = _count_metric(
-    "negative_predictive_value",
-    "Negative predictive value TN / (TN + FN): the fraction of predicted negatives that\n"
-    "    are negative (scikit-learn's ``precision_score`` of the negative class).\n",
-    "    >>> negative_predictive_value([0, 0, 1, 1], [0, 0, 0, 1])\n    0.6666666666666666\n")
-false_positive_rate = _count_metric(
-    "false_positive_rate",
-    "False positive rate FP / (FP + TN) = 1 - specificity.\n",
-    "    >>> false_positive_rate([0, 0, 0, 1], [0, 1, 0, 1])\n    0.3333333333333333\n")
-false_negative_rate = _count_metric(
-    "false_negative_rate",
-    "False negative rate FN / (FN + TP) = 1 - recall.\n",
-    "    >>> false_negative_rate([1, 1, 1, 0], [1, 0, 0, 0])\n    0.6666666666666666\n")
-selection_rate = _count_metric(
-    "selection_rate",
-    "Selection rate (TP + FP) / N: the fraction of samples predicted positive.\n\n"
-    "    With ``average='micro'`` over K classes this is 1/K by construction.\n",
-    "    >>> selection_rate([0, 1, 1, 0], [1, 1, 0, 0])\n    0.5\n")
-jaccard_score = _count_metric(
-    "jaccard_score",
-    "Jaccard index TP / (TP + FP + FN): the overlap of true and predicted positives.\n\n"
-    "    Drop-in for ``sklearn.metrics.jaccard_score`` (binary and multiclass).\n",
-    "    >>> jaccard_score([0, 1, 1, 0], [1, 1, 0, 0])\n    0.3333333333333333\n")
+@documented(returns=_RETURNS)
+def precision_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
+                    average: str | None = "binary", sample_weight: Any = None,
+                    zero_division: Any = "warn") -> Any:
+    """Precision ``TP / (TP + FP)``: the fraction of predicted positives that are positive.
+
+    Drop-in for ``sklearn.metrics.precision_score``.
+
+    Examples
+    --------
+    >>> precision_score([0, 1, 1, 0], [1, 1, 1, 0])
+    0.6666666666666666
+    """
+    return _proportion("precision_score", y_true, y_pred, labels, pos_label, average, sample_weight,
+                       zero_division)
 
 
+@documented(returns=_RETURNS)
+def recall_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
+                 average: str | None = "binary", sample_weight: Any = None,
+                 zero_division: Any = "warn") -> Any:
+    """Recall (sensitivity, TPR) ``TP / (TP + FN)``: the fraction of positives found.
+
+    Drop-in for ``sklearn.metrics.recall_score``.
+
+    Examples
+    --------
+    >>> recall_score([0, 1, 1, 0], [1, 1, 0, 0])
+    0.5
+    """
+    return _proportion("recall_score", y_true, y_pred, labels, pos_label, average, sample_weight,
+                       zero_division)
+
+
+@documented(returns=_RETURNS)
+def specificity_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
+                      average: str | None = "binary", sample_weight: Any = None,
+                      zero_division: Any = "warn") -> Any:
+    """Specificity (TNR) ``TN / (TN + FP)``: the fraction of negatives recognised.
+
+    Examples
+    --------
+    >>> specificity_score([0, 0, 0, 1], [0, 1, 0, 1])
+    0.6666666666666666
+    """
+    return _proportion("specificity_score", y_true, y_pred, labels, pos_label, average, sample_weight,
+                       zero_division)
+
+
+@documented(returns=_RETURNS)
+def negative_predictive_value(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
+                              average: str | None = "binary", sample_weight: Any = None,
+                              zero_division: Any = "warn") -> Any:
+    """Negative predictive value ``TN / (TN + FN)``: the share of predicted negatives that are negative.
+
+    scikit-learn's ``precision_score`` of the negative class.
+
+    Examples
+    --------
+    >>> negative_predictive_value([0, 0, 1, 1], [0, 0, 0, 1])
+    0.6666666666666666
+    """
+    return _proportion("negative_predictive_value", y_true, y_pred, labels, pos_label, average, sample_weight,
+                       zero_division)
+
+
+@documented(returns=_RETURNS)
+def false_positive_rate(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
+                        average: str | None = "binary", sample_weight: Any = None,
+                        zero_division: Any = "warn") -> Any:
+    """False positive rate ``FP / (FP + TN) = 1 - specificity``.
+
+    Examples
+    --------
+    >>> false_positive_rate([0, 0, 0, 1], [0, 1, 0, 1])
+    0.3333333333333333
+    """
+    return _proportion("false_positive_rate", y_true, y_pred, labels, pos_label, average, sample_weight,
+                       zero_division)
+
+
+@documented(returns=_RETURNS)
+def false_negative_rate(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
+                        average: str | None = "binary", sample_weight: Any = None,
+                        zero_division: Any = "warn") -> Any:
+    """False negative rate ``FN / (FN + TP) = 1 - recall``.
+
+    Examples
+    --------
+    >>> false_negative_rate([1, 1, 1, 0], [1, 0, 0, 0])
+    0.6666666666666666
+    """
+    return _proportion("false_negative_rate", y_true, y_pred, labels, pos_label, average, sample_weight,
+                       zero_division)
+
+
+@documented(returns=_RETURNS)
+def selection_rate(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
+                   average: str | None = "binary", sample_weight: Any = None,
+                   zero_division: Any = "warn") -> Any:
+    """Selection rate ``(TP + FP) / N``: the fraction of samples predicted positive.
+
+    With ``average='micro'`` over K classes this is 1/K by construction.
+
+    Examples
+    --------
+    >>> selection_rate([0, 1, 1, 0], [1, 1, 0, 0])
+    0.5
+    """
+    return _proportion("selection_rate", y_true, y_pred, labels, pos_label, average, sample_weight,
+                       zero_division)
+
+
+@documented(returns=_RETURNS)
+def jaccard_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
+                  average: str | None = "binary", sample_weight: Any = None,
+                  zero_division: Any = "warn") -> Any:
+    """Jaccard index ``TP / (TP + FP + FN)``: the overlap of true and predicted positives.
+
+    Drop-in for ``sklearn.metrics.jaccard_score`` (binary and multiclass).
+
+    Examples
+    --------
+    >>> jaccard_score([0, 1, 1, 0], [1, 1, 0, 0])
+    0.3333333333333333
+    """
+    return _proportion("jaccard_score", y_true, y_pred, labels, pos_label, average, sample_weight,
+                       zero_division)
+
+
+@documented(returns=_RETURNS)
 def f1_score(y_true: Any, y_pred: Any, *, labels: Any = None, pos_label: Any = 1,
              average: str | None = "binary", sample_weight: Any = None,
              zero_division: Any = "warn") -> Any:
+    """F1 score ``2 TP / (2 TP + FP + FN)``, the harmonic mean of precision and recall.
+
+    Drop-in for ``sklearn.metrics.f1_score``. With no TP, FP or FN it is
+    undefined and takes ``zero_division``.
+
+    Examples
+    --------
+    >>> f1_score([0, 1, 1, 0], [1, 1, 0, 0])
+    0.5
+    """
     state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
     return _f1_from(state, labels=labels, pos_label=pos_label, average=average,
                     zero_division=zero_division)
 
 
-f1_score.__doc__ = (
-    "F1 score 2 TP / (2 TP + FP + FN), the harmonic mean of precision and recall.\n\n"
-    "    Drop-in for ``sklearn.metrics.f1_score``. With no TP, FP or FN it is\n"
-    "    undefined and takes ``zero_division``.\n" + _AVERAGE_DOC +
-    "\n    Examples\n    --------\n    >>> f1_score([0, 1, 1, 0], [1, 1, 0, 0])\n    0.5\n")
-
-
+@documented(returns=_RETURNS, beta=("float", "Non-negative weight of recall."))
 def fbeta_score(y_true: Any, y_pred: Any, *, beta: float, labels: Any = None,
                 pos_label: Any = 1, average: str | None = "binary",
                 sample_weight: Any = None, zero_division: Any = "warn") -> Any:
+    """F-beta score ``(1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP)``.
+
+    ``beta`` weighs recall beta times as much as precision (beta=0 gives
+    precision, beta=inf recall). Drop-in for ``sklearn.metrics.fbeta_score``.
+
+    Examples
+    --------
+    >>> fbeta_score([0, 1, 1, 0], [1, 1, 0, 0], beta=2)
+    0.5
+    """
     state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
     return _fbeta_from(state, beta=beta, labels=labels, pos_label=pos_label, average=average,
                        zero_division=zero_division)
-
-
-fbeta_score.__doc__ = (
-    "F-beta score (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP).\n\n"
-    "    ``beta`` weighs recall beta times as much as precision (beta=0 gives\n"
-    "    precision, beta=inf recall). Drop-in for ``sklearn.metrics.fbeta_score``.\n"
-    + _AVERAGE_DOC.replace("    Parameters\n    ----------\n",
-                           "    Parameters\n    ----------\n    beta : float\n"
-                           "        Non-negative weight of recall.\n") +
-    "\n    Examples\n    --------\n    >>> fbeta_score([0, 1, 1, 0], [1, 1, 0, 0], beta=2)\n"
-    "    0.5\n")
 
 
 @documented(

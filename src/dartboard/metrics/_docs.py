@@ -47,12 +47,27 @@ GLOSSARY: dict[str, Any] = {
                     "returns one per output, ``'uniform_average'`` their mean, an array "
                     "their mean with these weights."),
     "normalize": ("bool", "Return the fraction (True) or the number (False) of samples."),
-    "pos_label": ("int, float, bool or str",
-                  "The positive class. None: 1 when the labels are {0, 1} or {-1, 1} (an "
-                  "error for other labels), as scikit-learn."),
-    "labels": ("array-like of shape (n_classes,)",
-               "All the classes, in order, when ``y_true`` does not show every one of "
-               "them; None: the sorted labels present."),
+    "pos_label": {"labels": ("int, float, bool or str",
+                             'The class reported when ``average="binary"``.'),
+                  **dict.fromkeys(("scores", "probabilities"), (
+                      "int, float, bool or str",
+                      "The positive class. None: 1 when the labels are {0, 1} or {-1, 1} "
+                      "(an error for other labels), as scikit-learn."))},
+    "labels": {"labels": ("array-like of shape (n_classes,)",
+                          "Classes to report on, in this order; None: the sorted labels "
+                          "present. Counts are still taken over all samples."),
+               **dict.fromkeys(("scores", "probabilities"), (
+                   "array-like of shape (n_classes,)",
+                   "All the classes, in order, when ``y_true`` does not show every one of "
+                   "them; None: the sorted labels present."))},
+    "average": ("{'binary', 'micro', 'macro', 'weighted', 'samples'} or None",
+                "How per-class values are combined: the ``pos_label`` class only, the "
+                "ratio of the summed counts, the unweighted or support-weighted mean "
+                "over classes, the mean over samples (multilabel); None returns one "
+                "value per class."),
+    "zero_division": ("{'warn', 0.0, 1.0, np.nan}",
+                      "Value of a 0/0 ratio; 'warn' gives 0.0 and an "
+                      "UndefinedMetricWarning."),
 }
 _SECTIONS = ("Parameters", "Returns", "Yields", "Raises", "Warns", "Warnings", "See Also",
              "Notes", "References", "Examples")
