@@ -90,16 +90,39 @@ def _entry(name: str, parameter: inspect.Parameter, kind: str | None,
     return f"    {name} : {kind_of}\n{body}\n"
 
 
-def _documented_names(doc: str) -> set[str]:
-    section = _section(doc, "Parameters")
-    if section is None:
-        return set()
-    start, end = section
-    names: set[str] = set()
-    for line in doc[start:end].splitlines():
+def _entries(body: str) -> list[tuple[list[str], str]]:
+    """The entries of a Parameters section: ``(names, text)``, in order."""
+    entries: list[tuple[list[str], str]] = []
+    for line in body.splitlines(keepends=True):
         if re.match(r"^ {4}[*\w]", line):
-            names.update(n.strip().lstrip("*") for n in line.split(" : ")[0].split(","))
-    return names
+            names = [n.strip().lstrip("*") for n in line.split(" : ")[0].split(",")]
+            entries.append((names, line))
+        elif entries:
+            entries[-1] = (entries[-1][0], entries[-1][1] + line)
+    return entries
+
+
+def _with_parameters(doc: str, function: Any, kind: str | None,
+                     given: dict[str, tuple[str, str]]) -> str:
+    """The docstring with every parameter described, in the signature's order."""
+    section = _section(doc, "Parameters")
+    existing = _entries(doc[section[0]:section[1]].rstrip("\n") + "\n") if section else []
+    written: list[str] = []
+    used: set[int] = set()
+    for name, parameter in inspect.signature(function).parameters.items():
+        found = next((i for i, (names, _) in enumerate(existing) if name in names), None)
+        if found is None:
+            written.append(_entry(name, parameter, kind, given.get(name)))
+        elif found not in used:
+            used.add(found)
+            written.append(existing[found][1])
+    # an entry naming no parameter is left for numpydoc's PR02 to report
+    written += [text for i, (_, text) in enumerate(existing) if i not in used]
+    body = "".join(written)
+    if section is None:
+        return _insert_section(doc, "Parameters", body) if body else doc
+    rest = doc[section[1]:]
+    return doc[:section[0]] + body + ("\n" + rest if rest else "")
 
 
 def _section(doc: str, title: str) -> tuple[int, int] | None:
@@ -146,18 +169,7 @@ def documented(returns: str | None = None,
             kind = get_spec(function.__name__).input
         except ValueError:  # a scorer helper: no registry entry
             kind = None
-        have = _documented_names(doc)
-        entries = "".join(_entry(name, p, kind, parameters.get(name))
-                          for name, p in inspect.signature(function).parameters.items()
-                          if name not in have)
-        if entries:
-            section = _section(doc, "Parameters")
-            if section is None:
-                doc = _insert_section(doc, "Parameters", entries)
-            else:
-                end = section[1]
-                body = doc[:end].rstrip("\n") + "\n"
-                doc = body + entries + ("\n" + doc[end:] if end < len(doc) else "")
+        doc = _with_parameters(doc, function, kind, parameters)
         if returns is not None and _section(doc, "Returns") is None:
             doc = _insert_section(doc, "Returns", textwrap.indent(
                 textwrap.dedent(returns).strip("\n"), "    ") + "\n")

@@ -801,8 +801,9 @@ def roc_auc_score(y_true: Any, y_score: Any, *, average: str | None = "macro",
 
     Returns
     -------
-    float (or per-class array for ``average=None``). With a single class in
-    ``y_true`` the AUC is undefined: nan with an UndefinedMetricWarning.
+    float or ndarray of shape (n_classes,)
+        One value per class with ``average=None``. With a single class in
+        ``y_true`` the AUC is undefined: nan with an UndefinedMetricWarning.
 
     Examples
     --------
