@@ -148,3 +148,62 @@ def test_names_stay_reachable_without_all():
     star = subprocess.run([sys.executable, "-c", "from dartboard import *; print(metrics.__name__)"],
                           capture_output=True, text=True, check=True)
     assert star.stdout.strip() == "dartboard.metrics"
+
+
+def test_every_metric_is_a_plain_function():
+    """No factory: a metric's code, signature and docstring are its own."""
+    from dartboard.metrics._registry import specs
+
+    for spec in specs():
+        function = spec.function
+        assert function.__code__.co_name == spec.name, spec.name
+        assert inspect.getsource(function).lstrip().startswith(("@", "def ")), spec.name
+        kinds = {p.kind for p in inspect.signature(function).parameters.values()}
+        assert not kinds & {inspect.Parameter.VAR_POSITIONAL,
+                            inspect.Parameter.VAR_KEYWORD}, spec.name
+
+
+def test_documented_fills_parameters_in_signature_order():
+    from dartboard.metrics._docs import documented
+
+    @documented(returns="float\n    The value.", alpha=("float", "A level."))
+    def mean_absolute_error(y_true, y_pred, *, alpha=0.5, sample_weight=None):
+        """Summary.
+
+        Parameters
+        ----------
+        sample_weight : array-like
+            Kept as written.
+
+        Examples
+        --------
+        >>> 1
+        1
+        """
+
+    doc = mean_absolute_error.__doc__
+    order = [doc.index(f"\n{name} :") for name in ("y_true", "y_pred", "alpha",
+                                                   "sample_weight")]
+    assert order == sorted(order)
+    assert "alpha : float, default=0.5\n    A level." in doc
+    assert "Kept as written." in doc and doc.count("sample_weight :") == 1
+    assert doc.index("Returns") < doc.index("Examples")
+    assert validate_docstring(mean_absolute_error) == []
+
+
+def test_documented_refuses_an_undescribed_parameter():
+    from dartboard.metrics._docs import documented
+
+    def mean_absolute_error(y_true, y_pred, *, novel=1):
+        """Summary."""
+
+    with pytest.raises(KeyError, match="'novel' has no description"):
+        documented()(mean_absolute_error)
+
+
+def validate_docstring(function) -> list[str]:
+    from numpydoc.docscrape import FunctionDoc
+
+    parsed = FunctionDoc(function)
+    documented = {name for p in parsed["Parameters"] for name in p.name.split(", ")}
+    return sorted(set(inspect.signature(function).parameters) ^ documented)

@@ -71,7 +71,7 @@ GLOSSARY: dict[str, Any] = {
 }
 _SECTIONS = ("Parameters", "Returns", "Yields", "Raises", "Warns", "Warnings", "See Also",
              "Notes", "References", "Examples")
-_HEADER = re.compile(r"^ {4}(" + "|".join(_SECTIONS) + r")\n {4}-+$", re.MULTILINE)
+_HEADER = re.compile(r"^(" + "|".join(_SECTIONS) + r")\n-+$", re.MULTILINE)
 
 
 def _entry(name: str, parameter: inspect.Parameter, kind: str | None,
@@ -86,15 +86,15 @@ def _entry(name: str, parameter: inspect.Parameter, kind: str | None,
         name = f"**{name}"
     elif parameter.default is not inspect.Parameter.empty:
         kind_of = f"{kind_of}, default={parameter.default!r}"
-    body = textwrap.fill(text, 84, initial_indent=" " * 8, subsequent_indent=" " * 8)
-    return f"    {name} : {kind_of}\n{body}\n"
+    body = textwrap.fill(text, 84, initial_indent=" " * 4, subsequent_indent=" " * 4)
+    return f"{name} : {kind_of}\n{body}\n"
 
 
 def _entries(body: str) -> list[tuple[list[str], str]]:
     """The entries of a Parameters section: ``(names, text)``, in order."""
     entries: list[tuple[list[str], str]] = []
     for line in body.splitlines(keepends=True):
-        if re.match(r"^ {4}[*\w]", line):
+        if re.match(r"^[*\w]", line):
             names = [n.strip().lstrip("*") for n in line.split(" : ")[0].split(",")]
             entries.append((names, line))
         elif entries:
@@ -139,7 +139,7 @@ def _insert_section(doc: str, title: str, body: str) -> str:
     """Put a new section before the first section that follows it in numpydoc order."""
     later = _SECTIONS[_SECTIONS.index(title) + 1:]
     at = next((h.start() for h in _HEADER.finditer(doc) if h.group(1) in later), None)
-    block = f"    {title}\n    {'-' * len(title)}\n{body}\n"
+    block = f"{title}\n{'-' * len(title)}\n{body}\n"
     if at is None:
         return doc.rstrip() + "\n\n" + block
     return doc[:at] + block + doc[at:]
@@ -164,15 +164,15 @@ def documented(returns: str | None = None,
         A decorator that rewrites ``__doc__`` and returns the function itself.
     """
     def decorate(function: Any) -> Any:
-        doc = function.__doc__
+        # without the source's indentation (as help() shows it), whatever the nesting
+        doc = inspect.cleandoc(function.__doc__) + "\n"
         try:
             kind = get_spec(function.__name__).input
         except ValueError:  # a scorer helper: no registry entry
             kind = None
         doc = _with_parameters(doc, function, kind, parameters)
         if returns is not None and _section(doc, "Returns") is None:
-            doc = _insert_section(doc, "Returns", textwrap.indent(
-                textwrap.dedent(returns).strip("\n"), "    ") + "\n")
+            doc = _insert_section(doc, "Returns", textwrap.dedent(returns).strip("\n") + "\n")
         function.__doc__ = doc
         return function
     return decorate
