@@ -89,6 +89,7 @@ def setup(app):
     app.connect("autodoc-skip-member", _skip_member)
     app.connect("autodoc-process-docstring", _validate_member)
 
+
 # The build runs offline (CI reaches package registries only), so there is no
 # intersphinx: names from other projects are written as literals, not links.
 
