@@ -85,9 +85,28 @@ def _skip_member(app, what, name, obj, skip, options):
     return None
 
 
+def _canonical(app, env, node, contnode):
+    """A re-export (``dartboard.uncertainty.interval``) links to the one page of its
+    object (``dartboard.interval``): every public name is documented once."""
+    module, _, name = node.get("reftarget", "").rpartition(".")
+    if node.get("refdomain") != "py" or not module.startswith("dartboard.") \
+            or name not in dartboard._PUBLIC:
+        return None
+    try:
+        obj = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        return None
+    if obj is not getattr(dartboard, name):
+        return None
+    return env.get_domain("py").resolve_xref(
+        env, node["refdoc"], app.builder, node["reftype"], f"dartboard.{name}", node,
+        contnode)
+
+
 def setup(app):
     app.connect("autodoc-skip-member", _skip_member)
     app.connect("autodoc-process-docstring", _validate_member)
+    app.connect("missing-reference", _canonical)
 
 
 # The build runs offline (CI reaches package registries only), so there is no
