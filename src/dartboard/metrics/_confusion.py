@@ -793,8 +793,8 @@ def _proportion(name: str, y_true: Any, y_pred: Any, labels: Any, pos_label: Any
                 average: Any, sample_weight: Any, zero_division: Any) -> Any:
     """A proportion of the one-vs-all counts (the registry's ``proportion``)."""
     state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
-    return _from_counts(name)(state, labels=labels, pos_label=pos_label, average=average,
-                              zero_division=zero_division)
+    return _implementation(name)(state, labels=labels, pos_label=pos_label, average=average,
+                                 zero_division=zero_division)
 
 
 @documented(returns=_RETURNS)
