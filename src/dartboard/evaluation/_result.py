@@ -32,8 +32,8 @@ class Assumption:
 
     Examples
     --------
-    >>> from dartboard.evaluation import evaluate_predictions
-    >>> result = evaluate_predictions([0, 1, 1, 0, 1, 0, 1, 1], y_pred=[0, 1, 0, 0, 1, 1, 1, 1])
+    >>> from dartboard import evaluate
+    >>> result = evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1]).result
     >>> print(result.assumptions[0])
     task = 'binary' (y_true and y_pred hold 2 distinct labels)
     """
@@ -70,8 +70,8 @@ class MetricRow:
 
     Examples
     --------
-    >>> from dartboard.evaluation import evaluate_predictions
-    >>> result = evaluate_predictions([0, 1, 1, 0, 1, 0, 1, 1], y_pred=[0, 1, 0, 0, 1, 1, 1, 1])
+    >>> from dartboard import evaluate
+    >>> result = evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1]).result
     >>> row = result.metrics[0]
     >>> row.metric, row.estimate, row.method
     ('accuracy', 0.75, 'wilson')
@@ -385,8 +385,8 @@ class EvaluationResult:
 
     Examples
     --------
-    >>> from dartboard.evaluation import evaluate_predictions
-    >>> result = evaluate_predictions([0, 1, 1, 0, 1, 0, 1, 1], y_pred=[0, 1, 0, 0, 1, 1, 1, 1])
+    >>> from dartboard import evaluate
+    >>> result = evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1]).result
     >>> result.task, result.n, [row.metric for row in result.metrics][:3]
     ('binary', 8, ['accuracy', 'balanced_accuracy', 'precision'])
     """
