@@ -3,7 +3,7 @@
 Loading the command line (typer, click, rich and dartboard's commands) takes a few
 tenths of a second. A Ctrl-C in that time ends as one during a command does: the
 line ``interrupted`` and exit code 130, never a traceback. Once a command runs,
-``dartboard.cli._io.CommandGroup`` answers Ctrl-C itself.
+:class:`dartboard.cli._io.CommandGroup` answers Ctrl-C itself.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """DART's formula (DESIGN.md): the chance-scaled numerator of a mean score and the
 score itself, shared by the ranking (:mod:`dartboard.selection`) and its intervals
-(``dartboard._dart_uncertainty``)."""
+(:mod:`dartboard._dart_uncertainty`)."""
 
 from __future__ import annotations
 

@@ -43,7 +43,7 @@ line) asks :func:`positive_index` or :func:`positive_label`. What happens when
 dartboard's evaluation (the engine, streaming, the command line) guesses no
 more than that: :func:`canonical_positive` is 1 for labels among {0, 1} or
 {-1, 1} (numbers of any dtype, booleans, numbers held as objects), and other
-labels need ``pos_label`` (``dartboard.evaluation._inputs``).
+labels need ``pos_label`` (:mod:`dartboard.evaluation._inputs`).
 
 A ``pos_label`` that is given is matched by value, a string only with a string
 (``1`` never matches ``"1"``). When it is not among the classes:
@@ -353,7 +353,7 @@ def count_label_pairs(y_true: np.ndarray, y_pred: np.ndarray,
     ``classes`` are the sorted distinct labels of both arrays; ``matrix[i, j]`` is
     the number (or total weight) of samples with true label ``classes[i]`` and
     predicted label ``classes[j]``. Inputs must come from
-    ``dartboard._validation.label_array``.
+    :func:`~dartboard._validation.label_array`.
 
     Examples
     --------

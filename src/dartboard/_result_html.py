@@ -1,11 +1,11 @@
 """The notebook view of a result object: a small two-column table.
 
 One row per field the text ``repr`` shows, numbers by
-``dartboard._format.format_number`` (as the command line and the report show
+:func:`dartboard._format.format_number` (as the command line and the report show
 them), a nested interval as ``estimate [low, high] (method)``, a dict of intervals or
 numbers as one row per entry, a DataFrame as its first rows. Arrays too long to show
 are named with their shape under the table. As the evaluation's view
-(``dartboard.evaluation._display``), no colours are set: text and borders inherit
+(:mod:`dartboard.evaluation._display`), no colours are set: text and borders inherit
 the notebook's theme.
 """
 

@@ -24,7 +24,7 @@ infinity or zero), pandas nullable and categorical columns, and object arrays of
 numbers (or, for labels, strings). Anything else (complex, dates, object arrays
 holding lists or other containers) raises ``TypeError`` naming the argument.
 
-Label encoding and counting live in ``dartboard._labels``; :func:`label_array`
+Label encoding and counting live in :mod:`dartboard._labels`; :func:`label_array`
 here checks what they take.
 """
 

@@ -268,7 +268,7 @@ def profile_pipeline(estimator: Any, X_train: Any, y_train: Any, X_test: Any, *,
         skips it and reports 0 bytes.
     n_jobs, backend : optional
         Profile several estimators concurrently through
-        ``dartboard._parallel.parallel_map``. Default: one after the other,
+        :func:`dartboard._parallel.parallel_map`. Default: one after the other,
         which is what clean timings need; concurrent runs compete for cores and
         (with ``backend="threading"``) share the process whose RSS is sampled.
     progress : bool, default False

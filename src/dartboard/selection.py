@@ -392,7 +392,7 @@ def dart_rank(results: Any, precision: float, *, metric: str | None = None,
     ``ln(N_j / N_i) < p (D_j - D_i)``, i.e. (to first order) when its mean deficit
     is below ``p A ln(A / chance)`` times its reduction in standard deviation.
 
-    Uncertainty (``dartboard._dart_uncertainty``): by default the folds are
+    Uncertainty (:mod:`dartboard._dart_uncertainty`): by default the folds are
     resampled together (the configurations share them) and the intervals and
     ``p_best`` come from the replicates. This treats the fold scores as
     independent draws, which they are not (folds share training data): the

@@ -652,7 +652,7 @@ def stability_audit(estimator: Any, X_train: Any, y_train: Any, X_test: Any,
         ``random_state`` parameter of the clone, so the same seed gives the same
         models whatever ``n_jobs`` and ``backend``.
     n_jobs, backend : optional
-        Parallel execution (see ``dartboard._parallel.parallel_map``).
+        Parallel execution (see :func:`dartboard._parallel.parallel_map`).
     progress : bool, default False
         Show a progress bar.
     max_resamples : int, default 100

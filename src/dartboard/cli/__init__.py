@@ -10,7 +10,7 @@ exit code 1 and one line ``internal error: ...`` (``--debug`` prints the traceba
 Ctrl-C with ``interrupted`` and exit code 130, SIGTERM with ``terminated`` and 143.
 
 Layout: ``_io`` reads files and columns and reports errors, ``_output`` prints
-tables (numbers by ``dartboard._format.format_number``, as the report shows
+tables (numbers by :func:`dartboard._format.format_number`, as the report shows
 them) and JSON, ``_metrics`` asks the metric registry what a named metric is, and
 one module per subcommand group holds the commands. Every module imports its heavy
 dependencies inside the command, so ``dartboard --help`` loads none of them.

@@ -3,8 +3,8 @@
 A metric is named on the command line by its table label or its function name
 (``f1`` or ``f1_score``, ``roc_auc`` or ``roc_auc_score``); which input it takes,
 which way is better and whether it takes ``pos_label`` are the facts of its
-``dartboard.metrics._registry.MetricSpec``, and the positive class is
-``dartboard._labels``' ``"greater"`` rule, as ``evaluate`` reports it.
+:class:`~dartboard.metrics._registry.MetricSpec`, and the positive class is
+:mod:`dartboard._labels`' ``"greater"`` rule, as ``evaluate`` reports it.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def command_line_specs() -> list[Any]:
 
 def command_line_metric(name: str) -> Any:
     """The metric called ``name`` on the command line (a
-    ``dartboard.metrics._registry.ResolvedMetric``: any spelling the library
+    :class:`~dartboard.metrics._registry.ResolvedMetric`: any spelling the library
     takes, such as ``f1``, ``f1_score`` or ``f1_macro``), among the metrics a command
     accepts."""
     from dartboard.metrics._registry import resolve_metric

@@ -144,7 +144,7 @@ def delong_test(y_true: Any, scores_a: Any, scores_b: Any, *, pos_label: Any = N
 
     ``z = (AUC_a - AUC_b) / sqrt(var_a + var_b - 2 cov_ab)`` with DeLong's
     covariance of the two AUC estimates (fast midrank algorithm, see
-    ``dartboard._delong``); the p-value is from the standard normal. The
+    :mod:`dartboard._delong`); the p-value is from the standard normal. The
     interval of the difference is ``AUC_a - AUC_b +- z_{1 - alpha/2} sqrt(var)``
     (two-sided whatever ``alternative`` is), as the "95 percent confidence
     interval" printed by pROC's ``roc.test``.

@@ -70,7 +70,7 @@ class JointTypes:
         return out.reshape(self.k, kc, kc)
 
     def pair(self, i: int, j: int) -> tuple[np.ndarray, np.ndarray]:
-        """(true, pred_i, pred_j) type codes and counts, as ``dartboard.families._paired.PairedCounts`` takes."""
+        """(true, pred_i, pred_j) type codes and counts, as :class:`~dartboard.families._paired.PairedCounts` takes."""
         kc = self.n_classes
         codes = (self.true * kc + self.pred[:, i]) * kc + self.pred[:, j]
         types, inverse = np.unique(codes, return_inverse=True)

@@ -11,7 +11,7 @@ Three samplers share one contract (R null differences, R bootstrap differences):
   ``Multinomial(n, type frequencies)``. A replicate costs O(K^3), not O(n).
 * binary ROC AUC: each model's scores are ranked once; each replicate (a row of
   a batch of swapped or resampled ranks) then needs only a counting pass, no sort.
-  Multiclass one-vs-rest and one-vs-one AUC (``dartboard.families._paired``) do the same
+  Multiclass one-vs-rest and one-vs-one AUC (:mod:`dartboard.families._paired`) do the same
   per class column.
 * any other metric or callable: swap masks and resample indices drawn per
   replicate, the metric called on the swapped predictions (O(n) per replicate).

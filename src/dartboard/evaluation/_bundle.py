@@ -4,7 +4,7 @@ The one evaluation path. Rows in memory are one batch; Parquet record batches an
 Dask partitions are many. Each batch becomes a :class:`Bundle` -- one state per
 family state key (all count metrics share the confusion counts; each mean of
 per-sample terms has its own), and one bundle per group key when the evaluation has
-groups -- and bundles merge. ``dartboard.evaluation._finalize`` turns the merged
+groups -- and bundles merge. :mod:`dartboard.evaluation._finalize` turns the merged
 bundle into rows, intervals and gaps. Because a state is the same however the rows
 were split, in-memory and streamed evaluations of the same rows give the same
 numbers for the same seed.

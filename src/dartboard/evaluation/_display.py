@@ -2,7 +2,7 @@
 (``repr``) and the compact HTML table of a notebook.
 
 Both show each row's estimate and interval with one number of decimals
-(``dartboard._format.format_row``); the text view aligns its columns and lists
+(:func:`dartboard._format.format_row`); the text view aligns its columns and lists
 the rows overall and then per group (the first groups, as the notebook view). In HTML
 no colours are set: text and borders inherit the notebook's theme (JupyterLab's light
 and dark themes both read it), numbers use tabular figures, and a wide grouped table

@@ -4,9 +4,9 @@
 table in the terminal, the ``--json`` output and the HTML report show the same
 numbers. Which metrics a task reports, the keywords they take, which input feeds
 them and which interval methods apply are the registry's facts
-(``dartboard.metrics._registry``); what the inputs are, and what the evaluation
+(:mod:`dartboard.metrics._registry`); what the inputs are, and what the evaluation
 decides when not told (the task, the positive class, where labels are cut from
-scores), is ``dartboard.evaluation._inputs``. Every number comes from
+scores), is :mod:`dartboard.evaluation._inputs`. Every number comes from
 dartboard's public functions (the metrics, :func:`dartboard.interval`).
 """
 
@@ -95,7 +95,7 @@ def infer_task(y_true: Any, *, y_pred: Any = None, y_score: Any = None,
                proba: Any = None) -> str:
     """``binary``, ``multiclass`` or ``regression`` from the columns given, or a
     ``ValueError`` where they leave it in doubt (the rules of
-    ``dartboard.evaluation._inputs``).
+    :mod:`dartboard.evaluation._inputs`).
 
     Scores of one class mean a binary task; a probability matrix with two columns
     too, with more a multiclass one. With labels only: non-integer targets mean a
@@ -149,7 +149,7 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
     or probabilities of the positive class) or ``y_proba`` (n x K probabilities,
     columns in sorted label order), or labels with scores or probabilities (the
     labels feed the count metrics). Without labels, they are ``y_score >=
-    threshold``, or derived by the rules of ``dartboard.evaluation._inputs``
+    threshold``, or derived by the rules of :mod:`dartboard.evaluation._inputs`
     (0.5 for scores in [0, 1], 0 for scores on both sides of it, the most probable
     class of probabilities); so are the task (``task="auto"``, :func:`infer_task`)
     and the positive class. What was so decided is in ``assumptions``.
@@ -263,7 +263,7 @@ class Plan:
     opts: _Options
     labelled: Labelled | None = None
     positive: Any = None
-    #: what was decided without being told (``dartboard.evaluation._inputs``)
+    #: what was decided without being told (:mod:`dartboard.evaluation._inputs`)
     assumptions: tuple[Assumption, ...] = ()
     #: the cluster of each row (codes 0..C-1) when rows are not independent
     clusters: np.ndarray | None = None
@@ -396,8 +396,8 @@ def build_result(plan: Plan, model: str | None = None,
     """The rows (overall and per group), the figures' points and the gaps of a plan.
 
     The rows are one batch of the streaming path: a bundle of family states
-    (``dartboard.evaluation._bundle``) finalized by
-    ``dartboard.evaluation._finalize``; only metrics no family computes use the
+    (:mod:`dartboard.evaluation._bundle`) finalized by
+    :mod:`dartboard.evaluation._finalize`; only metrics no family computes use the
     rows themselves.
     """
     batch = _batch(plan)

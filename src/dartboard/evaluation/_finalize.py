@@ -2,16 +2,16 @@
 
 Every number of an evaluation -- in memory, streamed from Parquet or reduced from
 Dask partitions -- comes from here, from the merged states of
-``dartboard.evaluation._bundle``:
+:mod:`dartboard.evaluation._bundle`:
 
 * a row's estimate is the family's value of its state, and its interval the
-  family's (``dartboard.families._base.interval_of``): analytic where the
+  family's (:func:`dartboard.families._base.interval_of`): analytic where the
   registry's ``auto`` choice says so, else a bootstrap of the state's cells, with
   ``random_state`` as :func:`dartboard.interval` takes it, so a row equals
   ``dartboard.interval`` on the same rows with the same seed;
 * a group's rows the same, from the group's states;
 * the gaps between groups from replicates of every group at once
-  (``dartboard.families._base.group_replicates``): each group's cells drawn on
+  (:func:`dartboard.families._base.group_replicates`): each group's cells drawn on
   their own, all rows the groups' draws together; metrics that share a state
   (every count metric, the fairness rates) share the draws, so a summary that takes
   the worse of two rates compares them replicate by replicate.

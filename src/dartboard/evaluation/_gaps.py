@@ -1,6 +1,6 @@
 """The gaps between groups of an :class:`~dartboard.Evaluation`: the rows
 of ``difference()``, ``ratio()``, ``fairness()`` and ``pairwise()``, from the groups'
-values and grouped-bootstrap replicates (``dartboard.evaluation._finalize.GroupGaps``).
+values and grouped-bootstrap replicates (:class:`~dartboard.evaluation._finalize.GroupGaps`).
 
 Every gap is between two different groups (or a group and the overall value) and
 says which of them is higher and, from the registry's ``greater_is_better``, which

@@ -6,7 +6,7 @@ group column is an error, never a silently dropped row: a sample without a group
 would fall out of every per-group number while still counting overall.
 
 The gaps between groups are drawn by the families
-(``dartboard.families._base.group_replicates``, each group's cells on their own);
+(:func:`dartboard.families._base.group_replicates`, each group's cells on their own);
 :func:`generic_group_replicates` resamples each group's rows for a metric no family
 computes (a user's callable), in memory-bounded batches.
 """

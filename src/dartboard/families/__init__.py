@@ -1,20 +1,20 @@
 """Metric families: one kind of mergeable state and everything done with it.
 
-A metric's registry entry (``dartboard.metrics._registry``) names its family;
+A metric's registry entry (:mod:`dartboard.metrics._registry`) names its family;
 every engine (:func:`dartboard.interval`, :func:`dartboard.compare_models`,
 :func:`dartboard.evaluate` and its gaps, the Parquet and Dask evaluations) asks the
 family, never the metric's name or a registry string. A family implements
-``dartboard.families._base.Family``:
+:class:`~dartboard.families._base.Family`:
 
 ``build(batch, metrics)``
-    the state of one batch of rows (``dartboard.families._base.Batch``);
+    the state of one batch of rows (:class:`~dartboard.families._base.Batch`);
 ``merge(a, b)``
     the state of both (associative, commutative; any split of the rows merged in
     any order gives the state of one pass);
 ``value(state, metric)``
     the metric from the state, equal to the metric function on the rows;
 ``cells(state, metric)``
-    the state as cells of identical rows (``dartboard.families._base.Cells``):
+    the state as cells of identical rows (:class:`~dartboard.families._base.Cells`):
     a bootstrap replicate is a multinomial draw of row counts over the cells (one
     per stratum when stratified), and ``cells.evaluate(counts)`` the metric of each
     replicate, without touching rows;
@@ -24,7 +24,7 @@ family, never the metric's name or a registry string. A family implements
     of the parts' draws;
 ``analytic(state, metric, method, level)``
     the analytic intervals the family supports (proportions, DeLong, logit,
-    influence, t), with ``dartboard.families._base.Family.methods`` saying
+    influence, t), with :meth:`~dartboard.families._base.Family.methods` saying
     which apply.
 
 The families:

@@ -152,7 +152,7 @@ class Cells:
 
 class State:
     """What every family state offers beyond ``merge``: the metrics it computes
-    (``dartboard.metrics._state.MergeableState``'s ``compute`` and
+    (:class:`~dartboard.metrics._state.MergeableState`'s ``compute`` and
     ``error_bound``, so an evaluation's ``states`` merge with later data and give their
     metrics) and equality of its arrays."""
 

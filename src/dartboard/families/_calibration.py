@@ -4,7 +4,7 @@ State: a :class:`~dartboard.metrics.CalibrationState` (per bin and outcome: weig
 sum of confidences and of their squares), mergeable. The value is the metric's own
 formula over the sums. A replicate draws the (bin, outcome) cell counts as a
 multinomial and each cell's sum of confidences from its mean and variance
-(``dartboard.uncertainty._calibration`` says what is exact and what is the
+(:mod:`dartboard.uncertainty._calibration` says what is exact and what is the
 normal limit); the BCa jackknife is exact per cell. The bin-level bootstrap applies
 to one group of whole row counts (binary or top-label, no weights); otherwise the
 state has no cells (in memory the rows are resampled instead).

@@ -2,12 +2,12 @@
 
 State: the :class:`~dartboard.metrics.ConfusionCounts` of the rows and, when rows
 carry weights, the rows grouped by (true class, predicted class, weight)
-(``dartboard.uncertainty._bootstrap.CountGroups``): a bootstrap resamples
+(:class:`~dartboard.uncertainty._bootstrap.CountGroups`): a bootstrap resamples
 rows, each keeping its weight, so the groups -- not the weighted matrix -- are its
 cells. Without weights the cells are the matrix's non-empty cells.
 
 A replicate's metric is the metric's formula over the stack of resampled matrices
-(``dartboard.metrics._batched.batch_count_metric``), O(K^2) whatever the number
+(:func:`dartboard.metrics._batched.batch_count_metric`), O(K^2) whatever the number
 of rows. Analytic intervals: the binomial proportion intervals (wilson, wald,
 clopper-pearson, agresti-coull, jeffreys) of a proportion metric (the registry's
 ``proportion``) with whole counts, binary or unaveraged.
@@ -134,7 +134,7 @@ def counts_state(y_true: np.ndarray, y_pred: np.ndarray, w: np.ndarray | None,
 @dataclasses.dataclass(frozen=True, eq=False)
 class IndicatorState(State):
     """Multilabel-indicator rows as per-sample patterns (labels move together when a
-    row is resampled; ``dartboard.uncertainty._multilabel``)."""
+    row is resampled; :mod:`dartboard.uncertainty._multilabel`)."""
 
     patterns: IndicatorPatterns
     value: float
@@ -264,7 +264,7 @@ class CountsFamily(Family):
 
 
 def _indicator_cells(patterns: IndicatorPatterns, metric: Metric) -> Cells:
-    """The per-sample patterns as cells (``dartboard.uncertainty._multilabel``)."""
+    """The per-sample patterns as cells (:mod:`dartboard.uncertainty._multilabel`)."""
     name, triples = metric.name, patterns.triples
     kw = {k: v for k, v in metric.kwargs.items()
           if not (k == "labels" and metric.kwargs.get("average") == "samples")}

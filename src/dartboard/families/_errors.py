@@ -8,7 +8,7 @@ cells with the drawn row counts as repeats (without weights) or as multiplied
 weights (with weights: a weighted percentile does not change when a row is split
 into repeats of it), O(rows) per replicate, as resampling the rows is. No analytic
 interval. A merged streamed state keeps its cells up to
-``dartboard.families._means.MAX_CELLS``; beyond, the errors go into a
+:data:`~dartboard.families._means.MAX_CELLS`; beyond, the errors go into a
 :class:`~dartboard.metrics.QuantileSketch` (relative accuracy ``relative_accuracy``),
 whose estimates carry a guaranteed error bound and no interval.
 """

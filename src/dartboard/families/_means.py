@@ -8,7 +8,7 @@ and the BCa jackknife is exact in closed form: without one row of cell ``j``,
 ``(S - w_j t_j) / (W - w_j)``.
 
 Analytic interval ``t`` (rows of weight one): ``mean +- t_{n-1} s / sqrt(n)``
-(``dartboard.uncertainty._asymptotic.mean_t_interval``); a square root (RMSE)
+(:func:`dartboard.uncertainty._asymptotic.mean_t_interval`); a square root (RMSE)
 carries the bounds of its mean over, with the delta method's standard error.
 
 A streamed state keeps its cells while they are at most :data:`MAX_CELLS`;

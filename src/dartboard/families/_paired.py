@@ -1,7 +1,7 @@
 """Paired replicates: two models on the same rows.
 
 What :func:`dartboard.compare_models` and :func:`dartboard.compare_k_models` draw for
-a metric of a family (``dartboard.families._base.Family.paired``): the
+a metric of a family (:meth:`dartboard.families._base.Family.paired`): the
 sample-swap permutation null of the difference and its paired bootstrap, at the
 cost of the family's cells, not of the rows.
 

@@ -12,7 +12,7 @@ variance takes the variance of ``e`` in the numerator; WMAPE is
 ``sum c w |e| / sum c w |y|``. A constant ``y_true`` gives scikit-learn's
 ``force_finite`` values (1 for a perfect fit, else 0). The BCa jackknife is the
 same sums less one row's terms. No analytic interval; a streamed state keeps its
-cells up to ``dartboard.families._means.MAX_CELLS`` and then its moments only.
+cells up to :data:`~dartboard.families._means.MAX_CELLS` and then its moments only.
 """
 
 from __future__ import annotations

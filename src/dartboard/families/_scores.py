@@ -11,8 +11,8 @@ Analytic intervals (rows of weight one): ROC AUC ``delong``, ``delong-logit`` an
 ``newcombe`` from the distinct scores' class counts (DeLong's variance by grouped
 midranks); average precision and PR AUC ``logit`` (Boyd et al. 2013) and
 ``influence-logit`` (the influence function of AP,
-``dartboard.uncertainty._asymptotic.ap_influence``). The formulas are in
-``dartboard.uncertainty._asymptotic`` and ``dartboard.uncertainty._analytic``.
+:func:`dartboard.uncertainty._asymptotic.ap_influence`). The formulas are in
+:mod:`dartboard.uncertainty._asymptotic` and :mod:`dartboard.uncertainty._analytic`.
 ``auto`` keys on the smaller class.
 """
 

@@ -15,7 +15,7 @@ the confidence is ``p`` and the outcome "the row is positive". A 2-D
   Ma 2019): ``(mean_k sum_b w_kb |d_kb|^q)^(1/q)``, the largest ``|d_kb|`` for
   ``max``. For ``l1`` it equals ``classwise``.
 
-Bins of the confidence (``dartboard.metrics._calibration``): equal
+Bins of the confidence (:mod:`dartboard.metrics._calibration`): equal
 width (``strategy="uniform"``, left-closed ``[b/B, (b+1)/B)``, ``p = 1`` in a bin
 of its own, as torchmetrics) or equal mass (``"quantile"``: edges at the
 quantiles of the confidences, ``numpy.quantile``'s linear rule, unweighted).
@@ -160,7 +160,7 @@ def _codes_of_batch(t: np.ndarray, k: int, labels: Any) -> np.ndarray:
 
 def _outcome(t: np.ndarray, pos_label: Any) -> np.ndarray:
     """Boolean "row is positive" of binary labels (the rule of brier_score_loss, and a
-    ``pos_label`` that is not one of two classes refused: ``dartboard._labels``).
+    ``pos_label`` that is not one of two classes refused: :mod:`dartboard._labels`).
 
     Integer labels find their (at most two) classes from the minimum and maximum
     in a few passes, without encoding every row; others go through the encoder.
@@ -407,7 +407,7 @@ def calibration_error(y_true: Any, y_proba: Any, *, n_bins: int = DEFAULT_N_BINS
     true error too often; the default interval, ``dartboard.interval(calibration_error,
     ...)`` with ``method="bin-pivot"``, takes it from bin-level worlds and is the
     one-sided ``[0, U]`` when calibration is not rejected
-    (``dartboard.uncertainty._calibration``; it may lie below the estimate).
+    (:mod:`dartboard.uncertainty._calibration`; it may lie below the estimate).
     To ask "is this error more than noise?", test it:
     :func:`dartboard.calibration_test` compares it with the errors that
     calibrated probabilities give on the same forecasts (consistency
@@ -525,7 +525,7 @@ def calibration_curve(y_true: Any, y_prob: Any, *, pos_label: Any = None, n_bins
 # The binned calibration state: what every calibration number is computed from.
 #
 # Rows are put in bins of their confidence (the predicted probability the
-# calibration is judged on, see ``dartboard.metrics._calibration``) and
+# calibration is judged on, see :mod:`dartboard.metrics._calibration`) and
 # counted per class group ``g``, outcome ``o`` (0 or 1: did the event happen)
 # and bin ``b``:
 #

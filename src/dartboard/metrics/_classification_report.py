@@ -1,7 +1,7 @@
 """``classification_report``: scikit-learn's per-class text (or dict) report.
 
 Every row comes from one :class:`~dartboard.metrics.ConfusionCounts` and the
-count formulas of ``dartboard.metrics._confusion``: precision, recall and F1
+count formulas of :mod:`dartboard.metrics._confusion`: precision, recall and F1
 per class, then the micro (``accuracy`` when every class is reported), macro,
 weighted and, for multilabel-indicator input, samples averages. The richer
 table with specificity (:func:`_classification_table`) is what

@@ -2,10 +2,10 @@
 
 All of them are computed from one :class:`ConfusionCounts` state, built with a
 single counting pass over the (true, predicted) label pairs (see
-``dartboard._labels.count_label_pairs``). The state is mergeable, so
+:func:`dartboard._labels.count_label_pairs`). The state is mergeable, so
 bootstrap intervals, permutation tests, streaming and Dask evaluation reuse it.
 The formulas themselves are written once, over stacks of confusion matrices, in
-``dartboard.metrics._count_formulas``; a state is the stack of one matrix, and
+:mod:`dartboard.metrics._count_formulas`; a state is the stack of one matrix, and
 the proportions (precision, recall, ..., Jaccard) are the registry's
 ``MetricSpec.proportion``.
 
@@ -163,7 +163,7 @@ class ConfusionCounts:
         not drop samples (the metric functions select classes afterwards).
         ``names`` are the argument names used in error messages. ``scale_free``:
         only ratios of the counts will be read, so extreme float weights may be
-        rescaled by a power of two (``dartboard._validation.check_sample_weight``);
+        rescaled by a power of two (:func:`~dartboard._validation.check_sample_weight`);
         the counts of a state that merges with others keep their scale.
 
         Parameters

@@ -70,7 +70,7 @@ def multilabel_pair(y_true: Any, y_pred: Any, sample_weight: Any, *, scale_free:
     """Both indicators and the weights when either argument is a 2-D indicator
     (with more than one column), None for 1-D labels; a mix is an error, as in
     scikit-learn. ``scale_free``: the caller takes a ratio of weighted sums
-    (``dartboard._validation.check_sample_weight``)."""
+    (:func:`~dartboard._validation.check_sample_weight`)."""
     t, p = _dense(y_true, "y_true"), _dense(y_pred, "y_pred")
     two_d = [a.ndim == 2 and a.shape[1] > 1 for a in (t, p)]
     if not any(two_d):

@@ -279,7 +279,7 @@ def binary_positive(y_true: Any, y_score: Any, pos_label: Any, sample_weight: An
                      refuse_absent: bool = False
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, Any]:
     """Positive-sample mask, scores, weights and the positive label (rule "strict";
-    ``refuse_absent`` as ``dartboard._labels.positive_index``)."""
+    ``refuse_absent`` as :func:`~dartboard._labels.positive_index`)."""
     enc, s, w = _scores_iv(y_true, y_score, sample_weight, positive_weight=positive_weight)
     if not hasattr(enc, "classes"):
         raise ValueError("y_true must be 1-D (binary labels) here; got a 2-D array")

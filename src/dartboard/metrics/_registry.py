@@ -104,7 +104,7 @@ class MetricSpec:
         smallest class for ranking metrics and the number of samples
         otherwise. Empty: ``default_interval`` always.
     asymptotic : tuple of str
-        Large-sample interval methods (``dartboard.uncertainty._asymptotic``)
+        Large-sample interval methods (:mod:`dartboard.uncertainty._asymptotic`)
         that apply besides ``default_interval``: ``delong-logit`` and
         ``newcombe`` (binary ROC AUC), ``influence-logit`` (multiclass one-vs-rest macro ROC AUC; AP and
         PR AUC), ``logit`` (AP and PR AUC), ``t`` (a mean of per-sample terms).

@@ -120,7 +120,7 @@ def _draw_point(ax: Any, point: Any, x_name: str, y_name: str, flip_x: bool) -> 
 
 def _check_pos_label(y_true: Any, pos_label: Any) -> None:
     """A curve drawn from labels: a pos_label that is not one of the two classes is a
-    mistake (the rule of ``dartboard._labels``), not a curve without positives."""
+    mistake (the rule of :mod:`dartboard._labels`), not a curve without positives."""
     positive_index(encode_labels(("y_true", y_true)).classes, pos_label, refuse_absent=True)
 
 

@@ -1,7 +1,7 @@
 """Figures of a regression's predictions: predicted against actual, and the residuals.
 
 Each function takes the data (``y_true``, ``y_pred``) or the points an evaluation
-saved (``dartboard.evaluation._points.fit_points``, the ``fit`` section of
+saved (:func:`dartboard.evaluation._points.fit_points`, the ``fit`` section of
 ``results.json``), so a report redraws them without the data.
 """
 

@@ -7,7 +7,7 @@ atomically, over a regular file only (:func:`check_target`). The report draws wh
 is given and computes nothing: the metric sections come from
 :func:`dartboard.evaluation.evaluate_predictions`, and the inputs of the selection and
 stability figures are stored by whoever computed them with the helpers of
-``dartboard.report._inputs``. :func:`check_results` names the first field of a
+:mod:`dartboard.report._inputs`. :func:`check_results` names the first field of a
 (hand-edited) results dictionary that the report cannot draw from.
 """
 

@@ -4,7 +4,7 @@ The page needs no network: figures are inline SVG drawn by matplotlib from the
 points saved in the results (curves, matrices, rankings, the per-point stability
 of an ensemble); the report computes none of them. Styles are inline, there is no script, and a Content-Security-Policy
 meta tag forbids the browser from fetching anything. Files are written atomically
-by ``dartboard.report._write`` (a temporary file in the same directory, then
+by :mod:`dartboard.report._write` (a temporary file in the same directory, then
 ``os.replace``, over a regular file only), so a reader never sees half a report
 and a failed run leaves no partial file.
 """

@@ -6,7 +6,7 @@
   reduces them in a tree, on any Dask scheduler (Dask is the optional extra
   ``pip install "dartboard[dask]"``, imported only when used).
 * :func:`cross_validate_grid` runs a cross-validated hyper-parameter grid through
-  ``dartboard._parallel.parallel_map`` (sequential, loky or a Dask cluster,
+  :func:`dartboard._parallel.parallel_map` (sequential, loky or a Dask cluster,
   same numbers) and returns scikit-learn's ``cv_results_`` layout for DART.
 
 Both evaluators return the :class:`~dartboard.Evaluation` that

@@ -3,9 +3,9 @@
 A batch (a Parquet record batch or a Dask partition) becomes the
 :class:`~dartboard.families.Batch` the in-memory evaluation makes of its rows --
 the same labels, scores, probabilities, values and weights -- and from it a bundle
-of family states (``dartboard.evaluation._bundle.build_bundle``), one per group
+of family states (:func:`dartboard.evaluation._bundle.build_bundle`), one per group
 key with group columns. Bundles merge, and
-``dartboard.scale._finalize.finalize`` turns the merged bundle into the
+:func:`dartboard.scale._finalize.finalize` turns the merged bundle into the
 :class:`~dartboard.Evaluation` by the in-memory evaluation's own
 finalize: every metric and interval that :func:`dartboard.evaluate` gives, with the
 same numbers for the same seed.
@@ -124,7 +124,7 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
     ``y_pred`` only, regression when either column holds floating-point numbers and
     classification otherwise (integers, booleans, strings), checked against the values
     once all are read as the in-memory evaluation decides
-    (``dartboard.evaluation._inputs``): whole numbers in both columns (labels stored
+    (:mod:`dartboard.evaluation._inputs`): whole numbers in both columns (labels stored
     as floats) or non-integer predictions of at most ten distinct whole numbers (scores
     passed as ``y_pred``) are refused then, naming ``task=``.
     """

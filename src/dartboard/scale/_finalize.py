@@ -3,7 +3,7 @@
 
 What the states say at the end (the classes seen, so binary or multiclass and the
 positive class, checked as in memory) decides the metrics' keywords; then the
-in-memory evaluation's finalize (``dartboard.evaluation._finalize``) gives every
+in-memory evaluation's finalize (:mod:`dartboard.evaluation._finalize`) gives every
 row, interval, group row and gap from the states, with the same numbers as in memory
 for the same seed. The figures come from the states too: the confusion matrix, the
 ROC and PR curves of a map of distinct scores, the reliability diagram's bins.
@@ -127,7 +127,7 @@ def _found(plan: Setup, bundle: Bundle) -> tuple[str, np.ndarray | None, Any]:
 
 def _check_regression(facts: frozenset[Any]) -> None:
     """A regression decided from float columns is refused where the in-memory rule
-    (``dartboard.evaluation._inputs.infer_from_values``) would not take it:
+    (:func:`~dartboard.evaluation._inputs.infer_from_values`) would not take it:
     whole numbers in both columns (labels stored as floats), or non-integer
     predictions beside at most ``FEW_LABELS`` distinct whole numbers (scores passed
     as ``y_pred``)."""
@@ -153,7 +153,7 @@ def _check_regression(facts: frozenset[Any]) -> None:
 def _assumptions(plan: Setup, task: str, classes: np.ndarray | None, positive: Any
                  ) -> tuple[Assumption, ...]:
     """What was decided without being told, by the in-memory rules
-    (``dartboard.evaluation._inputs``): the task, the positive class, where labels
+    (:mod:`dartboard.evaluation._inputs`): the task, the positive class, where labels
     are cut from scores."""
     from dartboard.evaluation._inputs import (
         LABELS_FROM_PROBABILITIES,

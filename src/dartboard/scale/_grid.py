@@ -61,7 +61,7 @@ def cross_validate_grid(estimator: Any, param_grid: Any, X: Any, y: Any, *, cv: 
     """Cross-validate every configuration of a grid; return ``cv_results_``.
 
     Each (configuration, fold) pair is one task of
-    ``dartboard._parallel.parallel_map``, so the grid runs sequentially, on
+    :func:`dartboard._parallel.parallel_map`, so the grid runs sequentially, on
     joblib's loky processes or on a Dask cluster (``backend=client``) with the
     same scores. The folds are computed once, before any task runs, with
     scikit-learn's rules (stratified k-fold for a classifier and an int ``cv``);

@@ -50,7 +50,7 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     Memory: the confusion counts and calibration bins are small; the exact map of
     distinct scores grows with the distinct scores; the cells of per-sample losses,
     regression rows and errors are kept up to
-    ``dartboard.families._means.MAX_CELLS`` distinct values, beyond which only
+    :data:`~dartboard.families._means.MAX_CELLS` distinct values, beyond which only
     their sums (the ``t`` interval of a mean, no bootstrap) or a quantile sketch (the
     median errors, with a bound) remain. ``exact=False`` bins the scores instead
     (constant memory, estimates with a guaranteed bound in ``error_bounds``, no
@@ -253,7 +253,7 @@ def _column(batch: Any, name: str, spec: Spec, source: str) -> np.ndarray:
 
 
 def _ranges(spec: Spec, fragments: list[Any], batch_size: int) -> dict[str, Any]:
-    """What ``dartboard.scale._evaluate.setup`` needs of the whole data: the range
+    """What :func:`~dartboard.scale._evaluate.setup` needs of the whole data: the range
     of the scores (are they probabilities? the bins) and the smallest and largest
     label (the two classes of scores), from the Parquet statistics, else one pass
     over the column."""

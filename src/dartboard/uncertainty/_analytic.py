@@ -30,7 +30,7 @@ With ``z = Phi^{-1}(1 - alpha/2)`` and ``p = x / n``:
 These are the formulas of ``statsmodels.stats.proportion.proportion_confint``
 (which keeps the Beta quantiles of ``jeffreys`` at ``x = 0`` and ``x = n``).
 
-DeLong's variance of ROC AUC from samples is ``dartboard._delong.delong_auc_covariance``;
+DeLong's variance of ROC AUC from samples is :func:`dartboard._delong.delong_auc_covariance`;
 :func:`delong_variance_grouped` gives the same variance from the distinct scores
 with their positive and negative counts (a :class:`~dartboard.metrics.ScoreState`).
 """
@@ -154,7 +154,7 @@ def delong_terms_grouped(pos: np.ndarray, neg: np.ndarray
     ``V01 = (pos above s + pos at s / 2) / m``; the variance is
     ``S10 / m + S01 / n`` with the sample variances (ddof = 1) over the ``m``
     positives and ``n`` negatives, so no raw score is needed. As in
-    ``dartboard._delong.delong_auc_covariance``, a class with a single
+    :func:`dartboard._delong.delong_auc_covariance`, a class with a single
     sample contributes 0. The caller checks ``m > 0`` and ``n > 0``.
     """
     pos = np.asarray(pos, dtype=np.float64)

@@ -153,7 +153,7 @@ def ap_influence(pos: np.ndarray, neg: np.ndarray) -> tuple[float, float]:
     """(AP, variance of AP) from positive and negative counts per distinct score.
 
     ``pos[g]``, ``neg[g]``: samples at the g-th distinct score, scores
-    increasing (as ``dartboard.metrics._ranking.group_scores`` gives
+    increasing (as :func:`dartboard.metrics._ranking.group_scores` gives
     them). See the module docstring for the influence function.
     """
     p = np.asarray(pos, dtype=np.float64)[::-1]

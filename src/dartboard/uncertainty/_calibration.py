@@ -1,6 +1,6 @@
 """Calibration with uncertainty: a bin-level bootstrap of the error, intervals per bin.
 
-The fast bootstrap (the calibration family, ``dartboard.families._calibration``,
+The fast bootstrap (the calibration family, :mod:`dartboard.families._calibration`,
 behind ``interval(calibration_error, ...)``, evaluations and
 :func:`interval_from_calibration_state` for merged streaming states) never touches
 rows. The rows are grouped into cells of (bin, outcome) of a
@@ -33,7 +33,7 @@ per cell in closed form (leave one row out: ``m_c - 1`` rows, sum less
 :func:`calibration_bins` gives the reliability diagram's numbers: per
 non-empty bin its count, mean confidence, observed frequency and that
 frequency's interval (``wilson`` or ``jeffreys``... any proportion method of
-``dartboard.uncertainty._analytic``, with ``n`` the bin's count).
+:mod:`dartboard.uncertainty._analytic`, with ``n`` the bin's count).
 
 The ``bin-pivot`` interval (the default of the calibration error)
 -----------------------------------------------------------------

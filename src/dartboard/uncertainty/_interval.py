@@ -60,7 +60,7 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
     metric : str or callable
         A dartboard metric (``dartboard.metrics.f1_score``...), its name or alias
         (``"f1"``, ``"f1_macro"``, ``"roc_auc"``; see
-        ``dartboard.metrics._registry.resolve_metric``) or any callable
+        :func:`~dartboard.metrics._registry.resolve_metric`) or any callable
         ``f(y_true, y_other, **metric_kwargs) -> float`` (it must accept
         ``sample_weight=`` when weights are given).
     y_true, y_other : array-like of shape (n_samples,) or (n_samples, k)
@@ -71,10 +71,10 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
         ``"newcombe"`` (binary ROC AUC), ``"logit"`` (Boyd et al. 2013) and
         ``"influence-logit"`` (binary average precision and PR AUC), ``"t"`` (a mean of per-sample
         losses: log loss, Brier, MAE, MSE, RMSE, MAPE; see
-        ``dartboard.uncertainty._asymptotic``), ``"percentile"``, ``"basic"``,
+        :mod:`dartboard.uncertainty._asymptotic`), ``"percentile"``, ``"basic"``,
         ``"bca"`` (bootstrap, any metric), ``"bin-pivot"`` (the calibration error:
         bin-level worlds that account for its bias, see
-        ``dartboard.uncertainty._calibration``). ``"auto"`` picks wilson for
+        :mod:`dartboard.uncertainty._calibration`). ``"auto"`` picks wilson for
         proportions, bca for other count metrics and generic callables, and for
         the rest the registry's choice by sample size (``auto_interval``,
         measured by coverage in ``benchmarks/interval_choice.py``): binary ROC
@@ -107,7 +107,7 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
     clusters : array-like of shape (n_samples,), optional
         The cluster of each row (a patient, a user, the passage a benchmark question
         comes from) when rows of one cluster are not independent: the bootstrap then
-        draws whole clusters (``dartboard.uncertainty._clustered``), ``method`` is
+        draws whole clusters (:mod:`dartboard.uncertainty._clustered`), ``method`` is
         ``"percentile"``, ``"basic"`` or ``"bca"`` (``"auto"``: BCa with a
         leave-one-cluster-out jackknife), and the method string says it is
         clustered. Analytic methods assume independent rows and are refused.

@@ -8,14 +8,14 @@ evaluate --help`` shows every method without loading numpy or SciPy.
 __all__ = ["PROPORTION_METHODS", "ROC_AUC_METHODS", "ASYMPTOTIC_METHODS",
            "BOOTSTRAP_METHODS", "PIVOT", "METHODS"]
 
-#: binomial proportion intervals (``dartboard.uncertainty._analytic``)
+#: binomial proportion intervals (:mod:`dartboard.uncertainty._analytic`)
 PROPORTION_METHODS = ("wald", "wilson", "clopper-pearson", "agresti-coull", "jeffreys")
-#: large-sample intervals (``dartboard.uncertainty._asymptotic``)
+#: large-sample intervals (:mod:`dartboard.uncertainty._asymptotic`)
 ASYMPTOTIC_METHODS = ("delong-logit", "newcombe", "logit", "influence-logit", "t")
 #: the intervals of a binary ROC AUC (DeLong's, also on the logit scale, and Newcombe's)
 ROC_AUC_METHODS = ("delong", "delong-logit", "newcombe")
 BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
-#: the calibration error's bias-aware bootstrap (``dartboard.uncertainty._calibration``)
+#: the calibration error's bias-aware bootstrap (:mod:`dartboard.uncertainty._calibration`)
 PIVOT = "bin-pivot"
 #: every ``method`` of :func:`dartboard.interval` (and ``ci`` of :func:`dartboard.evaluate`)
 METHODS = ("auto", *PROPORTION_METHODS, "delong", *ASYMPTOTIC_METHODS, *BOOTSTRAP_METHODS,

@@ -65,7 +65,7 @@ its own group and the formulas above hold exactly.
 
 The fits are the cost: ``R K (K + 1) / 2`` of them (the model fit without folds
 ``j`` and ``k`` serves both inner CVs). Each repetition is one task of
-``dartboard._parallel.parallel_map``; its folds come from a child seed of
+:func:`dartboard._parallel.parallel_map`; its folds come from a child seed of
 ``random_state`` spawned before any task runs, so the result does not depend on
 ``n_jobs``.
 """
@@ -470,7 +470,7 @@ def nested_cv_interval(estimator: Any, X: Any, y: Any, *, scoring: Any, cv: Any 
     """Confidence interval for the error of the model fit on all the data, by nested CV.
 
     Bates, Hastie and Tibshirani's (2024) Algorithm 1 with its bias correction (the
-    formulas are in ``dartboard.uncertainty._nested``). The naive interval,
+    formulas are in :mod:`dartboard.uncertainty._nested`). The naive interval,
     which covers far below its level, is returned beside it.
 
     Parameters

@@ -167,7 +167,7 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
       registry's ``auto_interval`` by the smaller class).
     - ``"delong"``: ``AUC +- z sqrt(var)`` clipped to [0, 1],
       with DeLong's variance from the tie groups (grouped midranks, see
-      ``dartboard.uncertainty._analytic.delong_variance_grouped``); equal to
+      :func:`dartboard.uncertainty._analytic.delong_variance_grouped`); equal to
       ``dartboard.interval(roc_auc_score, y_true, y_score, method="delong")`` on
       the rows the state was built from. A class with a single sample
       contributes 0 to the variance, as there. ``"delong-logit"``: the same

@@ -104,7 +104,7 @@ def choose(criterion: str, tp: np.ndarray, fp: np.ndarray, target: float,
            critical: Any = None) -> tuple[np.ndarray, np.ndarray]:
     """(b,) chosen candidate index and whether the criterion was met, from (b, G + 1)
     cumulative TP and FP (index 0: nothing positive). ``critical``: the guarantee's
-    tests (``dartboard.uncertainty._guarantee.guaranteed``)."""
+    tests (:func:`~dartboard.uncertainty._guarantee.guaranteed`)."""
     p, n = tp[:, -1:], fp[:, -1:]
     tpr, fpr = tp / p, fp / n
     if criterion == "youden":

@@ -350,7 +350,7 @@ def select_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden",
     guarantee : float in (0, 1), optional
         Constrained criteria: choose a threshold whose *true* rate meets
         ``target`` with this probability (exact binomial tests over the ordered
-        thresholds, ``dartboard.uncertainty._guarantee``), not only the rate on
+        thresholds, :mod:`dartboard.uncertainty._guarantee`), not only the rate on
         the data. Needs whole counts (no weights or integer weights).
     costs : array-like of shape (2, 2), optional
         ``[[C_TN, C_FP], [C_FN, C_TP]]``; default the error rate.
