@@ -7,9 +7,16 @@ Build (from the repository root, in a venv with the ``docs`` extra)::
 
 from __future__ import annotations
 
+import importlib
+import re
 from datetime import date
 
+from numpydoc.validate import validate
+from sphinx.util import logging
+
 import dartboard
+
+logger = logging.getLogger("dartboard.docs")
 
 project = "dartboard"
 author = "The dartboard developers"
@@ -39,6 +46,72 @@ autodoc_typehints = "none"
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
+
+# numpydoc checks every documented object as its page is built; with -W a failure
+# stops the build. GL08 a docstring; SS01 a summary line; PR01/PR02 every parameter
+# documented and none unknown; RT01 a Returns section; EX01 an Examples section (they
+# run as doctests, tests/test_doctests.py). tests/test_docs.py applies the same checks
+# with the same exclusions, so the suite fails where the build would.
+numpydoc_validation_checks = {"GL08", "SS01", "PR01", "PR02", "RT01", "EX01"}
+# Members on a class page (``dartboard.Interval.to_dict``) are checked by
+# _validate_member below with every check but EX01: the class's own Examples show
+# its members in use, and an example per property would repeat it.
+MEMBER = r"\.[A-Z]\w*\.[a-z]\w*$"
+MEMBER_CHECKS = numpydoc_validation_checks - {"EX01"}
+# Module constants (``dartboard.evaluation.TASKS``, ``dartboard.report.FIGURES``) are
+# documented by their ``#:`` comment: a tuple has no parameters, returns or examples.
+CONSTANT = r"\.[A-Z][A-Z0-9_]+$"
+numpydoc_validation_exclude = {MEMBER, CONSTANT}
+
+
+def _validate_member(app, what, name, obj, options, lines):
+    if what not in ("method", "attribute", "property") or not re.search(MEMBER, name):
+        return
+    module, cls, member = name.rsplit(".", 2)
+    owner = getattr(importlib.import_module(module), cls)
+    target = f"{owner.__module__}.{owner.__qualname__}.{member}"
+    errors = [f"{code}: {message}" for code, message in validate(target)["errors"]
+              if code in MEMBER_CHECKS]
+    if errors:
+        logger.warning("[numpydoc] %s:\n  %s", name, "\n  ".join(errors))
+
+
+def _skip_member(app, what, name, obj, skip, options):
+    """Class pages list methods and properties; plain data fields are documented in
+    the class docstring, so they are not listed a second time."""
+    # ``what`` is the member's kind: a property is "property", a field "attribute"
+    if what == "attribute" and not (callable(obj) or isinstance(obj, property)):
+        return True
+    return None
+
+
+def _canonical(app, env, node, contnode):
+    """A re-export (``dartboard.uncertainty.interval``) links to the one page of its
+    object (``dartboard.interval``): every public name is documented once."""
+    module, _, name = node.get("reftarget", "").rpartition(".")
+    if node.get("refdomain") != "py" or not module.startswith("dartboard.") \
+            or name not in dartboard._PUBLIC:
+        return None
+    try:
+        obj = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        return None
+    if obj is not getattr(dartboard, name):
+        return None
+    return env.get_domain("py").resolve_xref(
+        env, node["refdoc"], app.builder, node["reftype"], f"dartboard.{name}", node,
+        contnode)
+
+
+def setup(app):
+    app.connect("autodoc-skip-member", _skip_member)
+    app.connect("autodoc-process-docstring", _validate_member)
+    app.connect("missing-reference", _canonical)
+
+
+# Private modules and helpers (``dartboard.uncertainty._analytic``) have no pages: a
+# docstring that names one points a reader of the source there, shown as code
+nitpick_ignore_regex = [(r"py:.*", r"dartboard(\.\w+)*\._\w+.*")]
 
 # The build runs offline (CI reaches package registries only), so there is no
 # intersphinx: names from other projects are written as literals, not links.

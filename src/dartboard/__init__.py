@@ -1,19 +1,50 @@
 """dartboard: how good a model really is, and which one to pick.
 
-Fast drop-in metrics (:mod:`dartboard.metrics`), confidence intervals for each of
-them, significance tests between models, DART ranking of hyper-parameter
-configurations, stability audits of bootstrap ensembles, pipeline profiles and
-streaming evaluation.
+dartboard judges machine-learning models with honest uncertainty: every
+``sklearn.metrics`` metric as a faster drop-in, a confidence interval for each,
+significance tests between models, per-group evaluation with gaps, calibration,
+curves with bands, DART ranking of cross-validated configurations, stability
+audits, profiles and streaming evaluation.
 
-Public names are imported lazily, so ``import dartboard`` (and the command line)
-stays fast and heavy modules load only when used.
+Subpackages
+-----------
+metrics      drop-in metrics and their mergeable states (``dartboard.metrics``)
+uncertainty  confidence intervals, curve bands, operating points
+compare      paired and k-model tests, Bayesian decisions, power, p-value adjustment
+evaluation   ``evaluate`` and ``Evaluation``: every metric with its interval, by group
+selection    DART score, ranking, precision sweep and refit
+stability    stability and uncertainty of bootstrap ensembles
+profiling    time and memory of a pipeline
+scale        streaming Parquet, Dask and parallel grids
+plots        matplotlib figures
+report       the self-contained HTML report
+exceptions   the input errors every check raises (ValueError and TypeError subclasses)
+
+Main entry points (at the top level, ``dartboard.<name>``)
+----------------------------------------------------------
+evaluate(y_true, y_pred, ...)                   every metric, its interval, by group
+interval(metric, y_true, y_other, ...)          one metric's confidence interval
+compare_models(metric, y_true, pred_a, pred_b)  test and interval of a difference
+select_threshold(y_true, y_score, ...)          an operating point with its intervals
+dart_rank(results, precision)                   rank a CV grid by mean and stability
+stability_audit(estimator, X_train, ...)        stability of a bootstrap ensemble
+profile_pipeline(estimator, X_train, ...)       time and memory of fit and predict
+
+``dir(dartboard)`` lists every top-level name; they load on first use, so
+``import dartboard`` (and the ``dartboard`` command) stays fast. ``__all__`` names
+the subpackages, as scikit-learn's and SciPy's do, so that ``help(dartboard)`` is
+this map rather than every docstring of the package.
+
+Documentation: the API reference, user guide and examples are built from
+``docs/`` (``sphinx-build docs docs/_build/html``); each function's docstring
+carries its formula, edge cases and an example (``help(dartboard.evaluate)``).
 """
 
 from dartboard._lazy import attach as _attach
 
 __version__ = "0.1.0"
 
-# module -> the public names it defines
+# module -> the public names it defines, re-exported here
 _FAMILIES = {
     "dartboard.evaluation": ["evaluate", "Evaluation"],
     "dartboard.uncertainty": ["interval", "cv_interval", "interval_from_counts", "Interval",
@@ -34,7 +65,11 @@ _FAMILIES = {
     "dartboard.stability": ["stability_metrics", "stability_audit", "StabilityResult"],
     "dartboard.profiling": ["profile_pipeline", "Profile"],
 }
+_SUBPACKAGES = ("metrics", "uncertainty", "compare", "evaluation", "selection", "stability",
+                "profiling", "scale", "plots", "report", "exceptions")
 
-__getattr__, __dir__, _names = _attach("dartboard", _FAMILIES, namespace=globals(),
-                                      submodules=("metrics", "scale", "plots", "report", "exceptions"))
-__all__ = ["__version__", *_names]
+__getattr__, __dir__, _PUBLIC = _attach("dartboard", _FAMILIES, namespace=globals(),
+                                        submodules=_SUBPACKAGES)
+# pydoc renders every name of __all__ in full (3,000 lines for the re-exports), so
+# __all__ names the subpackages; the re-exports (_PUBLIC) are in dir() and the map above
+__all__ = list(_SUBPACKAGES)

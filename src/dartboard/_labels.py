@@ -8,7 +8,7 @@ confusion matrix, the hot path of every count metric. Both first ask one
 question (:func:`_integer_range`): are the labels numbers whose range fits in
 machine integers? Then they are offsets from the smallest label and need no
 hashing; otherwise (strings, objects, wide uint64 ids) they go through the one
-hash path, :func:`_factorize` (:func:`pandas.factorize`). The data are never
+hash path, :func:`_factorize` (``pandas.factorize``). The data are never
 sorted: only the (few) distinct labels are. Classes come back with the dtype of
 the input (bool, float or integer).
 

@@ -1,6 +1,6 @@
 """Parallel execution and seeding shared by every layer that trains many models.
 
-Each task gets its own :class:`numpy.random.SeedSequence`, spawned from the user's
+Each task gets its own ``numpy.random.SeedSequence``, spawned from the user's
 ``random_state`` before any work starts, so a result never depends on how tasks
 are scheduled: sequential, joblib's loky processes or a Dask cluster give the same
 numbers.

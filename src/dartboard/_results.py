@@ -159,5 +159,11 @@ class Result:
                 and value.size > _REPR_ARRAY_ITEMS]
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the fields as plain, JSON-serialisable Python values."""
+        """Return the fields as plain, JSON-serialisable Python values.
+
+        Returns
+        -------
+        dict
+            Field name -> value; arrays as lists, non-finite floats as None.
+        """
         return {f.name: to_jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)}

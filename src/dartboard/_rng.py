@@ -1,7 +1,7 @@
 """Seeds: the one place where ``random_state`` becomes randomness.
 
 Every random step of dartboard takes ``random_state`` (None, an int, a
-:class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or a legacy
+``numpy.random.SeedSequence``, a ``numpy.random.Generator`` or a legacy
 ``RandomState``) and asks this module for a generator or for child seeds:
 
 - :func:`check_random_state` gives one Generator;

@@ -32,24 +32,78 @@ __all__ = ["DartboardError", "FileFormatError", "InputError", "InputTypeError",
 
 
 class DartboardError(Exception):
-    """Base of the errors dartboard raises on purpose about what it was given."""
+    """Base of the errors dartboard raises on purpose about what it was given.
+
+    Examples
+    --------
+    >>> import dartboard
+    >>> from dartboard.exceptions import DartboardError
+    >>> try:
+    ...     dartboard.interval("accuracy", [0, 1, 1], [0, 1])
+    ... except DartboardError as exc:
+    ...     print(type(exc).__name__)
+    InputError
+    """
 
 
 class InputError(DartboardError, ValueError):
     """A value is wrong: an array's content or shape, an option outside its range,
-    labels that do not fit. A ``ValueError``."""
+    labels that do not fit. A ``ValueError``.
+
+    Examples
+    --------
+    >>> import dartboard.metrics as dm
+    >>> try:
+    ...     dm.recall_score([0, 1, 1], [0, 1, 1], pos_label=5)
+    ... except ValueError as exc:
+    ...     print(type(exc).__name__)
+    InputError
+    """
 
 
 class InputTypeError(DartboardError, TypeError):
     """An argument of the wrong type (a string where a number belongs, an object
-    without the method needed). A ``TypeError``."""
+    without the method needed). A ``TypeError``.
+
+    Examples
+    --------
+    >>> import dartboard
+    >>> try:
+    ...     dartboard.interval("accuracy", [0, 1], [0, 1], confidence_level="high")
+    ... except TypeError as exc:
+    ...     print(type(exc).__name__)
+    InputTypeError
+    """
 
 
 class InvalidParameterError(InputError, InputTypeError):
     """A bad option value. As scikit-learn's exception of the same name it is both a
-    ``ValueError`` and a ``TypeError``, so code written against either catches it."""
+    ``ValueError`` and a ``TypeError``, so code written against either catches it.
+
+    Examples
+    --------
+    >>> from dartboard.exceptions import InvalidParameterError
+    >>> issubclass(InvalidParameterError, ValueError), issubclass(InvalidParameterError,
+    ...                                                           TypeError)
+    (True, True)
+    """
 
 
 class FileFormatError(InputError):
     """A file's content cannot be read as the table, JSON or Parquet expected (the
-    parser's own error is its ``__cause__``). A ``ValueError``."""
+    parser's own error is its ``__cause__``). A ``ValueError``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from dartboard.exceptions import FileFormatError
+    >>> from dartboard.scale import evaluate_parquet
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = pathlib.Path(folder) / "scores.parquet"
+    ...     _ = path.write_text("not parquet")
+    ...     try:
+    ...         evaluate_parquet(path, y_true="y", y_score="score")
+    ...     except FileFormatError:
+    ...         print("refused")
+    refused
+    """

@@ -43,7 +43,7 @@ _RSS_INTERVAL = 0.001  # seconds between RSS samples
 class Profile(Result):
     """Time and memory profile of one estimator.
 
-    Attributes
+    Parameters
     ----------
     name : str
         Estimator name.
@@ -65,6 +65,18 @@ class Profile(Result):
         Sizes of the data and number of timed repeats.
     method : str
         The prediction method timed (``"predict"`` or ``"predict_proba"``).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from dartboard import profile_pipeline
+    >>> X, y = load_iris(return_X_y=True)
+    >>> prof = profile_pipeline(LogisticRegression(max_iter=500), X, y, X, repeats=3)
+    >>> prof.name, prof.method
+    ('LogisticRegression', 'predict')
+    >>> sorted(prof.summary())[:3]
+    ['fit_peak_python', 'fit_peak_rss', 'fit_time']
     """
 
     name: str
@@ -96,7 +108,13 @@ class Profile(Result):
                     "model_size", "method")
 
     def summary(self) -> dict[str, Any]:
-        """Every scalar field, as one flat dict (a row of the comparison table)."""
+        """Every scalar field, as one flat dict (a row of the comparison table).
+
+        Returns
+        -------
+        dict
+            Field name -> value, without the per-repeat arrays.
+        """
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
                 if not isinstance(getattr(self, f.name), np.ndarray)}
 

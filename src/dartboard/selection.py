@@ -331,7 +331,7 @@ def dart_rank(results: Any, precision: float, *, metric: str | None = None,
 
     Parameters
     ----------
-    results : cv_results_ dict, DataFrame, dict or 2-D array
+    results : dict, DataFrame or 2-D array
         * scikit-learn ``cv_results_`` (``GridSearchCV``, ``RandomizedSearchCV``,
           ``HalvingGridSearchCV``/``HalvingRandomSearchCV``), as a dict or a
           DataFrame: the fold scores are read from ``split{k}_test_<metric>`` and
@@ -441,10 +441,34 @@ def dart_equivalence(results: Any, precision: float, rope: float, *,
     """Is the DART winner practically equivalent to the runner-up?
 
     The first two configurations of :func:`dart_rank` are compared with
-    :func:`dartboard.compare.bayesian_correlated_ttest` on their fold scores (the
+    :func:`dartboard.bayesian_correlated_ttest` on their fold scores (the
     same folds for both, as in a grid search): ``a`` is the winner, ``b`` the
     runner-up, ``rope`` in score units; ``n_train``/``n_test`` or ``runs`` set the
     fold correlation. Returns a ``BayesResult`` whose ``details`` name the two.
+
+    Parameters
+    ----------
+    results : dict, DataFrame or 2-D array
+        Fold scores per configuration, as :func:`dart_rank` takes them.
+    precision : float
+        The precision p (>= 0) of the ranking.
+    rope : float
+        Half-width of the region of practical equivalence, in score units.
+    metric : str, optional
+        As :func:`dart_rank`.
+    chance_level : float, default=0.5
+        As :func:`dart_score`.
+    iteration : int or "last", default="last"
+        As :func:`dart_rank`.
+    n_train, n_test : float, optional
+        Training and test sizes of a fold (the fold correlation).
+    runs : int, default=1
+        Repetitions of k-fold cross-validation, without sizes.
+
+    Returns
+    -------
+    BayesResult
+        ``a`` the winner, ``b`` the runner-up; ``details`` names them.
 
     Examples
     --------
@@ -492,7 +516,7 @@ def _rank_frame(grid: _Grid, p: float, chance: float,
 class DartSweepResult(Result):
     """DART rankings over a range of precisions, with the exact winner changes.
 
-    Attributes
+    Parameters
     ----------
     precisions : ndarray
         The sorted, distinct precision grid.
@@ -513,6 +537,16 @@ class DartSweepResult(Result):
         ``from_configuration``, ``to_index``, ``to_configuration`` and the common
         ``dart`` value of the two there.
     chance_level : float
+
+    Examples
+    --------
+    >>> folds = {'deep': [0.95, 0.80, 0.97, 0.84], 'shallow': [0.88, 0.87, 0.89, 0.88]}
+    >>> sweep = dart_sweep(folds, [0, 1, 2, 5])
+    >>> sweep.configurations['configuration'].tolist()
+    ['deep', 'shallow']
+    >>> sweep.crossings[['p', 'from_configuration', 'to_configuration']].round(4)
+            p from_configuration to_configuration
+    0  0.2649               deep          shallow
     """
 
     precisions: np.ndarray
@@ -690,6 +724,22 @@ def dart_refit(precision: float, metric: str | None = None, chance_level: float 
     scikit-learn's successive-halving searches never call a callable ``refit``
     (they keep the best mean of the last iteration); rank their ``cv_results_``
     with :func:`dart_rank` (last iteration by default) and refit its winner.
+
+    Parameters
+    ----------
+    precision : float
+        The precision p (>= 0) at which configurations are ranked.
+    metric : str, optional
+        The key of a multi-metric ``scoring``.
+    chance_level : float, default=0.5
+        As :func:`dart_score`.
+    iteration : int or "last", default="last"
+        The successive-halving iteration whose scores are ranked.
+
+    Returns
+    -------
+    callable
+        ``refit(cv_results) -> best_index``, for scikit-learn's searches.
 
     Examples
     --------

@@ -88,7 +88,7 @@ _BATCH_VALUES = 1 << 20
 class StabilityResult(Result):
     """Stability and uncertainty of an ensemble's predictions.
 
-    Attributes
+    Parameters
     ----------
     summary : dict
         Means over the test points of every per-point metric, ``n_models``,
@@ -98,7 +98,7 @@ class StabilityResult(Result):
     per_point : pandas.DataFrame
         One row per test point: ``y_pred`` (the ensemble's label), ``mean_proba``
         (mean probability of the positive class, binary, or of ``y_pred``,
-        multiclass), the metrics of :data:`POINT_METRICS` and, with ``y_true``,
+        multiclass), the metrics of ``POINT_METRICS`` and, with ``y_true``,
         ``y_true`` and ``correct``. ``std`` is the sample standard deviation
         across the models (ddof = 1, Virny's number); ``epistemic`` the
         population variance (ddof = 0).
@@ -119,6 +119,13 @@ class StabilityResult(Result):
     attribute, group and metric) and, instead of the per-point table and the
     probability matrix, ``per_point_summary``: count, mean, std, min, quartiles
     and max of each per-point column.
+
+    Examples
+    --------
+    >>> probas = [[0.9, 0.2, 0.6], [0.8, 0.4, 0.4], [0.7, 0.1, 0.55]]
+    >>> res = stability_metrics(probas, y_true=[1, 0, 1])
+    >>> res.n_models, res.per_point['label_stability'].round(3).tolist()
+    (3, [1.0, 1.0, 0.333])
     """
 
     summary: dict[str, Any]
@@ -129,6 +136,13 @@ class StabilityResult(Result):
     classes: np.ndarray
 
     def to_dict(self) -> dict[str, Any]:
+        """Return the result as JSON-ready values.
+
+        Returns
+        -------
+        dict
+            ``summary``, ``n_models``, ``classes``, the per-point table and ``by_group``.
+        """
         numeric = self.per_point[[c for c in ("mean_proba", *POINT_METRICS)
                                   if c in self.per_point]]
         return {
@@ -636,7 +650,7 @@ def stability_audit(estimator: Any, X_train: Any, y_train: Any, X_test: Any,
         Passed to :func:`stability_metrics` (``reference_group``, ``threshold``,
         ``intersections``, ``zero_division``).
     random_state : None, int, SeedSequence or Generator
-        Seeds are spawned per model (:func:`numpy.random.SeedSequence.spawn`);
+        Seeds are spawned per model (``numpy.random.SeedSequence.spawn``);
         each model's seed draws its bootstrap indices and sets every
         ``random_state`` parameter of the clone, so the same seed gives the same
         models whatever ``n_jobs`` and ``backend``.

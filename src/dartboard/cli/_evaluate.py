@@ -1,7 +1,7 @@
 """``dartboard evaluate``: every applicable metric with its interval, from one file or
 streamed from many Parquet files.
 
-Both paths end in the same :class:`~dartboard.evaluation.Evaluation` (in memory:
+Both paths end in the same :class:`~dartboard.Evaluation` (in memory:
 :func:`dartboard.evaluate`; streamed: :func:`dartboard.scale.evaluate_parquet`), so
 they print the same tables and the same JSON (``to_dict()``), groups included.
 """

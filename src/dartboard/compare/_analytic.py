@@ -77,7 +77,7 @@ def mcnemar_test(y_true: ArrayLike, pred_a: ArrayLike | None = None, pred_b: Arr
     ``p = min(1, 2 P(Binomial(b + c, 1/2) <= min(b, c)))``; the asymptotic test
     reports ``statistic = (|b - c| - 1)^2 / (b + c)`` (without the ``- 1`` when
     ``correction=False``) and its chi-square (1 df) upper tail. As
-    :func:`statsmodels.stats.contingency_tables.mcnemar`, except at ``b = c``:
+    ``statsmodels.stats.contingency_tables.mcnemar``, except at ``b = c``:
     there the continuity correction would turn no difference at all into
     ``1 / (b + c)`` (p = 0.855 at b = c = 15), so, as R's ``mcnemar.test``
     (which corrects only when ``b != c``), the statistic is 0 and p = 1.
@@ -90,7 +90,7 @@ def mcnemar_test(y_true: ArrayLike, pred_a: ArrayLike | None = None, pred_b: Arr
         correct, both wrong]]`` (only the off-diagonal counts matter).
     exact : bool or None
         None uses the exact binomial test when ``b + c < 25``
-        (:data:`MCNEMAR_EXACT_BELOW`) and the chi-square test otherwise.
+        (``MCNEMAR_EXACT_BELOW``) and the chi-square test otherwise.
     correction : bool, default True
         Continuity correction of the chi-square statistic.
 

@@ -56,7 +56,7 @@ _BATCH_CELLS = 1 << 22
 class BayesResult(Result):
     """Posterior probabilities of a Bayesian comparison with a ROPE.
 
-    Attributes
+    Parameters
     ----------
     p_a_better, p_equivalent, p_b_better : float
         Posterior probabilities of ``a - b > rope``, ``|a - b| <= rope`` and
@@ -69,6 +69,15 @@ class BayesResult(Result):
     details : dict
         Test-specific values (posterior location, scale and df; samples drawn;
         model names).
+
+    Examples
+    --------
+    >>> from dartboard import bayesian_correlated_ttest
+    >>> res = bayesian_correlated_ttest([.81, .79, .84, .80, .83], [.78, .77, .80, .79, .80], rope=0.01)
+    >>> round(res.p_a_better, 3), round(res.p_equivalent, 3), round(res.p_b_better, 3)
+    (0.948, 0.048, 0.005)
+    >>> res.decision()
+    'undecided'
     """
 
     p_a_better: float
@@ -81,7 +90,18 @@ class BayesResult(Result):
 
     def decision(self, threshold: float = 0.95) -> str:
         """``"a"``, ``"b"``, ``"equivalent"`` when that probability exceeds
-        ``threshold``, else ``"undecided"``."""
+        ``threshold``, else ``"undecided"``.
+
+        Parameters
+        ----------
+        threshold : float, default 0.95
+            The posterior probability a decision needs.
+
+        Returns
+        -------
+        str
+            ``"a"``, ``"b"``, ``"equivalent"`` or ``"undecided"``.
+        """
         threshold = check_real(threshold, "threshold", minimum=0.5, maximum=1.0,
                                open_maximum=True)
         for name, p in (("a", self.p_a_better), ("equivalent", self.p_equivalent),
@@ -116,6 +136,12 @@ def bayesian_correlated_ttest(a: ArrayLike, b: ArrayLike, *, rope: float = 0.0, 
     runs : int, default 1
         Without sizes: the number of repetitions of k-fold cross-validation, so
         ``k = J / runs`` and ``rho = 1 / k``.
+
+    Returns
+    -------
+    BayesResult
+        ``p_a_better``, ``p_equivalent``, ``p_b_better``: the posterior probabilities
+        that the mean difference is above ``rope``, within it and below ``-rope``.
 
     Examples
     --------
@@ -171,6 +197,11 @@ def bayesian_signed_rank_test(a: ArrayLike, b: ArrayLike, *, rope: float = 0.0, 
         (``dartboard._validation.MAX_DRAWS``), refused before any work.
     random_state : None, int, SeedSequence or Generator
 
+    Returns
+    -------
+    BayesResult
+        The posterior probabilities of a better, practically equivalent, b better.
+
     Examples
     --------
     >>> a = [0.81, 0.84, 0.79, 0.86, 0.83, 0.85, 0.80, 0.82, 0.84, 0.83]
@@ -216,6 +247,28 @@ def rank_equivalence(table: Any, rope: float, *, higher_is_better: bool = True,
     with :func:`bayesian_signed_rank_test` on their scores: ``a`` is the winner,
     ``b`` the runner-up (for ``higher_is_better=False`` the scores are negated, so
     "better" keeps its meaning). ``details`` names them.
+
+    Parameters
+    ----------
+    table : DataFrame, dict of name -> scores, or 2-D array of shape (N, k)
+        Scores of k models (columns) on N data sets (rows).
+    rope : float
+        Half-width of the region of practical equivalence (>= 0).
+    higher_is_better : bool, default True
+        Whether a higher score is better.
+    names : sequence of str, optional
+        Model names of a 2-D array's columns.
+    prior : float, default 0.5
+        As :func:`bayesian_signed_rank_test`.
+    n_samples : int, default 50000
+        As :func:`bayesian_signed_rank_test`.
+    random_state : None, int, SeedSequence or Generator
+        Seed of the posterior samples.
+
+    Returns
+    -------
+    BayesResult
+        The signed-rank test of the winner (``a``) against the runner-up (``b``).
 
     Examples
     --------

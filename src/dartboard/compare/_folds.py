@@ -72,7 +72,7 @@ def friedman_test(table: Any, *, higher_is_better: bool = True, names: Any = Non
         ``statistic`` and ``pvalue``: Iman and Davenport's F and its p-value
         (``df`` is ``k - 1``; the second degrees of freedom are in ``details``).
         ``details`` also holds Friedman's ``chi2`` and ``chi2_pvalue`` (tie-corrected,
-        as :func:`scipy.stats.friedmanchisquare`) and the ``average_ranks``.
+        as ``scipy.stats.friedmanchisquare``) and the ``average_ranks``.
 
     Examples
     --------
@@ -100,7 +100,7 @@ def friedman_test(table: Any, *, higher_is_better: bool = True, names: Any = Non
 class ControlResult(Result):
     """k - 1 models compared with a control chosen in advance (Demsar 2006, 3.2.2).
 
-    Attributes
+    Parameters
     ----------
     summary : pandas.DataFrame
         One row per other model, in the order given: ``model``, ``average_rank``,
@@ -116,6 +116,15 @@ class ControlResult(Result):
         Bonferroni-Dunn's critical difference of average ranks at ``alpha``.
     friedman : TestResult
         The omnibus test (:func:`friedman_test`) of the same table.
+
+    Examples
+    --------
+    >>> from dartboard import compare_with_control
+    >>> scores = {'new': [.90, .80, .95, .70, .85], 'a': [.60, .50, .55, .40, .45],
+    ...           'b': [.85, .75, .90, .65, .82]}
+    >>> res = compare_with_control(scores, 'new')
+    >>> res.control, res.method
+    ('new', 'holm')
     """
 
     summary: Any
@@ -149,6 +158,12 @@ def compare_with_control(table: Any, control: Any, *, method: str = "holm",
     alpha : float, default 0.05
     higher_is_better : bool, default True
     names : sequence of str, optional
+
+    Returns
+    -------
+    ControlResult
+        Per model: its rank difference with the control, the adjusted p-value and
+        whether it differs (``summary``).
 
     Examples
     --------
@@ -194,7 +209,7 @@ def wilcoxon_test(a: ArrayLike, b: ArrayLike, *, alternative: Alternative = "two
     """Wilcoxon's signed-rank test of two models over N data sets (Demsar 2006, 3.1.3).
 
     The differences ``a_i - b_i`` are ranked by absolute value and the ranks of
-    the positive and negative ones summed; the test is :func:`scipy.stats.wilcoxon`
+    the positive and negative ones summed; the test is ``scipy.stats.wilcoxon``
     (exact for small N without ties, normal approximation otherwise).
 
     Parameters
@@ -205,6 +220,11 @@ def wilcoxon_test(a: ArrayLike, b: ArrayLike, *, alternative: Alternative = "two
         ``"greater"``: a scores higher.
     zero_method : {"wilcox", "pratt", "zsplit"}
         How zero differences count (``"zsplit"`` splits their ranks, as Demsar).
+
+    Returns
+    -------
+    TestResult
+        The signed-rank ``statistic``, its ``pvalue`` and the ``method`` used.
 
     Examples
     --------
@@ -247,6 +267,17 @@ def paired_ttest_5x2cv(differences: Any) -> TestResult:
     ``differences[i, j]`` is score(a) - score(b) on fold j of replication i (five
     replications of 2-fold cross-validation: each half trains once and tests once).
 
+    Parameters
+    ----------
+    differences : array-like of shape (5, 2)
+        Score of model a minus score of model b, per replication (rows) and fold.
+
+    Returns
+    -------
+    TestResult
+        ``statistic`` t with 5 degrees of freedom, two-sided ``pvalue``, ``estimate``
+        the mean difference.
+
     Examples
     --------
     >>> d = [[.02, .01], [.03, .00], [.01, .02], [.02, .03], [.00, .01]]
@@ -265,6 +296,17 @@ def combined_ftest_5x2cv(differences: Any) -> TestResult:
     """Alpaydin's combined 5x2cv F test from a 5 x 2 table of score differences.
 
     Uses all ten differences, where Dietterich's t uses one in its numerator.
+
+    Parameters
+    ----------
+    differences : array-like of shape (5, 2)
+        Score of model a minus score of model b, per replication (rows) and fold.
+
+    Returns
+    -------
+    TestResult
+        ``statistic`` F with (10, 5) degrees of freedom, its ``pvalue``, ``estimate``
+        the mean difference.
 
     Examples
     --------

@@ -39,14 +39,14 @@ model), so its first step, Bonferroni's union bound, is loose. With continuous,
 normal pair statistics of exchangeable models its family-wise error under the
 complete null is exactly ``P(range of k standard normals >= sqrt(2) z)`` with
 ``z = Phi^-1(1 - alpha / (k (k - 1)))``: 4.1%, 3.9% and 3.7% for k = 4, 6, 10
-(:data:`scipy.stats.studentized_range`). The discreteness of permutation
+(``scipy.stats.studentized_range``). The discreteness of permutation
 p-values of a count metric takes a little more (max-T loses about a point for
 accuracy too). Max-T uses the joint law of the comparisons and stays within
 5 +- 1.5 points, so it is the default.
 
 For count metrics without sample weights neither method touches the rows after
 one counting pass, and binary ROC AUC only counts pre-ranked scores (see
-:mod:`._kmodels_null`).
+``._kmodels_null``).
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ _METHODS = ("maxt", "holm")
 class KModelComparison(Result):
     """k models compared pair by pair on one test set, with family-wise control.
 
-    Attributes
+    Parameters
     ----------
     metric : str
         Name of the metric.
@@ -115,6 +115,18 @@ class KModelComparison(Result):
         Permutation replicates (per pair for Holm, joint for max-T).
     sampler : str
         How the null distribution was drawn.
+
+    Examples
+    --------
+    >>> from dartboard import compare_k_models
+    >>> preds = {'a': [0, 1, 1, 0, 1, 1, 1, 1], 'b': [0, 1, 0, 0, 0, 1, 1, 0],
+    ...          'c': [1, 1, 1, 0, 1, 0, 0, 1]}
+    >>> res = compare_k_models('accuracy_score', [0, 1, 1, 0, 1, 0, 1, 1], preds, n_resamples=999, random_state=0)
+    >>> res.estimates
+    a    0.875
+    b    0.500
+    c    0.750
+    Name: accuracy_score, dtype: float64
     """
 
     metric: str

@@ -1,4 +1,4 @@
-"""The joint null distributions of k models on one test set (see :mod:`._kmodels`).
+"""The joint null distributions of k models on one test set (see ``._kmodels``).
 
 Count metrics without sample weights: the test set is counted once as (true,
 pred_1, ..., pred_k) types (:class:`JointTypes`). Holm reuses the type-reduced

@@ -108,7 +108,7 @@ def permutation_test(a: ArrayLike, b: ArrayLike, *, n_resamples: int = 5000,
     ``alternative="two-sided"``, ``t* >= t`` for ``"greater"`` (a better than
     b) and ``t* <= t`` for ``"less"``; statistics within ``100 eps`` of the
     observed one count as ties, relative to ``max(|t|, mean |d_i|)``: SciPy's
-    :func:`scipy.stats.permutation_test` takes ``|t|`` alone, which misses ties
+    ``scipy.stats.permutation_test`` takes ``|t|`` alone, which misses ties
     whose rounding error comes from the terms when their mean is near 0.
 
     Parameters

@@ -3,7 +3,7 @@
 Accuracy, paired (McNemar). With ``p10`` the share of samples only model a gets
 right and ``p01`` only b, the accuracy difference is ``delta = p10 - p01`` and the
 discordant share ``psi = p10 + p01``. The power is that of
-:func:`~dartboard.compare.mcnemar_test` as it is applied (by default the exact
+:func:`~dartboard.mcnemar_test` as it is applied (by default the exact
 binomial test below 25 discordant pairs, else the chi-square test with continuity
 correction), computed exactly: the discordant count is ``m ~ Binomial(n, psi)``,
 given ``m`` the count where only a is right is ``b ~ Binomial(m, p10 / psi)``, and::
@@ -122,7 +122,7 @@ def mcnemar_power(n: Any, difference: float, discordant: float, *, alpha: float 
                   exact: bool | None = None, correction: bool = True) -> float:
     """Power of McNemar's two-sided test of equal accuracy with n test samples.
 
-    The exact power of :func:`~dartboard.compare.mcnemar_test` with the same
+    The exact power of :func:`~dartboard.mcnemar_test` with the same
     ``exact`` and ``correction`` (see the module docstring).
 
     Parameters
@@ -136,8 +136,13 @@ def mcnemar_power(n: Any, difference: float, discordant: float, *, alpha: float 
         ``p10 + p01``; at least ``|difference|``.
     alpha : float, default 0.05
     exact, correction
-        As :func:`~dartboard.compare.mcnemar_test`: by default the exact binomial
+        As :func:`~dartboard.mcnemar_test`: by default the exact binomial
         test below 25 discordant pairs, else the corrected chi-square test.
+
+    Returns
+    -------
+    float
+        The probability that the test rejects at level ``alpha``.
 
     Examples
     --------
@@ -164,8 +169,27 @@ def mcnemar_sample_size(difference: float, discordant: float, *, alpha: float = 
     """Test samples McNemar's test needs to detect an accuracy difference.
 
     The smallest n whose exact power (:func:`mcnemar_power`, the test as
-    :func:`~dartboard.compare.mcnemar_test` applies it) reaches ``power``; at most
+    :func:`~dartboard.mcnemar_test` applies it) reaches ``power``; at most
     10**9.
+
+    Parameters
+    ----------
+    difference : float
+        The accuracy difference to detect, ``acc_a - acc_b``.
+    discordant : float
+        The expected share of samples where exactly one model is right; at least
+        ``|difference|``.
+    alpha : float, default 0.05
+        The test's level.
+    power : float, default 0.8
+        The power to reach.
+    exact, correction
+        As :func:`~dartboard.mcnemar_test`.
+
+    Returns
+    -------
+    int
+        The number of test samples.
 
     Examples
     --------
@@ -248,6 +272,11 @@ def auc_power(n: Any, auc_a: float, auc_b: float, *, prevalence: float = 0.5,
         Hanley and McNeil 1983 tabulate it); 0 treats them as independent.
     alpha : float, default 0.05
 
+    Returns
+    -------
+    float
+        The probability that the test rejects at level ``alpha``.
+
     Examples
     --------
     >>> round(auc_power(400, 0.85, 0.80, correlation=0.5), 3)
@@ -265,6 +294,24 @@ def auc_power(n: Any, auc_a: float, auc_b: float, *, prevalence: float = 0.5,
 def auc_sample_size(auc_a: float, auc_b: float, *, prevalence: float = 0.5,
                     correlation: float = 0.0, alpha: float = 0.05, power: float = 0.8) -> int:
     """Test samples needed to detect a difference of two ROC AUCs (see :func:`auc_power`).
+
+    Parameters
+    ----------
+    auc_a, auc_b : float
+        The two models' AUCs, in [0.5, 1).
+    prevalence : float, default 0.5
+        Share of positives among the test samples.
+    correlation : float, default 0
+        Correlation of the two AUC estimates (see :func:`auc_power`).
+    alpha : float, default 0.05
+        The test's level.
+    power : float, default 0.8
+        The power to reach.
+
+    Returns
+    -------
+    int
+        The number of test samples.
 
     Examples
     --------

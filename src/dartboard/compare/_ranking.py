@@ -157,7 +157,7 @@ def rank_models(table: Any, *, alpha: float = 0.05, higher_is_better: bool = Tru
     * Friedman's test of "all models are equivalent":
       ``chi2 = [12 / (N k (k + 1)) sum_j (N R_j)^2 - 3 N (k + 1)] / C`` with the tie
       correction ``C = 1 - sum(t^3 - t) / (N k (k^2 - 1))`` over tie groups of
-      size t, chi-square with k - 1 df (as :func:`scipy.stats.friedmanchisquare`).
+      size t, chi-square with k - 1 df (as ``scipy.stats.friedmanchisquare``).
     * Nemenyi's critical difference ``CD = q_alpha sqrt(k (k + 1) / (6 N))``:
       two models whose average ranks differ by at least CD differ significantly.
     * Each model against the best: ``z = (R_i - R_best) / sqrt(k (k + 1) / (6 N))``,

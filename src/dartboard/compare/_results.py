@@ -20,7 +20,7 @@ __all__ = ["Comparison", "RankResult", "TestResult"]
 class TestResult(Result):
     """Outcome of a significance test.
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         The test statistic (mean difference, z, chi-square, t, ...).
@@ -45,6 +45,13 @@ class TestResult(Result):
     interval : dartboard.Interval or None
         Confidence interval of ``estimate``, when the test gives one (DeLong's
         interval of the AUC difference).
+
+    Examples
+    --------
+    >>> from dartboard import permutation_test
+    >>> res = permutation_test([0.81, 0.79, 0.84, 0.80, 0.83], [0.78, 0.77, 0.80, 0.79, 0.80])
+    >>> round(res.statistic, 3), res.pvalue, res.exact
+    (0.026, 0.0625, True)
     """
 
     __test__ = False  # not a pytest test class
@@ -64,7 +71,18 @@ class TestResult(Result):
     _repr_fields = ("method", "statistic", "pvalue", "estimate", "interval", "alternative")
 
     def significant(self, alpha: float = 0.05) -> bool:
-        """True when ``pvalue < alpha``."""
+        """True when ``pvalue < alpha``.
+
+        Parameters
+        ----------
+        alpha : float, default 0.05
+            The significance level.
+
+        Returns
+        -------
+        bool
+            Whether ``pvalue < alpha``.
+        """
         return bool(self.pvalue < _check_alpha(alpha))
 
 
@@ -72,7 +90,7 @@ class TestResult(Result):
 class Comparison(Result):
     """Two models compared on one test set with one metric.
 
-    Attributes
+    Parameters
     ----------
     metric : str
         Name of the metric.
@@ -93,6 +111,16 @@ class Comparison(Result):
         Number of permutation (and bootstrap) resamples.
     null_distribution : ndarray
         The permutation differences.
+
+    Examples
+    --------
+    >>> from dartboard import compare_models
+    >>> res = compare_models('accuracy_score', [0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 1, 0, 1, 1, 1, 1],
+    ...                      [0, 1, 0, 0, 0, 1, 1, 0], random_state=0)
+    >>> res.estimate_a, res.estimate_b, res.difference
+    (0.875, 0.5, 0.375)
+    >>> res.significant()
+    False
     """
 
     metric: str
@@ -110,7 +138,18 @@ class Comparison(Result):
                     "method")
 
     def significant(self, alpha: float = 0.05) -> bool:
-        """True when ``pvalue < alpha``."""
+        """True when ``pvalue < alpha``.
+
+        Parameters
+        ----------
+        alpha : float, default 0.05
+            The significance level.
+
+        Returns
+        -------
+        bool
+            Whether ``pvalue < alpha``.
+        """
         return bool(self.pvalue < _check_alpha(alpha))
 
 
@@ -118,7 +157,7 @@ class Comparison(Result):
 class RankResult(Result):
     """Several models ranked over folds or datasets (Friedman + Nemenyi + Holm).
 
-    Attributes
+    Parameters
     ----------
     summary : pandas.DataFrame
         One row per model, best first: ``model``, ``average_rank``,
@@ -128,7 +167,7 @@ class RankResult(Result):
         chosen after looking) and ``significantly_worse``
         (``pvalue_adjusted < alpha``).
     statistic : float
-        Friedman's chi-square (tie-corrected, as :func:`scipy.stats.friedmanchisquare`).
+        Friedman's chi-square (tie-corrected, as ``scipy.stats.friedmanchisquare``).
     pvalue : float
         Friedman's p-value (chi-square with k - 1 degrees of freedom).
     critical_difference : float
@@ -146,6 +185,15 @@ class RankResult(Result):
     f_statistic, f_pvalue : float
         Iman and Davenport's F from Friedman's chi-square and its p-value (F with
         k - 1 and (k - 1)(N - 1) degrees of freedom).
+
+    Examples
+    --------
+    >>> from dartboard import rank_models
+    >>> scores = {'a': [.90, .80, .95, .70, .85], 'b': [.85, .75, .90, .65, .82],
+    ...           'c': [.60, .50, .55, .40, .45]}
+    >>> res = rank_models(scores)
+    >>> res.average_ranks.round(2).to_dict()
+    {'a': 1.0, 'b': 2.0, 'c': 3.0}
     """
 
     summary: Any
@@ -171,6 +219,11 @@ class RankResult(Result):
 
         Models are taken best first; each group is a run of consecutive models
         that Nemenyi's test cannot tell apart, and no group is inside another.
+
+        Returns
+        -------
+        list of list of str
+            The groups, best first.
         """
         names = self.summary["model"].tolist()
         ranks = self.summary["average_rank"].to_numpy()

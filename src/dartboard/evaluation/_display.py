@@ -1,4 +1,4 @@
-"""The views of an :class:`~dartboard.evaluation.Evaluation`: the text a terminal shows
+"""The views of an :class:`~dartboard.Evaluation`: the text a terminal shows
 (``repr``) and the compact HTML table of a notebook.
 
 Both show each row's estimate and interval with one number of decimals

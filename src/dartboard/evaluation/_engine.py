@@ -104,6 +104,22 @@ def infer_task(y_true: Any, *, y_pred: Any = None, y_score: Any = None,
     integers are refused (scores passed as labels?); otherwise two distinct labels
     are binary, more multiclass.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels or values.
+    y_pred : array-like of shape (n_samples,), optional
+        Predicted labels or values.
+    y_score : array-like of shape (n_samples,), optional
+        Scores of one class.
+    proba : array-like of shape (n_samples, n_classes), optional
+        Class probabilities.
+
+    Returns
+    -------
+    str
+        ``"binary"``, ``"multiclass"`` or ``"regression"``.
+
     Examples
     --------
     >>> infer_task([0, 1, 1], y_pred=[1, 1, 0]), infer_task([1.5, 2.0], y_pred=[1.2, 2.1])
@@ -157,6 +173,50 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
     computed on each group too. Binary scores only: ``threshold_criterion`` (and
     ``threshold_target``) add the operating point of :func:`dartboard.select_threshold`,
     ``curve_bands=True`` pointwise ROC and PR bands.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels, or true values of a regression.
+    y_pred : array-like of shape (n_samples,), optional
+        Predicted labels, or predicted values of a regression.
+    y_score : array-like of shape (n_samples,), optional
+        Binary scores or probabilities of the positive class.
+    y_proba : array-like of shape (n_samples, n_classes), optional
+        Class probabilities, columns in sorted label order.
+    threshold : float, optional
+        Labels are ``y_score >= threshold`` when ``y_pred`` is not given.
+    task : {"auto", "binary", "multiclass", "regression"}, default="auto"
+        The task; ``auto`` infers it (:func:`infer_task`).
+    ci : str, default="auto"
+        The interval method (see above).
+    confidence_level : float, default=0.95
+        The intervals' confidence level.
+    n_resamples : int, default=2000
+        Resamples of the bootstrap intervals.
+    random_state : None, int, SeedSequence or Generator, default=0
+        Seed of the resamples.
+    groups : array-like or DataFrame, optional
+        One group column or several (their intersections).
+    model : str, optional
+        The model's name, in tables and the report.
+    metrics : sequence of str or callable, optional
+        The rows (see above); None: every metric the registry reports for the task.
+    sample_weight : array-like of shape (n_samples,), optional
+        Sample weights.
+    pos_label : label, optional
+        The positive class of a binary task.
+    threshold_criterion : str, optional
+        Add the operating point that :func:`dartboard.select_threshold` chooses by it.
+    threshold_target : float, optional
+        The target of a constrained ``threshold_criterion``.
+    curve_bands : bool, default=False
+        Add pointwise ROC and PR bands (binary scores).
+
+    Returns
+    -------
+    EvaluationResult
+        The rows, the groups, the points of the figures and the assumptions made.
 
     Examples
     --------

@@ -5,14 +5,14 @@ answers the questions asked between groups (fairlearn's ``MetricFrame``
 vocabulary): ``difference()``, ``ratio()``, ``group_min()``, ``group_max()`` and the
 fairness summaries, each with an interval.
 
-Intervals of gaps come from the grouped bootstrap (:mod:`._groups`): each group is
+Intervals of gaps come from the grouped bootstrap (``._groups``): each group is
 resampled on its own, count metrics from one multinomial per group over its
 confusion cells, other metrics by resampling the group's rows. A gap is always
 between two different groups, names the higher one and the better one, and keeps
 every group whose metric has a value. With two groups its interval is that of their
 difference (Newcombe's for a proportion); with more, the pair was picked by looking
 at the data, and the interval is that of the true largest gap, selection-aware
-(:mod:`._gaps`, :mod:`._simultaneous`); ``pairwise()`` gives every pair with
+(``._gaps``, ``._simultaneous``); ``pairwise()`` gives every pair with
 intervals that hold all at once.
 """
 
@@ -196,10 +196,29 @@ class Evaluation:
     ``to_json()`` give plain values; in a notebook the object shows itself as a
     table.
 
-    Attributes
+    Parameters
     ----------
     result : EvaluationResult
         The engine's typed result (rows and the points of the figures).
+    gaps : GroupGaps, optional
+        The gaps between groups and their intervals (with ``groups=``).
+    states : dict, optional
+        The merged family states the numbers were computed from (streamed
+        evaluations keep them, see :attr:`states`).
+
+    Examples
+    --------
+    >>> from dartboard import evaluate
+    >>> ev = evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1],
+    ...               groups=["a", "a", "a", "a", "b", "b", "b", "b"])
+    >>> ev.task, ev.n_rows
+    ('binary', 8)
+    >>> row = ev.overall.loc["accuracy"]
+    >>> float(row["estimate"]), row["method"]
+    (0.75, 'wilson')
+    >>> gap = ev.difference().loc["recall"]
+    >>> float(gap["estimate"]), gap["groups"]
+    (0.5, 'b vs a')
     """
 
     def __init__(self, result: EvaluationResult, gaps: GroupGaps | None = None,
@@ -212,6 +231,7 @@ class Evaluation:
 
     @property
     def task(self) -> str:
+        """``"binary"``, ``"multiclass"`` or ``"regression"``."""
         return self.result.task
 
     @property
@@ -306,7 +326,13 @@ class Evaluation:
         return rows[0].confidence_level if rows else float("nan")
 
     def estimates_by_group(self) -> pd.DataFrame:
-        """The estimates as a wide table, groups by metrics (fairlearn's ``by_group``)."""
+        """The estimates as a wide table, groups by metrics (fairlearn's ``by_group``).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Groups (rows) by metrics (columns).
+        """
         frame = self._group_frame()["estimate"].unstack("metric")
         return frame[self.metrics]
 
@@ -381,6 +407,18 @@ class Evaluation:
         cannot be formed (recall of a group without positives is 0.0, as in
         scikit-learn and fairlearn). See :meth:`pairwise` for every pair.
 
+        Parameters
+        ----------
+        method : {"between_groups", "to_overall"}, default="between_groups"
+            Between the extreme groups, or of each group to the overall value.
+        metrics : sequence of str, optional
+            Only these metrics (table labels); None: all.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by metric.
+
         Examples
         --------
         >>> import numpy as np, dartboard
@@ -409,6 +447,18 @@ class Evaluation:
         groups its interval is selection-aware too (``high`` = 1: no gap shown). A
         group's value of 0 or below has no log: the ratio is then given without an
         interval unless there are two groups.
+
+        Parameters
+        ----------
+        method : {"between_groups", "to_overall"}, default="between_groups"
+            Between the extreme groups, or of each group to the overall value.
+        metrics : sequence of str, optional
+            Only these metrics (table labels); None: all.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by metric.
         """
         return self._gap_table("ratio", method, metrics)
 
@@ -419,11 +469,23 @@ class Evaluation:
         Index: (metric, ``groups``: "a vs b", the higher first). Columns: estimate
         (>= 0), low, high, method, higher (None for a tie) and better. With
         ``simultaneous=True`` the intervals of a metric's pairs hold all at once
-        (max-T from the grouped bootstrap, see :mod:`._simultaneous`), so they may
+        (max-T from the grouped bootstrap, see ``._simultaneous``), so they may
         be read together and for pairs picked by looking; with two groups the one
         pair's own interval (Newcombe's for a proportion). ``simultaneous=False``
         gives each pair's own interval, valid only for a pair named before looking
         at the data.
+
+        Parameters
+        ----------
+        metrics : sequence of str, optional
+            Only these metrics (table labels); None: all.
+        simultaneous : bool, default=True
+            Intervals that hold for all pairs of a metric at once.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by (metric, groups).
 
         Examples
         --------
@@ -480,13 +542,25 @@ class Evaluation:
         interval (the first in group order when several tie). The interval is that
         group's own: the smallest of several groups is picked by looking, so the true
         minimum over groups can lie below it (see :meth:`difference` for a
-        selection-aware interval of the gap)."""
+        selection-aware interval of the gap).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by metric: group, estimate, low, high.
+        """
         return self._extreme("min")
 
     def group_max(self) -> pd.DataFrame:
         """Per metric, the group with the largest value, its value and that group's
         interval (the first in group order when several tie; the interval is that
-        group's own, as in :meth:`group_min`)."""
+        group's own, as in :meth:`group_min`).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by metric: group, estimate, low, high.
+        """
         return self._extreme("max")
 
     def fairness(self, method: GapMethod = "between_groups") -> pd.DataFrame:
@@ -500,6 +574,16 @@ class Evaluation:
         :meth:`difference`'s; ``better`` is empty for the selection rate, whose better
         side depends on what is predicted. Equalized odds picks the larger of two
         gaps by looking, so its interval is selection-aware over both rates' gaps.
+
+        Parameters
+        ----------
+        method : {"between_groups", "to_overall"}, default="between_groups"
+            Between the extreme groups, or of each group to the overall value.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per criterion and kind (difference, ratio).
         """
         import pandas as pd
 
@@ -528,7 +612,13 @@ class Evaluation:
 
     def to_frame(self) -> pd.DataFrame:
         """A tidy long table: one row per (scope, group, metric) with the group columns,
-        metric, estimate, low, high, method, n and confidence_level."""
+        metric, estimate, low, high, method, n and confidence_level.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The long table.
+        """
         import pandas as pd
 
         names = list(self.result.group_columns or ())
@@ -547,7 +637,13 @@ class Evaluation:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (JSON-ready): the engine's result, and with groups the gaps, every
-        pair (``pairwise``) and, for a binary task, the fairness summaries."""
+        pair (``pairwise``) and, for a binary task, the fairness summaries.
+
+        Returns
+        -------
+        dict
+            JSON-ready values.
+        """
         out = self.result.to_dict()
         if self.result.groups is not None:
             out["difference"] = _records(self.difference(), "metric")
@@ -560,7 +656,18 @@ class Evaluation:
         return out
 
     def to_json(self, **kwargs: Any) -> str:
-        """``to_dict()`` as JSON text (nan as null)."""
+        """``to_dict()`` as JSON text (nan as null).
+
+        Parameters
+        ----------
+        **kwargs
+            Keywords of ``json.dumps`` (``indent``...).
+
+        Returns
+        -------
+        str
+            The JSON text.
+        """
         return json.dumps(_jsonable(self.to_dict()), **kwargs)
 
     def _repr_html_(self) -> str:
@@ -571,7 +678,13 @@ class Evaluation:
     def describe(self) -> str:
         """One line: the model's name, the task, the rows (and the files they were
         streamed from) and the groups, e.g. ``model 'lr', binary, n = 400 streamed from 2
-        Parquet files, 3 groups``."""
+        Parquet files, 3 groups``.
+
+        Returns
+        -------
+        str
+            The line.
+        """
         res = self.result
         parts = [f"model {res.model!r}"] if res.model is not None else []
         size = f"n = {res.n:,}"
@@ -591,13 +704,39 @@ class Evaluation:
         return evaluation_text(self)
 
     def plot(self, ax: Axes | None = None, *, metrics: Any = None) -> Axes | np.ndarray:
-        """Each metric with its interval bar (per group when grouped); a matplotlib Axes."""
+        """Each metric with its interval bar (per group when grouped); a matplotlib Axes.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Drawn on a new figure when omitted.
+        metrics : sequence of str, optional
+            Only these metrics (table labels); None: all.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The axes drawn on.
+        """
         from dartboard.plots import plot_evaluation
 
         return plot_evaluation(self, ax=ax, metrics=metrics)
 
     def to_html(self, path: str | os.PathLike[str], *, title: str | None = None) -> Path:
-        """Write the self-contained HTML report of this evaluation to ``path``."""
+        """Write the self-contained HTML report of this evaluation to ``path``.
+
+        Parameters
+        ----------
+        path : str or path-like
+            The file to write.
+        title : str, optional
+            The report's title; default ``"dartboard evaluation: <model>"``.
+
+        Returns
+        -------
+        pathlib.Path
+            The path written.
+        """
         from dartboard import __version__
         from dartboard.report import write_report
 
@@ -620,7 +759,20 @@ class Evaluation:
         cannot take as it is becomes its safe characters and a digest of the label
         (``"a?b"`` -> ``a_b-c2a7b64a``), so that no two labels share a key. Needs
         MLflow (``pip install "dartboard[mlflow]"``, which works with MLflow's
-        default store)."""
+        default store).
+
+        Parameters
+        ----------
+        prefix : str, default=""
+            Prefix of every metric key.
+        report : bool, default=True
+            Log the HTML report as an artifact.
+
+        Returns
+        -------
+        str
+            The run's id.
+        """
         from dartboard.evaluation._mlflow import log_evaluation
 
         return log_evaluation(self, prefix=prefix, report=report)

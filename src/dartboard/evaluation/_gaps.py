@@ -1,4 +1,4 @@
-"""The gaps between groups of an :class:`~dartboard.evaluation.Evaluation`: the rows
+"""The gaps between groups of an :class:`~dartboard.Evaluation`: the rows
 of ``difference()``, ``ratio()``, ``fairness()`` and ``pairwise()``, from the groups'
 values and grouped-bootstrap replicates (:class:`~dartboard.evaluation._finalize.GroupGaps`).
 
@@ -14,7 +14,7 @@ a value, its interval from the grouped bootstrap:
   at 50 samples per group), else the percentile interval of the replicates'
   difference (or ratio);
 - several (more than two groups, or equalized odds' two rates): the selection-aware
-  interval of the largest one (:mod:`._simultaneous`), which holds for the true
+  interval of the largest one (``._simultaneous``), which holds for the true
   largest gap although the pair was picked by looking. The interval of the picked
   pair "as if named in advance" excluded 0 in 19-26% of data sets of four groups of
   equal accuracy (``benchmarks/group_gap_coverage.py``).

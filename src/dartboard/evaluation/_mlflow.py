@@ -1,4 +1,4 @@
-"""Logging an :class:`~dartboard.evaluation.Evaluation` to MLflow (an optional extra).
+"""Logging an :class:`~dartboard.Evaluation` to MLflow (an optional extra).
 
 Metric names are MLflow keys: ``<m>``, ``<m>_low``, ``<m>_high`` and per group
 ``by_group/<group>/<m>...``, under an optional prefix. MLflow takes letters, digits,

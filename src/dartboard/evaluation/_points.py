@@ -65,6 +65,34 @@ def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = DEFAULT_N_BINS
     :func:`dartboard.uncertainty.interval_from_calibration_state`, with its default
     method).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels.
+    y_prob : array-like of shape (n_samples,)
+        Predicted probabilities of ``pos_label``.
+    n_bins : int, default=15
+        Number of uniform bins.
+    pos_label : label, default=1
+        The positive class.
+    confidence_level : float, default=0.95
+        Confidence level of the intervals.
+    method : str, default="wilson"
+        The proportion interval of each bin's share of positives.
+    with_ece : bool, default=False
+        Also the ECE with its interval.
+    n_resamples : int, default=2000
+        Resamples of the ECE's interval.
+    random_state : None, int, SeedSequence or Generator, default=0
+        Seed of those resamples.
+
+    Returns
+    -------
+    dict
+        ``prob_pred``, ``prob_true``, ``counts``, ``low``, ``high``, ``bin_low``,
+        ``bin_high`` (lists, one item per non-empty bin), and with ``with_ece`` the
+        ``ece``, ``ece_low`` and ``ece_high``.
+
     Examples
     --------
     >>> points = calibration_points([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9], n_bins=2)

@@ -20,7 +20,7 @@ class Assumption:
     """One decision the evaluation made because it was not told (``task="auto"``, no
     ``pos_label``, scores without labels): what was decided, its value and why.
 
-    Attributes
+    Parameters
     ----------
     what : str
         ``"task"``, ``"positive_class"``, ``"threshold"``, ``"labels"`` or
@@ -29,6 +29,13 @@ class Assumption:
         The task, the positive class, the threshold, ...
     why : str
         The rule and the fact of the data it rests on.
+
+    Examples
+    --------
+    >>> from dartboard import evaluate
+    >>> result = evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1]).result
+    >>> print(result.assumptions[0])
+    task = 'binary' (y_true and y_pred hold 2 distinct labels)
     """
 
     what: str
@@ -43,7 +50,7 @@ class Assumption:
 class MetricRow:
     """One metric with its interval.
 
-    Attributes
+    Parameters
     ----------
     metric : str
         The metric's table label (``accuracy``, ``f1_macro``, ``r2``).
@@ -60,6 +67,14 @@ class MetricRow:
     error_bound : float or None
         ``|estimate - exact| <=`` this bound when the estimate is approximate
         (streaming from binned scores or a quantile sketch); None when exact.
+
+    Examples
+    --------
+    >>> from dartboard import evaluate
+    >>> result = evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1]).result
+    >>> row = result.metrics[0]
+    >>> row.metric, row.estimate, row.method
+    ('accuracy', 0.75, 'wilson')
     """
 
     metric: str
@@ -73,6 +88,14 @@ class MetricRow:
     error_bound: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """Return the row as JSON-ready values (group and n only for a group's row).
+
+        Returns
+        -------
+        dict
+            ``metric``, ``estimate``, ``low``, ``high``, ``method``, ``confidence_level``
+            (and ``error_bound``, ``group``, ``n`` when set).
+        """
         row = {"metric": self.metric, "estimate": self.estimate, "low": self.low,
                "high": self.high, "method": self.method,
                "confidence_level": self.confidence_level}
@@ -83,36 +106,94 @@ class MetricRow:
 
 @dataclasses.dataclass(frozen=True)
 class RocPoints:
-    """Points of the ROC curve (at most a few hundred, the ends kept)."""
+    """Points of the ROC curve (at most a few hundred, the ends kept).
+
+    Parameters
+    ----------
+    fpr, tpr : tuple of float
+        False and true positive rates, from (0, 0) to (1, 1).
+
+    Examples
+    --------
+    >>> RocPoints(fpr=(0.0, 0.5, 1.0), tpr=(0.0, 1.0, 1.0)).to_dict()
+    {'fpr': [0.0, 0.5, 1.0], 'tpr': [0.0, 1.0, 1.0]}
+    """
 
     fpr: tuple[float, ...]
     tpr: tuple[float, ...]
 
     def to_dict(self) -> dict[str, Any]:
+        """Return the points as JSON-ready lists.
+
+        Returns
+        -------
+        dict
+            ``fpr`` and ``tpr`` as lists.
+        """
         return {"fpr": list(self.fpr), "tpr": list(self.tpr)}
 
 
 @dataclasses.dataclass(frozen=True)
 class PrPoints:
-    """Points of the precision-recall curve and the share of positives (its baseline)."""
+    """Points of the precision-recall curve and the share of positives (its baseline).
+
+    Parameters
+    ----------
+    precision, recall : tuple of float
+        The curve's points.
+    prevalence : float
+        The share of positives: the precision of a classifier without skill.
+
+    Examples
+    --------
+    >>> PrPoints(precision=(0.5, 1.0), recall=(1.0, 0.5), prevalence=0.5).to_dict()
+    {'precision': [0.5, 1.0], 'recall': [1.0, 0.5], 'prevalence': 0.5}
+    """
 
     precision: tuple[float, ...]
     recall: tuple[float, ...]
     prevalence: float
 
     def to_dict(self) -> dict[str, Any]:
+        """Return the points as JSON-ready lists.
+
+        Returns
+        -------
+        dict
+            ``precision`` and ``recall`` as lists, and ``prevalence``.
+        """
         return {"precision": list(self.precision), "recall": list(self.recall),
                 "prevalence": self.prevalence}
 
 
 @dataclasses.dataclass(frozen=True)
 class Confusion:
-    """The confusion matrix (rows true, columns predicted) and its labels as text."""
+    """The confusion matrix (rows true, columns predicted) and its labels as text.
+
+    Parameters
+    ----------
+    labels : tuple of str
+        The classes, as text, in the order of the rows and columns.
+    matrix : tuple of tuple of int
+        ``matrix[i][j]``: samples of class ``labels[i]`` predicted as ``labels[j]``.
+
+    Examples
+    --------
+    >>> Confusion(labels=("0", "1"), matrix=((3, 1), (0, 4))).to_dict()
+    {'labels': ['0', '1'], 'matrix': [[3, 1], [0, 4]]}
+    """
 
     labels: tuple[str, ...]
     matrix: tuple[tuple[float, ...], ...]  # integers unless weighted
 
     def to_dict(self) -> dict[str, Any]:
+        """Return the labels and the matrix as JSON-ready lists.
+
+        Returns
+        -------
+        dict
+            ``labels`` and ``matrix`` (a list of rows).
+        """
         return {"labels": list(self.labels), "matrix": [list(r) for r in self.matrix]}
 
 
@@ -121,7 +202,25 @@ class CalibrationPoints:
     """Per non-empty bin of predicted probability: its mean, the observed share of
     positives, the count, the interval of the share (``low``, ``high``) and the bin's
     edges (``bin_low``, ``bin_high``; the histogram of the predicted probabilities).
-    See :func:`dartboard.evaluation.calibration_points`."""
+    See :func:`dartboard.evaluation.calibration_points`.
+
+    Parameters
+    ----------
+    prob_pred, prob_true : tuple of float
+        Mean predicted probability and observed share of positives per bin.
+    counts : tuple of int
+        Rows per bin.
+    low, high : tuple of float
+        Interval of the observed share (empty when not computed).
+    bin_low, bin_high : tuple of float
+        The bins' edges (empty when not computed).
+
+    Examples
+    --------
+    >>> CalibrationPoints(prob_pred=(0.2, 0.8), prob_true=(0.25, 0.75),
+    ...                   counts=(4, 4)).to_dict()["counts"]
+    [4, 4]
+    """
 
     prob_pred: tuple[float, ...]
     prob_true: tuple[float, ...]
@@ -132,13 +231,33 @@ class CalibrationPoints:
     bin_high: tuple[float, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
+        """Return the fields as JSON-ready lists.
+
+        Returns
+        -------
+        dict
+            Field name -> list of values.
+        """
         return {f.name: list(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
 @dataclasses.dataclass(frozen=True)
 class ErrorPoints:
     """Sorted regression errors (a quantile grid for large inputs) and a summary:
-    ``(quantity, value)`` pairs of error quantiles and absolute-error quantiles."""
+    ``(quantity, value)`` pairs of error quantiles and absolute-error quantiles.
+
+    Parameters
+    ----------
+    errors : tuple of float
+        Sorted errors ``y_true - y_pred``.
+    summary : tuple of (str, float)
+        Named quantiles of the errors and of the absolute errors.
+
+    Examples
+    --------
+    >>> ErrorPoints(errors=(-1.0, 0.0, 2.0), summary=(("median", 0.0),)).errors
+    (-1.0, 0.0, 2.0)
+    """
 
     errors: tuple[float, ...]
     summary: tuple[tuple[str, float], ...]
@@ -148,13 +267,33 @@ class ErrorPoints:
 class FitPoints:
     """The predicted-vs-actual and residual figures' points of a regression, in
     increasing order of prediction (at most a thousand, evenly spaced in that order;
-    :func:`dartboard.evaluation._points.fit_points`)."""
+    ``dartboard.evaluation._points.fit_points``).
+
+    Parameters
+    ----------
+    predicted, actual : tuple of float
+        Predictions and true values, in increasing order of prediction.
+    residual : tuple of float
+        ``actual - predicted``.
+
+    Examples
+    --------
+    >>> FitPoints(predicted=(1.0, 2.0), actual=(1.5, 1.5), residual=(0.5, -0.5)).to_dict()
+    {'predicted': [1.0, 2.0], 'actual': [1.5, 1.5], 'residual': [0.5, -0.5]}
+    """
 
     predicted: tuple[float, ...]
     actual: tuple[float, ...]
     residual: tuple[float, ...]
 
     def to_dict(self) -> dict[str, Any]:
+        """Return the fields as JSON-ready lists.
+
+        Returns
+        -------
+        dict
+            Field name -> list of values.
+        """
         return {f.name: list(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
@@ -205,7 +344,7 @@ class Streamed:
 class EvaluationResult:
     """Every applicable metric with its interval, and the points of the figures.
 
-    Attributes
+    Parameters
     ----------
     task : str
         ``binary``, ``multiclass`` or ``regression``.
@@ -243,6 +382,13 @@ class EvaluationResult:
         What the evaluation decided without being told (the task, the positive
         class, where labels were cut from scores), each with its reason; empty when
         everything was given.
+
+    Examples
+    --------
+    >>> from dartboard import evaluate
+    >>> result = evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1]).result
+    >>> result.task, result.n, [row.metric for row in result.metrics][:3]
+    ('binary', 8, ['accuracy', 'balanced_accuracy', 'precision'])
     """
 
     task: str
@@ -274,7 +420,13 @@ class EvaluationResult:
     assumptions: tuple[Assumption, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON section of ``results.json`` and ``dartboard evaluate --json``."""
+        """The JSON section of ``results.json`` and ``dartboard evaluate --json``.
+
+        Returns
+        -------
+        dict
+            Task, size, model, metric rows, groups and the points of the figures.
+        """
         out: dict[str, Any] = {"task": self.task, "n": self.n, "model": self.model}
         if self.assumptions:
             out["assumptions"] = {a.what: {"value": a.value, "why": a.why}

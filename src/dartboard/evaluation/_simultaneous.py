@@ -1,7 +1,7 @@
 """Selection-aware intervals of the gaps between groups, from one grouped bootstrap.
 
 The groups g = 1..G have n_g rows (N in all), estimates t_g and replicates t*_rg
-(r = 1..R) from the grouped bootstrap of :mod:`._groups`, which draws every group on
+(r = 1..R) from the grouped bootstrap of ``._groups``, which draws every group on
 its own; the overall value t_0 and its replicates pool the same draws. A *contrast*
 is a difference of two of these entries, d_k = t_i - t_j: two groups (between
 groups) or a group and the overall value (to overall); ratios are the same contrasts

@@ -268,7 +268,7 @@ class Family:
                metric: Metric) -> Any:
         """A sampler of ``metric(y, a) - metric(y, b)`` on the same rows, with
         ``permutation(n, rng)`` (the sample-swap null), ``bootstrap(n, rng)`` and
-        ``how``; None when the rows must be swapped one by one (:mod:`._paired`)."""
+        ``how``; None when the rows must be swapped one by one (``._paired``)."""
         return None
 
     def rank_swappable(self, metric: Metric, pred: np.ndarray, y: np.ndarray) -> bool:

@@ -2,7 +2,7 @@
 
 Bootstrap intervals and permutation tests produce R resampled confusion matrices
 (an array of shape (R, K, K) over the classes of the full data). This module turns
-them into R metric values with the formulas of :mod:`._count_formulas` -- the same
+them into R metric values with the formulas of ``._count_formulas`` -- the same
 ones :meth:`ConfusionCounts.compute` runs on a stack of one. Each value equals the
 metric computed on the resampled samples themselves, which means:
 

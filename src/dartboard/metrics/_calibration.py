@@ -72,6 +72,7 @@ from dartboard._validation import (
     to_numpy,
 )
 from dartboard.exceptions import InputError
+from dartboard.metrics._docs import documented
 from dartboard.metrics._mergeable import check_same_kind, resolve_metric
 from dartboard.metrics._probabilistic import (
     _binary_outcome,
@@ -105,7 +106,7 @@ class BrierDecomposition(Result):
     ``brier = reliability - resolution + uncertainty + within_bin_variance
     - within_bin_covariance`` (exactly, up to rounding).
 
-    Attributes
+    Parameters
     ----------
     brier : float
         The Brier score (as :func:`~dartboard.metrics.brier_score_loss`).
@@ -113,6 +114,14 @@ class BrierDecomposition(Result):
     within_bin_variance, within_bin_covariance : float
         Zero when all forecasts within each bin are equal.
     n_bins : int
+
+    Examples
+    --------
+    >>> y_true = [0, 1, 1, 0, 1, 0, 1, 1]
+    >>> y_proba = [0.2, 0.9, 0.6, 0.3, 0.8, 0.55, 0.7, 0.4]
+    >>> dec = brier_decomposition(y_true, y_proba, n_bins=2)
+    >>> round(dec.brier, 4), round(dec.reliability, 4), round(dec.resolution, 4)
+    (0.1366, 0.0055, 0.051)
     """
 
     brier: float
@@ -411,7 +420,7 @@ def calibration_error(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = DE
     Examples
     --------
     Bins [0, 0.5) and [0.5, 1): confidences 0.3 (2 rows, 1 positive) and
-    0.8 (2 rows, 2 positive): ECE = 0.5 * |0.5 - 0.3| + 0.5 * |1 - 0.8| = 0.2.
+    0.8 (2 rows, 2 positive): ``ECE = 0.5 * |0.5 - 0.3| + 0.5 * |1 - 0.8| = 0.2``.
 
     >>> round(calibration_error([0, 1, 1, 1], [0.3, 0.3, 0.8, 0.8], n_bins=2), 6)
     0.2
@@ -423,6 +432,14 @@ def calibration_error(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = DE
                                  state.multiclass))
 
 
+@documented(
+    returns="BrierDecomposition\n    Reliability, resolution, uncertainty and the Brier "
+            "score.",
+    n_bins=("int",
+            "Number of probability bins."),
+    strategy=("{'uniform', 'quantile'}",
+              "Bins of equal width or of equal mass."),
+)
 def brier_decomposition(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 10,
                         strategy: str = "uniform", sample_weight: ArrayLike | None = None,
                         pos_label: Any = None, labels: ArrayLike | None = None) -> BrierDecomposition:
@@ -450,11 +467,19 @@ def brier_decomposition(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 
     return decomposition_from_sums(state.weight, state.sum_p, state.sum_p2)
 
 
+@documented(
+    y_prob=("array-like of shape (n_samples,)",
+            "Predicted probabilities of the positive class."),
+    n_bins=("int",
+            "Number of probability bins."),
+    strategy=("{'uniform', 'quantile'}",
+              "Bins of equal width or of equal mass."),
+)
 def calibration_curve(y_true: ArrayLike, y_prob: ArrayLike, *, pos_label: Any = None, n_bins: int = 5,
                       strategy: str = "uniform") -> tuple[np.ndarray, np.ndarray]:
     """Observed frequency and mean predicted probability per non-empty bin.
 
-    Drop-in for :func:`sklearn.calibration.calibration_curve`, with its bins:
+    Drop-in for ``sklearn.calibration.calibration_curve``, with its bins:
     edges ``linspace(0, 1, n_bins + 1)`` (or the percentiles of ``y_prob``), and
     bin ``b`` holds ``edges[b] < p <= edges[b + 1]`` (right-closed; ``p = 0`` in
     the first bin). :func:`calibration_error` uses torchmetrics' left-closed
@@ -613,6 +638,24 @@ class CalibrationState:
         boolean. ``second_moment=False`` skips the squared sums (a one-shot
         metric that does not need them). ``scratch``: buffers to reuse (a caller
         that adds many small batches passes the same one each time).
+
+        Parameters
+        ----------
+        conf : array-like of shape (n,) or (n, n_groups)
+            Checked confidences.
+        hit : array-like of bool, same shape
+            Whether each prediction was right.
+        sample_weight : array-like of shape (n,), optional
+            Sample weights.
+        second_moment : bool, default=True
+            Whether to keep the squared sums.
+        scratch : Scratch, optional
+            Buffers to reuse.
+
+        Returns
+        -------
+        CalibrationState
+            ``self``, with the batch added.
         """
         conf = np.asarray(conf)
         if conf.dtype.kind != "f":
@@ -661,6 +704,24 @@ class CalibrationState:
         The batch is read as :func:`~dartboard.metrics.calibration_error` reads
         it (1-D: probability of ``pos_label``; 2-D: one column per class of
         ``labels``, or per integer label 0 .. K-1 when ``labels`` is None).
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,)
+            True labels.
+        y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+            Predicted probabilities.
+        sample_weight : array-like of shape (n_samples,), optional
+            Sample weights.
+        pos_label : int, float, bool or str, optional
+            The positive class of 1-D probabilities.
+        labels : array-like of shape (n_classes,), optional
+            The classes of the columns of 2-D probabilities.
+
+        Returns
+        -------
+        CalibrationState
+            ``self``, with the batch added.
         """
         multiclass = "top_label" if self.multiclass == "binary" else self.multiclass
         conf, hit, w, kind = confidences(y_true, y_proba, sample_weight, pos_label,
@@ -671,7 +732,18 @@ class CalibrationState:
         return self.add(conf, hit, w)
 
     def merge(self, other: CalibrationState) -> CalibrationState:
-        """Return a new state holding both (the same bins and kind required)."""
+        """Return a new state holding both (the same bins and kind required).
+
+        Parameters
+        ----------
+        other : CalibrationState
+            The state of other data.
+
+        Returns
+        -------
+        CalibrationState
+            The state of both.
+        """
         check_same_kind(self, other)
         same_edges = (self.edges is None and other.edges is None) or (
             self.edges is not None and other.edges is not None
@@ -695,6 +767,18 @@ class CalibrationState:
 
         The keywords fixed by the state (``n_bins``, ``strategy``, ``multiclass``)
         may be repeated; another value than the state's is an error.
+
+        Parameters
+        ----------
+        metric : str or callable, default="calibration_error"
+            The metric's name or function.
+        **kwargs
+            Its keywords.
+
+        Returns
+        -------
+        float or BrierDecomposition
+            The metric of the data seen.
         """
         resolve_metric({"calibration_error": calibration_error,
                         "brier_decomposition": brier_decomposition}, metric)
@@ -719,12 +803,34 @@ class CalibrationState:
                                          self.multiclass))
 
     def error_bound(self, metric: Any) -> float:
-        """0.0: the sums are exact (up to rounding); the bins are the metric's own."""
+        """0.0: the sums are exact (up to rounding); the bins are the metric's own.
+
+        Parameters
+        ----------
+        metric : str or callable
+            The metric.
+
+        Returns
+        -------
+        float
+            Always 0.0.
+        """
         return 0.0
 
     def bins(self, group: int = 0) -> dict[str, np.ndarray]:
         """Per-bin arrays of one group: ``count``, ``positives``, ``sum_p``, ``low``, ``high``
-        (the bin's edges; the extra bin of ``p = 1`` is ``[1, 1]``)."""
+        (the bin's edges; the extra bin of ``p = 1`` is ``[1, 1]``).
+
+        Parameters
+        ----------
+        group : int, default=0
+            The group.
+
+        Returns
+        -------
+        dict of str to ndarray
+            The per-bin arrays.
+        """
         n = self.n_bins
         if self.edges is None:
             low = np.append(np.arange(n) / n, 1.0)

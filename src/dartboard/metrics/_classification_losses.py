@@ -40,6 +40,7 @@ from dartboard._validation import (
 from dartboard.exceptions import InputError
 from dartboard.metrics._confusion import accuracy_score, confusion_matrix
 from dartboard.metrics._count_formulas import warn_outside
+from dartboard.metrics._docs import documented
 from dartboard.metrics._probabilistic import _encode_with_labels
 
 __all__ = ["class_likelihood_ratios", "hamming_loss", "hinge_loss", "zero_one_loss"]
@@ -120,10 +121,13 @@ def _correct_and_total(y_true: Any, y_pred: Any, sample_weight: Any, scale_free:
 
 # ------------------------------------------------------------------ losses
 
+@documented(
+    returns="float\n    The fraction of wrong labels.",
+)
 def hamming_loss(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Fraction of wrong labels (module docstring).
 
-    Drop-in for :func:`sklearn.metrics.hamming_loss`, multilabel indicators
+    Drop-in for ``sklearn.metrics.hamming_loss``, multilabel indicators
     included.
 
     Examples
@@ -148,11 +152,14 @@ def hamming_loss(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLi
     return float(np.dot(per_row, w)) / (n * n_labels * float(np.mean(w)))
 
 
+@documented(
+    returns="float\n    The fraction (or number) of misclassified samples.",
+)
 def zero_one_loss(y_true: ArrayLike, y_pred: ArrayLike, *, normalize: bool = True,
                   sample_weight: ArrayLike | None = None) -> float:
     """Fraction (``normalize=False``: weighted number) of wrongly classified samples.
 
-    Drop-in for :func:`sklearn.metrics.zero_one_loss`; a multilabel sample counts
+    Drop-in for ``sklearn.metrics.zero_one_loss``; a multilabel sample counts
     as right only when all its labels are.
 
     Examples
@@ -203,6 +210,13 @@ def _check_replacement(replace: Any) -> dict[str, float] | None:
     return {"LR+": float(pos), "LR-": float(neg)}
 
 
+@documented(
+    returns="tuple of (float, float)\n    ``(LR+, LR-)``: ``TPR / FPR`` and ``FNR / TNR``.",
+    labels=("array-like of shape (2,)",
+            "The two classes, negative then positive; None: the sorted labels present."),
+    replace_undefined_by=("float or dict",
+                          "Value of a ratio with a zero denominator (with a warning)."),
+)
 def class_likelihood_ratios(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
                             sample_weight: ArrayLike | None = None,
                             replace_undefined_by: Any = np.nan) -> tuple[float, float]:
@@ -211,7 +225,7 @@ def class_likelihood_ratios(y_true: ArrayLike, y_pred: ArrayLike, *, labels: Arr
     ``LR+ = TPR / FPR = TP (TN + FP) / (FP (TP + FN))`` and
     ``LR- = FNR / TNR = FN (TN + FP) / (TN (TP + FN))``; the positive class is
     the second of the sorted labels (or of ``labels``). Drop-in for
-    :func:`sklearn.metrics.class_likelihood_ratios`.
+    ``sklearn.metrics.class_likelihood_ratios``.
 
     Examples
     --------
@@ -260,6 +274,13 @@ def class_likelihood_ratios(y_true: ArrayLike, y_pred: ArrayLike, *, labels: Arr
 
 # ------------------------------------------------------------------ hinge loss
 
+@documented(
+    returns="float\n    The mean hinge loss.",
+    pred_decision=("array-like of shape (n_samples,) or (n_samples, n_classes)",
+                   "Decision function values."),
+    labels=("array-like of shape (n_classes,)",
+            "All the classes of multiclass data; None: the sorted labels present."),
+)
 def hinge_loss(y_true: ArrayLike, pred_decision: ArrayLike, *, labels: ArrayLike | None = None,
                sample_weight: ArrayLike | None = None) -> float:
     """Average hinge loss ``mean_i max(0, 1 - margin_i)`` (module docstring).
@@ -267,7 +288,7 @@ def hinge_loss(y_true: ArrayLike, pred_decision: ArrayLike, *, labels: ArrayLike
     ``pred_decision`` is a decision function: 1-D (or one column) for two classes
     (positive means the greater label), (n_samples, n_classes) for more, columns in the order of
     the sorted ``labels`` (or classes of ``y_true``). Drop-in for
-    :func:`sklearn.metrics.hinge_loss`.
+    ``sklearn.metrics.hinge_loss``.
 
     Examples
     --------

@@ -31,6 +31,7 @@ from dartboard.metrics._confusion import (
     _proportion_from,
     _set_counts,
 )
+from dartboard.metrics._docs import documented
 from dartboard.metrics._registry import get_spec
 
 __all__ = ["classification_report"]
@@ -105,13 +106,25 @@ def _check_digits(digits: Any, *, optional: bool) -> None:
                                 f">= 0; got {describe(digits)}")
 
 
+@documented(
+    returns="str or dict\n    The text table, or with ``output_dict=True`` a dict of the "
+            "same numbers.",
+    target_names=("list of str",
+                  "Names shown for the classes, in the order of ``labels``."),
+    digits=("int",
+            "Digits of the numbers in the text table."),
+    output_dict=("bool",
+                 "Return a dict instead of text."),
+    zero_division=("{'warn', 0.0, 1.0, np.nan}",
+                   "Value of a 0/0 ratio; 'warn' gives 0.0 and an UndefinedMetricWarning."),
+)
 def classification_report(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
                           target_names: Any = None, sample_weight: ArrayLike | None = None,
                           digits: int = 2, output_dict: bool = False,
                           zero_division: Any = "warn") -> str | dict[str, Any]:
     """Text report of per-class precision, recall, F1 and support, and their averages.
 
-    Drop-in for :func:`sklearn.metrics.classification_report`: the same text, or with
+    Drop-in for ``sklearn.metrics.classification_report``: the same text, or with
     ``output_dict=True`` the same dict (``{"<class>": {"precision": ...}, "accuracy":
     ..., "macro avg": {...}, ...}``). The micro average is labelled ``accuracy`` when
     every class is reported; multilabel-indicator input adds ``samples avg``. All rows

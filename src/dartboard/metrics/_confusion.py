@@ -23,7 +23,7 @@ and an :class:`UndefinedMetricWarning`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
@@ -52,6 +52,7 @@ from dartboard.metrics._count_formulas import UndefinedMetricWarning
 from dartboard.metrics._count_formulas import (
     check_same_label_type as _check_same_label_type,
 )
+from dartboard.metrics._docs import documented
 from dartboard.metrics._mergeable import check_same_kind
 from dartboard.metrics._registry import MetricSpec, get_spec, specs
 
@@ -130,7 +131,20 @@ class ConfusionCounts:
     @classmethod
     def from_indicators(cls, y_true: np.ndarray, y_pred: np.ndarray,
                         sample_weight: np.ndarray | None = None) -> ConfusionCounts:
-        """The per-label form of two checked boolean indicator arrays (n, L)."""
+        """The per-label form of two checked boolean indicator arrays (n, L).
+
+        Parameters
+        ----------
+        y_true, y_pred : ndarray of shape (n_samples, n_labels)
+            Checked 0/1 indicator arrays.
+        sample_weight : ndarray of shape (n_samples,), optional
+            Checked sample weights.
+
+        Returns
+        -------
+        ConfusionCounts
+            The per-label state.
+        """
         return cls(np.arange(y_true.shape[1]),
                    count_indicator_pairs(y_true, y_pred, sample_weight),
                    indicator_sample_counts(y_true, y_pred, sample_weight))
@@ -160,6 +174,24 @@ class ConfusionCounts:
         only ratios of the counts will be read, so extreme float weights may be
         rescaled by a power of two (:func:`~dartboard._validation.check_sample_weight`);
         the counts of a state that merges with others keep their scale.
+
+        Parameters
+        ----------
+        y_true, y_pred : array-like of shape (n_samples,)
+            True and predicted labels .
+        sample_weight : array-like of shape (n_samples,), optional
+            Sample weights.
+        labels : array-like, optional
+            Classes to include even when absent from the data.
+        names : tuple of (str, str), default=("y_true", "y_pred")
+            The argument names used in error messages.
+        scale_free : bool, default=False
+            Whether only ratios of the counts will be read.
+
+        Returns
+        -------
+        ConfusionCounts
+            The state of the data.
         """
         pair = indicator_pair(y_true, y_pred, names=names)
         if pair is not None:
@@ -179,14 +211,38 @@ class ConfusionCounts:
         return state if labels is None else state.with_classes(labels)
 
     def update(self, y_true: ArrayLike, y_pred: ArrayLike, sample_weight: ArrayLike | None = None) -> ConfusionCounts:
-        """Add a batch of predictions in place and return ``self``."""
+        """Add a batch of predictions in place and return ``self``.
+
+        Parameters
+        ----------
+        y_true, y_pred : array-like of shape (n_samples,)
+            True and predicted labels of the batch.
+        sample_weight : array-like of shape (n_samples,), optional
+            Sample weights.
+
+        Returns
+        -------
+        ConfusionCounts
+            ``self``, with the batch added.
+        """
         merged = self.merge(ConfusionCounts.from_predictions(y_true, y_pred,
                                                              sample_weight=sample_weight))
         self.classes, self.matrix, self.samples = merged.classes, merged.matrix, merged.samples
         return self
 
     def merge(self, other: ConfusionCounts) -> ConfusionCounts:
-        """Return a new state holding the counts of both (classes are united)."""
+        """Return a new state holding the counts of both (classes are united).
+
+        Parameters
+        ----------
+        other : ConfusionCounts
+            The state of other data.
+
+        Returns
+        -------
+        ConfusionCounts
+            The state of both.
+        """
         check_same_kind(self, other)
         if other.classes.shape[0] == 0:
             return ConfusionCounts(self.classes, self.matrix.copy(), self.samples)
@@ -220,7 +276,18 @@ class ConfusionCounts:
         return ConfusionCounts(self.classes, self.matrix + other.matrix, (triples, summed))
 
     def with_classes(self, labels: ArrayLike | None) -> ConfusionCounts:
-        """Return a copy whose classes include ``labels`` (new ones with zero counts)."""
+        """Return a copy whose classes include ``labels`` (new ones with zero counts).
+
+        Parameters
+        ----------
+        labels : array-like
+            Classes to add.
+
+        Returns
+        -------
+        ConfusionCounts
+            The state with the union of the classes.
+        """
         if self.multilabel:
             raise InputError("the labels of multilabel counts are their columns; they cannot "
                              "be extended")
@@ -243,6 +310,7 @@ class ConfusionCounts:
     # ---------------------------------------------------------------- reading
     @property
     def n_classes(self) -> int:
+        """Number of classes K (labels L in the per-label form)."""
         return int(self.classes.shape[0])
 
     @property
@@ -251,7 +319,20 @@ class ConfusionCounts:
         return self.patterns[1].sum() if self.multilabel else self.matrix.sum()
 
     def index_of(self, labels: ArrayLike | None, *, name: str = "labels") -> np.ndarray:
-        """Positions of ``labels`` in ``classes``; unknown labels raise."""
+        """Positions of ``labels`` in ``classes``; unknown labels raise.
+
+        Parameters
+        ----------
+        labels : array-like
+            Classes of this state.
+        name : str, default="labels"
+            The argument name used in error messages.
+
+        Returns
+        -------
+        ndarray of int
+            Their positions in ``classes``.
+        """
         labels = np.asarray(labels)
         _check_same_label_type(self.classes, labels, name=name)
         idx = np.searchsorted(self.classes, labels)
@@ -263,7 +344,13 @@ class ConfusionCounts:
         return idx
 
     def one_vs_all(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Per-class (TP, FP, FN, TN) arrays, each of shape (K,)."""
+        """Per-class (TP, FP, FN, TN) arrays, each of shape (K,).
+
+        Returns
+        -------
+        tp, fp, fn, tn : ndarray of shape (K,)
+            One-vs-all counts of each class.
+        """
         m = self.matrix
         if self.multilabel:
             return m[:, 1, 1].copy(), m[:, 0, 1].copy(), m[:, 1, 0].copy(), m[:, 0, 0].copy()
@@ -278,11 +365,34 @@ class ConfusionCounts:
 
         ``metric`` is the name (or the function) of any dartboard count metric;
         keywords are those of the metric function, without the data arguments.
+
+        Parameters
+        ----------
+        metric : str or callable
+            A count metric's name or function.
+        **kwargs
+            Keywords of the metric function.
+
+        Returns
+        -------
+        float or ndarray
+            What the metric function returns for the counted data.
         """
         return _implementation(metric)(self, **kwargs)
 
     def error_bound(self, metric: str | Callable[..., Any]) -> float:
-        """0.0: counts are exact, so is every metric computed from them."""
+        """0.0: counts are exact, so is every metric computed from them.
+
+        Parameters
+        ----------
+        metric : str or callable
+            The metric (any count metric).
+
+        Returns
+        -------
+        float
+            Always 0.0.
+        """
         _implementation(metric)
         return 0.0
 
@@ -515,6 +625,7 @@ _SPECIAL: dict[str, Callable[..., Any]] = {
     "fbeta_score": _fbeta_from, "multilabel_confusion_matrix": _multilabel_confusion_matrix_from}
 
 
+@cache
 def _from_counts(name: str) -> Callable[..., Any] | None:
     """The one-matrix implementation of count metric ``name`` (None if not one)."""
     try:
@@ -550,7 +661,7 @@ def confusion_matrix(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike 
                      sample_weight: ArrayLike | None = None, normalize: str | None = None) -> np.ndarray:
     """Confusion matrix ``C[i, j]``: samples of true class i predicted as class j.
 
-    Drop-in for :func:`sklearn.metrics.confusion_matrix`.
+    Drop-in for ``sklearn.metrics.confusion_matrix``.
 
     Parameters
     ----------
@@ -585,6 +696,12 @@ def confusion_matrix(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike 
     return cm
 
 
+@documented(
+    labels=("array-like",
+            "Classes (or, for indicators, column indices) to report, in order; None: all."),
+    samplewise=("bool",
+                "One matrix per sample (multilabel data only)."),
+)
 def multilabel_confusion_matrix(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                                 labels: ArrayLike | None = None, samplewise: bool = False) -> np.ndarray:
     """One 2 x 2 confusion matrix ``[[TN, FP], [FN, TP]]`` per label (or class).
@@ -592,7 +709,7 @@ def multilabel_confusion_matrix(y_true: ArrayLike, y_pred: ArrayLike, *, sample_
     Multilabel-indicator input (2-D 0/1 arrays): one matrix per column (``labels``
     are column indices), or with ``samplewise=True`` one per sample over its labels.
     Labels: class i one-vs-rest. Drop-in for
-    :func:`sklearn.metrics.multilabel_confusion_matrix`; counted in three column-sum
+    ``sklearn.metrics.multilabel_confusion_matrix``; counted in three column-sum
     passes without sorting or a sparse matrix.
 
     Returns
@@ -633,12 +750,15 @@ def multilabel_confusion_matrix(y_true: ArrayLike, y_pred: ArrayLike, *, sample_
                                              labels=labels)
 
 
+@documented(
+    returns="float\n    The fraction (or number) of correctly classified samples.",
+)
 def accuracy_score(y_true: ArrayLike, y_pred: ArrayLike, *, normalize: bool = True,
                    sample_weight: ArrayLike | None = None) -> float:
     """Fraction (or, with ``normalize=False``, number) of correctly classified samples.
 
     ``accuracy = (TP + TN) / N``, the trace of the confusion matrix over its total.
-    Drop-in for :func:`sklearn.metrics.accuracy_score`.
+    Drop-in for ``sklearn.metrics.accuracy_score``.
 
     Examples
     --------
@@ -678,118 +798,208 @@ def accuracy_score(y_true: ArrayLike, y_pred: ArrayLike, *, normalize: bool = Tr
     return _formula_from(state, "accuracy_score", normalize=normalize)
 
 
-_AVERAGE_DOC = """
-    Parameters
-    ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted class labels (numbers, booleans or strings).
-    labels : array-like, optional
-        Classes to report on (and their order when ``average=None``). Counts are
-        still taken over all samples.
-    pos_label : label, default=1
-        The positive class when ``average="binary"``.
-    average : {"binary", "micro", "macro", "weighted"} or None, default="binary"
-        How per-class values are combined (see the module docstring).
-    sample_weight : array-like of shape (n_samples,), optional
-        Non-negative sample weights.
-    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
-        Value of a 0/0 ratio; "warn" gives 0.0 and an UndefinedMetricWarning.
-
-    Returns
-    -------
-    float, or ndarray of shape (n_classes,) when ``average=None``.
-"""
+_RETURNS = "float or ndarray of shape (n_classes,)\n    One value per class with ``average=None``."
 
 
-def _count_metric(name: str, formula: str, example: str) -> Callable[..., Any]:
-    impl = _from_counts(name)
-    assert impl is not None, name  # every count metric computes from its counts
-
-    def metric(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None, pos_label: Any = 1,
-               average: Average | None = "binary", sample_weight: ArrayLike | None = None,
-               zero_division: Any = "warn") -> Any:
-        state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
-        return impl(state, labels=labels, pos_label=pos_label, average=average,
-                    zero_division=zero_division)
-
-    metric.__name__ = metric.__qualname__ = name
-    metric.__doc__ = f"{formula}\n{_AVERAGE_DOC}\n    Examples\n    --------\n{example}"
-    return metric
+def _proportion(name: str, y_true: ArrayLike, y_pred: ArrayLike, labels: Any, pos_label: Any,
+                average: Any, sample_weight: Any, zero_division: Any) -> Any:
+    """A proportion of the one-vs-all counts (the registry's ``proportion``)."""
+    state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
+    return _implementation(name)(state, labels=labels, pos_label=pos_label, average=average,
+                                 zero_division=zero_division)
 
 
-precision_score = _count_metric(
-    "precision_score",
-    "Precision TP / (TP + FP): the fraction of predicted positives that are positive.\n\n"
-    "    Drop-in for :func:`sklearn.metrics.precision_score`.\n",
-    "    >>> precision_score([0, 1, 1, 0], [1, 1, 1, 0])\n    0.6666666666666666\n")
-recall_score = _count_metric(
-    "recall_score",
-    "Recall (sensitivity, TPR) TP / (TP + FN): the fraction of positives found.\n\n"
-    "    Drop-in for :func:`sklearn.metrics.recall_score`.\n",
-    "    >>> recall_score([0, 1, 1, 0], [1, 1, 0, 0])\n    0.5\n")
-specificity_score = _count_metric(
-    "specificity_score",
-    "Specificity (TNR) TN / (TN + FP): the fraction of negatives recognised.\n",
-    "    >>> specificity_score([0, 0, 0, 1], [0, 1, 0, 1])\n    0.6666666666666666\n")
-negative_predictive_value = _count_metric(
-    "negative_predictive_value",
-    "Negative predictive value TN / (TN + FN): the fraction of predicted negatives that\n"
-    "    are negative (scikit-learn's ``precision_score`` of the negative class).\n",
-    "    >>> negative_predictive_value([0, 0, 1, 1], [0, 0, 0, 1])\n    0.6666666666666666\n")
-false_positive_rate = _count_metric(
-    "false_positive_rate",
-    "False positive rate FP / (FP + TN) = 1 - specificity.\n",
-    "    >>> false_positive_rate([0, 0, 0, 1], [0, 1, 0, 1])\n    0.3333333333333333\n")
-false_negative_rate = _count_metric(
-    "false_negative_rate",
-    "False negative rate FN / (FN + TP) = 1 - recall.\n",
-    "    >>> false_negative_rate([1, 1, 1, 0], [1, 0, 0, 0])\n    0.6666666666666666\n")
-selection_rate = _count_metric(
-    "selection_rate",
-    "Selection rate (TP + FP) / N: the fraction of samples predicted positive.\n\n"
-    "    With ``average='micro'`` over K classes this is 1/K by construction.\n",
-    "    >>> selection_rate([0, 1, 1, 0], [1, 1, 0, 0])\n    0.5\n")
-jaccard_score = _count_metric(
-    "jaccard_score",
-    "Jaccard index TP / (TP + FP + FN): the overlap of true and predicted positives.\n\n"
-    "    Drop-in for :func:`sklearn.metrics.jaccard_score` (binary and multiclass).\n",
-    "    >>> jaccard_score([0, 1, 1, 0], [1, 1, 0, 0])\n    0.3333333333333333\n")
+@documented(returns=_RETURNS)
+def precision_score(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                    pos_label: Any = 1,
+                    average: Average | None = "binary", sample_weight: ArrayLike | None = None,
+                    zero_division: Any = "warn") -> float | np.ndarray:
+    """Precision ``TP / (TP + FP)``: the fraction of predicted positives that are positive.
+
+    Drop-in for ``sklearn.metrics.precision_score``.
+
+    Examples
+    --------
+    >>> precision_score([0, 1, 1, 0], [1, 1, 1, 0])
+    0.6666666666666666
+    """
+    return _proportion("precision_score", y_true, y_pred, labels, pos_label, average, sample_weight,
+                       zero_division)
 
 
-def f1_score(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None, pos_label: Any = 1,
+@documented(returns=_RETURNS)
+def recall_score(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                 pos_label: Any = 1,
+                 average: Average | None = "binary", sample_weight: ArrayLike | None = None,
+                 zero_division: Any = "warn") -> float | np.ndarray:
+    """Recall (sensitivity, TPR) ``TP / (TP + FN)``: the fraction of positives found.
+
+    Drop-in for ``sklearn.metrics.recall_score``.
+
+    Examples
+    --------
+    >>> recall_score([0, 1, 1, 0], [1, 1, 0, 0])
+    0.5
+    """
+    return _proportion("recall_score", y_true, y_pred, labels, pos_label, average, sample_weight,
+                       zero_division)
+
+
+@documented(returns=_RETURNS)
+def specificity_score(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                      pos_label: Any = 1,
+                      average: Average | None = "binary", sample_weight: ArrayLike | None = None,
+                      zero_division: Any = "warn") -> float | np.ndarray:
+    """Specificity (TNR) ``TN / (TN + FP)``: the fraction of negatives recognised.
+
+    Examples
+    --------
+    >>> specificity_score([0, 0, 0, 1], [0, 1, 0, 1])
+    0.6666666666666666
+    """
+    return _proportion("specificity_score", y_true, y_pred, labels, pos_label, average, sample_weight,
+                       zero_division)
+
+
+@documented(returns=_RETURNS)
+def negative_predictive_value(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                              pos_label: Any = 1,
+                              average: Average | None = "binary", sample_weight: ArrayLike | None = None,
+                              zero_division: Any = "warn") -> float | np.ndarray:
+    """Negative predictive value ``TN / (TN + FN)``: the share of predicted negatives that are negative.
+
+    scikit-learn's ``precision_score`` of the negative class.
+
+    Examples
+    --------
+    >>> negative_predictive_value([0, 0, 1, 1], [0, 0, 0, 1])
+    0.6666666666666666
+    """
+    return _proportion("negative_predictive_value", y_true, y_pred, labels, pos_label, average, sample_weight,
+                       zero_division)
+
+
+@documented(returns=_RETURNS)
+def false_positive_rate(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                        pos_label: Any = 1,
+                        average: Average | None = "binary", sample_weight: ArrayLike | None = None,
+                        zero_division: Any = "warn") -> float | np.ndarray:
+    """False positive rate ``FP / (FP + TN) = 1 - specificity``.
+
+    Examples
+    --------
+    >>> false_positive_rate([0, 0, 0, 1], [0, 1, 0, 1])
+    0.3333333333333333
+    """
+    return _proportion("false_positive_rate", y_true, y_pred, labels, pos_label, average, sample_weight,
+                       zero_division)
+
+
+@documented(returns=_RETURNS)
+def false_negative_rate(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                        pos_label: Any = 1,
+                        average: Average | None = "binary", sample_weight: ArrayLike | None = None,
+                        zero_division: Any = "warn") -> float | np.ndarray:
+    """False negative rate ``FN / (FN + TP) = 1 - recall``.
+
+    Examples
+    --------
+    >>> false_negative_rate([1, 1, 1, 0], [1, 0, 0, 0])
+    0.6666666666666666
+    """
+    return _proportion("false_negative_rate", y_true, y_pred, labels, pos_label, average, sample_weight,
+                       zero_division)
+
+
+@documented(returns=_RETURNS)
+def selection_rate(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                   pos_label: Any = 1,
+                   average: Average | None = "binary", sample_weight: ArrayLike | None = None,
+                   zero_division: Any = "warn") -> float | np.ndarray:
+    """Selection rate ``(TP + FP) / N``: the fraction of samples predicted positive.
+
+    With ``average='micro'`` over K classes this is 1/K by construction.
+
+    Examples
+    --------
+    >>> selection_rate([0, 1, 1, 0], [1, 1, 0, 0])
+    0.5
+    """
+    return _proportion("selection_rate", y_true, y_pred, labels, pos_label, average, sample_weight,
+                       zero_division)
+
+
+@documented(returns=_RETURNS)
+def jaccard_score(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                  pos_label: Any = 1,
+                  average: Average | None = "binary", sample_weight: ArrayLike | None = None,
+                  zero_division: Any = "warn") -> float | np.ndarray:
+    """Jaccard index ``TP / (TP + FP + FN)``: the overlap of true and predicted positives.
+
+    Drop-in for ``sklearn.metrics.jaccard_score`` (binary and multiclass).
+
+    Examples
+    --------
+    >>> jaccard_score([0, 1, 1, 0], [1, 1, 0, 0])
+    0.3333333333333333
+    """
+    return _proportion("jaccard_score", y_true, y_pred, labels, pos_label, average, sample_weight,
+                       zero_division)
+
+
+@documented(returns=_RETURNS)
+def f1_score(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+             pos_label: Any = 1,
              average: Average | None = "binary", sample_weight: ArrayLike | None = None,
              zero_division: Any = "warn") -> float | np.ndarray:
+    """F1 score ``2 TP / (2 TP + FP + FN)``, the harmonic mean of precision and recall.
+
+    Drop-in for ``sklearn.metrics.f1_score``. With no TP, FP or FN it is
+    undefined and takes ``zero_division``.
+
+    Examples
+    --------
+    >>> f1_score([0, 1, 1, 0], [1, 1, 0, 0])
+    0.5
+    """
     state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
     return _f1_from(state, labels=labels, pos_label=pos_label, average=average,
                     zero_division=zero_division)
 
 
-f1_score.__doc__ = (
-    "F1 score 2 TP / (2 TP + FP + FN), the harmonic mean of precision and recall.\n\n"
-    "    Drop-in for :func:`sklearn.metrics.f1_score`. With no TP, FP or FN it is\n"
-    "    undefined and takes ``zero_division``.\n" + _AVERAGE_DOC +
-    "\n    Examples\n    --------\n    >>> f1_score([0, 1, 1, 0], [1, 1, 0, 0])\n    0.5\n")
-
-
-def fbeta_score(y_true: ArrayLike, y_pred: ArrayLike, *, beta: float, labels: ArrayLike | None = None,
+@documented(returns=_RETURNS, beta=("float", "Non-negative weight of recall."))
+def fbeta_score(y_true: ArrayLike, y_pred: ArrayLike, *, beta: float, labels: Any = None,
                 pos_label: Any = 1, average: Average | None = "binary",
                 sample_weight: ArrayLike | None = None, zero_division: Any = "warn") -> float | np.ndarray:
+    """F-beta score ``(1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP)``.
+
+    ``beta`` weighs recall beta times as much as precision (beta=0 gives
+    precision, beta=inf recall). Drop-in for ``sklearn.metrics.fbeta_score``.
+
+    Examples
+    --------
+    >>> fbeta_score([0, 1, 1, 0], [1, 1, 0, 0], beta=2)
+    0.5
+    """
     state, labels = _set_counts(y_true, y_pred, sample_weight, labels, average)
     return _fbeta_from(state, beta=beta, labels=labels, pos_label=pos_label, average=average,
                        zero_division=zero_division)
 
 
-fbeta_score.__doc__ = (
-    "F-beta score (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP).\n\n"
-    "    ``beta`` weighs recall beta times as much as precision (beta=0 gives\n"
-    "    precision, beta=inf recall). Drop-in for :func:`sklearn.metrics.fbeta_score`.\n"
-    + _AVERAGE_DOC.replace("    Parameters\n    ----------\n",
-                           "    Parameters\n    ----------\n    beta : float\n"
-                           "        Non-negative weight of recall.\n") +
-    "\n    Examples\n    --------\n    >>> fbeta_score([0, 1, 1, 0], [1, 1, 0, 0], beta=2)\n"
-    "    0.5\n")
-
-
+@documented(
+    returns="precision, recall, fbeta_score : float or ndarray of shape (n_classes,)\n    "
+            "One value per class with ``average=None``.\nsupport : None or ndarray of "
+            "shape (n_classes,)\n    The number of true samples of each class; None when "
+            "averaged.",
+    beta=("float",
+          "Weight of recall in the F-score."),
+    average=("{'binary', 'micro', 'macro', 'weighted', 'samples'} or None",
+             "How per-class values are combined; None returns one per class."),
+    warn_for=("tuple of str",
+              "Which undefined values warn."),
+    zero_division=("{'warn', 0.0, 1.0, np.nan}",
+                   "Value of a 0/0 ratio; 'warn' gives 0.0 and an UndefinedMetricWarning."),
+)
 def precision_recall_fscore_support(y_true: ArrayLike, y_pred: ArrayLike, *, beta: float = 1.0,
                                     labels: ArrayLike | None = None, pos_label: Any = 1,
                                     average: Average | None = None,
@@ -799,7 +1009,7 @@ def precision_recall_fscore_support(y_true: ArrayLike, y_pred: ArrayLike, *, bet
                                     zero_division: Any = "warn") -> tuple[Any, Any, Any, Any]:
     """Precision, recall, F-beta and support in one call (support is None if averaged).
 
-    Drop-in for :func:`sklearn.metrics.precision_recall_fscore_support`.
+    Drop-in for ``sklearn.metrics.precision_recall_fscore_support``.
 
     Examples
     --------
@@ -813,11 +1023,15 @@ def precision_recall_fscore_support(y_true: ArrayLike, y_pred: ArrayLike, *, bet
                  warn_for=warn_for, zero_division=zero_division)
 
 
+@documented(
+    returns="float\n    The correlation, between -1 and 1 (0.0 when the denominator is "
+            "zero).",
+)
 def matthews_corrcoef(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Matthews correlation coefficient; Gorodkin's R_K for several classes.
 
     Binary: ``(TP TN - FP FN) / sqrt((TP + FP)(TP + FN)(TN + FP)(TN + FN))``. A zero
-    denominator gives 0.0. Drop-in for :func:`sklearn.metrics.matthews_corrcoef`.
+    denominator gives 0.0. Drop-in for ``sklearn.metrics.matthews_corrcoef``.
 
     Examples
     --------
@@ -828,12 +1042,17 @@ def matthews_corrcoef(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: Ar
                          "matthews_corrcoef")
 
 
+@documented(
+    returns="float\n    Mean recall over the classes (adjusted: 0 at chance).",
+    adjusted=("bool",
+              "Rescale so that chance scores 0 and perfect 1."),
+)
 def balanced_accuracy_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                             adjusted: bool = False) -> float:
     """Mean per-class recall; ``adjusted=True`` rescales so that chance is 0.
 
     Classes present only in ``y_pred`` are left out, with a warning.
-    Drop-in for :func:`sklearn.metrics.balanced_accuracy_score`.
+    Drop-in for ``sklearn.metrics.balanced_accuracy_score``.
 
     Examples
     --------
@@ -845,13 +1064,26 @@ def balanced_accuracy_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weig
                          adjusted=adjusted)
 
 
+@documented(
+    returns="float\n    Kappa, between -1 and 1 (1: perfect agreement, 0: chance).",
+    y1=("array-like of shape (n_samples,)",
+        "Labels of the first rater."),
+    y2=("array-like of shape (n_samples,)",
+        "Labels of the second rater."),
+    labels=("array-like of shape (n_classes,)",
+            "Classes to index the matrix by; None: the labels present in either array."),
+    weights=("{'linear', 'quadratic'} or None",
+             "Weighting of disagreements by distance between classes."),
+    replace_undefined_by=("float",
+                          "Value of an undefined kappa (with a warning)."),
+)
 def cohen_kappa_score(y1: ArrayLike, y2: ArrayLike, *, labels: ArrayLike | None = None, weights: str | None = None,
                       sample_weight: ArrayLike | None = None,
                       replace_undefined_by: float = np.nan) -> float:
     """Cohen's kappa (p_o - p_e) / (1 - p_e), optionally linear/quadratic weighted.
 
     Undefined kappa (no shared label) gives ``replace_undefined_by`` with an
-    :class:`UndefinedMetricWarning`. Drop-in for :func:`sklearn.metrics.cohen_kappa_score`.
+    :class:`UndefinedMetricWarning`. Drop-in for ``sklearn.metrics.cohen_kappa_score``.
 
     Examples
     --------

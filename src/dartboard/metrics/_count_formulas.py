@@ -60,9 +60,20 @@ _SAMPLES = {
 class UndefinedMetricWarning(_SklearnUndefinedMetricWarning):
     """A metric is undefined (0/0) and was replaced by ``zero_division``.
 
-    A subclass of :class:`sklearn.exceptions.UndefinedMetricWarning` (itself a
+    A subclass of ``sklearn.exceptions.UndefinedMetricWarning`` (itself a
     ``UserWarning``), so warning filters and ``pytest.warns`` written for
     scikit-learn's metrics catch dartboard's too.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from dartboard.metrics import precision_score
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     precision_score([0, 1, 1], [0, 0, 0])  # no predicted positive: 0/0
+    0.0
+    >>> caught[0].category.__name__
+    'UndefinedMetricWarning'
     """
 
 

@@ -4,7 +4,7 @@
   or decreasing; a decreasing x gives the same positive area);
 * ``det_curve``: false positive rate against false negative rate at every
   distinct threshold, from the same tie groups of one sort as the ROC curve
-  (:mod:`._ranking`). As scikit-learn, it runs from the last threshold with no
+  (``._ranking``). As scikit-learn, it runs from the last threshold with no
   false positive to the first with no false negative, with the false positive
   rate decreasing.
 """
@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike
 
 from dartboard._validation import as_float_array, check_bool, check_consistent_length
 from dartboard.exceptions import InputError
+from dartboard.metrics._docs import documented
 from dartboard.metrics._ranking import (
     _descending_counts,
     binary_positive,
@@ -29,11 +30,18 @@ __all__ = ["auc", "det_curve"]
 _trapezoid = getattr(np, "trapezoid", None) or np.trapz  # type: ignore[attr-defined, unused-ignore]  # numpy < 2
 
 
+@documented(
+    returns="float\n    The area under the curve through the points.",
+    x=("array-like of shape (n,)",
+       "x coordinates, monotonic (increasing or decreasing)."),
+    y=("array-like of shape (n,)",
+       "y coordinates."),
+)
 def auc(x: ArrayLike, y: ArrayLike) -> float:
     """Area under the curve through the points (x, y) by the trapezoid rule.
 
     ``x`` must be monotone. For the area under a ROC curve of scores use
-    :func:`roc_auc_score`. Drop-in for :func:`sklearn.metrics.auc`.
+    :func:`roc_auc_score`. Drop-in for ``sklearn.metrics.auc``.
 
     Examples
     --------
@@ -55,12 +63,16 @@ def auc(x: ArrayLike, y: ArrayLike) -> float:
     return float(direction * _trapezoid(y, x))
 
 
+@documented(
+    drop_intermediate=("bool",
+                       "Drop thresholds that do not change the curve's shape."),
+)
 def det_curve(y_true: ArrayLike, y_score: ArrayLike, pos_label: Any = None, sample_weight: ArrayLike | None = None,
               drop_intermediate: bool = False
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Detection error tradeoff: false positive and false negative rates by threshold.
 
-    Drop-in for :func:`sklearn.metrics.det_curve` (positional ``pos_label`` and
+    Drop-in for ``sklearn.metrics.det_curve`` (positional ``pos_label`` and
     ``sample_weight`` as there). ``drop_intermediate`` drops thresholds where the
     true positives do not change from either neighbour.
 

@@ -24,6 +24,7 @@ from dartboard._validation import (
     label_array,
     to_numpy,
 )
+from dartboard.metrics._docs import documented
 from dartboard.metrics._probabilistic import (
     _binary_outcome,
     _encode_with_labels,
@@ -87,12 +88,17 @@ def _ratio(numerator: float, denominator: float) -> float:
         return float(1 - np.float64(numerator) / np.float64(denominator))
 
 
+@documented(
+    returns="float\n    ``1 - log loss / log loss of the class frequencies``.",
+    y_pred=("str",
+            "Deprecated name of ``y_proba``, as in scikit-learn."),
+)
 def d2_log_loss_score(y_true: ArrayLike, y_proba: ArrayLike | None = None, *, sample_weight: ArrayLike | None = None,
                       labels: ArrayLike | None = None, y_pred: Any = "deprecated") -> float:
     """D^2 of the log loss: ``1 - LL(y, p) / LL(y, class frequencies)``.
 
     The null model predicts each class's (weighted) frequency in ``y_true``.
-    Drop-in for :func:`sklearn.metrics.d2_log_loss_score`.
+    Drop-in for ``sklearn.metrics.d2_log_loss_score``.
 
     Examples
     --------
@@ -110,12 +116,15 @@ def d2_log_loss_score(y_true: ArrayLike, y_proba: ArrayLike | None = None, *, sa
     return _ratio(numerator, -float(np.dot(weights, np.log(prior))))
 
 
+@documented(
+    returns="float\n    ``1 - Brier / Brier of the class frequencies``.",
+)
 def d2_brier_score(y_true: ArrayLike, y_proba: ArrayLike, *, sample_weight: ArrayLike | None = None,
                    pos_label: Any = None, labels: ArrayLike | None = None) -> float:
     """D^2 of the Brier score: ``1 - BS(y, p) / BS(y, class frequencies)``.
 
     The null model's Brier score is ``1 - sum_c f_c^2`` for class frequencies
-    ``f``. Drop-in for :func:`sklearn.metrics.d2_brier_score`.
+    ``f``. Drop-in for ``sklearn.metrics.d2_brier_score``.
 
     Examples
     --------

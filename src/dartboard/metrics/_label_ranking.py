@@ -46,6 +46,7 @@ from dartboard._validation import (
 from dartboard.exceptions import InputError
 from dartboard.metrics._classification_losses import _average, _dense, _target_kind
 from dartboard.metrics._confusion import UndefinedMetricWarning
+from dartboard.metrics._docs import documented
 from dartboard.metrics._probabilistic import _encode_with_labels
 
 __all__ = ["coverage_error", "dcg_score", "label_ranking_average_precision_score",
@@ -161,6 +162,15 @@ def _top_k_hits(s: np.ndarray, codes: np.ndarray, k: int) -> np.ndarray:
     return hits
 
 
+@documented(
+    returns="float\n    The fraction (or number) of samples whose true label is among the "
+            "k best scored.",
+    k=("int",
+       "How many of the best-scored classes count."),
+    labels=("array-like of shape (n_classes,)",
+            "The classes, in the order of the columns of ``y_score``; None: the sorted "
+            "labels of ``y_true``."),
+)
 def top_k_accuracy_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int = 2, normalize: bool = True,
                          sample_weight: ArrayLike | None = None, labels: ArrayLike | None = None) -> float:
     """Fraction of samples whose true class is among the k highest scores.
@@ -169,7 +179,7 @@ def top_k_accuracy_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int = 2, n
     ``labels``); for two classes it may be 1-D (the greater class's score), where
     k=1 thresholds it at 0.5 for scores in [0, 1] and at 0 otherwise. Ties follow
     scikit-learn (module docstring). Drop-in for
-    :func:`sklearn.metrics.top_k_accuracy_score`.
+    ``sklearn.metrics.top_k_accuracy_score``.
 
     Examples
     --------
@@ -260,11 +270,20 @@ def _dcg(t: np.ndarray, s: np.ndarray, discount: np.ndarray, ignore_ties: bool
     return per_group.reshape(n, n_labels).sum(axis=1)
 
 
+@documented(
+    returns="float\n    Mean discounted cumulative gain over the samples.",
+    k=("int",
+       "Only the k highest scores count; None: all."),
+    log_base=("float",
+              "Base of the logarithm of the discount."),
+    ignore_ties=("bool",
+                 "Assume no ties in ``y_score`` (faster)."),
+)
 def dcg_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int | None = None, log_base: float = 2,
               sample_weight: ArrayLike | None = None, ignore_ties: bool = False) -> float:
     """Discounted cumulative gain, averaged over samples (module docstring).
 
-    Drop-in for :func:`sklearn.metrics.dcg_score`.
+    Drop-in for ``sklearn.metrics.dcg_score``.
 
     Examples
     --------
@@ -281,12 +300,20 @@ def dcg_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int | None = None, lo
     return _average(_dcg(t, s, _discount(t.shape[1], k, log_base), ignore_ties), w)
 
 
+@documented(
+    returns="float\n    Mean normalized discounted cumulative gain over the samples, in "
+            "[0, 1].",
+    k=("int",
+       "Only the k highest scores count; None: all."),
+    ignore_ties=("bool",
+                 "Assume no ties in ``y_score`` (faster)."),
+)
 def ndcg_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int | None = None, sample_weight: ArrayLike | None = None,
                ignore_ties: bool = False) -> float:
     """Normalised DCG in [0, 1]: DCG over the DCG of the ideal order, averaged.
 
     ``y_true`` holds non-negative relevances. A sample with no relevant label
-    scores 0. Drop-in for :func:`sklearn.metrics.ndcg_score`.
+    scores 0. Drop-in for ``sklearn.metrics.ndcg_score``.
 
     Examples
     --------
@@ -332,11 +359,14 @@ def _pairs(s: np.ndarray, lo: int, hi: int) -> np.ndarray:
     return block[:, None, :] >= block[:, :, None]
 
 
+@documented(
+    returns="float\n    Label ranking average precision, in (0, 1].",
+)
 def label_ranking_average_precision_score(y_true: ArrayLike, y_score: ArrayLike, *,
                                           sample_weight: ArrayLike | None = None) -> float:
     """Label ranking average precision (LRAP), in (0, 1] (module docstring).
 
-    Drop-in for :func:`sklearn.metrics.label_ranking_average_precision_score`.
+    Drop-in for ``sklearn.metrics.label_ranking_average_precision_score``.
 
     Examples
     --------
@@ -359,12 +389,15 @@ def label_ranking_average_precision_score(y_true: ArrayLike, y_score: ArrayLike,
     return _average(out, w)
 
 
+@documented(
+    returns="float\n    Mean fraction of wrongly ordered (true, false) label pairs.",
+)
 def label_ranking_loss(y_true: ArrayLike, y_score: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Fraction of (relevant, irrelevant) label pairs ranked wrongly, averaged.
 
     A pair counts as wrong when the irrelevant label scores at least as high as the
     relevant one; samples with all or no labels relevant count 0. Drop-in for
-    :func:`sklearn.metrics.label_ranking_loss`.
+    ``sklearn.metrics.label_ranking_loss``.
 
     Examples
     --------
@@ -386,12 +419,15 @@ def label_ranking_loss(y_true: ArrayLike, y_score: ArrayLike, *, sample_weight: 
     return _average(loss, w)
 
 
+@documented(
+    returns="float\n    Mean number of top-ranked labels needed to cover all true labels.",
+)
 def coverage_error(y_true: ArrayLike, y_score: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Mean number of top-scored labels needed to cover all relevant ones.
 
     Ties count against the model (all labels tied with the lowest-scored relevant
     one are included); a sample without relevant labels counts 0. Drop-in for
-    :func:`sklearn.metrics.coverage_error`.
+    ``sklearn.metrics.coverage_error``.
 
     Examples
     --------

@@ -36,6 +36,7 @@ from dartboard._validation import (
     to_numpy,
 )
 from dartboard.exceptions import InputError, InputTypeError
+from dartboard.metrics._docs import documented
 
 __all__ = ["brier_score_loss", "log_loss"]
 
@@ -190,12 +191,16 @@ def _check_base(base: Any) -> float:
     return float(base)
 
 
+@documented(
+    returns="float\n    The mean (or, with ``normalize=False``, summed) negative "
+            "log-likelihood.",
+)
 def log_loss(y_true: ArrayLike, y_proba: ArrayLike | None = None, *, normalize: bool = True,
              sample_weight: ArrayLike | None = None, labels: ArrayLike | None = None, y_pred: Any = "deprecated",
              base: float = math.e) -> float:
     """Log loss (cross-entropy) ``-(1/n) sum_i log_b p_i[y_i]``.
 
-    Drop-in for :func:`sklearn.metrics.log_loss`, plus ``base``. Probabilities are
+    Drop-in for ``sklearn.metrics.log_loss``, plus ``base``. Probabilities are
     clipped to ``[eps, 1 - eps]`` (float64 eps) so the loss stays finite.
 
     Parameters
@@ -300,6 +305,9 @@ def _binary_outcome(y_true: np.ndarray, pos_label: Any, refuse_absent: bool = Fa
     return (enc.codes[0] == code).astype(np.float64)
 
 
+@documented(
+    returns="float\n    The mean squared difference between probability and outcome.",
+)
 def brier_score_loss(y_true: ArrayLike, y_proba: ArrayLike, *, sample_weight: ArrayLike | None = None,
                      pos_label: Any = None, labels: ArrayLike | None = None,
                      scale_by_half: Any = "auto") -> float:
@@ -308,7 +316,7 @@ def brier_score_loss(y_true: ArrayLike, y_proba: ArrayLike, *, sample_weight: Ar
     ``BS = (1/n) sum_i sum_c (o_ic - p_ic)^2``, multiplied by 1/2 when
     ``scale_by_half`` (``"auto"``: for binary problems, where it then equals the
     classic ``mean (o_i - p_i)^2`` of the positive class). Drop-in for
-    :func:`sklearn.metrics.brier_score_loss` (1.9).
+    ``sklearn.metrics.brier_score_loss`` (1.9).
 
     Parameters
     ----------

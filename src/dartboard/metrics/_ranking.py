@@ -43,6 +43,7 @@ from dartboard._validation import (
 )
 from dartboard.exceptions import InputError
 from dartboard.metrics._confusion import UndefinedMetricWarning
+from dartboard.metrics._docs import documented
 from dartboard.metrics._mergeable import check_same_kind, resolve_metric
 
 __all__ = [
@@ -351,6 +352,22 @@ class ScoreState:
         """Build the state of one batch (``pos_label`` inferred as in :func:`roc_curve`).
 
         An empty batch gives an empty state (the identity of :meth:`merge`).
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,)
+            True binary labels.
+        y_score : array-like of shape (n_samples,)
+            Scores, higher for the positive class.
+        pos_label : int, float, bool or str, optional
+            The positive class; inferred as in :func:`roc_curve` when None.
+        sample_weight : array-like of shape (n_samples,), optional
+            Sample weights.
+
+        Returns
+        -------
+        ScoreState
+            The state of the batch.
         """
         if _is_empty(y_true, "y_true") and _is_empty(y_score, "y_score"):
             return cls(pos_label=positive_label((), pos_label))
@@ -360,7 +377,22 @@ class ScoreState:
         return cls(distinct, pos, neg, pos_label=label)
 
     def update(self, y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | None = None) -> ScoreState:
-        """Add a batch in place (with this state's ``pos_label``) and return ``self``."""
+        """Add a batch in place (with this state's ``pos_label``) and return ``self``.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,)
+            True binary labels of the batch.
+        y_score : array-like of shape (n_samples,)
+            Its scores.
+        sample_weight : array-like of shape (n_samples,), optional
+            Sample weights.
+
+        Returns
+        -------
+        ScoreState
+            ``self``, with the batch added.
+        """
         batch = ScoreState.from_scores(y_true, y_score, pos_label=self.pos_label,
                                        sample_weight=sample_weight)
         merged = self.merge(batch)
@@ -368,7 +400,18 @@ class ScoreState:
         return self
 
     def merge(self, other: ScoreState) -> ScoreState:
-        """Return the state of both batches: the union of the two score maps."""
+        """Return the state of both batches: the union of the two score maps.
+
+        Parameters
+        ----------
+        other : ScoreState
+            The state of other data (same positive class).
+
+        Returns
+        -------
+        ScoreState
+            The state of both.
+        """
         check_same_kind(self, other)
         if not same_label(other.pos_label, self.pos_label):
             raise InputError(f"cannot merge states with different pos_label "
@@ -394,11 +437,34 @@ class ScoreState:
         "average_precision_score", "pr_auc_score", "roc_curve" (keyword
         ``drop_intermediate``, default True) and "precision_recall_curve"
         (``drop_intermediate``, default False), or the function itself.
+
+        Parameters
+        ----------
+        metric : str or callable
+            The metric's name or function.
+        **kwargs
+            Its keywords (``max_fpr``, ``drop_intermediate``).
+
+        Returns
+        -------
+        float or tuple of ndarray
+            The metric, or the curve's arrays.
         """
         return resolve_metric(_FROM_STATE, metric)(self, **kwargs)
 
     def error_bound(self, metric: str | Callable[..., Any]) -> float:
-        """0.0: the map of distinct scores is exact."""
+        """0.0: the map of distinct scores is exact.
+
+        Parameters
+        ----------
+        metric : str or callable
+            The metric.
+
+        Returns
+        -------
+        float
+            Always 0.0.
+        """
         resolve_metric(_FROM_STATE, metric)
         return 0.0
 
@@ -442,7 +508,7 @@ def roc_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Any = None, s
               drop_intermediate: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Receiver operating characteristic: FPR and TPR at every distinct threshold.
 
-    Drop-in for :func:`sklearn.metrics.roc_curve`. Thresholds are the distinct
+    Drop-in for ``sklearn.metrics.roc_curve``. Thresholds are the distinct
     scores in decreasing order, preceded by ``inf`` (the point (0, 0)); a sample
     is predicted positive when its score is ``>=`` the threshold.
 
@@ -476,12 +542,19 @@ def roc_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Any = None, s
     return _roc_from_groups(*group_scores(positive, s, w), drop_intermediate)
 
 
+@documented(
+    returns="precision, recall : ndarray of shape (n_thresholds + 1,)\n    Precision and "
+            "recall at each threshold, ending at (1, 0).\nthresholds : ndarray of shape "
+            "(n_thresholds,)\n    The distinct scores, increasing.",
+    drop_intermediate=("bool",
+                       "Drop thresholds that do not change the curve's shape."),
+)
 def precision_recall_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Any = None,
                            sample_weight: ArrayLike | None = None, drop_intermediate: bool = False
                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Precision and recall at every distinct threshold (increasing thresholds).
 
-    Drop-in for :func:`sklearn.metrics.precision_recall_curve`: the last point is
+    Drop-in for ``sklearn.metrics.precision_recall_curve``: the last point is
     (precision 1, recall 0) and has no threshold. Without positives recall is set
     to 1 everywhere, with a warning (as scikit-learn).
 
@@ -703,12 +776,20 @@ def _multiclass_auc(enc: Any, s: np.ndarray, w: np.ndarray | None, labels: Any,
     return _average_columns(auc, onehot, s, w, average)
 
 
+@documented(
+    average=("{'micro', 'macro', 'samples', 'weighted'} or None",
+             "How per-class (or per-label) AUCs are combined; None returns one per class."),
+    multi_class=("{'raise', 'ovr', 'ovo'}", "Multiclass scheme: one-vs-rest or one-vs-one; "
+                 "'raise' refuses multiclass data."),
+    labels=("array-like of shape (n_classes,)",
+            "The classes, in the order of the columns of ``y_score``; None: the sorted "
+            "labels of ``y_true``."))
 def roc_auc_score(y_true: ArrayLike, y_score: ArrayLike, *, average: Average | None = "macro",
                   sample_weight: ArrayLike | None = None, max_fpr: float | None = None,
                   multi_class: str = "raise", labels: ArrayLike | None = None) -> float | np.ndarray:
     """Area under the ROC curve, exact under ties: ``P(s+ > s-) + 0.5 P(s+ = s-)``.
 
-    Drop-in for :func:`sklearn.metrics.roc_auc_score`. Binary ``y_true`` with 1-D
+    Drop-in for ``sklearn.metrics.roc_auc_score``. Binary ``y_true`` with 1-D
     scores (the larger label is positive); multiclass with ``y_score`` of shape
     (n_samples, n_classes) summing to 1 per row and ``multi_class="ovr"``
     (one-vs-rest, ``average`` micro/macro/weighted/None) or ``"ovo"`` (Hand & Till
@@ -723,8 +804,9 @@ def roc_auc_score(y_true: ArrayLike, y_score: ArrayLike, *, average: Average | N
 
     Returns
     -------
-    float (or per-class array for ``average=None``). With a single class in
-    ``y_true`` the AUC is undefined: nan with an UndefinedMetricWarning.
+    float or ndarray of shape (n_classes,)
+        One value per class with ``average=None``. With a single class in
+        ``y_true`` the AUC is undefined: nan with an UndefinedMetricWarning.
 
     Examples
     --------
@@ -786,11 +868,18 @@ def _precision_score_iv(y_true: Any, y_score: Any, pos_label: Any, sample_weight
     return binary(enc.codes[0] == code, s, w)
 
 
+@documented(
+    returns="float or ndarray of shape (n_classes,)\n    Average precision; one per class "
+            "with ``average=None``.",
+    average=("{'micro', 'macro', 'samples', 'weighted'} or None",
+             "How per-class values of multilabel or multiclass data are combined; None "
+             "returns one per class."),
+)
 def average_precision_score(y_true: ArrayLike, y_score: ArrayLike, *, average: Average | None = "macro",
                             pos_label: Any = 1, sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Average precision ``AP = sum_k (R_k - R_{k-1}) P_k``, the step-wise PR area.
 
-    Drop-in for :func:`sklearn.metrics.average_precision_score` (no interpolation).
+    Drop-in for ``sklearn.metrics.average_precision_score`` (no interpolation).
     Multiclass ``y_true`` with (n_samples, n_classes) scores is one-vs-rest with
     ``average`` micro/macro/weighted/samples/None; a 2-D 0/1 ``y_true`` is
     multilabel.
@@ -806,6 +895,13 @@ def average_precision_score(y_true: ArrayLike, y_score: ArrayLike, *, average: A
                                _binary_ap, _rowwise_ap)
 
 
+@documented(
+    returns="float or ndarray of shape (n_classes,)\n    Trapezoidal area under the "
+            "precision-recall curve; one per class with\n    ``average=None``.",
+    average=("{'micro', 'macro', 'samples', 'weighted'} or None",
+             "How per-class values of multilabel or multiclass data are combined; None "
+             "returns one per class."),
+)
 def pr_auc_score(y_true: ArrayLike, y_score: ArrayLike, *, average: Average | None = "macro",
                  pos_label: Any = 1, sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Trapezoidal area under the precision-recall curve.

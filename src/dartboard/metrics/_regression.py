@@ -39,6 +39,7 @@ from dartboard._validation import (
 )
 from dartboard.exceptions import InputError, InputTypeError
 from dartboard.metrics._confusion import UndefinedMetricWarning
+from dartboard.metrics._docs import documented
 from dartboard.metrics._mergeable import check_same_kind, resolve_metric
 
 __all__ = [
@@ -417,12 +418,18 @@ class RegressionMoments:
     Holds, with weights ``w`` (1 without ``sample_weight``) and errors
     ``e = y_true - y_pred``: ``n`` (samples), ``weight`` (sum w), ``mean_true`` and
     ``m2_true`` (weighted mean and sum w (y - mean)^2 of y_true), ``mean_error``
-    and ``m2_error`` (same for e), ``sum_abs_error`` (sum w|e|),
-    ``sum_sq_error`` (sum w e^2), ``sum_abs_true`` (sum w|y|), ``max_abs_error``
-    and ``sum_ape`` (sum w|e| / max(|y|, eps)). :meth:`merge` combines means and
+    and ``m2_error`` (same for e), ``sum_abs_error`` (``sum w |e|``),
+    ``sum_sq_error`` (``sum w e^2``), ``sum_abs_true`` (``sum w |y|``), ``max_abs_error``
+    and ``sum_ape`` (``sum w |e| / max(|y|, eps)``). :meth:`merge` combines means and
     M2 with Chan et al.'s parallel formula, so any split of the data merges to the
     statistics of one pass (up to rounding). Median-based metrics are not
     moment-based and are not available here.
+
+    Parameters
+    ----------
+    **fields : float
+        Values of the statistics above (a state from :meth:`to_dict`); those not
+        given are those of no data (0; ``max_abs_error`` too).
 
     Examples
     --------
@@ -459,7 +466,20 @@ class RegressionMoments:
     @classmethod
     def from_predictions(cls, y_true: ArrayLike, y_pred: ArrayLike, *,
                          sample_weight: ArrayLike | None = None) -> RegressionMoments:
-        """Statistics of one batch of 1-D targets (an empty batch gives an empty state)."""
+        """Statistics of one batch of 1-D targets (an empty batch gives an empty state).
+
+        Parameters
+        ----------
+        y_true, y_pred : array-like of shape (n_samples,)
+            True and predicted values.
+        sample_weight : array-like of shape (n_samples,), optional
+            Sample weights.
+
+        Returns
+        -------
+        RegressionMoments
+            The statistics of the batch.
+        """
         if (as_float_array(y_true, name="y_true", ndim=(1, 2), allow_empty=True,
                            allow_nan=True).size == 0
                 and as_float_array(y_pred, name="y_pred", ndim=(1, 2), allow_empty=True,
@@ -479,7 +499,20 @@ class RegressionMoments:
 
     def update(self, y_true: ArrayLike, y_pred: ArrayLike, sample_weight: ArrayLike | None = None
                ) -> RegressionMoments:
-        """Add a batch in place and return ``self``."""
+        """Add a batch in place and return ``self``.
+
+        Parameters
+        ----------
+        y_true, y_pred : array-like of shape (n_samples,)
+            True and predicted values.
+        sample_weight : array-like of shape (n_samples,), optional
+            Sample weights.
+
+        Returns
+        -------
+        RegressionMoments
+            ``self``, with the batch added.
+        """
         merged = self.merge(RegressionMoments.from_predictions(
             y_true, y_pred, sample_weight=sample_weight))
         for name in self._FIELDS:
@@ -487,7 +520,18 @@ class RegressionMoments:
         return self
 
     def merge(self, other: RegressionMoments) -> RegressionMoments:
-        """Return the statistics of both parts (Chan's parallel formula for M2)."""
+        """Return the statistics of both parts (Chan's parallel formula for M2).
+
+        Parameters
+        ----------
+        other : RegressionMoments
+            The statistics of other data.
+
+        Returns
+        -------
+        RegressionMoments
+            The statistics of both.
+        """
         check_same_kind(self, other)
         weight = np.array([self.weight, other.weight])
         out = {name: getattr(self, name) + getattr(other, name)
@@ -513,6 +557,18 @@ class RegressionMoments:
         "mean_absolute_error", "r2_score", "explained_variance_score" (keyword
         ``force_finite``), "mean_absolute_percentage_error",
         "weighted_mean_absolute_percentage_error" or "max_error".
+
+        Parameters
+        ----------
+        metric : str or callable
+            The metric's name or function.
+        **kwargs
+            Its keywords (``force_finite``).
+
+        Returns
+        -------
+        float
+            The metric of the data seen.
         """
         impl = resolve_metric(_FROM_MOMENTS, metric)
         if self.n == 0:
@@ -520,7 +576,18 @@ class RegressionMoments:
         return impl(self._sums(), **kwargs)
 
     def error_bound(self, metric: str | Callable[..., Any]) -> float:
-        """0.0: the moments are exact (up to the rounding of Chan's merge formula)."""
+        """0.0: the moments are exact (up to the rounding of Chan's merge formula).
+
+        Parameters
+        ----------
+        metric : str or callable
+            The metric.
+
+        Returns
+        -------
+        float
+            Always 0.0.
+        """
         resolve_metric(_FROM_MOMENTS, metric)
         return 0.0
 
@@ -535,7 +602,13 @@ class RegressionMoments:
     __hash__ = None  # type: ignore[assignment]  # mutable state
 
     def to_dict(self) -> dict[str, float]:
-        """The statistics as a plain dict (for JSON or transport between workers)."""
+        """The statistics as a plain dict (for JSON or transport between workers).
+
+        Returns
+        -------
+        dict
+            Statistic name -> value.
+        """
         return {name: getattr(self, name) for name in self._FIELDS}
 
 
@@ -578,11 +651,15 @@ def _simple(name: str, need: str, formula: Callable[[dict[str, float]], float],
     return _aggregate(values, multioutput)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The mean squared error; one per "
+            "output with ``multioutput='raw_values'``.",
+)
 def mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                        multioutput: Any = "uniform_average") -> float | np.ndarray:
     """Mean squared error ``sum_i w_i e_i^2 / sum_i w_i``.
 
-    Drop-in for :func:`sklearn.metrics.mean_squared_error`; ``multioutput`` is
+    Drop-in for ``sklearn.metrics.mean_squared_error``; ``multioutput`` is
     "raw_values", "uniform_average" or an array of output weights.
 
     Examples
@@ -594,11 +671,15 @@ def mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: A
                    multioutput)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The root mean squared error; one "
+            "per output with ``multioutput='raw_values'``.",
+)
 def root_mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                             multioutput: Any = "uniform_average") -> float | np.ndarray:
     """Root mean squared error, per output ``sqrt(MSE)`` (then averaged over outputs).
 
-    Drop-in for :func:`sklearn.metrics.root_mean_squared_error`.
+    Drop-in for ``sklearn.metrics.root_mean_squared_error``.
 
     Examples
     --------
@@ -609,11 +690,15 @@ def root_mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weig
                    multioutput, transform=np.sqrt)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The mean absolute error; one per "
+            "output with ``multioutput='raw_values'``.",
+)
 def mean_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                         multioutput: Any = "uniform_average") -> float | np.ndarray:
     """Mean absolute error ``sum_i w_i |e_i| / sum_i w_i``.
 
-    Drop-in for :func:`sklearn.metrics.mean_absolute_error`.
+    Drop-in for ``sklearn.metrics.mean_absolute_error``.
 
     Examples
     --------
@@ -624,12 +709,16 @@ def mean_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: 
                    multioutput)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The MAPE, a fraction; one per "
+            "output with ``multioutput='raw_values'``.",
+)
 def mean_absolute_percentage_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                                    multioutput: Any = "uniform_average") -> float | np.ndarray:
     """MAPE ``mean_i |e_i| / max(|y_i|, eps)`` as a fraction (not percent).
 
     ``eps = np.finfo(np.float64).eps``: a zero target gives a huge but finite term,
-    as scikit-learn. Drop-in for :func:`sklearn.metrics.mean_absolute_percentage_error`.
+    as scikit-learn. Drop-in for ``sklearn.metrics.mean_absolute_percentage_error``.
 
     Examples
     --------
@@ -640,6 +729,10 @@ def mean_absolute_percentage_error(y_true: ArrayLike, y_pred: ArrayLike, *, samp
                    sample_weight, multioutput)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The WMAPE, a fraction; one per "
+            "output with ``multioutput='raw_values'``.",
+)
 def weighted_mean_absolute_percentage_error(y_true: ArrayLike, y_pred: ArrayLike, *,
                                             sample_weight: ArrayLike | None = None,
                                             multioutput: Any = "uniform_average") -> float | np.ndarray:
@@ -663,10 +756,13 @@ def weighted_mean_absolute_percentage_error(y_true: ArrayLike, y_pred: ArrayLike
     return _aggregate(values, multioutput)
 
 
+@documented(
+    returns="float\n    The largest absolute error.",
+)
 def max_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """Largest absolute error ``max_i |e_i|`` (1-D targets only).
 
-    Drop-in for :func:`sklearn.metrics.max_error`.
+    Drop-in for ``sklearn.metrics.max_error``.
 
     Examples
     --------
@@ -680,6 +776,13 @@ def max_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     return _per_output(t, p, None, frozenset({"max"}))[0]["max"]
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The R^2; one per output with "
+            "``multioutput='raw_values'``.",
+    force_finite=("bool",
+                  "Replace the NaN or -inf of a constant ``y_true`` by 1.0 (perfect) or "
+                  "0.0."),
+)
 def r2_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
              multioutput: Any = "uniform_average", force_finite: bool = True) -> float | np.ndarray:
     """Coefficient of determination ``R^2 = 1 - SS_res / SS_tot``.
@@ -688,7 +791,7 @@ def r2_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike |
     ``force_finite`` (default, as scikit-learn) a constant ``y_true`` gives 1.0 for
     perfect predictions and 0.0 otherwise instead of nan/-inf. Fewer than two
     samples: nan with an UndefinedMetricWarning. Drop-in for
-    :func:`sklearn.metrics.r2_score`.
+    ``sklearn.metrics.r2_score``.
 
     Examples
     --------
@@ -703,13 +806,20 @@ def r2_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike |
     return _explained_fraction(numerator, denominator, multioutput, force_finite)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The explained variance; one per "
+            "output with ``multioutput='raw_values'``.",
+    force_finite=("bool",
+                  "Replace the NaN or -inf of a constant ``y_true`` by 1.0 (perfect) or "
+                  "0.0."),
+)
 def explained_variance_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                              multioutput: Any = "uniform_average",
                              force_finite: bool = True) -> float | np.ndarray:
     """Explained variance ``1 - Var_w(e) / Var_w(y_true)``.
 
     Equals R^2 when the errors have mean zero. ``force_finite`` as in
-    :func:`r2_score`. Drop-in for :func:`sklearn.metrics.explained_variance_score`.
+    :func:`r2_score`. Drop-in for ``sklearn.metrics.explained_variance_score``.
 
     Examples
     --------
@@ -789,11 +899,15 @@ def _median_metric(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: An
     return _aggregate(values, multioutput)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The median absolute error; one "
+            "per output with ``multioutput='raw_values'``.",
+)
 def median_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *, multioutput: Any = "uniform_average",
                           sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Median absolute error ``median_i |e_i|`` (weighted median with weights).
 
-    Drop-in for :func:`sklearn.metrics.median_absolute_error`; the weighted median
+    Drop-in for ``sklearn.metrics.median_absolute_error``; the weighted median
     follows scikit-learn (midpoint when the cumulative weight hits exactly half).
 
     Examples
@@ -805,6 +919,10 @@ def median_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *, multioutput: 
                           lambda e, w: _median(np.abs(e), w))
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The median absolute deviation of "
+            "the errors; one per output with ``multioutput='raw_values'``.",
+)
 def median_absolute_deviation(y_true: ArrayLike, y_pred: ArrayLike, *,
                               multioutput: Any = "uniform_average",
                               sample_weight: ArrayLike | None = None) -> float | np.ndarray:
@@ -836,6 +954,19 @@ class ErrorDistribution(Result):
     :meth:`cdf`, :meth:`quantile`, :meth:`fraction_within` ("99% of the errors
     are within 0.1"), :meth:`histogram` and :meth:`kde` (binned, FFT-based, for
     millions of points). ``to_dict()`` gives a summary, not the errors.
+
+    Parameters
+    ----------
+    errors : ndarray of shape (n_samples,)
+        The errors, sorted ascending.
+
+    Examples
+    --------
+    >>> dist = error_distribution([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0])
+    >>> dist.errors.tolist()
+    [-1.0, -0.5, 0.0, 0.5]
+    >>> dist.fraction_within(0.5), dist.quantile(0.5)
+    (0.75, -0.25)
     """
 
     errors: np.ndarray
@@ -850,16 +981,39 @@ class ErrorDistribution(Result):
 
     @property
     def n(self) -> int:
+        """Number of errors."""
         return int(self.errors.shape[0])
 
     def cdf(self, x: Any) -> Any:
-        """Fraction of errors ``<= x`` (the empirical CDF); scalar or array."""
+        """Fraction of errors ``<= x`` (the empirical CDF); scalar or array.
+
+        Parameters
+        ----------
+        x : float or array-like
+            Error values.
+
+        Returns
+        -------
+        float or ndarray
+            The fractions.
+        """
         x = np.asarray(x, dtype=np.float64)
         values = np.searchsorted(self.errors, x, side="right") / self.n
         return float(values) if values.ndim == 0 else values
 
     def quantile(self, q: Any) -> Any:
-        """Quantiles of the errors, linear interpolation (``np.quantile``'s default)."""
+        """Quantiles of the errors, linear interpolation (``np.quantile``'s default).
+
+        Parameters
+        ----------
+        q : float or array-like
+            Probabilities in [0, 1].
+
+        Returns
+        -------
+        float or ndarray
+            The quantiles.
+        """
         q = np.asarray(q, dtype=np.float64)
         if np.any(~np.isfinite(q)) or np.any((q < 0) | (q > 1)):
             raise InputError(f"q must lie in [0, 1]; got {q.tolist()!r}")
@@ -871,7 +1025,18 @@ class ErrorDistribution(Result):
         return float(values) if values.ndim == 0 else values
 
     def fraction_within(self, t: Any) -> Any:
-        """Fraction of errors with ``|e| <= t``; scalar or array of tolerances."""
+        """Fraction of errors with ``|e| <= t``; scalar or array of tolerances.
+
+        Parameters
+        ----------
+        t : float or array-like
+            Tolerances (>= 0).
+
+        Returns
+        -------
+        float or ndarray
+            The fractions.
+        """
         t = np.asarray(t, dtype=np.float64)
         if np.any(~(t >= 0)):
             raise InputError(f"t must be non-negative; got {t.tolist()!r}")
@@ -882,13 +1047,41 @@ class ErrorDistribution(Result):
 
     def histogram(self, bins: Any = "auto", *, range: Any = None,
                   density: bool = True) -> tuple[np.ndarray, np.ndarray]:
-        """``(values, edges)`` of a histogram (``np.histogram``; density by default)."""
+        """``(values, edges)`` of a histogram (``np.histogram``; density by default).
+
+        Parameters
+        ----------
+        bins : int, sequence or str, default="auto"
+            As ``numpy.histogram``.
+        range : tuple of (float, float), optional
+            The lower and upper range of the bins.
+        density : bool, default=True
+            A density (area 1) rather than counts.
+
+        Returns
+        -------
+        values : ndarray
+            Density or count per bin.
+        edges : ndarray
+            The bin edges.
+        """
         return np.histogram(self.errors, bins=bins, range=range, density=density)
 
     def bandwidth(self, method: Any = "scott") -> float:
         """Gaussian KDE bandwidth: "scott" ``s n^(-1/5)``, "silverman" ``s (3n/4)^(-1/5)``
-        (s the sample standard deviation, as :class:`scipy.stats.gaussian_kde`), or a
-        positive number used as is."""
+        (s the sample standard deviation, as ``scipy.stats.gaussian_kde``), or a
+        positive number used as is.
+
+        Parameters
+        ----------
+        method : {"scott", "silverman"} or float, default="scott"
+            The rule, or a bandwidth.
+
+        Returns
+        -------
+        float
+            The bandwidth h.
+        """
         if isinstance(method, numbers.Real) and not isinstance(method, bool):
             if not float(method) > 0:
                 raise InputError(f"bandwidth must be positive; got {method!r}")
@@ -915,6 +1108,18 @@ class ErrorDistribution(Result):
         convolution (kernel truncated at 6h; bin width at most h/8 while the grid
         has at most 2^20 points) and interpolated to ``grid``; the binning error
         is O((bin width / h)^2) relative, far below sampling noise.
+
+        Parameters
+        ----------
+        grid : int or array-like, default=512
+            Number of points, or the points.
+        bandwidth : {"scott", "silverman"} or float, default="scott"
+            As :meth:`bandwidth`.
+
+        Returns
+        -------
+        x, density : ndarray
+            The points and the density there.
         """
         h = self.bandwidth(bandwidth)
         lo, hi = float(self.errors[0]), float(self.errors[-1])
@@ -946,7 +1151,13 @@ class ErrorDistribution(Result):
         return np.interp(x, a + delta * np.arange(m), density, left=0.0, right=0.0)
 
     def to_dict(self) -> dict[str, Any]:
-        """Summary of the distribution (n, mean, std, extremes, quantiles, MAE)."""
+        """Summary of the distribution (n, mean, std, extremes, quantiles, MAE).
+
+        Returns
+        -------
+        dict
+            Summary name -> value.
+        """
         qs = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
         e = self.errors
         return {"n": self.n, "mean": float(e.mean()),
@@ -956,6 +1167,10 @@ class ErrorDistribution(Result):
                 "quantiles": {str(q): float(v) for q, v in zip(qs, self.quantile(qs))}}
 
 
+@documented(
+    returns="ErrorDistribution\n    The sorted errors with their CDF, quantiles and "
+            "density.",
+)
 def error_distribution(y_true: ArrayLike, y_pred: ArrayLike) -> ErrorDistribution:
     """The distribution of the errors ``e = y_true - y_pred`` (1-D targets).
 

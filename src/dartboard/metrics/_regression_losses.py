@@ -12,7 +12,7 @@ Each metric is a weighted mean of a per-sample loss ``l(y, y_hat)``:
 The D^2 scores are ``1 - D(y, y_hat) / D(y, null)``: the mean loss of the model over
 that of the best constant (the weighted mean of ``y`` for Tweedie deviances, the
 weighted ``alpha``-quantile for the pinball loss; D^2 of probabilities is in
-:mod:`._d2_probabilities`). As scikit-learn's D^2 pinball score, a zero denominator gives 1.0
+``._d2_probabilities``). As scikit-learn's D^2 pinball score, a zero denominator gives 1.0
 for perfect predictions and 0.0 otherwise; scikit-learn's Tweedie D^2 raises
 ``ZeroDivisionError`` there, dartboard follows the pinball convention instead.
 
@@ -41,6 +41,7 @@ from dartboard._validation import (
 )
 from dartboard.exceptions import InputError
 from dartboard.metrics._confusion import UndefinedMetricWarning
+from dartboard.metrics._docs import documented
 from dartboard.metrics._regression import (
     _BLOCK,
     _aggregate,
@@ -294,11 +295,15 @@ def _gamma_terms(y_true: Any, y_pred: Any, *, sample_weight: Any = None
 
 # ------------------------------------------------------------------ mean losses
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The mean squared logarithmic "
+            "error; one per output with ``multioutput='raw_values'``.",
+)
 def mean_squared_log_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                            multioutput: Any = "uniform_average") -> float | np.ndarray:
     """Mean squared logarithmic error ``mean_i (log1p(y_i) - log1p(y_hat_i))^2``.
 
-    Values <= -1 are an error. Drop-in for :func:`sklearn.metrics.mean_squared_log_error`.
+    Values <= -1 are an error. Drop-in for ``sklearn.metrics.mean_squared_log_error``.
 
     Examples
     --------
@@ -310,11 +315,15 @@ def mean_squared_log_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weigh
     return _aggregate(_mean_losses(t, p, w, _squared_log, _log_domain), multioutput)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The root mean squared logarithmic "
+            "error; one per output with ``multioutput='raw_values'``.",
+)
 def root_mean_squared_log_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                                 multioutput: Any = "uniform_average") -> float | np.ndarray:
     """Root mean squared logarithmic error: per output ``sqrt(MSLE)``, then averaged.
 
-    Drop-in for :func:`sklearn.metrics.root_mean_squared_log_error`.
+    Drop-in for ``sklearn.metrics.root_mean_squared_log_error``.
 
     Examples
     --------
@@ -327,12 +336,19 @@ def root_mean_squared_log_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_
                       multioutput)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The mean pinball loss; one per "
+            "output with ``multioutput='raw_values'``.",
+    alpha=("float",
+           "The quantile level: under-predictions weigh ``alpha``, over-predictions ``1 - "
+           "alpha``."),
+)
 def mean_pinball_loss(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                       alpha: float = 0.5, multioutput: Any = "uniform_average") -> float | np.ndarray:
     """Mean pinball (quantile) loss ``mean_i max(alpha e_i, (alpha - 1) e_i)``.
 
     ``e = y_true - y_pred``; ``alpha=0.5`` gives half the mean absolute error.
-    Drop-in for :func:`sklearn.metrics.mean_pinball_loss`.
+    Drop-in for ``sklearn.metrics.mean_pinball_loss``.
 
     Examples
     --------
@@ -345,13 +361,18 @@ def mean_pinball_loss(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: Ar
     return _aggregate(_mean_losses(t, p, w, _pinball(alpha), _anywhere), multioutput)
 
 
+@documented(
+    returns="float\n    The mean Tweedie deviance.",
+    power=("float",
+           "Tweedie power (0 normal, 1 Poisson, 2 gamma; none in (0, 1))."),
+)
 def mean_tweedie_deviance(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                           power: float = 0) -> float:
     """Mean Tweedie deviance of ``power`` (module docstring), 1-D targets.
 
     ``power`` <= 0 or >= 1: 0 normal (squared error), 1 Poisson, 2 gamma, 3
     inverse Gaussian, (1, 2) compound Poisson-gamma. Drop-in for
-    :func:`sklearn.metrics.mean_tweedie_deviance`.
+    ``sklearn.metrics.mean_tweedie_deviance``.
 
     Examples
     --------
@@ -364,6 +385,9 @@ def mean_tweedie_deviance(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight
     return float(_mean_losses(t, p, w, _tweedie(power), _tweedie_domain(power))[0])
 
 
+@documented(
+    returns="float\n    The mean Poisson deviance.",
+)
 def mean_poisson_deviance(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Mean Poisson deviance: :func:`mean_tweedie_deviance` with ``power=1``.
 
@@ -375,6 +399,9 @@ def mean_poisson_deviance(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight
     return mean_tweedie_deviance(y_true, y_pred, sample_weight=sample_weight, power=1)
 
 
+@documented(
+    returns="float\n    The mean gamma deviance.",
+)
 def mean_gamma_deviance(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Mean gamma deviance: :func:`mean_tweedie_deviance` with ``power=2``.
 
@@ -412,13 +439,18 @@ def _unit_scale(t: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return t * factor, p * factor
 
 
+@documented(
+    returns="float\n    D^2 score of the Tweedie deviance (1 is perfect, 0 the mean's).",
+    power=("float",
+           "Tweedie power (0 normal, 1 Poisson, 2 gamma)."),
+)
 def d2_tweedie_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                      power: float = 0) -> float:
     """D^2 of the Tweedie deviance: ``1 - D(y, y_hat) / D(y, mean_w(y))``.
 
     ``power=0`` gives R^2. A constant ``y_true`` (zero denominator) gives 1.0 for
     perfect predictions and 0.0 otherwise (scikit-learn raises ZeroDivisionError).
-    Drop-in for :func:`sklearn.metrics.d2_tweedie_score`.
+    Drop-in for ``sklearn.metrics.d2_tweedie_score``.
 
     Examples
     --------
@@ -438,13 +470,19 @@ def d2_tweedie_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: Arr
     return float(_explained_fraction(numerator, denominator, "uniform_average", True))
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The D^2 score (1 is perfect, 0 "
+            "the alpha-quantile's); one per output with ``multioutput='raw_values'``.",
+    alpha=("float",
+           "The quantile level of the pinball loss."),
+)
 def d2_pinball_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                      alpha: float = 0.5, multioutput: Any = "uniform_average") -> float | np.ndarray:
     """D^2 of the pinball loss: ``1 - L(y, y_hat) / L(y, q_alpha(y))``.
 
     ``q_alpha`` is the weighted ``alpha``-quantile of each output (scikit-learn's
     averaged inverse CDF). A zero denominator gives 1.0 for perfect predictions and
-    0.0 otherwise. Drop-in for :func:`sklearn.metrics.d2_pinball_score`.
+    0.0 otherwise. Drop-in for ``sklearn.metrics.d2_pinball_score``.
 
     Examples
     --------
@@ -463,6 +501,10 @@ def d2_pinball_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: Arr
     return _explained_fraction(numerator, denominator, multioutput, True)
 
 
+@documented(
+    returns="float or ndarray of shape (n_outputs,)\n    The D^2 score (1 is perfect, 0 "
+            "the median's); one per output with ``multioutput='raw_values'``.",
+)
 def d2_absolute_error_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None,
                             multioutput: Any = "uniform_average") -> float | np.ndarray:
     """D^2 of the absolute error: :func:`d2_pinball_score` with ``alpha=0.5``.

@@ -36,6 +36,7 @@ from numpy.typing import ArrayLike
 from dartboard._validation import describe
 from dartboard.exceptions import InputError, InputTypeError
 from dartboard.metrics._classification_losses import class_likelihood_ratios
+from dartboard.metrics._docs import documented
 from dartboard.metrics._registry import MetricSpec, get_spec, spec_for
 
 __all__ = ["ScoringFacts", "get_scorer", "get_scorer_names", "make_scorer", "scoring_facts"]
@@ -83,6 +84,9 @@ def _scorers() -> dict[str, Any]:
     return out
 
 
+@documented(
+    returns="list of str\n    The names :func:`get_scorer` accepts, sorted.",
+)
 def get_scorer_names() -> list[str]:
     """Sorted names of the scorers :func:`get_scorer` knows: scikit-learn's names, all
     of them.
@@ -95,11 +99,17 @@ def get_scorer_names() -> list[str]:
     return sorted(_scorers())
 
 
+@documented(
+    returns="callable\n    ``scorer(estimator, X, y)``, as scikit-learn's model selection "
+            "expects.",
+    scoring=("str or callable",
+             "A scorer name (``get_scorer_names()``) or a scorer, returned as is."),
+)
 def get_scorer(scoring: Any) -> Any:
     """The scorer called ``scoring``, computed by dartboard's metric (scikit-learn's
     own scorer for the clustering scores, whose metrics dartboard does not compute).
 
-    Drop-in for :func:`sklearn.metrics.get_scorer`: a string is looked up (a new
+    Drop-in for ``sklearn.metrics.get_scorer``: a string is looked up (a new
     copy each time, as scikit-learn), a callable or None is returned as it is.
 
     Examples
@@ -121,9 +131,23 @@ def get_scorer(scoring: Any) -> Any:
     return copy.deepcopy(scorers[scoring])
 
 
+@documented(
+    returns="callable\n    ``scorer(estimator, X, y)``, as scikit-learn's model selection "
+            "expects.",
+    score_func=("callable",
+                "A metric ``score_func(y_true, y_pred, **kwargs)``."),
+    response_method=("str or tuple of str",
+                     "The estimator's method giving the metric's second argument "
+                     "(``'predict'``, ``'predict_proba'``, ``'decision_function'``, or "
+                     "several to try in order)."),
+    greater_is_better=("bool",
+                       "False for a loss: the scorer then returns its negative."),
+    kwargs=("dict",
+            "Keywords passed to ``score_func``."),
+)
 def make_scorer(score_func: Callable[..., Any], *, response_method: Any = "predict",
                 greater_is_better: bool = True, **kwargs: Any) -> Any:
-    """A scorer from a metric function: :func:`sklearn.metrics.make_scorer` itself.
+    """A scorer from a metric function: ``sklearn.metrics.make_scorer`` itself.
 
     ``make_scorer(dartboard.metrics.fbeta_score, beta=2)`` gives a scorer that
     scikit-learn's model selection accepts; ``response_method`` is "predict",

@@ -1,6 +1,6 @@
 """Cosine similarity of paired vectors.
 
-Note the difference from :func:`sklearn.metrics.pairwise.cosine_similarity`: that
+Note the difference from ``sklearn.metrics.pairwise.cosine_similarity``: that
 function returns the matrix of similarities between EVERY row of ``X`` and EVERY
 row of ``Y`` (and maps zero vectors to 0). Here rows are paired: row ``i`` of
 ``a`` with row ``i`` of ``b`` (the diagonal of scikit-learn's matrix, in O(n d)
@@ -39,9 +39,9 @@ def _scaled(v: np.ndarray, name: str) -> np.ndarray:
 
 
 def cosine_similarity(a: ArrayLike, b: ArrayLike, *, reduction: str = "none") -> Any:
-    """Cosine similarity ``a . b / (|a| |b|)`` of two vectors, or of paired rows.
+    """Cosine similarity ``dot(a, b) / (|a| |b|)`` of two vectors, or of paired rows.
 
-    Not a drop-in for :func:`sklearn.metrics.pairwise.cosine_similarity`, which
+    Not a drop-in for ``sklearn.metrics.pairwise.cosine_similarity``, which
     returns the (n_a, n_b) matrix of every row of ``X`` against every row of ``Y``
     and gives 0 for a zero vector. Here row ``i`` of ``a`` is paired with row ``i``
     of ``b`` (scikit-learn's diagonal, in O(n d) instead of O(n^2 d)), and a zero

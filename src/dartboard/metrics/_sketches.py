@@ -107,13 +107,39 @@ class BinnedScoreState:
         self.max_neg = np.zeros(self.n_bins)
 
     def bin_index(self, scores: np.ndarray) -> np.ndarray:
-        """Bin of each score (0 .. n_bins - 1), out-of-range scores clipped."""
+        """Bin of each score (0 .. n_bins - 1), out-of-range scores clipped.
+
+        Parameters
+        ----------
+        scores : ndarray
+            Scores.
+
+        Returns
+        -------
+        ndarray of int
+            Their bins.
+        """
         scale = self.n_bins / (self.high - self.low)
         idx = np.floor((np.asarray(scores, dtype=np.float64) - self.low) * scale)
         return np.clip(idx, 0, self.n_bins - 1).astype(np.intp)
 
     def update(self, y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | None = None) -> BinnedScoreState:
-        """Add a batch (``y_true`` in {0, 1}, 1 = positive) in place; return ``self``."""
+        """Add a batch (``y_true`` in {0, 1}, 1 = positive) in place; return ``self``.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,)
+            Labels in {0, 1}.
+        y_score : array-like of shape (n_samples,)
+            Scores.
+        sample_weight : array-like of shape (n_samples,), optional
+            Sample weights.
+
+        Returns
+        -------
+        BinnedScoreState
+            ``self``, with the batch added.
+        """
         y = np.asarray(y_true).astype(bool, copy=False)
         scores = np.asarray(y_score, dtype=np.float64)
         idx = self.bin_index(scores)
@@ -142,7 +168,18 @@ class BinnedScoreState:
         return self
 
     def merge(self, other: BinnedScoreState) -> BinnedScoreState:
-        """Return a new state with the weights of both (same bins required)."""
+        """Return a new state with the weights of both (same bins required).
+
+        Parameters
+        ----------
+        other : BinnedScoreState
+            The state of other data (same bins).
+
+        Returns
+        -------
+        BinnedScoreState
+            The state of both.
+        """
         check_same_kind(self, other)
         if (other.n_bins, other.low, other.high) != (self.n_bins, self.low, self.high):
             raise InputError("cannot merge binned score states with different bins: "
@@ -211,6 +248,16 @@ class BinnedScoreState:
 
         As :class:`~dartboard.metrics.ScoreState`: ROC AUC with one class only
         warns and gives nan; average precision without positives warns and gives 0.
+
+        Parameters
+        ----------
+        metric : {"roc_auc_score", "average_precision_score"}
+            The metric.
+
+        Returns
+        -------
+        float
+            Its value on the binned scores.
         """
         totals = self._totals(metric)
         if metric not in ("roc_auc_score", "average_precision_score"):
@@ -229,7 +276,18 @@ class BinnedScoreState:
         return float(binned.sum() / p)
 
     def error_bound(self, metric: str) -> float:
-        """Largest possible ``|binned - exact|`` for ``metric`` given this state."""
+        """Largest possible ``|binned - exact|`` for ``metric`` given this state.
+
+        Parameters
+        ----------
+        metric : {"roc_auc_score", "average_precision_score"}
+            The metric.
+
+        Returns
+        -------
+        float
+            The bound.
+        """
         totals = self._totals(metric)
         if totals is None:
             return float("nan")
@@ -270,7 +328,7 @@ class QuantileSketch:
     (2 alpha)`` per sign), not with the number of rows.
 
     Error bound. A quantile (with the "averaged inverted CDF" rule of
-    :func:`numpy.median` and scikit-learn's weighted median) is the mean of two
+    ``numpy.median`` and scikit-learn's weighted median) is the mean of two
     order statistics; each lies in a known bucket, so the exact value lies in the
     interval given by :meth:`quantile_interval`. The estimate is the mean of the
     bucket representatives ``2 gamma^i / (gamma + 1)``, within a relative
@@ -334,7 +392,20 @@ class QuantileSketch:
                                      minlength=out_keys.shape[0])
 
     def update(self, values: Any, sample_weight: ArrayLike | None = None) -> QuantileSketch:
-        """Add finite values (and optional non-negative weights) in place; return ``self``."""
+        """Add finite values (and optional non-negative weights) in place; return ``self``.
+
+        Parameters
+        ----------
+        values : array-like
+            Finite values.
+        sample_weight : array-like, optional
+            Non-negative weights.
+
+        Returns
+        -------
+        QuantileSketch
+            ``self``, with the values added.
+        """
         x = np.asarray(values, dtype=np.float64).ravel()
         w = None if sample_weight is None else np.asarray(sample_weight, np.float64).ravel()
         nonzero = x != 0
@@ -354,7 +425,18 @@ class QuantileSketch:
         return self
 
     def merge(self, other: QuantileSketch) -> QuantileSketch:
-        """Return a new sketch holding both (same ``relative_accuracy`` required)."""
+        """Return a new sketch holding both (same ``relative_accuracy`` required).
+
+        Parameters
+        ----------
+        other : QuantileSketch
+            A sketch of other data.
+
+        Returns
+        -------
+        QuantileSketch
+            The sketch of both.
+        """
         check_same_kind(self, other)
         if other.alpha != self.alpha:
             raise InputError("cannot merge quantile sketches of different relative accuracy: "
@@ -370,10 +452,12 @@ class QuantileSketch:
     # ------------------------------------------------------------- reading
     @property
     def total_weight(self) -> float:
+        """Total weight of the values sketched."""
         return float(self.pos_weights.sum() + self.neg_weights.sum() + self.zero_weight)
 
     @property
     def n_buckets(self) -> int:
+        """Number of non-empty buckets (the sketch's size)."""
         return int(self.pos_keys.shape[0] + self.neg_keys.shape[0] + (self.zero_weight > 0))
 
     def _layout(self, absolute: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -421,14 +505,40 @@ class QuantileSketch:
         return q
 
     def quantile(self, q: float, *, absolute: bool = False) -> float:
-        """Estimate of the ``q`` quantile (of ``|x|`` when ``absolute``)."""
+        """Estimate of the ``q`` quantile (of ``|x|`` when ``absolute``).
+
+        Parameters
+        ----------
+        q : float
+            Probability in [0, 1].
+        absolute : bool, default=False
+            Quantile of the absolute values.
+
+        Returns
+        -------
+        float
+            The estimate.
+        """
         q = self._check_q(q)
         _, _, rep, w = self._layout(absolute)
         lower, upper = self._middle_buckets(w, q)
         return float((rep[lower] + rep[upper]) / 2.0)
 
     def quantile_interval(self, q: float, *, absolute: bool = False) -> tuple[float, float]:
-        """Interval guaranteed to hold the exact ``q`` quantile."""
+        """Interval guaranteed to hold the exact ``q`` quantile.
+
+        Parameters
+        ----------
+        q : float
+            Probability in [0, 1].
+        absolute : bool, default=False
+            Quantile of the absolute values.
+
+        Returns
+        -------
+        low, high : float
+            The interval.
+        """
         q = self._check_q(q)
         lo, hi, _, w = self._layout(absolute)
         lower, upper = self._middle_buckets(w, q)
@@ -443,6 +553,11 @@ class QuantileSketch:
         ``|x - c|`` lie between the distance of ``c`` to ``[a, b]`` and
         ``max(|a - c|, |b - c|)``, which bounds the median of ``|x - c|`` below and
         above. Estimate: the midpoint; bound: half the width plus ``h``.
+
+        Returns
+        -------
+        estimate, bound : float
+            The estimate and its guaranteed error bound.
         """
         m_lo, m_hi = self.quantile_interval(0.5)
         c, h = (m_lo + m_hi) / 2.0, (m_hi - m_lo) / 2.0
@@ -458,11 +573,32 @@ class QuantileSketch:
 
         ``"median_absolute_error"`` is the median of ``|x|``,
         ``"median_absolute_deviation"`` is ``median |x - median(x)|``.
+
+        Parameters
+        ----------
+        metric : {"median_absolute_error", "median_absolute_deviation"}
+            The metric.
+
+        Returns
+        -------
+        float
+            Its estimate.
         """
         return resolve_metric(_SKETCH_METRICS, metric)(self)[0]
 
     def error_bound(self, metric: str) -> float:
-        """Guaranteed ``|compute(metric) - exact|``, from the buckets of the order statistics."""
+        """Guaranteed ``|compute(metric) - exact|``, from the buckets of the order statistics.
+
+        Parameters
+        ----------
+        metric : {"median_absolute_error", "median_absolute_deviation"}
+            The metric.
+
+        Returns
+        -------
+        float
+            The bound.
+        """
         return resolve_metric(_SKETCH_METRICS, metric)(self)[1]
 
     def _median_abs(self) -> tuple[float, float]:

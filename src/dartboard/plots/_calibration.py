@@ -55,6 +55,12 @@ def plot_reliability_diagram(y_true: ArrayLike | None = None, y_prob: ArrayLike 
         ECE's bootstrap, when data are given.
     fig : matplotlib.figure.Figure, optional
         Drawn on (two axes are added); a new figure when omitted.
+    n_bins : int, default=15
+        Number of bins (``calibration_error``'s default).
+    pos_label : int, float, bool or str, default=1
+        The positive class.
+    name : str, optional
+        The model's name, in the title.
 
     Returns
     -------

@@ -155,6 +155,15 @@ def plot_group_gaps(difference: Any, ax: Any = None) -> Axes | np.ndarray:
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> from dartboard import evaluate
+    >>> ev = evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1],
+    ...               groups=['a', 'a', 'a', 'a', 'b', 'b', 'b', 'b'], random_state=0)
+    >>> ax = plot_group_gaps(ev.difference())
+    >>> len(ax.get_yticklabels()) == len(ev.difference())
+    True
     """
     import pandas as pd
 

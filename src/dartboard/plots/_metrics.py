@@ -4,8 +4,8 @@ calibration and the distribution of regression errors.
 Each function accepts either the raw data (``y_true`` with scores, predictions or
 probabilities) or the already computed points (keywords such as ``fpr``/``tpr``), so
 that a figure can be redrawn from a saved ``results.json`` without the data. Every
-function takes an optional ``ax`` and returns the :class:`matplotlib.axes.Axes` it drew
-on; without ``ax`` a new :class:`matplotlib.figure.Figure` is made (no pyplot state, so
+function takes an optional ``ax`` and returns the ``matplotlib.axes.Axes`` it drew
+on; without ``ax`` a new ``matplotlib.figure.Figure`` is made (no pyplot state, so
 it works with any backend, including Agg on a server).
 """
 
@@ -90,7 +90,7 @@ def _field(obj: Any, name: str) -> Any:
 
 
 def _draw_band(ax: Any, band: Any) -> None:
-    """Fill a :class:`~dartboard.uncertainty.CurveBand` (or its dict) in curve space."""
+    """Fill a :class:`~dartboard.CurveBand` (or its dict) in curve space."""
     axis = _field(band, "axis")
     grid, low, high = (np.asarray(_field(band, k), dtype=float) for k in ("grid", "low", "high"))
     label = f"{_field(band, 'confidence_level'):.0%} {_field(band, 'kind')} band"
@@ -215,6 +215,8 @@ def plot_precision_recall_curve(y_true: ArrayLike | None = None, y_score: ArrayL
         A band from :func:`dartboard.pr_band`, filled around the curve.
     operating_point : OperatingPoint or its dict, optional
         Marked at (recall, precision) with its intervals as error bars.
+    pos_label, name, ax
+        Positive class, legend name, axes to draw on.
 
     Returns
     -------
@@ -270,6 +272,10 @@ def plot_confusion_matrix(y_true: ArrayLike | None = None, y_pred: ArrayLike | N
         Class names for the axes (default 0..K-1, or the classes found in the data).
     normalize : {None, "true", "pred", "all"}
         Show shares of each row, column or of the total instead of counts.
+    cmap : str, default="Blues"
+        Matplotlib colour map.
+    ax : matplotlib Axes, optional
+        Drawn on a new figure when omitted.
 
     Returns
     -------
@@ -336,6 +342,10 @@ def plot_calibration_curve(y_true: ArrayLike | None = None, y_prob: ArrayLike | 
     prob_pred, prob_true, counts : array-like, optional
         Precomputed points (see :func:`dartboard.evaluation.calibration_points`),
         instead of the data, which are binned by that function.
+    n_bins : int, default=10
+        Number of uniform bins.
+    pos_label, name, ax
+        Positive class, legend name, axes to draw on.
 
     Returns
     -------
@@ -382,10 +392,12 @@ def plot_error_distribution(y_true: ArrayLike | None = None, y_pred: ArrayLike |
         The errors themselves (a saved report keeps a quantile grid of them) or the
         result of :func:`dartboard.metrics.error_distribution`, instead of the data.
     bins : int or str
-        Histogram bins, as :func:`numpy.histogram_bin_edges`.
+        Histogram bins, as ``numpy.histogram_bin_edges``.
     kde : bool
-        Draw the kernel density (:meth:`ErrorDistribution.kde`, Scott's bandwidth)
+        Draw the kernel density (:meth:`dartboard.metrics.ErrorDistribution.kde`, Scott's bandwidth)
         over the histogram; left out when all errors are equal.
+    ax : matplotlib Axes, optional
+        Drawn on a new figure when omitted.
 
     Returns
     -------

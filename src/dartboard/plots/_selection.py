@@ -41,6 +41,14 @@ def plot_dart_sweep(sweep_result: DartSweepResult, ax: Any = None) -> Axes:
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> from dartboard import dart_sweep
+    >>> folds = {'deep': [0.95, 0.80, 0.97, 0.84], 'shallow': [0.88, 0.87, 0.89, 0.88]}
+    >>> ax = plot_dart_sweep(dart_sweep(folds, [0, 1, 2, 5]))
+    >>> ax.get_xlabel()
+    'precision p (weight of fold-to-fold stability)'
     """
     if not isinstance(sweep_result, DartSweepResult):
         raise InputTypeError("sweep_result must be the result of dartboard.dart_sweep; got "
@@ -99,6 +107,13 @@ def plot_fold_scores(rank_frame_or_results: Any, ax: Any = None) -> Axes:
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> folds = {'deep': [0.95, 0.80, 0.97, 0.84], 'shallow': [0.88, 0.87, 0.89, 0.88]}
+    >>> ax = plot_fold_scores(folds)
+    >>> [label.get_text() for label in ax.get_yticklabels()]
+    ['deep', 'shallow']
     """
     frame = rank_frame_or_results
     if not (isinstance(frame, pd.DataFrame)

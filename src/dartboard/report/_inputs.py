@@ -47,7 +47,7 @@ def sweep_input(sweep: Any) -> dict[str, Any]:
 
 
 def sweep_from_input(saved: dict[str, Any]) -> Any:
-    """A :class:`~dartboard.selection.DartSweepResult` for :func:`plot_dart_sweep`
+    """A :class:`~dartboard.DartSweepResult` for :func:`plot_dart_sweep`
     (its ``rankings`` table empty)."""
     import numpy as np
     import pandas as pd
@@ -72,7 +72,7 @@ def rank_input(ranked: Any) -> dict[str, Any]:
 
 
 def rank_from_input(saved: dict[str, Any]) -> Any:
-    """The :class:`~dartboard.compare.RankResult` for :func:`plot_critical_difference`."""
+    """The :class:`~dartboard.RankResult` for :func:`plot_critical_difference`."""
     from dartboard.compare._results import RankResult
 
     return RankResult(**{**saved, "summary": _frame(saved["summary"]),
@@ -88,7 +88,7 @@ def stability_input(result: Any) -> dict[str, Any]:
 
 
 def stability_from_input(saved: dict[str, Any], probas: Any) -> Any:
-    """The :class:`~dartboard.stability.StabilityResult` for :func:`plot_stability`
+    """The :class:`~dartboard.StabilityResult` for :func:`plot_stability`
     (its per-point table holding the histograms' columns only)."""
     import numpy as np
 

@@ -5,7 +5,7 @@ points saved in the results (curves, matrices, rankings, the per-point stability
 of an ensemble); the report computes none of them. Styles are inline, there is no script, and a Content-Security-Policy
 meta tag forbids the browser from fetching anything. Files are written atomically
 by :mod:`dartboard.report._write` (a temporary file in the same directory, then
-:func:`os.replace`, over a regular file only), so a reader never sees half a report
+``os.replace``, over a regular file only), so a reader never sees half a report
 and a failed run leaves no partial file.
 """
 
@@ -84,6 +84,18 @@ def svg_of(fig: Any, prefix: str) -> str:
     one page without clashing. A figure shrinks on a narrow screen but is never drawn
     larger than its size, so the text of every figure on the page has the same size
     (matplotlib's 10 pt), whatever the figure's width.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure.
+    prefix : str
+        Prefix of the ``id`` attributes, unique on the page.
+
+    Returns
+    -------
+    str
+        The ``<svg>`` element.
 
     Examples
     --------
@@ -324,6 +336,22 @@ def render_report(results: dict[str, Any]) -> str:
     Sections (``selection``, ``classification``, ``stability``, ``profile``,
     ``regression``) and figures appear when the results hold their data. Results that
     lack a field a present section needs raise ``ValueError``.
+
+    Parameters
+    ----------
+    results : dict
+        The results dictionary (``results.json`` of ``dartboard demo``).
+
+    Returns
+    -------
+    str
+        The HTML page.
+
+    Examples
+    --------
+    >>> html = render_report({"title": "A model"})
+    >>> html.startswith("<!DOCTYPE html>")
+    True
     """
     import jinja2
 
@@ -353,7 +381,27 @@ def _render(results: dict[str, Any]) -> str:
 
 
 def write_json(results: dict[str, Any], path: str | os.PathLike[str]) -> Path:
-    """Save results as compact JSON (NaN/inf become null), atomically."""
+    """Save results as compact JSON (NaN/inf become null), atomically.
+
+    Parameters
+    ----------
+    results : dict
+        The results dictionary (``results.json`` of ``dartboard demo``).
+    path : str or path-like
+        The file to write (a regular file, or missing in an existing directory).
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = write_json({"auc": float("nan")}, os.path.join(tempfile.mkdtemp(), "r.json"))
+    >>> path.read_text()
+    '{"auc":null}\\n'
+    """
     return write_text_atomic(path, json_text(results))
 
 
@@ -364,6 +412,26 @@ def json_text(results: dict[str, Any]) -> str:
 
 def write_report(results: dict[str, Any], path: str | os.PathLike[str]) -> Path:
     """Render the report and write it to ``path`` atomically; returns the path.
-    A path that cannot be written fails before the rendering."""
+    A path that cannot be written fails before the rendering.
+
+    Parameters
+    ----------
+    results : dict
+        The results dictionary (``results.json`` of ``dartboard demo``).
+    path : str or path-like
+        The file to write (a regular file, or missing in an existing directory).
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = write_report({"title": "A model"}, os.path.join(tempfile.mkdtemp(), "r.html"))
+    >>> path.read_text().startswith("<!DOCTYPE html>")
+    True
+    """
     check_target(path)
     return write_text_atomic(path, render_report(results))

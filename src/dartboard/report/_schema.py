@@ -25,7 +25,21 @@ Rule = Callable[[Any, str], None]
 
 def check_results(results: Any) -> None:
     """Raise ``ValueError`` naming the first field of ``results`` the report cannot
-    draw from (see the module docstring)."""
+    draw from (see the module docstring).
+
+    Parameters
+    ----------
+    results : dict
+        A results dictionary.
+
+    Examples
+    --------
+    >>> check_results({"title": "A model"})
+    >>> check_results({"selection": {}})
+    Traceback (most recent call last):
+    ...
+    dartboard.exceptions.InputError: 'selection' needs the field 'ranking'
+    """
     _TOP(results, "")
 
 

@@ -2,7 +2,7 @@
 
 Every file dartboard writes (the report, ``results.json``, the command line's
 ``--report``, ``--out`` and ``-o``) goes through :func:`write_texts_atomic`: a
-temporary file beside the target, then :func:`os.replace`, so a reader never sees
+temporary file beside the target, then ``os.replace``, so a reader never sees
 half a file and a failed run leaves none. A rename replaces whatever the name held,
 so the target must be a regular file or missing: a FIFO, a device (``/dev/null``),
 a socket or a directory is refused (:func:`check_target`) rather than replaced by a
@@ -36,6 +36,16 @@ def check_target(path: str | os.PathLike[str]) -> Path:
     Raises ``ValueError`` naming ``path`` and what it is (a directory, a FIFO, a
     device, a socket, a link that loops) and ``FileNotFoundError`` when the
     directory does not exist: a mistyped path is an error, not a new directory tree.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Where a file is to be written.
+
+    Returns
+    -------
+    pathlib.Path
+        The file the write replaces (links resolved).
 
     Examples
     --------
@@ -71,10 +81,29 @@ def check_target(path: str | os.PathLike[str]) -> Path:
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     """Write ``text`` to ``path`` through a temporary file in the same directory and
-    :func:`os.replace`, so the file appears complete or not at all.
+    ``os.replace``, so the file appears complete or not at all.
 
     The directory must exist, and ``path`` must be a regular file or missing
     (:func:`check_target`).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file to write (a regular file, or missing in an existing directory).
+    text : str
+        The file's content (UTF-8).
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = write_text_atomic(os.path.join(tempfile.mkdtemp(), "a.txt"), "done")
+    >>> path.read_text()
+    'done'
     """
     return write_texts_atomic({path: text})[0]
 

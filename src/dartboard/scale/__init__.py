@@ -9,7 +9,7 @@
   :func:`dartboard._parallel.parallel_map` (sequential, loky or a Dask cluster,
   same numbers) and returns scikit-learn's ``cv_results_`` layout for DART.
 
-Both evaluators return the :class:`~dartboard.evaluation.Evaluation` that
+Both evaluators return the :class:`~dartboard.Evaluation` that
 :func:`dartboard.evaluate` returns (overall, by group with ``groups=``, gaps and
 fairness summaries), built from merged states; it says how many rows and files it
 came from. The bounded-memory states :class:`BinnedScoreState` and

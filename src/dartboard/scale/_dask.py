@@ -53,7 +53,7 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
     Each partition becomes one set of mergeable states on a worker; the states
     are merged in a tree of fan-in ``split_every`` and the metrics computed from
     the root, exactly as :func:`evaluate_parquet` computes them from its batches:
-    the same keywords, the same :class:`~dartboard.evaluation.Evaluation` (the one
+    the same keywords, the same :class:`~dartboard.Evaluation` (the one
     :func:`dartboard.evaluate` returns), the same numbers (exact for counts and
     exact AUC, to rounding for moments, within the reported bounds for the binned
     and sketched metrics). With ``groups``, each partition keeps one set of states
@@ -63,7 +63,7 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
     ----------
     ddf_or_path : dask.dataframe.DataFrame, str, os.PathLike or list of them
         A Dask DataFrame, or Parquet files (a file, a directory, a glob) read with
-        :func:`dask.dataframe.read_parquet` (columns checked file by file first;
+        ``dask.dataframe.read_parquet`` (columns checked file by file first;
         a value error in a partition, such as NaN scores, is traced back to its
         file, which the error then names).
     y_true, y_pred, y_score, y_proba, task, metrics, groups, sample_weight, ci, \

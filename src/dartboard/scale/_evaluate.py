@@ -6,7 +6,7 @@ the same labels, scores, probabilities, values and weights -- and from it a bund
 of family states (:func:`dartboard.evaluation._bundle.build_bundle`), one per group
 key with group columns. Bundles merge, and
 :func:`dartboard.scale._finalize.finalize` turns the merged bundle into the
-:class:`~dartboard.evaluation.Evaluation` by the in-memory evaluation's own
+:class:`~dartboard.Evaluation` by the in-memory evaluation's own
 finalize: every metric and interval that :func:`dartboard.evaluate` gives, with the
 same numbers for the same seed.
 

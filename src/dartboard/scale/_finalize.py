@@ -1,5 +1,5 @@
 """From the merged bundle of a streamed evaluation to the
-:class:`~dartboard.evaluation.Evaluation` of :func:`dartboard.evaluate`.
+:class:`~dartboard.Evaluation` of :func:`dartboard.evaluate`.
 
 What the states say at the end (the classes seen, so binary or multiclass and the
 positive class, checked as in memory) decides the metrics' keywords; then the

@@ -66,7 +66,7 @@ def cross_validate_grid(estimator: Any, param_grid: Any, X: Any, y: Any, *, cv: 
     joblib's loky processes or on a Dask cluster (``backend=client``) with the
     same scores. The folds are computed once, before any task runs, with
     scikit-learn's rules (stratified k-fold for a classifier and an int ``cv``);
-    the fold scores equal those of :class:`sklearn.model_selection.GridSearchCV`
+    the fold scores equal those of ``sklearn.model_selection.GridSearchCV``
     with the same ``cv`` and ``scoring``.
 
     Parameters

@@ -49,7 +49,7 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
 
     :func:`dartboard.evaluate` on the rows of the files, streamed: record batches of
     only the needed columns become the family states of the in-memory evaluation
-    (:mod:`dartboard.families`), which merge; the rows, intervals, group rows, gaps
+    (``dartboard.families``), which merge; the rows, intervals, group rows, gaps
     and fairness summaries come from the merged states by the in-memory
     evaluation's own finalize. The same metrics, estimates and intervals as
     ``dartboard.evaluate`` on the concatenated rows for the same ``random_state``,

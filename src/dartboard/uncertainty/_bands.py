@@ -114,7 +114,7 @@ _SNAP = 1e-9
 class CurveBand(Result):
     """A curve's coordinate at grid points, with a confidence band.
 
-    Attributes
+    Parameters
     ----------
     curve : str
         ``"roc"`` or ``"pr"``.
@@ -144,6 +144,16 @@ class CurveBand(Result):
         lower (``draws[0]``) and the upper limits (``draws[1]``). The two differ only
         in the steps before the first and after the last row of the class that sets
         the grid.
+
+    Examples
+    --------
+    >>> from dartboard import roc_band
+    >>> y_true = [0, 1, 1, 0, 1, 0, 1, 1]
+    >>> y_score = [0.2, 0.9, 0.6, 0.3, 0.8, 0.55, 0.7, 0.4]
+    >>> band = roc_band(y_true, y_score, specificities=[0.25, 0.5, 0.75], n_resamples=200,
+    ...                 random_state=0)
+    >>> band.kind, band.axis, band.grid.tolist()
+    ('pointwise', 'specificity', [0.25, 0.5, 0.75])
     """
 
     curve: str
@@ -556,6 +566,28 @@ def pr_band(y_true: ArrayLike, y_score: ArrayLike, *, recalls: Any = None, kind:
     (the first point reaching sensitivity ``r``, or the straight line into it),
     which in PR space is the Davis-Goadrich interpolation. Arguments as
     :func:`roc_band`; ``recalls`` in (0, 1], default ``0.01, 0.02, ..., 1``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels (with other labels than {0, 1} or {-1, 1}, ``pos_label``).
+    y_score : array-like of shape (n_samples,)
+        Scores, higher meaning more likely positive.
+    recalls : array-like, optional
+        Recalls in (0, 1] at which precision is read; default ``0.01, 0.02, ..., 1``.
+    kind : {"pointwise", "simultaneous"}, default="pointwise"
+        An interval at each recall, or a band that holds the whole curve over the
+        grid at ``confidence_level``.
+    confidence_level : float, default=0.95
+        The intervals' confidence level.
+    n_resamples : int, default=2000
+        Drawn curves, as :func:`roc_band`.
+    random_state : None, int, SeedSequence or Generator
+        Seed of the resamples.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative row weights.
+    pos_label : label, optional
+        The positive class (rule "strict", as :func:`dartboard.metrics.roc_curve`).
 
     Returns
     -------

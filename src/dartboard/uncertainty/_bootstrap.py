@@ -56,7 +56,20 @@ JACKKNIFE_MAX = 1000
 
 
 class IntervalWarning(UserWarning):
-    """An interval needed a documented fallback or is degenerate (see the docstrings)."""
+    """An interval needed a documented fallback or is degenerate (see the docstrings).
+
+    Examples
+    --------
+    Recall without a positive sample is undefined (0/0); its interval warns:
+
+    >>> import warnings
+    >>> from dartboard import interval
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     res = interval("recall_score", [0, 0, 0, 0], [0, 1, 0, 0], method="wilson")
+    >>> sorted({w.category.__name__ for w in caught})
+    ['IntervalWarning', 'UndefinedMetricWarning']
+    """
 
 
 @dataclass(frozen=True)

@@ -108,7 +108,7 @@ __all__ = ["CalibrationBins", "PIVOT", "calibration_bins", "consistency_null",
 class CalibrationBins(Result):
     """Per non-empty bin: what a reliability diagram draws.
 
-    Attributes
+    Parameters
     ----------
     bin_low, bin_high : ndarray
         The bin's edges (the bin of ``p = 1`` exactly is ``[1, 1]``).
@@ -123,6 +123,15 @@ class CalibrationBins(Result):
         Interval of ``observed`` (a binomial proportion with ``n = count``).
     confidence_level : float
     method : str
+
+    Examples
+    --------
+    >>> from dartboard.uncertainty import calibration_bins
+    >>> y_true = [0, 1, 1, 0, 1, 0, 1, 1]
+    >>> y_proba = [0.2, 0.9, 0.6, 0.3, 0.8, 0.55, 0.7, 0.4]
+    >>> bins = calibration_bins(y_true, y_proba, n_bins=2)
+    >>> bins.count.tolist(), bins.observed.round(3).tolist()
+    ([3.0, 5.0], [0.333, 0.8])
     """
 
     bin_low: np.ndarray
@@ -159,6 +168,31 @@ def calibration_bins(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 15,
 
     The bins are those of ``calibration_error`` (left-closed, ``p = 1`` in a bin
     of its own); a 2-D ``y_proba`` is judged top-label.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities (of ``pos_label`` when 1-D).
+    n_bins : int, default=15
+        Number of bins.
+    strategy : {"uniform", "quantile"}, default="uniform"
+        Bins of equal width or of equal mass.
+    pos_label : label, optional
+        The positive class of 1-D probabilities.
+    sample_weight : array-like of shape (n_samples,), optional
+        Sample weights.
+    confidence_level : float, default=0.95
+        Confidence level of the intervals.
+    method : str, default="wilson"
+        The proportion interval of each bin's observed frequency.
+
+    Returns
+    -------
+    CalibrationBins
+        Per non-empty bin: count, mean predicted probability, observed frequency
+        and its interval.
 
     Examples
     --------

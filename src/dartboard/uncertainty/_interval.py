@@ -540,6 +540,30 @@ def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: b
     test, :func:`dartboard.calibration_test`. The state must hold one group
     (binary or top-label) and counts of rows (no fractional weights).
 
+    Parameters
+    ----------
+    state : CalibrationState
+        A state of one group, counting rows.
+    norm : {"l1", "l2", "max"}, default="l1"
+        As :func:`dartboard.metrics.calibration_error`.
+    debiased : bool, default=False
+        As :func:`dartboard.metrics.calibration_error`.
+    method : {"auto", "bin-pivot", "percentile", "basic", "bca"}, default="auto"
+        The interval method.
+    confidence_level : float, default=0.95
+        The confidence level.
+    n_resamples : int, default=10000
+        Bootstrap replicates.
+    stratified : bool, default=False
+        Resample within each class.
+    random_state : None, int, SeedSequence or Generator
+        Seed of the replicates.
+
+    Returns
+    -------
+    Interval
+        The calibration error with its interval.
+
     Examples
     --------
     >>> import numpy as np

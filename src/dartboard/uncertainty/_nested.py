@@ -97,7 +97,7 @@ __all__ = ["CVInterval", "nested_cv_interval"]
 class CVInterval(Result):
     """A nested cross-validation interval, with the naive interval beside it.
 
-    Attributes
+    Parameters
     ----------
     estimate : float
         ``Err_CV``: the plain repeated K-fold CV estimate, the mean of the
@@ -135,6 +135,19 @@ class CVInterval(Result):
         The scorer or metric, on whose scale every number is.
     method : str
         ``"nested-cv"``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from dartboard import nested_cv_interval
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 3))
+    >>> y = X @ [1.0, -1.0, 0.5] + rng.normal(size=60)
+    >>> res = nested_cv_interval(LinearRegression(), X, y, scoring="mean_squared_error",
+    ...                          cv=5, n_repeats=10, random_state=0)
+    >>> res.method, round(res.low, 3) < round(res.estimate, 3) < round(res.high, 3)
+    ('nested-cv', True)
     """
 
     estimate: float

@@ -15,7 +15,7 @@ __all__ = ["Interval"]
 class Interval(Result):
     """A point estimate with its confidence interval.
 
-    Attributes
+    Parameters
     ----------
     estimate : float
         The metric on the data (or the mean fold score for :func:`cv_interval`).
@@ -37,6 +37,13 @@ class Interval(Result):
         Resamples drawn (bootstrap methods only).
     metric : str
         Name of the metric.
+
+    Examples
+    --------
+    >>> from dartboard import interval
+    >>> res = interval('accuracy_score', [0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 1, 0, 1, 1, 1, 1])
+    >>> res.method, res.estimate, round(res.low, 3), round(res.high, 3)
+    ('wilson', 0.875, 0.529, 0.978)
     """
 
     estimate: float

@@ -3,11 +3,11 @@
 :func:`select_threshold` picks the threshold by a criterion and reports, at it,
 TPR (sensitivity), TNR (specificity), precision, NPV, F1 and the expected cost,
 each with an interval that covers the true rate *of the threshold chosen*
-(:mod:`._threshold_rates`: Jeffreys intervals at the threshold, the samples tied
+(``._threshold_rates``: Jeffreys intervals at the threshold, the samples tied
 at it counted half, widened by the bootstrap's estimate of the optimism of
 choosing on the same data). With ``guarantee=g`` a constrained criterion returns
 a threshold whose true recall, FPR or precision meets the target with
-probability ``g`` (:mod:`._guarantee`). :func:`evaluate_threshold` reads a
+probability ``g`` (``._guarantee``). :func:`evaluate_threshold` reads a
 threshold chosen elsewhere on new data; its intervals are the plain ones (Wilson
 for the four proportions, a bootstrap of the confusion matrix for F1 and the
 cost).
@@ -115,7 +115,7 @@ _EXACT = "exact (nothing predicted positive)"
 class OperatingPoint(Result):
     """A threshold and the metrics at it, each with an interval.
 
-    Attributes
+    Parameters
     ----------
     threshold : float
         Predict positive when the score is ``>=`` it (``inf``: nothing positive).
@@ -135,6 +135,15 @@ class OperatingPoint(Result):
         The bound of a constrained criterion.
     guarantee : float or None
         The probability with which the threshold's true rate meets ``target``.
+
+    Examples
+    --------
+    >>> from dartboard import select_threshold
+    >>> y_true = [0, 1, 1, 0, 1, 0, 1, 1]
+    >>> y_score = [0.2, 0.9, 0.6, 0.3, 0.8, 0.55, 0.7, 0.4]
+    >>> point = select_threshold(y_true, y_score, n_resamples=200, random_state=0)
+    >>> point.criterion, point.threshold
+    ('youden', 0.6)
     """
 
     threshold: float
@@ -150,7 +159,13 @@ class OperatingPoint(Result):
     _repr_fields = ("threshold", "criterion", "intervals", "confidence_level")
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per quantity: estimate, low, high, method."""
+        """One row per quantity: estimate, low, high, method.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by quantity (``recall``, ``fpr``, ...).
+        """
         import pandas as pd
 
         names = list(self.intervals)
@@ -250,7 +265,7 @@ def _warn_undefined(name: str) -> None:
 def _rate_intervals(index: int, path: _SortedScores, reps: np.ndarray, integral: bool,
                     c: np.ndarray, prevalence: float | None, level: float,
                     n_resamples: int, rng: np.random.Generator) -> dict[str, Interval]:
-    """The six rates at the chosen candidate ``index`` (see :mod:`._threshold_rates`);
+    """The six rates at the chosen candidate ``index`` (see ``._threshold_rates``);
     ``reps``: (R, 19) replicates of [threshold, optimism at the resample's choice (6),
     at ``index`` (6), rates at ``index`` (6)]."""
     tp, fp = path.cumulative(path.pos[None], path.neg[None])
@@ -468,6 +483,34 @@ def evaluate_threshold(y_true: ArrayLike, y_score: ArrayLike, threshold: float, 
     matrix); F1 and the expected cost a percentile bootstrap of the confusion
     matrix (multinomial, ``n_resamples``). Other arguments as
     :func:`select_threshold`; weights must be non-negative.
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n_samples,)
+        Binary labels (``pos_label`` for others) and scores (higher: more positive).
+    threshold : float
+        Scores at or above it are predicted positive.
+    costs : array-like of shape (2, 2), optional
+        ``[[C_TN, C_FP], [C_FN, C_TP]]`` of the expected cost; default the error rate.
+    prevalence : float, optional
+        Population share of positives for the expected cost (default the data's).
+    method : str, default="wilson"
+        The proportion interval of TPR, TNR, precision and NPV.
+    confidence_level : float, default=0.95
+        The intervals' confidence level.
+    n_resamples : int, default=2000
+        Resamples of the bootstrap intervals (F1, expected cost).
+    random_state : None, int, SeedSequence or Generator
+        Seed of the resamples.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative row weights.
+    pos_label : label, optional
+        The positive class (rule "strict", as :func:`dartboard.metrics.roc_curve`).
+
+    Returns
+    -------
+    OperatingPoint
+        The threshold with its metrics and their intervals (``intervals``).
 
     Examples
     --------
