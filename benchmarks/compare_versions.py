@@ -114,7 +114,11 @@ def _evaluate(args, groups=False):
 
     y, p, g = args
     ev = dartboard.evaluate(y, y_score=p, groups=g if groups else None, random_state=0)
-    return ev.overall["estimate"].to_list()
+    values = ev.overall["estimate"].to_list()
+    if groups:  # the gaps and their intervals too, as bench_groups.py times them
+        for table in (ev.difference(), ev.ratio(), ev.fairness()):
+            values += table[["estimate", "low", "high"]].to_numpy(float).ravel().tolist()
+    return values
 
 
 def _parquet_setup():
@@ -167,7 +171,7 @@ CASES = {
     "confusion_matrix": _metric_case("confusion_matrix", _labels),
     "accuracy_score": _metric_case("accuracy_score", _labels),
     "f1_score": _metric_case("f1_score", _labels),
-    "f1_score (10 classes, macro)": _metric_case("f1_score", lambda: _labels(10),
+    "f1_score macro (10 classes)": _metric_case("f1_score", lambda: _labels(10),
                                                  average="macro"),
     "roc_auc_score": _metric_case("roc_auc_score", _score_args("score")),
     "average_precision_score": _metric_case("average_precision_score", _score_args("score")),
@@ -181,7 +185,8 @@ CASES = {
                                                   2_000),
     "interval roc_auc delong": _interval_case("roc_auc_score", _score_args("score"), "delong"),
     "evaluate 100k defaults": (lambda: _grouped(N_EVAL), _evaluate, None),
-    "evaluate 100k 20 groups": (lambda: _grouped(N_EVAL), lambda a: _evaluate(a, True), None),
+    "evaluate 100k 20 groups + gaps": (lambda: _grouped(N_EVAL), lambda a: _evaluate(a, True),
+                                       None),
     "evaluate_parquet 1M labels 20 groups": (_parquet_setup, lambda a: _parquet(a, "y_pred"),
                                              None),
     "evaluate_parquet 1M scores 20 groups": (_parquet_setup, lambda a: _parquet(a, "y_score"),
@@ -257,8 +262,9 @@ def measure(cases, old_src, rounds, repeats):
                     continue
                 results[case][side].append((out["wall"], out["cpu"]))
                 results[case]["value"][side] = out["value"]
-        print(f"  round {r + 1} of {rounds} done at {time.strftime('%H:%M:%S')}",
-              file=sys.stderr, flush=True)
+        print(f"after round {r + 1} of {rounds} ({time.strftime('%H:%M:%S')}, load average "
+              f"{os.getloadavg()[0]:.1f}):", flush=True)
+        table(results, r + 1, repeats)
     return results
 
 
@@ -273,6 +279,8 @@ def table(results, rounds, repeats) -> None:
     print(header)
     print("-" * len(header))
     for case, res in results.items():
+        if not (res["old"] and res["new"]) and not res.get("error"):
+            continue
         if res.get("error"):
             print(f"{case:<38} failed: {res['error']}")
             continue
@@ -287,9 +295,9 @@ def table(results, rounds, repeats) -> None:
               f"{best['old'] / best['new']:7.2f}x{cpu['old'] / cpu['new']:6.2f}x"
               f"{_fmt(med['old'])}{_fmt(med['new'])}{_fmt(peer)}{ratios}"
               f"{'yes' if same else 'NO':>6}")
-    print(f"\nseconds: best over {rounds} interleaved rounds of {repeats} timed calls each "
+    print(f"seconds: best over {rounds} interleaved rounds of {repeats} timed calls each "
           "(one warm-up call first); med = median of the rounds' bests; old/new > 1 means "
-          "the new code is faster; (cpu) is the same ratio of process CPU time.")
+          "the new code is faster; (cpu) is the same ratio of process CPU time.\n", flush=True)
 
 
 def main() -> int:
@@ -330,12 +338,10 @@ def main() -> int:
                   f"with its uncommitted edits); {len(cases)} cases, n = {N:,} "
                   f"(evaluate: {N_EVAL:,}); {os.cpu_count()} cores, "
                   f"load average {os.getloadavg()[0]:.1f} at start\n", flush=True)
-            results = measure(cases, os.path.join(tree, "src"), args.rounds, args.repeats)
+            measure(cases, os.path.join(tree, "src"), args.rounds, args.repeats)
         finally:
             subprocess.run(["git", "-C", repo, "worktree", "remove", "--force", tree],
                            check=True, capture_output=True)
-    table(results, args.rounds, args.repeats)
-    print(f"load average at end {os.getloadavg()[0]:.1f}")
     return 0
 
 
