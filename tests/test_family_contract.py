@@ -150,3 +150,80 @@ def test_replicate_is_the_metric_of_the_repeated_rows(spec, seed, n, weighted):
             assert any(issubclass(c.category, UndefinedMetricWarning) for c in caught)
             continue
         np.testing.assert_allclose(fast, slow, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["f1_score", "matthews_corrcoef", "balanced_accuracy_score"])
+def test_bca_jackknife_of_few_cells_is_exact_leave_one_out(name):
+    """Above JACKKNIFE_MAX rows, cells of identical rows still give BCa the exact
+    leave-one-row-out jackknife (one value per cell, weighted by its rows), as the
+    interval's docstring promises for count metrics: the slow oracle is the metric
+    function without each row in turn."""
+    from dartboard.families._base import replicates
+    from dartboard.metrics._registry import get_spec
+    from dartboard.uncertainty._bootstrap import JACKKNIFE_MAX
+
+    spec = get_spec(name)
+    n = JACKKNIFE_MAX + 200
+    y, other, w, kw, fields = _rows(spec, np.random.default_rng(5), n, False)
+    family, metric = family_of(spec), Metric(spec, kw)
+    cells = family.cells(family.build(_batch(spec, y, other, w, fields), metric), metric)
+    reps = replicates(cells, 10, False, np.random.default_rng(0), True)
+    assert reps.jackknife_weights is not None
+    fast = np.repeat(reps.jackknife, reps.jackknife_weights.astype(np.int64))
+    keep = np.ones(n, dtype=bool)
+    slow = []
+    for i in range(n):
+        keep[i] = False
+        slow.append(_value(spec, y[keep], other[keep], None, kw))
+        keep[i] = True
+    np.testing.assert_allclose(np.sort(fast), np.sort(slow), rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("dealt_by", ["hypergeometric", "permutation"])
+def test_dealt_jackknife_groups_cut_the_rows_as_a_permutation(dealt_by, monkeypatch):
+    """The delete-a-group jackknife's groups: without a row-sized array (multivariate
+    hypergeometric draws from the rows not yet dealt) they have the law of cutting a
+    random permutation of the rows; every row is dealt once, in np.array_split's
+    group sizes. The last group, the remainder, is checked against the hypergeometric
+    law of its size (scipy), for both ways of dealing (20 groups here, for speed)."""
+    from scipy import stats
+
+    from dartboard.families import _base
+    from dartboard.uncertainty import _bootstrap
+
+    monkeypatch.setattr(_bootstrap, "JACKKNIFE_MAX", 20)
+    if dealt_by == "permutation":
+        monkeypatch.setattr(_base, "_HYPERGEOMETRIC_MAX", 0)
+    size = np.array([38, 18, 4])  # 3 cells x 20 groups <= 60 rows
+    rare = []
+    for seed in range(2000):
+        groups = np.stack(list(_base._dealt_groups(size, np.random.default_rng(seed))))
+        assert groups.shape == (20, 3)
+        np.testing.assert_array_equal(groups.sum(axis=0), size)
+        np.testing.assert_array_equal(groups.sum(axis=1), 3)
+        rare.append(groups[-1, 2])
+    observed = np.bincount(rare, minlength=4)
+    expected = stats.hypergeom(60, 4, 3).pmf(np.arange(4)) * len(rare)
+    # 2 and 3 rare rows are pooled: their expected counts are below 5
+    observed = np.r_[observed[:2], observed[2:].sum()]
+    expected = np.r_[expected[:2], expected[2:].sum()]
+    assert stats.chisquare(observed, expected).pvalue > 1e-3
+
+
+def test_bca_of_many_cells_agrees_with_the_rows_jackknife():
+    """More cells than JACKKNIFE_MAX (distinct scores): the cells' delete-a-group
+    jackknife, evaluated a stack of groups at a time, gives a BCa interval within
+    Monte-Carlo error of the row-resampling path (a callable, its own jackknife)."""
+    from dartboard import interval
+    from dartboard.metrics import average_precision_score
+
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 2, 3000)
+    s = np.round(rng.normal(size=3000) + y, 3)  # about 1,500 distinct scores
+    fast = interval(average_precision_score, y, s, method="bca", n_resamples=2000,
+                    random_state=0)
+    slow = interval(lambda a, b: average_precision_score(a, b), y, s, method="bca",
+                    n_resamples=2000, random_state=1)
+    assert np.unique(s).shape[0] > 1000
+    assert abs(fast.low - slow.low) < 0.3 * fast.standard_error
+    assert abs(fast.high - slow.high) < 0.3 * fast.standard_error

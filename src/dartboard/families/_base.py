@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -396,6 +396,10 @@ def interval_of(family: Family, state: Any, metric: Metric, *, method: str, leve
     return Interval(estimate, low, high, level, used, se, dist, n_resamples, spec.name)
 
 
+#: numpy's multivariate hypergeometric ("marginals") takes fewer rows than this
+_HYPERGEOMETRIC_MAX = 10**9
+
+
 def _bounds(metric: Metric) -> tuple[float, float] | None:
     # accuracy with normalize=False is a count, outside the proportion's range
     return metric.spec.bounds if metric.kwargs.get("normalize", True) else None
@@ -404,12 +408,14 @@ def _bounds(metric: Metric) -> tuple[float, float] | None:
 def replicates(cells: Cells, n_resamples: int, stratified: bool, rng: np.random.Generator,
                jackknife: bool) -> _bootstrap.Replicates:
     """Bootstrap replicates of the cells (multinomial draws of their row counts) and,
-    for BCa, the jackknife: per cell (closed form, or the cells less one row) up to
-    ``JACKKNIFE_MAX`` rows, else a delete-a-group jackknife over ``JACKKNIFE_MAX``
+    for BCa, the jackknife: per cell (closed form, or the cells less one row; exact
+    leave-one-row-out whatever the rows, since a cell's rows are identical) up to
+    ``JACKKNIFE_MAX`` cells, else a delete-a-group jackknife over ``JACKKNIFE_MAX``
     random groups of rows (Efron & Tibshirani 1993, 11.5)."""
     if stratified and cells.unstratified is not None:
         raise InputError(cells.unstratified)
-    grouped = jackknife and cells.jackknife is None and cells.n_rows > _bootstrap.JACKKNIFE_MAX
+    grouped = jackknife and cells.jackknife is None and \
+        cells.size.shape[0] > _bootstrap.JACKKNIFE_MAX
     reps = _bootstrap.multinomial_replicates(
         cells.replicate(rng), cells.size, cells.stratum, cells.bytes_per_value, n_resamples,
         stratified, rng, jackknife and not grouped, cells.jackknife, draw=cells.sampler)
@@ -420,14 +426,41 @@ def replicates(cells: Cells, n_resamples: int, stratified: bool, rng: np.random.
 
 def _grouped_jackknife(cells: Cells, rng: np.random.Generator) -> np.ndarray:
     """The cells' metric without each of ``JACKKNIFE_MAX`` random groups of rows."""
-    owner = np.repeat(np.arange(cells.size.shape[0]), cells.size)
-    groups = np.array_split(rng.permutation(owner.shape[0]), _bootstrap.JACKKNIFE_MAX)
     full = cells.size.astype(np.float64)
-    out = np.empty(len(groups))
-    for j, members in enumerate(groups):
-        counts = full - np.bincount(owner[members], minlength=full.shape[0])
-        out[j] = cells.evaluate(counts[None, :])[0]
+    dealt = _dealt_groups(cells.size, rng)
+    out = np.empty(_bootstrap.JACKKNIFE_MAX)
+    # a stack of groups per call, as the bootstrap's replicates are (one call each was
+    # most of a streamed evaluation's time)
+    batch = max(1, _bootstrap.BATCH_BYTES // (8 * full.shape[0] + cells.bytes_per_value))
+    for start in range(0, out.shape[0], batch):
+        stop = min(start + batch, out.shape[0])
+        counts = full - np.stack([next(dealt) for _ in range(start, stop)])
+        out[start:stop] = cells.evaluate(counts)
     return out
+
+
+def _dealt_groups(size: np.ndarray, rng: np.random.Generator) -> Iterator[np.ndarray]:
+    """Per-cell row counts of ``JACKKNIFE_MAX`` random groups of near-equal size (as
+    ``np.array_split`` cuts), one group at a time.
+
+    While the cells are few (cells x groups <= rows), each group is a multivariate
+    hypergeometric draw from the rows not yet dealt: the same law as cutting a random
+    permutation of the rows, without an array as long as the rows (a streamed
+    evaluation's memory stays flat). Otherwise the rows are permuted.
+    """
+    n, g = int(size.sum()), _bootstrap.JACKKNIFE_MAX
+    lengths = np.full(g, n // g)
+    lengths[:n % g] += 1
+    if size.shape[0] * g <= n < _HYPERGEOMETRIC_MAX:
+        remaining = size.astype(np.int64)
+        for length in lengths:
+            taken = rng.multivariate_hypergeometric(remaining, int(length), method="marginals")
+            remaining -= taken
+            yield taken
+        return
+    owner = np.repeat(np.arange(size.shape[0]), size)
+    for members in np.array_split(rng.permutation(n), g):
+        yield np.bincount(owner[members], minlength=size.shape[0])
 
 
 # ------------------------------------------------------------------------ groups

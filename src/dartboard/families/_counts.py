@@ -117,14 +117,13 @@ def _place(part: CountGroups, pooled: CountGroups) -> np.ndarray:
 
 def counts_state(y_true: np.ndarray, y_pred: np.ndarray, w: np.ndarray | None,
                  names: tuple[str, str] = ("y_true", "y_pred")) -> CountsState:
-    """The state of labelled rows: one encoding, one count."""
+    """The state of labelled rows: one count (weighted rows: one encoding, then one count)."""
+    if w is None:  # the metric functions' own count (0/1 labels without an encoding)
+        return CountsState(ConfusionCounts.from_predictions(y_true, y_pred, names=names))
     enc = encode_labels((names[0], y_true), (names[1], y_pred))
     t, p = (c.astype(np.int64) for c in enc.codes)
     k = enc.classes.shape[0]
     cells = t * k + p
-    if w is None:
-        matrix = np.bincount(cells, minlength=k * k).reshape(k, k)
-        return CountsState(ConfusionCounts(enc.classes, matrix))
     matrix = np.bincount(cells, weights=w, minlength=k * k).reshape(k, k)
     if w.dtype.kind in "iu" and integer_counts_fit(float(np.abs(w, dtype=np.float64).sum())):
         matrix = matrix.astype(np.int64)
