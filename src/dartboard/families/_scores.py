@@ -46,6 +46,7 @@ from dartboard.metrics._ranking import (
 from dartboard.metrics._sketches import BinnedScoreState
 from dartboard.uncertainty import _analytic
 from dartboard.uncertainty._analytic_rows import ovr_macro_auc_interval
+from dartboard.uncertainty._bootstrap import split_multinomial
 from dartboard.uncertainty._methods import ROC_AUC_METHODS
 
 __all__ = ["FAMILY", "ScoreCells", "ScoresFamily"]
@@ -355,8 +356,10 @@ class ScoresFamily(Family):
 
         jack = (lambda: _auc_jackknife(state)) if metric.name == "roc_auc_score" else None
         n_scores = int(state.groups()[1].shape[0])
+        # distinct scores are mostly one-row cells: drawn as picks among their rows,
+        # the same multinomial without a binomial per cell
         return Cells(state.size, state.positive.astype(np.int64), evaluate, jack,
-                     8 * 6 * max(n_scores, state.size.shape[0]))
+                     8 * 6 * max(n_scores, state.size.shape[0]), sampler=split_multinomial)
 
     def cells(self, state: Any, metric: Metric) -> Cells | None:
         return None if isinstance(state, BinnedScores) else self._cells(state, metric)
