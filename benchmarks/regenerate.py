@@ -46,10 +46,10 @@ class Run:
 
 
 RUNS = [
-    Run("coverage", "coverage_simulation.py", "1000 2000 1000 50,200,1000,10000",
+    Run("coverage", "coverage_simulation.py", "1000 2000 1000 50,200,1000",
         "20 200 200 50,200",
         "1000 data sets per cell; 2000 bootstrap resamples (1000 for ROC AUC); "
-        "n = 50, 200, 1000, 10000"),
+        "n = 50, 200, 1000"),
     Run("group_gap", "group_gap_coverage.py", "1000 1000", "20 200",
         "1000 data sets per cell; 1000 bootstrap resamples; m = 50, 200, 2000 per group"),
     Run("largest_gap_null", "largest_gap_coverage.py", "1000 200 null", "20 100 null",
