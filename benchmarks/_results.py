@@ -20,7 +20,7 @@ import platform
 import subprocess
 import sys
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
@@ -31,7 +31,11 @@ PACKAGES = ("numpy", "scipy", "pandas", "scikit-learn", "dartboard")
 
 @dataclass
 class Table:
-    """One table of a run: ``name`` becomes the file name, ``title`` the caption."""
+    """One table of a run: ``name`` becomes the file name, ``title`` the caption.
+
+    A table without ``columns`` is the run's own lines (``rows`` of one cell each),
+    shown as a literal block: for scripts that print sentences, not columns.
+    """
 
     name: str
     title: str
@@ -80,12 +84,12 @@ def machine() -> str:
 
 def provenance(command: str, settings: str, extra_packages: tuple[str, ...] = ()) -> str:
     """The ``# key: value`` header a run's log starts with."""
-    now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = {
         "date": now,
         "machine": machine(),
         "software": f"Python {platform.python_version()}, "
-                    f"{_versions(PACKAGES + extra_packages)}",
+                    f"{_versions(tuple(dict.fromkeys(PACKAGES + extra_packages)))}",
         "code": f"commit {_commit()}",
         "command": command,
         "settings": settings,
@@ -114,10 +118,13 @@ def _csv_text(columns: list[str], rows: list[list[object]]) -> str:
 def _rst(table: Table, header: dict[str, str], log_name: str) -> str:
     note = [f"**{key}**: {value}" for key, value in header.items()]
     note.append(f"**log**: ``benchmarks/results/logs/{log_name}``")
-    body = _csv_text(table.columns, table.rows)
-    out = [".. This file is written by benchmarks/regenerate.py; do not edit it.", "",
-           ".. csv-table:: " + table.title, "   :header-rows: 1", ""]
-    out += ["   " + line for line in body.splitlines()]
+    out = [".. This file is written by benchmarks/regenerate.py; do not edit it.", ""]
+    if table.columns:
+        out += [".. csv-table:: " + table.title, "   :header-rows: 1", ""]
+        out += ["   " + line for line in _csv_text(table.columns, table.rows).splitlines()]
+    else:
+        out += [f"**{table.title}**", "", "::", ""]
+        out += ["   " + str(row[0]) for row in table.rows]
     out += ["", ".. note::", ""]
     out += [f"   | {line}" for line in note + table.notes]
     return "\n".join(out) + "\n"
@@ -133,11 +140,17 @@ def write_tables(tables: list[Table], log_path: Path, out_dir: Path = RESULTS) -
         comments = "".join(f"# {k}: {v}\n" for k, v in header.items())
         comments += f"# log: benchmarks/results/logs/{log_path.name}\n"
         comments += "".join(f"# note: {n}\n" for n in table.notes)
-        csv_path.write_text(comments + _csv_text(table.columns, table.rows))
+        csv_path.write_text(comments + _csv_text(table.columns or ["output"], table.rows))
         rst_path = out_dir / f"{table.name}.rst"
         rst_path.write_text(_rst(table, header, log_path.name))
         written += [csv_path, rst_path]
     return written
+
+
+def output_lines(log_text: str) -> list[list[str]]:
+    """The run's own lines of a log (not the header), as one-cell rows of a Table."""
+    return [[line.rstrip()] for line in log_text.splitlines()
+            if line.strip() and not line.startswith("# ")]
 
 
 def markdown_tables(text: str) -> list[list[list[str]]]:

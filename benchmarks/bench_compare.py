@@ -17,6 +17,7 @@ import os
 import sys
 
 import numpy as np
+from _results import Table, output_lines
 from _timing import best_time
 
 import dartboard as db
@@ -89,5 +90,8 @@ def main() -> None:
           f"{'agree' if agree else 'DISAGREE'} within 4 s.e.")
 
 
-if __name__ == "__main__":
+def render(log: str) -> list[Table]:
+    """The run's output as printed (sentences with their numbers)."""
+    return [Table("speed_compare", "compare_models against mlxtend's permutation_test", [], output_lines(log))]
+
     main()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import sys
 
 import numpy as np
+from _results import Table, output_lines
 from _timing import best_wall_and_cpu
 
 import dartboard as db
@@ -65,5 +66,9 @@ def main() -> None:
           f"{wall * pairs * r / rounds * n / n_mlx:,.0f} s")
 
 
-if __name__ == "__main__":
+def render(log: str) -> list[Table]:
+    """The run's output as printed (sentences with their numbers)."""
+    return [Table("speed_kmodels", "compare_k_models (k = 10) against mlxtend's permutation_test",
+                  [], output_lines(log))]
+
     main()

@@ -41,6 +41,7 @@ import argparse
 import time
 
 import numpy as np
+from _results import Table, output_lines
 from scipy import integrate, optimize, special
 
 from dartboard import calibration_test
@@ -200,5 +201,9 @@ def main() -> None:
     print(f"\n(total {time.perf_counter() - start:.1f} s, under load)")
 
 
-if __name__ == "__main__":
+def render(log: str) -> list[Table]:
+    """The run's tables as printed (bias, coverage, calibration_test)."""
+    return [Table("ece", "Calibration error: bias, interval coverage and calibration_test",
+                  [], output_lines(log))]
+
     main()

@@ -41,6 +41,7 @@ import warnings
 import zlib
 
 import numpy as np
+from _results import Table
 from scipy import special
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
@@ -237,5 +238,22 @@ def main():
         print(flush=True)
 
 
-if __name__ == "__main__":
+COLUMNS = ["interval", "cover 90%", "width 90%", "miss low", "miss high", "cover 95%",
+           "width 95%"]
+
+
+def render(log: str) -> list[Table]:
+    """One table per setting of a run's log, its summary lines as notes."""
+    tables: list[Table] = []
+    for line in log.splitlines():
+        if line.endswith(":") and not line.startswith(" "):
+            name = line[:-1]
+            tables.append(Table(f"nested_cv_{name.replace('-', '_')}",
+                                f"Coverage of Err_XY, setting {name}", COLUMNS, []))
+        elif tables and line.startswith("  ") and line.split()[0] in ("mean", "check:"):
+            tables[-1].notes.append(line.strip())
+        elif tables and line[2:25].strip() in METHODS:
+            tables[-1].rows.append([line[2:25].strip(), *line[25:].split()])
+    return [t for t in tables if t.rows]
+
     main()

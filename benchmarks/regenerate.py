@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from _results import HERE, RESULTS, provenance, write_tables
@@ -76,22 +76,33 @@ RUNS = [
         "1000 data sets per cell; 999 resamples; alpha 0.05"),
     Run("ece", "calibration_simulation_ece.py", "--reps 1000", "--quick",
         "1000 data sets per cell; 15 bins"),
-    Run("nested_cv", "nested_cv_coverage.py", "500 200", "10 20",
-        "500 data sets per setting; 200 nested-CV repetitions; n = 100, K = 10"),
-    Run("speed_sklearn", "bench_confusion.py", "10000000 10000000 3", "100000 100000 1",
-        "10,000,000 rows; best of 3", ("scikit-learn",)),
-    Run("speed_scores", "bench_scores.py", "", "", "defaults of the script",
-        ("scikit-learn",)),
-    Run("speed_intervals", "bench_intervals.py", "", "--n-large 100000 --n-peer 10000",
-        "defaults of the script", ("confidenceinterval", "scikit-learn")),
-    Run("speed_groups", "bench_groups.py", "", "100000 10000 10",
-        "defaults of the script", ("fairlearn",)),
-    Run("speed_compare", "bench_compare.py", "", "100000 10000",
-        "defaults of the script", ("mlxtend",)),
-    Run("speed_kmodels", "bench_kmodels.py", "", "", "defaults of the script",
+    Run("nested_cv", "nested_cv_coverage.py", "500 50", "10 10",
+        "500 data sets per setting; 50 nested-CV repetitions; n = 100, K = 10"),
+    Run("nested_cv_ols", "nested_cv_coverage.py", "500 50 ols", "10 10 ols",
+        "500 data sets; 50 nested-CV repetitions; n = 100, K = 10; least squares only"),
+    Run("speed_sklearn", "bench_confusion.py", "1000000 1000000 3", "100000 100000 1",
+        "1,000,000 rows; best of 3", ("scikit-learn",)),
+    Run("speed_intervals", "bench_intervals.py",
+        "--n-large 1000000 --n-peer 100000 --peer-resamples 200",
+        "--n-large 100000 --n-peer 10000 --resamples 1000 --peer-resamples 50 "
+        "--auc-resamples 200",
+        "F1 BCa: 1,000,000 rows, 10,000 resamples; peers: 100,000 rows, 200 resamples; "
+        "ROC AUC BCa: 1,000,000 rows, 2000 resamples", ("confidenceinterval", "scikit-learn")),
+    Run("speed_groups", "bench_groups.py", "1000000 100000 20", "100000 10000 5",
+        "dartboard: 1,000,000 rows, 2000 resamples; fairlearn: 100,000 rows, 20 resamples",
+        ("fairlearn",)),
+    Run("speed_compare", "bench_compare.py", "1000000 100000 20", "100000 10000 5",
+        "dartboard: 1,000,000 rows, 5000 + 5000 resamples; mlxtend: 100,000 rows, 20 rounds",
         ("mlxtend",)),
-    Run("speed_calibration", "bench_calibration.py", "", "--rows 100000 --repeats 1",
-        "defaults of the script", ("torchmetrics", "torch")),
+    Run("speed_calibration", "bench_calibration.py", "--rows 1000000 --repeats 3",
+        "--rows 100000 --repeats 1", "1,000,000 rows; best of 3", ("torchmetrics", "torch")),
+    Run("speed_virny", "bench_virny.py", "20 5000 3", "5 500 1",
+        "20 models x 5,000 points; dartboard best of 3", ("virny",)),
+    Run("speed_scores", "bench_scores.py", "1000000 3", "100000 1",
+        "1,000,000 rows; best of 3", ("scikit-learn",)),
+    Run("speed_kmodels", "bench_kmodels.py", "", "100000",
+        "the script's defaults: 1,000,000 rows, k = 10, 5000 resamples; mlxtend one pair",
+        ("mlxtend",)),
 ]
 
 
@@ -108,7 +119,7 @@ def run_one(run: Run, log: Path, quick: bool) -> None:
         done = subprocess.run([sys.executable, str(HERE / run.script), *shlex.split(args)],
                               stdout=out, stderr=subprocess.STDOUT, cwd=HERE.parent,
                               check=False)
-        end = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        end = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
         out.write(f"# finished: {end}, {time.perf_counter() - start:.0f} s, "
                   f"exit {done.returncode}\n")
     if done.returncode != 0:
