@@ -97,4 +97,6 @@ def render(log: str) -> list[Table]:
     """The run's output as printed (sentences with their numbers)."""
     return [Table("speed_calibration", "Calibration error against torchmetrics", [], output_lines(log))]
 
+
+if __name__ == "__main__":
     main()

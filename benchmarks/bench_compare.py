@@ -94,4 +94,6 @@ def render(log: str) -> list[Table]:
     """The run's output as printed (sentences with their numbers)."""
     return [Table("speed_compare", "compare_models against mlxtend's permutation_test", [], output_lines(log))]
 
+
+if __name__ == "__main__":
     main()

@@ -88,4 +88,6 @@ def render(log: str) -> list[Table]:
                   "(seconds, best of the repeats)", ["task", "metric", "dartboard s",
                   "sklearn s", "ratio", "same values", ">= 20x"], rows, note)]
 
+
+if __name__ == "__main__":
     sys.exit(main(sys.argv))

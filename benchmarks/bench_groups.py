@@ -115,4 +115,6 @@ def render(log: str) -> list[Table]:
     return [Table("speed_groups", "dartboard.evaluate with 20 groups against fairlearn's MetricFrame",
                   [], output_lines(log))]
 
+
+if __name__ == "__main__":
     main()

@@ -122,4 +122,6 @@ def render(log: str) -> list[Table]:
                   "confidenceinterval and scipy.stats.bootstrap",
                   ["case", "value", "target", "met", "interval"], rows, notes)]
 
+
+if __name__ == "__main__":
     main()

@@ -71,4 +71,6 @@ def render(log: str) -> list[Table]:
     return [Table("speed_kmodels", "compare_k_models (k = 10) against mlxtend's permutation_test",
                   [], output_lines(log))]
 
+
+if __name__ == "__main__":
     main()

@@ -114,4 +114,6 @@ def render(log: str) -> list[Table]:
                   "the data (np.subtract)", ["metric", "dartboard / floor",
                                              "dartboard / floor (CPU)"], floor)]
 
+
+if __name__ == "__main__":
     main()

@@ -206,4 +206,6 @@ def render(log: str) -> list[Table]:
     return [Table("ece", "Calibration error: bias, interval coverage and calibration_test",
                   [], output_lines(log))]
 
+
+if __name__ == "__main__":
     main()

@@ -256,4 +256,6 @@ def render(log: str) -> list[Table]:
             tables[-1].rows.append([line[2:25].strip(), *line[25:].split()])
     return [t for t in tables if t.rows]
 
+
+if __name__ == "__main__":
     main()
