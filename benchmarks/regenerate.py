@@ -35,7 +35,11 @@ from _results import HERE, RESULTS, provenance, write_tables
 
 @dataclass(frozen=True)
 class Run:
-    """One run: ``script`` with ``args`` (full) or ``quick`` (pipeline check)."""
+    """One run: ``script`` with ``args`` (full) or ``quick`` (pipeline check).
+
+    A ``part`` is a subset of another run (one setting of it) that fits in less time;
+    it runs only when named with ``--only``.
+    """
 
     name: str
     script: str
@@ -43,6 +47,7 @@ class Run:
     quick: str
     settings: str
     peers: tuple[str, ...] = ()
+    part: bool = False
 
 
 RUNS = [
@@ -74,12 +79,15 @@ RUNS = [
         "1000 data sets per cell; alpha 0.05"),
     Run("rank_auc_tests", "compare_calibration.py", "1000 0", "20 0",
         "1000 data sets per cell; 999 resamples; alpha 0.05"),
+    Run("rank_auc_tests_rank", "compare_calibration.py", "1000 0 --rank", "20 0 --rank",
+        "1000 tables per cell; alpha 0.05; rank_models only", part=True),
     Run("ece", "calibration_simulation_ece.py", "--reps 1000", "--quick",
         "1000 data sets per cell; 15 bins"),
     Run("nested_cv", "nested_cv_coverage.py", "500 50", "10 10",
         "500 data sets per setting; 50 nested-CV repetitions; n = 100, K = 10"),
     Run("nested_cv_ols", "nested_cv_coverage.py", "500 50 ols", "10 10 ols",
-        "500 data sets; 50 nested-CV repetitions; n = 100, K = 10; least squares only"),
+        "500 data sets; 50 nested-CV repetitions; n = 100, K = 10; least squares only",
+        part=True),
     Run("speed_sklearn", "bench_confusion.py", "1000000 1000000 3", "100000 100000 1",
         "1,000,000 rows; best of 3", ("scikit-learn",)),
     Run("speed_intervals", "bench_intervals.py",
@@ -146,7 +154,8 @@ def main(argv: list[str] | None = None) -> None:
     opts = ap.parse_args(argv)
     if opts.list:
         for r in RUNS:
-            print(f"{r.name:<20} python benchmarks/{r.script} {r.args}")
+            part = "  (part: --only)" if r.part else ""
+            print(f"{r.name:<20} python benchmarks/{r.script} {r.args}{part}")
         return
     wanted = set(filter(None, opts.only.split(",")))
     unknown = wanted - {r.name for r in RUNS}
@@ -155,7 +164,7 @@ def main(argv: list[str] | None = None) -> None:
     out_dir = RESULTS / "quick" if opts.quick else RESULTS
     sys.path.insert(0, str(HERE))
     for run in RUNS:
-        if wanted and run.name not in wanted:
+        if run.name not in wanted and (wanted or run.part):
             continue
         log = out_dir / "logs" / f"{run.name}.txt"
         if not opts.from_logs:
