@@ -48,6 +48,7 @@ class Run:
     settings: str
     peers: tuple[str, ...] = ()
     part: bool = False
+    owns: str = ""  # the prefix of its tables' names, when not its own name
 
 
 RUNS = [
@@ -75,6 +76,9 @@ RUNS = [
         "4000 data sets per cell; alpha 0.05"),
     Run("kmodels", "kmodels_calibration.py", "1000 300 999", "20 300 199",
         "1000 data sets per cell of 300 rows; 999 resamples; k = 4, 6, 10"),
+    Run("kmodels_k4_6", "kmodels_calibration.py", "1000 300 999 --k=4,6", "20 300 199 --k=4,6",
+        "1000 data sets per cell of 300 rows; 999 resamples; k = 4, 6 only", part=True,
+        owns="kmodels_f1"),
     Run("paired_tests", "calibration_simulation.py", "1000 0", "20 0",
         "1000 data sets per cell; alpha 0.05"),
     Run("rank_auc_tests", "compare_calibration.py", "1000 0", "20 0",
@@ -88,6 +92,9 @@ RUNS = [
     Run("nested_cv_ols", "nested_cv_coverage.py", "500 50 ols", "10 10 ols",
         "500 data sets; 50 nested-CV repetitions; n = 100, K = 10; least squares only",
         part=True),
+    Run("nested_cv_logistic_p10_s1", "nested_cv_coverage.py", "500 50 logistic-p10-s1",
+        "10 10 logistic-p10-s1", "500 data sets; 50 nested-CV repetitions; n = 100, K = 10; "
+        "logistic regression, p = 10, beta_1 = 1 only", part=True),
     Run("speed_sklearn", "bench_confusion.py", "1000000 1000000 3", "100000 100000 1",
         "1,000,000 rows; best of 3", ("scikit-learn",)),
     Run("speed_intervals", "bench_intervals.py",
@@ -139,7 +146,8 @@ def render(run: Run, log: Path, out_dir: Path) -> list[Path]:
     own (a log that holds more, such as a stopped run's first cells of the next
     scenario, leaves those to their own run)."""
     module = importlib.import_module(run.script.removesuffix(".py"))
-    tables = [t for t in module.render(log.read_text()) if t.name.startswith(run.name)]
+    owns = run.owns or run.name
+    tables = [t for t in module.render(log.read_text()) if t.name.startswith(owns)]
     if not tables:
         raise SystemExit(f"{run.name}: no table found in {log}")
     return write_tables(tables, log, out_dir)
