@@ -95,6 +95,12 @@ RUNS = [
     Run("nested_cv_logistic_p10_s1", "nested_cv_coverage.py", "500 50 logistic-p10-s1",
         "10 10 logistic-p10-s1", "500 data sets; 50 nested-CV repetitions; n = 100, K = 10; "
         "logistic regression, p = 10, beta_1 = 1 only", part=True),
+    Run("nested_cv_logistic_p10_s2", "nested_cv_coverage.py", "500 50 logistic-p10-s2",
+        "10 10 logistic-p10-s2", "500 data sets; 50 nested-CV repetitions; n = 100, K = 10; "
+        "logistic regression, p = 10, beta_1 = 2 only", part=True),
+    Run("nested_cv_ols_groups", "nested_cv_coverage.py", "500 50 ols-groups",
+        "10 10 ols-groups", "500 data sets; 50 nested-CV repetitions; n = 100, K = 10; "
+        "least squares in 25 groups of 4 only", part=True),
     Run("speed_sklearn", "bench_confusion.py", "1000000 1000000 3", "100000 100000 1",
         "1,000,000 rows; best of 3", ("scikit-learn",)),
     Run("speed_intervals", "bench_intervals.py",
