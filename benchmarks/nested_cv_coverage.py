@@ -48,6 +48,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 N, K = 100, 10
 LEVELS = (0.90, 0.95)
 METHODS = ("nested", "naive", "t", "nadeau-bengio", "fold bootstrap")
+IGNORED = "nested, groups ignored"  # the nested interval without groups (grouped settings)
 
 
 class LeastSquares(RegressorMixin, BaseEstimator):
@@ -159,7 +160,7 @@ def run(name, sims, repeats):
     model, scoring, draw, truth, check = _setting(name)
     rng = np.random.default_rng(zlib.crc32(name.encode()))  # str hashes vary by process
     z = {lvl: float(special.ndtri(0.5 + lvl / 2)) for lvl in LEVELS}
-    methods = METHODS + (("nested, groups ignored",) if name.endswith("groups") else ())
+    methods = METHODS + ((IGNORED,) if name.endswith("groups") else ())
     cover = {(m, lvl): [] for m in methods for lvl in LEVELS}
     width = {key: [] for key in cover}
     low_miss = {m: 0 for m in methods}
@@ -252,7 +253,7 @@ def render(log: str) -> list[Table]:
                                 f"Coverage of Err_XY, setting {name}", COLUMNS, []))
         elif tables and line.startswith("  ") and line.split()[0] in ("mean", "check:"):
             tables[-1].notes.append(line.strip())
-        elif tables and line[2:25].strip() in METHODS:
+        elif tables and line[2:25].strip() in (*METHODS, IGNORED):
             tables[-1].rows.append([line[2:25].strip(), *line[25:].split()])
     return [t for t in tables if t.rows]
 
