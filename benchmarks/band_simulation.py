@@ -40,6 +40,7 @@ import argparse
 import time
 
 import numpy as np
+from _results import Table, markdown_tables
 from scipy import stats
 
 from dartboard import pr_band, roc_band, select_threshold
@@ -181,6 +182,20 @@ def main() -> None:
             n_pos, n_neg = map(int, cell.split("/"))
             chosen, optimal = youden_cell(n_pos, n_neg, args.reps, args.resamples, i)
             print(f"| {cell} | {chosen:.1f} | {optimal:.1f} |", flush=True)
+
+
+def render(log: str) -> list[Table]:
+    """The ROC and PR band tables of a run's log (and the Youden table if run)."""
+    tables = []
+    for header, *rows in markdown_tables(log):
+        if "ROC band" in header or "PR band" in header:
+            curve = "roc" if "ROC band" in header else "pr"
+            tables.append(Table(f"band_{curve}", f"Coverage (%) of the 95% {curve.upper()} "
+                                "bands on the default grid", header, rows))
+        elif header[0] == "pos/neg":
+            tables.append(Table("band_youden", "Coverage (%) of the Youden threshold's TPR "
+                                "interval", header, rows))
+    return tables
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
+from _results import Table, output_lines  # noqa: E402
 from _timing import best_wall_and_cpu  # noqa: E402
 
 import dartboard  # noqa: E402
@@ -90,6 +91,11 @@ def main() -> None:
     print(f"\ninterval(calibration_error) on {n:,} rows, 2000 resamples ({iv.method}): "
           f"{wall:.3f} s wall / {cpu:.3f} s CPU (target < 1 s); "
           f"ECE {iv.estimate:.5f} [{iv.low:.5f}, {iv.high:.5f}]")
+
+
+def render(log: str) -> list[Table]:
+    """The run's output as printed (sentences with their numbers)."""
+    return [Table("speed_calibration", "Calibration error against torchmetrics", [], output_lines(log))]
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ import os
 import sys
 
 import numpy as np
+from _results import Table, output_lines
 from _timing import best_time
 
 import dartboard as db
@@ -87,6 +88,11 @@ def main() -> None:
     print(f"same {n_mlx:,} samples and rounds: dartboard p = {res_small.pvalue:.4g} "
           f"({t_db_small:.3f} s), mlxtend p = {p_mlx:.4g}, Monte-Carlo s.e. ~ {err:.2g}: "
           f"{'agree' if agree else 'DISAGREE'} within 4 s.e.")
+
+
+def render(log: str) -> list[Table]:
+    """The run's output as printed (sentences with their numbers)."""
+    return [Table("speed_compare", "compare_models against mlxtend's permutation_test", [], output_lines(log))]
 
 
 if __name__ == "__main__":

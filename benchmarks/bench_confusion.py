@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 import sklearn.metrics as skm
+from _results import Table
 from _timing import best_time
 
 import dartboard.metrics as dm
@@ -73,6 +74,19 @@ def main(argv):
     print(f"\nbest of {repeats}; smallest ratio {worst:.1f}x (target {TARGET:.0f}x); "
           f"values {'all agree' if all(r[5] for r in rows) else 'DISAGREE'}")
     return 0 if all(r[5] for r in rows) else 1
+
+
+def render(log: str) -> list[Table]:
+    """The timing table of a run's log: one row per task and metric."""
+    rows, note = [], []
+    for line in log.splitlines():
+        if line.startswith(("binary n=", "10 classes n=")):
+            rows.append([line[:24].strip(), line[24:46].strip(), *line[46:].split()])
+        elif line.startswith("best of"):
+            note.append(line)
+    return [Table("speed_sklearn", "Count metrics: dartboard against scikit-learn "
+                  "(seconds, best of the repeats)", ["task", "metric", "dartboard s",
+                  "sklearn s", "ratio", "same values", ">= 20x"], rows, note)]
 
 
 if __name__ == "__main__":

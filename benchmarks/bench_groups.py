@@ -19,6 +19,7 @@ import sys
 import warnings
 
 import numpy as np
+from _results import Table, output_lines
 from _timing import best_wall_and_cpu
 
 import dartboard
@@ -107,6 +108,12 @@ def streamed(y, pred, groups, names, resamples, memory) -> None:
     print(f"dartboard.scale.evaluate_parquet: the same, streamed from 4 files in batches of "
           f"250,000 rows: {wall:.2f} s wall ({cpu:.2f} s CPU); by-group estimates and gap "
           f"intervals equal to the in-memory ones: {'yes' if same else 'NO'}")
+
+
+def render(log: str) -> list[Table]:
+    """The run's output as printed (sentences with their numbers)."""
+    return [Table("speed_groups", "dartboard.evaluate with 20 groups against fairlearn's MetricFrame",
+                  [], output_lines(log))]
 
 
 if __name__ == "__main__":

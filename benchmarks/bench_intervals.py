@@ -18,8 +18,10 @@ Usage: python benchmarks/bench_intervals.py [--n-large 1000000] [--n-peer 100000
 from __future__ import annotations
 
 import argparse
+import re
 
 import numpy as np
+from _results import Table
 from _timing import best_time
 
 
@@ -105,6 +107,20 @@ def main() -> None:
     for case, value, target, met, text in rows:
         shown = f"{value:,.0f}x" if target.endswith("x") else f"{value:.3f} s"
         print(f"{case:<52} {shown:>12}  {target:<9} {str(met):<5} {text}")
+
+
+_ROW = re.compile(r"^(.*?)\s+(\S+ s|\S+x)\s+(< \S+ s|>= \S+)\s+(True|False)\s+(\[.*)$")
+
+
+def render(log: str) -> list[Table]:
+    """The summary table of a run's log, with the peers' lines as notes."""
+    lines = log.splitlines()
+    rows = [list(m.groups()) for m in map(_ROW.match, lines) if m]
+    notes = [line.strip() for line in lines
+             if line.startswith("[2]") or "intervals agree" in line or "jackknife" in line]
+    return [Table("speed_intervals", "Bootstrap intervals: dartboard against "
+                  "confidenceinterval and scipy.stats.bootstrap",
+                  ["case", "value", "target", "met", "interval"], rows, notes)]
 
 
 if __name__ == "__main__":

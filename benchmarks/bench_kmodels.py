@@ -15,6 +15,7 @@ from __future__ import annotations
 import sys
 
 import numpy as np
+from _results import Table, output_lines
 from _timing import best_wall_and_cpu
 
 import dartboard as db
@@ -63,6 +64,12 @@ def main() -> None:
     print(f"mlxtend permutation_test, one pair, n = {n_mlx:,}, {rounds} rounds: {wall:.2f} s; "
           f"extrapolated to {pairs} pairs x {r} rounds x {n:,} rows: "
           f"{wall * pairs * r / rounds * n / n_mlx:,.0f} s")
+
+
+def render(log: str) -> list[Table]:
+    """The run's output as printed (sentences with their numbers)."""
+    return [Table("speed_kmodels", "compare_k_models (k = 10) against mlxtend's permutation_test",
+                  [], output_lines(log))]
 
 
 if __name__ == "__main__":

@@ -13,12 +13,14 @@ it is slow); values must agree to 1e-10 (relative).
 from __future__ import annotations
 
 import os
+import re
 import sys
 import warnings
 
 import numpy as np
 import sklearn
 import sklearn.metrics as skm
+from _results import Table
 from _timing import best_wall_and_cpu
 
 import dartboard
@@ -93,6 +95,24 @@ def main():
             print(f"{label:34s} {ours_t / floor:17.2f}x {ours_c / floor_cpu:6.2f}x")
     print("(median_absolute_error needs a selection, O(n) but several passes: no floor "
           "target)")
+
+
+_ROW = re.compile(r"^(.*?)\s+(\S+s)\s+(\S+s)\s+(\S+x)\s+(\S+x)\s+(>= \S+|-)\s+(\w+)$")
+_FLOOR = re.compile(r"^(\w+)\s+(\S+x)\s+(\S+x)$")
+
+
+def render(log: str) -> list[Table]:
+    """The speed-up table and the one-pass floor table of a run's log."""
+    lines = log.splitlines()
+    setting = next(line for line in lines if line.startswith("dartboard ") and " vs " in line)
+    rows = [list(m.groups()) for m in map(_ROW.match, lines) if m]
+    floor = [list(m.groups()) for m in map(_FLOOR.match, lines) if m]
+    return [Table("speed_scores", f"Ranking, probabilistic and regression metrics: {setting}",
+                  ["metric", "dartboard", "sklearn", "speed-up", "speed-up (CPU)", "target",
+                   "values"], rows),
+            Table("speed_scores_floor", "Regression metrics against one numpy pass over "
+                  "the data (np.subtract)", ["metric", "dartboard / floor",
+                                             "dartboard / floor (CPU)"], floor)]
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ import sys
 import time
 
 import numpy as np
+from _results import Table
 from scipy import stats
 
 import dartboard as db
@@ -128,6 +129,28 @@ def main() -> None:
         ok = abs(two[0.0][name] - ALPHA) <= band
         print(f"{name:<28}{rates}  {'yes' if ok else 'NO'}")
     print(f"\n({time.perf_counter() - t0:.0f} s)")
+
+
+
+def render(log: str) -> list[Table]:
+    """The two settings' tables of a run's log: rejection rate per test and effect."""
+    names = {"Setting 1": ("paired_tests_fixed", "Two fixed classifiers on one test set "
+                           "of 500 rows: rejection rate at alpha 0.05"),
+             "Setting 2": ("paired_tests_learners", "Two learners, 15 random 180/20 splits "
+                           "of 200 rows: rejection rate at alpha 0.05")}
+    tables, lines = [], log.splitlines()
+    for i, line in enumerate(lines):
+        if line[:9] not in names:
+            continue
+        head = lines[i + 1][28:].split()
+        columns = ["test", *head[:-3], " ".join(head[-3:])]
+        rows = []
+        for row in lines[i + 2:]:
+            if not row.strip():
+                break
+            rows.append([row[:28].strip(), *row[28:].split()])
+        tables.append(Table(*names[line[:9]], columns, rows))
+    return tables
 
 
 if __name__ == "__main__":

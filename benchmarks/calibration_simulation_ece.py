@@ -41,6 +41,7 @@ import argparse
 import time
 
 import numpy as np
+from _results import Table, output_lines
 from scipy import integrate, optimize, special
 
 from dartboard import calibration_test
@@ -198,6 +199,12 @@ def main() -> None:
     if "test" in tables:
         test_table(sizes, reps, 199 if args.quick else 999, rng)
     print(f"\n(total {time.perf_counter() - start:.1f} s, under load)")
+
+
+def render(log: str) -> list[Table]:
+    """The run's tables as printed (bias, coverage, calibration_test)."""
+    return [Table("ece", "Calibration error: bias, interval coverage and calibration_test",
+                  [], output_lines(log))]
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ import time
 import warnings
 
 import numpy as np
+from _results import Table, markdown_tables
 
 import dartboard as db
 from dartboard import metrics as dm
@@ -83,6 +84,12 @@ def main(argv: list[str]) -> None:
             print(f"| {n_clusters} | {name} | {cov[0]:.1f}% | {w[0]:.3f} | {cov[1]:.1f}% | "
                   f"{w[1]:.3f} |", flush=True)
         print(f"<!-- {n_clusters} clusters: {time.perf_counter() - start:.0f} s -->", flush=True)
+
+
+def render(log: str) -> list[Table]:
+    """The coverage table of a run's log (printed as a Markdown table)."""
+    header, *rows = markdown_tables(log)[0]
+    return [Table("clustered", "Coverage of 95% intervals with clustered rows", header, rows)]
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ import sys
 import time
 
 import numpy as np
+from _results import Table
 
 import dartboard as db
 from dartboard._rng import spawn_generators
@@ -44,6 +45,8 @@ N_RESAMPLES = 999
 NULL_D = 1.0
 ALT_D = (1.0, 0.6)  # d_a, d_b: AUC about 0.76 vs 0.66
 RAW_SIMS = 200
+RANK_HEADS = ("FWER (rank_models)", "Friedman chi2", "Iman-Davenport F", "range alone",
+              "range | chi2 gate", "range | F gate", "Holm vs observed best")
 
 
 def rank_table(n_sims: int, seed: int) -> list[tuple]:
@@ -68,8 +71,7 @@ def rank_table(n_sims: int, seed: int) -> list[tuple]:
 def print_rank_table(n_sims: int, seed: int) -> None:
     print(f"rank_models under the global null, alpha = {ALPHA}, {n_sims} tables per cell "
           f"(Monte-Carlo s.e. at 5%: {np.sqrt(ALPHA * (1 - ALPHA) / n_sims):.4f})")
-    heads = ("FWER (rank_models)", "Friedman chi2", "Iman-Davenport F", "range alone",
-             "range | chi2 gate", "range | F gate", "Holm vs observed best")
+    heads = RANK_HEADS
     print(f"{'k':>3} {'N':>3}  " + "  ".join(f"{h:>{max(len(h), 8)}}" for h in heads))
     for k, n, *rates in rank_table(n_sims, seed):
         print(f"{k:>3} {n:>3}  " + "  ".join(f"{r:>{max(len(h), 8)}.4f}"
@@ -117,6 +119,24 @@ def main(n_sims: int = 2000, seed: int = 0, rank_only: bool = False) -> None:
         for label, perm, delong, raw in auc_table(n_sims, seed):
             print(f"{label:<24} {perm:>15.4f} {delong:>8.4f} {raw:>18.4f}")
     print(f"\n{time.perf_counter() - start:.0f} s")
+
+
+def render(log: str) -> list[Table]:
+    """The rank_models table and, if run, the compare_models(AUC) table of a log."""
+    rank, auc = [], []
+    for line in log.splitlines():
+        fields = line.split()
+        if len(fields) == 2 + len(RANK_HEADS) and fields[0].isdigit():
+            rank.append(fields)
+        elif line.startswith(("null (", "alternative (")):
+            auc.append([line[:24].strip(), *line[24:].split()])
+    tables = [Table("rank_auc_tests_rank", "rank_models under the global null: rejection "
+                    "rates at alpha 0.05", ["k", "N", *RANK_HEADS], rank)]
+    if auc:
+        tables.append(Table("rank_auc_tests_auc", "compare_models(roc_auc_score): "
+                            "rejection rate at alpha 0.05", ["setting", "rank swap (now)",
+                            "DeLong", "raw swap (before)"], auc))
+    return tables
 
 
 if __name__ == "__main__":

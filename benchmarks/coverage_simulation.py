@@ -18,11 +18,13 @@ Usage: python benchmarks/coverage_simulation.py [sims=2000] [resamples=2000]
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 import warnings
 
 import numpy as np
+from _results import Table
 from scipy.special import ndtr
 
 
@@ -78,6 +80,22 @@ def main() -> None:
                         for n in sizes)
         print(f"{name:<10}{method:<9}{cells}")
     print("\n(w = mean interval width)")
+
+
+def render(log: str) -> list[Table]:
+    """The coverage table of a run's log (its printed table, one row per interval)."""
+    lines = log.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("metric    method"))
+    sizes = re.findall(r"n=(\d+)", lines[head])
+    rows = []
+    for line in lines[head + 1:]:
+        if not line.strip():
+            break
+        name, method = line[:10].strip(), line[10:19].strip()
+        cells = re.findall(r"([\d.]+)% \(w ([\d.]+)\)", line[19:])
+        rows.append([name, method, *[f"{c}% ({w})" for c, w in cells]])
+    return [Table("coverage", "Coverage of 95% intervals (mean width in brackets)",
+                  ["metric", "method", *[f"n = {n}" for n in sizes]], rows)]
 
 
 if __name__ == "__main__":

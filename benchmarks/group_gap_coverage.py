@@ -19,6 +19,7 @@ import time
 import warnings
 
 import numpy as np
+from _results import Table
 
 import dartboard
 
@@ -77,6 +78,18 @@ def main() -> None:
             cells = " ".join(f"{hits[k] / max(valid[k], 1):>15.3f}" for k in METRICS)
             print(f"{name:<15} {m:>11} {cells}   ({time.perf_counter() - start:.0f} s)",
                   flush=True)
+
+
+def render(log: str) -> list[Table]:
+    """The coverage table of a run's log: one row per scenario and group size."""
+    rows = []
+    for line in log.splitlines():
+        name = line[:15].strip()
+        if name in SCENARIOS:
+            fields = line[15:].split()
+            rows.append([name, fields[0], *fields[1:1 + len(METRICS)]])
+    return [Table("group_gap", "Coverage of the 95% interval of the gap between two groups",
+                  ["scenario", "rows per group", *METRICS.values()], rows)]
 
 
 if __name__ == "__main__":

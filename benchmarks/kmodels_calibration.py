@@ -28,6 +28,7 @@ import sys
 import time
 
 import numpy as np
+from _results import Table
 
 import dartboard as db
 from dartboard.metrics import accuracy_score, f1_score, roc_auc_score
@@ -89,6 +90,24 @@ def main() -> None:
             print(f"{k:>3} {method:>6} {rate:>7.2%} {se:>8.2%} "
                   f"{'yes' if abs(rate - 0.05) <= 0.015 else 'NO':>14} "
                   f"{time.perf_counter() - start:>8.1f}", flush=True)
+
+
+
+def render(log: str) -> list[Table]:
+    """The family-wise error table of a run's log: one row per k and method."""
+    first = log.splitlines()[[line.startswith("family-wise") for line in
+                              log.splitlines()].index(True)]
+    metric = first.split()[3]
+    partial = "_partial" if "partial" in first else ""
+    rows = []
+    for line in log.splitlines():
+        fields = line.split()
+        if len(fields) == 6 and fields[0].isdigit() and fields[1] in ("maxt", "holm"):
+            rows.append(fields)
+    return [Table(f"kmodels_{metric}{partial}", f"Family-wise error of compare_k_models "
+                  f"({metric}) under the {'partial' if partial else 'complete'} null, "
+                  "alpha 0.05", ["k", "method", "FWER", "Monte Carlo s.e.",
+                                 "within 5 +- 1.5 points", "seconds"], rows)]
 
 
 if __name__ == "__main__":

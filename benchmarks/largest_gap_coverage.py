@@ -32,11 +32,13 @@ Usage: python benchmarks/largest_gap_coverage.py [n_sim] [n_resamples] [scenario
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 import warnings
 
 import numpy as np
+from _results import Table
 from scipy.stats import norm
 
 import dartboard
@@ -136,6 +138,29 @@ def main() -> None:
         for g_count in (2, 4, 8, 20):
             for m in (20, 50, 300):
                 print(run_cell(scenario, g_count, m, n_sim, resamples, method), flush=True)
+
+
+_CELL = re.compile(r"(\S+) -> ([\d.]+)(?:\((\d+)\))?")
+
+
+def render(log: str) -> list[Table]:
+    """One table per scenario in a run's log: old -> new for each metric, per cell."""
+    method = re.search(r"largest gap \((\w+)\)", log)
+    suffix = "" if method is None or method.group(1) == "between_groups" else "_to_overall"
+    rows: dict[str, list] = {}
+    for line in log.splitlines():
+        fields = line.split()
+        if not fields or fields[0] not in SCENARIOS or not fields[1].isdigit():
+            continue
+        cells = [f"{old} → {new}" + (f" ({n} valid)" if n else "")
+                 for old, new, n in _CELL.findall(line)]
+        rows.setdefault(fields[0], []).append([fields[1], fields[2], *cells])
+    what = {"null": "share of data sets whose interval excludes 0 (at most 0.05)",
+            "worse": "coverage of the true largest gap, one group worse (0.93-0.97)",
+            "far": "coverage of the true largest gap, one group far worse (0.93-0.97)"}
+    return [Table(f"largest_gap_{name}{suffix}", f"Largest gap, {what[name]}: old → new",
+                  ["groups", "rows per group", *METRICS], cells)
+            for name, cells in rows.items()]
 
 
 if __name__ == "__main__":

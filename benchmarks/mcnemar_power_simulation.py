@@ -23,6 +23,7 @@ import math
 import time
 
 import numpy as np
+from _results import Table
 
 from dartboard.compare import mcnemar_power, mcnemar_sample_size, mcnemar_test
 from dartboard.compare._power import connor_sample_size
@@ -73,6 +74,19 @@ def main() -> None:
               f"{mcnemar_power(new_n, delta, psi):>13.3f}{new:>12.3f}{2 * se:>11.3f}",
               flush=True)
     print(f"\n(total {time.perf_counter() - start:.1f} s, under load)")
+
+
+def render(log: str) -> list[Table]:
+    """The power table of a run's log: one row per planned setting."""
+    columns = ["delta", "psi", "target power", "old n (Connor)", "simulated power at old n",
+               "new n", "exact power at new n", "simulated power at new n", "+- 2 s.e."]
+    rows = []
+    for line in log.splitlines():
+        fields = line.split()
+        if len(fields) == len(columns) and all(f.replace(".", "", 1).isdigit() for f in fields):
+            rows.append(fields)
+    return [Table("mcnemar_power", "Power of McNemar's test at the planned test-set size",
+                  columns, rows)]
 
 
 if __name__ == "__main__":

@@ -41,12 +41,14 @@ import warnings
 import zlib
 
 import numpy as np
+from _results import Table
 from scipy import special
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 N, K = 100, 10
 LEVELS = (0.90, 0.95)
 METHODS = ("nested", "naive", "t", "nadeau-bengio", "fold bootstrap")
+IGNORED = "nested, groups ignored"  # the nested interval without groups (grouped settings)
 
 
 class LeastSquares(RegressorMixin, BaseEstimator):
@@ -158,7 +160,7 @@ def run(name, sims, repeats):
     model, scoring, draw, truth, check = _setting(name)
     rng = np.random.default_rng(zlib.crc32(name.encode()))  # str hashes vary by process
     z = {lvl: float(special.ndtri(0.5 + lvl / 2)) for lvl in LEVELS}
-    methods = METHODS + (("nested, groups ignored",) if name.endswith("groups") else ())
+    methods = METHODS + ((IGNORED,) if name.endswith("groups") else ())
     cover = {(m, lvl): [] for m in methods for lvl in LEVELS}
     width = {key: [] for key in cover}
     low_miss = {m: 0 for m in methods}
@@ -235,6 +237,25 @@ def main():
                   f"{1 - c90 - lo:>10.3f}{np.mean(cover[m, 0.95]):>10.3f}"
                   f"{np.mean(width[m, 0.95]):>10.4f}")
         print(flush=True)
+
+
+COLUMNS = ["interval", "cover 90%", "width 90%", "miss low", "miss high", "cover 95%",
+           "width 95%"]
+
+
+def render(log: str) -> list[Table]:
+    """One table per setting of a run's log, its summary lines as notes."""
+    tables: list[Table] = []
+    for line in log.splitlines():
+        if line.endswith(":") and not line.startswith(" "):
+            name = line[:-1]
+            tables.append(Table(f"nested_cv_{name.replace('-', '_')}",
+                                f"Coverage of Err_XY, setting {name}", COLUMNS, []))
+        elif tables and line.startswith("  ") and line.split()[0] in ("mean", "check:"):
+            tables[-1].notes.append(line.strip())
+        elif tables and line[2:25].strip() in (*METHODS, IGNORED):
+            tables[-1].rows.append([line[2:25].strip(), *line[25:].split()])
+    return [t for t in tables if t.rows]
 
 
 if __name__ == "__main__":

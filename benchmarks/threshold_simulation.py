@@ -40,6 +40,7 @@ import time
 import warnings
 
 import numpy as np
+from _results import Table, markdown_tables
 from scipy import stats
 
 from dartboard import select_threshold
@@ -275,6 +276,21 @@ def main() -> None:
         part_one(criteria, cells, args.reps, args.resamples)
     if args.part in ("2", "both"):
         part_two(cells, args.reps)
+
+
+def render(log: str) -> list[Table]:
+    """Part 1 (coverage) and part 2 (the guarantee) of a run's log, as printed."""
+    names = {"criterion | pos/neg | construction": ("threshold_coverage",
+             "Coverage (%) of the chosen threshold's true rates, 95% intervals"),
+             "criterion | target | pos/neg": ("threshold_guarantee",
+             "The guarantee (0.95): share (%) of data sets whose chosen threshold meets "
+             "the target")}
+    tables = []
+    for header, *rows in markdown_tables(log):
+        for start, (name, title) in names.items():
+            if " | ".join(header).startswith(start):
+                tables.append(Table(name, title, header, rows))
+    return tables
 
 
 if __name__ == "__main__":
