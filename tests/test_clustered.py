@@ -82,8 +82,8 @@ def test_one_row_per_cluster_is_the_row_bootstrap():
 def test_clusters_widen_the_interval_where_rows_share_a_cluster():
     cluster, y, score, pred = _clustered(5, n_clusters=100, m=10)
     naive = db.interval("accuracy", y, pred, method="bca", n_resamples=2000, random_state=0)
-    clustered = db.interval("accuracy", y, pred, n_resamples=2000, random_state=0,
-                            clusters=cluster)
+    clustered = db.interval("accuracy", y, pred, method="bca", n_resamples=2000,
+                            random_state=0, clusters=cluster)
     assert clustered.method == "bca (clustered: 100 clusters)"
     assert clustered.high - clustered.low > 1.15 * (naive.high - naive.low)
 
@@ -134,7 +134,9 @@ def test_evaluate_rows_are_the_clustered_intervals():
         iv = db.interval(f, y, other, n_resamples=300, random_state=3, clusters=cluster)
         row = ev.overall.loc[label]
         assert (row["estimate"], row["low"], row["high"]) == (iv.estimate, iv.low, iv.high)
-        assert row["method"] == "bca (clustered: 40 clusters)"
+        assert row["method"] == iv.method
+    assert ev.overall.loc["accuracy", "method"] == "wald-clustered (40 clusters)"
+    assert ev.overall.loc["roc_auc", "method"] == "delong-clustered (40 clusters)"
 
 
 def test_evaluate_groups_and_gaps_with_clusters_spanning_groups():
@@ -142,7 +144,7 @@ def test_evaluate_groups_and_gaps_with_clusters_spanning_groups():
     group = np.where(np.arange(y.shape[0]) % 2 == 0, "even", "odd")  # clusters span both
     ev = db.evaluate(y, y_score=score, groups=group, clusters=cluster,
                      metrics=["accuracy", "recall"], n_resamples=300, random_state=0)
-    assert set(ev.by_group["method"]) == {"bca (clustered: 50 clusters)"}
+    assert set(ev.by_group["method"]) == {"wald-clustered (50 clusters)"}
     gap = ev.difference().loc["accuracy"]
     # Newcombe's interval assumes independent rows: the clustered gap is a bootstrap one
     assert gap["method"] == "percentile (grouped bootstrap), clustered"

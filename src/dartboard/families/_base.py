@@ -299,6 +299,13 @@ class Family:
         apply to this state (weights, keywords, the shape of the data)."""
         return f"method={method!r} does not apply to {metric.name} on these data"
 
+    def cluster_terms(self, states: Sequence[Any], metric: Metric) -> Any:
+        """The per-cluster linearized terms of ``metric`` from the clusters' states (one
+        state per cluster, disjoint rows), a
+        :class:`~dartboard.uncertainty._clustered_analytic.ClusterTerms` whose method is
+        the family's cluster-robust interval; None where none applies."""
+        return None
+
     def auto_size(self, state: Any, metric: Metric) -> int:
         """The size ``method="auto"`` compares with the registry's ``auto_interval``."""
         return self.n_rows(state)

@@ -43,6 +43,7 @@ from dartboard.metrics._confusion import ConfusionCounts
 from dartboard.metrics._count_formulas import indicator_labels
 from dartboard.uncertainty._analytic import proportion_counts
 from dartboard.uncertainty._bootstrap import BATCH_BYTES, CountGroups, split_multinomial
+from dartboard.uncertainty._clustered_analytic import ClusterTerms, ratio_terms
 from dartboard.uncertainty._methods import PROPORTION_METHODS
 from dartboard.uncertainty._multilabel import IndicatorPatterns
 
@@ -240,20 +241,30 @@ class CountsFamily(Family):
     def proportion(self, state: CountsState | IndicatorState, metric: Metric
                     ) -> tuple[float, float] | None:
         """``(x, n)`` of a proportion metric on whole counts, binary or unaveraged."""
-        spec, kw = metric.spec, metric.kwargs
-        if isinstance(state, IndicatorState) or spec.proportion is None or not state.whole:
+        if isinstance(state, IndicatorState) or not state.whole:
             return None
-        allowed = {"pos_label", "average", "zero_division", "labels"} if spec.average \
-            else {"normalize"}
-        if set(kw) - allowed or not kw.get("normalize", True):
+        found = _proportion_of(metric, state.classes)
+        if found is None:
             return None
-        pos_index = None
-        if spec.average:
-            if kw.get("average", "binary") != "binary" or kw.get("labels") is not None:
-                return None
-            pos_index = positive_index(state.classes, kw.get("pos_label", 1))
-        return proportion_counts(spec.proportion, np.asarray(state.counts.matrix),
-                                 pos_index)
+        return proportion_counts(metric.spec.proportion, np.asarray(state.counts.matrix),
+                                 found[0])
+
+    def cluster_terms(self, states: Sequence[CountsState | IndicatorState], metric: Metric
+                      ) -> ClusterTerms | None:
+        """A proportion's per-cluster ``(x_c, n_c)`` over the pooled classes (weights
+        may be fractional: the ratio's linearization does not need whole counts)."""
+        if any(isinstance(s, IndicatorState) for s in states):
+            return None
+        classes = np.unique(np.concatenate([s.classes for s in states]))
+        found = _proportion_of(metric, classes)
+        if found is None:
+            return None
+        k = classes.shape[0]
+        sums = np.array([proportion_counts(
+            metric.spec.proportion,
+            np.bincount((g := s.on(classes)).cell, weights=g.weight * g.size,
+                        minlength=k * k).reshape(k, k), found[0]) for s in states])
+        return ratio_terms(sums[:, 0], sums[:, 1], "wald-clustered")
 
     def analytic(self, state: CountsState, metric: Metric, method: str, level: float
                  ) -> tuple[float, float, float]:
@@ -261,6 +272,23 @@ class CountsFamily(Family):
         if method not in PROPORTION_METHODS or found is None:
             raise ValueError(f"method={method!r} does not apply to {metric.name} here")
         return proportion_interval(*found, level, method, metric.name)
+
+
+def _proportion_of(metric: Metric, classes: np.ndarray) -> tuple[int | None] | None:
+    """``(pos_index,)`` of a proportion metric over ``classes`` (None in it: multiclass
+    accuracy); None when the metric with these keywords is no one proportion."""
+    spec, kw = metric.spec, metric.kwargs
+    if spec.proportion is None:
+        return None
+    allowed = {"pos_label", "average", "zero_division", "labels"} if spec.average \
+        else {"normalize"}
+    if set(kw) - allowed or not kw.get("normalize", True):
+        return None
+    if not spec.average:
+        return (None,)
+    if kw.get("average", "binary") != "binary" or kw.get("labels") is not None:
+        return None
+    return (positive_index(classes, kw.get("pos_label", 1)),)
 
 
 def _indicator_cells(patterns: IndicatorPatterns, metric: Metric) -> Cells:

@@ -42,6 +42,7 @@ from dartboard.families._paired import PairedMeans
 from dartboard.metrics._deviance import pinball_terms, squared_log_terms, tweedie_terms
 from dartboard.metrics._probabilistic import brier_terms, log_loss_terms
 from dartboard.uncertainty._bootstrap import IntervalWarning
+from dartboard.uncertainty._clustered_analytic import ClusterTerms, ratio_terms
 
 __all__ = ["FAMILY", "MAX_CELLS", "MeanCells", "MeansFamily", "ROW_TERMS", "TERMS",
            "has_row_terms", "row_terms"]
@@ -284,6 +285,15 @@ class MeansFamily(Family):
         if state.weighted or state.sums[3] < 2:
             return ()
         return tuple(m for m in metric.spec.asymptotic if m not in BOOTSTRAP_METHODS)
+
+    def cluster_terms(self, states: Sequence[MeanCells], metric: Metric
+                      ) -> ClusterTerms | None:
+        """The mean's ``sum w t`` and ``sum w`` per cluster (a root of a mean, RMSE, is
+        no ratio of sums)."""
+        if TERMS[metric.name][2]:
+            return None
+        return ratio_terms(np.array([s.sums[0] for s in states]),
+                           np.array([s.sums[2] for s in states]), "t-clustered")
 
     def why_not(self, state: MeanCells, metric: Metric, method: str) -> str:
         if state.weighted:

@@ -43,6 +43,7 @@ from dartboard.metrics._ranking import (
 )
 from dartboard.metrics._sketches import BinnedScoreState
 from dartboard.uncertainty import _analytic, _asymptotic
+from dartboard.uncertainty._clustered_analytic import ClusterTerms, auc_terms
 from dartboard.uncertainty._large import ovr_macro_auc_interval
 from dartboard.uncertainty._methods import ROC_AUC_METHODS
 
@@ -373,6 +374,32 @@ class ScoresFamily(Family):
         named = (metric.spec.default_interval, *metric.spec.asymptotic)
         return tuple(x for x in named if x is not None and x not in BOOTSTRAP_METHODS
                      and not (x == "influence-logit" and metric.name == "roc_auc_score"))
+
+    def cluster_terms(self, states: Sequence[Any], metric: Metric) -> ClusterTerms | None:
+        """Obuchowski's per-cluster placement sums of a binary ROC AUC: each cluster's
+        cells placed among the pooled distinct scores, whose placement values
+        (ties one half) come from one cumulative sum."""
+        if metric.name != "roc_auc_score" or metric.kwargs or \
+                not all(isinstance(s, ScoreCells) and s.unweighted for s in states):
+            return None
+        pooled = states[0]
+        for s in states[1:]:
+            pooled = pooled.merge(s)
+        m, n = _classes(pooled)
+        if m == 0 or n == 0:
+            return None
+        gid, _ = pooled.groups()
+        pos, neg = (a[0] for a in pooled.per_score(pooled.size[None, :].astype(np.float64)))
+        # a positive's share of negatives below it, a negative's of positives above
+        place_value = np.where(pooled.positive, ((np.cumsum(neg) - 0.5 * neg) / n)[gid],
+                               ((m - np.cumsum(pos) + 0.5 * pos) / m)[gid])
+        sums = np.zeros((len(states), 4))
+        for c, s in enumerate(states):
+            at = place(s.keys, pooled.keys)
+            v = s.size * place_value[at]
+            sums[c] = (v[s.positive].sum(), v[~s.positive].sum(),
+                       s.size[s.positive].sum(), s.size[~s.positive].sum())
+        return auc_terms(*sums.T)
 
     def why_not(self, state: ScoreCells | ClassTable, metric: Metric, method: str) -> str:
         if isinstance(state, ClassTable):

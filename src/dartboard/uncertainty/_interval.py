@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 import reprlib
 import warnings
@@ -41,6 +42,12 @@ from dartboard.uncertainty._clustered import (
     cluster_index,
     cluster_replicates,
     generic_cluster_replicates,
+)
+from dartboard.uncertainty._clustered_analytic import (
+    AUTO_MIN_CLUSTERS,
+    CLUSTERED_ANALYTIC_METHODS,
+    ClusterTerms,
+    clustered_interval,
 )
 from dartboard.uncertainty._large import applicable, asymptotic_interval, sample_size
 from dartboard.uncertainty._methods import METHODS, PIVOT
@@ -183,6 +190,9 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
     method = iv["method"]
     level = iv["confidence_level"]
     rng = check_random_state(random_state)
+    if clusters is None and method in CLUSTERED_ANALYTIC_METHODS:
+        raise ValueError(f"method={method!r} is a cluster-robust interval and needs "
+                         "clusters=; without clusters use its independent-rows method")
     if clusters is not None:
         return _clustered_interval(metric, spec, name, estimate, y_t, y_o, w, metric_kwargs,
                                    cluster_index(clusters, n), method, level,
@@ -220,22 +230,27 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
     if stratified:
         raise ValueError("stratified=True resamples rows within classes; with clusters the "
                          "bootstrap resamples whole clusters (leave stratified=False)")
-    if method == "auto":
-        method = "bca"
-    if method not in CLUSTER_METHODS:
+    if method not in (*CLUSTER_METHODS, *CLUSTERED_ANALYTIC_METHODS, "auto"):
         raise ValueError(f"method={method!r} assumes independent rows; with clusters use "
-                         f"one of {list(CLUSTER_METHODS)} (a bootstrap of whole clusters)")
-    jackknife = method == "bca"
+                         f"one of {list(CLUSTER_METHODS)} (a bootstrap of whole clusters) "
+                         f"or {list(CLUSTERED_ANALYTIC_METHODS)} (cluster-robust)")
     reps = None
     state = _family_state(spec, y_t, y_o, w, kwargs)
+    parts: list[Any] = [None]
     if state is not None:
         family, m, _ = state
-        try:
-            parts = [_family_state(spec, y_t[rows], y_o[rows],
-                                   None if w is None else w[rows], kwargs)
-                     for rows in index.members]
-        except ValueError:  # a cluster the metric refuses alone (one class for log loss)
-            parts = [None]
+        parts = _cluster_states(spec, y_t, y_o, w, kwargs, index)
+    terms = None if state is None or not all(p is not None for p in parts) \
+        else state[0].cluster_terms([p[2] for p in parts], state[1])
+    method = _clustered_method(method, terms, name, index.n_clusters)
+    if method in CLUSTERED_ANALYTIC_METHODS:
+        # accuracy with normalize=False is a count, outside the proportion's range
+        bounds = spec.bounds if kwargs.get("normalize", True) else None
+        low, high, se = clustered_interval(terms, level, bounds)
+        return Interval(estimate, low, high, level, f"{method} ({index.n_clusters} clusters)",
+                        se, None, None, name)
+    jackknife = method == "bca"
+    if state is not None:
         if all(p is not None for p in parts):
             pooled = family.pool([p[2] for p in parts], m)
             if pooled is not None and pooled[0].extra is None:
@@ -269,11 +284,38 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
                     n_resamples, name or getattr(metric, "__name__", "metric"))
 
 
+def _clustered_method(method: str, terms: ClusterTerms | None, name: str,
+                      n_clusters: int) -> str:
+    """``auto`` with clusters: the metric's cluster-robust interval with at least
+    ``AUTO_MIN_CLUSTERS`` clusters (where benchmarks/clustered_coverage.py measured it
+    within 93-97%), else BCa over whole clusters; a cluster-robust method asked for
+    must be the metric's."""
+    if method == "auto":
+        return terms.method if terms is not None and terms.defined and \
+            n_clusters >= AUTO_MIN_CLUSTERS else "bca"
+    if method in CLUSTERED_ANALYTIC_METHODS and (terms is None or terms.method != method):
+        offered = "none" if terms is None else repr(terms.method)
+        raise ValueError(f"method={method!r} is not a cluster-robust interval of "
+                         f"{name or 'a user callable'} (its own: {offered}); use a "
+                         "bootstrap of whole clusters (percentile, basic or bca)")
+    return method
+
+
 def _family_state(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
                   w: np.ndarray | None, kwargs: dict[str, Any]
                   ) -> tuple[Family, Metric, Any] | None:
     """(family, metric, state) of rows that a metric family takes; None for a generic
     metric or inputs its family does not cover (multiclass scores)."""
+    found = _family_batch(spec, y_t, y_o, w, kwargs)
+    if found is None:
+        return None
+    family, m, batch = found
+    return family, m, family.build(batch, m)
+
+
+def _family_batch(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
+                  w: np.ndarray | None, kwargs: dict[str, Any]
+                  ) -> tuple[Family, Metric, Batch] | None:
     family = family_of(spec)
     if family is None:
         return None
@@ -286,8 +328,22 @@ def _family_state(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
         y_t, _ = _binary_scores(y_t, y_o, kwargs.get("pos_label", 1) if spec.pos_label
                                 else None)
         positive = True
-    batch = Batch(y_t, {spec.input: y_o}, w, positive)
-    return family, m, family.build(batch, m)
+    return family, m, Batch(y_t, {spec.input: y_o}, w, positive)
+
+
+def _cluster_states(spec: MetricSpec, y_t: np.ndarray, y_o: np.ndarray,
+                    w: np.ndarray | None, kwargs: dict[str, Any], index: ClusterIndex
+                    ) -> list[Any]:
+    """Each cluster's ``(family, metric, state)``, built from the batch of all rows
+    (the positive class and the classes of all rows: a cluster may hold one class);
+    ``[None]`` when a cluster's rows are refused alone."""
+    family, m, batch = _family_batch(spec, y_t, y_o, w, kwargs)
+    if spec.classification and np.ndim(batch.y_true) == 1:
+        batch = dataclasses.replace(batch, classes=np.unique(batch.y_true))
+    try:
+        return [(family, m, family.build(batch.take(rows), m)) for rows in index.members]
+    except ValueError:
+        return [None]
 
 
 def _interval_iv(metric: Any, method: Any, confidence_level: Any, n_resamples: Any,

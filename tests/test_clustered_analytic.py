@@ -1,0 +1,167 @@
+"""Cluster-robust intervals (dartboard.uncertainty._clustered_analytic).
+
+Oracles: statsmodels' OLS on an intercept with ``cov_type="cluster"`` (its default
+small-sample factor G/(G-1) * (N-1)/(N-K) is G/(G-1) with K = 1, the factor used
+here) for proportions and mean losses; a brute-force O(n^2) Obuchowski (1997)
+variance for ROC AUC, and DeLong's variance (dartboard._delong) when every cluster
+holds one row.
+"""
+
+import numpy as np
+import pytest
+import statsmodels.api as sm
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dartboard as db
+from dartboard._delong import delong_auc_covariance
+from dartboard.metrics._probabilistic import log_loss_terms
+
+
+def _data(seed=0, n_clusters=40, m=6, ragged=False):
+    rng = np.random.default_rng(seed)
+    size = rng.integers(1, 2 * m, n_clusters) if ragged else np.full(n_clusters, m)
+    cluster = np.repeat(np.arange(n_clusters), size)
+    u = rng.normal(size=n_clusters)[cluster]
+    y = (rng.random(cluster.shape[0]) < 1 / (1 + np.exp(-u))).astype(int)
+    score = np.round(1 / (1 + np.exp(-(0.8 * u + 0.7 * rng.normal(size=cluster.shape[0])))), 2)
+    return cluster, y, score, (score >= 0.5).astype(int)
+
+
+def _statsmodels_se(values, cluster):
+    """SE of the mean of ``values`` from OLS on an intercept, cluster-robust (CR1)."""
+    fit = sm.OLS(values.astype(float), np.ones((values.shape[0], 1))).fit(
+        cov_type="cluster", cov_kwds={"groups": cluster})
+    return float(fit.bse[0])
+
+
+@pytest.mark.parametrize("metric, rows", [
+    ("accuracy", lambda y, p: np.ones(y.shape[0], dtype=bool)),
+    ("recall", lambda y, p: y == 1),
+    ("precision", lambda y, p: p == 1),
+    ("specificity", lambda y, p: y == 0),
+    ("negative_predictive_value", lambda y, p: p == 0),
+])
+@pytest.mark.parametrize("ragged", [False, True])
+def test_proportion_se_is_statsmodels_cluster_robust_ols(metric, rows, ragged):
+    cluster, y, _, pred = _data(1, ragged=ragged)
+    iv = db.interval(metric, y, pred, method="wald-clustered", clusters=cluster)
+    keep = rows(y, pred)
+    oracle = _statsmodels_se((y == pred)[keep], cluster[keep])
+    assert iv.standard_error == pytest.approx(oracle, rel=1e-10, abs=0)
+    assert iv.method == f"wald-clustered ({np.unique(cluster).shape[0]} clusters)"
+    z = 1.959963984540054
+    assert iv.low == pytest.approx(max(iv.estimate - z * oracle, 0.0), abs=1e-12)
+
+
+@pytest.mark.parametrize("metric, terms", [
+    ("log_loss", lambda y, s: log_loss_terms(y, s)[0]),
+    ("brier_score_loss", lambda y, s: (s - y) ** 2),
+    ("mean_absolute_error", lambda y, s: np.abs(s - y)),
+    ("mean_squared_error", lambda y, s: (s - y) ** 2),
+])
+def test_mean_loss_se_is_statsmodels_cluster_robust_ols(metric, terms):
+    cluster, y, score, _ = _data(2, ragged=True)
+    iv = db.interval(metric, y, score, method="t-clustered", clusters=cluster)
+    values = np.asarray(terms(y, score), dtype=float)
+    assert iv.estimate == pytest.approx(values.mean(), rel=1e-12)
+    oracle = _statsmodels_se(values, cluster)
+    assert iv.standard_error == pytest.approx(oracle, rel=1e-10, abs=0)
+    from scipy import stats
+    q = stats.t.ppf(0.975, np.unique(cluster).shape[0] - 1)
+    assert iv.high == pytest.approx(iv.estimate + q * oracle, rel=1e-12)
+
+
+def _obuchowski_brute(y, score, cluster):
+    """Obuchowski (1997, Biometrics 53:567, eqs. 3-5) written from the pairs, O(n^2)."""
+    pos, neg = score[y == 1], score[y == 0]
+    psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    m, n = pos.shape[0], neg.shape[0]
+    theta = psi.mean()
+    v10 = psi.mean(axis=1)   # each positive's placement among all negatives
+    v01 = psi.mean(axis=0)   # each negative's among all positives
+    ids = np.unique(cluster)
+    a = np.array([v10[cluster[y == 1] == c].sum() - theta * np.sum(cluster[y == 1] == c)
+                  for c in ids])
+    b = np.array([v01[cluster[y == 0] == c].sum() - theta * np.sum(cluster[y == 0] == c)
+                  for c in ids])
+    i10 = np.unique(cluster[y == 1]).shape[0]
+    i01 = np.unique(cluster[y == 0]).shape[0]
+    i = ids.shape[0]
+    s10 = i10 / ((i10 - 1) * m) * np.sum(a**2)
+    s01 = i01 / ((i01 - 1) * n) * np.sum(b**2)
+    s11 = i / (i - 1) * np.sum(a * b)
+    return theta, s10 / m + s01 / n + 2 * s11 / (m * n)
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_clustered_delong_is_obuchowski_brute_force(seed):
+    cluster, y, score, _ = _data(seed, ragged=True)
+    iv = db.interval("roc_auc", y, score, method="delong-clustered", clusters=cluster)
+    theta, variance = _obuchowski_brute(y, score, cluster)
+    assert iv.estimate == pytest.approx(theta, abs=1e-14)
+    assert iv.standard_error == pytest.approx(np.sqrt(variance), rel=1e-10)
+
+
+def test_clustered_delong_with_one_row_per_cluster_is_delong():
+    _, y, score, _ = _data(6, n_clusters=300, m=1)
+    iv = db.interval("roc_auc", y, score, method="delong-clustered", clusters=np.arange(300))
+    plain = db.interval("roc_auc", y, score, method="delong")
+    _, cov = delong_auc_covariance(y == 1, score)
+    assert iv.standard_error == pytest.approx(np.sqrt(cov[0, 0]), rel=1e-10)
+    assert (iv.low, iv.high) == pytest.approx((plain.low, plain.high), rel=1e-10)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(3, 12), st.integers(1, 6))
+def test_fast_paths_agree_with_brute_force(seed, n_clusters, m):
+    rng = np.random.default_rng(seed)
+    cluster = rng.integers(0, n_clusters, n_clusters * m)
+    cluster[:2] = [0, 1]  # at least two clusters
+    y = rng.integers(0, 2, cluster.shape[0])
+    y[:2] = [0, 1]
+    score = np.round(rng.random(cluster.shape[0]), 1)  # ties
+    pred = (score >= 0.5).astype(int)
+    if min(np.unique(cluster[y == c]).shape[0] for c in (0, 1)) >= 2:
+        _, variance = _obuchowski_brute(y, score, cluster)
+        auc = db.interval("roc_auc", y, score, method="delong-clustered", clusters=cluster)
+        assert auc.standard_error == pytest.approx(np.sqrt(max(variance, 0)), rel=1e-9,
+                                                   abs=1e-12)
+    else:  # a class in one cluster: its variance term has no spread to measure
+        with pytest.raises(ValueError, match="at least two clusters"):
+            db.interval("roc_auc", y, score, method="delong-clustered", clusters=cluster)
+    acc = db.interval("accuracy", y, pred, method="wald-clustered", clusters=cluster)
+    assert acc.standard_error == pytest.approx(
+        _statsmodels_se((y == pred).astype(float), cluster), rel=1e-9, abs=1e-12)
+
+
+def test_auto_takes_the_cluster_robust_interval_from_30_clusters():
+    cluster, y, score, pred = _data(7, n_clusters=30)
+    assert db.interval("accuracy", y, pred, clusters=cluster).method == \
+        "wald-clustered (30 clusters)"
+    assert db.interval("roc_auc", y, score, clusters=cluster).method == \
+        "delong-clustered (30 clusters)"
+    assert db.interval("log_loss", y, score, clusters=cluster).method == \
+        "t-clustered (30 clusters)"
+    # F1 is no ratio with a fixed denominator: the bootstrap of whole clusters
+    assert db.interval("f1", y, pred, clusters=cluster, n_resamples=200).method == \
+        "bca (clustered: 30 clusters)"
+    few = _data(7, n_clusters=29)
+    assert db.interval("accuracy", few[1], few[3], clusters=few[0],
+                       n_resamples=200).method == "bca (clustered: 29 clusters)"
+
+
+@pytest.mark.parametrize("metric, method, match", [
+    ("f1", "wald-clustered", "not a cluster-robust interval of f1_score"),
+    ("accuracy", "delong-clustered", "its own: 'wald-clustered'"),
+])
+def test_a_cluster_robust_method_the_metric_has_not_is_refused(metric, method, match):
+    cluster, y, _, pred = _data(8)
+    with pytest.raises(ValueError, match=match):
+        db.interval(metric, y, pred, method=method, clusters=cluster)
+
+
+def test_a_cluster_robust_method_without_clusters_is_refused():
+    _, y, _, pred = _data(9)
+    with pytest.raises(ValueError, match="needs clusters="):
+        db.interval("accuracy", y, pred, method="wald-clustered")
