@@ -165,3 +165,56 @@ def test_a_cluster_robust_method_without_clusters_is_refused():
     _, y, _, pred = _data(9)
     with pytest.raises(ValueError, match="needs clusters="):
         db.interval("accuracy", y, pred, method="wald-clustered")
+
+
+# ------------------------------------------------------------------ evaluate's design effect
+
+def test_evaluate_reports_design_effect_and_effective_n():
+    cluster, y, score, pred = _data(10, n_clusters=50, m=8)
+    ev = db.evaluate(y, y_score=score, clusters=cluster, metrics=["accuracy", "roc_auc", "f1"],
+                     n_resamples=400, random_state=0)
+    row = ev.overall.loc["accuracy"]
+    clustered = db.interval("accuracy", y, pred, clusters=cluster)
+    wald = db.interval("accuracy", y, pred, method="wald")
+    assert row["design_effect"] == pytest.approx(
+        (clustered.standard_error / wald.standard_error) ** 2, rel=1e-12)
+    assert row["effective_n"] == pytest.approx(y.shape[0] / row["design_effect"], rel=1e-12)
+    auc = ev.overall.loc["roc_auc"]
+    plain = db.interval("roc_auc", y, score, method="delong")
+    robust = db.interval("roc_auc", y, score, clusters=cluster)
+    assert auc["design_effect"] == pytest.approx(
+        (robust.standard_error / plain.standard_error) ** 2, rel=1e-12)
+    # F1: the bootstrap of whole clusters over the bootstrap of rows (same method)
+    f1 = ev.overall.loc["f1"]
+    assert ev.overall.loc["f1", "method"].startswith("bca (clustered")
+    assert 0.5 < f1["design_effect"] < 10
+    assert ev.to_dict()["metrics"][0]["effective_n"] == pytest.approx(row["effective_n"])
+
+
+def test_design_effect_follows_kish_for_equal_clusters():
+    # correct/incorrect with intra-cluster correlation rho: deff ~ 1 + (m - 1) rho
+    rng = np.random.default_rng(11)
+    n_clusters, m, rho = 400, 10, 0.2
+    cluster = np.repeat(np.arange(n_clusters), m)
+    shared = rng.random(n_clusters) < 0.7
+    own = rng.random(cluster.shape[0]) < 0.7
+    # two rows share the cluster's value with probability sqrt(rho)^2 = rho
+    correct = np.where(rng.random(cluster.shape[0]) < np.sqrt(rho), shared[cluster], own)
+    y = np.ones(cluster.shape[0], dtype=int)
+    ev = db.evaluate(y, correct.astype(int), clusters=cluster, metrics=["accuracy"],
+                     n_resamples=200, random_state=0)
+    assert ev.overall.loc["accuracy", "design_effect"] == pytest.approx(1 + (m - 1) * rho,
+                                                                        abs=0.35)
+
+
+def test_one_row_per_cluster_has_design_effect_n_over_n_minus_one():
+    _, y, _, pred = _data(12, n_clusters=200, m=1)
+    ev = db.evaluate(y, pred, clusters=np.arange(200), metrics=["accuracy"], random_state=0,
+                     n_resamples=200)
+    assert ev.overall.loc["accuracy", "design_effect"] == pytest.approx(200 / 199, rel=1e-12)
+
+
+def test_without_clusters_the_frame_keeps_its_columns():
+    _, y, _, pred = _data(13)
+    ev = db.evaluate(y, pred, metrics=["accuracy"])
+    assert list(ev.overall.columns) == ["estimate", "low", "high", "method", "n"]

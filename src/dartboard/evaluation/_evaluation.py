@@ -255,7 +255,7 @@ class Evaluation:
         frame = pd.DataFrame([_row_values(r) for r in self.result.metrics],
                              index=pd.Index(self.metrics, name="metric"), columns=_ROW_COLUMNS)
         frame.attrs["confidence_level"] = self._level
-        return frame
+        return _with_design(frame, self.result.metrics)
 
     @cached_property
     def operating_point(self) -> Any:
@@ -286,7 +286,7 @@ class Evaluation:
         frame = pd.DataFrame([_row_values(r) for r in res.groups], index=index,
                              columns=_ROW_COLUMNS)
         frame.attrs["confidence_level"] = self._level
-        return frame
+        return _with_design(frame, res.groups)
 
     @property
     def _level(self) -> float:
@@ -603,6 +603,17 @@ class Evaluation:
         from dartboard.evaluation._mlflow import log_evaluation
 
         return log_evaluation(self, prefix=prefix, report=report)
+
+
+def _with_design(frame: Any, rows: Any) -> Any:
+    """The frame with ``design_effect`` and ``effective_n`` columns when the rows came in
+    clusters (nan where a row has no interval)."""
+    if not any(r.design_effect is not None for r in rows):
+        return frame
+    frame["design_effect"] = [np.nan if r.design_effect is None else r.design_effect
+                              for r in rows]
+    frame["effective_n"] = [np.nan if r.effective_n is None else r.effective_n for r in rows]
+    return frame
 
 
 def _row_values(r: MetricRow) -> list[Any]:
