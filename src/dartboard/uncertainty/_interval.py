@@ -240,8 +240,7 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
     if state is not None:
         family, m, _ = state
         parts = _cluster_states(spec, y_t, y_o, w, kwargs, index)
-    terms = None if state is None or not all(p is not None for p in parts) \
-        else state[0].cluster_terms([p[2] for p in parts], state[1])
+    terms = _terms(parts)
     method = _clustered_method(method, terms, name, index.n_clusters)
     if method in CLUSTERED_ANALYTIC_METHODS:
         # accuracy with normalize=False is a count, outside the proportion's range
@@ -282,6 +281,23 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
     return Interval(estimate, low, high, level,
                     f"{used} (clustered: {index.n_clusters} clusters)", se, dist,
                     n_resamples, name or getattr(metric, "__name__", "metric"))
+
+
+def _terms(parts: list[Any]) -> ClusterTerms | None:
+    if not all(p is not None for p in parts):
+        return None
+    family, m, _ = parts[0]
+    return family.cluster_terms([p[2] for p in parts], m)
+
+
+def cluster_terms_of(metric: Any, y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | None,
+                     kwargs: dict[str, Any], index: ClusterIndex) -> ClusterTerms | None:
+    """The per-cluster linearized terms of a metric (its family's; None for a metric
+    or data without a cluster-robust interval)."""
+    spec = resolve_metric(metric).spec
+    if _family_batch(spec, y_t, y_o, w, kwargs) is None:
+        return None
+    return _terms(_cluster_states(spec, y_t, y_o, w, kwargs, index))
 
 
 def _clustered_method(method: str, terms: ClusterTerms | None, name: str,
