@@ -154,3 +154,43 @@ def test_bad_clustered_comparisons_are_refused(kwargs, match):
     a, b = (sa >= 0.5).astype(int), (sb >= 0.5).astype(int)
     with pytest.raises(ValueError, match=match):
         db.compare_models(metric, y, a, b, n_resamples=50, **kwargs)
+
+
+# ------------------------------------------------------------------ compare_k_models
+
+def _k_models(seed=9, n_clusters=25, m=6):
+    rng = np.random.default_rng(seed)
+    cluster = np.repeat(np.arange(n_clusters), m)
+    n = cluster.shape[0]
+    y = (rng.normal(size=n_clusters)[cluster] + rng.normal(size=n) > 0).astype(int)
+    preds = {k: np.where(rng.random(n) < 0.7, y, 1 - y) for k in "abc"}
+    return cluster, y, preds
+
+
+def test_k_models_holm_pairs_are_the_clustered_pairwise_tests():
+    from dartboard._rng import spawn
+
+    cluster, y, preds = _k_models()
+    res = db.compare_k_models("accuracy", y, preds, clusters=cluster, method="holm",
+                              n_resamples=200, random_state=3)
+    seeds = spawn(3, 3)
+    first = db.compare_models("accuracy", y, preds["a"], preds["b"], clusters=cluster,
+                              n_resamples=200, random_state=seeds[0])
+    assert res.pairwise["pvalue"].iloc[0] == first.pvalue
+    assert res.sampler == "Holm over pairwise cluster-swap permutation tests"
+
+
+def test_k_models_maxt_with_one_row_per_cluster_is_the_sample_permutation():
+    cluster, y, preds = _k_models(10)
+
+    def share_right(t, p):  # a callable: the generic k-way sampler either way
+        return float(np.mean(t == p))
+
+    n = y.shape[0]
+    plain = db.compare_k_models(share_right, y, preds, n_resamples=200, random_state=4)
+    single = db.compare_k_models(share_right, y, preds, n_resamples=200, random_state=4,
+                                 clusters=np.arange(n))
+    assert np.array_equal(plain.pairwise["pvalue"], single.pairwise["pvalue"])
+    whole = db.compare_k_models(share_right, y, preds, n_resamples=200, random_state=4,
+                                clusters=cluster)
+    assert whole.sampler.endswith("permutations of whole clusters (25 clusters)")
