@@ -68,7 +68,7 @@ table = pd.DataFrame({
     "design effect": clustered.overall["design_effect"].round(2),
     "effective n": clustered.overall["effective_n"].round(0),
 })
-table
+print(table.to_string())
 
 # %%
 # The design effect
@@ -118,7 +118,7 @@ for metric, a, b in (("accuracy", pred_a, pred_b), ("roc_auc", proba_a, proba_b)
         rows.append({"metric": metric, "test": how, "difference": round(res.difference, 4),
                      "interval": f"[{res.interval.low:.4f}, {res.interval.high:.4f}]",
                      "p-value": round(res.pvalue, 4)})
-pd.DataFrame(rows)
+print(pd.DataFrame(rows).to_string(index=False))
 
 # %%
 # The independent-rows test is more confident than the data allow: its interval
