@@ -218,3 +218,52 @@ def test_without_clusters_the_frame_keeps_its_columns():
     _, y, _, pred = _data(13)
     ev = db.evaluate(y, pred, metrics=["accuracy"])
     assert list(ev.overall.columns) == ["estimate", "low", "high", "method", "n"]
+
+
+# ------------------------------------------------------------------ bad input
+
+@pytest.mark.parametrize("call", ["interval", "compare", "compare_k", "evaluate"])
+@pytest.mark.parametrize("clusters, match", [
+    ("none", "clusters contains 1 missing value"),
+    ("short", "clusters has 239"),
+    ("nan", "clusters contains 6 NaN"),
+    ("one", "clusters holds 1 cluster"),
+])
+def test_bad_cluster_ids_are_refused_by_every_entry_point(call, clusters, match):
+    cluster, y, score, pred = _data(14, n_clusters=40, m=6)
+    ids = {"none": np.array([None, *cluster[1:].tolist()], dtype=object),
+           "short": cluster[:-1], "nan": np.where(cluster == 1, np.nan, cluster),
+           "one": np.zeros(cluster.shape[0])}[clusters]
+    with pytest.raises(ValueError, match=match):
+        if call == "interval":
+            db.interval("accuracy", y, pred, clusters=ids)
+        elif call == "compare":
+            db.compare_models("accuracy", y, pred, 1 - pred, clusters=ids,
+                              method="cluster-robust")
+        elif call == "compare_k":
+            db.compare_k_models("accuracy", y, {"a": pred, "b": 1 - pred}, clusters=ids,
+                                n_resamples=20)
+        else:
+            db.evaluate(y, pred, clusters=ids, n_resamples=20)
+
+
+def test_a_group_holding_one_cluster_gets_no_clustered_interval():
+    # clusters nested in groups: the lone group's interval would rest on one cluster
+    cluster, y, _, pred = _data(15, n_clusters=40, m=6)
+    group = np.where(cluster < 39, "many", "lone")
+    ev = db.evaluate(y, pred, groups=group, clusters=cluster, metrics=["accuracy"],
+                     n_resamples=100, random_state=0)
+    lone = ev.by_group.loc[("lone", "accuracy")]
+    assert np.isnan(lone["low"]) and lone["method"] == "n/a (clusters holds 1 cluster)"
+    assert ev.by_group.loc[("many", "accuracy"), "method"] == "wald-clustered (39 clusters)"
+
+
+def test_clusters_crossing_groups_count_each_groups_own_clusters():
+    cluster, y, _, pred = _data(16, n_clusters=40, m=6)
+    group = np.where(np.arange(y.shape[0]) % 3 == 0, "a", "b")  # every cluster in both
+    ev = db.evaluate(y, pred, groups=group, clusters=cluster, metrics=["accuracy"],
+                     n_resamples=100, random_state=0)
+    rows = group == "a"
+    iv = db.interval("accuracy", y[rows], pred[rows], clusters=cluster[rows])
+    assert ev.by_group.loc[("a", "accuracy"), "high"] == iv.high
+    assert iv.method == "wald-clustered (40 clusters)"
