@@ -47,8 +47,9 @@ def clustered_comparison(metric: Callable[..., Any], name: str, y: np.ndarray, a
                          ranked: bool) -> Comparison:
     """``compare_models`` with clusters (module docstring)."""
     observed = estimates[0] - estimates[1]
-    common = dict(metric=name, estimate_a=estimates[0], estimate_b=estimates[1],
-                  difference=observed, alternative=alternative)
+    common: dict[str, Any] = dict(metric=name, estimate_a=estimates[0],
+                                  estimate_b=estimates[1], difference=observed,
+                                  alternative=alternative)
     if method == "cluster-robust":
         return _cluster_robust(metric, name, y, a, b, w, kwargs, index, level, common)
     if ranked:
