@@ -130,11 +130,16 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
         notebook view and report, in its JSON, and the MLflow run's name.
     clusters : array-like of shape (n_samples,), optional
         The cluster of each row (a patient, a user, a benchmark passage) when rows of
-        one cluster are not independent. Every interval is then the bootstrap of whole
-        clusters (``dartboard.interval(..., clusters=)``; ``ci`` is ``"auto"`` (BCa),
-        ``"percentile"``, ``"basic"`` or ``"bca"``), per group too, and the gaps
-        between groups draw clusters once for all groups (a cluster may span groups).
-        In memory only for now; not with ``threshold_criterion`` or ``curve_bands``.
+        one cluster are not independent. Every interval is then clustered
+        (``dartboard.interval(..., clusters=)``: ``ci="auto"`` takes the metric's
+        cluster-robust interval from 30 clusters on and BCa over whole clusters
+        otherwise; ``"percentile"``, ``"basic"``, ``"bca"``, ``"wald-clustered"``,
+        ``"t-clustered"`` and ``"delong-clustered"`` may be asked for), per group
+        too, and each row reports its ``design_effect`` (the clustered interval's
+        variance over the independent-rows one's) and ``effective_n`` (``n`` over
+        it). The gaps between groups draw clusters once for all groups (a cluster
+        may span groups). In memory only for now; not with ``threshold_criterion``
+        or ``curve_bands``.
 
     Returns
     -------

@@ -113,11 +113,16 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
         overflow), and ``metric`` receives them so.
     clusters : array-like of shape (n_samples,), optional
         The cluster of each row (a patient, a user, the passage a benchmark question
-        comes from) when rows of one cluster are not independent: the bootstrap then
-        draws whole clusters (:mod:`dartboard.uncertainty._clustered`), ``method`` is
-        ``"percentile"``, ``"basic"`` or ``"bca"`` (``"auto"``: BCa with a
-        leave-one-cluster-out jackknife), and the method string says it is
-        clustered. Analytic methods assume independent rows and are refused.
+        comes from) when rows of one cluster are not independent. ``method`` is then
+        a bootstrap of whole clusters (``"percentile"``, ``"basic"``, ``"bca"``;
+        :mod:`dartboard.uncertainty._clustered`) or the metric's cluster-robust
+        interval (``"wald-clustered"`` for a ratio of counts such as accuracy,
+        recall or precision, ``"t-clustered"`` for a mean loss such as log loss,
+        Brier or MAE, ``"delong-clustered"`` for binary ROC AUC;
+        :mod:`dartboard.uncertainty._clustered_analytic`). ``"auto"`` takes the
+        cluster-robust interval from 30 clusters on (``AUTO_MIN_CLUSTERS``) and BCa
+        with a leave-one-cluster-out jackknife otherwise; the method string says it
+        is clustered. The independent-rows analytic methods are refused.
     **metric_kwargs
         Passed to ``metric`` (``pos_label``, ``average``, ``beta``...).
 
