@@ -108,7 +108,20 @@ def _inflation(i: int) -> float:
 
 def ratio_terms(numerator: np.ndarray, denominator: np.ndarray, method: str
                 ) -> ClusterTerms:
-    """Terms of ``sum x / sum d`` from per-cluster sums ``x_c`` and ``d_c``."""
+    """Terms of ``sum x / sum d`` from per-cluster sums ``x_c`` and ``d_c``.
+
+    Examples
+    --------
+    Four clusters of four rows, 3, 1, 4 and 2 right: ``theta = 10/16``, residuals
+    ``x_c - theta d_c = 0.5, -1.5, 1.5, -0.5``, ``V = 4/3 * 5 / 16^2``.
+
+    >>> t = ratio_terms(np.array([3.0, 1, 4, 2]), np.array([4.0, 4, 4, 4]),
+    ...                 "wald-clustered")
+    >>> t.estimate, round(t.variance(), 6), round(4 / 3 * 5 / 256, 6)
+    (0.625, 0.026042, 0.026042)
+    >>> [round(v, 4) for v in clustered_interval(t, 0.95, (0.0, 1.0))]
+    [0.3087, 0.9413, 0.1614]
+    """
     x = np.asarray(numerator, dtype=np.float64)
     d = np.asarray(denominator, dtype=np.float64)
     total = float(d.sum())
