@@ -162,28 +162,37 @@ def cell(rng, n_sim, resamples, columns, rho, m, n_clusters, true):
         cluster, y, score, pred = draw(rng, n_clusters, m, rho)
         if y.min() == y.max():
             continue
-        for name, (kind, _, analytic) in METRICS.items():
-            other = score if kind == "scores" else pred
-            found = []
-            if columns in ("all", "analytic"):
-                found.append((0, independent(name, y, other, resamples, i)))
-                if analytic is not None:
-                    if i == 0:
-                        check(name, y, other, cluster, n_clusters, analytic)
-                    t = terms(name, y, other, cluster, n_clusters)
-                    bounds = (0.0, 1.0) if name in ("accuracy", "roc_auc") else None
-                    found.append((1, clustered_interval(t, 0.95, bounds)[:2]
-                                  if t.defined else None))
-            if columns in ("all", "bootstrap"):
-                iv = _one(name, y, other, resamples, i, method="bca", clusters=cluster)
-                found.append((2, None if iv is None else (iv.low, iv.high)))
-            for j, bounds in found:
-                if bounds is None or not np.all(np.isfinite(bounds)):
-                    continue
-                valid[name][j] += 1
-                hits[name][j] += bounds[0] <= true[name] <= bounds[1]
-                width[name][j] += bounds[1] - bounds[0]
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")  # DeLong of a class of one row: no interval
+            _cell_rows(i, cluster, y, score, pred, resamples, columns, n_clusters, true,
+                       hits, width, valid)
     return hits, width, valid
+
+
+def _cell_rows(i, cluster, y, score, pred, resamples, columns, n_clusters, true, hits,
+               width, valid):
+    """One data set's intervals of every metric, counted into the cell's tallies."""
+    for name, (kind, _, analytic) in METRICS.items():
+        other = score if kind == "scores" else pred
+        found = []
+        if columns in ("all", "analytic"):
+            found.append((0, independent(name, y, other, resamples, i)))
+            if analytic is not None:
+                if i == 0:
+                    check(name, y, other, cluster, n_clusters, analytic)
+                t = terms(name, y, other, cluster, n_clusters)
+                bounds = (0.0, 1.0) if name in ("accuracy", "roc_auc") else None
+                found.append((1, clustered_interval(t, 0.95, bounds)[:2]
+                              if t.defined else None))
+        if columns in ("all", "bootstrap"):
+            iv = _one(name, y, other, resamples, i, method="bca", clusters=cluster)
+            found.append((2, None if iv is None else (iv.low, iv.high)))
+        for j, bounds in found:
+            if bounds is None or not np.all(np.isfinite(bounds)):
+                continue
+            valid[name][j] += 1
+            hits[name][j] += bounds[0] <= true[name] <= bounds[1]
+            width[name][j] += bounds[1] - bounds[0]
 
 
 def main(argv: list[str]) -> None:

@@ -10,6 +10,8 @@ the cluster-swap permutation and the cluster bootstrap against plain loops.
 import numpy as np
 import pytest
 import statsmodels.api as sm
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_clustered_analytic import _obuchowski_brute
 
 import dartboard as db
@@ -194,3 +196,23 @@ def test_k_models_maxt_with_one_row_per_cluster_is_the_sample_permutation():
     whole = db.compare_k_models(share_right, y, preds, n_resamples=200, random_state=4,
                                 clusters=cluster)
     assert whole.sampler.endswith("permutations of whole clusters (25 clusters)")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(3, 10), st.integers(2, 5))
+def test_cluster_robust_difference_agrees_with_brute_force(seed, n_clusters, m):
+    rng = np.random.default_rng(seed)
+    cluster = rng.integers(0, n_clusters, n_clusters * m)
+    cluster[:4] = [0, 1, 0, 1]
+    y = rng.integers(0, 2, cluster.shape[0])
+    y[:4] = [0, 0, 1, 1]  # both classes in two clusters
+    sa, sb = (np.round(rng.random((2, cluster.shape[0])), 1))
+    a, b = (sa >= 0.5).astype(int), (sb >= 0.5).astype(int)
+    acc = db.compare_models("accuracy", y, a, b, clusters=cluster, method="cluster-robust")
+    diff = (a == y).astype(float) - (b == y)
+    assert acc.interval.standard_error == pytest.approx(_ols_cluster_se(diff, cluster),
+                                                        rel=1e-9, abs=1e-12)
+    auc = db.compare_models("roc_auc", y, sa, sb, clusters=cluster, method="cluster-robust")
+    sums = _placement_sums(y, sa, cluster) - _placement_sums(y, sb, cluster)
+    assert auc.interval.standard_error == pytest.approx(
+        np.sqrt(max(_obuchowski_from_sums(sums, y, cluster), 0.0)), rel=1e-9, abs=1e-12)
