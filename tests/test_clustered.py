@@ -166,3 +166,15 @@ def test_evaluate_refuses_clusters_of_another_length():
     _, y, score, _ = _clustered(13, n_clusters=10, m=4)
     with pytest.raises(ValueError, match="clusters"):
         db.evaluate(y, y_score=score, clusters=np.arange(7), n_resamples=50)
+
+
+def test_bca_with_undefined_resamples_and_leave_outs_still_forms_an_interval():
+    # one positive among ten clusters of one row: most resamples and one leave-one-out
+    # lack it; BCa's acceleration leaves that leave-out out (was a RuntimeError)
+    y = np.array([0, 0, 0, 0, 0, 0, 1, 0, 0, 0])
+    score = np.array([0.337, 0.019, 0.053, 0.152, 0.05, 0.766, 0.556, 0.715, 0.216, 0.542])
+    with pytest.warns(db.IntervalWarning):
+        iv = db.interval("roc_auc", y, score, method="bca", n_resamples=100,
+                         random_state=24, clusters=np.arange(10))
+    assert iv.method.endswith("(clustered: 10 clusters)")
+    assert iv.low <= iv.estimate <= iv.high

@@ -285,8 +285,8 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
                       "out", IntervalWarning, stacklevel=3)
         keep = np.isfinite(reps.values)
         jack = reps.jackknife
-        if jack is not None and not np.all(np.isfinite(jack)):
-            jack = None
+        if jack is not None:  # BCa's acceleration leaves out undefined leave-outs
+            jack = np.where(np.isfinite(jack), jack, np.nan)
         reps = _bootstrap.Replicates(reps.values[keep], jack)
     low, high, se, used, dist = _bootstrap.bootstrap_interval(
         estimate, reps, level, method, None if spec is None else spec.bounds)
