@@ -267,3 +267,12 @@ def test_clusters_crossing_groups_count_each_groups_own_clusters():
     iv = db.interval("accuracy", y[rows], pred[rows], clusters=cluster[rows])
     assert ev.by_group.loc[("a", "accuracy"), "high"] == iv.high
     assert iv.method == "wald-clustered (40 clusters)"
+
+
+def test_faces_show_the_design_effect():
+    cluster, y, _, pred = _data(17, n_clusters=40, m=6)
+    ev = db.evaluate(y, pred, clusters=cluster, metrics=["accuracy"], n_resamples=100,
+                     random_state=0)
+    deff = ev.overall.loc["accuracy", "design_effect"]
+    shown = f"design effect {deff:.2f}, effective n {y.shape[0] / deff:,.0f}"
+    assert shown in repr(ev) and shown in ev._repr_html_()
