@@ -299,9 +299,10 @@ class Family:
         apply to this state (weights, keywords, the shape of the data)."""
         return f"method={method!r} does not apply to {metric.name} on these data"
 
-    def cluster_terms(self, states: Sequence[Any], metric: Metric) -> Any:
-        """The per-cluster linearized terms of ``metric`` from the clusters' states (one
-        state per cluster, disjoint rows), a
+    def cluster_terms(self, batch: Batch, metric: Metric, codes: np.ndarray,
+                      n_clusters: int) -> Any:
+        """The per-cluster linearized terms of ``metric`` on the rows of ``batch``
+        (``codes`` the cluster of each row, 0..C-1), a
         :class:`~dartboard.uncertainty._clustered_analytic.ClusterTerms` whose method is
         the family's cluster-robust interval; None where none applies."""
         return None

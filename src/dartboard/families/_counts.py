@@ -249,22 +249,24 @@ class CountsFamily(Family):
         return proportion_counts(metric.spec.proportion, np.asarray(state.counts.matrix),
                                  found[0])
 
-    def cluster_terms(self, states: Sequence[CountsState | IndicatorState], metric: Metric
-                      ) -> ClusterTerms | None:
-        """A proportion's per-cluster ``(x_c, n_c)`` over the pooled classes (weights
-        may be fractional: the ratio's linearization does not need whole counts)."""
-        if any(isinstance(s, IndicatorState) for s in states):
+    def cluster_terms(self, batch: Batch, metric: Metric, codes: np.ndarray,
+                      n_clusters: int) -> ClusterTerms | None:
+        """A proportion's per-cluster ``(x_c, n_c)``: one bincount of (cluster, true,
+        predicted) gives every cluster's confusion matrix (weights may be fractional:
+        the ratio's linearization does not need whole counts)."""
+        y, other = batch.y_true, batch.of(metric)
+        if np.ndim(y) != 1 or np.ndim(other) != 1:
             return None
-        classes = np.unique(np.concatenate([s.classes for s in states]))
-        found = _proportion_of(metric, classes)
+        enc = encode_labels(("y_true", y), ("y_pred", other))
+        found = _proportion_of(metric, enc.classes)
         if found is None:
             return None
-        k = classes.shape[0]
-        sums = np.array([proportion_counts(
-            metric.spec.proportion,
-            np.bincount((g := s.on(classes)).cell, weights=g.weight * g.size,
-                        minlength=k * k).reshape(k, k), found[0]) for s in states])
-        return ratio_terms(sums[:, 0], sums[:, 1], "wald-clustered")
+        k = enc.classes.shape[0]
+        t, p = (c.astype(np.int64) for c in enc.codes)
+        matrices = np.bincount((codes * k + t) * k + p, weights=batch.weight,
+                               minlength=n_clusters * k * k).reshape(n_clusters, k, k)
+        x, d = proportion_counts(metric.spec.proportion, matrices, found[0])
+        return ratio_terms(x, d, "wald-clustered")
 
     def analytic(self, state: CountsState, metric: Metric, method: str, level: float
                  ) -> tuple[float, float, float]:

@@ -286,14 +286,22 @@ class MeansFamily(Family):
             return ()
         return tuple(m for m in metric.spec.asymptotic if m not in BOOTSTRAP_METHODS)
 
-    def cluster_terms(self, states: Sequence[MeanCells], metric: Metric
-                      ) -> ClusterTerms | None:
+    def cluster_terms(self, batch: Batch, metric: Metric, codes: np.ndarray,
+                      n_clusters: int) -> ClusterTerms | None:
         """The mean's ``sum w t`` and ``sum w`` per cluster (a root of a mean, RMSE, is
         no ratio of sums)."""
-        if TERMS[metric.name][2]:
+        function, keywords, root = TERMS[metric.name]
+        if root:
             return None
-        return ratio_terms(np.array([s.sums[0] for s in states]),
-                           np.array([s.sums[2] for s in states]), "t-clustered")
+        kwargs = dict(metric.kwargs)
+        if "labels" in keywords and "labels" not in kwargs and batch.classes is not None:
+            kwargs["labels"] = batch.classes
+        terms, w = function(batch.y_true, batch.of(metric), sample_weight=batch.weight,
+                            **kwargs)
+        weight = np.ones(codes.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
+        return ratio_terms(np.bincount(codes, weights=weight * terms, minlength=n_clusters),
+                           np.bincount(codes, weights=weight, minlength=n_clusters),
+                           "t-clustered")
 
     def why_not(self, state: MeanCells, metric: Metric, method: str) -> str:
         if state.weighted:

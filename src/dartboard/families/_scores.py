@@ -375,31 +375,32 @@ class ScoresFamily(Family):
         return tuple(x for x in named if x is not None and x not in BOOTSTRAP_METHODS
                      and not (x == "influence-logit" and metric.name == "roc_auc_score"))
 
-    def cluster_terms(self, states: Sequence[Any], metric: Metric) -> ClusterTerms | None:
-        """Obuchowski's per-cluster placement sums of a binary ROC AUC: each cluster's
-        cells placed among the pooled distinct scores, whose placement values
-        (ties one half) come from one cumulative sum."""
-        if metric.name != "roc_auc_score" or metric.kwargs or \
-                not all(isinstance(s, ScoreCells) and s.unweighted for s in states):
+    def cluster_terms(self, batch: Batch, metric: Metric, codes: np.ndarray,
+                      n_clusters: int) -> ClusterTerms | None:
+        """Obuchowski's per-cluster placement sums of a binary ROC AUC: each row's
+        placement value (the share of the other class beyond it, ties one half) from
+        two sorted arrays, summed per cluster by bincount."""
+        scores = batch.of(metric)
+        if metric.name != "roc_auc_score" or metric.kwargs or batch.weight is not None \
+                or np.ndim(scores) != 1:
             return None
-        pooled = states[0]
-        for s in states[1:]:
-            pooled = pooled.merge(s)
-        m, n = _classes(pooled)
-        if m == 0 or n == 0:
+        positive = np.asarray(batch.y_true == batch.positive)
+        pos, neg = np.sort(scores[positive]), np.sort(scores[~positive])
+        if pos.size == 0 or neg.size == 0:
             return None
-        gid, _ = pooled.groups()
-        pos, neg = (a[0] for a in pooled.per_score(pooled.size[None, :].astype(np.float64)))
-        # a positive's share of negatives below it, a negative's of positives above
-        place_value = np.where(pooled.positive, ((np.cumsum(neg) - 0.5 * neg) / n)[gid],
-                               ((m - np.cumsum(pos) + 0.5 * pos) / m)[gid])
-        sums = np.zeros((len(states), 4))
-        for c, s in enumerate(states):
-            at = place(s.keys, pooled.keys)
-            v = s.size * place_value[at]
-            sums[c] = (v[s.positive].sum(), v[~s.positive].sum(),
-                       s.size[s.positive].sum(), s.size[~s.positive].sum())
-        return auc_terms(*sums.T)
+        value = np.empty(scores.shape[0])
+        s = scores[positive]
+        value[positive] = (np.searchsorted(neg, s, "left") + np.searchsorted(neg, s, "right")
+                           ) / (2.0 * neg.size)
+        s = scores[~positive]
+        value[~positive] = (2 * pos.size - np.searchsorted(pos, s, "left")
+                            - np.searchsorted(pos, s, "right")) / (2.0 * pos.size)
+
+        def per(rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
+            return np.bincount(codes[rows], weights=weights, minlength=n_clusters)
+
+        return auc_terms(per(positive, value[positive]), per(~positive, value[~positive]),
+                         per(positive, np.ones(pos.size)), per(~positive, np.ones(neg.size)))
 
     def why_not(self, state: ScoreCells | ClassTable, metric: Metric, method: str) -> str:
         if isinstance(state, ClassTable):

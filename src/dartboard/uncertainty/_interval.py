@@ -249,12 +249,7 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
                          f"one of {list(CLUSTER_METHODS)} (a bootstrap of whole clusters) "
                          f"or {list(CLUSTERED_ANALYTIC_METHODS)} (cluster-robust)")
     reps = None
-    state = _family_state(spec, y_t, y_o, w, kwargs)
-    parts: list[Any] = [None]
-    if state is not None:
-        family, m, _ = state
-        parts = _cluster_states(spec, y_t, y_o, w, kwargs, index)
-    terms = _terms(parts)
+    terms = cluster_terms_of(spec, y_t, y_o, w, kwargs, index)
     method = _clustered_method(method, terms, name, index.n_clusters)
     if method in CLUSTERED_ANALYTIC_METHODS:
         # accuracy with normalize=False is a count, outside the proportion's range
@@ -263,7 +258,10 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
         return Interval(estimate, low, high, level, f"{method} ({index.n_clusters} clusters)",
                         se, None, None, name)
     jackknife = method == "bca"
+    state = _family_state(spec, y_t, y_o, w, kwargs)
     if state is not None:
+        family, m, _ = state
+        parts = _cluster_states(spec, y_t, y_o, w, kwargs, index)
         if all(p is not None for p in parts):
             pooled = family.pool([p[2] for p in parts], m)
             if pooled is not None and pooled[0].extra is None:
@@ -297,21 +295,19 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
                     n_resamples, name or getattr(metric, "__name__", "metric"))
 
 
-def _terms(parts: list[Any]) -> ClusterTerms | None:
-    if not all(p is not None for p in parts):
-        return None
-    family, m, _ = parts[0]
-    return family.cluster_terms([p[2] for p in parts], m)
-
-
 def cluster_terms_of(metric: Any, y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | None,
                      kwargs: dict[str, Any], index: ClusterIndex) -> ClusterTerms | None:
     """The per-cluster linearized terms of a metric (its family's; None for a metric
     or data without a cluster-robust interval)."""
-    spec = resolve_metric(metric).spec
-    if _family_batch(spec, y_t, y_o, w, kwargs) is None:
+    spec = metric if isinstance(metric, MetricSpec) or metric is None \
+        else resolve_metric(metric).spec
+    found = _family_batch(spec, y_t, y_o, w, kwargs)
+    if found is None:
         return None
-    return _terms(_cluster_states(spec, y_t, y_o, w, kwargs, index))
+    family, m, batch = found
+    if spec.classification and np.ndim(batch.y_true) == 1:
+        batch = dataclasses.replace(batch, classes=np.unique(batch.y_true))
+    return family.cluster_terms(batch, m, index.codes, index.n_clusters)
 
 
 def _clustered_method(method: str, terms: ClusterTerms | None, name: str,
