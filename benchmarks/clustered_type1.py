@@ -59,7 +59,7 @@ def draw(rng: np.random.Generator, n_clusters: int, m: int, rho: float):
 
 def _pvalue(diff) -> float:
     z = diff.estimate / np.sqrt(diff.variance())
-    return float(2 * stats.norm.sf(abs(z)))
+    return float(2 * stats.t.sf(abs(z), diff.n_clusters - 1))
 
 
 def fast_tests(y, sa, sb, cluster, n_clusters) -> dict:

@@ -13,8 +13,8 @@ intra-cluster correlation its Type I error exceeds its level
   (both models' rows of a drawn cluster together).
 * ``cluster-robust``: the difference of the two estimates over its cluster-robust
   standard error, ``z = (theta_a - theta_b) / se``, its p-value and the interval
-  ``diff +- q se`` from the normal law (``t_{I-1}`` for the mean losses, as their
-  interval). The standard error is that of the metric's
+  ``diff +- q se`` from Student's t on ``I - 1`` degrees of freedom (``I`` the
+  clusters), as the cluster-robust intervals. The standard error is that of the metric's
   cluster-robust interval (:mod:`dartboard.uncertainty._clustered_analytic`)
   applied to the difference of the two models' per-cluster terms: a ratio of counts
   or a mean loss (``wald-clustered``, ``t-clustered``) or Obuchowski's clustered
@@ -101,8 +101,8 @@ def _cluster_robust(metric: Callable[..., Any], name: str, y: np.ndarray, a: np.
     se = float(np.sqrt(diff.variance()))
     observed = common["difference"]
     z = observed / se if se > 0 else (0.0 if observed == 0 else np.sign(observed) * np.inf)
-    # the mean losses' interval is a t-interval on I - 1 degrees of freedom; so is the test
-    law = stats.t(diff.n_clusters - 1) if terms_a.method == "t-clustered" else stats.norm
+    # t on I - 1 degrees of freedom, as the cluster-robust intervals
+    law = stats.t(diff.n_clusters - 1)
     alternative = common["alternative"]
     if alternative == "greater":
         pvalue = float(law.sf(z))

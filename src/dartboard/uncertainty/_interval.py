@@ -177,7 +177,7 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
     >>> iv = interval("accuracy", y, p, clusters=[0] * 4 + [1] * 4 + [2] * 4 + [3] * 4,
     ...               method="wald-clustered")
     >>> iv.method, iv.estimate, round(iv.low, 4), round(iv.high, 4)
-    ('wald-clustered (4 clusters)', 0.75, 0.55, 0.95)
+    ('wald-clustered (4 clusters)', 0.75, 0.4252, 1.0)
     """
     resolved = resolve_metric(metric)
     metric, metric_kwargs = resolved.function, {**resolved.kwargs, **metric_kwargs}
