@@ -132,7 +132,7 @@ def evaluate(y_true: Any, y_pred: Any = None, *, y_score: Any = None, y_proba: A
         The cluster of each row (a patient, a user, a benchmark passage) when rows of
         one cluster are not independent. Every interval is then clustered
         (``dartboard.interval(..., clusters=)``: ``ci="auto"`` takes the metric's
-        cluster-robust interval from 30 clusters on and BCa over whole clusters
+        cluster-robust interval from 10 clusters on and BCa over whole clusters
         otherwise; ``"percentile"``, ``"basic"``, ``"bca"``, ``"wald-clustered"``,
         ``"t-clustered"`` and ``"delong-clustered"`` may be asked for), per group
         too, and each row reports its ``design_effect`` (the clustered interval's

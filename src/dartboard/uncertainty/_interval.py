@@ -120,7 +120,7 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
         recall or precision, ``"t-clustered"`` for a mean loss such as log loss,
         Brier or MAE, ``"delong-clustered"`` for binary ROC AUC;
         :mod:`dartboard.uncertainty._clustered_analytic`). ``"auto"`` takes the
-        cluster-robust interval from 30 clusters on (``AUTO_MIN_CLUSTERS``) and BCa
+        cluster-robust interval from 10 clusters on (``AUTO_MIN_CLUSTERS``) and BCa
         with a leave-one-cluster-out jackknife otherwise; the method string says it
         is clustered. The independent-rows analytic methods are refused.
     **metric_kwargs
@@ -314,8 +314,8 @@ def _clustered_method(method: str, terms: ClusterTerms | None, name: str,
                       n_clusters: int) -> str:
     """``auto`` with clusters: the metric's cluster-robust interval with at least
     ``AUTO_MIN_CLUSTERS`` clusters (where benchmarks/clustered_coverage.py measured it
-    within 93-97%), else BCa over whole clusters; a cluster-robust method asked for
-    must be the metric's."""
+    covering at least as well as BCa), else BCa over whole clusters; a cluster-robust
+    method asked for must be the metric's."""
     if method == "auto":
         return terms.method if terms is not None and terms.defined and \
             n_clusters >= AUTO_MIN_CLUSTERS else "bca"
