@@ -14,10 +14,12 @@ Per cell (``rho`` x ``m`` x ``C``) and data set, 95% intervals: with independent
 for the mean losses), the
 cluster-robust one (``wald-clustered``, ``delong-clustered``, ``t-clustered``; F1 has
 none) and the bootstrap of whole clusters (BCa, ``dartboard.interval(...,
-clusters=)``). The analytic columns use dartboard's formulas on per-cluster sums
-taken with ``np.bincount`` (``terms``): the same numbers as ``dartboard.interval``,
-asserted to 1e-10 on each cell's first data set, without its per-cluster states, so
-that the grid fits a shared machine. Printed: the share of data sets whose interval
+clusters=)``). The analytic columns use dartboard's formulas
+(:mod:`dartboard.uncertainty._clustered_analytic`) on per-cluster sums written here
+with ``np.bincount`` (``terms``, ``placements``) without the public path's input
+checks, so that the grid fits a shared machine; the public path
+(``dartboard.interval(..., method=..., clusters=)``) is asserted to give the same
+bounds to 1e-10 on each cell's first data set. Printed: the share of data sets whose interval
 holds the truth, and the mean width (data sets with one class are skipped).
 
 Usage: python benchmarks/clustered_coverage.py [n_sim] [n_resamples] [columns]
@@ -96,8 +98,8 @@ def placements(y, score):
 
 def terms(name, y, other, cluster, n_clusters):
     """dartboard's per-cluster terms of ``name`` (ClusterTerms) from per-cluster sums
-    taken here with bincount: the same numbers as ``interval(..., clusters=)`` without
-    building a state per cluster (checked on each cell's first data set)."""
+    taken here with bincount: the numbers of ``interval(..., clusters=)`` (checked on
+    each cell's first data set)."""
     def per(values, rows=None):
         keep = slice(None) if rows is None else rows
         return np.bincount(cluster[keep], weights=values, minlength=n_clusters)
