@@ -38,12 +38,16 @@ from dartboard.families._base import (
     proportion_interval,
 )
 from dartboard.families._paired import PairedCounts
-from dartboard.metrics._batched import batch_count_metric, batch_multilabel_metric
+from dartboard.metrics._batched import (
+    SCALAR_COUNT_METRICS,
+    batch_count_metric,
+    batch_multilabel_metric,
+)
 from dartboard.metrics._confusion import ConfusionCounts
 from dartboard.metrics._count_formulas import indicator_labels
 from dartboard.uncertainty._analytic import proportion_counts
 from dartboard.uncertainty._bootstrap import BATCH_BYTES, CountGroups, split_multinomial
-from dartboard.uncertainty._clustered_analytic import ClusterTerms, ratio_terms
+from dartboard.uncertainty._clustered_analytic import ClusterTerms, delta_terms, ratio_terms
 from dartboard.uncertainty._methods import PROPORTION_METHODS
 from dartboard.uncertainty._multilabel import IndicatorPatterns
 
@@ -258,15 +262,19 @@ class CountsFamily(Family):
         if np.ndim(y) != 1 or np.ndim(other) != 1:
             return None
         enc = encode_labels(("y_true", y), ("y_pred", other))
-        found = _proportion_of(metric, enc.classes)
-        if found is None:
-            return None
         k = enc.classes.shape[0]
         t, p = (c.astype(np.int64) for c in enc.codes)
         matrices = np.bincount((codes * k + t) * k + p, weights=batch.weight,
                                minlength=n_clusters * k * k).reshape(n_clusters, k, k)
-        x, d = proportion_counts(metric.spec.proportion, matrices, found[0])
-        return ratio_terms(x, d, "wald-clustered")
+        found = _proportion_of(metric, enc.classes)
+        if found is not None:
+            x, d = proportion_counts(metric.spec.proportion, matrices, found[0])
+            return ratio_terms(x, d, "wald-clustered")
+        if not metric.kwargs.get("normalize", True) or \
+                metric.name not in SCALAR_COUNT_METRICS:
+            return None  # a count (normalize=False) is no smooth function of shares
+        return delta_terms(lambda stack: batch_count_metric(
+            metric.name, enc.classes, stack, metric.kwargs, undefined="nan"), matrices)
 
     def analytic(self, state: CountsState, metric: Metric, method: str, level: float
                  ) -> tuple[float, float, float]:

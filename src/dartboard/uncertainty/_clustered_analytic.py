@@ -44,13 +44,15 @@ the normal one, the paired tests rejected 6.7% of equal models at 5% with 50 clu
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 from scipy import special
 
 from dartboard.uncertainty._methods import CLUSTERED_ANALYTIC_METHODS
 
-__all__ = ["AUTO_MIN_CLUSTERS", "CLUSTERED_ANALYTIC_METHODS", "ClusterTerms", "auc_terms", "clustered_interval",
+__all__ = ["AUTO_METHODS", "AUTO_MIN_CLUSTERS", "CLUSTERED_ANALYTIC_METHODS", "ClusterTerms", "auc_terms",
+           "clustered_interval", "delta_terms",
            "ratio_terms"]
 
 #: ``method="auto"`` with clusters takes a metric's cluster-robust interval from this
@@ -60,6 +62,8 @@ __all__ = ["AUTO_MIN_CLUSTERS", "CLUSTERED_ANALYTIC_METHODS", "ClusterTerms", "a
 #: with 10 clusters of 20 rows, 91.7-92.9% with 30 clusters); below 10 nothing was
 #: measured.
 AUTO_MIN_CLUSTERS = 10
+#: the cluster-robust methods ``auto`` takes (those the coverage grid measured)
+AUTO_METHODS = ("wald-clustered", "t-clustered", "delong-clustered")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -144,6 +148,36 @@ def auc_terms(v10: np.ndarray, v01: np.ndarray, m: np.ndarray, n: np.ndarray
     theta = float(np.sum(v10) / m_all)
     terms = np.column_stack([(v10 - theta * m) / m_all, (v01 - theta * n) / n_all])
     return ClusterTerms(theta, terms, np.column_stack([m > 0, n > 0]), "delong-clustered")
+
+
+def delta_terms(evaluate: Callable[[np.ndarray], np.ndarray], parts: np.ndarray
+                ) -> ClusterTerms | None:
+    """The delta method's terms of any smooth function of summed counts.
+
+    ``parts`` holds each cluster's counts (``(C, ...)``, a confusion matrix per
+    cluster) and ``evaluate`` maps a stack of summed counts to the metric. With the
+    gradient ``g`` of the metric at the total ``M`` (central differences, step
+    ``1e-6`` of the total), cluster ``c``'s term is ``g . (M_c - (N_c / N) M)``: for a
+    ratio of counts exactly the ratio's residual sum over ``sum d``
+    (:func:`ratio_terms`), and for F-scores, MCC or kappa their linearization. None
+    where the metric is undefined at a step (an empty class).
+    """
+    parts = np.asarray(parts, dtype=np.float64)
+    total = parts.sum(axis=0)
+    n = float(total.sum())
+    flat = total.ravel()
+    step = 1e-6 * n
+    basis = np.eye(flat.size) * step
+    with np.errstate(all="ignore"):
+        values = evaluate(np.concatenate([flat[None], flat + basis, flat - basis]).reshape(
+            (2 * flat.size + 1, *total.shape)))
+    if not np.all(np.isfinite(values)):
+        return None
+    gradient = (values[1:flat.size + 1] - values[flat.size + 1:]) / (2.0 * step)
+    sizes = parts.reshape(parts.shape[0], -1).sum(axis=1)
+    centred = parts.reshape(parts.shape[0], -1) - np.outer(sizes / n, flat)
+    return ClusterTerms(float(values[0]), (centred @ gradient)[:, None], (sizes > 0)[:, None],
+                        "delta-clustered")
 
 
 def clustered_interval(terms: ClusterTerms, level: float,

@@ -44,6 +44,7 @@ from dartboard.uncertainty._clustered import (
     generic_cluster_replicates,
 )
 from dartboard.uncertainty._clustered_analytic import (
+    AUTO_METHODS,
     AUTO_MIN_CLUSTERS,
     CLUSTERED_ANALYTIC_METHODS,
     ClusterTerms,
@@ -118,9 +119,11 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
         :mod:`dartboard.uncertainty._clustered`) or the metric's cluster-robust
         interval (``"wald-clustered"`` for a ratio of counts such as accuracy,
         recall or precision, ``"t-clustered"`` for a mean loss such as log loss,
-        Brier or MAE, ``"delong-clustered"`` for binary ROC AUC;
+        Brier or MAE, ``"delong-clustered"`` for binary ROC AUC, ``"delta-clustered"``
+        (the delta method) for the other count metrics such as F1, MCC or kappa;
         :mod:`dartboard.uncertainty._clustered_analytic`). ``"auto"`` takes the
-        cluster-robust interval from 10 clusters on (``AUTO_MIN_CLUSTERS``) and BCa
+        cluster-robust interval (not ``delta-clustered``, whose coverage is not yet
+        measured) from 10 clusters on (``AUTO_MIN_CLUSTERS``) and BCa
         with a leave-one-cluster-out jackknife otherwise; the method string says it
         is clustered. The independent-rows analytic methods are refused.
     **metric_kwargs
@@ -317,8 +320,8 @@ def _clustered_method(method: str, terms: ClusterTerms | None, name: str,
     covering at least as well as BCa), else BCa over whole clusters; a cluster-robust
     method asked for must be the metric's."""
     if method == "auto":
-        return terms.method if terms is not None and terms.defined and \
-            n_clusters >= AUTO_MIN_CLUSTERS else "bca"
+        return terms.method if terms is not None and terms.method in AUTO_METHODS and \
+            terms.defined and n_clusters >= AUTO_MIN_CLUSTERS else "bca"
     if method in CLUSTERED_ANALYTIC_METHODS and (terms is None or terms.method != method):
         offered = "none" if terms is None else repr(terms.method)
         raise ValueError(f"method={method!r} is not a cluster-robust interval of "

@@ -16,8 +16,9 @@ ASYMPTOTIC_METHODS = ("delong-logit", "newcombe", "logit", "influence-logit", "t
 ROC_AUC_METHODS = ("delong", "delong-logit", "newcombe")
 BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
 #: cluster-robust intervals of rows in clusters (:mod:`dartboard.uncertainty._clustered_analytic`):
-#: ratios of counts, mean losses, ROC AUC
-CLUSTERED_ANALYTIC_METHODS = ("wald-clustered", "t-clustered", "delong-clustered")
+#: ratios of counts, mean losses, ROC AUC, other count metrics (the delta method)
+CLUSTERED_ANALYTIC_METHODS = ("wald-clustered", "t-clustered", "delong-clustered",
+                              "delta-clustered")
 #: the calibration error's bias-aware bootstrap (:mod:`dartboard.uncertainty._calibration`)
 PIVOT = "bin-pivot"
 #: every ``method`` of :func:`dartboard.interval` (and ``ci`` of :func:`dartboard.evaluate`)
