@@ -12,8 +12,8 @@ the truth of each metric (accuracy and F1 of ``p >= 0.5``, ROC AUC, log loss, MA
 Per cell (``rho`` x ``m`` x ``C``) and data set, 95% intervals: with independent rows
 (Wilson for accuracy, the percentile bootstrap of rows for F1, DeLong for ROC AUC, t
 for the mean losses), the
-cluster-robust one (``wald-clustered``, ``delong-clustered``, ``t-clustered``; F1 has
-none) and the bootstrap of whole clusters (BCa, ``dartboard.interval(...,
+cluster-robust one (``wald-clustered``, ``delong-clustered``, ``t-clustered``,
+``delta-clustered`` for F1) and the bootstrap of whole clusters (BCa, ``dartboard.interval(...,
 clusters=)``). The analytic columns use dartboard's formulas
 (:mod:`dartboard.uncertainty._clustered_analytic`) on per-cluster sums written here
 with ``np.bincount`` (``terms``, ``placements``) without the public path's input
@@ -47,14 +47,17 @@ from dartboard.uncertainty._clustered_analytic import (
     ratio_terms,
 )
 
+ONLY = os.environ.get("METRICS")
 RHOS = tuple(float(x) for x in os.environ.get("RHOS", "0,0.05,0.2,0.5").split(","))
 SIZES = tuple(int(x) for x in os.environ.get("SIZES", "1,5,20,100").split(","))
 CLUSTERS = tuple(int(x) for x in os.environ.get("CLUSTERS", "10,30,100").split(","))
 METRICS = {"accuracy": ("labels", dm.accuracy_score, "wald-clustered"),
-           "f1": ("labels", dm.f1_score, None),
+           "f1": ("labels", dm.f1_score, "delta-clustered"),
            "roc_auc": ("scores", dm.roc_auc_score, "delong-clustered"),
            "log_loss": ("scores", dm.log_loss, "t-clustered"),
            "mean_absolute_error": ("scores", dm.mean_absolute_error, "t-clustered")}
+if ONLY:  # METRICS=f1,roc_auc runs those only
+    METRICS = {k: v for k, v in METRICS.items() if k in ONLY.split(",")}
 
 
 def draw(rng: np.random.Generator, n_clusters: int, m: int, rho: float):
@@ -179,7 +182,10 @@ def _cell_rows(i, cluster, y, score, pred, resamples, columns, n_clusters, true,
         found = []
         if columns in ("all", "analytic"):
             found.append((0, independent(name, y, other, resamples, i)))
-            if analytic is not None:
+            if name == "f1":  # the delta method, by the public path
+                iv = _one(name, y, other, resamples, i, method=analytic, clusters=cluster)
+                found.append((1, None if iv is None else (iv.low, iv.high)))
+            elif analytic is not None:
                 if i == 0:
                     check(name, y, other, cluster, n_clusters, analytic)
                 t = terms(name, y, other, cluster, n_clusters)
