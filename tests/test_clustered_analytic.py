@@ -151,6 +151,11 @@ def test_auto_takes_the_cluster_robust_interval_from_10_clusters():
     few = _data(7, n_clusters=9, m=20)
     assert db.interval("accuracy", few[1], few[3], clusters=few[0],
                        n_resamples=200).method == "bca (clustered: 9 clusters)"
+    # ROC AUC with fewer than 30 rows of a class: BCa (which covered better there)
+    small = _data(7, n_clusters=30, m=1)
+    assert min(np.bincount(small[1])) < 30
+    assert db.interval("roc_auc", small[1], small[2], clusters=small[0],
+                       n_resamples=200).method == "bca (clustered: 30 clusters)"
 
 
 @pytest.mark.parametrize("metric, method, match", [

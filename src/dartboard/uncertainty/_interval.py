@@ -46,6 +46,7 @@ from dartboard.uncertainty._clustered import (
 from dartboard.uncertainty._clustered_analytic import (
     AUTO_METHODS,
     AUTO_MIN_CLUSTERS,
+    AUTO_MIN_ROWS,
     CLUSTERED_ANALYTIC_METHODS,
     ClusterTerms,
     clustered_interval,
@@ -123,7 +124,8 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
         (the delta method) for the other count metrics such as F1, MCC or kappa;
         :mod:`dartboard.uncertainty._clustered_analytic`). ``"auto"`` takes the
         cluster-robust interval (not ``delta-clustered``, whose coverage is not yet
-        measured) from 10 clusters on (``AUTO_MIN_CLUSTERS``) and BCa
+        measured) from 10 clusters on (``AUTO_MIN_CLUSTERS``; for ROC AUC with 30
+        rows of each class, ``AUTO_MIN_ROWS``) and BCa
         with a leave-one-cluster-out jackknife otherwise; the method string says it
         is clustered. The independent-rows analytic methods are refused.
     **metric_kwargs
@@ -321,7 +323,8 @@ def _clustered_method(method: str, terms: ClusterTerms | None, name: str,
     method asked for must be the metric's."""
     if method == "auto":
         return terms.method if terms is not None and terms.method in AUTO_METHODS and \
-            terms.defined and n_clusters >= AUTO_MIN_CLUSTERS else "bca"
+            terms.defined and n_clusters >= AUTO_MIN_CLUSTERS and \
+            terms.smallest >= AUTO_MIN_ROWS else "bca"
     if method in CLUSTERED_ANALYTIC_METHODS and (terms is None or terms.method != method):
         offered = "none" if terms is None else repr(terms.method)
         raise ValueError(f"method={method!r} is not a cluster-robust interval of "
