@@ -145,17 +145,17 @@ def test_auto_takes_the_cluster_robust_interval_from_10_clusters():
         "delong-clustered (10 clusters)"
     assert db.interval("log_loss", y, score, clusters=cluster).method == \
         "t-clustered (10 clusters)"
-    # F1 has no cluster-robust interval here: the bootstrap of whole clusters
     assert db.interval("f1", y, pred, clusters=cluster, n_resamples=200).method == \
-        "bca (clustered: 10 clusters)"
+        "delta-clustered (10 clusters)"
     few = _data(7, n_clusters=9, m=20)
     assert db.interval("accuracy", few[1], few[3], clusters=few[0],
                        n_resamples=200).method == "bca (clustered: 9 clusters)"
-    # ROC AUC with fewer than 30 rows of a class: BCa (which covered better there)
+    # ROC AUC with fewer than 50 rows of a class, F1 of fewer than 50 rows: BCa (which
+    # covered better there)
     small = _data(7, n_clusters=30, m=1)
-    assert min(np.bincount(small[1])) < 30
-    assert db.interval("roc_auc", small[1], small[2], clusters=small[0],
-                       n_resamples=200).method == "bca (clustered: 30 clusters)"
+    for metric, other in (("roc_auc", small[2]), ("f1", small[3])):
+        assert db.interval(metric, small[1], other, clusters=small[0],
+                           n_resamples=200).method == "bca (clustered: 30 clusters)"
 
 
 @pytest.mark.parametrize("metric, method, match", [
@@ -178,7 +178,8 @@ def test_a_cluster_robust_method_without_clusters_is_refused():
 
 def test_evaluate_reports_design_effect_and_effective_n():
     cluster, y, score, pred = _data(10, n_clusters=50, m=8)
-    ev = db.evaluate(y, y_score=score, clusters=cluster, metrics=["accuracy", "roc_auc", "f1"],
+    ev = db.evaluate(y, y_score=score, clusters=cluster,
+                     metrics=["accuracy", "roc_auc", "f1", "average_precision"],
                      n_resamples=400, random_state=0)
     row = ev.overall.loc["accuracy"]
     clustered = db.interval("accuracy", y, pred, clusters=cluster)
@@ -191,10 +192,15 @@ def test_evaluate_reports_design_effect_and_effective_n():
     robust = db.interval("roc_auc", y, score, clusters=cluster)
     assert auc["design_effect"] == pytest.approx(
         (robust.standard_error / plain.standard_error) ** 2, rel=1e-12)
-    # F1: the bootstrap of whole clusters over the bootstrap of rows (same method)
+    # F1: the delta method over the delta method with each row its own cluster
     f1 = ev.overall.loc["f1"]
-    assert ev.overall.loc["f1", "method"].startswith("bca (clustered")
-    assert 0.5 < f1["design_effect"] < 10
+    alone = db.interval("f1", y, pred, method="delta-clustered", clusters=np.arange(y.size))
+    delta = db.interval("f1", y, pred, clusters=cluster)
+    assert f1["design_effect"] == pytest.approx(
+        (delta.standard_error / alone.standard_error) ** 2, rel=1e-12)
+    # average precision: the bootstrap of whole clusters over the bootstrap of rows
+    assert ev.overall.loc["average_precision", "method"].startswith("bca (clustered")
+    assert 0.5 < ev.overall.loc["average_precision", "design_effect"] < 10
     assert ev.to_dict()["metrics"][0]["effective_n"] == pytest.approx(row["effective_n"])
 
 
@@ -322,6 +328,5 @@ def test_delta_clustered_with_one_row_per_cluster_is_near_the_row_bootstrap(metr
     rows = db.interval(metric, y, pred, method="percentile", n_resamples=4000,
                        random_state=0)
     assert delta.standard_error == pytest.approx(rows.standard_error, rel=0.08)
-    # auto does not take it: its coverage has not been measured
     assert db.interval(metric, y, pred, clusters=np.arange(400),
-                       n_resamples=100).method.startswith("bca")
+                       n_resamples=100).method == "delta-clustered (400 clusters)"

@@ -3,11 +3,11 @@
 ``design effect = SE_clustered^2 / SE_independent^2`` (Kish 1965, 8.2), the variance
 of the clustered interval over that of the same kind of interval with independent
 rows: the cluster-robust methods against their independent-rows forms (``wald``,
-``t``, ``delong``), the bootstrap of whole clusters against the bootstrap of rows
-(the same method and resamples). ``effective n = n / design effect`` is the number
-of independent rows that would measure the metric as precisely. For a mean over
-clusters of ``m`` rows with intra-cluster correlation ``rho`` the design effect is
-about ``1 + (m - 1) rho``.
+``t``, ``delong``; the delta method with each row its own cluster), the bootstrap
+of whole clusters against the bootstrap of rows (the same method and resamples).
+``effective n = n / design effect`` is the number of independent rows that would
+measure the metric as precisely. For a mean over clusters of ``m`` rows with
+intra-cluster correlation ``rho`` the design effect is about ``1 + (m - 1) rho``.
 """
 
 from __future__ import annotations
@@ -33,11 +33,13 @@ def design_effect(clustered: Any, function: Callable[..., Any], y: np.ndarray,
 
     kind = str(clustered.method).split(" ")[0]
     method = INDEPENDENT.get(kind, kind)
+    # the delta method has no independent-rows form of its own: each row its own cluster
+    alone = {"clusters": np.arange(y.shape[0])} if kind == "delta-clustered" else {}
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             rows = interval(function, y, other, method=method, n_resamples=n_resamples,
-                            random_state=random_state, sample_weight=w, **kwargs)
+                            random_state=random_state, sample_weight=w, **alone, **kwargs)
     except ValueError:
         return None
     se, base = clustered.standard_error, rows.standard_error

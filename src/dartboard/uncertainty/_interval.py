@@ -123,10 +123,9 @@ def interval(metric: str | Callable[..., Any], y_true: Any, y_other: Any, *, met
         Brier or MAE, ``"delong-clustered"`` for binary ROC AUC, ``"delta-clustered"``
         (the delta method) for the other count metrics such as F1, MCC or kappa;
         :mod:`dartboard.uncertainty._clustered_analytic`). ``"auto"`` takes the
-        cluster-robust interval (not ``delta-clustered``, whose coverage is not yet
-        measured) from 10 clusters on (``AUTO_MIN_CLUSTERS``; for ROC AUC with 30
-        rows of each class, ``AUTO_MIN_ROWS``) and BCa
-        with a leave-one-cluster-out jackknife otherwise; the method string says it
+        cluster-robust interval from 10 clusters on (``AUTO_MIN_CLUSTERS``; for ROC
+        AUC with 50 rows of each class and for the delta method with 50 rows,
+        ``AUTO_MIN_ROWS``) and BCa with a leave-one-cluster-out jackknife otherwise; the method string says it
         is clustered. The independent-rows analytic methods are refused.
     **metric_kwargs
         Passed to ``metric`` (``pos_label``, ``average``, ``beta``...).
