@@ -28,6 +28,11 @@ the clusters with a positive, with a negative, and all clusters,
 
 which is DeLong's variance when each cluster holds one row.
 
+Other count metrics (F-scores, MCC, balanced accuracy, kappa): the delta method
+(:func:`delta_terms`), cluster ``c``'s term the metric's gradient at the summed
+confusion matrix times the cluster's matrix less its share of the total
+(``delta-clustered``); for a ratio of counts it is the ratio's own term.
+
 Each is ``sum_{j,l} f_jl sum_c t_cj t_cl`` over per-cluster terms ``t_c`` (one
 column for a ratio, two for AUC) with factors ``I_j/(I_j - 1)`` on the diagonal
 and ``I/(I-1)`` off it: :class:`ClusterTerms` holds the terms, and the difference of
