@@ -101,17 +101,17 @@ def test_one_draw_of_clusters_serves_every_metric_of_a_seed():
     from dartboard.uncertainty import _clustered as cl
 
     cluster, y, _, pred = _clustered(6)
-    first = db.interval("precision", y, pred, n_resamples=500, random_state=9,
+    first = db.interval("precision", y, pred, method="percentile", n_resamples=500, random_state=9,
                         clusters=cluster)
-    db.interval("recall", y, pred, n_resamples=500, random_state=9, clusters=cluster)
-    cached = db.interval("precision", y, pred, n_resamples=500, random_state=9,
+    db.interval("recall", y, pred, method="percentile", n_resamples=500, random_state=9, clusters=cluster)
+    cached = db.interval("precision", y, pred, method="percentile", n_resamples=500, random_state=9,
                          clusters=cluster)
     cl._LAST.key = None  # forget the last draw
-    fresh = db.interval("precision", y, pred, n_resamples=500, random_state=9,
+    fresh = db.interval("precision", y, pred, method="percentile", n_resamples=500, random_state=9,
                         clusters=cluster)
     np.testing.assert_array_equal(first.bootstrap_distribution, fresh.bootstrap_distribution)
     np.testing.assert_array_equal(cached.bootstrap_distribution, fresh.bootstrap_distribution)
-    other = db.interval("precision", y, pred, n_resamples=500, random_state=10,
+    other = db.interval("precision", y, pred, method="percentile", n_resamples=500, random_state=10,
                         clusters=cluster)
     assert not np.array_equal(other.bootstrap_distribution, fresh.bootstrap_distribution)
 
@@ -128,8 +128,8 @@ def test_one_row_per_cluster_is_the_row_bootstrap():
 def test_clusters_widen_the_interval_where_rows_share_a_cluster():
     cluster, y, score, pred = _clustered(5, n_clusters=100, m=10)
     naive = db.interval("accuracy", y, pred, method="bca", n_resamples=2000, random_state=0)
-    clustered = db.interval("accuracy", y, pred, n_resamples=2000, random_state=0,
-                            clusters=cluster)
+    clustered = db.interval("accuracy", y, pred, method="bca", n_resamples=2000,
+                            random_state=0, clusters=cluster)
     assert clustered.method == "bca (clustered: 100 clusters)"
     assert clustered.high - clustered.low > 1.15 * (naive.high - naive.low)
 
@@ -180,7 +180,9 @@ def test_evaluate_rows_are_the_clustered_intervals():
         iv = db.interval(f, y, other, n_resamples=300, random_state=3, clusters=cluster)
         row = ev.overall.loc[label]
         assert (row["estimate"], row["low"], row["high"]) == (iv.estimate, iv.low, iv.high)
-        assert row["method"] == "bca (clustered: 40 clusters)"
+        assert row["method"] == iv.method
+    assert ev.overall.loc["accuracy", "method"] == "wald-clustered (40 clusters)"
+    assert ev.overall.loc["roc_auc", "method"] == "delong-clustered (40 clusters)"
 
 
 def test_evaluate_groups_and_gaps_with_clusters_spanning_groups():
@@ -188,7 +190,7 @@ def test_evaluate_groups_and_gaps_with_clusters_spanning_groups():
     group = np.where(np.arange(y.shape[0]) % 2 == 0, "even", "odd")  # clusters span both
     ev = db.evaluate(y, y_score=score, groups=group, clusters=cluster,
                      metrics=["accuracy", "recall"], n_resamples=300, random_state=0)
-    assert set(ev.by_group["method"]) == {"bca (clustered: 50 clusters)"}
+    assert set(ev.by_group["method"]) == {"wald-clustered (50 clusters)"}
     gap = ev.difference().loc["accuracy"]
     # Newcombe's interval assumes independent rows: the clustered gap is a bootstrap one
     assert gap["method"] == "percentile (grouped bootstrap), clustered"
@@ -210,3 +212,15 @@ def test_evaluate_refuses_clusters_of_another_length():
     _, y, score, _ = _clustered(13, n_clusters=10, m=4)
     with pytest.raises(ValueError, match="clusters"):
         db.evaluate(y, y_score=score, clusters=np.arange(7), n_resamples=50)
+
+
+def test_bca_with_undefined_resamples_and_leave_outs_still_forms_an_interval():
+    # one positive among ten clusters of one row: most resamples and one leave-one-out
+    # lack it; BCa's acceleration leaves that leave-out out (was a RuntimeError)
+    y = np.array([0, 0, 0, 0, 0, 0, 1, 0, 0, 0])
+    score = np.array([0.337, 0.019, 0.053, 0.152, 0.05, 0.766, 0.556, 0.715, 0.216, 0.542])
+    with pytest.warns(db.IntervalWarning):
+        iv = db.interval("roc_auc", y, score, method="bca", n_resamples=100,
+                         random_state=24, clusters=np.arange(10))
+    assert iv.method.endswith("(clustered: 10 clusters)")
+    assert iv.low <= iv.estimate <= iv.high

@@ -70,6 +70,11 @@ def evaluate(
         None, "--group", help="Column of groups: metrics per group, the gaps between groups "
                               "and (binary) the fairness summaries, each with an interval. "
                               "Repeat for several columns (their combinations)."),
+    cluster: str | None = typer.Option(
+        None, "--cluster", help=("Column of cluster ids (a patient, a user, a passage) when "
+                                 "rows of one cluster are not independent: intervals "
+                                 "account for it, and each metric reports its design "
+                                 "effect and effective n.")),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
     report: Path | None = typer.Option(None, "--report", help="Also write an HTML report."),
@@ -100,6 +105,9 @@ def evaluate(
     if group and len(set(group)) != len(group):
         raise InputError(f"--group names a column twice: {group}")
     if is_stream_source(file):
+        if cluster is not None:
+            raise InputError("--cluster needs a single file (the rows of each cluster); a "
+                             "directory or glob of Parquet files is streamed through states")
         if threshold_criterion or threshold_target is not None or threshold is not None:
             raise InputError("--threshold and --threshold-criterion need a single file (the "
                              "rows of the scores); a directory or glob of Parquet files is "
@@ -111,7 +119,8 @@ def evaluate(
     else:
         options = {"threshold_criterion": threshold_criterion,
                    "threshold_target": threshold_target, "threshold": threshold,
-                   "curve_bands": threshold_criterion is not None and report is not None}
+                   "curve_bands": threshold_criterion is not None and report is not None,
+                   "cluster": cluster}
         ev = _evaluate_table(file, y_true, y_pred, y_score, proba, task, ci,
                              confidence_level, n_resamples, group or None, seed, options,
                              pos_label)
@@ -126,8 +135,11 @@ def evaluate(
     size = f"n = {payload['n']}" if streamed is None else \
         f"n = {payload['n']}, {streamed['n_files']} file(s), streamed"
     bounded = any("error_bound" in m for m in payload["metrics"])
+    design = [("design_effect", "design effect"), ("effective_n", "effective n")] \
+        if any("design_effect" in m for m in payload["metrics"]) else []
     print_table(f"{payload['task']} evaluation of {name} ({size})", payload["metrics"],
-                METRIC_COLUMNS + ([("error_bound", "error bound")] if bounded else []))
+                METRIC_COLUMNS + ([("error_bound", "error bound")] if bounded else [])
+                + design)
     for what, assumed in payload.get("assumptions", {}).items():
         typer.echo(f"assumed {what.replace('_', ' ')}: {assumed['value']} ({assumed['why']})")
     if ev.result.streamed is not None and ev.result.streamed.left_out:
@@ -136,7 +148,7 @@ def evaluate(
             typer.echo(f"  {line}")
     if payload.get("groups"):
         by = ", ".join(payload["group_columns"])
-        print_table(f"by {by}", payload["groups"], GROUP_COLUMNS)
+        print_table(f"by {by}", payload["groups"], GROUP_COLUMNS + design)
         print_table("largest gap between groups (higher - lower; with more than two groups "
                     "the interval allows for the pair being the largest; every pair: --json)",
                     gap_rows(payload["difference"]), GAP_COLUMNS, wrap=("method",))
@@ -180,13 +192,18 @@ def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | N
 
     table = read_table(file)
     truth = labels(column(table, y_true, "--y-true", file), y_true, "--y-true")
+    options = dict(options or {})
+    cluster = options.pop("cluster", None)
+    if cluster is not None:
+        options["clusters"] = labels(column(table, cluster, "--cluster", file), cluster,
+                                     "--cluster")
     groups = None
     if group:
         groups = {g: labels(column(table, g, "--group", file), g, "--group") for g in group}
     common = {"confidence_level": confidence_level, "n_resamples": n_resamples,
               "random_state": seed, "groups": groups, "ci": ci, "task": task,
               "pos_label": None if pos_label is None else label_named(truth, pos_label),
-              **(options or {})}
+              **options}
     if y_score is not None:
         common["y_score"] = numeric(column(table, y_score, "--y-score", file), y_score,
                                     "--y-score")

@@ -250,7 +250,7 @@ def _compare_k_iv(metric: Any, y_true: Any, predictions: Any, method: Any, n_res
 def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predictions: ArrayLike, *,
                      method: str = "maxt", n_resamples: int = 5000, alpha: float = 0.05,
                      random_state: RandomStateLike = None, names: Any = None, sample_weight: ArrayLike | None = None,
-                     **metric_kwargs: Any) -> KModelComparison:
+                     clusters: Any = None, **metric_kwargs: Any) -> KModelComparison:
     """Compare k models pair by pair on one test set, controlling the family-wise error.
 
     Parameters
@@ -275,6 +275,10 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
         Passed to the metric; each weight travels with its sample. Float weights
         whose largest magnitude lies outside [2**-100, 2**100] are first multiplied
         by a power of two (exact, and invisible to a weighted average).
+    clusters : array-like of shape (n,), optional
+        The cluster of each row when rows of one cluster are not independent: the
+        k-way permutations deal the models on whole clusters (``maxt``), and each
+        pair's test is ``compare_models(..., clusters=)`` (``holm``).
     **metric_kwargs
         Passed to the metric (e.g. ``average="macro"``).
 
@@ -315,6 +319,12 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
         y, preds[0], preds[1], w, Metric(spec, dict(metric_kwargs)))
     k = len(preds)
     left, right = np.triu_indices(k, 1)
+    codes = None
+    if clusters is not None:  # rows move with their clusters: the generic samplers
+        from dartboard.uncertainty._clustered import cluster_index
+
+        codes = cluster_index(clusters, y.shape[0]).codes
+        paired = None
     joint = JointTypes(y, preds, columns) if isinstance(paired, PairedCounts) else None
     if joint is not None:
         estimates = batch_count_metric(name, joint.classes, joint.confusion(), metric_kwargs)
@@ -331,9 +341,10 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
     observed = estimates[left] - estimates[right]
     if method == "holm":
         raw = _pairwise_pvalues(metric, y, preds, joint, w, metric_kwargs, left, right,
-                                observed, n_resamples, random_state)
+                                observed, n_resamples, random_state, clusters)
         adjusted = adjust_pvalues(raw, "holm")
-        sampler = ("Holm over pairwise sample-swap permutation tests"
+        sampler = ("Holm over pairwise " + ("cluster-swap" if codes is not None
+                                             else "sample-swap") + " permutation tests"
                    + (" (type-reduced)" if joint is not None else ""))
     else:
         rng = check_random_state(random_state)
@@ -344,8 +355,11 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
             values = auc_kway_null(binary_truth(y), preds, n_resamples, rng)
             sampler = "step-down max-T over k-way permutations (AUC by counting score ranks)"
         else:
-            values = generic_kway_null(metric, y, preds, w, metric_kwargs, n_resamples, rng)
-            sampler = "step-down max-T over k-way sample permutations"
+            values = generic_kway_null(metric, y, preds, w, metric_kwargs, n_resamples, rng,
+                                       codes)
+            sampler = "step-down max-T over k-way " + (
+                "sample permutations" if codes is None else
+                f"permutations of whole clusters ({int(codes.max()) + 1} clusters)")
         null = values[:, left] - values[:, right]
         raw = np.array([(count_extreme(null[:, p], observed[p], "two-sided") + 1)
                         / (n_resamples + 1) for p in range(observed.shape[0])])
@@ -363,16 +377,18 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
 def _pairwise_pvalues(metric: Callable[..., Any], y: np.ndarray, preds: list[np.ndarray],
                       joint: JointTypes | None, w: np.ndarray | None,
                       kwargs: dict[str, Any], left: np.ndarray, right: np.ndarray,
-                      observed: np.ndarray, n_resamples: int, random_state: Any) -> np.ndarray:
+                      observed: np.ndarray, n_resamples: int, random_state: Any,
+                      clusters: Any = None) -> np.ndarray:
     """Each pair's own two-sided sample-swap permutation p-value: pair p's equals
-    ``compare_models(..., random_state=spawn(random_state, P)[p]).pvalue``."""
+    ``compare_models(..., random_state=spawn(random_state, P)[p]).pvalue`` (with
+    ``clusters`` too)."""
     seeds = spawn(random_state, left.shape[0])
     out = np.empty(left.shape[0])
     for p, (i, j) in enumerate(zip(left, right)):
         if joint is None:
             out[p] = compare_models(metric, y, preds[i], preds[j], n_resamples=n_resamples,
                                     random_state=seeds[p], sample_weight=w,
-                                    **kwargs).pvalue
+                                    clusters=clusters, **kwargs).pvalue
             continue
         types, counts = joint.pair(i, j)
         sampler = PairedCounts.from_types(getattr(metric, "__name__", ""), joint.classes,

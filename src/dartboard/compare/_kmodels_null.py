@@ -153,17 +153,21 @@ def auc_kway_null(yt: np.ndarray, preds: list[np.ndarray], n_resamples: int,
 
 def generic_kway_null(metric: Callable[..., Any], y: np.ndarray, preds: list[np.ndarray],
                        w: np.ndarray | None, kwargs: dict[str, Any], n_resamples: int,
-                       rng: np.random.Generator) -> np.ndarray:
-    """Metric of each model (R, k) when each sample's k predictions are permuted."""
+                       rng: np.random.Generator, codes: np.ndarray | None = None
+                       ) -> np.ndarray:
+    """Metric of each model (R, k) when each sample's k predictions are permuted (with
+    ``codes``, the cluster of each row: one permutation per cluster, for all its rows)."""
     stacked = np.stack(preds, axis=1)  # (n, k, ...)
     n, k = stacked.shape[:2]
     rows = np.arange(n)[:, None]
+    units = n if codes is None else int(codes.max()) + 1
     weight_kw = {} if w is None else {"sample_weight": w}
     out = np.empty((n_resamples, k))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         for r in range(n_resamples):
-            dealt = stacked[rows, rng.permuted(np.broadcast_to(np.arange(k), (n, k)), axis=1)]
+            order = rng.permuted(np.broadcast_to(np.arange(k), (units, k)), axis=1)
+            dealt = stacked[rows, order if codes is None else order[codes]]
             for j in range(k):
                 try:
                     out[r, j] = float(metric(y, dealt[:, j], **weight_kw, **kwargs))

@@ -62,7 +62,7 @@ from dartboard.uncertainty._result import Interval
 
 __all__ = ["compare_models"]
 
-_METHODS = ("permutation",)
+_METHODS = ("permutation", "cluster-robust")
 # Cells (replicates x samples or x types) handled at once, so memory stays bounded.
 _BATCH_CELLS = 1 << 22
 
@@ -112,7 +112,7 @@ def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: 
                    method: str = "permutation", n_resamples: int = 5000,
                    alternative: Alternative = "two-sided", confidence_level: float = 0.95,
                    random_state: RandomStateLike = None, sample_weight: ArrayLike | None = None,
-                   **metric_kwargs: Any) -> Comparison:
+                   clusters: Any = None, **metric_kwargs: Any) -> Comparison:
     """Test whether two models score differently on the same test set.
 
     Under the null hypothesis the two models are exchangeable: for each sample,
@@ -148,8 +148,11 @@ def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: 
     y_true : array-like of shape (n,)
     pred_a, pred_b : array-like of shape (n,) or (n, n_classes)
         Predictions (labels, scores or probabilities) of the two models.
-    method : {"permutation"}
-        How the null distribution is drawn.
+    method : {"permutation", "cluster-robust"}
+        How the null distribution is drawn. ``"cluster-robust"`` (with
+        ``clusters``): a z-test of the difference over its cluster-robust standard
+        error (ratios of counts, mean losses, binary ROC AUC;
+        :mod:`dartboard.compare._clustered`).
     n_resamples : int, default 5000
         Number of permutation replicates and of bootstrap replicates, at most
         10**8 (``dartboard._validation.MAX_RESAMPLES``); drawn in batches.
@@ -162,6 +165,11 @@ def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: 
         Passed to the metric; each weight travels with its sample. Float weights
         whose largest magnitude lies outside [2**-100, 2**100] are first multiplied
         by a power of two (exact, and invisible to a weighted average).
+    clusters : array-like of shape (n,), optional
+        The cluster of each row (a passage, a patient) when rows of one cluster are
+        not independent: the permutation swaps the models on whole clusters and the
+        bootstrap draws whole clusters (both models' rows together), and
+        ``method="cluster-robust"`` is available (:mod:`dartboard.compare._clustered`).
     **metric_kwargs
         Passed to the metric (e.g. ``average="macro"``). A metric that returns
         one value per class (``average=None``) is an error: a test needs one number.
@@ -203,10 +211,14 @@ def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: 
         raise InputError(f"{name} is undefined (estimate_a={estimate_a}, estimate_b="
                          f"{estimate_b}) on these data, so the two models cannot be "
                          "compared with it")
-    perm_seed, boot_seed = spawn_generators(random_state, 2)
     spec = spec_for(metric)
     family = family_of(spec)
     m = None if spec is None else Metric(spec, dict(metric_kwargs))
+    if clusters is not None or method == "cluster-robust":
+        return _with_clusters(metric, name, y, a, b, w, metric_kwargs, clusters,
+                              (estimate_a, estimate_b), method, n_resamples, alternative,
+                              level, random_state, spec, family, m)
+    perm_seed, boot_seed = spawn_generators(random_state, 2)
     paired = family.paired(y, a, b, w, m) \
         if family is not None and m is not None and m.spec.scalar else None
     if paired is not None:
@@ -232,6 +244,23 @@ def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: 
                       difference=observed, interval=interval, pvalue=float(min(pvalue, 1.0)),
                       method=how, alternative=alternative, n_resamples=n_resamples,
                       null_distribution=null)
+
+
+def _with_clusters(metric: Callable[..., Any], name: str, y: np.ndarray, a: np.ndarray,
+                   b: np.ndarray, w: np.ndarray | None, kwargs: dict[str, Any],
+                   clusters: Any, estimates: tuple[float, float], method: str,
+                   n_resamples: int, alternative: str, level: float, random_state: Any,
+                   spec: MetricSpec | None, family: Any, m: Metric | None) -> Comparison:
+    from dartboard.compare._clustered import clustered_comparison
+    from dartboard.uncertainty._clustered import cluster_index
+
+    if clusters is None:
+        raise InputError("method='cluster-robust' needs clusters= (the cluster of each row)")
+    ranked = spec is not None and spec.order_only and (
+        family is None or family.rank_swappable(m, a, y))
+    return clustered_comparison(metric, name, y, a, b, w, kwargs,
+                                cluster_index(clusters, y.shape[0]), estimates, method,
+                                n_resamples, alternative, level, random_state, ranked)
 
 
 def _scalar(value: Any, name: str) -> float:

@@ -44,6 +44,14 @@ def _row_cells(estimate: Any, low: Any, high: Any) -> tuple[str, str]:
     return est, interval
 
 
+def _method_cell(r: Any) -> str:
+    """The method, with the design effect and effective n of a clustered row."""
+    if getattr(r, "design_effect", None) is None:
+        return str(r.method)
+    return (f"{r.method}; design effect {r.design_effect:.2f}, effective n "
+            f"{r.effective_n:,.0f}")
+
+
 def _overall_table(ev: Any) -> str:
     level = ev.result.metrics[0].confidence_level if ev.result.metrics else math.nan
     level = f"{level:.0%}" if math.isfinite(level) else "no"
@@ -53,7 +61,7 @@ def _overall_table(ev: Any) -> str:
     body = "".join(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>".format(
             html.escape(r.metric), *_row_cells(r.estimate, r.low, r.high),
-            html.escape(r.method))
+            html.escape(_method_cell(r)))
         for r in ev.result.metrics)
     return f"<table>{head}<tbody>{body}</tbody></table>"
 
@@ -157,7 +165,7 @@ def _text_rows(rows: Any, grouped: bool) -> list[list[str]]:
         if grouped:
             cells += [str(r.group), f"{r.n:,}"]
             previous = r.metric
-        out.append(cells + [est, interval, r.method])
+        out.append(cells + [est, interval, _method_cell(r)])
     return out
 
 

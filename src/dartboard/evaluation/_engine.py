@@ -343,16 +343,17 @@ def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: An
 
 def _with_clusters(plan: Plan, clusters: Any) -> Plan:
     """The plan with each row's cluster checked (one per row, none missing, two or more
-    clusters); the analytic interval methods, which assume independent rows, are
-    refused with clusters."""
+    clusters); the analytic methods that assume independent rows are refused with
+    clusters (the cluster-robust ones and the cluster bootstrap are taken)."""
     if clusters is None:
         return plan
     from dartboard.uncertainty._clustered import CLUSTER_METHODS, cluster_index
+    from dartboard.uncertainty._methods import CLUSTERED_ANALYTIC_METHODS
 
-    if plan.opts.ci not in ("auto", *CLUSTER_METHODS):
+    if plan.opts.ci not in ("auto", *CLUSTER_METHODS, *CLUSTERED_ANALYTIC_METHODS):
         raise InputError(f"ci={plan.opts.ci!r} assumes independent rows; with clusters use "
-                         f"'auto' or one of {list(CLUSTER_METHODS)} (a bootstrap of whole "
-                         "clusters)")
+                         f"'auto', one of {list(CLUSTER_METHODS)} (a bootstrap of whole "
+                         f"clusters) or {list(CLUSTERED_ANALYTIC_METHODS)} (cluster-robust)")
     if plan.opts.threshold_criterion is not None or plan.opts.curve_bands:
         raise InputError("threshold_criterion and curve_bands are not clustered yet; leave "
                          "them out of an evaluation with clusters")
@@ -548,8 +549,10 @@ class _ClusteredRows(_GenericRows):
         return spec.function, plan.feed(spec.input), dict(p.metric.kwargs)
 
     def row(self, p: Planned, members: np.ndarray | None, group: str | None) -> MetricRow:
+        from dartboard.evaluation._design import design_effect
         from dartboard.uncertainty import interval
         from dartboard.uncertainty._clustered import CLUSTER_METHODS
+        from dartboard.uncertainty._methods import CLUSTERED_ANALYTIC_METHODS
 
         plan, opts = self.plan, self.plan.opts
         function, other, kwargs = self._source(p)
@@ -574,15 +577,19 @@ class _ClusteredRows(_GenericRows):
                              opts.confidence_level, n, group)
         try:
             iv = interval(function, y, other, method=opts.ci if opts.ci in CLUSTER_METHODS
-                          else "auto", confidence_level=opts.confidence_level,
+                          or opts.ci in CLUSTERED_ANALYTIC_METHODS else "auto",
+                          confidence_level=opts.confidence_level,
                           n_resamples=opts.n_resamples, random_state=opts.random_state,
                           sample_weight=w, clusters=cl, **kwargs)
         except ValueError as exc:
             return MetricRow(p.label, estimate, None, None,
                              f"n/a ({str(exc).split(';')[0][:120]})", opts.confidence_level,
                              n, group)
+        deff = design_effect(iv, function, y, other, w, kwargs, opts.n_resamples,
+                             opts.random_state)
         return MetricRow(p.label, float(iv.estimate), float(iv.low), float(iv.high),
-                         str(iv.method), float(iv.confidence_level), n, group)
+                         str(iv.method), float(iv.confidence_level), n, group,
+                         design_effect=deff)
 
     def replicates(self, p: Planned, rng: np.random.Generator) -> np.ndarray:
         from dartboard.uncertainty._clustered import (

@@ -141,11 +141,16 @@ def evaluate(y_true: ArrayLike, y_pred: ArrayLike | None = None, *,
         notebook view and report, in its JSON, and the MLflow run's name.
     clusters : array-like of shape (n_samples,), optional
         The cluster of each row (a patient, a user, a benchmark passage) when rows of
-        one cluster are not independent. Every interval is then the bootstrap of whole
-        clusters (``dartboard.interval(..., clusters=)``; ``ci`` is ``"auto"`` (BCa),
-        ``"percentile"``, ``"basic"`` or ``"bca"``), per group too, and the gaps
-        between groups draw clusters once for all groups (a cluster may span groups).
-        In memory only for now; not with ``threshold_criterion`` or ``curve_bands``.
+        one cluster are not independent. Every interval is then clustered
+        (``dartboard.interval(..., clusters=)``: ``ci="auto"`` takes the metric's
+        cluster-robust interval from 10 clusters on and BCa over whole clusters
+        otherwise; ``"percentile"``, ``"basic"``, ``"bca"``, ``"wald-clustered"``,
+        ``"t-clustered"`` and ``"delong-clustered"`` may be asked for), per group
+        too, and each row reports its ``design_effect`` (the clustered interval's
+        variance over the independent-rows one's) and ``effective_n`` (``n`` over
+        it). The gaps between groups draw clusters once for all groups (a cluster
+        may span groups). In memory only for now; not with ``threshold_criterion``
+        or ``curve_bands``.
 
     Returns
     -------
@@ -286,7 +291,7 @@ class Evaluation:
         frame = pd.DataFrame([_row_values(r) for r in self.result.metrics],
                              index=pd.Index(self.metrics, name="metric"), columns=_ROW_COLUMNS)
         frame.attrs["confidence_level"] = self._level
-        return frame
+        return _with_design(frame, self.result.metrics)
 
     @cached_property
     def operating_point(self) -> pd.DataFrame | None:
@@ -318,7 +323,7 @@ class Evaluation:
         frame = pd.DataFrame([_row_values(r) for r in groups], index=index,
                              columns=_ROW_COLUMNS)
         frame.attrs["confidence_level"] = self._level
-        return frame
+        return _with_design(frame, res.groups)
 
     @property
     def _level(self) -> float:
@@ -776,6 +781,17 @@ class Evaluation:
         from dartboard.evaluation._mlflow import log_evaluation
 
         return log_evaluation(self, prefix=prefix, report=report)
+
+
+def _with_design(frame: Any, rows: Any) -> Any:
+    """The frame with ``design_effect`` and ``effective_n`` columns when the rows came in
+    clusters (nan where a row has no interval)."""
+    if not any(r.design_effect is not None for r in rows):
+        return frame
+    frame["design_effect"] = [np.nan if r.design_effect is None else r.design_effect
+                              for r in rows]
+    frame["effective_n"] = [np.nan if r.effective_n is None else r.effective_n for r in rows]
+    return frame
 
 
 def _row_values(r: MetricRow) -> list[Any]:

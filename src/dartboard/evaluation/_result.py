@@ -67,6 +67,9 @@ class MetricRow:
     error_bound : float or None
         ``|estimate - exact| <=`` this bound when the estimate is approximate
         (streaming from binned scores or a quantile sketch); None when exact.
+    design_effect : float or None
+        With clusters: the clustered interval's variance over the independent-rows
+        one's (:mod:`dartboard.evaluation._design`); None without clusters.
 
     Examples
     --------
@@ -86,6 +89,12 @@ class MetricRow:
     n: int
     group: str | None = None
     error_bound: float | None = None
+    design_effect: float | None = None
+
+    @property
+    def effective_n(self) -> float | None:
+        """``n / design_effect``: the independent rows worth as much as these."""
+        return None if self.design_effect is None else self.n / self.design_effect
 
     def to_dict(self) -> dict[str, Any]:
         """Return the row as JSON-ready values (group and n only for a group's row).
@@ -101,6 +110,8 @@ class MetricRow:
                "confidence_level": self.confidence_level}
         if self.error_bound is not None:
             row["error_bound"] = self.error_bound
+        if self.design_effect is not None:
+            row.update(design_effect=self.design_effect, effective_n=self.effective_n)
         return row if self.group is None else {"group": self.group, "n": self.n, **row}
 
 

@@ -312,6 +312,14 @@ class Family:
         apply to this state (weights, keywords, the shape of the data)."""
         return f"method={method!r} does not apply to {metric.name} on these data"
 
+    def cluster_terms(self, batch: Batch, metric: Metric, codes: np.ndarray,
+                      n_clusters: int) -> Any:
+        """The per-cluster linearized terms of ``metric`` on the rows of ``batch``
+        (``codes`` the cluster of each row, 0..C-1), a
+        :class:`~dartboard.uncertainty._clustered_analytic.ClusterTerms` whose method is
+        the family's cluster-robust interval; None where none applies."""
+        return None
+
     def auto_size(self, state: Any, metric: Metric) -> int:
         """The size ``method="auto"`` compares with the registry's ``auto_interval``."""
         return self.n_rows(state)

@@ -39,11 +39,16 @@ from dartboard.families._base import (
     proportion_interval,
 )
 from dartboard.families._paired import PairedCounts
-from dartboard.metrics._batched import batch_count_metric, batch_multilabel_metric
+from dartboard.metrics._batched import (
+    SCALAR_COUNT_METRICS,
+    batch_count_metric,
+    batch_multilabel_metric,
+)
 from dartboard.metrics._confusion import ConfusionCounts
 from dartboard.metrics._count_formulas import indicator_labels
 from dartboard.uncertainty._analytic import proportion_counts
 from dartboard.uncertainty._bootstrap import BATCH_BYTES, CountGroups, split_multinomial
+from dartboard.uncertainty._clustered_analytic import ClusterTerms, delta_terms, ratio_terms
 from dartboard.uncertainty._methods import PROPORTION_METHODS
 from dartboard.uncertainty._multilabel import IndicatorPatterns
 
@@ -264,20 +269,38 @@ class CountsFamily(Family):
     def proportion(self, state: CountsState | IndicatorState, metric: Metric
                     ) -> tuple[float, float] | None:
         """``(x, n)`` of a proportion metric on whole counts, binary or unaveraged."""
-        spec, kw = metric.spec, metric.kwargs
-        if isinstance(state, IndicatorState) or spec.proportion is None or not state.whole:
+        if isinstance(state, IndicatorState) or not state.whole:
             return None
-        allowed = {"pos_label", "average", "zero_division", "labels"} if spec.average \
-            else {"normalize"}
-        if set(kw) - allowed or not kw.get("normalize", True):
+        found = _proportion_of(metric, state.classes)
+        if found is None:
             return None
-        pos_index = None
-        if spec.average:
-            if kw.get("average", "binary") != "binary" or kw.get("labels") is not None:
-                return None
-            pos_index = positive_index(state.classes, kw.get("pos_label", 1))
-        return proportion_counts(spec.proportion, np.asarray(state.counts.matrix),
-                                 pos_index)
+        assert metric.spec.proportion is not None  # _proportion_of found one
+        return proportion_counts(metric.spec.proportion, np.asarray(state.counts.matrix),
+                                 found[0])
+
+    def cluster_terms(self, batch: Batch, metric: Metric, codes: np.ndarray,
+                      n_clusters: int) -> ClusterTerms | None:
+        """A proportion's per-cluster ``(x_c, n_c)``: one bincount of (cluster, true,
+        predicted) gives every cluster's confusion matrix (weights may be fractional:
+        the ratio's linearization does not need whole counts)."""
+        y, other = batch.y_true, batch.of(metric)
+        if np.ndim(y) != 1 or np.ndim(other) != 1:
+            return None
+        enc = encode_labels(("y_true", y), ("y_pred", other))
+        k = enc.classes.shape[0]
+        t, p = (c.astype(np.int64) for c in enc.codes)
+        matrices = np.bincount((codes * k + t) * k + p, weights=batch.weight,
+                               minlength=n_clusters * k * k).reshape(n_clusters, k, k)
+        found = _proportion_of(metric, enc.classes)
+        if found is not None:
+            assert metric.spec.proportion is not None  # _proportion_of found one
+            x, d = proportion_counts(metric.spec.proportion, matrices, found[0])
+            return ratio_terms(x, d, "wald-clustered")
+        if not metric.kwargs.get("normalize", True) or \
+                metric.name not in SCALAR_COUNT_METRICS:
+            return None  # a count (normalize=False) is no smooth function of shares
+        return delta_terms(lambda stack: batch_count_metric(
+            metric.name, enc.classes, stack, metric.kwargs, undefined="nan"), matrices)
 
     def analytic(self, state: CountsState, metric: Metric, method: str, level: float
                  ) -> tuple[float, float, float]:
@@ -285,6 +308,23 @@ class CountsFamily(Family):
         if method not in PROPORTION_METHODS or found is None:
             raise InputError(f"method={method!r} does not apply to {metric.name} here")
         return proportion_interval(*found, level, method, metric.name)
+
+
+def _proportion_of(metric: Metric, classes: np.ndarray) -> tuple[int | None] | None:
+    """``(pos_index,)`` of a proportion metric over ``classes`` (None in it: multiclass
+    accuracy); None when the metric with these keywords is no one proportion."""
+    spec, kw = metric.spec, metric.kwargs
+    if spec.proportion is None:
+        return None
+    allowed = {"pos_label", "average", "zero_division", "labels"} if spec.average \
+        else {"normalize"}
+    if set(kw) - allowed or not kw.get("normalize", True):
+        return None
+    if not spec.average:
+        return (None,)
+    if kw.get("average", "binary") != "binary" or kw.get("labels") is not None:
+        return None
+    return (positive_index(classes, kw.get("pos_label", 1)),)
 
 
 def _indicator_cells(patterns: IndicatorPatterns, metric: Metric) -> Cells:

@@ -43,6 +43,7 @@ from dartboard.families._paired import PairedMeans
 from dartboard.metrics._probabilistic import brier_terms, log_loss_terms
 from dartboard.metrics._regression_losses import pinball_terms, squared_log_terms, tweedie_terms
 from dartboard.uncertainty._bootstrap import IntervalWarning
+from dartboard.uncertainty._clustered_analytic import ClusterTerms, ratio_terms
 
 __all__ = ["FAMILY", "MAX_CELLS", "MeanCells", "MeansFamily", "ROW_TERMS", "TERMS",
            "has_row_terms", "row_terms"]
@@ -292,6 +293,23 @@ class MeansFamily(Family):
         if state.weighted or state.sums[3] < 2:
             return ()
         return tuple(m for m in metric.spec.asymptotic if m not in BOOTSTRAP_METHODS)
+
+    def cluster_terms(self, batch: Batch, metric: Metric, codes: np.ndarray,
+                      n_clusters: int) -> ClusterTerms | None:
+        """The mean's ``sum w t`` and ``sum w`` per cluster (a root of a mean, RMSE, is
+        no ratio of sums)."""
+        function, keywords, root = TERMS[metric.name]
+        if root:
+            return None
+        kwargs = dict(metric.kwargs)
+        if "labels" in keywords and "labels" not in kwargs and batch.classes is not None:
+            kwargs["labels"] = batch.classes
+        terms, w = function(batch.y_true, batch.of(metric), sample_weight=batch.weight,
+                            **kwargs)
+        weight = np.ones(codes.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
+        return ratio_terms(np.bincount(codes, weights=weight * terms, minlength=n_clusters),
+                           np.bincount(codes, weights=weight, minlength=n_clusters),
+                           "t-clustered")
 
     def why_not(self, state: MeanCells, metric: Metric, method: str) -> str:
         if state.weighted:

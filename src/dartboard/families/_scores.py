@@ -47,6 +47,7 @@ from dartboard.metrics._sketches import BinnedScoreState
 from dartboard.uncertainty import _analytic
 from dartboard.uncertainty._analytic_rows import ovr_macro_auc_interval
 from dartboard.uncertainty._bootstrap import split_multinomial
+from dartboard.uncertainty._clustered_analytic import ClusterTerms, auc_terms
 from dartboard.uncertainty._methods import ROC_AUC_METHODS
 
 __all__ = ["FAMILY", "ScoreCells", "ScoresFamily"]
@@ -409,6 +410,33 @@ class ScoresFamily(Family):
         named = (metric.spec.default_interval, *metric.spec.asymptotic)
         return tuple(x for x in named if x is not None and x not in BOOTSTRAP_METHODS
                      and not (x == "influence-logit" and metric.name == "roc_auc_score"))
+
+    def cluster_terms(self, batch: Batch, metric: Metric, codes: np.ndarray,
+                      n_clusters: int) -> ClusterTerms | None:
+        """Obuchowski's per-cluster placement sums of a binary ROC AUC: each row's
+        placement value (the share of the other class beyond it, ties one half) from
+        two sorted arrays, summed per cluster by bincount."""
+        scores = batch.of(metric)
+        if metric.name != "roc_auc_score" or metric.kwargs or batch.weight is not None \
+                or np.ndim(scores) != 1:
+            return None
+        positive = np.asarray(batch.y_true == batch.positive)
+        pos, neg = np.sort(scores[positive]), np.sort(scores[~positive])
+        if pos.size == 0 or neg.size == 0:
+            return None
+        value = np.empty(scores.shape[0])
+        s = scores[positive]
+        value[positive] = (np.searchsorted(neg, s, "left") + np.searchsorted(neg, s, "right")
+                           ) / (2.0 * neg.size)
+        s = scores[~positive]
+        value[~positive] = (2 * pos.size - np.searchsorted(pos, s, "left")
+                            - np.searchsorted(pos, s, "right")) / (2.0 * pos.size)
+
+        def per(rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
+            return np.bincount(codes[rows], weights=weights, minlength=n_clusters)
+
+        return auc_terms(per(positive, value[positive]), per(~positive, value[~positive]),
+                         per(positive, np.ones(pos.size)), per(~positive, np.ones(neg.size)))
 
     def why_not(self, state: ScoreCells | ClassTable, metric: Metric, method: str) -> str:
         if isinstance(state, ClassTable):

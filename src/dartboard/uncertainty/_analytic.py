@@ -149,8 +149,9 @@ def proportion_interval(x: float, n: float, confidence_level: float,
 
 
 def proportion_counts(proportion: tuple[str, tuple[str, ...]], matrix: np.ndarray,
-                      pos_index: int | None) -> tuple[float, float]:
-    """``(x, n)`` of a proportion from its confusion matrix.
+                      pos_index: int | None) -> tuple[Any, Any]:
+    """``(x, n)`` of a proportion from its confusion matrix (or a stack of them,
+    shape ``(..., K, K)``: then arrays of shape ``(...)``).
 
     ``proportion`` is the metric's registry fact ``(numerator, denominator terms)``
     over the one-vs-all counts ``tp``, ``fp``, ``fn``, ``tn`` of the positive
@@ -159,17 +160,19 @@ def proportion_counts(proportion: tuple[str, tuple[str, ...]], matrix: np.ndarra
     ``None`` when the metric is multiclass accuracy. ``pos_index == -1`` means the
     positive class is absent from the data (all its counts are zero).
     """
-    total = float(matrix.sum())
-    counts = {"total": total, "correct": float(np.trace(matrix))}
+    m = np.asarray(matrix, dtype=np.float64)
+    total = m.sum(axis=(-2, -1))
+    counts = {"total": total, "correct": np.trace(m, axis1=-2, axis2=-1)}
     if pos_index is not None:
-        tp = fp = fn = 0.0
+        tp = fp = fn = np.zeros_like(total)
         if pos_index >= 0:
-            tp = float(matrix[pos_index, pos_index])
-            fp = float(matrix[:, pos_index].sum()) - tp
-            fn = float(matrix[pos_index, :].sum()) - tp
+            tp = m[..., pos_index, pos_index]
+            fp = m[..., :, pos_index].sum(axis=-1) - tp
+            fn = m[..., pos_index, :].sum(axis=-1) - tp
         counts.update(tp=tp, fp=fp, fn=fn, tn=total - tp - fp - fn, sel=tp + fp)
     numerator, denominator = proportion
-    return counts[numerator], sum(counts[d] for d in denominator)
+    x, n = counts[numerator], sum(counts[d] for d in denominator)
+    return (float(x), float(n)) if m.ndim == 2 else (x, n)
 
 
 def delong_interval(auc: float, variance: float, confidence_level: float

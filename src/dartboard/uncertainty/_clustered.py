@@ -17,9 +17,9 @@ batch of replicates, O(clusters + cells) per replicate, not O(rows). Other metri
 replicate's clusters.
 
 What is not clustered here: the analytic intervals (Wilson, DeLong, ...) assume
-independent rows, so with ``clusters`` a method is a bootstrap one (``auto`` is
-BCa); the calibration error's bin-level draws resample rows within bins, so it
-takes the generic path.
+independent rows; their cluster-robust forms are
+:mod:`dartboard.uncertainty._clustered_analytic`. The calibration error's bin-level
+draws resample rows within bins, so it takes the generic path.
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 import reprlib
 import warnings
@@ -46,6 +47,14 @@ from dartboard.uncertainty._clustered import (
     cluster_matrix,
     cluster_replicates,
     generic_cluster_replicates,
+)
+from dartboard.uncertainty._clustered_analytic import (
+    AUTO_METHODS,
+    AUTO_MIN_CLUSTERS,
+    AUTO_MIN_ROWS,
+    CLUSTERED_ANALYTIC_METHODS,
+    ClusterTerms,
+    clustered_interval,
 )
 from dartboard.uncertainty._methods import METHODS, PIVOT, IntervalMethod
 from dartboard.uncertainty._result import Interval
@@ -112,11 +121,18 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
         overflow), and ``metric`` receives them so.
     clusters : array-like of shape (n_samples,), optional
         The cluster of each row (a patient, a user, the passage a benchmark question
-        comes from) when rows of one cluster are not independent: the bootstrap then
-        draws whole clusters (:mod:`dartboard.uncertainty._clustered`), ``method`` is
-        ``"percentile"``, ``"basic"`` or ``"bca"`` (``"auto"``: BCa with a
-        leave-one-cluster-out jackknife), and the method string says it is
-        clustered. Analytic methods assume independent rows and are refused.
+        comes from) when rows of one cluster are not independent. ``method`` is then
+        a bootstrap of whole clusters (``"percentile"``, ``"basic"``, ``"bca"``;
+        :mod:`dartboard.uncertainty._clustered`) or the metric's cluster-robust
+        interval (``"wald-clustered"`` for a ratio of counts such as accuracy,
+        recall or precision, ``"t-clustered"`` for a mean loss such as log loss,
+        Brier or MAE, ``"delong-clustered"`` for binary ROC AUC, ``"delta-clustered"``
+        (the delta method) for the other count metrics such as F1, MCC or kappa;
+        :mod:`dartboard.uncertainty._clustered_analytic`). ``"auto"`` takes the
+        cluster-robust interval from 10 clusters on (``AUTO_MIN_CLUSTERS``; for ROC
+        AUC with 50 rows of each class and for the delta method with 50 rows,
+        ``AUTO_MIN_ROWS``) and BCa with a leave-one-cluster-out jackknife otherwise; the method string says it
+        is clustered. The independent-rows analytic methods are refused.
     **metric_kwargs
         Passed to ``metric`` (``pos_label``, ``average``, ``beta``...).
 
@@ -163,6 +179,15 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
     >>> iv = interval(accuracy_score, y_true, y_pred)
     >>> iv.method, round(iv.estimate, 2), round(iv.low, 4), round(iv.high, 4)
     ('wilson', 0.8, 0.4902, 0.9433)
+
+    Rows in clusters (four questions on each of four passages):
+
+    >>> y = [1, 1, 0, 1, 0, 0, 1, 0, 1, 1, 1, 1, 0, 1, 0, 0]
+    >>> p = [1, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1]
+    >>> iv = interval("accuracy", y, p, clusters=[0] * 4 + [1] * 4 + [2] * 4 + [3] * 4,
+    ...               method="wald-clustered")
+    >>> iv.method, iv.estimate, round(iv.low, 4), round(iv.high, 4)
+    ('wald-clustered (4 clusters)', 0.75, 0.4252, 1.0)
     """
     resolved = resolve_metric(metric)
     metric, metric_kwargs = resolved.function, {**resolved.kwargs, **metric_kwargs}
@@ -189,6 +214,9 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
     how = iv["method"]
     level = iv["confidence_level"]
     rng = check_random_state(random_state)
+    if clusters is None and how in CLUSTERED_ANALYTIC_METHODS:
+        raise InputError(f"method={how!r} is a cluster-robust interval and needs "
+                         "clusters=; without clusters use its independent-rows method")
     if clusters is not None:
         return _clustered_interval(metric, spec, name, estimate, y_t, y_o, w, metric_kwargs,
                                    cluster_index(clusters, n), how, level,
@@ -226,13 +254,21 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
     if stratified:
         raise InputError("stratified=True resamples rows within classes; with clusters the "
                          "bootstrap resamples whole clusters (leave stratified=False)")
-    if method == "auto":
-        method = "bca"
-    if method not in CLUSTER_METHODS:
+    if method not in (*CLUSTER_METHODS, *CLUSTERED_ANALYTIC_METHODS, "auto"):
         raise InputError(f"method={method!r} assumes independent rows; with clusters use "
-                         f"one of {list(CLUSTER_METHODS)} (a bootstrap of whole clusters)")
-    jackknife = method == "bca"
+                         f"one of {list(CLUSTER_METHODS)} (a bootstrap of whole clusters) "
+                         f"or {list(CLUSTERED_ANALYTIC_METHODS)} (cluster-robust)")
     reps = None
+    terms = cluster_terms_of(spec, y_t, y_o, w, kwargs, index)
+    method = _clustered_method(method, terms, name, index.n_clusters)
+    if method in CLUSTERED_ANALYTIC_METHODS:
+        assert terms is not None and spec is not None  # _clustered_method checked it
+        # accuracy with normalize=False is a count, outside the proportion's range
+        bounds = spec.bounds if kwargs.get("normalize", True) else None
+        low, high, se = clustered_interval(terms, level, bounds)
+        return Interval(estimate, low, high, level, f"{method} ({index.n_clusters} clusters)",
+                        se, None, None, name)
+    jackknife = method == "bca"
     cells = clustered_cells(spec, y_t, y_o, w, kwargs, index)
     if cells is not None:
         reps = cluster_replicates(cells[1], cells[0], n_resamples, rng, jackknife)
@@ -252,8 +288,8 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
                       "out", IntervalWarning, stacklevel=3)
         keep = np.isfinite(reps.values)
         jack = reps.jackknife
-        if jack is not None and not np.all(np.isfinite(jack)):
-            jack = None
+        if jack is not None:  # BCa's acceleration leaves out undefined leave-outs
+            jack = np.where(np.isfinite(jack), jack, np.nan)
         reps = _bootstrap.Replicates(reps.values[keep], jack)
     low, high, se, used, dist = _bootstrap.bootstrap_interval(
         estimate, reps, level, method, None if spec is None else spec.bounds)
@@ -286,17 +322,46 @@ def _pooled_clusters(family: Family, m: Metric, spec: MetricSpec, y_t: np.ndarra
                      index: ClusterIndex) -> tuple[Any, Any] | None:
     """(pooled cells, cluster matrix) from one state per cluster, pooled; None when a
     cluster's rows have no state alone or the states do not pool."""
-    try:
-        parts = [_family_state(spec, y_t[rows], y_o[rows], None if w is None else w[rows],
-                               kwargs) for rows in index.members]
-    except ValueError:  # a cluster the metric refuses alone (one class for log loss)
-        return None
+    parts = _cluster_states(spec, y_t, y_o, w, kwargs, index)
     if any(p is None for p in parts):
         return None
-    pooled = family.pool([p[2] for p in parts], m)  # type: ignore[index]
+    pooled = family.pool([p[2] for p in parts], m)
     if pooled is None:
         return None
     return pooled[0], cluster_matrix(pooled[1], pooled[2], pooled[0].size.shape[0])
+
+
+def cluster_terms_of(metric: Any, y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | None,
+                     kwargs: dict[str, Any], index: ClusterIndex) -> ClusterTerms | None:
+    """The per-cluster linearized terms of a metric (its family's; None for a metric
+    or data without a cluster-robust interval)."""
+    spec = metric if isinstance(metric, MetricSpec) or metric is None \
+        else resolve_metric(metric).spec
+    found = _family_batch(spec, y_t, y_o, w, kwargs)
+    if found is None:
+        return None
+    family, m, batch = found
+    if m.spec.classification and np.ndim(batch.y_true) == 1:
+        batch = dataclasses.replace(batch, classes=np.unique(batch.y_true))
+    return family.cluster_terms(batch, m, index.codes, index.n_clusters)
+
+
+def _clustered_method(method: str, terms: ClusterTerms | None, name: str,
+                      n_clusters: int) -> str:
+    """``auto`` with clusters: the metric's cluster-robust interval with at least
+    ``AUTO_MIN_CLUSTERS`` clusters (where benchmarks/clustered_coverage.py measured it
+    covering at least as well as BCa), else BCa over whole clusters; a cluster-robust
+    method asked for must be the metric's."""
+    if method == "auto":
+        return terms.method if terms is not None and terms.method in AUTO_METHODS and \
+            terms.defined and n_clusters >= AUTO_MIN_CLUSTERS and \
+            terms.smallest >= AUTO_MIN_ROWS else "bca"
+    if method in CLUSTERED_ANALYTIC_METHODS and (terms is None or terms.method != method):
+        offered = "none" if terms is None else repr(terms.method)
+        raise InputError(f"method={method!r} is not a cluster-robust interval of "
+                         f"{name or 'a user callable'} (its own: {offered}); use a "
+                         "bootstrap of whole clusters (percentile, basic or bca)")
+    return method
 
 
 def _family_state(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
@@ -305,6 +370,17 @@ def _family_state(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
     """(family, metric, state, batch) of rows that a metric family takes; None for a
     generic metric or inputs its family does not cover (multiclass scores). ``lazy``:
     the state is a function that builds it, for a caller that may not need it."""
+    found = _family_batch(spec, y_t, y_o, w, kwargs)
+    if found is None:
+        return None
+    family, m, batch = found
+    return family, m, (lambda: family.build(batch, m)) if lazy else family.build(batch, m), \
+        batch
+
+
+def _family_batch(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
+                  w: np.ndarray | None, kwargs: dict[str, Any]
+                  ) -> tuple[Family, Metric, Batch] | None:
     family = family_of(spec)
     if family is None or spec is None:
         return None
@@ -317,9 +393,25 @@ def _family_state(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
         y_t, _ = _binary_scores(y_t, y_o, kwargs.get("pos_label", 1) if spec.pos_label
                                 else None)
         positive = True
-    batch = Batch(y_t, {spec.input: y_o}, w, positive)
-    return family, m, (lambda: family.build(batch, m)) if lazy else family.build(batch, m), \
-        batch
+    return family, m, Batch(y_t, {spec.input: y_o}, w, positive)
+
+
+def _cluster_states(spec: MetricSpec, y_t: np.ndarray, y_o: np.ndarray,
+                    w: np.ndarray | None, kwargs: dict[str, Any], index: ClusterIndex
+                    ) -> list[Any]:
+    """Each cluster's ``(family, metric, state)``, built from the batch of all rows
+    (the positive class and the classes of all rows: a cluster may hold one class);
+    ``[None]`` when a cluster's rows are refused alone."""
+    found = _family_batch(spec, y_t, y_o, w, kwargs)
+    if found is None:
+        return [None]
+    family, m, batch = found
+    if spec.classification and np.ndim(batch.y_true) == 1:
+        batch = dataclasses.replace(batch, classes=np.unique(batch.y_true))
+    try:
+        return [(family, m, family.build(batch.take(rows), m)) for rows in index.members]
+    except ValueError:
+        return [None]
 
 
 def _interval_iv(metric: Any, method: Any, confidence_level: Any, n_resamples: Any,

@@ -7,9 +7,9 @@ evaluate --help`` shows every method without loading numpy or SciPy.
 
 from typing import Literal, TypeAlias, get_args
 
-__all__ = ["PROPORTION_METHODS", "ROC_AUC_METHODS", "ASYMPTOTIC_METHODS",
-           "BOOTSTRAP_METHODS", "PIVOT", "METHODS", "IntervalMethod", "ProportionMethod",
-           "AsymptoticMethod", "BootstrapMethod"]
+__all__ = ["CLUSTERED_ANALYTIC_METHODS", "PROPORTION_METHODS", "ROC_AUC_METHODS",
+           "ASYMPTOTIC_METHODS", "BOOTSTRAP_METHODS", "PIVOT", "METHODS", "IntervalMethod",
+           "ProportionMethod", "AsymptoticMethod", "BootstrapMethod", "ClusteredMethod"]
 
 #: binomial proportion intervals (:mod:`dartboard.uncertainty._analytic`)
 ProportionMethod: TypeAlias = Literal["wald", "wilson", "clopper-pearson", "agresti-coull",
@@ -18,16 +18,21 @@ ProportionMethod: TypeAlias = Literal["wald", "wilson", "clopper-pearson", "agre
 AsymptoticMethod: TypeAlias = Literal["delong-logit", "newcombe", "logit", "influence-logit",
                                       "t"]
 BootstrapMethod: TypeAlias = Literal["percentile", "basic", "bca"]
+ClusteredMethod: TypeAlias = Literal["wald-clustered", "t-clustered", "delong-clustered",
+                                     "delta-clustered"]
 #: every ``method`` of :func:`dartboard.interval` (and ``ci`` of :func:`dartboard.evaluate`);
 #: ``"bin-pivot"`` is the calibration error's bias-aware bootstrap
 #: (:mod:`dartboard.uncertainty._calibration`)
 IntervalMethod: TypeAlias = Literal["auto", ProportionMethod, "delong", AsymptoticMethod,
-                                    BootstrapMethod, "bin-pivot"]
+                                    BootstrapMethod, "bin-pivot", ClusteredMethod]
 
 PROPORTION_METHODS: tuple[str, ...] = get_args(ProportionMethod)
 ASYMPTOTIC_METHODS: tuple[str, ...] = get_args(AsymptoticMethod)
 #: the intervals of a binary ROC AUC (DeLong's, also on the logit scale, and Newcombe's)
 ROC_AUC_METHODS = ("delong", "delong-logit", "newcombe")
 BOOTSTRAP_METHODS: tuple[str, ...] = get_args(BootstrapMethod)
+#: cluster-robust intervals of rows in clusters (:mod:`dartboard.uncertainty._clustered_analytic`):
+#: ratios of counts, mean losses, ROC AUC, other count metrics (the delta method)
+CLUSTERED_ANALYTIC_METHODS: tuple[str, ...] = get_args(ClusteredMethod)
 PIVOT = "bin-pivot"
 METHODS: tuple[str, ...] = get_args(IntervalMethod)

@@ -1,0 +1,158 @@
+"""Two models compared on rows that come in clusters (``compare_models(clusters=)``).
+
+Rows of one cluster (a passage's questions, a patient's visits) are not independent,
+so a test that swaps or resamples rows one by one is too sure of itself: with an
+intra-cluster correlation its Type I error exceeds its level
+(benchmarks/clustered_type1.py). Both of the tests here move whole clusters:
+
+* ``permutation``: under the null the two models are exchangeable within each
+  cluster, so each replicate swaps the two models' predictions on all rows of a
+  cluster together, with probability 1/2 per cluster (score metrics swap each
+  model's within-model ranks, as without clusters); ``p = (S + 1) / (R + 1)``. The
+  interval is the percentile interval of the paired bootstrap of whole clusters
+  (both models' rows of a drawn cluster together).
+* ``cluster-robust``: the difference of the two estimates over its cluster-robust
+  standard error, ``z = (theta_a - theta_b) / se``, its p-value and the interval
+  ``diff +- q se`` from Student's t on ``I - 1`` degrees of freedom (``I`` the
+  clusters), as the cluster-robust intervals. The standard error is that of the metric's
+  cluster-robust interval (:mod:`dartboard.uncertainty._clustered_analytic`)
+  applied to the difference of the two models' per-cluster terms: a ratio of counts
+  or a mean loss (``wald-clustered``, ``t-clustered``) or Obuchowski's clustered
+  DeLong for ROC AUC (``delong-clustered``), which with one row per cluster is
+  DeLong's test of two correlated AUCs.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from dartboard._rng import spawn_generators
+from dartboard.compare._permutation import count_extreme
+from dartboard.compare._results import Comparison
+from dartboard.exceptions import InputError
+from dartboard.uncertainty._clustered import ClusterIndex
+from dartboard.uncertainty._result import Interval
+
+__all__ = ["clustered_comparison"]
+
+
+def clustered_comparison(metric: Callable[..., Any], name: str, y: np.ndarray, a: np.ndarray,
+                         b: np.ndarray, w: np.ndarray | None, kwargs: dict[str, Any],
+                         index: ClusterIndex, estimates: tuple[float, float], method: str,
+                         n_resamples: int, alternative: str, level: float, random_state: Any,
+                         ranked: bool) -> Comparison:
+    """``compare_models`` with clusters (module docstring)."""
+    observed = estimates[0] - estimates[1]
+    common: dict[str, Any] = dict(metric=name, estimate_a=estimates[0],
+                                  estimate_b=estimates[1], difference=observed,
+                                  alternative=alternative)
+    if method == "cluster-robust":
+        return _cluster_robust(metric, name, y, a, b, w, kwargs, index, level, common)
+    if ranked:
+        from dartboard.families._paired import within_model_ranks
+
+        a, b = within_model_ranks(a), within_model_ranks(b)
+    perm_rng, boot_rng = spawn_generators(random_state, 2)
+    null = _cluster_swaps(metric, y, a, b, w, kwargs, index, n_resamples, perm_rng)
+    boot = _cluster_bootstrap(metric, y, a, b, w, kwargs, index, n_resamples, boot_rng)
+    undefined = int(np.count_nonzero(~np.isfinite(null)))
+    if undefined:
+        warnings.warn(f"{name} was undefined in {undefined} of {n_resamples} permutation "
+                      "replicates; they count as not extreme", UserWarning, stacklevel=3)
+    pvalue = (count_extreme(null, observed, alternative) + 1) / (n_resamples + 1)
+    from dartboard.uncertainty._bootstrap import Replicates, bootstrap_interval
+
+    kept = boot[np.isfinite(boot)]
+    if kept.shape[0] < n_resamples:
+        warnings.warn(f"{name} was undefined in {n_resamples - kept.shape[0]} of "
+                      f"{n_resamples} cluster bootstrap replicates; they are left out",
+                      UserWarning, stacklevel=3)
+    low, high, se, _, dist = bootstrap_interval(observed, Replicates(kept), level,
+                                                "percentile")
+    c = index.n_clusters
+    interval = Interval(observed, low, high, level,
+                        f"paired bootstrap percentile (clustered: {c} clusters)", se, dist,
+                        n_resamples, f"difference in {name}")
+    how = ("cluster-swap permutation" + (" of within-model score ranks" if ranked else "")
+           + f" ({c} clusters)")
+    return Comparison(**common, interval=interval, pvalue=float(min(pvalue, 1.0)), method=how,
+                      n_resamples=n_resamples, null_distribution=null)
+
+
+def _cluster_robust(metric: Callable[..., Any], name: str, y: np.ndarray, a: np.ndarray,
+                    b: np.ndarray, w: np.ndarray | None, kwargs: dict[str, Any],
+                    index: ClusterIndex, level: float, common: dict[str, Any]) -> Comparison:
+    from dartboard.uncertainty._interval import cluster_terms_of
+
+    terms_a = cluster_terms_of(metric, y, a, w, kwargs, index)
+    terms_b = cluster_terms_of(metric, y, b, w, kwargs, index)
+    if terms_a is None or terms_b is None:
+        raise InputError(f"method='cluster-robust' needs a metric with a cluster-robust "
+                         f"interval (a ratio of counts, a mean loss, binary ROC AUC); "
+                         f"{name} has none here; use method='permutation'")
+    diff = terms_a.minus(terms_b)
+    if not diff.defined:
+        raise InputError(f"method='cluster-robust' needs the rows of each part of {name} "
+                         "in at least two clusters")
+    se = float(np.sqrt(diff.variance()))
+    observed = common["difference"]
+    z = observed / se if se > 0 else (0.0 if observed == 0 else np.sign(observed) * np.inf)
+    # t on I - 1 degrees of freedom, as the cluster-robust intervals
+    law = stats.t(diff.n_clusters - 1)
+    alternative = common["alternative"]
+    if alternative == "greater":
+        pvalue = float(law.sf(z))
+    elif alternative == "less":
+        pvalue = float(law.cdf(z))
+    else:
+        pvalue = float(min(1.0, 2.0 * law.sf(abs(z))))
+    q = float(law.ppf(0.5 + level / 2.0))
+    how = f"{terms_a.method} paired difference ({index.n_clusters} clusters)"
+    interval = Interval(observed, observed - q * se, observed + q * se, level, how, se, None,
+                        None, f"difference in {name}")
+    return Comparison(**common, interval=interval, pvalue=pvalue, method=how, n_resamples=0)
+
+
+def _difference(metric: Callable[..., Any], y: np.ndarray, a: np.ndarray, b: np.ndarray,
+                w: np.ndarray | None, kwargs: dict[str, Any]) -> float:
+    extra = {} if w is None else {"sample_weight": w}
+    try:
+        return float(metric(y, a, **kwargs, **extra)) - float(metric(y, b, **kwargs, **extra))
+    except (ValueError, ZeroDivisionError):  # a resample without a class, say
+        return float("nan")
+
+
+def _cluster_swaps(metric: Callable[..., Any], y: np.ndarray, a: np.ndarray, b: np.ndarray,
+                   w: np.ndarray | None, kwargs: dict[str, Any], index: ClusterIndex,
+                   n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """Differences with the two models swapped on all rows of each cluster drawn (1/2)."""
+    shape = (a.shape[0],) + (1,) * (a.ndim - 1)
+    out = np.empty(n_resamples)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for r in range(n_resamples):
+            swap = (rng.random(index.n_clusters) < 0.5)[index.codes].reshape(shape)
+            out[r] = _difference(metric, y, np.where(swap, b, a), np.where(swap, a, b), w,
+                                 kwargs)
+    return out
+
+
+def _cluster_bootstrap(metric: Callable[..., Any], y: np.ndarray, a: np.ndarray,
+                       b: np.ndarray, w: np.ndarray | None, kwargs: dict[str, Any],
+                       index: ClusterIndex, n_resamples: int,
+                       rng: np.random.Generator) -> np.ndarray:
+    """Differences on whole clusters drawn with replacement (both models' rows)."""
+    c = index.n_clusters
+    out = np.empty(n_resamples)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for r in range(n_resamples):
+            rows = np.concatenate([index.members[k] for k in rng.integers(0, c, c)])
+            out[r] = _difference(metric, y[rows], a[rows], b[rows],
+                                 None if w is None else w[rows], kwargs)
+    return out

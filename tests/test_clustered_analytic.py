@@ -1,0 +1,332 @@
+"""Cluster-robust intervals (dartboard.uncertainty._clustered_analytic).
+
+Oracles: statsmodels' OLS on an intercept with ``cov_type="cluster"`` (its default
+small-sample factor G/(G-1) * (N-1)/(N-K) is G/(G-1) with K = 1, the factor used
+here) for proportions and mean losses; a brute-force O(n^2) Obuchowski (1997)
+variance for ROC AUC, and DeLong's variance (dartboard._delong) when every cluster
+holds one row.
+"""
+
+import numpy as np
+import pytest
+import statsmodels.api as sm
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dartboard as db
+from dartboard._delong import delong_auc_covariance
+from dartboard.metrics._probabilistic import log_loss_terms
+
+
+def _data(seed=0, n_clusters=40, m=6, ragged=False):
+    rng = np.random.default_rng(seed)
+    size = rng.integers(1, 2 * m, n_clusters) if ragged else np.full(n_clusters, m)
+    cluster = np.repeat(np.arange(n_clusters), size)
+    u = rng.normal(size=n_clusters)[cluster]
+    y = (rng.random(cluster.shape[0]) < 1 / (1 + np.exp(-u))).astype(int)
+    score = np.round(1 / (1 + np.exp(-(0.8 * u + 0.7 * rng.normal(size=cluster.shape[0])))), 2)
+    return cluster, y, score, (score >= 0.5).astype(int)
+
+
+def _statsmodels_se(values, cluster):
+    """SE of the mean of ``values`` from OLS on an intercept, cluster-robust (CR1)."""
+    fit = sm.OLS(values.astype(float), np.ones((values.shape[0], 1))).fit(
+        cov_type="cluster", cov_kwds={"groups": cluster})
+    return float(fit.bse[0])
+
+
+@pytest.mark.parametrize("metric, rows", [
+    ("accuracy", lambda y, p: np.ones(y.shape[0], dtype=bool)),
+    ("recall", lambda y, p: y == 1),
+    ("precision", lambda y, p: p == 1),
+    ("specificity", lambda y, p: y == 0),
+    ("negative_predictive_value", lambda y, p: p == 0),
+])
+@pytest.mark.parametrize("ragged", [False, True])
+def test_proportion_se_is_statsmodels_cluster_robust_ols(metric, rows, ragged):
+    cluster, y, _, pred = _data(1, ragged=ragged)
+    iv = db.interval(metric, y, pred, method="wald-clustered", clusters=cluster)
+    keep = rows(y, pred)
+    oracle = _statsmodels_se((y == pred)[keep], cluster[keep])
+    assert iv.standard_error == pytest.approx(oracle, rel=1e-10, abs=0)
+    assert iv.method == f"wald-clustered ({np.unique(cluster).shape[0]} clusters)"
+    from scipy import stats
+    # Student's t on I - 1, I the clusters holding the denominator's rows
+    q = stats.t.ppf(0.975, np.unique(cluster[keep]).shape[0] - 1)
+    assert iv.low == pytest.approx(max(iv.estimate - q * oracle, 0.0), abs=1e-12)
+
+
+@pytest.mark.parametrize("metric, terms", [
+    ("log_loss", lambda y, s: log_loss_terms(y, s)[0]),
+    ("brier_score_loss", lambda y, s: (s - y) ** 2),
+    ("mean_absolute_error", lambda y, s: np.abs(s - y)),
+    ("mean_squared_error", lambda y, s: (s - y) ** 2),
+])
+def test_mean_loss_se_is_statsmodels_cluster_robust_ols(metric, terms):
+    cluster, y, score, _ = _data(2, ragged=True)
+    iv = db.interval(metric, y, score, method="t-clustered", clusters=cluster)
+    values = np.asarray(terms(y, score), dtype=float)
+    assert iv.estimate == pytest.approx(values.mean(), rel=1e-12)
+    oracle = _statsmodels_se(values, cluster)
+    assert iv.standard_error == pytest.approx(oracle, rel=1e-10, abs=0)
+    from scipy import stats
+    q = stats.t.ppf(0.975, np.unique(cluster).shape[0] - 1)
+    assert iv.high == pytest.approx(iv.estimate + q * oracle, rel=1e-12)
+
+
+def _obuchowski_brute(y, score, cluster):
+    """Obuchowski (1997, Biometrics 53:567, eqs. 3-5) written from the pairs, O(n^2)."""
+    pos, neg = score[y == 1], score[y == 0]
+    psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    m, n = pos.shape[0], neg.shape[0]
+    theta = psi.mean()
+    v10 = psi.mean(axis=1)   # each positive's placement among all negatives
+    v01 = psi.mean(axis=0)   # each negative's among all positives
+    ids = np.unique(cluster)
+    a = np.array([v10[cluster[y == 1] == c].sum() - theta * np.sum(cluster[y == 1] == c)
+                  for c in ids])
+    b = np.array([v01[cluster[y == 0] == c].sum() - theta * np.sum(cluster[y == 0] == c)
+                  for c in ids])
+    i10 = np.unique(cluster[y == 1]).shape[0]
+    i01 = np.unique(cluster[y == 0]).shape[0]
+    i = ids.shape[0]
+    s10 = i10 / ((i10 - 1) * m) * np.sum(a**2)
+    s01 = i01 / ((i01 - 1) * n) * np.sum(b**2)
+    s11 = i / (i - 1) * np.sum(a * b)
+    return theta, s10 / m + s01 / n + 2 * s11 / (m * n)
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_clustered_delong_is_obuchowski_brute_force(seed):
+    cluster, y, score, _ = _data(seed, ragged=True)
+    iv = db.interval("roc_auc", y, score, method="delong-clustered", clusters=cluster)
+    theta, variance = _obuchowski_brute(y, score, cluster)
+    assert iv.estimate == pytest.approx(theta, abs=1e-14)
+    assert iv.standard_error == pytest.approx(np.sqrt(variance), rel=1e-10)
+
+
+def test_clustered_delong_with_one_row_per_cluster_is_delong():
+    _, y, score, _ = _data(6, n_clusters=300, m=1)
+    iv = db.interval("roc_auc", y, score, method="delong-clustered", clusters=np.arange(300))
+    plain = db.interval("roc_auc", y, score, method="delong")
+    _, cov = delong_auc_covariance(y == 1, score)
+    assert iv.standard_error == pytest.approx(np.sqrt(cov[0, 0]), rel=1e-10)
+    assert iv.standard_error == pytest.approx(plain.standard_error, rel=1e-10)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(3, 12), st.integers(1, 6))
+def test_fast_paths_agree_with_brute_force(seed, n_clusters, m):
+    rng = np.random.default_rng(seed)
+    cluster = rng.integers(0, n_clusters, n_clusters * m)
+    cluster[:2] = [0, 1]  # at least two clusters
+    y = rng.integers(0, 2, cluster.shape[0])
+    y[:2] = [0, 1]
+    score = np.round(rng.random(cluster.shape[0]), 1)  # ties
+    pred = (score >= 0.5).astype(int)
+    if min(np.unique(cluster[y == c]).shape[0] for c in (0, 1)) >= 2:
+        _, variance = _obuchowski_brute(y, score, cluster)
+        auc = db.interval("roc_auc", y, score, method="delong-clustered", clusters=cluster)
+        assert auc.standard_error == pytest.approx(np.sqrt(max(variance, 0)), rel=1e-9,
+                                                   abs=1e-12)
+    else:  # a class in one cluster: its variance term has no spread to measure
+        with pytest.raises(ValueError, match="at least two clusters"):
+            db.interval("roc_auc", y, score, method="delong-clustered", clusters=cluster)
+    acc = db.interval("accuracy", y, pred, method="wald-clustered", clusters=cluster)
+    assert acc.standard_error == pytest.approx(
+        _statsmodels_se((y == pred).astype(float), cluster), rel=1e-9, abs=1e-12)
+
+
+def test_auto_takes_the_cluster_robust_interval_from_10_clusters():
+    cluster, y, score, pred = _data(7, n_clusters=10, m=20)
+    assert db.interval("accuracy", y, pred, clusters=cluster).method == \
+        "wald-clustered (10 clusters)"
+    assert db.interval("roc_auc", y, score, clusters=cluster).method == \
+        "delong-clustered (10 clusters)"
+    assert db.interval("log_loss", y, score, clusters=cluster).method == \
+        "t-clustered (10 clusters)"
+    assert db.interval("f1", y, pred, clusters=cluster, n_resamples=200).method == \
+        "delta-clustered (10 clusters)"
+    few = _data(7, n_clusters=9, m=20)
+    assert db.interval("accuracy", few[1], few[3], clusters=few[0],
+                       n_resamples=200).method == "bca (clustered: 9 clusters)"
+    # ROC AUC with fewer than 50 rows of a class, F1 of fewer than 50 rows: BCa (which
+    # covered better there)
+    small = _data(7, n_clusters=30, m=1)
+    for metric, other in (("roc_auc", small[2]), ("f1", small[3])):
+        assert db.interval(metric, small[1], other, clusters=small[0],
+                           n_resamples=200).method == "bca (clustered: 30 clusters)"
+
+
+@pytest.mark.parametrize("metric, method, match", [
+    ("f1", "wald-clustered", "not a cluster-robust interval of f1_score"),
+    ("accuracy", "delong-clustered", "its own: 'wald-clustered'"),
+])
+def test_a_cluster_robust_method_the_metric_has_not_is_refused(metric, method, match):
+    cluster, y, _, pred = _data(8)
+    with pytest.raises(ValueError, match=match):
+        db.interval(metric, y, pred, method=method, clusters=cluster)
+
+
+def test_a_cluster_robust_method_without_clusters_is_refused():
+    _, y, _, pred = _data(9)
+    with pytest.raises(ValueError, match="needs clusters="):
+        db.interval("accuracy", y, pred, method="wald-clustered")
+
+
+# ------------------------------------------------------------------ evaluate's design effect
+
+def test_evaluate_reports_design_effect_and_effective_n():
+    cluster, y, score, pred = _data(10, n_clusters=50, m=8)
+    ev = db.evaluate(y, y_score=score, clusters=cluster,
+                     metrics=["accuracy", "roc_auc", "f1", "average_precision"],
+                     n_resamples=400, random_state=0)
+    row = ev.overall.loc["accuracy"]
+    clustered = db.interval("accuracy", y, pred, clusters=cluster)
+    wald = db.interval("accuracy", y, pred, method="wald")
+    assert row["design_effect"] == pytest.approx(
+        (clustered.standard_error / wald.standard_error) ** 2, rel=1e-12)
+    assert row["effective_n"] == pytest.approx(y.shape[0] / row["design_effect"], rel=1e-12)
+    auc = ev.overall.loc["roc_auc"]
+    plain = db.interval("roc_auc", y, score, method="delong")
+    robust = db.interval("roc_auc", y, score, clusters=cluster)
+    assert auc["design_effect"] == pytest.approx(
+        (robust.standard_error / plain.standard_error) ** 2, rel=1e-12)
+    # F1: the delta method over the delta method with each row its own cluster
+    f1 = ev.overall.loc["f1"]
+    alone = db.interval("f1", y, pred, method="delta-clustered", clusters=np.arange(y.size))
+    delta = db.interval("f1", y, pred, clusters=cluster)
+    assert f1["design_effect"] == pytest.approx(
+        (delta.standard_error / alone.standard_error) ** 2, rel=1e-12)
+    # average precision: the bootstrap of whole clusters over the bootstrap of rows
+    assert ev.overall.loc["average_precision", "method"].startswith("bca (clustered")
+    assert 0.5 < ev.overall.loc["average_precision", "design_effect"] < 10
+    assert ev.to_dict()["metrics"][0]["effective_n"] == pytest.approx(row["effective_n"])
+
+
+def test_design_effect_follows_kish_for_equal_clusters():
+    # correct/incorrect with intra-cluster correlation rho: deff ~ 1 + (m - 1) rho
+    rng = np.random.default_rng(11)
+    n_clusters, m, rho = 400, 10, 0.2
+    cluster = np.repeat(np.arange(n_clusters), m)
+    shared = rng.random(n_clusters) < 0.7
+    own = rng.random(cluster.shape[0]) < 0.7
+    # two rows share the cluster's value with probability sqrt(rho)^2 = rho
+    correct = np.where(rng.random(cluster.shape[0]) < np.sqrt(rho), shared[cluster], own)
+    y = np.ones(cluster.shape[0], dtype=int)
+    ev = db.evaluate(y, correct.astype(int), clusters=cluster, metrics=["accuracy"],
+                     n_resamples=200, random_state=0)
+    assert ev.overall.loc["accuracy", "design_effect"] == pytest.approx(1 + (m - 1) * rho,
+                                                                        abs=0.35)
+
+
+def test_one_row_per_cluster_has_design_effect_n_over_n_minus_one():
+    _, y, _, pred = _data(12, n_clusters=200, m=1)
+    ev = db.evaluate(y, pred, clusters=np.arange(200), metrics=["accuracy"], random_state=0,
+                     n_resamples=200)
+    assert ev.overall.loc["accuracy", "design_effect"] == pytest.approx(200 / 199, rel=1e-12)
+
+
+def test_without_clusters_the_frame_keeps_its_columns():
+    _, y, _, pred = _data(13)
+    ev = db.evaluate(y, pred, metrics=["accuracy"])
+    assert list(ev.overall.columns) == ["estimate", "low", "high", "method", "n"]
+
+
+# ------------------------------------------------------------------ bad input
+
+@pytest.mark.parametrize("call", ["interval", "compare", "compare_k", "evaluate"])
+@pytest.mark.parametrize("clusters, match", [
+    ("none", "clusters contains 1 missing value"),
+    ("short", "clusters has 239"),
+    ("nan", "clusters contains 6 NaN"),
+    ("one", "clusters holds 1 cluster"),
+])
+def test_bad_cluster_ids_are_refused_by_every_entry_point(call, clusters, match):
+    cluster, y, score, pred = _data(14, n_clusters=40, m=6)
+    ids = {"none": np.array([None, *cluster[1:].tolist()], dtype=object),
+           "short": cluster[:-1], "nan": np.where(cluster == 1, np.nan, cluster),
+           "one": np.zeros(cluster.shape[0])}[clusters]
+    with pytest.raises(ValueError, match=match):
+        if call == "interval":
+            db.interval("accuracy", y, pred, clusters=ids)
+        elif call == "compare":
+            db.compare_models("accuracy", y, pred, 1 - pred, clusters=ids,
+                              method="cluster-robust")
+        elif call == "compare_k":
+            db.compare_k_models("accuracy", y, {"a": pred, "b": 1 - pred}, clusters=ids,
+                                n_resamples=20)
+        else:
+            db.evaluate(y, pred, clusters=ids, n_resamples=20)
+
+
+def test_a_group_holding_one_cluster_gets_no_clustered_interval():
+    # clusters nested in groups: the lone group's interval would rest on one cluster
+    cluster, y, _, pred = _data(15, n_clusters=40, m=6)
+    group = np.where(cluster < 39, "many", "lone")
+    ev = db.evaluate(y, pred, groups=group, clusters=cluster, metrics=["accuracy"],
+                     n_resamples=100, random_state=0)
+    lone = ev.by_group.loc[("lone", "accuracy")]
+    assert np.isnan(lone["low"]) and lone["method"] == "n/a (clusters holds 1 cluster)"
+    assert ev.by_group.loc[("many", "accuracy"), "method"] == "wald-clustered (39 clusters)"
+
+
+def test_clusters_crossing_groups_count_each_groups_own_clusters():
+    cluster, y, _, pred = _data(16, n_clusters=40, m=6)
+    group = np.where(np.arange(y.shape[0]) % 3 == 0, "a", "b")  # every cluster in both
+    ev = db.evaluate(y, pred, groups=group, clusters=cluster, metrics=["accuracy"],
+                     n_resamples=100, random_state=0)
+    rows = group == "a"
+    iv = db.interval("accuracy", y[rows], pred[rows], clusters=cluster[rows])
+    assert ev.by_group.loc[("a", "accuracy"), "high"] == iv.high
+    assert iv.method == "wald-clustered (40 clusters)"
+
+
+def test_faces_show_the_design_effect():
+    cluster, y, _, pred = _data(17, n_clusters=40, m=6)
+    ev = db.evaluate(y, pred, clusters=cluster, metrics=["accuracy"], n_resamples=100,
+                     random_state=0)
+    deff = ev.overall.loc["accuracy", "design_effect"]
+    shown = f"design effect {deff:.2f}, effective n {y.shape[0] / deff:,.0f}"
+    assert shown in repr(ev) and shown in ev._repr_html_()
+
+
+# ------------------------------------------------------------------ the delta method
+
+def test_delta_clustered_f1_is_the_ratio_of_its_row_sums():
+    # F1 = sum 2 tp_i / sum (2 tp_i + fp_i + fn_i): a ratio of row sums, whose
+    # cluster-robust variance is ratio_terms' (over all clusters, as the delta method)
+    from dartboard.uncertainty._clustered_analytic import ClusterTerms, ratio_terms
+
+    cluster, y, _, pred = _data(3, ragged=True)
+    iv = db.interval("f1", y, pred, method="delta-clustered", clusters=cluster)
+    tp, fp, fn = ((y == a) & (pred == b) for a, b in ((1, 1), (0, 1), (1, 0)))
+    c = cluster.max() + 1
+    ratio = ratio_terms(np.bincount(cluster, 2.0 * tp, c),
+                        np.bincount(cluster, 2.0 * tp + fp + fn, c), "x")
+    every = ClusterTerms(ratio.estimate, ratio.terms, np.ones_like(ratio.present), "x")
+    assert iv.estimate == pytest.approx(ratio.estimate, abs=1e-15)
+    assert iv.standard_error == pytest.approx(np.sqrt(every.variance()), rel=1e-7)
+    assert iv.method == "delta-clustered (40 clusters)"
+
+
+def test_delta_terms_of_a_ratio_are_the_ratio_terms():
+    from dartboard.uncertainty._clustered_analytic import delta_terms, ratio_terms
+
+    rng = np.random.default_rng(18)
+    parts = rng.integers(0, 9, (25, 2, 2)).astype(float)
+    delta = delta_terms(lambda m: np.trace(m, axis1=1, axis2=2) / m.sum(axis=(1, 2)), parts)
+    ratio = ratio_terms(np.trace(parts, axis1=1, axis2=2), parts.sum(axis=(1, 2)), "x")
+    np.testing.assert_allclose(delta.terms, ratio.terms, rtol=1e-7, atol=1e-12)
+
+
+@pytest.mark.parametrize("metric", ["f1", "matthews_corrcoef", "balanced_accuracy",
+                                    "cohen_kappa"])
+def test_delta_clustered_with_one_row_per_cluster_is_near_the_row_bootstrap(metric):
+    _, y, _, pred = _data(19, n_clusters=400, m=1)
+    delta = db.interval(metric, y, pred, method="delta-clustered", clusters=np.arange(400))
+    rows = db.interval(metric, y, pred, method="percentile", n_resamples=4000,
+                       random_state=0)
+    assert delta.standard_error == pytest.approx(rows.standard_error, rel=0.08)
+    assert db.interval(metric, y, pred, clusters=np.arange(400),
+                       n_resamples=100).method == "delta-clustered (400 clusters)"

@@ -1,0 +1,221 @@
+"""compare_models(clusters=): tests that move whole clusters (dartboard.compare._clustered).
+
+Oracles: the cluster-robust difference's SE equals statsmodels' OLS of the per-row
+differences on an intercept, cluster-robust (accuracy, log loss); the clustered
+DeLong difference equals DeLong's test of two correlated AUCs (dartboard.delong_test)
+when every cluster holds one row, and a brute-force Obuchowski covariance otherwise;
+the cluster-swap permutation and the cluster bootstrap against plain loops.
+"""
+
+import numpy as np
+import pytest
+import statsmodels.api as sm
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_clustered_analytic import _obuchowski_brute
+
+import dartboard as db
+from dartboard.metrics._probabilistic import log_loss_terms
+
+
+def _pair(seed=0, n_clusters=40, m=6):
+    rng = np.random.default_rng(seed)
+    cluster = np.repeat(np.arange(n_clusters), m)
+    n = cluster.shape[0]
+    y = (rng.normal(size=n_clusters)[cluster] + rng.normal(size=n) > 0).astype(int)
+    scores = [np.round(1 / (1 + np.exp(-(2 * y - 1) * (1 + rng.normal(size=n_clusters)[cluster]
+                                                        + rng.normal(size=n)))), 2)
+              for _ in range(2)]
+    return cluster, y, scores[0], scores[1]
+
+
+def _ols_cluster_se(values, cluster):
+    fit = sm.OLS(values.astype(float), np.ones((values.shape[0], 1))).fit(
+        cov_type="cluster", cov_kwds={"groups": cluster})
+    return float(fit.bse[0])
+
+
+def test_accuracy_difference_se_is_statsmodels_cluster_robust():
+    cluster, y, sa, sb = _pair(1)
+    a, b = (sa >= 0.5).astype(int), (sb >= 0.5).astype(int)
+    res = db.compare_models("accuracy", y, a, b, clusters=cluster, method="cluster-robust")
+    diff = (a == y).astype(float) - (b == y)
+    assert res.difference == pytest.approx(diff.mean(), abs=1e-15)
+    se = _ols_cluster_se(diff, cluster)
+    assert res.interval.standard_error == pytest.approx(se, rel=1e-10)
+    from scipy import stats
+    assert res.pvalue == pytest.approx(2 * stats.t.sf(abs(diff.mean()) / se, 39), rel=1e-9)
+    assert res.method == "wald-clustered paired difference (40 clusters)"
+
+
+def test_log_loss_difference_is_a_t_test_on_clusters():
+    cluster, y, sa, sb = _pair(2)
+    res = db.compare_models("log_loss", y, sa, sb, clusters=cluster, method="cluster-robust")
+    diff = log_loss_terms(y, sa)[0] - log_loss_terms(y, sb)[0]
+    se = _ols_cluster_se(diff, cluster)
+    assert res.interval.standard_error == pytest.approx(se, rel=1e-10)
+    from scipy import stats
+    assert res.pvalue == pytest.approx(2 * stats.t.sf(abs(diff.mean()) / se, 39), rel=1e-9)
+
+
+def test_clustered_delong_difference_with_one_row_per_cluster_is_delong_test():
+    _, y, sa, sb = _pair(3, n_clusters=300, m=1)
+    res = db.compare_models("roc_auc", y, sa, sb, clusters=np.arange(300),
+                            method="cluster-robust")
+    plain = db.delong_test(y, sa, sb)
+    # DeLong's z; the clustered test refers the same z to t on 299 degrees of freedom
+    from scipy import stats
+    assert plain.pvalue == pytest.approx(2 * stats.norm.sf(abs(plain.statistic)), rel=1e-9)
+    assert res.pvalue == pytest.approx(2 * stats.t.sf(abs(plain.statistic), 299), rel=1e-9)
+    assert res.difference == pytest.approx(
+        db.metrics.roc_auc_score(y, sa) - db.metrics.roc_auc_score(y, sb), abs=1e-14)
+
+
+def test_clustered_delong_difference_is_obuchowski_brute_force():
+    cluster, y, sa, sb = _pair(4)
+    res = db.compare_models("roc_auc", y, sa, sb, clusters=cluster, method="cluster-robust")
+    # Obuchowski's variance of A - B: his formula over the differences of the two
+    # models' per-cluster placement sums (var A + var B - 2 cov, written from the pairs)
+    sums = _placement_sums(y, sa, cluster) - _placement_sums(y, sb, cluster)
+    var = _obuchowski_from_sums(sums, y, cluster)
+    assert res.interval.standard_error == pytest.approx(np.sqrt(var), rel=1e-10)
+    # and each model alone is the single-AUC brute force
+    _, va = _obuchowski_brute(y, sa, cluster)
+    assert _obuchowski_from_sums(_placement_sums(y, sa, cluster), y, cluster) == \
+        pytest.approx(va, rel=1e-12)
+
+
+def _placement_sums(y, score, cluster):
+    pos, neg = score[y == 1], score[y == 0]
+    psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    theta = psi.mean()
+    v10, v01 = psi.mean(axis=1), psi.mean(axis=0)
+    ids = np.unique(cluster)
+    return np.array([[v10[cluster[y == 1] == c].sum() - theta * np.sum(cluster[y == 1] == c),
+                      v01[cluster[y == 0] == c].sum() - theta * np.sum(cluster[y == 0] == c)]
+                     for c in ids])
+
+
+def _obuchowski_from_sums(ab, y, cluster):
+    m, n = np.sum(y == 1), np.sum(y == 0)
+    i10, i01 = np.unique(cluster[y == 1]).shape[0], np.unique(cluster[y == 0]).shape[0]
+    i = np.unique(cluster).shape[0]
+    a, b = ab[:, 0], ab[:, 1]
+    return (i10 / (i10 - 1) * np.sum(a**2) / m**2 + i01 / (i01 - 1) * np.sum(b**2) / n**2
+            + 2 * i / (i - 1) * np.sum(a * b) / (m * n))
+
+
+def test_cluster_swap_permutation_follows_a_plain_loop():
+    cluster, y, sa, sb = _pair(5, n_clusters=12, m=5)
+    a, b = (sa >= 0.5).astype(int), (sb >= 0.5).astype(int)
+    res = db.compare_models("accuracy", y, a, b, clusters=cluster, n_resamples=2000,
+                            random_state=0)
+    assert res.method == "cluster-swap permutation (12 clusters)"
+    # the null law by enumeration of the 2^12 cluster swaps
+    correct_a, correct_b = (a == y), (b == y)
+    d = np.array([(correct_a[cluster == c].sum() - correct_b[cluster == c].sum())
+                  for c in range(12)]) / y.shape[0]
+    signs = 1 - 2 * ((np.arange(4096)[:, None] >> np.arange(12)) & 1)
+    exact = signs @ d
+    observed = d.sum()
+    p_exact = np.mean(np.abs(exact) >= abs(observed) - 1e-12)
+    assert res.pvalue == pytest.approx(p_exact, abs=0.03)
+    assert np.std(res.null_distribution) == pytest.approx(np.std(exact), rel=0.06)
+
+
+def test_cluster_bootstrap_of_the_difference_draws_whole_clusters():
+    cluster, y, sa, sb = _pair(6, n_clusters=30, m=8)
+    res = db.compare_models("roc_auc", y, sa, sb, clusters=cluster, n_resamples=1500,
+                            random_state=1)
+    robust = db.compare_models("roc_auc", y, sa, sb, clusters=cluster,
+                               method="cluster-robust")
+    assert res.interval.method == "paired bootstrap percentile (clustered: 30 clusters)"
+    assert res.interval.standard_error == pytest.approx(robust.interval.standard_error,
+                                                        rel=0.2)
+    again = db.compare_models("roc_auc", y, sa, sb, clusters=cluster, n_resamples=1500,
+                              random_state=1)
+    assert np.array_equal(res.null_distribution, again.null_distribution)
+
+
+def test_a_monotone_transform_of_one_model_leaves_the_clustered_test_unchanged():
+    cluster, y, sa, sb = _pair(7)
+    one = db.compare_models("roc_auc", y, sa, sb, clusters=cluster, n_resamples=300,
+                            random_state=2)
+    two = db.compare_models("roc_auc", y, sa, np.log(sb + 1) * 7, clusters=cluster,
+                            n_resamples=300, random_state=2)
+    assert one.pvalue == two.pvalue
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"method": "cluster-robust"}, "needs clusters="),
+    ({"method": "cluster-robust", "clusters": np.arange(240) // 6,
+      "metric": lambda t, p: float(np.mean(t == p))}, "has none here"),
+    ({"clusters": np.arange(7)}, "clusters"),
+    ({"clusters": np.zeros(240)}, "at least two"),
+])
+def test_bad_clustered_comparisons_are_refused(kwargs, match):
+    _, y, sa, sb = _pair(8)
+    metric = kwargs.pop("metric", "accuracy")
+    a, b = (sa >= 0.5).astype(int), (sb >= 0.5).astype(int)
+    with pytest.raises(ValueError, match=match):
+        db.compare_models(metric, y, a, b, n_resamples=50, **kwargs)
+
+
+# ------------------------------------------------------------------ compare_k_models
+
+def _k_models(seed=9, n_clusters=25, m=6):
+    rng = np.random.default_rng(seed)
+    cluster = np.repeat(np.arange(n_clusters), m)
+    n = cluster.shape[0]
+    y = (rng.normal(size=n_clusters)[cluster] + rng.normal(size=n) > 0).astype(int)
+    preds = {k: np.where(rng.random(n) < 0.7, y, 1 - y) for k in "abc"}
+    return cluster, y, preds
+
+
+def test_k_models_holm_pairs_are_the_clustered_pairwise_tests():
+    from dartboard._rng import spawn
+
+    cluster, y, preds = _k_models()
+    res = db.compare_k_models("accuracy", y, preds, clusters=cluster, method="holm",
+                              n_resamples=200, random_state=3)
+    seeds = spawn(3, 3)
+    first = db.compare_models("accuracy", y, preds["a"], preds["b"], clusters=cluster,
+                              n_resamples=200, random_state=seeds[0])
+    assert res.pairwise["pvalue"].iloc[0] == first.pvalue
+    assert res.sampler == "Holm over pairwise cluster-swap permutation tests"
+
+
+def test_k_models_maxt_with_one_row_per_cluster_is_the_sample_permutation():
+    cluster, y, preds = _k_models(10)
+
+    def share_right(t, p):  # a callable: the generic k-way sampler either way
+        return float(np.mean(t == p))
+
+    n = y.shape[0]
+    plain = db.compare_k_models(share_right, y, preds, n_resamples=200, random_state=4)
+    single = db.compare_k_models(share_right, y, preds, n_resamples=200, random_state=4,
+                                 clusters=np.arange(n))
+    assert np.array_equal(plain.pairwise["pvalue"], single.pairwise["pvalue"])
+    whole = db.compare_k_models(share_right, y, preds, n_resamples=200, random_state=4,
+                                clusters=cluster)
+    assert whole.sampler.endswith("permutations of whole clusters (25 clusters)")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(3, 10), st.integers(2, 5))
+def test_cluster_robust_difference_agrees_with_brute_force(seed, n_clusters, m):
+    rng = np.random.default_rng(seed)
+    cluster = rng.integers(0, n_clusters, n_clusters * m)
+    cluster[:4] = [0, 1, 0, 1]
+    y = rng.integers(0, 2, cluster.shape[0])
+    y[:4] = [0, 0, 1, 1]  # both classes in two clusters
+    sa, sb = (np.round(rng.random((2, cluster.shape[0])), 1))
+    a, b = (sa >= 0.5).astype(int), (sb >= 0.5).astype(int)
+    acc = db.compare_models("accuracy", y, a, b, clusters=cluster, method="cluster-robust")
+    diff = (a == y).astype(float) - (b == y)
+    assert acc.interval.standard_error == pytest.approx(_ols_cluster_se(diff, cluster),
+                                                        rel=1e-9, abs=1e-12)
+    auc = db.compare_models("roc_auc", y, sa, sb, clusters=cluster, method="cluster-robust")
+    sums = _placement_sums(y, sa, cluster) - _placement_sums(y, sb, cluster)
+    assert auc.interval.standard_error == pytest.approx(
+        np.sqrt(max(_obuchowski_from_sums(sums, y, cluster), 0.0)), rel=1e-9, abs=1e-12)
