@@ -215,7 +215,7 @@ class Evaluation:
     --------
     >>> from dartboard import evaluate
     >>> ev = evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1],
-    ...               groups=["a", "a", "a", "a", "b", "b", "b", "b"])
+    ...               groups=["a", "a", "a", "a", "b", "b", "b", "b"], random_state=0)
     >>> ev.task, ev.n_rows
     ('binary', 8)
     >>> row = ev.overall.loc["accuracy"]

@@ -33,7 +33,8 @@ class Assumption:
     Examples
     --------
     >>> from dartboard import evaluate
-    >>> result = evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1]).result
+    >>> result = evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1],
+    ...                   random_state=0).result
     >>> print(result.assumptions[0])
     task = 'binary' (y_true and y_pred hold 2 distinct labels)
     """
@@ -74,7 +75,8 @@ class MetricRow:
     Examples
     --------
     >>> from dartboard import evaluate
-    >>> result = evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1]).result
+    >>> result = evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1],
+    ...                   random_state=0).result
     >>> row = result.metrics[0]
     >>> row.metric, row.estimate, row.method
     ('accuracy', 0.75, 'wilson')
@@ -397,7 +399,8 @@ class EvaluationResult:
     Examples
     --------
     >>> from dartboard import evaluate
-    >>> result = evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1]).result
+    >>> result = evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1],
+    ...                   random_state=0).result
     >>> result.task, result.n, [row.metric for row in result.metrics][:3]
     ('binary', 8, ['accuracy', 'balanced_accuracy', 'precision'])
     """
