@@ -121,7 +121,7 @@ model
     >>> for i in range(2):
     ...     table = pa.table({"label": [0, 1, 1, 0], "score": [0.1, 0.9, 0.4 + 0.3 * i, 0.6]})
     ...     pq.write_table(table, os.path.join(folder, f"part{i}.parquet"))
-    >>> ev = evaluate_parquet(folder, y_true="label", y_score="score")
+    >>> ev = evaluate_parquet(folder, y_true="label", y_score="score", random_state=0)
     >>> ev.n_rows, ev.n_files, float(ev.overall.loc["roc_auc", "estimate"])
     (8, 2, 0.875)
     """
