@@ -106,7 +106,7 @@ def test_one_draw_of_clusters_serves_every_metric_of_a_seed():
     db.interval("recall", y, pred, method="percentile", n_resamples=500, random_state=9, clusters=cluster)
     cached = db.interval("precision", y, pred, method="percentile", n_resamples=500, random_state=9,
                          clusters=cluster)
-    cl._LAST.key = None  # forget the last draw
+    cl._LAST.forget()
     fresh = db.interval("precision", y, pred, method="percentile", n_resamples=500, random_state=9,
                         clusters=cluster)
     np.testing.assert_array_equal(first.bootstrap_distribution, fresh.bootstrap_distribution)

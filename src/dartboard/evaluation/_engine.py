@@ -602,7 +602,7 @@ class _ClusteredRows(_GenericRows):
         assert plan.groups is not None and plan.clusters is not None
         function, other, kwargs = self._source(p)
         w = plan.weights
-        codes = np.unique(plan.clusters, return_inverse=True)[1].astype(np.intp)
+        codes = plan.clusters  # already 0..C-1 (_with_clusters encoded them)
         n_clusters = int(codes.max()) + 1
         chosen = self.by_label.get(p.label)
         spec = chosen.spec if chosen is not None else \

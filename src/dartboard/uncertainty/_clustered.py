@@ -125,20 +125,25 @@ class _LastDraw:
     once per metric."""
 
     def __init__(self) -> None:
-        self.key: Any = None
-        self.draws: list[np.ndarray] = []
-        self.after: Any = None
+        # (key, draws, state after): one attribute, replaced whole, so that a thread
+        # never sees one call's key with another's draws
+        self.last: tuple[Any, list[np.ndarray], Any] | None = None
 
     def take(self, rng: np.random.Generator, n_clusters: int, sizes: list[int]
              ) -> list[np.ndarray]:
         key = (repr(rng.bit_generator.state), n_clusters, tuple(sizes))
-        if key == self.key:
-            rng.bit_generator.state = self.after
-            return self.draws
+        last = self.last
+        if last is not None and last[0] == key:
+            rng.bit_generator.state = last[2]
+            return last[1]
         draws = [draw_clusters(rng, n_clusters, b) for b in sizes]
         if 8 * n_clusters * sum(sizes) <= _CACHE_BYTES:
-            self.key, self.draws, self.after = key, draws, rng.bit_generator.state
+            self.last = (key, draws, rng.bit_generator.state)
         return draws
+
+    def forget(self) -> None:
+        """Drop the kept draws (the next call draws afresh)."""
+        self.last = None
 
 
 _LAST = _LastDraw()
