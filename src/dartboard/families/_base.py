@@ -184,7 +184,8 @@ class State:
         if type(other) is not type(self):
             return NotImplemented
         return all(_same(getattr(self, f.name), getattr(other, f.name))
-                   for f in dataclasses.fields(self))  # type: ignore[arg-type]  # the states are dataclasses
+                   for f in dataclasses.fields(self)  # type: ignore[arg-type]  # the states are dataclasses
+                   if f.compare)
 
     __hash__ = None  # type: ignore[assignment]  # mutable state: unhashable
 
@@ -527,22 +528,74 @@ def proportion_interval(x: float, n: float, level: float, method: str, name: str
 
 # ------------------------------------------------------------------------ cell keys
 
-def aggregate(keys: Sequence[np.ndarray], size: np.ndarray
+def aggregate(keys: Sequence[np.ndarray], size: np.ndarray, *, runs: bool = False
               ) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
     """Cells with equal keys summed: keys sorted lexicographically (the first key
     first), sizes added. The one way every family's cells are formed and merged, so
-    any split of the rows gives the same cells in the same order."""
-    order = np.lexsort(tuple(reversed([np.asarray(k) for k in keys])))
-    sorted_keys = [np.asarray(k)[order] for k in keys]
-    n = order.shape[0]
+    any split of the rows gives the same cells in the same order. ``runs``: the rows
+    are states' cells one after the other, each already in this order (a merge)."""
+    arrays = [np.asarray(k) for k in keys]
+    n = arrays[0].shape[0] if arrays else 0
+    varying = [k for k in arrays if n and not np.all(k == k[0])]
+    order = lexicographic_order(varying, n, runs)
     new = np.zeros(n, dtype=bool)
     if n:
         new[0] = True
-    for k in sorted_keys:
+    for k in varying:  # a key of one value never starts a cell
+        k = k[order]
         new[1:] |= k[1:] != k[:-1]
-    starts = np.flatnonzero(new)
-    return tuple(k[starts] for k in sorted_keys), np.add.reduceat(
-        np.asarray(size)[order], starts) if n else np.asarray(size)[:0]
+    starts = order[new]
+    return tuple(k[starts] for k in arrays), np.add.reduceat(
+        np.asarray(size)[order], np.flatnonzero(new)) if n else np.asarray(size)[:0]
+
+
+def lexicographic_order(keys: Sequence[np.ndarray], n: int, runs: bool = False
+                        ) -> np.ndarray:
+    """An order of ``n`` rows that sorts ``keys`` (none of them of one value)
+    lexicographically, the first key first: ``np.lexsort`` of the reversed keys but in
+    any order among rows whose keys are all equal.
+
+    numpy's lexicographic sort merges every key stably; an unstable sort of one float
+    key is several times faster, and a stable sort of small integers is a radix sort.
+    So when the keys before the last are small integers (a class code, a flag) the
+    last is sorted unstably and the others stably in turn; otherwise the first key is
+    sorted unstably and the others are read only where it ties. Sorted ``runs`` (the
+    cells of two states) are merged by the stable sort instead, in linear time."""
+    if not keys:
+        return np.arange(n)
+    kind = "stable" if runs else None
+    small = [_small_codes(k) for k in keys[:-1]]
+    if all(code is not None for code in small):
+        order = np.argsort(keys[-1], kind=kind)
+        for code in reversed(small):
+            assert code is not None
+            order = order[np.argsort(code[order], kind="stable")]
+        return order
+    order = np.argsort(keys[0], kind=kind)
+    first = keys[0][order]
+    equal = first[1:] == first[:-1]
+    tied = np.zeros(first.shape[0], dtype=bool)
+    tied[1:] |= equal
+    tied[:-1] |= equal
+    if tied.any():
+        at = np.flatnonzero(tied)
+        rows = order[at]
+        rank = np.cumsum(np.concatenate([[True], ~equal]))[at]  # runs of the first key
+        order[at] = rows[np.lexsort((*(k[rows] for k in reversed(keys[1:])), rank))]
+    return order
+
+
+def _small_codes(key: np.ndarray) -> np.ndarray | None:
+    """The key as unsigned 16-bit codes in its order (a flag, a class code), or None
+    when it is not an integer key of fewer than 65,536 values."""
+    if key.dtype == bool:
+        return key.view(np.uint8)
+    if key.dtype.kind not in "iu":
+        return None
+    low = key.min()
+    if int(key.max()) - int(low) >= 2**16:
+        return None
+    return (key - low).astype(np.uint16)
 
 
 def merged_pool(family: Any, states: Sequence[Any], metric: Metric,

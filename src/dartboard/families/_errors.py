@@ -73,7 +73,7 @@ class ErrorCells(State):
             mine, theirs = self.kept, other.kept
             (e, w), size = aggregate((np.concatenate([mine[0], theirs[0]]),
                                       np.concatenate([mine[1], theirs[1]])),
-                                     np.concatenate([mine[2], theirs[2]]))
+                                     np.concatenate([mine[2], theirs[2]]), runs=True)
             if size.shape[0] <= MAX_CELLS:
                 return ErrorCells(e, w, size, weighted, rows, self.relative_accuracy)
         return ErrorCells(None, None, None, weighted, rows, self.relative_accuracy,
@@ -148,7 +148,7 @@ class ErrorsFamily(Family):
             return None
         (e, w), size = aggregate((np.concatenate([s.error for s in states]),
                                   np.concatenate([s.weight for s in states])),
-                                 np.concatenate([s.size for s in states]))
+                                 np.concatenate([s.size for s in states]), runs=True)
         pooled = ErrorCells(e, w, size, any(s.weighted for s in states),
                             sum(s.rows for s in states))
         return (self._cells(pooled, metric), [self._cells(s, metric) for s in states],

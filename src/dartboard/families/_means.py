@@ -27,6 +27,7 @@ import numpy as np
 from scipy import special
 
 from dartboard._labels import encode_labels
+from dartboard._numeric import vdot
 from dartboard.exceptions import InputError
 from dartboard.families._base import (
     BOOTSTRAP_METHODS,
@@ -175,12 +176,14 @@ class MeanCells(State):
         sums = (self.sums[0] + other.sums[0], self.sums[1] + other.sums[1],
                 self.sums[2] + other.sums[2], self.sums[3] + other.sums[3])
         weighted = self.weighted or other.weighted
+        # each side's cells are distinct: one past the cap leaves the merge past it
         if self.term is None or other.term is None or \
-                (self.stratum is None) != (other.stratum is None):
+                (self.stratum is None) != (other.stratum is None) or \
+                (cap and max(self.kept[0].shape[0], other.kept[0].shape[0]) > MAX_CELLS):
             return MeanCells(None, None, None, sums, weighted)
         keys, size = aggregate(tuple(np.concatenate([a, b])
                                      for a, b in zip(self.keys, other.keys)),
-                               np.concatenate([self.kept[2], other.kept[2]]))
+                               np.concatenate([self.kept[2], other.kept[2]]), runs=True)
         if cap and size.shape[0] > MAX_CELLS:
             return MeanCells(None, None, None, sums, weighted)
         return MeanCells(keys[-2], keys[-1], size, sums, weighted,
@@ -189,8 +192,8 @@ class MeanCells(State):
     def mean(self) -> float:
         if self.term is not None:  # from the cells: the same sum however it was split
             term, weight, size = self.kept
-            total = float(np.dot(size, weight))
-            return float(np.dot(size * weight, term) / total) if total else float("nan")
+            total = float(vdot(size, weight))
+            return float(vdot(size * weight, term) / total) if total else float("nan")
         return self.sums[0] / self.sums[2] if self.sums[2] else float("nan")
 
 
@@ -209,7 +212,7 @@ def _class_codes(batch: Batch, metric: Metric) -> np.ndarray | None:
 def _sums(t: np.ndarray, w: np.ndarray, size: np.ndarray) -> tuple[float, float, float, int]:
     sw = size * w
     with np.errstate(over="ignore"):  # terms beyond 1e154 square to inf: the sums say so
-        return (float(np.dot(sw, t)), float(np.dot(sw, t * t)), float(sw.sum()),
+        return (float(vdot(sw, t)), float(vdot(sw, t * t)), float(sw.sum()),
                 int(size.sum()))
 
 
@@ -272,7 +275,7 @@ class MeansFamily(Family):
             return np.sqrt(out) if root else out
 
         def jackknife() -> np.ndarray:
-            s, total = float(np.dot(size, wt)), float(np.dot(size, w))
+            s, total = float(vdot(size, wt)), float(vdot(size, w))
             with np.errstate(divide="ignore", invalid="ignore"):
                 out = (s - wt) / (total - w)
             return np.sqrt(out) if root else out
@@ -343,9 +346,9 @@ def _mean_and_se(state: MeanCells) -> tuple[float, float]:
         top = float(np.abs(term).max())
         scale = 2.0 ** -np.round(np.log2(top)) if np.isfinite(top) and top > 0 else 1.0
         t = term * scale
-        centre = float(np.dot(size, t) / n)
+        centre = float(vdot(size, t) / n)
         mean = float(centre / scale)
-        ss = float(np.dot(size, (t - centre) ** 2)) / (scale * scale)
+        ss = float(vdot(size, (t - centre) ** 2)) / (scale * scale)
     else:
         mean = state.sums[0] / n
         ss = max(state.sums[1] - n * mean * mean, 0.0)

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from dartboard._numeric import vdot
 from dartboard.families._base import (
     NO_CLASSES,
     Batch,
@@ -68,7 +69,7 @@ class RowCells(State):
         mine, theirs = self.kept, other.kept
         (y, y_hat, weight), size = aggregate(
             tuple(np.concatenate([a, b]) for a, b in zip(mine[:3], theirs[:3])),
-            np.concatenate([mine[3], theirs[3]]))
+            np.concatenate([mine[3], theirs[3]]), runs=True)
         if cap and size.shape[0] > MAX_CELLS:
             return RowCells(None, None, None, None, moments)
         return RowCells(y, y_hat, weight, size, moments)
@@ -101,7 +102,7 @@ def _features(state: RowCells) -> np.ndarray:
     w = weight * (2.0 ** -np.round(np.log2(wmax)) if wmax > 0 else 1.0)
     y, y_hat = y0 * scale, y_hat0 * scale
     e = y - y_hat
-    centre = float(np.dot(size * w, y) / np.dot(size, w))
+    centre = float(vdot(size * w, y) / vdot(size, w))
     yc = y - centre
     return np.column_stack([w, w * yc, w * yc * yc, w * e, w * e * e, w * np.abs(e),
                             w * np.abs(y)])

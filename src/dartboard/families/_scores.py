@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._numeric import vdot
 from dartboard.exceptions import InputError
 from dartboard.families._base import (
     BOOTSTRAP_METHODS,
@@ -69,6 +70,10 @@ class ScoreCells(State):
     weight: np.ndarray
     size: np.ndarray
     weighted: bool = False
+    #: what the cells give more than once (their score map, say), computed once: an
+    #: evaluation reads one state for each ranking metric and each interval
+    _memo: dict[str, Any] = dataclasses.field(default_factory=dict, init=False,
+                                                   repr=False, compare=False)
 
     @classmethod
     def from_rows(cls, positive: np.ndarray, score: np.ndarray,
@@ -82,7 +87,7 @@ class ScoreCells(State):
         (s, p, w), size = aggregate(
             tuple(np.concatenate([getattr(self, k), getattr(other, k)])
                   for k in ("score", "positive", "weight")),
-            np.concatenate([self.size, other.size]))
+            np.concatenate([self.size, other.size]), runs=True)
         return ScoreCells(s, p, w, size, self.weighted or other.weighted)
 
     @property
@@ -96,9 +101,11 @@ class ScoreCells(State):
 
     def groups(self) -> tuple[np.ndarray, np.ndarray]:
         """(C,) index of each cell's distinct score, and the first cell of each score."""
-        new = np.ones(self.score.shape[0], dtype=bool)
-        new[1:] = self.score[1:] != self.score[:-1]
-        return np.cumsum(new) - 1, np.flatnonzero(new)
+        if "groups" not in self._memo:
+            new = np.ones(self.score.shape[0], dtype=bool)
+            new[1:] = self.score[1:] != self.score[:-1]
+            self._memo["groups"] = (np.cumsum(new) - 1, np.flatnonzero(new))
+        return self._memo["groups"]
 
     def per_score(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(b, S) positive and negative weight per distinct score of (b, C) counts."""
@@ -110,11 +117,21 @@ class ScoreCells(State):
 
     def state(self) -> ScoreState:
         """The map of distinct scores (positive label 1: the positives are given)."""
-        pos, neg = self.per_score(self.size.astype(np.float64))
-        _, starts = self.groups()
-        if np.all(self.weight == 1.0):
-            pos, neg = pos.astype(np.int64), neg.astype(np.int64)
-        return ScoreState(self.score[starts], pos, neg)
+        if "state" not in self._memo:
+            pos, neg = self.per_score(self.size.astype(np.float64))
+            _, starts = self.groups()
+            if np.all(self.weight == 1.0):
+                pos, neg = pos.astype(np.int64), neg.astype(np.int64)
+            self._memo["state"] = ScoreState(self.score[starts], pos, neg)
+        return self._memo["state"]
+
+    def ap_variance(self) -> float:
+        """The influence-function variance of average precision (and of the PR area,
+        which takes the same interval)."""
+        if "ap_variance" not in self._memo:
+            st = self.state()
+            self._memo["ap_variance"] = _analytic.ap_influence(st.pos, st.neg)[1]
+        return self._memo["ap_variance"]
 
     @property
     def n_rows(self) -> int:
@@ -149,7 +166,7 @@ class ClassTable(State):
 
     def merge(self, other: ClassTable) -> ClassTable:
         keys, size = aggregate(tuple(np.concatenate([a, b]) for a, b in zip(
-            self.keys, other.keys)), np.concatenate([self.size, other.size]))
+            self.keys, other.keys)), np.concatenate([self.size, other.size]), runs=True)
         return ClassTable(self.classes, keys[0], np.column_stack(keys[1:-1]), keys[-1], size,
                           self.weighted or other.weighted)
 
@@ -487,8 +504,7 @@ class ScoresFamily(Family):
             # at 0 or 1 the influence function is 0 too: Boyd's binomial model's
             # Wilson interval there
             return _analytic.boyd_logit(estimate, float(st.pos.sum()), level)
-        _, variance = _analytic.ap_influence(st.pos, st.neg)
-        se = float(np.sqrt(variance))
+        se = float(np.sqrt(state.ap_variance()))
         low, high = _analytic.logit_interval(
             estimate, se / spread if spread > 0 else float("nan"), level)
         return low, high, se
@@ -511,7 +527,7 @@ def _auc_jackknife(state: ScoreCells) -> np.ndarray:
     m, n = pos.sum(), neg.sum()
     neg_below = (np.cumsum(neg) - 0.5 * neg)[gid]
     pos_above = (m - np.cumsum(pos) + 0.5 * pos)[gid]
-    wins = float(np.dot(pos, np.cumsum(neg) - 0.5 * neg))
+    wins = float(vdot(pos, np.cumsum(neg) - 0.5 * neg))
     w = state.weight
     out = np.full(state.size.shape[0], np.nan)
     p = state.positive

@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dartboard._labels import encode_labels
+from dartboard._numeric import vdot
 from dartboard._validation import (
     as_float_array,
     check_bool,
@@ -149,7 +150,7 @@ def hamming_loss(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLi
     if not np.any(w):
         raise InputError("sample_weight must contain at least one positive weight; got "
                          "all zeros")
-    return float(np.dot(per_row, w)) / (n * n_labels * float(np.mean(w)))
+    return float(vdot(per_row, w)) / (n * n_labels * float(np.mean(w)))
 
 
 @documented(
@@ -183,7 +184,7 @@ def zero_one_loss(y_true: ArrayLike, y_pred: ArrayLike, *, normalize: bool = Tru
         if not np.any(w):
             raise InputError("sample_weight must contain at least one positive weight; got "
                              "all zeros")
-        correct = float(np.dot(right, w.astype(np.float64)))
+        correct = float(vdot(right, w.astype(np.float64)))
     total = _weight_total(w, t.shape[0])
     return 1 - correct / total if normalize else total - correct
 
@@ -339,4 +340,4 @@ def _average(values: np.ndarray, w: np.ndarray | None) -> float:
     if not np.any(w):
         raise InputError("sample_weight must contain at least one positive weight; got "
                          "all zeros")
-    return float(np.dot(values, w) / w.sum())
+    return float(vdot(values, w) / w.sum())

@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dartboard._labels import encode_labels
+from dartboard._numeric import vdot
 from dartboard._validation import (
     check_consistent_length,
     check_sample_weight,
@@ -113,7 +114,7 @@ def d2_log_loss_score(y_true: ArrayLike, y_proba: ArrayLike | None = None, *, sa
     weights, total = _class_weights(y_true, y_proba, sample_weight, labels)
     eps = np.finfo(np.float64).eps
     prior = np.clip(weights / total, eps, 1 - eps)
-    return _ratio(numerator, -float(np.dot(weights, np.log(prior))))
+    return _ratio(numerator, -float(vdot(weights, np.log(prior))))
 
 
 @documented(
@@ -138,4 +139,4 @@ def d2_brier_score(y_true: ArrayLike, y_proba: ArrayLike, *, sample_weight: Arra
     weights, total = _class_weights(y_true, y_proba, sample_weight, labels, pos_label)
     frequency = weights / total
     # sum_c f_c (1 - f_c): 1 - sum_c f_c^2 when the classes exclude each other
-    return _ratio(numerator, float(np.dot(frequency, 1.0 - frequency)))
+    return _ratio(numerator, float(vdot(frequency, 1.0 - frequency)))

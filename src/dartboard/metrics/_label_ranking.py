@@ -33,6 +33,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dartboard._labels import encode_labels
+from dartboard._numeric import vdot
 from dartboard._validation import (
     InvalidParameterError,
     as_float_array,
@@ -208,7 +209,7 @@ def top_k_accuracy_score(y_true: ArrayLike, y_score: ArrayLike, *, k: int = 2, n
         hits = _top_k_hits(s, codes, k)
     if normalize:
         return _average(hits, w)
-    return float(np.count_nonzero(hits)) if w is None else float(np.dot(hits, w))
+    return float(np.count_nonzero(hits)) if w is None else float(vdot(hits, w))
 
 
 # ------------------------------------------------------------------ DCG and NDCG

@@ -26,6 +26,7 @@ from dartboard._labels import (
     is_string_labels,
     positive_index,
 )
+from dartboard._numeric import vdot
 from dartboard._validation import (
     as_float_array,
     check_bool,
@@ -236,7 +237,7 @@ def log_loss(y_true: ArrayLike, y_proba: ArrayLike | None = None, *, normalize: 
     if w is None:
         total = losses.sum()
         return float(total / losses.shape[0] if normalize else total)
-    total = np.dot(losses, w.astype(np.float64, copy=False))
+    total = vdot(losses, w.astype(np.float64, copy=False))
     return float(total / _weight_sum(w) if normalize else total)
 
 
@@ -337,7 +338,7 @@ def brier_score_loss(y_true: ArrayLike, y_proba: ArrayLike, *, sample_weight: Ar
                                 scale_by_half=scale_by_half)
     if w is None:
         return float(per_sample.mean())
-    return float(np.dot(per_sample, w.astype(np.float64, copy=False)) / _weight_sum(w))
+    return float(vdot(per_sample, w.astype(np.float64, copy=False)) / _weight_sum(w))
 
 
 def brier_terms(y_true: ArrayLike, y_proba: ArrayLike, *, sample_weight: ArrayLike | None = None,

@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dartboard._labels import encode_labels, positive_index, positive_label, same_label
+from dartboard._numeric import vdot
 from dartboard._typing import Average
 from dartboard._validation import (
     as_float_array,
@@ -145,7 +146,7 @@ def auc_from_groups(pos: np.ndarray, neg: np.ndarray, max_fpr: float | None = No
         # of the negatives tied with it: the trapezoid area, exact under ties
         below = np.cumsum(neg, dtype=np.float64)
         below -= 0.5 * neg
-        return float(np.dot(pos, below) / (n_pos * n_neg))
+        return float(vdot(pos, below) / (n_pos * n_neg))
     tps, fps = _descending_counts(pos, neg)
     fpr = np.concatenate(([0.0], fps / fps[-1]))
     tpr = np.concatenate(([0.0], tps / tps[-1]))
@@ -180,7 +181,7 @@ def ap_from_groups(pos: np.ndarray, neg: np.ndarray) -> float:
     if total <= 0:
         _warn_no_positive()
         return 0.0
-    return float(max(0.0, np.dot(pos[::-1], precision) / total))
+    return float(max(0.0, vdot(pos[::-1], precision) / total))
 
 
 def pr_auc_from_groups(pos: np.ndarray, neg: np.ndarray) -> float:

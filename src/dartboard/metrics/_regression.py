@@ -4,7 +4,7 @@ Errors are ``e = y_true - y_pred`` (positive when the model under-predicts).
 
 Speed: the moment-based metrics (MSE, RMSE, MAE, R^2, explained variance, MAPE,
 WMAPE, max error) read the data once, in cache-sized blocks: each block's error
-is written into a small reused buffer and reduced there (``np.dot(e, e)`` for sums
+is written into a small reused buffer and reduced there (``vdot(e, e)`` for sums
 of squares), so no array of the data's size is allocated. Means and second moments
 are combined over blocks with Chan's parallel formula, which is also how
 :class:`RegressionMoments` merges, so the functions and the state share one
@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dartboard._numeric import vdot
 from dartboard._results import Result
 from dartboard._validation import (
     as_float_array,
@@ -153,13 +154,13 @@ _rows_dot = getattr(np, "vecdot", None) or (lambda a, b: np.einsum("ij,ij->i", a
 def _dot(x: np.ndarray, y: np.ndarray) -> float:
     n = x.shape[0]
     if n <= _DOT_CHUNK:
-        return float(np.dot(x, y))
+        return float(vdot(x, y))
     rows = n // _DOT_CHUNK
     cut = rows * _DOT_CHUNK
     total = float(_rows_dot(x[:cut].reshape(rows, _DOT_CHUNK),
                             y[:cut].reshape(rows, _DOT_CHUNK)).sum())
     if cut < n:
-        total += float(np.dot(x[cut:], y[cut:]))
+        total += float(vdot(x[cut:], y[cut:]))
     return total
 
 
@@ -250,15 +251,15 @@ def _signed_weight_sums(t: np.ndarray, p: np.ndarray, w: np.ndarray,
     a = np.abs(e)
     weight = float(w.sum())
     out: dict[str, float] = {"n": float(t.shape[0]), "weight": weight,
-                             "sse": float(np.dot(w * e, e)), "sae": float(np.dot(w, a)),
-                             "sape": float(np.dot(w, a / np.maximum(np.abs(t), _EPS))),
-                             "sat": float(np.dot(w, np.abs(t))), "max": float(a.max())}
+                             "sse": float(vdot(w * e, e)), "sae": float(vdot(w, a)),
+                             "sape": float(vdot(w, a / np.maximum(np.abs(t), _EPS))),
+                             "sat": float(vdot(w, np.abs(t))), "max": float(a.max())}
     for key, x in (("true", t), ("error", e)):
         if weight == 0:
             _check_weight_sum(out)
-        mean = float(np.dot(w, x)) / weight
+        mean = float(vdot(w, x)) / weight
         d = x - mean
-        out[f"mean_{key}"], out[f"m2_{key}"] = mean, float(np.dot(w * d, d))
+        out[f"mean_{key}"], out[f"m2_{key}"] = mean, float(vdot(w * d, d))
     return out
 
 

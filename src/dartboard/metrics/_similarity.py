@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dartboard._numeric import vdot
 from dartboard._validation import as_float_array, check_option
 from dartboard.exceptions import InputError
 
@@ -81,8 +82,8 @@ def cosine_similarity(a: ArrayLike, b: ArrayLike, *, reduction: str = "none") ->
                          f"{x.shape} and {y.shape}")
     x, y = _scaled(x, "a"), _scaled(y, "b")
     if x.ndim == 1:
-        nx, ny = np.dot(x, x), np.dot(y, y)
-        value = np.dot(x, y) / (np.sqrt(nx) * np.sqrt(ny))
+        nx, ny = vdot(x, x), vdot(y, y)
+        value = vdot(x, y) / (np.sqrt(nx) * np.sqrt(ny))
         return float(np.clip(value, -1.0, 1.0))
     nx = np.einsum("ij,ij->i", x, x)
     ny = np.einsum("ij,ij->i", y, y)

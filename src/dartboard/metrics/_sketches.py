@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dartboard._numeric import vdot
 from dartboard.exceptions import InputError
 from dartboard.metrics._mergeable import check_same_kind, resolve_metric
 
@@ -271,7 +272,7 @@ class BinnedScoreState:
         pos, neg, _ = self._groups()
         if metric == "roc_auc_score":
             below = np.cumsum(neg) - neg
-            return float(np.dot(pos, below + 0.5 * neg) / (p * n))
+            return float(vdot(pos, below + 0.5 * neg) / (p * n))
         binned, _, _ = self._ap_parts(pos, neg)
         return float(binned.sum() / p)
 
@@ -294,11 +295,11 @@ class BinnedScoreState:
         p, n = totals
         pos, neg, mixed = self._groups()
         if metric == "roc_auc_score":
-            return float(np.dot(pos * neg, mixed) / (2.0 * p * n))
+            return float(vdot(pos * neg, mixed) / (2.0 * p * n))
         if metric == "average_precision_score":
             binned, upper, lower = self._ap_parts(pos, neg)
             gap = np.maximum(np.maximum(upper - binned, binned - lower), 0.0)
-            return float(np.dot(gap, mixed[::-1]) / p)
+            return float(vdot(gap, mixed[::-1]) / p)
         raise InputError("the binned score state bounds 'roc_auc_score' and "
                          f"'average_precision_score'; got {metric!r}")
 

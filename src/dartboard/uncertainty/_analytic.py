@@ -94,6 +94,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from dartboard._numeric import vdot
 from dartboard.exceptions import InputError
 from dartboard.uncertainty._bootstrap import IntervalWarning
 
@@ -220,9 +221,9 @@ def delong_terms_grouped(pos: np.ndarray, neg: np.ndarray
     pos_above = m - np.cumsum(pos)
     v10 = (neg_below + 0.5 * neg) / n
     v01 = (pos_above + 0.5 * pos) / m
-    auc = float(np.dot(pos, v10) / m)
-    s10 = float(np.dot(pos, (v10 - auc) ** 2) / (m - 1)) if m > 1 else 0.0
-    s01 = float(np.dot(neg, (v01 - auc) ** 2) / (n - 1)) if n > 1 else 0.0
+    auc = float(vdot(pos, v10) / m)
+    s10 = float(vdot(pos, (v10 - auc) ** 2) / (m - 1)) if m > 1 else 0.0
+    s01 = float(vdot(neg, (v01 - auc) ** 2) / (n - 1)) if n > 1 else 0.0
     return auc, s10 / m, s01 / n, m, n
 
 
@@ -342,14 +343,14 @@ def ap_influence(pos: np.ndarray, neg: np.ndarray) -> tuple[float, float]:
     with np.errstate(divide="ignore", invalid="ignore"):
         precision = np.where(d > 0, tp / d, 0.0)
         d2 = np.where(d > 0, d * d, 1.0)
-    ap = float(np.dot(p, precision) / m)
+    ap = float(vdot(p, precision) / m)
     # suffix sums over the thresholds at or below each score
     u = np.cumsum((p * fp / d2)[::-1])[::-1]
     w = np.cumsum((p * tp / d2)[::-1])[::-1]
     scale = n / m
     if_pos = scale * (precision + u - ap)
     if_neg = -scale * w
-    variance = float(np.dot(p, if_pos ** 2) + np.dot(q, if_neg ** 2)) / (n * n)
+    variance = float(vdot(p, if_pos ** 2) + vdot(q, if_neg ** 2)) / (n * n)
     return ap, variance
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._numeric import vdot
 from dartboard.exceptions import InputError
 from dartboard.metrics._registry import MetricSpec
 from dartboard.uncertainty import _analytic
@@ -129,7 +130,7 @@ def ovr_macro_auc_interval(estimate: float, y_t: np.ndarray, y_o: np.ndarray, le
         influence[positive] += (v10[0] - auc[0]) * total / m
         influence[~positive] += (v01[0] - auc[0]) * total / (total - m)
     influence /= proba.shape[1]
-    se = float(np.sqrt(np.dot(influence, influence))) / total
+    se = float(np.sqrt(vdot(influence, influence))) / total
     spread = estimate * (1.0 - estimate)
     low, high = _analytic.logit_interval(
         estimate, se / spread if spread > 0 else float("nan"), level)

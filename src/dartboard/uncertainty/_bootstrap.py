@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from dartboard._numeric import vdot
 from dartboard.exceptions import InputError, InputTypeError
 
 BATCH_BYTES = 64 * 2**20
@@ -407,7 +408,7 @@ class RankedScores:
         if self.has_ties:
             above = 0.5 * (above + np.take(cum, self.neg_upto))
         # sum_i c_i (N - N_above_i - N_tied_i / 2) = P N - sum_i c_i (N_above_i + N_tied_i / 2)
-        return (pos_total * neg_total - float(np.dot(cpos, above))) / (pos_total * neg_total)
+        return (pos_total * neg_total - float(vdot(cpos, above))) / (pos_total * neg_total)
 
     def average_precision(self, counts: np.ndarray) -> float:
         """Step-wise average precision (scikit-learn's definition) of one replicate."""
@@ -420,7 +421,7 @@ class RankedScores:
         fp = np.cumsum(ng)
         precision = np.zeros(self.n_groups)
         np.divide(tp, tp + fp, out=precision, where=pg > 0)
-        return float(np.dot(pg, precision) / tp[-1])
+        return float(vdot(pg, precision) / tp[-1])
 
 
     def pr_auc(self, counts: np.ndarray) -> float:
@@ -481,7 +482,7 @@ def _auc_jackknife(ranked: RankedScores) -> np.ndarray:
     p_tot, n_tot = cum_p[-1], cum_n[-1]
     neg_below = n_tot - 0.5 * (cum_n[ranked.neg_above] + cum_n[ranked.neg_upto])
     pos_above = 0.5 * (cum_p[ranked.pos_above] + cum_p[ranked.pos_upto])
-    s = float(np.dot(wp, neg_below))
+    s = float(vdot(wp, neg_below))
     den_p = (p_tot - wp) * n_tot
     den_n = p_tot * (n_tot - wn)
     out_p = np.full(ranked.n_pos, np.nan)

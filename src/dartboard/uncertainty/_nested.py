@@ -81,6 +81,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from dartboard._numeric import vdot
 from dartboard._parallel import parallel_map
 from dartboard._results import Result
 from dartboard._rng import RandomStateLike, spawn
@@ -381,7 +382,7 @@ def _mean_variance(values: np.ndarray, codes: np.ndarray | None) -> float:
     _, local = np.unique(codes, return_inverse=True)
     sums = np.bincount(local, weights=values - values.mean())
     m = sums.shape[0]
-    return m / (m - 1) * float(np.dot(sums, sums)) / (n * n) if m > 1 else float("nan")
+    return m / (m - 1) * float(vdot(sums, sums)) / (n * n) if m > 1 else float("nan")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,83 @@
+"""The cells every family forms and merges (``families._base.aggregate``): its fast
+orders against ``np.lexsort`` and against a dictionary of the rows."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dartboard._numeric import vdot
+from dartboard.families._base import aggregate, lexicographic_order
+
+KINDS = ("small", "large", "float", "bool", "constant")
+
+
+def _key(rng: np.random.Generator, kind: str, n: int) -> np.ndarray:
+    if kind == "small":
+        return rng.integers(-3, 4, n)
+    if kind == "large":  # integers past the radix sort's 16 bits
+        return rng.integers(0, 3, n) * 100_000
+    if kind == "float":  # few distinct values: ties everywhere
+        return rng.choice([0.1, 0.25, -0.0, 0.0, 2.5], n)
+    if kind == "bool":
+        return rng.random(n) < 0.5
+    return np.full(n, 7.0)
+
+
+def _brute(keys: list[np.ndarray], size: np.ndarray):
+    cells: dict[tuple, int] = {}
+    for row in range(size.shape[0]):
+        key = tuple(k[row].item() for k in keys)
+        cells[key] = cells.get(key, 0) + int(size[row])
+    ordered = sorted(cells)
+    return ordered, [cells[k] for k in ordered]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(KINDS), min_size=1, max_size=4), st.integers(0, 60),
+       st.integers(0, 2**32 - 1))
+def test_aggregate_equals_a_dictionary_of_the_rows(kinds, n, seed):
+    rng = np.random.default_rng(seed)
+    keys = [_key(rng, kind, n) for kind in kinds]
+    size = rng.integers(1, 5, n)
+    got, sums = aggregate(keys, size)
+    cells, expected = _brute(keys, size)
+    assert [tuple(k[i].item() for k in got) for i in range(sums.shape[0])] == cells
+    assert sums.tolist() == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(KINDS), min_size=1, max_size=4), st.integers(1, 60),
+       st.integers(0, 2**32 - 1))
+def test_lexicographic_order_sorts_as_lexsort(kinds, n, seed):
+    rng = np.random.default_rng(seed)
+    keys = [k for k in (_key(rng, kind, n) for kind in kinds) if not np.all(k == k[0])]
+    order = lexicographic_order(keys, n)
+    reference = np.lexsort(tuple(reversed(keys))) if keys else np.arange(n)
+    for k in keys:  # the same sequence of keys (rows with equal keys in any order)
+        np.testing.assert_array_equal(k[order], k[reference])
+    assert sorted(order.tolist()) == list(range(n))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(KINDS), min_size=1, max_size=3), st.integers(0, 40),
+       st.integers(0, 40), st.integers(0, 2**32 - 1))
+def test_merging_sorted_runs_equals_aggregating_the_rows(kinds, n_a, n_b, seed):
+    rng = np.random.default_rng(seed)
+    rows = [_key(rng, kind, n_a + n_b) for kind in kinds]
+    size = rng.integers(1, 5, n_a + n_b)
+    a = aggregate([k[:n_a] for k in rows], size[:n_a])
+    b = aggregate([k[n_a:] for k in rows], size[n_a:])
+    merged = aggregate([np.concatenate([x, y]) for x, y in zip(a[0], b[0])],
+                       np.concatenate([a[1], b[1]]), runs=True)
+    whole = aggregate(rows, size)
+    for x, y in zip(merged[0], whole[0]):
+        np.testing.assert_array_equal(x, y)
+    np.testing.assert_array_equal(merged[1], whole[1])
+
+
+def test_vdot_equals_numpy_dot():
+    rng = np.random.default_rng(0)
+    for n in (0, 1, 7, 20_000):
+        a, b = rng.normal(size=n), rng.normal(size=n)
+        assert np.isclose(vdot(a, b), float(np.dot(a, b)), rtol=1e-12, atol=1e-12)
+    assert vdot(np.arange(4), np.arange(4)) == 14.0
