@@ -19,7 +19,7 @@ import dataclasses
 import importlib
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -563,7 +563,7 @@ def lexicographic_order(keys: Sequence[np.ndarray], n: int, runs: bool = False
     cells of two states) are merged by the stable sort instead, in linear time."""
     if not keys:
         return np.arange(n)
-    kind = "stable" if runs else None
+    kind: Literal["stable"] | None = "stable" if runs else None
     small = [_small_codes(k) for k in keys[:-1]]
     if all(code is not None for code in small):
         order = np.argsort(keys[-1], kind=kind)
