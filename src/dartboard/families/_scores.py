@@ -357,7 +357,11 @@ class ScoresFamily(Family):
             return state.value(metric.name)
         if isinstance(state, ClassTable):
             return state.metric(metric, state.size.astype(np.float64))
-        return float(KERNELS[metric.name][0](state.state(), **_keywords(metric)))
+        keywords = _keywords(metric)
+        key = f"value:{metric.name}:{sorted(keywords.items())}"
+        if key not in state._memo:
+            state._memo[key] = float(KERNELS[metric.name][0](state.state(), **keywords))
+        return state._memo[key]
 
     def _cells(self, state: ScoreCells | ClassTable, metric: Metric) -> Cells:
         if isinstance(state, ClassTable):
@@ -511,8 +515,11 @@ class ScoresFamily(Family):
 
 
 def _classes(state: ScoreCells) -> tuple[float, float]:
-    m = float(state.size[state.positive].sum())
-    return m, float(state.size.sum()) - m
+    """(positive rows, negative rows)."""
+    if "classes" not in state._memo:
+        m = float(state.size[state.positive].sum())
+        state._memo["classes"] = (m, float(state.size.sum()) - m)
+    return state._memo["classes"]
 
 
 def _auc_jackknife(state: ScoreCells) -> np.ndarray:
