@@ -120,18 +120,33 @@ def build_bundle(batch: Batch, planned: Sequence[Planned], groups: Any = None) -
 
 
 class MergeStack:
-    """Merge many bundles in a balanced tree while they arrive (a binary counter).
+    """Merge many bundles while they arrive.
 
-    Folding bundles one by one into an accumulator costs O(size of the
-    accumulator) per batch, quadratic overall for states that grow (the exact
-    map of distinct scores); merging equal-rank pairs keeps it O(total log n).
+    Folding bundles one by one into an accumulator costs O(size of the accumulator)
+    per batch, quadratic overall for states that grow (the exact map of distinct
+    scores); for those, bundles of equal rank merge in a balanced tree (a binary
+    counter), O(total log n). Bundles whose every state is bounded (counts, bins,
+    capped cells) fold into one accumulator instead: the tree would hold up to
+    log2(batches) of them at once, and their memory would grow with the rows.
     """
 
     def __init__(self, planned: Sequence[Planned]) -> None:
         self._planned = planned
+        self._families = {p.computed[2]: p.computed[0] for p in planned
+                          if p.family is not None}
         self._stack: list[tuple[int, Bundle]] = []
+        self._folded: Bundle | None = None
+
+    def _bounded(self, bundle: Bundle) -> bool:
+        return all(self._families[key].bounded(state)
+                   for key, state in bundle.states.items()) and \
+            all(self._bounded(group) for group in (bundle.groups or {}).values())
 
     def push(self, bundle: Bundle) -> None:
+        if self._bounded(bundle):
+            self._folded = bundle if self._folded is None \
+                else self._folded.merge(bundle, self._planned)
+            return
         rank = 0
         while self._stack and self._stack[-1][0] == rank:
             _, top = self._stack.pop()
@@ -140,7 +155,7 @@ class MergeStack:
         self._stack.append((rank, bundle))
 
     def result(self) -> Bundle:
-        out = Bundle()
+        out = Bundle() if self._folded is None else self._folded
         for _, bundle in self._stack:
             out = out.merge(bundle, self._planned)
         return out

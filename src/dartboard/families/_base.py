@@ -225,6 +225,13 @@ class Family:
     def merge(self, a: Any, b: Any) -> Any:
         return a.merge(b)
 
+    def bounded(self, state: Any) -> bool:
+        """Whether the state stays under a fixed size however many rows it merges (a
+        confusion matrix, bins, cells capped at a maximum), so that a stream may fold
+        batches into it one by one; a state that grows with the rows (the exact map
+        of distinct scores) says False."""
+        return False
+
     def value(self, state: Any, metric: Metric) -> float:
         raise NotImplementedError
 

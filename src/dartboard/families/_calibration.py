@@ -74,6 +74,9 @@ class CalibrationFamily(Family):
     def n_rows(self, cells: CalibrationCells) -> int:
         return int(round(float(cells.state.weight[0].sum())))
 
+    def bounded(self, cells: CalibrationCells) -> bool:
+        return True  # its bins
+
     def value(self, cells: CalibrationCells, metric: Metric) -> float:
         state = cells.state
         norm, debiased = norm_iv(metric.kwargs.get("norm", "l1"),

@@ -182,6 +182,11 @@ class CountsFamily(Family):
             return int(state.patterns.size.sum())
         return state.n_rows
 
+    def bounded(self, state: CountsState | IndicatorState) -> bool:
+        # K x K cells; weighted rows keep a group per distinct weight, and indicator
+        # rows their distinct patterns
+        return isinstance(state, CountsState) and state.groups is None
+
     def value(self, state: CountsState | IndicatorState, metric: Metric) -> float:
         if isinstance(state, IndicatorState):
             return state.value

@@ -119,6 +119,9 @@ class ErrorsFamily(Family):
     def n_rows(self, state: ErrorCells) -> int:
         return state.rows
 
+    def bounded(self, state: ErrorCells) -> bool:
+        return True  # cells up to MAX_CELLS, then the quantile sketch
+
     def value(self, state: ErrorCells, metric: Metric) -> float:
         if state.sketch is not None:
             return float(state.sketch.compute(metric.name))

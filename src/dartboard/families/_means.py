@@ -255,6 +255,9 @@ class MeansFamily(Family):
     def n_rows(self, state: MeanCells) -> int:
         return state.sums[3]
 
+    def bounded(self, state: MeanCells) -> bool:
+        return True  # cells up to MAX_CELLS, then the sums
+
     def value(self, state: MeanCells, metric: Metric) -> float:
         mean = state.mean()
         return float(np.sqrt(mean)) if TERMS[metric.name][2] else mean

@@ -135,6 +135,9 @@ class RowsFamily(Family):
     def n_rows(self, state: RowCells) -> int:
         return int(state.moments.n)
 
+    def bounded(self, state: RowCells) -> bool:
+        return True  # cells up to MAX_CELLS, then the moments
+
     def value(self, state: RowCells, metric: Metric) -> float:
         if state.y is None:  # past MAX_CELLS: the merged moments
             return float(state.moments.compute(metric.name))

@@ -342,6 +342,9 @@ class ScoresFamily(Family):
     def n_rows(self, state: ScoreCells | ClassTable) -> int:
         return int(state.size.sum())
 
+    def bounded(self, state: ScoreCells | ClassTable | BinnedScores) -> bool:
+        return isinstance(state, BinnedScores)  # the exact map grows with the scores
+
     def binnable(self, metric: Metric) -> bool:
         return metric.spec.binned
 

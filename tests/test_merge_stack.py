@@ -1,0 +1,62 @@
+"""How a stream merges its bundles (``evaluation._bundle.MergeStack``): bounded states
+fold into one accumulator, growing ones merge in a balanced tree, and both give the
+states of all the rows at once."""
+
+import numpy as np
+import pytest
+
+from dartboard.evaluation._bundle import MergeStack, build_bundle, plan_metrics
+from dartboard.evaluation._groups import encode_groups
+from dartboard.families import Batch
+from dartboard.metrics._registry import get_spec
+
+NAMES = ("accuracy_score", "log_loss", "roc_auc_score", "calibration_error")
+
+
+def _batch(rng, n, binned):
+    y = rng.integers(0, 2, n)
+    s = np.clip(0.3 * y + 0.7 * rng.random(n), 0.0, 1.0)
+    inputs = {"labels": (s >= 0.5).astype(np.int64), "scores": s, "probabilities": s}
+    approximate = {"score_bins": (1000, 0.0, 1.0)} if binned else {}
+    return Batch(y, inputs, positive=1, classes=np.array([0, 1]), approximate=approximate), \
+        rng.integers(0, 3, n)
+
+
+def _bundles(binned, sizes=(300, 500, 200, 400, 100)):
+    rng = np.random.default_rng(0)
+    batches = [_batch(rng, n, binned) for n in sizes]
+    planned = plan_metrics([(name, get_spec(name), {}) for name in NAMES])
+    parts = [build_bundle(b, planned, encode_groups({"g": g}, g.shape[0])) for b, g in batches]
+    whole = Batch(np.concatenate([b.y_true for b, _ in batches]),
+                  {k: np.concatenate([b.inputs[k] for b, _ in batches])
+                   for k in batches[0][0].inputs},
+                  positive=1, classes=np.array([0, 1]),
+                  approximate=batches[0][0].approximate)
+    groups = np.concatenate([g for _, g in batches])
+    return planned, parts, build_bundle(whole, planned, encode_groups({"g": groups},
+                                                                      groups.shape[0]))
+
+
+@pytest.mark.parametrize("binned", [True, False])
+def test_the_stream_merges_to_the_bundle_of_all_rows(binned):
+    planned, parts, whole = _bundles(binned)
+    stack = MergeStack(planned)
+    for part in parts:
+        stack.push(part)
+    # bounded bundles (binned scores) are folded as they come; exact score maps grow,
+    # so they merge as a binary counter (5 pushes leave ranks 2 and 0)
+    assert len(stack._stack) == (0 if binned else 2)
+    merged = stack.result()
+    families = {p.computed[2]: p.computed[0] for p in planned}
+    for key, state in whole.states.items():
+        assert families[key].bounded(state) is (binned or key != "scores")
+        for p in planned:
+            if p.key == key:
+                family, metric, _ = p.computed
+                assert family.value(merged.states[key], metric) == pytest.approx(
+                    family.value(state, metric), rel=1e-12, abs=1e-15)
+    assert merged.groups is not None and whole.groups is not None
+    assert sorted(merged.groups) == sorted(whole.groups)
+    for g, bundle in whole.groups.items():
+        assert merged.groups[g].n_rows == bundle.n_rows
+        assert merged.groups[g].states["scores"] == bundle.states["scores"]
