@@ -343,9 +343,16 @@ def split_multinomial(rng: np.random.Generator, size: np.ndarray, b: int,
     top = rng.multinomial(total, np.append(size[big_at], local.shape[0]) / total, size=b)
     counts = np.zeros((b, size.shape[0]))
     counts[:, big_at] = top[:, :-1]
+    singletons = local.shape[0] == small_at.shape[0]  # every small group one row
+    every = small_at.shape[0] == size.shape[0]
     for r in range(b):  # one vectorised draw per replicate
-        picks = local[rng.integers(0, local.shape[0], int(top[r, -1]))]
-        counts[r, small_at] = np.bincount(picks, minlength=small_at.shape[0])
+        picks = rng.integers(0, local.shape[0], int(top[r, -1]))
+        drawn = np.bincount(picks if singletons else local[picks],
+                            minlength=small_at.shape[0])
+        if every:
+            counts[r] = drawn
+        else:
+            counts[r, small_at] = drawn
     return counts
 
 
