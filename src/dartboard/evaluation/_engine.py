@@ -884,7 +884,8 @@ def _figures(plan: Plan) -> dict[str, Any]:
             random_state=opts.random_state, sample_weight=w))
         if d.is_prob:
             out["calibration"] = CalibrationPoints(
-                **{k: tuple(v) for k, v in calibration_points(
+                **{k: v if isinstance(v, str) else tuple(v) for k, v in calibration_points(
                     d.y_true, d.y_score, pos_label=positive,
-                    confidence_level=plan.opts.confidence_level).items()})
+                    confidence_level=plan.opts.confidence_level,
+                    clusters=plan.clusters).items()})
     return out

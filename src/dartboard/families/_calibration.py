@@ -14,17 +14,22 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from dartboard.families._base import Batch, Cells, Family, Metric, State
+from dartboard._validation import rescaled_weights
 from dartboard.metrics._calibration import (
+    DEFAULT_N_BINS,
     CalibrationState,
     binned_state,
+    confidences,
     error_from_sums,
     norm_iv,
 )
 from dartboard.uncertainty._calibration import cell_moments, check_draws, pivot_interval
+from dartboard.uncertainty._clustered_calibration import cluster_sums
 from dartboard.uncertainty._methods import PIVOT
 
 __all__ = ["CalibrationFamily", "FAMILY"]
@@ -144,6 +149,35 @@ class CalibrationFamily(Family):
             "does not record; use stratified=False")
         return Cells(m.astype(np.int64), cell // slots, lambda c: error(c, c * mu),
                      leave_one_out, 8 * 6 * full, (sums, error), unstratified=why)
+
+    def cluster_cells(self, batch: Batch, metric: Metric, clusters: np.ndarray,
+                      n_clusters: int) -> tuple[Cells, Any] | None:
+        # the error of a replicate of whole clusters is the error of its summed sums,
+        # exact for equal-width bins; equal-mass edges are quantiles of the rows, which
+        # a resample moves (those replicates rebuild the drawn clusters' rows)
+        kw = metric.kwargs
+        if kw.get("strategy", "uniform") != "uniform":
+            return None
+        conf, hit, w, kind = confidences(batch.y_true, batch.of(metric), batch.weight,
+                                         kw.get("pos_label"),
+                                         kw.get("multiclass", "top_label"),
+                                         labels=kw.get("labels"))
+        n_bins = int(kw.get("n_bins", DEFAULT_N_BINS))
+        norm, debiased = norm_iv(kw.get("norm", "l1"), kw.get("debiased", False))
+        shape = (1 if conf.ndim == 1 else conf.shape[1], 2, n_bins + 1)
+        half = int(np.prod(shape))
+
+        def error(sums: np.ndarray) -> np.ndarray:
+            return error_from_sums(sums[:, :half].reshape(-1, *shape),
+                                   sums[:, half:].reshape(-1, *shape), norm, debiased, kind)
+
+        matrix = cluster_sums(conf, hit, None if w is None else rescaled_weights(w), n_bins,
+                              None, clusters, n_clusters)
+        # the pooled "cells" are sums (weights, then sums of confidences), which only the
+        # bootstrap of whole clusters draws (as weighted sums of the clusters' rows)
+        totals = np.asarray(matrix.sum(axis=0)).ravel()
+        return Cells(totals, np.zeros(totals.shape[0], dtype=np.intp), error, None,
+                     8 * 4 * 2 * half), matrix
 
     def pool(self, states: Sequence[CalibrationCells], metric: Metric
              ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:

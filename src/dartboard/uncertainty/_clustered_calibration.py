@@ -1,0 +1,163 @@
+"""Calibration when rows come in clusters: per-bin cluster-robust intervals and the
+calibration error's bootstrap of whole clusters.
+
+Every calibration number is a function of per-bin sums (a
+:class:`~dartboard.metrics.CalibrationState`: per class group ``g``, outcome ``o``
+and bin ``b`` the weight of the rows and the sum of their confidences). The sums
+add over rows, hence over clusters: :func:`cluster_sums` keeps each cluster's sums
+as one row of a sparse ``(clusters, 2 x cells)`` matrix, built in one pass over the
+rows.
+
+A bin's observed frequency (a reliability diagram's point) is a ratio of per-cluster
+sums, ``o_b = sum_c x_cb / sum_c n_cb`` with ``x_cb`` the events and ``n_cb`` the
+rows of cluster ``c`` in bin ``b``; its cluster-robust (CR1) variance is
+
+    V_b = I_b / (I_b - 1) * sum_c (x_cb - o_b n_cb)^2 / n_b^2,
+
+``I_b`` the clusters with rows in the bin (Miller 2024, arXiv:2411.00640, eq. 6;
+:func:`~dartboard.uncertainty._clustered_analytic.ratio_terms`), which is the
+variance of statsmodels' ``OLS(event, 1).fit(cov_type="cluster")`` on the bin's
+rows. Its design effect is ``deff_b = V_b / (o_b (1 - o_b) / n_b)`` (nan where
+``o_b`` is 0 or 1). Two intervals:
+
+- ``wald-clustered``: ``o_b +- t_{I_b - 1} sqrt(V_b)``, clipped to [0, 1]. Where a
+  bin's rows all agree (``o_b`` is 0 or 1) ``V_b`` is 0 and so is the width;
+- ``wilson-clustered``: Wilson's interval at the effective size ``n_b / d_b``,
+  ``d_b = max(deff_b, 1)`` (1 where ``o_b`` is 0 or 1), with the ``t_{I_b - 1}``
+  quantile for ``z`` (Korn & Graubard 1998, Survey Methodology 24:193-201). It
+  keeps Wilson's width where the rows agree.
+
+A bin whose rows lie in fewer than two clusters gets the whole [0, 1] (and a nan
+standard error). With one row per cluster ``V_b = o_b (1 - o_b) / (n_b - 1)``:
+``deff_b = n_b / (n_b - 1)``, and the Wilson interval is the independent one at
+``n_b - 1`` rows with ``t_{n_b - 2}`` for ``z``, a little wider.
+
+The calibration error (ECE, RMS, MCE) of a replicate of whole clusters is the error
+of the drawn clusters' summed sums, ``drawn @ M``: with equal-width bins exactly the
+error of the rows of the drawn clusters (a row's bin does not depend on the other
+rows), at O(clusters + cells) per replicate
+(:func:`~dartboard.uncertainty._clustered.cluster_replicates`). Equal-mass bins move
+with the rows; their replicates rebuild the rows of the drawn clusters.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from scipy import special
+
+from dartboard.uncertainty._clustered_analytic import clustered_interval, ratio_terms
+
+__all__ = ["BIN_METHODS", "ClusteredBins", "cluster_sums", "clustered_bin_intervals"]
+
+#: the per-bin intervals with clusters, and the independent names they answer to
+BIN_METHODS = {"wilson": "wilson-clustered", "wilson-clustered": "wilson-clustered",
+               "wald": "wald-clustered", "wald-clustered": "wald-clustered"}
+
+
+def cluster_sums(conf: np.ndarray, hit: np.ndarray, weight: np.ndarray | None, n_bins: int,
+                 edges: np.ndarray | None, codes: np.ndarray, n_clusters: int) -> Any:
+    """The ``(n_clusters, 2 F)`` sparse matrix of each cluster's calibration sums:
+    columns ``0..F-1`` the weights of the ``F = G * 2 * (n_bins + 1)`` cells of a
+    :class:`~dartboard.metrics.CalibrationState` (flat ``(g, o, b)``), columns
+    ``F..2F-1`` their sums of confidences.
+
+    ``conf`` and ``hit`` are checked (n,) or (n, G) confidences and outcomes,
+    ``edges`` the equal-mass edges per group (None: equal width), ``codes`` each
+    row's cluster (0..C-1).
+    """
+    from scipy import sparse
+
+    from dartboard.metrics._calibration import bin_keys
+
+    conf = np.asarray(conf, dtype=np.float64)
+    hit = np.asarray(hit, dtype=bool)
+    if conf.ndim == 1:
+        conf, hit = conf[:, None], hit[:, None]
+    groups, slots = conf.shape[1], 2 * (n_bins + 1)
+    cells = groups * slots
+    w = np.ones(conf.shape[0]) if weight is None else np.asarray(weight, dtype=np.float64)
+    keys, data = [], []
+    for g in range(groups):
+        key = np.array(bin_keys(np.ascontiguousarray(conf[:, g]), hit[:, g], n_bins,
+                                None if edges is None else edges[g]), dtype=np.intp)
+        keys += [key + g * slots, key + g * slots + cells]
+        data += [w, w * conf[:, g]]
+    rows = np.tile(codes, 2 * groups)
+    return sparse.csr_matrix((np.concatenate(data), (rows, np.concatenate(keys))),
+                             shape=(n_clusters, 2 * cells))
+
+
+class ClusteredBins:
+    """Per bin: ``low``, ``high``, ``standard_error``, ``design_effect`` and the
+    clusters with rows in it (``n_clusters``); see the module docstring."""
+
+    def __init__(self, low: np.ndarray, high: np.ndarray, se: np.ndarray,
+                 deff: np.ndarray, n_clusters: np.ndarray) -> None:
+        self.low, self.high, self.standard_error = low, high, se
+        self.design_effect, self.n_clusters = deff, n_clusters
+
+
+def clustered_bin_intervals(events: np.ndarray, count: np.ndarray, level: float,
+                            method: str) -> ClusteredBins:
+    """The interval of each bin's observed frequency from per-cluster sums.
+
+    Parameters
+    ----------
+    events, count : ndarray of shape (n_clusters, n_bins)
+        Weight of the events and of all rows of each cluster in each bin.
+    level : float
+        Confidence level.
+    method : {"wald-clustered", "wilson-clustered"}
+
+    Returns
+    -------
+    ClusteredBins
+
+    Examples
+    --------
+    One bin, three clusters of two rows with 2, 1 and 0 events: ``o = 0.5``,
+    residuals ``1, 0, -1``, ``V = 3/2 * 2 / 36``; the design effect is ``V`` over
+    ``0.25 / 6``.
+
+    >>> b = clustered_bin_intervals(np.array([[2.0], [1.0], [0.0]]),
+    ...                             np.array([[2.0], [2.0], [2.0]]), 0.95,
+    ...                             "wald-clustered")
+    >>> round(float(b.standard_error[0]) ** 2, 6), round(1.5 * 2 / 36, 6)
+    (0.083333, 0.083333)
+    >>> float(b.design_effect[0])
+    2.0
+    """
+    bins = count.shape[1]
+    low, high = np.zeros(bins), np.ones(bins)
+    se, deff = np.full(bins, np.nan), np.full(bins, np.nan)
+    held = np.count_nonzero(count > 0, axis=0)
+    for b in range(bins):
+        if held[b] < 2:
+            continue
+        terms = ratio_terms(events[:, b], count[:, b], method)
+        lo, hi, se[b] = clustered_interval(terms, level, (0.0, 1.0))
+        p, n = terms.estimate, float(count[:, b].sum())
+        independent = p * (1.0 - p) / n
+        if independent > 0:
+            deff[b] = se[b] ** 2 / independent
+        if method == "wald-clustered":
+            low[b], high[b] = lo, hi
+        else:
+            effective = n / max(deff[b], 1.0) if independent > 0 else n
+            q = float(special.stdtrit(held[b] - 1, 0.5 + level / 2.0))
+            low[b], high[b] = _wilson(p, effective, q)
+    return ClusteredBins(low, high, se, deff, held)
+
+
+def _wilson(p: float, n: float, q: float) -> tuple[float, float]:
+    """Wilson's interval of a proportion ``p`` of ``n`` rows with quantile ``q``
+    (exactly 0 and 1 at the ends, as :func:`~dartboard.uncertainty._analytic.
+    proportion_interval`)."""
+    denom = 1.0 + q * q / n
+    centre = (p + q * q / (2.0 * n)) / denom
+    half = q * np.sqrt(p * (1.0 - p) / n + q * q / (4.0 * n * n)) / denom
+    low = 0.0 if p == 0.0 else max(centre - half, 0.0)
+    high = 1.0 if p == 1.0 else min(centre + half, 1.0)
+    return float(low), float(high)
