@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from dartboard.families._base import Batch, Cells, Family, Metric, State
 from dartboard._validation import rescaled_weights
+from dartboard.families._base import Batch, Cells, Family, Metric, State
 from dartboard.metrics._calibration import (
     DEFAULT_N_BINS,
     CalibrationState,
@@ -181,6 +181,8 @@ class CalibrationFamily(Family):
 
     def pool(self, states: Sequence[CalibrationCells], metric: Metric
              ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
+        if any(s.state.edges is not None for s in states):
+            return None  # equal-mass edges are each part's own quantiles: no shared bins
         pooled = states[0]
         for s in states[1:]:
             pooled = pooled.merge(s)

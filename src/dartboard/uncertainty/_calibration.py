@@ -171,7 +171,8 @@ def bins_from_state(state: Any, confidence_level: float = 0.95,
     b = state.bins(group)
     keep = b["count"] > 0
     count, pos = b["count"][keep], b["positives"][keep]
-    edges = (b["low"][keep], b["high"][keep], count, b["sum_p"][keep] / count, pos / count)
+    edges: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] = (
+        b["low"][keep], b["high"][keep], count, b["sum_p"][keep] / count, pos / count)
     if clustered is not None:
         return _clustered_bins(edges, state, keep, clustered, level, method)
     if method in BIN_METHODS and method not in PROPORTION_METHODS:
@@ -183,7 +184,8 @@ def bins_from_state(state: Any, confidence_level: float = 0.95,
     return CalibrationBins(*edges, bounds[:, 0], bounds[:, 1], level, method)
 
 
-def _clustered_bins(edges: tuple[np.ndarray, ...], state: Any, keep: np.ndarray,
+def _clustered_bins(edges: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+                    state: Any, keep: np.ndarray,
                     clustered: tuple[Any, int], level: float, method: str
                     ) -> CalibrationBins:
     """The bins with the cluster-robust intervals of the first group's frequencies."""
@@ -193,10 +195,11 @@ def _clustered_bins(edges: tuple[np.ndarray, ...], state: Any, keep: np.ndarray,
                          f"cluster-robust Wilson or Wald interval of each bin); got {method!r}")
     matrix, n_clusters = clustered
     slots = state.n_bins + 1
-    # group 0's cells: outcome 0 then outcome 1, each over the bins
-    weights = matrix[:, :2 * slots].toarray()
-    events = weights[:, slots:][:, keep]
-    found = clustered_bin_intervals(events, weights[:, :slots][:, keep] + events, level, how)
+    # group 0's cells: outcome 0 then outcome 1, each over the bins (kept sparse: a
+    # cluster has rows in a few bins)
+    bins = np.flatnonzero(keep)
+    events = matrix[:, slots + bins].tocsc()
+    found = clustered_bin_intervals(events, (matrix[:, bins] + events).tocsc(), level, how)
     return CalibrationBins(*edges, found.low, found.high, level,
                            f"{how} ({n_clusters} clusters)", found.standard_error,
                            found.design_effect)

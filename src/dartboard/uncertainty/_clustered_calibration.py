@@ -30,7 +30,7 @@ rows. Its design effect is ``deff_b = V_b / (o_b (1 - o_b) / n_b)`` (nan where
 A bin whose rows lie in fewer than two clusters gets the whole [0, 1] (and a nan
 standard error). With one row per cluster ``V_b = o_b (1 - o_b) / (n_b - 1)``:
 ``deff_b = n_b / (n_b - 1)``, and the Wilson interval is the independent one at
-``n_b - 1`` rows with ``t_{n_b - 2}`` for ``z``, a little wider.
+``n_b - 1`` rows with ``t_{n_b - 1}`` for ``z``, a little wider.
 
 The calibration error (ECE, RMS, MCE) of a replicate of whole clusters is the error
 of the drawn clusters' summed sums, ``drawn @ M``: with equal-width bins exactly the
@@ -105,7 +105,7 @@ def clustered_bin_intervals(events: np.ndarray, count: np.ndarray, level: float,
 
     Parameters
     ----------
-    events, count : ndarray of shape (n_clusters, n_bins)
+    events, count : ndarray or sparse matrix of shape (n_clusters, n_bins)
         Weight of the events and of all rows of each cluster in each bin.
     level : float
         Confidence level.
@@ -132,13 +132,17 @@ def clustered_bin_intervals(events: np.ndarray, count: np.ndarray, level: float,
     bins = count.shape[1]
     low, high = np.zeros(bins), np.ones(bins)
     se, deff = np.full(bins, np.nan), np.full(bins, np.nan)
-    held = np.count_nonzero(count > 0, axis=0)
+    held = np.zeros(bins, dtype=np.int64)
     for b in range(bins):
+        # the clusters with rows in the bin (the others add nothing to any sum)
+        d, x = _column(count, b), _column(events, b)
+        rows = np.flatnonzero(d)
+        held[b] = rows.shape[0]
         if held[b] < 2:
             continue
-        terms = ratio_terms(events[:, b], count[:, b], method)
+        terms = ratio_terms(x[rows], d[rows], method)
         lo, hi, se[b] = clustered_interval(terms, level, (0.0, 1.0))
-        p, n = terms.estimate, float(count[:, b].sum())
+        p, n = terms.estimate, float(d.sum())
         independent = p * (1.0 - p) / n
         if independent > 0:
             deff[b] = se[b] ** 2 / independent
@@ -149,6 +153,13 @@ def clustered_bin_intervals(events: np.ndarray, count: np.ndarray, level: float,
             q = float(special.stdtrit(held[b] - 1, 0.5 + level / 2.0))
             low[b], high[b] = _wilson(p, effective, q)
     return ClusteredBins(low, high, se, deff, held)
+
+
+def _column(a: Any, b: int) -> np.ndarray:
+    """Column ``b`` of a dense or sparse matrix, as a flat array."""
+    if isinstance(a, np.ndarray):
+        return a[:, b]
+    return np.asarray(a[:, [b]].toarray()).ravel()
 
 
 def _wilson(p: float, n: float, q: float) -> tuple[float, float]:

@@ -131,8 +131,11 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
         :mod:`dartboard.uncertainty._clustered_analytic`). ``"auto"`` takes the
         cluster-robust interval from 10 clusters on (``AUTO_MIN_CLUSTERS``; for ROC
         AUC with 50 rows of each class and for the delta method with 50 rows,
-        ``AUTO_MIN_ROWS``) and BCa with a leave-one-cluster-out jackknife otherwise; the method string says it
-        is clustered. The independent-rows analytic methods are refused.
+        ``AUTO_MIN_ROWS``) and BCa with a leave-one-cluster-out jackknife otherwise
+        (the calibration error: the basic bootstrap of whole clusters, drawn from
+        per-cluster bin sums; its ``"bin-pivot"`` assumes independent rows and is
+        refused); the method string says it is clustered. The independent-rows
+        analytic methods are refused.
     **metric_kwargs
         Passed to ``metric`` (``pos_label``, ``average``, ``beta``...).
 
@@ -260,7 +263,9 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
                          f"or {list(CLUSTERED_ANALYTIC_METHODS)} (cluster-robust)")
     reps = None
     terms = cluster_terms_of(spec, y_t, y_o, w, kwargs, index)
-    method = _clustered_method(method, terms, name, index.n_clusters)
+    family = family_of(spec)
+    method = _clustered_method(method, terms, name, index.n_clusters,
+                               "bca" if family is None else family.fallback)
     if method in CLUSTERED_ANALYTIC_METHODS:
         assert terms is not None and spec is not None  # _clustered_method checked it
         # accuracy with normalize=False is a count, outside the proportion's range
@@ -347,15 +352,17 @@ def cluster_terms_of(metric: Any, y_t: np.ndarray, y_o: np.ndarray, w: np.ndarra
 
 
 def _clustered_method(method: str, terms: ClusterTerms | None, name: str,
-                      n_clusters: int) -> str:
+                      n_clusters: int, fallback: str = "bca") -> str:
     """``auto`` with clusters: the metric's cluster-robust interval with at least
     ``AUTO_MIN_CLUSTERS`` clusters (where benchmarks/clustered_coverage.py measured it
-    covering at least as well as BCa), else BCa over whole clusters; a cluster-robust
-    method asked for must be the metric's."""
+    covering at least as well as BCa), else the family's bootstrap (``fallback``) over
+    whole clusters: BCa, or the basic interval for the calibration error (BCa and the
+    percentile interval keep its upward bias: benchmarks/clustered_calibration_coverage.py);
+    a cluster-robust method asked for must be the metric's."""
     if method == "auto":
         return terms.method if terms is not None and terms.method in AUTO_METHODS and \
             terms.defined and n_clusters >= AUTO_MIN_CLUSTERS and \
-            terms.smallest >= AUTO_MIN_ROWS else "bca"
+            terms.smallest >= AUTO_MIN_ROWS else fallback
     if method in CLUSTERED_ANALYTIC_METHODS and (terms is None or terms.method != method):
         offered = "none" if terms is None else repr(terms.method)
         raise InputError(f"method={method!r} is not a cluster-robust interval of "
