@@ -112,7 +112,7 @@ def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = DEFAULT_N_BINS
     >>> clustered["method"], [round(v, 3) for v in clustered["low"]]
     ('wilson-clustered (3 clusters)', [0.0, 0.139])
     """
-    from dartboard.metrics import CalibrationState
+    from dartboard.metrics import CalibrationState, calibration_error
     from dartboard.uncertainty import interval, interval_from_calibration_state
     from dartboard.uncertainty._calibration import bins_from_state
     from dartboard.uncertainty._clustered import cluster_index
@@ -142,7 +142,7 @@ def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = DEFAULT_N_BINS
         assert bins.design_effect is not None  # clustered bins carry it
         out.update(design_effect=bins.design_effect.tolist(), method=bins.method)
     if with_ece and index is not None:
-        iv = interval("calibration_error", positive, y_prob, n_bins=n_bins,
+        iv = interval(calibration_error, positive, y_prob, n_bins=n_bins,
                       confidence_level=confidence_level, n_resamples=n_resamples,
                       random_state=random_state, clusters=index.codes)
         out.update(ece=iv.estimate, ece_low=iv.low, ece_high=iv.high)
