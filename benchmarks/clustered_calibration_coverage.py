@@ -22,8 +22,10 @@ Per cell and data set, 95% intervals:
   (``dartboard.uncertainty.calibration_bins(..., clusters=)``). Coverage over the data
   sets in which the bin has rows: the mean over bins and the worst bin;
 - the calibration error (ECE): ``bin-pivot`` with independent rows (the default
-  without clusters) and the bootstrap of whole clusters, ``percentile``, ``basic``,
-  ``bca`` (``dartboard.interval("calibration_error", ..., clusters=)``).
+  without clusters), ``bin-pivot`` with clusters (on ``n / D`` rows, ``D`` the design
+  effect of the error; :mod:`dartboard.uncertainty._clustered_calibration`) and the
+  bootstrap of whole clusters, ``percentile``, ``basic``, ``bca``
+  (``dartboard.interval("calibration_error", ..., clusters=)``).
 
 Usage: ``nice -n 10 python benchmarks/clustered_calibration_coverage.py [n_sim]
 [n_resamples] [--check]`` (defaults 1000 1000); ``CELLS`` picks cells by number
@@ -56,7 +58,8 @@ CELLS = ((0.0, 30, 10, False), (0.2, 30, 10, False), (0.5, 30, 10, False),
 #: half-width of a row's prediction around its cluster's (shared p)
 SPREAD = 0.1
 BIN_COLUMNS = ("wilson", "wilson-clustered", "wald-clustered")
-ECE_COLUMNS = ("bin-pivot", "percentile", "basic", "bca")
+#: the ECE's intervals: the independent bin-pivot, then with clusters
+ECE_COLUMNS = ("bin-pivot", "bin-pivot-clustered", "percentile", "basic", "bca")
 
 
 def _scale(rho: float) -> float:
@@ -119,10 +122,10 @@ def one(rng: np.random.Generator, cell: tuple[float, int, int, bool], n_resample
         bins[j, at] = (f.low <= freq[at]) & (freq[at] <= f.high)
     seed = int(rng.integers(2**63))
     covered = np.empty(len(ECE_COLUMNS))
-    for j, method in enumerate(ECE_COLUMNS):
-        kw = {} if method == "bin-pivot" else {"clusters": cluster}
-        iv = db.interval("calibration_error", y, p, method=method, n_resamples=n_resamples,
-                         random_state=seed, **kw)
+    for j, column in enumerate(ECE_COLUMNS):
+        kw = {} if column == "bin-pivot" else {"clusters": cluster}
+        iv = db.interval("calibration_error", y, p, method=column.removesuffix("-clustered"),
+                         n_resamples=n_resamples, random_state=seed, **kw)
         covered[j] = iv.low <= ece <= iv.high
     deff = found[1].design_effect
     assert deff is not None
@@ -154,7 +157,8 @@ def run(cell: tuple[float, int, int, bool], n_sim: int, n_resamples: int, seed: 
 
 HEADER = ["ICC", "clusters", "rows each", "p", "data sets", "true ECE", "mean deff",
           *(f"bin {k} (mean / worst)" for k in BIN_COLUMNS),
-          *(f"ECE {k}" + ("" if k == "bin-pivot" else " (clustered)") for k in ECE_COLUMNS)]
+          *(f"ECE {k}" + ("" if k.startswith("bin-pivot") else " (clustered)")
+            for k in ECE_COLUMNS)]
 
 
 def main() -> None:

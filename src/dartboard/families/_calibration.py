@@ -23,13 +23,18 @@ from dartboard.families._base import Batch, Cells, Family, Metric, State
 from dartboard.metrics._calibration import (
     DEFAULT_N_BINS,
     CalibrationState,
+    bin_keys,
     binned_state,
     confidences,
     error_from_sums,
     norm_iv,
 )
 from dartboard.uncertainty._calibration import cell_moments, check_draws, pivot_interval
-from dartboard.uncertainty._clustered_calibration import cluster_sums
+from dartboard.uncertainty._clustered_calibration import (
+    cluster_sums,
+    effective_state,
+    pivot_design_effect,
+)
 from dartboard.uncertainty._methods import PIVOT
 
 __all__ = ["CalibrationFamily", "FAMILY"]
@@ -105,6 +110,31 @@ class CalibrationFamily(Family):
                                  metric.kwargs.get("debiased", False))
         check_draws(n_resamples, cells.state.n_bins)
         return pivot_interval(cells.state, estimate, norm, debiased, level, n_resamples, rng)
+
+    def cluster_simulate(self, batch: Batch, metric: Metric, method: str, codes: np.ndarray,
+                         n_clusters: int, level: float, n_resamples: int,
+                         rng: np.random.Generator, estimate: float
+                         ) -> tuple[float, float, float, np.ndarray, str] | None:
+        # the bin-pivot on n / D rows, D the design effect of the error's linearization
+        # (dartboard.uncertainty._clustered_calibration)
+        cells = self.build(batch, metric)
+        if not self._one_group(cells):
+            return None
+        kw = metric.kwargs
+        state = cells.state
+        conf, hit, _, _ = confidences(batch.y_true, batch.of(metric), None, kw.get("pos_label"),
+                                      kw.get("multiclass", "top_label"), labels=kw.get("labels"))
+        conf = np.asarray(conf, dtype=np.float64)
+        key = np.array(bin_keys(conf, hit, state.n_bins,
+                                None if state.edges is None else state.edges[0]))
+        design = pivot_design_effect(conf, np.asarray(hit, dtype=np.float64), key,
+                                     state.n_bins + 1, codes, n_clusters)
+        effective = effective_state(state, design)
+        if effective.weight.sum() < 2:
+            return None
+        low, high, se, draws = self.simulate(CalibrationCells(effective, False), metric, method,
+                                             level, n_resamples, rng, estimate)
+        return low, high, se, draws, f"design effect {design:.2f}"
 
     @staticmethod
     def _one_group(calibration: CalibrationCells) -> bool:

@@ -32,6 +32,19 @@ standard error). With one row per cluster ``V_b = o_b (1 - o_b) / (n_b - 1)``:
 ``deff_b = n_b / (n_b - 1)``, and the Wilson interval is the independent one at
 ``n_b - 1`` rows with ``t_{n_b - 1}`` for ``z``, a little wider.
 
+The ``bin-pivot`` interval of the calibration error
+(:func:`~dartboard.uncertainty._calibration.pivot_interval`) draws each bin's events
+as independent rows. With clusters it runs on an effective state of ``n / D`` rows
+(each cell's count divided by ``D`` and rounded, means kept), ``D`` the design effect
+of the error's linearization: with ``d_b`` the bin's deviation and ``s_b`` its sign,
+a row's term is ``r_i = s_b (y_i - p_i - d_b)``, and
+
+    D = max(1, sum_c (sum_{i in c} r_i)^2 / sum_i r_i^2),
+
+the clustered over the independent variance of ``sum_i r_i`` (terms of one cluster
+summed before squaring, across bins too: a cluster effect moves all of its bins the
+same way). One row per cluster gives ``D = 1`` and the independent interval.
+
 The calibration error (ECE, RMS, MCE) of a replicate of whole clusters is the error
 of the drawn clusters' summed sums, ``drawn @ M``: with equal-width bins exactly the
 error of the rows of the drawn clusters (a row's bin does not depend on the other
@@ -49,7 +62,8 @@ from scipy import special
 
 from dartboard.uncertainty._clustered_analytic import clustered_interval, ratio_terms
 
-__all__ = ["BIN_METHODS", "ClusteredBins", "cluster_sums", "clustered_bin_intervals"]
+__all__ = ["BIN_METHODS", "ClusteredBins", "cluster_sums", "clustered_bin_intervals",
+           "effective_state", "pivot_design_effect"]
 
 #: the per-bin intervals with clusters, and the independent names they answer to
 BIN_METHODS = {"wilson": "wilson-clustered", "wilson-clustered": "wilson-clustered",
@@ -153,6 +167,41 @@ def clustered_bin_intervals(events: np.ndarray, count: np.ndarray, level: float,
             q = float(special.stdtrit(held[b] - 1, 0.5 + level / 2.0))
             low[b], high[b] = _wilson(p, effective, q)
     return ClusteredBins(low, high, se, deff, held)
+
+
+def pivot_design_effect(conf: np.ndarray, hit: np.ndarray, key: np.ndarray, slots: int,
+                        codes: np.ndarray, n_clusters: int) -> float:
+    """The design effect of the binned error, ``D`` (module docstring): the clustered
+    over the independent variance of its linearization, at least 1.
+
+    ``key`` is each row's cell (``o * slots + b``, :func:`~dartboard.metrics.
+    _calibration.bin_keys`); ``conf`` and ``hit`` are one group's.
+    """
+    b = key % slots
+    count = np.bincount(b, minlength=slots)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        deviation = np.where(count > 0, np.bincount(b, weights=hit - conf, minlength=slots)
+                             / count, 0.0)
+    r = np.sign(deviation)[b] * (hit - conf - deviation[b])
+    independent = float(np.sum(r * r))
+    if independent == 0.0:
+        return 1.0
+    clustered = float(np.sum(np.bincount(codes, weights=r, minlength=n_clusters) ** 2))
+    return max(clustered / independent, 1.0)
+
+
+def effective_state(state: Any, design: float) -> Any:
+    """A one-group state of ``1 / design`` of the rows: each cell's count divided by
+    ``design`` and rounded, its mean and spread of confidences kept."""
+    from dartboard.metrics._calibration import CalibrationState
+
+    out = CalibrationState(state.n_bins, state.n_groups, edges=state.edges,
+                           multiclass=state.multiclass)
+    weight = np.round(state.weight / design)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = np.where(state.weight > 0, weight / state.weight, 0.0)
+    out.weight, out.sum_p, out.sum_p2 = weight, state.sum_p * ratio, state.sum_p2 * ratio
+    return out
 
 
 def _column(a: Any, b: int) -> np.ndarray:

@@ -257,13 +257,24 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
     if stratified:
         raise InputError("stratified=True resamples rows within classes; with clusters the "
                          "bootstrap resamples whole clusters (leave stratified=False)")
-    if method not in (*CLUSTER_METHODS, *CLUSTERED_ANALYTIC_METHODS, "auto"):
+    family = family_of(spec)
+    simulated = () if family is None else family.simulated
+    if method not in (*CLUSTER_METHODS, *CLUSTERED_ANALYTIC_METHODS, *simulated, "auto"):
         raise InputError(f"method={method!r} assumes independent rows; with clusters use "
                          f"one of {list(CLUSTER_METHODS)} (a bootstrap of whole clusters) "
                          f"or {list(CLUSTERED_ANALYTIC_METHODS)} (cluster-robust)")
+    if simulated and (method == "auto" or method in simulated):
+        found = _clustered_simulated(family, spec, y_t, y_o, w, kwargs, index,
+                                     simulated[0] if method == "auto" else method, level,
+                                     n_resamples, rng, estimate)
+        if found is not None:
+            return found
+        if method != "auto":
+            raise InputError(f"method={method!r} with clusters needs unweighted rows and a "
+                             "binary or top-label error; use a bootstrap of whole clusters "
+                             "(percentile, basic or bca)")
     reps = None
     terms = cluster_terms_of(spec, y_t, y_o, w, kwargs, index)
-    family = family_of(spec)
     method = _clustered_method(method, terms, name, index.n_clusters,
                                "bca" if family is None else family.fallback)
     if method in CLUSTERED_ANALYTIC_METHODS:
@@ -303,6 +314,26 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
     return Interval(estimate, low, high, level,
                     f"{used} (clustered: {index.n_clusters} clusters)", se, dist,
                     n_resamples, name or getattr(metric, "__name__", "metric"))
+
+
+def _clustered_simulated(family: Any, spec: MetricSpec | None, y_t: np.ndarray,
+                         y_o: np.ndarray, w: np.ndarray | None, kwargs: dict[str, Any],
+                         index: ClusterIndex, method: str, level: float, n_resamples: int,
+                         rng: np.random.Generator, estimate: float) -> Interval | None:
+    """A family's simulated interval (the calibration error's bin-pivot) adapted to
+    clusters; None where it does not apply to these rows."""
+    found = _family_batch(spec, y_t, y_o, w, kwargs)
+    if found is None:
+        return None
+    _, m, batch = found
+    out = family.cluster_simulate(batch, m, method, index.codes, index.n_clusters, level,
+                                  n_resamples, rng, estimate)
+    if out is None:
+        return None
+    low, high, se, draws, note = out
+    return Interval(estimate, low, high, level,
+                    f"{method} (clustered: {index.n_clusters} clusters, {note})", se, draws,
+                    n_resamples, m.name)
 
 
 def clustered_cells(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
