@@ -194,12 +194,17 @@ def test_fast_cluster_bootstrap_property(seed, n_clusters, m, n_bins):
     np.testing.assert_allclose(iv.bootstrap_distribution, slow, rtol=1e-10, atol=1e-13)
 
 
-def test_auto_is_the_basic_bootstrap_of_clusters_and_equal_mass_bins_rebuild_rows():
+def test_auto_is_the_clustered_pivot_and_equal_mass_bins_rebuild_rows():
     cluster, y, p = _data(10)
     iv = db.interval("calibration_error", y, p, random_state=0, n_resamples=300,
                      clusters=cluster)
-    assert iv.method == "basic (clustered: 40 clusters)"
-    assert iv.low <= iv.estimate <= iv.high
+    assert iv.method.startswith("bin-pivot (clustered: 40 clusters, design effect ")
+    assert 0.0 <= iv.low <= iv.high <= 1.0
+    # weights: the pivot does not apply, auto takes the basic bootstrap of clusters
+    w = np.linspace(0.5, 2.0, y.shape[0])
+    weighted = db.interval("calibration_error", y, p, random_state=0, n_resamples=100,
+                           clusters=cluster, sample_weight=w)
+    assert weighted.method == "basic (clustered: 40 clusters)"
     # equal-mass edges move with the rows: the replicates rebuild them (generic path)
     q = db.interval("calibration_error", y, p, method="percentile", random_state=0,
                     n_resamples=30, clusters=cluster, strategy="quantile")
@@ -225,8 +230,11 @@ def test_bad_input():
         calibration_bins(y, p, clusters=cluster, method="jeffreys")
     with pytest.raises(InputError, match="needs clusters="):
         calibration_bins(y, p, method="wald-clustered")
-    with pytest.raises(InputError, match="'bin-pivot' assumes independent rows"):
-        db.interval("calibration_error", y, p, method="bin-pivot", clusters=cluster)
+    with pytest.raises(InputError, match="'bin-pivot' with clusters needs unweighted rows"):
+        db.interval("calibration_error", y, p, method="bin-pivot", clusters=cluster,
+                    sample_weight=np.linspace(1, 2, y.shape[0]))
+    with pytest.raises(InputError, match="'wilson' assumes independent rows"):
+        db.interval("calibration_error", y, p, method="wilson", clusters=cluster)
     with pytest.raises(InputError, match="calibration_test does not take clusters"):
         db.calibration_test(y, p, clusters=cluster)
     with pytest.raises(InputError, match="clusters"):
@@ -253,7 +261,7 @@ def test_evaluate_with_clusters_and_groups_gives_clustered_calibration():
     alone = calibration_bins(y, p)
     assert not np.allclose(points["low"], alone.low)
     ece = [r for r in d["metrics"] if r["metric"] == "ece"][0]
-    assert ece["method"] == "basic (clustered: 30 clusters)"
+    assert ece["method"].startswith("bin-pivot (clustered: 30 clusters, design effect")
     by_group = [r for r in d["groups"] if r["metric"] == "ece"]
     assert len(by_group) == 2 and all("(clustered:" in r["method"] for r in by_group)
     gap = [r for r in d["difference"] if r["metric"] == "ece"][0]
@@ -270,3 +278,66 @@ def test_calibration_points_with_clusters_and_ece():
                      n_resamples=200, random_state=1)
     assert (points["ece_low"], points["ece_high"]) == (iv.low, iv.high)
     assert points["method"].startswith("wilson-clustered")
+
+
+def _slow_design_effect(y, p, cluster, n_bins):
+    """D by loops: each row's signed, bin-centred residual, summed per cluster."""
+    b = _bin_of(p, n_bins)
+    r = np.empty(y.shape[0])
+    for k in np.unique(b):
+        rows = b == k
+        d = np.mean(y[rows] - p[rows])
+        r[rows] = np.sign(d) * (y[rows] - p[rows] - d)
+    clustered = sum(np.sum(r[cluster == c]) ** 2 for c in np.unique(cluster))
+    return max(clustered / np.sum(r ** 2), 1.0)
+
+
+@pytest.mark.parametrize("effect", [0.0, 1.5])
+def test_pivot_design_effect_against_loops(effect):
+    from dartboard.metrics._calibration import bin_keys
+    from dartboard.uncertainty._clustered_calibration import pivot_design_effect
+
+    cluster, y, p = _data(15, ragged=True, effect=effect)
+    codes = np.unique(cluster, return_inverse=True)[1]
+    key = np.array(bin_keys(p, y.astype(bool), 10, None))
+    fast = pivot_design_effect(p, y.astype(float), key, 11, codes, codes.max() + 1)
+    assert fast == pytest.approx(_slow_design_effect(y, p, codes, 10), rel=1e-12)
+    if effect:
+        assert fast > 1.15
+    iv = db.interval("calibration_error", y, p, n_bins=10, clusters=cluster,
+                     method="bin-pivot", n_resamples=200, random_state=0)
+    assert iv.method.endswith(f"design effect {fast:.2f})")
+
+
+def test_pivot_with_one_row_per_cluster_is_the_independent_pivot():
+    _, y, p = _data(16, n_clusters=300, m=1)
+    alone = db.interval("calibration_error", y, p, method="bin-pivot", n_resamples=400,
+                        random_state=5)
+    clustered = db.interval("calibration_error", y, p, clusters=np.arange(300),
+                            n_resamples=400, random_state=5)
+    assert clustered.method == "bin-pivot (clustered: 300 clusters, design effect 1.00)"
+    assert (clustered.low, clustered.high) == (alone.low, alone.high)
+
+
+def test_clustered_pivot_is_the_pivot_of_the_effective_state():
+    from dartboard.metrics._calibration import binned_state
+    from dartboard.uncertainty._calibration import pivot_interval
+    from dartboard.uncertainty._clustered_calibration import effective_state
+
+    cluster, y, p = _data(17, effect=2.0)
+    codes = np.unique(cluster, return_inverse=True)[1]
+    design = _slow_design_effect(y, p, codes, 15)
+    state = binned_state(y, p, 15, "uniform", "top_label", None, None, second_moment=True)
+    small = effective_state(state, design)
+    np.testing.assert_array_equal(small.weight, np.round(state.weight / design))
+    keep = small.weight > 0
+    np.testing.assert_allclose(small.sum_p[keep] / small.weight[keep],
+                               state.sum_p[keep] / state.weight[keep])
+    estimate = calibration_error(y, p)
+    low, high, _, _ = pivot_interval(small, estimate, "l1", False, 0.95, 300,
+                                     check_random_state(9))
+    iv = db.interval("calibration_error", y, p, clusters=cluster, n_resamples=300,
+                     random_state=9)
+    assert (iv.low, iv.high) == pytest.approx((low, high), abs=1e-12)
+    wide = db.interval("calibration_error", y, p, n_resamples=300, random_state=9)
+    assert iv.high - iv.low > wide.high - wide.low

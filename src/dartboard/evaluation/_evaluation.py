@@ -144,7 +144,7 @@ def evaluate(y_true: ArrayLike, y_pred: ArrayLike | None = None, *,
         one cluster are not independent. Every interval is then clustered
         (``dartboard.interval(..., clusters=)``: ``ci="auto"`` takes the metric's
         cluster-robust interval from 10 clusters on and BCa over whole clusters
-        otherwise, the basic one for the calibration error; ``"percentile"``,
+        otherwise, the clustered ``bin-pivot`` for the calibration error; ``"percentile"``,
         ``"basic"``, ``"bca"``, ``"wald-clustered"``, ``"t-clustered"`` and
         ``"delong-clustered"`` may be asked for), per group too, and each row
         reports its ``design_effect`` (the clustered interval's variance over the

@@ -131,11 +131,12 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
         :mod:`dartboard.uncertainty._clustered_analytic`). ``"auto"`` takes the
         cluster-robust interval from 10 clusters on (``AUTO_MIN_CLUSTERS``; for ROC
         AUC with 50 rows of each class and for the delta method with 50 rows,
-        ``AUTO_MIN_ROWS``) and BCa with a leave-one-cluster-out jackknife otherwise
-        (the calibration error: the basic bootstrap of whole clusters, drawn from
-        per-cluster bin sums; its ``"bin-pivot"`` assumes independent rows and is
-        refused); the method string says it is clustered. The independent-rows
-        analytic methods are refused.
+        ``AUTO_MIN_ROWS``) and BCa with a leave-one-cluster-out jackknife otherwise;
+        for the calibration error its ``"bin-pivot"`` on ``n / D`` rows, ``D`` the
+        error's design effect (:mod:`dartboard.uncertainty._clustered_calibration`;
+        with weights or classwise errors the basic bootstrap of whole clusters, drawn
+        from per-cluster bin sums). The method string says it is clustered. The
+        independent-rows analytic methods are refused.
     **metric_kwargs
         Passed to ``metric`` (``pos_label``, ``average``, ``beta``...).
 
@@ -387,9 +388,10 @@ def _clustered_method(method: str, terms: ClusterTerms | None, name: str,
     """``auto`` with clusters: the metric's cluster-robust interval with at least
     ``AUTO_MIN_CLUSTERS`` clusters (where benchmarks/clustered_coverage.py measured it
     covering at least as well as BCa), else the family's bootstrap (``fallback``) over
-    whole clusters: BCa, or the basic interval for the calibration error (BCa and the
-    percentile interval keep its upward bias: benchmarks/clustered_calibration_coverage.py);
-    a cluster-robust method asked for must be the metric's."""
+    whole clusters: BCa, or the basic interval for a calibration error the clustered
+    bin-pivot does not take (BCa and the percentile interval keep its upward bias:
+    benchmarks/clustered_calibration_coverage.py); a cluster-robust method asked for
+    must be the metric's."""
     if method == "auto":
         return terms.method if terms is not None and terms.method in AUTO_METHODS and \
             terms.defined and n_clusters >= AUTO_MIN_CLUSTERS and \
