@@ -43,6 +43,7 @@ import time
 import warnings
 
 import numpy as np
+from _results import Table, markdown_tables
 from scipy import special
 
 import dartboard as db
@@ -180,6 +181,15 @@ def main() -> None:
         row = run(chosen_cell, n_sim, n_resamples, seed=1000 + CELLS.index(chosen_cell))
         print("| " + " | ".join(str(v) for v in row) + " |", flush=True)
         print(f"<!-- cell {k} took {time.perf_counter() - start:.0f} s -->", flush=True)
+
+
+def render(log: str) -> list[Table]:
+    """The coverage table of a run's log (its rows, split by the cells' timing lines)."""
+    tables = markdown_tables(log)
+    header, *rows = tables[0]
+    rows += [row for table in tables[1:] for row in table]
+    return [Table("clustered_calibration",
+                  "Coverage of 95% calibration intervals with clustered rows", header, rows)]
 
 
 if __name__ == "__main__":
