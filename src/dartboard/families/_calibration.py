@@ -8,6 +8,10 @@ multinomial and each cell's sum of confidences from its mean and variance
 normal limit); the BCa jackknife is exact per cell. The bin-level bootstrap applies
 to one group of whole row counts (binary or top-label, no weights); otherwise the
 state has no cells (in memory the rows are resampled instead).
+
+With clusters (:mod:`dartboard.uncertainty._clustered_calibration`) the cells are each
+cluster's bin sums, any weights and kinds, equal-width bins (a replicate of whole
+clusters is exactly the error of their rows), and the bin-pivot runs on ``n / D`` rows.
 """
 
 from __future__ import annotations

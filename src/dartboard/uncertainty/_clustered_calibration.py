@@ -51,6 +51,14 @@ error of the rows of the drawn clusters (a row's bin does not depend on the othe
 rows), at O(clusters + cells) per replicate
 (:func:`~dartboard.uncertainty._clustered.cluster_replicates`). Equal-mass bins move
 with the rows; their replicates rebuild the rows of the drawn clusters.
+
+Coverage (``benchmarks/clustered_calibration_coverage.py``, 1000 data sets a cell,
+ICC 0 to 0.5, 30 and 100 clusters of 10 rows and 100 of one row, 15 bins): per bin
+``wilson-clustered`` 94.8-99.0% on average over the bins, 93.7-97.9% in the worst bin;
+``wald-clustered`` as low as 16% in an end bin; the clustered bin-pivot 93.6-98.5%;
+the bootstrap of whole clusters 75-91% (basic), 0-84% (percentile, BCa). The
+independent intervals fall to 85% (Wilson, per bin) and 71% (bin-pivot) where a
+cluster's rows share their bins.
 """
 
 from __future__ import annotations

@@ -265,15 +265,10 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
                          f"one of {list(CLUSTER_METHODS)} (a bootstrap of whole clusters) "
                          f"or {list(CLUSTERED_ANALYTIC_METHODS)} (cluster-robust)")
     if simulated and (method == "auto" or method in simulated):
-        found = _clustered_simulated(family, spec, y_t, y_o, w, kwargs, index,
-                                     simulated[0] if method == "auto" else method, level,
-                                     n_resamples, rng, estimate)
+        found = _clustered_simulated(family, spec, y_t, y_o, w, kwargs, index, method,
+                                     level, n_resamples, rng, estimate)
         if found is not None:
             return found
-        if method != "auto":
-            raise InputError(f"method={method!r} with clusters needs unweighted rows and a "
-                             "binary or top-label error; use a bootstrap of whole clusters "
-                             "(percentile, basic or bca)")
     reps = None
     terms = cluster_terms_of(spec, y_t, y_o, w, kwargs, index)
     method = _clustered_method(method, terms, name, index.n_clusters,
@@ -322,15 +317,20 @@ def _clustered_simulated(family: Any, spec: MetricSpec | None, y_t: np.ndarray,
                          index: ClusterIndex, method: str, level: float, n_resamples: int,
                          rng: np.random.Generator, estimate: float) -> Interval | None:
     """A family's simulated interval (the calibration error's bin-pivot) adapted to
-    clusters; None where it does not apply to these rows."""
+    clusters; None where it does not apply to these rows and ``method`` is ``auto``
+    (which then takes the family's bootstrap of whole clusters)."""
+    asked, method = method, family.simulated[0] if method == "auto" else method
     found = _family_batch(spec, y_t, y_o, w, kwargs)
-    if found is None:
-        return None
-    _, m, batch = found
-    out = family.cluster_simulate(batch, m, method, index.codes, index.n_clusters, level,
-                                  n_resamples, rng, estimate)
-    if out is None:
-        return None
+    out = None if found is None else family.cluster_simulate(
+        found[2], found[1], method, index.codes, index.n_clusters, level, n_resamples, rng,
+        estimate)
+    if out is None or found is None:
+        if asked == "auto":
+            return None
+        raise InputError(f"method={method!r} with clusters needs unweighted rows and a "
+                         "binary or top-label error; use a bootstrap of whole clusters "
+                         "(percentile, basic or bca)")
+    m = found[1]
     low, high, se, draws, note = out
     return Interval(estimate, low, high, level,
                     f"{method} (clustered: {index.n_clusters} clusters, {note})", se, draws,
