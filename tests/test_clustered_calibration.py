@@ -341,3 +341,23 @@ def test_clustered_pivot_is_the_pivot_of_the_effective_state():
     assert (iv.low, iv.high) == pytest.approx((low, high), abs=1e-12)
     wide = db.interval("calibration_error", y, p, n_resamples=300, random_state=9)
     assert iv.high - iv.low > wide.high - wide.low
+
+
+def test_report_of_a_clustered_evaluation_names_the_clustered_bars(tmp_path):
+    import json
+
+    from dartboard.report import check_results
+
+    cluster, y, p = _data(18, n_clusters=20)
+    ev = db.evaluate(y, y_score=p, clusters=cluster, metrics=["accuracy", "ece"],
+                     random_state=0, n_resamples=100)
+    ev.to_html(tmp_path / "report.html")
+    html = (tmp_path / "report.html").read_text()
+    assert "wilson-clustered (20 clusters) intervals" in html
+    section = json.loads(json.dumps(ev.to_dict()))
+    check_results({"classification": section})
+    assert section["calibration"]["method"] == "wilson-clustered (20 clusters)"
+    # without clusters the points keep their former keys
+    plain = db.evaluate(y, y_score=p, metrics=["accuracy"], random_state=0,
+                        n_resamples=100).to_dict()["calibration"]
+    assert "method" not in plain and "design_effect" not in plain
