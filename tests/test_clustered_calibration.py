@@ -361,3 +361,21 @@ def test_report_of_a_clustered_evaluation_names_the_clustered_bars(tmp_path):
     plain = db.evaluate(y, y_score=p, metrics=["accuracy"], random_state=0,
                         n_resamples=100).to_dict()["calibration"]
     assert "method" not in plain and "design_effect" not in plain
+
+
+def test_top_label_and_equal_mass_bins_se_is_statsmodels():
+    rng = np.random.default_rng(19)
+    cluster = np.repeat(np.arange(30), 6)
+    proba = rng.dirichlet(np.ones(3), 180)
+    y = np.array([rng.choice(3, p=r) for r in proba])
+    hit = (proba.argmax(1) == y).astype(float)
+    conf = proba.max(1)
+    for strategy in ("uniform", "quantile"):
+        bins = calibration_bins(y, proba, n_bins=4, strategy=strategy, clusters=cluster)
+        edges = np.append(bins.bin_low, bins.bin_high[-1])
+        at = np.clip(np.searchsorted(edges[1:-1], conf, side="right"), 0, len(bins.count) - 1)
+        for k in range(bins.count.shape[0]):
+            rows = at == k
+            assert rows.sum() == bins.count[k]
+            oracle = _statsmodels_se(hit[rows], cluster[rows])
+            assert bins.standard_error[k] == pytest.approx(oracle, rel=1e-10)
