@@ -53,7 +53,8 @@ def calibration_test(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 15,
                      strategy: str = "uniform", norm: str = "l1",
                      multiclass: str = "top_label", debiased: bool = False,
                      pos_label: Any = None, labels: ArrayLike | None = None,
-                     n_resamples: int = 9999, random_state: RandomStateLike = None) -> TestResult:
+                     n_resamples: int = 9999, random_state: RandomStateLike = None,
+                     clusters: ArrayLike | None = None) -> TestResult:
     """Test H0 "the probabilities are calibrated" by consistency resampling.
 
     See the module docstring. The statistic is
@@ -71,6 +72,12 @@ def calibration_test(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 15,
         At most 10**8, and ``n_resamples * (n_bins + 1)`` at most 10**9
         (``dartboard._validation.MAX_DRAWS``), refused before any work.
     random_state : None, int, SeedSequence or Generator
+    clusters : None
+        Refused when given: the null draws each row's outcome on its own
+        (``Bernoulli(p_i)``), which rows of one cluster (a patient, a user) do not
+        follow; a test of calibration with clusters is not implemented. Judge the
+        error with ``dartboard.interval("calibration_error", ..., clusters=)``
+        instead (the bootstrap of whole clusters).
 
     Returns
     -------
@@ -101,6 +108,11 @@ def calibration_test(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 15,
         consistency_null,
     )
 
+    if clusters is not None:
+        raise InputError("calibration_test does not take clusters: its null draws each "
+                         "row's outcome independently, which rows of one cluster do not "
+                         "follow; use dartboard.interval('calibration_error', ..., "
+                         "clusters=) for an interval over whole clusters")
     norm, debiased = norm_iv(norm, debiased)
     n_bins = check_int(n_bins, "n_bins", minimum=1, maximum=MAX_BINS)
     n_resamples = check_draws(n_resamples, n_bins)

@@ -883,8 +883,10 @@ def _figures(plan: Plan) -> dict[str, Any]:
             confidence_level=opts.confidence_level, n_resamples=opts.n_resamples,
             random_state=opts.random_state, sample_weight=w))
         if d.is_prob:
-            out["calibration"] = CalibrationPoints(
-                **{k: tuple(v) for k, v in calibration_points(
+            points: dict[str, Any] = {
+                k: v if isinstance(v, str) else tuple(v) for k, v in calibration_points(
                     d.y_true, d.y_score, pos_label=positive,
-                    confidence_level=plan.opts.confidence_level).items()})
+                    confidence_level=plan.opts.confidence_level,
+                    clusters=plan.clusters).items()}
+            out["calibration"] = CalibrationPoints(**points)
     return out

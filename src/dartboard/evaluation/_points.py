@@ -51,7 +51,8 @@ def thin(*arrays: np.ndarray, max_points: int = MAX_POINTS) -> list[list[float]]
 def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = DEFAULT_N_BINS, pos_label: Any = 1,
                        confidence_level: float = 0.95, method: str = "wilson",
                        with_ece: bool = False, n_resamples: int = 2000,
-                       random_state: RandomStateLike = 0) -> dict[str, Any]:
+                       random_state: RandomStateLike = 0, clusters: Any = None
+                       ) -> dict[str, Any]:
     """Reliability-diagram points: per non-empty uniform bin of ``y_prob`` on [0, 1],
     the mean predicted probability, the observed share of positives, the count, the
     interval of that share (``method``: wilson, jeffreys... with ``n`` the count)
@@ -63,7 +64,10 @@ def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = DEFAULT_N_BINS
     computed from. ``with_ece``: also the ECE over these bins with its bootstrap
     interval (``ece``, ``ece_low``, ``ece_high``; the bin-level bootstrap of
     :func:`dartboard.uncertainty.interval_from_calibration_state`, with its default
-    method).
+    method). With ``clusters`` the intervals are the cluster-robust ones of
+    :func:`dartboard.uncertainty.calibration_bins` (``"wilson"`` names the
+    clustered Wilson interval), the result adds each bin's ``design_effect`` and
+    the ``method``, and the ECE's interval is the bootstrap of whole clusters.
 
     Parameters
     ----------
@@ -85,12 +89,15 @@ def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = DEFAULT_N_BINS
         Resamples of the ECE's interval.
     random_state : None, int, SeedSequence or Generator, default=0
         Seed of those resamples.
+    clusters : array-like of shape (n_samples,), optional
+        The cluster of each row, when rows of one cluster are not independent.
 
     Returns
     -------
     dict
         ``prob_pred``, ``prob_true``, ``counts``, ``low``, ``high``, ``bin_low``,
-        ``bin_high`` (lists, one item per non-empty bin), and with ``with_ece`` the
+        ``bin_high`` (lists, one item per non-empty bin), with clusters also
+        ``design_effect`` (one per bin) and ``method``, and with ``with_ece`` the
         ``ece``, ``ece_low`` and ``ece_high``.
 
     Examples
@@ -100,10 +107,16 @@ def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = DEFAULT_N_BINS
     ([0.15, 0.85], [0.0, 1.0], [2, 2])
     >>> [round(v, 3) for v in points["low"]], [round(v, 3) for v in points["high"]]
     ([0.0, 0.342], [0.658, 1.0])
+    >>> clustered = calibration_points([0, 0, 1, 1, 0, 1], [0.1, 0.2, 0.8, 0.9, 0.3, 0.7],
+    ...                                n_bins=2, clusters=[0, 1, 0, 1, 2, 2])
+    >>> clustered["method"], [round(v, 3) for v in clustered["low"]]
+    ('wilson-clustered (3 clusters)', [0.0, 0.139])
     """
-    from dartboard.metrics import CalibrationState
-    from dartboard.uncertainty import interval_from_calibration_state
+    from dartboard.metrics import CalibrationState, calibration_error
+    from dartboard.uncertainty import interval, interval_from_calibration_state
     from dartboard.uncertainty._calibration import bins_from_state
+    from dartboard.uncertainty._clustered import cluster_index
+    from dartboard.uncertainty._clustered_calibration import cluster_sums
 
     n_bins = check_int(n_bins, "n_bins", minimum=1, maximum=MAX_BINS)
     y_true = column_1d(y_true, name="y_true")
@@ -115,13 +128,25 @@ def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = DEFAULT_N_BINS
     enc = encode_labels(("y_true", y_true))
     positive = enc.codes[0] == positive_index(enc.classes, pos_label, refuse_absent=True)
     state = CalibrationState(n_bins).add(y_prob, positive)
-    bins = bins_from_state(state, confidence_level, method)
+    index = None if clusters is None else cluster_index(clusters, y_prob.shape[0])
+    bins = bins_from_state(state, confidence_level, method, clustered=None if index is None
+                           else (cluster_sums(y_prob, positive, None, n_bins, None,
+                                              index.codes, index.n_clusters),
+                                 index.n_clusters))
     out: dict[str, Any] = {
         "prob_pred": bins.mean_predicted.tolist(), "prob_true": bins.observed.tolist(),
         "counts": bins.count.astype(np.int64).tolist(), "low": bins.low.tolist(),
         "high": bins.high.tolist(), "bin_low": bins.bin_low.tolist(),
         "bin_high": bins.bin_high.tolist()}
-    if with_ece:
+    if index is not None:
+        assert bins.design_effect is not None  # clustered bins carry it
+        out.update(design_effect=bins.design_effect.tolist(), method=bins.method)
+    if with_ece and index is not None:
+        iv = interval(calibration_error, positive, y_prob, n_bins=n_bins,
+                      confidence_level=confidence_level, n_resamples=n_resamples,
+                      random_state=random_state, clusters=index.codes)
+        out.update(ece=iv.estimate, ece_low=iv.low, ece_high=iv.high)
+    elif with_ece:
         iv = interval_from_calibration_state(state, confidence_level=confidence_level,
                                              n_resamples=n_resamples,
                                              random_state=random_state)

@@ -9,6 +9,7 @@ JSON values, the shape ``results.json`` and ``dartboard evaluate --json`` use.
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any
 
 __all__ = ["Assumption", "MetricRow", "RocPoints", "PrPoints", "Confusion",
@@ -227,6 +228,12 @@ class CalibrationPoints:
         Interval of the observed share (empty when not computed).
     bin_low, bin_high : tuple of float
         The bins' edges (empty when not computed).
+    design_effect : tuple of float
+        With clusters: each bin's clustered variance over the independent one (nan
+        where a bin's share is 0 or 1); empty without.
+    method : str
+        With clusters: the interval's name (``"wilson-clustered (40 clusters)"``);
+        empty without (Wilson).
 
     Examples
     --------
@@ -242,16 +249,25 @@ class CalibrationPoints:
     high: tuple[float, ...] = ()
     bin_low: tuple[float, ...] = ()
     bin_high: tuple[float, ...] = ()
+    design_effect: tuple[float, ...] = ()
+    method: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the fields as JSON-ready lists.
+        """Return the fields as JSON-ready lists (and ``method``, with clusters).
 
         Returns
         -------
         dict
-            Field name -> list of values.
+            Field name -> list of values; ``design_effect`` and ``method`` only with
+            clusters.
         """
-        return {f.name: list(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        out: dict[str, Any] = {f.name: list(getattr(self, f.name))
+                               for f in dataclasses.fields(self)
+                               if f.name not in ("design_effect", "method")}
+        if self.method:
+            out.update(design_effect=[None if math.isnan(v) else v
+                                      for v in self.design_effect], method=self.method)
+        return out
 
 
 @dataclasses.dataclass(frozen=True)

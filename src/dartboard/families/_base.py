@@ -306,6 +306,15 @@ class Family:
     #: draws, unstratified)
     simulated: tuple[str, ...] = ()
 
+    def cluster_simulate(self, batch: Batch, metric: Metric, method: str, codes: np.ndarray,
+                         n_clusters: int, level: float, n_resamples: int,
+                         rng: np.random.Generator, estimate: float
+                         ) -> tuple[float, float, float, np.ndarray, str] | None:
+        """A ``method`` of ``simulated`` when the rows of ``batch`` come in clusters
+        (``codes``: each row's cluster, 0..C-1): ``(low, high, standard error, draws,
+        note)``, the note for the method's name; None where it does not apply."""
+        return None
+
     #: the bootstrap ``method="auto"`` takes where none of the registry's choices
     #: applies
     fallback = "bca"

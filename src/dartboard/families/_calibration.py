@@ -8,23 +8,37 @@ multinomial and each cell's sum of confidences from its mean and variance
 normal limit); the BCa jackknife is exact per cell. The bin-level bootstrap applies
 to one group of whole row counts (binary or top-label, no weights); otherwise the
 state has no cells (in memory the rows are resampled instead).
+
+With clusters (:mod:`dartboard.uncertainty._clustered_calibration`) the cells are each
+cluster's bin sums, any weights and kinds, equal-width bins (a replicate of whole
+clusters is exactly the error of their rows), and the bin-pivot runs on ``n / D`` rows.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
+from dartboard._validation import rescaled_weights
 from dartboard.families._base import Batch, Cells, Family, Metric, State
 from dartboard.metrics._calibration import (
+    DEFAULT_N_BINS,
     CalibrationState,
+    bin_keys,
     binned_state,
+    confidences,
     error_from_sums,
     norm_iv,
 )
 from dartboard.uncertainty._calibration import cell_moments, check_draws, pivot_interval
+from dartboard.uncertainty._clustered_calibration import (
+    cluster_sums,
+    effective_state,
+    pivot_design_effect,
+)
 from dartboard.uncertainty._methods import PIVOT
 
 __all__ = ["CalibrationFamily", "FAMILY"]
@@ -104,6 +118,31 @@ class CalibrationFamily(Family):
         check_draws(n_resamples, cells.state.n_bins)
         return pivot_interval(cells.state, estimate, norm, debiased, level, n_resamples, rng)
 
+    def cluster_simulate(self, batch: Batch, metric: Metric, method: str, codes: np.ndarray,
+                         n_clusters: int, level: float, n_resamples: int,
+                         rng: np.random.Generator, estimate: float
+                         ) -> tuple[float, float, float, np.ndarray, str] | None:
+        # the bin-pivot on n / D rows, D the design effect of the error's linearization
+        # (dartboard.uncertainty._clustered_calibration)
+        cells = self.build(batch, metric)
+        if not self._one_group(cells):
+            return None
+        kw = metric.kwargs
+        state = cells.state
+        conf, hit, _, _ = confidences(batch.y_true, batch.of(metric), None, kw.get("pos_label"),
+                                      kw.get("multiclass", "top_label"), labels=kw.get("labels"))
+        conf = np.asarray(conf, dtype=np.float64)
+        key = np.array(bin_keys(conf, hit, state.n_bins,
+                                None if state.edges is None else state.edges[0]))
+        design = pivot_design_effect(conf, np.asarray(hit, dtype=np.float64), key,
+                                     state.n_bins + 1, codes, n_clusters)
+        effective = effective_state(state, design)
+        if effective.weight.sum() < 2:
+            return None
+        low, high, se, draws = self.simulate(CalibrationCells(effective, False), metric, method,
+                                             level, n_resamples, rng, estimate)
+        return low, high, se, draws, f"design effect {design:.2f}"
+
     @staticmethod
     def _one_group(calibration: CalibrationCells) -> bool:
         state = calibration.state
@@ -148,8 +187,39 @@ class CalibrationFamily(Family):
         return Cells(m.astype(np.int64), cell // slots, lambda c: error(c, c * mu),
                      leave_one_out, 8 * 6 * full, (sums, error), unstratified=why)
 
+    def cluster_cells(self, batch: Batch, metric: Metric, clusters: np.ndarray,
+                      n_clusters: int) -> tuple[Cells, Any] | None:
+        # the error of a replicate of whole clusters is the error of its summed sums,
+        # exact for equal-width bins; equal-mass edges are quantiles of the rows, which
+        # a resample moves (those replicates rebuild the drawn clusters' rows)
+        kw = metric.kwargs
+        if kw.get("strategy", "uniform") != "uniform":
+            return None
+        conf, hit, w, kind = confidences(batch.y_true, batch.of(metric), batch.weight,
+                                         kw.get("pos_label"),
+                                         kw.get("multiclass", "top_label"),
+                                         labels=kw.get("labels"))
+        n_bins = int(kw.get("n_bins", DEFAULT_N_BINS))
+        norm, debiased = norm_iv(kw.get("norm", "l1"), kw.get("debiased", False))
+        shape = (1 if conf.ndim == 1 else conf.shape[1], 2, n_bins + 1)
+        half = int(np.prod(shape))
+
+        def error(sums: np.ndarray) -> np.ndarray:
+            return error_from_sums(sums[:, :half].reshape(-1, *shape),
+                                   sums[:, half:].reshape(-1, *shape), norm, debiased, kind)
+
+        matrix = cluster_sums(conf, hit, None if w is None else rescaled_weights(w), n_bins,
+                              None, clusters, n_clusters)
+        # the pooled "cells" are sums (weights, then sums of confidences), which only the
+        # bootstrap of whole clusters draws (as weighted sums of the clusters' rows)
+        totals = np.asarray(matrix.sum(axis=0)).ravel()
+        return Cells(totals, np.zeros(totals.shape[0], dtype=np.intp), error, None,
+                     8 * 4 * 2 * half), matrix
+
     def pool(self, states: Sequence[CalibrationCells], metric: Metric
              ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
+        if any(s.state.edges is not None for s in states):
+            return None  # equal-mass edges are each part's own quantiles: no shared bins
         pooled = states[0]
         for s in states[1:]:
             pooled = pooled.merge(s)

@@ -300,6 +300,11 @@ def _caption(fig_id: str, results: dict[str, Any]) -> str:
     band = {"roc": "roc_band", "pr": "pr_band"}.get(fig_id)
     if band is not None:
         caption += _band_note(results["classification"].get(band))
+    if fig_id == "calibration":
+        method = results["classification"]["calibration"].get("method")
+        if method:
+            caption += (f" With clusters the bars are {method} intervals (rows of a cluster "
+                        "move together), not Wilson's.")
     return caption
 
 

@@ -289,8 +289,9 @@ _CLASSIFICATION = _evaluation({
     "confusion": _object({"labels": _list(_key, what="a list of class labels"),
                           "matrix": _MATRIX},
                          ("labels", "matrix"), then=_square),
-    "calibration": _object({k: _MAYBE_NUMBERS for k in _CALIBRATION}, _CALIBRATION[:3],
-                           then=_calibration_then),
+    "calibration": _object({**{k: _MAYBE_NUMBERS for k in _CALIBRATION},
+                            "design_effect": _MAYBE_NUMBERS, "method": _text},
+                           _CALIBRATION[:3], then=_calibration_then),
 })
 _REGRESSION = _evaluation({
     "errors": _SOME_NUMBERS,

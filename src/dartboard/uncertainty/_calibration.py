@@ -96,8 +96,15 @@ from dartboard._validation import (
     check_confidence_level,
     check_n_resamples,
     check_option,
+    rescaled_weights,
 )
+from dartboard.exceptions import InputError
 from dartboard.uncertainty import _analytic, _bootstrap
+from dartboard.uncertainty._clustered_calibration import (
+    BIN_METHODS,
+    cluster_sums,
+    clustered_bin_intervals,
+)
 from dartboard.uncertainty._methods import PIVOT, PROPORTION_METHODS
 
 __all__ = ["CalibrationBins", "PIVOT", "calibration_bins", "consistency_null",
@@ -120,9 +127,16 @@ class CalibrationBins(Result):
         Observed frequency of the event (share of positives, or of correct
         top-label predictions).
     low, high : ndarray
-        Interval of ``observed`` (a binomial proportion with ``n = count``).
+        Interval of ``observed`` (a binomial proportion with ``n = count``; with
+        clusters, the cluster-robust interval of a ratio of per-cluster sums).
     confidence_level : float
     method : str
+    standard_error : ndarray or None
+        With clusters: the cluster-robust standard error of ``observed`` (nan where
+        the bin's rows lie in one cluster); None without.
+    design_effect : ndarray or None
+        With clusters: each bin's clustered variance over the independent one,
+        ``o (1 - o) / count`` (nan where ``observed`` is 0 or 1); None without.
 
     Examples
     --------
@@ -143,26 +157,59 @@ class CalibrationBins(Result):
     high: np.ndarray
     confidence_level: float
     method: str
+    standard_error: np.ndarray | None = None
+    design_effect: np.ndarray | None = None
 
 
 def bins_from_state(state: Any, confidence_level: float = 0.95,
-                    method: str = "wilson", group: int = 0) -> CalibrationBins:
-    """The :class:`CalibrationBins` of a (merged) CalibrationState."""
+                    method: str = "wilson", group: int = 0,
+                    clustered: tuple[Any, int] | None = None) -> CalibrationBins:
+    """The :class:`CalibrationBins` of a (merged) CalibrationState; ``clustered``:
+    the ``(matrix, n_clusters)`` of :func:`~dartboard.uncertainty._clustered_calibration.
+    cluster_sums` of its rows, for the cluster-robust intervals."""
     level = check_confidence_level(confidence_level)
-    method = check_option(method, "method", PROPORTION_METHODS)
     b = state.bins(group)
     keep = b["count"] > 0
     count, pos = b["count"][keep], b["positives"][keep]
+    edges: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] = (
+        b["low"][keep], b["high"][keep], count, b["sum_p"][keep] / count, pos / count)
+    if clustered is not None:
+        return _clustered_bins(edges, state, keep, clustered, level, method)
+    if method in BIN_METHODS and method not in PROPORTION_METHODS:
+        raise InputError(f"method={method!r} is a cluster-robust interval and needs "
+                         "clusters=; without clusters use 'wilson' or 'wald'")
+    method = check_option(method, "method", PROPORTION_METHODS)
     bounds = np.array([_analytic.proportion_interval(x, n, level, method)
                        for x, n in zip(pos, count)]).reshape(-1, 2)
-    return CalibrationBins(b["low"][keep], b["high"][keep], count, b["sum_p"][keep] / count,
-                           pos / count, bounds[:, 0], bounds[:, 1], level, method)
+    return CalibrationBins(*edges, bounds[:, 0], bounds[:, 1], level, method)
+
+
+def _clustered_bins(edges: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+                    state: Any, keep: np.ndarray,
+                    clustered: tuple[Any, int], level: float, method: str
+                    ) -> CalibrationBins:
+    """The bins with the cluster-robust intervals of the first group's frequencies."""
+    how = BIN_METHODS.get(method) if isinstance(method, str) else None
+    if how is None:
+        raise InputError(f"with clusters, method must be one of {list(BIN_METHODS)} (the "
+                         f"cluster-robust Wilson or Wald interval of each bin); got {method!r}")
+    matrix, n_clusters = clustered
+    slots = state.n_bins + 1
+    # group 0's cells: outcome 0 then outcome 1, each over the bins (kept sparse: a
+    # cluster has rows in a few bins)
+    bins = np.flatnonzero(keep)
+    events = matrix[:, slots + bins].tocsc()
+    found = clustered_bin_intervals(events, (matrix[:, bins] + events).tocsc(), level, how)
+    return CalibrationBins(*edges, found.low, found.high, level,
+                           f"{how} ({n_clusters} clusters)", found.standard_error,
+                           found.design_effect)
 
 
 def calibration_bins(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 15,
                      strategy: str = "uniform", pos_label: Any = None,
                      sample_weight: ArrayLike | None = None, confidence_level: float = 0.95,
-                     method: str = "wilson") -> CalibrationBins:
+                     method: str = "wilson", clusters: ArrayLike | None = None
+                     ) -> CalibrationBins:
     """Reliability-diagram bins of :func:`~dartboard.metrics.calibration_error`, with an
     interval for each bin's observed frequency.
 
@@ -186,13 +233,37 @@ def calibration_bins(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 15,
     confidence_level : float, default=0.95
         Confidence level of the intervals.
     method : str, default="wilson"
-        The proportion interval of each bin's observed frequency.
+        The proportion interval of each bin's observed frequency. With clusters
+        ``"wilson"`` (or ``"wilson-clustered"``) and ``"wald"`` (or
+        ``"wald-clustered"``) name their cluster-robust forms (Notes).
+    clusters : array-like of shape (n_samples,), optional
+        The cluster of each row (a patient, a user, a benchmark passage) when rows
+        of one cluster are not independent; each bin's interval then accounts for
+        the rows of a cluster moving together, and the result gives each bin's
+        cluster-robust standard error and design effect.
 
     Returns
     -------
     CalibrationBins
         Per non-empty bin: count, mean predicted probability, observed frequency
         and its interval.
+
+    Notes
+    -----
+    With clusters, bin ``b``'s observed frequency is a ratio of per-cluster sums,
+    ``o_b = sum_c x_cb / sum_c n_cb`` (events and rows of cluster ``c`` in the bin),
+    with the cluster-robust variance
+
+        V_b = I_b / (I_b - 1) * sum_c (x_cb - o_b n_cb)^2 / n_b^2
+
+    over the ``I_b`` clusters with rows in the bin (Miller 2024, eq. 6; statsmodels'
+    ``cov_type="cluster"``), and the design effect ``V_b / (o_b (1 - o_b) / n_b)``.
+    ``wald-clustered`` is ``o_b +- t_{I_b - 1} sqrt(V_b)``; ``wilson-clustered`` is
+    Wilson's interval at ``n_b / max(deff_b, 1)`` rows with ``t_{I_b - 1}`` for ``z``
+    (Korn & Graubard 1998), which keeps a width where a bin's rows all agree. A bin
+    whose rows lie in one cluster gets [0, 1].
+    :mod:`dartboard.uncertainty._clustered_calibration` has the details and
+    ``benchmarks/clustered_calibration_coverage.py`` their coverage.
 
     Examples
     --------
@@ -201,12 +272,32 @@ def calibration_bins(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 15,
     ([2.0, 2.0], [0.5, 1.0])
     >>> bins.low.round(4).tolist(), bins.high.round(4).tolist()
     ([0.0945, 0.3424], [0.9055, 1.0])
+
+    Forty patients, five visits each, a patient effect on the outcome:
+
+    >>> rng = np.random.default_rng(0)
+    >>> patient = np.repeat(np.arange(40), 5)
+    >>> p = rng.uniform(0.05, 0.95, 200)
+    >>> y = rng.uniform(size=200) < np.clip(p + rng.normal(0, 0.2, 40)[patient], 0, 1)
+    >>> bins = calibration_bins(y, p, n_bins=5, clusters=patient)
+    >>> bins.method
+    'wilson-clustered (40 clusters)'
+    >>> bins.design_effect.round(2).tolist()
+    [1.01, 1.36, 1.31, 1.11, 1.31]
     """
-    from dartboard.metrics._calibration import binned_state
+    from dartboard.metrics._calibration import binned_state, confidences
+    from dartboard.uncertainty._clustered import cluster_index
 
     state = binned_state(y_true, y_proba, n_bins, strategy, "top_label", sample_weight, pos_label,
                    second_moment=False)
-    return bins_from_state(state, confidence_level, method)
+    if clusters is None:
+        return bins_from_state(state, confidence_level, method)
+    conf, hit, w, _ = confidences(y_true, y_proba, sample_weight, pos_label, "top_label")
+    index = cluster_index(clusters, conf.shape[0])
+    matrix = cluster_sums(conf, hit, None if w is None else rescaled_weights(w), state.n_bins,
+                          state.edges, index.codes, index.n_clusters)
+    return bins_from_state(state, confidence_level, method,
+                           clustered=(matrix, index.n_clusters))
 
 
 # ---------------------------------------------------------------------- bootstrap

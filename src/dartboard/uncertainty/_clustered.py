@@ -18,8 +18,8 @@ replicate's clusters.
 
 What is not clustered here: the analytic intervals (Wilson, DeLong, ...) assume
 independent rows; their cluster-robust forms are
-:mod:`dartboard.uncertainty._clustered_analytic`. The calibration error's bin-level
-draws resample rows within bins, so it takes the generic path.
+:mod:`dartboard.uncertainty._clustered_analytic`. The calibration error's cells are
+each cluster's bin sums (:mod:`dartboard.uncertainty._clustered_calibration`).
 """
 
 from __future__ import annotations

@@ -131,8 +131,12 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
         :mod:`dartboard.uncertainty._clustered_analytic`). ``"auto"`` takes the
         cluster-robust interval from 10 clusters on (``AUTO_MIN_CLUSTERS``; for ROC
         AUC with 50 rows of each class and for the delta method with 50 rows,
-        ``AUTO_MIN_ROWS``) and BCa with a leave-one-cluster-out jackknife otherwise; the method string says it
-        is clustered. The independent-rows analytic methods are refused.
+        ``AUTO_MIN_ROWS``) and BCa with a leave-one-cluster-out jackknife otherwise;
+        for the calibration error its ``"bin-pivot"`` on ``n / D`` rows, ``D`` the
+        error's design effect (:mod:`dartboard.uncertainty._clustered_calibration`;
+        with weights or classwise errors the basic bootstrap of whole clusters, drawn
+        from per-cluster bin sums). The method string says it is clustered. The
+        independent-rows analytic methods are refused.
     **metric_kwargs
         Passed to ``metric`` (``pos_label``, ``average``, ``beta``...).
 
@@ -254,13 +258,21 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
     if stratified:
         raise InputError("stratified=True resamples rows within classes; with clusters the "
                          "bootstrap resamples whole clusters (leave stratified=False)")
-    if method not in (*CLUSTER_METHODS, *CLUSTERED_ANALYTIC_METHODS, "auto"):
+    family = family_of(spec)
+    simulated = () if family is None else family.simulated
+    if method not in (*CLUSTER_METHODS, *CLUSTERED_ANALYTIC_METHODS, *simulated, "auto"):
         raise InputError(f"method={method!r} assumes independent rows; with clusters use "
                          f"one of {list(CLUSTER_METHODS)} (a bootstrap of whole clusters) "
                          f"or {list(CLUSTERED_ANALYTIC_METHODS)} (cluster-robust)")
+    if simulated and (method == "auto" or method in simulated):
+        found = _clustered_simulated(family, spec, y_t, y_o, w, kwargs, index, method,
+                                     level, n_resamples, rng, estimate)
+        if found is not None:
+            return found
     reps = None
     terms = cluster_terms_of(spec, y_t, y_o, w, kwargs, index)
-    method = _clustered_method(method, terms, name, index.n_clusters)
+    method = _clustered_method(method, terms, name, index.n_clusters,
+                               "bca" if family is None else family.fallback)
     if method in CLUSTERED_ANALYTIC_METHODS:
         assert terms is not None and spec is not None  # _clustered_method checked it
         # accuracy with normalize=False is a count, outside the proportion's range
@@ -298,6 +310,31 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
     return Interval(estimate, low, high, level,
                     f"{used} (clustered: {index.n_clusters} clusters)", se, dist,
                     n_resamples, name or getattr(metric, "__name__", "metric"))
+
+
+def _clustered_simulated(family: Any, spec: MetricSpec | None, y_t: np.ndarray,
+                         y_o: np.ndarray, w: np.ndarray | None, kwargs: dict[str, Any],
+                         index: ClusterIndex, method: str, level: float, n_resamples: int,
+                         rng: np.random.Generator, estimate: float) -> Interval | None:
+    """A family's simulated interval (the calibration error's bin-pivot) adapted to
+    clusters; None where it does not apply to these rows and ``method`` is ``auto``
+    (which then takes the family's bootstrap of whole clusters)."""
+    asked, method = method, family.simulated[0] if method == "auto" else method
+    found = _family_batch(spec, y_t, y_o, w, kwargs)
+    out = None if found is None else family.cluster_simulate(
+        found[2], found[1], method, index.codes, index.n_clusters, level, n_resamples, rng,
+        estimate)
+    if out is None or found is None:
+        if asked == "auto":
+            return None
+        raise InputError(f"method={method!r} with clusters needs unweighted rows and a "
+                         "binary or top-label error; use a bootstrap of whole clusters "
+                         "(percentile, basic or bca)")
+    m = found[1]
+    low, high, se, draws, note = out
+    return Interval(estimate, low, high, level,
+                    f"{method} (clustered: {index.n_clusters} clusters, {note})", se, draws,
+                    n_resamples, m.name)
 
 
 def clustered_cells(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
@@ -347,15 +384,18 @@ def cluster_terms_of(metric: Any, y_t: np.ndarray, y_o: np.ndarray, w: np.ndarra
 
 
 def _clustered_method(method: str, terms: ClusterTerms | None, name: str,
-                      n_clusters: int) -> str:
+                      n_clusters: int, fallback: str = "bca") -> str:
     """``auto`` with clusters: the metric's cluster-robust interval with at least
     ``AUTO_MIN_CLUSTERS`` clusters (where benchmarks/clustered_coverage.py measured it
-    covering at least as well as BCa), else BCa over whole clusters; a cluster-robust
-    method asked for must be the metric's."""
+    covering at least as well as BCa), else the family's bootstrap (``fallback``) over
+    whole clusters: BCa, or the basic interval for a calibration error the clustered
+    bin-pivot does not take (BCa and the percentile interval keep its upward bias:
+    benchmarks/clustered_calibration_coverage.py); a cluster-robust method asked for
+    must be the metric's."""
     if method == "auto":
         return terms.method if terms is not None and terms.method in AUTO_METHODS and \
             terms.defined and n_clusters >= AUTO_MIN_CLUSTERS and \
-            terms.smallest >= AUTO_MIN_ROWS else "bca"
+            terms.smallest >= AUTO_MIN_ROWS else fallback
     if method in CLUSTERED_ANALYTIC_METHODS and (terms is None or terms.method != method):
         offered = "none" if terms is None else repr(terms.method)
         raise InputError(f"method={method!r} is not a cluster-robust interval of "
