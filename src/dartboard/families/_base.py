@@ -561,8 +561,10 @@ def aggregate(keys: Sequence[np.ndarray], size: np.ndarray, *, runs: bool = Fals
         k = k[order]
         new[1:] |= k[1:] != k[:-1]
     starts = order[new]
-    return tuple(k[starts] for k in arrays), np.add.reduceat(
-        np.asarray(size)[order], np.flatnonzero(new)) if n else np.asarray(size)[:0]
+    sizes = np.asarray(size)[order]
+    if n and not new.all():  # rows of equal keys: their sizes add up
+        sizes = np.add.reduceat(sizes, np.flatnonzero(new))
+    return tuple(k[starts] for k in arrays), sizes
 
 
 def lexicographic_order(keys: Sequence[np.ndarray], n: int, runs: bool = False
