@@ -24,6 +24,7 @@ from dartboard._validation import (
     check_sample_weight,
     column_1d,
     describe,
+    label_array,
     rows_array,
 )
 from dartboard.exceptions import InputError, InputTypeError
@@ -67,7 +68,8 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
              method: IntervalMethod = "auto",
              confidence_level: float = 0.95, n_resamples: int = 10_000,
              stratified: bool = False, random_state: RandomStateLike = None, sample_weight: ArrayLike | None = None,
-             clusters: Any = None, **metric_kwargs: Any) -> Interval:
+             clusters: Any = None, strata: ArrayLike | None = None,
+             **metric_kwargs: Any) -> Interval:
     """Confidence interval of any metric: analytic where exact theory exists, else bootstrap.
 
     Parameters
@@ -137,6 +139,15 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
         with weights or classwise errors the basic bootstrap of whole clusters, drawn
         from per-cluster bin sums). The method string says it is clustered. The
         independent-rows analytic methods are refused.
+    strata : array-like of shape (n_samples,), optional
+        A label per row (a site, a time period, a stratum of the test set's
+        design): the bootstrap resamples rows within each stratum, so every
+        resample keeps each stratum's size, as a test set drawn stratum by stratum
+        would (``stratified=True`` is the special case of the classes of
+        ``y_true``). Bootstrap methods only; ``"auto"`` takes BCa. The rows of every
+        metric are resampled (the family fast paths stratify by class only), and
+        the method string says how many strata there were. Not with ``clusters``
+        or ``stratified``.
     **metric_kwargs
         Passed to ``metric`` (``pos_label``, ``average``, ``beta``...).
 
@@ -192,6 +203,13 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
     ...               method="wald-clustered")
     >>> iv.method, iv.estimate, round(iv.low, 4), round(iv.high, 4)
     ('wald-clustered (4 clusters)', 0.75, 0.4252, 1.0)
+
+    Rows from two sites, each resample keeping each site's number of rows:
+
+    >>> iv = interval("accuracy", y, p, strata=["a"] * 10 + ["b"] * 6, n_resamples=500,
+    ...               random_state=0)
+    >>> iv.method
+    'bca (stratified: 2 strata)'
     """
     resolved = resolve_metric(metric)
     metric, metric_kwargs = resolved.function, {**resolved.kwargs, **metric_kwargs}
@@ -222,9 +240,19 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
         raise InputError(f"method={how!r} is a cluster-robust interval and needs "
                          "clusters=; without clusters use its independent-rows method")
     if clusters is not None:
+        if strata is not None:
+            raise InputError("strata= resamples rows within strata; with clusters the "
+                             "bootstrap resamples whole clusters (give one of them)")
         return _clustered_interval(metric, spec, name, estimate, y_t, y_o, w, metric_kwargs,
                                    cluster_index(clusters, n), how, level,
                                    iv["n_resamples"], stratified, rng)
+    if strata is not None:
+        codes = _strata_codes(strata, n, stratified, how)
+        reps = _generic(metric, name, y_t, y_o, w, metric_kwargs, iv["n_resamples"], codes,
+                        rng, how in ("auto", "bca"))
+        return _from_replicates(spec, name, metric, estimate, reps, level,
+                                "bca" if how == "auto" else how, iv["n_resamples"],
+                                f" (stratified: {int(codes.max()) + 1} strata)")
     state = _family_state(spec, y_t, y_o, w, metric_kwargs)
     if state is not None:
         family, m, built, _ = state
@@ -239,13 +267,45 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
     if how not in BOOTSTRAP_METHODS:
         return _generic_analytic(spec, how, estimate, y_t, y_o, w, level, metric_kwargs)
     reps = _generic(metric, name, y_t, y_o, w, metric_kwargs, iv["n_resamples"],
-                    stratified, rng, how == "bca")
+                    _class_codes(y_t) if stratified else None, rng, how == "bca")
+    return _from_replicates(spec, name, metric, estimate, reps, level, how,
+                            iv["n_resamples"])
+
+
+def _from_replicates(spec: MetricSpec | None, name: str, metric: Callable[..., Any],
+                     estimate: float, reps: _bootstrap.Replicates, level: float, how: str,
+                     n_resamples: int, note: str = "") -> Interval:
+    """The bootstrap interval of ``how`` from replicates of rows (``note`` follows the
+    method's name)."""
     low, high, se, used, dist = _bootstrap.bootstrap_interval(
         estimate, reps, level, how, None if spec is None else spec.bounds)
     if spec is not None and spec.covers_estimate:
         low, high = min(low, estimate), max(high, estimate)
-    return Interval(estimate, low, high, level, used, se, dist, iv["n_resamples"],
+    return Interval(estimate, low, high, level, used + note, se, dist, n_resamples,
                     name or getattr(metric, "__name__", "metric"))
+
+
+def _strata_codes(strata: Any, n: int, stratified: bool, method: str) -> np.ndarray:
+    """The stratum of each row (codes 0..S-1), checked: one per row, none missing, and
+    a bootstrap method (``auto`` takes BCa)."""
+    if stratified:
+        raise InputError("give stratified=True (within the classes of y_true) or strata= "
+                         "(within any labels), not both")
+    if method not in ("auto", *BOOTSTRAP_METHODS):
+        raise InputError(f"strata= resamples rows within strata, which only the bootstrap "
+                         f"does; got method={method!r} (use 'percentile', 'basic' or 'bca')")
+    labels = label_array(strata, name="strata")
+    check_consistent_length(("rows", np.empty(n)), ("strata", labels))
+    return encode_labels(("strata", labels)).codes[0].astype(np.intp)
+
+
+def _class_codes(y_t: np.ndarray) -> np.ndarray:
+    """The class of each row (``stratified=True``)."""
+    try:
+        return encode_labels(("y_true", y_t)).codes[0]
+    except (TypeError, ValueError) as exc:
+        raise InputError("stratified=True resamples within each class of y_true and needs "
+                         f"class labels there: {exc}") from None
 
 
 def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, name: str,
@@ -513,15 +573,11 @@ def _binary_scores(y_t: np.ndarray, y_o: np.ndarray, pos_label: Any = None
 
 def _generic(metric: Callable[..., Any], name: str, y_t: np.ndarray, y_o: np.ndarray,
              w: np.ndarray | None, kwargs: dict[str, Any], n_resamples: int,
-             stratified: bool, rng: np.random.Generator,
+             codes: np.ndarray | None, rng: np.random.Generator,
              jackknife: bool) -> _bootstrap.Replicates:
+    """Replicates of the metric on resampled rows (within each stratum of ``codes``)."""
     n = y_t.shape[0]
-    if stratified:
-        try:
-            codes = encode_labels(("y_true", y_t)).codes[0]
-        except (TypeError, ValueError) as exc:
-            raise InputError("stratified=True resamples within each class of y_true and needs "
-                             f"class labels there: {exc}") from None
+    if codes is not None:
         order = np.argsort(codes, kind="stable")
         strata = np.bincount(codes)
         strata = strata[strata > 0]
