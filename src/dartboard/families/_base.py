@@ -320,6 +320,18 @@ class Family:
         the family's cluster-robust interval; None where none applies."""
         return None
 
+    def state_cluster_terms(self, states: Sequence[Any], metric: Metric) -> Any:
+        """:meth:`cluster_terms` from one state per cluster (a streamed evaluation's,
+        clusters in order), equal to the terms of the clusters' rows; None where
+        none applies or the states do not keep what the terms need."""
+        return None
+
+    def row_terms(self, state: Any, metric: Metric) -> Any:
+        """The delta method's terms with each row its own cluster, from the merged
+        state (the independent-rows form a design effect compares with); None where
+        the family has no delta method."""
+        return None
+
     def auto_size(self, state: Any, metric: Metric) -> int:
         """The size ``method="auto"`` compares with the registry's ``auto_interval``."""
         return self.n_rows(state)

@@ -291,16 +291,31 @@ class CountsFamily(Family):
         t, p = (c.astype(np.int64) for c in enc.codes)
         matrices = np.bincount((codes * k + t) * k + p, weights=batch.weight,
                                minlength=n_clusters * k * k).reshape(n_clusters, k, k)
-        found = _proportion_of(metric, enc.classes)
-        if found is not None:
-            assert metric.spec.proportion is not None  # _proportion_of found one
-            x, d = proportion_counts(metric.spec.proportion, matrices, found[0])
-            return ratio_terms(x, d, "wald-clustered")
-        if not metric.kwargs.get("normalize", True) or \
-                metric.name not in SCALAR_COUNT_METRICS:
-            return None  # a count (normalize=False) is no smooth function of shares
-        return delta_terms(lambda stack: batch_count_metric(
-            metric.name, enc.classes, stack, metric.kwargs, undefined="nan"), matrices)
+        return _matrix_terms(metric, enc.classes, matrices)
+
+    def state_cluster_terms(self, states: Sequence[Any], metric: Metric
+                            ) -> ClusterTerms | None:
+        """The clusters' confusion matrices, over the classes of all of them."""
+        if any(isinstance(s, IndicatorState) for s in states):
+            return None
+        classes = np.unique(np.concatenate([s.classes for s in states]))
+        k = classes.shape[0]
+        matrices = np.zeros((len(states), k, k))
+        for c, s in enumerate(states):
+            at = np.searchsorted(classes, s.classes)
+            matrices[c][np.ix_(at, at)] = np.asarray(s.counts.matrix, dtype=np.float64)
+        return _matrix_terms(metric, classes, matrices)
+
+    def row_terms(self, state: CountsState, metric: Metric) -> ClusterTerms | None:
+        """The terms with each row its own cluster (the independent-rows form of the
+        delta method, which a design effect compares with): one matrix per row, from
+        the state's (cell, weight) groups."""
+        groups, k = state.cell_groups(), state.classes.shape[0]
+        size = groups.size.astype(np.int64)
+        matrices = np.zeros((int(size.sum()), k * k))
+        matrices[np.arange(matrices.shape[0]), np.repeat(groups.cell, size)] = \
+            np.repeat(groups.weight, size)
+        return _matrix_terms(metric, state.classes, matrices.reshape(-1, k, k))
 
     def analytic(self, state: CountsState, metric: Metric, method: str, level: float
                  ) -> tuple[float, float, float]:
@@ -308,6 +323,22 @@ class CountsFamily(Family):
         if method not in PROPORTION_METHODS or found is None:
             raise InputError(f"method={method!r} does not apply to {metric.name} here")
         return proportion_interval(*found, level, method, metric.name)
+
+
+def _matrix_terms(metric: Metric, classes: np.ndarray, matrices: np.ndarray
+                  ) -> ClusterTerms | None:
+    """The cluster-robust terms of a count metric from the clusters' ``(C, K, K)``
+    confusion matrices: a proportion's ``(x_c, n_c)``, else the delta method's."""
+    found = _proportion_of(metric, classes)
+    if found is not None:
+        assert metric.spec.proportion is not None  # _proportion_of found one
+        x, d = proportion_counts(metric.spec.proportion, matrices, found[0])
+        return ratio_terms(x, d, "wald-clustered")
+    if not metric.kwargs.get("normalize", True) or \
+            metric.name not in SCALAR_COUNT_METRICS:
+        return None  # a count (normalize=False) is no smooth function of shares
+    return delta_terms(lambda stack: batch_count_metric(
+        metric.name, classes, stack, metric.kwargs, undefined="nan"), matrices)
 
 
 def _proportion_of(metric: Metric, classes: np.ndarray) -> tuple[int | None] | None:

@@ -438,6 +438,43 @@ class ScoresFamily(Family):
         return auc_terms(per(positive, value[positive]), per(~positive, value[~positive]),
                          per(positive, np.ones(pos.size)), per(~positive, np.ones(neg.size)))
 
+    def state_cluster_terms(self, states: Sequence[Any], metric: Metric
+                            ) -> ClusterTerms | None:
+        """Obuchowski's placement sums from each cluster's (score, positive) cells: a
+        cell's placement value is that of each of its rows, so a cluster's sum is the
+        cells' values times their sizes (the same terms as from the rows)."""
+        if metric.name != "roc_auc_score" or metric.kwargs or any(
+                not isinstance(s, ScoreCells) or s.weighted for s in states):
+            return None
+        owner = np.concatenate([np.full(s.size.shape[0], c) for c, s in enumerate(states)])
+        score = np.concatenate([s.score for s in states])
+        positive = np.concatenate([s.positive for s in states])
+        size = np.concatenate([s.size for s in states]).astype(np.float64)
+
+        def below(of: np.ndarray) -> Callable[[np.ndarray, str], np.ndarray]:
+            # rows of the class ``of`` with a score before each query (side as searchsorted)
+            order = np.argsort(score[of], kind="stable")
+            sorted_scores = score[of][order]
+            cumulative = np.concatenate([[0.0], np.cumsum(size[of][order])])
+            return lambda s, side: cumulative[np.searchsorted(sorted_scores, s, side)]
+
+        n_pos, n_neg = float(size[positive].sum()), float(size[~positive].sum())
+        if n_pos == 0 or n_neg == 0:
+            return None
+        neg, pos = below(~positive), below(positive)
+        value = np.empty(score.shape[0])
+        s = score[positive]
+        value[positive] = (neg(s, "left") + neg(s, "right")) / (2.0 * n_neg)
+        s = score[~positive]
+        value[~positive] = (2 * n_pos - pos(s, "left") - pos(s, "right")) / (2.0 * n_pos)
+
+        def per(rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
+            return np.bincount(owner[rows], weights=weights, minlength=len(states))
+
+        return auc_terms(per(positive, (value * size)[positive]),
+                         per(~positive, (value * size)[~positive]),
+                         per(positive, size[positive]), per(~positive, size[~positive]))
+
     def why_not(self, state: ScoreCells | ClassTable, metric: Metric, method: str) -> str:
         if isinstance(state, ClassTable):
             if state.weighted:

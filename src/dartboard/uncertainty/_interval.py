@@ -31,6 +31,7 @@ from dartboard.families import Batch, Family, Metric, family_of
 from dartboard.families._base import (
     BOOTSTRAP_METHODS,
     Cells,
+    NoCells,
     choose_method,
     declared,
     interval_of,
@@ -60,6 +61,7 @@ from dartboard.uncertainty._methods import METHODS, PIVOT, IntervalMethod
 from dartboard.uncertainty._result import Interval
 
 __all__ = ["Interval", "IntervalWarning", "clustered_cells", "cv_interval", "interval",
+           "interval_from_clusters",
            "interval_from_calibration_state"]
 
 
@@ -258,34 +260,61 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
         raise InputError(f"method={method!r} assumes independent rows; with clusters use "
                          f"one of {list(CLUSTER_METHODS)} (a bootstrap of whole clusters) "
                          f"or {list(CLUSTERED_ANALYTIC_METHODS)} (cluster-robust)")
-    reps = None
     terms = cluster_terms_of(spec, y_t, y_o, w, kwargs, index)
-    method = _clustered_method(method, terms, name, index.n_clusters)
+
+    def cells() -> tuple[Cells, Any] | None:
+        return clustered_cells(spec, y_t, y_o, w, kwargs, index)
+
+    def rows(jackknife: bool) -> _bootstrap.Replicates:
+        def statistic(rows: np.ndarray) -> float:
+            weights = {} if w is None else {"sample_weight": w[rows]}
+            return float(metric(y_t[rows], y_o[rows], **kwargs, **weights))
+
+        return generic_cluster_replicates(statistic, index, n_resamples, rng, jackknife)
+
+    return interval_from_clusters(
+        spec, name or getattr(metric, "__name__", "metric"), estimate, terms, cells,
+        index.n_clusters, method, level, n_resamples, rng, kwargs, rows)
+
+
+def interval_from_clusters(spec: MetricSpec | None, name: str, estimate: float,
+                           terms: ClusterTerms | None,
+                           cells: Callable[[], tuple[Cells, Any] | None],
+                           n_clusters: int, method: str, level: float, n_resamples: int,
+                           rng: np.random.Generator, kwargs: dict[str, Any],
+                           rows: Callable[[bool], _bootstrap.Replicates] | None = None
+                           ) -> Interval:
+    """A clustered interval from what the clusters give, however it was found (from the
+    rows in memory, from per-cluster states in a streamed evaluation): ``terms`` (the
+    cluster-robust interval's, None without one), ``cells()`` (the pooled cells and
+    their ``(clusters, cells)`` matrix, None where no family's cells hold the metric)
+    and ``rows(jackknife)`` (replicates from the rows of each replicate's clusters;
+    None: refused, a streamed evaluation keeps no rows)."""
+    method = _clustered_method(method, terms, name, n_clusters)
     if method in CLUSTERED_ANALYTIC_METHODS:
         assert terms is not None and spec is not None  # _clustered_method checked it
         # accuracy with normalize=False is a count, outside the proportion's range
         bounds = spec.bounds if kwargs.get("normalize", True) else None
         low, high, se = clustered_interval(terms, level, bounds)
-        return Interval(estimate, low, high, level, f"{method} ({index.n_clusters} clusters)",
+        return Interval(estimate, low, high, level, f"{method} ({n_clusters} clusters)",
                         se, None, None, name)
     jackknife = method == "bca"
-    cells = clustered_cells(spec, y_t, y_o, w, kwargs, index)
-    if cells is not None:
-        reps = cluster_replicates(cells[1], cells[0], n_resamples, rng, jackknife)
-    if reps is None:
-        def statistic(rows: np.ndarray) -> float:
-            weights = {} if w is None else {"sample_weight": w[rows]}
-            return float(metric(y_t[rows], y_o[rows], **kwargs, **weights))
-
-        reps = generic_cluster_replicates(statistic, index, n_resamples, rng, jackknife)
+    found = cells()
+    if found is not None:
+        reps = cluster_replicates(found[1], found[0], n_resamples, rng, jackknife)
+    elif rows is not None:
+        reps = rows(jackknife)
+    else:
+        raise NoCells(f"the bootstrap of whole clusters of {name} needs the rows of "
+                      "each cluster; a streamed evaluation keeps family states")
     undefined = int(np.count_nonzero(~np.isfinite(reps.values)))
     if undefined == n_resamples:
-        raise InputError(f"{name or 'the metric'} is undefined on all {n_resamples} "
+        raise InputError(f"{name} is undefined on all {n_resamples} "
                          "cluster resamples; no interval can be formed")
     if undefined:
-        warnings.warn(f"{name or 'the metric'} is undefined on {undefined} of {n_resamples} "
+        warnings.warn(f"{name} is undefined on {undefined} of {n_resamples} "
                       "cluster resamples (a resample without a class, say); they are left "
-                      "out", IntervalWarning, stacklevel=3)
+                      "out", IntervalWarning, stacklevel=4)
         keep = np.isfinite(reps.values)
         jack = reps.jackknife
         if jack is not None:  # BCa's acceleration leaves out undefined leave-outs
@@ -296,8 +325,8 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
     if spec is not None and spec.covers_estimate:
         low, high = min(low, estimate), max(high, estimate)
     return Interval(estimate, low, high, level,
-                    f"{used} (clustered: {index.n_clusters} clusters)", se, dist,
-                    n_resamples, name or getattr(metric, "__name__", "metric"))
+                    f"{used} (clustered: {n_clusters} clusters)", se, dist,
+                    n_resamples, name)
 
 
 def clustered_cells(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
