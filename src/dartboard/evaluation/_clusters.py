@@ -154,13 +154,13 @@ class ClusteredStates:
         family, metric, key = p.computed
         groups = self.bundle.groups
         assert groups is not None  # gaps are drawn between groups
-        out: list[tuple[Any, Any]] | None = []
+        out: list[tuple[Any, Any]] = []
         for bundle in [*(groups[k] for k in self.keys), self.bundle]:
             states, at = self.states(bundle, key)
             found = _cells(family, states, metric, at, len(self.order))
             if found is None:
-                out = None
-                break
+                self._parts[p.label] = None
+                return None
             out.append(found)
         self._parts[p.label] = out
         return out

@@ -36,6 +36,7 @@ from dartboard.families._base import (
     State,
     aggregate,
     place,
+    place_parts,
     proportion_interval,
 )
 from dartboard.families._paired import PairedCounts
@@ -113,11 +114,6 @@ def _regroup(k: int, cell: np.ndarray, weight: np.ndarray, size: np.ndarray) -> 
     """Groups with equal (cell, weight) summed, in (cell, weight) order."""
     (c, w), s = aggregate((cell, weight), size)
     return CountGroups(k, c, w, s)
-
-
-def _place(part: CountGroups, pooled: CountGroups) -> np.ndarray:
-    """Where each (cell, weight) group of ``part`` lies among ``pooled``'s."""
-    return place((part.cell, part.weight), (pooled.cell, pooled.weight))
 
 
 def counts_state(y_true: np.ndarray, y_pred: np.ndarray, w: np.ndarray | None,
@@ -217,7 +213,7 @@ class CountsFamily(Family):
                           np.concatenate([p.size for p in parts]))
         return (self._cells(metric, classes, pooled),
                 [self._cells(metric, classes, p) for p in parts],
-                [_place(p, pooled) for p in parts])
+                place_parts([(p.cell, p.weight) for p in parts], (pooled.cell, pooled.weight)))
 
     def cluster_cells(self, batch: Batch, metric: Metric, clusters: np.ndarray,
                       n_clusters: int) -> tuple[Cells, Any] | None:

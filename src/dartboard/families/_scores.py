@@ -34,6 +34,8 @@ from dartboard.families._base import (
     State,
     aggregate,
     place,
+    place_parts,
+    tree_merge,
 )
 from dartboard.families._paired import MulticlassAUC, PairedAUC, batched_multiclass
 from dartboard.metrics._operating_points import at_fixed_point
@@ -369,11 +371,9 @@ class ScoresFamily(Family):
              ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
         if isinstance(states[0], BinnedScores):
             return None
-        pooled = states[0]
-        for s in states[1:]:
-            pooled = pooled.merge(s)
+        pooled = tree_merge(states, lambda a, b: a.merge(b))
         return (self._cells(pooled, metric), [self._cells(s, metric) for s in states],
-                [place(s.keys, pooled.keys) for s in states])
+                place_parts([s.keys for s in states], pooled.keys))
 
     def cluster_cells(self, batch: Batch, metric: Metric, clusters: np.ndarray,
                       n_clusters: int) -> tuple[Cells, Any] | None:
@@ -451,12 +451,12 @@ class ScoresFamily(Family):
         positive = np.concatenate([s.positive for s in states])
         size = np.concatenate([s.size for s in states]).astype(np.float64)
 
-        def below(of: np.ndarray) -> Callable[[np.ndarray, str], np.ndarray]:
+        def below(of: np.ndarray) -> Callable[[np.ndarray, Any], np.ndarray]:
             # rows of the class ``of`` with a score before each query (side as searchsorted)
             order = np.argsort(score[of], kind="stable")
             sorted_scores = score[of][order]
             cumulative = np.concatenate([[0.0], np.cumsum(size[of][order])])
-            return lambda s, side: cumulative[np.searchsorted(sorted_scores, s, side)]
+            return lambda s, side: cumulative[np.searchsorted(sorted_scores, s, side=side)]
 
         n_pos, n_neg = float(size[positive].sum()), float(size[~positive].sum())
         if n_pos == 0 or n_neg == 0:

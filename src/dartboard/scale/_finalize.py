@@ -17,12 +17,12 @@ import numpy as np
 
 from dartboard._rng import child, seed_sequence
 from dartboard.evaluation._bundle import Bundle, plan_metrics
+from dartboard.evaluation._clusters import ClusteredStates, cluster_order
 from dartboard.evaluation._engine import (
     choose_metrics,
     fairness_rates,
     zero_weight_error,
 )
-from dartboard.evaluation._clusters import ClusteredStates, cluster_order
 from dartboard.evaluation._finalize import GroupGaps, Options, metric_rows
 from dartboard.evaluation._inputs import check_positive, check_score_labels
 from dartboard.evaluation._result import (
