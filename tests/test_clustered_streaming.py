@@ -213,6 +213,28 @@ def test_auc_terms_from_score_cells_property(rows):
     assert found.smallest == expected.smallest
 
 
+@pytest.mark.parametrize("labels", [[0, 1], ["cat", "dog", "emu"], [-1, 1, 5, 9]])
+def test_counts_built_per_cluster_in_one_pass_equal_each_clusters_own(labels):
+    """The counts family's one-pass per-cluster states equal the state of each
+    cluster's rows (over the classes those rows hold: some clusters lack a class)."""
+    from dartboard.families._base import Family
+
+    rng = np.random.default_rng(2)
+    n = 300
+    labels = np.array(labels)
+    y = labels[rng.integers(0, labels.shape[0], n)]
+    p = np.where(rng.random(n) < 0.6, y, labels[rng.integers(0, labels.shape[0], n)])
+    codes = rng.integers(0, 40, n)
+    members = [np.flatnonzero(codes == c) for c in range(40)]
+    metric = Metric(get_spec("accuracy_score"))
+    family = family_of(metric.spec)
+    batch = Batch(y, {"labels": p})
+    fast = family.build_clusters(batch, metric, members)
+    slow = Family.build_clusters(family, batch, metric, members)
+    assert any(s.classes.shape[0] < labels.shape[0] for s in slow)
+    assert fast == slow
+
+
 def test_row_terms_are_the_delta_terms_of_single_row_clusters():
     """The independent-rows form of ``delta-clustered`` (a design effect's base) from
     the merged counts equals the terms of each row its own cluster."""

@@ -154,9 +154,18 @@ def _cluster_states(batch: Batch, planned: Sequence[Planned], ids: np.ndarray
     values, codes = np.unique(ids, return_inverse=True)
     order = np.argsort(codes, kind="stable")
     bounds = np.searchsorted(codes[order], np.arange(values.shape[0] + 1))
-    return {(v.item() if isinstance(v, np.generic) else v):
-            _states(batch.take(order[bounds[c]:bounds[c + 1]]), planned)
-            for c, v in enumerate(values)}
+    members = [order[bounds[c]:bounds[c + 1]] for c in range(values.shape[0])]
+    out: dict[Any, dict[str, Any]] = {
+        (v.item() if isinstance(v, np.generic) else v): {} for v in values}
+    built = set()
+    for p in planned:
+        if p.family is None or p.key in built:
+            continue
+        family, metric, key = p.computed
+        built.add(key)
+        for states, state in zip(out.values(), family.build_clusters(batch, metric, members)):
+            states[key] = state
+    return out
 
 
 class MergeStack:

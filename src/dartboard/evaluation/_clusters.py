@@ -88,13 +88,47 @@ class ClusteredStates:
         self.planned = planned or {}
         self.chosen = _Poolable(self)
         self._parts: dict[str, list[tuple[Any, Any]] | None] = {}
+        # per (bundle, state key): the clusters' states in order, and the pooled cells'
+        # sizes with their cluster matrix (the metrics of one state share them)
+        self._states: dict[tuple[int, str], tuple[list[Any], np.ndarray]] = {}
+        self._matrices: dict[tuple[int, str, bool], tuple[np.ndarray, Any]] = {}
 
     def states(self, bundle: Bundle, key: str) -> tuple[list[Any], np.ndarray]:
         """The states of ``bundle``'s clusters in order, and their positions."""
-        assert bundle.clusters is not None  # a clustered evaluation's bundles have them
-        found = sorted((self.order[c], states[key]) for c, states in bundle.clusters.items()
-                       if key in states)
-        return [s for _, s in found], np.array([i for i, _ in found], dtype=np.intp)
+        slot = (id(bundle), key)
+        if slot not in self._states:
+            assert bundle.clusters is not None  # a clustered evaluation's bundles have them
+            found = sorted((self.order[c], states[key])
+                           for c, states in bundle.clusters.items() if key in states)
+            self._states[slot] = ([s for _, s in found],
+                                  np.array([i for i, _ in found], dtype=np.intp))
+        return self._states[slot]
+
+    def cells(self, p: Planned, bundle: Bundle, every: bool = False
+              ) -> tuple[Any, Any] | None:
+        """(pooled cells, cluster matrix) of ``p`` on ``bundle``'s clusters (``every``:
+        a row for each of all the clusters); None where the clusters' cells do not pool.
+
+        The matrix is built once per state: the clusters' cells pooled are the cells of
+        the bundle's merged state (every family forms and merges its cells by sorted
+        keys, :func:`~dartboard.families._base.aggregate`), so another metric of the
+        same state takes that state's cells, checked to be the same cells."""
+        family, metric, key = p.computed
+        slot = (id(bundle), key, every)
+        kept = self._matrices.get(slot)
+        if kept is not None:
+            found = family.cells(bundle.states[key], metric)
+            if found is not None and found.extra is None and \
+                    np.array_equal(found.size, kept[0]):
+                return found, kept[1]
+        states, at = self.states(bundle, key)
+        pooled = family.pool(states, metric) if states else None
+        if pooled is None or pooled[0].extra is not None:
+            return None
+        matrix = cluster_matrix(pooled[1], pooled[2], pooled[0].size.shape[0],
+                                at if every else None, len(self.order) if every else None)
+        self._matrices[slot] = (pooled[0].size, matrix)
+        return pooled[0], matrix
 
     def interval(self, p: Planned, bundle: Bundle, estimate: float) -> tuple[Any, float | None]:
         """The clustered interval of ``p`` on ``bundle``'s rows and its design effect."""
@@ -110,7 +144,7 @@ class ClusteredStates:
             opts.ci in CLUSTERED_ANALYTIC_METHODS else "auto"
 
         def cells() -> tuple[Any, Any] | None:
-            return _cells(family, states, metric)
+            return self.cells(p, bundle)
 
         iv = interval_from_clusters(metric.spec, metric.name, estimate, terms, cells,
                                     len(states), method, opts.confidence_level,
@@ -151,13 +185,11 @@ class ClusteredStates:
         None where a part's cells do not pool."""
         if p.label in self._parts:
             return self._parts[p.label]
-        family, metric, key = p.computed
         groups = self.bundle.groups
         assert groups is not None  # gaps are drawn between groups
         out: list[tuple[Any, Any]] = []
         for bundle in [*(groups[k] for k in self.keys), self.bundle]:
-            states, at = self.states(bundle, key)
-            found = _cells(family, states, metric, at, len(self.order))
+            found = self.cells(p, bundle, every=True)
             if found is None:
                 self._parts[p.label] = None
                 return None
@@ -183,14 +215,3 @@ class _Poolable:
         p = self.owner.planned.get(str(label))
         return p is not None and p.family is not None and self.owner.parts(p) is not None
 
-
-def _cells(family: Family, states: list[Any], metric: Metric,
-           rows: np.ndarray | None = None, n_clusters: int | None = None
-           ) -> tuple[Any, Any] | None:
-    """(pooled cells, cluster matrix) of the clusters' states; ``rows``: the clusters'
-    positions among ``n_clusters`` (the matrix then has a row for every cluster)."""
-    pooled = family.pool(states, metric) if states else None
-    if pooled is None or pooled[0].extra is not None:
-        return None
-    return pooled[0], cluster_matrix(pooled[1], pooled[2], pooled[0].size.shape[0],
-                                     rows, n_clusters)

@@ -224,6 +224,12 @@ class Family:
     def merge(self, a: Any, b: Any) -> Any:
         return a.merge(b)
 
+    def build_clusters(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
+                       ) -> list[Any]:
+        """The state of each cluster's rows (``members``: the rows of each), equal to
+        :meth:`build` of each cluster's rows; a family may build them in one pass."""
+        return [self.build(batch.take(rows), metric) for rows in members]
+
     def value(self, state: Any, metric: Metric) -> float:
         raise NotImplementedError
 

@@ -173,6 +173,34 @@ class CountsFamily(Family):
             t, p = t[:, idx], p[:, idx]
         return IndicatorState(IndicatorPatterns.build(t, p, batch.weight), value)
 
+    def build_clusters(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
+                       ) -> list[Any]:
+        """Unweighted labels: every cluster's confusion matrix from one bincount of
+        (cluster, true, predicted), each over the classes its rows hold (as
+        :meth:`build` of its rows counts them)."""
+        other = batch.of(metric)
+        if batch.weight is not None or np.ndim(batch.y_true) != 1 or np.ndim(other) != 1:
+            return super().build_clusters(batch, metric, members)
+        enc = encode_labels(("y_true", batch.y_true), ("y_pred", other))
+        k, n = enc.classes.shape[0], len(members)
+        t, p = (c.astype(np.int64) for c in enc.codes)
+        codes = np.empty(t.shape[0], dtype=np.int64)
+        for c, rows in enumerate(members):
+            codes[rows] = c
+        matrices = np.bincount((codes * k + t) * k + p,
+                               minlength=n * k * k).reshape(n, k, k)
+        present = (matrices.sum(axis=2) > 0) | (matrices.sum(axis=1) > 0)
+        every = present.all(axis=1)
+        out = []
+        for c in range(n):
+            if every[c]:
+                out.append(CountsState(ConfusionCounts(enc.classes, matrices[c])))
+            else:
+                at = np.flatnonzero(present[c])
+                out.append(CountsState(ConfusionCounts(enc.classes[at],
+                                                       matrices[c][np.ix_(at, at)])))
+        return out
+
     def n_rows(self, state: CountsState | IndicatorState) -> int:
         if isinstance(state, IndicatorState):
             return int(state.patterns.size.sum())
@@ -298,6 +326,9 @@ class CountsFamily(Family):
         k = classes.shape[0]
         matrices = np.zeros((len(states), k, k))
         for c, s in enumerate(states):
+            if s.classes.shape[0] == k:  # a cluster of every class (sorted: the same)
+                matrices[c] = s.counts.matrix
+                continue
             at = np.searchsorted(classes, s.classes)
             matrices[c][np.ix_(at, at)] = np.asarray(s.counts.matrix, dtype=np.float64)
         return _matrix_terms(metric, classes, matrices)
