@@ -235,6 +235,24 @@ def test_counts_built_per_cluster_in_one_pass_equal_each_clusters_own(labels):
     assert fast == slow
 
 
+@pytest.mark.parametrize("weighted", [False, True])
+def test_scores_built_per_cluster_in_one_pass_equal_each_clusters_own(weighted):
+    from dartboard.families._base import Family
+
+    rng = np.random.default_rng(3)
+    n = 300
+    y = rng.integers(0, 2, n)
+    score = np.round(rng.random(n), 1)  # ties within and across clusters
+    w = rng.integers(1, 4, n).astype(float) if weighted else None
+    codes = rng.integers(0, 30, n)
+    members = [np.flatnonzero(codes == c) for c in range(30)]
+    metric = Metric(get_spec("roc_auc_score"))
+    family = family_of(metric.spec)
+    batch = Batch(y == 1, {"scores": score}, w, True)
+    fast = family.build_clusters(batch, metric, members)
+    assert fast == Family.build_clusters(family, batch, metric, members)
+
+
 def test_row_terms_are_the_delta_terms_of_single_row_clusters():
     """The independent-rows form of ``delta-clustered`` (a design effect's base) from
     the merged counts equals the terms of each row its own cluster."""

@@ -324,6 +324,26 @@ class ScoresFamily(Family):
         return ScoreCells.from_rows(np.asarray(batch.y_true == batch.positive), scores,
                                     batch.weight)
 
+    def build_clusters(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
+                       ) -> list[Any]:
+        """Exact binary scores: every cluster's (score, positive, weight) cells from one
+        sort keyed by the cluster first, cut at the clusters' bounds (each cluster's
+        cells are then those of :meth:`build` of its rows)."""
+        scores = batch.of(metric)
+        if scores.ndim != 1 or batch.approximate.get("score_bins") is not None:
+            return super().build_clusters(batch, metric, members)
+        codes = np.empty(scores.shape[0], dtype=np.int64)
+        for c, rows in enumerate(members):
+            codes[rows] = c
+        w = np.ones(scores.shape[0]) if batch.weight is None \
+            else batch.weight.astype(np.float64)
+        (owner, s, p, ww), size = aggregate(
+            (codes, scores.astype(np.float64), np.asarray(batch.y_true == batch.positive), w),
+            np.ones(scores.shape[0], dtype=np.int64))
+        bounds = np.searchsorted(owner, np.arange(len(members) + 1))
+        return [ScoreCells(s[a:b], p[a:b], ww[a:b], size[a:b], batch.weight is not None)
+                for a, b in zip(bounds[:-1], bounds[1:])]
+
     def n_rows(self, state: ScoreCells | ClassTable) -> int:
         return int(state.size.sum())
 
