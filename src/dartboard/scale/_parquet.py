@@ -152,7 +152,7 @@ model
     ...                       metrics=["accuracy"], random_state=0)
     >>> row = ev.overall.loc["accuracy"]
     >>> row["method"], round(float(row["estimate"]), 4), round(float(row["low"]), 4)
-    ('bca (clustered: 6 clusters)', 0.875, 0.75)
+    ('bca (clustered: 6 clusters)', 0.875, 0.7917)
     """
     options = spec_options(locals())
     batch_size = check_int(batch_size, "batch_size", minimum=1)
