@@ -114,6 +114,28 @@ def test_parquet_directory_equals_in_memory(tmp_path, kind, ci, group):
     methods = " ".join(streamed.overall["method"])
     assert "clustered" in methods
     assert streamed.n_files == 3 and streamed.n_rows == len(rows)
+    if kind == "labels" and group is not None:  # the fairness rates draw clusters too
+        fair_a, fair_b = memory.fairness(), streamed.fairness()
+        for c in ("estimate", "low", "high"):
+            np.testing.assert_allclose(fair_b[c].astype(float), fair_a[c].astype(float),
+                                       rtol=1e-9, atol=1e-12)
+
+
+def test_weighted_rows_equal_in_memory(tmp_path):
+    data = _data("scores", n=600, n_clusters=30, seed=12)
+    data["w"] = np.random.default_rng(0).integers(1, 4, 600).astype(float)
+    rows = _files(tmp_path, data, n_files=2)
+    options = {"n_resamples": 200, "random_state": 4}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        memory = db.evaluate(data["y"][rows], y_score=data["s"][rows], groups=data["g"][rows],
+                             clusters=data["c"][rows], sample_weight=data["w"][rows],
+                             **options)
+        streamed = evaluate_parquet(tmp_path, y_true="y", y_score="s", cluster="c",
+                                    groups="g", sample_weight="w", **options)
+    _compare(memory, streamed, True)
+    # weighted scores have no Obuchowski terms: their bootstrap draws whole clusters
+    assert streamed.overall.loc["roc_auc", "method"] == "bca (clustered: 30 clusters)"
 
 
 @pytest.mark.parametrize("kind", ["labels", "scores", "regression"])
