@@ -302,6 +302,9 @@ def folder(tmp_path):
     ({"cluster": "nope"}, InputError, r"has no column 'nope' \(given as cluster\)"),
     ({"cluster": 3}, InputTypeError, "cluster must name a column"),
     ({"cluster": "c", "ci": "wilson"}, InputError, "assumes independent rows"),
+    ({"cluster": "c", "exact": False}, InputError, "cluster: the clustered intervals come"),
+    ({"cluster": "c", "metrics": [lambda t, p: 0.5]}, InputError,
+     "<lambda> cannot be computed here: a streamed evaluation keeps the states"),
 ])
 def test_bad_cluster_options(folder, options, error, match):
     with pytest.raises(error, match=match):

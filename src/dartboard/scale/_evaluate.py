@@ -173,6 +173,10 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
         from dartboard.evaluation._clusters import check_cluster_ci
 
         check_cluster_ci(ci)
+        if not exact:
+            raise InputError("cluster: the clustered intervals come from exact states; "
+                             "exact=False bins the scores (a bound, no interval): leave "
+                             "exact=True")
     n_resamples = check_n_resamples(n_resamples)
     check_random_state(random_state)  # raises on a bad seed; the seed itself is kept
     if proba is not None and pos_label is not None:

@@ -72,8 +72,10 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     interval from 10 clusters on, else BCa over whole clusters), with the
     ``design_effect`` and ``effective_n`` columns, and the gaps between groups draw
     the clusters once for all groups -- the same numbers for the same seed. Memory
-    is then one state per (group, cluster): O(clusters x K^2) for labels, and for
-    scores each cluster's distinct scores (at most its rows); not the rows. The
+    is then one state per (group, cluster): O(clusters x K^2) for labels, not the
+    rows; for continuous scores each cluster's distinct (score, label) cells, and for
+    mean losses and regression each cluster's distinct values (so, for continuous
+    values, up to the rows: the exact bootstrap of whole clusters draws them). The
     calibration error's clustered bootstrap draws rows within bins: streamed, it
     keeps its estimate without interval.
 
@@ -129,7 +131,8 @@ model
         first file, NaN or missing values, non-numeric scores, a page that cannot
         be read: the message names the file and the column. A directory link that
         loops (named); weights that sum to zero over all rows. A ``cluster`` column
-        missing from a file, with a missing id, or of one cluster.
+        missing from a file, with a missing id, or of one cluster; with
+        ``exact=False``.
 
     Examples
     --------
