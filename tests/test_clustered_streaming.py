@@ -275,6 +275,22 @@ def test_scores_built_per_cluster_in_one_pass_equal_each_clusters_own(weighted):
     assert fast == Family.build_clusters(family, batch, metric, members)
 
 
+def test_score_cells_merged_at_once_equal_pairwise_merges():
+    from dartboard.families._base import Family
+
+    rng = np.random.default_rng(6)
+    metric = Metric(get_spec("roc_auc_score"))
+    family = family_of(metric.spec)
+
+    def state(n, weighted):
+        w = rng.integers(1, 3, n).astype(float) if weighted else None
+        return family.build(Batch(rng.random(n) < 0.4, {"scores": np.round(rng.random(n), 1)},
+                                  w, True), metric)
+
+    pairs = [(state(n, n % 2 == 0), state(m, False)) for n, m in [(5, 9), (1, 1), (12, 3)]]
+    assert family.merge_many(pairs) == Family.merge_many(family, pairs)
+
+
 def test_row_terms_are_the_delta_terms_of_single_row_clusters():
     """The independent-rows form of ``delta-clustered`` (a design effect's base) from
     the merged counts equals the terms of each row its own cluster."""

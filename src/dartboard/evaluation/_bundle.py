@@ -96,10 +96,7 @@ class Bundle:
         states = _merged(self.states, other.states, families)
         clusters = None
         if self.clusters is not None or other.clusters is not None:
-            clusters = dict(self.clusters or {})
-            for cluster, found in (other.clusters or {}).items():
-                clusters[cluster] = _merged(clusters[cluster], found, families) \
-                    if cluster in clusters else found
+            clusters = _merged_clusters(self.clusters or {}, other.clusters or {}, families)
         groups = None
         if self.groups is not None or other.groups is not None:
             groups = dict(self.groups or {})
@@ -115,6 +112,24 @@ def _merged(a: dict[str, Any], b: dict[str, Any], families: dict[str, Family]
     out = dict(a)
     for key, state in b.items():
         out[key] = families[key].merge(out[key], state) if key in out else state
+    return out
+
+
+def _merged_clusters(a: dict[Any, dict[str, Any]], b: dict[Any, dict[str, Any]],
+                     families: dict[str, Family]) -> dict[Any, dict[str, Any]]:
+    """The clusters of both bundles; the states of a cluster in both merge, each state
+    key's pairs at once (:meth:`~dartboard.families.Family.merge_many`)."""
+    out = {**a, **{c: states for c, states in b.items() if c not in a}}
+    pairs: dict[str, list[tuple[Any, Any]]] = {}
+    shared: dict[str, list[Any]] = {}
+    for c in (c for c in b if c in a):
+        out[c] = {**a[c], **b[c]}
+        for key in a[c].keys() & b[c].keys():
+            pairs.setdefault(key, []).append((a[c][key], b[c][key]))
+            shared.setdefault(key, []).append(c)
+    for key, both in pairs.items():
+        for c, state in zip(shared[key], families[key].merge_many(both)):
+            out[c][key] = state
     return out
 
 

@@ -224,6 +224,11 @@ class Family:
     def merge(self, a: Any, b: Any) -> Any:
         return a.merge(b)
 
+    def merge_many(self, pairs: Sequence[tuple[Any, Any]]) -> list[Any]:
+        """:meth:`merge` of each pair (the states of the clusters two batches share); a
+        family may merge them at once."""
+        return [self.merge(a, b) for a, b in pairs]
+
     def build_clusters(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
                        ) -> list[Any]:
         """The state of each cluster's rows (``members``: the rows of each), equal to

@@ -344,6 +344,22 @@ class ScoresFamily(Family):
         return [ScoreCells(s[a:b], p[a:b], ww[a:b], size[a:b], batch.weight is not None)
                 for a, b in zip(bounds[:-1], bounds[1:])]
 
+    def merge_many(self, pairs: Sequence[tuple[Any, Any]]) -> list[Any]:
+        """Exact binary score cells: every pair's cells aggregated in one sort keyed by
+        the pair first (each pair's cells are then those of its merge)."""
+        if not all(isinstance(s, ScoreCells) for pair in pairs for s in pair):
+            return super().merge_many(pairs)
+        parts = [s for pair in pairs for s in pair]
+        owner = np.repeat(np.arange(len(pairs)), [a.size.shape[0] + b.size.shape[0]
+                                                  for a, b in pairs])
+        (pair, s, p, w), size = aggregate(
+            (owner, *(np.concatenate([getattr(x, k) for x in parts])
+                      for k in ("score", "positive", "weight"))),
+            np.concatenate([x.size for x in parts]))
+        bounds = np.searchsorted(pair, np.arange(len(pairs) + 1))
+        return [ScoreCells(s[i:j], p[i:j], w[i:j], size[i:j], a.weighted or b.weighted)
+                for (i, j), (a, b) in zip(zip(bounds[:-1], bounds[1:]), pairs)]
+
     def n_rows(self, state: ScoreCells | ClassTable) -> int:
         return int(state.size.sum())
 
