@@ -157,6 +157,18 @@ def test_dask_equals_in_memory(kind):
     _compare(memory, streamed, True)
 
 
+def test_dask_reads_parquet_files_with_cluster(tmp_path):
+    pytest.importorskip("dask.dataframe")
+    data = _data("labels", n=400, n_clusters=20, seed=4)
+    rows = _files(tmp_path, data, n_files=3)
+    options = {"n_resamples": 200, "random_state": 5, "ci": "bca"}
+    memory = db.evaluate(data["y"][rows], data["p"][rows], clusters=data["c"][rows], **options)
+    streamed = db.scale.evaluate_dask(str(tmp_path), y_true="y", y_pred="p", cluster="c",
+                                      scheduler="synchronous", **options)
+    _compare(memory, streamed, False)
+    assert streamed.n_files == 3
+
+
 def test_string_cluster_ids_sort_as_in_memory(tmp_path):
     """Ids of another type: the clusters are ordered as the in-memory encoding orders
     them, so the same seed draws the same clusters."""
