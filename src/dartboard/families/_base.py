@@ -224,17 +224,6 @@ class Family:
     def merge(self, a: Any, b: Any) -> Any:
         return a.merge(b)
 
-    def merge_many(self, pairs: Sequence[tuple[Any, Any]]) -> list[Any]:
-        """:meth:`merge` of each pair (the states of the clusters two batches share); a
-        family may merge them at once."""
-        return [self.merge(a, b) for a, b in pairs]
-
-    def build_clusters(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
-                       ) -> list[Any]:
-        """The state of each cluster's rows (``members``: the rows of each), equal to
-        :meth:`build` of each cluster's rows; a family may build them in one pass."""
-        return [self.build(batch.take(rows), metric) for rows in members]
-
     def value(self, state: Any, metric: Metric) -> float:
         raise NotImplementedError
 
@@ -336,6 +325,17 @@ class Family:
         clusters in order), equal to the terms of the clusters' rows; None where
         none applies or the states do not keep what the terms need."""
         return None
+
+    def merge_many(self, pairs: Sequence[tuple[Any, Any]]) -> list[Any]:
+        """:meth:`merge` of each pair (the states of the clusters two batches share); a
+        family may merge them at once."""
+        return [self.merge(a, b) for a, b in pairs]
+
+    def build_clusters(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
+                       ) -> list[Any]:
+        """The state of each cluster's rows (``members``: the rows of each), equal to
+        :meth:`build` of each cluster's rows; a family may build them in one pass."""
+        return [self.build(batch.take(rows), metric) for rows in members]
 
     def row_terms(self, state: Any, metric: Metric) -> Any:
         """The delta method's terms with each row its own cluster, from the merged
