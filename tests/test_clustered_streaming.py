@@ -287,6 +287,27 @@ def test_scores_built_per_cluster_in_one_pass_equal_each_clusters_own(weighted):
     assert fast == Family.build_clusters(family, batch, metric, members)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 3), st.integers(0, 3),
+                          st.integers(0, 4)), min_size=1, max_size=50),
+       st.booleans())
+def test_one_pass_cluster_states_property(rows, weighted):
+    """Counts and score cells built for every cluster at once equal each cluster's own
+    build (classes missing from clusters, ties; weighted scores: weighted counts are
+    built cluster by cluster)."""
+    from dartboard.families._base import Family
+
+    cluster, y, p, score = (np.array(v) for v in zip(*rows))
+    members = [np.flatnonzero(cluster == c) for c in np.unique(cluster)]
+    w = (score + 1.0) if weighted else None
+    for name, batch in (("accuracy_score", Batch(y, {"labels": p})),
+                        ("roc_auc_score", Batch(y == 1, {"scores": score / 4.0}, w, True))):
+        metric = Metric(get_spec(name))
+        family = family_of(metric.spec)
+        assert family.build_clusters(batch, metric, members) == \
+            Family.build_clusters(family, batch, metric, members)
+
+
 def test_score_cells_merged_at_once_equal_pairwise_merges():
     from dartboard.families._base import Family
 
