@@ -182,6 +182,22 @@ def test_string_cluster_ids_sort_as_in_memory(tmp_path):
     _same(memory.overall, streamed.overall, "string ids")
 
 
+def test_group_of_one_cluster_keeps_its_estimate_without_interval(tmp_path):
+    rng = np.random.default_rng(5)
+    cluster = rng.integers(0, 20, 400)
+    group = np.where(cluster == 0, "lone", "many")
+    y = rng.integers(0, 2, 400)
+    pred = np.where(rng.random(400) < 0.7, y, 1 - y)
+    pq.write_table(pa.table({"y": y, "p": pred, "c": cluster, "g": group}),
+                   tmp_path / "a.parquet")
+    options = {"metrics": ["accuracy", "f1"], "random_state": 0, "n_resamples": 100}
+    memory = db.evaluate(y, pred, clusters=cluster, groups=group, **options)
+    streamed = evaluate_parquet(tmp_path, y_true="y", y_pred="p", cluster="c", groups="g",
+                                **options)
+    _same(memory.by_group, streamed.by_group, "one cluster in a group")
+    assert streamed.by_group.loc[("lone", "f1"), "method"] == "n/a (clusters holds 1 cluster)"
+
+
 # ------------------------------------------------------------------ terms from states
 
 def _cluster_states(batch, metric, codes, n_clusters):
