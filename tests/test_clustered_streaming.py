@@ -98,7 +98,8 @@ def _compare(memory, streamed, grouped):
 @pytest.mark.parametrize("ci", ["auto", "bca"])
 @pytest.mark.parametrize("group", [None, "g"])
 def test_parquet_directory_equals_in_memory(tmp_path, kind, ci, group):
-    data = _data(kind)
+    # the median errors' replicates cost their rows each: fewer rows for regression
+    data = _data(kind, n=360 if kind == "regression" else 720)
     rows = _files(tmp_path, data)
     args, arrays, columns = _inputs(kind, data, rows)
     options = {"ci": ci, "n_resamples": 300, "random_state": 7}
@@ -110,7 +111,10 @@ def test_parquet_directory_equals_in_memory(tmp_path, kind, ci, group):
                              **options)
         streamed = evaluate_parquet(tmp_path, y_true="y", **columns, cluster="c",
                                     groups=group, batch_size=101, **options)
-    _compare(memory, streamed, group is not None)
+        # in memory, a regression's gaps build a state for every cluster in every
+        # group, and one absent from a group warns 0/0 (its cells are empty; the
+        # numbers are unaffected); streamed, only the clusters a group holds
+        _compare(memory, streamed, group is not None)
     methods = " ".join(streamed.overall["method"])
     assert "clustered" in methods
     assert streamed.n_files == 3 and streamed.n_rows == len(rows)
