@@ -350,14 +350,18 @@ def _pooled_clusters(family: Family, m: Metric, spec: MetricSpec, y_t: np.ndarra
                      y_o: np.ndarray, w: np.ndarray | None, kwargs: dict[str, Any],
                      index: ClusterIndex) -> tuple[Any, Any] | None:
     """(pooled cells, cluster matrix) from one state per cluster, pooled; None when a
-    cluster's rows have no state alone or the states do not pool."""
-    parts = _cluster_states(spec, y_t, y_o, w, kwargs, index)
+    cluster's rows have no state alone or the states do not pool. A cluster without
+    rows here (a group's rows, indexed among all clusters for the gaps' shared draws)
+    has no state: its row of the matrix stays empty."""
+    held = np.flatnonzero([rows.shape[0] > 0 for rows in index.members])
+    parts = _cluster_states(spec, y_t, y_o, w, kwargs, [index.members[c] for c in held])
     if any(p is None for p in parts):
         return None
     pooled = family.pool([p[2] for p in parts], m)
     if pooled is None:
         return None
-    return pooled[0], cluster_matrix(pooled[1], pooled[2], pooled[0].size.shape[0])
+    return pooled[0], cluster_matrix(pooled[1], pooled[2], pooled[0].size.shape[0], held,
+                                     index.n_clusters)
 
 
 def cluster_terms_of(metric: Any, y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | None,
@@ -426,11 +430,11 @@ def _family_batch(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
 
 
 def _cluster_states(spec: MetricSpec, y_t: np.ndarray, y_o: np.ndarray,
-                    w: np.ndarray | None, kwargs: dict[str, Any], index: ClusterIndex
-                    ) -> list[Any]:
-    """Each cluster's ``(family, metric, state)``, built from the batch of all rows
-    (the positive class and the classes of all rows: a cluster may hold one class);
-    ``[None]`` when a cluster's rows are refused alone."""
+                    w: np.ndarray | None, kwargs: dict[str, Any],
+                    members: list[np.ndarray]) -> list[Any]:
+    """Each cluster's ``(family, metric, state)`` (``members``: the rows of each),
+    built from the batch of all rows (the positive class and the classes of all rows:
+    a cluster may hold one class); ``[None]`` when a cluster's rows are refused alone."""
     found = _family_batch(spec, y_t, y_o, w, kwargs)
     if found is None:
         return [None]
@@ -438,7 +442,7 @@ def _cluster_states(spec: MetricSpec, y_t: np.ndarray, y_o: np.ndarray,
     if spec.classification and np.ndim(batch.y_true) == 1:
         batch = dataclasses.replace(batch, classes=np.unique(batch.y_true))
     try:
-        return [(family, m, family.build(batch.take(rows), m)) for rows in index.members]
+        return [(family, m, family.build(batch.take(rows), m)) for rows in members]
     except ValueError:
         return [None]
 
