@@ -336,7 +336,8 @@ class CountsFamily(Family):
     def row_terms(self, state: CountsState, metric: Metric) -> ClusterTerms | None:
         """The terms with each row its own cluster (the independent-rows form of the
         delta method, which a design effect compares with): one matrix per row, from
-        the state's (cell, weight) groups."""
+        the state's (cell, weight) groups -- a temporary of rows x K^2 numbers, as the
+        rows' own terms take in memory."""
         groups, k = state.cell_groups(), state.classes.shape[0]
         size = groups.size.astype(np.int64)
         matrices = np.zeros((int(size.sum()), k * k))
