@@ -25,9 +25,9 @@ from dartboard.scale import evaluate_parquet
 
 runner = CliRunner()
 COLUMNS = ["estimate", "low", "high", "design_effect"]
-#: ECE's clustered bootstrap recomputes the metric on the rows of each resample of
-#: clusters (its bin-level cells draw rows within bins and do not pool by cluster), so a
-#: streamed evaluation, which keeps states, gives its estimate without an interval
+#: ECE's clustered interval is formed from the rows in memory (its bin-level cells draw
+#: rows within bins and do not pool by cluster), so a streamed evaluation, which keeps
+#: states, gives its estimate without an interval
 ROWS_ONLY = {"ece"}
 
 

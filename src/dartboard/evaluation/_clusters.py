@@ -23,8 +23,8 @@ Memory: one state per (group, cluster) -- confusion counts of K^2 cells, the sum
 and distinct (term, weight) cells of a mean loss, and for scores each cluster's
 distinct (score, label) cells, so continuous scores cost the distinct scores of each
 cluster (at most its rows), as continuous losses and regression values do. A metric
-whose clustered bootstrap needs the rows (the calibration error's draws within bins)
-keeps its estimate, with the reason in ``method``.
+whose clustered interval needs the rows (the calibration error's) keeps its estimate,
+with the reason in ``method``.
 """
 
 from __future__ import annotations
