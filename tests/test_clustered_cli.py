@@ -55,13 +55,3 @@ def test_bad_cluster_options_exit_2_with_one_line(clustered_csv, extra, match):
                               *extra])
     assert out.exit_code == 2
     assert match in out.output and "Traceback" not in out.output
-
-
-def test_cluster_with_streamed_files_is_refused(tmp_path, clustered_csv):
-    frame = pd.read_csv(clustered_csv[0])
-    folder = tmp_path / "parts"
-    folder.mkdir()
-    frame.to_parquet(folder / "a.parquet")
-    out = runner.invoke(app, ["evaluate", str(folder), "--y-true", "y", "--y-score", "s",
-                              "--cluster", "passage"])
-    assert out.exit_code == 2 and "--cluster needs a single file" in out.output

@@ -105,16 +105,13 @@ def evaluate(
     if group and len(set(group)) != len(group):
         raise InputError(f"--group names a column twice: {group}")
     if is_stream_source(file):
-        if cluster is not None:
-            raise InputError("--cluster needs a single file (the rows of each cluster); a "
-                             "directory or glob of Parquet files is streamed through states")
         if threshold_criterion or threshold_target is not None or threshold is not None:
             raise InputError("--threshold and --threshold-criterion need a single file (the "
                              "rows of the scores); a directory or glob of Parquet files is "
                              "streamed through states (give --y-pred for its labels)")
         ev = _evaluate_stream(file, y_true, y_pred, y_score, proba, task, ci,
                               confidence_level, n_resamples, group or None, seed, json_out,
-                              pos_label)
+                              pos_label, cluster)
         name = file
     else:
         options = {"threshold_criterion": threshold_criterion,
@@ -225,15 +222,18 @@ def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | N
 def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str | None,
                      proba: list[str] | None, task: str, ci: str, confidence_level: float,
                      n_resamples: int, group: list[str] | None, seed: int,
-                     json_out: bool, pos_label: str | None = None) -> Any:
-    """The evaluation of Parquet files streamed through states (groups included)."""
+                     json_out: bool, pos_label: str | None = None,
+                     cluster: str | None = None) -> Any:
+    """The evaluation of Parquet files streamed through states (groups and clusters
+    included)."""
     from dartboard.scale import evaluate_parquet
 
     return evaluate_parquet(source, y_true=y_true, y_pred=y_pred, y_score=y_score,
                             y_proba=proba or None, task=task, groups=group,
                             confidence_level=confidence_level, ci=ci,
                             n_resamples=n_resamples, random_state=seed,
-                            pos_label=_stream_label(pos_label), progress=not json_out)
+                            pos_label=_stream_label(pos_label), progress=not json_out,
+                            cluster=cluster)
 
 
 def _stream_label(text: str | None) -> Any:

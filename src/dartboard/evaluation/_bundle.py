@@ -8,6 +8,12 @@ groups -- and bundles merge. :mod:`dartboard.evaluation._finalize` turns the mer
 bundle into rows, intervals and gaps. Because a state is the same however the rows
 were split, in-memory and streamed evaluations of the same rows give the same
 numbers for the same seed.
+
+Rows in clusters (``clusters=``, a streamed ``cluster`` column) add one set of states
+per cluster to each bundle (all rows' and each group's), keyed by the raw cluster id,
+so that rows of one cluster in different batches merge; the clustered intervals come
+from those states (:mod:`dartboard.evaluation._clusters`). Their memory is one state
+per (group, cluster): O(clusters x cells), not O(rows).
 """
 
 from __future__ import annotations
@@ -81,13 +87,16 @@ class Bundle:
     labels: frozenset[Any] = frozenset()
     #: whether some row has a nonzero weight (always, unweighted)
     weighted_rows: bool = False
+    #: rows in clusters: cluster id -> the states of this bundle's rows of the cluster
+    clusters: dict[Any, dict[str, Any]] | None = None
 
     def merge(self, other: Bundle, planned: Sequence[Planned]) -> Bundle:
         """Both bundles' rows (neither changes)."""
         families = {p.computed[2]: p.computed[0] for p in planned if p.family is not None}
-        states = dict(self.states)
-        for key, state in other.states.items():
-            states[key] = families[key].merge(states[key], state) if key in states else state
+        states = _merged(self.states, other.states, families)
+        clusters = None
+        if self.clusters is not None or other.clusters is not None:
+            clusters = _merged_clusters(self.clusters or {}, other.clusters or {}, families)
         groups = None
         if self.groups is not None or other.groups is not None:
             groups = dict(self.groups or {})
@@ -95,7 +104,33 @@ class Bundle:
                 groups[group] = groups[group].merge(bundle, planned) if group in groups \
                     else bundle
         return Bundle(self.n_rows + other.n_rows, states, groups, self.labels | other.labels,
-                      self.weighted_rows or other.weighted_rows)
+                      self.weighted_rows or other.weighted_rows, clusters)
+
+
+def _merged(a: dict[str, Any], b: dict[str, Any], families: dict[str, Family]
+            ) -> dict[str, Any]:
+    out = dict(a)
+    for key, state in b.items():
+        out[key] = families[key].merge(out[key], state) if key in out else state
+    return out
+
+
+def _merged_clusters(a: dict[Any, dict[str, Any]], b: dict[Any, dict[str, Any]],
+                     families: dict[str, Family]) -> dict[Any, dict[str, Any]]:
+    """The clusters of both bundles; the states of a cluster in both merge, each state
+    key's pairs at once (:meth:`~dartboard.families.Family.merge_many`)."""
+    out = {**a, **{c: states for c, states in b.items() if c not in a}}
+    pairs: dict[str, list[tuple[Any, Any]]] = {}
+    shared: dict[str, list[Any]] = {}
+    for c in (c for c in b if c in a):
+        out[c] = {**a[c], **b[c]}
+        for key in a[c].keys() & b[c].keys():
+            pairs.setdefault(key, []).append((a[c][key], b[c][key]))
+            shared.setdefault(key, []).append(c)
+    for key, both in pairs.items():
+        for c, state in zip(shared[key], families[key].merge_many(both)):
+            out[c][key] = state
+    return out
 
 
 def _states(batch: Batch, planned: Sequence[Planned]) -> dict[str, Any]:
@@ -107,16 +142,45 @@ def _states(batch: Batch, planned: Sequence[Planned]) -> dict[str, Any]:
     return states
 
 
-def build_bundle(batch: Batch, planned: Sequence[Planned], groups: Any = None) -> Bundle:
-    """The bundle of one batch; ``groups`` a :class:`GroupIndex` of its rows."""
+def build_bundle(batch: Batch, planned: Sequence[Planned], groups: Any = None,
+                 clusters: np.ndarray | None = None) -> Bundle:
+    """The bundle of one batch; ``groups`` a :class:`GroupIndex` of its rows,
+    ``clusters`` each row's cluster id (checked: no missing id)."""
     n = int(np.shape(batch.y_true)[0])
     bundle = Bundle(n, _states(batch, planned),
-                    weighted_rows=n > 0 and (batch.weight is None or bool(np.any(batch.weight))))
+                    weighted_rows=n > 0 and (batch.weight is None or bool(np.any(batch.weight))),
+                    clusters=None if clusters is None else _cluster_states(batch, planned,
+                                                                           clusters))
     if groups is not None:
-        bundle.groups = {groups.keys[g]: Bundle(int(rows.shape[0]),
-                                                _states(batch.take(rows), planned))
-                         for g, rows in enumerate(groups.members())}
+        bundle.groups = {}
+        for g, rows in enumerate(groups.members()):
+            part = batch.take(rows)
+            bundle.groups[groups.keys[g]] = Bundle(
+                int(rows.shape[0]), _states(part, planned),
+                clusters=None if clusters is None else _cluster_states(part, planned,
+                                                                       clusters[rows]))
     return bundle
+
+
+def _cluster_states(batch: Batch, planned: Sequence[Planned], ids: np.ndarray
+                    ) -> dict[Any, dict[str, Any]]:
+    """The states of each cluster's rows, by raw id (numpy scalars as Python values, so
+    that the ids of two batches meet as dictionary keys)."""
+    values, codes = np.unique(ids, return_inverse=True)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(values.shape[0] + 1))
+    members = [order[bounds[c]:bounds[c + 1]] for c in range(values.shape[0])]
+    out: dict[Any, dict[str, Any]] = {
+        (v.item() if isinstance(v, np.generic) else v): {} for v in values}
+    built = set()
+    for p in planned:
+        if p.family is None or p.key in built:
+            continue
+        family, metric, key = p.computed
+        built.add(key)
+        for states, state in zip(out.values(), family.build_clusters(batch, metric, members)):
+            states[key] = state
+    return out
 
 
 class MergeStack:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["INDEPENDENT", "design_effect"]
+__all__ = ["INDEPENDENT", "design_effect", "se_ratio"]
 
 #: the independent-rows form of each cluster-robust interval
 INDEPENDENT = {"wald-clustered": "wald", "t-clustered": "t", "delong-clustered": "delong"}
@@ -42,7 +42,13 @@ def design_effect(clustered: Any, function: Callable[..., Any], y: np.ndarray,
                             random_state=random_state, sample_weight=w, **alone, **kwargs)
     except ValueError:
         return None
-    se, base = clustered.standard_error, rows.standard_error
-    if se is None or base is None or not np.isfinite(base) or base <= 0:
+    return se_ratio(clustered.standard_error, rows.standard_error)
+
+
+def se_ratio(clustered: float | None, independent: float | None) -> float | None:
+    """``(SE_clustered / SE_independent)^2``; None where the independent SE is missing,
+    not finite or 0."""
+    if clustered is None or independent is None or not np.isfinite(independent) \
+            or independent <= 0:
         return None
-    return float((se / base) ** 2)
+    return float((clustered / independent) ** 2)

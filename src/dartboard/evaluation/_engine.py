@@ -347,13 +347,10 @@ def _with_clusters(plan: Plan, clusters: Any) -> Plan:
     clusters (the cluster-robust ones and the cluster bootstrap are taken)."""
     if clusters is None:
         return plan
-    from dartboard.uncertainty._clustered import CLUSTER_METHODS, cluster_index
-    from dartboard.uncertainty._methods import CLUSTERED_ANALYTIC_METHODS
+    from dartboard.evaluation._clusters import check_cluster_ci
+    from dartboard.uncertainty._clustered import cluster_index
 
-    if plan.opts.ci not in ("auto", *CLUSTER_METHODS, *CLUSTERED_ANALYTIC_METHODS):
-        raise InputError(f"ci={plan.opts.ci!r} assumes independent rows; with clusters use "
-                         f"'auto', one of {list(CLUSTER_METHODS)} (a bootstrap of whole "
-                         f"clusters) or {list(CLUSTERED_ANALYTIC_METHODS)} (cluster-robust)")
+    check_cluster_ci(plan.opts.ci)
     if plan.opts.threshold_criterion is not None or plan.opts.curve_bands:
         raise InputError("threshold_criterion and curve_bands are not clustered yet; leave "
                          "them out of an evaluation with clusters")

@@ -26,6 +26,7 @@ streamed state cannot draw) leaves the estimate in its row, with the reason in
 from __future__ import annotations
 
 import dataclasses
+import functools
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -78,11 +79,13 @@ Generic = Callable[[Planned, "np.ndarray | None", "str | None"], MetricRow]
 
 def metric_rows(bundle: Bundle, planned: Sequence[Planned], opts: Options,
                 generic: Generic | None, group: str | None = None,
-                members: np.ndarray | None = None) -> list[MetricRow]:
+                members: np.ndarray | None = None, clusters: Any = None) -> list[MetricRow]:
     """One row per metric of ``bundle``'s states (all rows, or one group's).
 
     ``generic(planned, members, group)`` computes a metric no family does from the
-    rows (None: a streamed evaluation, which has none).
+    rows (None: a streamed evaluation, which has none). ``clusters``: rows in clusters,
+    whose intervals come from the bundle's per-cluster states
+    (:class:`~dartboard.evaluation._clusters.ClusteredStates`).
     """
     rows = []
     for p in planned:
@@ -93,7 +96,9 @@ def metric_rows(bundle: Bundle, planned: Sequence[Planned], opts: Options,
                 rows.append(_row(p.label, float("nan"), None, None, NO_ROWS, opts,
                                  bundle.n_rows, group))
             continue
-        rows.append(_family_row(p, bundle.states[p.computed[2]], opts, group))
+        interval = None if clusters is None else \
+            functools.partial(clusters.interval, p, bundle)
+        rows.append(_family_row(p, bundle.states[p.computed[2]], opts, group, interval))
     return rows
 
 
@@ -103,7 +108,11 @@ def _row(label: str, estimate: float, low: float | None, high: float | None, met
     return MetricRow(label, float(estimate), low, high, method, level, int(n), group)
 
 
-def _family_row(p: Planned, state: Any, opts: Options, group: str | None) -> MetricRow:
+def _family_row(p: Planned, state: Any, opts: Options, group: str | None,
+                clustered: Callable[[float], tuple[Any, float | None]] | None = None
+                ) -> MetricRow:
+    """A metric's row from its state; ``clustered(estimate)`` gives the interval and
+    design effect of rows in clusters."""
     family, metric, _ = p.computed
     n = family.n_rows(state)
     with warnings.catch_warnings():
@@ -137,14 +146,18 @@ def _family_row(p: Planned, state: Any, opts: Options, group: str | None) -> Met
         with warnings.catch_warnings():
             if group is not None:
                 warnings.simplefilter("ignore")
-            method = method_for(opts.ci, metric.spec, metric.kwargs)
-            if method not in ("auto", *BOOTSTRAP_METHODS) and \
-                    method not in family.methods(state, metric):
-                method = "auto"  # DeLong of a multiclass AUC, say: the metric's default
-            iv = interval_of(family, state, metric, method=method,
-                             level=opts.confidence_level, n_resamples=opts.n_resamples,
-                             stratified=False, rng=check_random_state(opts.random_state),
-                             estimate=estimate)
+            deff = None
+            if clustered is not None:
+                iv, deff = clustered(estimate)
+            else:
+                method = method_for(opts.ci, metric.spec, metric.kwargs)
+                if method not in ("auto", *BOOTSTRAP_METHODS) and \
+                        method not in family.methods(state, metric):
+                    method = "auto"  # DeLong of a multiclass AUC, say: the metric's own
+                iv = interval_of(family, state, metric, method=method,
+                                 level=opts.confidence_level, n_resamples=opts.n_resamples,
+                                 stratified=False, rng=check_random_state(opts.random_state),
+                                 estimate=estimate)
     except ValueError as exc:
         # the estimate stands; it is the interval that cannot be formed
         reason = str(exc).split(";")[0][:120]
@@ -153,7 +166,8 @@ def _family_row(p: Planned, state: Any, opts: Options, group: str | None) -> Met
                           stacklevel=5)
         return _row(p.label, estimate, None, None, f"n/a ({reason})", opts, n, group)
     return MetricRow(p.label, float(iv.estimate), float(iv.low), float(iv.high),
-                     str(iv.method), float(iv.confidence_level), n, group)
+                     str(iv.method), float(iv.confidence_level), n, group,
+                     design_effect=deff)
 
 
 # ------------------------------------------------------------------------ gaps

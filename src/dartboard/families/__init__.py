@@ -25,7 +25,11 @@ family, never the metric's name or a registry string. A family implements
 ``analytic(state, metric, method, level)``
     the analytic intervals the family supports (proportions, DeLong, logit,
     influence, t), with :meth:`~dartboard.families._base.Family.methods` saying
-    which apply.
+    which apply;
+``cluster_terms(batch, metric, codes, n)`` / ``state_cluster_terms(states, metric)``
+    the per-cluster linearized terms of the cluster-robust intervals, from the rows
+    or from one state per cluster (a streamed evaluation's; the same terms), and
+    ``build_clusters(batch, metric, members)`` those states in one pass.
 
 The families:
 

@@ -337,6 +337,29 @@ class Family:
         the family's cluster-robust interval; None where none applies."""
         return None
 
+    def state_cluster_terms(self, states: Sequence[Any], metric: Metric) -> Any:
+        """:meth:`cluster_terms` from one state per cluster (a streamed evaluation's,
+        clusters in order), equal to the terms of the clusters' rows; None where
+        none applies or the states do not keep what the terms need."""
+        return None
+
+    def merge_many(self, pairs: Sequence[tuple[Any, Any]]) -> list[Any]:
+        """:meth:`merge` of each pair (the states of the clusters two batches share); a
+        family may merge them at once."""
+        return [self.merge(a, b) for a, b in pairs]
+
+    def build_clusters(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
+                       ) -> list[Any]:
+        """The state of each cluster's rows (``members``: the rows of each), equal to
+        :meth:`build` of each cluster's rows; a family may build them in one pass."""
+        return [self.build(batch.take(rows), metric) for rows in members]
+
+    def row_terms(self, state: Any, metric: Metric) -> Any:
+        """The delta method's terms with each row its own cluster, from the merged
+        state (the independent-rows form a design effect compares with); None where
+        the family has no delta method."""
+        return None
+
     def auto_size(self, state: Any, metric: Metric) -> int:
         """The size ``method="auto"`` compares with the registry's ``auto_interval``."""
         return self.n_rows(state)
@@ -623,11 +646,29 @@ def merged_pool(family: Any, states: Sequence[Any], metric: Metric,
     and give cells through ``family._cells``; None when one of them kept no cells."""
     if not all(has_cells(s) for s in states):
         return None
-    pooled = states[0]
-    for s in states[1:]:
-        pooled = pooled.merge(s, cap=False)
+    pooled = tree_merge(states, lambda a, b: a.merge(b, cap=False))
     return (family._cells(pooled, metric), [family._cells(s, metric) for s in states],
-            [place(s.keys, pooled.keys) for s in states])
+            place_parts([s.keys for s in states], pooled.keys))
+
+
+def tree_merge(states: Sequence[Any], merge: Callable[[Any, Any], Any]) -> Any:
+    """The states merged pairwise in a balanced tree: O(total log parts) for states
+    that grow (thousands of clusters' cells), where merging one by one is quadratic.
+    Cell-keyed states give the same cells in either order (:func:`aggregate`)."""
+    level = list(states)
+    while len(level) > 1:
+        level = [merge(level[i], level[i + 1]) if i + 1 < len(level) else level[i]
+                 for i in range(0, len(level), 2)]
+    return level[0]
+
+
+def place_parts(parts: Sequence[Sequence[np.ndarray]], pooled: Sequence[np.ndarray]
+                ) -> list[np.ndarray]:
+    """:func:`place` of several parts at once (one search over their concatenation)."""
+    sizes = [int(np.shape(p[0])[0]) for p in parts]
+    found = place([np.concatenate([np.asarray(p[j]) for p in parts])
+                   for j in range(len(pooled))], pooled)
+    return np.split(found, np.cumsum(sizes)[:-1])
 
 
 def place(part: Sequence[np.ndarray], pooled: Sequence[np.ndarray]) -> np.ndarray:

@@ -36,6 +36,7 @@ from dartboard.families._base import (
     State,
     aggregate,
     place,
+    place_parts,
     proportion_interval,
 )
 from dartboard.families._paired import PairedCounts
@@ -115,11 +116,6 @@ def _regroup(k: int, cell: np.ndarray, weight: np.ndarray, size: np.ndarray) -> 
     return CountGroups(k, c, w, s)
 
 
-def _place(part: CountGroups, pooled: CountGroups) -> np.ndarray:
-    """Where each (cell, weight) group of ``part`` lies among ``pooled``'s."""
-    return place((part.cell, part.weight), (pooled.cell, pooled.weight))
-
-
 def counts_state(y_true: np.ndarray, y_pred: np.ndarray, w: np.ndarray | None,
                  names: tuple[str, str] = ("y_true", "y_pred")) -> CountsState:
     """The state of labelled rows: one count (weighted rows: one encoding, then one count)."""
@@ -177,6 +173,34 @@ class CountsFamily(Family):
             t, p = t[:, idx], p[:, idx]
         return IndicatorState(IndicatorPatterns.build(t, p, batch.weight), value)
 
+    def build_clusters(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
+                       ) -> list[Any]:
+        """Unweighted labels: every cluster's confusion matrix from one bincount of
+        (cluster, true, predicted), each over the classes its rows hold (as
+        :meth:`build` of its rows counts them)."""
+        other = batch.of(metric)
+        if batch.weight is not None or np.ndim(batch.y_true) != 1 or np.ndim(other) != 1:
+            return super().build_clusters(batch, metric, members)
+        enc = encode_labels(("y_true", batch.y_true), ("y_pred", other))
+        k, n = enc.classes.shape[0], len(members)
+        t, p = (c.astype(np.int64) for c in enc.codes)
+        codes = np.empty(t.shape[0], dtype=np.int64)
+        for c, rows in enumerate(members):
+            codes[rows] = c
+        matrices = np.bincount((codes * k + t) * k + p,
+                               minlength=n * k * k).reshape(n, k, k)
+        present = (matrices.sum(axis=2) > 0) | (matrices.sum(axis=1) > 0)
+        every = present.all(axis=1)
+        out = []
+        for c in range(n):
+            if every[c]:
+                out.append(CountsState(ConfusionCounts(enc.classes, matrices[c])))
+            else:
+                at = np.flatnonzero(present[c])
+                out.append(CountsState(ConfusionCounts(enc.classes[at],
+                                                       matrices[c][np.ix_(at, at)])))
+        return out
+
     def n_rows(self, state: CountsState | IndicatorState) -> int:
         if isinstance(state, IndicatorState):
             return int(state.patterns.size.sum())
@@ -222,7 +246,7 @@ class CountsFamily(Family):
                           np.concatenate([p.size for p in parts]))
         return (self._cells(metric, classes, pooled),
                 [self._cells(metric, classes, p) for p in parts],
-                [_place(p, pooled) for p in parts])
+                place_parts([(p.cell, p.weight) for p in parts], (pooled.cell, pooled.weight)))
 
     def cluster_cells(self, batch: Batch, metric: Metric, clusters: np.ndarray,
                       n_clusters: int) -> tuple[Cells, Any] | None:
@@ -296,16 +320,35 @@ class CountsFamily(Family):
         t, p = (c.astype(np.int64) for c in enc.codes)
         matrices = np.bincount((codes * k + t) * k + p, weights=batch.weight,
                                minlength=n_clusters * k * k).reshape(n_clusters, k, k)
-        found = _proportion_of(metric, enc.classes)
-        if found is not None:
-            assert metric.spec.proportion is not None  # _proportion_of found one
-            x, d = proportion_counts(metric.spec.proportion, matrices, found[0])
-            return ratio_terms(x, d, "wald-clustered")
-        if not metric.kwargs.get("normalize", True) or \
-                metric.name not in SCALAR_COUNT_METRICS:
-            return None  # a count (normalize=False) is no smooth function of shares
-        return delta_terms(lambda stack: batch_count_metric(
-            metric.name, enc.classes, stack, metric.kwargs, undefined="nan"), matrices)
+        return _matrix_terms(metric, enc.classes, matrices)
+
+    def state_cluster_terms(self, states: Sequence[Any], metric: Metric
+                            ) -> ClusterTerms | None:
+        """The clusters' confusion matrices, over the classes of all of them."""
+        if any(isinstance(s, IndicatorState) for s in states):
+            return None
+        classes = np.unique(np.concatenate([s.classes for s in states]))
+        k = classes.shape[0]
+        matrices = np.zeros((len(states), k, k))
+        for c, s in enumerate(states):
+            if s.classes.shape[0] == k:  # a cluster of every class (sorted: the same)
+                matrices[c] = s.counts.matrix
+                continue
+            at = np.searchsorted(classes, s.classes)
+            matrices[c][np.ix_(at, at)] = np.asarray(s.counts.matrix, dtype=np.float64)
+        return _matrix_terms(metric, classes, matrices)
+
+    def row_terms(self, state: CountsState, metric: Metric) -> ClusterTerms | None:
+        """The terms with each row its own cluster (the independent-rows form of the
+        delta method, which a design effect compares with): one matrix per row, from
+        the state's (cell, weight) groups -- a temporary of rows x K^2 numbers, as the
+        rows' own terms take in memory."""
+        groups, k = state.cell_groups(), state.classes.shape[0]
+        size = groups.size.astype(np.int64)
+        matrices = np.zeros((int(size.sum()), k * k))
+        matrices[np.arange(matrices.shape[0]), np.repeat(groups.cell, size)] = \
+            np.repeat(groups.weight, size)
+        return _matrix_terms(metric, state.classes, matrices.reshape(-1, k, k))
 
     def analytic(self, state: CountsState, metric: Metric, method: str, level: float
                  ) -> tuple[float, float, float]:
@@ -313,6 +356,22 @@ class CountsFamily(Family):
         if method not in PROPORTION_METHODS or found is None:
             raise InputError(f"method={method!r} does not apply to {metric.name} here")
         return proportion_interval(*found, level, method, metric.name)
+
+
+def _matrix_terms(metric: Metric, classes: np.ndarray, matrices: np.ndarray
+                  ) -> ClusterTerms | None:
+    """The cluster-robust terms of a count metric from the clusters' ``(C, K, K)``
+    confusion matrices: a proportion's ``(x_c, n_c)``, else the delta method's."""
+    found = _proportion_of(metric, classes)
+    if found is not None:
+        assert metric.spec.proportion is not None  # _proportion_of found one
+        x, d = proportion_counts(metric.spec.proportion, matrices, found[0])
+        return ratio_terms(x, d, "wald-clustered")
+    if not metric.kwargs.get("normalize", True) or \
+            metric.name not in SCALAR_COUNT_METRICS:
+        return None  # a count (normalize=False) is no smooth function of shares
+    return delta_terms(lambda stack: batch_count_metric(
+        metric.name, classes, stack, metric.kwargs, undefined="nan"), matrices)
 
 
 def _proportion_of(metric: Metric, classes: np.ndarray) -> tuple[int | None] | None:

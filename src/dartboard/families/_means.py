@@ -317,6 +317,14 @@ class MeansFamily(Family):
                            np.bincount(codes, weights=weight, minlength=n_clusters),
                            "t-clustered")
 
+    def state_cluster_terms(self, states: Sequence[MeanCells], metric: Metric
+                            ) -> ClusterTerms | None:
+        """The clusters' ``sum w t`` and ``sum w`` (kept by every state, cells or not)."""
+        if TERMS[metric.name][2]:
+            return None
+        return ratio_terms(np.array([s.sums[0] for s in states]),
+                           np.array([s.sums[2] for s in states]), "t-clustered")
+
     def why_not(self, state: MeanCells, metric: Metric, method: str) -> str:
         if state.weighted:
             return f"method={method!r} does not take sample_weight"

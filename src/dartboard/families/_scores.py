@@ -35,6 +35,8 @@ from dartboard.families._base import (
     State,
     aggregate,
     place,
+    place_parts,
+    tree_merge,
 )
 from dartboard.families._paired import MulticlassAUC, PairedAUC, batched_multiclass
 from dartboard.metrics._operating_points import at_fixed_point
@@ -372,6 +374,42 @@ class ScoresFamily(Family):
         return ScoreCells.from_rows(np.asarray(batch.y_true == batch.positive), scores,
                                     batch.weight)
 
+    def build_clusters(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
+                       ) -> list[Any]:
+        """Exact binary scores: every cluster's (score, positive, weight) cells from one
+        sort keyed by the cluster first, cut at the clusters' bounds (each cluster's
+        cells are then those of :meth:`build` of its rows)."""
+        scores = batch.of(metric)
+        if scores.ndim != 1 or batch.approximate.get("score_bins") is not None:
+            return super().build_clusters(batch, metric, members)
+        codes = np.empty(scores.shape[0], dtype=np.int64)
+        for c, rows in enumerate(members):
+            codes[rows] = c
+        w = np.ones(scores.shape[0]) if batch.weight is None \
+            else batch.weight.astype(np.float64)
+        (owner, s, p, ww), size = aggregate(
+            (codes, scores.astype(np.float64), np.asarray(batch.y_true == batch.positive), w),
+            np.ones(scores.shape[0], dtype=np.int64))
+        bounds = np.searchsorted(owner, np.arange(len(members) + 1))
+        return [ScoreCells(s[a:b], p[a:b], ww[a:b], size[a:b], batch.weight is not None)
+                for a, b in zip(bounds[:-1], bounds[1:])]
+
+    def merge_many(self, pairs: Sequence[tuple[Any, Any]]) -> list[Any]:
+        """Exact binary score cells: every pair's cells aggregated in one sort keyed by
+        the pair first (each pair's cells are then those of its merge)."""
+        if not all(isinstance(s, ScoreCells) for pair in pairs for s in pair):
+            return super().merge_many(pairs)
+        parts = [s for pair in pairs for s in pair]
+        owner = np.repeat(np.arange(len(pairs)), [a.size.shape[0] + b.size.shape[0]
+                                                  for a, b in pairs])
+        (pair, s, p, w), size = aggregate(
+            (owner, *(np.concatenate([getattr(x, k) for x in parts])
+                      for k in ("score", "positive", "weight"))),
+            np.concatenate([x.size for x in parts]))
+        bounds = np.searchsorted(pair, np.arange(len(pairs) + 1))
+        return [ScoreCells(s[i:j], p[i:j], w[i:j], size[i:j], a.weighted or b.weighted)
+                for (i, j), (a, b) in zip(zip(bounds[:-1], bounds[1:]), pairs)]
+
     def n_rows(self, state: ScoreCells | ClassTable) -> int:
         return int(state.size.sum())
 
@@ -429,11 +467,9 @@ class ScoresFamily(Family):
              ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
         if isinstance(states[0], BinnedScores):
             return None
-        pooled = states[0]
-        for s in states[1:]:
-            pooled = pooled.merge(s)
+        pooled = tree_merge(states, lambda a, b: a.merge(b))
         return (self._cells(pooled, metric), [self._cells(s, metric) for s in states],
-                [place(s.keys, pooled.keys) for s in states])
+                place_parts([s.keys for s in states], pooled.keys))
 
     def cluster_cells(self, batch: Batch, metric: Metric, clusters: np.ndarray,
                       n_clusters: int) -> tuple[Cells, Any] | None:
@@ -497,6 +533,43 @@ class ScoresFamily(Family):
 
         return auc_terms(per(positive, value[positive]), per(~positive, value[~positive]),
                          per(positive, np.ones(pos.size)), per(~positive, np.ones(neg.size)))
+
+    def state_cluster_terms(self, states: Sequence[Any], metric: Metric
+                            ) -> ClusterTerms | None:
+        """Obuchowski's placement sums from each cluster's (score, positive) cells: a
+        cell's placement value is that of each of its rows, so a cluster's sum is the
+        cells' values times their sizes (the same terms as from the rows)."""
+        if metric.name != "roc_auc_score" or metric.kwargs or any(
+                not isinstance(s, ScoreCells) or s.weighted for s in states):
+            return None
+        owner = np.concatenate([np.full(s.size.shape[0], c) for c, s in enumerate(states)])
+        score = np.concatenate([s.score for s in states])
+        positive = np.concatenate([s.positive for s in states])
+        size = np.concatenate([s.size for s in states]).astype(np.float64)
+
+        def below(of: np.ndarray) -> Callable[[np.ndarray, Any], np.ndarray]:
+            # rows of the class ``of`` with a score before each query (side as searchsorted)
+            order = np.argsort(score[of], kind="stable")
+            sorted_scores = score[of][order]
+            cumulative = np.concatenate([[0.0], np.cumsum(size[of][order])])
+            return lambda s, side: cumulative[np.searchsorted(sorted_scores, s, side=side)]
+
+        n_pos, n_neg = float(size[positive].sum()), float(size[~positive].sum())
+        if n_pos == 0 or n_neg == 0:
+            return None
+        neg, pos = below(~positive), below(positive)
+        value = np.empty(score.shape[0])
+        s = score[positive]
+        value[positive] = (neg(s, "left") + neg(s, "right")) / (2.0 * n_neg)
+        s = score[~positive]
+        value[~positive] = (2 * n_pos - pos(s, "left") - pos(s, "right")) / (2.0 * n_pos)
+
+        def per(rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
+            return np.bincount(owner[rows], weights=weights, minlength=len(states))
+
+        return auc_terms(per(positive, (value * size)[positive]),
+                         per(~positive, (value * size)[~positive]),
+                         per(positive, size[positive]), per(~positive, size[~positive]))
 
     def why_not(self, state: ScoreCells | ClassTable, metric: Metric, method: str) -> str:
         if isinstance(state, ClassTable):

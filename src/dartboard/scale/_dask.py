@@ -47,7 +47,7 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
                   model: str | None = None, exact: bool = True, n_bins: int = 100_000,
                   score_range: tuple[float, float] | None = None,
                   relative_accuracy: float = 1e-3, split_every: int = 8,
-                  scheduler: Any = None) -> Evaluation:
+                  scheduler: Any = None, cluster: str | None = None) -> Evaluation:
     """Evaluate a Dask DataFrame (or Parquet files read with Dask) partition by partition.
 
     Each partition becomes one set of mergeable states on a worker; the states
@@ -57,7 +57,10 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
     :func:`dartboard.evaluate` returns), the same numbers (exact for counts and
     exact AUC, to rounding for moments, within the reported bounds for the binned
     and sketched metrics). With ``groups``, each partition keeps one set of states
-    per group it holds; the groups' states merge in the same tree.
+    per group it holds; the groups' states merge in the same tree. With ``cluster``,
+    one set per (group, cluster), keyed by the cluster id, so a cluster's rows in
+    several partitions meet: the clustered intervals, design effects and gaps of
+    :func:`evaluate_parquet` (memory as there: per cluster, not per row).
 
     Parameters
     ----------
@@ -68,7 +71,7 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
         file, which the error then names).
     y_true, y_pred, y_score, y_proba, task, metrics, groups, sample_weight, ci, \
 confidence_level, n_resamples, random_state, pos_label, model, exact, n_bins, \
-score_range, relative_accuracy
+score_range, relative_accuracy, cluster
         As in :func:`evaluate_parquet`. With ``y_score``, the range of the scores and
         of the labels is computed by Dask first (one extra pass over two columns).
     split_every : int
@@ -97,6 +100,12 @@ score_range, relative_accuracy
     ...                    y_pred="pred", metrics=["accuracy"])
     >>> float(ev.overall.loc["accuracy", "estimate"]), ev.n_files
     (0.6666666666666666, 3)
+    >>> frame["user"] = [1, 2, 3, 1, 2, 3]
+    >>> ev = evaluate_dask(dd.from_pandas(frame, npartitions=3), y_true="label",
+    ...                    y_pred="pred", metrics=["accuracy"], cluster="user",
+    ...                    random_state=0)
+    >>> ev.overall.loc["accuracy", "method"]
+    'bca (clustered: 3 clusters)'
     """
     options = spec_options(locals())
     dask, dd = _import_dask()
@@ -107,7 +116,8 @@ score_range, relative_accuracy
             and type(scheduler).__name__ != "Client":
         raise InputTypeError(f"scheduler must be None, a scheduler name or a distributed.Client; "
                              f"got {describe(scheduler)}")
-    wanted = [c for c in (y_true, y_pred, y_score, sample_weight) if isinstance(c, str)]
+    wanted = [c for c in (y_true, y_pred, y_score, sample_weight, cluster)
+              if isinstance(c, str)]
     wanted += [groups] if isinstance(groups, str) else \
         [c for c in groups if isinstance(c, str)] if isinstance(groups, (list, tuple)) else []
     if isinstance(y_proba, dict):
@@ -122,8 +132,9 @@ score_range, relative_accuracy
     elif isinstance(ddf_or_path, dd.DataFrame):
         missing = [c for c in wanted if c not in ddf_or_path.columns]
         if missing:
-            raise InputError(f"the Dask DataFrame has no column(s) {missing}; its columns are "
-                             f"{list(ddf_or_path.columns)}")
+            given = "" if cluster not in missing else f" (cluster={cluster!r})"
+            raise InputError(f"the Dask DataFrame has no column(s) {missing}{given}; its "
+                             f"columns are {list(ddf_or_path.columns)}")
         kinds = {c: ddf_or_path.dtypes[c].kind if hasattr(ddf_or_path.dtypes[c], "kind")
                  else "O" for c in wanted}
     else:

@@ -77,18 +77,20 @@ class Spec:
     #: ``task="auto"``: what the task was decided from, checked against the values at
     #: the end (``"labels"``, ``"floats"``, ``"scores"``); None when it was given
     auto: str | None = None
+    #: the column of cluster ids (rows of one cluster are not independent)
+    cluster: str | None = None
 
     @property
     def columns(self) -> list[str]:
         """Columns to read, each once."""
         cols = [self.y_true, self.y_pred, self.y_score, self.sample_weight,
-                *(self.y_proba or ()), *(self.groups or ())]
+                *(self.y_proba or ()), *(self.groups or ()), self.cluster]
         return list(dict.fromkeys(c for c in cols if c is not None))
 
     def group_only(self, column: str) -> bool:
-        """A group column that is no other input: read as is (missing values included),
-        then checked by the group encoder."""
-        return column in (self.groups or ()) and column not in (
+        """A group or cluster column that is no other input: read as is (missing values
+        included), then checked by the group encoder or :func:`bundle_from_columns`."""
+        return column in (*(self.groups or ()), self.cluster) and column not in (
             self.y_true, self.y_pred, self.y_score, self.sample_weight, *(self.y_proba or ()))
 
     def role_of(self, column: str) -> str:
@@ -98,6 +100,8 @@ class Spec:
                 return f"{role} column {column!r}"
         if column in (self.y_proba or ()):
             return f"y_proba column {column!r}"
+        if column == self.cluster and column not in (self.groups or ()):
+            return f"cluster column {column!r}"
         return f"group column {column!r}"
 
     def describe_column(self, role: str) -> str:
@@ -118,7 +122,7 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
               task: str, exact: bool, n_bins: Any, score_range: Any, relative_accuracy: Any,
               sample_weight: Any, pos_label: Any, confidence_level: Any, ci: Any,
               n_resamples: Any, random_state: RandomStateLike, groups: Any, model: Any,
-              column_kinds: dict[str, str]) -> Spec:
+              column_kinds: dict[str, str], cluster: Any = None) -> Spec:
     """Check every option; ``column_kinds`` maps column names to numpy dtype kinds.
 
     ``task="auto"``: with ``y_score`` or ``y_proba`` a classification; with
@@ -164,6 +168,15 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
     if confidence_level is not None:
         confidence_level = check_confidence_level(confidence_level)
     check_option(ci, "ci", INTERVAL_METHODS)
+    cluster = _column_name(cluster, "cluster")
+    if cluster is not None:
+        from dartboard.evaluation._clusters import check_cluster_ci
+
+        check_cluster_ci(ci)
+        if not exact:
+            raise InputError("cluster: the clustered intervals come from exact states; "
+                             "exact=False bins the scores (a bound, no interval): leave "
+                             "exact=True")
     n_resamples = check_n_resamples(n_resamples)
     check_random_state(random_state)  # raises on a bad seed; the seed itself is kept
     if proba is not None and pos_label is not None:
@@ -172,7 +185,7 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
     return Spec(y_true, y_pred, y_score, sample_weight, task, _check_metrics(metrics),
                 bool(exact), n_bins, score_range, float(relative_accuracy), pos_label,
                 confidence_level, proba, classes, ci, n_resamples, random_state,
-                _check_groups(groups), check_model_name(model), auto)
+                _check_groups(groups), check_model_name(model), auto, cluster)
 
 
 def _check_metrics(metrics: Any) -> Any:
@@ -417,7 +430,8 @@ def bundle_from_columns(plan: Setup, columns: dict[str, Any], source: str,
             from dartboard.evaluation._groups import encode_groups
 
             groups = encode_groups({g: columns[g] for g in spec.groups}, n)
-        bundle = build_bundle(batch, plan.planned, groups)
+        clusters = None if spec.cluster is None else _cluster_ids(columns[spec.cluster], spec)
+        bundle = build_bundle(batch, plan.planned, groups, clusters)
     except (ValueError, TypeError) as exc:
         raise type(exc)(f"{source}: {exc}") from None
     bundle.labels = labels
@@ -480,6 +494,19 @@ def _batch(plan: Setup, columns: dict[str, Any], n: int, earlier: frozenset[Any]
         inputs["labels"] = label_array(columns[spec.y_pred],
                                        name=spec.describe_column("y_pred"))
     return Batch(yt, inputs, w, plan.positive, plan.classes, approximate), seen
+
+
+def _cluster_ids(ids: Any, spec: Spec) -> np.ndarray:
+    """A batch's cluster ids, as read (their raw values key the clusters' states),
+    checked: none missing."""
+    import pandas as pd
+
+    ids = np.asarray(ids)
+    missing = int(np.count_nonzero(pd.isna(ids))) if ids.dtype.kind in "fOUSmM" else 0
+    if missing:
+        raise InputError(f"cluster: {spec.role_of(spec.cluster or '')} holds {missing} "
+                         "missing id(s) (null or NaN); every row needs its cluster")
+    return ids
 
 
 def value_facts(y_true: np.ndarray, y_pred: np.ndarray) -> frozenset[Any]:

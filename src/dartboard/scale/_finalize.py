@@ -17,6 +17,7 @@ import numpy as np
 
 from dartboard._rng import child, seed_sequence
 from dartboard.evaluation._bundle import Bundle, plan_metrics
+from dartboard.evaluation._clusters import ClusteredStates, cluster_order
 from dartboard.evaluation._engine import (
     choose_metrics,
     fairness_rates,
@@ -67,18 +68,23 @@ def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parque
                      for p in every if plan.score_bins is not None and p.family is not None
                      and not p.family.binnable(p.computed[1]))
     opts = Options(spec.ci, spec.confidence_level, spec.n_resamples, spec.random_state)
-    rows = _bounded(metric_rows(bundle, planned, opts, None), planned, bundle)
-    group_rows = keys = gaps = None
     by_key = bundle.groups or {}
-    if spec.groups:
-        keys = tuple(_sorted_keys(by_key, spec.groups))
+    keys = tuple(_sorted_keys(by_key, spec.groups)) if spec.groups else None
+    by_label = {p.label: p for p in planned}
+    by_label.update(fairness_rates(positive, bundle))
+    clusters = None
+    if spec.cluster is not None:  # the rows' and the gaps' intervals from the clusters
+        order = cluster_order(bundle.clusters or {}, spec.describe_column("cluster"))
+        clusters = ClusteredStates(bundle, order, opts, keys or (), by_label)
+    rows = _bounded(metric_rows(bundle, planned, opts, None, clusters=clusters), planned,
+                    bundle)
+    group_rows = gaps = None
+    if keys is not None:
         group_rows = tuple(row for key in keys for row in _bounded(
-            metric_rows(by_key[key], planned, opts, None,
-                        ", ".join(str(v) for v in key)), planned, by_key[key]))
-        by_label = {p.label: p for p in planned}
-        by_label.update(fairness_rates(positive, bundle))
+            metric_rows(by_key[key], planned, opts, None, ", ".join(str(v) for v in key),
+                        clusters=clusters), planned, by_key[key]))
         gaps = GroupGaps(bundle, by_label, keys, child(seed_sequence(spec.random_state), 1),
-                         spec.n_resamples, spec.confidence_level, None)
+                         spec.n_resamples, spec.confidence_level, clusters)
     result = EvaluationResult(
         task=task, n=int(bundle.n_rows), model=spec.model, metrics=tuple(rows),
         groups=group_rows, group_columns=spec.groups, group_keys=keys,

@@ -44,7 +44,8 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
                      model: str | None = None, batch_size: int = 1_000_000,
                      exact: bool = True, n_bins: int = 100_000,
                      score_range: tuple[float, float] | None = None,
-                     relative_accuracy: float = 1e-3, progress: bool = False) -> Evaluation:
+                     relative_accuracy: float = 1e-3, progress: bool = False,
+                     cluster: str | None = None) -> Evaluation:
     """Evaluate predictions stored in Parquet files without loading them into memory.
 
     :func:`dartboard.evaluate` on the rows of the files, streamed: record batches of
@@ -63,6 +64,20 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     median errors, with a bound) remain. ``exact=False`` bins the scores instead
     (constant memory, estimates with a guaranteed bound in ``error_bounds``, no
     interval).
+
+    Rows in clusters (``cluster``, a column of ids: a patient, a user, a passage):
+    each group's states are kept per cluster too, keyed by the id's value, so rows of
+    one cluster in several files or batches meet; the intervals are
+    :func:`dartboard.evaluate`'s with ``clusters=`` (``ci="auto"``: the cluster-robust
+    interval from 10 clusters on, else BCa over whole clusters), with the
+    ``design_effect`` and ``effective_n`` columns, and the gaps between groups draw
+    the clusters once for all groups -- the same numbers for the same seed. Memory
+    is then one state per (group, cluster): O(clusters x K^2) for labels, not the
+    rows; for continuous scores each cluster's distinct (score, label) cells, and for
+    mean losses and regression each cluster's distinct values (so, for continuous
+    values, up to the rows: the exact bootstrap of whole clusters draws them). The
+    calibration error's clustered interval is formed from the rows (in memory):
+    streamed, it keeps its estimate without interval.
 
     Parameters
     ----------
@@ -96,6 +111,9 @@ model
         Accuracy of the quantile sketch of the errors past ``MAX_CELLS``.
     progress : bool
         Show a progress bar over rows on standard error.
+    cluster : str, optional
+        Column of cluster ids (any orderable values, none missing, at least two
+        clusters): :func:`dartboard.evaluate`'s ``clusters``, as a column name.
 
     Returns
     -------
@@ -112,7 +130,9 @@ model
         A file without a needed column, with a column of another type than the
         first file, NaN or missing values, non-numeric scores, a page that cannot
         be read: the message names the file and the column. A directory link that
-        loops (named); weights that sum to zero over all rows.
+        loops (named); weights that sum to zero over all rows. A ``cluster`` column
+        missing from a file, with a missing id, or of one cluster; with
+        ``exact=False``.
 
     Examples
     --------
@@ -124,6 +144,18 @@ model
     >>> ev = evaluate_parquet(folder, y_true="label", y_score="score", random_state=0)
     >>> ev.n_rows, ev.n_files, float(ev.overall.loc["roc_auc", "estimate"])
     (8, 2, 0.875)
+
+    Rows in clusters, one cluster's rows in both files:
+
+    >>> for i in range(2):
+    ...     table = pa.table({"label": [0, 1, 1, 0] * 3, "pred": [0, 1, i, 0] * 3,
+    ...                       "patient": [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]})
+    ...     pq.write_table(table, os.path.join(folder, f"part{i}.parquet"))
+    >>> ev = evaluate_parquet(folder, y_true="label", y_pred="pred", cluster="patient",
+    ...                       metrics=["accuracy"], random_state=0)
+    >>> row = ev.overall.loc["accuracy"]
+    >>> row["method"], round(float(row["estimate"]), 4), round(float(row["low"]), 4)
+    ('bca (clustered: 6 clusters)', 0.875, 0.7917)
     """
     options = spec_options(locals())
     batch_size = check_int(batch_size, "batch_size", minimum=1)
@@ -227,7 +259,8 @@ def _check_schemas(fragments: list[Any], spec: Spec) -> None:
     """Every file has every needed column, of a usable type, of the first file's kind."""
     roles = [(r, getattr(spec, r)) for r in ("y_true", "y_pred", "y_score", "sample_weight")
              if getattr(spec, r) is not None] + [("y_proba", c) for c in spec.y_proba or ()] + \
-        [("groups", c) for c in spec.groups or ()]
+        [("groups", c) for c in spec.groups or ()] + \
+        [("cluster", c) for c in (spec.cluster,) if c is not None]
     numeric = {"y_score", "sample_weight", "y_proba"} | ({"y_true", "y_pred"}
                                                        if spec.task == "regression" else set())
     first: dict[str, tuple[str, str]] = {}

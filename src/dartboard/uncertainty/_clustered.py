@@ -35,7 +35,7 @@ from dartboard.uncertainty import _bootstrap
 
 __all__ = ["CLUSTER_METHODS", "ClusterIndex", "cluster_index", "cluster_matrix",
            "cluster_replicates", "draw_clusters", "generic_cluster_replicates",
-           "shared_cluster_replicates"]
+           "shared_cluster_replicates", "too_few_clusters"]
 
 #: the methods of a clustered interval
 CLUSTER_METHODS = ("percentile", "basic", "bca")
@@ -78,9 +78,14 @@ def cluster_index(clusters: Any, n_rows: int) -> ClusterIndex:
     codes = encoded.codes[0].astype(np.intp)
     n_clusters = int(encoded.classes.shape[0])
     if n_clusters < 2:
-        raise InputError(f"clusters holds {n_clusters} cluster; a clustered interval "
-                         "resamples clusters and needs at least two")
+        raise InputError(f"clusters {too_few_clusters(n_clusters)}")
     return ClusterIndex(codes, n_clusters)
+
+
+def too_few_clusters(n_clusters: int) -> str:
+    """The refusal of fewer than two clusters (in memory and streamed)."""
+    return (f"holds {n_clusters} cluster; a clustered interval resamples clusters and "
+            "needs at least two")
 
 
 def _jackknife_groups(n_clusters: int, rng: np.random.Generator) -> list[np.ndarray]:
@@ -90,16 +95,19 @@ def _jackknife_groups(n_clusters: int, rng: np.random.Generator) -> list[np.ndar
     return np.array_split(rng.permutation(n_clusters), _bootstrap.JACKKNIFE_MAX)
 
 
-def cluster_matrix(parts: list[Any], where: list[np.ndarray], width: int) -> Any:
+def cluster_matrix(parts: list[Any], where: list[np.ndarray], width: int,
+                   clusters: np.ndarray | None = None, n_clusters: int | None = None) -> Any:
     """The ``(clusters, cells)`` sparse matrix of the clusters' cells (``parts``,
     placed among ``width`` pooled cells at ``where``, as :meth:`Family.pool` gives
-    them)."""
+    them); ``clusters``: the parts' rows among ``n_clusters`` (a group's clusters among
+    all, the others' rows empty)."""
     from scipy import sparse
 
-    rows = np.concatenate([np.full(at.shape[0], j) for j, at in enumerate(where)])
+    at = np.arange(len(parts)) if clusters is None else np.asarray(clusters)
+    rows = np.concatenate([np.full(w.shape[0], at[j]) for j, w in enumerate(where)])
     data = np.concatenate([p.size for p in parts]).astype(np.float64)
     return sparse.csr_matrix((data, (rows, np.concatenate(where))),
-                             shape=(len(parts), width))
+                             shape=(len(parts) if n_clusters is None else n_clusters, width))
 
 
 def draw_clusters(rng: np.random.Generator, n_clusters: int, b: int) -> np.ndarray:

@@ -32,6 +32,7 @@ from dartboard.families import Batch, Family, Metric, family_of
 from dartboard.families._base import (
     BOOTSTRAP_METHODS,
     Cells,
+    NoCells,
     choose_method,
     declared,
     interval_of,
@@ -61,6 +62,7 @@ from dartboard.uncertainty._methods import METHODS, PIVOT, IntervalMethod
 from dartboard.uncertainty._result import Interval
 
 __all__ = ["Interval", "IntervalWarning", "clustered_cells", "cv_interval", "interval",
+           "interval_from_clusters",
            "interval_from_calibration_state"]
 
 
@@ -329,35 +331,63 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
                                      level, n_resamples, rng, estimate)
         if found is not None:
             return found
-    reps = None
     terms = cluster_terms_of(spec, y_t, y_o, w, kwargs, index)
-    method = _clustered_method(method, terms, name, index.n_clusters,
-                               "bca" if family is None else family.fallback)
+
+    def cells() -> tuple[Cells, Any] | None:
+        return clustered_cells(spec, y_t, y_o, w, kwargs, index)
+
+    def rows(jackknife: bool) -> _bootstrap.Replicates:
+        def statistic(rows: np.ndarray) -> float:
+            weights = {} if w is None else {"sample_weight": w[rows]}
+            return float(metric(y_t[rows], y_o[rows], **kwargs, **weights))
+
+        return generic_cluster_replicates(statistic, index, n_resamples, rng, jackknife)
+
+    return interval_from_clusters(
+        spec, name or getattr(metric, "__name__", "metric"), estimate, terms, cells,
+        index.n_clusters, method, level, n_resamples, rng, kwargs, rows,
+        "bca" if family is None else family.fallback)
+
+
+def interval_from_clusters(spec: MetricSpec | None, name: str, estimate: float,
+                           terms: ClusterTerms | None,
+                           cells: Callable[[], tuple[Cells, Any] | None],
+                           n_clusters: int, method: str, level: float, n_resamples: int,
+                           rng: np.random.Generator, kwargs: dict[str, Any],
+                           rows: Callable[[bool], _bootstrap.Replicates] | None = None,
+                           fallback: str = "bca") -> Interval:
+    """A clustered interval from what the clusters give, however it was found (from the
+    rows in memory, from per-cluster states in a streamed evaluation): ``terms`` (the
+    cluster-robust interval's, None without one), ``cells()`` (the pooled cells and
+    their ``(clusters, cells)`` matrix, None where no family's cells hold the metric)
+    and ``rows(jackknife)`` (replicates from the rows of each replicate's clusters;
+    None: refused, a streamed evaluation keeps no rows); ``fallback`` the bootstrap
+    ``auto`` takes where no cluster-robust interval applies."""
+    method = _clustered_method(method, terms, name, n_clusters, fallback)
     if method in CLUSTERED_ANALYTIC_METHODS:
         assert terms is not None and spec is not None  # _clustered_method checked it
         # accuracy with normalize=False is a count, outside the proportion's range
         bounds = spec.bounds if kwargs.get("normalize", True) else None
         low, high, se = clustered_interval(terms, level, bounds)
-        return Interval(estimate, low, high, level, f"{method} ({index.n_clusters} clusters)",
+        return Interval(estimate, low, high, level, f"{method} ({n_clusters} clusters)",
                         se, None, None, name)
     jackknife = method == "bca"
-    cells = clustered_cells(spec, y_t, y_o, w, kwargs, index)
-    if cells is not None:
-        reps = cluster_replicates(cells[1], cells[0], n_resamples, rng, jackknife)
-    if reps is None:
-        def statistic(rows: np.ndarray) -> float:
-            weights = {} if w is None else {"sample_weight": w[rows]}
-            return float(metric(y_t[rows], y_o[rows], **kwargs, **weights))
-
-        reps = generic_cluster_replicates(statistic, index, n_resamples, rng, jackknife)
+    found = cells()
+    if found is not None:
+        reps = cluster_replicates(found[1], found[0], n_resamples, rng, jackknife)
+    elif rows is not None:
+        reps = rows(jackknife)
+    else:
+        raise NoCells(f"the bootstrap of whole clusters of {name} needs the rows of "
+                      "each cluster; a streamed evaluation keeps family states")
     undefined = int(np.count_nonzero(~np.isfinite(reps.values)))
     if undefined == n_resamples:
-        raise InputError(f"{name or 'the metric'} is undefined on all {n_resamples} "
+        raise InputError(f"{name} is undefined on all {n_resamples} "
                          "cluster resamples; no interval can be formed")
     if undefined:
-        warnings.warn(f"{name or 'the metric'} is undefined on {undefined} of {n_resamples} "
+        warnings.warn(f"{name} is undefined on {undefined} of {n_resamples} "
                       "cluster resamples (a resample without a class, say); they are left "
-                      "out", IntervalWarning, stacklevel=3)
+                      "out", IntervalWarning, stacklevel=4)
         keep = np.isfinite(reps.values)
         jack = reps.jackknife
         if jack is not None:  # BCa's acceleration leaves out undefined leave-outs
@@ -368,8 +398,8 @@ def _clustered_interval(metric: Callable[..., Any], spec: MetricSpec | None, nam
     if spec is not None and spec.covers_estimate:
         low, high = min(low, estimate), max(high, estimate)
     return Interval(estimate, low, high, level,
-                    f"{used} (clustered: {index.n_clusters} clusters)", se, dist,
-                    n_resamples, name or getattr(metric, "__name__", "metric"))
+                    f"{used} (clustered: {n_clusters} clusters)", se, dist,
+                    n_resamples, name)
 
 
 def _clustered_simulated(family: Any, spec: MetricSpec | None, y_t: np.ndarray,
@@ -418,14 +448,18 @@ def _pooled_clusters(family: Family, m: Metric, spec: MetricSpec, y_t: np.ndarra
                      y_o: np.ndarray, w: np.ndarray | None, kwargs: dict[str, Any],
                      index: ClusterIndex) -> tuple[Any, Any] | None:
     """(pooled cells, cluster matrix) from one state per cluster, pooled; None when a
-    cluster's rows have no state alone or the states do not pool."""
-    parts = _cluster_states(spec, y_t, y_o, w, kwargs, index)
+    cluster's rows have no state alone or the states do not pool. A cluster without
+    rows here (a group's rows, indexed among all clusters for the gaps' shared draws)
+    has no state: its row of the matrix stays empty."""
+    held = np.flatnonzero([rows.shape[0] > 0 for rows in index.members])
+    parts = _cluster_states(spec, y_t, y_o, w, kwargs, [index.members[c] for c in held])
     if any(p is None for p in parts):
         return None
     pooled = family.pool([p[2] for p in parts], m)
     if pooled is None:
         return None
-    return pooled[0], cluster_matrix(pooled[1], pooled[2], pooled[0].size.shape[0])
+    return pooled[0], cluster_matrix(pooled[1], pooled[2], pooled[0].size.shape[0], held,
+                                     index.n_clusters)
 
 
 def cluster_terms_of(metric: Any, y_t: np.ndarray, y_o: np.ndarray, w: np.ndarray | None,
@@ -497,11 +531,11 @@ def _family_batch(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
 
 
 def _cluster_states(spec: MetricSpec, y_t: np.ndarray, y_o: np.ndarray,
-                    w: np.ndarray | None, kwargs: dict[str, Any], index: ClusterIndex
-                    ) -> list[Any]:
-    """Each cluster's ``(family, metric, state)``, built from the batch of all rows
-    (the positive class and the classes of all rows: a cluster may hold one class);
-    ``[None]`` when a cluster's rows are refused alone."""
+                    w: np.ndarray | None, kwargs: dict[str, Any],
+                    members: list[np.ndarray]) -> list[Any]:
+    """Each cluster's ``(family, metric, state)`` (``members``: the rows of each),
+    built from the batch of all rows (the positive class and the classes of all rows:
+    a cluster may hold one class); ``[None]`` when a cluster's rows are refused alone."""
     found = _family_batch(spec, y_t, y_o, w, kwargs)
     if found is None:
         return [None]
@@ -509,7 +543,7 @@ def _cluster_states(spec: MetricSpec, y_t: np.ndarray, y_o: np.ndarray,
     if spec.classification and np.ndim(batch.y_true) == 1:
         batch = dataclasses.replace(batch, classes=np.unique(batch.y_true))
     try:
-        return [(family, m, family.build(batch.take(rows), m)) for rows in index.members]
+        return [(family, m, family.build(batch.take(rows), m)) for rows in members]
     except ValueError:
         return [None]
 

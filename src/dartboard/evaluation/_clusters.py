@@ -1,0 +1,217 @@
+"""Clustered rows and gaps from per-cluster states (a streamed evaluation with ``cluster``).
+
+A streamed evaluation whose rows come in clusters keeps, beside each bundle's states,
+one set of states per cluster (:mod:`dartboard.evaluation._bundle`). A metric's
+clustered interval then follows from its family's states of the clusters, ordered
+as the in-memory evaluation encodes the cluster ids (sorted), so that the same seed
+draws the same clusters:
+
+* the cluster-robust terms (``wald-clustered``, ``t-clustered``,
+  ``delong-clustered``, ``delta-clustered``) from
+  :meth:`~dartboard.families.Family.state_cluster_terms` -- per-cluster successes
+  and denominators, sums of losses and weights, ROC AUC's placement sums from each
+  cluster's (score, label) cells -- equal to the terms of the rows;
+* the bootstrap of whole clusters from :meth:`~dartboard.families.Family.pool` of
+  the clusters' states (pooled cells, and where each cluster's cells lie) and
+  :func:`~dartboard.uncertainty._clustered.cluster_matrix`;
+* the design effect against the same kind of interval with independent rows, from
+  the merged state (the delta method's from each row its own cluster);
+* the gaps between groups from one draw of all clusters shared by every group
+  (:func:`~dartboard.uncertainty._clustered.shared_cluster_replicates`).
+
+Memory: one state per (group, cluster) -- confusion counts of K^2 cells, the sums
+and distinct (term, weight) cells of a mean loss, and for scores each cluster's
+distinct (score, label) cells, so continuous scores cost the distinct scores of each
+cluster (at most its rows), as continuous losses and regression values do. A metric
+whose clustered interval needs the rows (the calibration error's) keeps its estimate,
+with the reason in ``method``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from dartboard._rng import check_random_state
+from dartboard.evaluation._bundle import Bundle, Planned
+from dartboard.exceptions import InputError, InputTypeError
+from dartboard.families import Family, Metric
+from dartboard.uncertainty._clustered import (
+    CLUSTER_METHODS,
+    cluster_matrix,
+    shared_cluster_replicates,
+    too_few_clusters,
+)
+from dartboard.uncertainty._methods import CLUSTERED_ANALYTIC_METHODS
+
+__all__ = ["ClusteredStates", "check_cluster_ci", "cluster_order"]
+
+
+def check_cluster_ci(ci: str) -> None:
+    """``ci`` of an evaluation with clusters: ``auto``, a bootstrap of whole clusters or
+    a cluster-robust method (the independent-rows analytic methods are refused)."""
+    if ci not in ("auto", *CLUSTER_METHODS, *CLUSTERED_ANALYTIC_METHODS):
+        raise InputError(f"ci={ci!r} assumes independent rows; with clusters use "
+                         f"'auto', one of {list(CLUSTER_METHODS)} (a bootstrap of whole "
+                         f"clusters) or {list(CLUSTERED_ANALYTIC_METHODS)} (cluster-robust)")
+
+
+def cluster_order(ids: Any, name: str) -> dict[Any, int]:
+    """Each cluster id's position in the in-memory evaluation's encoding (sorted, as
+    :func:`~dartboard._labels.encode_labels` sorts), checked: two clusters or more."""
+    from dartboard._labels import encode_labels
+
+    keys = list(ids)
+    if len(keys) < 2:
+        raise InputError(f"{name}: {too_few_clusters(len(keys))}")
+    try:
+        codes = encode_labels(("clusters", np.asarray(keys))).codes[0]
+    except TypeError:
+        raise InputTypeError(f"{name} holds ids that cannot be ordered (mixed types across "
+                             "files or partitions); use one type") from None
+    return {key: int(code) for key, code in zip(keys, codes)}
+
+
+class ClusteredStates:
+    """The clustered intervals, design effects and group replicates of a bundle whose
+    bundles hold per-cluster states; ``order`` maps a cluster id to its position."""
+
+    #: the gaps draw whole clusters (:class:`~dartboard.evaluation._finalize.GroupGaps`)
+    clustered = True
+
+    def __init__(self, bundle: Bundle, order: dict[Any, int], opts: Any,
+                 keys: Sequence[Any] = (), planned: dict[str, Planned] | None = None) -> None:
+        self.bundle, self.order, self.keys, self.opts = bundle, order, list(keys), opts
+        self.planned = planned or {}
+        self.chosen = _Poolable(self)
+        self._parts: dict[str, list[tuple[Any, Any]] | None] = {}
+        # per (bundle, state key): the clusters' states in order, and the pooled cells'
+        # sizes with their cluster matrix (the metrics of one state share them)
+        self._states: dict[tuple[int, str], tuple[list[Any], np.ndarray]] = {}
+        self._matrices: dict[tuple[int, str, bool], tuple[np.ndarray, Any]] = {}
+
+    def states(self, bundle: Bundle, key: str) -> tuple[list[Any], np.ndarray]:
+        """The states of ``bundle``'s clusters in order, and their positions."""
+        slot = (id(bundle), key)
+        if slot not in self._states:
+            assert bundle.clusters is not None  # a clustered evaluation's bundles have them
+            found = sorted((self.order[c], states[key])
+                           for c, states in bundle.clusters.items() if key in states)
+            self._states[slot] = ([s for _, s in found],
+                                  np.array([i for i, _ in found], dtype=np.intp))
+        return self._states[slot]
+
+    def cells(self, p: Planned, bundle: Bundle, every: bool = False
+              ) -> tuple[Any, Any] | None:
+        """(pooled cells, cluster matrix) of ``p`` on ``bundle``'s clusters (``every``:
+        a row for each of all the clusters); None where the clusters' cells do not pool.
+
+        The matrix is built once per state: the clusters' cells pooled are the cells of
+        the bundle's merged state (every family forms and merges its cells by sorted
+        keys, :func:`~dartboard.families._base.aggregate`), so another metric of the
+        same state takes that state's cells, checked to be the same cells."""
+        family, metric, key = p.computed
+        slot = (id(bundle), key, every)
+        kept = self._matrices.get(slot)
+        if kept is not None:
+            found = family.cells(bundle.states[key], metric)
+            if found is not None and found.extra is None and \
+                    np.array_equal(found.size, kept[0]):
+                return found, kept[1]
+        states, at = self.states(bundle, key)
+        pooled = family.pool(states, metric) if states else None
+        if pooled is None or pooled[0].extra is not None:
+            return None
+        matrix = cluster_matrix(pooled[1], pooled[2], pooled[0].size.shape[0],
+                                at if every else None, len(self.order) if every else None)
+        self._matrices[slot] = (pooled[0].size, matrix)
+        return pooled[0], matrix
+
+    def interval(self, p: Planned, bundle: Bundle, estimate: float) -> tuple[Any, float | None]:
+        """The clustered interval of ``p`` on ``bundle``'s rows and its design effect."""
+        from dartboard.uncertainty._interval import interval_from_clusters
+
+        family, metric, key = p.computed
+        opts = self.opts
+        states, _ = self.states(bundle, key)
+        if len(states) < 2:
+            raise InputError(f"clusters {too_few_clusters(len(states))}")
+        terms = family.state_cluster_terms(states, metric)
+        method = opts.ci if opts.ci in CLUSTER_METHODS or \
+            opts.ci in CLUSTERED_ANALYTIC_METHODS else "auto"
+
+        def cells() -> tuple[Any, Any] | None:
+            return self.cells(p, bundle)
+
+        iv = interval_from_clusters(metric.spec, metric.name, estimate, terms, cells,
+                                    len(states), method, opts.confidence_level,
+                                    opts.n_resamples, check_random_state(opts.random_state),
+                                    metric.kwargs, fallback=family.fallback)
+        return iv, self._design_effect(iv, family, bundle.states[key], metric, estimate)
+
+    def _design_effect(self, iv: Any, family: Family, state: Any, metric: Metric,
+                       estimate: float) -> float | None:
+        from dartboard.evaluation._design import INDEPENDENT, se_ratio
+        from dartboard.families._base import interval_of
+        from dartboard.uncertainty._clustered_analytic import clustered_interval
+
+        kind = str(iv.method).split(" ")[0]
+        opts = self.opts
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                if kind == "delta-clustered":
+                    terms = family.row_terms(state, metric)
+                    base = None if terms is None else \
+                        clustered_interval(terms, opts.confidence_level, None)[2]
+                else:
+                    base = interval_of(family, state, metric,
+                                       method=INDEPENDENT.get(kind, kind),
+                                       level=opts.confidence_level,
+                                       n_resamples=opts.n_resamples, stratified=False,
+                                       rng=check_random_state(opts.random_state),
+                                       estimate=estimate).standard_error
+        except ValueError:
+            return None
+        return se_ratio(iv.standard_error, base)
+
+    # ------------------------------------------------------------------ gaps
+
+    def parts(self, p: Planned) -> list[tuple[Any, Any]] | None:
+        """(pooled cells, ``(all clusters, cells)`` matrix) of each group and all rows;
+        None where a part's cells do not pool."""
+        if p.label in self._parts:
+            return self._parts[p.label]
+        groups = self.bundle.groups
+        assert groups is not None  # gaps are drawn between groups
+        out: list[tuple[Any, Any]] = []
+        for bundle in [*(groups[k] for k in self.keys), self.bundle]:
+            found = self.cells(p, bundle, every=True)
+            if found is None:
+                self._parts[p.label] = None
+                return None
+            out.append(found)
+        self._parts[p.label] = out
+        return out
+
+    def replicates(self, p: Planned, rng: np.random.Generator) -> np.ndarray:
+        """(R, G + 1) replicates of ``p`` on each group and on all rows, each from one
+        draw of the clusters shared by all of them."""
+        parts = self.parts(p)
+        assert parts is not None  # GroupGaps asks only for labels in ``chosen``
+        return shared_cluster_replicates(parts, len(self.order), self.opts.n_resamples, rng)
+
+
+class _Poolable:
+    """The labels whose gaps the clusters' states give (``label in chosen``)."""
+
+    def __init__(self, owner: ClusteredStates) -> None:
+        self.owner = owner
+
+    def __contains__(self, label: object) -> bool:
+        p = self.owner.planned.get(str(label))
+        return p is not None and p.family is not None and self.owner.parts(p) is not None
+

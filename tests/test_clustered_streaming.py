@@ -1,0 +1,450 @@
+"""Clustered rows streamed: ``evaluate_parquet(..., cluster=)``, ``evaluate_dask(...,
+cluster=)`` and ``dartboard evaluate DIR --cluster COL`` give the numbers of
+``dartboard.evaluate(..., clusters=)`` on the concatenated rows, from per-cluster
+family states."""
+
+import json
+import warnings
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+import dartboard as db
+from dartboard.cli import app
+from dartboard.evaluation._bundle import build_bundle, plan_metrics
+from dartboard.exceptions import InputError, InputTypeError
+from dartboard.families import Batch, Metric, family_of
+from dartboard.metrics._registry import get_spec
+from dartboard.scale import evaluate_parquet
+
+runner = CliRunner()
+COLUMNS = ["estimate", "low", "high", "design_effect"]
+#: ECE's clustered interval is formed from the rows in memory (its bin-level cells draw
+#: rows within bins and do not pool by cluster), so a streamed evaluation, which keeps
+#: states, gives its estimate without an interval
+ROWS_ONLY = {"ece"}
+
+
+def _data(kind, n=720, n_clusters=36, seed=0):
+    rng = np.random.default_rng(seed)
+    cluster = rng.integers(0, n_clusters, n)
+    effect = rng.normal(size=n_clusters)[cluster]
+    group = np.array(["a", "b", "c"])[rng.integers(0, 3, n)]
+    if kind == "regression":
+        y = np.round(effect + rng.normal(size=n), 3)
+        return {"y": y, "p": np.round(y + 0.5 * effect + rng.normal(size=n), 3),
+                "c": cluster, "g": group}
+    y = (effect + rng.normal(size=n) > 0).astype(int)
+    score = np.round(1 / (1 + np.exp(-(2 * y - 1) * (0.8 + effect + rng.normal(size=n)))), 2)
+    if kind == "labels":
+        return {"y": y, "p": (score >= 0.5).astype(int), "c": cluster, "g": group}
+    return {"y": y, "s": score, "c": cluster, "g": group}
+
+
+def _files(tmp_path, data, n_files=3, seed=1):
+    """The rows shuffled over ``n_files`` files (every cluster's rows split among
+    them), and the row order of the files read one after another."""
+    order = np.random.default_rng(seed).permutation(len(data["y"]))
+    parts = np.array_split(order, n_files)
+    for i, rows in enumerate(parts):
+        pq.write_table(pa.table({k: v[rows] for k, v in data.items()}),
+                       tmp_path / f"part{i}.parquet")
+    return np.concatenate(parts)
+
+
+def _inputs(kind, data, rows):
+    if kind == "scores":
+        return (data["y"][rows],), {"y_score": data["s"][rows]}, {"y_score": "s"}
+    return (data["y"][rows], data["p"][rows]), {}, {"y_pred": "p"}
+
+
+def _same(memory, streamed, what):
+    """Equal frames of metric rows: the same index, estimates, intervals, design
+    effects (to 1e-9) and methods, the rows-only metrics without interval."""
+    assert list(memory.index) == list(streamed.index), what
+    for key in memory.index:
+        a, b = memory.loc[key], streamed.loc[key]
+        metric = key[-1] if isinstance(key, tuple) else key
+        if metric in ROWS_ONLY:
+            assert b["estimate"] == pytest.approx(a["estimate"], rel=1e-9)
+            assert np.isnan(b["low"]) and b["method"].startswith(
+                "n/a (the bootstrap of whole clusters"), (what, key)
+            continue
+        assert b["method"] == a["method"], (what, key)
+        for c in COLUMNS:
+            assert np.isclose(b[c], a[c], rtol=1e-9, atol=1e-12, equal_nan=True), \
+                (what, key, c, a[c], b[c])
+
+
+def _compare(memory, streamed, grouped):
+    _same(memory.overall, streamed.overall, "overall")
+    if grouped:
+        _same(memory.by_group, streamed.by_group, "by group")
+        gaps_a, gaps_b = memory.difference(), streamed.difference()
+        gaps_a = gaps_a.drop(index=[m for m in ROWS_ONLY if m in gaps_a.index])
+        assert list(gaps_a.index) == list(gaps_b.index)
+        for c in ("estimate", "low", "high"):
+            np.testing.assert_allclose(gaps_b[c].astype(float), gaps_a[c].astype(float),
+                                       rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["labels", "scores", "regression"])
+@pytest.mark.parametrize("ci", ["auto", "bca"])
+@pytest.mark.parametrize("group", [None, "g"])
+def test_parquet_directory_equals_in_memory(tmp_path, kind, ci, group):
+    # the median errors' replicates cost their rows each: fewer rows for regression
+    data = _data(kind, n=360 if kind == "regression" else 720)
+    rows = _files(tmp_path, data)
+    args, arrays, columns = _inputs(kind, data, rows)
+    options = {"ci": ci, "n_resamples": 300, "random_state": 7}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # resamples without a class, in both
+        memory = db.evaluate(*args, **arrays, clusters=data["c"][rows],
+                             groups=None if group is None else data["g"][rows],
+                             task="regression" if kind == "regression" else "auto",
+                             **options)
+        streamed = evaluate_parquet(tmp_path, y_true="y", **columns, cluster="c",
+                                    groups=group, batch_size=101, **options)
+    _compare(memory, streamed, group is not None)
+    methods = " ".join(streamed.overall["method"])
+    assert "clustered" in methods
+    assert streamed.n_files == 3 and streamed.n_rows == len(rows)
+    if kind == "labels" and group is not None:  # the fairness rates draw clusters too
+        fair_a, fair_b = memory.fairness(), streamed.fairness()
+        for c in ("estimate", "low", "high"):
+            np.testing.assert_allclose(fair_b[c].astype(float), fair_a[c].astype(float),
+                                       rtol=1e-9, atol=1e-12)
+
+
+def test_weighted_rows_equal_in_memory(tmp_path):
+    data = _data("scores", n=600, n_clusters=30, seed=12)
+    data["w"] = np.random.default_rng(0).integers(1, 4, 600).astype(float)
+    rows = _files(tmp_path, data, n_files=2)
+    options = {"n_resamples": 200, "random_state": 4}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        memory = db.evaluate(data["y"][rows], y_score=data["s"][rows], groups=data["g"][rows],
+                             clusters=data["c"][rows], sample_weight=data["w"][rows],
+                             **options)
+        streamed = evaluate_parquet(tmp_path, y_true="y", y_score="s", cluster="c",
+                                    groups="g", sample_weight="w", **options)
+    _compare(memory, streamed, True)
+    # weighted scores have no Obuchowski terms: their bootstrap draws whole clusters
+    assert streamed.overall.loc["roc_auc", "method"] == "bca (clustered: 30 clusters)"
+
+
+@pytest.mark.parametrize("kind", ["labels", "scores", "regression"])
+def test_dask_equals_in_memory(kind):
+    dd = pytest.importorskip("dask.dataframe")
+    data = _data(kind, n=480, n_clusters=24, seed=3)
+    frame = pd.DataFrame(data).sample(frac=1.0, random_state=2)
+    rows = frame.index.to_numpy()
+    args, arrays, columns = _inputs(kind, data, rows)
+    options = {"n_resamples": 200, "random_state": 11}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        memory = db.evaluate(*args, **arrays, clusters=data["c"][rows], groups=data["g"][rows],
+                             task="regression" if kind == "regression" else "auto",
+                             **options)
+        streamed = db.scale.evaluate_dask(dd.from_pandas(frame, npartitions=5), y_true="y",
+                                          **columns, cluster="c", groups="g",
+                                          scheduler="synchronous", **options)
+    _compare(memory, streamed, True)
+
+
+def test_dask_reads_parquet_files_with_cluster(tmp_path):
+    pytest.importorskip("dask.dataframe")
+    data = _data("labels", n=400, n_clusters=20, seed=4)
+    rows = _files(tmp_path, data, n_files=3)
+    options = {"n_resamples": 200, "random_state": 5, "ci": "bca"}
+    memory = db.evaluate(data["y"][rows], data["p"][rows], clusters=data["c"][rows], **options)
+    streamed = db.scale.evaluate_dask(str(tmp_path), y_true="y", y_pred="p", cluster="c",
+                                      scheduler="synchronous", **options)
+    _compare(memory, streamed, False)
+    assert streamed.n_files == 3
+
+
+def test_string_cluster_ids_sort_as_in_memory(tmp_path):
+    """Ids of another type: the clusters are ordered as the in-memory encoding orders
+    them, so the same seed draws the same clusters."""
+    data = _data("labels", n=300, n_clusters=15, seed=5)
+    data["c"] = np.array([f"patient-{c}" for c in data["c"]])
+    rows = _files(tmp_path, data, n_files=2)
+    options = {"ci": "bca", "n_resamples": 200, "random_state": 2,
+               "metrics": ["accuracy", "f1"]}
+    memory = db.evaluate(data["y"][rows], data["p"][rows], clusters=data["c"][rows], **options)
+    streamed = evaluate_parquet(tmp_path, y_true="y", y_pred="p", cluster="c", **options)
+    _same(memory.overall, streamed.overall, "string ids")
+
+
+def test_group_of_one_cluster_keeps_its_estimate_without_interval(tmp_path):
+    rng = np.random.default_rng(5)
+    cluster = rng.integers(0, 20, 400)
+    group = np.where(cluster == 0, "lone", "many")
+    y = rng.integers(0, 2, 400)
+    pred = np.where(rng.random(400) < 0.7, y, 1 - y)
+    pq.write_table(pa.table({"y": y, "p": pred, "c": cluster, "g": group}),
+                   tmp_path / "a.parquet")
+    options = {"metrics": ["accuracy", "f1"], "random_state": 0, "n_resamples": 100}
+    memory = db.evaluate(y, pred, clusters=cluster, groups=group, **options)
+    streamed = evaluate_parquet(tmp_path, y_true="y", y_pred="p", cluster="c", groups="g",
+                                **options)
+    _same(memory.by_group, streamed.by_group, "one cluster in a group")
+    assert streamed.by_group.loc[("lone", "f1"), "method"] == "n/a (clusters holds 1 cluster)"
+
+
+def test_gaps_of_a_cluster_absent_from_a_group_in_memory():
+    """In memory, a group's clusters are indexed among all clusters for the gaps'
+    shared draws: a cluster without rows in the group has no state to pool (an empty
+    regression state once divided 0 by 0)."""
+    rng = np.random.default_rng(0)
+    cluster = rng.integers(0, 36, 360)
+    group = np.array(list("abc"))[rng.integers(0, 3, 360)]
+    assert any(np.setdiff1d(cluster, cluster[group == g]).size for g in "abc")
+    y = rng.normal(size=360)
+    ev = db.evaluate(y, y + rng.normal(size=360), clusters=cluster, groups=group,
+                     task="regression", n_resamples=100, random_state=0)
+    gaps = ev.difference()
+    assert np.isfinite(gaps.loc["mean_absolute_error", ["low", "high"]].astype(float)).all()
+
+
+# ------------------------------------------------------------------ terms from states
+
+def _cluster_states(batch, metric, codes, n_clusters):
+    (planned,) = plan_metrics([(metric.name, metric.spec, metric.kwargs)])
+    family, m, key = planned.computed
+    bundle = build_bundle(batch, [planned], clusters=codes)
+    return family, [bundle.clusters[c][key] for c in range(n_clusters)]
+
+
+@pytest.mark.parametrize("name, kwargs, kind", [
+    ("accuracy_score", {}, "labels"),
+    ("precision_score", {"pos_label": 1}, "labels"),
+    ("f1_score", {"pos_label": 1}, "labels"),
+    ("matthews_corrcoef", {}, "labels"),
+    ("log_loss", {}, "probabilities"),
+    ("brier_score_loss", {}, "probabilities"),
+    ("mean_absolute_error", {}, "values"),
+    ("roc_auc_score", {}, "scores"),
+])
+def test_state_terms_equal_row_terms(name, kwargs, kind):
+    """The cluster-robust terms from per-cluster states equal those of the rows."""
+    rng = np.random.default_rng(4)
+    n, c = 400, 25
+    codes = rng.integers(0, c, n)
+    y = rng.integers(0, 2, n)
+    score = np.round(np.clip(0.3 * y + 0.7 * rng.random(n), 0.01, 0.99), 2)
+    other = {"labels": (score >= 0.5).astype(int), "probabilities": score, "scores": score,
+             "values": score * 3}[kind]
+    truth = y * 2.0 if kind == "values" else y
+    batch = Batch(truth, {kind: other}, None, 1 if kind != "values" else None,
+                  np.array([0, 1]) if kind != "values" else None)
+    if kind == "scores":
+        batch = Batch(y == 1, {kind: other}, None, True)
+    metric = Metric(get_spec(name), kwargs)
+    family, states = _cluster_states(batch, metric, codes, c)
+    from_rows = family.cluster_terms(batch, metric, codes, c)
+    from_states = family.state_cluster_terms(states, metric)
+    assert from_rows is not None and from_states is not None
+    assert from_states.method == from_rows.method
+    assert from_states.estimate == pytest.approx(from_rows.estimate, rel=1e-12)
+    np.testing.assert_allclose(from_states.terms, from_rows.terms, rtol=1e-9, atol=1e-15)
+    np.testing.assert_array_equal(from_states.present, from_rows.present)
+    assert from_states.variance() == pytest.approx(from_rows.variance(), rel=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 4), st.booleans()),
+                min_size=4, max_size=60))
+def test_auc_terms_from_score_cells_property(rows):
+    """ROC AUC's placement sums from each cluster's (score, label) cells equal the
+    rows' (ties within and across clusters, clusters of one class)."""
+    cluster, score, positive = (np.array(v) for v in zip(*rows))
+    if positive.all() or not positive.any():
+        return
+    codes = np.unique(cluster, return_inverse=True)[1]
+    c = int(codes.max()) + 1
+    batch = Batch(positive, {"scores": score.astype(float)}, None, True)
+    metric = Metric(get_spec("roc_auc_score"))
+    family, states = _cluster_states(batch, metric, codes, c)
+    expected = family.cluster_terms(batch, metric, codes, c)
+    found = family.state_cluster_terms(states, metric)
+    np.testing.assert_allclose(found.terms, expected.terms, rtol=1e-12, atol=1e-15)
+    assert found.smallest == expected.smallest
+
+
+@pytest.mark.parametrize("labels", [[0, 1], ["cat", "dog", "emu"], [-1, 1, 5, 9]])
+def test_counts_built_per_cluster_in_one_pass_equal_each_clusters_own(labels):
+    """The counts family's one-pass per-cluster states equal the state of each
+    cluster's rows (over the classes those rows hold: some clusters lack a class)."""
+    from dartboard.families._base import Family
+
+    rng = np.random.default_rng(2)
+    n = 300
+    labels = np.array(labels)
+    y = labels[rng.integers(0, labels.shape[0], n)]
+    p = np.where(rng.random(n) < 0.6, y, labels[rng.integers(0, labels.shape[0], n)])
+    codes = rng.integers(0, 40, n)
+    members = [np.flatnonzero(codes == c) for c in range(40)]
+    metric = Metric(get_spec("accuracy_score"))
+    family = family_of(metric.spec)
+    batch = Batch(y, {"labels": p})
+    fast = family.build_clusters(batch, metric, members)
+    slow = Family.build_clusters(family, batch, metric, members)
+    assert any(s.classes.shape[0] < labels.shape[0] for s in slow)
+    assert fast == slow
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_scores_built_per_cluster_in_one_pass_equal_each_clusters_own(weighted):
+    from dartboard.families._base import Family
+
+    rng = np.random.default_rng(3)
+    n = 300
+    y = rng.integers(0, 2, n)
+    score = np.round(rng.random(n), 1)  # ties within and across clusters
+    w = rng.integers(1, 4, n).astype(float) if weighted else None
+    codes = rng.integers(0, 30, n)
+    members = [np.flatnonzero(codes == c) for c in range(30)]
+    metric = Metric(get_spec("roc_auc_score"))
+    family = family_of(metric.spec)
+    batch = Batch(y == 1, {"scores": score}, w, True)
+    fast = family.build_clusters(batch, metric, members)
+    assert fast == Family.build_clusters(family, batch, metric, members)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 3), st.integers(0, 3),
+                          st.integers(0, 4)), min_size=1, max_size=50),
+       st.booleans())
+def test_one_pass_cluster_states_property(rows, weighted):
+    """Counts and score cells built for every cluster at once equal each cluster's own
+    build (classes missing from clusters, ties; weighted scores: weighted counts are
+    built cluster by cluster)."""
+    from dartboard.families._base import Family
+
+    cluster, y, p, score = (np.array(v) for v in zip(*rows))
+    members = [np.flatnonzero(cluster == c) for c in np.unique(cluster)]
+    w = (score + 1.0) if weighted else None
+    for name, batch in (("accuracy_score", Batch(y, {"labels": p})),
+                        ("roc_auc_score", Batch(y == 1, {"scores": score / 4.0}, w, True))):
+        metric = Metric(get_spec(name))
+        family = family_of(metric.spec)
+        assert family.build_clusters(batch, metric, members) == \
+            Family.build_clusters(family, batch, metric, members)
+
+
+def test_score_cells_merged_at_once_equal_pairwise_merges():
+    from dartboard.families._base import Family
+
+    rng = np.random.default_rng(6)
+    metric = Metric(get_spec("roc_auc_score"))
+    family = family_of(metric.spec)
+
+    def state(n, weighted):
+        w = rng.integers(1, 3, n).astype(float) if weighted else None
+        return family.build(Batch(rng.random(n) < 0.4, {"scores": np.round(rng.random(n), 1)},
+                                  w, True), metric)
+
+    pairs = [(state(n, n % 2 == 0), state(m, False)) for n, m in [(5, 9), (1, 1), (12, 3)]]
+    assert family.merge_many(pairs) == Family.merge_many(family, pairs)
+
+
+def test_row_terms_are_the_delta_terms_of_single_row_clusters():
+    """The independent-rows form of ``delta-clustered`` (a design effect's base) from
+    the merged counts equals the terms of each row its own cluster."""
+    rng = np.random.default_rng(8)
+    y, p = rng.integers(0, 2, 200), rng.integers(0, 2, 200)
+    metric = Metric(get_spec("f1_score"), {"pos_label": 1})
+    family = family_of(metric.spec)
+    batch = Batch(y, {"labels": p})
+    state = family.build(batch, metric)
+    rows = family.cluster_terms(batch, metric, np.arange(200), 200)
+    found = family.row_terms(state, metric)
+    assert found.variance() == pytest.approx(rows.variance(), rel=1e-9)
+
+
+# ------------------------------------------------------------------ bad input
+
+@pytest.fixture
+def folder(tmp_path):
+    data = _data("labels", n=120, n_clusters=12, seed=9)
+    _files(tmp_path, data, n_files=2)
+    return tmp_path
+
+
+@pytest.mark.parametrize("options, error, match", [
+    ({"cluster": "nope"}, InputError, r"has no column 'nope' \(given as cluster\)"),
+    ({"cluster": 3}, InputTypeError, "cluster must name a column"),
+    ({"cluster": "c", "ci": "wilson"}, InputError, "assumes independent rows"),
+    ({"cluster": "c", "exact": False}, InputError, "cluster: the clustered intervals come"),
+    ({"cluster": "c", "metrics": [lambda t, p: 0.5]}, InputError,
+     "<lambda> cannot be computed here: a streamed evaluation keeps the states"),
+])
+def test_bad_cluster_options(folder, options, error, match):
+    with pytest.raises(error, match=match):
+        evaluate_parquet(folder, y_true="y", y_pred="p", **options)
+
+
+def test_missing_cluster_ids_are_refused(tmp_path):
+    pq.write_table(pa.table({"y": [0, 1, 1, 0], "p": [0, 1, 0, 0],
+                             "c": pa.array([1, None, 2, 2], pa.int64())}),
+                   tmp_path / "a.parquet")
+    with pytest.raises(InputError, match="cluster: cluster column 'c' holds 1 missing id"):
+        evaluate_parquet(tmp_path, y_true="y", y_pred="p", cluster="c")
+
+
+def test_one_cluster_is_refused(tmp_path):
+    pq.write_table(pa.table({"y": [0, 1, 1, 0], "p": [0, 1, 0, 0], "c": ["x"] * 4}),
+                   tmp_path / "a.parquet")
+    pq.write_table(pa.table({"y": [1, 1], "p": [0, 1], "c": ["x"] * 2}),
+                   tmp_path / "b.parquet")
+    with pytest.raises(InputError, match="cluster column 'c': holds 1 cluster"):
+        evaluate_parquet(tmp_path, y_true="y", y_pred="p", cluster="c")
+
+
+def test_dask_missing_cluster_column_names_the_argument():
+    dd = pytest.importorskip("dask.dataframe")
+    frame = pd.DataFrame({"y": [0, 1, 1, 0], "p": [0, 1, 0, 0]})
+    with pytest.raises(InputError, match=r"\['nope'\] \(cluster='nope'\)"):
+        db.scale.evaluate_dask(dd.from_pandas(frame, npartitions=2), y_true="y",
+                               y_pred="p", cluster="nope")
+
+
+# ------------------------------------------------------------------ command line
+
+def test_cli_streams_a_directory_with_cluster(tmp_path):
+    data = _data("scores", n=360, n_clusters=30, seed=6)
+    _files(tmp_path, data, n_files=3)
+    base = ["evaluate", str(tmp_path), "--y-true", "y", "--y-score", "s", "--cluster", "c",
+            "--n-resamples", "200"]
+    out = runner.invoke(app, [*base, "--json"])
+    assert out.exit_code == 0, out.output
+    rows = {m["metric"]: m for m in json.loads(out.output)["metrics"]}
+    expected = evaluate_parquet(tmp_path, y_true="y", y_score="s", cluster="c",
+                                n_resamples=200, random_state=0).overall
+    for name in ("accuracy", "roc_auc", "log_loss"):
+        assert rows[name]["method"] == expected.loc[name, "method"]
+        assert rows[name]["low"] == pytest.approx(expected.loc[name, "low"], rel=1e-12)
+        assert rows[name]["design_effect"] == pytest.approx(
+            expected.loc[name, "design_effect"], rel=1e-12)
+    assert rows["roc_auc"]["method"] == "delong-clustered (30 clusters)"
+    table = runner.invoke(app, base)
+    assert table.exit_code == 0, table.output
+    assert "design effect" in table.output and "effective n" in table.output
+
+
+def test_cli_missing_cluster_column_exits_2_with_one_line(tmp_path):
+    data = _data("labels", n=60, n_clusters=6, seed=1)
+    _files(tmp_path, data, n_files=2)
+    out = runner.invoke(app, ["evaluate", str(tmp_path / "*.parquet"), "--y-true", "y",
+                              "--y-pred", "p", "--cluster", "nope"])
+    assert out.exit_code == 2
+    assert "has no column 'nope' (given as cluster)" in out.output
+    assert "Traceback" not in out.output and len(out.output.strip().splitlines()) == 1
