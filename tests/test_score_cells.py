@@ -2,6 +2,7 @@
 kernel) against the per-score kernel and scikit-learn on the drawn rows."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
@@ -35,3 +36,22 @@ def test_cell_auc_equals_scikit_learn_on_the_drawn_rows():
         ss = np.repeat(cells.score, reps)
         assert got[r] == np.float64(roc_auc_score(yy, ss)) or \
             abs(got[r] - roc_auc_score(yy, ss)) < 1e-14
+
+
+def test_split_draws_of_one_row_cells_are_a_multinomial_and_follow_the_sizes_given():
+    from dartboard.uncertainty._bootstrap import split_multinomial
+
+    rng = np.random.default_rng(0)
+    ones = np.ones(2000, dtype=np.int64)
+    counts = split_multinomial(rng, ones, 3000)
+    assert np.all(counts.sum(axis=1) == 2000)
+    # Multinomial(n, 1/n each): mean 1, variance 1 - 1/n, covariance -1/n
+    assert counts.mean() == pytest.approx(1.0)
+    assert counts[:, :50].var(axis=0).mean() == pytest.approx(1 - 1 / 2000, rel=0.05)
+    # another array of sizes right after (the draws' plan follows the array given)
+    mixed = np.concatenate([np.ones(1500, dtype=np.int64), [500]])
+    counts = split_multinomial(rng, mixed, 2000)
+    assert np.all(counts.sum(axis=1) == 2000)
+    assert counts[:, -1].mean() == pytest.approx(500, abs=4 * np.sqrt(500 * 0.75 / 2000))
+    again = split_multinomial(np.random.default_rng(5), ones, 3)
+    assert np.array_equal(again, split_multinomial(np.random.default_rng(5), ones.copy(), 3))

@@ -322,6 +322,37 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
     return Replicates(values, jack, full)
 
 
+class _SplitPlan:
+    """What :func:`split_multinomial` reads of the group sizes, found once per sizes
+    (a bootstrap of a million one-row cells draws one replicate per call; finding the
+    small groups again each time cost more than the draw)."""
+
+    def __init__(self, size: np.ndarray, small: int) -> None:
+        self.size = size
+        self.small = small
+        self.total = int(size.sum())
+        is_small = size < small
+        self.small_at, self.big_at = np.flatnonzero(is_small), np.flatnonzero(~is_small)
+        self.local = np.repeat(np.arange(self.small_at.shape[0]), size[self.small_at])
+        self.top = np.append(size[self.big_at], self.local.shape[0]) / self.total
+        self.singletons = self.local.shape[0] == self.small_at.shape[0]
+        self.every = self.small_at.shape[0] == size.shape[0]
+
+
+#: the plan of the last sizes drawn from (held, so the identity check cannot be fooled
+#: by a new array at a freed one's address)
+_LAST_PLAN: list[_SplitPlan] = []
+
+
+def _split_plan(size: np.ndarray, small: int) -> _SplitPlan:
+    last = _LAST_PLAN[0] if _LAST_PLAN else None
+    if last is not None and last.size is size and last.small == small:
+        return last
+    plan = _SplitPlan(size, small)
+    _LAST_PLAN[:] = [plan]
+    return plan
+
+
 def split_multinomial(rng: np.random.Generator, size: np.ndarray, b: int,
                       small: int = 8) -> np.ndarray:
     """b draws of Multinomial(n, size / n) over G groups, exact, faster for many groups.
@@ -334,25 +365,23 @@ def split_multinomial(rng: np.random.Generator, size: np.ndarray, b: int,
     them rather than a binomial per group.
     """
     size = np.asarray(size)
-    total = int(size.sum())
-    is_small = size < small
-    small_at, big_at = np.flatnonzero(is_small), np.flatnonzero(~is_small)
-    if small_at.shape[0] < 1024:
+    if int(np.count_nonzero(size < small)) < 1024:
+        total = int(size.sum())
         return rng.multinomial(total, size / total, size=b).astype(np.float64)
-    local = np.repeat(np.arange(small_at.shape[0]), size[small_at])
-    top = rng.multinomial(total, np.append(size[big_at], local.shape[0]) / total, size=b)
+    plan = _split_plan(size, small)
+    # every row in the block of small groups: its count is the total, drawn or not
+    top = rng.multinomial(plan.total, plan.top, size=b) if plan.big_at.shape[0] \
+        else np.full((b, 1), plan.total)
     counts = np.zeros((b, size.shape[0]))
-    counts[:, big_at] = top[:, :-1]
-    singletons = local.shape[0] == small_at.shape[0]  # every small group one row
-    every = small_at.shape[0] == size.shape[0]
+    counts[:, plan.big_at] = top[:, :-1]
     for r in range(b):  # one vectorised draw per replicate
-        picks = rng.integers(0, local.shape[0], int(top[r, -1]))
-        drawn = np.bincount(picks if singletons else local[picks],
-                            minlength=small_at.shape[0])
-        if every:
+        picks = rng.integers(0, plan.local.shape[0], int(top[r, -1]))
+        drawn = np.bincount(picks if plan.singletons else plan.local[picks],
+                            minlength=plan.small_at.shape[0])
+        if plan.every:
             counts[r] = drawn
         else:
-            counts[r, small_at] = drawn
+            counts[r, plan.small_at] = drawn
     return counts
 
 
