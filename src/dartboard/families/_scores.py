@@ -139,7 +139,8 @@ class ScoreCells(State):
         cum = np.zeros(neg.shape[0] + 1, dtype=np.int64 if unit else np.float64)
         for r, row in enumerate(counts):  # a row at a time stays in cache
             if unit:  # whole counts: an integer running sum is several times faster
-                c_pos, c_neg = row[pos].astype(np.int64), row[neg].astype(np.int64)
+                c_pos = np.asarray(row[pos], dtype=np.int64)
+                c_neg = np.asarray(row[neg], dtype=np.int64)
             else:
                 c_pos, c_neg = row[pos] * w_pos, row[neg] * w_neg
             np.cumsum(c_neg, out=cum[1:])

@@ -372,7 +372,7 @@ def split_multinomial(rng: np.random.Generator, size: np.ndarray, b: int,
     # every row in the block of small groups: its count is the total, drawn or not
     top = rng.multinomial(plan.total, plan.top, size=b) if plan.big_at.shape[0] \
         else np.full((b, 1), plan.total)
-    counts = np.zeros((b, size.shape[0]))
+    counts = np.zeros((b, size.shape[0]), dtype=np.int64)  # whole numbers
     counts[:, plan.big_at] = top[:, :-1]
     for r in range(b):  # one vectorised draw per replicate
         picks = rng.integers(0, plan.local.shape[0], int(top[r, -1]))
