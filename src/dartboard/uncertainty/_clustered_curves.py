@@ -1,0 +1,126 @@
+"""Design effects of the rates along a curve, for bands and thresholds with clusters.
+
+The bands (:mod:`._bands`) and the operating points (:mod:`._thresholds`) draw each
+class's rate above a threshold from laws of independent rows: Binomial order
+statistics and Jeffreys posteriors of ``n`` rows. When rows come in clusters, the
+rows of a cluster fall above or below a threshold together and a class's ``n`` rows
+carry the information of fewer. The laws keep their form with each class's count
+replaced by its effective count ``n / deff`` (Kish 1965, the design effect): at a
+threshold ``t`` and for the rows of one class with weights ``w_i`` and ``a_i`` their
+share above ``t`` (1 above, 0 below, the interpolation's fraction in the tie group
+at ``t``), ``p = sum w a / sum w`` and
+
+    deff(t) = V_clusters / V_rows,
+    V_clusters = C / (C - 1) sum_c (sum_{i in c} w_i (a_i - p))^2,
+    V_rows     = N / (N - 1) sum_i w_i^2 (a_i - p)^2,
+
+the cluster-robust (sandwich) variance of ``p`` over the one that treats the ``N``
+rows as independent (same scale, so with one row per cluster ``deff = 1`` exactly).
+With ``C`` clusters the variance has ``C - 1`` degrees of freedom, not ``N - 1``:
+the design effect used is ``max(1, deff (t_{C-1} / t_{N-1})^2)`` with ``t_d`` the
+Student quantile at the two-sided level (Cameron & Miller 2015, small-``C``
+correction). Where a class's rows are all on one side of ``t`` (``V_rows = 0``,
+the curve ends) the design effect cannot be read there; the class's largest design
+effect at the thresholds of its deciles stands in (1 if that is undefined too).
+
+References: Kish, L. (1965) Survey Sampling, Wiley; Cameron, A. C. & Miller, D. L.
+(2015) A practitioner's guide to cluster-robust inference, J. Human Resources
+50:317-372.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import special
+
+__all__ = ["cluster_weights", "design_effects", "path_design_effects", "small_sample"]
+
+_UNIT = 1e-9  # a design effect this close to 1 is 1 (one row per cluster)
+
+
+def design_effects(x_c: np.ndarray, n_c: np.ndarray, row_ss: np.ndarray, p: np.ndarray,
+                   n_rows: int) -> np.ndarray:
+    """(k,) design effects of ``p = sum x / sum n`` at k thresholds from the (C, k)
+    per-cluster weight above (``x_c``), the (C,) class weight per cluster (``n_c``)
+    and the (k,) row sums ``sum w^2 (a - p)^2``; nan where the rows do not vary."""
+    c = x_c.shape[0]
+    v_cl = c / (c - 1.0) * np.sum((x_c - p[None, :] * n_c[:, None]) ** 2, axis=0)
+    v_row = n_rows / (n_rows - 1.0) * row_ss
+    tol = 1e-12 * np.sum(n_c) ** 2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        deff = np.where(v_row > tol, v_cl / np.where(v_row > tol, v_row, 1.0), np.nan)
+    return np.where(np.abs(deff - 1.0) <= _UNIT, 1.0, deff)
+
+
+def path_design_effects(codes: np.ndarray, n_clusters: int, group: np.ndarray,
+                        w: np.ndarray, crossing: np.ndarray, frac: np.ndarray
+                        ) -> np.ndarray:
+    """(k,) design effects of one class's share above k points of the sorted path.
+
+    ``group``: each row's tie group (0 = highest scores), ``w`` its weight, ``codes``
+    its cluster; point ``j`` lies in group ``crossing[j]``, a share ``frac[j]`` of
+    that group above it (rows of earlier groups are above, of later ones below).
+    O(rows + clusters x points)."""
+    k = crossing.shape[0]
+    order = np.argsort(crossing, kind="stable")
+    cs, fs = crossing[order], frac[order]
+    # rows wholly above point jj (sorted): those whose group precedes cs[jj]
+    first = np.searchsorted(cs, group, "right")  # the first sorted point they are above
+    full = np.cumsum(_bins(codes, first, w, n_clusters, k + 1), axis=1)[:, :k]
+    full2 = np.cumsum(np.bincount(first, weights=w * w, minlength=k + 1))[:k]
+    crossed, which = np.unique(cs, return_inverse=True)
+    at = np.searchsorted(crossed, group)
+    inside = (at < crossed.shape[0]) & (crossed[np.minimum(at, crossed.shape[0] - 1)] == group)
+    part = _bins(codes[inside], at[inside], w[inside], n_clusters, crossed.shape[0])[:, which]
+    part2 = np.bincount(at[inside], weights=w[inside] ** 2,
+                        minlength=crossed.shape[0])[which]
+    x_c = full + fs[None, :] * part
+    n_c = np.bincount(codes, weights=w, minlength=n_clusters)
+    p = x_c.sum(axis=0) / n_c.sum()
+    rest2 = np.sum(w * w) - full2 - part2
+    row_ss = full2 * (1 - p) ** 2 + part2 * (fs - p) ** 2 + rest2 * p ** 2
+    out = np.empty(k)
+    out[order] = design_effects(x_c, n_c, row_ss, p, int(np.count_nonzero(w)))
+    return out
+
+
+def _bins(codes: np.ndarray, column: np.ndarray, w: np.ndarray, n_clusters: int,
+          width: int) -> np.ndarray:
+    """(C, width) sums of ``w`` per cluster and column."""
+    flat = np.bincount(codes * width + column, weights=w, minlength=n_clusters * width)
+    return flat.reshape(n_clusters, width)
+
+
+def small_sample(deff: np.ndarray, fallback: float, n_clusters: int, n_rows: int,
+                 level: float) -> np.ndarray:
+    """The design effects used: undefined ones replaced by ``fallback``, scaled by
+    ``(t_{C-1} / t_{N-1})^2`` at the two-sided ``level``, at least 1."""
+    q = 0.5 + level / 2.0
+    ratio = (special.stdtrit(n_clusters - 1, q) / special.stdtrit(n_rows - 1, q)) ** 2 \
+        if n_clusters < n_rows else 1.0
+    filled = np.where(np.isnan(deff), fallback, deff)
+    return np.maximum(filled * ratio, 1.0)
+
+
+def decile_fallback(codes: np.ndarray, n_clusters: int, group: np.ndarray,
+                    w: np.ndarray, n_groups: int) -> float:
+    """The largest design effect of a class at the thresholds of its deciles (1 if
+    none is defined): what stands in where the class's rows do not vary."""
+    per_group = np.bincount(group, weights=w, minlength=n_groups)
+    cum = np.concatenate([[0.0], np.cumsum(per_group)])
+    target = np.arange(1, 10) / 10.0 * cum[-1]
+    crossing = np.clip(np.searchsorted(cum[1:], target, "left"), 0, n_groups - 1)
+    within = per_group[crossing]
+    frac = np.clip((target - cum[crossing]) / np.where(within > 0, within, 1.0), 0.0, 1.0)
+    deff = path_design_effects(codes, n_clusters, group, w, crossing, frac)
+    return float(np.nanmax(deff)) if np.any(~np.isnan(deff)) else 1.0
+
+
+def cluster_weights(codes: np.ndarray, cell: np.ndarray, size: np.ndarray,
+                    n_clusters: int, n_cells: int) -> object:
+    """The (C, cells) sparse matrix of each cluster's rows (or ``size`` units) in each
+    cell: a replicate's cell counts are ``drawn @`` it."""
+    from scipy import sparse
+
+    return sparse.csr_matrix((size.astype(np.float64), (codes, cell)),
+                             shape=(n_clusters, n_cells))
