@@ -30,10 +30,16 @@ References: Kish, L. (1965) Survey Sampling, Wiley; Cameron, A. C. & Miller, D. 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from scipy import special
 
-__all__ = ["cluster_weights", "design_effects", "path_design_effects", "small_sample"]
+from dartboard.uncertainty._bootstrap import _batch_size
+from dartboard.uncertainty._clustered import ClusterIndex, draw_clusters
+
+__all__ = ["cell_replicates", "class_design_effect", "decile_fallback", "design_effects",
+           "path_design_effects", "small_sample"]
 
 _UNIT = 1e-9  # a design effect this close to 1 is 1 (one row per cluster)
 
@@ -116,11 +122,65 @@ def decile_fallback(codes: np.ndarray, n_clusters: int, group: np.ndarray,
     return float(np.nanmax(deff)) if np.any(~np.isnan(deff)) else 1.0
 
 
-def cluster_weights(codes: np.ndarray, cell: np.ndarray, size: np.ndarray,
-                    n_clusters: int, n_cells: int) -> object:
-    """The (C, cells) sparse matrix of each cluster's rows (or ``size`` units) in each
-    cell: a replicate's cell counts are ``drawn @`` it."""
+def cell_replicates(evaluate: Callable[[np.ndarray], np.ndarray], cell: np.ndarray,
+                    n_cells: int, index: ClusterIndex, n_resamples: int,
+                    rng: np.random.Generator, bytes_per_value: int,
+                    weight: np.ndarray | None = None) -> np.ndarray:
+    """``(n_resamples, ...)`` values of ``evaluate`` on the cell counts of resamples of
+    whole clusters: ``cell`` gives each row's cell (-1: a row left out, weight 0), a
+    replicate's counts are ``drawn @ M`` with ``M`` the (C, cells) rows (or their
+    ``weight``) of each cluster in each cell and ``drawn`` :func:`draw_clusters`'
+    counts, O(clusters + cells) per replicate."""
     from scipy import sparse
 
-    return sparse.csr_matrix((size.astype(np.float64), (codes, cell)),
-                             shape=(n_clusters, n_cells))
+    keep = cell >= 0
+    data = np.ones(int(keep.sum())) if weight is None else weight[keep].astype(np.float64)
+    matrix = sparse.csr_matrix((data, (index.codes[keep], cell[keep])),
+                               shape=(index.n_clusters, n_cells))
+    batch = _batch_size(8 * (index.n_clusters + 3 * n_cells) + bytes_per_value, n_resamples)
+    values = None
+    for start in range(0, n_resamples, batch):
+        drawn = draw_clusters(rng, index.n_clusters, min(batch, n_resamples - start))
+        out = evaluate(np.asarray((matrix.T @ drawn.T).T))
+        if values is None:
+            values = np.empty((n_resamples,) + np.shape(out)[1:])
+        values[start:start + drawn.shape[0]] = out
+    assert values is not None  # n_resamples >= 1
+    return values
+
+
+def class_design_effect(index: ClusterIndex, member: np.ndarray, group: np.ndarray,
+                        w: np.ndarray, crossing: int, frac: float, n_groups: int,
+                        level: float) -> float:
+    """The design effect used for one class (``member`` rows) at one point of the
+    sorted path (:func:`small_sample` of :func:`path_design_effects`), on the scale
+    of the class's weight: times ``sum w / Kish's effective count``, so that the
+    class's weight over it is its effective count."""
+    args = (index.codes[member], index.n_clusters, group[member], w[member])
+    raw = path_design_effects(*args, np.array([crossing]), np.array([frac]))
+    deff = small_sample(raw, decile_fallback(*args, n_groups), index.n_clusters,
+                        int(np.count_nonzero(w)), level)[0]
+    wm = w[member]
+    return float(deff * wm.sum() * np.sum(wm * wm) / wm.sum() ** 2)
+
+
+def ratio_design_effects(index: ClusterIndex, a: np.ndarray, member: np.ndarray,
+                         w: np.ndarray, level: float) -> np.ndarray:
+    """(k,) design effects used for k proportions ``sum w a / sum w`` over the rows of
+    ``member`` ((k, n) booleans; ``a`` (k, n) in [0, 1]), on the scale of the weight as
+    :func:`class_design_effect`; an undefined one (all rows alike) takes the largest
+    defined one, or 1."""
+    n_rows = int(np.count_nonzero(w))
+    raw = np.empty(a.shape[0])
+    for j in range(a.shape[0]):
+        wm = np.where(member[j], w, 0.0)
+        n_c = np.bincount(index.codes, weights=wm, minlength=index.n_clusters)
+        x_c = np.bincount(index.codes, weights=wm * a[j], minlength=index.n_clusters)
+        p = np.array([x_c.sum() / max(n_c.sum(), 1e-300)])
+        row_ss = np.array([np.sum(wm * wm * (a[j] - p[0]) ** 2)])
+        raw[j] = design_effects(x_c[:, None], n_c, row_ss, p, n_rows)[0]
+    fallback = float(np.nanmax(raw)) if np.any(~np.isnan(raw)) else 1.0
+    deff = small_sample(raw, fallback, index.n_clusters, n_rows, level)
+    kish = np.array([np.sum(np.where(m, w * w, 0.0)) / max(np.sum(np.where(m, w, 0.0)), 1e-300)
+                     for m in member])
+    return deff * kish

@@ -81,6 +81,12 @@ from dartboard.uncertainty._bootstrap import (
     count_replicates,
     multinomial_replicates,
 )
+from dartboard.uncertainty._clustered import ClusterIndex, cluster_index
+from dartboard.uncertainty._clustered_curves import (
+    cell_replicates,
+    class_design_effect,
+    ratio_design_effects,
+)
 from dartboard.uncertainty._guarantee import (
     best_guaranteed,
     critical_counts,
@@ -264,10 +270,13 @@ def _warn_undefined(name: str) -> None:
 
 def _rate_intervals(index: int, path: _SortedScores, reps: np.ndarray, integral: bool,
                     c: np.ndarray, prevalence: float | None, level: float,
-                    n_resamples: int, rng: np.random.Generator) -> dict[str, Interval]:
+                    n_resamples: int, rng: np.random.Generator,
+                    clustered: tuple[tuple[float, float], str] | None = None
+                    ) -> dict[str, Interval]:
     """The six rates at the chosen candidate ``index`` (see ``._threshold_rates``);
     ``reps``: (R, 19) replicates of [threshold, optimism at the resample's choice (6),
-    at ``index`` (6), rates at ``index`` (6)]."""
+    at ``index`` (6), rates at ``index`` (6)]. ``clustered``: the two classes' design
+    effects at ``index`` and the methods' suffix, with clusters."""
     tp, fp = path.cumulative(path.pos[None], path.neg[None])
     at = np.array([index])
     estimate = point_metrics(counts_at(tp, fp, at, path.pos[None], path.neg[None], False),
@@ -277,10 +286,13 @@ def _rate_intervals(index: int, path: _SortedScores, reps: np.ndarray, integral:
         low, high, se = estimate, estimate, np.zeros(6)
     else:
         methods = rate_methods(integral)
+        if clustered is not None:
+            methods = tuple(m + clustered[1] for m in methods)
         if integral:
             mid = counts_at(tp, fp, at, path.pos[None], path.neg[None], True)
             low, high, se = rate_bounds({k: float(v[0]) for k, v in mid.items()}, level, c,
-                                        prevalence, rng)
+                                        prevalence, rng, design_effect=(
+                                            (1.0, 1.0) if clustered is None else clustered[0]))
         else:
             alpha = (1.0 - level) / 2.0
             with np.errstate(invalid="ignore"), warnings.catch_warnings():
@@ -344,7 +356,7 @@ def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: Thresh
                      costs: Any = None, prevalence: float | None = None,
                      confidence_level: float = 0.95, n_resamples: int = 2000,
                      random_state: RandomStateLike = None, sample_weight: ArrayLike | None = None,
-                     pos_label: Any = None) -> OperatingPoint:
+                     pos_label: Any = None, clusters: ArrayLike | None = None) -> OperatingPoint:
     """Choose a threshold by a criterion; the metrics at it with intervals that cover
     the true rates of the threshold chosen.
 
@@ -412,6 +424,11 @@ def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: Thresh
     if guarantee is not None and not integral:
         raise InputError("guarantee needs whole counts: sample_weight must hold integers "
                          "(repeated rows); got non-integer weights")
+    cl = None if clusters is None else cluster_index(clusters, s.shape[0])
+    if guarantee is not None and cl is not None:
+        raise InputError("guarantee rests on exact binomial tests of independent rows; "
+                         "it is not available with clusters (leave out guarantee or "
+                         "clusters)")
     path = _SortedScores.build(positive, s, w)
     critical = None if guarantee is None else _boundaries(
         crit, target, 1.0 - guarantee, path.pos.sum(), path.neg.sum())
@@ -420,12 +437,17 @@ def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: Thresh
     if not met[0]:
         raise InputError(_unmet_message(crit, target, guarantee, path))
     index = int(chosen[0])
-    _, positive_cell, _, size = path.resampling_cells()
     rng = check_random_state(random_state)
-    reps = multinomial_replicates(
-        _replicate(path, index, crit, target, c, prevalence, critical), size,
-        positive_cell.astype(int), 8 * 16 * path.scores.shape[0], n_resamples, True,
-        rng, False).values
+    evaluate = _replicate(path, index, crit, target, c, prevalence, critical)
+    if cl is None:
+        _, positive_cell, _, size = path.resampling_cells()
+        reps = multinomial_replicates(evaluate, size, positive_cell.astype(int),
+                                      8 * 16 * path.scores.shape[0], n_resamples, True,
+                                      rng, False).values
+    else:
+        reps = cell_replicates(evaluate, _row_cells(path, positive, s, w),
+                               path.resampling_cells()[0].shape[0], cl, n_resamples, rng,
+                               8 * 16 * path.scores.shape[0])
     unmet = np.isnan(reps[:, 1])
     if unmet.all():
         raise InputError(f"criterion={crit!r} cannot be met in any of the "
@@ -435,13 +457,63 @@ def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: Thresh
                       f"{n_resamples} resamples; they are left out of the intervals "
                       "(OperatingPoint.n_unmet)", IntervalWarning, stacklevel=2)
     threshold, midpoint = (float(v[0]) for v in _thresholds(path.scores, np.array([index])))
+    suffix = "" if cl is None else f" (clustered: {cl.n_clusters} clusters)"
     intervals = {"threshold": _interval("threshold", threshold, reps[~unmet, 0], level,
-                                        n_resamples, _THRESHOLD_METHOD)}
+                                        n_resamples, _THRESHOLD_METHOD + suffix)}
+    clustered = None if cl is None or index == 0 else (
+        _design_effects(path, positive, s, w, cl, index, level), suffix)
     intervals.update(_rate_intervals(index, path, reps, integral, c, prevalence, level,
-                                     n_resamples, rng))
+                                     n_resamples, rng, clustered))
     return OperatingPoint(threshold, midpoint, crit, intervals, level, n_resamples,
                           int(unmet.sum()), None if np.isnan(target) else target,
                           guarantee)
+
+
+def _row_groups(path: _SortedScores, s: np.ndarray, w: np.ndarray | None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's tie group on the sorted path (0: the highest score) and its weight
+    (0 for rows the path leaves out)."""
+    g = path.scores.shape[0]
+    group = np.clip(g - 1 - np.searchsorted(path.scores[::-1], s), 0, g - 1)
+    return group, np.ones(s.shape[0]) if w is None else w.astype(np.float64)
+
+
+def _row_cells(path: _SortedScores, positive: np.ndarray, s: np.ndarray,
+               w: np.ndarray | None) -> np.ndarray:
+    """Each row's resampling cell of ``path`` (-1 for a row of weight 0): the cells are
+    sorted by class (positives first), group and weight, and so are these keys."""
+    group_c, positive_c, weight_c, _ = path.resampling_cells()
+    group, weight = _row_groups(path, s, w)
+    values = np.unique(weight_c)
+    width = values.shape[0]
+
+    def key(pos: np.ndarray, grp: np.ndarray, wt: np.ndarray) -> np.ndarray:
+        rank = np.minimum(np.searchsorted(values, wt), width - 1)
+        return ((~pos).astype(np.int64) * path.scores.shape[0] + grp) * width + rank
+
+    cell = np.searchsorted(key(positive_c.astype(bool), group_c, weight_c),
+                           key(positive, group, weight))
+    return np.where(weight > 0, cell, -1)
+
+
+def _design_effects(path: _SortedScores, positive: np.ndarray, s: np.ndarray,
+                    w: np.ndarray | None, cl: ClusterIndex, index: int, level: float
+                    ) -> tuple[float, float]:
+    """The positives' and negatives' design effects at candidate ``index`` (its tie
+    group counted one half, as the intervals count it)."""
+    group, weight = _row_groups(path, s, w)
+    g = path.scores.shape[0]
+    return (class_design_effect(cl, positive, group, weight, index - 1, 0.5, g, level),
+            class_design_effect(cl, ~positive, group, weight, index - 1, 0.5, g, level))
+
+
+def _confusion_design_effects(cl: ClusterIndex, positive: np.ndarray, predicted: np.ndarray,
+                              w: np.ndarray | None, level: float) -> np.ndarray:
+    """The design effects of TPR, TNR, precision and NPV at a fixed threshold."""
+    weight = np.ones(positive.shape[0]) if w is None else w.astype(np.float64)
+    member = np.stack([positive, ~positive, predicted, ~predicted])
+    a = np.stack([predicted, ~predicted, positive, ~positive]).astype(np.float64)
+    return ratio_design_effects(cl, a, member, weight, level)
 
 
 def _boundaries(criterion: str, target: float, alpha: float, n_pos: float,
@@ -475,7 +547,8 @@ def evaluate_threshold(y_true: ArrayLike, y_score: ArrayLike, threshold: float, 
                        costs: Any = None, prevalence: float | None = None,
                        method: str = "wilson", confidence_level: float = 0.95,
                        n_resamples: int = 2000, random_state: RandomStateLike = None,
-                       sample_weight: ArrayLike | None = None, pos_label: Any = None) -> OperatingPoint:
+                       sample_weight: ArrayLike | None = None, pos_label: Any = None,
+                       clusters: ArrayLike | None = None) -> OperatingPoint:
     """Metrics at a threshold chosen elsewhere, on new data, with plain intervals.
 
     TPR, TNR, precision and NPV get the proportion interval ``method`` (wilson by
@@ -526,6 +599,7 @@ def evaluate_threshold(y_true: ArrayLike, y_score: ArrayLike, threshold: float, 
                                                       sample_weight, pos_label, costs,
                                                       prevalence)
     n_resamples = check_n_resamples(n_resamples)
+    cl = None if clusters is None else cluster_index(clusters, s.shape[0])
     predicted = s >= threshold
     groups = CountGroups.from_codes(positive.astype(np.int64), predicted.astype(np.int64),
                                     2, w)
@@ -537,21 +611,30 @@ def evaluate_threshold(y_true: ArrayLike, y_score: ArrayLike, threshold: float, 
 
     estimate = metrics(matrix)[0]
     rng = check_random_state(random_state)
-    reps = count_replicates(metrics, groups, n_resamples, True, rng, False).values
     integral = _whole_weights(w)
     m = matrix[0]
     dens = {"tpr": m[1].sum(), "tnr": m[0].sum(), "precision": m[:, 1].sum(),
             "npv": m[:, 0].sum()}
+    if cl is None:
+        reps = count_replicates(metrics, groups, n_resamples, True, rng, False).values
+        deff, suffix = np.ones(4), ""
+    else:
+        reps = cell_replicates(lambda k: metrics(k.reshape(-1, 2, 2)),
+                               2 * positive.astype(np.intp) + predicted, 4, cl, n_resamples,
+                               rng, 8 * 16, w)
+        deff = _confusion_design_effects(cl, positive, predicted, w, level)
+        suffix = f" (clustered: {cl.n_clusters} clusters)"
     intervals = {}
     for j, name in enumerate(METRICS):
         if name in dens and integral and dens[name] > 0:
-            low, high = proportion_interval(estimate[j] * dens[name], dens[name], level,
-                                            method)
-            intervals[name] = Interval(float(estimate[j]), low, high, level, method,
+            n_eff = dens[name] / deff[j]
+            low, high = proportion_interval(estimate[j] * n_eff, n_eff, level, method)
+            intervals[name] = Interval(float(estimate[j]), low, high, level, method + suffix,
                                        float(np.sqrt(estimate[j] * (1 - estimate[j])
-                                                     / dens[name])), None, None, name)
+                                                     / n_eff)), None, None, name)
         else:
-            intervals[name] = _interval(name, estimate[j], reps[:, j], level, n_resamples)
+            intervals[name] = _interval(name, estimate[j], reps[:, j], level, n_resamples,
+                                        None if cl is None else "percentile" + suffix)
     scores = np.unique(s)[::-1]
     below = scores[scores < threshold]
     midpoint = 0.5 * (threshold + below[0]) if below.shape[0] else -np.inf
