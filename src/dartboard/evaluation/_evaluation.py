@@ -149,8 +149,10 @@ def evaluate(y_true: ArrayLike, y_pred: ArrayLike | None = None, *,
         too, and each row reports its ``design_effect`` (the clustered interval's
         variance over the independent-rows one's) and ``effective_n`` (``n`` over
         it). The gaps between groups draw clusters once for all groups (a cluster
-        may span groups). In memory only for now; not with ``threshold_criterion``
-        or ``curve_bands``.
+        may span groups). In memory only for now. The operating point of
+        ``threshold_criterion`` and the ``curve_bands`` are clustered too
+        (:func:`dartboard.select_threshold`, :func:`dartboard.roc_band` and
+        :func:`dartboard.pr_band` with ``clusters``).
 
     Returns
     -------
