@@ -387,6 +387,9 @@ def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: Thresh
         Non-negative.
     pos_label : label, optional
         Rule "strict", as :func:`dartboard.metrics.roc_curve`.
+    clusters : array-like of shape (n_samples,), optional
+        The cluster of each row (a patient, a user) when rows are not independent
+        (see Notes). At least two clusters, none missing. Not with ``guarantee``.
 
     Returns
     -------
@@ -396,7 +399,22 @@ def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: Thresh
     ------
     ValueError
         When no threshold meets (or, with ``guarantee``, can be guaranteed to meet)
-        a constrained criterion on the data.
+        a constrained criterion on the data; ``guarantee`` with ``clusters``.
+
+    Notes
+    -----
+    With ``clusters`` each resample draws ``C`` of the ``C`` clusters with
+    replacement and keeps their rows whole (not stratified by class: a cluster
+    holds both), for the threshold's interval and the optimism; the Jeffreys
+    parts count each class's rows at the chosen threshold over the class's design
+    effect there, ``deff = V_clusters / V_rows`` of its share above the threshold
+    (cluster-robust over independent-rows variance) times ``(t_{C-1} / t_{N-1})^2``,
+    at least 1 (:mod:`dartboard.uncertainty._clustered_curves`). With one row per
+    cluster the design effects are 1 and the Jeffreys parts are the independent
+    ones; the optimism and the threshold's interval then come from unstratified
+    resamples of rows. The guarantee's exact binomial tests assume independent
+    rows and are refused. Measured (``benchmarks/clustered_curves_coverage.py``):
+    CLUSTERED_THRESHOLD_COVERAGE
 
     Examples
     --------
@@ -414,6 +432,17 @@ def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: Thresh
     ...                         guarantee=0.95, random_state=0)
     >>> bool(safe.threshold < plain.threshold), safe.intervals["tpr"].estimate
     (True, 0.85)
+
+    Forty patients of ten rows, who share how well the model does on them: the
+    rates' intervals widen with the design effect.
+
+    >>> patient = np.repeat(np.arange(40), 10)
+    >>> y = rng.integers(0, 2, size=400)
+    >>> score = y + rng.normal(size=40)[patient] + rng.normal(size=400)
+    >>> point = select_threshold(y, score, clusters=patient, n_resamples=500,
+    ...                          random_state=0)
+    >>> point.intervals["tpr"].method
+    'jeffreys, selection-widened (clustered: 40 clusters)'
     """
     crit, target, guarantee = check_criterion(criterion, target, guarantee)
     positive, s, w, level, c, prevalence = _common_iv(y_true, y_score, confidence_level,
@@ -579,6 +608,12 @@ def evaluate_threshold(y_true: ArrayLike, y_score: ArrayLike, threshold: float, 
         Non-negative row weights.
     pos_label : label, optional
         The positive class (rule "strict", as :func:`dartboard.metrics.roc_curve`).
+    clusters : array-like of shape (n_samples,), optional
+        The cluster of each row when rows are not independent: TPR, TNR, precision
+        and NPV get ``method`` on their counts over the design effect of each
+        proportion (its cluster-robust over independent-rows variance, times
+        ``(t_{C-1} / t_{N-1})^2``, at least 1; :mod:`dartboard.uncertainty._clustered_curves`),
+        F1 and the cost the percentile bootstrap of whole clusters.
 
     Returns
     -------
@@ -591,6 +626,14 @@ def evaluate_threshold(y_true: ArrayLike, y_score: ArrayLike, threshold: float, 
     ...                            random_state=0)
     >>> point.intervals["tpr"].estimate, point.intervals["tnr"].estimate
     (1.0, 0.5)
+
+    Rows in clusters of three (each holds a positive, so every resample has one):
+
+    >>> point = evaluate_threshold([0, 0, 1, 1, 0, 1] * 4,
+    ...                            [0.1, 0.4, 0.35, 0.8, 0.2, 0.9] * 4, 0.35,
+    ...                            clusters=np.repeat(np.arange(8), 3), random_state=0)
+    >>> point.intervals["f1"].method
+    'percentile (clustered: 8 clusters)'
     """
     threshold = check_real(threshold, "threshold") if not (
         isinstance(threshold, float) and np.isinf(threshold)) else float(threshold)
