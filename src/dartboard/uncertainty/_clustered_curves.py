@@ -15,8 +15,9 @@ at ``t``), ``p = sum w a / sum w`` and
     V_rows     = N / (N - 1) sum_i w_i^2 (a_i - p)^2,
 
 the cluster-robust (sandwich) variance of ``p`` over the one that treats the ``N``
-rows as independent (same scale, so with one row per cluster ``deff = 1`` exactly).
-With ``C`` clusters the variance has ``C - 1`` degrees of freedom, not ``N - 1``:
+rows as independent (``C`` and ``N``: the clusters and rows holding the class; same
+scale, so with one row per cluster ``deff = 1`` exactly). With ``C`` clusters and
+``N`` rows in the data the variance has ``C - 1`` degrees of freedom, not ``N - 1``:
 the design effect used is ``max(1, deff (t_{C-1} / t_{N-1})^2)`` with ``t_d`` the
 Student quantile at the two-sided level (Cameron & Miller 2015, small-``C``
 correction). Where a class's rows are all on one side of ``t`` (``V_rows = 0``,
@@ -48,8 +49,9 @@ def design_effects(x_c: np.ndarray, n_c: np.ndarray, row_ss: np.ndarray, p: np.n
                    n_rows: int) -> np.ndarray:
     """(k,) design effects of ``p = sum x / sum n`` at k thresholds from the (C, k)
     per-cluster weight above (``x_c``), the (C,) class weight per cluster (``n_c``)
-    and the (k,) row sums ``sum w^2 (a - p)^2``; nan where the rows do not vary."""
-    c = x_c.shape[0]
+    and the (k,) row sums ``sum w^2 (a - p)^2`` of the ``n_rows`` rows with weight;
+    nan where the rows do not vary. ``C`` counts the clusters holding weight."""
+    c = int(np.count_nonzero(n_c > 0))
     v_cl = c / (c - 1.0) * np.sum((x_c - p[None, :] * n_c[:, None]) ** 2, axis=0)
     v_row = n_rows / (n_rows - 1.0) * row_ss
     tol = 1e-12 * np.sum(n_c) ** 2
@@ -178,7 +180,7 @@ def ratio_design_effects(index: ClusterIndex, a: np.ndarray, member: np.ndarray,
         x_c = np.bincount(index.codes, weights=wm * a[j], minlength=index.n_clusters)
         p = np.array([x_c.sum() / max(n_c.sum(), 1e-300)])
         row_ss = np.array([np.sum(wm * wm * (a[j] - p[0]) ** 2)])
-        raw[j] = design_effects(x_c[:, None], n_c, row_ss, p, n_rows)[0]
+        raw[j] = design_effects(x_c[:, None], n_c, row_ss, p, int(np.count_nonzero(wm)))[0]
     fallback = float(np.nanmax(raw)) if np.any(~np.isnan(raw)) else 1.0
     deff = small_sample(raw, fallback, index.n_clusters, n_rows, level)
     kish = np.array([np.sum(np.where(m, w * w, 0.0)) / max(np.sum(np.where(m, w, 0.0)), 1e-300)
