@@ -443,6 +443,7 @@ def _clustered_draws(path: _SortedScores, axis: str, grid: np.ndarray, rows: _Ro
     )
 
     positive, s, w, index = rows
+    assert index is not None  # the draws of clustered rows
     weight = np.ones(s.shape[0]) if w is None else w.astype(np.float64)
     live = weight > 0
     group = path.scores.shape[0] - 1 - np.searchsorted(path.scores[::-1], s[live])
