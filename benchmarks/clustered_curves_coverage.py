@@ -36,6 +36,7 @@ import time
 import warnings
 
 import numpy as np
+from _results import Table, markdown_tables
 from scipy import special, stats
 
 import dartboard as db
@@ -107,6 +108,13 @@ def run_cell(rho: float, n_clusters: int, m: int, truth, n_sim: int,
             plain.append(one(y, score, None, truth, n_resamples, seed))
             clustered.append(one(y, score, cluster, truth, n_resamples, seed))
     return np.array(plain), np.array(clustered), skipped
+
+
+def render(log: str) -> list[Table]:
+    """The log's table (``benchmarks/regenerate.py``)."""
+    header, *rows = markdown_tables(log)[0]
+    return [Table("clustered_curves", "Coverage (%) of 95% ROC bands and operating-point "
+                  "rates with clustered rows", header, rows)]
 
 
 def main() -> None:

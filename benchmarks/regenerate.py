@@ -66,6 +66,9 @@ RUNS = [
         "1000 data sets per cell; 200 bootstrap resamples; G = 2, 4, 8, 20; m = 20, 50, 300"),
     Run("clustered", "clustered_coverage.py", "1000 500", "20 100",
         "1000 data sets per cell; 500 bootstrap resamples; 20, 50, 200 clusters of 10 rows"),
+    Run("clustered_curves", "clustered_curves_coverage.py", "1000 500", "20 100",
+        "1000 data sets per cell; 500 draws per band and resamples per threshold; "
+        "30 and 100 clusters of 10 rows, 100 of 1"),
     Run("threshold", "threshold_simulation.py", "--reps 1000 --resamples 200",
         "--reps 20 --resamples 100 --cells 50/50",
         "1000 data sets per cell; 200 bootstrap resamples"),
