@@ -597,8 +597,18 @@ def roc_band(y_true: ArrayLike, y_score: ArrayLike, *, specificities: Any = None
     A pointwise band takes each point's own design effects (its draws are then
     whole curves only among points of equal effective counts); a simultaneous band
     the largest over the grid, for every point. One row per cluster gives the
-    independent band, bit for bit. Measured (``benchmarks/clustered_curves_coverage.py``):
-    CLUSTERED_BAND_COVERAGE
+    independent band, bit for bit. Measured (``benchmarks/clustered_curves_coverage.py``,
+    1000 data sets per cell, 30 and 100 clusters of 10 rows, intra-cluster
+    correlation 0, 0.2 and 0.5 of the latent label and score): the clustered
+    pointwise band covered 95.6-99.5% at specificities 0.1, 0.5 and 0.9 (independent
+    rows 83.7-84.9% at 0.5 and 0.9 with correlation 0.5), the simultaneous band
+    98.1-99.9% (independent rows 76.1-84.4%). It falls short nowhere measured, and
+    it errs wide: the design effects of the two classes ignore that a cluster's
+    positives and negatives move together (which lowers the variance of the value
+    read), the floor at 1 and the t correction widen it a little with no
+    correlation (97.0% against 95.9% at specificity 0.5, 30 clusters), and the
+    simultaneous band takes the largest design effect over the grid. Fewer than 30
+    clusters were not measured.
 
     Examples
     --------
