@@ -277,6 +277,7 @@ def test_clustered_operating_point_widens():
     ([1, 2], "clusters has 2"),
     ([1, None, 2, 2, 3, 3], "clusters contains 1 missing"),
     ([7] * 6, "clusters holds 1 cluster"),
+    ([1, 2, 1, 3, 1, 3], "clusters: the negatives lie in 1 cluster"),
 ])
 def test_bad_clusters(call, clusters, match):
     y, s = [0, 1, 0, 1, 0, 1], [0.1, 0.9, 0.3, 0.6, 0.5, 0.4]

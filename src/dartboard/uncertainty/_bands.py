@@ -97,7 +97,8 @@ from dartboard._validation import (
 from dartboard.exceptions import InputError
 from dartboard.metrics._ranking import binary_positive, group_scores
 from dartboard.uncertainty._bootstrap import _batch_size
-from dartboard.uncertainty._clustered import ClusterIndex, cluster_index
+from dartboard.uncertainty._clustered import ClusterIndex
+from dartboard.uncertainty._clustered_curves import curve_clusters
 
 __all__ = ["CurveBand", "pr_band", "roc_band"]
 
@@ -517,7 +518,7 @@ def _band_iv(y_true: Any, y_score: Any, grid: Any, grid_name: str, kind: Any,
         raise InputError("y_true must hold both classes (with positive weight) for a "
                          "curve band; got only "
                          + ("negatives" if not wpos.any() else "positives"))
-    index = None if clusters is None else cluster_index(clusters, s.shape[0])
+    index = None if clusters is None else curve_clusters(clusters, positive, w)
     return (positive, s, w, index), g, kind, level, n_resamples
 
 

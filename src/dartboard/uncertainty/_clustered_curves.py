@@ -32,17 +32,33 @@ References: Kish, L. (1965) Survey Sampling, Wiley; Cameron, A. C. & Miller, D. 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from scipy import special
 
+from dartboard.exceptions import InputError
 from dartboard.uncertainty._bootstrap import _batch_size
-from dartboard.uncertainty._clustered import ClusterIndex, draw_clusters
+from dartboard.uncertainty._clustered import ClusterIndex, cluster_index, draw_clusters
 
-__all__ = ["cell_replicates", "class_design_effect", "decile_fallback", "design_effects",
-           "path_design_effects", "small_sample"]
+__all__ = ["cell_replicates", "class_design_effect", "curve_clusters", "decile_fallback",
+           "design_effects", "path_design_effects", "ratio_design_effects", "small_sample"]
 
 _UNIT = 1e-9  # a design effect this close to 1 is 1 (one row per cluster)
+
+
+def curve_clusters(clusters: Any, positive: np.ndarray, w: np.ndarray | None) -> ClusterIndex:
+    """:func:`cluster_index` of the rows, each class (with weight) in two clusters or
+    more: the variance of a class's share is read across its clusters."""
+    index = cluster_index(clusters, positive.shape[0])
+    live = np.ones(positive.shape[0], dtype=bool) if w is None else w > 0
+    for name, rows in (("positives", positive & live), ("negatives", ~positive & live)):
+        held = np.unique(index.codes[rows]).shape[0]
+        if held < 2:
+            raise InputError(f"clusters: the {name} lie in {held} cluster; a clustered band "
+                             "or threshold reads each class's variance across its clusters "
+                             "and needs each class in at least two")
+    return index
 
 
 def design_effects(x_c: np.ndarray, n_c: np.ndarray, row_ss: np.ndarray, p: np.ndarray,
@@ -52,6 +68,8 @@ def design_effects(x_c: np.ndarray, n_c: np.ndarray, row_ss: np.ndarray, p: np.n
     and the (k,) row sums ``sum w^2 (a - p)^2`` of the ``n_rows`` rows with weight;
     nan where the rows do not vary. ``C`` counts the clusters holding weight."""
     c = int(np.count_nonzero(n_c > 0))
+    if c < 2:  # one cluster: no variance across clusters to read
+        return np.full(x_c.shape[1], np.nan)
     v_cl = c / (c - 1.0) * np.sum((x_c - p[None, :] * n_c[:, None]) ** 2, axis=0)
     v_row = n_rows / (n_rows - 1.0) * row_ss
     tol = 1e-12 * np.sum(n_c) ** 2

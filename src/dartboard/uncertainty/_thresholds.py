@@ -81,10 +81,11 @@ from dartboard.uncertainty._bootstrap import (
     count_replicates,
     multinomial_replicates,
 )
-from dartboard.uncertainty._clustered import ClusterIndex, cluster_index
+from dartboard.uncertainty._clustered import ClusterIndex
 from dartboard.uncertainty._clustered_curves import (
     cell_replicates,
     class_design_effect,
+    curve_clusters,
     ratio_design_effects,
 )
 from dartboard.uncertainty._guarantee import (
@@ -458,7 +459,7 @@ def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: Thresh
     if guarantee is not None and not integral:
         raise InputError("guarantee needs whole counts: sample_weight must hold integers "
                          "(repeated rows); got non-integer weights")
-    cl = None if clusters is None else cluster_index(clusters, s.shape[0])
+    cl = None if clusters is None else curve_clusters(clusters, positive, w)
     if guarantee is not None and cl is not None:
         raise InputError("guarantee rests on exact binomial tests of independent rows; "
                          "it is not available with clusters (leave out guarantee or "
@@ -647,7 +648,7 @@ def evaluate_threshold(y_true: ArrayLike, y_score: ArrayLike, threshold: float, 
                                                       sample_weight, pos_label, costs,
                                                       prevalence)
     n_resamples = check_n_resamples(n_resamples)
-    cl = None if clusters is None else cluster_index(clusters, s.shape[0])
+    cl = None if clusters is None else curve_clusters(clusters, positive, w)
     predicted = s >= threshold
     groups = CountGroups.from_codes(positive.astype(np.int64), predicted.astype(np.int64),
                                     2, w)
