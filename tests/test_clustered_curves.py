@@ -316,3 +316,26 @@ def test_evaluate_with_clusters_groups_threshold_and_bands():
     # the groups' rows are clustered too
     assert {g["group"] for g in out["groups"]} == {"a", "b"}
     assert all("clusters" in g["method"] for g in out["groups"] if g["low"] == g["low"])
+
+
+def test_command_line_cluster_with_threshold_criterion(tmp_path):
+    import json
+
+    import pandas as pd
+    from typer.testing import CliRunner
+
+    from dartboard.cli import app
+
+    cluster, y, s = _data(10, n_clusters=30)
+    path = tmp_path / "rows.csv"
+    ids = np.array([f"p{c}" for c in cluster])  # the draws follow the ids' sorted order
+    pd.DataFrame({"y": y, "s": s, "patient": ids}).to_csv(path, index=False)
+    out = CliRunner().invoke(app, ["evaluate", str(path), "--y-true", "y", "--y-score", "s",
+                                   "--cluster", "patient", "--threshold-criterion", "youden",
+                                   "--n-resamples", "100", "--json"])
+    assert out.exit_code == 0, out.output
+    point = json.loads(out.output)["operating_point"]
+    direct = db.select_threshold(y, s, clusters=ids, n_resamples=100, random_state=0)
+    assert point["threshold"] == direct.threshold
+    assert point["intervals"]["tpr"]["low"] == direct.intervals["tpr"].low
+    assert point["intervals"]["tpr"]["method"].endswith("(clustered: 30 clusters)")
