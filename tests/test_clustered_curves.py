@@ -19,7 +19,12 @@ from sklearn.metrics import f1_score
 import dartboard as db
 from dartboard.uncertainty import _bands, _thresholds
 from dartboard.uncertainty._clustered import draw_clusters
-from dartboard.uncertainty._clustered_curves import path_design_effects, small_sample
+from dartboard.uncertainty._clustered_curves import (
+    confusion_design_effects,
+    path_design_effects,
+    small_sample,
+    threshold_design_effects,
+)
 
 
 def _data(seed=0, n_clusters=40, m=10, rho=0.5):
@@ -42,6 +47,8 @@ def _plain_design_effect(cluster, group, w, crossing, frac):
     p = np.sum(w * a) / np.sum(w)
     ids = np.unique(cluster[w > 0])  # the clusters and rows holding weight
     c, n = ids.shape[0], int(np.count_nonzero(w))
+    if c < 2:  # no variance across clusters to read
+        return np.nan
     v_cl = sum(np.sum((w * (a - p))[cluster == k]) ** 2 for k in ids) * c / (c - 1)
     v_row = sum(wi * wi * (ai - p) ** 2 for wi, ai in zip(w, a)) * n / (n - 1)
     return v_cl / v_row if v_row > 1e-12 * np.sum(w) ** 2 else np.nan
@@ -213,7 +220,7 @@ def test_operating_point_design_effects_equal_the_plain_loops():
     path = _bands._SortedScores.build(positive, s, None)
     index = int(np.flatnonzero(np.r_[np.inf, path.scores] == point.threshold)[0])
     index_ = db.uncertainty._clustered.cluster_index(cluster, y.shape[0])
-    fast = _thresholds._design_effects(path, positive, s, None, index_, index, 0.95)
+    fast = threshold_design_effects(path, positive, s, None, index_, index, 0.95)
     group = path.scores.shape[0] - 1 - np.searchsorted(path.scores[::-1], s)
     for rows, d in zip((positive, ~positive), fast):
         raw = _plain_design_effect(cluster[rows], group[rows], np.ones(rows.sum()),
@@ -222,7 +229,7 @@ def test_operating_point_design_effects_equal_the_plain_loops():
                                   rel=1e-9)
     # evaluate_threshold: each proportion's design effect over its own denominator rows
     predicted = s >= 0.5
-    fast = _thresholds._confusion_design_effects(index_, positive, predicted, None, 0.95)
+    fast = confusion_design_effects(index_, positive, predicted, None, 0.95)
     for j, (rows, a) in enumerate(((positive, predicted), (~positive, ~predicted),
                                    (predicted, positive), (~predicted, ~positive))):
         # the share as rows above a point: group 0 above it, group 2 below
@@ -242,7 +249,7 @@ def test_operating_points_with_one_row_per_cluster():
             (plain.intervals[name].low, plain.intervals[name].high)
     path = _bands._SortedScores.build(y == 1, s, None)
     index_ = db.uncertainty._clustered.cluster_index(one, y.shape[0])
-    assert _thresholds._design_effects(path, y == 1, s, None, index_, 40, 0.95) == (1.0, 1.0)
+    assert threshold_design_effects(path, y == 1, s, None, index_, 40, 0.95) == (1.0, 1.0)
     # the selection's resamples are unstratified draws of rows: the same law, not the
     # same draws, as the independent path's stratified ones
     a = db.select_threshold(y, s, n_resamples=1000, random_state=0)

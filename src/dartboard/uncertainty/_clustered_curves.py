@@ -32,7 +32,7 @@ References: Kish, L. (1965) Survey Sampling, Wiley; Cameron, A. C. & Miller, D. 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy import special
@@ -41,8 +41,13 @@ from dartboard.exceptions import InputError
 from dartboard.uncertainty._bootstrap import _batch_size
 from dartboard.uncertainty._clustered import ClusterIndex, cluster_index, draw_clusters
 
-__all__ = ["cell_replicates", "class_design_effect", "curve_clusters", "decile_fallback",
-           "design_effects", "path_design_effects", "ratio_design_effects", "small_sample"]
+if TYPE_CHECKING:
+    from dartboard.uncertainty._bands import _SortedScores
+
+__all__ = ["cell_replicates", "class_design_effect", "confusion_design_effects",
+           "curve_clusters", "decile_fallback", "design_effects", "path_design_effects",
+           "ratio_design_effects", "row_cells", "row_groups", "small_sample",
+           "threshold_design_effects"]
 
 _UNIT = 1e-9  # a design effect this close to 1 is 1 (one row per cluster)
 
@@ -204,3 +209,50 @@ def ratio_design_effects(index: ClusterIndex, a: np.ndarray, member: np.ndarray,
     kish = np.array([np.sum(np.where(m, w * w, 0.0)) / max(np.sum(np.where(m, w, 0.0)), 1e-300)
                      for m in member])
     return deff * kish
+
+
+def row_groups(path: _SortedScores, s: np.ndarray, w: np.ndarray | None
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's tie group on the sorted path (0: the highest score) and its weight
+    (0 for rows the path leaves out)."""
+    g = path.scores.shape[0]
+    group = np.clip(g - 1 - np.searchsorted(path.scores[::-1], s), 0, g - 1)
+    return group, np.ones(s.shape[0]) if w is None else w.astype(np.float64)
+
+
+def row_cells(path: _SortedScores, positive: np.ndarray, s: np.ndarray,
+               w: np.ndarray | None) -> np.ndarray:
+    """Each row's resampling cell of ``path`` (-1 for a row of weight 0): the cells are
+    sorted by class (positives first), group and weight, and so are these keys."""
+    group_c, positive_c, weight_c, _ = path.resampling_cells()
+    group, weight = row_groups(path, s, w)
+    values = np.unique(weight_c)
+    width = values.shape[0]
+
+    def key(pos: np.ndarray, grp: np.ndarray, wt: np.ndarray) -> np.ndarray:
+        rank = np.minimum(np.searchsorted(values, wt), width - 1)
+        return ((~pos).astype(np.int64) * path.scores.shape[0] + grp) * width + rank
+
+    cell = np.searchsorted(key(positive_c.astype(bool), group_c, weight_c),
+                           key(positive, group, weight))
+    return np.where(weight > 0, cell, -1)
+
+
+def threshold_design_effects(path: _SortedScores, positive: np.ndarray, s: np.ndarray,
+                             w: np.ndarray | None, cl: ClusterIndex, index: int,
+                             level: float) -> tuple[float, float]:
+    """The positives' and negatives' design effects at candidate ``index`` (its tie
+    group counted one half, as the intervals count it)."""
+    group, weight = row_groups(path, s, w)
+    g = path.scores.shape[0]
+    return (class_design_effect(cl, positive, group, weight, index - 1, 0.5, g, level),
+            class_design_effect(cl, ~positive, group, weight, index - 1, 0.5, g, level))
+
+
+def confusion_design_effects(cl: ClusterIndex, positive: np.ndarray, predicted: np.ndarray,
+                              w: np.ndarray | None, level: float) -> np.ndarray:
+    """The design effects of TPR, TNR, precision and NPV at a fixed threshold."""
+    weight = np.ones(positive.shape[0]) if w is None else w.astype(np.float64)
+    member = np.stack([positive, ~positive, predicted, ~predicted])
+    a = np.stack([predicted, ~predicted, positive, ~positive]).astype(np.float64)
+    return ratio_design_effects(cl, a, member, weight, level)

@@ -81,12 +81,12 @@ from dartboard.uncertainty._bootstrap import (
     count_replicates,
     multinomial_replicates,
 )
-from dartboard.uncertainty._clustered import ClusterIndex
 from dartboard.uncertainty._clustered_curves import (
     cell_replicates,
-    class_design_effect,
+    confusion_design_effects,
     curve_clusters,
-    ratio_design_effects,
+    row_cells,
+    threshold_design_effects,
 )
 from dartboard.uncertainty._guarantee import (
     best_guaranteed,
@@ -479,7 +479,7 @@ def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: Thresh
                                       8 * 16 * path.scores.shape[0], n_resamples, True,
                                       rng, False).values
     else:
-        reps = cell_replicates(evaluate, _row_cells(path, positive, s, w),
+        reps = cell_replicates(evaluate, row_cells(path, positive, s, w),
                                path.resampling_cells()[0].shape[0], cl, n_resamples, rng,
                                8 * 16 * path.scores.shape[0])
     unmet = np.isnan(reps[:, 1])
@@ -495,59 +495,12 @@ def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: Thresh
     intervals = {"threshold": _interval("threshold", threshold, reps[~unmet, 0], level,
                                         n_resamples, _THRESHOLD_METHOD + suffix)}
     clustered = None if cl is None or index == 0 else (
-        _design_effects(path, positive, s, w, cl, index, level), suffix)
+        threshold_design_effects(path, positive, s, w, cl, index, level), suffix)
     intervals.update(_rate_intervals(index, path, reps, integral, c, prevalence, level,
                                      n_resamples, rng, clustered))
     return OperatingPoint(threshold, midpoint, crit, intervals, level, n_resamples,
                           int(unmet.sum()), None if np.isnan(target) else target,
                           guarantee)
-
-
-def _row_groups(path: _SortedScores, s: np.ndarray, w: np.ndarray | None
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's tie group on the sorted path (0: the highest score) and its weight
-    (0 for rows the path leaves out)."""
-    g = path.scores.shape[0]
-    group = np.clip(g - 1 - np.searchsorted(path.scores[::-1], s), 0, g - 1)
-    return group, np.ones(s.shape[0]) if w is None else w.astype(np.float64)
-
-
-def _row_cells(path: _SortedScores, positive: np.ndarray, s: np.ndarray,
-               w: np.ndarray | None) -> np.ndarray:
-    """Each row's resampling cell of ``path`` (-1 for a row of weight 0): the cells are
-    sorted by class (positives first), group and weight, and so are these keys."""
-    group_c, positive_c, weight_c, _ = path.resampling_cells()
-    group, weight = _row_groups(path, s, w)
-    values = np.unique(weight_c)
-    width = values.shape[0]
-
-    def key(pos: np.ndarray, grp: np.ndarray, wt: np.ndarray) -> np.ndarray:
-        rank = np.minimum(np.searchsorted(values, wt), width - 1)
-        return ((~pos).astype(np.int64) * path.scores.shape[0] + grp) * width + rank
-
-    cell = np.searchsorted(key(positive_c.astype(bool), group_c, weight_c),
-                           key(positive, group, weight))
-    return np.where(weight > 0, cell, -1)
-
-
-def _design_effects(path: _SortedScores, positive: np.ndarray, s: np.ndarray,
-                    w: np.ndarray | None, cl: ClusterIndex, index: int, level: float
-                    ) -> tuple[float, float]:
-    """The positives' and negatives' design effects at candidate ``index`` (its tie
-    group counted one half, as the intervals count it)."""
-    group, weight = _row_groups(path, s, w)
-    g = path.scores.shape[0]
-    return (class_design_effect(cl, positive, group, weight, index - 1, 0.5, g, level),
-            class_design_effect(cl, ~positive, group, weight, index - 1, 0.5, g, level))
-
-
-def _confusion_design_effects(cl: ClusterIndex, positive: np.ndarray, predicted: np.ndarray,
-                              w: np.ndarray | None, level: float) -> np.ndarray:
-    """The design effects of TPR, TNR, precision and NPV at a fixed threshold."""
-    weight = np.ones(positive.shape[0]) if w is None else w.astype(np.float64)
-    member = np.stack([positive, ~positive, predicted, ~predicted])
-    a = np.stack([predicted, ~predicted, positive, ~positive]).astype(np.float64)
-    return ratio_design_effects(cl, a, member, weight, level)
 
 
 def _boundaries(criterion: str, target: float, alpha: float, n_pos: float,
@@ -670,7 +623,7 @@ def evaluate_threshold(y_true: ArrayLike, y_score: ArrayLike, threshold: float, 
         reps = cell_replicates(lambda k: metrics(k.reshape(-1, 2, 2)),
                                2 * positive.astype(np.intp) + predicted, 4, cl, n_resamples,
                                rng, 8 * 16, w)
-        deff = _confusion_design_effects(cl, positive, predicted, w, level)
+        deff = confusion_design_effects(cl, positive, predicted, w, level)
         suffix = f" (clustered: {cl.n_clusters} clusters)"
     intervals = {}
     for j, name in enumerate(METRICS):
