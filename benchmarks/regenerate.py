@@ -70,6 +70,9 @@ RUNS = [
     Run("clustered_calibration", "clustered_calibration_coverage.py", "1000 1000 --check",
         "20 200", "1000 data sets per cell; 1000 bootstrap resamples; 15 bins; 30 and 100 "
         "clusters of 10 rows, 100 of 1 row; ICC 0, 0.2, 0.5"),
+    Run("clustered_curves", "clustered_curves_coverage.py", "1000 500", "20 100",
+        "1000 data sets per cell; 500 draws per band and resamples per threshold; "
+        "30 and 100 clusters of 10 rows, 100 of 1, 10 and 20 of 10 (rho 0.5)"),
     Run("threshold", "threshold_simulation.py", "--reps 1000 --resamples 200",
         "--reps 20 --resamples 100 --cells 50/50",
         "1000 data sets per cell; 200 bootstrap resamples"),

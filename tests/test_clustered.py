@@ -200,7 +200,6 @@ def test_evaluate_groups_and_gaps_with_clusters_spanning_groups():
 
 @pytest.mark.parametrize("kwargs, match", [
     ({"ci": "wilson"}, "assumes independent rows"),
-    ({"threshold_criterion": "youden"}, "not clustered yet"),
 ])
 def test_evaluate_refuses_what_is_not_clustered(kwargs, match):
     cluster, y, score, _ = _clustered(12, n_clusters=10, m=4)

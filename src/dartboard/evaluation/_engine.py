@@ -351,9 +351,6 @@ def _with_clusters(plan: Plan, clusters: Any) -> Plan:
     from dartboard.uncertainty._clustered import cluster_index
 
     check_cluster_ci(plan.opts.ci)
-    if plan.opts.threshold_criterion is not None or plan.opts.curve_bands:
-        raise InputError("threshold_criterion and curve_bands are not clustered yet; leave "
-                         "them out of an evaluation with clusters")
     codes = cluster_index(clusters, plan.y_true.shape[0]).codes
     return dataclasses.replace(plan, clusters=codes)
 
@@ -878,7 +875,7 @@ def _figures(plan: Plan) -> dict[str, Any]:
             d.y_true, d.y_score, positive, criterion=opts.threshold_criterion,
             target=opts.threshold_target, bands=opts.curve_bands,
             confidence_level=opts.confidence_level, n_resamples=opts.n_resamples,
-            random_state=opts.random_state, sample_weight=w))
+            random_state=opts.random_state, sample_weight=w, clusters=plan.clusters))
         if d.is_prob:
             points: dict[str, Any] = {
                 k: v if isinstance(v, str) else tuple(v) for k, v in calibration_points(

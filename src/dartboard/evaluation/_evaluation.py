@@ -152,8 +152,11 @@ def evaluate(y_true: ArrayLike, y_pred: ArrayLike | None = None, *,
         reliability diagram's points take the cluster-robust Wilson interval of
         each bin (``calibration.method``, ``calibration.design_effect``). The gaps
         between groups draw clusters once for all groups (a cluster may span
-        groups). In memory only for now; not with ``threshold_criterion`` or
-        ``curve_bands``.
+        groups). The operating point of ``threshold_criterion`` and the
+        ``curve_bands`` are clustered too (:func:`dartboard.select_threshold`,
+        :func:`dartboard.roc_band` and :func:`dartboard.pr_band` with
+        ``clusters``). Streamed: ``evaluate_parquet`` and ``evaluate_dask`` take a
+        ``cluster`` column.
 
     Returns
     -------

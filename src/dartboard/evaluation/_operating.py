@@ -42,14 +42,15 @@ def _point_dict(point: Any) -> dict[str, Any]:
 def operating_extras(y_true: np.ndarray, y_score: np.ndarray, positive: Any, *,
                      criterion: str | None, target: float | None, bands: bool,
                      confidence_level: float, n_resamples: int,
-                     random_state: RandomStateLike, sample_weight: np.ndarray | None = None
-                     ) -> dict[str, Any]:
+                     random_state: RandomStateLike, sample_weight: np.ndarray | None = None,
+                     clusters: np.ndarray | None = None) -> dict[str, Any]:
     """``operating_point`` (when ``criterion``) and ``roc_band``/``pr_band`` (when
-    ``bands``): pointwise bands at 101 specificities and 100 recalls."""
+    ``bands``): pointwise bands at 101 specificities and 100 recalls; with
+    ``clusters`` (each row's cluster), clustered."""
     from dartboard.uncertainty import pr_band, roc_band, select_threshold
 
     common = {"confidence_level": confidence_level, "n_resamples": n_resamples,
-              "random_state": random_state, "pos_label": positive}
+              "random_state": random_state, "pos_label": positive, "clusters": clusters}
     out: dict[str, Any] = {}
     if criterion is not None:
         out["operating_point"] = _point_dict(select_threshold(

@@ -97,6 +97,8 @@ from dartboard._validation import (
 from dartboard.exceptions import InputError
 from dartboard.metrics._ranking import binary_positive, group_scores
 from dartboard.uncertainty._bootstrap import _batch_size
+from dartboard.uncertainty._clustered import ClusterIndex
+from dartboard.uncertainty._clustered_curves import curve_clusters
 
 __all__ = ["CurveBand", "pr_band", "roc_band"]
 
@@ -108,6 +110,8 @@ HELD = 3
 # a target within this (relative) distance of a whole count hits that point exactly,
 # as pROC's equality test does for e.g. specificity 0.75 with 72 controls
 _SNAP = 1e-9
+#: positive (bool), scores, weights and the clusters of the rows (or None)
+_Rows = tuple[np.ndarray, np.ndarray, "np.ndarray | None", "ClusterIndex | None"]
 
 
 @dataclass(frozen=True, repr=False)
@@ -259,11 +263,11 @@ def _read(axis: str, target: np.ndarray, before: np.ndarray, within: np.ndarray,
         return target / (target + other)  # precision at the recall
 
 
-def _read_cumulative(axis: str, grid: np.ndarray, cx: np.ndarray, cy: np.ndarray
-                     ) -> np.ndarray:
-    """(b, k) values from (b, G + 1) cumulative weights of the crossing and other class."""
+def _locate(axis: str, grid: np.ndarray, cx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(b, k) targets and the group each falls in, from (b, G + 1) cumulative weights
+    of the crossing class."""
     b, g1 = cx.shape
-    x_total, y_total = cx[:, -1:], cy[:, -1:]
+    x_total = cx[:, -1:]
     target = _target(grid[None, :], axis, x_total)
     # crossing group: first with cumulative weight > target (specificity: the last
     # point at the target is the best), or >= target (the first point reaching it)
@@ -272,7 +276,14 @@ def _read_cumulative(axis: str, grid: np.ndarray, cx: np.ndarray, cy: np.ndarray
     scale = 2.0 * (float(x_total.max()) + 1.0)  # one offset per row keeps rows apart
     flat = (cx[:, 1:] + np.arange(b)[:, None] * scale).ravel()
     where = np.searchsorted(flat, (probe + np.arange(b)[:, None] * scale).ravel(), "right")
-    c = np.clip(where.reshape(b, -1) - np.arange(b)[:, None] * (g1 - 1), 0, g1 - 2)
+    return target, np.clip(where.reshape(b, -1) - np.arange(b)[:, None] * (g1 - 1), 0, g1 - 2)
+
+
+def _read_cumulative(axis: str, grid: np.ndarray, cx: np.ndarray, cy: np.ndarray
+                     ) -> np.ndarray:
+    """(b, k) values from (b, G + 1) cumulative weights of the crossing and other class."""
+    x_total, y_total = cx[:, -1:], cy[:, -1:]
+    target, c = _locate(axis, grid, cx)
     take = np.take_along_axis
     before, other_before = take(cx, c, 1), take(cy, c, 1)
     return _read(axis, target, before, take(cx, c + 1, 1) - before, other_before,
@@ -300,19 +311,21 @@ class _Crossing:
 
     @classmethod
     def of(cls, path: _SortedScores, axis: str, positive: np.ndarray,
-           w: np.ndarray | None) -> _Crossing:
+           w: np.ndarray | None, deff: tuple[float, float] = (1.0, 1.0)) -> _Crossing:
+        """``deff``: the design effects of the crossing and the other class's counts
+        (with clusters, :mod:`._clustered_curves`)."""
         x, y = (path.neg, path.pos) if axis == "specificity" else (path.pos, path.neg)
         cx, cy = (c[0] for c in path.cumulative(x[None, :], y[None, :]))
         is_x = ~positive if axis == "specificity" else positive
         # at least one effective row, or the crossing class carries no information
-        n_x = max(int(np.floor(_effective_count(is_x, w) + 1e-9)), 1)
+        n_x = max(int(np.floor(_effective_count(is_x, w) / deff[0] + 1e-9)), 1)
         target = np.arange(n_x + 2) * (cx[-1] / n_x)
         g = np.minimum(np.searchsorted(cx[1:], target - _SNAP * max(cx[-1], 1.0), "left"),
                        cx.shape[0] - 2)
         within = cx[g + 1] - cx[g]
         frac = np.clip((target - cx[g]) / np.where(within > 0, within, 1.0), 0.0, 1.0)
-        return cls(cy[g] + frac * (cy[g + 1] - cy[g]), n_x, _effective_count(~is_x, w),
-                   float(cx[-1]), float(cy[-1]))
+        return cls(cy[g] + frac * (cy[g + 1] - cy[g]), n_x,
+                   _effective_count(~is_x, w) / deff[1], float(cx[-1]), float(cy[-1]))
 
 
 def _effective_count(mask: np.ndarray, w: np.ndarray | None) -> float:
@@ -417,6 +430,49 @@ def _draws(axis: str, grid: np.ndarray, cross: _Crossing, n_resamples: int,
     return out
 
 
+def _clustered_draws(path: _SortedScores, axis: str, grid: np.ndarray, rows: _Rows,
+                     kind: str, level: float, n_resamples: int, rng: np.random.Generator
+                     ) -> np.ndarray:
+    """The draws of :func:`_draws` with each class's effective count divided by its
+    design effect at the grid's thresholds (:mod:`._clustered_curves`): at each
+    point its own (pointwise; points with equal counts drawn together), or the
+    largest over the grid for every point (simultaneous: whole drawn curves)."""
+    from dartboard.uncertainty._clustered_curves import (
+        decile_fallback,
+        path_design_effects,
+        small_sample,
+    )
+
+    positive, s, w, index = rows
+    assert index is not None  # the draws of clustered rows
+    weight = np.ones(s.shape[0]) if w is None else w.astype(np.float64)
+    live = weight > 0
+    group = path.scores.shape[0] - 1 - np.searchsorted(path.scores[::-1], s[live])
+    x, y = (path.neg, path.pos) if axis == "specificity" else (path.pos, path.neg)
+    cx = path.cumulative(x[None, :], y[None, :])[0]
+    target, c = (v[0] for v in _locate(axis, grid, cx))
+    within = cx[0, c + 1] - cx[0, c]
+    frac = np.clip((target - cx[0, c]) / np.where(within > 0, within, 1.0), 0.0, 1.0)
+    is_x = (~positive if axis == "specificity" else positive)[live]
+    codes, n_rows = index.codes[live], int(np.count_nonzero(live))
+    deffs = []
+    for mask in (is_x, ~is_x):
+        args = (codes[mask], index.n_clusters, group[mask], weight[live][mask])
+        raw = path_design_effects(*args, c, frac)
+        fallback = decile_fallback(*args, path.scores.shape[0])
+        deffs.append(small_sample(raw, fallback, index.n_clusters, n_rows, level))
+    pairs = np.stack(deffs, axis=1)
+    if kind == "simultaneous":
+        pairs[:] = pairs.max(axis=0)
+    out = np.empty((2, n_resamples, grid.shape[0]))
+    unique, which = np.unique(pairs, axis=0, return_inverse=True)
+    for j, (d_x, d_y) in enumerate(unique):
+        at = np.flatnonzero(which.ravel() == j)
+        cross = _Crossing.of(path, axis, positive, w, (float(d_x), float(d_y)))
+        out[:, :, at] = _draws(axis, grid[at], cross, n_resamples, rng)
+    return out
+
+
 def _simultaneous_limits(draws: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray, int]:
     """The band from the ``m``-th lowest lower draw to the ``m``-th highest upper draw
     at each point, ``m`` the largest for which it holds a ``level`` share of the drawn
@@ -441,7 +497,7 @@ def _simultaneous_limits(draws: np.ndarray, level: float) -> tuple[np.ndarray, n
 
 def _band_iv(y_true: Any, y_score: Any, grid: Any, grid_name: str, kind: Any,
              confidence_level: Any, n_resamples: Any, sample_weight: Any, pos_label: Any,
-             open_zero: bool = False) -> tuple[Any, ...]:
+             clusters: Any, open_zero: bool = False) -> tuple[Any, ...]:
     kind = check_option(kind, "kind", KINDS)
     level = check_confidence_level(confidence_level)
     n_resamples = check_n_resamples(n_resamples)
@@ -462,18 +518,24 @@ def _band_iv(y_true: Any, y_score: Any, grid: Any, grid_name: str, kind: Any,
         raise InputError("y_true must hold both classes (with positive weight) for a "
                          "curve band; got only "
                          + ("negatives" if not wpos.any() else "positives"))
-    return positive, s, w, g, kind, level, n_resamples
+    index = None if clusters is None else curve_clusters(clusters, positive, w)
+    return (positive, s, w, index), g, kind, level, n_resamples
 
 
-def _band(curve: str, axis: str, positive: np.ndarray, s: np.ndarray, w: np.ndarray | None,
-          grid: np.ndarray, kind: str, level: float, n_resamples: int,
-          random_state: Any) -> CurveBand:
+def _band(curve: str, axis: str, rows: _Rows, grid: np.ndarray, kind: str, level: float,
+          n_resamples: int, random_state: Any) -> CurveBand:
+    positive, s, w, index = rows
     path = _SortedScores.build(positive, s, w)
     cp, cn = path.cumulative(path.pos[None, :], path.neg[None, :])
     cx, cy = (cn, cp) if axis == "specificity" else (cp, cn)
     estimate = _read_cumulative(axis, grid, cx, cy)[0]
-    draws = _draws(axis, grid, _Crossing.of(path, axis, positive, w), n_resamples,
-                   check_random_state(random_state))
+    rng = check_random_state(random_state)
+    if index is None:
+        draws = _draws(axis, grid, _Crossing.of(path, axis, positive, w), n_resamples, rng)
+        method = METHODS[kind]
+    else:
+        draws = _clustered_draws(path, axis, grid, rows, kind, level, n_resamples, rng)
+        method = f"{METHODS[kind]} (clustered: {index.n_clusters} clusters)"
     if kind == "pointwise":
         tail = (1.0 - level) / 2
         low = np.quantile(draws[0], tail, axis=0)
@@ -483,7 +545,7 @@ def _band(curve: str, axis: str, positive: np.ndarray, s: np.ndarray, w: np.ndar
         low, high, m = _simultaneous_limits(draws, level)
         pointwise = 1.0 - 2.0 * m / n_resamples
     return CurveBand(curve, axis, grid, estimate, np.minimum(low, estimate),
-                     np.maximum(high, estimate), level, kind, METHODS[kind], n_resamples,
+                     np.maximum(high, estimate), level, kind, method, n_resamples,
                      pointwise, draws)
 
 
@@ -491,7 +553,7 @@ def roc_band(y_true: ArrayLike, y_score: ArrayLike, *, specificities: Any = None
              sensitivities: Any = None, kind: BandKind = "pointwise",
              confidence_level: float = 0.95, n_resamples: int = 2000,
              random_state: RandomStateLike = None, sample_weight: ArrayLike | None = None,
-             pos_label: Any = None) -> CurveBand:
+             pos_label: Any = None, clusters: ArrayLike | None = None) -> CurveBand:
     """Confidence band of a ROC curve: sensitivity at specificities, or the reverse.
 
     Parameters
@@ -517,10 +579,37 @@ def roc_band(y_true: ArrayLike, y_score: ArrayLike, *, specificities: Any = None
         Non-negative row weights (masses; each class's effective count is Kish's).
     pos_label : label, optional
         The positive class (rule "strict", as :func:`dartboard.metrics.roc_curve`).
+    clusters : array-like of shape (n_samples,), optional
+        The cluster of each row (a patient, a user) when rows are not independent:
+        each class's effective count is divided by its design effect at the
+        threshold of each point (see Notes). At least two clusters, none missing.
 
     Returns
     -------
     CurveBand
+
+    Notes
+    -----
+    With ``clusters`` the draws are those of independent rows (module notes) with
+    each class's effective count ``n`` replaced by ``n / deff``: ``deff`` is the
+    cluster-robust variance of the class's share above the point's threshold over
+    its variance as independent rows, times ``(t_{C-1} / t_{N-1})^2`` for ``C``
+    clusters and ``N`` rows, at least 1 (:mod:`dartboard.uncertainty._clustered_curves`).
+    A pointwise band takes each point's own design effects (its draws are then
+    whole curves only among points of equal effective counts); a simultaneous band
+    the largest over the grid, for every point. One row per cluster gives the
+    independent band, bit for bit. Measured (``benchmarks/clustered_curves_coverage.py``,
+    1000 data sets per cell, 30 and 100 clusters of 10 rows, intra-cluster
+    correlation 0, 0.2 and 0.5 of the latent label and score): the clustered
+    pointwise band covered 95.6-99.5% at specificities 0.1, 0.5 and 0.9 (independent
+    rows 83.7-84.9% at 0.5 and 0.9 with correlation 0.5), the simultaneous band
+    98.1-99.9% (independent rows 76.1-84.4%). It falls short nowhere measured, and
+    it errs wide: the design effects of the two classes ignore that a cluster's
+    positives and negatives move together (which lowers the variance of the value
+    read), the floor at 1 and the t correction widen it a little with no
+    correlation (97.0% against 95.9% at specificity 0.5, 30 clusters), and the
+    simultaneous band takes the largest design effect over the grid. With 10 and 20
+    clusters (correlation 0.5) it covered 97.1-100%.
 
     Examples
     --------
@@ -540,6 +629,15 @@ def roc_band(y_true: ArrayLike, y_score: ArrayLike, *, specificities: Any = None
     >>> band = roc_band(y, s, specificities=[0.1], random_state=0)
     >>> float(band.estimate[0]), bool(0.9 < band.low[0] < 1.0)
     (1.0, True)
+
+    Twenty patients of ten rows each, who share how well the model does on them:
+
+    >>> patient = np.repeat(np.arange(20), 10)
+    >>> y = rng.integers(0, 2, size=200)
+    >>> s = y + rng.normal(size=20)[patient] + rng.normal(size=200)
+    >>> band = roc_band(y, s, specificities=[0.5], clusters=patient, random_state=0)
+    >>> band.method
+    'fiducial (clustered: 20 clusters)'
     """
     if specificities is not None and sensitivities is not None:
         raise InputError("give specificities or sensitivities, not both")
@@ -550,16 +648,15 @@ def roc_band(y_true: ArrayLike, y_score: ArrayLike, *, specificities: Any = None
     if isinstance(grid, numbers.Real):
         grid = [grid]
     name = "sensitivities" if axis == "sensitivity" else "specificities"
-    positive, s, w, g, kind, level, n = _band_iv(y_true, y_score, grid, name, kind,
-                                                 confidence_level, n_resamples,
-                                                 sample_weight, pos_label)
-    return _band("roc", axis, positive, s, w, g, kind, level, n, random_state)
+    rows, g, kind, level, n = _band_iv(y_true, y_score, grid, name, kind, confidence_level,
+                                       n_resamples, sample_weight, pos_label, clusters)
+    return _band("roc", axis, rows, g, kind, level, n, random_state)
 
 
 def pr_band(y_true: ArrayLike, y_score: ArrayLike, *, recalls: Any = None, kind: BandKind = "pointwise",
             confidence_level: float = 0.95, n_resamples: int = 2000,
             random_state: RandomStateLike = None, sample_weight: ArrayLike | None = None,
-            pos_label: Any = None) -> CurveBand:
+            pos_label: Any = None, clusters: ArrayLike | None = None) -> CurveBand:
     """Confidence band of a precision-recall curve: precision at given recalls.
 
     Precision at recall ``r`` is read on the ROC curve interpolated as pROC does
@@ -588,6 +685,9 @@ def pr_band(y_true: ArrayLike, y_score: ArrayLike, *, recalls: Any = None, kind:
         Non-negative row weights.
     pos_label : label, optional
         The positive class (rule "strict", as :func:`dartboard.metrics.roc_curve`).
+    clusters : array-like of shape (n_samples,), optional
+        The cluster of each row: each class's effective count divided by its design
+        effect, as :func:`roc_band`.
 
     Returns
     -------
@@ -603,7 +703,7 @@ def pr_band(y_true: ArrayLike, y_score: ArrayLike, *, recalls: Any = None, kind:
     grid = np.linspace(0.01, 1.0, 100) if recalls is None else recalls
     if isinstance(grid, numbers.Real):
         grid = [grid]
-    positive, s, w, g, kind, level, n = _band_iv(y_true, y_score, grid, "recalls", kind,
-                                                 confidence_level, n_resamples,
-                                                 sample_weight, pos_label, open_zero=True)
-    return _band("pr", "recall", positive, s, w, g, kind, level, n, random_state)
+    rows, g, kind, level, n = _band_iv(y_true, y_score, grid, "recalls", kind,
+                                       confidence_level, n_resamples, sample_weight,
+                                       pos_label, clusters, open_zero=True)
+    return _band("pr", "recall", rows, g, kind, level, n, random_state)

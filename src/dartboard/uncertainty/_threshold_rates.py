@@ -149,21 +149,25 @@ def counts_at(tp: np.ndarray, fp: np.ndarray, index: np.ndarray, pos: np.ndarray
 
 
 def rate_bounds(counts: dict[str, float], level: float, costs: np.ndarray,
-                prevalence: float | None, rng: np.random.Generator, n_draws: int = DRAWS
+                prevalence: float | None, rng: np.random.Generator, n_draws: int = DRAWS,
+                design_effect: tuple[float, float] = (1.0, 1.0)
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(6,) low, high and standard error of METRICS at a fixed threshold from its
     (mid) counts: Jeffreys intervals of TPR and TNR, Jeffreys posterior draws for
-    the rest."""
+    the rest. ``design_effect``: the positives' and the negatives' (with clusters),
+    which divide each class's counts in the posteriors, not the class mix."""
     n_pos, n_neg = counts["tp"] + counts["fn"], counts["fp"] + counts["tn"]
-    tpr = rng.beta(counts["tp"] + 0.5, counts["fn"] + 0.5, size=n_draws)
-    fpr = rng.beta(counts["fp"] + 0.5, counts["tn"] + 0.5, size=n_draws)
+    d_pos, d_neg = design_effect
+    tpr = rng.beta(counts["tp"] / d_pos + 0.5, counts["fn"] / d_pos + 0.5, size=n_draws)
+    fpr = rng.beta(counts["fp"] / d_neg + 0.5, counts["tn"] / d_neg + 0.5, size=n_draws)
     drawn = point_metrics({"tp": tpr * n_pos, "fn": (1.0 - tpr) * n_pos,
                            "fp": fpr * n_neg, "tn": (1.0 - fpr) * n_neg}, costs, prevalence)
     alpha = (1.0 - level) / 2.0
     with np.errstate(invalid="ignore"):
         low, high = np.nanquantile(drawn, [alpha, 1.0 - alpha], axis=0)
         se = np.nanstd(drawn, axis=0, ddof=1)
-    for j, (x, n) in enumerate(((counts["tp"], n_pos), (counts["tn"], n_neg))):
+    for j, (x, n) in enumerate(((counts["tp"] / d_pos, n_pos / d_pos),
+                                (counts["tn"] / d_neg, n_neg / d_neg))):
         low[j], high[j] = proportion_interval(x, n, level, "jeffreys")
         se[j] = np.sqrt(x / n * (1.0 - x / n) / n)
     return low, high, se
