@@ -25,6 +25,7 @@ from dartboard.uncertainty._clustered_curves import (
     small_sample,
     threshold_design_effects,
 )
+from dartboard.uncertainty._sorted_scores import SortedScores
 
 
 def _data(seed=0, n_clusters=40, m=10, rho=0.5):
@@ -128,7 +129,7 @@ def test_band_point_draws_with_the_plain_design_effects():
     grid = np.array([0.7])
     band = db.roc_band(y, s, specificities=grid, clusters=cluster, n_resamples=400,
                        random_state=9)
-    path = _bands._SortedScores.build(positive, s, None)
+    path = SortedScores.build(positive, s, None)
     group = path.scores.shape[0] - 1 - np.searchsorted(path.scores[::-1], s)
     cn = np.concatenate([[0.0], np.cumsum(path.neg)])
     target = (1 - grid[0]) * cn[-1]  # the negatives' weight above the threshold
@@ -217,7 +218,7 @@ def test_operating_point_design_effects_equal_the_plain_loops():
     cluster, y, s = _data(4)
     positive = y == 1
     point = db.select_threshold(y, s, n_resamples=50, random_state=0)
-    path = _bands._SortedScores.build(positive, s, None)
+    path = SortedScores.build(positive, s, None)
     index = int(np.flatnonzero(np.r_[np.inf, path.scores] == point.threshold)[0])
     index_ = db.uncertainty._clustered.cluster_index(cluster, y.shape[0])
     fast = threshold_design_effects(path, positive, s, None, index_, index, 0.95)
@@ -247,7 +248,7 @@ def test_operating_points_with_one_row_per_cluster():
     for name in ("tpr", "tnr", "precision", "npv"):  # design effect 1: the same Wilson
         assert (clustered.intervals[name].low, clustered.intervals[name].high) == \
             (plain.intervals[name].low, plain.intervals[name].high)
-    path = _bands._SortedScores.build(y == 1, s, None)
+    path = SortedScores.build(y == 1, s, None)
     index_ = db.uncertainty._clustered.cluster_index(one, y.shape[0])
     assert threshold_design_effects(path, y == 1, s, None, index_, 40, 0.95) == (1.0, 1.0)
     # the selection's resamples are unstratified draws of rows: the same law, not the

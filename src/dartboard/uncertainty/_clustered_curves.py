@@ -32,7 +32,7 @@ References: Kish, L. (1965) Survey Sampling, Wiley; Cameron, A. C. & Miller, D. 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from scipy import special
@@ -40,9 +40,7 @@ from scipy import special
 from dartboard.exceptions import InputError
 from dartboard.uncertainty._bootstrap import _batch_size
 from dartboard.uncertainty._clustered import ClusterIndex, cluster_index, draw_clusters
-
-if TYPE_CHECKING:
-    from dartboard.uncertainty._bands import _SortedScores
+from dartboard.uncertainty._sorted_scores import SortedScores
 
 __all__ = ["cell_replicates", "class_design_effect", "confusion_design_effects",
            "curve_clusters", "decile_fallback", "design_effects", "path_design_effects",
@@ -211,7 +209,7 @@ def ratio_design_effects(index: ClusterIndex, a: np.ndarray, member: np.ndarray,
     return deff * kish
 
 
-def row_groups(path: _SortedScores, s: np.ndarray, w: np.ndarray | None
+def row_groups(path: SortedScores, s: np.ndarray, w: np.ndarray | None
                ) -> tuple[np.ndarray, np.ndarray]:
     """Each row's tie group on the sorted path (0: the highest score) and its weight
     (0 for rows the path leaves out)."""
@@ -220,7 +218,7 @@ def row_groups(path: _SortedScores, s: np.ndarray, w: np.ndarray | None
     return group, np.ones(s.shape[0]) if w is None else w.astype(np.float64)
 
 
-def row_cells(path: _SortedScores, positive: np.ndarray, s: np.ndarray,
+def row_cells(path: SortedScores, positive: np.ndarray, s: np.ndarray,
                w: np.ndarray | None) -> np.ndarray:
     """Each row's resampling cell of ``path`` (-1 for a row of weight 0): the cells are
     sorted by class (positives first), group and weight, and so are these keys."""
@@ -238,7 +236,7 @@ def row_cells(path: _SortedScores, positive: np.ndarray, s: np.ndarray,
     return np.where(weight > 0, cell, -1)
 
 
-def threshold_design_effects(path: _SortedScores, positive: np.ndarray, s: np.ndarray,
+def threshold_design_effects(path: SortedScores, positive: np.ndarray, s: np.ndarray,
                              w: np.ndarray | None, cl: ClusterIndex, index: int,
                              level: float) -> tuple[float, float]:
     """The positives' and negatives' design effects at candidate ``index`` (its tie

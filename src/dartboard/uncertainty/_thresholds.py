@@ -72,7 +72,6 @@ from dartboard._validation import (
 from dartboard.exceptions import InputError
 from dartboard.metrics._ranking import binary_positive
 from dartboard.uncertainty._analytic import proportion_interval
-from dartboard.uncertainty._bands import _SortedScores
 from dartboard.uncertainty._bootstrap import (
     CountGroups,
     IntervalWarning,
@@ -95,6 +94,7 @@ from dartboard.uncertainty._guarantee import (
 )
 from dartboard.uncertainty._methods import PROPORTION_METHODS
 from dartboard.uncertainty._result import Interval
+from dartboard.uncertainty._sorted_scores import SortedScores
 from dartboard.uncertainty._threshold_rates import (
     METRICS,
     choose,
@@ -269,7 +269,7 @@ def _warn_undefined(name: str) -> None:
                   IntervalWarning, stacklevel=4)
 
 
-def _rate_intervals(index: int, path: _SortedScores, reps: np.ndarray, integral: bool,
+def _rate_intervals(index: int, path: SortedScores, reps: np.ndarray, integral: bool,
                     c: np.ndarray, prevalence: float | None, level: float,
                     n_resamples: int, rng: np.random.Generator,
                     clustered: tuple[tuple[float, float], str] | None = None
@@ -324,7 +324,7 @@ def _thresholds(scores: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.n
     return padded[index], 0.5 * (padded[index] + padded[index + 1])
 
 
-def _replicate(path: _SortedScores, index: int, criterion: str, target: float,
+def _replicate(path: SortedScores, index: int, criterion: str, target: float,
                c: np.ndarray, prevalence: float | None, critical: Any) -> Any:
     """The statistic of one batch of resamples: (b, 19) values, see _rate_intervals."""
     tp0, fp0 = path.cumulative(path.pos[None], path.neg[None])
@@ -466,7 +466,7 @@ def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: Thresh
         raise InputError("guarantee rests on exact binomial tests of independent rows; "
                          "it is not available with clusters (leave out guarantee or "
                          "clusters)")
-    path = _SortedScores.build(positive, s, w)
+    path = SortedScores.build(positive, s, w)
     critical = None if guarantee is None else _boundaries(
         crit, target, 1.0 - guarantee, path.pos.sum(), path.neg.sum())
     tp, fp = path.cumulative(path.pos[None], path.neg[None])
@@ -514,7 +514,7 @@ def _boundaries(criterion: str, target: float, alpha: float, n_pos: float,
 
 
 def _unmet_message(criterion: str, target: float, guarantee: float | None,
-                   path: _SortedScores) -> str:
+                   path: SortedScores) -> str:
     tp, fp = path.cumulative(path.pos[None], path.neg[None])
     tpr, fpr = tp[0] / tp[0, -1], fp[0] / fp[0, -1]
     if guarantee is not None:
