@@ -70,6 +70,12 @@ RUNS = [
     Run("clustered_calibration", "clustered_calibration_coverage.py", "1000 1000 --check",
         "20 200", "1000 data sets per cell; 1000 bootstrap resamples; 15 bins; 30 and 100 "
         "clusters of 10 rows, 100 of 1 row; ICC 0, 0.2, 0.5"),
+    Run("clustered_type1", "clustered_type1.py", "1000 1000 200", "20 20 50",
+        "1000 data sets per cell, the permutation tests too (200 resamples); 50 clusters "
+        "of 10 rows; ICC 0 and 0.3"),
+    Run("strata", "strata_coverage.py", "1000 500", "20 100",
+        "1000 data sets per cell; 500 resamples; 3 sites in shares 50/30/20%; "
+        "n = 50, 200, 1000"),
     Run("clustered_curves", "clustered_curves_coverage.py", "1000 500", "20 100",
         "1000 data sets per cell; 500 draws per band and resamples per threshold; "
         "30 and 100 clusters of 10 rows, 100 of 1, 10 and 20 of 10 (rho 0.5)"),

@@ -20,6 +20,7 @@ import time
 import warnings
 
 import numpy as np
+from _results import Table, markdown_tables
 
 import dartboard as db
 
@@ -81,6 +82,12 @@ def main(argv: list[str]) -> None:
                      f"({width[name][j] / valid[name][j]:.3f})" for j in range(2)]
             print(f"| {n} | {name} | {' | '.join(cells)} |", flush=True)
         print(f"<!-- n = {n}: {time.perf_counter() - start:.0f} s -->", flush=True)
+
+
+def render(log: str) -> list[Table]:
+    """The table of a run's log (printed as a Markdown table)."""
+    header, *rows = markdown_tables(log)[0]
+    return [Table("strata", "Coverage of 95% BCa intervals of a test set drawn site by site", header, rows)]
 
 
 if __name__ == "__main__":
