@@ -44,8 +44,8 @@ from _results import Table, markdown_tables
 from scipy import stats
 
 from dartboard import select_threshold
-from dartboard.uncertainty._bands import _SortedScores
 from dartboard.uncertainty._guarantee import critical_counts
+from dartboard.uncertainty._sorted_scores import SortedScores
 from dartboard.uncertainty._threshold_rates import (
     METRICS,
     choose,
@@ -86,7 +86,7 @@ def _data(rng: np.random.Generator, n_pos: int, n_neg: int) -> tuple[np.ndarray,
 def other_intervals(y: np.ndarray, s: np.ndarray, criterion: str, target: float | None,
                     index: int, resamples: int, rng: np.random.Generator) -> dict:
     """(2, 6) bounds of the three constructions the library does not report."""
-    path = _SortedScores.build(y == 1, s, None)
+    path = SortedScores.build(y == 1, s, None)
     n_pos, n_neg = int(path.pos.sum()), int(path.neg.sum())
     pos = rng.multinomial(n_pos, path.pos / n_pos, size=resamples).astype(float)
     neg = rng.multinomial(n_neg, path.neg / n_neg, size=resamples).astype(float)
