@@ -12,7 +12,7 @@ the truth of each metric (accuracy and F1 of ``p >= 0.5``, ROC AUC, log loss, MA
 Per cell (``rho`` x ``m`` x ``C``) and data set, 95% intervals: with independent rows
 (Wilson for accuracy, the percentile bootstrap of rows for F1, DeLong for ROC AUC, t
 for the mean losses), the
-cluster-robust one (``wald-clustered``, ``delong-clustered``, ``t-clustered``,
+cluster-robust one (``wald-clustered``, ``delong-logit-clustered``, ``t-clustered``,
 ``delta-clustered`` for F1) and the bootstrap of whole clusters (BCa, ``dartboard.interval(...,
 clusters=)``). The analytic columns use dartboard's formulas
 (:mod:`dartboard.uncertainty._clustered_analytic`) on per-cluster sums written here
@@ -54,7 +54,7 @@ SIZES = tuple(int(x) for x in os.environ.get("SIZES", "1,5,20,100").split(","))
 CLUSTERS = tuple(int(x) for x in os.environ.get("CLUSTERS", "10,30,100").split(","))
 METRICS = {"accuracy": ("labels", dm.accuracy_score, "wald-clustered"),
            "f1": ("labels", dm.f1_score, "delta-clustered"),
-           "roc_auc": ("scores", dm.roc_auc_score, "delong-clustered"),
+           "roc_auc": ("scores", dm.roc_auc_score, "delong-logit-clustered"),
            "log_loss": ("scores", dm.log_loss, "t-clustered"),
            "mean_absolute_error": ("scores", dm.mean_absolute_error, "t-clustered")}
 if ONLY:  # METRICS=f1,roc_auc runs those only
@@ -155,7 +155,8 @@ def check(name, y, other, cluster, n_clusters, analytic):
         return
     public = db.interval(name, y, other, method=analytic, clusters=cluster)
     low, high, _ = clustered_interval(found, 0.95, (0.0, 1.0) if name == "roc_auc" or
-                                      name == "accuracy" else None)
+                                      name == "accuracy" else None,
+                                      logit=analytic == "delong-logit-clustered")
     assert abs(low - public.low) < 1e-10 and abs(high - public.high) < 1e-10, (name, low,
                                                                               public)
 
@@ -191,8 +192,9 @@ def _cell_rows(i, cluster, y, score, pred, resamples, columns, n_clusters, true,
                     check(name, y, other, cluster, n_clusters, analytic)
                 t = terms(name, y, other, cluster, n_clusters)
                 bounds = (0.0, 1.0) if name in ("accuracy", "roc_auc") else None
-                found.append((1, clustered_interval(t, 0.95, bounds)[:2]
-                              if t.defined else None))
+                found.append((1, clustered_interval(
+                    t, 0.95, bounds, logit=analytic == "delong-logit-clustered")[:2]
+                    if t.defined else None))
         if columns in ("all", "bootstrap"):
             iv = _one(name, y, other, resamples, i, method="bca", clusters=cluster)
             found.append((2, None if iv is None else (iv.low, iv.high)))

@@ -12,6 +12,7 @@ import pytest
 import statsmodels.api as sm
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy import special
 
 import dartboard as db
 from dartboard._delong import delong_auc_covariance
@@ -141,8 +142,17 @@ def test_auto_takes_the_cluster_robust_interval_from_10_clusters():
     cluster, y, score, pred = _data(7, n_clusters=10, m=20)
     assert db.interval("accuracy", y, pred, clusters=cluster).method == \
         "wald-clustered (10 clusters)"
-    assert db.interval("roc_auc", y, score, clusters=cluster).method == \
-        "delong-clustered (10 clusters)"
+    auto = db.interval("roc_auc", y, score, clusters=cluster)
+    assert auto.method == "delong-logit-clustered (10 clusters)"
+    # the same variance as delong-clustered, carried to the logit scale and back
+    plain = db.interval("roc_auc", y, score, clusters=cluster, method="delong-clustered")
+    a, se = plain.estimate, plain.standard_error
+    q = special.stdtrit(9, 0.975)
+    centre, half = np.log(a / (1 - a)), q * se / (a * (1 - a))
+    assert auto.standard_error == pytest.approx(se, rel=1e-12)
+    assert (auto.low, auto.high) == pytest.approx(
+        (special.expit(centre - half), special.expit(centre + half)), rel=1e-12)
+    assert plain.high - a == pytest.approx(a - plain.low, rel=1e-9)  # symmetric
     assert db.interval("log_loss", y, score, clusters=cluster).method == \
         "t-clustered (10 clusters)"
     assert db.interval("f1", y, pred, clusters=cluster, n_resamples=200).method == \

@@ -21,7 +21,8 @@ import numpy as np
 __all__ = ["INDEPENDENT", "design_effect", "se_ratio"]
 
 #: the independent-rows form of each cluster-robust interval
-INDEPENDENT = {"wald-clustered": "wald", "t-clustered": "t", "delong-clustered": "delong"}
+INDEPENDENT = {"wald-clustered": "wald", "t-clustered": "t", "delong-clustered": "delong",
+               "delong-logit-clustered": "delong"}
 
 
 def design_effect(clustered: Any, function: Callable[..., Any], y: np.ndarray,

@@ -145,9 +145,9 @@ def evaluate(y_true: ArrayLike, y_pred: ArrayLike | None = None, *,
         (``dartboard.interval(..., clusters=)``: ``ci="auto"`` takes the metric's
         cluster-robust interval from 10 clusters on and BCa over whole clusters
         otherwise, the clustered ``bin-pivot`` for the calibration error; ``"percentile"``,
-        ``"basic"``, ``"bca"``, ``"wald-clustered"``, ``"t-clustered"`` and
-        ``"delong-clustered"`` may be asked for), per group too, and each row
-        reports its ``design_effect`` (the clustered interval's variance over the
+        ``"basic"``, ``"bca"``, ``"wald-clustered"``, ``"t-clustered"``,
+        ``"delong-clustered"`` and ``"delong-logit-clustered"`` may be asked for),
+        per group too, and each row reports its ``design_effect`` (the clustered interval's variance over the
         independent-rows one's) and ``effective_n`` (``n`` over it). The
         reliability diagram's points take the cluster-robust Wilson interval of
         each bin (``calibration.method``, ``calibration.design_effect``). The gaps

@@ -39,7 +39,11 @@ and ``I/(I-1)`` off it: :class:`ClusterTerms` holds the terms, and the differenc
 two models on the same rows is the difference of their terms (paired tests).
 Intervals: ``theta +- t_{I-1} sqrt(V)`` with ``I`` the clusters, clipped to the
 metric's range (``wald-clustered`` for ratios of counts, ``t-clustered`` for mean
-losses, ``delong-clustered`` for ROC AUC). The ``t`` quantile on ``I - 1`` degrees of
+losses, ``delong-clustered`` for ROC AUC; ``delong-logit-clustered`` is
+``logit(theta) +- t_{I-1} sqrt(V) / (theta (1 - theta))`` carried back, ``auto``'s
+choice for ROC AUC: at intra-cluster correlation 0.5 with 30 clusters it covered
+93.6-94.4% where the symmetric form covered 91.5-91.9%, 1000 data sets each). The
+``t`` quantile on ``I - 1`` degrees of
 freedom is Cameron & Miller's (2015, section VI) small-sample reference for CR1: with
 the normal one, the paired tests rejected 6.7% of equal models at 5% with 50 clusters
 (benchmarks/clustered_type1.py) and the intervals covered 90-92% with 10 clusters
@@ -68,7 +72,7 @@ __all__ = ["AUTO_METHODS", "AUTO_MIN_CLUSTERS", "AUTO_MIN_ROWS", "CLUSTERED_ANAL
 #: measured.
 AUTO_MIN_CLUSTERS = 10
 #: the cluster-robust methods ``auto`` takes (those the coverage grid measured)
-AUTO_METHODS = ("wald-clustered", "t-clustered", "delong-clustered", "delta-clustered")
+AUTO_METHODS = ("wald-clustered", "t-clustered", "delong-logit-clustered", "delta-clustered")
 #: ... and the rows (``ClusterTerms.smallest``) ``delong-clustered`` and
 #: ``delta-clustered`` need for it: with 30 clusters of one row ROC AUC's covered
 #: 91.3% (15 rows of a class) and F1's 92.9% against BCa's 95.7% for both; with 30
@@ -198,15 +202,24 @@ def delta_terms(evaluate: Callable[[np.ndarray], np.ndarray], parts: np.ndarray
 
 
 def clustered_interval(terms: ClusterTerms, level: float,
-                       bounds: tuple[float, float] | None) -> tuple[float, float, float]:
-    """``(low, high, se)``: ``estimate +- t_{I-1} se``."""
+                       bounds: tuple[float, float] | None, logit: bool = False
+                       ) -> tuple[float, float, float]:
+    """``(low, high, se)``: ``estimate +- t_{I-1} se``; ``logit``: the same on the logit
+    scale, ``logit(theta) +- t_{I-1} se / (theta (1 - theta))`` carried back
+    (``delong-logit-clustered``: an AUC near 1 with few effective rows has a skewed
+    sampling distribution, as ``delong-logit`` allows for without clusters)."""
     if not terms.defined:
         raise InputError(f"{terms.method} needs the rows of each part of the metric (its "
                          "denominator; the positives and the negatives of ROC AUC) in at "
                          "least two clusters")
     se = float(np.sqrt(terms.variance()))
     q = float(special.stdtrit(terms.n_clusters - 1, 0.5 + level / 2.0))
-    low, high = terms.estimate - q * se, terms.estimate + q * se
+    theta = terms.estimate
+    if logit and 0.0 < theta < 1.0:
+        centre, half = np.log(theta / (1.0 - theta)), q * se / (theta * (1.0 - theta))
+        low, high = special.expit(centre - half), special.expit(centre + half)
+        return float(low), float(high), se
+    low, high = theta - q * se, theta + q * se
     if bounds is not None:
         low, high = max(low, bounds[0]), min(high, bounds[1])
     return float(low), float(high), se

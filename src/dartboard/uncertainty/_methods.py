@@ -19,6 +19,7 @@ AsymptoticMethod: TypeAlias = Literal["delong-logit", "newcombe", "logit", "infl
                                       "t"]
 BootstrapMethod: TypeAlias = Literal["percentile", "basic", "bca"]
 ClusteredMethod: TypeAlias = Literal["wald-clustered", "t-clustered", "delong-clustered",
+                                     "delong-logit-clustered",
                                      "delta-clustered"]
 #: every ``method`` of :func:`dartboard.interval` (and ``ci`` of :func:`dartboard.evaluate`);
 #: ``"bin-pivot"`` is the calibration error's bias-aware bootstrap
