@@ -40,6 +40,7 @@ import warnings
 
 import numpy as np
 from _results import Table, markdown_tables
+from clustered_coverage import draw  # the same data model, the same draws
 from scipy import special, stats
 
 import dartboard as db
@@ -52,18 +53,9 @@ GRID = np.linspace(0.0, 1.0, 101)
 READ = {0.1: 10, 0.5: 50, 0.9: 90}
 
 
-def draw(rng: np.random.Generator, n_clusters: int, m: int, rho: float):
-    cluster = np.repeat(np.arange(n_clusters), m)
-    n = cluster.shape[0]
-    a, b = rng.normal(size=(2, n_clusters))
-    y = (np.sqrt(rho) * a[cluster] + np.sqrt(1 - rho) * rng.normal(size=n) > 0).astype(int)
-    t = (2 * y - 1) + 1.5 * (np.sqrt(rho) * b[cluster] + np.sqrt(1 - rho) * rng.normal(size=n))
-    return cluster, y, 1 / (1 + np.exp(-t))
-
-
 def truth_curve() -> np.ndarray:
     """Sensitivity at GRID's specificities on 4,000,000 independent rows."""
-    _, y, score = draw(np.random.default_rng(12345), 4_000_000, 1, 0.0)
+    _, y, score, _ = draw(np.random.default_rng(12345), 4_000_000, 1, 0.0)
     neg, pos = np.sort(score[y == 0]), np.sort(score[y == 1])
     cut = np.quantile(neg, GRID)
     sens = 1.0 - np.searchsorted(pos, cut, "right") / pos.size
@@ -106,7 +98,7 @@ def run_cell(rho: float, n_clusters: int, m: int, truth, n_sim: int,
     rng = np.random.default_rng([int(rho * 100), n_clusters, m])
     plain, clustered, skipped = [], [], 0
     while len(plain) < n_sim:
-        cluster, y, score = draw(rng, n_clusters, m, rho)
+        cluster, y, score, _ = draw(rng, n_clusters, m, rho)
         # a class in fewer than two clusters: no clustered band (refused), nor a band
         if min(np.unique(cluster[y == k]).shape[0] for k in (0, 1)) < 2:
             skipped += 1
