@@ -370,3 +370,29 @@ def test_a_pipe_is_read_once_as_its_file_is(tmp_path, suffix):
     whole = runner.invoke(app, ["evaluate", str(plain), *common])
     assert piped.returncode == whole.exit_code == 0, piped.stderr
     assert piped.stdout.replace("pipe", plain.name) == whole.stdout
+
+
+def test_an_interrupt_python_wrapped_while_loading_is_still_one_line_and_130(
+        monkeypatch, capsys):
+    # a SIGINT inside a class body's __set_name__ (typer importing pathlib's
+    # ipaddress) reaches main() as RuntimeError caused by the KeyboardInterrupt
+    import dartboard.cli
+    from dartboard.__main__ import main
+
+    def wrapped():
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise RuntimeError("Error calling __set_name__ on 'cached_property'") from exc
+
+    monkeypatch.setattr(dartboard.cli, "app", wrapped)
+    with pytest.raises(SystemExit) as stop:
+        main()
+    assert stop.value.code == 130 and capsys.readouterr().err == "interrupted\n"
+
+    def broken():
+        raise RuntimeError("a bug, not an interrupt")
+
+    monkeypatch.setattr(dartboard.cli, "app", broken)
+    with pytest.raises(RuntimeError, match="a bug"):
+        main()

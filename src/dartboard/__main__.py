@@ -15,12 +15,27 @@ import sys
 _INTERRUPTED = 130
 
 
+def _interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is a Ctrl-C, or an error Python made of one: a KeyboardInterrupt
+    inside a class body's ``__set_name__`` (typer's imports define such classes)
+    reaches us as ``RuntimeError`` with the interrupt as its cause."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 def main() -> None:
     try:
         from dartboard.cli import app
 
         app()
-    except KeyboardInterrupt:  # only while loading: the command group exits itself
+    except (KeyboardInterrupt, RuntimeError) as exc:
+        # only while loading: the command group answers Ctrl-C itself
+        if not _interrupt(exc):
+            raise
         sys.stderr.write("interrupted\n")
         raise SystemExit(_INTERRUPTED) from None
 
