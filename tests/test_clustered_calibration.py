@@ -379,3 +379,31 @@ def test_top_label_and_equal_mass_bins_se_is_statsmodels():
             assert rows.sum() == bins.count[k]
             oracle = _statsmodels_se(hit[rows], cluster[rows])
             assert bins.standard_error[k] == pytest.approx(oracle, rel=1e-10)
+
+
+def test_pivot_design_effect_from_states_equals_the_rows():
+    # the streamed evaluation's design effect (per-cell sums of each cluster's state)
+    # against the in-memory one (each row's residual)
+    from dartboard.metrics._calibration import bin_keys, binned_state, confidences
+    from dartboard.uncertainty._clustered_calibration import (
+        pivot_design_effect,
+        state_design_effect,
+    )
+
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        n, c = 400, 25
+        cluster = rng.integers(0, c, n)
+        u = rng.normal(size=c)[cluster]
+        p = rng.random(n)
+        y = (rng.random(n) < 1 / (1 + np.exp(-(np.log(p / (1 - p)) + u)))).astype(int)
+        state = binned_state(y, p, 10, "uniform", "top_label", None, None,
+                             second_moment=True)
+        conf, hit, _, _ = confidences(y, p, None, None, "top_label")
+        conf = np.asarray(conf, dtype=np.float64)
+        key = np.array(bin_keys(conf, hit, state.n_bins, None))
+        rows = pivot_design_effect(conf, np.asarray(hit, dtype=np.float64), key,
+                                   state.n_bins + 1, cluster, c)
+        states = [binned_state(y[cluster == k], p[cluster == k], 10, "uniform", "top_label",
+                               None, None, second_moment=True) for k in range(c)]
+        assert state_design_effect(state, states) == pytest.approx(rows, rel=1e-10)

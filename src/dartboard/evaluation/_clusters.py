@@ -22,9 +22,11 @@ draws the same clusters:
 Memory: one state per (group, cluster) -- confusion counts of K^2 cells, the sums
 and distinct (term, weight) cells of a mean loss, and for scores each cluster's
 distinct (score, label) cells, so continuous scores cost the distinct scores of each
-cluster (at most its rows), as continuous losses and regression values do. A metric
-whose clustered interval needs the rows (the calibration error's) keeps its estimate,
-with the reason in ``method``.
+cluster (at most its rows), as continuous losses and regression values do. The
+calibration error's bin-pivot takes its design effect from the clusters' bin sums
+(:func:`~dartboard.uncertainty._clustered_calibration.state_design_effect`); an
+interval that needs the rows (its bootstrap of whole clusters) is left out, with the
+reason in ``method``.
 """
 
 from __future__ import annotations
@@ -139,9 +141,14 @@ class ClusteredStates:
         states, _ = self.states(bundle, key)
         if len(states) < 2:
             raise InputError(f"clusters {too_few_clusters(len(states))}")
-        terms = family.state_cluster_terms(states, metric)
         method = opts.ci if opts.ci in CLUSTER_METHODS or \
             opts.ci in CLUSTERED_ANALYTIC_METHODS else "auto"
+        simulated = self._simulated(family, metric, bundle.states[key], states, method,
+                                    estimate)
+        if simulated is not None:
+            return simulated, self._design_effect(simulated, family, bundle.states[key],
+                                                  metric, estimate)
+        terms = family.state_cluster_terms(states, metric)
 
         def cells() -> tuple[Any, Any] | None:
             return self.cells(p, bundle)
@@ -151,6 +158,27 @@ class ClusteredStates:
                                     opts.n_resamples, check_random_state(opts.random_state),
                                     metric.kwargs, fallback=family.fallback)
         return iv, self._design_effect(iv, family, bundle.states[key], metric, estimate)
+
+    def _simulated(self, family: Family, metric: Metric, merged: Any, states: list[Any],
+                   method: str, estimate: float) -> Any:
+        """The family's simulated interval with clusters (the calibration error's
+        bin-pivot on n / D rows) from the clusters' states, as in memory from the rows;
+        None where the family has none or it does not apply (``auto`` then takes the
+        bootstrap of whole clusters)."""
+        from dartboard.uncertainty._result import Interval
+
+        if not family.simulated or method != "auto":
+            return None
+        opts = self.opts
+        out = family.cluster_simulate_states(
+            merged, states, metric, family.simulated[0], opts.confidence_level,
+            opts.n_resamples, check_random_state(opts.random_state), estimate)
+        if out is None:
+            return None
+        low, high, se, draws, note = out
+        return Interval(estimate, low, high, opts.confidence_level,
+                        f"{family.simulated[0]} (clustered: {len(states)} clusters, {note})",
+                        se, draws, opts.n_resamples, metric.name)
 
     def _design_effect(self, iv: Any, family: Family, state: Any, metric: Metric,
                        estimate: float) -> float | None:

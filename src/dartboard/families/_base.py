@@ -315,6 +315,14 @@ class Family:
         note)``, the note for the method's name; None where it does not apply."""
         return None
 
+    def cluster_simulate_states(self, merged: Any, clusters: list[Any], metric: Metric,
+                                method: str, level: float, n_resamples: int,
+                                rng: np.random.Generator, estimate: float
+                                ) -> tuple[float, float, float, np.ndarray, str] | None:
+        """:meth:`cluster_simulate` from the merged state and each cluster's state (a
+        streamed evaluation keeps no rows); None where it does not apply."""
+        return None
+
     #: the bootstrap ``method="auto"`` takes where none of the registry's choices
     #: applies
     fallback = "bca"

@@ -38,6 +38,7 @@ from dartboard.uncertainty._clustered_calibration import (
     cluster_sums,
     effective_state,
     pivot_design_effect,
+    state_design_effect,
 )
 from dartboard.uncertainty._methods import PIVOT
 
@@ -136,6 +137,26 @@ class CalibrationFamily(Family):
                                 None if state.edges is None else state.edges[0]))
         design = pivot_design_effect(conf, np.asarray(hit, dtype=np.float64), key,
                                      state.n_bins + 1, codes, n_clusters)
+        return self._effective_pivot(state, design, metric, method, level, n_resamples, rng,
+                                     estimate)
+
+    def cluster_simulate_states(self, merged: CalibrationCells,
+                                clusters: list[CalibrationCells], metric: Metric, method: str,
+                                level: float, n_resamples: int, rng: np.random.Generator,
+                                estimate: float
+                                ) -> tuple[float, float, float, np.ndarray, str] | None:
+        """:meth:`cluster_simulate` from the merged state and each cluster's (a streamed
+        evaluation): the same design effect from per-cell sums, then the same pivot."""
+        if not self._one_group(merged) or merged.state.sum_p2 is None:
+            return None
+        design = state_design_effect(merged.state, [c.state for c in clusters])
+        return self._effective_pivot(merged.state, design, metric, method, level,
+                                     n_resamples, rng, estimate)
+
+    def _effective_pivot(self, state: Any, design: float, metric: Metric, method: str,
+                         level: float, n_resamples: int, rng: np.random.Generator,
+                         estimate: float
+                         ) -> tuple[float, float, float, np.ndarray, str] | None:
         effective = effective_state(state, design)
         if effective.weight.sum() < 2:
             return None

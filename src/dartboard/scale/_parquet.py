@@ -76,8 +76,9 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     rows; for continuous scores each cluster's distinct (score, label) cells, and for
     mean losses and regression each cluster's distinct values (so, for continuous
     values, up to the rows: the exact bootstrap of whole clusters draws them). The
-    calibration error's clustered interval is formed from the rows (in memory):
-    streamed, it keeps its estimate without interval.
+    calibration error takes its clustered bin-pivot, the design effect read from the
+    clusters' bin sums; its bootstrap of whole clusters (``ci="bca"``, and the gaps
+    between groups) needs the rows, so there it keeps its estimate without interval.
 
     Parameters
     ----------

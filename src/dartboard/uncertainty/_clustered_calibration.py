@@ -71,7 +71,7 @@ from scipy import special
 from dartboard.uncertainty._clustered_analytic import clustered_interval, ratio_terms
 
 __all__ = ["BIN_METHODS", "ClusteredBins", "cluster_sums", "clustered_bin_intervals",
-           "effective_state", "pivot_design_effect"]
+           "effective_state", "pivot_design_effect", "state_design_effect"]
 
 #: the per-bin intervals with clusters, and the independent names they answer to
 BIN_METHODS = {"wilson": "wilson-clustered", "wilson-clustered": "wilson-clustered",
@@ -196,6 +196,28 @@ def pivot_design_effect(conf: np.ndarray, hit: np.ndarray, key: np.ndarray, slot
         return 1.0
     clustered = float(np.sum(np.bincount(codes, weights=r, minlength=n_clusters) ** 2))
     return max(clustered / independent, 1.0)
+
+
+def state_design_effect(state: Any, clusters: list[Any]) -> float:
+    """:func:`pivot_design_effect` from states: the merged one-group ``state`` and each
+    cluster's (a streamed evaluation keeps no rows). The rows' residuals
+    ``s_b (hit - conf - d_b)`` summed over a bin or a cluster need only each cell's
+    count and sums of the confidence and its square: over bin ``b``,
+    ``sum (hit - conf)^2 = w_1b - 2 sum_p_1b + sum_o sum_p2_ob``, less ``n_b d_b^2``;
+    over cluster ``c``, ``sum_b s_b (events_cb - conf_cb - n_cb d_b)``."""
+    w, sp, sp2 = state.weight[0], state.sum_p[0], state.sum_p2[0]
+    count = w.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        deviation = np.where(count > 0, (w[1] - sp.sum(axis=0)) / count, 0.0)
+    sign = np.sign(deviation)
+    squares = w[1] - 2.0 * sp[1] + sp2.sum(axis=0)
+    independent = float(np.sum(sign * sign * (squares - count * deviation * deviation)))
+    if independent <= 0.0:
+        return 1.0
+    totals = np.array([float(np.sum(sign * (c.weight[0][1] - c.sum_p[0].sum(axis=0)
+                                            - c.weight[0].sum(axis=0) * deviation)))
+                       for c in clusters])
+    return max(float(np.sum(totals * totals)) / independent, 1.0)
 
 
 def effective_state(state: Any, design: float) -> Any:
