@@ -16,8 +16,29 @@ if TYPE_CHECKING:
 __all__ = ["Comparison", "RankResult", "TestResult"]
 
 
+class _Significance:
+    """``significant(alpha)`` of a result with a ``pvalue``."""
+
+    pvalue: float
+
+    def significant(self, alpha: float = 0.05) -> bool:
+        """True when ``pvalue < alpha``.
+
+        Parameters
+        ----------
+        alpha : float, default 0.05
+            The significance level.
+
+        Returns
+        -------
+        bool
+            Whether ``pvalue < alpha``.
+        """
+        return bool(self.pvalue < _check_alpha(alpha))
+
+
 @dataclass(frozen=True, repr=False)
-class TestResult(Result):
+class TestResult(_Significance, Result):
     """Outcome of a significance test.
 
     Parameters
@@ -70,24 +91,9 @@ class TestResult(Result):
 
     _repr_fields = ("method", "statistic", "pvalue", "estimate", "interval", "alternative")
 
-    def significant(self, alpha: float = 0.05) -> bool:
-        """True when ``pvalue < alpha``.
-
-        Parameters
-        ----------
-        alpha : float, default 0.05
-            The significance level.
-
-        Returns
-        -------
-        bool
-            Whether ``pvalue < alpha``.
-        """
-        return bool(self.pvalue < _check_alpha(alpha))
-
 
 @dataclass(frozen=True, repr=False)
-class Comparison(Result):
+class Comparison(_Significance, Result):
     """Two models compared on one test set with one metric.
 
     Parameters
@@ -136,21 +142,6 @@ class Comparison(Result):
 
     _repr_fields = ("metric", "estimate_a", "estimate_b", "difference", "interval", "pvalue",
                     "method")
-
-    def significant(self, alpha: float = 0.05) -> bool:
-        """True when ``pvalue < alpha``.
-
-        Parameters
-        ----------
-        alpha : float, default 0.05
-            The significance level.
-
-        Returns
-        -------
-        bool
-            Whether ``pvalue < alpha``.
-        """
-        return bool(self.pvalue < _check_alpha(alpha))
 
 
 @dataclass(frozen=True, repr=False)
