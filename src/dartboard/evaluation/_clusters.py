@@ -165,7 +165,7 @@ class ClusteredStates:
         bin-pivot on n / D rows) from the clusters' states, as in memory from the rows;
         None where the family has none or it does not apply (``auto`` then takes the
         bootstrap of whole clusters)."""
-        from dartboard.uncertainty._result import Interval
+        from dartboard.uncertainty._interval import simulated_interval
 
         if not family.simulated or method != "auto":
             return None
@@ -175,10 +175,8 @@ class ClusteredStates:
             opts.n_resamples, check_random_state(opts.random_state), estimate)
         if out is None:
             return None
-        low, high, se, draws, note = out
-        return Interval(estimate, low, high, opts.confidence_level,
-                        f"{family.simulated[0]} (clustered: {len(states)} clusters, {note})",
-                        se, draws, opts.n_resamples, metric.name)
+        return simulated_interval(out, estimate, opts.confidence_level, family.simulated[0],
+                                  len(states), opts.n_resamples, metric.name)
 
     def _design_effect(self, iv: Any, family: Family, state: Any, metric: Metric,
                        estimate: float) -> float | None:

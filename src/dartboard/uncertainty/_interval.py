@@ -62,7 +62,7 @@ from dartboard.uncertainty._methods import METHODS, PIVOT, IntervalMethod
 from dartboard.uncertainty._result import Interval
 
 __all__ = ["Interval", "IntervalWarning", "clustered_cells", "cv_interval", "interval",
-           "interval_from_clusters",
+           "interval_from_clusters", "simulated_interval",
            "interval_from_calibration_state"]
 
 
@@ -422,11 +422,20 @@ def _clustered_simulated(family: Any, spec: MetricSpec | None, y_t: np.ndarray,
         raise InputError(f"method={method!r} with clusters needs unweighted rows and a "
                          "binary or top-label error; use a bootstrap of whole clusters "
                          "(percentile, basic or bca)")
-    m = found[1]
+    return simulated_interval(out, estimate, level, method, index.n_clusters, n_resamples,
+                              found[1].name)
+
+
+def simulated_interval(out: tuple[float, float, float, np.ndarray, str], estimate: float,
+                       level: float, method: str, n_clusters: int, n_resamples: int,
+                       name: str) -> Interval:
+    """The Interval of a family's clustered simulated interval (``Family.cluster_simulate``
+    or ``cluster_simulate_states``: low, high, standard error, draws and the note the
+    method's name carries), from rows in memory or from the clusters' states."""
     low, high, se, draws, note = out
     return Interval(estimate, low, high, level,
-                    f"{method} (clustered: {index.n_clusters} clusters, {note})", se, draws,
-                    n_resamples, m.name)
+                    f"{method} (clustered: {n_clusters} clusters, {note})", se, draws,
+                    n_resamples, name)
 
 
 def clustered_cells(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
