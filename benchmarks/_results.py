@@ -157,6 +157,8 @@ def markdown_tables(text: str) -> list[list[list[str]]]:
     """The ``| a | b |`` tables of a log, each a list of rows of cells (header first)."""
     tables, current = [], []
     for line in text.splitlines() + [""]:
+        if line.startswith("<!--"):  # a run's progress note between rows: not a row
+            continue
         if line.startswith("|") and line.rstrip().endswith("|"):
             cells = [c.strip() for c in line.strip()[1:-1].split("|")]
             if not all(set(c) <= {"-", ":"} and c for c in cells):
