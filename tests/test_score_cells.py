@@ -55,3 +55,19 @@ def test_split_draws_of_one_row_cells_are_a_multinomial_and_follow_the_sizes_giv
     assert counts[:, -1].mean() == pytest.approx(500, abs=4 * np.sqrt(500 * 0.75 / 2000))
     again = split_multinomial(np.random.default_rng(5), ones, 3)
     assert np.array_equal(again, split_multinomial(np.random.default_rng(5), ones.copy(), 3))
+
+
+@pytest.mark.parametrize("sizes", [np.ones(200_000, dtype=np.int64),  # one row a cell
+                                   np.arange(200_000, dtype=np.int64) % 7 + 1])
+def test_one_counted_replicate_equals_the_batched_draw(sizes):
+    # one replicate is counted into a reused buffer in chunks of picks; it must be the
+    # same draw, to the bit, as the first row of a batch (one call, one bincount)
+    from dartboard.uncertainty._bootstrap import split_multinomial
+
+    one = split_multinomial(np.random.default_rng(3), sizes, 1)
+    batch = split_multinomial(np.random.default_rng(3), sizes, 2)
+    assert one.shape == (1, sizes.shape[0])
+    assert np.array_equal(one[0], batch[0])
+    first = one.copy()  # the buffer is the plan's: the next draw rewrites it
+    again = split_multinomial(np.random.default_rng(3), sizes, 1)
+    assert np.array_equal(again, first)

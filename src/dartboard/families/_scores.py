@@ -19,6 +19,7 @@ midranks); average precision and PR AUC ``logit`` (Boyd et al. 2013) and
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -136,16 +137,31 @@ class ScoreCells(State):
                                  bool(np.all(self.weight == 1.0)))
         pos, neg, lo, hi, ties, w_pos, w_neg, unit = self._memo["auc"]
         out = np.full(counts.shape[0], np.nan)
-        cum = np.zeros(neg.shape[0] + 1, dtype=np.int64 if unit else np.float64)
+        kind = np.int64 if unit else np.float64
+        # buffers written in place, a replicate at a time: fresh arrays of a million
+        # rows each replicate cost more in page faults than the arithmetic
+        # rows each replicate cost more in page faults than the arithmetic; they live
+        # with the cells, one set per thread
+        key = ("auc buffers", threading.get_ident())
+        if key not in self._memo:
+            self._memo[key] = (np.zeros(neg.shape[0] + 1, dtype=kind),
+                               *(np.empty(k.shape[0], dtype=kind) for k in (pos, neg, pos, pos)))
+        cum, c_pos, c_neg, below, tied = self._memo[key]
         for r, row in enumerate(counts):  # a row at a time stays in cache
-            if unit:  # whole counts: an integer running sum is several times faster
-                c_pos = np.asarray(row[pos], dtype=np.int64)
-                c_neg = np.asarray(row[neg], dtype=np.int64)
-            else:
-                c_pos, c_neg = row[pos] * w_pos, row[neg] * w_neg
+            # whole counts: an integer running sum is several times faster
+            row = row if row.dtype == kind else row.astype(kind)
+            np.take(row, pos, out=c_pos, mode="clip")  # "clip": no buffer (valid indices)
+            np.take(row, neg, out=c_neg, mode="clip")
+            if not unit:
+                c_pos *= w_pos
+                c_neg *= w_neg
             np.cumsum(c_neg, out=cum[1:])
             # twice the wins: the negatives below, and half of those tied, twice
-            below = cum[lo] + cum[hi] if ties else 2 * cum[lo]
+            np.take(cum, lo, out=below, mode="clip")
+            if ties:
+                below += np.take(cum, hi, out=tied, mode="clip")
+            else:
+                below *= 2
             pairs = 2.0 * float(c_pos.sum()) * float(cum[-1])
             if pairs > 0:
                 out[r] = vdot(c_pos, below) / pairs

@@ -41,6 +41,7 @@ distribution) or the jackknife values are all equal (no acceleration).
 
 from __future__ import annotations
 
+import threading
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -337,20 +338,28 @@ class _SplitPlan:
         self.top = np.append(size[self.big_at], self.local.shape[0]) / self.total
         self.singletons = self.local.shape[0] == self.small_at.shape[0]
         self.every = self.small_at.shape[0] == size.shape[0]
+        #: the counts of one replicate, rewritten by each call
+        self.counts: np.ndarray | None = None
 
 
-#: the plan of the last sizes drawn from (held, so the identity check cannot be fooled
-#: by a new array at a freed one's address)
-_LAST_PLAN: list[_SplitPlan] = []
+#: per thread, the plan of the last sizes drawn from (held, so the identity check cannot
+#: be fooled by a new array at a freed one's address)
+_LAST_PLAN = threading.local()
 
 
 def _split_plan(size: np.ndarray, small: int) -> _SplitPlan:
-    last = _LAST_PLAN[0] if _LAST_PLAN else None
+    last = getattr(_LAST_PLAN, "plan", None)
     if last is not None and last.size is size and last.small == small:
         return last
     plan = _SplitPlan(size, small)
-    _LAST_PLAN[:] = [plan]
+    _LAST_PLAN.plan = plan
     return plan
+
+
+#: rows drawn per call of ``integers`` when counting into a buffer: small enough to be
+#: reused from the heap (a fresh array of a million rows costs more in page faults
+#: than the draw), and the same random numbers as one call
+_PICKS = 1 << 16
 
 
 def split_multinomial(rng: np.random.Generator, size: np.ndarray, b: int,
@@ -362,7 +371,9 @@ def split_multinomial(rng: np.random.Generator, size: np.ndarray, b: int,
     all smaller groups' rows; the k rows drawn from that block are k uniform
     draws among its rows (the multinomial conditional on k), O(rows in small
     groups). Data with many singleton groups then cost a few draws per row of
-    them rather than a binomial per group.
+    them rather than a binomial per group. One replicate (``b = 1``) of small groups
+    only is counted into a buffer of the sizes' plan, which the next draw from the same
+    sizes in this thread rewrites: read the counts before drawing again.
     """
     size = np.asarray(size)
     if int(np.count_nonzero(size < small)) < 1024:
@@ -372,16 +383,30 @@ def split_multinomial(rng: np.random.Generator, size: np.ndarray, b: int,
     # every row in the block of small groups: its count is the total, drawn or not
     top = rng.multinomial(plan.total, plan.top, size=b) if plan.big_at.shape[0] \
         else np.full((b, 1), plan.total)
-    counts = np.zeros((b, size.shape[0]), dtype=np.int64)  # whole numbers
-    counts[:, plan.big_at] = top[:, :-1]
+    if plan.every and b == 1:  # one replicate of small groups: counted in place
+        if plan.counts is None:
+            plan.counts = np.empty((1, size.shape[0]), dtype=np.int64)
+        counts = plan.counts
+        counts.fill(0)
+        rows = int(top[0, -1])
+        for start in range(0, rows, _PICKS):
+            picks = rng.integers(0, plan.local.shape[0], min(_PICKS, rows - start))
+            np.add.at(counts[0], picks if plan.singletons else plan.local[picks], 1)
+        return counts
+    counts = None
     for r in range(b):  # one vectorised draw per replicate
         picks = rng.integers(0, plan.local.shape[0], int(top[r, -1]))
         drawn = np.bincount(picks if plan.singletons else plan.local[picks],
                             minlength=plan.small_at.shape[0])
+        if counts is None:  # whole numbers
+            counts = np.empty((b, size.shape[0]), dtype=np.int64) if plan.every \
+                else np.zeros((b, size.shape[0]), dtype=np.int64)
+            counts[:, plan.big_at] = top[:, :-1]
         if plan.every:
             counts[r] = drawn
         else:
             counts[r, plan.small_at] = drawn
+    assert counts is not None  # b >= 1
     return counts
 
 
