@@ -142,7 +142,7 @@ class ScoreCells(State):
         # rows each replicate cost more in page faults than the arithmetic
         # rows each replicate cost more in page faults than the arithmetic; they live
         # with the cells, one set per thread
-        key = ("auc buffers", threading.get_ident())
+        key = f"auc buffers {threading.get_ident()}"
         if key not in self._memo:
             self._memo[key] = (np.zeros(neg.shape[0] + 1, dtype=kind),
                                *(np.empty(k.shape[0], dtype=kind) for k in (pos, neg, pos, pos)))

@@ -386,14 +386,13 @@ def split_multinomial(rng: np.random.Generator, size: np.ndarray, b: int,
     if plan.every and b == 1:  # one replicate of small groups: counted in place
         if plan.counts is None:
             plan.counts = np.empty((1, size.shape[0]), dtype=np.int64)
-        counts = plan.counts
-        counts.fill(0)
+        plan.counts.fill(0)
         rows = int(top[0, -1])
         for start in range(0, rows, _PICKS):
             picks = rng.integers(0, plan.local.shape[0], min(_PICKS, rows - start))
-            np.add.at(counts[0], picks if plan.singletons else plan.local[picks], 1)
-        return counts
-    counts = None
+            np.add.at(plan.counts[0], picks if plan.singletons else plan.local[picks], 1)
+        return plan.counts
+    counts: np.ndarray | None = None
     for r in range(b):  # one vectorised draw per replicate
         picks = rng.integers(0, plan.local.shape[0], int(top[r, -1]))
         drawn = np.bincount(picks if plan.singletons else plan.local[picks],
