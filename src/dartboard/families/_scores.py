@@ -42,10 +42,12 @@ from dartboard.families._base import (
 from dartboard.families._paired import MulticlassAUC, PairedAUC, batched_multiclass
 from dartboard.metrics._operating_points import at_fixed_point
 from dartboard.metrics._ranking import (
+    PRPoints,
     ScoreState,
     ap_from_groups,
     auc_from_groups,
     pr_auc_from_groups,
+    precision_recall_points,
 )
 from dartboard.metrics._sketches import BinnedScoreState
 from dartboard.uncertainty import _analytic
@@ -176,6 +178,14 @@ class ScoreCells(State):
                 pos, neg = pos.astype(np.int64), neg.astype(np.int64)
             self._memo["state"] = ScoreState(self.score[starts], pos, neg)
         return self._memo["state"]
+
+    def pr_points(self) -> PRPoints:
+        """Precision and the cumulative counts down the distinct scores, which average
+        precision and the PR area both read."""
+        if "pr_points" not in self._memo:
+            st = self.state()
+            self._memo["pr_points"] = precision_recall_points(st.pos, st.neg)
+        return self._memo["pr_points"]
 
     def ap_variance(self) -> float:
         """The influence-function variance of average precision (and of the PR area,
@@ -317,17 +327,31 @@ def _pr_auc(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
 
 
 def _one(batched: Callable[..., np.ndarray]) -> Callable[..., float]:
-    """The value of one score map from a batched kernel."""
-    return lambda st, **kw: float(batched(st.pos[None, :], st.neg[None, :], **kw)[0])
+    """The value of one state's cells from a batched kernel."""
+    def value(cells: ScoreCells, **kw: Any) -> float:
+        st = cells.state()
+        return float(batched(st.pos[None, :], st.neg[None, :], **kw)[0])
+
+    return value
 
 
-#: metric -> (value from the score map, batched value from per-score weights, the
+def _ap(cells: ScoreCells) -> float:
+    st = cells.state()
+    return ap_from_groups(st.pos, st.neg, cells.pr_points())
+
+
+def _pr_area(cells: ScoreCells) -> float:
+    st = cells.state()
+    return pr_auc_from_groups(st.pos, st.neg, cells.pr_points())
+
+
+#: metric -> (value from a state's cells, batched value from per-score weights, the
 #: metric's keywords besides ``pos_label`` that both take)
 KERNELS: dict[str, tuple[Callable[..., float], Callable[..., np.ndarray], tuple[str, ...]]] = {
-    "roc_auc_score": (lambda st: auc_from_groups(st.pos, st.neg, None), _auc, ()),
-    "average_precision_score": (lambda st: ap_from_groups(st.pos, st.neg),
-                                _average_precision, ()),
-    "pr_auc_score": (lambda st: pr_auc_from_groups(st.pos, st.neg), _pr_auc, ()),
+    "roc_auc_score": (lambda cells: auc_from_groups(cells.state().pos, cells.state().neg,
+                                                    None), _auc, ()),
+    "average_precision_score": (_ap, _average_precision, ()),
+    "pr_auc_score": (_pr_area, _pr_auc, ()),
     "sensitivity_at_specificity": (_one(at_fixed_point), at_fixed_point, ("specificity",)),
     "specificity_at_sensitivity": (_one(at_fixed_point), at_fixed_point, ("sensitivity",)),
 }
@@ -451,7 +475,7 @@ class ScoresFamily(Family):
         keywords = _keywords(metric)
         key = f"value:{metric.name}:{sorted(keywords.items())}"
         if key not in state._memo:
-            state._memo[key] = float(KERNELS[metric.name][0](state.state(), **keywords))
+            state._memo[key] = float(KERNELS[metric.name][0](state, **keywords))
         return state._memo[key]
 
     def _cells(self, state: ScoreCells | ClassTable, metric: Metric) -> Cells:

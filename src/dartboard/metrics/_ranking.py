@@ -130,6 +130,8 @@ def group_scores(positive: np.ndarray, score: np.ndarray, weight: np.ndarray | N
 
 def _descending_counts(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Cumulative (TP, FP) with the threshold moving down through the distinct scores."""
+    if pos.dtype.kind in "iub" and neg.dtype.kind in "iub":  # counts: an integer sum is faster
+        return np.cumsum(pos[::-1]).astype(np.float64), np.cumsum(neg[::-1]).astype(np.float64)
     return np.cumsum(pos[::-1], dtype=np.float64), np.cumsum(neg[::-1], dtype=np.float64)
 
 
@@ -166,8 +168,11 @@ def _warn_no_positive() -> None:
                   "thresholds.", UserWarning, stacklevel=5)
 
 
-def _precision_recall_points(pos: np.ndarray, neg: np.ndarray
-                             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+#: (precision, tps, fps, total positives) at decreasing thresholds
+PRPoints = tuple[np.ndarray, np.ndarray, np.ndarray, float]
+
+
+def precision_recall_points(pos: np.ndarray, neg: np.ndarray) -> PRPoints:
     """(precision, tps, fps, total positives) at decreasing thresholds."""
     tps, fps = _descending_counts(pos, neg)
     ps = tps + fps
@@ -175,18 +180,22 @@ def _precision_recall_points(pos: np.ndarray, neg: np.ndarray
     return precision, tps, fps, float(tps[-1]) if tps.shape[0] else 0.0
 
 
-def ap_from_groups(pos: np.ndarray, neg: np.ndarray) -> float:
-    """Average precision, sum_k (R_k - R_{k-1}) P_k (scikit-learn's step sum)."""
-    precision, tps, _, total = _precision_recall_points(pos, neg)
+def ap_from_groups(pos: np.ndarray, neg: np.ndarray,
+                   points: PRPoints | None = None) -> float:
+    """Average precision, sum_k (R_k - R_{k-1}) P_k (scikit-learn's step sum).
+    ``points``: :func:`precision_recall_points` of the same counts, when at hand."""
+    precision, tps, _, total = points or precision_recall_points(pos, neg)
     if total <= 0:
         _warn_no_positive()
         return 0.0
     return float(max(0.0, vdot(pos[::-1], precision) / total))
 
 
-def pr_auc_from_groups(pos: np.ndarray, neg: np.ndarray) -> float:
-    """Trapezoidal area under the PR curve that starts at (recall 0, precision 1)."""
-    precision, tps, _, total = _precision_recall_points(pos, neg)
+def pr_auc_from_groups(pos: np.ndarray, neg: np.ndarray,
+                       points: PRPoints | None = None) -> float:
+    """Trapezoidal area under the PR curve that starts at (recall 0, precision 1).
+    ``points``: :func:`precision_recall_points` of the same counts, when at hand."""
+    precision, tps, _, total = points or precision_recall_points(pos, neg)
     if total <= 0:
         _warn_no_positive()
         return 0.0

@@ -340,17 +340,22 @@ def ap_influence(pos: np.ndarray, neg: np.ndarray) -> tuple[float, float]:
     tp, fp = np.cumsum(p), np.cumsum(q)
     m, n = float(tp[-1]), float(tp[-1] + fp[-1])
     d = tp + fp
-    with np.errstate(divide="ignore", invalid="ignore"):
-        precision = np.where(d > 0, tp / d, 0.0)
-        d2 = np.where(d > 0, d * d, 1.0)
+    if d.shape[0] and d[0] > 0:  # d grows: no threshold without rows (the usual case)
+        precision = tp / d
+        weight = p / d
+        weight /= d  # p / d^2
+    else:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            precision = np.where(d > 0, tp / d, 0.0)
+            weight = p / np.where(d > 0, d * d, 1.0)
     ap = float(vdot(p, precision) / m)
     # suffix sums over the thresholds at or below each score
-    u = np.cumsum((p * fp / d2)[::-1])[::-1]
-    w = np.cumsum((p * tp / d2)[::-1])[::-1]
-    scale = n / m
-    if_pos = scale * (precision + u - ap)
-    if_neg = -scale * w
-    variance = float(vdot(p, if_pos ** 2) + vdot(q, if_neg ** 2)) / (n * n)
+    u = np.cumsum((weight * fp)[::-1])[::-1]
+    w = np.cumsum((weight * tp)[::-1])[::-1]
+    # influence of a positive: (n / m) (precision + u - ap); of a negative: -(n / m) w
+    if_pos = precision + u
+    if_pos -= ap
+    variance = (vdot(p, if_pos * if_pos) + vdot(q, w * w)) / (m * m)
     return ap, variance
 
 
