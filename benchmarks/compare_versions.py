@@ -126,11 +126,20 @@ def _parquet_setup():
     return (folder,)
 
 
-def _parquet(args, column):
+#: what evaluate_parquet gave for scores before the one evaluation path: three metrics,
+#: one interval (ROC AUC's); the same work on both sides is this set
+_OLD_SCORE_METRICS = ["roc_auc", "average_precision", "pr_auc"]
+
+
+def _parquet(args, column, metrics=None, intervals=True):
     from dartboard.scale import evaluate_parquet
 
     params = inspect.signature(evaluate_parquet).parameters
     kw = {column: {"y_pred": "pred", "y_score": "s"}[column]}
+    if metrics is not None:
+        kw["metrics"] = metrics
+    if not intervals:
+        kw["confidence_level"] = None
     # before the one evaluation path the interval keyword was ci_method
     kw["ci" if "ci" in params else "ci_method"] = "auto"
     ev = evaluate_parquet(args[0], y_true="y", groups="g", random_state=0,
@@ -191,6 +200,12 @@ CASES = {
                                              None),
     "evaluate_parquet 1M scores 20 groups": (_parquet_setup, lambda a: _parquet(a, "y_score"),
                                              None),
+    # the old code's three score metrics on both sides, without and with intervals (the
+    # new side adds AP's and the PR area's, which the old had not)
+    "evaluate_parquet 1M scores 3 metrics no intervals": (
+        _parquet_setup, lambda a: _parquet(a, "y_score", _OLD_SCORE_METRICS, False), None),
+    "evaluate_parquet 1M scores 3 metrics": (
+        _parquet_setup, lambda a: _parquet(a, "y_score", _OLD_SCORE_METRICS), None),
     "compare_models f1 R=5000": (_compare_data, _compare, None),
     "compare_k_models maxt k=10": (_kmodel_data, lambda a: _compare_k(a, "maxt"), None),
     "compare_k_models holm k=10": (_kmodel_data, lambda a: _compare_k(a, "holm"), None),
