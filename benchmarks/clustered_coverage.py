@@ -13,8 +13,10 @@ Per cell (``rho`` x ``m`` x ``C``) and data set, 95% intervals: with independent
 (Wilson for accuracy, the percentile bootstrap of rows for F1, DeLong for ROC AUC, t
 for the mean losses), the
 cluster-robust one (``wald-clustered``, ``delong-logit-clustered``, ``t-clustered``,
-``delta-clustered`` for F1) and the bootstrap of whole clusters (BCa, ``dartboard.interval(...,
-clusters=)``). The analytic columns use dartboard's formulas
+``delta-clustered`` for F1), the symmetric studentized bootstrap of whole clusters of
+the ratios (``bootstrap-t-clustered``, 999 resamples: accuracy, log loss, MAE) and the
+bootstrap of whole clusters (BCa, ``dartboard.interval(..., clusters=)``). The analytic
+and bootstrap-t columns use dartboard's formulas
 (:mod:`dartboard.uncertainty._clustered_analytic`) on per-cluster sums written here
 with ``np.bincount`` (``terms``, ``placements``) without the public path's input
 checks, so that the grid fits a shared machine; the public path
@@ -23,8 +25,8 @@ bounds to 1e-10 on each cell's first data set. Printed: the share of data sets w
 holds the truth, and the mean width (data sets with one class are skipped).
 
 Usage: python benchmarks/clustered_coverage.py [n_sim] [n_resamples] [columns]
-(defaults 1000 500 all; columns ``analytic`` runs the independent and cluster-robust
-columns only, ``bootstrap`` the bootstrap of whole clusters only). ``CLUSTERS``,
+(defaults 1000 500 all; columns ``analytic`` runs the independent, cluster-robust and
+bootstrap-t columns only, ``bootstrap`` the bootstrap of whole clusters only). ``CLUSTERS``,
 ``SIZES`` and ``RHOS`` set the grid.
 """
 
@@ -42,6 +44,7 @@ from scipy import stats
 import dartboard as db
 from dartboard import metrics as dm
 from dartboard.uncertainty._analytic import normal_quantile, proportion_interval
+from dartboard.uncertainty._clustered import studentized_interval
 from dartboard.uncertainty._clustered_analytic import (
     auc_terms,
     clustered_interval,
@@ -57,6 +60,10 @@ METRICS = {"accuracy": ("labels", dm.accuracy_score, "wald-clustered"),
            "roc_auc": ("scores", dm.roc_auc_score, "delong-logit-clustered"),
            "log_loss": ("scores", dm.log_loss, "t-clustered"),
            "mean_absolute_error": ("scores", dm.mean_absolute_error, "t-clustered")}
+#: the metrics of a ratio of sums, which the studentized bootstrap of clusters takes
+RATIOS = ("accuracy", "log_loss", "mean_absolute_error")
+#: resamples of the studentized bootstrap (the analytic run's other columns draw none)
+BT_RESAMPLES = 999
 if ONLY:  # METRICS=f1,roc_auc runs those only
     METRICS = {k: v for k, v in METRICS.items() if k in ONLY.split(",")}
 
@@ -159,12 +166,23 @@ def check(name, y, other, cluster, n_clusters, analytic):
                                       logit=analytic == "delong-logit-clustered")
     assert abs(low - public.low) < 1e-10 and abs(high - public.high) < 1e-10, (name, low,
                                                                               public)
+    if name in RATIOS:
+        public = db.interval(name, y, other, method="bootstrap-t-clustered", clusters=cluster,
+                             n_resamples=BT_RESAMPLES, random_state=0)
+        low, high, _ = studentized_interval(found, 0.95, _bounds(name), BT_RESAMPLES,
+                                            np.random.default_rng(0))
+        assert abs(low - public.low) < 1e-10 and abs(high - public.high) < 1e-10, (
+            name, low, public)
+
+
+def _bounds(name):
+    return (0.0, 1.0) if name in ("accuracy", "roc_auc") else None
 
 
 def cell(rng, n_sim, resamples, columns, rho, m, n_clusters, true):
-    hits = {k: np.zeros(3) for k in METRICS}
-    width = {k: np.zeros(3) for k in METRICS}
-    valid = {k: np.zeros(3) for k in METRICS}
+    hits = {k: np.zeros(4) for k in METRICS}
+    width = {k: np.zeros(4) for k in METRICS}
+    valid = {k: np.zeros(4) for k in METRICS}
     for i in range(n_sim):
         cluster, y, score, pred = draw(rng, n_clusters, m, rho)
         if y.min() == y.max():
@@ -191,10 +209,16 @@ def _cell_rows(i, cluster, y, score, pred, resamples, columns, n_clusters, true,
                 if i == 0:
                     check(name, y, other, cluster, n_clusters, analytic)
                 t = terms(name, y, other, cluster, n_clusters)
-                bounds = (0.0, 1.0) if name in ("accuracy", "roc_auc") else None
+                bounds = _bounds(name)
                 found.append((1, clustered_interval(
                     t, 0.95, bounds, logit=analytic == "delong-logit-clustered")[:2]
                     if t.defined else None))
+                if name in RATIOS and t.defined:
+                    try:
+                        found.append((3, studentized_interval(
+                            t, 0.95, bounds, BT_RESAMPLES, np.random.default_rng(i))[:2]))
+                    except ValueError:  # too few clusters with rows in the resamples
+                        pass
         if columns in ("all", "bootstrap"):
             iv = _one(name, y, other, resamples, i, method="bca", clusters=cluster)
             found.append((2, None if iv is None else (iv.low, iv.high)))
@@ -216,8 +240,8 @@ def main(argv: list[str]) -> None:
     print("coverage % (mean width); n/a: no such interval; share of data sets where an "
           "interval could be formed in brackets when below 100%")
     print("| ICC | rows/cluster | clusters | metric | independent rows | cluster-robust | "
-          "cluster bootstrap (BCa) |")
-    print("|---|---|---|---|---|---|---|")
+          "cluster bootstrap-t | cluster bootstrap (BCa) |")
+    print("|---|---|---|---|---|---|---|---|")
     rng = np.random.default_rng(0)
     for rho in RHOS:
         for m in SIZES:
@@ -227,7 +251,7 @@ def main(argv: list[str]) -> None:
                                           true)
                 for name in METRICS:
                     shown = []
-                    for j in range(3):
+                    for j in (0, 1, 3, 2):
                         if valid[name][j] == 0:
                             shown.append("n/a")
                             continue

@@ -64,9 +64,10 @@ RUNS = [
         "1000 data sets per cell; 200 bootstrap resamples; G = 2, 4, 8, 20; m = 20, 50, 300"),
     Run("largest_gap_far", "largest_gap_coverage.py", "1000 200 far", "20 100 far",
         "1000 data sets per cell; 200 bootstrap resamples; G = 2, 4, 8, 20; m = 20, 50, 300"),
-    Run("clustered", "clustered_coverage.py", "1000 200 analytic", "20 100 analytic",
-        "1000 data sets per cell; ICC 0, 0.05, 0.2, 0.5; 1, 5, 20, 100 rows per cluster; "
-        "10, 30, 100 clusters; independent-rows and cluster-robust intervals"),
+    Run("clustered", "clustered_coverage.py", "2000 200 analytic", "20 100 analytic",
+        "2000 data sets per cell; ICC 0, 0.05, 0.2, 0.5; 1, 5, 20, 100 rows per cluster; "
+        "10, 30, 100 clusters; independent-rows and cluster-robust intervals and the "
+        "studentized bootstrap of whole clusters (999 resamples)"),
     Run("clustered_calibration", "clustered_calibration_coverage.py", "1000 1000 --check",
         "20 200", "1000 data sets per cell; 1000 bootstrap resamples; 15 bins; 30 and 100 "
         "clusters of 10 rows, 100 of 1 row; ICC 0, 0.2, 0.5"),

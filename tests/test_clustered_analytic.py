@@ -154,7 +154,7 @@ def test_auto_takes_the_cluster_robust_interval_from_10_clusters():
         (special.expit(centre - half), special.expit(centre + half)), rel=1e-12)
     assert plain.high - a == pytest.approx(a - plain.low, rel=1e-9)  # symmetric
     assert db.interval("log_loss", y, score, clusters=cluster).method == \
-        "t-clustered (10 clusters)"
+        "bootstrap-t-clustered (10 clusters)"
     assert db.interval("f1", y, pred, clusters=cluster, n_resamples=200).method == \
         "delta-clustered (10 clusters)"
     few = _data(7, n_clusters=9, m=20)
@@ -340,3 +340,83 @@ def test_delta_clustered_with_one_row_per_cluster_is_near_the_row_bootstrap(metr
     assert delta.standard_error == pytest.approx(rows.standard_error, rel=0.08)
     assert db.interval(metric, y, pred, clusters=np.arange(400),
                        n_resamples=100).method == "delta-clustered (400 clusters)"
+
+
+# --------------------------------------------------- the studentized bootstrap of clusters
+
+def _bootstrap_t_by_hand(metric, y, other, cluster, level, n_resamples, seed, log):
+    """The symmetric bootstrap-t of whole clusters, resample by resample: the drawn
+    clusters' rows (each copy its own cluster), the metric from scikit-learn, each
+    replicate's standard error from statsmodels' cluster-robust OLS, the same draws."""
+    from sklearn import metrics as skm
+
+    from dartboard.uncertainty._clustered import draw_clusters
+
+    per_row = {"log_loss": lambda t, p: -(t * np.log(p) + (1 - t) * np.log1p(-p)),
+               "accuracy": lambda t, p: (t == p).astype(float)}[metric]
+    value = {"log_loss": lambda t, p: skm.log_loss(t, p, labels=[0, 1]),
+             "accuracy": skm.accuracy_score}[metric]
+    theta = value(y, other)
+    se = _statsmodels_se(per_row(y, other), cluster)
+    weights = draw_clusters(np.random.default_rng(seed), int(cluster.max()) + 1, n_resamples)
+    members = [np.flatnonzero(cluster == c) for c in range(int(cluster.max()) + 1)]
+    stats = []
+    for w in weights.astype(int):
+        copies = [members[c] for c in np.repeat(np.arange(w.shape[0]), w)]
+        rows = np.concatenate(copies)
+        copy_id = np.repeat(np.arange(len(copies)), [len(c) for c in copies])
+        star = value(y[rows], other[rows])
+        se_star = _statsmodels_se(per_row(y[rows], other[rows]), copy_id)
+        if se_star > 0:
+            stats.append((np.log(star) - np.log(theta)) * star / se_star if log
+                         else (star - theta) / se_star)
+    q = np.quantile(np.abs(stats), level)
+    if log:
+        return theta * np.exp(-q * se / theta), theta * np.exp(q * se / theta), se
+    return max(theta - q * se, 0.0), min(theta + q * se, 1.0), se
+
+
+@pytest.mark.parametrize("metric, log", [("log_loss", True), ("accuracy", False)])
+@pytest.mark.parametrize("ragged", [False, True])
+def test_bootstrap_t_of_clusters_equals_resampling_by_hand(metric, log, ragged):
+    cluster, y, score, pred = _data(3, n_clusters=12, m=5, ragged=ragged)
+    score = np.clip(score, 0.01, 0.99)
+    other = score if metric == "log_loss" else pred
+    found = db.interval(metric, y, other, method="bootstrap-t-clustered", clusters=cluster,
+                        n_resamples=60, random_state=11, confidence_level=0.9)
+    low, high, se = _bootstrap_t_by_hand(metric, y, other, cluster, 0.9, 60, 11, log)
+    assert found.standard_error == pytest.approx(se, rel=1e-9)
+    assert (found.low, found.high) == pytest.approx((low, high), rel=1e-9)
+    assert found.method == "bootstrap-t-clustered (12 clusters)"
+    again = db.interval(metric, y, other, method="bootstrap-t-clustered", clusters=cluster,
+                        n_resamples=60, random_state=11, confidence_level=0.9)
+    assert (again.low, again.high) == (found.low, found.high)  # the same seed, the same bits
+
+
+def test_bootstrap_t_of_clusters_is_auto_for_mean_losses_only():
+    cluster, y, score, pred = _data(5, n_clusters=30, m=8)
+    for name in ("log_loss", "brier_score_loss"):
+        iv = db.interval(name, y, score, clusters=cluster, random_state=0)
+        assert iv.method == "bootstrap-t-clustered (30 clusters)"
+        assert iv.low < iv.estimate < iv.high
+    residual = y - score
+    mae = db.interval("mean_absolute_error", y.astype(float), score, clusters=cluster,
+                      random_state=0)
+    assert mae.method == "bootstrap-t-clustered (30 clusters)"
+    assert mae.standard_error == pytest.approx(_statsmodels_se(np.abs(residual), cluster),
+                                               rel=1e-9)
+    assert db.interval("accuracy", y, pred, clusters=cluster).method == \
+        "wald-clustered (30 clusters)"
+    # asked for, a proportion takes it on its own scale, inside [0, 1]
+    acc = db.interval("accuracy", y, pred, clusters=cluster, random_state=0,
+                      method="bootstrap-t-clustered")
+    assert 0.0 <= acc.low < acc.estimate < acc.high <= 1.0
+
+
+def test_bootstrap_t_of_clusters_refuses_what_is_not_a_ratio():
+    cluster, y, score, pred = _data(5, n_clusters=30, m=8)
+    for name, other in (("roc_auc", score), ("f1", pred)):
+        with pytest.raises(ValueError, match="not a cluster-robust interval of"):
+            db.interval(name, y, other, clusters=cluster, method="bootstrap-t-clustered")
+    with pytest.raises(ValueError, match="clusters"):
+        db.interval("log_loss", y, score, method="bootstrap-t-clustered")

@@ -22,7 +22,7 @@ __all__ = ["INDEPENDENT", "design_effect", "se_ratio"]
 
 #: the independent-rows form of each cluster-robust interval
 INDEPENDENT = {"wald-clustered": "wald", "t-clustered": "t", "delong-clustered": "delong",
-               "delong-logit-clustered": "delong"}
+               "delong-logit-clustered": "delong", "bootstrap-t-clustered": "t"}
 
 
 def design_effect(clustered: Any, function: Callable[..., Any], y: np.ndarray,

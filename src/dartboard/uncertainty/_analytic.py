@@ -338,7 +338,7 @@ def ap_influence(pos: np.ndarray, neg: np.ndarray) -> tuple[float, float]:
     p = np.asarray(pos, dtype=np.float64)[::-1]
     q = np.asarray(neg, dtype=np.float64)[::-1]
     tp, fp = np.cumsum(p), np.cumsum(q)
-    m, n = float(tp[-1]), float(tp[-1] + fp[-1])
+    m = float(tp[-1])
     d = tp + fp
     if d.shape[0] and d[0] > 0:  # d grows: no threshold without rows (the usual case)
         precision = tp / d

@@ -72,7 +72,8 @@ __all__ = ["AUTO_METHODS", "AUTO_MIN_CLUSTERS", "AUTO_MIN_ROWS", "CLUSTERED_ANAL
 #: measured.
 AUTO_MIN_CLUSTERS = 10
 #: the cluster-robust methods ``auto`` takes (those the coverage grid measured)
-AUTO_METHODS = ("wald-clustered", "t-clustered", "delong-logit-clustered", "delta-clustered")
+AUTO_METHODS = ("wald-clustered", "t-clustered", "delong-logit-clustered", "delta-clustered",
+                "bootstrap-t-clustered")
 #: ... and the rows (``ClusterTerms.smallest``) ``delong-clustered`` and
 #: ``delta-clustered`` need for it: with 30 clusters of one row ROC AUC's covered
 #: 91.3% (15 rows of a class) and F1's 92.9% against BCa's 95.7% for both; with 30
@@ -100,6 +101,9 @@ class ClusterTerms:
     smallest : float
         Rows that ``auto`` compares with :data:`AUTO_MIN_ROWS`: the smaller class of
         ROC AUC, all rows for the delta method, inf for a ratio or a mean.
+    sums : ndarray of shape (C, 2) or None
+        A ratio's per-cluster numerator and denominator sums (``x_c``, ``d_c``), which
+        the studentized bootstrap of whole clusters resamples; None for other terms.
     """
 
     estimate: float
@@ -107,6 +111,7 @@ class ClusterTerms:
     present: np.ndarray
     method: str
     smallest: float = float("inf")
+    sums: np.ndarray | None = None
 
     @property
     def n_clusters(self) -> int:
@@ -157,7 +162,8 @@ def ratio_terms(numerator: np.ndarray, denominator: np.ndarray, method: str
     d = np.asarray(denominator, dtype=np.float64)
     total = float(d.sum())
     theta = float(x.sum() / total) if total else float("nan")
-    return ClusterTerms(theta, ((x - theta * d) / total)[:, None], (d != 0)[:, None], method)
+    return ClusterTerms(theta, ((x - theta * d) / total)[:, None], (d != 0)[:, None], method,
+                        sums=np.column_stack([x, d]))
 
 
 def auc_terms(v10: np.ndarray, v01: np.ndarray, m: np.ndarray, n: np.ndarray

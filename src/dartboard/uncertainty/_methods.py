@@ -7,7 +7,7 @@ evaluate --help`` shows every method without loading numpy or SciPy.
 
 from typing import Literal, TypeAlias, get_args
 
-__all__ = ["CLUSTERED_ANALYTIC_METHODS", "PROPORTION_METHODS", "ROC_AUC_METHODS",
+__all__ = ["CLUSTERED_ANALYTIC_METHODS", "STUDENTIZED", "PROPORTION_METHODS", "ROC_AUC_METHODS",
            "ASYMPTOTIC_METHODS", "BOOTSTRAP_METHODS", "PIVOT", "METHODS", "IntervalMethod",
            "ProportionMethod", "AsymptoticMethod", "BootstrapMethod", "ClusteredMethod"]
 
@@ -20,7 +20,7 @@ AsymptoticMethod: TypeAlias = Literal["delong-logit", "newcombe", "logit", "infl
 BootstrapMethod: TypeAlias = Literal["percentile", "basic", "bca"]
 ClusteredMethod: TypeAlias = Literal["wald-clustered", "t-clustered", "delong-clustered",
                                      "delong-logit-clustered",
-                                     "delta-clustered"]
+                                     "delta-clustered", "bootstrap-t-clustered"]
 #: every ``method`` of :func:`dartboard.interval` (and ``ci`` of :func:`dartboard.evaluate`);
 #: ``"bin-pivot"`` is the calibration error's bias-aware bootstrap
 #: (:mod:`dartboard.uncertainty._calibration`)
@@ -33,7 +33,11 @@ ASYMPTOTIC_METHODS: tuple[str, ...] = get_args(AsymptoticMethod)
 ROC_AUC_METHODS = ("delong", "delong-logit", "newcombe")
 BOOTSTRAP_METHODS: tuple[str, ...] = get_args(BootstrapMethod)
 #: cluster-robust intervals of rows in clusters (:mod:`dartboard.uncertainty._clustered_analytic`):
-#: ratios of counts, mean losses, ROC AUC, other count metrics (the delta method)
+#: ratios of counts, mean losses, ROC AUC, other count metrics (the delta method), and
+#: the studentized bootstrap of whole clusters of a ratio's cluster-robust statistic
 CLUSTERED_ANALYTIC_METHODS: tuple[str, ...] = get_args(ClusteredMethod)
+#: the symmetric bootstrap-t of whole clusters (:func:`dartboard.uncertainty._clustered.
+#: studentized_interval`): the one cluster-robust method that draws resamples
+STUDENTIZED = "bootstrap-t-clustered"
 PIVOT = "bin-pivot"
 METHODS: tuple[str, ...] = get_args(IntervalMethod)
