@@ -13,8 +13,8 @@ Per cell (``rho`` x ``m`` x ``C``) and data set, 95% intervals: with independent
 (Wilson for accuracy, the percentile bootstrap of rows for F1, DeLong for ROC AUC, t
 for the mean losses), the
 cluster-robust one (``wald-clustered``, ``delong-logit-clustered``, ``t-clustered``,
-``delta-clustered`` for F1), the symmetric studentized bootstrap of whole clusters of
-the ratios (``bootstrap-t-clustered``, 999 resamples: accuracy, log loss, MAE) and the
+``delta-clustered`` for F1), the symmetric studentized bootstrap of whole clusters
+(``bootstrap-t-clustered``, 999 resamples: accuracy, ROC AUC, log loss, MAE) and the
 bootstrap of whole clusters (BCa, ``dartboard.interval(..., clusters=)``). The analytic
 and bootstrap-t columns use dartboard's formulas
 (:mod:`dartboard.uncertainty._clustered_analytic`) on per-cluster sums written here
@@ -48,6 +48,7 @@ from dartboard.uncertainty._clustered import studentized_interval
 from dartboard.uncertainty._clustered_analytic import (
     auc_terms,
     clustered_interval,
+    pair_wins,
     ratio_terms,
 )
 
@@ -60,8 +61,8 @@ METRICS = {"accuracy": ("labels", dm.accuracy_score, "wald-clustered"),
            "roc_auc": ("scores", dm.roc_auc_score, "delong-logit-clustered"),
            "log_loss": ("scores", dm.log_loss, "t-clustered"),
            "mean_absolute_error": ("scores", dm.mean_absolute_error, "t-clustered")}
-#: the metrics of a ratio of sums, which the studentized bootstrap of clusters takes
-RATIOS = ("accuracy", "log_loss", "mean_absolute_error")
+#: the metrics the studentized bootstrap of clusters takes (ratios of sums, ROC AUC)
+STUDENTIZED = ("accuracy", "roc_auc", "log_loss", "mean_absolute_error")
 #: resamples of the studentized bootstrap (the analytic run's other columns draw none)
 BT_RESAMPLES = 999
 if ONLY:  # METRICS=f1,roc_auc runs those only
@@ -122,7 +123,9 @@ def terms(name, y, other, cluster, n_clusters):
         v = placements(y, other)
         pos = y == 1
         return auc_terms(per(v[pos], pos), per(v[~pos], ~pos), per(np.ones(pos.sum()), pos),
-                         per(np.ones((~pos).sum()), ~pos))
+                         per(np.ones((~pos).sum()), ~pos),
+                         lambda: pair_wins(cluster, other, pos, np.ones(y.shape[0]),
+                                           n_clusters))
     loss = LOSSES[name](y, other)
     return ratio_terms(per(loss), per(np.ones(y.shape[0])), "t-clustered")
 
@@ -166,7 +169,7 @@ def check(name, y, other, cluster, n_clusters, analytic):
                                       logit=analytic == "delong-logit-clustered")
     assert abs(low - public.low) < 1e-10 and abs(high - public.high) < 1e-10, (name, low,
                                                                               public)
-    if name in RATIOS:
+    if name in STUDENTIZED:
         public = db.interval(name, y, other, method="bootstrap-t-clustered", clusters=cluster,
                              n_resamples=BT_RESAMPLES, random_state=0)
         low, high, _ = studentized_interval(found, 0.95, _bounds(name), BT_RESAMPLES,
@@ -213,7 +216,7 @@ def _cell_rows(i, cluster, y, score, pred, resamples, columns, n_clusters, true,
                 found.append((1, clustered_interval(
                     t, 0.95, bounds, logit=analytic == "delong-logit-clustered")[:2]
                     if t.defined else None))
-                if name in RATIOS and t.defined:
+                if name in STUDENTIZED and t.defined:
                     try:
                         found.append((3, studentized_interval(
                             t, 0.95, bounds, BT_RESAMPLES, np.random.default_rng(i))[:2]))

@@ -182,7 +182,7 @@ def test_evaluate_rows_are_the_clustered_intervals():
         assert (row["estimate"], row["low"], row["high"]) == (iv.estimate, iv.low, iv.high)
         assert row["method"] == iv.method
     assert ev.overall.loc["accuracy", "method"] == "wald-clustered (40 clusters)"
-    assert ev.overall.loc["roc_auc", "method"] == "delong-logit-clustered (40 clusters)"
+    assert ev.overall.loc["roc_auc", "method"] == "bootstrap-t-clustered (40 clusters)"
 
 
 def test_evaluate_groups_and_gaps_with_clusters_spanning_groups():

@@ -142,8 +142,9 @@ def test_auto_takes_the_cluster_robust_interval_from_10_clusters():
     cluster, y, score, pred = _data(7, n_clusters=10, m=20)
     assert db.interval("accuracy", y, pred, clusters=cluster).method == \
         "wald-clustered (10 clusters)"
-    auto = db.interval("roc_auc", y, score, clusters=cluster)
-    assert auto.method == "delong-logit-clustered (10 clusters)"
+    assert db.interval("roc_auc", y, score, clusters=cluster).method == \
+        "bootstrap-t-clustered (10 clusters)"
+    auto = db.interval("roc_auc", y, score, clusters=cluster, method="delong-logit-clustered")
     # the same variance as delong-clustered, carried to the logit scale and back
     plain = db.interval("roc_auc", y, score, clusters=cluster, method="delong-clustered")
     a, se = plain.estimate, plain.standard_error
@@ -415,8 +416,73 @@ def test_bootstrap_t_of_clusters_is_auto_for_mean_losses_only():
 
 def test_bootstrap_t_of_clusters_refuses_what_is_not_a_ratio():
     cluster, y, score, pred = _data(5, n_clusters=30, m=8)
-    for name, other in (("roc_auc", score), ("f1", pred)):
+    for name, other in (("f1", pred),):
         with pytest.raises(ValueError, match="not a cluster-robust interval of"):
             db.interval(name, y, other, clusters=cluster, method="bootstrap-t-clustered")
     with pytest.raises(ValueError, match="clusters"):
         db.interval("log_loss", y, score, method="bootstrap-t-clustered")
+
+
+def test_pair_wins_count_every_pair_of_two_clusters_by_hand():
+    from dartboard.uncertainty._clustered_analytic import pair_wins
+
+    cluster, y, score, _ = _data(9, n_clusters=7, m=6, ragged=True)
+    wins, m, n = pair_wins(cluster, score, y == 1, np.ones(y.shape[0]), 7)
+    by_hand = np.zeros((7, 7))
+    for i in np.flatnonzero(y == 1):
+        for j in np.flatnonzero(y == 0):
+            by_hand[cluster[i], cluster[j]] += (score[i] > score[j]) + 0.5 * (score[i] == score[j])
+    np.testing.assert_allclose(wins, by_hand, rtol=1e-12)
+    assert np.array_equal(m, np.bincount(cluster[y == 1], minlength=7))
+    assert wins.sum() / (m.sum() * n.sum()) == pytest.approx(db.metrics.roc_auc_score(y, score),
+                                                             rel=1e-12)
+
+
+@pytest.mark.parametrize("ragged", [False, True])
+def test_auc_bootstrap_t_of_clusters_equals_resampling_by_hand(ragged):
+    from sklearn.metrics import roc_auc_score
+
+    from dartboard.uncertainty._clustered import draw_clusters
+
+    cluster, y, score, _ = _data(4, n_clusters=12, m=8, ragged=ragged)
+    found = db.interval("roc_auc", y, score, method="bootstrap-t-clustered", clusters=cluster,
+                        n_resamples=50, random_state=3)
+    plain = db.interval("roc_auc", y, score, method="delong-clustered", clusters=cluster)
+    theta, se = plain.estimate, plain.standard_error
+    members = [np.flatnonzero(cluster == c) for c in range(12)]
+    stats = []
+    for w in draw_clusters(np.random.default_rng(3), 12, 50).astype(int):
+        copies = [members[c] for c in np.repeat(np.arange(12), w)]
+        rows = np.concatenate(copies)
+        copy_id = np.repeat(np.arange(len(copies)), [len(c) for c in copies])
+        if np.unique(y[rows]).shape[0] < 2:
+            continue
+        star = roc_auc_score(y[rows], score[rows])
+        try:  # the same clustered variance, on the drawn rows with each copy a cluster
+            se_star = db.interval("roc_auc", y[rows], score[rows], method="delong-clustered",
+                                  clusters=copy_id).standard_error
+        except ValueError:  # a class in one drawn cluster
+            continue
+        if se_star > 0 and 0 < star < 1:
+            stats.append((special.logit(star) - special.logit(theta))
+                         * star * (1 - star) / se_star)
+    q = np.quantile(np.abs(stats), 0.95)
+    half = q * se / (theta * (1 - theta))
+    assert found.standard_error == pytest.approx(se, rel=1e-9)
+    assert (found.low, found.high) == pytest.approx(
+        (special.expit(special.logit(theta) - half), special.expit(special.logit(theta) + half)),
+        rel=1e-9)
+
+
+def test_auc_auto_takes_the_bootstrap_t_up_to_its_cluster_limit():
+    from dartboard.uncertainty._clustered_analytic import PAIR_WINS_MAX_CLUSTERS
+
+    cluster, y, score, _ = _data(2, n_clusters=40, m=10)
+    assert db.interval("roc_auc", y, score, clusters=cluster, random_state=0).method == \
+        "bootstrap-t-clustered (40 clusters)"
+    many = _data(2, n_clusters=PAIR_WINS_MAX_CLUSTERS + 1, m=2)
+    assert db.interval("roc_auc", many[1], many[2], clusters=many[0]).method == \
+        f"delong-logit-clustered ({PAIR_WINS_MAX_CLUSTERS + 1} clusters)"
+    with pytest.raises(ValueError, match="bootstrap-t-clustered is not|not a cluster-robust"):
+        db.interval("roc_auc", many[1], many[2], clusters=many[0],
+                    method="bootstrap-t-clustered")

@@ -33,8 +33,9 @@ def test_cluster_column_gives_the_clustered_evaluation(clustered_csv):
                               "--cluster", "passage", "--n-resamples", "100", "--json"])
     assert out.exit_code == 0, out.output
     rows = {m["metric"]: m for m in json.loads(out.output)["metrics"]}
-    ev = db.evaluate(y, y_score=score, clusters=cluster, n_resamples=100, random_state=0,
-                     metrics=["accuracy", "roc_auc"])
+    # the same ids as the file's (their order decides which cluster each draw takes)
+    ev = db.evaluate(y, y_score=score, clusters=[f"p{c}" for c in cluster], n_resamples=100,
+                     random_state=0, metrics=["accuracy", "roc_auc"])
     for name in ("accuracy", "roc_auc"):
         assert rows[name]["low"] == pytest.approx(ev.overall.loc[name, "low"], abs=1e-12)
         assert rows[name]["design_effect"] == pytest.approx(

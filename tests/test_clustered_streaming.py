@@ -442,7 +442,7 @@ def test_cli_streams_a_directory_with_cluster(tmp_path):
         assert rows[name]["low"] == pytest.approx(expected.loc[name, "low"], rel=1e-12)
         assert rows[name]["design_effect"] == pytest.approx(
             expected.loc[name, "design_effect"], rel=1e-12)
-    assert rows["roc_auc"]["method"] == "delong-logit-clustered (30 clusters)"
+    assert rows["roc_auc"]["method"] == "bootstrap-t-clustered (30 clusters)"
     table = runner.invoke(app, base)
     assert table.exit_code == 0, table.output
     assert "design effect" in table.output and "effective n" in table.output

@@ -180,29 +180,30 @@ class ClusteredStates:
 
     def _design_effect(self, iv: Any, family: Family, state: Any, metric: Metric,
                        estimate: float) -> float | None:
-        from dartboard.evaluation._design import INDEPENDENT, se_ratio
+        from dartboard.evaluation._design import independent_forms, se_ratio
         from dartboard.families._base import interval_of
         from dartboard.uncertainty._clustered_analytic import clustered_interval
 
         kind = str(iv.method).split(" ")[0]
         opts = self.opts
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                if kind == "delta-clustered":
-                    terms = family.row_terms(state, metric)
-                    base = None if terms is None else \
-                        clustered_interval(terms, opts.confidence_level, None)[2]
-                else:
-                    base = interval_of(family, state, metric,
-                                       method=INDEPENDENT.get(kind, kind),
-                                       level=opts.confidence_level,
-                                       n_resamples=opts.n_resamples, stratified=False,
-                                       rng=check_random_state(opts.random_state),
-                                       estimate=estimate).standard_error
-        except ValueError:
-            return None
-        return se_ratio(iv.standard_error, base)
+        for method in independent_forms(kind):
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    if kind == "delta-clustered":
+                        terms = family.row_terms(state, metric)
+                        base = None if terms is None else \
+                            clustered_interval(terms, opts.confidence_level, None)[2]
+                    else:
+                        base = interval_of(family, state, metric, method=method,
+                                           level=opts.confidence_level,
+                                           n_resamples=opts.n_resamples, stratified=False,
+                                           rng=check_random_state(opts.random_state),
+                                           estimate=estimate).standard_error
+            except ValueError:
+                continue
+            return se_ratio(iv.standard_error, base)
+        return None
 
     # ------------------------------------------------------------------ gaps
 

@@ -18,11 +18,20 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["INDEPENDENT", "design_effect", "se_ratio"]
+__all__ = ["INDEPENDENT", "design_effect", "independent_forms", "se_ratio"]
 
 #: the independent-rows form of each cluster-robust interval
 INDEPENDENT = {"wald-clustered": "wald", "t-clustered": "t", "delong-clustered": "delong",
-               "delong-logit-clustered": "delong", "bootstrap-t-clustered": "t"}
+               "delong-logit-clustered": "delong"}
+
+
+def independent_forms(kind: str) -> tuple[str, ...]:
+    """The independent-rows methods to measure a clustered interval of ``kind`` against,
+    in order: the studentized bootstrap of clusters is a proportion's, a mean loss's or
+    ROC AUC's, and the first of their forms that the metric takes is its own."""
+    if kind == "bootstrap-t-clustered":
+        return "wald", "t", "delong"
+    return (INDEPENDENT.get(kind, kind),)
 
 
 def design_effect(clustered: Any, function: Callable[..., Any], y: np.ndarray,
@@ -33,17 +42,19 @@ def design_effect(clustered: Any, function: Callable[..., Any], y: np.ndarray,
     from dartboard.uncertainty import interval
 
     kind = str(clustered.method).split(" ")[0]
-    method = INDEPENDENT.get(kind, kind)
     # the delta method has no independent-rows form of its own: each row its own cluster
     alone = {"clusters": np.arange(y.shape[0])} if kind == "delta-clustered" else {}
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            rows = interval(function, y, other, method=method, n_resamples=n_resamples,
-                            random_state=random_state, sample_weight=w, **alone, **kwargs)
-    except ValueError:
-        return None
-    return se_ratio(clustered.standard_error, rows.standard_error)
+    for method in independent_forms(kind):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                rows = interval(function, y, other, method=method, n_resamples=n_resamples,
+                                random_state=random_state, sample_weight=w, **alone,
+                                **kwargs)
+        except ValueError:
+            continue
+        return se_ratio(clustered.standard_error, rows.standard_error)
+    return None
 
 
 def se_ratio(clustered: float | None, independent: float | None) -> float | None:

@@ -53,7 +53,12 @@ from dartboard.metrics._sketches import BinnedScoreState
 from dartboard.uncertainty import _analytic
 from dartboard.uncertainty._analytic_rows import ovr_macro_auc_interval
 from dartboard.uncertainty._bootstrap import split_multinomial
-from dartboard.uncertainty._clustered_analytic import ClusterTerms, auc_terms
+from dartboard.uncertainty._clustered_analytic import (
+    ClusterTerms,
+    auc_terms,
+    pair_wins,
+    pair_wins_fit,
+)
 from dartboard.uncertainty._methods import ROC_AUC_METHODS
 
 __all__ = ["FAMILY", "ScoreCells", "ScoresFamily"]
@@ -572,8 +577,12 @@ class ScoresFamily(Family):
         def per(rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
             return np.bincount(codes[rows], weights=weights, minlength=n_clusters)
 
+        wins = (lambda: pair_wins(codes, scores, positive, np.ones(scores.shape[0]),
+                                  n_clusters)) \
+            if pair_wins_fit(n_clusters, scores.shape[0]) else None
         return auc_terms(per(positive, value[positive]), per(~positive, value[~positive]),
-                         per(positive, np.ones(pos.size)), per(~positive, np.ones(neg.size)))
+                         per(positive, np.ones(pos.size)), per(~positive, np.ones(neg.size)),
+                         wins)
 
     def state_cluster_terms(self, states: Sequence[Any], metric: Metric
                             ) -> ClusterTerms | None:
@@ -608,9 +617,11 @@ class ScoresFamily(Family):
         def per(rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
             return np.bincount(owner[rows], weights=weights, minlength=len(states))
 
+        wins = (lambda: pair_wins(owner, score, positive, size, len(states))) \
+            if pair_wins_fit(len(states), score.shape[0]) else None
         return auc_terms(per(positive, (value * size)[positive]),
                          per(~positive, (value * size)[~positive]),
-                         per(positive, size[positive]), per(~positive, size[~positive]))
+                         per(positive, size[positive]), per(~positive, size[~positive]), wins)
 
     def why_not(self, state: ScoreCells | ClassTable, metric: Metric, method: str) -> str:
         if isinstance(state, ClassTable):

@@ -62,7 +62,8 @@ from dartboard.exceptions import InputError
 from dartboard.uncertainty._methods import CLUSTERED_ANALYTIC_METHODS
 
 __all__ = ["AUTO_METHODS", "AUTO_MIN_CLUSTERS", "AUTO_MIN_ROWS", "CLUSTERED_ANALYTIC_METHODS",
-           "ClusterTerms", "auc_terms", "clustered_interval", "delta_terms", "ratio_terms"]
+           "PAIR_WINS_MAX_CLUSTERS", "ClusterTerms", "auc_terms", "clustered_interval",
+           "delta_terms", "pair_wins", "pair_wins_fit", "ratio_terms"]
 
 #: ``method="auto"`` with clusters takes a metric's cluster-robust interval from this
 #: many clusters on, BCa over whole clusters below. benchmarks/clustered_coverage.py
@@ -104,6 +105,12 @@ class ClusterTerms:
     sums : ndarray of shape (C, 2) or None
         A ratio's per-cluster numerator and denominator sums (``x_c``, ``d_c``), which
         the studentized bootstrap of whole clusters resamples; None for other terms.
+    pair_wins : callable or None
+        ROC AUC's ``(W, m, n)``: ``W[c, c']`` the wins of cluster ``c``'s positives over
+        cluster ``c'``'s negatives (ties one half), ``m``, ``n`` each cluster's
+        positives and negatives (:func:`pair_wins`), computed when asked; what the
+        studentized bootstrap of whole clusters resamples. None for other terms or more
+        than :data:`PAIR_WINS_MAX_CLUSTERS` clusters.
     """
 
     estimate: float
@@ -112,6 +119,7 @@ class ClusterTerms:
     method: str
     smallest: float = float("inf")
     sums: np.ndarray | None = None
+    pair_wins: Callable[[], tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
 
     @property
     def n_clusters(self) -> int:
@@ -166,15 +174,65 @@ def ratio_terms(numerator: np.ndarray, denominator: np.ndarray, method: str
                         sums=np.column_stack([x, d]))
 
 
-def auc_terms(v10: np.ndarray, v01: np.ndarray, m: np.ndarray, n: np.ndarray
+def auc_terms(v10: np.ndarray, v01: np.ndarray, m: np.ndarray, n: np.ndarray,
+              wins: Callable[[], tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
               ) -> ClusterTerms:
     """Obuchowski's terms from per-cluster sums of placement values (``v10`` over a
-    cluster's ``m`` positives, ``v01`` over its ``n`` negatives)."""
+    cluster's ``m`` positives, ``v01`` over its ``n`` negatives); ``wins`` the clusters'
+    :func:`pair_wins`, when they are few enough to hold."""
     m_all, n_all = float(np.sum(m)), float(np.sum(n))
     theta = float(np.sum(v10) / m_all)
     terms = np.column_stack([(v10 - theta * m) / m_all, (v01 - theta * n) / n_all])
     return ClusterTerms(theta, terms, np.column_stack([m > 0, n > 0]), "delong-clustered",
-                        min(m_all, n_all))
+                        min(m_all, n_all), pair_wins=wins)
+
+
+#: the most clusters whose pairwise wins (a C x C matrix, filled one cluster's negatives
+#: at a time) ROC AUC's studentized bootstrap takes; beyond, with at least this many
+#: clusters, ``delong-logit-clustered`` covered 94.0-95.0% in every measured cell
+PAIR_WINS_MAX_CLUSTERS = 200
+#: ... and cells times clusters that :func:`pair_wins` visits
+PAIR_WINS_MAX_WORK = 100_000_000
+
+
+def pair_wins(owner: np.ndarray, score: np.ndarray, positive: np.ndarray,
+              size: np.ndarray, n_clusters: int
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(W, m, n)`` of rows (or cells of ``size`` identical rows) in clusters ``owner``:
+    ``W[c, c']`` the rows of pairs (a positive of ``c`` above a negative of ``c'``, ties
+    one half), ``m[c]``, ``n[c]`` the positives and negatives of cluster ``c``.
+
+    ``sum W / (sum m sum n)`` is ROC AUC, ``W.sum(axis=1) / sum n`` each cluster's
+    placement sum ``v10`` and ``W.sum(axis=0) / sum m`` its ``v01``; a resample that
+    takes cluster ``c`` ``w_c`` times has ``w' W w`` wins. One column per cluster: its
+    negatives counted per distinct score, summed up the scores and read at each
+    positive's score (O(clusters x (distinct scores + positives))).
+    """
+    size = np.asarray(size, dtype=np.float64)
+    positive = np.asarray(positive, dtype=bool)
+    distinct, at = np.unique(score, return_inverse=True)
+    pos_at = np.flatnonzero(positive)
+    k_pos, o_pos, w_pos = at[pos_at], owner[pos_at], size[pos_at]
+    neg_at = np.flatnonzero(~positive)
+    wins = np.zeros((n_clusters, n_clusters))
+    below = np.empty(distinct.shape[0])
+    for c in np.unique(owner[neg_at]):
+        mine = neg_at[owner[neg_at] == c]
+        count = np.bincount(at[mine], weights=size[mine], minlength=distinct.shape[0])
+        np.cumsum(count, out=below)
+        below -= 0.5 * count  # the negatives strictly below, and half of those tied
+        wins[:, c] = np.bincount(o_pos, weights=w_pos * below[k_pos], minlength=n_clusters)
+    m = np.bincount(o_pos, weights=w_pos, minlength=n_clusters)
+    n = np.bincount(owner[neg_at], weights=size[neg_at], minlength=n_clusters)
+    return wins, m, n
+
+
+def pair_wins_fit(n_clusters: int, n_cells: int) -> bool:
+    """Whether :func:`pair_wins` of ``n_cells`` cells in ``n_clusters`` clusters is kept:
+    at most :data:`PAIR_WINS_MAX_CLUSTERS` clusters and ``PAIR_WINS_MAX_WORK`` cell
+    visits (a second or so)."""
+    return n_clusters <= PAIR_WINS_MAX_CLUSTERS and \
+        n_clusters * n_cells <= PAIR_WINS_MAX_WORK
 
 
 def delta_terms(evaluate: Callable[[np.ndarray], np.ndarray], parts: np.ndarray

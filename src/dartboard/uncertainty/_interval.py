@@ -518,16 +518,17 @@ def _clustered_method(method: str, terms: ClusterTerms | None, name: str,
 def _clustered_forms(terms: ClusterTerms | None) -> tuple[str, ...]:
     """The cluster-robust intervals ``terms`` give, ``auto``'s choice last.
 
-    ROC AUC's terms give DeLong's clustered variance on either scale; auto takes the
-    logit one (with 30 clusters it covered 91.6-97.1% against 88.0-96.6%). A ratio's
-    sums give the studentized bootstrap of whole clusters too; auto takes it for a
-    mean loss (with 30 clusters of log loss it covered 93.9-94.7% where ``t-clustered``
-    covered 92.0-93.5%) and the analytic interval for a proportion (``wald-clustered``
-    covered as well there; benchmarks/clustered_coverage.py)."""
+    ROC AUC's terms give DeLong's clustered variance on either scale (with 30 clusters
+    the logit one covered 91.6-97.1% against 88.0-96.6%) and, up to
+    ``PAIR_WINS_MAX_CLUSTERS`` clusters, the studentized bootstrap of whole clusters,
+    auto's choice there. A ratio's sums give the studentized bootstrap too; auto takes
+    it for a mean loss and the analytic interval for a proportion (``wald-clustered``
+    covered as well there; benchmarks/clustered_coverage.py has the figures)."""
     if terms is None:
         return ()
     if terms.method == "delong-clustered":
-        return terms.method, "delong-logit-clustered"
+        return (terms.method, "delong-logit-clustered") if terms.pair_wins is None else \
+            (terms.method, "delong-logit-clustered", STUDENTIZED)
     if terms.sums is None:
         return (terms.method,)
     if terms.method == "t-clustered":
