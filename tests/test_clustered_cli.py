@@ -56,3 +56,23 @@ def test_bad_cluster_options_exit_2_with_one_line(clustered_csv, extra, match):
                               *extra])
     assert out.exit_code == 2
     assert match in out.output and "Traceback" not in out.output
+
+
+def test_a_cluster_robust_ci_without_clusters_is_refused(clustered_csv, tmp_path):
+    # it applies to no row: the rows would silently get auto's independent intervals
+    path, y, score, _ = clustered_csv
+    out = runner.invoke(app, ["evaluate", str(path), "--y-true", "y", "--y-score", "s",
+                              "--ci", "bootstrap-t-clustered"])
+    assert out.exit_code == 2
+    assert "--ci bootstrap-t-clustered is a cluster-robust interval; give --cluster" in \
+        out.output
+    with pytest.raises(ValueError, match="ci='wald-clustered' is a cluster-robust interval; "
+                                         "give clusters"):
+        db.evaluate(y, y_score=score, ci="wald-clustered")
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    pd.DataFrame({"y": y, "s": score}).to_parquet(folder / "part0.parquet")
+    from dartboard.scale import evaluate_parquet
+
+    with pytest.raises(ValueError, match="give cluster "):
+        evaluate_parquet(folder, y_true="y", y_score="s", ci="t-clustered")

@@ -52,9 +52,16 @@ from dartboard.uncertainty._methods import CLUSTERED_ANALYTIC_METHODS
 __all__ = ["ClusteredStates", "check_cluster_ci", "cluster_order"]
 
 
-def check_cluster_ci(ci: str) -> None:
-    """``ci`` of an evaluation with clusters: ``auto``, a bootstrap of whole clusters or
-    a cluster-robust method (the independent-rows analytic methods are refused)."""
+def check_cluster_ci(ci: str, clustered: bool = True, name: str = "clusters") -> None:
+    """``ci`` of an evaluation with clusters (``clustered``): ``auto``, a bootstrap of
+    whole clusters or a cluster-robust method (the independent-rows analytic methods are
+    refused); without clusters a cluster-robust method is refused (it would apply to no
+    row, and the rows would silently get ``auto``'s intervals)."""
+    if not clustered:
+        if ci in CLUSTERED_ANALYTIC_METHODS:
+            raise InputError(f"ci={ci!r} is a cluster-robust interval; give {name} (the "
+                             "cluster of each row), or a method for independent rows")
+        return
     if ci not in ("auto", *CLUSTER_METHODS, *CLUSTERED_ANALYTIC_METHODS):
         raise InputError(f"ci={ci!r} assumes independent rows; with clusters use "
                          f"'auto', one of {list(CLUSTER_METHODS)} (a bootstrap of whole "

@@ -345,12 +345,13 @@ def _with_clusters(plan: Plan, clusters: Any) -> Plan:
     """The plan with each row's cluster checked (one per row, none missing, two or more
     clusters); the analytic methods that assume independent rows are refused with
     clusters (the cluster-robust ones and the cluster bootstrap are taken)."""
+    from dartboard.evaluation._clusters import check_cluster_ci
+
+    check_cluster_ci(plan.opts.ci, clusters is not None)
     if clusters is None:
         return plan
-    from dartboard.evaluation._clusters import check_cluster_ci
     from dartboard.uncertainty._clustered import cluster_index
 
-    check_cluster_ci(plan.opts.ci)
     codes = cluster_index(clusters, plan.y_true.shape[0]).codes
     return dataclasses.replace(plan, clusters=codes)
 

@@ -169,10 +169,10 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
         confidence_level = check_confidence_level(confidence_level)
     check_option(ci, "ci", INTERVAL_METHODS)
     cluster = _column_name(cluster, "cluster")
-    if cluster is not None:
-        from dartboard.evaluation._clusters import check_cluster_ci
+    from dartboard.evaluation._clusters import check_cluster_ci
 
-        check_cluster_ci(ci)
+    check_cluster_ci(ci, cluster is not None, "cluster")
+    if cluster is not None:
         if not exact:
             raise InputError("cluster: the clustered intervals come from exact states; "
                              "exact=False bins the scores (a bound, no interval): leave "

@@ -134,10 +134,15 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
         Brier or MAE, ``"delong-clustered"`` for binary ROC AUC and
         ``"delong-logit-clustered"``, its variance on the logit scale, ``"delta-clustered"``
         (the delta method) for the other count metrics such as F1, MCC or kappa;
-        :mod:`dartboard.uncertainty._clustered_analytic`). ``"auto"`` takes the
-        cluster-robust interval from 10 clusters on (``AUTO_MIN_CLUSTERS``; for ROC
-        AUC with 50 rows of each class and for the delta method with 50 rows,
-        ``AUTO_MIN_ROWS``) and BCa with a leave-one-cluster-out jackknife otherwise;
+        :mod:`dartboard.uncertainty._clustered_analytic`), or
+        ``"bootstrap-t-clustered"``, the symmetric studentized bootstrap of whole
+        clusters of a ratio, a mean loss or ROC AUC (up to 200 clusters for ROC AUC;
+        :func:`dartboard.uncertainty._clustered.studentized_interval`). ``"auto"``
+        takes from 10 clusters on (``AUTO_MIN_CLUSTERS``; for ROC AUC with 50 rows of
+        each class and for the delta method with 50 rows, ``AUTO_MIN_ROWS``)
+        ``"bootstrap-t-clustered"`` for mean losses and ROC AUC (``"delong-logit-
+        clustered"`` beyond 200 clusters) and the cluster-robust interval for the
+        others, and BCa with a leave-one-cluster-out jackknife below;
         for the calibration error its ``"bin-pivot"`` on ``n / D`` rows, ``D`` the
         error's design effect (:mod:`dartboard.uncertainty._clustered_calibration`;
         with weights or classwise errors the basic bootstrap of whole clusters, drawn
