@@ -41,8 +41,11 @@ Intervals: ``theta +- t_{I-1} sqrt(V)`` with ``I`` the clusters, clipped to the
 metric's range (``wald-clustered`` for ratios of counts, ``t-clustered`` for mean
 losses, ``delong-clustered`` for ROC AUC; ``delong-logit-clustered`` is
 ``logit(theta) +- t_{I-1} sqrt(V) / (theta (1 - theta))`` carried back, ``auto``'s
-choice for ROC AUC: at intra-cluster correlation 0.5 with 30 clusters it covered
-93.6-94.4% where the symmetric form covered 91.5-91.9%, 1000 data sets each). The
+choice for ROC AUC beyond ``PAIR_WINS_MAX_CLUSTERS`` clusters: at intra-cluster
+correlation 0.5 with 30 clusters it covered 93.6-94.4% where the symmetric form
+covered 91.5-91.9%, 1000 data sets each; up to that many clusters ``auto`` takes the
+studentized bootstrap of whole clusters of the same statistic,
+:func:`dartboard.uncertainty._clustered.studentized_interval`). The
 ``t`` quantile on ``I - 1`` degrees of
 freedom is Cameron & Miller's (2015, section VI) small-sample reference for CR1: with
 the normal one, the paired tests rejected 6.7% of equal models at 5% with 50 clusters
