@@ -227,3 +227,17 @@ def test_bca_of_many_cells_agrees_with_the_rows_jackknife():
     assert np.unique(s).shape[0] > 1000
     assert abs(fast.low - slow.low) < 0.3 * fast.standard_error
     assert abs(fast.high - slow.high) < 0.3 * fast.standard_error
+
+
+@pytest.mark.parametrize("spec", FAMILY_SPECS, ids=[s.name for s in FAMILY_SPECS])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_paired_kind_names_the_class_paired_builds(spec, weighted):
+    # compare_k_models asks the kind without building the sampler: they must agree
+    rng = np.random.default_rng(3)
+    y, a, w, kw, _ = _rows(spec, rng, 60, weighted)
+    _, b, _, _, _ = _rows(spec, np.random.default_rng(4), 60, weighted)
+    family, metric = family_of(spec), Metric(spec, kw)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        built = family.paired(y, a, b, w, metric)
+    assert family.paired_kind(y, a, w, metric) is (None if built is None else type(built))

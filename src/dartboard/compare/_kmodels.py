@@ -315,8 +315,9 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
     name = getattr(metric, "__name__", type(metric).__name__)
     spec = spec_for(metric)
     family = family_of(spec)
-    paired = None if family is None or spec is None or not spec.scalar else family.paired(
-        y, preds[0], preds[1], w, Metric(spec, dict(metric_kwargs)))
+    # which paired sampler the family has (the k models count their rows their own way)
+    paired = None if family is None or spec is None or not spec.scalar else \
+        family.paired_kind(y, preds[0], w, Metric(spec, dict(metric_kwargs)))
     k = len(preds)
     left, right = np.triu_indices(k, 1)
     codes = None
@@ -325,7 +326,7 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
 
         codes = cluster_index(clusters, y.shape[0]).codes
         paired = None
-    joint = JointTypes(y, preds, columns) if isinstance(paired, PairedCounts) else None
+    joint = JointTypes(y, preds, columns) if paired is PairedCounts else None
     if joint is not None:
         estimates = batch_count_metric(name, joint.classes, joint.confusion(), metric_kwargs)
     else:
@@ -351,7 +352,7 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
         if joint is not None:
             values = dealt_count_null(joint, name, metric_kwargs, n_resamples, rng)
             sampler = "step-down max-T over k-way permutations (dealt type counts)"
-        elif isinstance(paired, PairedAUC):
+        elif paired is PairedAUC:
             values = auc_kway_null(binary_truth(y), preds, n_resamples, rng)
             sampler = "step-down max-T over k-way permutations (AUC by counting score ranks)"
         else:

@@ -279,6 +279,13 @@ class Family:
         ``how``; None when the rows must be swapped one by one (``._paired``)."""
         return None
 
+    def paired_kind(self, y: np.ndarray, a: np.ndarray, w: np.ndarray | None,
+                    metric: Metric) -> type | None:
+        """The class of :meth:`paired`'s sampler for these inputs, without building it
+        (None where it would be None): k models compared at once count their rows
+        their own way and only need to know which."""
+        return None
+
     def rank_swappable(self, metric: Metric, pred: np.ndarray, y: np.ndarray) -> bool:
         """Whether a score metric may be compared on each model's within-model ranks
         (its value depends on the order of each model's scores only)."""

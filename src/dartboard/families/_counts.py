@@ -149,10 +149,14 @@ class CountsFamily(Family):
     def takes(self, y_true: np.ndarray, other: np.ndarray, metric: Metric) -> bool:
         return np.ndim(y_true) == np.ndim(other) and np.ndim(y_true) in (1, 2)
 
+    def paired_kind(self, y: np.ndarray, a: np.ndarray, w: np.ndarray | None,
+                    metric: Metric) -> type | None:
+        # a weighted row is not a count of a type: its weight travels with it
+        return PairedCounts if w is None and np.ndim(a) == 1 else None
+
     def paired(self, y: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray | None,
                metric: Metric) -> PairedCounts | None:
-        # a weighted row is not a count of a type: its weight travels with it
-        if w is not None or np.ndim(a) != 1:
+        if self.paired_kind(y, a, w, metric) is None:
             return None
         return PairedCounts(metric.name, y, a, b, metric.kwargs)
 

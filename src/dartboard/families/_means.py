@@ -233,11 +233,17 @@ class MeansFamily(Family):
             return True
         return np.ndim(y_true) == 1 and np.ndim(other) == 1
 
+    def paired_kind(self, y: np.ndarray, a: np.ndarray, w: np.ndarray | None,
+                    metric: Metric) -> type | None:
+        _, keywords, root = TERMS[metric.name]
+        # a root of a mean is not a mean of the rows' differences
+        return None if root or not set(metric.kwargs) <= keywords else PairedMeans
+
     def paired(self, y: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray | None,
                metric: Metric) -> PairedMeans | None:
-        function, keywords, root = TERMS[metric.name]
-        if root or not set(metric.kwargs) <= keywords:
-            return None  # a root of a mean is not a mean of the rows' differences
+        if self.paired_kind(y, a, w, metric) is None:
+            return None
+        function = TERMS[metric.name][0]
         return PairedMeans(function(y, a, **metric.kwargs)[0]
                            - function(y, b, **metric.kwargs)[0], w)
 

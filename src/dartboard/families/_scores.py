@@ -394,13 +394,22 @@ class ScoresFamily(Family):
             return f"scores:{sorted(metric.kwargs.items())}"
         return self.key
 
-    def paired(self, y: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray | None,
-               metric: Metric) -> PairedAUC | MulticlassAUC | None:
+    def paired_kind(self, y: np.ndarray, a: np.ndarray, w: np.ndarray | None,
+                    metric: Metric) -> type | None:
         if w is not None or metric.name != "roc_auc_score":
             return None
         if a.ndim == 1 and not metric.kwargs:
-            return PairedAUC(y, a, b)
+            return PairedAUC
         if a.ndim == 2 and y.ndim == 1 and batched_multiclass(metric.kwargs):
+            return MulticlassAUC
+        return None
+
+    def paired(self, y: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray | None,
+               metric: Metric) -> PairedAUC | MulticlassAUC | None:
+        kind = self.paired_kind(y, a, w, metric)
+        if kind is PairedAUC:
+            return PairedAUC(y, a, b)
+        if kind is MulticlassAUC:
             return MulticlassAUC(y, a, b, metric.kwargs)
         return None
 
