@@ -71,3 +71,34 @@ def test_one_counted_replicate_equals_the_batched_draw(sizes):
     first = one.copy()  # the buffer is the plan's: the next draw rewrites it
     again = split_multinomial(np.random.default_rng(3), sizes, 1)
     assert np.array_equal(again, first)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_roc_auc_bootstrap_cells_in_class_order_are_the_same_cells(weighted):
+    # one interval's bootstrap draws ROC AUC's cells negatives first, read as two slices:
+    # the same replicates as the cells in score order, and the jackknife in that order
+    from dartboard.families import Metric, family_of
+    from dartboard.metrics._registry import get_spec
+
+    rng = np.random.default_rng(8)
+    n = 400
+    y = rng.integers(0, 2, n).astype(bool)
+    s = np.round(rng.random(n) + 0.3 * y, 2)  # ties within and across the classes
+    w = rng.integers(1, 4, n).astype(float) if weighted else None
+    state = ScoreCells.from_rows(y, s, w)
+    spec = get_spec("roc_auc_score")
+    family, metric = family_of(spec), Metric(spec, {})
+    plain, fast = family.cells(state, metric), family.bootstrap_cells(state, metric)
+    order = state.class_order()
+    assert np.array_equal(fast.size, plain.size[order])
+    assert np.array_equal(fast.stratum, plain.stratum[order])
+    counts = rng.multinomial(n, plain.size / n, size=5)
+    np.testing.assert_allclose(fast.evaluate(counts[:, order]), plain.evaluate(counts),
+                               rtol=1e-12)
+    rows = np.repeat(np.arange(state.size.shape[0]), counts[0])
+    assert fast.evaluate(counts[:1, order])[0] == pytest.approx(roc_auc_score(
+        state.positive[rows], state.score[rows], sample_weight=state.weight[rows]), rel=1e-12)
+    for i in (0, 7, len(order) - 1):  # leave one row of the i-th cell out
+        less = fast.size.copy()
+        less[i] -= 1
+        assert fast.jackknife()[i] == pytest.approx(fast.evaluate(less[None, :])[0], rel=1e-12)

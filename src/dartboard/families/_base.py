@@ -254,6 +254,12 @@ class Family:
         reason is :meth:`no_cells`)."""
         raise NotImplementedError
 
+    def bootstrap_cells(self, state: Any, metric: Metric) -> Cells | None:
+        """The cells one interval's bootstrap draws: :meth:`cells`, or the same cells in
+        an order the family's kernel reads faster (replicates of one state only; groups
+        and clusters place cells by :meth:`cells`' order)."""
+        return self.cells(state, metric)
+
     def no_cells(self, state: Any, metric: Metric) -> str:
         return f"{metric.name} has no bootstrap from this state"
 
@@ -448,7 +454,7 @@ def interval_of(family: Family, state: Any, metric: Metric, *, method: str, leve
     if method not in BOOTSTRAP_METHODS:
         low, high, se = family.analytic(state, metric, method, level)
         return Interval(estimate, low, high, level, method, se, None, None, spec.name)
-    cells = family.cells(state, metric)
+    cells = family.bootstrap_cells(state, metric)
     if cells is None:
         raise NoCells(family.no_cells(state, metric))
     reps = replicates(cells, n_resamples, stratified, rng, method == "bca")

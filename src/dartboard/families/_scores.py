@@ -129,11 +129,21 @@ class ScoreCells(State):
             return pos, neg
         return np.add.reduceat(pos, starts, axis=-1), np.add.reduceat(neg, starts, axis=-1)
 
-    def auc(self, counts: np.ndarray) -> np.ndarray:
+    def class_order(self) -> np.ndarray:
+        """The cells' order with the negative cells first, then the positive ones, each
+        in score order: counts drawn in this order are read by :meth:`auc` as two
+        slices, without gathering each class's cells."""
+        if "class order" not in self._memo:
+            self._memo["class order"] = np.concatenate(
+                [np.flatnonzero(~self.positive), np.flatnonzero(self.positive)])
+        return self._memo["class order"]
+
+    def auc(self, counts: np.ndarray, split: bool = False) -> np.ndarray:
         """(b,) ROC AUC of (b, C) draw counts of the cells, the kernel of
         :func:`_auc` without forming per-score sums: each positive cell wins the
         negative weight below its score and half the weight tied with it, read from one
-        cumulative sum over the negative cells (scores ascending)."""
+        cumulative sum over the negative cells (scores ascending). ``split``: the
+        counts' columns are in :meth:`class_order`."""
         if "auc" not in self._memo:
             pos, neg = np.flatnonzero(self.positive), np.flatnonzero(~self.positive)
             scores = self.score[neg]
@@ -143,35 +153,38 @@ class ScoreCells(State):
                                  self.weight[pos], self.weight[neg],
                                  bool(np.all(self.weight == 1.0)))
         pos, neg, lo, hi, ties, w_pos, w_neg, unit = self._memo["auc"]
+        n_neg = neg.shape[0]
         out = np.full(counts.shape[0], np.nan)
         kind = np.int64 if unit else np.float64
         # buffers written in place, a replicate at a time: fresh arrays of a million
-        # rows each replicate cost more in page faults than the arithmetic
         # rows each replicate cost more in page faults than the arithmetic; they live
         # with the cells, one set per thread
         key = f"auc buffers {threading.get_ident()}"
         if key not in self._memo:
-            self._memo[key] = (np.zeros(neg.shape[0] + 1, dtype=kind),
+            self._memo[key] = (np.zeros(n_neg + 1, dtype=kind),
                                *(np.empty(k.shape[0], dtype=kind) for k in (pos, neg, pos, pos)))
         cum, c_pos, c_neg, below, tied = self._memo[key]
         for r, row in enumerate(counts):  # a row at a time stays in cache
             # whole counts: an integer running sum is several times faster
             row = row if row.dtype == kind else row.astype(kind)
-            np.take(row, pos, out=c_pos, mode="clip")  # "clip": no buffer (valid indices)
-            np.take(row, neg, out=c_neg, mode="clip")
+            if split:
+                these_neg, these_pos = row[:n_neg], row[n_neg:]
+            else:
+                these_pos = np.take(row, pos, out=c_pos, mode="clip")  # "clip": unbuffered
+                these_neg = np.take(row, neg, out=c_neg, mode="clip")
             if not unit:
-                c_pos *= w_pos
-                c_neg *= w_neg
-            np.cumsum(c_neg, out=cum[1:])
+                these_pos = np.multiply(these_pos, w_pos, out=c_pos)
+                these_neg = np.multiply(these_neg, w_neg, out=c_neg)
+            np.cumsum(these_neg, out=cum[1:])
             # twice the wins: the negatives below, and half of those tied, twice
             np.take(cum, lo, out=below, mode="clip")
             if ties:
                 below += np.take(cum, hi, out=tied, mode="clip")
             else:
                 below *= 2
-            pairs = 2.0 * float(c_pos.sum()) * float(cum[-1])
+            pairs = 2.0 * float(these_pos.sum()) * float(cum[-1])
             if pairs > 0:
-                out[r] = vdot(c_pos, below) / pairs
+                out[r] = vdot(these_pos, below) / pairs
         return out
 
     def state(self) -> ScoreState:
@@ -517,6 +530,21 @@ class ScoresFamily(Family):
 
     def cells(self, state: Any, metric: Metric) -> Cells | None:
         return None if isinstance(state, BinnedScores) else self._cells(state, metric)
+
+    def bootstrap_cells(self, state: Any, metric: Metric) -> Cells | None:
+        cells = self.cells(state, metric)
+        if cells is None or not isinstance(state, ScoreCells) or \
+                metric.name != "roc_auc_score":
+            return cells
+        # ROC AUC's replicates draw the cells negatives first (ScoreCells.class_order):
+        # its kernel then reads each class as a slice
+        order = state.class_order()
+        jackknife = cells.jackknife
+        assert jackknife is not None  # ROC AUC's leave-one-out is in closed form
+        return dataclasses.replace(
+            cells, size=cells.size[order], stratum=cells.stratum[order],
+            evaluate=lambda counts: state.auc(counts, split=True),
+            jackknife=lambda: jackknife()[order])
 
     def pool(self, states: Sequence[Any], metric: Metric
              ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
