@@ -102,3 +102,21 @@ def test_roc_auc_bootstrap_cells_in_class_order_are_the_same_cells(weighted):
         less = fast.size.copy()
         less[i] -= 1
         assert fast.jackknife()[i] == pytest.approx(fast.evaluate(less[None, :])[0], rel=1e-12)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_streamed_figure_curves_are_the_curve_functions(weighted):
+    # the streamed result's curves come from the counts the ranking metrics read
+    from sklearn.metrics import precision_recall_curve, roc_curve
+
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 3000).astype(bool)
+    s = np.round(rng.random(3000) + 0.4 * y, 3)  # ties
+    w = rng.integers(1, 4, 3000).astype(float) if weighted else None
+    cells = ScoreCells.from_rows(y, s, w)
+    cells.pr_points()  # as after the metrics' values
+    (fpr, tpr), (precision, recall) = cells.curves()
+    f2, t2, _ = roc_curve(y, s, sample_weight=w)
+    p2, r2, _ = precision_recall_curve(y, s, sample_weight=w)
+    for got, want in ((fpr, f2), (tpr, t2), (precision, p2), (recall, r2)):
+        np.testing.assert_allclose(got, want, rtol=1e-12)

@@ -406,7 +406,8 @@ class EvaluationResult:
         and pointwise confidence bands of the two curves.
     streamed : Streamed or None
         A streamed evaluation: its source, rows, files and score mode. Streamed
-        evaluations keep states, not rows: no curve, calibration or error points.
+        evaluations keep states, not rows: their curves come from the states' distinct
+        scores, and they have no calibration or error points.
     assumptions : tuple of Assumption
         What the evaluation decided without being told (the task, the positive
         class, where labels were cut from scores), each with its reason; empty when

@@ -47,7 +47,9 @@ from dartboard.metrics._ranking import (
     ap_from_groups,
     auc_from_groups,
     pr_auc_from_groups,
+    pr_curve_from_groups,
     precision_recall_points,
+    roc_from_groups,
 )
 from dartboard.metrics._sketches import BinnedScoreState
 from dartboard.uncertainty import _analytic
@@ -204,6 +206,17 @@ class ScoreCells(State):
             st = self.state()
             self._memo["pr_points"] = precision_recall_points(st.pos, st.neg)
         return self._memo["pr_points"]
+
+    def curves(self) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+        """``(fpr, tpr)`` of the ROC curve (collinear points dropped) and ``(precision,
+        recall)`` of the PR curve, as ``roc_curve`` and ``precision_recall_curve`` give
+        them, from the cumulative counts the ranking metrics already read."""
+        st, points = self.state(), self.pr_points()
+        fpr, tpr, _ = roc_from_groups(st.scores, st.pos, st.neg, True, points[1:3],
+                                      thresholds=False)
+        precision, recall, _ = pr_curve_from_groups(st.scores, st.pos, st.neg, False, points,
+                                                    thresholds=False)
+        return (fpr, tpr), (precision, recall)
 
     def ap_variance(self) -> float:
         """The influence-function variance of average precision (and of the PR area,

@@ -204,20 +204,27 @@ def pr_auc_from_groups(pos: np.ndarray, neg: np.ndarray,
     return float(max(0.0, np.trapezoid(precision, recall)))
 
 
-def _roc_from_groups(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
-                     drop_intermediate: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def roc_from_groups(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
+                    drop_intermediate: bool,
+                    counts: tuple[np.ndarray, np.ndarray] | None = None,
+                    thresholds: bool = True
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """ROC curve of per-score counts (scores increasing). ``counts``: their cumulative
+    (TP, FP) down the scores, when at hand (:func:`precision_recall_points`);
+    ``thresholds=False`` leaves the thresholds out (None), for a figure."""
     drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
-    tps, fps = _descending_counts(pos, neg)
-    thresholds = scores[::-1].astype(np.float64)
+    tps, fps = counts if counts is not None else _descending_counts(pos, neg)
+    cuts = scores[::-1].astype(np.float64) if thresholds else None
     if drop_intermediate and fps.shape[0] > 2:
         # drop points collinear with their neighbours: they do not change the curve
         keep = np.concatenate(([True], np.logical_or(np.diff(fps, 2), np.diff(tps, 2)),
                                [True]))
         idx = np.flatnonzero(keep)
-        fps, tps, thresholds = fps[idx], tps[idx], thresholds[idx]
+        fps, tps = fps[idx], tps[idx]
+        cuts = None if cuts is None else cuts[idx]
     tps = np.concatenate(([0.0], tps))
     fps = np.concatenate(([0.0], fps))
-    thresholds = np.concatenate(([np.inf], thresholds))
+    cuts = None if cuts is None else np.concatenate(([np.inf], cuts))
     if fps[-1] <= 0:
         warnings.warn("No negative samples in y_true, false positive value should be "
                       "meaningless", UndefinedMetricWarning, stacklevel=4)
@@ -230,30 +237,34 @@ def _roc_from_groups(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
         tpr = np.full(tps.shape, np.nan)
     else:
         tpr = tps / tps[-1]
-    return fpr, tpr, thresholds
+    return fpr, tpr, cuts
 
 
-def _pr_curve_from_groups(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
-                          drop_intermediate: bool
-                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def pr_curve_from_groups(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
+                         drop_intermediate: bool, points: PRPoints | None = None,
+                         thresholds: bool = True
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Precision-recall curve of per-score counts; ``points``: their
+    :func:`precision_recall_points`, when at hand; ``thresholds`` as
+    :func:`roc_from_groups`."""
     drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
-    tps, fps = _descending_counts(pos, neg)
-    thresholds = scores[::-1]
+    precision, tps, fps, _ = points if points is not None \
+        else precision_recall_points(pos, neg)
+    cuts = scores[::-1] if thresholds else None
     if drop_intermediate and fps.shape[0] > 2:
         # keep only the first and last point of each run of equal recall
         keep = np.concatenate(([True], np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:])),
                                [True]))
         idx = np.flatnonzero(keep)
-        fps, tps, thresholds = fps[idx], tps[idx], thresholds[idx]
-    ps = tps + fps
-    precision = np.where(ps != 0, tps / np.where(ps != 0, ps, 1.0), 0.0)
+        precision, tps = precision[idx], tps[idx]
+        cuts = None if cuts is None else cuts[idx]
     if tps.shape[0] == 0 or tps[-1] == 0:
         _warn_no_positive()
         recall = np.ones(tps.shape)
     else:
         recall = tps / tps[-1]
     return (np.concatenate((precision[::-1], [1.0])), np.concatenate((recall[::-1], [0.0])),
-            thresholds[::-1].copy())
+            None if cuts is None else cuts[::-1].copy())
 
 
 # ------------------------------------------------------------------ validation
@@ -505,9 +516,9 @@ _FROM_STATE: dict[str, Callable[..., Any]] = {
                                                                _check_max_fpr(max_fpr)),
     "average_precision_score": lambda st: ap_from_groups(st.pos, st.neg),
     "pr_auc_score": lambda st: pr_auc_from_groups(st.pos, st.neg),
-    "roc_curve": lambda st, drop_intermediate=True: _roc_from_groups(
+    "roc_curve": lambda st, drop_intermediate=True: roc_from_groups(
         st.scores, st.pos, st.neg, drop_intermediate),
-    "precision_recall_curve": lambda st, drop_intermediate=False: _pr_curve_from_groups(
+    "precision_recall_curve": lambda st, drop_intermediate=False: pr_curve_from_groups(
         st.scores, st.pos, st.neg, drop_intermediate),
 }
 
@@ -549,7 +560,9 @@ def roc_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Any = None, s
     """
     positive, s, w, _ = binary_positive(y_true, y_score, pos_label, sample_weight,
                                          multiclass_ok=True)
-    return _roc_from_groups(*group_scores(positive, s, w), drop_intermediate)
+    fpr, tpr, thresholds = roc_from_groups(*group_scores(positive, s, w), drop_intermediate)
+    assert thresholds is not None  # asked for
+    return fpr, tpr, thresholds
 
 
 @documented(
@@ -576,7 +589,10 @@ def precision_recall_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: 
     """
     positive, s, w, _ = binary_positive(y_true, y_score, pos_label, sample_weight,
                                          multiclass_ok=True)
-    return _pr_curve_from_groups(*group_scores(positive, s, w), drop_intermediate)
+    precision, recall, thresholds = pr_curve_from_groups(*group_scores(positive, s, w),
+                                                         drop_intermediate)
+    assert thresholds is not None  # asked for
+    return precision, recall, thresholds
 
 
 # ------------------------------------------------------------------ averaged scores

@@ -231,8 +231,8 @@ def _figures(bundle: Bundle, labels: np.ndarray | None, positive: Any,
     if isinstance(scores, ScoreCells) and task == "binary":
         state = scores.state()
         if state.n_positive > 0 and state.n_negative > 0:
-            fpr, tpr, _ = state.compute("roc_curve")
-            precision, recall, _ = state.compute("precision_recall_curve")
+            # both curves from the counts the ranking metrics read (one pass, not three)
+            (fpr, tpr), (precision, recall) = scores.curves()
             out["roc"] = RocPoints(*map(tuple, thin(fpr, tpr)))
             prevalence = float(state.n_positive / (state.n_positive + state.n_negative))
             pr_precision, pr_recall = thin(precision, recall)
