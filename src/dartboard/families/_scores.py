@@ -90,17 +90,22 @@ class ScoreCells(State):
     @classmethod
     def from_rows(cls, positive: np.ndarray, score: np.ndarray,
                   weight: np.ndarray | None) -> ScoreCells:
-        w = np.ones(score.shape[0]) if weight is None else weight.astype(np.float64)
-        (s, p, ww), size = aggregate((score.astype(np.float64), positive.astype(bool), w),
-                                     np.ones(score.shape[0], dtype=np.int64))
-        return cls(s, p, ww, size, weight is not None)
+        keys = (score.astype(np.float64), positive.astype(bool))
+        ones = np.ones(score.shape[0], dtype=np.int64)
+        if weight is None:  # one weight: not a key to sort, gather and compare
+            (s, p), size = aggregate(keys, ones)
+            return cls(s, p, np.ones(s.shape[0]), size, False)
+        (s, p, w), size = aggregate((*keys, weight.astype(np.float64)), ones)
+        return cls(s, p, w, size, True)
 
     def merge(self, other: ScoreCells) -> ScoreCells:
-        (s, p, w), size = aggregate(
-            tuple(np.concatenate([getattr(self, k), getattr(other, k)])
-                  for k in ("score", "positive", "weight")),
+        weighted = self.weighted or other.weighted
+        names = ("score", "positive", "weight") if weighted else ("score", "positive")
+        found, size = aggregate(
+            tuple(np.concatenate([getattr(self, k), getattr(other, k)]) for k in names),
             np.concatenate([self.size, other.size]), runs=True)
-        return ScoreCells(s, p, w, size, self.weighted or other.weighted)
+        weight = found[2] if weighted else np.ones(size.shape[0])
+        return ScoreCells(found[0], found[1], weight, size, weighted)
 
     @property
     def keys(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
