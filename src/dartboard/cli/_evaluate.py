@@ -32,7 +32,6 @@ from dartboard.cli._output import (
     print_table,
 )
 from dartboard.exceptions import InputError
-from dartboard.uncertainty._methods import CLUSTERED_ANALYTIC_METHODS
 from dartboard.uncertainty._methods import METHODS as _CI_METHODS
 
 _CI_HELP = (f"Interval method: {', '.join(_CI_METHODS[:-1])} or {_CI_METHODS[-1]}. A method "
@@ -105,9 +104,9 @@ def evaluate(
         check_output(report, "--report")
     if group and len(set(group)) != len(group):
         raise InputError(f"--group names a column twice: {group}")
-    if cluster is None and ci in CLUSTERED_ANALYTIC_METHODS:
-        raise InputError(f"--ci {ci} is a cluster-robust interval; give --cluster (the "
-                         "column of cluster ids), or a method for independent rows")
+    from dartboard.evaluation._clusters import check_cluster_ci  # lazy: --help stays fast
+
+    check_cluster_ci(ci, cluster is not None, "--cluster", option=f"--ci {ci}")
     if is_stream_source(file):
         if threshold_criterion or threshold_target is not None or threshold is not None:
             raise InputError("--threshold and --threshold-criterion need a single file (the "

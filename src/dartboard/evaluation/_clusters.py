@@ -52,14 +52,17 @@ from dartboard.uncertainty._methods import CLUSTERED_ANALYTIC_METHODS
 __all__ = ["ClusteredStates", "check_cluster_ci", "cluster_order"]
 
 
-def check_cluster_ci(ci: str, clustered: bool = True, name: str = "clusters") -> None:
+def check_cluster_ci(ci: str, clustered: bool = True, name: str = "clusters",
+                     option: str | None = None) -> None:
     """``ci`` of an evaluation with clusters (``clustered``): ``auto``, a bootstrap of
     whole clusters or a cluster-robust method (the independent-rows analytic methods are
     refused); without clusters a cluster-robust method is refused (it would apply to no
-    row, and the rows would silently get ``auto``'s intervals)."""
+    row, and the rows would silently get ``auto``'s intervals). ``name`` and ``option``
+    say the clusters' and the method's argument as the caller spells them."""
     if not clustered:
         if ci in CLUSTERED_ANALYTIC_METHODS:
-            raise InputError(f"ci={ci!r} is a cluster-robust interval; give {name} (the "
+            said = f"ci={ci!r}" if option is None else option
+            raise InputError(f"{said} is a cluster-robust interval; give {name} (the "
                              "cluster of each row), or a method for independent rows")
         return
     if ci not in ("auto", *CLUSTER_METHODS, *CLUSTERED_ANALYTIC_METHODS):

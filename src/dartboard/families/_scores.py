@@ -112,6 +112,13 @@ class ScoreCells(State):
         return self.score, self.positive, self.weight
 
     @property
+    def unit(self) -> bool:
+        """Every row weighs one (whole counts: integer kernels apply)."""
+        if "unit" not in self._memo:
+            self._memo["unit"] = not self.weighted or bool(np.all(self.weight == 1.0))
+        return self._memo["unit"]
+
+    @property
     def unweighted(self) -> bool:
         """Rows without weights: the analytic intervals apply."""
         return not self.weighted
@@ -127,9 +134,7 @@ class ScoreCells(State):
     def per_score(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(b, S) positive and negative weight per distinct score of (b, C) counts."""
         _, starts = self.groups()
-        if "unit" not in self._memo:
-            self._memo["unit"] = bool(np.all(self.weight == 1.0))
-        weighted = counts if self._memo["unit"] else counts * self.weight
+        weighted = counts if self.unit else counts * self.weight
         pos = np.where(self.positive, weighted, 0.0)
         neg = weighted - pos
         if starts.shape[0] == self.score.shape[0]:  # one cell per score: nothing to add
@@ -157,8 +162,7 @@ class ScoreCells(State):
             lo = np.searchsorted(scores, self.score[pos], "left")
             hi = np.searchsorted(scores, self.score[pos], "right")
             self._memo["auc"] = (pos, neg, lo, hi, bool(np.any(lo != hi)),
-                                 self.weight[pos], self.weight[neg],
-                                 bool(np.all(self.weight == 1.0)))
+                                 self.weight[pos], self.weight[neg], self.unit)
         pos, neg, lo, hi, ties, w_pos, w_neg, unit = self._memo["auc"]
         n_neg = neg.shape[0]
         out = np.full(counts.shape[0], np.nan)
@@ -199,7 +203,7 @@ class ScoreCells(State):
         if "state" not in self._memo:
             pos, neg = self.per_score(self.size.astype(np.float64))
             _, starts = self.groups()
-            if np.all(self.weight == 1.0):
+            if self.unit:
                 pos, neg = pos.astype(np.int64), neg.astype(np.int64)
             self._memo["state"] = ScoreState(self.score[starts], pos, neg)
         return self._memo["state"]

@@ -37,7 +37,11 @@ from scipy import special
 
 from dartboard.exceptions import InputError
 from dartboard.uncertainty import _bootstrap
-from dartboard.uncertainty._clustered_analytic import PAIR_WINS_MAX_CLUSTERS, ClusterTerms
+from dartboard.uncertainty._clustered_analytic import (
+    PAIR_WINS_MAX_CLUSTERS,
+    ClusterTerms,
+    inflation,
+)
 
 __all__ = ["CLUSTER_METHODS", "ClusterIndex", "cluster_index", "cluster_matrix",
            "cluster_replicates", "draw_clusters", "generic_cluster_replicates",
@@ -266,7 +270,7 @@ def studentized_interval(terms: ClusterTerms, level: float,
     replicate is ``sum w x / sum w d`` of its per-cluster sums; ROC AUC's is ``w' W w /
     (sum w m  sum w n)`` of the clusters' pairwise wins (:func:`pair_wins`), its
     placement sums ``W w`` and ``W' w``. Replicates whose standard error is 0 or
-    undefined (a resample without a class) are left out.
+    undefined (a resample without a class, or with one cluster of a part) are left out.
     """
     if terms.sums is not None:
         x, d = terms.sums[:, 0], terms.sums[:, 1]
@@ -324,10 +328,6 @@ _SCALES: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
 }
 
 
-def _inflation(i: np.ndarray) -> np.ndarray:
-    return i / (i - 1.0)  # inf or negative where i <= 1: the replicate is left out
-
-
 def _ratio_replicate(x: np.ndarray, d: np.ndarray
                      ) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]:
     has_rows = (d != 0).astype(np.float64)
@@ -336,7 +336,7 @@ def _ratio_replicate(x: np.ndarray, d: np.ndarray
         total = np.einsum("bc,c->b", w, d)
         star = np.einsum("bc,c->b", w, x) / total
         resid = x[None, :] - star[:, None] * d[None, :]
-        variance = _inflation(np.einsum("bc,c->b", w, has_rows)) \
+        variance = inflation(np.einsum("bc,c->b", w, has_rows)) \
             * np.einsum("bc,bc->b", w, resid * resid) / (total * total)
         return star, np.sqrt(variance)
 
@@ -354,9 +354,9 @@ def _auc_replicate(wins: np.ndarray, m: np.ndarray, n: np.ndarray
         star = np.einsum("bc,bc->b", row_wins, w) / (big_m * big_n)
         a = row_wins / big_n[:, None] - star[:, None] * m[None, :]
         b = col_wins / big_m[:, None] - star[:, None] * n[None, :]
-        variance = (_inflation(w @ has_pos) * np.einsum("bc,bc->b", w, a * a) / big_m ** 2
-                    + _inflation(w @ has_neg) * np.einsum("bc,bc->b", w, b * b) / big_n ** 2
-                    + 2.0 * _inflation(w @ has_any) * np.einsum("bc,bc->b", w, a * b)
+        variance = (inflation(w @ has_pos) * np.einsum("bc,bc->b", w, a * a) / big_m ** 2
+                    + inflation(w @ has_neg) * np.einsum("bc,bc->b", w, b * b) / big_n ** 2
+                    + 2.0 * inflation(w @ has_any) * np.einsum("bc,bc->b", w, a * b)
                     / (big_m * big_n))
         return star, np.sqrt(variance)
 

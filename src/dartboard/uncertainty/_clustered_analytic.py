@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from scipy import special
@@ -66,7 +67,7 @@ from dartboard.uncertainty._methods import CLUSTERED_ANALYTIC_METHODS
 
 __all__ = ["AUTO_METHODS", "AUTO_MIN_CLUSTERS", "AUTO_MIN_ROWS", "CLUSTERED_ANALYTIC_METHODS",
            "PAIR_WINS_MAX_CLUSTERS", "ClusterTerms", "auc_terms", "clustered_interval",
-           "delta_terms", "pair_wins", "pair_wins_fit", "ratio_terms"]
+           "delta_terms", "inflation", "pair_wins", "pair_wins_fit", "ratio_terms"]
 
 #: ``method="auto"`` with clusters takes a metric's cluster-robust interval from this
 #: many clusters on, BCa over whole clusters below. benchmarks/clustered_coverage.py
@@ -137,9 +138,9 @@ class ClusterTerms:
         """The cluster-robust variance (module docstring)."""
         cross = self.terms.T @ self.terms
         k = cross.shape[0]
-        factor = np.full((k, k), _inflation(self.n_clusters))
+        factor = np.full((k, k), inflation(self.n_clusters))
         for j in range(k):
-            factor[j, j] = _inflation(int(np.count_nonzero(self.present[:, j])))
+            factor[j, j] = inflation(int(np.count_nonzero(self.present[:, j])))
         return float(max(np.sum(factor * cross), 0.0))
 
     def minus(self, other: ClusterTerms) -> ClusterTerms:
@@ -149,8 +150,12 @@ class ClusterTerms:
                             min(self.smallest, other.smallest))
 
 
-def _inflation(i: int) -> float:
-    return i / (i - 1.0) if i > 1 else float("nan")
+def inflation(i: Any) -> Any:
+    """CR1's small-sample factor ``I / (I - 1)`` of ``I`` clusters (an array of counts
+    too); nan where ``I <= 1``, which leaves no variance to form."""
+    i = np.asarray(i, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(i > 1, i / (i - 1.0), np.nan)
 
 
 def ratio_terms(numerator: np.ndarray, denominator: np.ndarray, method: str
@@ -217,10 +222,12 @@ def pair_wins(owner: np.ndarray, score: np.ndarray, positive: np.ndarray,
     pos_at = np.flatnonzero(positive)
     k_pos, o_pos, w_pos = at[pos_at], owner[pos_at], size[pos_at]
     neg_at = np.flatnonzero(~positive)
+    # the negatives grouped by cluster once (not a pass over them per cluster)
+    neg_at = neg_at[np.argsort(owner[neg_at], kind="stable")]
+    clusters, starts = np.unique(owner[neg_at], return_index=True)
     wins = np.zeros((n_clusters, n_clusters))
     below = np.empty(distinct.shape[0])
-    for c in np.unique(owner[neg_at]):
-        mine = neg_at[owner[neg_at] == c]
+    for c, mine in zip(clusters, np.split(neg_at, starts[1:])):
         count = np.bincount(at[mine], weights=size[mine], minlength=distinct.shape[0])
         np.cumsum(count, out=below)
         below -= 0.5 * count  # the negatives strictly below, and half of those tied

@@ -375,14 +375,12 @@ def interval_from_clusters(spec: MetricSpec | None, name: str, estimate: float,
         assert terms is not None and spec is not None  # _clustered_method checked it
         # accuracy with normalize=False is a count, outside the proportion's range
         bounds = spec.bounds if kwargs.get("normalize", True) else None
-        if method == STUDENTIZED:
-            low, high, se = studentized_interval(terms, level, bounds, n_resamples, rng)
-            return Interval(estimate, low, high, level, f"{method} ({n_clusters} clusters)",
-                            se, None, n_resamples, name)
-        low, high, se = clustered_interval(terms, level, bounds,
-                                           logit=method == "delong-logit-clustered")
+        drawn = n_resamples if method == STUDENTIZED else None
+        low, high, se = studentized_interval(terms, level, bounds, n_resamples, rng) \
+            if drawn else clustered_interval(terms, level, bounds,
+                                             logit=method == "delong-logit-clustered")
         return Interval(estimate, low, high, level, f"{method} ({n_clusters} clusters)",
-                        se, None, None, name)
+                        se, None, drawn, name)
     jackknife = method == "bca"
     found = cells()
     if found is not None:
