@@ -2,7 +2,7 @@
 
 1,000,000 rows in 10,000 clusters written to 4 Parquet files (every cluster's rows
 spread over all four), then, each in its own process so that its peak memory is its
-own: ``evaluate_parquet(..., cluster="cluster")`` and ``dartboard.evaluate(...,
+own: ``evaluate_parquet(..., clusters="cluster")`` and ``dartboard.evaluate(...,
 clusters=)`` on the rows read into memory, with (a) ten count metrics and BCa over
 whole clusters, 2000 resamples, and (b) ROC AUC with ``ci="auto"`` (DeLong-clustered).
 Printed: wall time, peak resident memory (and the memory before the evaluation: the
@@ -75,7 +75,7 @@ def _child(mode: str, folder: str) -> None:
         start = time.perf_counter()
         if mode == "stream":
             feed = {"y_pred": "pred"} if name == "counts" else {"y_score": "score"}
-            ev = evaluate_parquet(folder, y_true="y", cluster="cluster", random_state=0,
+            ev = evaluate_parquet(folder, y_true="y", clusters="cluster", random_state=0,
                                   **feed, **options)
         else:
             feed = {"y_pred": cols["pred"]} if name == "counts" else \

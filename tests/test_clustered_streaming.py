@@ -1,5 +1,5 @@
-"""Clustered rows streamed: ``evaluate_parquet(..., cluster=)``, ``evaluate_dask(...,
-cluster=)`` and ``dartboard evaluate DIR --cluster COL`` give the numbers of
+"""Clustered rows streamed: ``evaluate_parquet(..., clusters=)``, ``evaluate_dask(...,
+clusters=)`` and ``dartboard evaluate DIR --cluster COL`` give the numbers of
 ``dartboard.evaluate(..., clusters=)`` on the concatenated rows, from per-cluster
 family states."""
 
@@ -111,7 +111,7 @@ def test_parquet_directory_equals_in_memory(tmp_path, kind, ci, group):
                              groups=None if group is None else data["g"][rows],
                              task="regression" if kind == "regression" else "auto",
                              **options)
-        streamed = evaluate_parquet(tmp_path, y_true="y", **columns, cluster="c",
+        streamed = evaluate_parquet(tmp_path, y_true="y", **columns, clusters="c",
                                     groups=group, batch_size=101, **options)
     _compare(memory, streamed, group is not None)
     if kind == "scores" and ci == "auto":  # the calibration error's clustered pivot
@@ -140,7 +140,7 @@ def test_weighted_rows_equal_in_memory(tmp_path):
         memory = db.evaluate(data["y"][rows], y_score=data["s"][rows], groups=data["g"][rows],
                              clusters=data["c"][rows], sample_weight=data["w"][rows],
                              **options)
-        streamed = evaluate_parquet(tmp_path, y_true="y", y_score="s", cluster="c",
+        streamed = evaluate_parquet(tmp_path, y_true="y", y_score="s", clusters="c",
                                     groups="g", sample_weight="w", **options)
     _compare(memory, streamed, True)
     # weighted scores have no Obuchowski terms: their bootstrap draws whole clusters
@@ -161,7 +161,7 @@ def test_dask_equals_in_memory(kind):
                              task="regression" if kind == "regression" else "auto",
                              **options)
         streamed = db.scale.evaluate_dask(dd.from_pandas(frame, npartitions=5), y_true="y",
-                                          **columns, cluster="c", groups="g",
+                                          **columns, clusters="c", groups="g",
                                           scheduler="synchronous", **options)
     _compare(memory, streamed, True)
 
@@ -172,7 +172,7 @@ def test_dask_reads_parquet_files_with_cluster(tmp_path):
     rows = _files(tmp_path, data, n_files=3)
     options = {"n_resamples": 200, "random_state": 5, "ci": "bca"}
     memory = db.evaluate(data["y"][rows], data["p"][rows], clusters=data["c"][rows], **options)
-    streamed = db.scale.evaluate_dask(str(tmp_path), y_true="y", y_pred="p", cluster="c",
+    streamed = db.scale.evaluate_dask(str(tmp_path), y_true="y", y_pred="p", clusters="c",
                                       scheduler="synchronous", **options)
     _compare(memory, streamed, False)
     assert streamed.n_files == 3
@@ -187,7 +187,7 @@ def test_string_cluster_ids_sort_as_in_memory(tmp_path):
     options = {"ci": "bca", "n_resamples": 200, "random_state": 2,
                "metrics": ["accuracy", "f1"]}
     memory = db.evaluate(data["y"][rows], data["p"][rows], clusters=data["c"][rows], **options)
-    streamed = evaluate_parquet(tmp_path, y_true="y", y_pred="p", cluster="c", **options)
+    streamed = evaluate_parquet(tmp_path, y_true="y", y_pred="p", clusters="c", **options)
     _same(memory.overall, streamed.overall, "string ids")
 
 
@@ -201,7 +201,7 @@ def test_group_of_one_cluster_keeps_its_estimate_without_interval(tmp_path):
                    tmp_path / "a.parquet")
     options = {"metrics": ["accuracy", "f1"], "random_state": 0, "n_resamples": 100}
     memory = db.evaluate(y, pred, clusters=cluster, groups=group, **options)
-    streamed = evaluate_parquet(tmp_path, y_true="y", y_pred="p", cluster="c", groups="g",
+    streamed = evaluate_parquet(tmp_path, y_true="y", y_pred="p", clusters="c", groups="g",
                                 **options)
     _same(memory.by_group, streamed.by_group, "one cluster in a group")
     assert streamed.by_group.loc[("lone", "f1"), "method"] == "n/a (clusters holds 1 cluster)"
@@ -405,7 +405,7 @@ def test_missing_cluster_ids_are_refused(tmp_path):
                              "c": pa.array([1, None, 2, 2], pa.int64())}),
                    tmp_path / "a.parquet")
     with pytest.raises(InputError, match="cluster: cluster column 'c' holds 1 missing id"):
-        evaluate_parquet(tmp_path, y_true="y", y_pred="p", cluster="c")
+        evaluate_parquet(tmp_path, y_true="y", y_pred="p", clusters="c")
 
 
 def test_one_cluster_is_refused(tmp_path):
@@ -414,15 +414,15 @@ def test_one_cluster_is_refused(tmp_path):
     pq.write_table(pa.table({"y": [1, 1], "p": [0, 1], "c": ["x"] * 2}),
                    tmp_path / "b.parquet")
     with pytest.raises(InputError, match="cluster column 'c': holds 1 cluster"):
-        evaluate_parquet(tmp_path, y_true="y", y_pred="p", cluster="c")
+        evaluate_parquet(tmp_path, y_true="y", y_pred="p", clusters="c")
 
 
 def test_dask_missing_cluster_column_names_the_argument():
     dd = pytest.importorskip("dask.dataframe")
     frame = pd.DataFrame({"y": [0, 1, 1, 0], "p": [0, 1, 0, 0]})
-    with pytest.raises(InputError, match=r"\['nope'\] \(cluster='nope'\)"):
+    with pytest.raises(InputError, match=r"\['nope'\] \(clusters='nope'\)"):
         db.scale.evaluate_dask(dd.from_pandas(frame, npartitions=2), y_true="y",
-                               y_pred="p", cluster="nope")
+                               y_pred="p", clusters="nope")
 
 
 # ------------------------------------------------------------------ command line
@@ -435,7 +435,7 @@ def test_cli_streams_a_directory_with_cluster(tmp_path):
     out = runner.invoke(app, [*base, "--json"])
     assert out.exit_code == 0, out.output
     rows = {m["metric"]: m for m in json.loads(out.output)["metrics"]}
-    expected = evaluate_parquet(tmp_path, y_true="y", y_score="s", cluster="c",
+    expected = evaluate_parquet(tmp_path, y_true="y", y_score="s", clusters="c",
                                 n_resamples=200, random_state=0).overall
     for name in ("accuracy", "roc_auc", "log_loss"):
         assert rows[name]["method"] == expected.loc[name, "method"]

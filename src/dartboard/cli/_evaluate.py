@@ -236,7 +236,7 @@ def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str 
                             confidence_level=confidence_level, ci=ci,
                             n_resamples=n_resamples, random_state=seed,
                             pos_label=_stream_label(pos_label), progress=not json_out,
-                            cluster=cluster)
+                            clusters=cluster)
 
 
 def _stream_label(text: str | None) -> Any:

@@ -17,7 +17,8 @@ from dartboard._lazy import attach as _attach
 
 __getattr__, __dir__, __all__ = _attach(
     "dartboard.evaluation",
-    {"._evaluation": ["evaluate", "Evaluation"],
+    {"._evaluate": ["evaluate"],
+     "._evaluation": ["Evaluation"],
      "._engine": ["infer_task", "TASKS"],
      "._points": ["calibration_points"],
      "._result": ["EvaluationResult", "MetricRow", "RocPoints", "PrPoints", "Confusion",

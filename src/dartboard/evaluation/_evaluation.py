@@ -26,22 +26,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
 
 import numpy as np
-from numpy.typing import ArrayLike
 
-from dartboard._rng import RandomStateLike, child, seed_sequence
-from dartboard._typing import GapMethod, Task
+from dartboard._typing import GapMethod
 from dartboard._validation import check_option, describe
-from dartboard.evaluation._engine import build_result, prepare
 from dartboard.evaluation._finalize import NO_INTERVAL, GroupGaps
 from dartboard.evaluation._result import EvaluationResult, MetricRow
 from dartboard.exceptions import InputError, InputTypeError
-from dartboard.uncertainty._methods import IntervalMethod
 
 if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.axes import Axes
 
-__all__ = ["Evaluation", "evaluate", "GAP_METHODS"]
+__all__ = ["Evaluation", "GAP_METHODS", "check_model_name"]
 
 #: ``method`` of :meth:`Evaluation.difference` and :meth:`Evaluation.ratio`
 GAP_METHODS: tuple[str, ...] = get_args(GapMethod)
@@ -57,138 +53,6 @@ _FAIRNESS = (
     ("equal_opportunity_ratio", ("tpr",), "ratio"),
 )
 _RATE_NAMES = {"selection": "selection rate", "tpr": "TPR", "fpr": "FPR"}
-
-
-def evaluate(y_true: ArrayLike, y_pred: ArrayLike | None = None, *,
-             y_score: ArrayLike | None = None, y_proba: ArrayLike | None = None,
-             threshold: float | None = None, task: Task = "auto", metrics: Any = None,
-             groups: Any = None, sample_weight: ArrayLike | None = None, ci: IntervalMethod = "auto",
-             confidence_level: float = 0.95,
-             n_resamples: int = 2000, random_state: RandomStateLike = None,
-             pos_label: Any = None, threshold_criterion: str | None = None,
-             threshold_target: float | None = None, curve_bands: bool = False,
-             model: str | None = None, clusters: Any = None) -> Evaluation:
-    """How good are these predictions: every applicable metric with its confidence
-    interval, overall, per group and between groups.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-        True labels (classification) or values (regression).
-    y_pred : array-like of shape (n_samples,), optional
-        Predicted labels, or predicted values for regression. With ``y_score`` or
-        ``y_proba`` too, the labels feed the count metrics (accuracy, precision,
-        ...) and the scores the ranking and probability metrics: a tuned threshold
-        or a cost-based cut, and the AUC of the scores, in one evaluation.
-    y_score : array-like of shape (n_samples,), optional
-        Binary tasks: scores or probabilities of the positive class. Without
-        ``y_pred``, labels are ``y_score >= threshold``; without a threshold, 0.5
-        for scores in [0, 1] and 0 for scores on both sides of 0 (other scores
-        need ``threshold`` or ``y_pred`` for the count metrics). Scores passed as
-        ``y_pred`` (``evaluate(y, model.predict_proba(X)[:, 1])``) are refused.
-    y_proba : array-like of shape (n_samples, n_classes), optional
-        Probabilities, one column per class in sorted label order (float32 rows
-        checked in float32's tolerance); labels are the most probable class
-        unless ``y_pred`` (or, binary, ``threshold``) gives them. Give ``y_score``
-        or ``y_proba``, not both.
-    threshold : float, optional
-        Binary scores (``y_score``, or the positive column of ``y_proba``): the
-        labels are ``score >= threshold``. Not with ``y_pred``.
-    task : {"auto", "binary", "multiclass", "regression"}, default="auto"
-        ``"auto"`` decides from the columns and refuses where they leave it in
-        doubt: non-integer ``y_pred`` beside a ``y_true`` of at most ten distinct
-        integers is refused (pass ``y_score=``, or ``task="regression"``).
-    metrics : None, str, callable or list of them
-        None: every metric the registry reports for the task that the given columns
-        feed (ranking metrics need scores, log loss probabilities). Names are
-        dartboard's (``"f1"``, ``"f1_score"``, ``"roc_auc"``...); a callable
-        ``f(y_true, y_pred, sample_weight=None)`` of your own gets the labels (or
-        values) and a bootstrap interval.
-    groups : array-like, Series, DataFrame, dict or list of columns, optional
-        One group column, or several: their observed combinations are the groups
-        (fairlearn's multiple sensitive features). A list of arrays or Series is a
-        list of columns (a 2-D array is one row per sample). Missing values are an
-        error.
-    sample_weight : array-like of shape (n_samples,), optional
-    ci : str, default="auto"
-        Interval method: ``"auto"`` (the registry's choice per metric), a proportion
-        method (``"wilson"``, ``"wald"``, ``"clopper-pearson"``, ``"agresti-coull"``,
-        ``"jeffreys"``), ``"delong"``, ``"bin-pivot"`` (the calibration error, its
-        default) or a bootstrap method (``"percentile"``, ``"basic"``, ``"bca"``);
-        a method that does not apply to a metric leaves that metric on its default.
-    confidence_level : float, default=0.95
-    n_resamples : int, default=2000
-        Bootstrap resamples, for the rows and for the gaps between groups.
-    random_state : None, int, SeedSequence or Generator
-        The same seed gives the same numbers.
-    pos_label : label, optional
-        The positive class of a binary task. Default: 1 for labels among {0, 1} or
-        {-1, 1} (scikit-learn's rule); other labels (strings, {1, 2}) need it for
-        every number that depends on it (precision, recall, F1, the rates, the
-        ranking and probability metrics, scores of one class).
-    threshold_criterion, threshold_target : optional
-        Binary scores: the operating point chosen by this criterion of
-        :func:`dartboard.select_threshold` (``"youden"``, ``"closest_topleft"``,
-        ``"cost"``, ``"min_precision"``, ``"min_recall"``, ``"max_fpr"``), with
-        intervals that cover the chosen threshold's true rates; shown in the
-        evaluation's repr, notebook view and report, and as the table
-        :attr:`Evaluation.operating_point`. ``threshold_target`` is the bound of
-        the three constrained criteria and needs one of them.
-    curve_bands : bool, default=False
-        Binary scores: pointwise confidence bands of the ROC and PR curves.
-    model : str, optional
-        A name for the predictions, carried by the evaluation: shown in its table,
-        notebook view and report, in its JSON, and the MLflow run's name.
-    clusters : array-like of shape (n_samples,), optional
-        The cluster of each row (a patient, a user, a benchmark passage) when rows of
-        one cluster are not independent. Every interval is then clustered
-        (``dartboard.interval(..., clusters=)``: ``ci="auto"`` takes the metric's
-        cluster-robust interval from 10 clusters on and BCa over whole clusters
-        otherwise, the clustered ``bin-pivot`` for the calibration error; ``"percentile"``,
-        ``"basic"``, ``"bca"``, ``"wald-clustered"``, ``"t-clustered"``,
-        ``"delong-clustered"`` and ``"delong-logit-clustered"`` may be asked for),
-        per group too, and each row reports its ``design_effect`` (the clustered interval's variance over the
-        independent-rows one's) and ``effective_n`` (``n`` over it). The
-        reliability diagram's points take the cluster-robust Wilson interval of
-        each bin (``calibration.method``, ``calibration.design_effect``). The gaps
-        between groups draw clusters once for all groups (a cluster may span
-        groups). The operating point of ``threshold_criterion`` and the
-        ``curve_bands`` are clustered too (:func:`dartboard.select_threshold`,
-        :func:`dartboard.roc_band` and :func:`dartboard.pr_band` with
-        ``clusters``). Streamed: ``evaluate_parquet`` and ``evaluate_dask`` take a
-        ``cluster`` column.
-
-    Returns
-    -------
-    Evaluation
-        With ``assumptions``: what was decided without being told (the task, the
-        positive class, where labels were cut from scores), each with its reason.
-
-    Examples
-    --------
-    >>> import dartboard
-    >>> ev = dartboard.evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1],
-    ...                         metrics=["accuracy", "recall"], random_state=0)
-    >>> row = ev.overall.loc["accuracy"]
-    >>> float(row.estimate), round(float(row.low), 3), round(float(row.high), 3), row.method
-    (0.75, 0.409, 0.929, 'wilson')
-    >>> ev.metrics
-    ['accuracy', 'recall']
-    >>> ev.assumptions["task"]
-    ('binary', 'y_true and y_pred hold 2 distinct labels')
-    """
-    # the gaps' seed is taken first, so that rows given a Generator draw the same after it;
-    # an int seed gives every row the numbers dartboard.interval gives with that seed
-    model = check_model_name(model)
-    root = seed_sequence(random_state)
-    plan = prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba,
-                   threshold=threshold, task=task, ci=ci, confidence_level=confidence_level,
-                   n_resamples=n_resamples, random_state=random_state, groups=groups,
-                   metrics=metrics, sample_weight=sample_weight, pos_label=pos_label,
-                   threshold_criterion=threshold_criterion,
-                   threshold_target=threshold_target, curve_bands=curve_bands,
-                   clusters=clusters)
-    return Evaluation(*build_result(plan, model, child(root, 1)))
 
 
 def check_model_name(model: Any) -> str | None:

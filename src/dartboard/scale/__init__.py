@@ -9,7 +9,9 @@
   :func:`dartboard._parallel.parallel_map` (sequential, loky or a Dask cluster,
   same numbers) and returns scikit-learn's ``cv_results_`` layout for DART.
 
-Both evaluators return the :class:`~dartboard.Evaluation` that
+Both are sources of :func:`dartboard.evaluate` (``evaluate("preds/*.parquet",
+y_true="label", ...)``, ``evaluate(dask_frame, ...)``), kept here under their own
+names. Both return the :class:`~dartboard.Evaluation` that
 :func:`dartboard.evaluate` returns (overall, by group with ``groups=``, gaps and
 fairness summaries), built from merged states; it says how many rows and files it
 came from. The bounded-memory states :class:`BinnedScoreState` and
@@ -19,8 +21,8 @@ came from. The bounded-memory states :class:`BinnedScoreState` and
 from dartboard._lazy import attach as _attach
 
 __getattr__, __dir__, __all__ = _attach("dartboard.scale", {
-    "._parquet": ["evaluate_parquet"],
-    "._dask": ["evaluate_dask"],
+    "dartboard.evaluation._parquet": ["evaluate_parquet"],
+    "dartboard.evaluation._dask": ["evaluate_dask"],
     "._grid": ["cross_validate_grid"],
     "dartboard.metrics._sketches": ["BinnedScoreState", "QuantileSketch"],
 }, namespace=globals())

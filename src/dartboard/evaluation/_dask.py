@@ -9,16 +9,17 @@ from typing import TYPE_CHECKING, Any
 from dartboard._typing import Task
 from dartboard._validation import describe, to_numpy
 from dartboard.evaluation._bundle import Bundle
-from dartboard.exceptions import InputError, InputTypeError
-from dartboard.scale._evaluate import (
+from dartboard.evaluation._stream import (
     Setup,
     Spec,
     bundle_from_columns,
     make_spec,
+    renamed_clusters,
     setup,
     spec_options,
 )
-from dartboard.scale._finalize import finalize
+from dartboard.evaluation._stream_finalize import finalize
+from dartboard.exceptions import InputError, InputTypeError
 from dartboard.uncertainty._methods import IntervalMethod
 
 if TYPE_CHECKING:
@@ -47,7 +48,8 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
                   model: str | None = None, exact: bool = True, n_bins: int = 100_000,
                   score_range: tuple[float, float] | None = None,
                   relative_accuracy: float = 1e-3, split_every: int = 8,
-                  scheduler: Any = None, cluster: str | None = None) -> Evaluation:
+                  scheduler: Any = None, clusters: str | None = None,
+                  cluster: str | None = None) -> Evaluation:
     """Evaluate a Dask DataFrame (or Parquet files read with Dask) partition by partition.
 
     Each partition becomes one set of mergeable states on a worker; the states
@@ -57,7 +59,7 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
     :func:`dartboard.evaluate` returns), the same numbers (exact for counts and
     exact AUC, to rounding for moments, within the reported bounds for the binned
     and sketched metrics). With ``groups``, each partition keeps one set of states
-    per group it holds; the groups' states merge in the same tree. With ``cluster``,
+    per group it holds; the groups' states merge in the same tree. With ``clusters``,
     one set per (group, cluster), keyed by the cluster id, so a cluster's rows in
     several partitions meet: the clustered intervals, design effects and gaps of
     :func:`evaluate_parquet` (memory as there: per cluster, not per row).
@@ -71,7 +73,7 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
         file, which the error then names).
     y_true, y_pred, y_score, y_proba, task, metrics, groups, sample_weight, ci, \
 confidence_level, n_resamples, random_state, pos_label, model, exact, n_bins, \
-score_range, relative_accuracy, cluster
+score_range, relative_accuracy, clusters, cluster
         As in :func:`evaluate_parquet`. With ``y_score``, the range of the scores and
         of the labels is computed by Dask first (one extra pass over two columns).
     split_every : int
@@ -102,12 +104,13 @@ score_range, relative_accuracy, cluster
     (0.6666666666666666, 3)
     >>> frame["user"] = [1, 2, 3, 1, 2, 3]
     >>> ev = evaluate_dask(dd.from_pandas(frame, npartitions=3), y_true="label",
-    ...                    y_pred="pred", metrics=["accuracy"], cluster="user",
+    ...                    y_pred="pred", metrics=["accuracy"], clusters="user",
     ...                    random_state=0)
     >>> ev.overall.loc["accuracy", "method"]
     'bca (clustered: 3 clusters)'
     """
     options = spec_options(locals())
+    options["clusters"] = cluster = renamed_clusters(clusters, cluster)
     dask, dd = _import_dask()
     from dartboard._validation import check_int
 
@@ -126,13 +129,13 @@ score_range, relative_accuracy, cluster
         wanted += [c for c in y_proba if isinstance(c, str)]
     path_input = isinstance(ddf_or_path, (str, os.PathLike, list, tuple))
     if path_input:
-        from dartboard.scale._parquet import _check_schemas, _open
+        from dartboard.evaluation._parquet import _check_schemas, _open
 
         fragments, kinds = _open(ddf_or_path, wanted)
     elif isinstance(ddf_or_path, dd.DataFrame):
         missing = [c for c in wanted if c not in ddf_or_path.columns]
         if missing:
-            given = "" if cluster not in missing else f" (cluster={cluster!r})"
+            given = "" if cluster not in missing else f" (clusters={cluster!r})"
             raise InputError(f"the Dask DataFrame has no column(s) {missing}{given}; its "
                              f"columns are {list(ddf_or_path.columns)}")
         kinds = {c: ddf_or_path.dtypes[c].kind if hasattr(ddf_or_path.dtypes[c], "kind")
@@ -150,7 +153,7 @@ score_range, relative_accuracy, cluster
         n_files = ddf.npartitions
     unit = "Parquet file" if path_input else "Dask partition"
     if path_input:  # the Parquet statistics usually give the ranges without a pass
-        from dartboard.scale._parquet import _ranges as from_files
+        from dartboard.evaluation._parquet import _ranges as from_files
 
         plan = setup(spec, **from_files(spec, fragments, 1_000_000))
     else:
@@ -172,7 +175,7 @@ score_range, relative_accuracy, cluster
         # raises the same error naming it (only on this failure path; a page that
         # cannot be read is an OSError from pyarrow there, a ValueError naming the
         # file here).
-        from dartboard.scale._parquet import stream_fragments
+        from dartboard.evaluation._parquet import stream_fragments
 
         try:
             stream_fragments(fragments, plan, 1_000_000)

@@ -5,7 +5,7 @@ A batch (a Parquet record batch or a Dask partition) becomes the
 the same labels, scores, probabilities, values and weights -- and from it a bundle
 of family states (:func:`dartboard.evaluation._bundle.build_bundle`), one per group
 key with group columns. Bundles merge, and
-:func:`dartboard.scale._finalize.finalize` turns the merged bundle into the
+:func:`dartboard.evaluation._stream_finalize.finalize` turns the merged bundle into the
 :class:`~dartboard.Evaluation` by the in-memory evaluation's own
 finalize: every metric and interval that :func:`dartboard.evaluate` gives, with the
 same numbers for the same seed.
@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import numbers
+import warnings
 from typing import Any
 
 import numpy as np
@@ -44,7 +45,8 @@ from dartboard.exceptions import InputError, InputTypeError
 from dartboard.families import Batch
 from dartboard.uncertainty._interval import METHODS as INTERVAL_METHODS
 
-__all__ = ["Setup", "Spec", "bundle_from_columns", "make_spec", "setup", "spec_options"]
+__all__ = ["Setup", "Spec", "bundle_from_columns", "make_spec", "renamed_clusters", "setup",
+           "spec_options"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -122,7 +124,7 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
               task: str, exact: bool, n_bins: Any, score_range: Any, relative_accuracy: Any,
               sample_weight: Any, pos_label: Any, confidence_level: Any, ci: Any,
               n_resamples: Any, random_state: RandomStateLike, groups: Any, model: Any,
-              column_kinds: dict[str, str], cluster: Any = None) -> Spec:
+              column_kinds: dict[str, str], clusters: Any = None) -> Spec:
     """Check every option; ``column_kinds`` maps column names to numpy dtype kinds.
 
     ``task="auto"``: with ``y_score`` or ``y_proba`` a classification; with
@@ -168,13 +170,13 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
     if confidence_level is not None:
         confidence_level = check_confidence_level(confidence_level)
     check_option(ci, "ci", INTERVAL_METHODS)
-    cluster = _column_name(cluster, "cluster")
+    cluster = _column_name(clusters, "clusters")
     from dartboard.evaluation._clusters import check_cluster_ci
 
-    check_cluster_ci(ci, cluster is not None, "cluster")
+    check_cluster_ci(ci, cluster is not None, "clusters")
     if cluster is not None:
         if not exact:
-            raise InputError("cluster: the clustered intervals come from exact states; "
+            raise InputError("clusters: the clustered intervals come from exact states; "
                              "exact=False bins the scores (a bound, no interval): leave "
                              "exact=True")
     n_resamples = check_n_resamples(n_resamples)
@@ -257,6 +259,19 @@ def _check_proba(proba: Any, y_pred: Any, y_score: Any
 
 _SPEC_OPTIONS = tuple(name for name in inspect.signature(make_spec).parameters
                       if name != "column_kinds")
+
+
+def renamed_clusters(clusters: Any, cluster: Any) -> Any:
+    """``clusters``, also when given by its former streamed name ``cluster`` (with a
+    FutureWarning): every source spells it as :func:`dartboard.evaluate` does."""
+    if cluster is None:
+        return clusters
+    if clusters is not None:
+        raise InputTypeError("clusters is given twice: as clusters= and as its former "
+                             "name cluster=; pass clusters= alone")
+    warnings.warn("cluster= is now spelled clusters=, as in dartboard.evaluate; cluster= "
+                  "will be removed", FutureWarning, stacklevel=3)
+    return cluster
 
 
 def spec_options(arguments: dict[str, Any]) -> dict[str, Any]:
@@ -504,7 +519,7 @@ def _cluster_ids(ids: Any, spec: Spec) -> np.ndarray:
     ids = np.asarray(ids)
     missing = int(np.count_nonzero(pd.isna(ids))) if ids.dtype.kind in "fOUSmM" else 0
     if missing:
-        raise InputError(f"cluster: {spec.role_of(spec.cluster or '')} holds {missing} "
+        raise InputError(f"clusters: {spec.role_of(spec.cluster or '')} holds {missing} "
                          "missing id(s) (null or NaN); every row needs its cluster")
     return ids
 

@@ -34,10 +34,10 @@ from dartboard.evaluation._result import (
     RocPoints,
     Streamed,
 )
+from dartboard.evaluation._stream import Setup
 from dartboard.exceptions import InputError, InputTypeError
 from dartboard.families._counts import CountsState
 from dartboard.families._scores import ScoreCells
-from dartboard.scale._evaluate import Setup
 
 __all__ = ["finalize"]
 

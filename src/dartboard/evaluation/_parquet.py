@@ -7,21 +7,22 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from dartboard._files import expand
 from dartboard._rng import RandomStateLike
 from dartboard._typing import Task
 from dartboard._validation import check_int, describe, to_numpy
 from dartboard.evaluation._bundle import MergeStack
-from dartboard.exceptions import FileFormatError, InputError, InputTypeError
-from dartboard.scale._evaluate import (
+from dartboard.evaluation._stream import (
     Setup,
     Spec,
     bundle_from_columns,
     make_spec,
+    renamed_clusters,
     setup,
     spec_options,
 )
-from dartboard.scale._files import expand
-from dartboard.scale._finalize import finalize
+from dartboard.evaluation._stream_finalize import finalize
+from dartboard.exceptions import FileFormatError, InputError, InputTypeError
 from dartboard.uncertainty._methods import IntervalMethod
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
                      exact: bool = True, n_bins: int = 100_000,
                      score_range: tuple[float, float] | None = None,
                      relative_accuracy: float = 1e-3, progress: bool = False,
+                     clusters: str | None = None,
                      cluster: str | None = None) -> Evaluation:
     """Evaluate predictions stored in Parquet files without loading them into memory.
 
@@ -65,7 +67,7 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     (constant memory, estimates with a guaranteed bound in ``error_bounds``, no
     interval).
 
-    Rows in clusters (``cluster``, a column of ids: a patient, a user, a passage):
+    Rows in clusters (``clusters``, a column of ids: a patient, a user, a passage):
     each group's states are kept per cluster too, keyed by the id's value, so rows of
     one cluster in several files or batches meet; the intervals are
     :func:`dartboard.evaluate`'s with ``clusters=`` (``ci="auto"``: the cluster-robust
@@ -112,9 +114,11 @@ model
         Accuracy of the quantile sketch of the errors past ``MAX_CELLS``.
     progress : bool
         Show a progress bar over rows on standard error.
-    cluster : str, optional
+    clusters : str, optional
         Column of cluster ids (any orderable values, none missing, at least two
         clusters): :func:`dartboard.evaluate`'s ``clusters``, as a column name.
+    cluster : str, optional
+        The former name of ``clusters`` (a FutureWarning; it will be removed).
 
     Returns
     -------
@@ -131,7 +135,7 @@ model
         A file without a needed column, with a column of another type than the
         first file, NaN or missing values, non-numeric scores, a page that cannot
         be read: the message names the file and the column. A directory link that
-        loops (named); weights that sum to zero over all rows. A ``cluster`` column
+        loops (named); weights that sum to zero over all rows. A ``clusters`` column
         missing from a file, with a missing id, or of one cluster; with
         ``exact=False``.
 
@@ -152,13 +156,14 @@ model
     ...     table = pa.table({"label": [0, 1, 1, 0] * 3, "pred": [0, 1, i, 0] * 3,
     ...                       "patient": [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]})
     ...     pq.write_table(table, os.path.join(folder, f"part{i}.parquet"))
-    >>> ev = evaluate_parquet(folder, y_true="label", y_pred="pred", cluster="patient",
+    >>> ev = evaluate_parquet(folder, y_true="label", y_pred="pred", clusters="patient",
     ...                       metrics=["accuracy"], random_state=0)
     >>> row = ev.overall.loc["accuracy"]
     >>> row["method"], round(float(row["estimate"]), 4), round(float(row["low"]), 4)
     ('bca (clustered: 6 clusters)', 0.875, 0.7917)
     """
     options = spec_options(locals())
+    options["clusters"] = cluster = renamed_clusters(clusters, cluster)
     batch_size = check_int(batch_size, "batch_size", minimum=1)
     if not isinstance(progress, bool):
         raise InputTypeError(f"progress must be True or False; got {describe(progress)}")
@@ -295,7 +300,7 @@ def _column(batch: Any, name: str, spec: Spec, source: str) -> np.ndarray:
 
 
 def _ranges(spec: Spec, fragments: list[Any], batch_size: int) -> dict[str, Any]:
-    """What :func:`~dartboard.scale._evaluate.setup` needs of the whole data: the range
+    """What :func:`~dartboard.evaluation._stream.setup` needs of the whole data: the range
     of the scores (are they probabilities? the bins) and the smallest and largest
     label (the two classes of scores), from the Parquet statistics, else one pass
     over the column."""

@@ -1,0 +1,297 @@
+"""``dartboard.evaluate()``: the front door.
+
+Every kind of data comes in here: arrays (scikit-learn's form), a data frame of
+any library narwhals reads, Parquet files, a Dask DataFrame. A table and its
+column names is read by :mod:`dartboard._frames`; the in-memory columns take the
+arrays' route (:func:`dartboard.evaluation._engine.prepare`, then the family
+states and the one finalize); Parquet files and Dask partitions become the same
+family states batch by batch (:mod:`dartboard.evaluation._parquet`,
+:mod:`dartboard.evaluation._dask`) and meet the same finalize. So a table gives the
+numbers its arrays give, for the same seed, whatever the source.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from dartboard._frames import read_columns, source_kind
+from dartboard._rng import RandomStateLike, child, seed_sequence
+from dartboard._typing import Task
+from dartboard._validation import describe
+from dartboard.evaluation._engine import build_result, prepare
+from dartboard.evaluation._evaluation import Evaluation, check_model_name
+from dartboard.exceptions import InputError, InputTypeError
+from dartboard.uncertainty._methods import IntervalMethod
+
+__all__ = ["evaluate"]
+
+
+def evaluate(data: Any = None, y_pred: Any = None, *,
+             y_true: Any = None,
+             y_score: Any = None, y_proba: Any = None,
+             threshold: float | None = None, task: Task = "auto", metrics: Any = None,
+             groups: Any = None, sample_weight: Any = None, ci: IntervalMethod = "auto",
+             confidence_level: float = 0.95,
+             n_resamples: int = 2000, random_state: RandomStateLike = None,
+             pos_label: Any = None, threshold_criterion: str | None = None,
+             threshold_target: float | None = None, curve_bands: bool = False,
+             model: str | None = None, clusters: Any = None) -> Evaluation:
+    """How good are these predictions: every applicable metric with its confidence
+    interval, overall, per group and between groups.
+
+    Two forms, one result. Arrays: ``evaluate(y_true, y_pred, y_score=...,
+    groups=...)``, as scikit-learn's metrics take them. A table and its column
+    names: ``evaluate(data, y_true="label", y_score="score", groups="region",
+    clusters="patient", sample_weight="w")``, where ``data`` is a data frame of any
+    library narwhals reads (pandas, Polars, PyArrow, Modin, cuDF; a lazy Polars
+    frame is collected on the named columns only), Parquet files (a path, a
+    directory, a glob or a list of them: streamed in bounded memory by
+    :func:`dartboard.scale.evaluate_parquet`) or a Dask DataFrame (partition by
+    partition, :func:`dartboard.scale.evaluate_dask`). Every source gives the same
+    rows, intervals and gaps for the same seed: the columns become the same family
+    states, finalized once.
+
+    Parameters
+    ----------
+    data : array-like of shape (n_samples,), data frame, path or Dask DataFrame
+        The true labels or values (the arrays form; ``y_true`` may be given by
+        keyword instead), or, when ``y_true`` names a column, the table that holds
+        the columns named by ``y_true``, ``y_pred``, ``y_score``, ``y_proba``,
+        ``groups``, ``clusters`` and ``sample_weight``. Streamed sources (Parquet,
+        Dask) take the evaluation options of :func:`dartboard.scale.evaluate_parquet`;
+        a threshold criterion and curve bands need an in-memory table.
+    y_true : array-like of shape (n_samples,) or str, optional
+        True labels (classification) or values (regression), when not given as
+        ``data``; with a table as ``data``, the name of its column.
+    y_pred : array-like of shape (n_samples,) or str, optional
+        Predicted labels, or predicted values for regression. With ``y_score`` or
+        ``y_proba`` too, the labels feed the count metrics (accuracy, precision,
+        ...) and the scores the ranking and probability metrics: a tuned threshold
+        or a cost-based cut, and the AUC of the scores, in one evaluation.
+    y_score : array-like of shape (n_samples,) or str, optional
+        Binary tasks: scores or probabilities of the positive class. Without
+        ``y_pred``, labels are ``y_score >= threshold``; without a threshold, 0.5
+        for scores in [0, 1] and 0 for scores on both sides of 0 (other scores
+        need ``threshold`` or ``y_pred`` for the count metrics). Scores passed as
+        ``y_pred`` (``evaluate(y, model.predict_proba(X)[:, 1])``) are refused.
+    y_proba : array-like of shape (n_samples, n_classes), optional
+        Probabilities, one column per class in sorted label order (float32 rows
+        checked in float32's tolerance); labels are the most probable class
+        unless ``y_pred`` (or, binary, ``threshold``) gives them. Give ``y_score``
+        or ``y_proba``, not both. With a table as ``data``: a list of column names
+        (classes in sorted order) or a dict class label -> column name.
+    threshold : float, optional
+        Binary scores (``y_score``, or the positive column of ``y_proba``): the
+        labels are ``score >= threshold``. Not with ``y_pred``.
+    task : {"auto", "binary", "multiclass", "regression"}, default="auto"
+        ``"auto"`` decides from the columns and refuses where they leave it in
+        doubt: non-integer ``y_pred`` beside a ``y_true`` of at most ten distinct
+        integers is refused (pass ``y_score=``, or ``task="regression"``).
+    metrics : None, str, callable or list of them
+        None: every metric the registry reports for the task that the given columns
+        feed (ranking metrics need scores, log loss probabilities). Names are
+        dartboard's (``"f1"``, ``"f1_score"``, ``"roc_auc"``...); a callable
+        ``f(y_true, y_pred, sample_weight=None)`` of your own gets the labels (or
+        values) and a bootstrap interval.
+    groups : array-like, Series, DataFrame, dict or list of columns, optional
+        One group column, or several: their observed combinations are the groups
+        (fairlearn's multiple sensitive features). A list of arrays or Series is a
+        list of columns (a 2-D array is one row per sample). Missing values are an
+        error. With a table as ``data``: a column name or a list of them.
+    sample_weight : array-like of shape (n_samples,) or str, optional
+        A non-negative weight per row (a column name with a table as ``data``):
+        every metric, interval and gap weighs the rows by it, as scikit-learn's
+        ``sample_weight`` does.
+    ci : str, default="auto"
+        Interval method: ``"auto"`` (the registry's choice per metric), a proportion
+        method (``"wilson"``, ``"wald"``, ``"clopper-pearson"``, ``"agresti-coull"``,
+        ``"jeffreys"``), ``"delong"``, ``"bin-pivot"`` (the calibration error, its
+        default) or a bootstrap method (``"percentile"``, ``"basic"``, ``"bca"``);
+        a method that does not apply to a metric leaves that metric on its default.
+    confidence_level : float, default=0.95
+        The confidence level of every interval (between 0 and 1).
+    n_resamples : int, default=2000
+        Bootstrap resamples, for the rows and for the gaps between groups.
+    random_state : None, int, SeedSequence or Generator
+        The same seed gives the same numbers.
+    pos_label : label, optional
+        The positive class of a binary task. Default: 1 for labels among {0, 1} or
+        {-1, 1} (scikit-learn's rule); other labels (strings, {1, 2}) need it for
+        every number that depends on it (precision, recall, F1, the rates, the
+        ranking and probability metrics, scores of one class).
+    threshold_criterion, threshold_target : optional
+        Binary scores: the operating point chosen by this criterion of
+        :func:`dartboard.select_threshold` (``"youden"``, ``"closest_topleft"``,
+        ``"cost"``, ``"min_precision"``, ``"min_recall"``, ``"max_fpr"``), with
+        intervals that cover the chosen threshold's true rates; shown in the
+        evaluation's repr, notebook view and report, and as the table
+        :attr:`Evaluation.operating_point`. ``threshold_target`` is the bound of
+        the three constrained criteria and needs one of them.
+    curve_bands : bool, default=False
+        Binary scores: pointwise confidence bands of the ROC and PR curves.
+    model : str, optional
+        A name for the predictions, carried by the evaluation: shown in its table,
+        notebook view and report, in its JSON, and the MLflow run's name.
+    clusters : array-like of shape (n_samples,) or str, optional
+        The cluster of each row (a patient, a user, a benchmark passage) when rows of
+        one cluster are not independent. Every interval is then clustered
+        (``dartboard.interval(..., clusters=)``: ``ci="auto"`` takes the metric's
+        cluster-robust interval from 10 clusters on and BCa over whole clusters
+        otherwise, the clustered ``bin-pivot`` for the calibration error; ``"percentile"``,
+        ``"basic"``, ``"bca"``, ``"wald-clustered"``, ``"t-clustered"``,
+        ``"delong-clustered"`` and ``"delong-logit-clustered"`` may be asked for),
+        per group too, and each row reports its ``design_effect`` (the clustered interval's variance over the
+        independent-rows one's) and ``effective_n`` (``n`` over it). The
+        reliability diagram's points take the cluster-robust Wilson interval of
+        each bin (``calibration.method``, ``calibration.design_effect``). The gaps
+        between groups draw clusters once for all groups (a cluster may span
+        groups). The operating point of ``threshold_criterion`` and the
+        ``curve_bands`` are clustered too (:func:`dartboard.select_threshold`,
+        :func:`dartboard.roc_band` and :func:`dartboard.pr_band` with
+        ``clusters``). Streamed: ``evaluate_parquet`` and ``evaluate_dask`` take a
+        ``cluster`` column.
+
+    Returns
+    -------
+    Evaluation
+        With ``assumptions``: what was decided without being told (the task, the
+        positive class, where labels were cut from scores), each with its reason.
+
+    Examples
+    --------
+    >>> import dartboard
+    >>> ev = dartboard.evaluate([0, 1, 1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1, 1, 1],
+    ...                         metrics=["accuracy", "recall"], random_state=0)
+    >>> row = ev.overall.loc["accuracy"]
+    >>> float(row.estimate), round(float(row.low), 3), round(float(row.high), 3), row.method
+    (0.75, 0.409, 0.929, 'wilson')
+    >>> ev.metrics
+    ['accuracy', 'recall']
+    >>> ev.assumptions["task"]
+    ('binary', 'y_true and y_pred hold 2 distinct labels')
+
+    A table and its column names (here pandas; Polars, PyArrow, Parquet files and
+    Dask give the same numbers):
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"label": [0, 1, 1, 0, 1, 0, 1, 1],
+    ...                    "pred": [0, 1, 0, 0, 1, 1, 1, 1]})
+    >>> ev = dartboard.evaluate(df, y_true="label", y_pred="pred",
+    ...                         metrics=["accuracy", "recall"], random_state=0)
+    >>> float(ev.overall.loc["accuracy", "low"]) == float(row.low)
+    True
+    """
+    if isinstance(y_true, str):  # column names: data is a source of rows
+        kind = source_kind(data)
+        if kind in ("parquet", "dask"):
+            return _streamed(kind, data, locals())
+        if kind != "table":
+            raise _not_a_source(data, kind)
+        columns = _table_columns(data, y_true=y_true, y_pred=y_pred, y_score=y_score,
+                                 y_proba=y_proba, groups=groups, clusters=clusters,
+                                 sample_weight=sample_weight)
+        y_true, y_pred, y_score, y_proba, groups, clusters, sample_weight = (
+            columns[k] for k in ("y_true", "y_pred", "y_score", "y_proba", "groups",
+                                 "clusters", "sample_weight"))
+    elif data is None:
+        if y_true is None:
+            raise InputTypeError("evaluate() needs the true labels or values: "
+                                 "evaluate(y_true, y_pred, ...) or evaluate(data, "
+                                 "y_true='column', ...)")
+    elif y_true is not None:
+        raise InputTypeError(f"y_true is given twice: as data ({describe(data)}) and as "
+                             f"y_true={describe(y_true)}; with a table as data, y_true names "
+                             "its column (a string)")
+    else:
+        y_true = data
+    # the gaps' seed is taken first, so that rows given a Generator draw the same after it;
+    # an int seed gives every row the numbers dartboard.interval gives with that seed
+    model = check_model_name(model)
+    root = seed_sequence(random_state)
+    plan = prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba,
+                   threshold=threshold, task=task, ci=ci, confidence_level=confidence_level,
+                   n_resamples=n_resamples, random_state=random_state, groups=groups,
+                   metrics=metrics, sample_weight=sample_weight, pos_label=pos_label,
+                   threshold_criterion=threshold_criterion,
+                   threshold_target=threshold_target, curve_bands=curve_bands,
+                   clusters=clusters)
+    return Evaluation(*build_result(plan, model, child(root, 1)))
+
+
+#: options of the in-memory evaluation that the streamed sources do not take yet
+_IN_MEMORY_ONLY = {"threshold": None, "threshold_criterion": None,
+                   "threshold_target": None, "curve_bands": False}
+#: evaluate()'s options that the streamed sources take under the same name
+_STREAMED = ("y_true", "y_pred", "y_score", "y_proba", "task", "metrics", "groups",
+             "sample_weight", "ci", "confidence_level", "n_resamples", "random_state",
+             "pos_label", "model", "clusters")
+
+
+def _streamed(kind: str, data: Any, arguments: dict[str, Any]) -> Evaluation:
+    """A Parquet or Dask source: its own streamed evaluation, the same options."""
+    for name, default in _IN_MEMORY_ONLY.items():
+        if arguments[name] is not default and arguments[name] != default:
+            raise InputError(f"{name}= needs the rows in memory; a {_KIND_NAMES[kind]} is "
+                             "streamed: read the columns into a data frame first "
+                             "(e.g. pandas.read_parquet) and pass that as data")
+    options = {k: arguments[k] for k in _STREAMED}
+    if kind == "parquet":
+        from dartboard.evaluation._parquet import evaluate_parquet
+
+        return evaluate_parquet(data, **options)
+    from dartboard.evaluation._dask import evaluate_dask
+
+    return evaluate_dask(data, **options)
+
+
+_KIND_NAMES = {"parquet": "Parquet source", "dask": "Dask DataFrame",
+               "spark": "Spark DataFrame"}
+
+
+def _not_a_source(data: Any, kind: str | None) -> InputTypeError:
+    if kind == "spark":
+        return InputTypeError("a Spark DataFrame cannot be evaluated in place yet; "
+                              "select the named columns and pass them as a pandas or "
+                              "Arrow table (df.select(...).toArrow()), or write them to "
+                              "Parquet and pass the path")
+    return InputTypeError("y_true names a column, so data must be a table: a data frame "
+                          "(pandas, Polars, PyArrow, ...), Parquet files (a path, a glob "
+                          f"or a list of them) or a Dask DataFrame; got {describe(data)}")
+
+
+def _table_columns(data: Any, **roles: Any) -> dict[str, Any]:
+    """The named columns of an in-memory table as the arrays form's arguments."""
+    for role, value in roles.items():
+        if value is not None and not isinstance(value, str) and \
+                not (role in ("groups", "y_proba") and isinstance(value, (list, tuple, dict))):
+            raise InputTypeError(f"{role} must name a column of data (a string) when y_true "
+                                 f"does; got {describe(value)}")
+    out = read_columns(data, roles)
+    if isinstance(roles["groups"], str):  # keep the column's name for the group rows
+        out["groups"] = {roles["groups"]: out["groups"]}
+    elif isinstance(out["groups"], list):
+        out["groups"] = dict(zip(roles["groups"], out["groups"]))
+    proba = out["y_proba"]
+    if isinstance(proba, dict):
+        out["y_proba"] = _stacked_by_class(proba, out["y_true"])
+    elif isinstance(proba, list):
+        out["y_proba"] = np.column_stack(proba)
+    return out
+
+
+def _stacked_by_class(proba: dict[Any, np.ndarray], y_true: np.ndarray) -> np.ndarray:
+    """Probability columns given per class label, in sorted label order; the labels
+    must be those of ``y_true`` (a column per class, none left out)."""
+    try:
+        classes = sorted(proba)
+    except TypeError:
+        raise InputTypeError("y_proba's class labels must be of one orderable kind; got "
+                             f"{list(proba)!r}") from None
+    seen = set(np.unique(y_true).tolist()) if y_true.dtype.kind != "f" or \
+        not np.isnan(y_true).any() else set()
+    if seen - set(classes):
+        raise InputError(f"y_proba names a column for the classes {classes!r}, but y_true "
+                         f"also holds {sorted(seen - set(classes), key=str)!r}")
+    return np.column_stack([proba[c] for c in classes])
