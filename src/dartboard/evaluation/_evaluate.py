@@ -48,19 +48,21 @@ def evaluate(data: Any = None, y_pred: Any = None, *,
     library narwhals reads (pandas, Polars, PyArrow, Modin, cuDF; a lazy Polars
     frame is collected on the named columns only), Parquet files (a path, a
     directory, a glob or a list of them: streamed in bounded memory by
-    :func:`dartboard.scale.evaluate_parquet`) or a Dask DataFrame (partition by
-    partition, :func:`dartboard.scale.evaluate_dask`). Every source gives the same
+    :func:`dartboard.scale.evaluate_parquet`), a Dask DataFrame (partition by
+    partition, :func:`dartboard.scale.evaluate_dask`) or a Spark DataFrame, classic
+    or Spark Connect (partition by partition on the cluster,
+    :func:`dartboard.scale.evaluate_spark`). Every source gives the same
     rows, intervals and gaps for the same seed: the columns become the same family
     states, finalized once.
 
     Parameters
     ----------
-    data : array-like of shape (n_samples,), data frame, path or Dask DataFrame
+    data : array-like of shape (n_samples,), data frame, path, Dask or Spark DataFrame
         The true labels or values (the arrays form; ``y_true`` may be given by
         keyword instead), or, when ``y_true`` names a column, the table that holds
         the columns named by ``y_true``, ``y_pred``, ``y_score``, ``y_proba``,
         ``groups``, ``clusters`` and ``sample_weight``. Streamed sources (Parquet,
-        Dask) take the evaluation options of :func:`dartboard.scale.evaluate_parquet`;
+        Dask, Spark) take the evaluation options of :func:`dartboard.scale.evaluate_parquet`;
         a threshold criterion and curve bands need an in-memory table.
     y_true : array-like of shape (n_samples,) or str, optional
         True labels (classification) or values (regression), when not given as
@@ -185,7 +187,7 @@ def evaluate(data: Any = None, y_pred: Any = None, *,
     """
     if isinstance(y_true, str):  # column names: data is a source of rows
         kind = source_kind(data)
-        if kind in ("parquet", "dask"):
+        if kind in ("parquet", "dask", "spark"):
             return _streamed(kind, data, locals())
         if kind != "table":
             raise _not_a_source(data, kind)
@@ -241,6 +243,10 @@ def _streamed(kind: str, data: Any, arguments: dict[str, Any]) -> Evaluation:
         from dartboard.evaluation._parquet import evaluate_parquet
 
         return evaluate_parquet(data, **options)
+    if kind == "spark":
+        from dartboard.evaluation._spark import evaluate_spark
+
+        return evaluate_spark(data, **options)
     from dartboard.evaluation._dask import evaluate_dask
 
     return evaluate_dask(data, **options)
@@ -251,14 +257,10 @@ _KIND_NAMES = {"parquet": "Parquet source", "dask": "Dask DataFrame",
 
 
 def _not_a_source(data: Any, kind: str | None) -> InputTypeError:
-    if kind == "spark":
-        return InputTypeError("a Spark DataFrame cannot be evaluated in place yet; "
-                              "select the named columns and pass them as a pandas or "
-                              "Arrow table (df.select(...).toArrow()), or write them to "
-                              "Parquet and pass the path")
     return InputTypeError("y_true names a column, so data must be a table: a data frame "
                           "(pandas, Polars, PyArrow, ...), Parquet files (a path, a glob "
-                          f"or a list of them) or a Dask DataFrame; got {describe(data)}")
+                          "or a list of them), a Dask or a Spark DataFrame; got "
+                          f"{describe(data)}")
 
 
 def _table_columns(data: Any, **roles: Any) -> dict[str, Any]:

@@ -333,7 +333,7 @@ class Streamed:
 
     Attributes
     ----------
-    source : {"parquet", "dask"}
+    source : {"parquet", "dask", "spark"}
     n_rows : int
         Rows read.
     n_files : int

@@ -1,0 +1,247 @@
+"""Evaluation of a Spark DataFrame: the family states of each partition, merged.
+
+The Spark source of :func:`dartboard.evaluate`. Only the DataFrame API is used
+(``select``, ``agg``, ``mapInArrow``, ``repartition``, ``collect``), never an RDD, so
+a Spark Connect session (Databricks serverless, ``SparkSession.builder.remote``)
+works as a classic one does.
+
+1. What the whole data decide (the range of the scores and of the labels) comes
+   from one aggregation.
+2. Each partition folds its Arrow record batches into one bundle of family states
+   (:func:`dartboard.evaluation._stream.bundle_from_columns`, the states of every
+   other source), pickled into a binary column: one row per partition. An input
+   error in a partition travels back as text with its class, and is raised on the
+   driver as the same class, naming the partition.
+3. A second stage merges those rows in at most ``max_partial_states`` tasks, so
+   the driver never holds more than that many partial states; the driver merges
+   the rest and finalizes them as every streamed source does.
+
+Merging does not depend on the order of the rows, so the numbers are those of the
+in-memory evaluation on the same rows for the same seed, however the DataFrame is
+partitioned.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from dartboard._typing import Task
+from dartboard._validation import check_int, describe
+from dartboard.evaluation._bundle import MergeStack
+from dartboard.evaluation._parquet import _column
+from dartboard.evaluation._stream import (
+    Setup,
+    bundle_from_columns,
+    make_spec,
+    setup,
+    spec_options,
+)
+from dartboard.evaluation._stream_finalize import finalize
+from dartboard.exceptions import InputError, InputTypeError
+from dartboard.uncertainty._methods import IntervalMethod
+
+if TYPE_CHECKING:
+    from dartboard.evaluation import Evaluation
+
+__all__ = ["evaluate_spark", "is_spark_dataframe"]
+
+_STATE_SCHEMA = "state binary, error string, kind string"
+#: exception classes a partition may send back (by name): input errors keep their class
+_KINDS: dict[str, type[Exception]] = {"ValueError": InputError, "TypeError": InputTypeError}
+
+
+def is_spark_dataframe(data: Any) -> bool:
+    """Whether ``data`` is a classic or a Spark Connect DataFrame."""
+    import narwhals.dependencies as nwd
+
+    return bool(nwd.is_pyspark_dataframe(data) or nwd.is_pyspark_connect_dataframe(data))
+
+
+def evaluate_spark(df: Any, *, y_true: str, y_pred: str | None = None,
+                   y_score: str | None = None,
+                   y_proba: Sequence[str] | Mapping[Any, str] | None = None,
+                   task: Task = "auto", metrics: Any = None,
+                   groups: str | Sequence[str] | None = None,
+                   sample_weight: str | None = None, ci: IntervalMethod = "auto",
+                   confidence_level: float | None = 0.95, n_resamples: int = 2000,
+                   random_state: Any = None, pos_label: Any = None,
+                   model: str | None = None, exact: bool = True, n_bins: int = 100_000,
+                   score_range: tuple[float, float] | None = None,
+                   relative_accuracy: float = 1e-3, clusters: str | None = None,
+                   max_partial_states: int = 16) -> Evaluation:
+    """Evaluate the rows of a Spark DataFrame where they are, exactly.
+
+    ``dartboard.evaluate(df, y_true="label", y_score="score", ...)`` with a Spark
+    DataFrame calls this. Each partition becomes the family states every source
+    builds (via ``mapInArrow``); the states travel to the driver as binary rows,
+    merge, and are finalized once: the rows, intervals, group rows, gaps, design
+    effects and curves of :func:`dartboard.evaluate` on the same rows, for the same
+    seed, whatever the partitioning. Classic sessions and Spark Connect alike (no
+    RDD is used).
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The predictions, classic or Spark Connect.
+    y_true, y_pred, y_score, y_proba, task, metrics, groups, sample_weight, ci, \
+confidence_level, n_resamples, random_state, pos_label, model, exact, n_bins, \
+score_range, relative_accuracy, clusters
+        As in :func:`dartboard.scale.evaluate_parquet` (column names).
+        ``exact=False`` bins the scores: constant memory per partition, estimates
+        with a guaranteed bound in ``error_bounds`` and no interval, for more
+        distinct scores than the driver can hold (an exact state keeps a cell per
+        distinct score and label, about 24 bytes each).
+    max_partial_states : int, default=16
+        The most partial states the driver collects: the partitions' states are
+        merged in that many Spark tasks first.
+
+    Returns
+    -------
+    Evaluation
+        With ``result.streamed`` saying it came from Spark partitions.
+
+    Raises
+    ------
+    ImportError
+        pyspark is not installed (the ``spark`` extra).
+    ValueError, TypeError
+        A named column the DataFrame lacks, a column of an unusable type, and every
+        error of the in-memory evaluation, naming the partition it came from.
+    """
+    options = spec_options(locals())
+    _import_spark()
+    max_partial_states = check_int(max_partial_states, "max_partial_states", minimum=1)
+    if not is_spark_dataframe(df):
+        raise InputTypeError(f"df must be a Spark DataFrame; got {describe(df)}")
+    kinds = _column_kinds(df)
+    wanted = [c for c in (y_true, y_pred, y_score, sample_weight, clusters) if isinstance(c, str)]
+    wanted += [groups] if isinstance(groups, str) else \
+        [c for c in groups if isinstance(c, str)] if isinstance(groups, (list, tuple)) else []
+    if isinstance(y_proba, Mapping):
+        wanted += [c for c in y_proba.values() if isinstance(c, str)]
+    elif isinstance(y_proba, (list, tuple)):
+        wanted += [c for c in y_proba if isinstance(c, str)]
+    missing = [c for c in dict.fromkeys(wanted) if c not in kinds]
+    if missing:
+        raise InputError(f"the Spark DataFrame has no column(s) {missing}; its columns are "
+                         f"{list(kinds)}")
+    spec = make_spec(column_kinds=kinds, **options)
+    plan = setup(spec, **_ranges(df, spec))
+    states = df.select(*spec.columns).mapInArrow(_folder(plan), _STATE_SCHEMA)
+    merged = states.repartition(max_partial_states).mapInArrow(_merger(plan), _STATE_SCHEMA)
+    rows = merged.collect()
+    stack = MergeStack(plan.planned)
+    parts = 0
+    for row in rows:
+        if row["error"] is not None:
+            raise _KINDS.get(row["kind"], InputError)(row["error"])
+        if row["state"] is not None:
+            bundle, count = pickle.loads(bytes(row["state"]))
+            stack.push(bundle)
+            parts += count
+    return finalize(plan, stack.result(), parts, source="spark", unit="Spark partition")
+
+
+def _import_spark() -> Any:
+    try:
+        import pyspark
+    except ImportError:
+        raise ImportError('evaluating a Spark DataFrame needs pyspark: pip install '
+                          '"dartboard[spark]" (and a Java runtime)') from None
+    return pyspark
+
+
+def _column_kinds(df: Any) -> dict[str, str]:
+    """numpy dtype kinds of the DataFrame's columns, from its schema (no data read)."""
+    out = {}
+    for field in df.schema.fields:
+        name = field.dataType.typeName()
+        if name in ("byte", "short", "integer", "long"):
+            out[field.name] = "i"
+        elif name in ("float", "double", "decimal"):
+            out[field.name] = "f"
+        elif name == "boolean":
+            out[field.name] = "b"
+        elif name in ("string", "varchar", "char"):
+            out[field.name] = "U"
+        else:
+            out[field.name] = "O"
+    return out
+
+
+def _ranges(df: Any, spec: Any) -> dict[str, Any]:
+    """The range of the scores and of the labels, in one aggregation (see
+    :func:`dartboard.evaluation._parquet._ranges`)."""
+    if spec.y_score is None:
+        return {}
+    from pyspark.sql import functions as F
+
+    row = df.agg(F.min(spec.y_score), F.max(spec.y_score), F.min(spec.y_true),
+                 F.max(spec.y_true)).collect()[0]
+    low, high, first, last = row[0], row[1], row[2], row[3]
+    scores = None if low is None or low != low else (float(low), float(high))
+    labels = None if first is None or first != first else (first, last)
+    return {"scores": scores, "labels": labels}
+
+
+def _folder(plan: Setup) -> Any:
+    """The function each partition runs: its record batches folded into one bundle."""
+
+    def fold(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        spec = plan.spec
+        stack = MergeStack(plan.planned)
+        seen: frozenset[Any] = frozenset()
+        source = "a Spark partition"
+        try:
+            for batch in batches:
+                columns = {name: _column(batch, name, spec, source) for name in spec.columns}
+                bundle = bundle_from_columns(plan, columns, source, seen)
+                seen = seen | (bundle.labels or frozenset())
+                stack.push(bundle)
+        except (ValueError, TypeError) as exc:
+            kind = "TypeError" if isinstance(exc, TypeError) else "ValueError"
+            yield pa.RecordBatch.from_pydict({"state": [None], "error": [str(exc)],
+                                              "kind": [kind]}, schema=_arrow_schema())
+            return
+        yield pa.RecordBatch.from_pydict(
+            {"state": [pickle.dumps((stack.result(), 1), protocol=pickle.HIGHEST_PROTOCOL)],
+             "error": [None], "kind": [None]}, schema=_arrow_schema())
+
+    return fold
+
+
+def _merger(plan: Setup) -> Any:
+    """The second stage: several partitions' bundles merged into one row (errors pass)."""
+
+    def merge(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        stack = MergeStack(plan.planned)
+        parts = 0
+        for batch in batches:
+            for state, error, kind in zip(*(batch.column(c).to_pylist()
+                                            for c in ("state", "error", "kind"))):
+                if error is not None:
+                    yield pa.RecordBatch.from_pydict({"state": [None], "error": [error],
+                                                      "kind": [kind]}, schema=_arrow_schema())
+                    return
+                bundle, count = pickle.loads(state)
+                stack.push(bundle)
+                parts += count
+        if parts:
+            yield pa.RecordBatch.from_pydict(
+                {"state": [pickle.dumps((stack.result(), parts),
+                                        protocol=pickle.HIGHEST_PROTOCOL)],
+                 "error": [None], "kind": [None]}, schema=_arrow_schema())
+
+    return merge
+
+
+def _arrow_schema() -> Any:
+    import pyarrow as pa
+
+    return pa.schema([("state", pa.binary()), ("error", pa.string()), ("kind", pa.string())])
