@@ -306,7 +306,10 @@ def render(log: str) -> list[Table]:
     """One table per setting of a run's log, its summary lines as notes."""
     tables: list[Table] = []
     for line in log.splitlines():
-        if line.endswith(":") and not line.startswith(" "):
+        if line.endswith(" data sets:") and tables:  # a checkpoint: later rows replace it
+            tables[-1].rows.clear()
+            tables[-1].notes[:] = [n for n in tables[-1].notes if n.startswith("check:")]
+        elif line.endswith(":") and not line.startswith(" "):
             name = line[:-1]
             tables.append(Table(f"nested_cv_{name.replace('-', '_')}",
                                 f"Coverage of Err_XY, setting {name}", COLUMNS, []))
