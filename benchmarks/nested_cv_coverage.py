@@ -9,6 +9,10 @@ K = 10 folds, n = 100:
 - ``ols-groups`` (dartboard's ``groups``, not in the paper): as ``ols`` in 25 groups of
   4 points that share half of the noise variance (intra-class correlation 0.5); the
   nested interval with ``groups`` beside the one that ignores them.
+- ``auc-p10-s1`` and ``auc-p10-s1-n200`` (dartboard's, not the paper's): the
+  ``logistic-p10-s1`` data at n = 100 and n = 200, scored by ROC AUC
+  (``scoring="roc_auc"``, the model's ``predict_proba``); the truth is the AUC of the
+  fitted scores on new data, by quadrature (below).
 - ``logistic``: P(y = 1 | x) = 1 / (1 + exp(-x'beta)), x ~ N(0, I_p), beta = (s, 0,
   ..., 0); unpenalised maximum-likelihood logistic regression (intercept-only when the
   data separate, as their fitter intends), 0-1 loss. ``logistic-p10-s1`` and
@@ -19,7 +23,10 @@ What is covered is Err_XY, the expected loss on new data of the model fit on the
 n points at hand, as in the paper. It is computed exactly instead of on a large
 test set: OLS ``1 + intercept^2 + |b - beta|^2``; logistic ``E[sigma(u) 1(v <= 0)
 + (1 - sigma(u)) 1(v > 0)]`` with u = x'beta and v = a + x'b jointly normal, by
-Gauss-Hermite quadrature over u (checked once per setting against 10^6 test points).
+Gauss-Hermite quadrature over u (checked once per setting against 10^6 test points);
+ROC AUC ``E[sigma(u1) (1 - sigma(u2)) Phi(c (u1 - u2) / (|beta|^2 sd(v | u) sqrt 2))]
+/ (pi (1 - pi))`` over two independent points (c = b'beta, pi = E sigma(u)), by the
+same quadrature in two dimensions (also checked against 10^6 test points).
 
 Intervals: ``nested_cv_interval`` (nested) and its naive interval ``Err_CV -+ z
 sigma / sqrt(n)`` (naive), and on the K fold scores of the first repetition
@@ -27,10 +34,12 @@ sigma / sqrt(n)`` (naive), and on the K fold scores of the first repetition
 percentile interval of the fold bootstrap that ``dart_rank`` uses (2000 replicates). Levels 90% (the
 paper's) and 95%; the 95% nested and naive bounds are formed from the same standard
 errors and centres. Monte-Carlo error of a coverage near 90% with 500 data sets:
-+-2.7 points (2 SE).
++-2.7 points (2 SE). A setting prints its table so far every ``every`` data sets
+(``... after k data sets``), so a run stopped early still gives exact figures.
 
 Usage: python benchmarks/nested_cv_coverage.py [sims=500] [repeats=200]
        [settings=ols,logistic-p10-s1,logistic-p10-s2,logistic-p20-s1,ols-groups]
+       [every=0]
 """
 
 from __future__ import annotations
@@ -116,7 +125,48 @@ def logistic_error(beta, a, b):
     return float(np.dot(_WEIGHTS, pos * (1 - p1) + (1 - pos) * p1))
 
 
+def logistic_auc(beta, b):
+    """Exact ROC AUC of the scores v = a + x'b when P(y = 1 | x) = sigma(x'beta)."""
+    su2, c, sv2 = beta @ beta, b @ beta, b @ b
+    if c == 0.0 and sv2 == 0.0:  # a constant score: every pair tied
+        return 0.5
+    u = np.sqrt(su2) * _NODES
+    pos = special.expit(u)
+    weight = np.outer(_WEIGHTS * pos, _WEIGHTS * (1 - pos))  # u1 positive, u2 negative
+    sd_v = np.sqrt(max(sv2 - c * c / su2, 0.0))
+    gap = c / su2 * (u[:, None] - u[None, :])  # E[v1 - v2 | u1, u2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        beyond = special.ndtr(gap / (sd_v * np.sqrt(2))) if sd_v > 0 else \
+            (gap > 0) + 0.5 * (gap == 0)
+    return float(np.sum(weight * beyond) / np.sum(weight))
+
+
 def _setting(name):
+    n = N
+    if "-n" in name:
+        name, size = name.rsplit("-n", 1)
+        n = int(size)
+    if name.startswith("auc-"):
+        _, p, s = name.split("-")
+        p, s = int(p[1:]), float(s[1:])
+        beta = np.zeros(p)
+        beta[0] = s
+
+        def draw(rng):
+            X = rng.normal(size=(n, p))
+            return X, (rng.random(n) < special.expit(X @ beta)).astype(int), None
+
+        def truth(model):
+            return logistic_auc(beta, model.coef_)
+
+        def check(model, rng):  # the quadrature against a large test set
+            from sklearn.metrics import roc_auc_score
+
+            X = rng.normal(size=(1_000_000, p))
+            y = (rng.random(X.shape[0]) < special.expit(X @ beta)).astype(int)
+            return float(roc_auc_score(y, model.predict_proba(X)[:, 1])), truth(model)
+
+        return Logistic(), "roc_auc", draw, truth, check, n
     if name in ("ols", "ols-groups"):
         beta = np.zeros(20)
         groups = np.repeat(np.arange(N // 4), 4) if name == "ols-groups" else None
@@ -132,7 +182,7 @@ def _setting(name):
         def truth(model):  # on new data (a new group): the noise variance is 1 in both
             return 1.0 + model.intercept_ ** 2 + float(np.sum((model.coef_ - beta) ** 2))
 
-        return LeastSquares(), "mean_squared_error", draw, truth, None
+        return LeastSquares(), "mean_squared_error", draw, truth, None, N
     _, p, s = name.split("-")
     p, s = int(p[1:]), float(s[1:])
     beta = np.zeros(p)
@@ -150,14 +200,14 @@ def _setting(name):
         y = (rng.random(X.shape[0]) < special.expit(X @ beta)).astype(int)
         return float(np.mean(model.predict(X) != y)), truth(model)
 
-    return Logistic(), "zero_one_loss", draw, truth, check
+    return Logistic(), "zero_one_loss", draw, truth, check, N
 
 
-def run(name, sims, repeats):
+def run(name, sims, repeats, every=0):
     import dartboard as db
     from dartboard._dart_uncertainty import fold_replicates
 
-    model, scoring, draw, truth, check = _setting(name)
+    model, scoring, draw, truth, check, n = _setting(name)
     rng = np.random.default_rng(zlib.crc32(name.encode()))  # str hashes vary by process
     z = {lvl: float(special.ndtri(0.5 + lvl / 2)) for lvl in LEVELS}
     methods = METHODS + ((IGNORED,) if name.endswith("groups") else ())
@@ -171,7 +221,7 @@ def run(name, sims, repeats):
         target = truth(model.fit(X, y))
         if check is not None and i == 0:
             big, exact = check(model, np.random.default_rng(1))
-            print(f"  check: 0-1 error on 10^6 test points {big:.4f}, quadrature {exact:.4f}")
+            print(f"  check: {scoring} on 10^6 test points {big:.4f}, quadrature {exact:.4f}")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # stratified folds of a rare class, zero widths
             res = db.nested_cv_interval(model, X, y, scoring=scoring, cv=K, n_repeats=repeats,
@@ -181,7 +231,7 @@ def run(name, sims, repeats):
                 random_state=i)
             folds = res.fold_scores[0]
             ivs = {lvl: (db.cv_interval(folds, confidence_level=lvl),
-                         db.cv_interval(folds, n_train=N - N // K, n_test=N // K,
+                         db.cv_interval(folds, n_train=n - n // K, n_test=n // K,
                                         confidence_level=lvl)) for lvl in LEVELS}
         boot, _ = fold_replicates(folds[None, :], 2000, np.random.default_rng(i))
         centre = res.estimate - res.bias
@@ -209,8 +259,28 @@ def run(name, sims, repeats):
         bias.append(res.bias)
         estimate_err.append(res.estimate - target)
         targets.append(target)
+        if every and (i + 1) % every == 0 and i + 1 < sims:
+            print(f"{name} after {i + 1} data sets:")
+            report(methods, cover, width, low_miss, inflation, bias, estimate_err, targets,
+                   time.perf_counter() - start, i + 1)
     seconds = time.perf_counter() - start
     return methods, cover, width, low_miss, inflation, bias, estimate_err, targets, seconds
+
+
+def report(methods, cover, width, low_miss, infl, bias, err, targets, secs, sims):
+    print(f"  mean Err_XY {np.mean(targets):.4f} (sd {np.std(targets):.4f}); "
+          f"CV estimate - Err_XY: mean {np.mean(err):+.4f}, sd {np.std(err):.4f}; "
+          f"mean bias correction {np.mean(bias):+.4f}; mean inflation "
+          f"{np.mean(infl):.3f}; {secs:.0f} s ({secs / sims:.2f} s per data set)")
+    print(f"  {'interval':<23}{'cover 90%':>10}{'width 90%':>10}{'miss low':>9}"
+          f"{'miss high':>10}{'cover 95%':>10}{'width 95%':>10}")
+    for m in methods:
+        c90 = np.mean(cover[m, 0.90])
+        lo = low_miss[m] / sims
+        print(f"  {m:<23}{c90:>10.3f}{np.mean(width[m, 0.90]):>10.4f}{lo:>9.3f}"
+              f"{1 - c90 - lo:>10.3f}{np.mean(cover[m, 0.95]):>10.3f}"
+              f"{np.mean(width[m, 0.95]):>10.4f}")
+    print(flush=True)
 
 
 def main():
@@ -218,25 +288,14 @@ def main():
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 200
     settings = sys.argv[3].split(",") if len(sys.argv) > 3 else \
         ["ols", "logistic-p10-s1", "logistic-p10-s2", "logistic-p20-s1", "ols-groups"]
-    print(f"coverage of Err_XY: n = {N}, K = {K}, {repeats} nested-CV repetitions "
+    print(f"coverage of Err_XY: n = {N} (or the setting's -n), K = {K}, {repeats} nested-CV "
+          f"repetitions "
           f"({repeats * K * (K + 1) // 2} fits per data set), {sims} data sets per setting\n")
+    every = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     for name in settings:
         print(f"{name}:")
-        methods, cover, width, low_miss, infl, bias, err, targets, secs = run(name, sims,
-                                                                               repeats)
-        print(f"  mean Err_XY {np.mean(targets):.4f} (sd {np.std(targets):.4f}); "
-              f"CV estimate - Err_XY: mean {np.mean(err):+.4f}, sd {np.std(err):.4f}; "
-              f"mean bias correction {np.mean(bias):+.4f}; mean inflation "
-              f"{np.mean(infl):.3f}; {secs:.0f} s ({secs / sims:.2f} s per data set)")
-        print(f"  {'interval':<23}{'cover 90%':>10}{'width 90%':>10}{'miss low':>9}"
-              f"{'miss high':>10}{'cover 95%':>10}{'width 95%':>10}")
-        for m in methods:
-            c90 = np.mean(cover[m, 0.90])
-            lo = low_miss[m] / sims
-            print(f"  {m:<23}{c90:>10.3f}{np.mean(width[m, 0.90]):>10.4f}{lo:>9.3f}"
-                  f"{1 - c90 - lo:>10.3f}{np.mean(cover[m, 0.95]):>10.3f}"
-                  f"{np.mean(width[m, 0.95]):>10.4f}")
-        print(flush=True)
+        *parts, secs = run(name, sims, repeats, every)
+        report(*parts, secs, sims)
 
 
 COLUMNS = ["interval", "cover 90%", "width 90%", "miss low", "miss high", "cover 95%",
@@ -247,7 +306,10 @@ def render(log: str) -> list[Table]:
     """One table per setting of a run's log, its summary lines as notes."""
     tables: list[Table] = []
     for line in log.splitlines():
-        if line.endswith(":") and not line.startswith(" "):
+        if line.endswith(" data sets:") and tables:  # a checkpoint: later rows replace it
+            tables[-1].rows.clear()
+            tables[-1].notes[:] = [n for n in tables[-1].notes if n.startswith("check:")]
+        elif line.endswith(":") and not line.startswith(" "):
             name = line[:-1]
             tables.append(Table(f"nested_cv_{name.replace('-', '_')}",
                                 f"Coverage of Err_XY, setting {name}", COLUMNS, []))

@@ -115,6 +115,12 @@ RUNS = [
     Run("nested_cv_ols_groups", "nested_cv_coverage.py", "500 50 ols-groups",
         "10 10 ols-groups", "500 data sets; 50 nested-CV repetitions; n = 100, K = 10; "
         "least squares in 25 groups of 4 only", part=True),
+    Run("nested_cv_auc_p10_s1", "nested_cv_coverage.py", "1000 50 auc-p10-s1 50",
+        "10 10 auc-p10-s1", "1000 data sets; 50 nested-CV repetitions; n = 100, K = 10; "
+        "logistic regression, p = 10, beta_1 = 1, ROC AUC only", part=True),
+    Run("nested_cv_auc_p10_s1_n200", "nested_cv_coverage.py", "1000 50 auc-p10-s1-n200 50",
+        "10 10 auc-p10-s1-n200", "1000 data sets; 50 nested-CV repetitions; n = 200, "
+        "K = 10; logistic regression, p = 10, beta_1 = 1, ROC AUC only", part=True),
     Run("speed_sklearn", "bench_confusion.py", "1000000 1000000 3", "100000 100000 1",
         "1,000,000 rows; best of 3", ("scikit-learn",)),
     Run("speed_intervals", "bench_intervals.py",
