@@ -24,6 +24,7 @@ partitioned.
 from __future__ import annotations
 
 import pickle
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
 __all__ = ["evaluate_spark", "is_spark_dataframe"]
 
 _STATE_SCHEMA = "state binary, error string, kind string"
+_PANDAS_WARNING = "PySpark does not yet fully support pandas >= 3.0.0"
 #: exception classes a partition may send back (by name): input errors keep their class
 _KINDS: dict[str, type[Exception]] = {"ValueError": InputError, "TypeError": InputTypeError}
 
@@ -128,10 +130,15 @@ score_range, relative_accuracy, clusters
         raise InputError(f"the Spark DataFrame has no column(s) {missing}; its columns are "
                          f"{list(kinds)}")
     spec = make_spec(column_kinds=kinds, **options)
-    plan = setup(spec, **_ranges(df, spec))
-    states = df.select(*spec.columns).mapInArrow(_folder(plan), _STATE_SCHEMA)
-    merged = states.repartition(max_partial_states).mapInArrow(_merger(plan), _STATE_SCHEMA)
-    rows = merged.collect()
+    with warnings.catch_warnings():
+        # pyspark warns about pandas 3 whenever mapInArrow is set up, though only Arrow
+        # crosses here: that one warning, by its text, is not the user's concern
+        warnings.filterwarnings("ignore", message=_PANDAS_WARNING, category=FutureWarning)
+        plan = setup(spec, **_ranges(df, spec))
+        states = df.select(*spec.columns).mapInArrow(_folder(plan), _STATE_SCHEMA)
+        merged = states.repartition(max_partial_states).mapInArrow(_merger(plan),
+                                                                   _STATE_SCHEMA)
+        rows = merged.collect()
     stack = MergeStack(plan.planned)
     parts = 0
     for row in rows:

@@ -1,0 +1,198 @@
+"""A Spark DataFrame evaluated where it is gives the in-memory numbers.
+
+A real local Spark session (``local[2]``) and a real local Spark Connect server. The
+oracle is :func:`dartboard.evaluate` on the same rows in memory (itself checked
+against scikit-learn, statsmodels and the rest elsewhere): rows, intervals, group
+rows and gaps equal to 1e-9 for the same seed, under 4 and 13 partitions.
+
+Spark needs pyspark and a Java runtime; ``.ci/run`` installs both, and in CI these
+tests fail rather than skip when either is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+import dartboard
+from dartboard.exceptions import InputError
+
+_COLUMNS = ["estimate", "low", "high"]
+_SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def _need_spark() -> None:
+    reason = None
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        reason = 'pyspark is not installed (pip install ".[spark]")'
+    if reason is None and shutil.which("java") is None:
+        reason = "no Java runtime on the PATH"
+    if reason is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"the Spark tests must run in CI: {reason}")
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def spark():
+    _need_spark()
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    session = (SparkSession.builder.master("local[2]").appName("dartboard-tests")
+               .config("spark.ui.enabled", "false")
+               .config("spark.sql.shuffle.partitions", "4")
+               .config("spark.driver.memory", "1g").getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def _binary(n: int = 900, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    return pd.DataFrame({"y": y, "s": np.clip(0.3 * y + 0.7 * rng.random(n), 0, 1),
+                         "g": rng.choice(["a", "b", "c"], n), "c": rng.integers(0, 30, n),
+                         "w": rng.integers(1, 4, n).astype(np.float64)})
+
+
+def _spark_frame(spark, df: pd.DataFrame, partitions: int):
+    return spark.createDataFrame(pa.Table.from_pandas(df, preserve_index=False)) \
+        .repartition(partitions)
+
+
+def _same(ev, expected) -> None:
+    for table in ("overall", "by_group"):
+        got, want = getattr(ev, table), getattr(expected, table)
+        if want is None:
+            assert got is None
+            continue
+        assert list(got.index) == list(want.index)
+        np.testing.assert_allclose(got[_COLUMNS].to_numpy(float), want[_COLUMNS].to_numpy(float),
+                                   rtol=0, atol=1e-9, equal_nan=True)
+        assert list(got["method"]) == list(want["method"])
+
+
+@pytest.mark.parametrize("partitions", [4, 13])
+def test_binary_scores_with_groups_clusters_and_weights(spark, partitions):
+    df = _binary()
+    options = dict(y_true="y", y_score="s", groups="g", clusters="c", sample_weight="w",
+                   metrics=["accuracy", "recall", "roc_auc", "average_precision", "log_loss"],
+                   n_resamples=300, random_state=3)
+    expected = dartboard.evaluate(df, **options)
+    ev = dartboard.evaluate(_spark_frame(spark, df, partitions), **options)
+    _same(ev, expected)
+    assert ev.result.streamed.source == "spark"
+    assert ev.result.streamed.n_rows == len(df)
+    got, want = ev.difference(), expected.difference()
+    np.testing.assert_allclose(got[_COLUMNS].to_numpy(float), want[_COLUMNS].to_numpy(float),
+                               atol=1e-9, equal_nan=True)
+    np.testing.assert_allclose(ev.overall["design_effect"].to_numpy(float),
+                               expected.overall["design_effect"].to_numpy(float), atol=1e-9)
+
+
+def test_multiclass_probabilities(spark):
+    rng = np.random.default_rng(1)
+    p = rng.dirichlet([2, 2, 2], 600)
+    y = np.array([rng.choice(3, p=row) for row in p])
+    df = pd.DataFrame({"y": y, "p0": p[:, 0], "p1": p[:, 1], "p2": p[:, 2]})
+    options = dict(y_true="y", y_proba=["p0", "p1", "p2"], metrics=["accuracy", "log_loss"],
+                   random_state=0)
+    _same(dartboard.evaluate(_spark_frame(spark, df, 13), **options),
+          dartboard.evaluate(df, **options))
+
+
+def test_regression_with_weights(spark):
+    rng = np.random.default_rng(2)
+    y = rng.normal(size=400)
+    df = pd.DataFrame({"y": y, "yhat": y + rng.normal(scale=0.4, size=400),
+                       "w": rng.uniform(0.5, 2, 400)})
+    options = dict(y_true="y", y_pred="yhat", sample_weight="w", task="regression",
+                   metrics=["mean_absolute_error", "mean_squared_error", "r2"],
+                   n_resamples=300, random_state=0)
+    _same(dartboard.evaluate(_spark_frame(spark, df, 4), **options),
+          dartboard.evaluate(df, **options))
+
+
+def test_binned_scores_say_their_bound(spark):
+    df = _binary(500)
+    from dartboard.scale import evaluate_spark
+
+    ev = evaluate_spark(_spark_frame(spark, df, 4), y_true="y", y_score="s", exact=False,
+                        metrics=["roc_auc"], n_bins=1000)
+    exact = dartboard.evaluate(df, y_true="y", y_score="s", metrics=["roc_auc"])
+    bound = ev.error_bounds["roc_auc"]
+    assert 0 < bound < 0.01
+    assert abs(float(ev.overall.loc["roc_auc", "estimate"]) -
+               float(exact.overall.loc["roc_auc", "estimate"])) <= bound
+
+
+def test_errors_name_the_column_and_the_partition(spark):
+    df = _binary(200)
+    with pytest.raises(InputError, match=r"no column\(s\) \['score'\]"):
+        dartboard.evaluate(_spark_frame(spark, df, 4), y_true="y", y_score="score")
+    df.loc[7, "s"] = np.nan
+    with pytest.raises(ValueError, match="a Spark partition: y_score column 's'"):
+        dartboard.evaluate(_spark_frame(spark, df, 4), y_true="y", y_score="s")
+
+
+def test_no_rdd_in_the_source():
+    # Spark Connect has no RDD API: the source may use the DataFrame API only
+    src = Path(dartboard.__file__).parent
+    offenders = [str(p) for p in src.rglob("*.py") if ".rdd" in p.read_text()]
+    assert offenders == []
+
+
+_CONNECT_SCRIPT = textwrap.dedent("""
+    import json, os, sys, warnings
+    import numpy as np, pandas as pd, pyarrow as pa
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    from pyspark.sql import SparkSession
+    import dartboard
+    spark = SparkSession.builder.remote("local[2]").getOrCreate()
+    rng = np.random.default_rng(0)
+    n = 600
+    y = rng.integers(0, 2, n)
+    df = pd.DataFrame({"y": y, "s": np.clip(0.3 * y + 0.7 * rng.random(n), 0, 1),
+                       "g": rng.choice(["a", "b"], n), "c": rng.integers(0, 25, n)})
+    sdf = spark.createDataFrame(pa.Table.from_pandas(df, preserve_index=False)).repartition(4)
+    options = dict(y_true="y", y_score="s", groups="g", clusters="c",
+                   metrics=["accuracy", "roc_auc"], n_resamples=200, random_state=1)
+    got = dartboard.evaluate(sdf, **options)
+    want = dartboard.evaluate(df, **options)
+    cols = ["estimate", "low", "high"]
+    print(json.dumps({"connect": type(spark).__module__,
+                      "overall": float(np.abs(got.overall[cols].to_numpy(float)
+                                              - want.overall[cols].to_numpy(float)).max()),
+                      "by_group": float(np.abs(got.by_group[cols].to_numpy(float)
+                                               - want.by_group[cols].to_numpy(float)).max()),
+                      "source": got.result.streamed.source}))
+    spark.stop()
+""")
+
+
+def test_spark_connect_gives_the_same_numbers(tmp_path):
+    # a local Spark Connect server in its own process: its JVM stays out of this one's
+    _need_spark()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(_SRC), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    done = subprocess.run([sys.executable, "-c", _CONNECT_SCRIPT], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["connect"].startswith("pyspark.sql.connect")
+    assert result["source"] == "spark"
+    assert result["overall"] <= 1e-9 and result["by_group"] <= 1e-9
