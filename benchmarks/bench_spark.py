@@ -1,0 +1,167 @@
+"""dartboard on a Spark DataFrame against Spark's own evaluator and a per-group pandas UDF.
+
+Usage::
+
+    python benchmarks/bench_spark.py [N_ROWS] [N_GROUPS]     (default 10M rows, 20 groups)
+
+One local Spark session (``local[2]``), one DataFrame of a binary label, a float
+score and a group column, generated in Spark (``rand`` with a seed) and cached.
+In the same run, each timed as a whole call:
+
+* ``dartboard``: ``dartboard.evaluate(df, y_true=, y_score=, groups=)``, the default
+  metrics with their intervals, by group, exact;
+* ``dartboard roc_auc``: the same with ``metrics=["roc_auc"]`` and no groups, against
+  which Spark's evaluator is compared for speed;
+* ``BinaryClassificationEvaluator`` (``areaUnderROC``) with its default
+  ``numBins=1000`` and with ``numBins=0`` (no binning);
+* ``applyInPandas``: ``groupBy(group).applyInPandas`` running scikit-learn's
+  ``roc_auc_score`` per group (the per-group route Spark users write today).
+
+The exact AUC is scikit-learn's on the collected columns; |dAUC| is each route's
+distance from it. Spark's evaluator is run under three partitionings (4, 13, 32) to
+show the spread of its binned AUC; dartboard's AUC is checked to be the same under
+all three. Peak memory: the driver JVM and Python workers' resident memory sampled
+(psutil) every 50 ms, over the process tree of this script.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+import warnings
+
+import numpy as np
+
+warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
+
+
+class PeakMemory:
+    """Peak resident memory of this process and all its descendants (the JVM, the
+    Python workers), sampled every 50 ms while in the ``with`` block."""
+
+    def __enter__(self) -> PeakMemory:
+        import psutil
+
+        self.peak = 0
+        self._stop = threading.Event()
+        root = psutil.Process()
+
+        def sample() -> None:
+            while not self._stop.is_set():
+                total = 0
+                for p in [root, *root.children(recursive=True)]:
+                    try:
+                        total += p.memory_info().rss
+                    except psutil.Error:
+                        pass
+                self.peak = max(self.peak, total)
+                time.sleep(0.05)
+
+        self._thread = threading.Thread(target=sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def timed(label: str, fn, rows: list) -> object:
+    with PeakMemory() as mem:
+        start = time.perf_counter()
+        value = fn()
+        seconds = time.perf_counter() - start
+    rows.append((label, seconds, mem.peak / 2**20))
+    print(f"{label:<48} {seconds:8.2f} s   peak {mem.peak / 2**20:8.0f} MiB", flush=True)
+    return value
+
+
+def main() -> None:
+    n = int(float(sys.argv[1])) if len(sys.argv) > 1 else 10_000_000
+    n_groups = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from pyspark.ml.evaluation import BinaryClassificationEvaluator
+    from pyspark.sql import SparkSession
+    from pyspark.sql import functions as F
+    from sklearn.metrics import roc_auc_score
+
+    import dartboard
+
+    spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+             .config("spark.driver.memory", "6g").config("spark.sql.shuffle.partitions", "8")
+             .getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    base = (spark.range(n, numPartitions=8)
+            .withColumn("label", (F.rand(1) < 0.3).cast("int"))
+            .withColumn("score", F.round(F.rand(2) * 0.7 + F.col("label") * 0.3, 6))
+            .withColumn("group", (F.rand(3) * n_groups).cast("int").cast("string"))
+            .drop("id").cache())
+    base.count()
+    print(f"{n:,} rows, {n_groups} groups, Spark {spark.version}, local[2]\n", flush=True)
+
+    collected = base.select("label", "score").toArrow()
+    y = collected.column("label").to_numpy()
+    s = collected.column("score").to_numpy()
+    exact = roc_auc_score(y, s)
+    del collected
+
+    rows: list = []
+    ev = timed("dartboard: default metrics, intervals, groups",
+               lambda: dartboard.evaluate(base, y_true="label", y_score="score", groups="group",
+                                          random_state=0), rows)
+    auc_db = float(ev.overall.loc["roc_auc", "estimate"])
+    only = timed("dartboard: roc_auc only (with its interval)",
+                 lambda: dartboard.evaluate(base, y_true="label", y_score="score",
+                                            metrics=["roc_auc"], random_state=0), rows)
+    evaluator = BinaryClassificationEvaluator(rawPredictionCol="score", labelCol="label",
+                                              metricName="areaUnderROC")
+    typed = base.withColumn("label", F.col("label").cast("double"))
+    auc_bins = timed("BinaryClassificationEvaluator numBins=1000",
+                     lambda: evaluator.evaluate(typed), rows)
+    auc_nobins = timed("BinaryClassificationEvaluator numBins=0",
+                       lambda: evaluator.copy({evaluator.numBins: 0}).evaluate(typed), rows)
+
+    def per_group(frame):
+        import pandas as pd
+
+        return pd.DataFrame({"group": [frame["group"].iloc[0]],
+                             "auc": [roc_auc_score(frame["label"], frame["score"])]})
+
+    timed("groupBy().applyInPandas(roc_auc_score)",
+          lambda: base.groupBy("group").applyInPandas(per_group, "group string, auc double")
+          .collect(), rows)
+
+    spread, same = [], []
+    for parts in (4, 13, 32):
+        frame = typed.repartition(parts)
+        spread.append(evaluator.evaluate(frame))
+        again = dartboard.evaluate(base.repartition(parts), y_true="label", y_score="score",
+                                   metrics=["roc_auc"], random_state=0)
+        same.append(float(again.overall.loc["roc_auc", "estimate"]))
+
+    print()
+    print("| route | seconds | peak MiB (driver + workers) |")
+    print("|---|---|---|")
+    for label, seconds, peak in rows:
+        print(f"| {label} | {seconds:.2f} | {peak:.0f} |")
+    print()
+    print(f"exact AUC (scikit-learn, collected)     {exact:.12f}")
+    print(f"dartboard                     |dAUC| = {abs(auc_db - exact):.2e}  "
+          f"(roc_auc only: {abs(float(only.overall.loc['roc_auc', 'estimate']) - exact):.2e})")
+    print(f"Spark numBins=1000            |dAUC| = {abs(auc_bins - exact):.2e}")
+    print(f"Spark numBins=0               |dAUC| = {abs(auc_nobins - exact):.2e}")
+    print(f"Spark numBins=1000 over 4/13/32 partitions: |dAUC| = "
+          f"{', '.join(f'{abs(a - exact):.2e}' for a in spread)}  (spread {max(spread) - min(spread):.2e})")
+    print(f"dartboard over 4/13/32 partitions: |dAUC| = "
+          f"{', '.join(f'{abs(a - exact):.2e}' for a in same)}  (spread {max(same) - min(same):.2e})")
+    ratio = rows[1][1] / rows[2][1]
+    print(f"\nroc_auc alone: dartboard / BinaryClassificationEvaluator(numBins=1000) = {ratio:.2f}x time")
+    print(f"per group: applyInPandas / dartboard (all metrics, intervals) = "
+          f"{rows[4][1] / rows[0][1]:.2f}x time")
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()
