@@ -60,7 +60,7 @@ from dartboard.uncertainty._clustered_analytic import (
     clustered_interval,
 )
 from dartboard.uncertainty._methods import METHODS, PIVOT, STUDENTIZED, IntervalMethod
-from dartboard.uncertainty._result import Interval
+from dartboard.uncertainty._result import Interval, clip_to_range
 
 __all__ = ["Interval", "IntervalWarning", "clustered_cells", "cv_interval", "interval",
            "interval_from_clusters", "simulated_interval",
@@ -376,11 +376,11 @@ def interval_from_clusters(spec: MetricSpec | None, name: str, estimate: float,
         # accuracy with normalize=False is a count, outside the proportion's range
         bounds = spec.bounds if kwargs.get("normalize", True) else None
         drawn = n_resamples if method == STUDENTIZED else None
-        low, high, se = studentized_interval(terms, level, bounds, n_resamples, rng) \
-            if drawn else clustered_interval(terms, level, bounds,
+        low, high, se = studentized_interval(terms, level, None, n_resamples, rng) \
+            if drawn else clustered_interval(terms, level, None,
                                              logit=method == "delong-logit-clustered")
-        return Interval(estimate, low, high, level, f"{method} ({n_clusters} clusters)",
-                        se, None, drawn, name)
+        low, high, how = clip_to_range(low, high, bounds, f"{method} ({n_clusters} clusters)")
+        return Interval(estimate, low, high, level, how, se, None, drawn, name)
     jackknife = method == "bca"
     found = cells()
     if found is not None:
