@@ -21,6 +21,7 @@ import math
 import warnings
 
 import numpy as np
+from scipy import special, stats
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -208,3 +209,133 @@ def test_the_walk_covers_the_ranged_metrics():
     assert {"accuracy_score", "roc_auc_score", "average_precision_score",
             "matthews_corrcoef", "calibration_error", "r2_score"} <= names
     assert all(math.isfinite(s.bounds[0]) or math.isfinite(s.bounds[1]) for s in BOUNDED)
+
+
+# ------------------------------------------------------------------ the constructions
+
+def test_cv_interval_on_the_logit_scale_matches_a_hand_computation():
+    # the case: fold AUCs near 1, whose plain t interval passed 1
+    folds = np.array([0.985, 1.0, 0.995, 1.0, 0.995])
+    plain = dartboard.cv_interval(folds)
+    assert plain.high > 1  # what the range keeps out
+    m, se = folds.mean(), folds.std(ddof=1) / np.sqrt(5)
+    q = stats.t.ppf(0.975, 4)
+    centre, step = special.logit(m), q * se / (m * (1 - m))
+    for iv in (dartboard.cv_interval(folds, metric="roc_auc"),
+               dartboard.cv_interval(folds, metric=dartboard.metrics.roc_auc_score),
+               dartboard.cv_interval(folds, bounds=(0, 1))):
+        assert iv.method == "t, logit scale"
+        assert iv.estimate == pytest.approx(m, abs=1e-15)
+        assert iv.standard_error == pytest.approx(plain.standard_error, rel=1e-12)
+        assert iv.low == pytest.approx(special.expit(centre - step), rel=1e-12)
+        assert iv.high == pytest.approx(special.expit(centre + step), rel=1e-12)
+        assert 0 < iv.low < iv.high < 1
+
+
+def test_cv_interval_half_open_ranges_on_the_log_scale():
+    losses = np.array([0.02, 0.001, 0.06, 0.003])
+    m, se = losses.mean(), losses.std(ddof=1) / 2
+    q = stats.t.ppf(0.975, 3)
+    iv = dartboard.cv_interval(losses, metric="log_loss")
+    assert iv.method == "t, log scale"
+    assert (iv.low, iv.high) == pytest.approx((m * np.exp(-q * se / m), m * np.exp(q * se / m)))
+    assert dartboard.cv_interval(losses).low < 0 < iv.low
+    r2 = np.array([0.99, 0.97, 0.995, 0.98])
+    m, se = r2.mean(), r2.std(ddof=1) / 2
+    iv = dartboard.cv_interval(r2, metric="r2", n_train=300, n_test=100)
+    se = r2.std(ddof=1) * np.sqrt(1 / 4 + 100 / 300)
+    assert iv.method == "nadeau-bengio, log scale"
+    assert (iv.low, iv.high) == pytest.approx(
+        (1 - (1 - m) * np.exp(q * se / (1 - m)), 1 - (1 - m) * np.exp(-q * se / (1 - m))))
+    assert iv.high < 1
+
+
+def test_cv_interval_without_a_range_is_unchanged():
+    folds = [0.81, 0.84, 0.79, 0.83, 0.80]
+    iv = dartboard.cv_interval(folds)
+    m, se = np.mean(folds), np.std(folds, ddof=1) / np.sqrt(5)
+    half = stats.t.ppf(0.975, 4) * se
+    assert (iv.method, iv.low, iv.high) == ("t", pytest.approx(m - half), pytest.approx(m + half))
+    # in the middle of the range the logit scale changes little
+    bounded = dartboard.cv_interval(folds, metric="accuracy")
+    assert bounded.low == pytest.approx(iv.low, abs=2e-3)
+    assert bounded.high == pytest.approx(iv.high, abs=2e-3)
+
+
+@pytest.mark.parametrize(("kw", "match"), [
+    ({"metric": "roc_auc", "bounds": (0, 1)}, "give metric .* or bounds, not both"),
+    ({"metric": lambda y, p: 0.0}, "has no range in dartboard's registry; give bounds"),
+    ({"bounds": (1, 0)}, "bounds must be \\(low, high\\) with low < high"),
+    ({"bounds": "ab"}, "bounds must be"),
+    ({"bounds": (0, 1, 2)}, "bounds must be"),
+    ({"metric": "accuracy"}, "fold_scores must lie in the range of accuracy_score, \\[0, 1\\]"),
+])
+def test_cv_interval_refuses_a_bad_range(kw, match):
+    with pytest.raises(ValueError, match=match):
+        dartboard.cv_interval([0.5, 0.9, 1.2], **kw)
+
+
+def test_cv_interval_names_the_negated_loss():
+    with pytest.raises(ValueError, match="'neg_' scorers negate a loss"):
+        dartboard.cv_interval([-0.3, -0.2, -0.25], metric="log_loss")
+
+
+def test_a_clipped_interval_says_so():
+    # the t interval of a mean loss on two rows reaches below 0
+    y, p = [0, 1, 0], [0.4, 0.01, 0.1]
+    iv = dartboard.interval("log_loss", y, p, method="t")
+    terms = -np.log([0.6, 0.01, 0.9])
+    half = stats.t.ppf(0.975, 2) * terms.std(ddof=1) / np.sqrt(3)
+    assert terms.mean() - half < 0
+    assert iv.low == 0.0
+    assert iv.high == pytest.approx(terms.mean() + half)
+    assert iv.method == "t, clipped to [0, inf)"
+    # an interval inside its range keeps its plain name
+    assert dartboard.interval("accuracy", [0, 1, 1, 0], [0, 1, 0, 0]).method == "wilson"
+
+
+def test_the_gap_helpers_cut_at_the_range():
+    from dartboard.evaluation._gaps import _capped, _folded
+
+    assert _capped(0.0, 1.16, 1.0, "max-T", signed=False) == \
+        (0.0, 1.0, "max-T, high capped at 1 (the range's width)")
+    assert _capped(-2.3, 0.4, 2.0, "max-T", signed=True) == \
+        (-2.0, 0.4, "max-T, cut at 2 (the range's width)")
+    assert _capped(0.1, 0.9, 1.0, "max-T", signed=False) == (0.1, 0.9, "max-T")
+    assert _capped(0.1, 9.0, np.inf, "max-T", signed=False) == (0.1, 9.0, "max-T")
+    # the image of [0.8, 1.25] under r -> min(r, 1/r) is [0.8, 1]; of [0.7, 1.6], [0.625, 1]
+    assert _folded(0.8, 1.25, "p") == (0.8, 1.0, "p, folded at 1: min / max")
+    assert _folded(0.7, 1.6, "p")[:2] == (0.625, 1.0)
+    assert _folded(1.25, 2.0, "p")[:2] == (0.5, 0.8)
+
+
+def test_a_two_group_ratio_is_folded_at_one():
+    # selection rates 0.50 and 0.49 (100 rows each): which group is higher is unknown
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 200)
+    pred = np.r_[np.ones(50), np.zeros(50), np.ones(49), np.zeros(51)].astype(int)
+    groups = np.repeat([0, 1], 100)
+    ev = dartboard.evaluate(y, pred, groups=groups, n_resamples=2000, random_state=1)
+    row = ev.fairness().loc["demographic_parity_ratio"]
+    assert row["estimate"] == pytest.approx(0.98)
+    reps = ev._gaps.replicates("__selection")
+    lo, hi = np.quantile(reps[:, 1] / reps[:, 0], [0.025, 0.975])
+    assert hi > 1  # the unfolded interval passes 1
+    assert (row["low"], row["high"]) == pytest.approx((min(lo, 1 / hi), 1.0))
+    assert row["method"].endswith("folded at 1: min / max")
+    # MCC can be negative: its ratio is not min / max of non-negative values, no fold
+    assert "folded" not in ev.ratio().loc["matthews_corrcoef", "method"]
+
+
+def test_the_largest_gap_is_capped_at_the_range():
+    # five small groups of recall: the selection-aware high end passes 1
+    rng = np.random.default_rng(3)
+    n = 60
+    y = rng.integers(0, 2, n)
+    pred = np.where(rng.random(n) < 0.6, y, 1 - y)
+    groups = rng.integers(0, 5, n)
+    ev = dartboard.evaluate(y, pred, groups=groups, metrics=["recall"], n_resamples=500,
+                            random_state=0)
+    row = ev.difference().loc["recall"]
+    assert 0 <= row["low"] <= row["estimate"] <= row["high"] <= 1
+    assert row["method"].startswith("max-T, selection-aware (10 pairs)")

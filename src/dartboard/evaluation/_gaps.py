@@ -73,7 +73,12 @@ class _Metric:
     replicates: np.ndarray    # (R, G + 1)
     greater_is_better: bool | None
     refused: str | None       # why there is no interval
-    width: float              # b - a of the metric's range [a, b]; inf when undeclared
+    bounds: tuple[float, float]  # the metric's range; (-inf, inf) when undeclared
+
+    @property
+    def width(self) -> float:
+        """b - a of the range [a, b]: the widest gap."""
+        return float(self.bounds[1] - self.bounds[0])
 
 
 def _metric(ev: Any, label: str) -> _Metric:
@@ -89,7 +94,7 @@ def _metric(ev: Any, label: str) -> _Metric:
     refused = gaps.refused(label)
     reps = np.full((1, values.shape[0]), np.nan) if refused is not None \
         else gaps.replicates(label)
-    return _Metric(label, values, reps, _direction(gaps, label), refused, _width(gaps, label))
+    return _Metric(label, values, reps, _direction(gaps, label), refused, _range(gaps, label))
 
 
 def _spec(gaps: Any, label: str) -> Any:
@@ -106,15 +111,14 @@ def _direction(gaps: Any, label: str) -> bool | None:
     return bool(spec.greater_is_better)
 
 
-def _width(gaps: Any, label: str) -> float:
-    """b - a of the registry's range [a, b] of the metric ``label`` (its largest gap);
-    inf for a callable of one's own, a metric without a declared range, or a count
-    (``normalize=False``)."""
+def _range(gaps: Any, label: str) -> tuple[float, float]:
+    """The registry's range of the metric ``label``; (-inf, inf) for a callable of
+    one's own, a metric without a declared range, or a count (``normalize=False``)."""
     p = gaps.planned.get(label)
     spec = _spec(gaps, label)
     if spec is None or spec.bounds is None or not p.metric.kwargs.get("normalize", True):
-        return float("inf")
-    return float(spec.bounds[1] - spec.bounds[0])
+        return float("-inf"), float("inf")
+    return float(spec.bounds[0]), float(spec.bounds[1])
 
 
 def _capped(low: float, high: float, width: float, how: str, *, signed: bool
@@ -235,7 +239,7 @@ def _pair_interval(ev: Any, m: _Metric, a: int, b: int, kind: str
             rep = m.replicates[:, b] / m.replicates[:, a]
     low, high = _percentile(rep, ev._gaps.confidence_level)
     how = _PERCENTILE + _clustered(ev)
-    if kind == "ratio" and high > 1:
+    if kind == "ratio" and high > 1 and m.bounds[0] >= 0:
         low, high, how = _folded(low, high, how)
     return low, high, how
 
