@@ -21,14 +21,15 @@ import math
 import warnings
 
 import numpy as np
-from scipy import special, stats
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from scipy import special, stats
 
 import dartboard
 from dartboard.metrics._registry import resolve_metric, specs
 from dartboard.uncertainty._methods import METHODS
+
 
 def _label(spec):
     if not spec.needs:
@@ -106,7 +107,7 @@ def _check_interval(spec, d):
 
 
 @pytest.mark.parametrize("spec", BOUNDED, ids=[s.name for s in BOUNDED])
-@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
 @given(d=_data())
 def test_interval_inside_the_range(spec, d):
     _check_interval(spec, d)
@@ -183,7 +184,7 @@ def _check_evaluation(d, metrics):
             _check_gaps(ev, f"clusters={d['clusters'] is not None}")
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
 @given(d=_data())
 def test_evaluation_rows_and_gaps_inside_the_range(d):
     _check_evaluation(d, None)
