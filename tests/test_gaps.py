@@ -52,7 +52,11 @@ def test_two_tied_groups_are_compared_with_an_interval_of_real_width():
         assert table["groups"].tolist() == ["a vs b", "a vs b"]
         assert table["estimate"].tolist() == [no_gap, no_gap]
         assert table["higher"].isna().all() and table["better"].isna().all()
-        assert (table["low"] < no_gap).all() and (table["high"] > no_gap).all()
+        assert (table["low"] < no_gap).all()
+    assert (diff["high"] > 0).all()
+    # min / max is at most 1: the ratio's interval of t_b / t_a is folded at 1
+    assert (ratio["high"] == 1.0).all()
+    assert ratio["method"].str.endswith("folded at 1: min / max").all()
     # Newcombe's interval for 16/20 - 16/20 (two Wilson intervals of 16/20)
     lw, uw = 0.5840, 0.9193  # Wilson 95% for 16/20
     assert diff.loc["accuracy", "low"] == pytest.approx(-np.hypot(0.8 - lw, uw - 0.8), abs=1e-4)

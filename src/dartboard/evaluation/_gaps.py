@@ -19,6 +19,20 @@ a value, its interval from the grouped bootstrap:
   pair "as if named in advance" excluded 0 in 19-26% of data sets of four groups of
   equal accuracy (``benchmarks/group_gap_coverage.py``).
 
+Every interval stays inside the range its gap can take (the registry's ``bounds``
+of the metric, [a, b]). A difference of two values lies in [-(b - a), b - a] and the
+largest gap in [0, b - a]: the selection-aware high end (a largest of per-contrast
+bounds) and the simultaneous intervals (``estimate +- c s``) can pass that, and are
+cut at it -- the true gap cannot lie beyond, so the coverage stays -- with the
+method saying so ("high capped at 1, the range's width"). A ratio min / max of
+non-negative values lies in [0, 1]. The largest ratio's interval is formed on the
+log scale, ``exp(-D)`` for the largest log gap ``D >= 0``, so it is in (0, 1] by
+construction. A named pair's interval is that of t_b / t_a (the percentile one,
+the same on the log scale); where it passes 1 the data cannot tell which group is
+higher, and min / max = min(r, 1 / r) of the true ratio r lies in the interval's
+image under r -> min(r, 1 / r): the part above 1 is folded back and the interval
+ends at 1, which the method says ("folded at 1: min / max").
+
 ``pairwise()`` gives every pair with intervals that hold for all pairs at once
 (max-T), or, with ``simultaneous=False``, each pair's own interval, valid only for
 a pair named before looking at the data.
@@ -59,6 +73,12 @@ class _Metric:
     replicates: np.ndarray    # (R, G + 1)
     greater_is_better: bool | None
     refused: str | None       # why there is no interval
+    bounds: tuple[float, float]  # the metric's range; (-inf, inf) when undeclared
+
+    @property
+    def width(self) -> float:
+        """b - a of the range [a, b]: the widest gap."""
+        return float(self.bounds[1] - self.bounds[0])
 
 
 def _metric(ev: Any, label: str) -> _Metric:
@@ -74,17 +94,42 @@ def _metric(ev: Any, label: str) -> _Metric:
     refused = gaps.refused(label)
     reps = np.full((1, values.shape[0]), np.nan) if refused is not None \
         else gaps.replicates(label)
-    return _Metric(label, values, reps, _direction(gaps, label), refused)
+    return _Metric(label, values, reps, _direction(gaps, label), refused, _range(gaps, label))
+
+
+def _spec(gaps: Any, label: str) -> Any:
+    p = gaps.planned.get(label)
+    return None if p is None or p.metric is None else p.metric.spec
 
 
 def _direction(gaps: Any, label: str) -> bool | None:
     """The registry's direction of the metric ``label``; None for a callable of one's
     own and for a metric with no better direction (the selection rate)."""
-    p = gaps.planned.get(label)
-    spec = None if p is None or p.metric is None else p.metric.spec
+    spec = _spec(gaps, label)
     if spec is None or spec.greater_is_better is None:
         return None
     return bool(spec.greater_is_better)
+
+
+def _range(gaps: Any, label: str) -> tuple[float, float]:
+    """The registry's range of the metric ``label``; (-inf, inf) for a callable of
+    one's own, a metric without a declared range, or a count (``normalize=False``)."""
+    p = gaps.planned.get(label)
+    spec = _spec(gaps, label)
+    if spec is None or spec.bounds is None or not p.metric.kwargs.get("normalize", True):
+        return float("-inf"), float("inf")
+    return float(spec.bounds[0]), float(spec.bounds[1])
+
+
+def _capped(low: float, high: float, width: float, how: str, *, signed: bool
+            ) -> tuple[float, float, str]:
+    """An interval of a gap cut at the widest gap the metric's range allows: [0, width]
+    for a largest gap, [-width, width] for a signed difference (module notes)."""
+    floor = -width if signed else 0.0
+    if np.isfinite(width) and (high > width or low < floor):
+        how = f"{how}, {'cut' if signed else 'high capped'} at {width:g} (the range's width)"
+        low, high = max(low, floor), min(high, width)
+    return low, high, how
 
 
 def _sizes(ev: Any) -> np.ndarray:
@@ -132,10 +177,13 @@ def gap_row(ev: Any, labels: list[str], kind: str, method: str) -> dict[str, Any
     else:
         found = largest(family, ev._gaps.confidence_level)
         low, high = found.low, found.high
-        if log:
-            low, high = float(np.exp(-found.high)), float(np.exp(-found.low))
         how = (f"n/a ({found.why})" if found.why else
                f"max-T, selection-aware ({gaps} {_unit(method)}){_clustered(ev)}")
+        if log:  # exp(-D) of the largest log gap D >= 0: in (0, 1] as it stands
+            low, high = float(np.exp(-found.high)), float(np.exp(-found.low))
+        elif not found.why:
+            low, high, how = _capped(low, high, max(x.width for x in metrics), how,
+                                     signed=False)
     return {**row, "low": low, "high": high, "method": how}
 
 
@@ -190,7 +238,18 @@ def _pair_interval(ev: Any, m: _Metric, a: int, b: int, kind: str
         with np.errstate(divide="ignore", invalid="ignore"):
             rep = m.replicates[:, b] / m.replicates[:, a]
     low, high = _percentile(rep, ev._gaps.confidence_level)
-    return low, high, _PERCENTILE + _clustered(ev)
+    how = _PERCENTILE + _clustered(ev)
+    if kind == "ratio" and high > 1 and m.bounds[0] >= 0:
+        low, high, how = _folded(low, high, how)
+    return low, high, how
+
+
+def _folded(low: float, high: float, how: str) -> tuple[float, float, str]:
+    """The image of an interval [low, high] of t_b / t_a under r -> min(r, 1 / r): the
+    interval of the ratio min / max, which is at most 1 (module notes)."""
+    if low >= 1:
+        return 1.0 / high, 1.0 / low, f"{how}, folded at 1: min / max"
+    return min(low, 1.0 / high), 1.0, f"{how}, folded at 1: min / max"
 
 
 def _nonpositive_ratio(ev: Any, metrics: list[_Metric], method: str, sizes: np.ndarray
@@ -290,11 +349,14 @@ def pair_rows(ev: Any, label: str, simultaneous_: bool) -> list[dict[str, Any]]:
         if m.refused is not None:
             row.update(low=np.nan, high=np.nan, method=f"n/a ({m.refused})")
         elif joint:
-            how = f"max-T, simultaneous ({defined * (defined - 1) // 2} pairs)" \
-                f"{_clustered(ev)}" \
-                if family.usable[k] else \
-                f"n/a ({unusable_reason(family, k)})"
-            row.update(low=float(low[k]), high=float(high[k]), method=how)
+            lo, hi = float(low[k]), float(high[k])
+            if family.usable[k]:
+                lo, hi, how = _capped(lo, hi, m.width, f"max-T, simultaneous ("
+                                      f"{defined * (defined - 1) // 2} pairs){_clustered(ev)}",
+                                      signed=True)
+            else:
+                how = f"n/a ({unusable_reason(family, k)})"
+            row.update(low=lo, high=hi, method=how)
         else:
             lo, hi, how = _pair_interval(ev, m, int(a[k]), int(b[k]), "difference")
             row.update(low=lo, high=hi, method=how)

@@ -28,7 +28,7 @@ from dartboard.metrics._registry import MetricSpec, specs
 from dartboard.uncertainty import _analytic, _bootstrap
 from dartboard.uncertainty._bootstrap import IntervalWarning
 from dartboard.uncertainty._methods import BOOTSTRAP_METHODS, PROPORTION_METHODS
-from dartboard.uncertainty._result import Interval
+from dartboard.uncertainty._result import Interval, clip_to_range
 
 __all__ = ["BOOTSTRAP_METHODS", "NO_CLASSES", "Batch", "Cells", "Family", "Metric", "State",
            "family_of", "group_replicates", "interval_of"]
@@ -450,9 +450,12 @@ def interval_of(family: Family, state: Any, metric: Metric, *, method: str, leve
     if method in family.simulated:
         low, high, se, dist = family.simulate(state, metric, method, level, n_resamples, rng,
                                               estimate)
+        low, high, method = clip_to_range(low, high, _bounds(metric), method)
         return Interval(estimate, low, high, level, method, se, dist, n_resamples, spec.name)
     if method not in BOOTSTRAP_METHODS:
+        # an analytic interval near a bound (t of a mean loss near 0) can pass it
         low, high, se = family.analytic(state, metric, method, level)
+        low, high, method = clip_to_range(low, high, _bounds(metric), method)
         return Interval(estimate, low, high, level, method, se, None, None, spec.name)
     cells = family.bootstrap_cells(state, metric)
     if cells is None:

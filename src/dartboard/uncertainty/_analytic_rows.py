@@ -64,15 +64,14 @@ def asymptotic_interval(spec: MetricSpec, method: str, estimate: float, y_t: np.
                         kwargs: dict[str, Any]) -> Any:
     """The ``influence-logit`` interval of a multiclass one-vs-rest macro ROC AUC, or
     the reason ``method`` does not apply (a ``ValueError``)."""
-    from dartboard.uncertainty._result import Interval
+    from dartboard.uncertainty._result import Interval, clip_to_range
 
     why = _refusal(spec, method, y_t, y_o, w, kwargs)
     if why is not None:
         raise InputError(why + (_HINT if "bootstrap" not in why else ""))
     low, high, se = ovr_macro_auc_interval(estimate, y_t, y_o, level, kwargs)
-    if spec.bounds is not None:
-        low, high = (float(v) for v in np.clip([low, high], *spec.bounds))
-    return Interval(estimate, low, high, level, method, se, None, None, spec.name)
+    low, high, how = clip_to_range(low, high, spec.bounds, method)
+    return Interval(estimate, low, high, level, how, se, None, None, spec.name)
 
 
 def sample_size(spec: MetricSpec, y_t: np.ndarray) -> int:

@@ -52,6 +52,7 @@ from scipy import special
 
 from dartboard._numeric import vdot
 from dartboard.exceptions import InputError, InputTypeError
+from dartboard.uncertainty._result import clip_to_range
 
 BATCH_BYTES = 64 * 2**20
 JACKKNIFE_MAX = 1000
@@ -101,7 +102,7 @@ def bootstrap_interval(estimate: float, reps: Replicates, confidence_level: floa
 
     ``bounds`` is the metric's range (a registry fact): the basic interval
     reflects quantiles around the estimate and can leave it (F1 up to 1.03), so
-    the bounds are clipped to it.
+    the bounds are clipped to it, and the method says so ("basic, clipped to [0, 1]").
     """
     values = reps.values
     bad = np.isnan(values)
@@ -133,9 +134,8 @@ def bootstrap_interval(estimate: float, reps: Replicates, confidence_level: floa
     low, high = np.quantile(values, levels)
     if method == "basic":
         low, high = 2.0 * estimate - high, 2.0 * estimate - low
-    if bounds is not None:
-        low, high = np.clip([low, high], bounds[0], bounds[1])
-    return float(low), float(high), se, method, values
+    low, high, method = clip_to_range(float(low), float(high), bounds, method)
+    return low, high, se, method, values
 
 
 #: replicates within this many units of the last place of the estimate tie with it

@@ -52,7 +52,7 @@ import numpy as np
 from scipy import stats
 
 __all__ = ["Sequences", "best_guaranteed", "critical_counts", "guaranteed",
-           "precision_sequences"]
+           "one_sided_bound", "precision_sequences"]
 
 _EPS = 1e-9  # counts are whole numbers held in floats
 
@@ -178,3 +178,40 @@ def best_guaranteed(criterion: str, tp: np.ndarray, fp: np.ndarray, alpha: float
     return (f"the highest exact one-sided {level:g} lower bound of precision at any single "
             f"threshold is {bound.max():.4g}, and the tests over the thresholds share "
             f"alpha = {alpha:g} (see dartboard.uncertainty._guarantee)")
+
+
+def one_sided_bound(criterion: str, tp: float, fp: float, n_pos: float, alpha: float,
+                    critical: Any, cumulative: tuple[np.ndarray, np.ndarray], index: int
+                    ) -> tuple[float, float]:
+    """``(bound, level)``: the exact one-sided Clopper-Pearson bound of the constrained
+    rate at the chosen candidate ``index`` that its test compares with the target, and
+    that bound's confidence level.
+
+    The tests of the module notes are these bounds: ``max_fpr`` rejects "FPR > r" when
+    the upper ``1 - alpha`` bound of FPR from ``FP`` of the ``N`` negatives is at most
+    ``r``; ``min_recall`` "TPR < r" when the lower bound from ``TP`` of the ``P``
+    positives is at least ``r``; ``min_precision`` "PPV < r" when the lower bound from
+    ``TP`` of the ``m`` samples above the threshold, at the level of a sequence that
+    reached it, is at least ``r`` (the sequences share ``alpha``, so that level is
+    higher than ``1 - alpha``; the least strict of them is reported). ``inf`` (nothing
+    positive) has FPR 0 exactly, not estimated: its bound is 0.
+    """
+    if criterion == "max_fpr":
+        n_neg = float(cumulative[1][0, -1])
+        if index == 0:
+            return 0.0, 1.0
+        bound = 1.0 if fp >= n_neg else float(stats.beta.ppf(1.0 - alpha, fp + 1.0, n_neg - fp))
+        return bound, 1.0 - alpha
+    if criterion == "min_recall":
+        bound = 0.0 if tp <= 0 else float(stats.beta.ppf(alpha, tp, n_pos - tp + 1.0))
+        return bound, 1.0 - alpha
+    seq: Sequences = critical
+    half = alpha if seq.starts.shape[0] == 1 else alpha / 2.0
+    levels = [half if row == 0 else half / (seq.starts.shape[0] - 1) for row in seq.rows]
+    reached = [a for i, a in enumerate(levels) if guaranteed(
+        criterion, *cumulative, Sequences(seq.starts[i:i + 1], seq.rows[i:i + 1],
+                                          seq.counts))[0, index]]
+    level = max(reached) if reached else alpha
+    m = tp + fp
+    bound = 0.0 if tp <= 0 else float(stats.beta.ppf(level, tp, m - tp + 1.0))
+    return bound, 1.0 - level

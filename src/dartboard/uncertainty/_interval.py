@@ -42,6 +42,7 @@ from dartboard.metrics._registry import MetricSpec, get_spec, resolve_metric
 from dartboard.uncertainty import _bootstrap
 from dartboard.uncertainty._analytic_rows import applicable, asymptotic_interval, sample_size
 from dartboard.uncertainty._bootstrap import IntervalWarning
+from dartboard.uncertainty._bounded import bounded_t_interval, scale_name
 from dartboard.uncertainty._clustered import (
     CLUSTER_METHODS,
     ClusterIndex,
@@ -60,7 +61,7 @@ from dartboard.uncertainty._clustered_analytic import (
     clustered_interval,
 )
 from dartboard.uncertainty._methods import METHODS, PIVOT, STUDENTIZED, IntervalMethod
-from dartboard.uncertainty._result import Interval
+from dartboard.uncertainty._result import Interval, clip_to_range
 
 __all__ = ["Interval", "IntervalWarning", "clustered_cells", "cv_interval", "interval",
            "interval_from_clusters", "simulated_interval",
@@ -211,7 +212,7 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
     >>> iv = interval("accuracy", y, p, clusters=[0] * 4 + [1] * 4 + [2] * 4 + [3] * 4,
     ...               method="wald-clustered")
     >>> iv.method, iv.estimate, round(iv.low, 4), round(iv.high, 4)
-    ('wald-clustered (4 clusters)', 0.75, 0.4252, 1.0)
+    ('wald-clustered (4 clusters), clipped to [0, 1]', 0.75, 0.4252, 1.0)
 
     Rows from two sites, each resample keeping each site's number of rows:
 
@@ -376,11 +377,11 @@ def interval_from_clusters(spec: MetricSpec | None, name: str, estimate: float,
         # accuracy with normalize=False is a count, outside the proportion's range
         bounds = spec.bounds if kwargs.get("normalize", True) else None
         drawn = n_resamples if method == STUDENTIZED else None
-        low, high, se = studentized_interval(terms, level, bounds, n_resamples, rng) \
-            if drawn else clustered_interval(terms, level, bounds,
+        low, high, se = studentized_interval(terms, level, None, n_resamples, rng) \
+            if drawn else clustered_interval(terms, level, None,
                                              logit=method == "delong-logit-clustered")
-        return Interval(estimate, low, high, level, f"{method} ({n_clusters} clusters)",
-                        se, None, drawn, name)
+        low, high, how = clip_to_range(low, high, bounds, f"{method} ({n_clusters} clusters)")
+        return Interval(estimate, low, high, level, how, se, None, drawn, name)
     jackknife = method == "bca"
     found = cells()
     if found is not None:
@@ -709,7 +710,8 @@ def check_sample_size(value: Any, name: str) -> float:
 
 
 def cv_interval(fold_scores: ArrayLike, *, n_train: Any = None, n_test: Any = None,
-                confidence_level: float = 0.95) -> Interval:
+                confidence_level: float = 0.95, metric: Any = None,
+                bounds: tuple[float, float] | None = None) -> Interval:
     """t-interval of the mean score over k cross-validation folds.
 
     ``mean +- t_{k-1, 1-alpha/2} s sqrt(c)`` with ``s`` the sample standard
@@ -718,6 +720,17 @@ def cv_interval(fold_scores: ArrayLike, *, n_train: Any = None, n_test: Any = No
     given ``n_train`` and ``n_test`` (samples per training and test split), the
     Nadeau-Bengio correction ``c = 1/k + n_test/n_train`` is used (Nadeau &
     Bengio 2003, Machine Learning 52:239-281).
+
+    A metric has a range (an AUC lies in [0, 1]) that the plain interval can pass
+    when the folds score near an end of it (fold AUCs of 0.985 to 1 give
+    [0.9874, 1.0026]). Given the range -- ``metric`` (the registry's range of that
+    metric) or ``bounds`` -- the same t interval is formed on a scale that maps the
+    range onto the whole line and carried back, so it stays inside by construction:
+    ``g^-1(g(mean) +- t s sqrt(c) g'(mean))`` with ``g`` the logit of
+    ``(x - a) / (b - a)`` for a range [a, b], ``log(x - a)`` for [a, inf) and
+    ``-log(b - x)`` for (-inf, b] (:mod:`dartboard.uncertainty._bounded`); those
+    fold AUCs then give [0.9774, 0.9989], and ``method`` says the scale
+    (``"t, logit scale"``). Without a range it is the plain interval.
 
     All fold scores equal gives a zero-width interval with a warning.
 
@@ -742,11 +755,19 @@ def cv_interval(fold_scores: ArrayLike, *, n_train: Any = None, n_test: Any = No
     n_train, n_test : int, optional
         Both or neither.
     confidence_level : float, default=0.95
+    metric : str or callable, optional
+        The metric the folds scored (a name, an alias such as ``"roc_auc"`` or a
+        dartboard metric function): its range, from the registry, keeps the
+        interval inside it. Not with ``bounds``.
+    bounds : tuple of (float, float), optional
+        The range ``(low, high)`` of the fold scores (``-inf``/``inf`` for an open
+        end), for a metric the registry does not know. Not with ``metric``.
 
     Returns
     -------
     Interval
-        ``method`` is ``"t"`` or ``"nadeau-bengio"``.
+        ``method`` is ``"t"`` or ``"nadeau-bengio"``, with ``", logit scale"`` or
+        ``", log scale"`` when a range was given.
 
     See Also
     --------
@@ -759,12 +780,16 @@ def cv_interval(fold_scores: ArrayLike, *, n_train: Any = None, n_test: Any = No
     (0.814, 0.7883, 0.8397)
     >>> cv_interval([0.81, 0.84, 0.79, 0.83, 0.80], n_train=800, n_test=200).method
     'nadeau-bengio'
+    >>> iv = cv_interval([0.985, 1.0, 0.995, 1.0, 0.995], metric="roc_auc")
+    >>> iv.method, round(iv.low, 4), round(iv.high, 4)
+    ('t, logit scale', 0.9774, 0.9989)
     """
     level = check_confidence_level(confidence_level)
     scores = as_float_array(fold_scores, name="fold_scores")
     k = scores.shape[0]
     if k < 2:
         raise InputError(f"fold_scores needs at least 2 folds for a t-interval; got {k}")
+    scale = _fold_range(scores, metric, bounds)
     if (n_train is None) != (n_test is None):
         raise InputError("give both n_train and n_test (the Nadeau-Bengio correction), or "
                          f"neither; got n_train={n_train!r}, n_test={n_test!r}")
@@ -781,8 +806,48 @@ def cv_interval(fold_scores: ArrayLike, *, n_train: Any = None, n_test: Any = No
         warnings.warn(f"all {k} fold scores are equal; the interval has zero width",
                       IntervalWarning, stacklevel=2)
     half = float(special.stdtrit(k - 1, 0.5 + level / 2.0)) * se
-    return Interval(mean, mean - half, mean + half, level, method, se, None, None,
-                    "cv_interval")
+    if scale is None:
+        return Interval(mean, mean - half, mean + half, level, method, se, None, None,
+                        "cv_interval")
+    low, high = bounded_t_interval(mean, half, scale)
+    return Interval(mean, low, high, level, f"{method}, {scale_name(scale)} scale", se, None,
+                    None, "cv_interval")
+
+
+def _fold_range(scores: np.ndarray, metric: Any, bounds: Any) -> tuple[float, float] | None:
+    """The range of the fold scores from ``metric`` or ``bounds`` (checked), None for
+    none (or an unbounded one); the scores must lie in it."""
+    if metric is not None and bounds is not None:
+        raise InputError("give metric (its range comes from the registry) or bounds, not "
+                         f"both; got metric={metric!r}, bounds={bounds!r}")
+    if metric is not None:
+        spec = resolve_metric(metric, argument="metric").spec
+        if spec is None or spec.bounds is None:
+            raise InputError(f"metric={metric!r} has no range in dartboard's registry; "
+                             "give bounds=(low, high) instead")
+        found, name = spec.bounds, f"the range of {spec.name}"
+    elif bounds is not None:
+        try:
+            found = (float(bounds[0]), float(bounds[1]))
+            ok = len(bounds) == 2 and found[0] < found[1] and not np.isnan(found).any()
+        except (TypeError, ValueError, IndexError):
+            ok = False
+        if not ok:
+            raise InputError("bounds must be (low, high) with low < high (-inf or inf for "
+                             f"an open end); got {reprlib.repr(bounds)}")
+        name = "bounds"
+    else:
+        return None
+    low, high = found
+    outside = scores[(scores < low) | (scores > high)]
+    if outside.size:
+        hint = (" (scikit-learn's 'neg_' scorers negate a loss: pass the loss itself, "
+                "-scores)" if low >= 0 and np.all(scores <= 0) else "")
+        raise InputError(f"fold_scores must lie in {name}, [{low:g}, {high:g}]; got "
+                         f"{outside.size} outside, e.g. {float(outside[0])!r}{hint}")
+    if not (np.isfinite(low) or np.isfinite(high)):
+        return None
+    return low, high
 
 
 def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: bool = False,

@@ -8,7 +8,7 @@ import numpy as np
 
 from dartboard._results import Result
 
-__all__ = ["Interval"]
+__all__ = ["Interval", "clip_to_range"]
 
 
 @dataclass(frozen=True, repr=False)
@@ -57,3 +57,32 @@ class Interval(Result):
     metric: str = ""
 
     _repr_fields = ("estimate", "low", "high", "confidence_level", "method", "metric")
+
+
+#: a bound moved by less than this (relative) is rounding, not a clip worth a note
+_ROUNDING = 1e-12
+
+
+def _end(x: float) -> str:
+    return "inf" if x == np.inf else "-inf" if x == -np.inf else f"{x:g}"
+
+
+def clip_to_range(low: float, high: float, bounds: tuple[float, float] | None, method: str
+                  ) -> tuple[float, float, str]:
+    """``(low, high, method)`` inside the metric's range ``bounds`` (a registry fact).
+
+    The metric cannot lie outside its range, so intersecting an interval with it
+    keeps its coverage; an interval that reached beyond it (a ``t`` or ``basic``
+    interval near a bound) says so in ``method`` ("t, clipped to [0, inf)").
+    """
+    if bounds is None:
+        return float(low), float(high), method
+    lo, hi = bounds
+    new_low, new_high = float(np.clip(low, lo, hi)), float(np.clip(high, lo, hi))
+    moved = [abs(a - b) > _ROUNDING * max(1.0, abs(b)) for a, b in
+             ((low, new_low), (high, new_high)) if not np.isnan(a)]
+    if any(moved):
+        left = "(" if lo == -np.inf else "["
+        right = ")" if hi == np.inf else "]"
+        method = f"{method}, clipped to {left}{_end(lo)}, {_end(hi)}{right}"
+    return new_low, new_high, method

@@ -90,6 +90,7 @@ from dartboard.uncertainty._clustered_curves import (
 from dartboard.uncertainty._guarantee import (
     best_guaranteed,
     critical_counts,
+    one_sided_bound,
     precision_sequences,
 )
 from dartboard.uncertainty._methods import PROPORTION_METHODS
@@ -108,7 +109,7 @@ from dartboard.uncertainty._threshold_rates import (
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["CRITERIA", "CONSTRAINED", "OperatingPoint", "check_criterion",
+__all__ = ["CRITERIA", "CONSTRAINED", "Constraint", "OperatingPoint", "check_criterion",
            "evaluate_threshold", "select_threshold"]
 
 CRITERIA: tuple[str, ...] = get_args(ThresholdCriterion)
@@ -116,6 +117,92 @@ CRITERIA: tuple[str, ...] = get_args(ThresholdCriterion)
 CONSTRAINED = {"min_precision": "precision", "min_recall": "recall", "max_fpr": "FPR"}
 _THRESHOLD_METHOD = "percentile (threshold re-chosen in each resample)"
 _EXACT = "exact (nothing predicted positive)"
+
+
+#: the constrained rate's name in the constraint, the interval it is read from, the side
+#: its bound is on and the comparison with the target
+_CONSTRAINED_RATE = {"max_fpr": ("fpr", "tnr", "upper", "<="),
+                     "min_recall": ("recall", "tpr", "lower", ">="),
+                     "min_precision": ("precision", "precision", "lower", ">=")}
+
+
+@dataclass(frozen=True, repr=False)
+class Constraint(Result):
+    """What a constrained criterion asked and what the chosen threshold gives.
+
+    Attributes
+    ----------
+    rate : str
+        ``"fpr"``, ``"recall"`` or ``"precision"``.
+    target : float
+        Its bound (``max_fpr``: at most; the others: at least).
+    estimate : float
+        The rate on the data at the threshold.
+    interval : Interval
+        Its two-sided interval (for reading: as the other rates').
+    guarantee : float or None
+        The probability with which the true rate meets ``target`` (None: none asked;
+        the rate on the data meets it, the true rate may not).
+    bound : float or None
+        With ``guarantee``: the exact one-sided Clopper-Pearson bound of the rate at
+        the threshold (upper for FPR, lower for recall and precision) that the
+        guarantee's test compares with ``target`` (:mod:`dartboard.uncertainty._guarantee`).
+    bound_level : float or None
+        Its confidence level: ``guarantee``, or for precision the higher level of
+        the fixed sequence that reached the threshold.
+    side : str
+        ``"upper"`` or ``"lower"``.
+    """
+
+    rate: str
+    target: float
+    estimate: float
+    interval: Interval
+    guarantee: float | None
+    bound: float | None
+    bound_level: float | None
+    side: str
+
+    @property
+    def statement(self) -> str:
+        """One line: the rate, the bound the guarantee is about and the target."""
+        sign = "<=" if self.side == "upper" else ">="
+        head = f"{self.rate} {self.estimate:.4g}"
+        if self.guarantee is None or self.bound is None or self.bound_level is None:
+            return (f"{head} {sign} target {self.target:g} on the data (no guarantee: the "
+                    f"true {self.rate} may not meet it; pass guarantee= for one)")
+        level = f"{100 * self.bound_level:.4g}%"
+        tail = "guaranteed" if self.bound_level == self.guarantee else \
+            f"guaranteed at {100 * self.guarantee:.4g}%: the tests over the thresholds " \
+            "share its alpha"
+        if self.bound_level == 1.0:
+            return (f"{head} (nothing predicted positive: exactly 0) {sign} target "
+                    f"{self.target:g} (guaranteed)")
+        return (f"{head}, {self.side} {level} bound {self.bound:.4g} {sign} target "
+                f"{self.target:g} ({tail})")
+
+    @property
+    def note(self) -> str:
+        """How to read the two kinds of interval side by side."""
+        if self.guarantee is None:
+            return ("the intervals are two-sided, for reading the rates at the threshold; "
+                    "none of them is a guarantee")
+        return (f"the intervals are two-sided, for reading the rates; the guarantee is the "
+                f"one-sided bound: the true {self.rate} {'<=' if self.side == 'upper' else '>='}"
+                f" {self.target:g} with probability {self.guarantee:g}")
+
+    def __repr__(self) -> str:
+        return f"Constraint({self.statement})"
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return (f"{html.escape(self.statement)}<br><span class=\"note\">"
+                f"{html.escape(self.note)}</span>")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields, the ``statement`` and the ``note`` as JSON-ready values."""
+        return {**super().to_dict(), "statement": self.statement, "note": self.note}
 
 
 @dataclass(frozen=True, repr=False)
@@ -142,6 +229,11 @@ class OperatingPoint(Result):
         The bound of a constrained criterion.
     guarantee : float or None
         The probability with which the threshold's true rate meets ``target``.
+    constraint : Constraint or None
+        A constrained criterion's rate at the threshold with, under ``guarantee``,
+        the one-sided bound the guarantee is about ("fpr 0.0873, upper 95% bound
+        0.0998 <= target 0.1 (guaranteed)"); the views show it beside the two-sided
+        intervals, which are for reading the rates.
 
     Examples
     --------
@@ -162,8 +254,16 @@ class OperatingPoint(Result):
     n_unmet: int = 0
     target: float | None = None
     guarantee: float | None = None
+    constraint: Constraint | None = None
 
-    _repr_fields = ("threshold", "criterion", "intervals", "confidence_level")
+    _repr_fields = ("threshold", "criterion", "target", "guarantee", "constraint",
+                    "intervals", "confidence_level")
+
+    def _shown(self) -> list[tuple[str, Any]]:
+        shown = super()._shown()
+        if self.constraint is None:
+            return shown
+        return [*shown, ("note", self.constraint.note)]
 
     def to_frame(self) -> pd.DataFrame:
         """One row per quantity: estimate, low, high, method.
@@ -501,9 +601,30 @@ def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: Thresh
         threshold_design_effects(path, positive, s, w, cl, index, level), suffix)
     intervals.update(_rate_intervals(index, path, reps, integral, c, prevalence, level,
                                      n_resamples, rng, clustered))
+    constraint = None if crit not in CONSTRAINED else _constraint(
+        crit, target, guarantee, intervals, critical, path, index)
     return OperatingPoint(threshold, midpoint, crit, intervals, level, n_resamples,
                           int(unmet.sum()), None if np.isnan(target) else target,
-                          guarantee)
+                          guarantee, constraint)
+
+
+def _constraint(criterion: str, target: float, guarantee: float | None,
+                intervals: dict[str, Interval], critical: Any, path: SortedScores,
+                index: int) -> Constraint:
+    """The constrained rate at the chosen candidate, its two-sided interval and, under a
+    guarantee, the one-sided bound its test used."""
+    rate, source, side, _ = _CONSTRAINED_RATE[criterion]
+    iv = intervals[source]
+    if source == "tnr":  # FPR = 1 - TNR, the interval's ends swapped
+        iv = Interval(1.0 - iv.estimate, 1.0 - iv.high, 1.0 - iv.low, iv.confidence_level,
+                      iv.method, iv.standard_error, None, iv.n_resamples, rate)
+    bound = level = None
+    if guarantee is not None:
+        tp, fp = path.cumulative(path.pos[None], path.neg[None])
+        bound, level = one_sided_bound(criterion, float(tp[0, index]), float(fp[0, index]),
+                                       float(tp[0, -1]), 1.0 - guarantee, critical, (tp, fp),
+                                       index)
+    return Constraint(rate, target, float(iv.estimate), iv, guarantee, bound, level, side)
 
 
 def _boundaries(criterion: str, target: float, alpha: float, n_pos: float,
