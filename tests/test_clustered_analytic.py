@@ -250,7 +250,7 @@ def test_without_clusters_the_frame_keeps_its_columns():
 @pytest.mark.parametrize("clusters, match", [
     ("none", "clusters contains 1 missing value"),
     ("short", "clusters has 239"),
-    ("nan", "clusters contains 6 NaN"),
+    ("nan", r"clusters contains 6 missing value\(s\) \(None or NaN\)"),
     ("one", "clusters holds 1 cluster"),
 ])
 def test_bad_cluster_ids_are_refused_by_every_entry_point(call, clusters, match):

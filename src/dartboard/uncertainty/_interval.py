@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from dartboard._labels import encode_labels, positive_index
+from dartboard._labels import encode_ids, encode_labels, positive_index
 from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._validation import (
     as_float_array,
@@ -24,7 +24,7 @@ from dartboard._validation import (
     check_sample_weight,
     column_1d,
     describe,
-    label_array,
+    id_array,
     rows_array,
 )
 from dartboard.exceptions import InputError, InputTypeError
@@ -303,9 +303,9 @@ def _strata_codes(strata: Any, n: int, stratified: bool, method: str) -> np.ndar
     if method not in ("auto", *BOOTSTRAP_METHODS):
         raise InputError(f"strata= resamples rows within strata, which only the bootstrap "
                          f"does; got method={method!r} (use 'percentile', 'basic' or 'bca')")
-    labels = label_array(strata, name="strata")
-    check_consistent_length(("rows", np.empty(n)), ("strata", labels))
-    return encode_labels(("strata", labels)).codes[0].astype(np.intp)
+    ids = id_array(strata, name="strata", noun="stratum")
+    check_consistent_length(("rows", np.empty(n)), ("strata", ids))
+    return encode_ids(ids, "strata")[0]
 
 
 def _class_codes(y_t: np.ndarray) -> np.ndarray:
