@@ -96,8 +96,14 @@ class MetricRow:
 
     @property
     def effective_n(self) -> float | None:
-        """``n / design_effect``: the independent rows worth as much as these."""
-        return None if self.design_effect is None else self.n / self.design_effect
+        """``n / design_effect``, at most ``n``: the independent rows worth as much as
+        these (a design effect below 1, the clusters' noise or a negative intra-cluster
+        correlation, is not taken as rows worth more than themselves); None without a
+        positive, finite design effect."""
+        d = self.design_effect
+        if d is None or not math.isfinite(d) or d <= 0:
+            return None
+        return self.n / max(d, 1.0)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the row as JSON-ready values (group and n only for a group's row).

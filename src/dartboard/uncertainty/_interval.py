@@ -370,6 +370,8 @@ def interval_from_clusters(spec: MetricSpec | None, name: str, estimate: float,
     and ``rows(jackknife)`` (replicates from the rows of each replicate's clusters;
     None: refused, a streamed evaluation keeps no rows); ``fallback`` the bootstrap
     ``auto`` takes where no cluster-robust interval applies."""
+    if terms is not None and not terms.defined:
+        raise InputError(_one_cluster(terms, name))
     method = _clustered_method(method, terms, name, n_clusters, fallback)
     if method in CLUSTERED_ANALYTIC_METHODS:
         assert terms is not None and spec is not None  # _clustered_method checked it
@@ -410,6 +412,21 @@ def interval_from_clusters(spec: MetricSpec | None, name: str, estimate: float,
     return Interval(estimate, low, high, level,
                     f"{used} (clustered: {n_clusters} clusters)", se, dist,
                     n_resamples, name)
+
+
+def _one_cluster(terms: ClusterTerms, name: str) -> str:
+    """Why no clustered interval of ``terms`` can be formed: a part of the metric (its
+    denominator's rows; ROC AUC's positives or negatives) lies in fewer than two
+    clusters, so how its clusters vary -- what a clustered interval measures -- is not
+    seen (a bootstrap of whole clusters would repeat that one cluster, giving the same
+    value in every resample, and the cluster-robust variance is 0/0)."""
+    held = np.count_nonzero(terms.present, axis=0)
+    parts = ("positives", "negatives") if held.shape[0] == 2 else \
+        ("rows of its denominator",)
+    j = int(np.argmin(held))
+    return (f"{name or 'the metric'}: the {parts[j]} lie in {int(held[j])} cluster"
+            f"{'' if held[j] == 1 else 's'}, and a clustered interval needs them in at "
+            "least two clusters")
 
 
 def _clustered_simulated(family: Any, spec: MetricSpec | None, y_t: np.ndarray,
