@@ -229,6 +229,7 @@ def test_bca_with_undefined_resamples_and_leave_outs_still_forms_an_interval():
     assert iv.method.endswith("(clustered: 10 clusters)")
     assert iv.low <= iv.estimate <= iv.high
     # the registry's ROC AUC knows its positives lie in one cluster: no clustered interval
-    with pytest.raises(ValueError, match="the positives lie in 1 cluster"):
+    with pytest.raises(ValueError, match=r"the positives are in 1 cluster \(a clustered "
+                                         r"interval needs at least two\)"):
         db.interval("roc_auc", y, score, method="bca", n_resamples=100, random_state=24,
                     clusters=np.arange(10))

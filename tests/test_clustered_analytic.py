@@ -131,7 +131,7 @@ def test_fast_paths_agree_with_brute_force(seed, n_clusters, m):
         assert auc.standard_error == pytest.approx(np.sqrt(max(variance, 0)), rel=1e-9,
                                                    abs=1e-12)
     else:  # a class in one cluster: its variance term has no spread to measure
-        with pytest.raises(ValueError, match="at least two clusters"):
+        with pytest.raises(ValueError, match="at least two"):
             db.interval("roc_auc", y, score, method="delong-clustered", clusters=cluster)
     acc = db.interval("accuracy", y, pred, method="wald-clustered", clusters=cluster)
     assert acc.standard_error == pytest.approx(

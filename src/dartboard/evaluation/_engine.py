@@ -440,6 +440,8 @@ def build_result(plan: Plan, model: str | None = None,
         gaps = GroupGaps(bundle, by_label, keys,
                          seed if seed is not None else seed_sequence(plan.opts.random_state),
                          plan.opts.n_resamples, plan.opts.confidence_level, generic)
+    if plan.clusters is not None:
+        extra["n_clusters"] = int(plan.clusters.max()) + 1
     if plan.task == "regression":
         errors, summary = error_points(plan.y_true, plan.y_pred)
         fit = fit_points(plan.y_true, plan.y_pred)

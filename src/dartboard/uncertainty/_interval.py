@@ -424,9 +424,8 @@ def _one_cluster(terms: ClusterTerms, name: str) -> str:
     parts = ("positives", "negatives") if held.shape[0] == 2 else \
         ("rows of its denominator",)
     j = int(np.argmin(held))
-    return (f"{name or 'the metric'}: the {parts[j]} lie in {int(held[j])} cluster"
-            f"{'' if held[j] == 1 else 's'}, and a clustered interval needs them in at "
-            "least two clusters")
+    return (f"{name or 'the metric'}: the {parts[j]} are in {int(held[j])} cluster"
+            f"{'' if held[j] == 1 else 's'} (a clustered interval needs at least two)")
 
 
 def _clustered_simulated(family: Any, spec: MetricSpec | None, y_t: np.ndarray,
