@@ -14,6 +14,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sklearn import metrics as skm
 from typer.testing import CliRunner
 
@@ -312,3 +314,99 @@ def test_clustered_evaluation_logs_its_design_effects_to_mlflow(tmp_path, monkey
             row.n / max(row.design_effect, 1.0))
     one = next(r for r in ev.result.groups if r.group == "1" and r.metric == "accuracy")
     assert data.metrics["by_group/1/accuracy_effective_n"] == pytest.approx(one.effective_n)
+
+
+# ------------------------------------------------------------------ property
+
+_METRICS = ["accuracy", "recall", "precision", "f1", "roc_auc", "log_loss"]
+
+
+def _sklearn_value(name, y, score, pred):
+    """scikit-learn's value of a row on its rows (nan where scikit-learn refuses)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return {"accuracy": lambda: skm.accuracy_score(y, pred),
+                    "recall": lambda: skm.recall_score(y, pred, zero_division=0),
+                    "precision": lambda: skm.precision_score(y, pred, zero_division=0),
+                    "f1": lambda: skm.f1_score(y, pred, zero_division=0),
+                    "roc_auc": lambda: skm.roc_auc_score(y, score),
+                    "log_loss": lambda: skm.log_loss(y, score, labels=[0, 1])}[name]()
+        except ValueError:
+            return float("nan")
+
+
+def _draw_rows(seed, n, n_clusters, n_groups, accuracy, one_class_group,
+               one_class_cluster):
+    rng = np.random.default_rng(seed)
+    cluster = rng.integers(0, n_clusters, n)
+    group = np.array([f"g{k}" for k in rng.integers(0, n_groups, n)])
+    y = rng.integers(0, 2, n)
+    if one_class_group:
+        y[group == "g0"] = 1
+    if one_class_cluster:
+        y[cluster == 0] = 0
+    y[:2] = [0, 1]  # the evaluation is binary; a group or a cluster may hold one class
+    if accuracy == "all correct":
+        right = np.ones(n, dtype=bool)
+    elif accuracy == "all wrong":
+        right = np.zeros(n, dtype=bool)
+    else:
+        right = rng.random(n) < 0.7
+    # a score on the right side of 0.5 where the label is right, away from 0 and 1
+    side = np.where(right, y, 1 - y)
+    score = np.round(np.where(side == 1, 0.5 + 0.45 * rng.random(n),
+                              0.05 + 0.44 * rng.random(n)), 3)
+    return cluster, group, y, score
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1), n=st.integers(6, 160),
+       n_clusters=st.one_of(st.integers(1, 12), st.integers(13, 200)),
+       n_groups=st.integers(1, 4),
+       accuracy=st.sampled_from(["all correct", "all wrong", "mixed"]),
+       one_class_group=st.booleans(), one_class_cluster=st.booleans())
+def test_clustered_grouped_evaluation_holds_its_contract(seed, n, n_clusters, n_groups,
+                                                         accuracy, one_class_group,
+                                                         one_class_cluster):
+    from dartboard.exceptions import DartboardError
+
+    cluster, group, y, score = _draw_rows(seed, n, n_clusters, n_groups, accuracy,
+                                          one_class_group, one_class_cluster)
+    pred = (score >= 0.5).astype(int)
+    try:
+        ev = _quiet(db.evaluate, y, y_score=score, clusters=cluster, groups=group,
+                    metrics=_METRICS, n_resamples=40, random_state=seed % 1000)
+    except DartboardError as exc:  # the one documented refusal here: a single cluster
+        assert np.unique(cluster).shape[0] < 2, exc
+        assert "holds 1 cluster" in str(exc)
+        return
+    parts = [(None, np.ones(n, dtype=bool), ev.result.metrics)]
+    parts += [(g, group == g, [r for r in ev.result.groups if r.group == g])
+              for g in np.unique(group)]
+    for g, rows, metric_rows in parts:
+        assert [r.metric for r in metric_rows] == _METRICS
+        for r in metric_rows:
+            want = _sklearn_value(r.metric, y[rows], score[rows], pred[rows])
+            if np.isnan(want):
+                assert np.isnan(r.estimate), (g, r)
+            else:
+                assert r.estimate == pytest.approx(want, rel=1e-9, abs=1e-12), (g, r)
+            if r.low is not None:
+                assert np.isfinite(r.low) and np.isfinite(r.high), (g, r)
+                assert r.low <= r.estimate + 1e-12 and r.estimate <= r.high + 1e-12, (g, r)
+                assert r.high > r.low, (g, r)  # never silently zero width
+            if r.effective_n is not None:
+                assert 0 < r.effective_n <= r.n, (g, r)
+            if r.design_effect is not None:
+                assert np.isfinite(r.design_effect) and r.design_effect > 0, (g, r)
+    repr(ev)
+    ev._repr_html_()
+    ev.to_frame()
+    ev.to_dict()
+    json.loads(ev.to_json())
+    if n_groups > 1 and np.unique(group).shape[0] > 1:
+        gaps = _quiet(ev.difference)
+        defined = gaps.dropna(subset=["low"])
+        assert (defined["low"] <= defined["high"]).all()
