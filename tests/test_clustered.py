@@ -218,8 +218,18 @@ def test_bca_with_undefined_resamples_and_leave_outs_still_forms_an_interval():
     # lack it; BCa's acceleration leaves that leave-out out (was a RuntimeError)
     y = np.array([0, 0, 0, 0, 0, 0, 1, 0, 0, 0])
     score = np.array([0.337, 0.019, 0.053, 0.152, 0.05, 0.766, 0.556, 0.715, 0.216, 0.542])
+    from sklearn.metrics import roc_auc_score
+
+    def auc(y_true, score):  # a user's callable: no cluster terms, rows resampled
+        return roc_auc_score(y_true, score) if np.unique(y_true).size == 2 else np.nan
+
     with pytest.warns(db.IntervalWarning):
-        iv = db.interval("roc_auc", y, score, method="bca", n_resamples=100,
+        iv = db.interval(auc, y, score, method="bca", n_resamples=100,
                          random_state=24, clusters=np.arange(10))
     assert iv.method.endswith("(clustered: 10 clusters)")
     assert iv.low <= iv.estimate <= iv.high
+    # the registry's ROC AUC knows its positives lie in one cluster: no clustered interval
+    with pytest.raises(ValueError, match=r"the positives are in 1 cluster \(a clustered "
+                                         r"interval needs at least two\)"):
+        db.interval("roc_auc", y, score, method="bca", n_resamples=100, random_state=24,
+                    clusters=np.arange(10))

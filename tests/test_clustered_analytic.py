@@ -131,7 +131,7 @@ def test_fast_paths_agree_with_brute_force(seed, n_clusters, m):
         assert auc.standard_error == pytest.approx(np.sqrt(max(variance, 0)), rel=1e-9,
                                                    abs=1e-12)
     else:  # a class in one cluster: its variance term has no spread to measure
-        with pytest.raises(ValueError, match="at least two clusters"):
+        with pytest.raises(ValueError, match="at least two"):
             db.interval("roc_auc", y, score, method="delong-clustered", clusters=cluster)
     acc = db.interval("accuracy", y, pred, method="wald-clustered", clusters=cluster)
     assert acc.standard_error == pytest.approx(
@@ -250,7 +250,7 @@ def test_without_clusters_the_frame_keeps_its_columns():
 @pytest.mark.parametrize("clusters, match", [
     ("none", "clusters contains 1 missing value"),
     ("short", "clusters has 239"),
-    ("nan", "clusters contains 6 NaN"),
+    ("nan", r"clusters contains 6 missing value\(s\) \(None or NaN\)"),
     ("one", "clusters holds 1 cluster"),
 ])
 def test_bad_cluster_ids_are_refused_by_every_entry_point(call, clusters, match):

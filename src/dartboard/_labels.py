@@ -77,7 +77,7 @@ from dartboard._validation import (
 from dartboard.exceptions import InputError, InputTypeError
 
 __all__ = ["EncodedLabels", "INFER_RULES", "canonical_positive", "count_indicator_pairs",
-           "count_label_pairs", "encode_labels", "indicator_pair", "indicator_sample_counts",
+           "count_label_pairs", "encode_ids", "encode_labels", "indicator_pair", "indicator_sample_counts",
            "invalid_pos_label", "is_string_labels", "positive_index", "positive_label",
            "same_label"]
 
@@ -341,6 +341,32 @@ def encode_labels(*named: tuple[str, Any]) -> EncodedLabels:
         return EncodedLabels(_present_classes(present, lo, arrays),
                              tuple(lut[off] for off in offsets))
     return EncodedLabels(*_factorize(arrays, names))
+
+
+def encode_ids(ids: np.ndarray, name: str) -> tuple[np.ndarray, int]:
+    """Codes 0..C-1 of identifiers (from :func:`~dartboard._validation.id_array`) over
+    their sorted distinct values, and C.
+
+    Integer, boolean and string ids take :func:`encode_labels` (its order and its fast
+    path); any other ids (floats such as 0.5, tuples, objects) are sorted as numpy sorts
+    them, so the ids of a streamed evaluation, encoded here too, meet the same codes.
+
+    Examples
+    --------
+    >>> codes, n = encode_ids(np.array([1.5, 0.5, 1.5]), "clusters")
+    >>> codes.tolist(), n
+    ([1, 0, 1], 2)
+    """
+    if ids.dtype.kind in "iubUS":
+        encoded = encode_labels((name, ids))
+        return encoded.codes[0].astype(np.intp), int(encoded.classes.shape[0])
+    try:
+        uniques, codes = np.unique(ids, return_inverse=True)
+    except TypeError:
+        kinds = sorted({type(v).__name__ for v in ids.tolist()[:1000]})
+        raise InputTypeError(f"{name} mixes ids that cannot be ordered ({', '.join(kinds)}); "
+                             "use one type") from None
+    return codes.reshape(-1).astype(np.intp), int(uniques.shape[0])
 
 
 # ------------------------------------------------------------------ counting

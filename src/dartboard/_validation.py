@@ -51,6 +51,7 @@ __all__ = [
     "column_1d",
     "describe",
     "group_array",
+    "id_array",
     "label_array",
     "label_category",
     "rescaled_weights",
@@ -142,6 +143,10 @@ def _unmasked(x: np.ma.MaskedArray, *, name: str) -> np.ndarray:
 def _pandas_to_numpy(x: Any, *, name: str) -> np.ndarray:
     import pandas as pd
 
+    if isinstance(x, (pd.Index, pd.api.extensions.ExtensionArray)):
+        # a bare column (pd.Categorical, pd.array(...), an Index) reads as the Series of
+        # the same values: the paths below ask a Series' accessors (``.cat``, ``.isna``)
+        x = pd.Series(x, copy=False)
     if isinstance(x, pd.DataFrame):
         if any(isinstance(d, pd.CategoricalDtype) for d in x.dtypes):
             x = x.apply(lambda c: c.astype(c.cat.categories.dtype)
@@ -463,6 +468,42 @@ def group_array(x: Any, *, name: str) -> np.ndarray:
                 raise InputTypeError(f"{name} holds values that cannot name a group, such as "
                                      f"{describe(bad)}; one label (number or string) per "
                                      "sample") from None
+    return arr
+
+
+def id_array(x: Any, *, name: str, noun: str) -> np.ndarray:
+    """Return 1-D identifiers (the ``noun`` of each row: its cluster, its stratum).
+
+    An identifier only says which rows belong together, so any hashable value is one:
+    integers, strings, floats such as 0.5, tuples (a list of tuples is one id per row,
+    not a matrix), booleans. Refused: a missing id (None or NaN: the row would silently
+    join a cluster of the missing or leave the evaluation) and an unhashable one.
+
+    Examples
+    --------
+    >>> id_array([0.5, 1.5, 0.5], name="clusters", noun="cluster").tolist()
+    [0.5, 1.5, 0.5]
+    >>> id_array([("a", 1), ("b", 2)], name="clusters", noun="cluster").tolist()
+    [('a', 1), ('b', 2)]
+    """
+    if isinstance(x, (list, tuple)) and x and all(isinstance(v, tuple) for v in x):
+        arr = np.empty(len(x), dtype=object)
+        arr[:] = list(x)
+    else:
+        arr = column_1d(x, name=name)
+    if arr.dtype.kind in "fcOmM":
+        import pandas as pd
+
+        missing = int(np.count_nonzero(pd.isna(arr)))
+        if missing:
+            raise InputError(f"{name} contains {missing} missing value(s) (None or NaN); "
+                             f"give every row its {noun}")
+    if arr.dtype.kind == "O":
+        bad = next((v for v in arr.tolist() if not _hashable(v)), None)
+        if bad is not None:
+            raise InputTypeError(f"{name} holds values that cannot identify a {noun}, such "
+                                 f"as {describe(bad)}; one hashable id (number, string, "
+                                 "tuple) per row")
     return arr
 
 

@@ -73,15 +73,16 @@ def check_cluster_ci(ci: str, clustered: bool = True, name: str = "clusters",
 
 def cluster_order(ids: Any, name: str) -> dict[Any, int]:
     """Each cluster id's position in the in-memory evaluation's encoding (sorted, as
-    :func:`~dartboard._labels.encode_labels` sorts), checked: two clusters or more."""
-    from dartboard._labels import encode_labels
+    :func:`~dartboard._labels.encode_ids` sorts), checked: two clusters or more."""
+    from dartboard._labels import encode_ids
+    from dartboard._validation import id_array
 
     keys = list(ids)
     if len(keys) < 2:
         raise InputError(f"{name}: {too_few_clusters(len(keys))}")
     try:
-        codes = encode_labels(("clusters", np.asarray(keys))).codes[0]
-    except TypeError:
+        codes, _ = encode_ids(id_array(keys, name=name, noun="cluster"), name)
+    except InputTypeError:
         raise InputTypeError(f"{name} holds ids that cannot be ordered (mixed types across "
                              "files or partitions); use one type") from None
     return {key: int(code) for key, code in zip(keys, codes)}
@@ -144,6 +145,7 @@ class ClusteredStates:
 
     def interval(self, p: Planned, bundle: Bundle, estimate: float) -> tuple[Any, float | None]:
         """The clustered interval of ``p`` on ``bundle``'s rows and its design effect."""
+        from dartboard.evaluation._design import zero_width
         from dartboard.uncertainty._interval import interval_from_clusters
 
         family, metric, key = p.computed
@@ -153,20 +155,21 @@ class ClusteredStates:
             raise InputError(f"clusters {too_few_clusters(len(states))}")
         method = opts.ci if opts.ci in CLUSTER_METHODS or \
             opts.ci in CLUSTERED_ANALYTIC_METHODS else "auto"
-        simulated = self._simulated(family, metric, bundle.states[key], states, method,
-                                    estimate)
-        if simulated is not None:
-            return simulated, self._design_effect(simulated, family, bundle.states[key],
-                                                  metric, estimate)
-        terms = family.state_cluster_terms(states, metric)
+        iv = self._simulated(family, metric, bundle.states[key], states, method, estimate)
+        if iv is None:
+            terms = family.state_cluster_terms(states, metric)
 
-        def cells() -> tuple[Any, Any] | None:
-            return self.cells(p, bundle)
+            def cells() -> tuple[Any, Any] | None:
+                return self.cells(p, bundle)
 
-        iv = interval_from_clusters(metric.spec, metric.name, estimate, terms, cells,
-                                    len(states), method, opts.confidence_level,
-                                    opts.n_resamples, check_random_state(opts.random_state),
-                                    metric.kwargs, fallback=family.fallback)
+            iv = interval_from_clusters(metric.spec, metric.name, estimate, terms, cells,
+                                        len(states), method, opts.confidence_level,
+                                        opts.n_resamples,
+                                        check_random_state(opts.random_state),
+                                        metric.kwargs, fallback=family.fallback)
+        degenerate = zero_width(iv)
+        if degenerate is not None:
+            raise InputError(degenerate)
         return iv, self._design_effect(iv, family, bundle.states[key], metric, estimate)
 
     def _simulated(self, family: Family, metric: Metric, merged: Any, states: list[Any],

@@ -6,7 +6,15 @@ rows: the cluster-robust methods against their independent-rows forms (``wald``,
 ``t``, ``delong``; the delta method with each row its own cluster), the bootstrap
 of whole clusters against the bootstrap of rows (the same method and resamples).
 ``effective n = n / design effect`` is the number of independent rows that would
-measure the metric as precisely. For a mean over clusters of ``m`` rows with
+measure the metric as precisely; it is at most ``n`` (a design effect below 1 is the
+clusters' noise or a negative intra-cluster correlation, not rows worth more than
+themselves).
+
+A clustered interval of zero width measures nothing: every resample of whole clusters
+gave the estimate (the clusters agree on the metric, or one cluster holds all of its
+rows) or the cluster-robust variance is 0. Its row says so (``n/a``, no design
+effect) rather than showing an interval that no sampling could have missed
+(:func:`zero_width`). For a mean over clusters of ``m`` rows with
 intra-cluster correlation ``rho`` the design effect is about ``1 + (m - 1) rho``.
 """
 
@@ -18,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["INDEPENDENT", "design_effect", "independent_forms", "se_ratio"]
+__all__ = ["INDEPENDENT", "design_effect", "independent_forms", "se_ratio", "zero_width"]
 
 #: the independent-rows form of each cluster-robust interval
 INDEPENDENT = {"wald-clustered": "wald", "t-clustered": "t", "delong-clustered": "delong",
@@ -58,9 +66,21 @@ def design_effect(clustered: Any, function: Callable[..., Any], y: np.ndarray,
 
 
 def se_ratio(clustered: float | None, independent: float | None) -> float | None:
-    """``(SE_clustered / SE_independent)^2``; None where the independent SE is missing,
-    not finite or 0."""
+    """``(SE_clustered / SE_independent)^2``; None where either SE is missing or not
+    finite, or the independent one is 0."""
     if clustered is None or independent is None or not np.isfinite(independent) \
-            or independent <= 0:
+            or not np.isfinite(clustered) or independent <= 0:
         return None
     return float((clustered / independent) ** 2)
+
+
+def zero_width(iv: Any) -> str | None:
+    """Why a clustered interval measures no uncertainty (its ends equal, to rounding),
+    or None when it has a width."""
+    low, high, estimate = float(iv.low), float(iv.high), float(iv.estimate)
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return None
+    if high - low > 1e-12 * max(1.0, abs(estimate)):
+        return None
+    return (f"zero width: the clusters show no spread around {estimate:.4g} for a "
+            "clustered interval to measure")

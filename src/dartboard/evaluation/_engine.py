@@ -68,7 +68,7 @@ from dartboard.evaluation._result import (
     RocPoints,
 )
 from dartboard.exceptions import InputError, InputTypeError
-from dartboard.families import Batch
+from dartboard.families import Batch, Metric, family_of
 from dartboard.metrics._registry import TASKS as REGISTRY_TASKS
 from dartboard.metrics._registry import MetricSpec, resolve_metric, specs
 
@@ -440,6 +440,8 @@ def build_result(plan: Plan, model: str | None = None,
         gaps = GroupGaps(bundle, by_label, keys,
                          seed if seed is not None else seed_sequence(plan.opts.random_state),
                          plan.opts.n_resamples, plan.opts.confidence_level, generic)
+    if plan.clusters is not None:
+        extra["n_clusters"] = int(plan.clusters.max()) + 1
     if plan.task == "regression":
         errors, summary = error_points(plan.y_true, plan.y_pred)
         fit = fit_points(plan.y_true, plan.y_pred)
@@ -538,13 +540,24 @@ class _ClusteredRows(_GenericRows):
         c = self.by_label.get(p.label)
         if c is not None:
             other = plan.feed(c.input)
-            return c.function, -other if c.negate else other, dict(c.kwargs)
+            return c.function, -other if c.negate else other, self._keywords(c.spec,
+                                                                             c.kwargs)
         assert p.metric is not None  # a fairness rate, planned from the registry
         spec = p.metric.spec
-        return spec.function, plan.feed(spec.input), dict(p.metric.kwargs)
+        return spec.function, plan.feed(spec.input), self._keywords(spec, p.metric.kwargs)
+
+    def _keywords(self, spec: MetricSpec | None, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """A metric's keywords with the evaluation's classes where its family reads them
+        from the rows (log loss's ``labels``): a group or a resample of clusters may
+        lack a class, as the family's states of the unclustered rows allow."""
+        family = family_of(spec)
+        if spec is None or family is None or not family.supports(Metric(spec, kwargs)):
+            return dict(kwargs)
+        classes = None if self.plan.labelled is None else self.plan.labelled.classes
+        return family.with_classes(Metric(spec, kwargs), classes)
 
     def row(self, p: Planned, members: np.ndarray | None, group: str | None) -> MetricRow:
-        from dartboard.evaluation._design import design_effect
+        from dartboard.evaluation._design import design_effect, zero_width
         from dartboard.uncertainty import interval
         from dartboard.uncertainty._clustered import CLUSTER_METHODS
         from dartboard.uncertainty._methods import CLUSTERED_ANALYTIC_METHODS
@@ -576,10 +589,18 @@ class _ClusteredRows(_GenericRows):
                           confidence_level=opts.confidence_level,
                           n_resamples=opts.n_resamples, random_state=opts.random_state,
                           sample_weight=w, clusters=cl, **kwargs)
+            degenerate = zero_width(iv)
+            if degenerate is not None:
+                raise InputError(degenerate)
         except ValueError as exc:
-            return MetricRow(p.label, estimate, None, None,
-                             f"n/a ({str(exc).split(';')[0][:120]})", opts.confidence_level,
-                             n, group)
+            reason = str(exc).split(";")[0][:120]
+            if group is None:
+                from dartboard.uncertainty import IntervalWarning
+
+                warnings.warn(f"no interval for {p.label}: {reason}", IntervalWarning,
+                              stacklevel=5)
+            return MetricRow(p.label, estimate, None, None, f"n/a ({reason})",
+                             opts.confidence_level, n, group)
         deff = design_effect(iv, function, y, other, w, kwargs, opts.n_resamples,
                              opts.random_state)
         return MetricRow(p.label, float(iv.estimate), float(iv.low), float(iv.high),

@@ -145,7 +145,11 @@ def evaluate(data: Any = None, y_pred: Any = None, *,
         ``"basic"``, ``"bca"``, ``"wald-clustered"``, ``"t-clustered"``,
         ``"delong-clustered"`` and ``"delong-logit-clustered"`` may be asked for),
         per group too, and each row reports its ``design_effect`` (the clustered interval's variance over the
-        independent-rows one's) and ``effective_n`` (``n`` over it). The
+        independent-rows one's) and ``effective_n`` (``n`` over it, at most ``n``);
+        a metric whose rows (its denominator; ROC AUC's positives or negatives) lie
+        in one cluster, or whose clustered interval has zero width, keeps its
+        estimate with an ``n/a`` method that says why. Cluster ids are identifiers:
+        any hashable value (an integer, a string, 0.5, a tuple). The
         reliability diagram's points take the cluster-robust Wilson interval of
         each bin (``calibration.method``, ``calibration.design_effect``). The gaps
         between groups draw clusters once for all groups (a cluster may span

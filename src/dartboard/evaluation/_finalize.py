@@ -254,6 +254,11 @@ class GroupGaps:
         if p.family is None:
             return "streamed: a metric no family computes needs the rows"
         family, metric, key = p.computed
+        if getattr(self.generic, "clustered", False):
+            # the clusters are the cause, not the rows' counts or weights
+            return (f"clustered: the gaps draw whole clusters, and a streamed evaluation "
+                    f"keeps no per-cluster cells of {metric.name} to draw them from (in "
+                    "memory the rows give them)")
         return family.no_cells(self.bundle.states[key], metric)
 
     def replicates(self, label: str) -> np.ndarray:

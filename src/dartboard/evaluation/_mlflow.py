@@ -1,7 +1,9 @@
 """Logging an :class:`~dartboard.Evaluation` to MLflow (an optional extra).
 
-Metric names are MLflow keys: ``<m>``, ``<m>_low``, ``<m>_high`` and per group
-``by_group/<group>/<m>...``, under an optional prefix. MLflow takes letters, digits,
+Metric names are MLflow keys: ``<m>``, ``<m>_low``, ``<m>_high`` (and with clusters
+``<m>_design_effect``, ``<m>_effective_n``) and per group ``by_group/<group>/<m>...``,
+under an optional prefix; a clustered evaluation logs the parameters
+``dartboard_clustered`` (``True``) and ``dartboard_n_clusters``. MLflow takes letters, digits,
 ``_ - . space`` and ``/`` as a separator, at most 250 characters. A part that
 fits is used as it is; any other part (a group label ``"a?b"``, ``"F, 30-40"``,
 ``"x/y"``, ``".."``, one longer than 64 characters) keeps its safe characters and
@@ -35,6 +37,9 @@ _SAFE = re.compile(r"[\w\-. ]+")
 _UNSAFE = re.compile(r"[^\w\-. ]")
 _MAX_PART = 64
 _MAX_KEY = 250  # MLflow's limit on a metric name
+#: what a key's suffix holds, as a clash names it
+_WHAT = {"_low": "low bound", "_high": "high bound", "_design_effect": "design effect",
+         "_effective_n": "effective n"}
 #: URI schemes of MLflow's database stores (SQLAlchemy)
 _DATABASES = {"sqlite", "postgresql", "mysql", "mssql"}
 
@@ -102,14 +107,17 @@ def metric_values(evaluation: Any, prefix: str = "") -> dict[str, float]:
              for row in evaluation.result.groups or ()]
     for row, parts, owner in rows:
         name = metric_name(*parts)
-        for suffix, value in (("", row.estimate), ("_low", row.low), ("_high", row.high)):
+        for suffix, value in (("", row.estimate), ("_low", row.low), ("_high", row.high),
+                              *((("_design_effect", row.design_effect),
+                                 ("_effective_n", row.effective_n))
+                                if row.design_effect is not None else ())):
             key = name + suffix
             if key in owners:
                 raise InputError(_clash(owners[key], owner, key, evaluation))
             if len(key) > _MAX_KEY:
                 raise InputError(f"the MLflow key of {owner} would be {len(key)} characters, "
                                  f"over MLflow's {_MAX_KEY}; use a shorter prefix")
-            owners[key] = owner + (f" ({suffix[1:]} bound)" if suffix else "")
+            owners[key] = owner + (f" ({_WHAT.get(suffix, suffix[1:])})" if suffix else "")
             if value is not None and math.isfinite(value):
                 values[key] = float(value)
     return values
@@ -139,6 +147,9 @@ def log_evaluation(evaluation: Any, *, prefix: str = "", report: bool = True) ->
             params["dartboard_model"] = evaluation.model
         if evaluation.n_files is not None:
             params["dartboard_n_files"] = evaluation.n_files
+        if evaluation.result.n_clusters is not None:
+            params["dartboard_clustered"] = True
+            params["dartboard_n_clusters"] = evaluation.result.n_clusters
         if evaluation.result.metrics:
             params["dartboard_confidence_level"] = evaluation.result.metrics[0].confidence_level
         mlflow.log_params(params)

@@ -96,8 +96,14 @@ class MetricRow:
 
     @property
     def effective_n(self) -> float | None:
-        """``n / design_effect``: the independent rows worth as much as these."""
-        return None if self.design_effect is None else self.n / self.design_effect
+        """``n / design_effect``, at most ``n``: the independent rows worth as much as
+        these (a design effect below 1, the clusters' noise or a negative intra-cluster
+        correlation, is not taken as rows worth more than themselves); None without a
+        positive, finite design effect."""
+        d = self.design_effect
+        if d is None or not math.isfinite(d) or d <= 0:
+            return None
+        return self.n / max(d, 1.0)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the row as JSON-ready values (group and n only for a group's row).
@@ -412,6 +418,9 @@ class EvaluationResult:
         What the evaluation decided without being told (the task, the positive
         class, where labels were cut from scores), each with its reason; empty when
         everything was given.
+    n_clusters : int or None
+        The clusters the rows came in (``clusters=``, a streamed ``cluster`` column):
+        every interval is then clustered; None for independent rows.
 
     Examples
     --------
@@ -449,6 +458,7 @@ class EvaluationResult:
     streamed: Streamed | None = None
     fit: FitPoints | None = None
     assumptions: tuple[Assumption, ...] = ()
+    n_clusters: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON section of ``results.json`` and ``dartboard evaluate --json``.
@@ -459,6 +469,8 @@ class EvaluationResult:
             Task, size, model, metric rows, groups and the points of the figures.
         """
         out: dict[str, Any] = {"task": self.task, "n": self.n, "model": self.model}
+        if self.n_clusters is not None:
+            out["n_clusters"] = self.n_clusters
         if self.assumptions:
             out["assumptions"] = {a.what: {"value": a.value, "why": a.why}
                                   for a in self.assumptions}

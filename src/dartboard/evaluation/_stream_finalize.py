@@ -91,6 +91,7 @@ def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parque
         streamed=Streamed(source, int(bundle.n_rows), int(n_files),
                           "exact" if spec.exact else "binned", unit, left_out),
         assumptions=_assumptions(plan, task, classes, positive),
+        n_clusters=None if clusters is None else len(clusters.order),
         **_figures(bundle, classes, positive, task))
     states = _named(bundle.states)
     if keys is not None:

@@ -222,6 +222,12 @@ class Family:
     def build(self, batch: Batch, metric: Metric) -> Any:
         raise NotImplementedError
 
+    def with_classes(self, metric: Metric, classes: np.ndarray | None) -> dict[str, Any]:
+        """``metric``'s keywords for rows that may lack a class of the evaluation
+        (a group's, a batch's): the classes of all the rows where the metric reads
+        them from the data (log loss's ``labels``), as the family's states do."""
+        return dict(metric.kwargs)
+
     def merge(self, a: Any, b: Any) -> Any:
         return a.merge(b)
 

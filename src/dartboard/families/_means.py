@@ -247,12 +247,17 @@ class MeansFamily(Family):
         return PairedMeans(function(y, a, **metric.kwargs)[0]
                            - function(y, b, **metric.kwargs)[0], w)
 
-    def build(self, batch: Batch, metric: Metric) -> MeanCells:
-        function, keywords, _ = TERMS[metric.name]
+    def with_classes(self, metric: Metric, classes: np.ndarray | None) -> dict[str, Any]:
         kwargs = dict(metric.kwargs)
-        if "labels" in keywords and "labels" not in kwargs and batch.classes is not None:
-            # the classes of all the rows: a batch of a stream may lack one
-            kwargs["labels"] = batch.classes
+        if "labels" in TERMS[metric.name][1] and "labels" not in kwargs \
+                and classes is not None:
+            # the classes of all the rows: a batch of a stream, or a group, may lack one
+            kwargs["labels"] = classes
+        return kwargs
+
+    def build(self, batch: Batch, metric: Metric) -> MeanCells:
+        function = TERMS[metric.name][0]
+        kwargs = self.with_classes(metric, batch.classes)
         terms, w = function(batch.y_true, batch.of(metric), sample_weight=batch.weight,
                             **kwargs)
         return MeanCells.from_terms(terms, None if w is None else np.asarray(w),
@@ -310,12 +315,10 @@ class MeansFamily(Family):
                       n_clusters: int) -> ClusterTerms | None:
         """The mean's ``sum w t`` and ``sum w`` per cluster (a root of a mean, RMSE, is
         no ratio of sums)."""
-        function, keywords, root = TERMS[metric.name]
+        function, _, root = TERMS[metric.name]
         if root:
             return None
-        kwargs = dict(metric.kwargs)
-        if "labels" in keywords and "labels" not in kwargs and batch.classes is not None:
-            kwargs["labels"] = batch.classes
+        kwargs = self.with_classes(metric, batch.classes)
         terms, w = function(batch.y_true, batch.of(metric), sample_weight=batch.weight,
                             **kwargs)
         weight = np.ones(codes.shape[0]) if w is None else np.asarray(w, dtype=np.float64)

@@ -79,14 +79,12 @@ class ClusterIndex:
 
 def cluster_index(clusters: Any, n_rows: int) -> ClusterIndex:
     """Cluster ids checked (one per row, none missing, at least two clusters)."""
-    from dartboard._labels import encode_labels
-    from dartboard._validation import check_consistent_length, label_array
+    from dartboard._labels import encode_ids
+    from dartboard._validation import check_consistent_length, id_array
 
-    ids = label_array(clusters, name="clusters")
+    ids = id_array(clusters, name="clusters", noun="cluster")
     check_consistent_length(("rows", np.empty(n_rows)), ("clusters", ids))
-    encoded = encode_labels(("clusters", ids))
-    codes = encoded.codes[0].astype(np.intp)
-    n_clusters = int(encoded.classes.shape[0])
+    codes, n_clusters = encode_ids(ids, "clusters")
     if n_clusters < 2:
         raise InputError(f"clusters {too_few_clusters(n_clusters)}")
     return ClusterIndex(codes, n_clusters)

@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from dartboard._labels import encode_labels, positive_index
+from dartboard._labels import encode_ids, encode_labels, positive_index
 from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._validation import (
     as_float_array,
@@ -24,7 +24,7 @@ from dartboard._validation import (
     check_sample_weight,
     column_1d,
     describe,
-    label_array,
+    id_array,
     rows_array,
 )
 from dartboard.exceptions import InputError, InputTypeError
@@ -304,9 +304,9 @@ def _strata_codes(strata: Any, n: int, stratified: bool, method: str) -> np.ndar
     if method not in ("auto", *BOOTSTRAP_METHODS):
         raise InputError(f"strata= resamples rows within strata, which only the bootstrap "
                          f"does; got method={method!r} (use 'percentile', 'basic' or 'bca')")
-    labels = label_array(strata, name="strata")
-    check_consistent_length(("rows", np.empty(n)), ("strata", labels))
-    return encode_labels(("strata", labels)).codes[0].astype(np.intp)
+    ids = id_array(strata, name="strata", noun="stratum")
+    check_consistent_length(("rows", np.empty(n)), ("strata", ids))
+    return encode_ids(ids, "strata")[0]
 
 
 def _class_codes(y_t: np.ndarray) -> np.ndarray:
@@ -371,6 +371,8 @@ def interval_from_clusters(spec: MetricSpec | None, name: str, estimate: float,
     and ``rows(jackknife)`` (replicates from the rows of each replicate's clusters;
     None: refused, a streamed evaluation keeps no rows); ``fallback`` the bootstrap
     ``auto`` takes where no cluster-robust interval applies."""
+    if terms is not None and not terms.defined:
+        raise InputError(_one_cluster(terms, name))
     method = _clustered_method(method, terms, name, n_clusters, fallback)
     if method in CLUSTERED_ANALYTIC_METHODS:
         assert terms is not None and spec is not None  # _clustered_method checked it
@@ -411,6 +413,20 @@ def interval_from_clusters(spec: MetricSpec | None, name: str, estimate: float,
     return Interval(estimate, low, high, level,
                     f"{used} (clustered: {n_clusters} clusters)", se, dist,
                     n_resamples, name)
+
+
+def _one_cluster(terms: ClusterTerms, name: str) -> str:
+    """Why no clustered interval of ``terms`` can be formed: a part of the metric (its
+    denominator's rows; ROC AUC's positives or negatives) lies in fewer than two
+    clusters, so how its clusters vary -- what a clustered interval measures -- is not
+    seen (a bootstrap of whole clusters would repeat that one cluster, giving the same
+    value in every resample, and the cluster-robust variance is 0/0)."""
+    held = np.count_nonzero(terms.present, axis=0)
+    parts = ("positives", "negatives") if held.shape[0] == 2 else \
+        ("rows of its denominator",)
+    j = int(np.argmin(held))
+    return (f"{name or 'the metric'}: the {parts[j]} are in {int(held[j])} cluster"
+            f"{'' if held[j] == 1 else 's'} (a clustered interval needs at least two)")
 
 
 def _clustered_simulated(family: Any, spec: MetricSpec | None, y_t: np.ndarray,
