@@ -388,11 +388,11 @@ def folder(tmp_path):
 
 
 @pytest.mark.parametrize("options, error, match", [
-    ({"cluster": "nope"}, InputError, r"has no column 'nope' \(given as cluster\)"),
-    ({"cluster": 3}, InputTypeError, "cluster must name a column"),
-    ({"cluster": "c", "ci": "wilson"}, InputError, "assumes independent rows"),
-    ({"cluster": "c", "exact": False}, InputError, "cluster: the clustered intervals come"),
-    ({"cluster": "c", "metrics": [lambda t, p: 0.5]}, InputError,
+    ({"clusters": "nope"}, InputError, r"has no column 'nope' \(given as clusters\)"),
+    ({"clusters": 3}, InputTypeError, "clusters must name a column"),
+    ({"clusters": "c", "ci": "wilson"}, InputError, "assumes independent rows"),
+    ({"clusters": "c", "exact": False}, InputError, "clusters: the clustered intervals come"),
+    ({"clusters": "c", "metrics": [lambda t, p: 0.5]}, InputError,
      "<lambda> cannot be computed here: a streamed evaluation keeps the states"),
 ])
 def test_bad_cluster_options(folder, options, error, match):
@@ -404,7 +404,7 @@ def test_missing_cluster_ids_are_refused(tmp_path):
     pq.write_table(pa.table({"y": [0, 1, 1, 0], "p": [0, 1, 0, 0],
                              "c": pa.array([1, None, 2, 2], pa.int64())}),
                    tmp_path / "a.parquet")
-    with pytest.raises(InputError, match="cluster: cluster column 'c' holds 1 missing id"):
+    with pytest.raises(InputError, match="clusters: cluster column 'c' holds 1 missing id"):
         evaluate_parquet(tmp_path, y_true="y", y_pred="p", clusters="c")
 
 
@@ -454,5 +454,5 @@ def test_cli_missing_cluster_column_exits_2_with_one_line(tmp_path):
     out = runner.invoke(app, ["evaluate", str(tmp_path / "*.parquet"), "--y-true", "y",
                               "--y-pred", "p", "--cluster", "nope"])
     assert out.exit_code == 2
-    assert "has no column 'nope' (given as cluster)" in out.output
+    assert "has no column 'nope' (given as clusters)" in out.output
     assert "Traceback" not in out.output and len(out.output.strip().splitlines()) == 1

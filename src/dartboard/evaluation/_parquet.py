@@ -266,7 +266,7 @@ def _check_schemas(fragments: list[Any], spec: Spec) -> None:
     roles = [(r, getattr(spec, r)) for r in ("y_true", "y_pred", "y_score", "sample_weight")
              if getattr(spec, r) is not None] + [("y_proba", c) for c in spec.y_proba or ()] + \
         [("groups", c) for c in spec.groups or ()] + \
-        [("cluster", c) for c in (spec.cluster,) if c is not None]
+        [("clusters", c) for c in (spec.cluster,) if c is not None]
     numeric = {"y_score", "sample_weight", "y_proba"} | ({"y_true", "y_pred"}
                                                        if spec.task == "regression" else set())
     first: dict[str, tuple[str, str]] = {}
