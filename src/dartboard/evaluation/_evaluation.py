@@ -720,7 +720,7 @@ class Evaluation:
         Parameters
         ----------
         ax : matplotlib Axes, optional
-            Drawn on a new figure when omitted.
+            Drawn on a new pyplot figure when omitted (``plt.show()`` shows it).
         metrics : sequence of str, optional
             Only these metrics (table labels); None: all.
 
