@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, get_args
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dartboard._progress import asked, takes_progress, track
 from dartboard._rng import RandomStateLike, child, seed_sequence
 from dartboard._typing import GapMethod, Task
 from dartboard._validation import check_option, describe
@@ -59,6 +60,7 @@ _FAIRNESS = (
 _RATE_NAMES = {"selection": "selection rate", "tpr": "TPR", "fpr": "FPR"}
 
 
+@takes_progress
 def evaluate(y_true: ArrayLike, y_pred: ArrayLike | None = None, *,
              y_score: ArrayLike | None = None, y_proba: ArrayLike | None = None,
              threshold: float | None = None, task: Task = "auto", metrics: Any = None,
@@ -67,7 +69,8 @@ def evaluate(y_true: ArrayLike, y_pred: ArrayLike | None = None, *,
              n_resamples: int = 2000, random_state: RandomStateLike = None,
              pos_label: Any = None, threshold_criterion: str | None = None,
              threshold_target: float | None = None, curve_bands: bool = False,
-             model: str | None = None, clusters: Any = None) -> Evaluation:
+             model: str | None = None, clusters: Any = None,
+             progress: bool | None = None) -> Evaluation:
     """How good are these predictions: every applicable metric with its confidence
     interval, overall, per group and between groups.
 
@@ -157,6 +160,12 @@ def evaluate(y_true: ArrayLike, y_pred: ArrayLike | None = None, *,
         :func:`dartboard.roc_band` and :func:`dartboard.pr_band` with
         ``clusters``). Streamed: ``evaluate_parquet`` and ``evaluate_dask`` take a
         ``cluster`` column.
+    progress : bool, optional
+        A progress bar on standard error over long work (the rows of many groups or
+        clusters, their resampling). None (the default) shows it only when standard
+        error is a terminal and the work lasts more than a second; True always; False
+        never. Methods that resample again (:meth:`Evaluation.difference`, ...) take
+        their own ``progress``.
 
     Returns
     -------
@@ -373,7 +382,7 @@ class Evaluation:
     def _group_labels(self) -> list[str]:
         return [", ".join(str(v) for v in key) for key in self.result.grouping[2]]
 
-    def _gap_table(self, kind: str, method: str, metrics: Any) -> Any:
+    def _gap_table(self, kind: str, method: str, metrics: Any, progress: Any = None) -> Any:
         import pandas as pd
 
         from dartboard.evaluation._gaps import GAP_COLUMNS, gap_row
@@ -381,7 +390,9 @@ class Evaluation:
         self._require_groups()
         check_option(method, "method", GAP_METHODS)
         labels = self._gap_metrics(metrics)
-        rows = [gap_row(self, [label], kind, method) for label in labels]
+        with asked(progress):
+            rows = [gap_row(self, [label], kind, method)
+                    for label in track(labels, f"{kind} between groups")]
         frame = pd.DataFrame(rows, index=pd.Index(labels, name="metric"), columns=GAP_COLUMNS)
         frame.attrs["confidence_level"] = self._group_gaps().confidence_level
         return frame
@@ -400,7 +411,8 @@ class Evaluation:
                              f"are {self.metrics}")
         return metrics
 
-    def difference(self, method: GapMethod = "between_groups", *, metrics: Any = None) -> pd.DataFrame:
+    def difference(self, method: GapMethod = "between_groups", *, metrics: Any = None,
+                   progress: bool | None = None) -> pd.DataFrame:
         """Per metric, the largest gap between groups, with its interval.
 
         ``method="between_groups"``: the highest group's value minus the lowest's
@@ -424,6 +436,10 @@ class Evaluation:
             Between the extreme groups, or of each group to the overall value.
         metrics : sequence of str, optional
             Only these metrics (table labels); None: all.
+        progress : bool, optional
+            A progress bar on standard error while the groups are resampled: None
+            (the default) shows it when standard error is a terminal and the work
+            lasts more than a second; True always; False never.
 
         Returns
         -------
@@ -447,9 +463,10 @@ class Evaluation:
         >>> bool(d.loc["accuracy", "low"] > 0), d.loc["accuracy", "method"]
         (True, 'max-T, selection-aware (3 pairs)')
         """
-        return self._gap_table("difference", method, metrics)
+        return self._gap_table("difference", method, metrics, progress)
 
-    def ratio(self, method: GapMethod = "between_groups", *, metrics: Any = None) -> pd.DataFrame:
+    def ratio(self, method: GapMethod = "between_groups", *, metrics: Any = None,
+              progress: bool | None = None) -> pd.DataFrame:
         """Per metric, the smallest ratio between groups (min / max; ``"to_overall"``:
         the smallest of group/overall and overall/group), with its interval.
 
@@ -465,13 +482,17 @@ class Evaluation:
             Between the extreme groups, or of each group to the overall value.
         metrics : sequence of str, optional
             Only these metrics (table labels); None: all.
+        progress : bool, optional
+            A progress bar on standard error while the groups are resampled: None
+            (the default) shows it when standard error is a terminal and the work
+            lasts more than a second; True always; False never.
 
         Returns
         -------
         pandas.DataFrame
             Indexed by metric.
         """
-        return self._gap_table("ratio", method, metrics)
+        return self._gap_table("ratio", method, metrics, progress)
 
     def pairwise(self, metrics: Any = None, *, simultaneous: bool = True) -> pd.DataFrame:
         """Every pair of groups, per metric: the higher group minus the lower, with
@@ -574,7 +595,8 @@ class Evaluation:
         """
         return self._extreme("max")
 
-    def fairness(self, method: GapMethod = "between_groups") -> pd.DataFrame:
+    def fairness(self, method: GapMethod = "between_groups", *,
+                 progress: bool | None = None) -> pd.DataFrame:
         """Demographic parity, equalized odds and equal opportunity (difference and
         ratio), each with its interval.
 
@@ -590,6 +612,10 @@ class Evaluation:
         ----------
         method : {"between_groups", "to_overall"}, default="between_groups"
             Between the extreme groups, or of each group to the overall value.
+        progress : bool, optional
+            A progress bar on standard error while the groups are resampled: None
+            (the default) shows it when standard error is a terminal and the work
+            lasts more than a second; True always; False never.
 
         Returns
         -------
@@ -609,11 +635,12 @@ class Evaluation:
                              "which this evaluation was not told: pass pos_label")
         check_option(method, "method", GAP_METHODS)
         rows = []
-        for _name, rates, kind in _FAIRNESS:
-            row = gap_row(self, [f"__{rate}" for rate in rates], kind, method)
-            if len(rates) > 1 and row["metric"] is not None:
-                row["groups"] = f"{_RATE_NAMES[row['metric'][2:]]}: {row['groups']}"
-            rows.append(row)
+        with asked(progress):
+            for _name, rates, kind in track(_FAIRNESS, "fairness between groups"):
+                row = gap_row(self, [f"__{rate}" for rate in rates], kind, method)
+                if len(rates) > 1 and row["metric"] is not None:
+                    row["groups"] = f"{_RATE_NAMES[row['metric'][2:]]}: {row['groups']}"
+                rows.append(row)
         frame = pd.DataFrame(rows, index=pd.Index([f[0] for f in _FAIRNESS], name="summary"),
                              columns=GAP_COLUMNS)
         frame.attrs["confidence_level"] = self._group_gaps().confidence_level

@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from dartboard._progress import Bar, asked, check_progress
 from dartboard._rng import RandomStateLike
 from dartboard._typing import Task
-from dartboard._validation import check_int, describe, to_numpy
+from dartboard._validation import check_int, to_numpy
 from dartboard.evaluation._bundle import MergeStack
 from dartboard.exceptions import FileFormatError, InputError, InputTypeError
 from dartboard.scale._evaluate import (
@@ -44,7 +45,7 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
                      model: str | None = None, batch_size: int = 1_000_000,
                      exact: bool = True, n_bins: int = 100_000,
                      score_range: tuple[float, float] | None = None,
-                     relative_accuracy: float = 1e-3, progress: bool = False,
+                     relative_accuracy: float = 1e-3, progress: bool | None = None,
                      cluster: str | None = None) -> Evaluation:
     """Evaluate predictions stored in Parquet files without loading them into memory.
 
@@ -110,8 +111,10 @@ model
         Range of the bins in binned mode (default: the scores' range).
     relative_accuracy : float
         Accuracy of the quantile sketch of the errors past ``MAX_CELLS``.
-    progress : bool
-        Show a progress bar over rows on standard error.
+    progress : bool, optional
+        A progress bar over the rows read, on standard error. None (the default)
+        shows it when standard error is a terminal and the read lasts more than a
+        second; True always; False never.
     cluster : str, optional
         Column of cluster ids (any orderable values, none missing, at least two
         clusters): :func:`dartboard.evaluate`'s ``clusters``, as a column name.
@@ -160,25 +163,18 @@ model
     """
     options = spec_options(locals())
     batch_size = check_int(batch_size, "batch_size", minimum=1)
-    if not isinstance(progress, bool):
-        raise InputTypeError(f"progress must be True or False; got {describe(progress)}")
+    progress = check_progress(progress)
     fragments, kinds = _open(path_or_glob, [c for c in (y_true, y_pred, y_score, sample_weight)
                                             if isinstance(c, str)])
     spec = make_spec(column_kinds=kinds, **options)
     _check_schemas(fragments, spec)
     plan = setup(spec, **_ranges(spec, fragments, batch_size))
-    bar = None
-    if progress:
-        from dartboard._parallel import ProgressBar
-
-        total = sum(f.metadata.num_rows for f in fragments)
-        bar = ProgressBar(total, "evaluating")
-    try:
+    total = sum(f.metadata.num_rows for f in fragments)
+    with Bar(total, f"reading {len(fragments)} Parquet file{'s' if len(fragments) != 1 else ''}",
+             progress=progress) as bar:
         bundle = stream_fragments(fragments, plan, batch_size, bar)
-    finally:
-        if bar:
-            bar.close()
-    return finalize(plan, bundle, len(fragments), source="parquet", unit="Parquet file")
+    with asked(progress):
+        return finalize(plan, bundle, len(fragments), source="parquet", unit="Parquet file")
 
 
 def stream_fragments(fragments: list[Any], plan: Setup, batch_size: int,
