@@ -193,3 +193,53 @@ def test_streamed_parquet_shows_its_rows(capsys, tmp_path):
     assert "reading 2 Parquet files" in err and "40/40" in err
     evaluate_parquet(tmp_path, y_true="y", y_pred="p", metrics=["accuracy"])
     assert capsys.readouterr().err == ""
+
+
+def test_bands_and_clustered_resampling_show_when_asked(capsys, grouped):
+    y, s, g = grouped
+    dartboard.roc_band(y, s, specificities=[0.5, 0.9], n_resamples=200, random_state=0,
+                       progress=True)
+    assert "curve band draws" in capsys.readouterr().err
+    clusters = np.arange(400) // 8
+    ev = dartboard.evaluate(y, s > 0.5, groups=g, clusters=clusters, metrics=["accuracy"],
+                            n_resamples=200, random_state=0, progress=True)
+    ev.difference(progress=True)
+    err = capsys.readouterr().err
+    assert "metrics by group" in err and "clusters" in err
+
+
+def test_dask_partitions_show_when_asked(capsys):
+    pytest.importorskip("dask.dataframe")
+    import dask.dataframe as dd
+    import pandas as pd
+
+    from dartboard.scale import evaluate_dask
+
+    frame = pd.DataFrame({"y": np.arange(200) % 2, "p": (np.arange(200) // 3) % 2})
+    ddf = dd.from_pandas(frame, npartitions=4)
+    loud = evaluate_dask(ddf, y_true="y", y_pred="p", metrics=["accuracy"],
+                         scheduler="synchronous", progress=True)
+    err = capsys.readouterr().err
+    assert "reading 4 partitions" in err and "4/4" in err
+    quiet = evaluate_dask(ddf, y_true="y", y_pred="p", metrics=["accuracy"],
+                          scheduler="synchronous")
+    assert capsys.readouterr().err == ""
+    assert loud.overall.equals(quiet.overall)
+
+
+def test_the_cli_off_a_terminal_prints_no_bar(tmp_path):
+    import pandas as pd
+    from typer.testing import CliRunner
+
+    from dartboard.cli import app
+
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 300)
+    pd.DataFrame({"y": y, "s": np.clip(0.3 * y + 0.7 * rng.random(300), 0, 1),
+                  "g": rng.choice(["u", "v", "w"], 300)}).to_csv(tmp_path / "p.csv",
+                                                                 index=False)
+    res = CliRunner().invoke(app, ["evaluate", str(tmp_path / "p.csv"), "--y-true", "y",
+                                   "--y-score", "s", "--group", "g", "--n-resamples", "100"])
+    assert res.exit_code == 0, res.output
+    assert "\x1b[?25l" not in res.output  # a live display hides the cursor first
+    assert "metrics by group" not in res.output and "resampling" not in res.output

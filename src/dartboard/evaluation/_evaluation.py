@@ -494,7 +494,8 @@ class Evaluation:
         """
         return self._gap_table("ratio", method, metrics, progress)
 
-    def pairwise(self, metrics: Any = None, *, simultaneous: bool = True) -> pd.DataFrame:
+    def pairwise(self, metrics: Any = None, *, simultaneous: bool = True,
+                 progress: bool | None = None) -> pd.DataFrame:
         """Every pair of groups, per metric: the higher group minus the lower, with
         an interval.
 
@@ -513,6 +514,10 @@ class Evaluation:
             Only these metrics (table labels); None: all.
         simultaneous : bool, default=True
             Intervals that hold for all pairs of a metric at once.
+        progress : bool, optional
+            A progress bar on standard error while the groups are resampled: None
+            (the default) shows it when standard error is a terminal and the work
+            lasts more than a second; True always; False never.
 
         Returns
         -------
@@ -541,10 +546,11 @@ class Evaluation:
         if not isinstance(simultaneous, (bool, np.bool_)):
             raise InputTypeError(f"simultaneous must be True or False; got {describe(simultaneous)}")
         rows, index = [], []
-        for label in self._gap_metrics(metrics):
-            for row in pair_rows(self, label, bool(simultaneous)):
-                rows.append(row)
-                index.append((label, row["groups"]))
+        with asked(progress):
+            for label in track(self._gap_metrics(metrics), "pairs of groups"):
+                for row in pair_rows(self, label, bool(simultaneous)):
+                    rows.append(row)
+                    index.append((label, row["groups"]))
         frame = pd.DataFrame(rows, columns=PAIR_COLUMNS,
                              index=pd.MultiIndex.from_tuples(index, names=["metric", "groups"])
                              if index else None)
