@@ -58,10 +58,17 @@ def test_progress_bar_runs_and_keeps_order():
     assert parallel_map(abs, [-3, 2, -1], progress=True) == [3, 2, 1]
 
 
-def test_progress_bar_off_a_terminal_writes_nothing(capfd):
-    # a transient rich bar cannot be erased off a terminal and left a blank line on stderr
-    assert parallel_map(abs, [-3, 2], progress=True) == [3, 2]
+@pytest.mark.parametrize("progress", [None, False])
+def test_progress_bar_off_a_terminal_writes_nothing(capfd, progress):
+    # automatic bars stay off a pipe or a log (a transient bar cannot be erased there)
+    assert parallel_map(abs, [-3, 2], progress=progress) == [3, 2]
     assert capfd.readouterr().err == ""
+
+
+def test_progress_true_draws_the_bar_even_off_a_terminal(capfd):
+    assert parallel_map(abs, [-3, 2], progress=True, description="tasks") == [3, 2]
+    err = capfd.readouterr().err
+    assert "tasks" in err and "2/2" in err
 
 
 @pytest.mark.parametrize("n_jobs, backend, exc, match", [

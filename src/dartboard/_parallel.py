@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
+from dartboard._progress import Bar
 from dartboard._validation import check_int
 from dartboard.exceptions import InputError
 
@@ -47,7 +48,7 @@ def resolve_backend(n_jobs: Any, backend: Any) -> tuple[int, str, Any]:
 
 
 def parallel_map(func: Callable[[T], R], items: Sequence[T] | Iterable[T], *,
-                 n_jobs: int | None = None, backend: Any = None, progress: bool = False,
+                 n_jobs: int | None = None, backend: Any = None, progress: bool | None = None,
                  description: str = "working") -> list[R]:
     """``[func(item) for item in items]``, possibly in parallel, results in order.
 
@@ -63,21 +64,22 @@ def parallel_map(func: Callable[[T], R], items: Sequence[T] | Iterable[T], *,
     backend : str or distributed.Client, optional
         See :func:`resolve_backend`. ``"dask"`` needs a running
         ``distributed.Client`` (the one passed, or the current default client).
-    progress : bool
-        Show a progress bar (rich) on standard error.
+    progress : bool, optional
+        A progress bar over the tasks on standard error (:mod:`dartboard._progress`):
+        None shows it on a terminal once the work has run for a second, True always,
+        False never.
     description : str
         Label of the progress bar.
     """
     items = list(items)
     n_jobs, backend, client = resolve_backend(n_jobs, backend)
-    bar = ProgressBar(len(items), description) if progress else None
+    bar = Bar(len(items), description, progress=progress)
     try:
         if backend == "sequential":
             out = []
             for item in items:
                 out.append(func(item))
-                if bar:
-                    bar.advance()
+                bar.advance()
             return out
         import joblib
 
@@ -99,42 +101,7 @@ def parallel_map(func: Callable[[T], R], items: Sequence[T] | Iterable[T], *,
             out = []
             for result in runner(joblib.delayed(func)(item) for item in items):
                 out.append(result)
-                if bar:
-                    bar.advance()
+                bar.advance()
             return out
     finally:
-        if bar:
-            bar.close()
-
-
-class ProgressBar:
-    """A minimal rich progress bar on stderr that can be advanced and closed."""
-
-    def __init__(self, total: int, description: str) -> None:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-        )
-
-        console = Console(stderr=True)
-        # off a terminal (stderr piped or logged) rich cannot erase the bar and leaves a
-        # blank line, e.g. before a command's one-line error; show nothing there
-        self._progress = Progress(TextColumn("{task.description}"), BarColumn(),
-                                  MofNCompleteColumn(), TimeElapsedColumn(),
-                                  console=console, transient=True) \
-            if console.is_terminal else None
-        if self._progress is not None:
-            self._progress.start()
-            self._task = self._progress.add_task(description, total=total)
-
-    def advance(self, amount: int = 1) -> None:
-        if self._progress is not None:
-            self._progress.advance(self._task, amount)
-
-    def close(self) -> None:
-        if self._progress is not None:
-            self._progress.stop()
+        bar.close()

@@ -625,7 +625,7 @@ def stability_audit(estimator: Any, X_train: Any, y_train: Any, X_test: Any,
                     y_test: Any = None, *, n_estimators: int = 50,
                     bootstrap_fraction: float = 1.0, groups: Any = None,
                     random_state: RandomStateLike = None, n_jobs: int | None = None,
-                    backend: Any = None, progress: bool = False,
+                    backend: Any = None, progress: bool | None = None,
                     max_resamples: int = 100, **metric_kwargs: Any) -> StabilityResult:
     """Train ``n_estimators`` clones on bootstrap samples and measure their stability.
 
@@ -656,8 +656,10 @@ def stability_audit(estimator: Any, X_train: Any, y_train: Any, X_test: Any,
         models whatever ``n_jobs`` and ``backend``.
     n_jobs, backend : optional
         Parallel execution (see :func:`dartboard._parallel.parallel_map`).
-    progress : bool, default False
-        Show a progress bar.
+    progress : bool, optional
+        A progress bar on standard error: None (the default) shows it when standard
+        error is a terminal and the work lasts more than a second; True always;
+        False never.
     max_resamples : int, default 100
         A bootstrap sample that misses a class of ``y_train`` is redrawn (from
         the model's own stream, so still deterministic), at most this many times;

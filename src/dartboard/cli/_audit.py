@@ -65,7 +65,7 @@ def audit(
     res = stability_audit(estimator, X_tr, y_tr, X_te, y_te, n_estimators=n_estimators,
                           groups=None if group is None else {group: g_te},
                           random_state=seed, n_jobs=n_jobs,
-                          progress=not json_out)
+                          progress=False if json_out else None)
     summary = [{"quantity": k, "value": v} for k, v in res.summary.items()
                if isinstance(v, (int, float)) and not isinstance(v, bool)]
     by_group = None if res.by_group is None else res.by_group.to_dict(orient="records")

@@ -235,7 +235,7 @@ def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str 
                             y_proba=proba or None, task=task, groups=group,
                             confidence_level=confidence_level, ci=ci,
                             n_resamples=n_resamples, random_state=seed,
-                            pos_label=_stream_label(pos_label), progress=not json_out,
+                            pos_label=_stream_label(pos_label), progress=False if json_out else None,
                             clusters=cluster)
 
 

@@ -59,6 +59,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from dartboard._progress import takes_progress, track
 from dartboard._results import Result
 from dartboard._rng import RandomStateLike, check_random_state, spawn, spawn_generators
 from dartboard._validation import (
@@ -247,10 +248,12 @@ def _compare_k_iv(metric: Any, y_true: Any, predictions: Any, method: Any, n_res
                                                                        scale_free=True)
 
 
+@takes_progress
 def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predictions: ArrayLike, *,
                      method: str = "maxt", n_resamples: int = 5000, alpha: float = 0.05,
                      random_state: RandomStateLike = None, names: Any = None, sample_weight: ArrayLike | None = None,
-                     clusters: Any = None, **metric_kwargs: Any) -> KModelComparison:
+                     clusters: Any = None, progress: bool | None = None,
+                     **metric_kwargs: Any) -> KModelComparison:
     """Compare k models pair by pair on one test set, controlling the family-wise error.
 
     Parameters
@@ -279,6 +282,10 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
         The cluster of each row when rows of one cluster are not independent: the
         k-way permutations deal the models on whole clusters (``maxt``), and each
         pair's test is ``compare_models(..., clusters=)`` (``holm``).
+    progress : bool, optional
+        A progress bar over the permutations on standard error: None (the default)
+        shows it when standard error is a terminal and the work lasts more than a
+        second; True always; False never.
     **metric_kwargs
         Passed to the metric (e.g. ``average="macro"``).
 
@@ -385,7 +392,8 @@ def _pairwise_pvalues(metric: Callable[..., Any], y: np.ndarray, preds: list[np.
     ``clusters`` too)."""
     seeds = spawn(random_state, left.shape[0])
     out = np.empty(left.shape[0])
-    for p, (i, j) in enumerate(zip(left, right)):
+    for p, (i, j) in track(enumerate(zip(left, right)), "pairwise permutation tests",
+                           total=len(left)):
         if joint is None:
             out[p] = compare_models(metric, y, preds[i], preds[j], n_resamples=n_resamples,
                                     random_state=seeds[p], sample_weight=w,

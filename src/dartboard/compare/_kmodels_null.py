@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from dartboard._labels import encode_labels
+from dartboard._progress import track
 from dartboard.families._paired import batch_auc
 from dartboard.metrics._batched import batch_count_metric
 
@@ -107,7 +108,7 @@ def dealt_count_null(joint: JointTypes, name: str, kwargs: dict[str, Any],
     start_states = joint.states()
     out = np.empty((n_resamples, k))
     rows = max(1, _BATCH_CELLS // (k * kc * kc + len(start_states)))
-    for start in range(0, n_resamples, rows):
+    for start in track(range(0, n_resamples, rows), f"{k}-way permutations (batches)"):
         size = min(rows, n_resamples - start)
         cm = np.zeros((size, k, kc * kc))
         level = {s: np.full(size, c, dtype=np.int64) for s, c in start_states.items()}
@@ -142,7 +143,8 @@ def auc_kway_null(yt: np.ndarray, preds: list[np.ndarray], n_resamples: int,
     codes = inverse.reshape(k, n).T
     rows = np.arange(n)[None, :, None]
     out = np.empty((n_resamples, k))
-    for start in range(0, n_resamples, max(1, _BATCH_CELLS // (n * k + uniq.shape[0]))):
+    for start in track(range(0, n_resamples, max(1, _BATCH_CELLS // (n * k + uniq.shape[0]))),
+                       f"{k}-way permutations (batches)"):
         size = min(max(1, _BATCH_CELLS // (n * k + uniq.shape[0])), n_resamples - start)
         order = rng.permuted(np.broadcast_to(np.arange(k), (size, n, k)), axis=2)
         dealt = codes[rows, order]
@@ -165,7 +167,7 @@ def generic_kway_null(metric: Callable[..., Any], y: np.ndarray, preds: list[np.
     out = np.empty((n_resamples, k))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        for r in range(n_resamples):
+        for r in track(range(n_resamples), f"{k}-way permutations"):
             order = rng.permuted(np.broadcast_to(np.arange(k), (units, k)), axis=1)
             dealt = stacked[rows, order if codes is None else order[codes]]
             for j in range(k):

@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from dartboard._progress import Bar, asked, check_progress
 from dartboard._typing import Task
 from dartboard._validation import describe, to_numpy
 from dartboard.evaluation._bundle import Bundle
@@ -49,7 +50,7 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
                   score_range: tuple[float, float] | None = None,
                   relative_accuracy: float = 1e-3, split_every: int = 8,
                   scheduler: Any = None, clusters: str | None = None,
-                  cluster: str | None = None) -> Evaluation:
+                  cluster: str | None = None, progress: bool | None = None) -> Evaluation:
     """Evaluate a Dask DataFrame (or Parquet files read with Dask) partition by partition.
 
     Each partition becomes one set of mergeable states on a worker; the states
@@ -82,6 +83,11 @@ score_range, relative_accuracy, clusters, cluster
         ``None`` uses Dask's default (the current ``distributed.Client`` if one
         exists); a scheduler name ("threads", "processes", "synchronous") or a
         ``distributed.Client`` to run on.
+    progress : bool, optional
+        A progress bar over the partitions, on standard error (with Dask's local
+        schedulers; a ``distributed.Client`` has its own dashboard). None (the
+        default) shows it when standard error is a terminal and the work lasts more
+        than a second; True always; False never.
 
     Returns
     -------
@@ -111,6 +117,7 @@ score_range, relative_accuracy, clusters, cluster
     """
     options = spec_options(locals())
     options["clusters"] = cluster = renamed_clusters(clusters, cluster)
+    progress = check_progress(progress)
     dask, dd = _import_dask()
     from dartboard._validation import check_int
 
@@ -167,7 +174,8 @@ score_range, relative_accuracy, clusters, cluster
                  for i in range(0, len(level), split_every)]
     root = level[0] if level else dask.delayed(Bundle)()
     try:
-        (bundle,) = _compute(dask, [root], scheduler)
+        with Bar(len(parts), f"reading {len(parts)} partitions", progress=progress) as bar:
+            (bundle,) = _compute(dask, [root], scheduler, bar)
     except (ValueError, TypeError, OSError):
         if not path_input:
             raise
@@ -182,13 +190,24 @@ score_range, relative_accuracy, clusters, cluster
         except (ValueError, TypeError) as named:
             raise named from None
         raise
-    return finalize(plan, bundle, n_files, source="dask", unit=unit)
+    with asked(progress):
+        return finalize(plan, bundle, n_files, source="dask", unit=unit)
 
 
-def _compute(dask: Any, objs: list[Any], scheduler: Any) -> list[Any]:
+def _compute(dask: Any, objs: list[Any], scheduler: Any, bar: Bar | None = None) -> list[Any]:
     if scheduler is not None and type(scheduler).__name__ == "Client":
         return scheduler.gather(scheduler.compute(objs))
-    return list(dask.compute(*objs, scheduler=scheduler))
+    if bar is None:
+        return list(dask.compute(*objs, scheduler=scheduler))
+    from dask.callbacks import Callback
+
+    def finished(key: Any, *_: Any) -> None:  # a partition's states are ready
+        name = key[0] if isinstance(key, tuple) else key
+        if str(name).startswith(_partition_bundle.__name__):
+            bar.advance()
+
+    with Callback(posttask=finished):
+        return list(dask.compute(*objs, scheduler=scheduler))
 
 
 def _ranges(spec: Spec, ddf: Any, dask: Any, scheduler: Any) -> dict[str, Any]:

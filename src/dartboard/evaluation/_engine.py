@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from dartboard._labels import positive_label
+from dartboard._progress import track
 from dartboard._rng import RandomStateLike, seed_sequence
 from dartboard._validation import (
     as_float_array,
@@ -416,7 +417,7 @@ def build_result(plan: Plan, model: str | None = None,
     generic: _GenericRows = _ClusteredRows(plan) if plan.clusters is not None \
         else _GenericRows(plan)
     if plan.clusters is not None:  # every row from the bootstrap of whole clusters
-        rows = tuple(generic.row(p, None, None) for p in planned)
+        rows = tuple(generic.row(p, None, None) for p in track(planned, "metrics"))
     else:
         rows = tuple(metric_rows(bundle, planned, opts, generic.row))
     group_rows = gaps = None
@@ -427,10 +428,13 @@ def build_result(plan: Plan, model: str | None = None,
         assert by_key is not None  # a grouped batch has a bundle per group
         if plan.clusters is not None:
             group_rows = tuple(generic.row(p, members, plan.groups.label(g))
-                               for g, members in enumerate(plan.groups.members())
+                               for g, members in track(enumerate(plan.groups.members()),
+                                                       "metrics by group", total=len(keys))
                                for p in planned)
         else:
-            group_rows = tuple(row for g, members in enumerate(plan.groups.members())
+            group_rows = tuple(row for g, members in track(
+                                   enumerate(plan.groups.members()), "metrics by group",
+                                   total=len(keys))
                                for row in metric_rows(by_key[keys[g]], planned, opts,
                                                       generic.row, plan.groups.label(g),
                                                       members))
@@ -651,7 +655,7 @@ class _ClusteredRows(_GenericRows):
 
         out = np.full((plan.opts.n_resamples, g_count + 1), np.nan)
         c = len(members)
-        for r in range(plan.opts.n_resamples):
+        for r in track(range(plan.opts.n_resamples), f"resampling clusters for {p.label}"):
             idx = np.concatenate([members[k] for k in rng.integers(0, c, c)])
             for g in range(g_count):
                 rows = idx[group_of[idx] == g]

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from dartboard._frames import read_columns, source_kind
+from dartboard._progress import takes_progress
 from dartboard._rng import RandomStateLike, child, seed_sequence
 from dartboard._typing import Task
 from dartboard._validation import describe
@@ -28,6 +29,7 @@ from dartboard.uncertainty._methods import IntervalMethod
 __all__ = ["evaluate"]
 
 
+@takes_progress
 def evaluate(data: Any = None, y_pred: Any = None, *,
              y_true: Any = None,
              y_score: Any = None, y_proba: Any = None,
@@ -37,7 +39,8 @@ def evaluate(data: Any = None, y_pred: Any = None, *,
              n_resamples: int = 2000, random_state: RandomStateLike = None,
              pos_label: Any = None, threshold_criterion: str | None = None,
              threshold_target: float | None = None, curve_bands: bool = False,
-             model: str | None = None, clusters: Any = None) -> Evaluation:
+             model: str | None = None, clusters: Any = None,
+             progress: bool | None = None) -> Evaluation:
     """How good are these predictions: every applicable metric with its confidence
     interval, overall, per group and between groups.
 
@@ -243,6 +246,8 @@ def _streamed(kind: str, data: Any, arguments: dict[str, Any]) -> Evaluation:
                              "streamed: read the columns into a data frame first "
                              "(e.g. pandas.read_parquet) and pass that as data")
     options = {k: arguments[k] for k in _STREAMED}
+    if kind != "spark":  # Spark shows its own progress, stage by stage
+        options["progress"] = arguments["progress"]
     if kind == "parquet":
         from dartboard.evaluation._parquet import evaluate_parquet
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 import numpy as np
 
+from dartboard._progress import asked, track
 from dartboard._typing import GapMethod
 from dartboard._validation import check_option, describe
 from dartboard.evaluation._finalize import NO_INTERVAL, GroupGaps
@@ -237,7 +238,7 @@ class Evaluation:
     def _group_labels(self) -> list[str]:
         return [", ".join(str(v) for v in key) for key in self.result.grouping[2]]
 
-    def _gap_table(self, kind: str, method: str, metrics: Any) -> Any:
+    def _gap_table(self, kind: str, method: str, metrics: Any, progress: Any = None) -> Any:
         import pandas as pd
 
         from dartboard.evaluation._gaps import GAP_COLUMNS, gap_row
@@ -245,7 +246,9 @@ class Evaluation:
         self._require_groups()
         check_option(method, "method", GAP_METHODS)
         labels = self._gap_metrics(metrics)
-        rows = [gap_row(self, [label], kind, method) for label in labels]
+        with asked(progress):
+            rows = [gap_row(self, [label], kind, method)
+                    for label in track(labels, f"{kind} between groups")]
         frame = pd.DataFrame(rows, index=pd.Index(labels, name="metric"), columns=GAP_COLUMNS)
         frame.attrs["confidence_level"] = self._group_gaps().confidence_level
         return frame
@@ -264,7 +267,8 @@ class Evaluation:
                              f"are {self.metrics}")
         return metrics
 
-    def difference(self, method: GapMethod = "between_groups", *, metrics: Any = None) -> pd.DataFrame:
+    def difference(self, method: GapMethod = "between_groups", *, metrics: Any = None,
+                   progress: bool | None = None) -> pd.DataFrame:
         """Per metric, the largest gap between groups, with its interval.
 
         ``method="between_groups"``: the highest group's value minus the lowest's
@@ -288,6 +292,10 @@ class Evaluation:
             Between the extreme groups, or of each group to the overall value.
         metrics : sequence of str, optional
             Only these metrics (table labels); None: all.
+        progress : bool, optional
+            A progress bar on standard error while the groups are resampled: None
+            (the default) shows it when standard error is a terminal and the work
+            lasts more than a second; True always; False never.
 
         Returns
         -------
@@ -311,9 +319,10 @@ class Evaluation:
         >>> bool(d.loc["accuracy", "low"] > 0), d.loc["accuracy", "method"]
         (True, 'max-T, selection-aware (3 pairs)')
         """
-        return self._gap_table("difference", method, metrics)
+        return self._gap_table("difference", method, metrics, progress)
 
-    def ratio(self, method: GapMethod = "between_groups", *, metrics: Any = None) -> pd.DataFrame:
+    def ratio(self, method: GapMethod = "between_groups", *, metrics: Any = None,
+              progress: bool | None = None) -> pd.DataFrame:
         """Per metric, the smallest ratio between groups (min / max; ``"to_overall"``:
         the smallest of group/overall and overall/group), with its interval.
 
@@ -329,15 +338,20 @@ class Evaluation:
             Between the extreme groups, or of each group to the overall value.
         metrics : sequence of str, optional
             Only these metrics (table labels); None: all.
+        progress : bool, optional
+            A progress bar on standard error while the groups are resampled: None
+            (the default) shows it when standard error is a terminal and the work
+            lasts more than a second; True always; False never.
 
         Returns
         -------
         pandas.DataFrame
             Indexed by metric.
         """
-        return self._gap_table("ratio", method, metrics)
+        return self._gap_table("ratio", method, metrics, progress)
 
-    def pairwise(self, metrics: Any = None, *, simultaneous: bool = True) -> pd.DataFrame:
+    def pairwise(self, metrics: Any = None, *, simultaneous: bool = True,
+                 progress: bool | None = None) -> pd.DataFrame:
         """Every pair of groups, per metric: the higher group minus the lower, with
         an interval.
 
@@ -356,6 +370,10 @@ class Evaluation:
             Only these metrics (table labels); None: all.
         simultaneous : bool, default=True
             Intervals that hold for all pairs of a metric at once.
+        progress : bool, optional
+            A progress bar on standard error while the groups are resampled: None
+            (the default) shows it when standard error is a terminal and the work
+            lasts more than a second; True always; False never.
 
         Returns
         -------
@@ -384,10 +402,11 @@ class Evaluation:
         if not isinstance(simultaneous, (bool, np.bool_)):
             raise InputTypeError(f"simultaneous must be True or False; got {describe(simultaneous)}")
         rows, index = [], []
-        for label in self._gap_metrics(metrics):
-            for row in pair_rows(self, label, bool(simultaneous)):
-                rows.append(row)
-                index.append((label, row["groups"]))
+        with asked(progress):
+            for label in track(self._gap_metrics(metrics), "pairs of groups"):
+                for row in pair_rows(self, label, bool(simultaneous)):
+                    rows.append(row)
+                    index.append((label, row["groups"]))
         frame = pd.DataFrame(rows, columns=PAIR_COLUMNS,
                              index=pd.MultiIndex.from_tuples(index, names=["metric", "groups"])
                              if index else None)
@@ -438,7 +457,8 @@ class Evaluation:
         """
         return self._extreme("max")
 
-    def fairness(self, method: GapMethod = "between_groups") -> pd.DataFrame:
+    def fairness(self, method: GapMethod = "between_groups", *,
+                 progress: bool | None = None) -> pd.DataFrame:
         """Demographic parity, equalized odds and equal opportunity (difference and
         ratio), each with its interval.
 
@@ -454,6 +474,10 @@ class Evaluation:
         ----------
         method : {"between_groups", "to_overall"}, default="between_groups"
             Between the extreme groups, or of each group to the overall value.
+        progress : bool, optional
+            A progress bar on standard error while the groups are resampled: None
+            (the default) shows it when standard error is a terminal and the work
+            lasts more than a second; True always; False never.
 
         Returns
         -------
@@ -473,11 +497,12 @@ class Evaluation:
                              "which this evaluation was not told: pass pos_label")
         check_option(method, "method", GAP_METHODS)
         rows = []
-        for _name, rates, kind in _FAIRNESS:
-            row = gap_row(self, [f"__{rate}" for rate in rates], kind, method)
-            if len(rates) > 1 and row["metric"] is not None:
-                row["groups"] = f"{_RATE_NAMES[row['metric'][2:]]}: {row['groups']}"
-            rows.append(row)
+        with asked(progress):
+            for _name, rates, kind in track(_FAIRNESS, "fairness between groups"):
+                row = gap_row(self, [f"__{rate}" for rate in rates], kind, method)
+                if len(rates) > 1 and row["metric"] is not None:
+                    row["groups"] = f"{_RATE_NAMES[row['metric'][2:]]}: {row['groups']}"
+                rows.append(row)
         frame = pd.DataFrame(rows, index=pd.Index([f[0] for f in _FAIRNESS], name="summary"),
                              columns=GAP_COLUMNS)
         frame.attrs["confidence_level"] = self._group_gaps().confidence_level
@@ -584,7 +609,7 @@ class Evaluation:
         Parameters
         ----------
         ax : matplotlib Axes, optional
-            Drawn on a new figure when omitted.
+            Drawn on a new pyplot figure when omitted (``plt.show()`` shows it).
         metrics : sequence of str, optional
             Only these metrics (table labels); None: all.
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._progress import bar
 from dartboard._validation import describe, to_numpy
 from dartboard.exceptions import InputError, InputTypeError
 
@@ -221,18 +222,20 @@ def generic_group_replicates(statistic: Callable[[np.ndarray], float], index: Gr
     n = sum(rows.shape[0] for rows in members)
     out = np.full((n_resamples, g_count + 1), np.nan)
     refused = 0
-    for start, b in replicate_batches(n_resamples, 8 * max(n, 1)):
-        drawn = [rows[rng.integers(0, rows.shape[0], size=(b, rows.shape[0]))]
-                 for rows in members]
-        for r in range(b):
-            sets = [d[r] for d in drawn]
-            for g, rows in enumerate(sets + [np.concatenate(sets)]):
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    try:
-                        out[start + r, g] = statistic(rows)
-                    except ValueError:
-                        refused += 1
+    with bar(n_resamples, f"resampling {g_count} groups' {label}") as work:
+        for start, b in replicate_batches(n_resamples, 8 * max(n, 1)):
+            drawn = [rows[rng.integers(0, rows.shape[0], size=(b, rows.shape[0]))]
+                     for rows in members]
+            for r in range(b):
+                work.advance()
+                sets = [d[r] for d in drawn]
+                for g, rows in enumerate(sets + [np.concatenate(sets)]):
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        try:
+                            out[start + r, g] = statistic(rows)
+                        except ValueError:
+                            refused += 1
     if refused:
         warnings.warn(f"{label} was undefined on {refused} of {out.size} resampled groups "
                       "(a class missing, say); those values are left out of the gaps' "

@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from dartboard._files import expand
+from dartboard._progress import Bar, asked, check_progress
 from dartboard._rng import RandomStateLike
 from dartboard._typing import Task
-from dartboard._validation import check_int, describe, to_numpy
+from dartboard._validation import check_int, to_numpy
 from dartboard.evaluation._bundle import MergeStack
 from dartboard.evaluation._stream import (
     Setup,
@@ -45,7 +46,7 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
                      model: str | None = None, batch_size: int = 1_000_000,
                      exact: bool = True, n_bins: int = 100_000,
                      score_range: tuple[float, float] | None = None,
-                     relative_accuracy: float = 1e-3, progress: bool = False,
+                     relative_accuracy: float = 1e-3, progress: bool | None = None,
                      clusters: str | None = None,
                      cluster: str | None = None) -> Evaluation:
     """Evaluate predictions stored in Parquet files without loading them into memory.
@@ -112,8 +113,10 @@ model
         Range of the bins in binned mode (default: the scores' range).
     relative_accuracy : float
         Accuracy of the quantile sketch of the errors past ``MAX_CELLS``.
-    progress : bool
-        Show a progress bar over rows on standard error.
+    progress : bool, optional
+        A progress bar over the rows read, on standard error. None (the default)
+        shows it when standard error is a terminal and the read lasts more than a
+        second; True always; False never.
     clusters : str, optional
         Column of cluster ids (any orderable values, none missing, at least two
         clusters): :func:`dartboard.evaluate`'s ``clusters``, as a column name.
@@ -165,25 +168,18 @@ model
     options = spec_options(locals())
     options["clusters"] = cluster = renamed_clusters(clusters, cluster)
     batch_size = check_int(batch_size, "batch_size", minimum=1)
-    if not isinstance(progress, bool):
-        raise InputTypeError(f"progress must be True or False; got {describe(progress)}")
+    progress = check_progress(progress)
     fragments, kinds = _open(path_or_glob, [c for c in (y_true, y_pred, y_score, sample_weight)
                                             if isinstance(c, str)])
     spec = make_spec(column_kinds=kinds, **options)
     _check_schemas(fragments, spec)
     plan = setup(spec, **_ranges(spec, fragments, batch_size))
-    bar = None
-    if progress:
-        from dartboard._parallel import ProgressBar
-
-        total = sum(f.metadata.num_rows for f in fragments)
-        bar = ProgressBar(total, "evaluating")
-    try:
+    total = sum(f.metadata.num_rows for f in fragments)
+    with Bar(total, f"reading {len(fragments)} Parquet file{'s' if len(fragments) != 1 else ''}",
+             progress=progress) as bar:
         bundle = stream_fragments(fragments, plan, batch_size, bar)
-    finally:
-        if bar:
-            bar.close()
-    return finalize(plan, bundle, len(fragments), source="parquet", unit="Parquet file")
+    with asked(progress):
+        return finalize(plan, bundle, len(fragments), source="parquet", unit="Parquet file")
 
 
 def stream_fragments(fragments: list[Any], plan: Setup, batch_size: int,

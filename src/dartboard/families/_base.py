@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from dartboard._progress import Bar
 from dartboard.exceptions import InputError
 from dartboard.metrics._registry import MetricSpec, specs
 from dartboard.uncertainty import _analytic, _bootstrap
@@ -560,7 +561,8 @@ def group_replicates(family: Family, states: Sequence[Any], metric: Metric,
     batch = max(1, min(n_resamples, _bootstrap.BATCH_BYTES // (8 * 4 * max(width, 1))))
     out = np.empty((n_resamples, g + 1))
     extra = pooled_cells.extra is not None
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), Bar(n_resamples, f"resampling {g} groups' {metric.name}") \
+            as work:
         warnings.simplefilter("ignore")
         for start in range(0, n_resamples, batch):
             b = min(batch, n_resamples - start)
@@ -580,6 +582,7 @@ def group_replicates(family: Family, states: Sequence[Any], metric: Metric,
                 total[:, at] += counts  # a part's cells are distinct pooled cells
             out[start:start + b, g] = pooled_cells.extra[1](total, amounts) \
                 if pooled_cells.extra is not None else pooled_cells.evaluate(total)
+            work.advance(b)
     return out
 
 

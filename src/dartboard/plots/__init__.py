@@ -1,8 +1,9 @@
 """Matplotlib figures, in the manner of scikit-learn's Display objects.
 
-Every function takes an optional ``ax`` (a new figure is made when omitted) and
-returns the ``matplotlib.axes.Axes`` it drew on. matplotlib is imported only when a
-plot is drawn.
+Every function takes an optional ``ax`` and returns the ``matplotlib.axes.Axes`` it
+drew on. Without ``ax`` a new figure is made through pyplot, so ``plt.show()`` shows it
+in a script and a notebook displays it; with ``ax`` pyplot's state is left alone.
+matplotlib is imported only when a plot is drawn.
 """
 
 from dartboard._lazy import attach as _attach

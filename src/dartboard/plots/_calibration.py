@@ -12,7 +12,7 @@ from dartboard._rng import RandomStateLike
 from dartboard.evaluation import calibration_points
 from dartboard.exceptions import InputError
 from dartboard.metrics._calibration import DEFAULT_N_BINS
-from dartboard.plots._metrics import _bounds, _label
+from dartboard.plots._metrics import _bounds, _label, _new_figure
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -54,7 +54,7 @@ def plot_reliability_diagram(y_true: ArrayLike | None = None, y_prob: ArrayLike 
         Of the per-bin intervals (``method``: wilson, jeffreys, ...) and the
         ECE's bootstrap, when data are given.
     fig : matplotlib.figure.Figure, optional
-        Drawn on (two axes are added); a new figure when omitted.
+        Drawn on (two axes are added); a new pyplot figure when omitted.
     n_bins : int, default=15
         Number of bins (``calibration_error``'s default).
     pos_label : int, float, bool or str, default=1
@@ -89,9 +89,7 @@ def plot_reliability_diagram(y_true: ArrayLike | None = None, y_prob: ArrayLike 
         np.asarray(points[k], dtype=float) for k in
         ("prob_pred", "prob_true", "low", "high", "bin_low", "bin_high", "counts"))
     if fig is None:
-        from matplotlib.figure import Figure
-
-        fig = Figure(figsize=(5.0, 5.6), layout="constrained")
+        fig = _new_figure((5.0, 5.6))
     ax, hist = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [3, 1]})
     ax.plot([0, 1], [0, 1], ls="--", lw=1, color="0.6", label="perfectly calibrated")
     ax.errorbar(pred, true, yerr=[np.maximum(true - low, 0), np.maximum(high - true, 0)],

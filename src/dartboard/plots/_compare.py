@@ -30,7 +30,7 @@ def plot_critical_difference(rank_result: RankResult, ax: Any = None) -> Axes:
     rank_result : RankResult
         The result of :func:`dartboard.rank_models`.
     ax : matplotlib Axes, optional
-        Drawn on a new figure when omitted.
+        Drawn on a new pyplot figure when omitted (``plt.show()`` shows it).
 
     Returns
     -------

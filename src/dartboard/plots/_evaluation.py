@@ -98,7 +98,7 @@ def plot_evaluation(evaluation: Any, ax: Any = None, *, metrics: Any = None,
     evaluation : Evaluation
         From :func:`dartboard.evaluate`.
     ax : matplotlib Axes or sequence of Axes, optional
-        One Axes per panel (a new figure when omitted).
+        One Axes per panel (a new pyplot figure when omitted).
     metrics : list of str, optional
         The rows to draw (default: all).
     groups : bool, default=True

@@ -5,8 +5,9 @@ Each function accepts either the raw data (``y_true`` with scores, predictions o
 probabilities) or the already computed points (keywords such as ``fpr``/``tpr``), so
 that a figure can be redrawn from a saved ``results.json`` without the data. Every
 function takes an optional ``ax`` and returns the ``matplotlib.axes.Axes`` it drew
-on; without ``ax`` a new ``matplotlib.figure.Figure`` is made (no pyplot state, so
-it works with any backend, including Agg on a server).
+on; without ``ax`` a new figure is made through pyplot (as scikit-learn's Display
+objects do), so ``plt.show()`` shows it and a notebook displays it; with ``ax`` nothing
+is added to pyplot's state. The HTML report draws on figures of its own, outside pyplot.
 """
 
 from __future__ import annotations
@@ -35,16 +36,21 @@ __all__ = [
 ]
 
 
+def _new_figure(figsize: tuple[float, float]) -> Any:
+    """A new pyplot figure: the one place a plot without ``ax`` makes its figure, so that
+    ``plt.show()`` and a notebook's inline backend see it (as ``plt.subplots()`` in
+    scikit-learn's Display objects). Its constrained layout keeps tick labels inside."""
+    import matplotlib.pyplot as plt
+
+    return plt.figure(figsize=figsize, layout="constrained")
+
+
 def _new_axes(ax: Any, figsize: tuple[float, float] = (5.0, 4.0), **grid: Any) -> Any:
-    """``ax``, or the axes of a new figure (``grid``: ``Figure.subplots``' nrows, ncols,
-    squeeze...). The figure is not pyplot's: nothing accumulates in pyplot's state, and
-    its constrained layout keeps tick labels inside it."""
+    """``ax``, or the axes of a new pyplot figure (``grid``: ``Figure.subplots``' nrows,
+    ncols, squeeze...)."""
     if ax is not None:
         return ax
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=figsize, layout="constrained")
-    return fig.subplots(**grid)
+    return _new_figure(figsize).subplots(**grid)
 
 
 def _bounds(interval: Any) -> tuple[float, float] | None:
@@ -275,7 +281,7 @@ def plot_confusion_matrix(y_true: ArrayLike | None = None, y_pred: ArrayLike | N
     cmap : str, default="Blues"
         Matplotlib colour map.
     ax : matplotlib Axes, optional
-        Drawn on a new figure when omitted.
+        Drawn on a new pyplot figure when omitted (``plt.show()`` shows it).
 
     Returns
     -------
@@ -397,7 +403,7 @@ def plot_error_distribution(y_true: ArrayLike | None = None, y_pred: ArrayLike |
         Draw the kernel density (:meth:`dartboard.metrics.ErrorDistribution.kde`, Scott's bandwidth)
         over the histogram; left out when all errors are equal.
     ax : matplotlib Axes, optional
-        Drawn on a new figure when omitted.
+        Drawn on a new pyplot figure when omitted (``plt.show()`` shows it).
 
     Returns
     -------

@@ -36,7 +36,7 @@ def plot_dart_sweep(sweep_result: DartSweepResult, ax: Any = None) -> Axes:
     sweep_result : DartSweepResult
         The result of :func:`dartboard.dart_sweep`.
     ax : matplotlib Axes, optional
-        Drawn on a new figure when omitted.
+        Drawn on a new pyplot figure when omitted (``plt.show()`` shows it).
 
     Returns
     -------
@@ -102,7 +102,7 @@ def plot_fold_scores(rank_frame_or_results: Any, ax: Any = None) -> Axes:
         A :func:`dartboard.dart_rank` table (drawn in its rank order, best at the
         top), or anything ``dart_rank`` accepts (drawn best mean at the top).
     ax : matplotlib Axes, optional
-        Drawn on a new figure when omitted.
+        Drawn on a new pyplot figure when omitted (``plt.show()`` shows it).
 
     Returns
     -------

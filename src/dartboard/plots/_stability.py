@@ -34,7 +34,7 @@ def plot_stability(result: StabilityResult, ax: Any = None, *,
     result : StabilityResult
         From :func:`dartboard.stability_metrics` or :func:`dartboard.stability_audit`.
     ax : matplotlib Axes or sequence of Axes, optional
-        One Axes per panel; a new figure with the panels side by side is made
+        One Axes per panel; a new pyplot figure with the panels side by side is made
         when omitted.
     panels : "stability", "uncertainty" or a tuple of both, default both
         Which histograms to draw, in order.

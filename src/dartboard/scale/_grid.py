@@ -58,7 +58,7 @@ def _fit_and_score(task: tuple[int, int, dict[str, Any], np.ndarray, np.ndarray,
 
 def cross_validate_grid(estimator: Any, param_grid: Any, X: Any, y: Any, *, cv: Any = 5,
                         scoring: Any = None, n_jobs: int | None = None, backend: Any = None,
-                        random_state: RandomStateLike = None, progress: bool = False) -> dict[str, Any]:
+                        random_state: RandomStateLike = None, progress: bool | None = None) -> dict[str, Any]:
     """Cross-validate every configuration of a grid; return ``cv_results_``.
 
     Each (configuration, fold) pair is one task of
@@ -91,8 +91,10 @@ def cross_validate_grid(estimator: Any, param_grid: Any, X: Any, y: Any, *, cv: 
         When given and the estimator has a ``random_state`` parameter, each
         configuration gets its own seed spawned from it (the same for all its
         folds), so results do not depend on the back-end.
-    progress : bool
-        Show a progress bar over tasks.
+    progress : bool, optional
+        A progress bar over the fits on standard error: None (the default) shows it when standard
+        error is a terminal and the work lasts more than a second; True always;
+        False never.
 
     Returns
     -------

@@ -84,6 +84,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dartboard._progress import takes_progress, track
 from dartboard._results import Result
 from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._typing import BandKind
@@ -337,7 +338,8 @@ def _other_rates(cross: _Crossing, shares: np.ndarray, concave: bool, n_resample
     k = u.shape[0]
     gap_p = np.diff(np.concatenate([[0.0], u, [1.0]]))
     low, high = np.empty((n_resamples, k)), np.empty((n_resamples, k))
-    for start in range(0, n_resamples, batch := _batch_size(8 * 24 * (k + 1), n_resamples)):
+    batch = _batch_size(8 * 24 * (k + 1), n_resamples)
+    for start in track(range(0, n_resamples, batch), "curve band draws (batches)"):
         b = min(batch, n_resamples - start)
         gaps = rng.multinomial(cross.n_x, gap_p, size=b)
         count = np.cumsum(gaps[:, :-1], axis=1)
@@ -492,11 +494,13 @@ def _band(curve: str, axis: str, rows: _Rows, grid: np.ndarray, kind: str, level
                      pointwise, draws)
 
 
+@takes_progress
 def roc_band(y_true: ArrayLike, y_score: ArrayLike, *, specificities: Any = None,
              sensitivities: Any = None, kind: BandKind = "pointwise",
              confidence_level: float = 0.95, n_resamples: int = 2000,
              random_state: RandomStateLike = None, sample_weight: ArrayLike | None = None,
-             pos_label: Any = None, clusters: ArrayLike | None = None) -> CurveBand:
+             pos_label: Any = None, clusters: ArrayLike | None = None,
+             progress: bool | None = None) -> CurveBand:
     """Confidence band of a ROC curve: sensitivity at specificities, or the reverse.
 
     Parameters
@@ -526,6 +530,10 @@ def roc_band(y_true: ArrayLike, y_score: ArrayLike, *, specificities: Any = None
         The cluster of each row (a patient, a user) when rows are not independent:
         each class's effective count is divided by its design effect at the
         threshold of each point (see Notes). At least two clusters, none missing.
+    progress : bool, optional
+        A progress bar over the draws on standard error: None (the default) shows it
+        when standard error is a terminal and the work lasts more than a second;
+        True always; False never.
 
     Returns
     -------
@@ -596,10 +604,12 @@ def roc_band(y_true: ArrayLike, y_score: ArrayLike, *, specificities: Any = None
     return _band("roc", axis, rows, g, kind, level, n, random_state)
 
 
+@takes_progress
 def pr_band(y_true: ArrayLike, y_score: ArrayLike, *, recalls: Any = None, kind: BandKind = "pointwise",
             confidence_level: float = 0.95, n_resamples: int = 2000,
             random_state: RandomStateLike = None, sample_weight: ArrayLike | None = None,
-            pos_label: Any = None, clusters: ArrayLike | None = None) -> CurveBand:
+            pos_label: Any = None, clusters: ArrayLike | None = None,
+            progress: bool | None = None) -> CurveBand:
     """Confidence band of a precision-recall curve: precision at given recalls.
 
     Precision at recall ``r`` is read on the ROC curve interpolated as pROC does
@@ -631,6 +641,10 @@ def pr_band(y_true: ArrayLike, y_score: ArrayLike, *, recalls: Any = None, kind:
     clusters : array-like of shape (n_samples,), optional
         The cluster of each row: each class's effective count divided by its design
         effect, as :func:`roc_band`.
+    progress : bool, optional
+        A progress bar over the draws on standard error: None (the default) shows it
+        when standard error is a terminal and the work lasts more than a second;
+        True always; False never.
 
     Returns
     -------

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from dartboard._progress import track
 from dartboard.exceptions import InputError
 from dartboard.uncertainty import _bootstrap
 from dartboard.uncertainty._clustered_analytic import (
@@ -177,7 +178,8 @@ def cluster_replicates(matrix: Any, pooled: Any, n_resamples: int,
     values = np.empty(n_resamples)
     starts = list(range(0, n_resamples, batch))
     draws = _LAST.take(rng, c, [min(batch, n_resamples - s) for s in starts])
-    for start, drawn in zip(starts, draws):
+    for start, drawn in track(zip(starts, draws), f"resampling {c} clusters (batches)",
+                              total=len(starts)):
         counts = drawn @ dense if dense is not None else np.asarray((matrix.T @ drawn.T).T)
         values[start:start + drawn.shape[0]] = pooled.evaluate(counts)
     jack = None
@@ -210,7 +212,8 @@ def shared_cluster_replicates(parts: list[tuple[Any, Any]], n_clusters: int,
     widths = sum(m.shape[1] for _, m in parts)
     batch = max(1, min(n_resamples, _bootstrap.BATCH_BYTES // (8 * (n_clusters + widths))))
     out = np.empty((n_resamples, len(parts)))
-    for start in range(0, n_resamples, batch):
+    for start in track(range(0, n_resamples, batch),
+                       f"resampling {n_clusters} clusters (batches)"):
         drawn = draw_clusters(rng, n_clusters, min(batch, n_resamples - start))
         for j, (cells, matrix) in enumerate(parts):
             counts = np.asarray((matrix.T @ drawn.T).T)
@@ -233,7 +236,7 @@ def generic_cluster_replicates(statistic: Callable[[np.ndarray], float],
             return float("nan")
 
     values = np.empty(n_resamples)
-    for r in range(n_resamples):
+    for r in track(range(n_resamples), f"resampling {c} clusters"):
         drawn = rng.integers(0, c, size=c)
         values[r] = safe(np.concatenate([index.members[k] for k in drawn]))
     jack = None

@@ -593,7 +593,8 @@ def _interval(plan: _Plan, ids: np.ndarray, parts: list[_RepeatSummary]) -> CVIn
 
 def nested_cv_interval(estimator: Any, X: Any, y: Any, *, scoring: Any, cv: Any = 10,
                        n_repeats: int = 50, groups: Any = None, confidence_level: float = 0.95,
-                       random_state: RandomStateLike = None, n_jobs: int | None = None) -> CVInterval:
+                       random_state: RandomStateLike = None, n_jobs: int | None = None,
+                       progress: bool | None = None) -> CVInterval:
     """Confidence interval for the error of the model fit on all the data, by nested CV.
 
     Bates, Hastie and Tibshirani's (2024) Algorithm 1 with its bias correction (the
@@ -635,6 +636,10 @@ def nested_cv_interval(estimator: Any, X: Any, y: Any, *, scoring: Any, cv: Any 
         Processes that run the repetitions (joblib). The default (None) runs them
         all in one process, one after another: ``n_jobs=-1`` uses every core. The
         result does not depend on it.
+    progress : bool, optional
+        A progress bar over the repetitions on standard error: None (the default)
+        shows it when standard error is a terminal and the work lasts more than a
+        second; True always; False never.
 
     Returns
     -------
@@ -671,5 +676,6 @@ def nested_cv_interval(estimator: Any, X: Any, y: Any, *, scoring: Any, cv: Any 
                                    confidence_level)
     ids = np.stack([_fold_ids(plan, y_arr, s) for s in spawn(random_state, plan.n_repeats)])
     work = partial(_one_repeat, plan=plan, estimator=estimator, X=X, y=y, y_arr=y_arr)
-    parts = parallel_map(work, list(ids), n_jobs=n_jobs)
+    parts = parallel_map(work, list(ids), n_jobs=n_jobs, progress=progress,
+                         description=f"nested CV: repeats of {plan.n_splits * (plan.n_splits + 1) // 2} fits")
     return _interval(plan, ids, parts)
