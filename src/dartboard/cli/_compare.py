@@ -56,7 +56,7 @@ def compare(
         if not model:
             raise InputError("--report needs more than two models (--model); a comparison of "
                              "two is printed only")
-        check_output(report, "--report")
+        check_output(report, "--report", [file])
     table = read_table(file)
     truth = labels(column(table, y_true, "--y-true", file), y_true, "--y-true")
     if model:
@@ -140,7 +140,7 @@ def _compare_k(resolved: Any, table: Any, truth: Any, y_true: str, names: list[s
 
         write_report({"title": f"dartboard compare: {Path(file).name}",
                       "dartboard_version": __version__, "k_models": k_models_input(res)},
-                     report)
+                     report, inputs=[file])
     if json_out:
         print_json({"metric": label, "models": res.estimates.to_dict(), "method": res.method,
                     "sampler": res.sampler, "alpha": res.alpha,

@@ -173,14 +173,15 @@ def _raise_terminated(signum: int, frame: Any) -> None:
     raise _Terminated()
 
 
-def check_output(path: Path, option: str) -> None:
+def check_output(path: Path, option: str, inputs: Any = ()) -> None:
     """Fail before any work when an output file cannot be written where asked: the
     writer's own check (:func:`dartboard.report.check_target`: a regular file or a
-    new one, never a directory, FIFO or device), then the directory's permission."""
+    new one, never a directory, FIFO or device, and none of the command's ``inputs``
+    by any name or link), then the directory's permission."""
     from dartboard.report import check_target
 
     try:
-        target = check_target(path)
+        target = check_target(path, inputs)
     except (ValueError, FileNotFoundError) as exc:
         raise InputError(f"{option}: {exc}") from None
     if not os.access(target.parent, os.W_OK | os.X_OK):

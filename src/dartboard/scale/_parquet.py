@@ -178,7 +178,8 @@ model
     finally:
         if bar:
             bar.close()
-    return finalize(plan, bundle, len(fragments), source="parquet", unit="Parquet file")
+    return finalize(plan, bundle, len(fragments), source="parquet", unit="Parquet file",
+                    files=tuple(str(f.path) for f in fragments))
 
 
 def stream_fragments(fragments: list[Any], plan: Setup, batch_size: int,
