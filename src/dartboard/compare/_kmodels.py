@@ -79,7 +79,7 @@ from dartboard.compare._kmodels_null import (
     generic_kway_null,
     stepdown_maxt,
 )
-from dartboard.compare._models import _scalar, compare_models
+from dartboard.compare._models import _scalar, compare_models, refuse_strata
 from dartboard.compare._permutation import count_extreme
 from dartboard.compare._results import TestResult, _check_alpha
 from dartboard.exceptions import InputError, InputTypeError
@@ -280,7 +280,8 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
         k-way permutations deal the models on whole clusters (``maxt``), and each
         pair's test is ``compare_models(..., clusters=)`` (``holm``).
     **metric_kwargs
-        Passed to the metric (e.g. ``average="macro"``).
+        Passed to the metric (e.g. ``average="macro"``); ``strata`` is refused with
+        a ``TypeError`` (the models are exchanged within each row, which needs none).
 
     Returns
     -------
@@ -308,6 +309,7 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
     """
     import pandas as pd
 
+    refuse_strata(metric_kwargs, "compare_k_models")
     resolved = resolve_metric(metric)
     metric, metric_kwargs = resolved.function, {**resolved.kwargs, **metric_kwargs}
     y, preds, columns, n_resamples, alpha, w = _compare_k_iv(
