@@ -155,7 +155,7 @@ class CommandGroup(TyperGroup):
         ``b`` alone), or None. Options meant to repeat (``--group``, ``--proba``) may."""
         name = next((a for a in args if not a.startswith("-")), None)
         command = self.commands.get(name) if name is not None else None
-        if command is None:
+        if name is None or command is None:
             return None
         # typer's own copy of click: options are told by their kind, not their class
         taking = [param for param in command.params if param.param_type_name == "option"
