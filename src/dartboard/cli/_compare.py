@@ -90,6 +90,10 @@ def compare(
     print_table(f"{a} vs {b} on {Path(file).name}", rows, [("q", "quantity"),
                                                           ("v", "value")])
     typer.echo(payload["verdict"])
+    if res.pvalue_floor is not None:
+        typer.echo(f"p <= 1/{res.n_resamples + 1} is the smallest p-value {res.n_resamples} "
+                   "permutations can give (none was as extreme as the data): the true "
+                   "p-value may be smaller; more --n-resamples lower the floor")
 
 
 def _payload(res: Any, label: str, a: str, b: str, alpha: float,
@@ -108,7 +112,7 @@ def _payload(res: Any, label: str, a: str, b: str, alpha: float,
             "low": res.interval.low, "high": res.interval.high,
             "confidence_level": res.interval.confidence_level, "pvalue": res.pvalue,
             "method": res.method, "n_resamples": res.n_resamples,
-            "lower_is_better": lower, "verdict": verdict}
+            "pvalue_floor": res.pvalue_floor, "lower_is_better": lower, "verdict": verdict}
 
 
 def _compare_k(resolved: Any, table: Any, truth: Any, y_true: str, names: list[str],

@@ -102,6 +102,13 @@ def metric_rows(bundle: Bundle, planned: Sequence[Planned], opts: Options,
     return rows
 
 
+def _denominator(family: Any, state: Any, metric: Any) -> int:
+    """The row's ``n``: a proportion's own denominator where the registry names one
+    (recall: the positives, precision: the predicted positives), else the rows."""
+    found = family.proportion(state, metric)
+    return family.n_rows(state) if found is None else int(round(found[1]))
+
+
 def _row(label: str, estimate: float, low: float | None, high: float | None, method: str,
          opts: Options, n: int, group: str | None) -> MetricRow:
     level = float("nan") if opts.confidence_level is None else opts.confidence_level
@@ -114,7 +121,7 @@ def _family_row(p: Planned, state: Any, opts: Options, group: str | None,
     """A metric's row from its state; ``clustered(estimate)`` gives the interval and
     design effect of rows in clusters."""
     family, metric, _ = p.computed
-    n = family.n_rows(state)
+    n = _denominator(family, state, metric)
     with warnings.catch_warnings():
         if group is not None:
             warnings.simplefilter("ignore")
