@@ -204,6 +204,12 @@ class GroupGaps:
                                         if p.key is not None))
         self._seed_of = {k: i for i, k in enumerate(state_keys)}
 
+    def sizes(self) -> np.ndarray:
+        """(G,) rows of each group, as floats."""
+        groups = self.bundle.groups
+        assert groups is not None  # gaps are drawn between groups
+        return np.array([groups[k].n_rows for k in self.keys], dtype=float)
+
     @property
     def has_rates(self) -> bool:
         """Whether the fairness rates (of predicted labels) are here."""
