@@ -48,7 +48,7 @@ class _Significance:
         floor = self.pvalue_floor
         if floor is None:
             return shown
-        n = getattr(self, "n_resamples")
+        n = round(1 / floor) - 1  # R, from the floor 1 / (R + 1)
         kind = "permutation" if "permutation" in str(getattr(self, "method", "")) \
             else "resampling"
         note = _Text(f"{_number(self.pvalue)} (p <= 1/{n + 1}, the smallest a {kind} test of "
