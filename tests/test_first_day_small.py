@@ -138,3 +138,21 @@ def test_license_is_an_spdx_expression():
                tuple(int(x) for x in r.split(">=")[1].split(".")[:1]) >= (77,)
                for r in requires)
     assert not any("License ::" in c for c in project["project"].get("classifiers", []))
+
+
+def test_the_command_line_says_the_permutation_floor(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from dartboard.cli import app
+
+    y, pred, _, _ = _data()
+    pd.DataFrame({"y": y, "a": pred, "b": y}).to_csv(tmp_path / "two.csv", index=False)
+    args = ["compare", str(tmp_path / "two.csv"), "--y-true", "y", "--a", "a", "--b", "b",
+            "--n-resamples", "999"]
+    out = CliRunner().invoke(app, args)
+    assert out.exit_code == 0, out.output
+    assert "p <= 1/1000 is the smallest p-value 999 permutations can give" in out.output
+    payload = json.loads(CliRunner().invoke(app, [*args, "--json"]).output)
+    assert payload["pvalue"] == payload["pvalue_floor"] == pytest.approx(1 / 1000)
