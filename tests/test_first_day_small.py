@@ -156,3 +156,11 @@ def test_the_command_line_says_the_permutation_floor(tmp_path):
     assert "p <= 1/1000 is the smallest p-value 999 permutations can give" in out.output
     payload = json.loads(CliRunner().invoke(app, [*args, "--json"]).output)
     assert payload["pvalue"] == payload["pvalue_floor"] == pytest.approx(1 / 1000)
+
+
+def test_weighted_rows_keep_n_as_the_rows():
+    # a weighted proportion's denominator counts weight, not rows: n stays the rows
+    y, pred, _, _ = _data()
+    ev = dartboard.evaluate(y, pred, sample_weight=np.arange(len(y)) % 3 + 1, random_state=0,
+                            metrics=["accuracy", "recall"])
+    assert ev.overall["n"].tolist() == [len(y), len(y)]

@@ -89,11 +89,11 @@ def compare(
             {"q": "p-value", "v": res.pvalue}]
     print_table(f"{a} vs {b} on {Path(file).name}", rows, [("q", "quantity"),
                                                           ("v", "value")])
-    typer.echo(payload["verdict"])
     if res.pvalue_floor is not None:
         typer.echo(f"p <= 1/{res.n_resamples + 1} is the smallest p-value {res.n_resamples} "
                    "permutations can give (none was as extreme as the data): the true "
                    "p-value may be smaller; more --n-resamples lower the floor")
+    typer.echo(payload["verdict"])
 
 
 def _payload(res: Any, label: str, a: str, b: str, alpha: float,

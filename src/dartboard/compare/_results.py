@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from dartboard._results import Result, _number
+from dartboard._results import Result
 from dartboard.exceptions import InputError, InputTypeError
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ class _Significance:
         n = round(1 / floor) - 1  # R, from the floor 1 / (R + 1)
         kind = "permutation" if "permutation" in str(getattr(self, "method", "")) \
             else "resampling"
-        note = _Text(f"{_number(self.pvalue)} (p <= 1/{n + 1}, the smallest a {kind} test of "
+        note = _Text(f"{self.pvalue:.4g} (p <= 1/{n + 1}, the smallest a {kind} test of "
                      f"{n} resamples can give)")
         return [(name, note if name == "pvalue" else value) for name, value in shown]
 

@@ -105,8 +105,8 @@ def metric_rows(bundle: Bundle, planned: Sequence[Planned], opts: Options,
 def _denominator(family: Any, state: Any, metric: Any) -> int:
     """The row's ``n``: a proportion's own denominator where the registry names one
     (recall: the positives, precision: the predicted positives), else the rows."""
-    found = family.proportion(state, metric)
-    return family.n_rows(state) if found is None else int(round(found[1]))
+    found = family.denominator(state, metric)
+    return family.n_rows(state) if found is None else found
 
 
 def _row(label: str, estimate: float, low: float | None, high: float | None, method: str,
