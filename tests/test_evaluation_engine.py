@@ -199,7 +199,15 @@ def _check_rows(rows, oracle, task, y, inputs, kwargs_of, ci="auto", n_resamples
                 expected = interval(spec.function, y, inputs[spec.input], n_resamples=20,
                                     random_state=0, **kwargs_of(spec)).method
         assert row.method == expected, row.metric
-        assert row.n == len(y)
+        # n: a proportion's own denominator (x / n with x a whole count), else the rows
+        proportion = spec.proportion is not None and \
+            (task == "binary" or "average" not in spec.multiclass)
+        if proportion and row.n != len(y):
+            assert 0 <= row.n < len(y), row.metric
+            assert row.estimate * row.n == pytest.approx(round(row.estimate * row.n),
+                                                         abs=1e-9), row.metric
+        else:
+            assert row.n == len(y), row.metric
         if spec.default_interval is None:
             assert row.low is None and row.high is None
             continue

@@ -106,8 +106,8 @@ def test_unknown_pos_label():
         dm.f1_score(Y, Y, pos_label=2)
     with pytest.raises(ValueError, match="pos_label='c' is not a valid label"):
         dm.specificity_score(["a", "b"], ["a", "b"], pos_label="c")
-    with pytest.raises(ValueError, match="pos_label are numbers but the class labels in the "
-                                        "data are strings"):
+    with pytest.raises(ValueError, match=r"pos_label=1 is not a valid label. It should be one "
+                                         r"of \['a', 'b'\]; pos_label \(1 unless given\)"):
         dm.recall_score(["a", "b"], ["a", "b"])
 
 

@@ -56,7 +56,7 @@ def compare(
         if not model:
             raise InputError("--report needs more than two models (--model); a comparison of "
                              "two is printed only")
-        check_output(report, "--report")
+        check_output(report, "--report", [file])
     table = read_table(file)
     truth = labels(column(table, y_true, "--y-true", file), y_true, "--y-true")
     if model:
@@ -89,6 +89,10 @@ def compare(
             {"q": "p-value", "v": res.pvalue}]
     print_table(f"{a} vs {b} on {Path(file).name}", rows, [("q", "quantity"),
                                                           ("v", "value")])
+    if res.pvalue_floor is not None:
+        typer.echo(f"p <= 1/{res.n_resamples + 1} is the smallest p-value {res.n_resamples} "
+                   "permutations can give (none was as extreme as the data): the true "
+                   "p-value may be smaller; more --n-resamples lower the floor")
     typer.echo(payload["verdict"])
 
 
@@ -108,7 +112,7 @@ def _payload(res: Any, label: str, a: str, b: str, alpha: float,
             "low": res.interval.low, "high": res.interval.high,
             "confidence_level": res.interval.confidence_level, "pvalue": res.pvalue,
             "method": res.method, "n_resamples": res.n_resamples,
-            "lower_is_better": lower, "verdict": verdict}
+            "pvalue_floor": res.pvalue_floor, "lower_is_better": lower, "verdict": verdict}
 
 
 def _compare_k(resolved: Any, table: Any, truth: Any, y_true: str, names: list[str],
@@ -140,7 +144,7 @@ def _compare_k(resolved: Any, table: Any, truth: Any, y_true: str, names: list[s
 
         write_report({"title": f"dartboard compare: {Path(file).name}",
                       "dartboard_version": __version__, "k_models": k_models_input(res)},
-                     report)
+                     report, inputs=[file])
     if json_out:
         print_json({"metric": label, "models": res.estimates.to_dict(), "method": res.method,
                     "sampler": res.sampler, "alpha": res.alpha,

@@ -101,7 +101,7 @@ def evaluate(
     if y_score and proba:
         raise InputError("give --y-score or --proba, not both")
     if report is not None:
-        check_output(report, "--report")
+        check_output(report, "--report", _input_files(file))
     if group and len(set(group)) != len(group):
         raise InputError(f"--group names a column twice: {group}")
     from dartboard.evaluation._clusters import check_cluster_ci  # lazy: --help stays fast
@@ -127,7 +127,7 @@ def evaluate(
         name = Path(file).name
     payload = ev.to_dict()
     if report is not None:
-        ev.to_html(report, title=f"dartboard evaluate: {Path(file).name}")
+        ev.to_html(report, title=f"dartboard evaluate: {Path(file).name}", inputs=[file])
     if json_out:
         print_json(payload)
         return
@@ -164,6 +164,19 @@ def evaluate(
                     f"{format_number(point['midpoint'])})", rows, METRIC_COLUMNS)
     if report is not None:
         typer.echo(f"report: {report}")
+
+
+def _input_files(file: str) -> list[str]:
+    """The files ``FILE`` names: itself, or the Parquet files of a directory or glob
+    (none when it names none: reading it fails later, with its own message)."""
+    if not is_stream_source(file):
+        return [file]
+    from dartboard.scale._files import expand
+
+    try:
+        return expand(file)
+    except (OSError, ValueError):
+        return []
 
 
 def _say_why_not(rows: list[dict[str, Any]], what: str) -> None:

@@ -9,6 +9,8 @@ as bad input. Ctrl-C ends with ``interrupted`` and exit code 130, SIGTERM with
 both unwind like an exception, so a file being written is removed, not left half.
 SIGKILL cannot be caught: a killed write leaves its hidden temporary file, which the
 next write of the same output removes (``report._write.remove_stale_temporaries``).
+An option that takes one value and is given twice (``--cluster a --cluster b``) is
+refused, not read as its last value; options meant to repeat (``--group``) may.
 Subcommands raise :mod:`dartboard.exceptions`' input errors (and ``OSError``) and
 never catch them; :class:`CommandGroup` is the one place that reports them, by class. Output files are
 checked before any work (:func:`check_output`) and written atomically at the very
@@ -87,6 +89,9 @@ class CommandGroup(TyperGroup):
         debug = DEBUG_OPTION in args
         args = [a for a in args if a != DEBUG_OPTION]
         rv: Any = None
+        repeated = self._repeated_option(args)
+        if repeated:
+            self._fail(repeated, standalone_mode, EXIT_BAD_INPUT)
         try:
             with warnings.catch_warnings(), _sigterm_unwinds():
                 # the command decides how its warnings are said, whatever filters the
@@ -144,6 +149,38 @@ class CommandGroup(TyperGroup):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
+    def _repeated_option(self, args: list[str]) -> str | None:
+        """The refusal of an option that takes one value given more than once (click
+        would keep the last one silently: ``--cluster a --cluster b`` would cluster by
+        ``b`` alone), or None. Options meant to repeat (``--group``, ``--proba``) may."""
+        name = next((a for a in args if not a.startswith("-")), None)
+        command = self.commands.get(name) if name is not None else None
+        if name is None or command is None:
+            return None
+        # typer's own copy of click: options are told by their kind, not their class
+        taking = [param for param in command.params if param.param_type_name == "option"
+                  and not getattr(param, "is_flag", False) and not getattr(param, "count", False)]
+        single = {opt: param for param in taking if not param.multiple for opt in param.opts}
+        takes = {opt for param in taking for opt in param.opts}
+        seen: dict[str, list[str]] = {}
+        rest = iter(args[args.index(name) + 1:])
+        for arg in rest:
+            if arg == "--":
+                break
+            opt, eq, value = arg.partition("=")
+            if opt not in takes or (eq and not opt.startswith("--")):
+                continue
+            if not eq:
+                value = next(rest, "")
+            if opt in single:  # named by its long spelling (-o and --output are one)
+                seen.setdefault(max(single[opt].opts, key=len), []).append(value)
+        for opt, values in seen.items():
+            if len(values) > 1:
+                shown = ", ".join(map(repr, values))
+                return (f"{opt} was given {len(values)} times ({shown}); it takes one "
+                        "value: give it once")
+        return None
+
     @staticmethod
     def _fail(message: str, standalone_mode: bool, code: int, prefix: str = "error: ") -> None:
         typer.echo(f"{prefix}{one_line(message)}", err=True)
@@ -173,14 +210,15 @@ def _raise_terminated(signum: int, frame: Any) -> None:
     raise _Terminated()
 
 
-def check_output(path: Path, option: str) -> None:
+def check_output(path: Path, option: str, inputs: Any = ()) -> None:
     """Fail before any work when an output file cannot be written where asked: the
     writer's own check (:func:`dartboard.report.check_target`: a regular file or a
-    new one, never a directory, FIFO or device), then the directory's permission."""
+    new one, never a directory, FIFO or device, and none of the command's ``inputs``
+    by any name or link), then the directory's permission."""
     from dartboard.report import check_target
 
     try:
-        target = check_target(path)
+        target = check_target(path, inputs)
     except (ValueError, FileNotFoundError) as exc:
         raise InputError(f"{option}: {exc}") from None
     if not os.access(target.parent, os.W_OK | os.X_OK):

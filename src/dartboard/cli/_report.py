@@ -23,7 +23,7 @@ def report(
     """Render the HTML report from a saved results.json."""
     from dartboard.report import check_results, write_report
 
-    check_output(output, "-o")
+    check_output(output, "-o", [results])
     path = Path(results)
     if not path.exists():
         raise InputError(f"RESULTS {results!r} does not exist")
@@ -44,5 +44,5 @@ def report(
         check_results(data)  # a hand-edited field is named here, not failed on in a figure
     except ValueError as exc:
         raise InputError(f"{results!r}: {exc}") from None
-    write_report(data, output)
+    write_report(data, output, inputs=[results])
     typer.echo(f"report: {output}")

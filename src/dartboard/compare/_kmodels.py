@@ -80,7 +80,7 @@ from dartboard.compare._kmodels_null import (
     generic_kway_null,
     stepdown_maxt,
 )
-from dartboard.compare._models import _scalar, compare_models
+from dartboard.compare._models import _scalar, compare_models, refuse_strata
 from dartboard.compare._permutation import count_extreme
 from dartboard.compare._results import TestResult, _check_alpha
 from dartboard.exceptions import InputError, InputTypeError
@@ -287,7 +287,8 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
         shows it when standard error is a terminal and the work lasts more than a
         second; True always; False never.
     **metric_kwargs
-        Passed to the metric (e.g. ``average="macro"``).
+        Passed to the metric (e.g. ``average="macro"``); ``strata`` is refused with
+        a ``TypeError`` (the models are exchanged within each row, which needs none).
 
     Returns
     -------
@@ -315,6 +316,7 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
     """
     import pandas as pd
 
+    refuse_strata(metric_kwargs, "compare_k_models")
     resolved = resolve_metric(metric)
     metric, metric_kwargs = resolved.function, {**resolved.kwargs, **metric_kwargs}
     y, preds, columns, n_resamples, alpha, w = _compare_k_iv(

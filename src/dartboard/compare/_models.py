@@ -82,6 +82,18 @@ def _prediction_values(spec: MetricSpec | None, a: np.ndarray,
     return a, b
 
 
+def refuse_strata(metric_kwargs: dict[str, Any], who: str) -> None:
+    """``strata=`` is an argument of the intervals, not of a paired comparison: taken
+    for a metric keyword it would reach the metric (an error that blames the metric,
+    or a callable's ``**kwargs`` that drop it silently), so it is refused by name."""
+    if "strata" in metric_kwargs:
+        raise InputTypeError(
+            f"{who} does not take strata: its permutation test swaps the models within "
+            "each row, which holds whatever the strata, and its paired resamples draw "
+            "rows (or whole clusters, with clusters=) from the whole test set; "
+            "dartboard.interval(..., strata=) gives a stratified interval of one model")
+
+
 def _compare_models_iv(metric: Any, y_true: Any, pred_a: Any, pred_b: Any, method: Any,
                        n_resamples: Any, alternative: Any, confidence_level: Any,
                        sample_weight: Any) -> tuple:
@@ -173,6 +185,8 @@ def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: 
     **metric_kwargs
         Passed to the metric (e.g. ``average="macro"``). A metric that returns
         one value per class (``average=None``) is an error: a test needs one number.
+        ``strata`` is refused with a ``TypeError``: the swap within each row needs
+        no strata, and the paired bootstrap is not stratified.
 
     Returns
     -------
@@ -197,6 +211,7 @@ def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: 
     >>> round(res.difference, 2), res.pvalue < 0.001, res.interval.low > 0
     (0.3, True, True)
     """
+    refuse_strata(metric_kwargs, "compare_models")
     resolved = resolve_metric(metric)
     metric, metric_kwargs = resolved.function, {**resolved.kwargs, **metric_kwargs}
     y, a, b, n, n_resamples, level, w = _compare_models_iv(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -16,10 +17,43 @@ if TYPE_CHECKING:
 __all__ = ["Comparison", "RankResult", "TestResult"]
 
 
+class _Text(str):
+    """Text a result's ``repr`` shows as it is (not quoted)."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
 class _Significance:
-    """``significant(alpha)`` of a result with a ``pvalue``."""
+    """``significant(alpha)`` of a result with a ``pvalue``, and the word on a p-value
+    at the floor of its resampling."""
 
     pvalue: float
+
+    @property
+    def pvalue_floor(self) -> float | None:
+        """``1 / (R + 1)`` when the p-value is the smallest that a resampling test of
+        ``R`` random resamples can give (``(S + 1) / (R + 1)`` with ``S = 0``: no
+        resample was as extreme as the data), else None. The true p-value may be much
+        smaller: only more resamples tell how much."""
+        n = getattr(self, "n_resamples", None)
+        if getattr(self, "exact", False) or getattr(self, "null_distribution", None) is None \
+                or not n:
+            return None
+        floor = 1 / (int(n) + 1)
+        return floor if math.isclose(self.pvalue, floor, rel_tol=1e-9) else None
+
+    def _shown(self) -> list[tuple[str, Any]]:
+        shown = super()._shown()  # type: ignore[misc]  # Result's, beside it in the MRO
+        floor = self.pvalue_floor
+        if floor is None:
+            return shown
+        n = round(1 / floor) - 1  # R, from the floor 1 / (R + 1)
+        kind = "permutation" if "permutation" in str(getattr(self, "method", "")) \
+            else "resampling"
+        note = _Text(f"{self.pvalue:.4g} (p <= 1/{n + 1}, the smallest a {kind} test of "
+                     f"{n} resamples can give)")
+        return [(name, note if name == "pvalue" else value) for name, value in shown]
 
     def significant(self, alpha: float = 0.05) -> bool:
         """True when ``pvalue < alpha``.

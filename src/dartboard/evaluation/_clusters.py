@@ -47,7 +47,7 @@ from dartboard.uncertainty._clustered import (
     shared_cluster_replicates,
     too_few_clusters,
 )
-from dartboard.uncertainty._methods import CLUSTERED_ANALYTIC_METHODS
+from dartboard.uncertainty._methods import CLUSTERED_ANALYTIC_METHODS, METHODS
 
 __all__ = ["ClusteredStates", "check_cluster_ci", "cluster_order"]
 
@@ -58,7 +58,15 @@ def check_cluster_ci(ci: str, clustered: bool = True, name: str = "clusters",
     whole clusters or a cluster-robust method (the independent-rows analytic methods are
     refused); without clusters a cluster-robust method is refused (it would apply to no
     row, and the rows would silently get ``auto``'s intervals). ``name`` and ``option``
-    say the clusters' and the method's argument as the caller spells them."""
+    say the clusters' and the method's argument as the caller spells them; a ``ci``
+    that is no interval method at all is told so, with the methods that fit."""
+    if ci not in METHODS:
+        said = "ci" if option is None else option.split(" ", 1)[0]
+        fit = (f"'auto', one of {list(CLUSTER_METHODS)} (a bootstrap of whole clusters) "
+               f"or {list(CLUSTERED_ANALYTIC_METHODS)} (cluster-robust)") if clustered \
+            else f"one of {list(METHODS)}"
+        raise InputError(f"{said} must be an interval method; got {ci!r}; "
+                         f"{'with clusters ' if clustered else ''}choose {fit}")
     if not clustered:
         if ci in CLUSTERED_ANALYTIC_METHODS:
             said = f"ci={ci!r}" if option is None else option
@@ -66,7 +74,8 @@ def check_cluster_ci(ci: str, clustered: bool = True, name: str = "clusters",
                              "cluster of each row), or a method for independent rows")
         return
     if ci not in ("auto", *CLUSTER_METHODS, *CLUSTERED_ANALYTIC_METHODS):
-        raise InputError(f"ci={ci!r} assumes independent rows; with clusters use "
+        said = f"ci={ci!r}" if option is None else option
+        raise InputError(f"{said} assumes independent rows; with clusters use "
                          f"'auto', one of {list(CLUSTER_METHODS)} (a bootstrap of whole "
                          f"clusters) or {list(CLUSTERED_ANALYTIC_METHODS)} (cluster-robust)")
 

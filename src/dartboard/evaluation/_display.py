@@ -169,6 +169,30 @@ def _text_rows(rows: Any, grouped: bool) -> list[list[str]]:
     return out
 
 
+def _gap_lines(ev: Any, label: str) -> list[str]:
+    """The largest gap between groups of each metric whose gaps cost little (as the
+    notebook view), and where the others are."""
+    gaps = _cheap_gaps(ev)
+    rows = []
+    for metric, gap in ([] if gaps is None else gaps.iterrows()):
+        bounded = isinstance(gap["low"], float) and not math.isnan(gap["low"])
+        est, low, high = format_row([gap["estimate"], gap["low"] if bounded else None,
+                                     gap["high"] if bounded else None])
+        between = str(gap["groups"] or "").replace(
+            " vs ", " > " if isinstance(gap["higher"], str) else " = ", 1)
+        rows.append([str(metric), between, est, f"[{low}, {high}]" if bounded else "",
+                     str(gap["method"])])
+    how = "every metric's gap and ratio: .difference() and .ratio()"
+    if not rows:
+        return [f"largest gaps between groups, with intervals: {how}"]
+    lines = ["largest gap between groups (higher - lower):"]
+    lines += _align(["metric", "groups", "gap", label, "method"], rows, left=2)
+    left_out = len(ev.result.metrics) - len(rows)
+    lines.append(f"  ({left_out} more metrics drawn on request; {how})" if left_out > 0
+                 else f"  ({how})")
+    return lines
+
+
 def _align(header: list[str], rows: list[list[str]], left: int) -> list[str]:
     """Lines of a table: the first ``left`` columns left-aligned, the rest right-aligned
     but the last (the method)."""
@@ -204,6 +228,7 @@ def evaluation_text(ev: Any) -> str:
         more = len(res.group_keys) - len(shown)
         if more > 0:
             lines.append(f"  ... {more} more groups: see .by_group")
+        lines += _gap_lines(ev, label)
     if res.streamed is not None and res.streamed.left_out:
         lines.append("  left out of the streamed evaluation:")
         lines += [f"    {line}" for line in res.streamed.left_out_lines()]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
@@ -81,6 +82,9 @@ class Evaluation:
     states : dict, optional
         The merged family states the numbers were computed from (streamed
         evaluations keep them, see :attr:`states`).
+    sources : tuple of str, optional
+        The files the rows were read from (a streamed evaluation's Parquet files):
+        :meth:`to_html` never writes over one of them.
 
     Examples
     --------
@@ -98,10 +102,11 @@ class Evaluation:
     """
 
     def __init__(self, result: EvaluationResult, gaps: GroupGaps | None = None,
-                 states: dict[str, Any] | None = None) -> None:
+                 states: dict[str, Any] | None = None, *, sources: tuple[str, ...] = ()) -> None:
         self.result = result
         self._gaps = gaps
         self._states = states
+        self._sources = tuple(sources)
 
     # ---------------------------------------------------------------- tables
 
@@ -622,15 +627,21 @@ class Evaluation:
 
         return plot_evaluation(self, ax=ax, metrics=metrics)
 
-    def to_html(self, path: str | os.PathLike[str], *, title: str | None = None) -> Path:
+    def to_html(self, path: str | os.PathLike[str], *, title: str | None = None,
+                inputs: Iterable[str | os.PathLike[str]] = ()) -> Path:
         """Write the self-contained HTML report of this evaluation to ``path``.
 
         Parameters
         ----------
         path : str or path-like
-            The file to write.
+            The file to write (a regular file, or a new one).
         title : str, optional
             The report's title; default ``"dartboard evaluation: <model>"``.
+        inputs : iterable of str or path-like, optional
+            Files the report must never replace, such as the file the predictions
+            were read from; a streamed evaluation adds the files it read. A ``path``
+            that is one of them (by another name, a symbolic or a hard link) is
+            refused with a ``ValueError`` and nothing is written.
 
         Returns
         -------
@@ -649,7 +660,8 @@ class Evaluation:
         notes = [f"Left out of the streamed evaluation: {line}."
                  for line in (streamed.left_out_lines() if streamed else [])]
         return write_report({"title": title or default, "dartboard_version": __version__,
-                             key: section, "notes": notes}, path)
+                             key: section, "notes": notes}, path,
+                            inputs=(*self._sources, *inputs))
 
     def log_mlflow(self, *, prefix: str = "", report: bool = True) -> str:
         """Log each metric with its bounds (``<m>``, ``<m>_low``, ``<m>_high``; per group

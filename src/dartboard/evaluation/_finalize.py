@@ -102,6 +102,13 @@ def metric_rows(bundle: Bundle, planned: Sequence[Planned], opts: Options,
     return rows
 
 
+def _denominator(family: Any, state: Any, metric: Any) -> int:
+    """The row's ``n``: a proportion's own denominator where the registry names one
+    (recall: the positives, precision: the predicted positives), else the rows."""
+    found = family.denominator(state, metric)
+    return family.n_rows(state) if found is None else found
+
+
 def _row(label: str, estimate: float, low: float | None, high: float | None, method: str,
          opts: Options, n: int, group: str | None) -> MetricRow:
     level = float("nan") if opts.confidence_level is None else opts.confidence_level
@@ -114,7 +121,7 @@ def _family_row(p: Planned, state: Any, opts: Options, group: str | None,
     """A metric's row from its state; ``clustered(estimate)`` gives the interval and
     design effect of rows in clusters."""
     family, metric, _ = p.computed
-    n = family.n_rows(state)
+    n = _denominator(family, state, metric)
     with warnings.catch_warnings():
         if group is not None:
             warnings.simplefilter("ignore")
@@ -196,6 +203,12 @@ class GroupGaps:
         state_keys = list(dict.fromkeys(p.key for p in planned.values()
                                         if p.key is not None))
         self._seed_of = {k: i for i, k in enumerate(state_keys)}
+
+    def sizes(self) -> np.ndarray:
+        """(G,) rows of each group, as floats."""
+        groups = self.bundle.groups
+        assert groups is not None  # gaps are drawn between groups
+        return np.array([groups[k].n_rows for k in self.keys], dtype=float)
 
     @property
     def has_rates(self) -> bool:

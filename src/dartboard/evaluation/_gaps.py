@@ -133,9 +133,8 @@ def _capped(low: float, high: float, width: float, how: str, *, signed: bool
 
 
 def _sizes(ev: Any) -> np.ndarray:
-    """Rows per group (the ``n`` of the per-group rows)."""
-    first = ev.metrics[0]
-    return ev.by_group.xs(first, level="metric")["n"].to_numpy(dtype=float)
+    """Rows per group (not a row's ``n``, which is a proportion's own denominator)."""
+    return ev._gaps.sizes()
 
 
 def _names(ev: Any, g_count: int) -> list[str]:

@@ -289,6 +289,19 @@ def _encoded(y_true: np.ndarray, y_pred: np.ndarray | None
     return classes, labels
 
 
+def _scores(y_score: Any) -> np.ndarray:
+    """``y_score`` as a 1-D float array; a matrix is most likely ``predict_proba``'s
+    output, which belongs in ``y_proba``: the refusal says so."""
+    try:
+        return as_float_array(y_score, name="y_score")
+    except InputError as exc:
+        if np.ndim(y_score) != 2:
+            raise
+        raise InputError(f"{exc} (the scores of the positive class); for a matrix of class "
+                         "probabilities, one column per class, pass y_proba= (or its "
+                         "positive class's column, such as proba[:, 1], as y_score=)") from None
+
+
 def classification_inputs(y_true: Any, y_pred: Any, y_score: Any, proba: Any, task: str,
                           pos_label: Any, threshold: float | None) -> Labelled:
     """Check the inputs of a binary or multiclass evaluation (``task`` may be "auto"
@@ -302,7 +315,7 @@ def classification_inputs(y_true: Any, y_pred: Any, y_score: Any, proba: Any, ta
     if proba is not None:
         proba = _probabilities(proba, y_true, classes)
     elif y_score is not None:
-        y_score = as_float_array(y_score, name="y_score")
+        y_score = _scores(y_score)
         check_consistent_length(("y_true", y_true), ("y_score", y_score))
     if task == "auto":
         task, why = ("binary", "y_score holds the scores of one class") if proba is None \

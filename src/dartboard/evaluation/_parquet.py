@@ -179,7 +179,8 @@ model
              progress=progress) as bar:
         bundle = stream_fragments(fragments, plan, batch_size, bar)
     with asked(progress):
-        return finalize(plan, bundle, len(fragments), source="parquet", unit="Parquet file")
+        return finalize(plan, bundle, len(fragments), source="parquet", unit="Parquet file",
+                        files=tuple(str(f.path) for f in fragments))
 
 
 def stream_fragments(fragments: list[Any], plan: Setup, batch_size: int,

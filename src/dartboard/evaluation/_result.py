@@ -63,7 +63,9 @@ class MetricRow:
         The interval method used (``wilson``, ``delong``, ``bca``, ...).
     confidence_level : float
     n : int
-        Number of samples the row was computed from.
+        The metric's own denominator where it is a proportion of whole counts
+        (recall: the positive rows, precision: the predicted positives, accuracy: all
+        rows), else the number of rows it was computed from.
     group : str or None
         The group of a per-group row; None for the overall rows.
     error_bound : float or None

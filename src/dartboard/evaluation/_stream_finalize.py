@@ -43,8 +43,9 @@ __all__ = ["finalize"]
 
 
 def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parquet",
-             unit: str = "Parquet file") -> Any:
-    """The evaluation of the merged ``bundle``."""
+             unit: str = "Parquet file", files: tuple[str, ...] = ()) -> Any:
+    """The evaluation of the merged ``bundle`` (read from ``files``, when known: its
+    report must never replace one of them)."""
     from dartboard.evaluation._evaluation import Evaluation
 
     spec = plan.spec
@@ -96,7 +97,7 @@ def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parque
     states = _named(bundle.states)
     if keys is not None:
         states["groups"] = {k: _named(by_key[k].states) for k in keys}
-    return Evaluation(result, gaps, states)
+    return Evaluation(result, gaps, states, sources=files)
 
 
 def _named(states: dict[str, Any]) -> dict[str, Any]:

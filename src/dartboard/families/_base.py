@@ -352,6 +352,12 @@ class Family:
         proportion of whole counts (Newcombe's gap interval needs them); else None."""
         return None
 
+    def denominator(self, state: Any, metric: Metric) -> int | None:
+        """The rows ``metric`` divides by on this state when it is a proportion of
+        unweighted rows (the registry's ``proportion``: recall's positives); else None
+        (weighted rows count weight, not rows)."""
+        return None
+
     def why_not(self, state: Any, metric: Metric, method: str) -> str:
         """Why an analytic ``method`` the registry declares for ``metric`` does not
         apply to this state (weights, keywords, the shape of the data)."""

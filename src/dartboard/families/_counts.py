@@ -311,6 +311,13 @@ class CountsFamily(Family):
         return proportion_counts(metric.spec.proportion, np.asarray(state.counts.matrix),
                                  found[0])
 
+    def denominator(self, state: CountsState | IndicatorState, metric: Metric) -> int | None:
+        """A proportion's own denominator in rows: unweighted counts only."""
+        if isinstance(state, IndicatorState) or state.groups is not None:
+            return None
+        found = self.proportion(state, metric)
+        return None if found is None else int(round(found[1]))
+
     def cluster_terms(self, batch: Batch, metric: Metric, codes: np.ndarray,
                       n_clusters: int) -> ClusterTerms | None:
         """A proportion's per-cluster ``(x_c, n_c)``: one bincount of (cluster, true,

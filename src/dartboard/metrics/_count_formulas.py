@@ -100,6 +100,21 @@ def check_same_label_type(classes: np.ndarray, labels: np.ndarray, *,
         raise InputError(f"{name} are {kind} but the class labels in the data are {data}")
 
 
+def _check_pos_label_kind(classes: np.ndarray, pos_label: Any) -> None:
+    """A number ``pos_label`` against string labels (or the reverse): scikit-learn's
+    refusal, and what to pass. ``pos_label`` is 1 unless given, so the message says
+    so rather than speak of a positive class the caller never named."""
+    try:
+        check_same_label_type(classes, np.asarray([pos_label]), name="pos_label")
+    except InputError:
+        unset = " (1 unless given)" if pos_label == 1 and not isinstance(pos_label, bool) else ""
+        known = classes.tolist()
+        raise InputError(f"{invalid_pos_label(pos_label, classes)}; pos_label{unset} names "
+                         f"the positive class of a binary metric: pass one of the labels, "
+                         f"e.g. pos_label={known[-1]!r}, or average='macro' (or another "
+                         "average) for every class") from None
+
+
 def check_beta(beta: Any) -> float:
     """F-beta's beta: a non-negative number (inf allowed: recall)."""
     if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
@@ -166,7 +181,7 @@ def _selection(classes: np.ndarray, average: str | None, labels: Any, pos_label:
             raise InputError(f"Target is multiclass ({k} classes: {classes.tolist()!r}) but "
                              "average='binary'. Please choose another average setting, one "
                              "of [None, 'micro', 'macro', 'weighted'].")
-        check_same_label_type(classes, np.asarray([pos_label]), name="pos_label")
+        _check_pos_label_kind(classes, pos_label)
         known = classes.tolist()
         if pos_label in known:
             return "labels", (np.array([known.index(pos_label)]), np.ones(1, bool))

@@ -15,7 +15,7 @@ import io
 import json
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -385,7 +385,8 @@ def _render(results: dict[str, Any]) -> str:
                            svg=lambda fig_id: markupsafe.Markup(figures[fig_id]["svg"]))
 
 
-def write_json(results: dict[str, Any], path: str | os.PathLike[str]) -> Path:
+def write_json(results: dict[str, Any], path: str | os.PathLike[str], *,
+               inputs: Iterable[str | os.PathLike[str]] = ()) -> Path:
     """Save results as compact JSON (NaN/inf become null), atomically.
 
     Parameters
@@ -394,6 +395,9 @@ def write_json(results: dict[str, Any], path: str | os.PathLike[str]) -> Path:
         The results dictionary (``results.json`` of ``dartboard demo``).
     path : str or path-like
         The file to write (a regular file, or missing in an existing directory).
+    inputs : iterable of str or path-like, optional
+        The files the results were read from: ``path`` must not be one of them
+        (by any name or link; :func:`check_target`).
 
     Returns
     -------
@@ -407,7 +411,7 @@ def write_json(results: dict[str, Any], path: str | os.PathLike[str]) -> Path:
     >>> path.read_text()
     '{"auc":null}\\n'
     """
-    return write_text_atomic(path, json_text(results))
+    return write_text_atomic(path, json_text(results), inputs)
 
 
 def json_text(results: dict[str, Any]) -> str:
@@ -415,7 +419,8 @@ def json_text(results: dict[str, Any]) -> str:
     return json.dumps(to_jsonable(results), separators=(",", ":"), allow_nan=False) + "\n"
 
 
-def write_report(results: dict[str, Any], path: str | os.PathLike[str]) -> Path:
+def write_report(results: dict[str, Any], path: str | os.PathLike[str], *,
+                 inputs: Iterable[str | os.PathLike[str]] = ()) -> Path:
     """Render the report and write it to ``path`` atomically; returns the path.
     A path that cannot be written fails before the rendering.
 
@@ -425,6 +430,10 @@ def write_report(results: dict[str, Any], path: str | os.PathLike[str]) -> Path:
         The results dictionary (``results.json`` of ``dartboard demo``).
     path : str or path-like
         The file to write (a regular file, or missing in an existing directory).
+    inputs : iterable of str or path-like, optional
+        The files the results were read from (the data, a ``results.json``):
+        ``path`` must not be one of them, by any name or link
+        (:func:`check_target`).
 
     Returns
     -------
@@ -438,5 +447,6 @@ def write_report(results: dict[str, Any], path: str | os.PathLike[str]) -> Path:
     >>> path.read_text().startswith("<!DOCTYPE html>")
     True
     """
-    check_target(path)
-    return write_text_atomic(path, render_report(results))
+    inputs = [os.fspath(item) for item in inputs]
+    check_target(path, inputs)
+    return write_text_atomic(path, render_report(results), inputs)

@@ -7,7 +7,10 @@ half a file and a failed run leaves none. A rename replaces whatever the name he
 so the target must be a regular file or missing: a FIFO, a device (``/dev/null``),
 a socket or a directory is refused (:func:`check_target`) rather than replaced by a
 regular file. A symbolic link is followed: the file it names is written and the
-link stays a link.
+link stays a link. A writer that knows the files its results were read from passes
+them as ``inputs``: a target that is one of them (by another name, through a link,
+or a hard link: the same file on disk) is refused, so that a report never replaces
+the data it reports on.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import os
 import re
 import stat
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from dartboard.exceptions import InputError
@@ -29,18 +33,25 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
           (stat.S_ISSOCK, "a socket"))
 
 
-def check_target(path: str | os.PathLike[str]) -> Path:
+def check_target(path: str | os.PathLike[str],
+                 inputs: Iterable[str | os.PathLike[str]] = ()) -> Path:
     """The file a write to ``path`` replaces, checked: ``path`` itself, or the file
-    its symbolic link(s) lead to; a regular file, or missing in an existing directory.
+    its symbolic link(s) lead to; a regular file, or missing in an existing directory,
+    and none of ``inputs``.
 
     Raises ``ValueError`` naming ``path`` and what it is (a directory, a FIFO, a
-    device, a socket, a link that loops) and ``FileNotFoundError`` when the
-    directory does not exist: a mistyped path is an error, not a new directory tree.
+    device, a socket, a link that loops, one of the input files) and
+    ``FileNotFoundError`` when the directory does not exist: a mistyped path is an
+    error, not a new directory tree.
 
     Parameters
     ----------
     path : str or path-like
         Where a file is to be written.
+    inputs : iterable of str or path-like, optional
+        Files the results were read from, which the write must not replace: ``path``
+        is refused when it is one of them on disk (:func:`os.path.samefile`: the same
+        file by another path, a symbolic link to it or a hard link).
 
     Returns
     -------
@@ -57,6 +68,11 @@ def check_target(path: str | os.PathLike[str]) -> Path:
     Traceback (most recent call last):
     ...
     dartboard.exceptions.InputError: cannot write ...: it is a directory; give a file name
+    >>> data = write_text_atomic(os.path.join(folder, "data.csv"), "y,p\\n1,1\\n")
+    >>> check_target(os.path.join(folder, ".", "data.csv"), inputs=[data])
+    Traceback (most recent call last):
+    ...
+    dartboard.exceptions.InputError: cannot write ...: it is the input file ...; ...
     """
     shown = os.fspath(path)
     target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
@@ -76,10 +92,27 @@ def check_target(path: str | os.PathLike[str]) -> Path:
             raise InputError(f"cannot write {shown}: it is {kind}; {hint}")
     if not stat.S_ISREG(mode):
         raise InputError(f"cannot write {shown}: it is not a regular file")
+    _refuse_inputs(target, shown, inputs)
     return target
 
 
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
+def _refuse_inputs(target: Path, shown: str,
+                   inputs: Iterable[str | os.PathLike[str]]) -> None:
+    """Refuse ``target`` (an existing regular file) when it is one of ``inputs`` on
+    disk: the same device and inode, whatever path, link or hard link leads to it."""
+    for item in inputs:
+        try:
+            same = os.path.samefile(target, item)
+        except (OSError, ValueError):  # an input that is gone (or not a path) is not it
+            same = False
+        if same:
+            raise InputError(f"cannot write {shown}: it is the input file "
+                             f"{os.fspath(item)!r}, which would be replaced (its data lost); "
+                             "write to another file")
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str,
+                      inputs: Iterable[str | os.PathLike[str]] = ()) -> Path:
     """Write ``text`` to ``path`` through a temporary file in the same directory and
     ``os.replace``, so the file appears complete or not at all.
 
@@ -92,6 +125,8 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
         The file to write (a regular file, or missing in an existing directory).
     text : str
         The file's content (UTF-8).
+    inputs : iterable of str or path-like, optional
+        Files that must not be replaced (:func:`check_target`).
 
     Returns
     -------
@@ -105,15 +140,17 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     >>> path.read_text()
     'done'
     """
-    return write_texts_atomic({path: text})[0]
+    return write_texts_atomic({path: text}, inputs)[0]
 
 
-def write_texts_atomic(texts: dict[str | os.PathLike[str], str]) -> list[Path]:
+def write_texts_atomic(texts: dict[str | os.PathLike[str], str],
+                       inputs: Iterable[str | os.PathLike[str]] = ()) -> list[Path]:
     """Write several files that belong together (a report and its results) so that
     all of them appear or none does; returns the paths as given.
 
-    Every target is checked first (:func:`check_target`); every text goes to a
-    temporary file beside its target; only when all are written are they renamed
+    Every target is checked first (:func:`check_target`: none may be one of
+    ``inputs``); every text goes to a temporary file beside its target; only when
+    all are written are they renamed
     into place, each target checked again just before (a FIFO made meanwhile is not
     replaced). An error or an interrupt (Ctrl-C, or SIGTERM turned into an
     exception by the command line) removes the temporaries, and a rename that fails
@@ -121,8 +158,9 @@ def write_texts_atomic(texts: dict[str | os.PathLike[str], str]) -> list[Path]:
     its temporary ``.<name>.<pid>.<random>.tmp`` stays, and the next write of the
     same file removes it once process ``<pid>`` is gone.
     """
+    inputs = [os.fspath(item) for item in inputs]
     paths = [Path(p) for p in texts]
-    targets = [check_target(p) for p in paths]
+    targets = [check_target(p, inputs) for p in paths]
     for target in targets:
         remove_stale_temporaries(target)
     staged: list[str] = []
@@ -136,7 +174,7 @@ def write_texts_atomic(texts: dict[str | os.PathLike[str], str]) -> list[Path]:
                 handle.write(text)
             os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it 0600; a normal file's mode
         for tmp, path, target in zip(staged, paths, targets):
-            check_target(path)
+            check_target(path, inputs)
             os.replace(tmp, target)
             placed.append(target)
     except BaseException:
