@@ -171,7 +171,7 @@ def _input_files(file: str) -> list[str]:
     (none when it names none: reading it fails later, with its own message)."""
     if not is_stream_source(file):
         return [file]
-    from dartboard.scale._files import expand
+    from dartboard._files import expand
 
     try:
         return expand(file)
