@@ -96,8 +96,10 @@ class MetricRow:
 
     @property
     def effective_n(self) -> float | None:
-        """``n / design_effect``: the independent rows worth as much as these."""
-        return None if self.design_effect is None else self.n / self.design_effect
+        """``n / max(design_effect, 1)``: the independent rows worth as much as these,
+        never more than the rows there are (a design effect below 1 is the noise of an
+        estimate from few clusters, not rows worth more than independent ones)."""
+        return None if self.design_effect is None else self.n / max(self.design_effect, 1.0)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the row as JSON-ready values (group and n only for a group's row).
