@@ -48,7 +48,7 @@ from scipy import special, stats
 
 import dartboard as db
 from dartboard.uncertainty._clustered import ClusterIndex, studentized_interval
-from dartboard.uncertainty._clustered_analytic import small_sample_df, wilson_clustered
+from dartboard.uncertainty._clustered_analytic import WORKING, wilson_clustered
 from dartboard.uncertainty._interval import cluster_terms_of
 
 MU = np.log(20.0) - 1.5 ** 2 / 2
@@ -122,7 +122,7 @@ def unequal_intervals(name, y, score, pred, cluster, n_clusters, seed):
     for w in WORKINGS:
         out[f"CR2, df {w}"] = analytic(t, "CR2", w, logit, bounds)
     if name == "accuracy":
-        out["wilson-clustered"] = analytic(t, "CR2", "fitted", wilson=True)
+        out["wilson-clustered"] = analytic(t, "CR2", WORKING, wilson=True)
     if name != "f1":
         try:
             out["bootstrap-t"] = studentized_interval(t, LEVEL, bounds, BT_RESAMPLES,
@@ -141,7 +141,8 @@ def paired_pvalues(y, sa, sb, cluster, n_clusters):
             continue
         for label, corr, df in (("CR1, t(C-1)", "CR1", d.n_clusters - 1),
                                 ("CR2, df independent", "CR2", d.degrees_of_freedom("independent")),
-                                ("CR2, df fitted", "CR2", d.degrees_of_freedom("fitted"))):
+                                ("CR2, df fitted", "CR2", d.degrees_of_freedom("fitted")),
+                                ("CR2, df cluster", "CR2", d.degrees_of_freedom("cluster"))):
             se = np.sqrt(d.variance(corr))
             out[(name, label)] = 2 * stats.t.sf(abs(d.estimate) / se, df) if se > 0 else 1.0
     return out
@@ -167,12 +168,12 @@ def check_public(y, score, pred, cluster, n_clusters):
     set): wilson-clustered for accuracy, delta-clustered for F1."""
     t = all_terms("accuracy", y, score, pred, cluster, n_clusters)
     iv = db.interval("accuracy", y, pred, clusters=cluster)
-    low, high = analytic(t, "CR2", "fitted", wilson=True)
+    low, high = analytic(t, "CR2", WORKING, wilson=True)
     assert iv.method.startswith("wilson-clustered"), iv.method
     assert abs(iv.low - low) < 1e-10 and abs(iv.high - high) < 1e-10, (iv, low, high)
     t = all_terms("f1", y, score, pred, cluster, n_clusters)
     iv = db.interval("f1", y, pred, clusters=cluster, method="delta-clustered")
-    low, high = analytic(t, "CR2", "fitted")
+    low, high = analytic(t, "CR2", WORKING)
     assert abs(iv.low - low) < 1e-10 and abs(iv.high - high) < 1e-10, (iv, low, high)
 
 

@@ -181,7 +181,7 @@ def test_evaluate_rows_are_the_clustered_intervals():
         row = ev.overall.loc[label]
         assert (row["estimate"], row["low"], row["high"]) == (iv.estimate, iv.low, iv.high)
         assert row["method"] == iv.method
-    assert ev.overall.loc["accuracy", "method"] == "wald-clustered (40 clusters)"
+    assert ev.overall.loc["accuracy", "method"] == "wilson-clustered (40 clusters)"
     assert ev.overall.loc["roc_auc", "method"] == "bootstrap-t-clustered (40 clusters)"
 
 

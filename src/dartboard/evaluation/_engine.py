@@ -351,7 +351,6 @@ def _with_clusters(plan: Plan, clusters: Any) -> Plan:
     if clusters is None:
         return plan
     from dartboard.uncertainty._clustered import cluster_index
-
     from dartboard.uncertainty._clustered_analytic import few_clusters, warn_few_clusters
 
     index = cluster_index(clusters, plan.y_true.shape[0])
