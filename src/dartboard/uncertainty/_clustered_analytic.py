@@ -496,7 +496,8 @@ def wilson_clustered(terms: ClusterTerms, q: float) -> tuple[float, float]:
     z2 = q * q / size
     centre = (p + z2 / 2.0) / (1.0 + z2)
     half = q * np.sqrt(p * (1.0 - p) / size + z2 / (4.0 * size)) / (1.0 + z2)
-    return float(max(centre - half, 0.0)), float(min(centre + half, 1.0))
+    # rounding can leave an end a hair inside the estimate at 0 and 1: Wilson's holds it
+    return float(max(min(centre - half, p), 0.0)), float(min(max(centre + half, p), 1.0))
 
 
 #: the working model of the degrees of freedom (:func:`small_sample_df`) the intervals
