@@ -21,8 +21,8 @@ from scipy import special
 import dartboard as db
 from dartboard._delong import delong_auc_covariance
 from dartboard.exceptions import FewClustersWarning
-from dartboard.uncertainty._clustered_analytic import WORKING
 from dartboard.metrics._probabilistic import log_loss_terms
+from dartboard.uncertainty._clustered_analytic import WORKING
 
 
 def _data(seed=0, n_clusters=40, m=6, ragged=False):

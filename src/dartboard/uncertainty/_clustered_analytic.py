@@ -77,10 +77,12 @@ __all__ = ["AUTO_METHODS", "AUTO_MIN_CLUSTERS", "STUDENTIZED_MIN_CLUSTERS", "UNE
 #: than :data:`FEW_CLUSTERS` the result says that the interval may fall short
 #: (benchmarks/unequal_clusters_coverage.py, ``few``).
 AUTO_MIN_CLUSTERS = 2
-#: below this many clusters ``auto``'s clustered intervals covered less than 93% in some
-#: cell of benchmarks/unequal_clusters_coverage.py (``few``: 2 to 30 clusters of 20
-#: rows, ICC 0 to 0.5, 1000 data sets a cell): a result with fewer says so
-#: (:func:`few_clusters`)
+#: below this many clusters a result says that its interval may fall short
+#: (:func:`few_clusters`). Provisional: benchmarks/unequal_clusters_coverage.py
+#: (``few``: 20 rows a cluster, ICC 0 to 0.5, 1000 data sets a cell) measured 2 to 5
+#: clusters and 6 at ICC 0 only, where F1's and log loss's analytic intervals fell to
+#: 90.7-92.5% at ICC 0.5; the cells that would place the threshold (8 to 30) did not
+#: finish
 FEW_CLUSTERS = 10
 #: ... and the studentized bootstrap of ROC AUC and mean losses from this many (below,
 #: the analytic forms; benchmarks/clustered_coverage.py measured it from 10 on)
@@ -89,8 +91,8 @@ STUDENTIZED_MIN_CLUSTERS = 10
 #: (:func:`small_sample_df`, ``working="cluster"``) call the clusters' sizes unequal
 UNEQUAL_DF_SHARE = 0.5
 #: the cluster-robust methods ``auto`` takes (those the coverage grid measured)
-AUTO_METHODS = ("wald-clustered", "wilson-clustered", "t-clustered", "delong-logit-clustered", "delta-clustered",
-                "bootstrap-t-clustered")
+AUTO_METHODS = ("wald-clustered", "wilson-clustered", "t-clustered", "delong-logit-clustered",
+                "delta-clustered", "bootstrap-t-clustered")
 #: ... and the rows (``ClusterTerms.smallest``) ``delong-clustered`` and
 #: ``delta-clustered`` need for it: with 30 clusters of one row ROC AUC's covered
 #: 91.3% (15 rows of a class) and F1's 92.9% against BCa's 95.7% for both; with 30
