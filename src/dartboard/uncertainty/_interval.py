@@ -222,12 +222,16 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
     >>> iv.method, round(iv.estimate, 2), round(iv.low, 4), round(iv.high, 4)
     ('wilson', 0.8, 0.4902, 0.9433)
 
-    Rows in clusters (four questions on each of four passages):
+    Rows in clusters (four questions on each of four passages; so few clusters warn):
 
+    >>> import warnings
+    >>> from dartboard.exceptions import FewClustersWarning
     >>> y = [1, 1, 0, 1, 0, 0, 1, 0, 1, 1, 1, 1, 0, 1, 0, 0]
     >>> p = [1, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1]
-    >>> iv = interval("accuracy", y, p, clusters=[0] * 4 + [1] * 4 + [2] * 4 + [3] * 4,
-    ...               method="wald-clustered")
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", FewClustersWarning)
+    ...     iv = interval("accuracy", y, p, clusters=[0] * 4 + [1] * 4 + [2] * 4 + [3] * 4,
+    ...                   method="wald-clustered")
     >>> iv.method, iv.estimate, round(iv.low, 4), round(iv.high, 4)
     ('wald-clustered (4 clusters)', 0.75, 0.4252, 1.0)
 
