@@ -32,8 +32,6 @@ import threading
 import time
 import warnings
 
-import numpy as np
-
 warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
 
 

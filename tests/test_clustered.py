@@ -181,7 +181,7 @@ def test_evaluate_rows_are_the_clustered_intervals():
         row = ev.overall.loc[label]
         assert (row["estimate"], row["low"], row["high"]) == (iv.estimate, iv.low, iv.high)
         assert row["method"] == iv.method
-    assert ev.overall.loc["accuracy", "method"] == "wald-clustered (40 clusters)"
+    assert ev.overall.loc["accuracy", "method"] == "wilson-clustered (40 clusters)"
     assert ev.overall.loc["roc_auc", "method"] == "bootstrap-t-clustered (40 clusters)"
 
 
@@ -190,7 +190,7 @@ def test_evaluate_groups_and_gaps_with_clusters_spanning_groups():
     group = np.where(np.arange(y.shape[0]) % 2 == 0, "even", "odd")  # clusters span both
     ev = db.evaluate(y, y_score=score, groups=group, clusters=cluster,
                      metrics=["accuracy", "recall"], n_resamples=300, random_state=0)
-    assert set(ev.by_group["method"]) == {"wald-clustered (50 clusters)"}
+    assert set(ev.by_group["method"]) == {"wilson-clustered (50 clusters)"}
     gap = ev.difference().loc["accuracy"]
     # Newcombe's interval assumes independent rows: the clustered gap is a bootstrap one
     assert gap["method"] == "percentile (grouped bootstrap), clustered"

@@ -1,22 +1,28 @@
 """Cluster-robust intervals (dartboard.uncertainty._clustered_analytic).
 
 Oracles: statsmodels' OLS on an intercept with ``cov_type="cluster"`` (its default
-small-sample factor G/(G-1) * (N-1)/(N-K) is G/(G-1) with K = 1, the factor used
-here) for proportions and mean losses; a brute-force O(n^2) Obuchowski (1997)
-variance for ROC AUC, and DeLong's variance (dartboard._delong) when every cluster
-holds one row.
+small-sample factor G/(G-1) * (N-1)/(N-K) is G/(G-1) with K = 1) for the CR1
+variance of proportions and mean losses (``ClusterTerms.variance("CR1")``); Bell and
+McCaffrey's CR2 from the hat matrix and the Satterthwaite degrees of freedom from
+dense matrices (tests/_cluster_oracles.py) for the public intervals, which take CR2 on
+those degrees of freedom; a brute-force O(n^2) Obuchowski (1997) variance for ROC AUC,
+and DeLong's variance (dartboard._delong) when every cluster holds one row.
 """
+
+import warnings
 
 import numpy as np
 import pytest
-import statsmodels.api as sm
+from _cluster_oracles import bell_mccaffrey_se, satterthwaite_df, statsmodels_se
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import special
 
 import dartboard as db
 from dartboard._delong import delong_auc_covariance
+from dartboard.exceptions import FewClustersWarning
 from dartboard.metrics._probabilistic import log_loss_terms
+from dartboard.uncertainty._clustered_analytic import WORKING
 
 
 def _data(seed=0, n_clusters=40, m=6, ragged=False):
@@ -29,11 +35,16 @@ def _data(seed=0, n_clusters=40, m=6, ragged=False):
     return cluster, y, score, (score >= 0.5).astype(int)
 
 
-def _statsmodels_se(values, cluster):
-    """SE of the mean of ``values`` from OLS on an intercept, cluster-robust (CR1)."""
-    fit = sm.OLS(values.astype(float), np.ones((values.shape[0], 1))).fit(
-        cov_type="cluster", cov_kwds={"groups": cluster})
-    return float(fit.bse[0])
+_statsmodels_se = statsmodels_se
+
+
+def _terms(metric, y, other, cluster):
+    """The metric's per-cluster terms, as the public interval forms them."""
+    from dartboard.uncertainty._clustered import cluster_index
+    from dartboard.uncertainty._interval import cluster_terms_of
+
+    return cluster_terms_of(metric, np.asarray(y), np.asarray(other), None, {},
+                            cluster_index(cluster, len(y)))
 
 
 @pytest.mark.parametrize("metric, rows", [
@@ -48,13 +59,20 @@ def test_proportion_se_is_statsmodels_cluster_robust_ols(metric, rows, ragged):
     cluster, y, _, pred = _data(1, ragged=ragged)
     iv = db.interval(metric, y, pred, method="wald-clustered", clusters=cluster)
     keep = rows(y, pred)
-    oracle = _statsmodels_se((y == pred)[keep], cluster[keep])
+    right = (y == pred)[keep]
+    assert _terms(metric, y, pred, cluster).variance("CR1") == pytest.approx(
+        _statsmodels_se(right, cluster[keep]) ** 2, rel=1e-10, abs=0)
+    oracle = bell_mccaffrey_se(right, cluster[keep])
     assert iv.standard_error == pytest.approx(oracle, rel=1e-10, abs=0)
     assert iv.method == f"wald-clustered ({np.unique(cluster).shape[0]} clusters)"
     from scipy import stats
-    # Student's t on I - 1, I the clusters holding the denominator's rows
-    q = stats.t.ppf(0.975, np.unique(cluster[keep]).shape[0] - 1)
-    assert iv.low == pytest.approx(max(iv.estimate - q * oracle, 0.0), abs=1e-12)
+    # Student's t on the Satterthwaite df of a cluster effect over the clusters holding
+    # the denominator's rows (I - 1 with equal sizes)
+    df = satterthwaite_df(cluster[keep])
+    if not ragged and metric == "accuracy":
+        assert df == pytest.approx(np.unique(cluster).shape[0] - 1, rel=1e-9)
+    q = stats.t.ppf(0.975, df)
+    assert iv.low == pytest.approx(max(iv.estimate - q * oracle, 0.0), abs=1e-10)
 
 
 @pytest.mark.parametrize("metric, terms", [
@@ -68,15 +86,20 @@ def test_mean_loss_se_is_statsmodels_cluster_robust_ols(metric, terms):
     iv = db.interval(metric, y, score, method="t-clustered", clusters=cluster)
     values = np.asarray(terms(y, score), dtype=float)
     assert iv.estimate == pytest.approx(values.mean(), rel=1e-12)
-    oracle = _statsmodels_se(values, cluster)
+    assert _terms(metric, y, score, cluster).variance("CR1") == pytest.approx(
+        _statsmodels_se(values, cluster) ** 2, rel=1e-10, abs=0)
+    oracle = bell_mccaffrey_se(values, cluster)
     assert iv.standard_error == pytest.approx(oracle, rel=1e-10, abs=0)
     from scipy import stats
-    q = stats.t.ppf(0.975, np.unique(cluster).shape[0] - 1)
-    assert iv.high == pytest.approx(iv.estimate + q * oracle, rel=1e-12)
+    q = stats.t.ppf(0.975, satterthwaite_df(cluster))
+    assert iv.high == pytest.approx(iv.estimate + q * oracle, rel=1e-9)
 
 
-def _obuchowski_brute(y, score, cluster):
-    """Obuchowski (1997, Biometrics 53:567, eqs. 3-5) written from the pairs, O(n^2)."""
+def _obuchowski_brute(y, score, cluster, correction="CR1"):
+    """Obuchowski (1997, Biometrics 53:567, eqs. 3-5) written from the pairs, O(n^2);
+    ``"CR2"``: each cluster's sums over its positives and its negatives divided by
+    ``sqrt(1 - h)``, ``h`` its share of the positives or of the negatives (the
+    leverage of an intercept over that class), in place of the ``I / (I - 1)`` factors."""
     pos, neg = score[y == 1], score[y == 0]
     psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
     m, n = pos.shape[0], neg.shape[0]
@@ -91,6 +114,11 @@ def _obuchowski_brute(y, score, cluster):
     i10 = np.unique(cluster[y == 1]).shape[0]
     i01 = np.unique(cluster[y == 0]).shape[0]
     i = ids.shape[0]
+    if correction == "CR2":
+        m_c = np.array([np.sum(cluster[y == 1] == c) for c in ids])
+        n_c = np.array([np.sum(cluster[y == 0] == c) for c in ids])
+        adjusted = a / (m * np.sqrt(1 - m_c / m)) + b / (n * np.sqrt(1 - n_c / n))
+        return theta, float(np.sum(adjusted**2))
     s10 = i10 / ((i10 - 1) * m) * np.sum(a**2)
     s01 = i01 / ((i01 - 1) * n) * np.sum(b**2)
     s11 = i / (i - 1) * np.sum(a * b)
@@ -103,7 +131,10 @@ def test_clustered_delong_is_obuchowski_brute_force(seed):
     iv = db.interval("roc_auc", y, score, method="delong-clustered", clusters=cluster)
     theta, variance = _obuchowski_brute(y, score, cluster)
     assert iv.estimate == pytest.approx(theta, abs=1e-14)
-    assert iv.standard_error == pytest.approx(np.sqrt(variance), rel=1e-10)
+    assert _terms("roc_auc", y, score, cluster).variance("CR1") == pytest.approx(
+        variance, rel=1e-10)
+    _, cr2 = _obuchowski_brute(y, score, cluster, "CR2")
+    assert iv.standard_error == pytest.approx(np.sqrt(cr2), rel=1e-10)
 
 
 def test_clustered_delong_with_one_row_per_cluster_is_delong():
@@ -125,30 +156,44 @@ def test_fast_paths_agree_with_brute_force(seed, n_clusters, m):
     y[:2] = [0, 1]
     score = np.round(rng.random(cluster.shape[0]), 1)  # ties
     pred = (score >= 0.5).astype(int)
+    with warnings.catch_warnings():  # 3 to 12 clusters: tested in test_clustered_small_sample
+        warnings.simplefilter("ignore", FewClustersWarning)
+        _fast_paths_agree(y, score, pred, cluster)
+
+
+def _fast_paths_agree(y, score, pred, cluster):
     if min(np.unique(cluster[y == c]).shape[0] for c in (0, 1)) >= 2:
-        _, variance = _obuchowski_brute(y, score, cluster)
+        _, variance = _obuchowski_brute(y, score, cluster, "CR2")
         auc = db.interval("roc_auc", y, score, method="delong-clustered", clusters=cluster)
         assert auc.standard_error == pytest.approx(np.sqrt(max(variance, 0)), rel=1e-9,
                                                    abs=1e-12)
+        _, variance = _obuchowski_brute(y, score, cluster)
+        assert _terms("roc_auc", y, score, cluster).variance("CR1") == pytest.approx(
+            max(variance, 0), rel=1e-9, abs=1e-14)
     else:  # a class in one cluster: its variance term has no spread to measure
         with pytest.raises(ValueError, match="at least two"):
             db.interval("roc_auc", y, score, method="delong-clustered", clusters=cluster)
     acc = db.interval("accuracy", y, pred, method="wald-clustered", clusters=cluster)
     assert acc.standard_error == pytest.approx(
-        _statsmodels_se((y == pred).astype(float), cluster), rel=1e-9, abs=1e-12)
+        bell_mccaffrey_se((y == pred).astype(float), cluster), rel=1e-9, abs=1e-12)
+    assert _terms("accuracy", y, pred, cluster).variance("CR1") == pytest.approx(
+        _statsmodels_se((y == pred).astype(float), cluster) ** 2, rel=1e-9, abs=1e-14)
 
 
-def test_auto_takes_the_cluster_robust_interval_from_10_clusters():
+def test_auto_takes_the_cluster_robust_interval():
     cluster, y, score, pred = _data(7, n_clusters=10, m=20)
     assert db.interval("accuracy", y, pred, clusters=cluster).method == \
-        "wald-clustered (10 clusters)"
+        "wilson-clustered (10 clusters)"
     assert db.interval("roc_auc", y, score, clusters=cluster).method == \
         "bootstrap-t-clustered (10 clusters)"
     auto = db.interval("roc_auc", y, score, clusters=cluster, method="delong-logit-clustered")
-    # the same variance as delong-clustered, carried to the logit scale and back
+    # the same variance as delong-clustered, carried to the logit scale and back, on
+    # the small-sample df (checked against dense matrices in test_clustered_small_sample)
     plain = db.interval("roc_auc", y, score, clusters=cluster, method="delong-clustered")
     a, se = plain.estimate, plain.standard_error
-    q = special.stdtrit(9, 0.975)
+    df = _terms("roc_auc", y, score, cluster).degrees_of_freedom(WORKING)
+    assert 1 <= df <= 9
+    q = special.stdtrit(df, 0.975)
     centre, half = np.log(a / (1 - a)), q * se / (a * (1 - a))
     assert auto.standard_error == pytest.approx(se, rel=1e-12)
     assert (auto.low, auto.high) == pytest.approx(
@@ -158,15 +203,35 @@ def test_auto_takes_the_cluster_robust_interval_from_10_clusters():
         "bootstrap-t-clustered (10 clusters)"
     assert db.interval("f1", y, pred, clusters=cluster, n_resamples=200).method == \
         "delta-clustered (10 clusters)"
-    few = _data(7, n_clusters=9, m=20)
-    assert db.interval("accuracy", few[1], few[3], clusters=few[0],
-                       n_resamples=200).method == "bca (clustered: 9 clusters)"
     # ROC AUC with fewer than 50 rows of a class, F1 of fewer than 50 rows: BCa (which
-    # covered better there)
+    # covered better there with 30 clusters)
     small = _data(7, n_clusters=30, m=1)
     for metric, other in (("roc_auc", small[2]), ("f1", small[3])):
         assert db.interval(metric, small[1], other, clusters=small[0],
                            n_resamples=200).method == "bca (clustered: 30 clusters)"
+
+
+@pytest.mark.parametrize("n_clusters", [2, 3, 9])
+def test_few_clusters_take_the_analytic_forms_not_the_bootstrap(n_clusters):
+    # BCa over 2 to 5 clusters covered 31-85% for ROC AUC and 50% for F1 with 2
+    # (benchmarks/unequal_clusters_coverage.py, few); the analytic forms 92-99%
+    cluster, y, score, pred = _data(7, n_clusters=n_clusters, m=20)
+    expected = {"accuracy": "wilson-clustered", "roc_auc": "delong-logit-clustered",
+                "log_loss": "t-clustered", "f1": "delta-clustered"}
+    for name, method in expected.items():
+        other = pred if name in ("accuracy", "f1") else score
+        with pytest.warns(FewClustersWarning, match=f"{n_clusters} clusters"):
+            iv = db.interval(name, y, other, clusters=cluster, n_resamples=200,
+                             random_state=0)
+            asked = db.interval(name, y, other, clusters=cluster, method=method)
+        assert iv.method == f"{method} ({n_clusters} clusters)"
+        assert (iv.low, iv.high) == (asked.low, asked.high)
+    # a metric without a cluster-robust form says its coverage is not known
+    with pytest.warns(FewClustersWarning):
+        ap = db.interval("average_precision", y, score, clusters=cluster, n_resamples=200,
+                         random_state=0)
+    assert ap.method == (f"bca (clustered: {n_clusters} clusters; coverage not known with "
+                         "fewer than 10 clusters)")
 
 
 @pytest.mark.parametrize("metric, method, match", [
@@ -279,7 +344,7 @@ def test_a_group_holding_one_cluster_gets_no_clustered_interval():
                      n_resamples=100, random_state=0)
     lone = ev.by_group.loc[("lone", "accuracy")]
     assert np.isnan(lone["low"]) and lone["method"] == "n/a (clusters holds 1 cluster)"
-    assert ev.by_group.loc[("many", "accuracy"), "method"] == "wald-clustered (39 clusters)"
+    assert ev.by_group.loc[("many", "accuracy"), "method"] == "wilson-clustered (39 clusters)"
 
 
 def test_clusters_crossing_groups_count_each_groups_own_clusters():
@@ -290,7 +355,12 @@ def test_clusters_crossing_groups_count_each_groups_own_clusters():
     rows = group == "a"
     iv = db.interval("accuracy", y[rows], pred[rows], clusters=cluster[rows])
     assert ev.by_group.loc[("a", "accuracy"), "high"] == iv.high
-    assert iv.method == "wald-clustered (40 clusters)"
+    assert iv.method == "wilson-clustered (40 clusters)"
+    # the group's CR2 rests on its own rows of each cluster (their leverages)
+    wald = db.interval("accuracy", y[rows], pred[rows], clusters=cluster[rows],
+                       method="wald-clustered")
+    assert wald.standard_error == pytest.approx(
+        bell_mccaffrey_se((y == pred)[rows], cluster[rows]), rel=1e-10)
 
 
 def test_faces_show_the_design_effect():
@@ -317,7 +387,13 @@ def test_delta_clustered_f1_is_the_ratio_of_its_row_sums():
                         np.bincount(cluster, 2.0 * tp + fp + fn, c), "x")
     every = ClusterTerms(ratio.estimate, ratio.terms, np.ones_like(ratio.present), "x")
     assert iv.estimate == pytest.approx(ratio.estimate, abs=1e-15)
-    assert iv.standard_error == pytest.approx(np.sqrt(every.variance()), rel=1e-7)
+    assert _terms("f1", y, pred, cluster).variance("CR1") == pytest.approx(
+        every.variance("CR1"), rel=1e-7)
+    # CR2: each cluster's term over sqrt(1 - h), h its share of all rows (the delta
+    # method's leverage)
+    share = np.bincount(cluster, minlength=c) / cluster.shape[0]
+    cr2 = np.sum((ratio.terms[:, 0] / np.sqrt(1 - share)) ** 2)
+    assert iv.standard_error == pytest.approx(np.sqrt(cr2), rel=1e-7)
     assert iv.method == "delta-clustered (40 clusters)"
 
 
@@ -404,10 +480,11 @@ def test_bootstrap_t_of_clusters_is_auto_for_mean_losses_only():
     mae = db.interval("mean_absolute_error", y.astype(float), score, clusters=cluster,
                       random_state=0)
     assert mae.method == "bootstrap-t-clustered (30 clusters)"
+    # studentized by CR1 at the data as in each replicate
     assert mae.standard_error == pytest.approx(_statsmodels_se(np.abs(residual), cluster),
                                                rel=1e-9)
     assert db.interval("accuracy", y, pred, clusters=cluster).method == \
-        "wald-clustered (30 clusters)"
+        "wilson-clustered (30 clusters)"
     # asked for, a proportion takes it on its own scale, inside [0, 1]
     acc = db.interval("accuracy", y, pred, clusters=cluster, random_state=0,
                       method="bootstrap-t-clustered")
@@ -447,8 +524,9 @@ def test_auc_bootstrap_t_of_clusters_equals_resampling_by_hand(ragged):
     cluster, y, score, _ = _data(4, n_clusters=12, m=8, ragged=ragged)
     found = db.interval("roc_auc", y, score, method="bootstrap-t-clustered", clusters=cluster,
                         n_resamples=50, random_state=3)
-    plain = db.interval("roc_auc", y, score, method="delong-clustered", clusters=cluster)
-    theta, se = plain.estimate, plain.standard_error
+    # studentized by the CR1 variance at the data and in each replicate alike
+    theta, variance = _obuchowski_brute(y, score, cluster)
+    se = np.sqrt(variance)
     members = [np.flatnonzero(cluster == c) for c in range(12)]
     stats = []
     for w in draw_clusters(np.random.default_rng(3), 12, 50).astype(int):
@@ -458,11 +536,10 @@ def test_auc_bootstrap_t_of_clusters_equals_resampling_by_hand(ragged):
         if np.unique(y[rows]).shape[0] < 2:
             continue
         star = roc_auc_score(y[rows], score[rows])
-        try:  # the same clustered variance, on the drawn rows with each copy a cluster
-            se_star = db.interval("roc_auc", y[rows], score[rows], method="delong-clustered",
-                                  clusters=copy_id).standard_error
-        except ValueError:  # a class in one drawn cluster
-            continue
+        if min(np.unique(copy_id[y[rows] == c]).shape[0] for c in (0, 1)) < 2:
+            continue  # a class in one drawn cluster: no variance
+        # the same clustered variance, on the drawn rows with each copy a cluster
+        se_star = np.sqrt(max(_obuchowski_brute(y[rows], score[rows], copy_id)[1], 0.0))
         if se_star > 0 and 0 < star < 1:
             stats.append((special.logit(star) - special.logit(theta))
                          * star * (1 - star) / se_star)

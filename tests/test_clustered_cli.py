@@ -40,7 +40,7 @@ def test_cluster_column_gives_the_clustered_evaluation(clustered_csv):
         assert rows[name]["low"] == pytest.approx(ev.overall.loc[name, "low"], abs=1e-12)
         assert rows[name]["design_effect"] == pytest.approx(
             ev.overall.loc[name, "design_effect"], rel=1e-12)
-    assert rows["accuracy"]["method"] == "wald-clustered (40 clusters)"
+    assert rows["accuracy"]["method"] == "wilson-clustered (40 clusters)"
     table = runner.invoke(app, ["evaluate", str(path), "--y-true", "y", "--y-score", "s",
                                 "--cluster", "passage", "--n-resamples", "100"])
     assert table.exit_code == 0 and "design effect" in table.output

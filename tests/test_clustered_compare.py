@@ -1,21 +1,29 @@
 """compare_models(clusters=): tests that move whole clusters (dartboard.compare._clustered).
 
-Oracles: the cluster-robust difference's SE equals statsmodels' OLS of the per-row
-differences on an intercept, cluster-robust (accuracy, log loss); the clustered
-DeLong difference equals DeLong's test of two correlated AUCs (dartboard.delong_test)
-when every cluster holds one row, and a brute-force Obuchowski covariance otherwise;
-the cluster-swap permutation and the cluster bootstrap against plain loops.
+Oracles: the cluster-robust difference's CR1 variance equals statsmodels' OLS of the
+per-row differences on an intercept, cluster-robust (accuracy, log loss), and its
+public standard error Bell and McCaffrey's CR2 from the hat matrix, on the
+Satterthwaite degrees of freedom from dense matrices (tests/_cluster_oracles.py);
+the clustered DeLong difference's CR1 equals DeLong's test of two correlated AUCs
+(dartboard.delong_test) when every cluster holds one row, and a brute-force Obuchowski
+covariance otherwise (CR1 and CR2); the cluster-swap permutation and the cluster
+bootstrap against plain loops.
 """
+
+import warnings
 
 import numpy as np
 import pytest
-import statsmodels.api as sm
+from _cluster_oracles import bell_mccaffrey_se, satterthwaite_df, statsmodels_se
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_clustered_analytic import _obuchowski_brute
+from scipy import stats
+from test_clustered_analytic import _obuchowski_brute, _terms
 
 import dartboard as db
+from dartboard.exceptions import FewClustersWarning
 from dartboard.metrics._probabilistic import log_loss_terms
+from dartboard.uncertainty._clustered_analytic import WORKING
 
 
 def _pair(seed=0, n_clusters=40, m=6):
@@ -29,10 +37,11 @@ def _pair(seed=0, n_clusters=40, m=6):
     return cluster, y, scores[0], scores[1]
 
 
-def _ols_cluster_se(values, cluster):
-    fit = sm.OLS(values.astype(float), np.ones((values.shape[0], 1))).fit(
-        cov_type="cluster", cov_kwds={"groups": cluster})
-    return float(fit.bse[0])
+_ols_cluster_se = statsmodels_se
+
+
+def _difference_terms(metric, y, a, b, cluster):
+    return _terms(metric, y, a, cluster).minus(_terms(metric, y, b, cluster))
 
 
 def test_accuracy_difference_se_is_statsmodels_cluster_robust():
@@ -41,9 +50,11 @@ def test_accuracy_difference_se_is_statsmodels_cluster_robust():
     res = db.compare_models("accuracy", y, a, b, clusters=cluster, method="cluster-robust")
     diff = (a == y).astype(float) - (b == y)
     assert res.difference == pytest.approx(diff.mean(), abs=1e-15)
-    se = _ols_cluster_se(diff, cluster)
+    assert _difference_terms("accuracy", y, a, b, cluster).variance("CR1") == \
+        pytest.approx(_ols_cluster_se(diff, cluster) ** 2, rel=1e-10)
+    se = bell_mccaffrey_se(diff, cluster)  # CR1 too with clusters of equal sizes
     assert res.interval.standard_error == pytest.approx(se, rel=1e-10)
-    from scipy import stats
+    assert satterthwaite_df(cluster) == pytest.approx(39, rel=1e-9)
     assert res.pvalue == pytest.approx(2 * stats.t.sf(abs(diff.mean()) / se, 39), rel=1e-9)
     assert res.method == "wald-clustered paired difference (40 clusters)"
 
@@ -52,9 +63,9 @@ def test_log_loss_difference_is_a_t_test_on_clusters():
     cluster, y, sa, sb = _pair(2)
     res = db.compare_models("log_loss", y, sa, sb, clusters=cluster, method="cluster-robust")
     diff = log_loss_terms(y, sa)[0] - log_loss_terms(y, sb)[0]
-    se = _ols_cluster_se(diff, cluster)
+    se = bell_mccaffrey_se(diff, cluster)
+    assert se == pytest.approx(_ols_cluster_se(diff, cluster), rel=1e-10)  # equal sizes
     assert res.interval.standard_error == pytest.approx(se, rel=1e-10)
-    from scipy import stats
     assert res.pvalue == pytest.approx(2 * stats.t.sf(abs(diff.mean()) / se, 39), rel=1e-9)
 
 
@@ -63,10 +74,17 @@ def test_clustered_delong_difference_with_one_row_per_cluster_is_delong_test():
     res = db.compare_models("roc_auc", y, sa, sb, clusters=np.arange(300),
                             method="cluster-robust")
     plain = db.delong_test(y, sa, sb)
-    # DeLong's z; the clustered test refers the same z to t on 299 degrees of freedom
-    from scipy import stats
+    # CR1 gives DeLong's z; the test takes CR2 (each positive's term over
+    # sqrt(1 - 1/M), each negative's over sqrt(1 - 1/N)) on the small-sample df
     assert plain.pvalue == pytest.approx(2 * stats.norm.sf(abs(plain.statistic)), rel=1e-9)
-    assert res.pvalue == pytest.approx(2 * stats.t.sf(abs(plain.statistic), 299), rel=1e-9)
+    diff = _difference_terms("roc_auc", y, sa, sb, np.arange(300))
+    assert abs(diff.estimate) / np.sqrt(diff.variance("CR1")) == pytest.approx(
+        abs(plain.statistic), rel=1e-9)
+    sums = _placement_sums(y, sa, np.arange(300)) - _placement_sums(y, sb, np.arange(300))
+    se = np.sqrt(_obuchowski_from_sums(sums, y, np.arange(300), "CR2"))
+    assert res.interval.standard_error == pytest.approx(se, rel=1e-10)
+    assert res.pvalue == pytest.approx(
+        2 * stats.t.sf(abs(diff.estimate) / se, diff.degrees_of_freedom(WORKING)), rel=1e-9)
     assert res.difference == pytest.approx(
         db.metrics.roc_auc_score(y, sa) - db.metrics.roc_auc_score(y, sb), abs=1e-14)
 
@@ -77,7 +95,9 @@ def test_clustered_delong_difference_is_obuchowski_brute_force():
     # Obuchowski's variance of A - B: his formula over the differences of the two
     # models' per-cluster placement sums (var A + var B - 2 cov, written from the pairs)
     sums = _placement_sums(y, sa, cluster) - _placement_sums(y, sb, cluster)
-    var = _obuchowski_from_sums(sums, y, cluster)
+    assert _difference_terms("roc_auc", y, sa, sb, cluster).variance("CR1") == \
+        pytest.approx(_obuchowski_from_sums(sums, y, cluster), rel=1e-10)
+    var = _obuchowski_from_sums(sums, y, cluster, "CR2")
     assert res.interval.standard_error == pytest.approx(np.sqrt(var), rel=1e-10)
     # and each model alone is the single-AUC brute force
     _, va = _obuchowski_brute(y, sa, cluster)
@@ -96,11 +116,17 @@ def _placement_sums(y, score, cluster):
                      for c in ids])
 
 
-def _obuchowski_from_sums(ab, y, cluster):
+def _obuchowski_from_sums(ab, y, cluster, correction="CR1"):
     m, n = np.sum(y == 1), np.sum(y == 0)
     i10, i01 = np.unique(cluster[y == 1]).shape[0], np.unique(cluster[y == 0]).shape[0]
     i = np.unique(cluster).shape[0]
     a, b = ab[:, 0], ab[:, 1]
+    if correction == "CR2":  # each class's sums over sqrt(1 - the cluster's share of it)
+        ids = np.unique(cluster)
+        m_c = np.array([np.sum(cluster[y == 1] == c) for c in ids])
+        n_c = np.array([np.sum(cluster[y == 0] == c) for c in ids])
+        return float(np.sum((a / (m * np.sqrt(1 - m_c / m))
+                             + b / (n * np.sqrt(1 - n_c / n))) ** 2))
     return (i10 / (i10 - 1) * np.sum(a**2) / m**2 + i01 / (i01 - 1) * np.sum(b**2) / n**2
             + 2 * i / (i - 1) * np.sum(a * b) / (m * n))
 
@@ -211,11 +237,16 @@ def test_cluster_robust_difference_agrees_with_brute_force(seed, n_clusters, m):
     y[:4] = [0, 0, 1, 1]  # both classes in two clusters
     sa, sb = (np.round(rng.random((2, cluster.shape[0])), 1))
     a, b = (sa >= 0.5).astype(int), (sb >= 0.5).astype(int)
-    acc = db.compare_models("accuracy", y, a, b, clusters=cluster, method="cluster-robust")
+    with warnings.catch_warnings():  # few clusters: test_clustered_small_sample
+        warnings.simplefilter("ignore", FewClustersWarning)
+        acc = db.compare_models("accuracy", y, a, b, clusters=cluster,
+                                method="cluster-robust")
+        auc = db.compare_models("roc_auc", y, sa, sb, clusters=cluster,
+                                method="cluster-robust")
     diff = (a == y).astype(float) - (b == y)
-    assert acc.interval.standard_error == pytest.approx(_ols_cluster_se(diff, cluster),
+    assert acc.interval.standard_error == pytest.approx(bell_mccaffrey_se(diff, cluster),
                                                         rel=1e-9, abs=1e-12)
-    auc = db.compare_models("roc_auc", y, sa, sb, clusters=cluster, method="cluster-robust")
     sums = _placement_sums(y, sa, cluster) - _placement_sums(y, sb, cluster)
     assert auc.interval.standard_error == pytest.approx(
-        np.sqrt(max(_obuchowski_from_sums(sums, y, cluster), 0.0)), rel=1e-9, abs=1e-12)
+        np.sqrt(max(_obuchowski_from_sums(sums, y, cluster, "CR2"), 0.0)), rel=1e-9,
+        abs=1e-12)

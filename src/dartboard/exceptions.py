@@ -27,8 +27,8 @@ True
 
 from __future__ import annotations
 
-__all__ = ["DartboardError", "FileFormatError", "InputError", "InputTypeError",
-           "InvalidParameterError"]
+__all__ = ["DartboardError", "FewClustersWarning", "FileFormatError", "InputError",
+           "InputTypeError", "InvalidParameterError"]
 
 
 class DartboardError(Exception):
@@ -106,4 +106,24 @@ class FileFormatError(InputError):
     ...     except FileFormatError:
     ...         print("refused")
     refused
+    """
+
+
+class FewClustersWarning(UserWarning):
+    """Rows come in fewer clusters than the clustered intervals were measured to cover
+    with (``dartboard.uncertainty._clustered_analytic.FEW_CLUSTERS``): the interval may
+    hold the truth less often than its level says. An evaluation records it in its
+    ``assumptions`` too.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import dartboard
+    >>> from dartboard.exceptions import FewClustersWarning
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = dartboard.interval("accuracy", [0, 1, 1, 0, 1, 1], [0, 1, 0, 0, 1, 1],
+    ...                            clusters=[0, 0, 1, 1, 2, 2])
+    >>> any(issubclass(w.category, FewClustersWarning) for w in caught)
+    True
     """

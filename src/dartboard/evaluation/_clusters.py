@@ -94,6 +94,9 @@ def cluster_order(ids: Any, name: str) -> dict[Any, int]:
     except InputTypeError:
         raise InputTypeError(f"{name} holds ids that cannot be ordered (mixed types across "
                              "files or partitions); use one type") from None
+    from dartboard.uncertainty._clustered_analytic import warn_few_clusters
+
+    warn_few_clusters(len(keys), stacklevel=5)
     return {key: int(code) for key, code in zip(keys, codes)}
 
 

@@ -108,12 +108,18 @@ score_range, relative_accuracy, clusters, cluster
     ...                    y_pred="pred", metrics=["accuracy"])
     >>> float(ev.overall.loc["accuracy", "estimate"]), ev.n_files
     (0.6666666666666666, 3)
+    >>> import warnings
+    >>> from dartboard.exceptions import FewClustersWarning
     >>> frame["user"] = [1, 2, 3, 1, 2, 3]
-    >>> ev = evaluate_dask(dd.from_pandas(frame, npartitions=3), y_true="label",
-    ...                    y_pred="pred", metrics=["accuracy"], clusters="user",
-    ...                    random_state=0)
+    >>> with warnings.catch_warnings(record=True) as caught:  # 3 clusters are few
+    ...     warnings.simplefilter("always")
+    ...     ev = evaluate_dask(dd.from_pandas(frame, npartitions=3), y_true="label",
+    ...                        y_pred="pred", metrics=["accuracy"], clusters="user",
+    ...                        random_state=0)
+    >>> any(issubclass(w.category, FewClustersWarning) for w in caught)
+    True
     >>> ev.overall.loc["accuracy", "method"]
-    'bca (clustered: 3 clusters)'
+    'wilson-clustered (3 clusters)'
     """
     options = spec_options(locals())
     options["clusters"] = cluster = renamed_clusters(clusters, cluster)

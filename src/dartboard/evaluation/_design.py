@@ -29,8 +29,8 @@ import numpy as np
 __all__ = ["INDEPENDENT", "design_effect", "independent_forms", "se_ratio", "zero_width"]
 
 #: the independent-rows form of each cluster-robust interval
-INDEPENDENT = {"wald-clustered": "wald", "t-clustered": "t", "delong-clustered": "delong",
-               "delong-logit-clustered": "delong"}
+INDEPENDENT = {"wald-clustered": "wald", "wilson-clustered": "wald", "t-clustered": "t",
+               "delong-clustered": "delong", "delong-logit-clustered": "delong"}
 
 
 def independent_forms(kind: str) -> tuple[str, ...]:

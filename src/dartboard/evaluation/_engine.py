@@ -68,7 +68,7 @@ from dartboard.evaluation._result import (
     PrPoints,
     RocPoints,
 )
-from dartboard.exceptions import InputError, InputTypeError
+from dartboard.exceptions import FewClustersWarning, InputError, InputTypeError
 from dartboard.families import Batch, Metric, family_of
 from dartboard.metrics._registry import TASKS as REGISTRY_TASKS
 from dartboard.metrics._registry import MetricSpec, resolve_metric, specs
@@ -352,9 +352,14 @@ def _with_clusters(plan: Plan, clusters: Any) -> Plan:
     if clusters is None:
         return plan
     from dartboard.uncertainty._clustered import cluster_index
+    from dartboard.uncertainty._clustered_analytic import few_clusters, warn_few_clusters
 
-    codes = cluster_index(clusters, plan.y_true.shape[0]).codes
-    return dataclasses.replace(plan, clusters=codes)
+    index = cluster_index(clusters, plan.y_true.shape[0])
+    notes = plan.assumptions
+    if few_clusters(index.n_clusters) is not None:
+        warn_few_clusters(index.n_clusters, stacklevel=5)
+        notes += (Assumption("clusters", index.n_clusters, str(few_clusters(index.n_clusters))),)
+    return dataclasses.replace(plan, clusters=index.codes, assumptions=notes)
 
 
 def _regression_plan(y_true: Any, y_pred: Any, y_score: Any, y_proba: Any,
@@ -588,11 +593,13 @@ class _ClusteredRows(_GenericRows):
             return MetricRow(p.label, estimate, None, None, NO_INTERVAL,
                              opts.confidence_level, n, group)
         try:
-            iv = interval(function, y, other, method=opts.ci if opts.ci in CLUSTER_METHODS
-                          or opts.ci in CLUSTERED_ANALYTIC_METHODS else "auto",
-                          confidence_level=opts.confidence_level,
-                          n_resamples=opts.n_resamples, random_state=opts.random_state,
-                          sample_weight=w, clusters=cl, **kwargs)
+            with warnings.catch_warnings():  # said once, by the plan (_with_clusters)
+                warnings.simplefilter("ignore", FewClustersWarning)
+                iv = interval(function, y, other, method=opts.ci if opts.ci in CLUSTER_METHODS
+                              or opts.ci in CLUSTERED_ANALYTIC_METHODS else "auto",
+                              confidence_level=opts.confidence_level,
+                              n_resamples=opts.n_resamples, random_state=opts.random_state,
+                              sample_weight=w, clusters=cl, **kwargs)
             degenerate = zero_width(iv)
             if degenerate is not None:
                 raise InputError(degenerate)

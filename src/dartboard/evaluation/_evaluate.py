@@ -143,12 +143,16 @@ def evaluate(data: Any = None, y_pred: Any = None, *,
         The cluster of each row (a patient, a user, a benchmark passage) when rows of
         one cluster are not independent. Every interval is then clustered
         (``dartboard.interval(..., clusters=)``: ``ci="auto"`` takes the metric's
-        cluster-robust interval from 10 clusters on and BCa over whole clusters
-        otherwise, the clustered ``bin-pivot`` for the calibration error; ``"percentile"``,
-        ``"basic"``, ``"bca"``, ``"wald-clustered"``, ``"t-clustered"``,
-        ``"delong-clustered"`` and ``"delong-logit-clustered"`` may be asked for),
-        per group too, and each row reports its ``design_effect`` (the clustered interval's variance over the
-        independent-rows one's) and ``effective_n`` (``n`` over it, at most ``n``);
+        cluster-robust interval, CR2 on small-sample degrees of freedom, from 2
+        clusters on (``wilson-clustered`` for proportions), BCa over whole clusters
+        for a metric without one, the clustered ``bin-pivot`` for the calibration
+        error; ``"percentile"``, ``"basic"``, ``"bca"``, ``"wald-clustered"``,
+        ``"wilson-clustered"``, ``"t-clustered"``, ``"delong-clustered"`` and
+        ``"delong-logit-clustered"`` may be asked for; below 10 clusters a
+        :class:`~dartboard.exceptions.FewClustersWarning`, recorded in
+        ``assumptions``), per group too, and each row reports its ``design_effect``
+        (the clustered interval's variance over the independent-rows one's) and
+        ``effective_n`` (``n`` over it, at most ``n``);
         a metric whose rows (its denominator; ROC AUC's positives or negatives) lie
         in one cluster, or whose clustered interval has zero width, keeps its
         estimate with an ``n/a`` method that says why. Cluster ids are identifiers:

@@ -72,7 +72,8 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     each group's states are kept per cluster too, keyed by the id's value, so rows of
     one cluster in several files or batches meet; the intervals are
     :func:`dartboard.evaluate`'s with ``clusters=`` (``ci="auto"``: the cluster-robust
-    interval from 10 clusters on, else BCa over whole clusters), with the
+    interval from 2 clusters on, else BCa over whole clusters; a
+    ``FewClustersWarning`` below 10), with the
     ``design_effect`` and ``effective_n`` columns, and the gaps between groups draw
     the clusters once for all groups -- the same numbers for the same seed. Memory
     is then one state per (group, cluster): O(clusters x K^2) for labels, not the
@@ -159,11 +160,17 @@ model
     ...     table = pa.table({"label": [0, 1, 1, 0] * 3, "pred": [0, 1, i, 0] * 3,
     ...                       "patient": [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]})
     ...     pq.write_table(table, os.path.join(folder, f"part{i}.parquet"))
-    >>> ev = evaluate_parquet(folder, y_true="label", y_pred="pred", clusters="patient",
-    ...                       metrics=["accuracy"], random_state=0)
+    >>> import warnings
+    >>> from dartboard.exceptions import FewClustersWarning
+    >>> with warnings.catch_warnings(record=True) as caught:  # 6 clusters are few
+    ...     warnings.simplefilter("always")
+    ...     ev = evaluate_parquet(folder, y_true="label", y_pred="pred", clusters="patient",
+    ...                           metrics=["accuracy"], random_state=0)
+    >>> any(issubclass(w.category, FewClustersWarning) for w in caught)
+    True
     >>> row = ev.overall.loc["accuracy"]
     >>> row["method"], round(float(row["estimate"]), 4), round(float(row["low"]), 4)
-    ('bca (clustered: 6 clusters)', 0.875, 0.7917)
+    ('wilson-clustered (6 clusters)', 0.875, 0.6204)
     """
     options = spec_options(locals())
     options["clusters"] = cluster = renamed_clusters(clusters, cluster)

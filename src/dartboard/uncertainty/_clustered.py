@@ -294,7 +294,8 @@ def studentized_interval(terms: ClusterTerms, level: float,
         raise InputError("bootstrap-t-clustered needs the rows of each part of the metric "
                          "(its denominator; the positives and the negatives of ROC AUC) in "
                          "at least two clusters")
-    theta, se = terms.estimate, float(np.sqrt(terms.variance()))
+    # CR1 at the data as in each replicate: one statistic studentized alike
+    theta, se = terms.estimate, float(np.sqrt(terms.variance("CR1")))
     g, slope = _SCALES[scale]
     t = np.empty(n_resamples)
     batch = max(1, min(n_resamples, _bootstrap.BATCH_BYTES // (8 * 6 * max(c, 1))))

@@ -68,7 +68,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from dartboard.uncertainty._clustered_analytic import clustered_interval, ratio_terms
+from dartboard.uncertainty._clustered_analytic import ratio_terms
 
 __all__ = ["BIN_METHODS", "ClusteredBins", "cluster_sums", "clustered_bin_intervals",
            "effective_state", "pivot_design_effect", "state_design_effect"]
@@ -163,16 +163,18 @@ def clustered_bin_intervals(events: np.ndarray, count: np.ndarray, level: float,
         if held[b] < 2:
             continue
         terms = ratio_terms(x[rows], d[rows], method)
-        lo, hi, se[b] = clustered_interval(terms, level, (0.0, 1.0))
+        # CR1 on I_b - 1 degrees of freedom, the form the coverage grid measured (module
+        # docstring), not the CR2 of the metrics' cluster-robust intervals
+        se[b] = float(np.sqrt(terms.variance("CR1")))
+        q = float(special.stdtrit(held[b] - 1, 0.5 + level / 2.0))
         p, n = terms.estimate, float(d.sum())
         independent = p * (1.0 - p) / n
         if independent > 0:
             deff[b] = se[b] ** 2 / independent
         if method == "wald-clustered":
-            low[b], high[b] = lo, hi
+            low[b], high[b] = max(p - q * se[b], 0.0), min(p + q * se[b], 1.0)
         else:
             effective = n / max(deff[b], 1.0) if independent > 0 else n
-            q = float(special.stdtrit(held[b] - 1, 0.5 + level / 2.0))
             low[b], high[b] = _wilson(p, effective, q)
     return ClusteredBins(low, high, se, deff, held)
 

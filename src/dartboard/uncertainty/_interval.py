@@ -57,8 +57,13 @@ from dartboard.uncertainty._clustered_analytic import (
     AUTO_MIN_CLUSTERS,
     AUTO_MIN_ROWS,
     CLUSTERED_ANALYTIC_METHODS,
+    FEW_CLUSTERS,
+    STUDENTIZED_MIN_CLUSTERS,
     ClusterTerms,
     clustered_interval,
+    few_clusters,
+    unequal_sizes,
+    warn_few_clusters,
 )
 from dartboard.uncertainty._methods import METHODS, PIVOT, STUDENTIZED, IntervalMethod
 from dartboard.uncertainty._result import Interval, clip_to_range
@@ -131,19 +136,32 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
         a bootstrap of whole clusters (``"percentile"``, ``"basic"``, ``"bca"``;
         :mod:`dartboard.uncertainty._clustered`) or the metric's cluster-robust
         interval (``"wald-clustered"`` for a ratio of counts such as accuracy,
-        recall or precision, ``"t-clustered"`` for a mean loss such as log loss,
+        recall or precision, ``"wilson-clustered"``, Wilson's interval at the
+        proportion's effective size, which keeps a positive width at 0 and 1,
+        ``"t-clustered"`` for a mean loss such as log loss,
         Brier or MAE, ``"delong-clustered"`` for binary ROC AUC and
         ``"delong-logit-clustered"``, its variance on the logit scale, ``"delta-clustered"``
         (the delta method) for the other count metrics such as F1, MCC or kappa;
         :mod:`dartboard.uncertainty._clustered_analytic`), or
         ``"bootstrap-t-clustered"``, the symmetric studentized bootstrap of whole
         clusters of a ratio, a mean loss or ROC AUC (up to 200 clusters for ROC AUC;
-        :func:`dartboard.uncertainty._clustered.studentized_interval`). ``"auto"``
-        takes from 10 clusters on (``AUTO_MIN_CLUSTERS``; for ROC AUC with 50 rows of
-        each class and for the delta method with 50 rows, ``AUTO_MIN_ROWS``)
-        ``"bootstrap-t-clustered"`` for mean losses and ROC AUC (``"delong-logit-
-        clustered"`` beyond 200 clusters) and the cluster-robust interval for the
-        others, and BCa with a leave-one-cluster-out jackknife below;
+        :func:`dartboard.uncertainty._clustered.studentized_interval`). The
+        cluster-robust intervals take the CR2 (Bell-McCaffrey) standard error on
+        Student's t with small-sample degrees of freedom (``I - 1`` for ``I``
+        clusters of equal sizes, fewer for unequal ones;
+        :func:`~dartboard.uncertainty._clustered_analytic.small_sample_df`).
+        ``"auto"`` takes from 2 clusters on the cluster-robust interval:
+        ``"wilson-clustered"`` for a proportion of whole counts,
+        ``"delta-clustered"`` for the other count metrics, and for mean losses and
+        ROC AUC ``"bootstrap-t-clustered"`` from 10 clusters of similar sizes, else
+        ``"t-clustered"`` and ``"delong-logit-clustered"``. With 10 clusters or more,
+        ROC AUC with fewer than 50 rows of a class and the delta method with fewer
+        than 50 rows (``AUTO_MIN_ROWS``) take BCa with a leave-one-cluster-out
+        jackknife instead, as does a metric without a cluster-robust form. With
+        fewer than 10 clusters (``FEW_CLUSTERS``) a
+        :class:`~dartboard.exceptions.FewClustersWarning` says the interval may
+        cover less than its level, and a bootstrap of so few clusters says in its
+        method string that its coverage is not known;
         for the calibration error its ``"bin-pivot"`` on ``n / D`` rows, ``D`` the
         error's design effect (:mod:`dartboard.uncertainty._clustered_calibration`;
         with weights or classwise errors the basic bootstrap of whole clusters, drawn
@@ -205,12 +223,16 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
     >>> iv.method, round(iv.estimate, 2), round(iv.low, 4), round(iv.high, 4)
     ('wilson', 0.8, 0.4902, 0.9433)
 
-    Rows in clusters (four questions on each of four passages):
+    Rows in clusters (four questions on each of four passages; so few clusters warn):
 
+    >>> import warnings
+    >>> from dartboard.exceptions import FewClustersWarning
     >>> y = [1, 1, 0, 1, 0, 0, 1, 0, 1, 1, 1, 1, 0, 1, 0, 0]
     >>> p = [1, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1]
-    >>> iv = interval("accuracy", y, p, clusters=[0] * 4 + [1] * 4 + [2] * 4 + [3] * 4,
-    ...               method="wald-clustered")
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", FewClustersWarning)
+    ...     iv = interval("accuracy", y, p, clusters=[0] * 4 + [1] * 4 + [2] * 4 + [3] * 4,
+    ...                   method="wald-clustered")
     >>> iv.method, iv.estimate, round(iv.low, 4), round(iv.high, 4)
     ('wald-clustered (4 clusters), clipped to [0, 1]', 0.75, 0.4252, 1.0)
 
@@ -253,8 +275,10 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
         if strata is not None:
             raise InputError("strata= resamples rows within strata; with clusters the "
                              "bootstrap resamples whole clusters (give one of them)")
+        index = cluster_index(clusters, n)
+        warn_few_clusters(index.n_clusters)
         return _clustered_interval(metric, spec, name, estimate, y_t, y_o, w, metric_kwargs,
-                                   cluster_index(clusters, n), how, level,
+                                   index, how, level,
                                    iv["n_resamples"], stratified, rng)
     if strata is not None:
         codes = _strata_codes(strata, n, stratified, how)
@@ -381,7 +405,8 @@ def interval_from_clusters(spec: MetricSpec | None, name: str, estimate: float,
         drawn = n_resamples if method == STUDENTIZED else None
         low, high, se = studentized_interval(terms, level, None, n_resamples, rng) \
             if drawn else clustered_interval(terms, level, None,
-                                             logit=method == "delong-logit-clustered")
+                                             logit=method == "delong-logit-clustered",
+                                             wilson=method == "wilson-clustered")
         low, high, how = clip_to_range(low, high, bounds, f"{method} ({n_clusters} clusters)")
         return Interval(estimate, low, high, level, how, se, None, drawn, name)
     jackknife = method == "bca"
@@ -411,8 +436,16 @@ def interval_from_clusters(spec: MetricSpec | None, name: str, estimate: float,
     if spec is not None and spec.covers_estimate:
         low, high = min(low, estimate), max(high, estimate)
     return Interval(estimate, low, high, level,
-                    f"{used} (clustered: {n_clusters} clusters)", se, dist,
-                    n_resamples, name)
+                    f"{used} (clustered: {n_clusters} clusters{_unmeasured(n_clusters)})",
+                    se, dist, n_resamples, name)
+
+
+def _unmeasured(n_clusters: int) -> str:
+    """What a bootstrap of whole clusters says of its coverage with fewer than
+    ``FEW_CLUSTERS`` clusters, where no simulation vouches for it (the metrics that
+    have a cluster-robust form take it there; BCa over 2 to 5 clusters covered 31-85%)."""
+    return "" if few_clusters(n_clusters) is None else \
+        f"; coverage not known with fewer than {FEW_CLUSTERS} clusters"
 
 
 def _one_cluster(terms: ClusterTerms, name: str) -> str:
@@ -516,23 +549,43 @@ def cluster_terms_of(metric: Any, y_t: np.ndarray, y_o: np.ndarray, w: np.ndarra
 def _clustered_method(method: str, terms: ClusterTerms | None, name: str,
                       n_clusters: int, fallback: str = "bca") -> str:
     """``auto`` with clusters: the metric's cluster-robust interval with at least
-    ``AUTO_MIN_CLUSTERS`` clusters (where benchmarks/clustered_coverage.py measured it
-    covering at least as well as BCa), else the family's bootstrap (``fallback``) over
+    ``AUTO_MIN_CLUSTERS`` clusters (benchmarks/clustered_coverage.py and
+    benchmarks/unequal_clusters_coverage.py), else the family's bootstrap (``fallback``) over
     whole clusters: BCa, or the basic interval for a calibration error the clustered
     bin-pivot does not take (BCa and the percentile interval keep its upward bias:
     benchmarks/clustered_calibration_coverage.py); a cluster-robust method asked for
     must be the metric's."""
     forms = _clustered_forms(terms)
     if method == "auto":
-        return forms[-1] if terms is not None and forms[-1] in AUTO_METHODS and \
+        chosen = _auto_form(terms, forms, n_clusters)
+        # below FEW_CLUSTERS the bootstrap of whole clusters covered 31-85% (ROC AUC from
+        # 2 to 5 clusters, F1 with 2) where the analytic forms on the small-sample df
+        # covered 92-99% (benchmarks/unequal_clusters_coverage.py, few): the rows rule
+        # (AUTO_MIN_ROWS, measured with 30 clusters) does not hold there
+        return chosen if terms is not None and chosen in AUTO_METHODS and \
             terms.defined and n_clusters >= AUTO_MIN_CLUSTERS and \
-            terms.smallest >= AUTO_MIN_ROWS else fallback
+            (terms.smallest >= AUTO_MIN_ROWS or n_clusters < FEW_CLUSTERS) else fallback
     if method in CLUSTERED_ANALYTIC_METHODS and method not in forms:
         offered = "none" if terms is None else repr(terms.method)
         raise InputError(f"method={method!r} is not a cluster-robust interval of "
                          f"{name or 'a user callable'} (its own: {offered}); use a "
                          "bootstrap of whole clusters (percentile, basic or bca)")
     return method
+
+
+def _auto_form(terms: ClusterTerms | None, forms: tuple[str, ...], n_clusters: int) -> str:
+    """``auto``'s cluster-robust form: the last of ``forms``, but the analytic form
+    (CR2 with the small-sample degrees of freedom) instead of the studentized bootstrap
+    below ``STUDENTIZED_MIN_CLUSTERS`` clusters and where the clusters' sizes are
+    unequal (:func:`unequal_sizes`): there the bootstrap-t of ROC AUC and log loss
+    covered 90.5-92.3% (benchmarks/unequal_clusters_coverage.py)."""
+    if not forms:
+        return ""
+    if forms[-1] == STUDENTIZED and terms is not None and \
+            (n_clusters < STUDENTIZED_MIN_CLUSTERS or unequal_sizes(terms)):
+        return "delong-logit-clustered" if terms.method == "delong-clustered" \
+            else terms.method
+    return forms[-1]
 
 
 def _clustered_forms(terms: ClusterTerms | None) -> tuple[str, ...]:
@@ -553,6 +606,9 @@ def _clustered_forms(terms: ClusterTerms | None) -> tuple[str, ...]:
         return (terms.method,)
     if terms.method == "t-clustered":
         return terms.method, STUDENTIZED
+    if terms.method == "wald-clustered" and bool(np.all(terms.sums[:, 1] ==
+                                                        np.round(terms.sums[:, 1]))):
+        return STUDENTIZED, terms.method, "wilson-clustered"
     return STUDENTIZED, terms.method
 
 

@@ -18,7 +18,8 @@ ProportionMethod: TypeAlias = Literal["wald", "wilson", "clopper-pearson", "agre
 AsymptoticMethod: TypeAlias = Literal["delong-logit", "newcombe", "logit", "influence-logit",
                                       "t"]
 BootstrapMethod: TypeAlias = Literal["percentile", "basic", "bca"]
-ClusteredMethod: TypeAlias = Literal["wald-clustered", "t-clustered", "delong-clustered",
+ClusteredMethod: TypeAlias = Literal["wald-clustered", "wilson-clustered", "t-clustered",
+                                     "delong-clustered",
                                      "delong-logit-clustered",
                                      "delta-clustered", "bootstrap-t-clustered"]
 #: every ``method`` of :func:`dartboard.interval` (and ``ci`` of :func:`dartboard.evaluate`);
