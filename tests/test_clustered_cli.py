@@ -74,5 +74,5 @@ def test_a_cluster_robust_ci_without_clusters_is_refused(clustered_csv, tmp_path
     pd.DataFrame({"y": y, "s": score}).to_parquet(folder / "part0.parquet")
     from dartboard.scale import evaluate_parquet
 
-    with pytest.raises(ValueError, match="give cluster "):
+    with pytest.raises(ValueError, match="give clusters "):
         evaluate_parquet(folder, y_true="y", y_score="s", ci="t-clustered")

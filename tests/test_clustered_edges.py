@@ -105,8 +105,14 @@ def test_zero_width_clustered_interval_is_a_row_that_says_so_and_every_view_work
     y, pred, cluster = _agreeing_clusters()
     for c in (0, 1):  # the premise: both clusters are half right
         assert skm.accuracy_score(y[cluster == c], pred[cluster == c]) == 0.5
+    # auto's wilson-clustered keeps a width here (Wilson's at the rows' count, on the
+    # degrees of freedom of two clusters); the bootstrap of the two clusters has none
+    auto = _quiet(db.evaluate, y, pred, clusters=cluster, metrics=["accuracy"])
+    low, high = auto.overall.loc["accuracy", ["low", "high"]]
+    assert auto.overall.loc["accuracy", "method"].startswith("wilson-clustered")
+    assert 0 < low < 0.5 < high < 1
     ev = _quiet(db.evaluate, y, pred, clusters=cluster, groups=cluster % 2 == 0,
-                n_resamples=100, random_state=0)
+                n_resamples=100, random_state=0, ci="bca")
     row = ev.overall.loc["accuracy"]
     assert row["estimate"] == 0.5 and np.isnan(row["low"])
     assert row["method"].startswith("n/a (zero width: the clusters show no spread around 0.5")
