@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import pydoc
 import re
 import runpy
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -208,3 +210,54 @@ def validate_docstring(function) -> list[str]:
     parsed = FunctionDoc(function)
     documented = {name for p in parsed["Parameters"] for name in p.name.split(", ")}
     return sorted(set(inspect.signature(function).parameters) ^ documented)
+
+
+def _described(obj) -> list[str]:
+    """The parameters (and class fields) of a docstring whose description is empty."""
+    from numpydoc.docscrape import NumpyDocString
+
+    parsed = NumpyDocString(inspect.getdoc(obj) or "")
+    return [p.name for p in parsed["Parameters"] + parsed["Other Parameters"]
+            if not "".join(p.desc).strip()]
+
+
+@pytest.mark.parametrize(("name", "obj"), _pages(), ids=lambda v: v if isinstance(v, str)
+                         else "")
+def test_every_parameter_is_described(name, obj):
+    """numpydoc's PR01/PR02 check that a parameter is listed, not that it says anything:
+    a name with a type and no sentence is a hole in the reference page."""
+    if isinstance(obj, tuple):
+        cls, member = obj
+        static = inspect.getattr_static(cls, member)
+        obj = static.fget if isinstance(static, property) else getattr(cls, member)
+    assert _described(obj) == [], f"{name}: parameters without a description"
+
+
+def test_the_empty_description_check_can_fail():
+    def f(a, b):
+        """Summary.
+
+        Parameters
+        ----------
+        a : int
+        b : int
+            Described.
+        """
+
+    assert _described(f) == ["a"]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+@pytest.mark.parametrize(("block", "copied"), [
+    (">>> import dartboard\n>>> ev = dartboard.evaluate(\n...     y, y_pred=p)\n>>> ev\n"
+     "Evaluation(binary, n = 3)\n  accuracy 0.5\n",
+     "import dartboard\nev = dartboard.evaluate(\n    y, y_pred=p)\nev"),
+    (">>> for i in range(2):\n...     print(i)\n...\n0\n1\n",
+     "for i in range(2):\n    print(i)\n"),
+    ("pip install .\ndartboard --help\n", "pip install .\ndartboard --help"),
+])
+def test_the_copy_button_leaves_out_prompts_and_outputs(block, copied):
+    script = (f"const {{ stripPrompts }} = require({json.dumps(str(DOCS / '_static' / 'copybutton.js'))});"
+              f"process.stdout.write(stripPrompts({json.dumps(block)}));")
+    out = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True)
+    assert out.stdout == copied

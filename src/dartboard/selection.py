@@ -537,6 +537,7 @@ class DartSweepResult(Result):
         ``from_configuration``, ``to_index``, ``to_configuration`` and the common
         ``dart`` value of the two there.
     chance_level : float
+        The chance level of the DART numerator (see :func:`dart_score`).
 
     Examples
     --------

@@ -256,6 +256,8 @@ def corrected_ttest(scores_a: ArrayLike, scores_b: ArrayLike, *, n_train: float,
         necessarily whole (e.g. the mean size over unequal splits), as in
         :func:`~dartboard.cv_interval`.
     alternative : {"two-sided", "greater", "less"}
+        The alternative hypothesis about the difference ``a - b``: ``"two-sided"`` (they
+        differ), ``"greater"`` or ``"less"``.
 
     Returns
     -------

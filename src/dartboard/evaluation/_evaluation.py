@@ -110,6 +110,8 @@ def evaluate(y_true: ArrayLike, y_pred: ArrayLike | None = None, *,
         list of columns (a 2-D array is one row per sample). Missing values are an
         error.
     sample_weight : array-like of shape (n_samples,), optional
+        Weight of each row in every metric and interval (as in ``sklearn.metrics``);
+        None weighs every row one.
     ci : str, default="auto"
         Interval method: ``"auto"`` (the registry's choice per metric), a proportion
         method (``"wilson"``, ``"wald"``, ``"clopper-pearson"``, ``"agresti-coull"``,
@@ -117,6 +119,7 @@ def evaluate(y_true: ArrayLike, y_pred: ArrayLike | None = None, *,
         default) or a bootstrap method (``"percentile"``, ``"basic"``, ``"bca"``);
         a method that does not apply to a metric leaves that metric on its default.
     confidence_level : float, default=0.95
+        Confidence level of every interval, in (0, 1): 0.95 gives 95% intervals.
     n_resamples : int, default=2000
         Bootstrap resamples, for the rows and for the gaps between groups.
     random_state : None, int, SeedSequence or Generator

@@ -134,6 +134,7 @@ class CurveBand(Result):
     low, high : ndarray
         The band.
     confidence_level : float
+        Confidence level of the band, in (0, 1).
     kind : str
         ``"pointwise"`` or ``"simultaneous"``.
     method : str
@@ -513,11 +514,13 @@ def roc_band(y_true: ArrayLike, y_score: ArrayLike, *, specificities: Any = None
         An interval at each point, or a band that holds the whole curve over the
         grid at ``confidence_level``.
     confidence_level : float, default=0.95
+        Confidence level of the interval, in (0, 1).
     n_resamples : int, default=2000
         Drawn curves (see the module notes). ``n_resamples * 3 * len(grid)`` may
         not pass ``dartboard._validation.MAX_RESAMPLES`` (the draws are held in
         memory).
     random_state : None, int, SeedSequence or Generator
+        A seed (int), a ``SeedSequence``, a ``Generator``, or None for fresh entropy.
     sample_weight : array-like, optional
         Non-negative row weights (masses; each class's effective count is Kish's).
     pos_label : label, optional

@@ -739,9 +739,11 @@ def cv_interval(fold_scores: ArrayLike, *, n_train: Any = None, n_test: Any = No
     Parameters
     ----------
     fold_scores : array-like of shape (k,), k >= 2
+        The score of each of the k folds (e.g. ``cross_val_score``'s output).
     n_train, n_test : int, optional
         Both or neither.
     confidence_level : float, default=0.95
+        Confidence level of the interval, in (0, 1).
 
     Returns
     -------
