@@ -32,6 +32,7 @@ extensions = [
     "numpydoc",
     "sphinx_gallery.gen_gallery",
     "sphinx_design",
+    "matplotlib.sphinxext.plot_directive",
 ]
 
 templates_path = ["_templates"]
@@ -117,24 +118,60 @@ nitpick_ignore_regex = [(r"py:.*", r"dartboard(\.\w+)*\._\w+.*")]
 # intersphinx: names from other projects are written as literals, not links.
 
 # -- Gallery ---------------------------------------------------------------
+# The gallery in sections: each folder of examples/gallery with its README.txt is one,
+# in the order of a reader's questions.
+GALLERY_SECTIONS = ["evaluate", "compare", "groups", "clusters", "curves", "calibration",
+                    "scale"]
 sphinx_gallery_conf = {
     "examples_dirs": "../examples/gallery",
     "gallery_dirs": "auto_examples",
     "filename_pattern": r"/plot_",
     "download_all_examples": False,
     "remove_config_comments": True,
+    "subsection_order": [f"../examples/gallery/{name}" for name in GALLERY_SECTIONS],
     "within_subsection_order": "FileNameSortKey",
     "abort_on_example_error": True,
     "matplotlib_animations": False,
+    # "Examples using this" on every API page: the examples that call a public name,
+    # found by the names the examples use (the autosummary templates include them)
+    "backreferences_dir": "generated/backreferences",
+    "doc_module": ("dartboard",),
+    "reference_url": {"dartboard": None},
 }
+
+# The home page's figure is drawn when the site is built, from the code beside it
+plot_include_source = False
+plot_html_show_source_link = False
+plot_html_show_formats = False
+plot_formats = [("png", 120)]
 
 # -- HTML ------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"
 html_title = f"dartboard {release}"
 html_static_path = ["_static"]
+html_css_files = ["custom.css"]
+# A copy button on code blocks that leaves out ">>> " and "... " prompts and outputs
+html_js_files = ["copybutton.js"]
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
-    "header_links_before_dropdown": 7,
+    # Five entries fit in one row at 1280 px; the rest go under "More"
+    "header_links_before_dropdown": 5,
+    # One sidebar (html_sidebars): the right-hand one would narrow the text to 620 px
+    "secondary_sidebar_items": [],
+    "navbar_end": ["theme-switcher", "project-links"],
+}
+# The navigation, then the page's own contents, in the left column. Pages without
+# sections of their own and without subpages have no sidebar at all.
+html_sidebars = {
+    "**": ["sidebar-nav-bs", "page-toc"],
+    "index": [],
+    "install": ["page-toc"],
+    "getting_started": ["page-toc"],
+    "faq": ["page-toc"],
+    "citing": [],
+    "changelog": [],
+    "glossary": [],
+    "project": [],
 }
 html_show_sourcelink = False
