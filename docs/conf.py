@@ -134,7 +134,7 @@ sphinx_gallery_conf = {
     "matplotlib_animations": False,
     # "Examples using this" on every API page: the examples that call a public name,
     # found by the names the examples use (the autosummary templates include them)
-    "backreferences_dir": "generated/backreferences",
+    "backreferences_dir": "api/generated/backreferences",
     "doc_module": ("dartboard",),
     "reference_url": {"dartboard": None},
 }

@@ -85,7 +85,7 @@ print(f"accuracy: design effect {deff:.2f}, so the 1,000 questions are worth "
       f"{n / deff:.0f} independent ones and the interval is {np.sqrt(deff):.2f} times "
       "as wide")
 
-fig, ax = plt.subplots(figsize=(6.4, 3.2))
+fig, ax = plt.subplots(figsize=(6.4, 3.6))
 for offset, (label, ev) in zip((-0.12, 0.12), (("independent rows", naive),
                                                ("clustered by passage", clustered))):
     frame = ev.overall
@@ -95,7 +95,9 @@ for offset, (label, ev) in zip((-0.12, 0.12), (("independent rows", naive),
                 fmt="o", capsize=3, label=label)
 ax.set_yticks(np.arange(len(metrics)), metrics)
 ax.set_xlabel("estimate with 95% interval (model A)")
-ax.legend(loc="lower right", fontsize="small")
+# the legend above the axes, where it cannot cover an interval
+ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False,
+          fontsize="small")
 fig.tight_layout()
 
 # %%

@@ -33,7 +33,7 @@ def _import_dask() -> tuple[Any, Any]:
         import dask.dataframe as dd
     except ImportError:
         raise ImportError('evaluate_dask needs the optional Dask extra: pip install '
-                          '"dartboard[dask]"') from None
+                          '".[dask]" in a clone of dartboard') from None
     return dask, dd
 
 
@@ -90,7 +90,7 @@ score_range, relative_accuracy, cluster
     Raises
     ------
     ImportError
-        Dask is not installed (``pip install "dartboard[dask]"``).
+        Dask is not installed (``pip install ".[dask]"`` in a clone of dartboard).
 
     Examples
     --------
