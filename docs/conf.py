@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import re
 from datetime import date
+from pathlib import Path
 
 from numpydoc.validate import validate
 from sphinx.util import logging
@@ -46,7 +47,6 @@ autodoc_default_options = {"members": False, "inherited-members": False}
 autodoc_typehints = "none"
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
-numpydoc_xref_param_type = False
 
 # numpydoc checks every documented object as its page is built; with -W a failure
 # stops the build. GL08 a docstring; SS01 a summary line; PR01/PR02 every parameter
@@ -63,6 +63,64 @@ MEMBER_CHECKS = numpydoc_validation_checks - {"EX01"}
 # documented by their ``#:`` comment: a tuple has no parameters, returns or examples.
 CONSTANT = r"\.[A-Z][A-Z0-9_]+$"
 numpydoc_validation_exclude = {MEMBER, CONSTANT}
+
+
+# Every API page links to the user-guide page of its job: the page of its section of
+# docs/api (evaluation.rst -> evaluating), or the one GUIDE_PAGE names for it. The
+# autosummary templates read ``guide`` (autosummary_context).
+GUIDE_OF_SECTION = {"evaluation": "evaluating", "metrics": "metrics",
+                    "uncertainty": "intervals", "compare": "comparing",
+                    "selection": "selection", "scale": "scale", "plots": "evaluating",
+                    "report": "report"}
+GUIDE_PAGE = {
+    **dict.fromkeys(["roc_band", "pr_band", "CurveBand", "select_threshold",
+                     "evaluate_threshold", "OperatingPoint", "plot_roc_curve",
+                     "plot_precision_recall_curve"], "curves"),
+    **dict.fromkeys(["calibration_bins", "CalibrationBins", "calibration_test",
+                     "interval_from_calibration_state", "calibration_error",
+                     "brier_decomposition", "BrierDecomposition", "calibration_curve",
+                     "plot_reliability_diagram", "plot_calibration_curve"], "calibration"),
+    **dict.fromkeys(["stability_metrics", "stability_audit", "StabilityResult",
+                     "plot_stability"], "stability"),
+    **dict.fromkeys(["profile_pipeline", "Profile"], "profiling"),
+    **dict.fromkeys(["plot_critical_difference"], "comparing"),
+    **dict.fromkeys(["plot_dart_sweep", "plot_fold_scores"], "selection"),
+}
+
+
+def _guide_pages() -> dict[str, str]:
+    """``{module.name: user-guide page}`` for every autosummary entry of docs/api."""
+    pages = {}
+    for path in sorted(Path(__file__).parent.joinpath("api").glob("*.rst")):
+        section = GUIDE_OF_SECTION.get(path.stem)
+        module = None
+        for line in path.read_text().splitlines():
+            found = re.match(r"\.\. (?:current)?module:: (\S+)", line)
+            if found:
+                module = found.group(1)
+            elif section and re.match(r"   [A-Za-z_]\w*$", line):
+                name = line.strip()
+                pages[f"{module}.{name}"] = GUIDE_PAGE.get(name, section)
+    return pages
+
+
+autosummary_context = {"guide": _guide_pages()}
+
+# Types in Parameters and Returns link to their pages where they are dartboard's
+# (``Evaluation`` in evaluate's Returns); other words stay text (no intersphinx).
+numpydoc_xref_param_type = True
+numpydoc_xref_ignore = "all"
+numpydoc_xref_aliases = {
+    name: f"{module}.{name}"
+    for module in ("dartboard", "dartboard.evaluation", "dartboard.metrics",
+                   "dartboard.uncertainty", "dartboard.scale")
+    for name in getattr(importlib.import_module(module), "__all__", ())
+    if isinstance(getattr(importlib.import_module(module), name, None), type)
+    and not issubclass(getattr(importlib.import_module(module), name), Warning)
+}
+numpydoc_xref_aliases.update({name: f"dartboard.{name}" for name in dartboard._PUBLIC
+                              if isinstance(getattr(dartboard, name), type)
+                              and not issubclass(getattr(dartboard, name), Warning)})
 
 
 def _validate_member(app, what, name, obj, options, lines):

@@ -46,16 +46,18 @@ def reference_entries() -> list[tuple[str, str]]:
     """``(module, name)`` of every autosummary entry of docs/api."""
     entries = []
     for path in sorted((DOCS / "api").glob("*.rst")):
-        module, in_list = None, False
+        module, in_list, pages = None, False, False
         for line in path.read_text().splitlines():
             found = re.match(r"\.\. (?:current)?module:: (\S+)", line)
             if found:
                 module = found.group(1)
             if line.startswith(".. autosummary::"):
-                in_list = True
+                in_list, pages = True, False
             elif in_list and line.strip() and not line.startswith(" "):
                 in_list = False
-            elif in_list and line.startswith("   ") and not line.strip().startswith(":"):
+            elif in_list and line.strip().startswith(":toctree:"):
+                pages = True  # a list without :toctree: (the index's) only links
+            elif in_list and pages and line.startswith("   ") and not line.strip().startswith(":"):
                 entries.append((module, line.strip()))
     return entries
 

@@ -292,6 +292,12 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
         ``estimates`` per model and the ``pairwise`` table with raw and adjusted
         p-values.
 
+    See Also
+    --------
+    dartboard.compare_models : Two models.
+    dartboard.cochran_q : Are k classifiers' accuracies equal?
+    dartboard.rank_models : k models over folds or data sets.
+
     Notes
     -----
     Score metrics of the ranking family (ROC AUC, average precision) depend only on

@@ -183,6 +183,13 @@ def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: 
         ``estimate_a``, ``estimate_b``, ``difference``, ``interval``, ``pvalue``,
         ``null_distribution`` and ``significant(alpha)``.
 
+    See Also
+    --------
+    dartboard.compare_k_models : Every pair of k models, adjusted.
+    dartboard.mcnemar_test : Two classifiers' accuracies, exactly.
+    dartboard.delong_test : Two ROC AUCs on the same rows.
+    dartboard.interval : One model's interval.
+
     Notes
     -----
     A metric undefined on the data (nan) is an error. Bootstrap replicates in

@@ -167,6 +167,13 @@ def evaluate(y_true: ArrayLike, y_pred: ArrayLike | None = None, *,
         With ``assumptions``: what was decided without being told (the task, the
         positive class, where labels were cut from scores), each with its reason.
 
+    See Also
+    --------
+    dartboard.Evaluation : The result: tables, plots, report, MLflow.
+    dartboard.interval : One metric's interval.
+    dartboard.compare_models : Is model A better than model B?
+    dartboard.scale.evaluate_parquet : The same from Parquet files that do not fit in memory.
+
     Examples
     --------
     >>> import dartboard
@@ -219,6 +226,11 @@ class Evaluation:
     states : dict, optional
         The merged family states the numbers were computed from (streamed
         evaluations keep them, see :attr:`states`).
+
+    See Also
+    --------
+    dartboard.evaluate : Makes an evaluation.
+    dartboard.plots.plot_evaluation : What ``plot`` draws.
 
     Examples
     --------

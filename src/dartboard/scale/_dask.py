@@ -92,6 +92,11 @@ score_range, relative_accuracy, cluster
     ImportError
         Dask is not installed (``pip install ".[dask]"`` in a clone of dartboard).
 
+    See Also
+    --------
+    dartboard.scale.evaluate_parquet : The same from Parquet files.
+    dartboard.evaluate : The same in memory.
+
     Examples
     --------
     >>> import pandas as pd, dask.dataframe as dd

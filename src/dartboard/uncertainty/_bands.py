@@ -534,6 +534,12 @@ def roc_band(y_true: ArrayLike, y_score: ArrayLike, *, specificities: Any = None
     -------
     CurveBand
 
+    See Also
+    --------
+    dartboard.pr_band : The precision-recall curve's band.
+    dartboard.select_threshold : A threshold with its rates' intervals.
+    dartboard.plots.plot_roc_curve : Draws the curve with its band.
+
     Notes
     -----
     With ``clusters`` the draws are those of independent rows (module notes) with
@@ -638,6 +644,11 @@ def pr_band(y_true: ArrayLike, y_score: ArrayLike, *, recalls: Any = None, kind:
     Returns
     -------
     CurveBand
+
+    See Also
+    --------
+    dartboard.roc_band : The ROC curve's band.
+    dartboard.plots.plot_precision_recall_curve : Draws the curve with its band.
 
     Examples
     --------

@@ -164,6 +164,12 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
     -------
     Interval
 
+    See Also
+    --------
+    dartboard.evaluate : Every metric of a task with its interval, per group too.
+    dartboard.cv_interval : An interval from cross-validation fold scores.
+    dartboard.compare_models : The interval of a difference between two models.
+
     Notes
     -----
     Proportion metrics are ``x / n`` with ``n`` the metric's own denominator:
