@@ -12,7 +12,9 @@ import re
 from datetime import date
 from pathlib import Path
 
+from docutils import nodes
 from numpydoc.validate import validate
+from numpydoc.xref import DEFAULT_LINKS
 from sphinx.util import logging
 
 import dartboard
@@ -110,14 +112,16 @@ autosummary_context = {"guide": _guide_pages()}
 # (``Evaluation`` in evaluate's Returns); other words stay text (no intersphinx).
 numpydoc_xref_param_type = True
 numpydoc_xref_ignore = "all"
-numpydoc_xref_aliases = {
+PLAIN_TYPES = frozenset(DEFAULT_LINKS)
+numpydoc_xref_aliases = {word: word for word in PLAIN_TYPES}
+numpydoc_xref_aliases.update({
     name: f"{module}.{name}"
     for module in ("dartboard", "dartboard.evaluation", "dartboard.metrics",
                    "dartboard.uncertainty", "dartboard.scale")
     for name in getattr(importlib.import_module(module), "__all__", ())
     if isinstance(getattr(importlib.import_module(module), name, None), type)
     and not issubclass(getattr(importlib.import_module(module), name), Warning)
-}
+})
 numpydoc_xref_aliases.update({name: f"dartboard.{name}" for name in dartboard._PUBLIC
                               if isinstance(getattr(dartboard, name), type)
                               and not issubclass(getattr(dartboard, name), Warning)})
@@ -144,6 +148,15 @@ def _skip_member(app, what, name, obj, skip, options):
     return None
 
 
+def _plain_type(app, env, node, contnode):
+    """Built-in type words (``float``, ``array-like``) stay plain text: the build is
+    offline (no intersphinx), so numpydoc's links to Python's and NumPy's sites would
+    not resolve (PLAIN_TYPES below)."""
+    if node.get("reftarget") in PLAIN_TYPES:
+        return nodes.Text(contnode.astext())
+    return None
+
+
 def _canonical(app, env, node, contnode):
     """A re-export (``dartboard.uncertainty.interval``) links to the one page of its
     object (``dartboard.interval``): every public name is documented once."""
@@ -166,6 +179,7 @@ def setup(app):
     app.connect("autodoc-skip-member", _skip_member)
     app.connect("autodoc-process-docstring", _validate_member)
     app.connect("missing-reference", _canonical)
+    app.connect("missing-reference", _plain_type)
 
 
 # Private modules and helpers (``dartboard.uncertainty._analytic``) have no pages: a
@@ -218,6 +232,8 @@ html_theme_options = {
     # One sidebar (html_sidebars): the right-hand one would narrow the text to 620 px
     "secondary_sidebar_items": [],
     "navbar_end": ["theme-switcher", "project-links"],
+    # a search button, not a field: with the field the header wraps to two rows
+    "navbar_persistent": ["search-button"],
 }
 # The navigation, then the page's own contents, in the left column. Pages without
 # sections of their own and without subpages have no sidebar at all.
