@@ -53,19 +53,20 @@ proba_a, proba_b = model(1.0), model(0.8)
 # Naive and clustered intervals side by side
 # ------------------------------------------
 # The same call with and without ``clusters``. With 100 clusters ``ci="auto"``
-# takes the cluster-robust interval of each metric, and the method column says so.
+# takes the cluster-robust interval of each metric, and the method column says so;
+# ``deff`` is the design effect (below).
 
 metrics = ["accuracy", "roc_auc", "log_loss"]
 naive = dartboard.evaluate(answer, y_score=proba_a, metrics=metrics, random_state=0)
 clustered = dartboard.evaluate(answer, y_score=proba_a, metrics=metrics, random_state=0,
                                clusters=passage)
 table = pd.DataFrame({
-    "estimate": naive.overall["estimate"],
-    "naive interval": [f"[{lo:.3f}, {hi:.3f}] {m}" for lo, hi, m in
-                       naive.overall[["low", "high", "method"]].values],
-    "clustered interval": [f"[{lo:.3f}, {hi:.3f}] {m}" for lo, hi, m in
-                           clustered.overall[["low", "high", "method"]].values],
-    "design effect": clustered.overall["design_effect"].round(2),
+    "estimate": naive.overall["estimate"].round(3),
+    "naive": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in naive.overall[["low", "high"]].values],
+    "clustered": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in
+                  clustered.overall[["low", "high"]].values],
+    "clustered method": clustered.overall["method"],
+    "deff": clustered.overall["design_effect"].round(2),
     "effective n": clustered.overall["effective_n"].round(0),
 })
 print(table.to_string())
@@ -82,7 +83,7 @@ print(table.to_string())
 
 deff = clustered.overall.loc["accuracy", "design_effect"]
 print(f"accuracy: design effect {deff:.2f}, so the 1,000 questions are worth "
-      f"{n / deff:.0f} independent ones and the interval is {np.sqrt(deff):.2f} times "
+      f"{n / deff:.0f} independent ones\nand the interval is {np.sqrt(deff):.2f} times "
       "as wide")
 
 fig, ax = plt.subplots(figsize=(6.4, 3.6))
