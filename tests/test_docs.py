@@ -263,3 +263,15 @@ def test_the_copy_button_leaves_out_prompts_and_outputs(block, copied):
               f"process.stdout.write(stripPrompts({json.dumps(block)}));")
     out = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True)
     assert out.stdout == copied
+
+
+def test_the_gallery_sections_are_its_folders():
+    """Each folder of examples/gallery is one section of the gallery, in conf.py's order,
+    with a README.txt (its heading) and at least one example."""
+    gallery = DOCS.parent / "examples" / "gallery"
+    folders = sorted(p.name for p in gallery.iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert sorted(CONF["GALLERY_SECTIONS"]) == folders
+    assert not list(gallery.glob("plot_*.py")), "an example outside every section"
+    for name in folders:
+        assert (gallery / name / "README.txt").is_file(), name
+        assert list((gallery / name).glob("plot_*.py")), name
