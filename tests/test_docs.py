@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import pydoc
 import re
 import runpy
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -44,16 +46,18 @@ def reference_entries() -> list[tuple[str, str]]:
     """``(module, name)`` of every autosummary entry of docs/api."""
     entries = []
     for path in sorted((DOCS / "api").glob("*.rst")):
-        module, in_list = None, False
+        module, in_list, pages = None, False, False
         for line in path.read_text().splitlines():
             found = re.match(r"\.\. (?:current)?module:: (\S+)", line)
             if found:
                 module = found.group(1)
             if line.startswith(".. autosummary::"):
-                in_list = True
+                in_list, pages = True, False
             elif in_list and line.strip() and not line.startswith(" "):
                 in_list = False
-            elif in_list and line.startswith("   ") and not line.strip().startswith(":"):
+            elif in_list and line.strip().startswith(":toctree:"):
+                pages = True  # a list without :toctree: (the index's) only links
+            elif in_list and pages and line.startswith("   ") and not line.strip().startswith(":"):
                 entries.append((module, line.strip()))
     return entries
 
@@ -208,3 +212,66 @@ def validate_docstring(function) -> list[str]:
     parsed = FunctionDoc(function)
     documented = {name for p in parsed["Parameters"] for name in p.name.split(", ")}
     return sorted(set(inspect.signature(function).parameters) ^ documented)
+
+
+def _described(obj) -> list[str]:
+    """The parameters (and class fields) of a docstring whose description is empty."""
+    from numpydoc.docscrape import NumpyDocString
+
+    parsed = NumpyDocString(inspect.getdoc(obj) or "")
+    return [p.name for p in parsed["Parameters"] + parsed["Other Parameters"]
+            if not "".join(p.desc).strip()]
+
+
+@pytest.mark.parametrize(("name", "obj"), _pages(), ids=lambda v: v if isinstance(v, str)
+                         else "")
+def test_every_parameter_is_described(name, obj):
+    """numpydoc's PR01/PR02 check that a parameter is listed, not that it says anything:
+    a name with a type and no sentence is a hole in the reference page."""
+    if isinstance(obj, tuple):
+        cls, member = obj
+        static = inspect.getattr_static(cls, member)
+        obj = static.fget if isinstance(static, property) else getattr(cls, member)
+    assert _described(obj) == [], f"{name}: parameters without a description"
+
+
+def test_the_empty_description_check_can_fail():
+    def f(a, b):
+        """Summary.
+
+        Parameters
+        ----------
+        a : int
+        b : int
+            Described.
+        """
+
+    assert _described(f) == ["a"]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+@pytest.mark.parametrize(("block", "copied"), [
+    (">>> import dartboard\n>>> ev = dartboard.evaluate(\n...     y, y_pred=p)\n>>> ev\n"
+     "Evaluation(binary, n = 3)\n  accuracy 0.5\n",
+     "import dartboard\nev = dartboard.evaluate(\n    y, y_pred=p)\nev"),
+    (">>> for i in range(2):\n...     print(i)\n...\n0\n1\n",
+     "for i in range(2):\n    print(i)\n"),
+    ("pip install .\ndartboard --help\n", "pip install .\ndartboard --help"),
+])
+def test_the_copy_button_leaves_out_prompts_and_outputs(block, copied):
+    script = (f"const {{ stripPrompts }} = require({json.dumps(str(DOCS / '_static' / 'copybutton.js'))});"
+              f"process.stdout.write(stripPrompts({json.dumps(block)}));")
+    out = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True)
+    assert out.stdout == copied
+
+
+def test_the_gallery_sections_are_its_folders():
+    """Each folder of examples/gallery is one section of the gallery, in conf.py's order,
+    with a README.txt (its heading) and at least one example."""
+    gallery = DOCS.parent / "examples" / "gallery"
+    folders = sorted(p.name for p in gallery.iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert sorted(CONF["GALLERY_SECTIONS"]) == folders
+    assert not list(gallery.glob("plot_*.py")), "an example outside every section"
+    for name in folders:
+        assert (gallery / name / "README.txt").is_file(), name
+        assert list((gallery / name).glob("plot_*.py")), name

@@ -165,7 +165,7 @@ def test_dask_bad_input(tmp_path):
 def test_missing_dask_gives_a_clear_message(monkeypatch):
     monkeypatch.setitem(sys.modules, "dask", None)
     monkeypatch.setitem(sys.modules, "dask.dataframe", None)
-    with pytest.raises(ImportError, match=r'pip install "dartboard\[dask\]"'):
+    with pytest.raises(ImportError, match=r'pip install "\.\[dask\]" in a clone of dartboard'):
         evaluate_dask("anything.parquet", y_true="y", y_score="s")
 
 

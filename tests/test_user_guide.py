@@ -1,6 +1,6 @@
-"""Run the examples of the user guide, the getting-started page and the migration pages.
+"""Run the examples of the home page, the user guide, getting started and the migration pages.
 
-Every ``.rst`` page of ``docs/getting_started.rst``, ``docs/user_guide`` and
+Every ``.rst`` page of ``docs/index.rst``, ``docs/getting_started.rst``, ``docs/user_guide`` and
 ``docs/migration`` is a doctest file: its ``>>>`` examples run in order, in one
 namespace per page, and their printed output must match. A page added later is found
 by the glob, so the guide cannot silently rot. Pages run in a temporary working
@@ -19,7 +19,7 @@ import pytest
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 DATA = Path(__file__).resolve().parent / "data"
-PAGES = sorted([DOCS / "getting_started.rst",
+PAGES = sorted([DOCS / "index.rst", DOCS / "getting_started.rst",
                 *(DOCS / "user_guide").glob("*.rst"),
                 *(DOCS / "migration").glob("*.rst")])
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE

@@ -88,7 +88,7 @@ def parallel_map(func: Callable[[T], R], items: Sequence[T] | Iterable[T], *,
                 import distributed  # noqa: F401
             except ImportError:
                 raise ImportError("backend='dask' needs the optional Dask extra: "
-                                  'pip install "dartboard[dask]"') from None
+                                  'pip install ".[dask]" in a clone of dartboard') from None
             if client is None:
                 from distributed import get_client
                 try:

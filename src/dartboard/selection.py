@@ -383,6 +383,12 @@ def dart_rank(results: Any, precision: float, *, metric: str | None = None,
         ``dart_high`` (the intervals) and ``p_best`` (the probability of ranking
         first; the column sums to 1).
 
+    See Also
+    --------
+    dartboard.dart_score : The score of one configuration.
+    dartboard.dart_refit : ``refit`` for GridSearchCV.
+    dartboard.dart_sweep : Where the winner changes with the precision.
+
     Notes
     -----
     Configurations with a NaN fold score (a failed fit under scikit-learn's
@@ -537,6 +543,7 @@ class DartSweepResult(Result):
         ``from_configuration``, ``to_index``, ``to_configuration`` and the common
         ``dart`` value of the two there.
     chance_level : float
+        The chance level of the DART numerator (see :func:`dart_score`).
 
     Examples
     --------

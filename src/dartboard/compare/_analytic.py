@@ -101,6 +101,11 @@ def mcnemar_test(y_true: ArrayLike, pred_a: ArrayLike | None = None, pred_b: Arr
         holds ``b``, ``c`` and the table. With no discordant pair (b + c = 0)
         there is no evidence of a difference: statistic 0 and p-value 1.
 
+    See Also
+    --------
+    dartboard.compare_models : Any metric, with an interval of the difference.
+    dartboard.mcnemar_sample_size : The test rows this test needs.
+
     Examples
     --------
     Agresti (2002, Categorical Data Analysis, Table 10.1: presidential approval
@@ -187,6 +192,11 @@ def delong_test(y_true: ArrayLike, scores_a: ArrayLike, scores_b: ArrayLike, *, 
         support. :func:`~dartboard.compare_models` with ``roc_auc_score`` (a
         permutation test) gives an exact or resampled p-value instead.
 
+    See Also
+    --------
+    dartboard.compare_models : Any metric, with an interval of the difference.
+    dartboard.auc_sample_size : The test rows this test needs.
+
     Examples
     --------
     >>> y = [0, 0, 1, 1, 0, 1, 0, 1]
@@ -256,6 +266,8 @@ def corrected_ttest(scores_a: ArrayLike, scores_b: ArrayLike, *, n_train: float,
         necessarily whole (e.g. the mean size over unequal splits), as in
         :func:`~dartboard.cv_interval`.
     alternative : {"two-sided", "greater", "less"}
+        The alternative hypothesis about the difference ``a - b``: ``"two-sided"`` (they
+        differ), ``"greater"`` or ``"less"``.
 
     Returns
     -------

@@ -66,6 +66,7 @@ class BayesResult(Result):
     estimate : float
         The observed mean difference ``mean(a - b)``.
     method : str
+        The test that produced the result.
     details : dict
         Test-specific values (posterior location, scale and df; samples drawn;
         model names).
@@ -196,6 +197,8 @@ def bayesian_signed_rank_test(a: ArrayLike, b: ArrayLike, *, rope: float = 0.0, 
         Dirichlet samples of the posterior; ``n_samples * (N + 1)`` at most 10**9
         (``dartboard._validation.MAX_DRAWS``), refused before any work.
     random_state : None, int, SeedSequence or Generator
+        A seed (int), a ``SeedSequence``, a ``Generator``, or None for fresh entropy.
+        Seeds the posterior's Monte Carlo samples.
 
     Returns
     -------

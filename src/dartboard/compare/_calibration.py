@@ -72,6 +72,7 @@ def calibration_test(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 15,
         At most 10**8, and ``n_resamples * (n_bins + 1)`` at most 10**9
         (``dartboard._validation.MAX_DRAWS``), refused before any work.
     random_state : None, int, SeedSequence or Generator
+        A seed (int), a ``SeedSequence``, a ``Generator``, or None for fresh entropy.
     clusters : None
         Refused when given: the null draws each row's outcome on its own
         (``Bernoulli(p_i)``), which rows of one cluster (a patient, a user) do not

@@ -64,7 +64,9 @@ def friedman_test(table: Any, *, higher_is_better: bool = True, names: Any = Non
     table : DataFrame, dict of name -> scores, or 2-D array of shape (N, k)
         Rows are folds or data sets, columns are models.
     higher_is_better : bool, default True
+        False for losses and errors, so that the lowest score ranks first.
     names : sequence of str, optional
+        Model names for an array table (default ``"model 0"``, ...).
 
     Returns
     -------
@@ -107,11 +109,13 @@ class ControlResult(Result):
         ``z`` (positive: worse than the control), ``pvalue``, ``pvalue_adjusted``,
         ``significant``.
     control : str
+        The name of the control model.
     control_rank : float
         The control's average rank.
     method : str
         The adjustment (``"holm"``, ``"bonferroni"`` = Bonferroni-Dunn, ...).
     alpha : float
+        The family-wise significance level used.
     critical_difference : float
         Bonferroni-Dunn's critical difference of average ranks at ``alpha``.
     friedman : TestResult
@@ -150,14 +154,18 @@ def compare_with_control(table: Any, control: Any, *, method: str = "holm",
     Parameters
     ----------
     table : DataFrame, dict of name -> scores, or 2-D array of shape (N, k)
+        Rows are folds or data sets, columns are models.
     control : str or int
         The control's name, or its column index.
     method : str, default "holm"
         Any method of :func:`adjust_pvalues`; ``"bonferroni-dunn"`` is
         ``"bonferroni"``.
     alpha : float, default 0.05
+        Family-wise significance level of the comparisons with the control.
     higher_is_better : bool, default True
+        False for losses and errors, so that the lowest score ranks first.
     names : sequence of str, optional
+        Model names for an array table (default ``"model 0"``, ...).
 
     Returns
     -------

@@ -182,6 +182,7 @@ def cochran_q(y_true: ArrayLike, predictions: ArrayLike, *, names: Any = None) -
     Parameters
     ----------
     y_true : array-like of shape (n,)
+        True labels of the test rows, the same rows for every model.
     predictions : dict, DataFrame, 2-D array (samples x models) or list of arrays
         The predicted labels of k >= 2 models.
     names : sequence of str, optional
@@ -263,15 +264,18 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
         alias (``"f1"``, ``"f1_macro"``, ``"roc_auc"``) or any
         ``f(y_true, y_pred, **metric_kwargs) -> float``.
     y_true : array-like of shape (n,)
+        True labels (or values) of the test rows, the same rows for every model.
     predictions : dict, DataFrame, 2-D array (samples x models) or list of arrays
         The predictions (labels, scores or probabilities) of k >= 2 models.
     method : {"maxt", "holm"}
         Step-down max-T over one joint permutation null, or Holm over each pair's
         own sample-swap test (see the module docstring).
     n_resamples : int, default 5000
+        Number of permutation replicates of the null distribution.
     alpha : float, default 0.05
         Family-wise level of the ``significant`` column.
     random_state : None, int, SeedSequence or Generator
+        A seed (int), a ``SeedSequence``, a ``Generator``, or None for fresh entropy.
     names : sequence of str, optional
         Model names (default: the dict keys or columns, else ``"model 0"``, ...).
     sample_weight : array-like of shape (n,), optional
@@ -295,6 +299,12 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
     KModelComparison
         ``estimates`` per model and the ``pairwise`` table with raw and adjusted
         p-values.
+
+    See Also
+    --------
+    dartboard.compare_models : Two models.
+    dartboard.cochran_q : Are k classifiers' accuracies equal?
+    dartboard.rank_models : k models over folds or data sets.
 
     Notes
     -----

@@ -158,6 +158,7 @@ def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: 
         alias (``"f1"``, ``"f1_macro"``, ``"roc_auc"``) or any
         ``f(y_true, y_pred, **metric_kwargs) -> float``.
     y_true : array-like of shape (n,)
+        True labels (or values) of the test rows, the same rows for both models.
     pred_a, pred_b : array-like of shape (n,) or (n, n_classes)
         Predictions (labels, scores or probabilities) of the two models.
     method : {"permutation", "cluster-robust"}
@@ -169,6 +170,8 @@ def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: 
         Number of permutation replicates and of bootstrap replicates, at most
         10**8 (``dartboard._validation.MAX_RESAMPLES``); drawn in batches.
     alternative : {"two-sided", "greater", "less"}
+        The alternative hypothesis about the difference ``a - b``: ``"two-sided"`` (they
+        differ), ``"greater"`` or ``"less"``.
     confidence_level : float, default 0.95
         Level of the bootstrap interval of the difference.
     random_state : None, int, SeedSequence or Generator
@@ -193,6 +196,13 @@ def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: 
     Comparison
         ``estimate_a``, ``estimate_b``, ``difference``, ``interval``, ``pvalue``,
         ``null_distribution`` and ``significant(alpha)``.
+
+    See Also
+    --------
+    dartboard.compare_k_models : Every pair of k models, adjusted.
+    dartboard.mcnemar_test : Two classifiers' accuracies, exactly.
+    dartboard.delong_test : Two ROC AUCs on the same rows.
+    dartboard.interval : One model's interval.
 
     Notes
     -----

@@ -120,6 +120,8 @@ def permutation_test(a: ArrayLike, b: ArrayLike, *, n_resamples: int = 5000,
         Random flips in Monte-Carlo mode (ignored when exact), at most 10**8
         (``dartboard._validation.MAX_RESAMPLES``).
     alternative : {"two-sided", "greater", "less"}
+        The alternative hypothesis about the difference ``a - b``: ``"two-sided"`` (they
+        differ), ``"greater"`` or ``"less"``.
     random_state : None, int, SeedSequence or Generator
         Seed of the random flips.
     exact : bool or None

@@ -135,6 +135,7 @@ def mcnemar_power(n: Any, difference: float, discordant: float, *, alpha: float 
         The expected share of samples where exactly one model is right,
         ``p10 + p01``; at least ``|difference|``.
     alpha : float, default 0.05
+        Significance level of the test.
     exact, correction
         As :func:`~dartboard.mcnemar_test`: by default the exact binomial
         test below 25 discordant pairs, else the corrected chi-square test.
@@ -267,10 +268,12 @@ def auc_power(n: Any, auc_a: float, auc_b: float, *, prevalence: float = 0.5,
     auc_a, auc_b : float
         The two models' AUCs, in [0.5, 1).
     prevalence : float, default 0.5
+        Share of positives among the test samples, in (0, 1).
     correlation : float, default 0
         Correlation of the two AUC estimates (on the same cases usually 0.3-0.6;
         Hanley and McNeil 1983 tabulate it); 0 treats them as independent.
     alpha : float, default 0.05
+        Significance level of the (two-sided) test.
 
     Returns
     -------

@@ -178,6 +178,7 @@ def rank_models(table: Any, *, alpha: float = 0.05, higher_is_better: bool = Tru
     table : DataFrame, dict of name -> scores, or 2-D array of shape (N, k)
         Rows are folds or datasets, columns are models. Finite scores.
     alpha : float, default 0.05
+        Significance level of the critical difference and of the adjusted comparisons.
     higher_is_better : bool, default True
         False for losses and errors.
     names : sequence of str, optional

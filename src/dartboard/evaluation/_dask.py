@@ -35,7 +35,7 @@ def _import_dask() -> tuple[Any, Any]:
         import dask.dataframe as dd
     except ImportError:
         raise ImportError('evaluate_dask needs the optional Dask extra: pip install '
-                          '"dartboard[dask]"') from None
+                          '".[dask]" in a clone of dartboard') from None
     return dask, dd
 
 
@@ -98,7 +98,12 @@ score_range, relative_accuracy, clusters, cluster
     Raises
     ------
     ImportError
-        Dask is not installed (``pip install "dartboard[dask]"``).
+        Dask is not installed (``pip install ".[dask]"`` in a clone of dartboard).
+
+    See Also
+    --------
+    dartboard.scale.evaluate_parquet : The same from Parquet files.
+    dartboard.evaluate : The same in memory.
 
     Examples
     --------

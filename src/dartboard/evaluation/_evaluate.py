@@ -172,6 +172,14 @@ def evaluate(data: Any = None, y_pred: Any = None, *,
         With ``assumptions``: what was decided without being told (the task, the
         positive class, where labels were cut from scores), each with its reason.
 
+    See Also
+    --------
+    dartboard.Evaluation : The result: tables, plots, report, MLflow.
+    dartboard.interval : One metric's interval.
+    dartboard.compare_models : Is model A better than model B?
+    dartboard.scale.evaluate_parquet : The same from Parquet files that do not fit in memory.
+    dartboard.scale.evaluate_spark : The same from a Spark DataFrame.
+
     Examples
     --------
     >>> import dartboard

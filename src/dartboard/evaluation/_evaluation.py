@@ -86,6 +86,11 @@ class Evaluation:
         The files the rows were read from (a streamed evaluation's Parquet files):
         :meth:`to_html` never writes over one of them.
 
+    See Also
+    --------
+    dartboard.evaluate : Makes an evaluation.
+    dartboard.plots.plot_evaluation : What ``plot`` draws.
+
     Examples
     --------
     >>> from dartboard import evaluate
@@ -670,7 +675,7 @@ class Evaluation:
         and the HTML report as an artifact; returns the run's id. A group label MLflow
         cannot take as it is becomes its safe characters and a digest of the label
         (``"a?b"`` -> ``a_b-c2a7b64a``), so that no two labels share a key. Needs
-        MLflow (``pip install "dartboard[mlflow]"``, which works with MLflow's
+        MLflow (``pip install ".[mlflow]"`` from a clone, which works with MLflow's
         default store).
 
         Parameters

@@ -12,7 +12,7 @@ become one key: ``"a?b"`` and ``"a_b"`` log apart. Keys are checked to be
 distinct before anything is logged; a clash left (two groups printed alike) is an
 error naming both rows.
 
-``pip install "dartboard[mlflow]"`` installs mlflow-skinny with SQLAlchemy and
+``pip install ".[mlflow]"`` (from a clone) installs mlflow-skinny with SQLAlchemy and
 Alembic, which MLflow's default store (``sqlite:///mlflow.db`` in the working
 directory, MLflow 3) needs and mlflow-skinny leaves out.
 """
@@ -48,14 +48,14 @@ def _mlflow() -> Any:
     try:
         import mlflow
     except ImportError:
-        raise ImportError("log_mlflow needs MLflow: pip install 'dartboard[mlflow]' "
-                          "(or mlflow / mlflow-skinny)") from None
+        raise ImportError("log_mlflow needs MLflow: pip install '.[mlflow]' in a clone of "
+                          "dartboard (or mlflow / mlflow-skinny)") from None
     uri = mlflow.get_tracking_uri()
     scheme = uri.split(":", 1)[0].split("+", 1)[0]
     if scheme in _DATABASES and importlib.util.find_spec("sqlalchemy") is None:
         raise ImportError(f"MLflow's tracking store {uri} needs SQLAlchemy and Alembic, "
-                          "which mlflow-skinny leaves out: pip install 'dartboard[mlflow]' "
-                          "(or set MLFLOW_TRACKING_URI to a tracking server)")
+                          "which mlflow-skinny leaves out: pip install '.[mlflow]' in a clone "
+                          "of dartboard (or set MLFLOW_TRACKING_URI to a tracking server)")
     return mlflow
 
 

@@ -143,6 +143,11 @@ model
         missing from a file, with a missing id, or of one cluster; with
         ``exact=False``.
 
+    See Also
+    --------
+    dartboard.scale.evaluate_dask : The same on a Dask DataFrame.
+    dartboard.evaluate : The same in memory.
+
     Examples
     --------
     >>> import os, tempfile, pyarrow as pa, pyarrow.parquet as pq

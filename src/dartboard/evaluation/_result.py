@@ -57,11 +57,13 @@ class MetricRow:
     metric : str
         The metric's table label (``accuracy``, ``f1_macro``, ``r2``).
     estimate : float
+        The metric's value on the rows.
     low, high : float or None
         The interval's ends; None when no interval is valid (a sample maximum).
     method : str
         The interval method used (``wilson``, ``delong``, ``bca``, ...).
     confidence_level : float
+        Confidence level of the interval, in (0, 1).
     n : int
         The metric's own denominator where it is a proportion of whole counts
         (recall: the positive rows, precision: the predicted positives, accuracy: all
@@ -386,9 +388,11 @@ class EvaluationResult:
     task : str
         ``binary``, ``multiclass`` or ``regression``.
     n : int
+        Number of rows evaluated.
     model : str or None
         A name for the predictions, shown in tables and legends.
     metrics : tuple of MetricRow
+        One row per metric, over all rows.
     groups : tuple of MetricRow or None
         The rows of every group (``group`` set), when groups were given.
     classes : tuple or None
@@ -396,6 +400,7 @@ class EvaluationResult:
     positive_label : object or None
         The positive class (binary).
     confusion : Confusion or None
+        The confusion matrix (classification), or None.
     roc, pr : RocPoints, PrPoints or None
         Binary tasks given scores or probabilities.
     calibration : CalibrationPoints or None

@@ -155,8 +155,8 @@ def _import_spark() -> Any:
     try:
         import pyspark
     except ImportError:
-        raise ImportError('evaluating a Spark DataFrame needs pyspark: pip install '
-                          '"dartboard[spark]" (and a Java runtime)') from None
+        raise ImportError('evaluating a Spark DataFrame needs pyspark: from a clone, pip install '
+                          '".[spark]" (and a Java runtime)') from None
     return pyspark
 
 

@@ -111,9 +111,12 @@ class BrierDecomposition(Result):
     brier : float
         The Brier score (as :func:`~dartboard.metrics.brier_score_loss`).
     reliability, resolution, uncertainty : float
+        The three terms of Murphy's decomposition, ``brier = reliability - resolution +
+        uncertainty`` when forecasts within each bin are equal.
     within_bin_variance, within_bin_covariance : float
         Zero when all forecasts within each bin are equal.
     n_bins : int
+        Number of bins of the forecasts.
 
     Examples
     --------
@@ -378,16 +381,23 @@ def calibration_error(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = DE
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
+        True labels.
     y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
         Probability of the positive class, or one column per sorted class.
     n_bins : int, default=15
+        Number of bins of the confidences.
     strategy : {"uniform", "quantile"}, default="uniform"
+        Bins of equal width (``"uniform"``) or of equal numbers of rows
+        (``"quantile"``).
     norm : {"l1", "l2", "max"}, default="l1"
+        How the bins' gaps are summed: ``"l1"`` (ECE, weighted mean of the absolute
+        gaps), ``"l2"`` (root mean square) or ``"max"`` (largest gap, MCE).
     multiclass : {"top_label", "classwise", "marginal"}, default="top_label"
         How a 2-D ``y_proba`` is judged (ignored for 1-D).
     debiased : bool, default=False
         The debiased l2 estimator of Kumar, Liang and Ma (2019); ``norm="l2"``.
     sample_weight : array-like of shape (n_samples,), optional
+        Weight of each sample; None weighs every sample one.
     pos_label : int, float, bool or str, optional
         Positive class of a 1-D ``y_proba``.
     labels : array-like, optional
@@ -597,6 +607,7 @@ class CalibrationState:
     Parameters
     ----------
     n_bins : int
+        Number of bins of the confidences.
     n_groups : int
         1 for binary and top-label calibration, the number of classes for
         classwise and marginal calibration.

@@ -215,6 +215,7 @@ def log_loss(y_true: ArrayLike, y_proba: ArrayLike | None = None, *, normalize: 
     normalize : bool, default=True
         Mean (True) or sum (False) of the per-sample losses.
     sample_weight : array-like of shape (n_samples,), optional
+        Weight of each sample; None weighs every sample one.
     labels : array-like, optional
         All class labels, when ``y_true`` lacks some.
     y_pred : array-like, deprecated
@@ -327,6 +328,8 @@ def brier_score_loss(y_true: ArrayLike, y_proba: ArrayLike, *, sample_weight: Ar
     labels : array-like, optional
         All class labels (2-D ``y_proba`` only).
     scale_by_half : bool or "auto", default="auto"
+        Whether to multiply the score by 1/2; ``"auto"`` does for binary problems, where
+        the score is then the classic ``mean (o_i - p_i)^2``.
 
     Examples
     --------

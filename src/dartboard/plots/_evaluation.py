@@ -151,6 +151,7 @@ def plot_group_gaps(difference: Any, ax: Any = None) -> Axes | np.ndarray:
         ``Evaluation.difference()`` (index: metric; estimate, low, high, groups), or
         its records (each with a ``metric`` key), as ``results.json`` holds them.
     ax : matplotlib Axes, optional
+        Axes to draw on.
 
     Returns
     -------

@@ -166,6 +166,11 @@ def plot_roc_curve(y_true: ArrayLike | None = None, y_score: ArrayLike | None = 
     -------
     matplotlib.axes.Axes
 
+    See Also
+    --------
+    dartboard.roc_band : The band drawn around the curve.
+    dartboard.plots.plot_precision_recall_curve : The precision-recall curve.
+
     Examples
     --------
     >>> ax = plot_roc_curve(fpr=[0, 0.2, 1], tpr=[0, 0.8, 1], interval=(0.7, 0.9))

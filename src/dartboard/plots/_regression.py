@@ -50,6 +50,7 @@ def plot_predicted_vs_actual(y_true: ArrayLike | None = None, y_pred: ArrayLike 
     name : str, optional
         Legend name of the points.
     ax : matplotlib Axes, optional
+        Axes to draw on.
 
     Returns
     -------
@@ -89,6 +90,7 @@ def plot_residuals(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = N
     name : str, optional
         Legend name of the points.
     ax : matplotlib Axes, optional
+        Axes to draw on.
 
     Returns
     -------

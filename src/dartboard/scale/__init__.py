@@ -4,10 +4,10 @@
   states in bounded memory.
 * :func:`evaluate_dask` computes one state per partition of a Dask DataFrame and
   reduces them in a tree, on any Dask scheduler (Dask is the optional extra
-  ``pip install "dartboard[dask]"``, imported only when used).
+  ``pip install ".[dask]"`` from a clone, imported only when used).
 * :func:`evaluate_spark` does the same on the partitions of a Spark DataFrame
   through the DataFrame API only (``mapInArrow``), so Spark Connect works too
-  (pyspark is the optional extra ``pip install "dartboard[spark]"``).
+  (pyspark is the optional extra ``pip install ".[spark]"`` from a clone).
 * :func:`cross_validate_grid` runs a cross-validated hyper-parameter grid through
   :func:`dartboard._parallel.parallel_map` (sequential, loky or a Dask cluster,
   same numbers) and returns scikit-learn's ``cv_results_`` layout for DART.

@@ -135,6 +135,7 @@ class CurveBand(Result):
     low, high : ndarray
         The band.
     confidence_level : float
+        Confidence level of the band, in (0, 1).
     kind : str
         ``"pointwise"`` or ``"simultaneous"``.
     method : str
@@ -517,11 +518,13 @@ def roc_band(y_true: ArrayLike, y_score: ArrayLike, *, specificities: Any = None
         An interval at each point, or a band that holds the whole curve over the
         grid at ``confidence_level``.
     confidence_level : float, default=0.95
+        Confidence level of the interval, in (0, 1).
     n_resamples : int, default=2000
         Drawn curves (see the module notes). ``n_resamples * 3 * len(grid)`` may
         not pass ``dartboard._validation.MAX_RESAMPLES`` (the draws are held in
         memory).
     random_state : None, int, SeedSequence or Generator
+        A seed (int), a ``SeedSequence``, a ``Generator``, or None for fresh entropy.
     sample_weight : array-like, optional
         Non-negative row weights (masses; each class's effective count is Kish's).
     pos_label : label, optional
@@ -538,6 +541,12 @@ def roc_band(y_true: ArrayLike, y_score: ArrayLike, *, specificities: Any = None
     Returns
     -------
     CurveBand
+
+    See Also
+    --------
+    dartboard.pr_band : The precision-recall curve's band.
+    dartboard.select_threshold : A threshold with its rates' intervals.
+    dartboard.plots.plot_roc_curve : Draws the curve with its band.
 
     Notes
     -----
@@ -649,6 +658,11 @@ def pr_band(y_true: ArrayLike, y_score: ArrayLike, *, recalls: Any = None, kind:
     Returns
     -------
     CurveBand
+
+    See Also
+    --------
+    dartboard.roc_band : The ROC curve's band.
+    dartboard.plots.plot_precision_recall_curve : Draws the curve with its band.
 
     Examples
     --------

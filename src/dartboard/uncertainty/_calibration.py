@@ -130,7 +130,9 @@ class CalibrationBins(Result):
         Interval of ``observed`` (a binomial proportion with ``n = count``; with
         clusters, the cluster-robust interval of a ratio of per-cluster sums).
     confidence_level : float
+        Confidence level of the bins' intervals, in (0, 1).
     method : str
+        The interval method of the bins' observed frequencies.
     standard_error : ndarray or None
         With clusters: the cluster-robust standard error of ``observed`` (nan where
         the bin's rows lie in one cluster); None without.

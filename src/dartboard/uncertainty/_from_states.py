@@ -63,6 +63,7 @@ def interval_from_counts(metric: str | Callable[..., Any], counts: Any, *,
         ``"basic"``, ``"bca"`` for any count metric; ``"auto"`` picks wilson for
         proportions and bca otherwise.
     confidence_level : float, default=0.95
+        Confidence level of the interval, in (0, 1).
     n_resamples : int, default=10_000
         Bootstrap resamples, at most 10**8 (``MAX_RESAMPLES``).
     stratified : bool, default=False
@@ -193,11 +194,18 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
         A :class:`~dartboard.metrics.ScoreState` (exact), e.g. merged over batches.
         Its counts are read as frequency counts of rows.
     metric : {"roc_auc_score"}
+        The metric of the state; ROC AUC is the one a score state supports.
     method : {"auto", "delong", "delong-logit", "newcombe", "percentile", "basic", "bca"}
+        Interval method; ``"auto"`` chooses by the smaller class's size, as
+        :func:`~dartboard.interval` does.
     confidence_level : float, default=0.95
+        Confidence level of the interval, in (0, 1).
     n_resamples : int, default=10_000
+        Number of bootstrap replicates (bootstrap methods only).
     stratified : bool, default=False
+        Draw the positives and the negatives separately, keeping each class's count.
     random_state : None, int, SeedSequence or Generator
+        A seed (int), a ``SeedSequence``, a ``Generator``, or None for fresh entropy.
     **metric_kwargs
         Keywords of ``metric`` (the target of ``sensitivity_at_specificity``).
 

@@ -183,6 +183,12 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
     -------
     Interval
 
+    See Also
+    --------
+    dartboard.evaluate : Every metric of a task with its interval, per group too.
+    dartboard.cv_interval : An interval from cross-validation fold scores.
+    dartboard.compare_models : The interval of a difference between two models.
+
     Notes
     -----
     Proportion metrics are ``x / n`` with ``n`` the metric's own denominator:
@@ -824,9 +830,11 @@ def cv_interval(fold_scores: ArrayLike, *, n_train: Any = None, n_test: Any = No
     Parameters
     ----------
     fold_scores : array-like of shape (k,), k >= 2
+        The score of each of the k folds (e.g. ``cross_val_score``'s output).
     n_train, n_test : int, optional
         Both or neither.
     confidence_level : float, default=0.95
+        Confidence level of the interval, in (0, 1).
     metric : str or callable, optional
         The metric the folds scored (a name, an alias such as ``"roc_auc"`` or a
         dartboard metric function): its range, from the registry, keeps the

@@ -122,6 +122,7 @@ class CVInterval(Result):
         The nested CV interval, centred at ``estimate - bias`` (clipped to the
         metric's range).
     confidence_level : float
+        Confidence level of the interval, in (0, 1).
     standard_error : float
         The nested CV standard error, after the bounds (module docstring).
     bias : float
@@ -145,6 +146,7 @@ class CVInterval(Result):
     fold_ids : ndarray of shape (n_repeats, n_samples)
         The fold of each point in each repetition.
     n_splits, n_repeats, n_samples : int
+        Folds per repetition, repetitions of the cross-validation, and rows.
     scoring : str
         The scorer or metric, on whose scale every number is.
     method : str
@@ -630,6 +632,7 @@ def nested_cv_interval(estimator: Any, X: Any, y: Any, *, scoring: Any, cv: Any 
         Group (cluster) labels: folds keep groups whole and variances are
         cluster-robust (module docstring).
     confidence_level : float, default=0.95
+        Confidence level of the interval, in (0, 1).
     random_state : None, int, SeedSequence or Generator
         Seeds the folds of every repetition.
     n_jobs : int, optional

@@ -22,6 +22,7 @@ class Interval(Result):
     low, high : float
         Interval bounds.
     confidence_level : float
+        Confidence level of the interval, in (0, 1).
     method : str
         The method actually used (``method="auto"`` resolved; ``"percentile"``
         when BCa fell back, see :mod:`dartboard.uncertainty`).

@@ -222,7 +222,9 @@ class OperatingPoint(Result):
         ``"expected_cost"`` and, when chosen from the data, ``"threshold"`` (on the
         scale of the scores; see the module notes for pROC's midpoints).
     confidence_level : float
+        Confidence level of the intervals, in (0, 1).
     n_resamples : int or None
+        Bootstrap replicates behind the intervals, or None where none were drawn.
     n_unmet : int
         Resamples in which the criterion could not be met (left out).
     target : float or None
@@ -481,9 +483,11 @@ def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: Thresh
     prevalence : float, optional
         Population share of positives for the expected cost (default the data's).
     confidence_level : float, default=0.95
+        Confidence level of the interval, in (0, 1).
     n_resamples : int, default=2000
         Resamples of the threshold's interval and of the optimism.
     random_state : None, int, SeedSequence or Generator
+        A seed (int), a ``SeedSequence``, a ``Generator``, or None for fresh entropy.
     sample_weight : array-like, optional
         Non-negative.
     pos_label : label, optional

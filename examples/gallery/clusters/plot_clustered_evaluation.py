@@ -53,19 +53,20 @@ proba_a, proba_b = model(1.0), model(0.8)
 # Naive and clustered intervals side by side
 # ------------------------------------------
 # The same call with and without ``clusters``. With 100 clusters ``ci="auto"``
-# takes the cluster-robust interval of each metric, and the method column says so.
+# takes the cluster-robust interval of each metric, and the method column says so;
+# ``deff`` is the design effect (below).
 
 metrics = ["accuracy", "roc_auc", "log_loss"]
 naive = dartboard.evaluate(answer, y_score=proba_a, metrics=metrics, random_state=0)
 clustered = dartboard.evaluate(answer, y_score=proba_a, metrics=metrics, random_state=0,
                                clusters=passage)
 table = pd.DataFrame({
-    "estimate": naive.overall["estimate"],
-    "naive interval": [f"[{lo:.3f}, {hi:.3f}] {m}" for lo, hi, m in
-                       naive.overall[["low", "high", "method"]].values],
-    "clustered interval": [f"[{lo:.3f}, {hi:.3f}] {m}" for lo, hi, m in
-                           clustered.overall[["low", "high", "method"]].values],
-    "design effect": clustered.overall["design_effect"].round(2),
+    "estimate": naive.overall["estimate"].round(3),
+    "naive": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in naive.overall[["low", "high"]].values],
+    "clustered": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in
+                  clustered.overall[["low", "high"]].values],
+    "clustered method": clustered.overall["method"],
+    "deff": clustered.overall["design_effect"].round(2),
     "effective n": clustered.overall["effective_n"].round(0),
 })
 print(table.to_string())
@@ -82,10 +83,10 @@ print(table.to_string())
 
 deff = clustered.overall.loc["accuracy", "design_effect"]
 print(f"accuracy: design effect {deff:.2f}, so the 1,000 questions are worth "
-      f"{n / deff:.0f} independent ones and the interval is {np.sqrt(deff):.2f} times "
+      f"{n / deff:.0f} independent ones\nand the interval is {np.sqrt(deff):.2f} times "
       "as wide")
 
-fig, ax = plt.subplots(figsize=(6.4, 3.2))
+fig, ax = plt.subplots(figsize=(6.4, 3.6))
 for offset, (label, ev) in zip((-0.12, 0.12), (("independent rows", naive),
                                                ("clustered by passage", clustered))):
     frame = ev.overall
@@ -95,7 +96,9 @@ for offset, (label, ev) in zip((-0.12, 0.12), (("independent rows", naive),
                 fmt="o", capsize=3, label=label)
 ax.set_yticks(np.arange(len(metrics)), metrics)
 ax.set_xlabel("estimate with 95% interval (model A)")
-ax.legend(loc="lower right", fontsize="small")
+# the legend above the axes, where it cannot cover an interval
+ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False,
+          fontsize="small")
 fig.tight_layout()
 
 # %%
