@@ -163,8 +163,14 @@ def evaluate(data: Any = None, y_pred: Any = None, *,
         groups). The operating point of ``threshold_criterion`` and the
         ``curve_bands`` are clustered too (:func:`dartboard.select_threshold`,
         :func:`dartboard.roc_band` and :func:`dartboard.pr_band` with
-        ``clusters``). Streamed: ``evaluate_parquet`` and ``evaluate_dask`` take a
-        ``cluster`` column.
+        ``clusters``). With a table as ``data``: the name of its column of cluster
+        ids, for every source (``evaluate(path, clusters="patient", ...)``).
+    progress : bool, optional
+        A progress bar on standard error over long work (the rows of many groups or
+        clusters, their resampling, the rows of streamed files). None (the default)
+        shows it only when standard error is a terminal and the work lasts more than a
+        second; True always; False never. Methods that resample again
+        (:meth:`Evaluation.difference`, ...) take their own ``progress``.
 
     Returns
     -------

@@ -111,6 +111,25 @@ score_range, relative_accuracy, clusters
     ValueError, TypeError
         A named column the DataFrame lacks, a column of an unusable type, and every
         error of the in-memory evaluation, naming the partition it came from.
+
+    See Also
+    --------
+    dartboard.evaluate : The front door, which calls this for a Spark DataFrame.
+    dartboard.scale.evaluate_parquet : The same from Parquet files.
+
+    Examples
+    --------
+    With a Spark session ``spark`` (a local one here; a Spark Connect session works
+    the same):
+
+    >>> import pandas as pd
+    >>> import dartboard
+    >>> rows = pd.DataFrame({"label": [0, 1, 1, 0, 1, 0], "score": [.1, .8, .6, .3, .9, .7]})
+    >>> df = spark.createDataFrame(rows)  # doctest: +SKIP
+    >>> ev = dartboard.evaluate(df, y_true="label", y_score="score",
+    ...                         metrics=["roc_auc"])  # doctest: +SKIP
+    >>> float(ev.overall.loc["roc_auc", "estimate"])  # doctest: +SKIP
+    0.8888888888888888
     """
     options = spec_options(locals())
     _import_spark()
