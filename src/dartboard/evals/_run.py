@@ -18,7 +18,7 @@ import pandas as pd
 from dartboard._results import Result
 from dartboard.exceptions import InputError
 
-__all__ = ["Run", "Units", "make_run", "units"]
+__all__ = ["Run", "Units", "make_run", "show_id", "units"]
 
 #: the table's columns, in order (``cluster`` and ``hash`` only when known)
 COLUMNS = ("question", "cluster", "epoch", "score", "hash")
@@ -85,7 +85,7 @@ class Run(Result):
         return float(units(self).mean.mean())
 
 
-def _id(value: Any) -> str:
+def show_id(value: Any) -> str:
     """A question id, cluster or epoch as the file wrote it (numpy scalars unwrapped)."""
     return repr(value.item() if isinstance(value, np.generic) else value)
 
@@ -100,25 +100,25 @@ def make_run(table: pd.DataFrame, *, where: str, **facts: Any) -> Run:
     bad = np.flatnonzero(~np.isfinite(score))
     if bad.size:
         row = table.iloc[int(bad[0])]
-        raise InputError(f"{where}: question {_id(row['question'])}: score "
-                         f"{_id(row['score'])} is not a finite number")
+        raise InputError(f"{where}: question {show_id(row['question'])}: score "
+                         f"{show_id(row['score'])} is not a finite number")
     table = table.assign(score=score)
     if table["question"].isna().any():
         raise InputError(f"{where}: a row has no question id")
     twice = table.duplicated(["question", "epoch"])
     if twice.any():
         row = table[twice].iloc[0]
-        raise InputError(f"{where}: question {_id(row['question'])} epoch {_id(row['epoch'])} "
+        raise InputError(f"{where}: question {show_id(row['question'])} epoch {show_id(row['epoch'])} "
                          "appears twice")
     for column in ("cluster", "hash"):
         if column not in table:
             continue
         if table[column].isna().any():
             row = table[table[column].isna()].iloc[0]
-            raise InputError(f"{where}: question {_id(row['question'])} has no {column}")
+            raise InputError(f"{where}: question {show_id(row['question'])} has no {column}")
         per = table.groupby("question", sort=False)[column].nunique()
         if (per > 1).any():
-            raise InputError(f"{where}: question {_id(per.index[per > 1][0])} has answers with "
+            raise InputError(f"{where}: question {show_id(per.index[per > 1][0])} has answers with "
                              f"different {column} values")
     return Run(table=table.reset_index(drop=True), **facts)
 
