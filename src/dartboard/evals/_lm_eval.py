@@ -69,8 +69,11 @@ def read_lm_eval(path: Path, metric: str | None, cluster: str | None,
     model = None
     if reported is not None:
         model = reported.pop("model", None)
+    # lm-eval writes into <output_path>/<model_name_sanitized>/: the folder names the model
+    folder = path.parent.name
     task = match["task"] if match else path.stem
-    return dict(table=table, metric=metric, name=str(model or task), reported=reported,
+    return dict(table=table, metric=metric, name=str(model or folder or task),
+                reported=reported,
                 cluster_key=cluster, filter=filter_name)
 
 
@@ -125,4 +128,4 @@ def _reported(path: Path, match: re.Match[str], metric: str,
     stderr = task.get(f"{metric}_stderr,{filter_name}")
     return {"estimate": float(estimate),
             "standard_error": float(stderr) if isinstance(stderr, (int, float)) else None,
-            "file": str(results), "model": saved.get("model_name")}
+            "file": str(results), "model": saved.get("model_name") or None}

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from dartboard._validation import check_option, describe
@@ -196,10 +197,6 @@ def _table(frame: pd.DataFrame, where: str, metric: str | None, cluster: str | N
         if column is not None and column not in frame.columns:
             raise FileFormatError(f"{where}: no column {column!r} (give its name as "
                                   f"{option}=); the columns: {list(frame.columns)[:12]}")
-    table = pd.DataFrame({"question": frame[question].to_numpy()})
-    if cluster is not None:
-        table["cluster"] = frame[cluster].to_numpy()
-    table["epoch"] = frame[epoch].to_numpy() if epoch in frame.columns else 0
     values = frame[score]
     if not pd.api.types.is_numeric_dtype(values):
         numbers = pd.to_numeric(values, errors="coerce")
@@ -209,7 +206,13 @@ def _table(frame: pd.DataFrame, where: str, metric: str | None, cluster: str | N
             raise FileFormatError(f"{where}: row {at}: column {score!r} must be a number; "
                                   f"got {values.iloc[at]!r}")
         values = numbers
-    table["score"] = values.to_numpy(dtype="float64")
+    columns = {"question": frame[question].to_numpy()}
+    if cluster is not None:
+        columns["cluster"] = frame[cluster].to_numpy()
+    columns["epoch"] = frame[epoch].to_numpy() if epoch in frame.columns else \
+        np.zeros(frame.shape[0], dtype=np.int64)
+    columns["score"] = values.to_numpy(dtype="float64")
+    table = pd.DataFrame(columns)
     return dict(table=table, metric=score, name=Path(where).stem, cluster_key=cluster)
 
 

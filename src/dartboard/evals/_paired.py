@@ -100,5 +100,7 @@ def paired(runs: list[Run]) -> Paired:
 
 
 def _same_partition(a: np.ndarray, b: np.ndarray) -> bool:
-    pairs = pd.DataFrame({"a": a, "b": b}).drop_duplicates()
-    return bool(pairs["a"].is_unique and pairs["b"].is_unique)
+    """Whether cluster codes ``a`` and ``b`` group the questions alike (each code of one
+    meets exactly one code of the other)."""
+    pairs = np.unique(a.astype(np.int64) * (int(b.max()) + 1) + b)
+    return bool(pairs.shape[0] == np.unique(a).shape[0] == np.unique(b).shape[0])

@@ -102,25 +102,32 @@ def make_run(table: pd.DataFrame, *, where: str, **facts: Any) -> Run:
         row = table.iloc[int(bad[0])]
         raise InputError(f"{where}: question {show_id(row['question'])}: score "
                          f"{show_id(row['score'])} is not a finite number")
-    table = table.assign(score=score)
-    if table["question"].isna().any():
+    question = table["question"]
+    if question.isna().any():
         raise InputError(f"{where}: a row has no question id")
-    twice = table.duplicated(["question", "epoch"])
-    if twice.any():
-        row = table[twice].iloc[0]
-        raise InputError(f"{where}: question {show_id(row['question'])} epoch {show_id(row['epoch'])} "
-                         "appears twice")
+    codes, ids = pd.factorize(question, sort=False)
+    epochs, _ = pd.factorize(table["epoch"], sort=False)
+    pair = codes.astype(np.int64) * (int(epochs.max()) + 1) + epochs
+    if np.unique(pair).shape[0] < pair.shape[0]:
+        at = int(np.flatnonzero(pd.Series(pair).duplicated().to_numpy())[0])
+        raise InputError(f"{where}: question {show_id(question.iloc[at])} epoch "
+                         f"{show_id(table['epoch'].iloc[at])} appears twice")
+    first = np.zeros(ids.shape[0], dtype=np.intp)
+    first[codes[::-1]] = np.arange(codes.shape[0])[::-1]
     for column in ("cluster", "hash"):
         if column not in table:
             continue
-        if table[column].isna().any():
-            row = table[table[column].isna()].iloc[0]
+        values = table[column]
+        if values.isna().any():
+            row = table[values.isna()].iloc[0]
             raise InputError(f"{where}: question {show_id(row['question'])} has no {column}")
-        per = table.groupby("question", sort=False)[column].nunique()
-        if (per > 1).any():
-            raise InputError(f"{where}: question {show_id(per.index[per > 1][0])} has answers with "
-                             f"different {column} values")
-    return Run(table=table.reset_index(drop=True), **facts)
+        own, _ = pd.factorize(values, sort=False)
+        differ = np.flatnonzero(own != own[first][codes])
+        if differ.size:
+            raise InputError(f"{where}: question {show_id(question.iloc[int(differ[0])])} has "
+                             f"answers with different {column} values")
+    table = table.assign(score=score).reset_index(drop=True)
+    return Run(table=table, **facts)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -157,8 +164,16 @@ class Units:
 
 
 def units(run: Run) -> Units:
-    """Each question's mean answer, answers, within-question squares and cluster."""
-    table = run.table
+    """Each question's mean answer, answers, within-question squares and cluster
+    (computed once per run: a run's table is not to be changed)."""
+    cached = run.__dict__.get("_units")
+    if cached is None:
+        cached = _units(run.table)
+        run.__dict__["_units"] = cached  # a cache beside the frozen fields
+    return cached
+
+
+def _units(table: pd.DataFrame) -> Units:
     codes, ids = pd.factorize(table["question"], sort=False)
     n = ids.shape[0]
     score = table["score"].to_numpy(dtype=np.float64)
