@@ -25,8 +25,8 @@ from dartboard import __version__
 from dartboard.cli._audit import audit, profile
 from dartboard.cli._compare import compare
 from dartboard.cli._demo import demo
-from dartboard.cli._evaluate import evaluate
 from dartboard.cli._evals import evals_app
+from dartboard.cli._evaluate import evaluate
 from dartboard.cli._io import DEBUG_OPTION, CommandGroup
 from dartboard.cli._report import report
 from dartboard.cli._select import select

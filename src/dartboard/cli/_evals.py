@@ -113,7 +113,7 @@ def compare(runs: list[str] = typer.Argument(..., metavar="RUN_A RUN_B [RUN...]"
     if report is not None:
         check_output(report, "--report")
     loaded = _load(runs, metric, cluster, filter_name)
-    res = compare_runs(*loaded, confidence_level=confidence_level, alpha=alpha,
+    res: Any = compare_runs(*loaded, confidence_level=confidence_level, alpha=alpha,
                        random_state=seed)
     if len(loaded) > 2:
         _compare_k(res, json_out, report)
