@@ -102,5 +102,9 @@ def paired(runs: list[Run]) -> Paired:
 def _same_partition(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether cluster codes ``a`` and ``b`` group the questions alike (each code of one
     meets exactly one code of the other)."""
-    pairs = np.unique(a.astype(np.int64) * (int(b.max()) + 1) + b)
-    return bool(pairs.shape[0] == np.unique(a).shape[0] == np.unique(b).shape[0])
+    def distinct(x: np.ndarray) -> int:
+        x = np.sort(x)
+        return int(np.count_nonzero(x[1:] != x[:-1])) + 1
+
+    pairs = a.astype(np.int64) * (int(b.max()) + 1) + b
+    return distinct(pairs) == distinct(a) == distinct(b)

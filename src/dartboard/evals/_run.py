@@ -108,7 +108,8 @@ def make_run(table: pd.DataFrame, *, where: str, **facts: Any) -> Run:
     codes, ids = pd.factorize(question, sort=False)
     epochs, _ = pd.factorize(table["epoch"], sort=False)
     pair = codes.astype(np.int64) * (int(epochs.max()) + 1) + epochs
-    if np.unique(pair).shape[0] < pair.shape[0]:
+    ordered = np.sort(pair)
+    if np.any(ordered[1:] == ordered[:-1]):
         at = int(np.flatnonzero(pd.Series(pair).duplicated().to_numpy())[0])
         raise InputError(f"{where}: question {show_id(question.iloc[at])} epoch "
                          f"{show_id(table['epoch'].iloc[at])} appears twice")
