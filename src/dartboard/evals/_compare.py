@@ -45,7 +45,7 @@ __all__ = ["EvalComparison", "EvalKComparison", "compare"]
 class EvalComparison(Result):
     """Two runs compared question by question (module docstring).
 
-    Attributes
+    Parameters
     ----------
     name_a, name_b : str
     estimate_a, estimate_b : float
@@ -73,6 +73,16 @@ class EvalComparison(Result):
     method : str
     n_questions : int
     n_clusters : int or None
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from dartboard.evals import compare, load
+    >>> a = load(pd.DataFrame({"question": range(4), "score": [1, 1, 1, 0]}), name="a")
+    >>> b = load(pd.DataFrame({"question": range(4), "score": [1, 0, 1, 0]}), name="b")
+    >>> res = compare(a, b)
+    >>> res.difference, res.degrees_of_freedom, res.significant(0.05)
+    (0.25, 3, False)
     """
 
     name_a: str
@@ -100,7 +110,16 @@ class EvalComparison(Result):
                     "correlation", "n_questions", "n_clusters", "method")
 
     def significant(self, alpha: float = 0.05) -> bool:
-        """Whether the two-sided p-value is below ``alpha``."""
+        """Whether the two-sided p-value is below ``alpha``.
+
+        Parameters
+        ----------
+        alpha : float, default 0.05
+
+        Returns
+        -------
+        bool
+        """
         return bool(self.pvalue < alpha)
 
 
@@ -108,7 +127,7 @@ class EvalComparison(Result):
 class EvalKComparison(Result):
     """k runs compared pair by pair with max-T family-wise control (module docstring).
 
-    Attributes
+    Parameters
     ----------
     estimates : pandas.Series
         Each run's mean, by name.
@@ -125,6 +144,20 @@ class EvalKComparison(Result):
     n_clusters : int or None
     n_draws : int
     method : str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from dartboard.evals import compare, load
+    >>> runs = [load(pd.DataFrame({"question": range(6), "score": s}), name=n)
+    ...         for n, s in [("a", [1, 1, 1, 0, 1, 1]), ("b", [1, 0, 1, 0, 0, 1]),
+    ...                      ("c", [0, 0, 1, 0, 0, 1])]]
+    >>> res = compare(*runs, random_state=0, n_draws=10_000)
+    >>> res.pairwise[["a", "b", "difference"]].round(3)
+       a  b  difference
+    0  a  b       0.333
+    1  a  c       0.500
+    2  b  c       0.167
     """
 
     estimates: pd.Series

@@ -52,7 +52,7 @@ PROJECTED_ANSWERS = (1, 2, 3, 5, 10, 20)
 class EvalInterval(Result):
     """A run's mean score with its interval (module docstring).
 
-    Attributes
+    Parameters
     ----------
     estimate, low, high : float
         The mean over questions and its interval (clustered when the run has clusters).
@@ -79,6 +79,16 @@ class EvalInterval(Result):
     reported : dict or None
         The tool's own numbers (:attr:`Run.reported`), shown beside.
     metric, name : str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from dartboard.evals import interval, load
+    >>> run = load(pd.DataFrame({"question": [0, 0, 1, 1, 2, 2], "epoch": [0, 1] * 3,
+    ...                          "score": [1, 1, 0, 1, 0, 0]}))
+    >>> res = interval(run)  # question means 1, 0.5, 0; within variance (0.5 / 3)
+    >>> res.estimate, res.n_questions, res.n_answers, round(res.within_share, 3)
+    (0.5, 3, 6, 0.333)
     """
 
     estimate: float

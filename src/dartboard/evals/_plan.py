@@ -51,7 +51,7 @@ ALTERNATIVE_ANSWERS = (1, 2, 3, 5, 10)
 class SampleSizePlan(Result):
     """A planned comparison (module docstring).
 
-    Attributes
+    Parameters
     ----------
     questions : int
         Questions to ask (``clusters * cluster_size``).
@@ -75,6 +75,13 @@ class SampleSizePlan(Result):
         numbers of answers per question.
     source : str
         ``"pilot"`` or ``"given"``.
+
+    Examples
+    --------
+    >>> from dartboard.evals import sample_size
+    >>> plan = sample_size(0.05, sd=0.4, icc=0.2, cluster_size=5)
+    >>> plan.questions, plan.clusters, round(plan.design_effect, 2)
+    (915, 183, 1.8)
     """
 
     questions: int

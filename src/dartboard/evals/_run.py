@@ -28,7 +28,7 @@ COLUMNS = ("question", "cluster", "epoch", "score", "hash")
 class Run(Result):
     """One model's scores on a benchmark, as read by :func:`dartboard.evals.load`.
 
-    Attributes
+    Parameters
     ----------
     table : pandas.DataFrame
         One row per answer: ``question`` (the question id), ``epoch`` (the answer's
@@ -52,6 +52,15 @@ class Run(Result):
         Samples the tool marked as failed (Inspect's ``error``): not in the table.
     n_skipped : int
         Rows left out by rule and counted: HELM's perturbed copies of an instance.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from dartboard.evals import load
+    >>> run = load(pd.DataFrame({"question": ["q1", "q1", "q2"], "epoch": [0, 1, 0],
+    ...                          "score": [1.0, 0.0, 1.0]}), name="model")
+    >>> run.n_questions, run.n_answers, run.n_clusters, run.mean
+    (2, 3, None, 0.75)
     """
 
     table: pd.DataFrame
@@ -69,14 +78,17 @@ class Run(Result):
 
     @property
     def n_questions(self) -> int:
+        """Distinct questions."""
         return int(self.table["question"].nunique())
 
     @property
     def n_answers(self) -> int:
+        """Rows: one per (question, answer)."""
         return int(self.table.shape[0])
 
     @property
     def n_clusters(self) -> int | None:
+        """Distinct clusters (None when the run has none)."""
         return int(self.table["cluster"].nunique()) if "cluster" in self.table else None
 
     @property
