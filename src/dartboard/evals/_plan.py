@@ -20,7 +20,9 @@ variance; 0 when the pilot has one answer per question, which leaves the effect 
 more answers unknown), ``sigma^2 = var(d) - mean(s_wa^2 / k_ai + s_wb^2 / k_bi)``, and
 ``rho`` from the pilot's clustered variance ``V`` (:func:`compare`'s squared standard
 error): ``n V = sigma^2 (1 + (m_e - 1) rho) + mean(...)`` with ``m_e = sum m_c^2 / n``,
-clipped to [0, 1]; ``m`` the pilot's mean cluster size unless given.
+clipped to [0, 1] (at 1, ``sigma^2`` is raised to ``(n V - mean(...)) / m_e`` so that
+the plan keeps the pilot's measured variance); ``m`` the pilot's mean cluster size
+unless given.
 """
 
 from __future__ import annotations
@@ -149,8 +151,10 @@ def _pilot(pilot: Any) -> dict[str, float]:
     m_e = float(np.sum(sizes ** 2) / n)
     icc = 0.0
     if data.clustered and sigma2 > 0 and m_e > 1:
-        v = clustered_se(d, data.cluster, data.n_clusters) ** 2
-        icc = float(np.clip(((n * v - noise) / sigma2 - 1.0) / (m_e - 1.0), 0.0, 1.0))
+        between = n * clustered_se(d, data.cluster, data.n_clusters) ** 2 - noise
+        icc = float(np.clip((between / sigma2 - 1.0) / (m_e - 1.0), 0.0, 1.0))
+        if icc == 1.0:  # more clustered than the sd allows (noise): keep the measured
+            sigma2 = max(between, 0.0) / m_e  # variance at the pilot's own design
     return {"sd": math.sqrt(sigma2), "icc": icc, "within_sd": math.sqrt(float(within.sum())),
             "cluster_size": max(1, round(n / data.n_clusters)) if data.clustered else 1,
             "answers": max(1, round(float(np.mean(data.counts))))}
