@@ -239,3 +239,26 @@ def test_sample_size_arguments():
         sample_size(0.02, sd=0.5, power=0.01)
     with pytest.raises(InputError, match="more than 100_000_000 clusters"):
         sample_size(1e-7, sd=0.5)
+
+
+def test_pilot_whose_icc_reaches_its_bound_keeps_its_variance():
+    """A small question-level sd under much answer noise: the ICC estimate passes 1,
+    is clipped, and sd is raised so the plan reproduces the pilot's clustered variance."""
+    rng = np.random.default_rng(3)
+    passage = np.repeat(np.arange(150), 5)
+    difficulty = 1.2 * rng.normal(size=150)[passage] + rng.normal(size=750)
+    runs = []
+    for name, skill in (("a", 0.6), ("b", 0.35)):
+        own = 0.5 * rng.normal(size=150)[passage] + 0.5 * rng.normal(size=750)
+        p = 1 / (1 + np.exp(-(skill + own - difficulty)))
+        right = rng.random((3, 750)) < p
+        runs.append(load(pd.DataFrame({"question": np.tile(np.arange(750), 3),
+                                       "epoch": np.repeat(np.arange(3), 750),
+                                       "passage": np.tile(passage, 3),
+                                       "score": right.ravel() * 1.0}),
+                         cluster="passage", name=name))
+    plan = sample_size(0.03, pilot=tuple(runs))
+    assert plan.icc == 1.0
+    res = compare(*runs)
+    var = (plan.sd ** 2 * plan.design_effect + plan.within_sd ** 2 / 3) / 750
+    assert np.sqrt(var) == pytest.approx(res.standard_error, rel=1e-9)
