@@ -228,6 +228,17 @@ def test_bad_lm_eval_lines_name_file_line_and_field(tmp_path):
         load(LM_A, metric="bleu")
     with pytest.raises(FileFormatError, match=r":1: no cluster field 'doc.topic'"):
         load(LM_A, cluster="doc.topic")
+    bare = dict(json.loads(lines[0]))
+    del bare["metrics"]
+    bad.write_text(json.dumps(bare) + "\n")
+    with pytest.raises(FileFormatError, match=r":1: no field 'metrics' naming the scores; "
+                                              "give metric="):
+        load(bad)
+    assert load(bad, metric="acc").n_questions == 1
+    del bare["doc_id"]
+    bad.write_text(json.dumps(bare) + "\n")
+    with pytest.raises(FileFormatError, match=r":1: no field 'doc_id'"):
+        load(bad, metric="acc")
     twice = tmp_path / "samples_twice_2024-01-01T00-00-00.000000.jsonl"
     twice.write_text(lines[0] + "\n" + lines[0] + "\n")
     with pytest.raises(InputError, match="question 0 epoch 0 appears twice"):

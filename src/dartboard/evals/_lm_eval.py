@@ -45,11 +45,10 @@ def read_lm_eval(path: Path, metric: str | None, cluster: str | None,
             if not isinstance(record, dict):
                 raise FileFormatError(f"{where_of(shown, line_no)}: a line must be a JSON "
                                       f"object; got {type(record).__name__}")
+            if metric is None:  # the first metric the first line lists
+                metric = _first_metric(record, where_of(shown, line_no))
             rows.append(_row(record, shown, line_no, metric, cluster))
             filters[rows[-1]["filter"]] = filters.get(rows[-1]["filter"], 0) + 1
-            if metric is None:
-                metric = rows[-1].pop("metric")
-            rows[-1].pop("metric", None)
     if not rows:
         raise FileFormatError(f"{shown}: no samples (an empty file)")
     if filter_name is None:
@@ -62,7 +61,7 @@ def read_lm_eval(path: Path, metric: str | None, cluster: str | None,
                               f"{sorted(filters)}")
     table = pd.DataFrame([r for r in rows if r["filter"] == filter_name]).drop(
         columns="filter")
-    table.insert(2, "epoch", 0)
+    table["epoch"] = 0
     assert metric is not None
     match = _NAME.match(path.name)
     reported = _reported(path, match, metric, filter_name) if match else None
@@ -77,25 +76,25 @@ def read_lm_eval(path: Path, metric: str | None, cluster: str | None,
                 cluster_key=cluster, filter=filter_name)
 
 
-def _row(record: dict[str, Any], shown: str, line_no: int, metric: str | None,
+def _first_metric(record: dict[str, Any], where: str) -> str:
+    listed = record.get("metrics")
+    if not isinstance(listed, list) or not listed:
+        raise FileFormatError(f"{where}: no field 'metrics' naming the scores; give metric=")
+    return str(listed[0])
+
+
+def _row(record: dict[str, Any], shown: str, line_no: int, name: str,
          cluster: str | None) -> dict[str, Any]:
     where = where_of(shown, line_no)
     if "doc_id" not in record:
         raise FileFormatError(f"{where}: no field 'doc_id' (is this an lm-evaluation-harness "
                               "samples file?)")
-    name = metric
-    if name is None:
-        listed = record.get("metrics")
-        if not isinstance(listed, list) or not listed:
-            raise FileFormatError(f"{where}: no field 'metrics' naming the scores; give "
-                                  "metric=")
-        name = str(listed[0])
     if name not in record:
         listed = record.get("metrics", [])
         raise FileFormatError(f"{where}: no field {name!r} (the metrics here: {listed})")
     row: dict[str, Any] = {"question": record["doc_id"],
                            "score": as_score(record[name], where, name),
-                           "filter": str(record.get("filter", "none")), "metric": name}
+                           "filter": str(record.get("filter", "none"))}
     if cluster is not None:
         value = field(record, cluster, home="doc")
         if value is MISSING or value is None:
