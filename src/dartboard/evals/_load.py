@@ -2,8 +2,8 @@
 
 The format is told from the file: ``.eval`` is an Inspect archive; a ``.json`` file
 is an Inspect log (an object with ``samples``) or HELM's per-instance stats (a list of
-entries with ``instance_id``); a ``.jsonl`` file whose first line has ``doc_id`` is an
-lm-evaluation-harness samples file, any other ``.jsonl``, ``.csv`` or ``.parquet`` a
+entries with ``instance_id``); a ``.jsonl`` file named ``samples_...`` or whose first
+line has ``doc_id`` is an lm-evaluation-harness samples file, any other ``.jsonl``, ``.csv`` or ``.parquet`` a
 plain table; ``format=`` overrides the guess. Every reader returns the same tidy
 table (:class:`~dartboard.evals.Run`), so nothing after it knows the tool.
 """
@@ -171,7 +171,9 @@ def _guess(path: Path) -> tuple[str, Any]:
             record = json.loads(first) if first.strip() else {}
         except json.JSONDecodeError as exc:
             raise FileFormatError(f"{path}:1: not a JSON line ({exc.msg})") from exc
-        return ("lm-eval" if isinstance(record, dict) and "doc_id" in record else "table"), None
+        named = path.name.startswith("samples_")  # lm-eval's name for its samples files
+        lm_eval = named or (isinstance(record, dict) and "doc_id" in record)
+        return ("lm-eval" if lm_eval else "table"), None
     if suffix in (".csv", ".parquet", ".pq"):
         return "table", None
     raise FileFormatError(f"{path}: cannot tell the format from the name; give format= (one "
