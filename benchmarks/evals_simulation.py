@@ -192,8 +192,10 @@ if __name__ == "__main__":
     rng = np.random.default_rng(20240611)
     print(f"{N_SIM} simulated benchmarks per cell; 95% intervals, tests at 5%\n")
     table = coverage_and_type1(rng).drop(columns="seconds")
+    rates = ["coverage %", "naive coverage %", "type I %"]
+    table[rates] = table[rates].round(1)
     print("\ncoverage of interval(run) and type I error of compare(a, b):\n")
-    print(markdown(table.round(1)))
+    print(markdown(table))
     plans = power(rng)
     plans["promised %"] = plans["promised %"].round(1)
     print("\npower of sample_size(difference, pilot=...) plans:\n")
