@@ -305,6 +305,11 @@ def test_bad_tables_and_arguments(tmp_path):
         load(TABLES[0], metric=1)
     with pytest.raises(InputError, match="format must be one of"):
         load(TABLES[0], format="csv")
+    broken = tmp_path / "t.jsonl"
+    broken.write_text('{"question": 1, "score": 1}\n{"question": 2, "score": \n')
+    with pytest.raises(FileFormatError, match=r"t.jsonl: cannot be read as a table \(JSON "
+                                              r"parse error: .* row 1\)"):
+        load(broken)
     odd = tmp_path / "scores.txt"
     odd.write_text("x")
     with pytest.raises(FileFormatError, match="cannot tell the format"):
