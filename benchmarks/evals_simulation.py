@@ -46,7 +46,8 @@ from scipy import stats
 from dartboard.evals import compare, interval, load, sample_size
 from dartboard.evals._interval import clustered_se
 
-N_SIM = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+#: simulated benchmarks per cell (the first argument when run as a script)
+N_SIM = 1000
 PER = 5
 ICCS = (0.0, 0.1, 0.25, 0.5)
 ANSWERS = (1, 3, 5)
@@ -189,6 +190,7 @@ def render(log: str) -> list:
 
 
 if __name__ == "__main__":
+    N_SIM = int(sys.argv[1]) if len(sys.argv) > 1 else N_SIM
     rng = np.random.default_rng(20240611)
     print(f"{N_SIM} simulated benchmarks per cell; 95% intervals, tests at 5%\n")
     table = coverage_and_type1(rng).drop(columns="seconds")
