@@ -88,6 +88,9 @@ RUNS = [
         "1000 data sets per cell; 1000 draws per band"),
     Run("mcnemar_power", "mcnemar_power_simulation.py", "--reps 4000", "--reps 100",
         "4000 data sets per cell; alpha 0.05"),
+    Run("evals", "evals_simulation.py", "2000", "20",
+        "2000 simulated benchmarks per cell; passages of 5 questions; ICC 0, 0.1, 0.25, "
+        "0.5; 1, 3, 5 answers per question; 30 and 100 passages"),
     Run("kmodels", "kmodels_calibration.py", "1000 300 999", "20 300 199",
         "1000 data sets per cell of 300 rows; 999 resamples; k = 4, 6, 10"),
     Run("kmodels_k4_6", "kmodels_calibration.py", "1000 300 999 --k=4,6", "20 300 199 --k=4,6",

@@ -28,7 +28,7 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 MODULES = ("dartboard", "dartboard.metrics", "dartboard.uncertainty", "dartboard.compare",
            "dartboard.evaluation", "dartboard.scale", "dartboard.plots", "dartboard.selection",
            "dartboard.stability", "dartboard.profiling", "dartboard.report",
-           "dartboard.exceptions")
+           "dartboard.exceptions", "dartboard.evals")
 CONF = runpy.run_path(str(DOCS / "conf.py"))
 CHECKS = CONF["numpydoc_validation_checks"]
 MEMBER = re.compile(CONF["MEMBER"])

@@ -18,6 +18,7 @@ profiling    time and memory of a pipeline
 scale        streaming Parquet, Dask and parallel grids
 plots        matplotlib figures
 report       the self-contained HTML report
+evals        LLM benchmark runs (lm-eval, Inspect, HELM): clustered and paired error bars
 exceptions   the input errors every check raises (ValueError and TypeError subclasses)
 
 Main entry points (at the top level, ``dartboard.<name>``)
@@ -66,7 +67,7 @@ _FAMILIES = {
     "dartboard.profiling": ["profile_pipeline", "Profile"],
 }
 _SUBPACKAGES = ("metrics", "uncertainty", "compare", "evaluation", "selection", "stability",
-                "profiling", "scale", "plots", "report", "exceptions")
+                "profiling", "scale", "plots", "report", "evals", "exceptions")
 
 __getattr__, __dir__, _PUBLIC = _attach("dartboard", _FAMILIES, namespace=globals(),
                                         submodules=_SUBPACKAGES)

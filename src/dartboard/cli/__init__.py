@@ -1,10 +1,11 @@
 """The ``dartboard`` command line.
 
-Subcommands: ``demo``, ``evaluate``, ``compare``, ``select``, ``audit``, ``profile``
-and ``report``. Tables go to standard output (``--json`` prints the same numbers as
-JSON instead), progress bars and warnings to standard error. Bad input (a missing
-file or column, an unreadable file, a bad option value) ends with exit code 2 and
-one line ``error: ...`` on standard error, never a traceback, and no output file:
+Subcommands: ``demo``, ``evaluate``, ``compare``, ``select``, ``audit``, ``profile``,
+``report`` and the group ``evals`` (``show``, ``compare``). Tables go to standard
+output (``--json`` prints the same numbers as JSON instead), progress bars and
+warnings to standard error. Bad input (a missing file or column, an unreadable file,
+a bad option value) ends with exit code 2 and one line ``error: ...`` on standard
+error, never a traceback, and no output file:
 every file is written atomically at the very end. A bug inside dartboard ends with
 exit code 1 and one line ``internal error: ...`` (``--debug`` prints the traceback);
 Ctrl-C with ``interrupted`` and exit code 130, SIGTERM with ``terminated`` and 143.
@@ -24,6 +25,7 @@ from dartboard import __version__
 from dartboard.cli._audit import audit, profile
 from dartboard.cli._compare import compare
 from dartboard.cli._demo import demo
+from dartboard.cli._evals import evals_app
 from dartboard.cli._evaluate import evaluate
 from dartboard.cli._io import DEBUG_OPTION, CommandGroup
 from dartboard.cli._report import report
@@ -57,6 +59,7 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
 for _command in (demo, evaluate, compare, select, audit, profile, report):
     app.command()(_command)
 del _command
+app.add_typer(evals_app, name="evals")
 
 
 def main() -> None:
