@@ -472,7 +472,8 @@ def test_engine_holds_no_list_of_metric_names():
 
 def test_engine_imports_only_the_layers_below():
     allowed = ("dartboard._validation", "dartboard._labels", "dartboard._rng", "dartboard._typing",
-               "dartboard._progress", "dartboard.exceptions",
+               "dartboard._progress", "dartboard._frames", "dartboard._files",
+               "dartboard.exceptions",
                "dartboard._lazy", "dartboard._format", "dartboard.metrics",
                "dartboard.uncertainty", "dartboard.families", "dartboard.evaluation")
     # Evaluation.plot / to_html hand the evaluation to a face, as DataFrame.plot does:

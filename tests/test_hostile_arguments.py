@@ -66,6 +66,7 @@ REFUSED = {
     "det_curve": lambda f: f(Y, S, pos_label=5),
     "evaluate_parquet": None,  # the engine's check_positive: test_scale_parquet.py
     "evaluate_dask": None,
+    "evaluate_spark": None,  # the same check_positive, on the driver: test_spark.py
 }
 # scikit-learn answers these with every sample negative; the drop-ins give its answer
 AS_SCIKIT_LEARN = {

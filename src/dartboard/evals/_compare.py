@@ -48,6 +48,7 @@ class EvalComparison(Result):
     Parameters
     ----------
     name_a, name_b : str
+        The runs' names.
     estimate_a, estimate_b : float
         Each run's mean over the shared questions.
     difference : float
@@ -55,6 +56,7 @@ class EvalComparison(Result):
     low, high : float
         The interval of the difference.
     confidence_level : float
+        The confidence level of the interval(s), in (0, 1).
     standard_error : float
         Paired and cluster-robust (what the interval and the test use).
     naive_standard_error : float
@@ -68,11 +70,15 @@ class EvalComparison(Result):
     statistic : float
         ``difference / standard_error``.
     degrees_of_freedom : int
+        Degrees of freedom of the t reference (clusters, or questions, less one).
     pvalue : float
         Two-sided, Student's t on ``degrees_of_freedom``.
     method : str
+        How the interval and test were formed.
     n_questions : int
+        Questions the numbers come from.
     n_clusters : int or None
+        Clusters of questions (None without clusters).
 
     Examples
     --------
@@ -115,6 +121,7 @@ class EvalComparison(Result):
         Parameters
         ----------
         alpha : float, default 0.05
+            The level of the test (and of the plan's power).
 
         Returns
         -------
@@ -136,14 +143,21 @@ class EvalKComparison(Result):
         ``standard_error``, ``low``, ``high`` (simultaneous), ``statistic``, ``pvalue``
         (the pair's own), ``pvalue_adjusted`` (max-T), ``significant``.
     confidence_level : float
+        The confidence level of the interval(s), in (0, 1).
     alpha : float
+        The level of the test (and of the plan's power).
     critical_value : float
         The ``confidence_level`` quantile of ``max |T|``.
     degrees_of_freedom : int
+        Degrees of freedom of the t reference (clusters, or questions, less one).
     n_questions : int
+        Questions the numbers come from.
     n_clusters : int or None
+        Clusters of questions (None without clusters).
     n_draws : int
+        Monte Carlo draws of the multivariate t behind the max-T critical value.
     method : str
+        How the interval and test were formed.
 
     Examples
     --------
@@ -197,6 +211,7 @@ def compare(*runs: Run, confidence_level: float = 0.95, alpha: float = 0.05,
         Two runs (:class:`EvalComparison`) or more (:class:`EvalKComparison`), from
         :func:`dartboard.evals.load`, on the same questions.
     confidence_level : float, default 0.95
+        The confidence level of the interval(s), in (0, 1).
     alpha : float, default 0.05
         Family-wise level of ``significant`` (k runs).
     n_draws : int, default 100_000

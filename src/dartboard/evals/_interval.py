@@ -57,6 +57,7 @@ class EvalInterval(Result):
     estimate, low, high : float
         The mean over questions and its interval (clustered when the run has clusters).
     confidence_level : float
+        The confidence level of the interval(s), in (0, 1).
     method : str
         ``t-clustered (CR1, G clusters)`` or ``t`` (one question one unit).
     standard_error : float
@@ -68,7 +69,9 @@ class EvalInterval(Result):
     degrees_of_freedom : int
         ``G - 1`` (``n - 1`` without clusters).
     n_questions, n_answers : int
+        Questions, and answers in all (several per question when runs repeat).
     n_clusters : int or None
+        Clusters of questions (None without clusters).
     within_sd : float
         Pooled sd of a question's answers around their mean; nan with one answer each.
     within_share : float
@@ -79,6 +82,7 @@ class EvalInterval(Result):
     reported : dict or None
         The tool's own numbers (:attr:`Run.reported`), shown beside.
     metric, name : str
+        The score's name and the run's name.
 
     Examples
     --------
@@ -147,6 +151,7 @@ def interval(run: Run, confidence_level: float = 0.95) -> EvalInterval:
     run : Run
         From :func:`dartboard.evals.load`.
     confidence_level : float, default 0.95
+        The confidence level of the interval(s), in (0, 1).
 
     Returns
     -------

@@ -34,6 +34,7 @@ class Paired:
         Each run's pooled within-question variance (nan with one answer each).
     cluster : ndarray of int, shape (n,)
     n_clusters : int
+        Clusters of questions (None without clusters).
     clustered : bool
     """
 

@@ -58,12 +58,15 @@ class SampleSizePlan(Result):
     questions : int
         Questions to ask (``clusters * cluster_size``).
     clusters : int
+        Clusters needed (None without clusters).
     answers : int
         Answers per question per model.
     cluster_size : int
+        Questions per cluster the plan assumes.
     power : float
         The power of the plan (at least the target).
     target_power, alpha, difference : float
+        The power asked for, the test's level and the difference to detect.
     sd : float
         ``sigma``, sd of the question-level paired difference.
     icc : float
@@ -184,6 +187,7 @@ def sample_size(difference: float, *, pilot: Any = None, sd: float | None = None
     answers : int, optional
         Answers per question per model (default: the pilot's, else 1).
     power : float, default 0.8
+        The power the plan aims for, in (0, 1).
     alpha : float, default 0.05
         Two-sided level of the test.
 

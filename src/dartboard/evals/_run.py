@@ -161,6 +161,7 @@ class Units:
         Cluster code of each question (each question its own cluster when the run has
         none).
     n_clusters : int
+        Clusters of questions (None without clusters).
     clustered : bool
         Whether the run has clusters.
     hashes : ndarray or None
