@@ -16,13 +16,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from _same_rows import COLUMNS, same_rows
 
 import dartboard
 from dartboard.exceptions import InputError, InputTypeError
 
 pl = pytest.importorskip("polars")
 
-_COLUMNS = ["estimate", "low", "high"]
 
 
 def _frame(n: int = 600, seed: int = 3) -> pd.DataFrame:
@@ -50,18 +50,6 @@ def _tables(df: pd.DataFrame, tmp_path) -> dict[str, object]:
             "dask": dd.from_pandas(df, npartitions=3)}
 
 
-def _same(ev, expected) -> None:
-    for table in ("overall", "by_group"):
-        got, want = getattr(ev, table), getattr(expected, table)
-        if want is None:
-            assert got is None
-            continue
-        assert list(got.index) == list(want.index)
-        np.testing.assert_allclose(got[_COLUMNS].to_numpy(float), want[_COLUMNS].to_numpy(float),
-                                   rtol=0, atol=1e-9, equal_nan=True)
-        assert list(got["method"]) == list(want["method"])
-
-
 @pytest.mark.parametrize("source", ["pandas", "polars", "polars-lazy", "pyarrow", "parquet",
                                     "parquet-glob", "dask"])
 def test_every_source_gives_the_arrays_numbers(tmp_path, source):
@@ -76,9 +64,9 @@ def test_every_source_gives_the_arrays_numbers(tmp_path, source):
     ev = dartboard.evaluate(data, y_true="label", y_score="score", groups="region",
                             clusters="patient", sample_weight="w", metrics=metrics,
                             n_resamples=200, random_state=7)
-    _same(ev, expected)
+    same_rows(ev, expected)
     gaps, want = ev.difference(), expected.difference()
-    np.testing.assert_allclose(gaps[_COLUMNS].to_numpy(float), want[_COLUMNS].to_numpy(float),
+    np.testing.assert_allclose(gaps[COLUMNS].to_numpy(float), want[COLUMNS].to_numpy(float),
                                atol=1e-9, equal_nan=True)
     assert list(gaps["groups"]) == list(want["groups"])
 
@@ -97,7 +85,7 @@ def test_multiclass_probability_columns_by_list_and_by_class(tmp_path, source):
     for proba in (["p0", "p1", "p2"], {2: "p2", 0: "p0", 1: "p1"}):
         ev = dartboard.evaluate(data, y_true="y", y_proba=proba, groups="team",
                                 metrics=["accuracy", "log_loss"], random_state=1)
-        _same(ev, expected)
+        same_rows(ev, expected)
 
 
 @pytest.mark.parametrize("source", ["pandas", "polars", "pyarrow", "parquet", "dask"])
@@ -116,7 +104,7 @@ def test_regression_with_weights(tmp_path, source):
     ev = dartboard.evaluate(data, y_true="y", y_pred="yhat", sample_weight="w", groups="site",
                             metrics=metrics, task="regression", n_resamples=200,
                             random_state=2)
-    _same(ev, expected)
+    same_rows(ev, expected)
 
 
 @pytest.mark.parametrize("source", ["pandas", "polars", "pyarrow"])
@@ -128,7 +116,7 @@ def test_threshold_criterion_from_a_table(tmp_path, source):
     ev = dartboard.evaluate(_tables(df, tmp_path)[source], y_true="label", y_score="score",
                             threshold_criterion="min_recall", threshold_target=0.8,
                             metrics=["recall"], random_state=4)
-    _same(ev, expected)
+    same_rows(ev, expected)
     pd.testing.assert_frame_equal(ev.operating_point, expected.operating_point)
 
 
@@ -139,7 +127,7 @@ def test_several_group_columns_keep_their_names():
                             metrics=["accuracy"], random_state=0)
     expected = dartboard.evaluate(df["label"], y_score=df["score"], groups=df[["region", "sex"]],
                                   metrics=["accuracy"], random_state=0)
-    _same(ev, expected)
+    same_rows(ev, expected)
 
 
 def test_the_table_is_left_as_it_was():
@@ -212,7 +200,7 @@ def test_cluster_is_clusters_on_every_source(tmp_path):
     with pytest.warns(FutureWarning, match="cluster= is now spelled clusters="):
         old = evaluate_parquet(path, y_true="label", y_score="score", cluster="patient",
                                metrics=["accuracy"], random_state=0)
-    _same(old, new)
+    same_rows(old, new)
     with pytest.raises(InputTypeError, match="clusters is given twice"):
         evaluate_parquet(path, y_true="label", y_score="score", cluster="patient",
                          clusters="patient")

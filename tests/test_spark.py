@@ -23,11 +23,11 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
+from _same_rows import COLUMNS, same_rows
 
 import dartboard
 from dartboard.exceptions import InputError
 
-_COLUMNS = ["estimate", "low", "high"]
 _SRC = Path(__file__).resolve().parents[1] / "src"
 
 
@@ -73,18 +73,6 @@ def _spark_frame(spark, df: pd.DataFrame, partitions: int):
         .repartition(partitions)
 
 
-def _same(ev, expected) -> None:
-    for table in ("overall", "by_group"):
-        got, want = getattr(ev, table), getattr(expected, table)
-        if want is None:
-            assert got is None
-            continue
-        assert list(got.index) == list(want.index)
-        np.testing.assert_allclose(got[_COLUMNS].to_numpy(float), want[_COLUMNS].to_numpy(float),
-                                   rtol=0, atol=1e-9, equal_nan=True)
-        assert list(got["method"]) == list(want["method"])
-
-
 @pytest.mark.parametrize("partitions", [4, 13])
 def test_binary_scores_with_groups_clusters_and_weights(spark, partitions):
     df = _binary()
@@ -93,11 +81,11 @@ def test_binary_scores_with_groups_clusters_and_weights(spark, partitions):
                    n_resamples=300, random_state=3)
     expected = dartboard.evaluate(df, **options)
     ev = dartboard.evaluate(_spark_frame(spark, df, partitions), **options)
-    _same(ev, expected)
+    same_rows(ev, expected)
     assert ev.result.streamed.source == "spark"
     assert ev.result.streamed.n_rows == len(df)
     got, want = ev.difference(), expected.difference()
-    np.testing.assert_allclose(got[_COLUMNS].to_numpy(float), want[_COLUMNS].to_numpy(float),
+    np.testing.assert_allclose(got[COLUMNS].to_numpy(float), want[COLUMNS].to_numpy(float),
                                atol=1e-9, equal_nan=True)
     np.testing.assert_allclose(ev.overall["design_effect"].to_numpy(float),
                                expected.overall["design_effect"].to_numpy(float), atol=1e-9)
@@ -110,7 +98,7 @@ def test_multiclass_probabilities(spark):
     df = pd.DataFrame({"y": y, "p0": p[:, 0], "p1": p[:, 1], "p2": p[:, 2]})
     options = dict(y_true="y", y_proba=["p0", "p1", "p2"], metrics=["accuracy", "log_loss"],
                    random_state=0)
-    _same(dartboard.evaluate(_spark_frame(spark, df, 13), **options),
+    same_rows(dartboard.evaluate(_spark_frame(spark, df, 13), **options),
           dartboard.evaluate(df, **options))
 
 
@@ -122,7 +110,7 @@ def test_regression_with_weights(spark):
     options = dict(y_true="y", y_pred="yhat", sample_weight="w", task="regression",
                    metrics=["mean_absolute_error", "mean_squared_error", "r2"],
                    n_resamples=300, random_state=0)
-    _same(dartboard.evaluate(_spark_frame(spark, df, 4), **options),
+    same_rows(dartboard.evaluate(_spark_frame(spark, df, 4), **options),
           dartboard.evaluate(df, **options))
 
 

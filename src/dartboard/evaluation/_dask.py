@@ -15,6 +15,7 @@ from dartboard.evaluation._stream import (
     Spec,
     bundle_from_columns,
     make_spec,
+    named_columns,
     renamed_clusters,
     setup,
     spec_options,
@@ -137,14 +138,8 @@ score_range, relative_accuracy, clusters, cluster
             and type(scheduler).__name__ != "Client":
         raise InputTypeError(f"scheduler must be None, a scheduler name or a distributed.Client; "
                              f"got {describe(scheduler)}")
-    wanted = [c for c in (y_true, y_pred, y_score, sample_weight, cluster)
-              if isinstance(c, str)]
-    wanted += [groups] if isinstance(groups, str) else \
-        [c for c in groups if isinstance(c, str)] if isinstance(groups, (list, tuple)) else []
-    if isinstance(y_proba, dict):
-        wanted += [c for c in y_proba.values() if isinstance(c, str)]
-    elif isinstance(y_proba, (list, tuple)):
-        wanted += [c for c in y_proba if isinstance(c, str)]
+    wanted = named_columns(y_true, y_pred, y_score, sample_weight, cluster, groups=groups,
+                           y_proba=y_proba)
     path_input = isinstance(ddf_or_path, (str, os.PathLike, list, tuple))
     if path_input:
         from dartboard.evaluation._parquet import _check_schemas, _open

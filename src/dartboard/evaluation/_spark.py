@@ -36,6 +36,7 @@ from dartboard.evaluation._stream import (
     Setup,
     bundle_from_columns,
     make_spec,
+    named_columns,
     setup,
     spec_options,
 )
@@ -137,13 +138,8 @@ score_range, relative_accuracy, clusters
     if not is_spark_dataframe(df):
         raise InputTypeError(f"df must be a Spark DataFrame; got {describe(df)}")
     kinds = _column_kinds(df)
-    wanted = [c for c in (y_true, y_pred, y_score, sample_weight, clusters) if isinstance(c, str)]
-    wanted += [groups] if isinstance(groups, str) else \
-        [c for c in groups if isinstance(c, str)] if isinstance(groups, (list, tuple)) else []
-    if isinstance(y_proba, Mapping):
-        wanted += [c for c in y_proba.values() if isinstance(c, str)]
-    elif isinstance(y_proba, (list, tuple)):
-        wanted += [c for c in y_proba if isinstance(c, str)]
+    wanted = named_columns(y_true, y_pred, y_score, sample_weight, clusters, groups=groups,
+                           y_proba=y_proba)
     missing = [c for c in dict.fromkeys(wanted) if c not in kinds]
     if missing:
         raise InputError(f"the Spark DataFrame has no column(s) {missing}; its columns are "

@@ -21,6 +21,7 @@ import dataclasses
 import inspect
 import numbers
 import warnings
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -45,7 +46,8 @@ from dartboard.exceptions import InputError, InputTypeError
 from dartboard.families import Batch
 from dartboard.uncertainty._interval import METHODS as INTERVAL_METHODS
 
-__all__ = ["Setup", "Spec", "bundle_from_columns", "make_spec", "renamed_clusters", "setup",
+__all__ = ["Setup", "Spec", "bundle_from_columns", "make_spec", "named_columns",
+           "renamed_clusters", "setup",
            "spec_options"]
 
 
@@ -259,6 +261,19 @@ def _check_proba(proba: Any, y_pred: Any, y_score: Any
 
 _SPEC_OPTIONS = tuple(name for name in inspect.signature(make_spec).parameters
                       if name != "column_kinds")
+
+
+def named_columns(*singles: Any, groups: Any = None, y_proba: Any = None) -> list[str]:
+    """The column names a streamed evaluation's options name, before they are checked
+    (a value that is no string is left to :func:`make_spec`, which names it)."""
+    wanted = [c for c in singles if isinstance(c, str)]
+    wanted += [groups] if isinstance(groups, str) else \
+        [c for c in groups if isinstance(c, str)] if isinstance(groups, (list, tuple)) else []
+    if isinstance(y_proba, Mapping):
+        wanted += [c for c in y_proba.values() if isinstance(c, str)]
+    elif isinstance(y_proba, (list, tuple)):
+        wanted += [c for c in y_proba if isinstance(c, str)]
+    return wanted
 
 
 def renamed_clusters(clusters: Any, cluster: Any) -> Any:
