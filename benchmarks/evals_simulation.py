@@ -183,7 +183,7 @@ def render(log: str) -> list:
                "compare(a, b) at 5%, passages of 5 questions"),
               ("evals_power", "Power of sample_size plans (target 80%) measured on "
                "benchmarks of the planned size"),
-              ("evals_family_wise", "Family-wise error of compare(*runs), four equal "
+              ("evals_family_wise", "Family-wise error of compare() of several runs, four equal "
                "models, max-T at 5%")]
     return [Table(name, title, header, rows) for (name, title), (header, *rows)
             in zip(titles, markdown_tables(log))]

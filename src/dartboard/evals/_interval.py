@@ -80,7 +80,7 @@ class EvalInterval(Result):
         With ``answers`` per question: the projected ``standard_error``,
         ``half_width`` and ``relative`` half width (1 = today's).
     reported : dict or None
-        The tool's own numbers (:attr:`Run.reported`), shown beside.
+        The tool's own numbers (``Run.reported``), shown beside.
     metric, name : str
         The score's name and the run's name.
 

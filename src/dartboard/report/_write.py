@@ -50,7 +50,7 @@ def check_target(path: str | os.PathLike[str],
         Where a file is to be written.
     inputs : iterable of str or path-like, optional
         Files the results were read from, which the write must not replace: ``path``
-        is refused when it is one of them on disk (:func:`os.path.samefile`: the same
+        is refused when it is one of them on disk (``os.path.samefile``: the same
         file by another path, a symbolic link to it or a hard link).
 
     Returns
