@@ -36,7 +36,7 @@ import numpy as np
 from dartboard._rng import check_random_state, child
 from dartboard.evaluation._bundle import Bundle, Planned
 from dartboard.evaluation._result import MetricRow
-from dartboard.families._base import NoCells, group_replicates, interval_of
+from dartboard.families._base import NoCells, grouped_replicates, interval_of
 from dartboard.metrics._registry import MetricSpec
 from dartboard.uncertainty._bootstrap import IntervalWarning
 from dartboard.uncertainty._methods import BOOTSTRAP_METHODS, PROPORTION_METHODS
@@ -199,6 +199,8 @@ class GroupGaps:
         self.generic = generic
         self.streamed = generic is None
         self._drawn: dict[str, np.ndarray] = {}
+        #: how the replicates of a label were formed, where not all drawn from cells
+        self.notes: dict[str, str] = {}
         # metrics that share a state share its draws: one seed per state key
         state_keys = list(dict.fromkeys(p.key for p in planned.values()
                                         if p.key is not None))
@@ -285,7 +287,10 @@ class GroupGaps:
         else:
             family, metric, key = p.computed
             rng = check_random_state(child(self.seed, self._seed_of[key]))
-            drawn = group_replicates(family, self._states(p), metric, self.n_resamples, rng)
+            drawn, note = grouped_replicates(family, self._states(p), metric,
+                                             self.n_resamples, rng)
+            if note is not None:
+                self.notes[label] = note
         self._drawn[label] = drawn
         return drawn
 

@@ -177,7 +177,7 @@ def gap_row(ev: Any, labels: list[str], kind: str, method: str) -> dict[str, Any
         found = largest(family, ev._gaps.confidence_level)
         low, high = found.low, found.high
         how = (f"n/a ({found.why})" if found.why else
-               f"max-T, selection-aware ({gaps} {_unit(method)}){_clustered(ev)}")
+               f"max-T, selection-aware ({gaps} {_unit(method)}){_clustered(ev, *labels)}")
         if log:  # exp(-D) of the largest log gap D >= 0: in (0, 1] as it stands
             low, high = float(np.exp(-found.high)), float(np.exp(-found.low))
         elif not found.why:
@@ -186,9 +186,13 @@ def gap_row(ev: Any, labels: list[str], kind: str, method: str) -> dict[str, Any
     return {**row, "low": low, "high": high, "method": how}
 
 
-def _clustered(ev: Any) -> str:
-    """The note on a gap's method when the replicates drew whole clusters."""
-    return ", clustered" if getattr(ev._gaps.generic, "clustered", False) else ""
+def _clustered(ev: Any, *labels: str) -> str:
+    """The note on a gap's method when the replicates drew whole clusters, and how the
+    replicates of ``labels`` were formed where not all drawn from cells (normal ones of
+    large groups of continuous scores)."""
+    note = ", clustered" if getattr(ev._gaps.generic, "clustered", False) else ""
+    found = [ev._gaps.notes[x] for x in labels if x in getattr(ev._gaps, "notes", {})]
+    return note + "".join(f"; {x}" for x in dict.fromkeys(found))
 
 
 def _candidates(defined: int, method: str, g_count: int) -> int:
@@ -237,7 +241,7 @@ def _pair_interval(ev: Any, m: _Metric, a: int, b: int, kind: str
         with np.errstate(divide="ignore", invalid="ignore"):
             rep = m.replicates[:, b] / m.replicates[:, a]
     low, high = _percentile(rep, ev._gaps.confidence_level)
-    how = _PERCENTILE + _clustered(ev)
+    how = _PERCENTILE + _clustered(ev, m.label)
     if kind == "ratio" and high > 1 and m.bounds[0] >= 0:
         low, high, how = _folded(low, high, how)
     return low, high, how
@@ -351,7 +355,7 @@ def pair_rows(ev: Any, label: str, simultaneous_: bool) -> list[dict[str, Any]]:
             lo, hi = float(low[k]), float(high[k])
             if family.usable[k]:
                 lo, hi, how = _capped(lo, hi, m.width, f"max-T, simultaneous ("
-                                      f"{defined * (defined - 1) // 2} pairs){_clustered(ev)}",
+                                      f"{defined * (defined - 1) // 2} pairs){_clustered(ev, label)}",
                                       signed=True)
             else:
                 how = f"n/a ({unusable_reason(family, k)})"

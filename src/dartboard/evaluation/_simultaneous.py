@@ -69,6 +69,14 @@ _LOW_SHARE = 0.8
 _STEP_SHARE = 0.1
 #: values of Z* held in memory at once
 _CHUNK = 1 << 22
+#: contrasts x replicates past which the maxima are found among the entries farthest
+#: apart first (:func:`_max_z_pruned`), and the per-contrast quantiles of the largest
+#: gap's high end only where they can matter (:func:`_high_end`)
+_PRUNE_WORK = 1 << 24
+#: ... for at most this many entries (a square lookup of the contrasts' scales)
+_PRUNE_ENTRIES = 4096
+#: the highest and lowest deviations per replicate whose contrasts are computed
+_TOP = 16
 
 
 @dataclasses.dataclass(frozen=True)
@@ -86,6 +94,9 @@ class Contrasts:
     usable : ndarray of shape (K,)
         Whether the contrast has an interval: a finite scale and both entries
         defined on some replicate.
+    entry_scale : ndarray of shape (E,) or None
+        sigma_g with s_k = sqrt(sigma_plus^2 + sigma_minus^2) (between groups:
+        sqrt(v / n_g)); None where the scales have no such form (to overall).
     """
 
     estimate: np.ndarray
@@ -94,6 +105,7 @@ class Contrasts:
     scale: np.ndarray
     deviations: np.ndarray
     usable: np.ndarray
+    entry_scale: np.ndarray | None = None
 
     def z(self, cols: np.ndarray) -> np.ndarray:
         """(R, len(cols)) standardized replicates Z* of the contrasts ``cols``."""
@@ -138,7 +150,12 @@ def contrasts(values: np.ndarray, replicates: np.ndarray, sizes: np.ndarray, kin
         scale = np.sqrt(v * factor)
     seen = np.isfinite(dev).any(axis=0)
     usable = np.isfinite(scale) & (scale > 0) & seen[plus] & seen[minus]
-    return Contrasts(values[plus] - values[minus], plus, minus, scale, dev, usable)
+    entry_scale = None
+    if kind == "between_groups":
+        with np.errstate(invalid="ignore"):
+            entry_scale = np.sqrt(v / n)
+    return Contrasts(values[plus] - values[minus], plus, minus, scale, dev, usable,
+                     entry_scale)
 
 
 def _pooled_variance(dev: np.ndarray, n: np.ndarray) -> float:
@@ -163,7 +180,9 @@ def combine(parts: list[Contrasts]) -> Contrasts:
                      np.concatenate([p.minus + o for p, o in zip(parts, offsets)]),
                      np.concatenate([p.scale for p in parts]),
                      np.hstack([p.deviations for p in parts]),
-                     np.concatenate([p.usable for p in parts]))
+                     np.concatenate([p.usable for p in parts]),
+                     None if any(p.entry_scale is None for p in parts)
+                     else np.concatenate([p.entry_scale for p in parts]))
 
 
 def unusable_reason(family: Contrasts, k: int) -> str:
@@ -175,14 +194,114 @@ def unusable_reason(family: Contrasts, k: int) -> str:
 
 
 def _max_z(family: Contrasts, cols: np.ndarray, absolute: bool = False) -> np.ndarray:
-    """max over ``cols`` of Z*_rk (or |Z*_rk|) per replicate, nan-aware, in chunks."""
+    """max over ``cols`` of Z*_rk (or |Z*_rk|) per replicate, nan-aware: among the
+    entries farthest apart first (:func:`_max_z_pruned`) where the contrasts are many,
+    else in chunks."""
     r = family.deviations.shape[0]
+    if cols.shape[0] * r > _PRUNE_WORK and family.entry_scale is not None and \
+            family.deviations.shape[1] <= _PRUNE_ENTRIES:
+        return _max_z_pruned(family, cols, absolute)
+    return _max_z_full(family, cols, absolute)
+
+
+def _max_z_full(family: Contrasts, cols: np.ndarray, absolute: bool = False,
+                rows: np.ndarray | None = None) -> np.ndarray:
+    """max over ``cols`` of Z*_rk (or |Z*_rk|) for the replicates ``rows`` (all when
+    None), in chunks."""
+    dev = family.deviations if rows is None else family.deviations[rows]
+    part = family if rows is None else dataclasses.replace(family, deviations=dev)
+    r = dev.shape[0]
     out = np.full(r, np.nan)
     step = max(1, _CHUNK // max(r, 1))
     for s in range(0, cols.shape[0], step):
-        z = family.z(cols[s:s + step])
+        z = part.z(cols[s:s + step])
         np.fmax(out, np.fmax.reduce(np.abs(z) if absolute else z, axis=1), out=out)
     return out
+
+
+def _max_z_pruned(family: Contrasts, cols: np.ndarray, absolute: bool) -> np.ndarray:
+    """:func:`_max_z_full`, exactly, without visiting every contrast of every replicate.
+
+    Between groups, s_k = sqrt(sigma_i^2 + sigma_j^2) with sigma_g^2 = v / n_g, so with
+    u*_g = e*_g / sigma_g, Z*_k = (sigma_i u*_i - sigma_j u*_j) / s_k, at most
+    sqrt(max(u*_i, 0)^2 + max(-u*_j, 0)^2) (Cauchy-Schwarz). Per replicate, the
+    contrasts between its ``_TOP`` highest and lowest u* are computed; any other
+    contrast has an entry outside them, so its Z* is at most that bound with u*_(TOP+1)
+    for u*_i, or u*_(-TOP-1) for u*_j. Where the best found reaches both bounds it is
+    the maximum; the other replicates (rare) visit every contrast."""
+    dev = family.deviations
+    sigma = family.entry_scale
+    assert sigma is not None  # _max_z checks
+    r, e = dev.shape
+    plus, minus, scale = family.plus[cols], family.minus[cols], family.scale[cols]
+    if absolute:  # |Z| of k is Z of the contrast with the entries swapped
+        plus, minus = np.concatenate([plus, minus]), np.concatenate([minus, plus])
+        scale = np.concatenate([scale, scale])
+    lookup = np.full((e, e), np.nan)
+    lookup[plus, minus] = scale
+    m = min(_TOP, e - 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        u = dev / sigma
+    high = np.where(np.isnan(u), -np.inf, u)
+    low = np.where(np.isnan(u), np.inf, u)
+    rows = np.arange(r)[:, None]
+    top = np.argpartition(-high, m, axis=1)[:, :m + 1]
+    bottom = np.argpartition(low, m, axis=1)[:, :m + 1]
+    top = np.take_along_axis(top, np.argsort(-high[rows, top], axis=1), 1)
+    bottom = np.take_along_axis(bottom, np.argsort(low[rows, bottom], axis=1), 1)
+    keep_top, keep_bottom = top[:, :m], bottom[:, :m]
+    with np.errstate(invalid="ignore"):
+        z = (dev[rows, keep_top][:, :, None] - dev[rows, keep_bottom][:, None, :]) \
+            / lookup[keep_top[:, :, None], keep_bottom[:, None, :]]
+        best = np.fmax.reduce(z.reshape(r, -1), axis=1)
+        up = np.maximum(high[rows, top], 0.0)
+        down = np.maximum(-low[rows, bottom], 0.0)
+        bound = np.fmax(np.hypot(up[:, m], down[:, 0]), np.hypot(up[:, 0], down[:, m]))
+    unsure = np.flatnonzero(~(best >= bound))
+    if unsure.size:
+        best[unsure] = _max_z_full(family, cols, absolute, rows=unsure)
+    return best
+
+
+def _high_end(family: Contrasts, cand: np.ndarray, q: float) -> float:
+    """max over ``cand`` of d_k - q_k s_k, q_k the ``q`` quantile of Z*_k.
+
+    With many contrasts, a bound first: the q quantile of e*_i - e*_j is at least the
+    q / 2 quantile of e*_i less the 1 - q / 2 quantile of e*_j (the union of the two
+    events has probability at most q), so d_k - q_k s_k <= d_k + Q_j(1 - q/2) -
+    Q_i(q/2). The quantiles are computed exactly for the contrasts of the highest
+    bounds, and then for every contrast whose bound passes the largest value found."""
+    d, s = family.estimate, family.scale
+    r = family.deviations.shape[0]
+    if cand.shape[0] * r <= _PRUNE_WORK:
+        return _exact_high(family, cand, q)
+    # two replicates' room each way for the empirical quantiles' interpolation
+    entry_low = _column_quantiles(family.deviations, max(q / 2 - 2 / r, 0.0))
+    entry_high = _column_quantiles(family.deviations, min(1 - q / 2 + 2 / r, 1.0))
+    with np.errstate(invalid="ignore"):
+        bound = d[cand] + entry_high[family.minus[cand]] - entry_low[family.plus[cand]]
+    bound = np.where(np.isnan(bound), np.inf, bound)  # unknown: computed
+    order = np.argsort(-bound, kind="stable")
+    first = max(1, _PRUNE_WORK // (4 * r))
+    high = _exact_high(family, cand[order[:first]], q)
+    rest = order[first:]
+    rest = rest[bound[rest] > high]
+    if rest.size:
+        high = max(high, _exact_high(family, cand[rest], q))
+    return high
+
+
+def _exact_high(family: Contrasts, cand: np.ndarray, q: float) -> float:
+    d, s = family.estimate, family.scale
+    high = -np.inf
+    step = max(1, _CHUNK // max(family.deviations.shape[0], 1))
+    for start in range(0, cand.shape[0], step):
+        part = cand[start:start + step]
+        quantiles = _column_quantiles(family.z(part), q)
+        seen = np.isfinite(quantiles)
+        if seen.any():
+            high = max(high, float(np.max(d[part][seen] - quantiles[seen] * s[part][seen])))
+    return high
 
 
 def _quantile(x: np.ndarray, q: float) -> float:
@@ -250,13 +369,6 @@ def largest(family: Contrasts, confidence_level: float) -> Largest:
     cand = cols[d[cols] + c_b * s[cols] >= reach]
     c_low = _quantile(_max_z(family, cand), 1 - (_LOW_SHARE - _STEP_SHARE) * alpha)
     low = max(0.0, float(np.max(d[cand] - c_low * s[cand])))
-    high = -np.inf
-    step = max(1, _CHUNK // max(family.deviations.shape[0], 1))
-    for start in range(0, cand.shape[0], step):
-        part = cand[start:start + step]
-        q = _column_quantiles(family.z(part), (1 - _LOW_SHARE) * alpha)
-        seen = np.isfinite(q)
-        if seen.any():
-            high = max(high, float(np.max(d[part][seen] - q[seen] * s[part][seen])))
+    high = _high_end(family, cand, (1 - _LOW_SHARE) * alpha)
     low = min(low, float(d[k]))
     return Largest(k, low, max(high, float(d[k])))

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from dartboard._numeric import vdot
 from dartboard._progress import Bar
 from dartboard.exceptions import InputError
 from dartboard.metrics._registry import MetricSpec, specs
@@ -32,7 +33,7 @@ from dartboard.uncertainty._methods import BOOTSTRAP_METHODS, PROPORTION_METHODS
 from dartboard.uncertainty._result import Interval, clip_to_range
 
 __all__ = ["BOOTSTRAP_METHODS", "NO_CLASSES", "Batch", "Cells", "Family", "Metric", "State",
-           "family_of", "group_replicates", "interval_of"]
+           "family_of", "group_replicates", "grouped_replicates", "interval_of"]
 
 #: why a regression state cannot be resampled within classes
 NO_CLASSES = ("stratified=True resamples within each class of y_true and needs class labels "
@@ -129,6 +130,10 @@ class Cells:
     unstratified : str or None
         Why these cells cannot be resampled within the classes of ``y_true`` (their
         ``stratum`` is not the class); None when they can.
+    influence : callable or None
+        ``() -> (C,)``: the change of the metric per row added to each cell (its
+        influence value over the rows), in closed form; None: found from the
+        jackknife (:func:`cell_influence`).
     """
 
     size: np.ndarray
@@ -139,6 +144,7 @@ class Cells:
     extra: tuple[Callable[..., np.ndarray], Callable[..., np.ndarray]] | None = None
     sampler: Callable[..., np.ndarray] | None = None
     unstratified: str | None = None
+    influence: Callable[[], np.ndarray] | None = None
 
     def replicate(self, rng: np.random.Generator) -> Callable[[np.ndarray], np.ndarray]:
         """The replicate function of a bootstrap drawing from ``rng``."""
@@ -550,18 +556,86 @@ def _dealt_groups(size: np.ndarray, rng: np.random.Generator) -> Iterator[np.nda
 
 # ------------------------------------------------------------------------ groups
 
+#: a grouped bootstrap draws about R x cells row counts (a cell per distinct score: about
+#: R x rows); past this many, the groups of at least :data:`NORMAL_MIN_ROWS` rows take
+#: normal replicates from their influence values (:func:`group_replicates`)
+EXACT_WORK = 2 * 10**7
+#: rows a group needs for normal replicates (below, its cells are drawn)
+NORMAL_MIN_ROWS = 200
+#: cells whose influence values are found from ``evaluate`` (one evaluation each)
+_EVALUATED_INFLUENCE_MAX = 512
+
+
+def cell_influence(cells: Cells, value: float) -> np.ndarray | None:
+    """(C,) the change of the metric per row added to each cell: the family's closed
+    form, else ``value`` less the leave-one-row-out values (the jackknife's influence
+    values; closed-form, or from ``evaluate`` for at most 512 cells). None where
+    neither is at hand or a value is not finite."""
+    if cells.extra is not None:
+        return None
+    with np.errstate(all="ignore"):
+        if cells.influence is not None:
+            psi = np.asarray(cells.influence(), dtype=np.float64)
+        elif cells.jackknife is not None:
+            psi = value - np.asarray(cells.jackknife(), dtype=np.float64)
+        elif cells.size.shape[0] <= _EVALUATED_INFLUENCE_MAX:
+            full = cells.size.astype(np.float64)
+            c = full.shape[0]
+            counts = np.broadcast_to(full, (c, c)).copy()
+            counts[np.arange(c), np.arange(c)] -= 1.0
+            psi = value - cells.evaluate(counts)
+        else:
+            return None
+    return psi if np.all(np.isfinite(psi)) else None
+
+
 def group_replicates(family: Family, states: Sequence[Any], metric: Metric,
                      n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """``(R, G + 1)`` replicates of ``metric`` on each of G groups and on all rows.
+    """``(R, G + 1)`` replicates of ``metric`` on each of G groups and on all rows
+    (:func:`grouped_replicates` without its note)."""
+    return grouped_replicates(family, states, metric, n_resamples, rng)[0]
+
+
+def grouped_replicates(family: Family, states: Sequence[Any], metric: Metric,
+                       n_resamples: int, rng: np.random.Generator
+                       ) -> tuple[np.ndarray, str | None]:
+    """``(R, G + 1)`` replicates of ``metric`` on each of G groups and on all rows, and
+    a note when some were not drawn from the cells (None when all were).
 
     Each group's rows are drawn on their own (its size is fixed); all rows are the
     groups' draws together. nan where a replicate is undefined.
+
+    When drawing every group's cells costs more than :data:`EXACT_WORK` row counts
+    (continuous scores: a cell per row), a group of at least :data:`NORMAL_MIN_ROWS`
+    rows takes normal replicates instead: the bootstrap of a smooth statistic is, to
+    first order, ``t*_g - t_g = sum_k (c*_k - m_k) psi_gk`` over the group's cells
+    (``m_k`` rows, ``psi_gk`` the change of ``t_g`` per row added: its influence value
+    over the rows, :func:`cell_influence`), a sum of many small independent parts,
+    normal with variance ``sum_k m_k psi_gk^2 - (sum_k m_k psi_gk)^2 / n_g`` under a
+    multinomial draw of the group's ``n_g`` rows (the Gaussian multiplier bootstrap of
+    Chernozhukov, Chetverikov and Kato 2013; DeLong's variance for ROC AUC). The value
+    on all rows moves by the same draws: its own influence values ``phi_k`` summed over
+    each group's cells, jointly normal with the group's part (their covariance from
+    ``sum_k m_k psi_gk phi_k``). Smaller groups keep their cell draws, and add
+    ``sum_k (c*_k - m_k) phi_k`` to the value on all rows.
     """
     pooled = family.pool(states, metric)
     if pooled is None:
         raise InputError(f"the gaps of {metric.name} need its groups' cells; "
                          f"{family.no_cells(states[0], metric)}")
     pooled_cells, parts, where = pooled
+    width = pooled_cells.size.shape[0]
+    if n_resamples * width > EXACT_WORK:
+        found = _normal_replicates(pooled_cells, parts, where, n_resamples, rng, metric)
+        if found is not None:
+            return found
+    return _drawn_replicates(pooled_cells, parts, where, n_resamples, rng, metric), None
+
+
+def _drawn_replicates(pooled_cells: Cells, parts: Sequence[Cells],
+                      where: Sequence[np.ndarray], n_resamples: int,
+                      rng: np.random.Generator, metric: Metric) -> np.ndarray:
+    """Every group's cells drawn (:func:`grouped_replicates`)."""
     g = len(parts)
     width = pooled_cells.size.shape[0]
     batch = max(1, min(n_resamples, _bootstrap.BATCH_BYTES // (8 * 4 * max(width, 1))))
@@ -575,10 +649,7 @@ def group_replicates(family: Family, states: Sequence[Any], metric: Metric,
             total = np.zeros((b, width))
             amounts = np.zeros((b, width)) if extra else None
             for j, (cells, at) in enumerate(zip(parts, where)):
-                # one exact multinomial; many small cells (distinct scores) drawn as
-                # picks among their rows, not a binomial per cell
-                counts = cells.sampler(rng, cells.size, b) if cells.sampler is not None \
-                    else _bootstrap.split_multinomial(rng, cells.size, b)
+                counts = _draw(cells, rng, b)
                 if cells.extra is not None and amounts is not None:
                     drawn = cells.extra[0](counts, rng)
                     out[start:start + b, j] = cells.extra[1](counts, drawn)
@@ -590,6 +661,77 @@ def group_replicates(family: Family, states: Sequence[Any], metric: Metric,
                 if pooled_cells.extra is not None else pooled_cells.evaluate(total)
             work.advance(b)
     return out
+
+
+def _draw(cells: Cells, rng: np.random.Generator, b: int) -> np.ndarray:
+    """b multinomial draws of the cells' rows: one exact multinomial; many small cells
+    (distinct scores) drawn as picks among their rows, not a binomial per cell."""
+    return cells.sampler(rng, cells.size, b) if cells.sampler is not None \
+        else _bootstrap.split_multinomial(rng, cells.size, b)
+
+
+def _value(cells: Cells) -> float:
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return float(cells.evaluate(cells.size[None, :].astype(np.float64))[0])
+
+
+def _normal_replicates(pooled_cells: Cells, parts: Sequence[Cells],
+                       where: Sequence[np.ndarray], n_resamples: int,
+                       rng: np.random.Generator, metric: Metric
+                       ) -> tuple[np.ndarray, str | None] | None:
+    """Normal replicates of the groups of at least :data:`NORMAL_MIN_ROWS` rows, cell
+    draws of the others (:func:`grouped_replicates`); None when the influence values
+    on all rows are not at hand."""
+    overall = _value(pooled_cells)
+    phi = cell_influence(pooled_cells, overall) if np.isfinite(overall) else None
+    if phi is None:
+        return None
+    g = len(parts)
+    out = np.empty((n_resamples, g + 1))
+    moved = np.zeros(n_resamples)  # the value on all rows, less its estimate
+    normal = []
+    drawn = []
+    for j, (cells, at) in enumerate(zip(parts, where)):
+        n_g = float(cells.size.sum())
+        value = _value(cells) if n_g >= NORMAL_MIN_ROWS else float("nan")
+        psi = cell_influence(cells, value) if np.isfinite(value) else None
+        if psi is None:
+            drawn.append(j)
+            continue
+        m = cells.size.astype(np.float64)
+        f = phi[at]
+        s_psi, s_phi = float(vdot(m, psi)), float(vdot(m, f))
+        va = max(float(vdot(m, psi * psi)) - s_psi * s_psi / n_g, 0.0)
+        vb = max(float(vdot(m, f * f)) - s_phi * s_phi / n_g, 0.0)
+        cov = float(vdot(m * psi, f)) - s_psi * s_phi / n_g
+        normal.append((j, value, va, vb, cov))
+    if normal:
+        z = rng.standard_normal((2, n_resamples, len(normal)))
+        for i, (j, value, va, vb, cov) in enumerate(normal):
+            sa = np.sqrt(va)
+            slope = cov / sa if sa > 0 else 0.0
+            out[:, j] = value + sa * z[0, :, i]
+            moved += slope * z[0, :, i] + np.sqrt(max(vb - slope * slope, 0.0)) * z[1, :, i]
+    if drawn:
+        width = max(int(parts[j].size.shape[0]) for j in drawn)
+        batch = max(1, min(n_resamples, _bootstrap.BATCH_BYTES // (8 * 4 * max(width, 1))))
+        with warnings.catch_warnings(), np.errstate(all="ignore"), \
+                Bar(n_resamples, f"resampling {len(drawn)} groups' {metric.name}") as work:
+            warnings.simplefilter("ignore")
+            for start in range(0, n_resamples, batch):
+                b = min(batch, n_resamples - start)
+                for j in drawn:
+                    cells, at = parts[j], where[j]
+                    counts = _draw(cells, rng, b)
+                    out[start:start + b, j] = cells.evaluate(counts)
+                    moved[start:start + b] += (counts - cells.size) @ phi[at]
+                work.advance(b)
+    out[:, g] = overall + moved
+    if not normal:
+        return out, None
+    return out, (f"{len(normal)} of {g} groups' replicates normal, from their influence "
+                 "values")
 
 
 def proportion_interval(x: float, n: float, level: float, method: str, name: str

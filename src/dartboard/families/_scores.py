@@ -235,6 +235,18 @@ class ScoreCells(State):
             self._memo["ap_variance"] = _analytic.ap_influence(st.pos, st.neg)[1]
         return self._memo["ap_variance"]
 
+    def ap_derivatives(self) -> np.ndarray:
+        """(C,) the change of average precision per row added to each cell
+        (:func:`~dartboard.uncertainty._analytic.ap_derivatives` at the cell's score and
+        class, times its rows' weight)."""
+        if "ap_derivatives" not in self._memo:
+            st = self.state()
+            _, d_pos, d_neg = _analytic.ap_derivatives(st.pos, st.neg)
+            gid, _ = self.groups()
+            per = np.where(self.positive, d_pos[gid], d_neg[gid])
+            self._memo["ap_derivatives"] = per if self.unit else per * self.weight
+        return self._memo["ap_derivatives"]
+
     @property
     def n_rows(self) -> int:
         return int(self.size.sum())
@@ -544,11 +556,16 @@ class ScoresFamily(Family):
             evaluate = state.auc  # noqa: F811  (the same values, without per-score sums)
 
         jack = (lambda: _auc_jackknife(state)) if metric.name == "roc_auc_score" else None
+        # the PR area estimates the same functional as average precision (the area under
+        # the PR curve), so it takes AP's influence values, as its interval does
+        influence = state.ap_derivatives if metric.name in (
+            "average_precision_score", "pr_auc_score") else None
         n_scores = int(state.groups()[1].shape[0])
         # distinct scores are mostly one-row cells: drawn as picks among their rows,
         # the same multinomial without a binomial per cell
         return Cells(state.size, state.positive.astype(np.int64), evaluate, jack,
-                     8 * 6 * max(n_scores, state.size.shape[0]), sampler=split_multinomial)
+                     8 * 6 * max(n_scores, state.size.shape[0]), sampler=split_multinomial,
+                     influence=influence)
 
     def cells(self, state: Any, metric: Metric) -> Cells | None:
         return None if isinstance(state, BinnedScores) else self._cells(state, metric)

@@ -335,6 +335,18 @@ def ap_influence(pos: np.ndarray, neg: np.ndarray) -> tuple[float, float]:
     increasing (as :func:`dartboard.metrics._ranking.group_scores` gives
     them). See the module docstring for the influence function.
     """
+    ap, if_pos, if_neg = ap_derivatives(pos, neg)
+    p = np.asarray(pos, dtype=np.float64)
+    q = np.asarray(neg, dtype=np.float64)
+    return ap, float(vdot(p, if_pos * if_pos) + vdot(q, if_neg * if_neg))
+
+
+def ap_derivatives(pos: np.ndarray, neg: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    """(AP, dAP/dpos, dAP/dneg): the change of AP per positive (negative) added at each
+    distinct score (scores increasing, as :func:`ap_influence` takes them), the
+    influence function divided by the rows. They sum to 0 over the rows (AP does not
+    change when every count is scaled), and ``sum pos dpos^2 + sum neg dneg^2`` is
+    AP's influence-function variance."""
     p = np.asarray(pos, dtype=np.float64)[::-1]
     q = np.asarray(neg, dtype=np.float64)[::-1]
     tp, fp = np.cumsum(p), np.cumsum(q)
@@ -355,8 +367,7 @@ def ap_influence(pos: np.ndarray, neg: np.ndarray) -> tuple[float, float]:
     # influence of a positive: (n / m) (precision + u - ap); of a negative: -(n / m) w
     if_pos = precision + u
     if_pos -= ap
-    variance = (vdot(p, if_pos * if_pos) + vdot(q, w * w)) / (m * m)
-    return ap, variance
+    return ap, (if_pos / m)[::-1], (-w / m)[::-1]
 
 
 def mean_t_interval(terms: np.ndarray, confidence_level: float
