@@ -201,6 +201,7 @@ class GroupGaps:
         self._drawn: dict[str, np.ndarray] = {}
         #: how the replicates of a label were formed, where not all drawn from cells
         self.notes: dict[str, str] = {}
+        self._pools: dict[int, Any] = {}
         # metrics that share a state share its draws: one seed per state key
         state_keys = list(dict.fromkeys(p.key for p in planned.values()
                                         if p.key is not None))
@@ -225,10 +226,18 @@ class GroupGaps:
         p = self.planned.get(label)
         if p is None or not self._pooled(p):
             return False
-        family, metric, _ = p.computed
-        pooled = family.pool(self._states(p), metric)
+        pooled = self._pool(p)
         assert pooled is not None  # _pooled said so
         return sum(int(c.size.shape[0]) for c in pooled[1]) <= cells
+
+    def _pool(self, p: Planned) -> Any:
+        """``family.pool`` of the groups' states, formed once per metric (merging and
+        placing a million cells is most of a gap's cost otherwise)."""
+        key = id(p)
+        if key not in self._pools:
+            family, metric, _ = p.computed
+            self._pools[key] = (p, family.pool(self._states(p), metric))
+        return self._pools[key][1]
 
     def _states(self, p: Planned) -> list[Any]:
         groups, key = self.bundle.groups, p.computed[2]
@@ -255,8 +264,7 @@ class GroupGaps:
         rows come in clusters: the rows' source then draws whole clusters)."""
         if getattr(self.generic, "clustered", False):
             return False
-        return p.family is not None and \
-            p.family.pool(self._states(p), p.computed[1]) is not None
+        return p.family is not None and self._pool(p) is not None
 
     def refused(self, label: str) -> str | None:
         """Why the gaps of ``label`` get no interval (None: they do). In memory the
@@ -288,7 +296,7 @@ class GroupGaps:
             family, metric, key = p.computed
             rng = check_random_state(child(self.seed, self._seed_of[key]))
             drawn, note = grouped_replicates(family, self._states(p), metric,
-                                             self.n_resamples, rng)
+                                             self.n_resamples, rng, pooled=self._pool(p))
             if note is not None:
                 self.notes[label] = note
         self._drawn[label] = drawn

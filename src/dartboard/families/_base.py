@@ -597,7 +597,8 @@ def group_replicates(family: Family, states: Sequence[Any], metric: Metric,
 
 
 def grouped_replicates(family: Family, states: Sequence[Any], metric: Metric,
-                       n_resamples: int, rng: np.random.Generator
+                       n_resamples: int, rng: np.random.Generator, *,
+                       pooled: tuple[Cells, list[Cells], list[np.ndarray]] | None = None
                        ) -> tuple[np.ndarray, str | None]:
     """``(R, G + 1)`` replicates of ``metric`` on each of G groups and on all rows, and
     a note when some were not drawn from the cells (None when all were).
@@ -617,9 +618,11 @@ def grouped_replicates(family: Family, states: Sequence[Any], metric: Metric,
     on all rows moves by the same draws: its own influence values ``phi_k`` summed over
     each group's cells, jointly normal with the group's part (their covariance from
     ``sum_k m_k psi_gk phi_k``). Smaller groups keep their cell draws, and add
-    ``sum_k (c*_k - m_k) phi_k`` to the value on all rows.
+    ``sum_k (c*_k - m_k) phi_k`` to the value on all rows. ``pooled``: ``family.pool``
+    of the states when the caller has it.
     """
-    pooled = family.pool(states, metric)
+    if pooled is None:
+        pooled = family.pool(states, metric)
     if pooled is None:
         raise InputError(f"the gaps of {metric.name} need its groups' cells; "
                          f"{family.no_cells(states[0], metric)}")
@@ -854,6 +857,35 @@ def place_parts(parts: Sequence[Sequence[np.ndarray]], pooled: Sequence[np.ndarr
 
 def place(part: Sequence[np.ndarray], pooled: Sequence[np.ndarray]) -> np.ndarray:
     """Positions of ``part``'s cells among ``pooled``'s (both sorted by
-    :func:`aggregate`, ``part``'s keys a subset)."""
-    records = np.rec.fromarrays([np.asarray(k) for k in pooled])
-    return np.searchsorted(records, np.rec.fromarrays([np.asarray(k) for k in part]))
+    :func:`aggregate`, ``part``'s keys a subset).
+
+    The first key is searched on its own (a sorted numeric array); among pooled cells
+    of an equal first key, which :func:`aggregate` orders by the other keys, a cell
+    whose other keys differ moves on one place at a time (a score held by a positive
+    and a negative cell: one step). Keys of other kinds: a search of records."""
+    keys = [np.asarray(k) for k in pooled]
+    wanted = [np.asarray(k) for k in part]
+    if not keys or any(k.dtype.kind not in "biuf" for k in keys) or \
+            (keys[0].dtype.kind == "f" and np.isnan(keys[0]).any()):
+        records = np.rec.fromarrays(keys)
+        return np.searchsorted(records, np.rec.fromarrays(wanted))
+    at = np.searchsorted(keys[0], wanted[0], "left")
+    last = keys[0].shape[0] - 1
+    todo = np.arange(at.shape[0])
+    for _ in range(_PLACE_STEPS):
+        here = np.minimum(at[todo], last)
+        same = np.ones(todo.shape[0], dtype=bool)
+        for k, w in zip(keys[1:], wanted[1:]):
+            same &= k[here] == w[todo]
+        todo = todo[~same]
+        if todo.size == 0:
+            return at
+        at[todo] += 1
+    records = np.rec.fromarrays(keys)  # many cells share a first key: search them all
+    return np.searchsorted(records, np.rec.fromarrays(wanted))
+
+
+#: steps :func:`place` takes among cells of an equal first key before a search of records
+_PLACE_STEPS = 8
+
+

@@ -43,7 +43,7 @@ from dartboard.families._base import (
 from dartboard.families._paired import PairedMeans
 from dartboard.metrics._probabilistic import brier_terms, log_loss_terms
 from dartboard.metrics._regression_losses import pinball_terms, squared_log_terms, tweedie_terms
-from dartboard.uncertainty._bootstrap import IntervalWarning
+from dartboard.uncertainty._bootstrap import IntervalWarning, row_multinomial
 from dartboard.uncertainty._clustered_analytic import ClusterTerms, ratio_terms
 
 __all__ = ["FAMILY", "MAX_CELLS", "MeanCells", "MeansFamily", "ROW_TERMS", "TERMS",
@@ -296,8 +296,10 @@ class MeansFamily(Family):
 
         stratum = np.zeros(size.shape[0], dtype=np.int64) if state.stratum is None \
             else state.stratum
+        # mostly one-row cells (distinct losses): the rows drawn, not a binomial per cell
         return Cells(size, stratum, evaluate, jackknife, 8 * 4,
-                     unstratified=NO_CLASSES if state.stratum is None else None)
+                     unstratified=NO_CLASSES if state.stratum is None else None,
+                     sampler=row_multinomial)
 
     def cells(self, state: MeanCells, metric: Metric) -> Cells | None:
         return None if state.term is None else self._cells(state, metric)

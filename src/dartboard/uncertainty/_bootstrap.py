@@ -409,6 +409,23 @@ def split_multinomial(rng: np.random.Generator, size: np.ndarray, b: int,
     return counts
 
 
+def row_multinomial(rng: np.random.Generator, size: np.ndarray, b: int) -> np.ndarray:
+    """b draws of Multinomial(n, size / n) over C cells, exact, as the rows themselves
+    are drawn where the cells are mostly of one row (the terms of a mean loss):
+    ``n`` uniform picks among the rows per replicate, all replicates in one call,
+    counted per cell. Cells of many rows each (fewer than 64 cells, or more than four
+    rows a cell): one binomial per cell, ``rng.multinomial``."""
+    size = np.asarray(size)
+    c, n = size.shape[0], int(size.sum())
+    if c < 64 or n > 4 * c:
+        return rng.multinomial(n, size / n, size=b).astype(np.float64)
+    owner = np.repeat(np.arange(c), size)
+    picks = rng.integers(0, n, size=(b, n))
+    cells = owner[picks] if c < n else picks
+    cells += (np.arange(b) * c)[:, None]
+    return np.bincount(cells.ravel(), minlength=b * c).reshape(b, c).astype(np.float64)
+
+
 # --------------------------------------------------------------------- ranking
 
 @dataclass(frozen=True)

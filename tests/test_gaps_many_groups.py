@@ -1,0 +1,203 @@
+"""Gaps of many groups at the speed of one evaluation: the pruned maxima and high ends
+of ``_simultaneous`` against the plain formulas (``test_gaps._oracle``); each cell's
+influence values against a numerical derivative and scikit-learn; the normal
+replicates of large groups of continuous scores against the grouped bootstrap they
+stand in for (families/_base.py, ``grouped_replicates``)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import sklearn.metrics as skm
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dartboard
+from dartboard.evaluation import _simultaneous
+from dartboard.families import _base
+from dartboard.uncertainty._analytic import ap_derivatives, ap_influence
+from test_gaps import _oracle
+
+
+@pytest.fixture
+def prune_always(monkeypatch):
+    """Every maximum and high end through the pruned path."""
+    monkeypatch.setattr(_simultaneous, "_PRUNE_WORK", 0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(3, 40), st.integers(20, 200), st.floats(0.0, 0.3),
+       st.sampled_from([1.0, 3.0, 30.0]), st.integers(0, 2 ** 16))
+def test_pruned_maxima_and_high_end_equal_the_plain_formulas(g_count, r, nan_share, spread,
+                                                            seed):
+    """Groups of unequal sizes (up to ``spread`` times apart), replicates with nan:
+    the largest gap's interval and the simultaneous ones are the formulas' numbers."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(20, int(20 * spread) + 21, g_count)
+    values = np.append(rng.normal(0.7, 0.02, g_count), 0.7)
+    n = np.append(sizes, sizes.sum())
+    reps = values + rng.normal(size=(r, g_count + 1)) * 0.4 / np.sqrt(n)
+    reps[rng.random(reps.shape) < nan_share] = np.nan
+    reps[:, :g_count][:, ~np.isfinite(reps[:, :g_count]).any(axis=0)] = values[0]
+    family = _simultaneous.contrasts(values, reps, sizes, "between_groups")
+    cols = np.flatnonzero(family.usable)
+    old = _simultaneous._PRUNE_WORK
+    try:
+        _simultaneous._PRUNE_WORK = 0
+        for absolute in (False, True):
+            np.testing.assert_array_equal(_simultaneous._max_z(family, cols, absolute),
+                                          _simultaneous._max_z_full(family, cols, absolute))
+        some = cols[rng.random(cols.shape[0]) < 0.4]
+        if some.size:
+            np.testing.assert_array_equal(_simultaneous._max_z(family, some),
+                                          _simultaneous._max_z_full(family, some))
+            assert _simultaneous._high_end(family, some, 0.01) == \
+                _simultaneous._exact_high(family, some, 0.01)
+        if nan_share == 0:
+            *_, lows, highs, low, high = _oracle(values, reps, sizes, 0.95, "between_groups")
+            found = _simultaneous.largest(family, 0.95)
+            got_low, got_high = _simultaneous.simultaneous(family, 0.95)
+            assert (found.low, found.high) == pytest.approx((low, high), abs=1e-12)
+            np.testing.assert_allclose(got_low, lows, atol=1e-12)
+            np.testing.assert_allclose(got_high, highs, atol=1e-12)
+    finally:
+        _simultaneous._PRUNE_WORK = old
+
+
+def test_many_groups_take_the_pruned_path_with_the_plain_numbers():
+    """300 groups x 1000 replicates (89,700 contrasts): the pruned path is taken and
+    gives the chunked path's maxima."""
+    rng = np.random.default_rng(0)
+    sizes = rng.integers(50, 500, 300)
+    values = np.append(rng.normal(0.8, 0.01, 300), 0.8)
+    reps = values + rng.normal(size=(1000, 301)) * 0.4 / np.sqrt(np.append(sizes, 1e5))
+    family = _simultaneous.contrasts(values, reps, sizes, "between_groups")
+    cols = np.flatnonzero(family.usable)
+    assert cols.shape[0] * 1000 > _simultaneous._PRUNE_WORK
+    np.testing.assert_array_equal(_simultaneous._max_z(family, cols, True),
+                                  _simultaneous._max_z_full(family, cols, True))
+
+
+# ------------------------------------------------------------ influence values
+
+def _ap(pos, neg):
+    """Average precision of counts per distinct score (increasing), by its formula."""
+    y = np.r_[np.ones(int(pos.sum())), np.zeros(int(neg.sum()))]
+    s = np.r_[np.repeat(np.arange(pos.shape[0]), pos.astype(int)),
+              np.repeat(np.arange(neg.shape[0]), neg.astype(int))]
+    return skm.average_precision_score(y, s)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ap_derivatives_are_the_change_per_row_added(seed):
+    """dAP/dcount at each score against adding one row there (scikit-learn's AP of the
+    rows before and after): the same to first order, the error O(1 / n^2)."""
+    rng = np.random.default_rng(seed)
+    pos = rng.integers(0, 40, 30).astype(float)
+    neg = rng.integers(0, 40, 30).astype(float)
+    pos[-1] += 1
+    ap, d_pos, d_neg = ap_derivatives(pos, neg)
+    assert ap == pytest.approx(_ap(pos, neg), abs=1e-12)
+    n = pos.sum() + neg.sum()
+    for k in rng.choice(30, 6, replace=False):
+        for counts, deriv in ((pos, d_pos), (neg, d_neg)):
+            more = counts.copy()
+            more[k] += 1
+            moved = _ap(more, neg) - ap if counts is pos else _ap(pos, more) - ap
+            assert moved == pytest.approx(deriv[k], abs=30 / n ** 2)
+    # AP does not move when every count is scaled: the derivatives sum to 0
+    assert float(pos @ d_pos + neg @ d_neg) == pytest.approx(0.0, abs=1e-12)
+    assert ap_influence(pos, neg)[1] == pytest.approx(float(pos @ d_pos ** 2 + neg @ d_neg ** 2))
+
+
+def _states(y, s, groups, metric):
+    ev = dartboard.evaluate(y, y_score=s, groups=groups, metrics=[metric], n_resamples=10,
+                            random_state=0, progress=False)
+    p = ev._gaps.planned[metric]
+    return p.computed[0], ev._gaps._states(p), p.computed[1]
+
+
+@pytest.mark.parametrize("metric", ["roc_auc", "average_precision", "log_loss",
+                                    "brier_score_loss", "accuracy", "f1"])
+def test_cell_influence_is_the_change_of_the_metric_per_row(metric):
+    """Each cell's influence value against the metric recomputed with one more row in
+    that cell (the cells' own evaluate): equal to first order."""
+    rng = np.random.default_rng(1)
+    n = 600
+    y = rng.integers(0, 2, n)
+    s = np.round(np.clip(0.3 * y + 0.7 * rng.random(n), 0.001, 0.999), 2)
+    family, states, m = _states(y, s, np.zeros(n, int), metric)
+    cells = family.pool(states, m)[0]
+    value = float(cells.evaluate(cells.size[None, :].astype(float))[0])
+    psi = _base.cell_influence(cells, value)
+    assert psi is not None and np.all(np.isfinite(psi))
+    plus = np.broadcast_to(cells.size.astype(float), (cells.size.shape[0],) * 2).copy()
+    plus[np.diag_indices_from(plus)] += 1
+    added = cells.evaluate(plus) - value
+    np.testing.assert_allclose(psi, added, atol=20 / n ** 2, rtol=0.05)
+
+
+def _scores(n_groups, rows, seed=0, worse=None):
+    rng = np.random.default_rng(seed)
+    g = np.repeat(np.arange(n_groups), rows)
+    y = rng.integers(0, 2, g.shape[0])
+    mu = np.where(g == worse, 0.5, 1.2) if worse is not None else 1.2
+    s = 1 / (1 + np.exp(-(rng.normal(size=g.shape[0]) + mu * (2 * y - 1))))
+    return y, s, g
+
+
+@pytest.mark.parametrize("metric", ["roc_auc", "average_precision", "log_loss",
+                                    "brier_score_loss"])
+def test_normal_replicates_have_the_grouped_bootstraps_spread(metric, monkeypatch):
+    """Four groups of 400 rows of continuous scores: the normal replicates' standard
+    deviation per group and on all rows, and their correlations with all rows, are
+    those of the drawn ones (4000 replicates each: within 8% and 0.08)."""
+    y, s, g = _scores(4, 400)
+    family, states, m = _states(y, s, g, metric)
+    monkeypatch.setattr(_base, "EXACT_WORK", 0)
+    normal, note = _base.grouped_replicates(family, states, m, 4000,
+                                            np.random.default_rng(1))
+    assert note == "4 of 4 groups' replicates normal, from their influence values"
+    monkeypatch.setattr(_base, "EXACT_WORK", 10 ** 18)
+    drawn, none = _base.grouped_replicates(family, states, m, 4000, np.random.default_rng(1))
+    assert none is None
+    np.testing.assert_allclose(normal.std(axis=0), drawn.std(axis=0), rtol=0.08)
+    corr = [np.corrcoef(r[:, j], r[:, -1])[0, 1] for r in (normal, drawn) for j in range(4)]
+    np.testing.assert_allclose(corr[:4], corr[4:], atol=0.08)
+    # centred on the estimates
+    values = [family.value(st_, m) for st_ in states]
+    np.testing.assert_allclose(normal[:, :4].mean(axis=0), values,
+                               atol=4 * float(normal.std(axis=0).max()) / np.sqrt(4000))
+
+
+def test_small_groups_keep_their_draws_beside_normal_ones(monkeypatch):
+    """A group under NORMAL_MIN_ROWS rows is drawn; its replicates are those of a
+    bootstrap of its cells (not one normal value), and the note counts the others."""
+    y, s, g = _scores(3, 400)
+    keep = (g != 2) | (np.arange(g.shape[0]) % 400 < 60)  # group 2: 60 rows
+    family, states, m = _states(y[keep], s[keep], g[keep], "roc_auc")
+    monkeypatch.setattr(_base, "EXACT_WORK", 0)
+    reps, note = _base.grouped_replicates(family, states, m, 2000, np.random.default_rng(0))
+    assert note == "2 of 3 groups' replicates normal, from their influence values"
+    # a drawn AUC of 60 rows takes few distinct values per tie pattern; normal ones do not
+    assert np.unique(reps[:, 2]).shape[0] < np.unique(reps[:, 0]).shape[0]
+    assert np.all(np.isfinite(reps))
+
+
+def test_difference_says_when_replicates_are_normal():
+    """Large groups of continuous scores: the gap's method names the normal replicates;
+    confusion counts (few cells) keep the grouped bootstrap."""
+    y, s, g = _scores(5, 2500, worse=4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = dartboard.evaluate(y, y_score=s, groups=g, n_resamples=2000, random_state=0,
+                                metrics=["roc_auc", "accuracy"], progress=False)
+    table = ev.difference()
+    assert table.loc["roc_auc", "method"] == (
+        "max-T, selection-aware (10 pairs); 5 of 5 groups' replicates normal, from their "
+        "influence values")
+    assert table.loc["accuracy", "method"] == "max-T, selection-aware (10 pairs)"
+    assert table.loc["roc_auc", "groups"].endswith("vs 4")
+    assert table.loc["roc_auc", "low"] > 0
