@@ -82,8 +82,7 @@ def fairlearn_per_row(n_boot: int) -> float:
     """fairlearn's MetricFrame bootstrap: seconds per resample and row (100 groups x
     100k rows, the four score metrics)."""
     from fairlearn.metrics import MetricFrame
-    from sklearn.metrics import average_precision_score, brier_score_loss, log_loss, \
-        roc_auc_score
+    from sklearn.metrics import average_precision_score, brier_score_loss, log_loss, roc_auc_score
 
     y, s, g = _data(100_000, 100)
     metrics = {"roc_auc": roc_auc_score, "average_precision": average_precision_score,
@@ -130,7 +129,8 @@ def main() -> None:
         if args.old_src:
             old = _run(Path(args.old_src), groups, n, args.timeout)
             if old is None:
-                line += f" {'> ' + format(args.timeout, '.0f'):>15} {'> ' + format(args.timeout / total, '.0f') + 'x':>7}"
+                cut = f"> {args.timeout:.0f}"
+                line += f" {cut:>15} {'> ' + format(args.timeout / total, '.0f') + 'x':>7}"
             else:
                 old_total = old["evaluate"] + old["difference"]
                 line += f" {old_total:>15.2f} {old_total / total:>6.1f}x"

@@ -13,12 +13,12 @@ import pytest
 import sklearn.metrics as skm
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_gaps import _oracle
 
 import dartboard
 from dartboard.evaluation import _simultaneous
 from dartboard.families import _base
 from dartboard.uncertainty._analytic import ap_derivatives, ap_influence
-from test_gaps import _oracle
 
 
 @pytest.fixture

@@ -271,7 +271,7 @@ def _high_end(family: Contrasts, cand: np.ndarray, q: float) -> float:
     events has probability at most q), so d_k - q_k s_k <= d_k + Q_j(1 - q/2) -
     Q_i(q/2). The quantiles are computed exactly for the contrasts of the highest
     bounds, and then for every contrast whose bound passes the largest value found."""
-    d, s = family.estimate, family.scale
+    d = family.estimate
     r = family.deviations.shape[0]
     if cand.shape[0] * r <= _PRUNE_WORK:
         return _exact_high(family, cand, q)
