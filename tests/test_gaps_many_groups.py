@@ -201,3 +201,40 @@ def test_difference_says_when_replicates_are_normal():
     assert table.loc["accuracy", "method"] == "max-T, selection-aware (10 pairs)"
     assert table.loc["roc_auc", "groups"].endswith("vs 4")
     assert table.loc["roc_auc", "low"] > 0
+
+
+def test_streamed_mean_losses_past_their_cells_take_normal_gaps(tmp_path, monkeypatch):
+    """A streamed log loss keeps its sums only past MAX_CELLS distinct terms: its gaps
+    are normal replicates from the sums (said in the method), near the in-memory ones
+    from the cells; with weights they are refused (the sums keep no squared weights)."""
+    import pandas as pd
+
+    from dartboard.families import _means
+
+    y, s, g = _scores(3, 600, worse=2)
+    pd.DataFrame({"y": y, "s": s, "g": g}).iloc[:900].to_parquet(tmp_path / "a.parquet")
+    pd.DataFrame({"y": y, "s": s, "g": g}).iloc[900:].to_parquet(tmp_path / "b.parquet")
+    monkeypatch.setattr(_means, "MAX_CELLS", 100)
+    metrics = ["log_loss", "brier_score_loss"]
+    streamed = dartboard.evaluate(str(tmp_path / "*.parquet"), y_true="y", y_score="s",
+                                  groups="g", metrics=metrics, random_state=0,
+                                  progress=False)
+    memory = dartboard.evaluate(y, y_score=s, groups=g, metrics=metrics, random_state=0,
+                                progress=False)
+    got, want = streamed.difference(), memory.difference()
+    for label in metrics:
+        assert got.loc[label, "method"] == ("max-T, selection-aware (3 pairs); 3 of 3 "
+                                            "groups' replicates normal, from their sums")
+        assert got.loc[label, "estimate"] == pytest.approx(want.loc[label, "estimate"],
+                                                           rel=1e-9)
+        width = want.loc[label, "high"] - want.loc[label, "low"]
+        assert got.loc[label, "high"] - got.loc[label, "low"] == pytest.approx(width,
+                                                                                rel=0.15)
+        assert got.loc[label, "low"] > 0  # the worse group shows
+    frame = pd.DataFrame({"y": y, "s": s, "g": g, "w": np.ones(y.shape[0])})
+    frame.iloc[:900].to_parquet(tmp_path / "a.parquet")
+    frame.iloc[900:].to_parquet(tmp_path / "b.parquet")
+    weighted = dartboard.evaluate(str(tmp_path / "*.parquet"), y_true="y", y_score="s",
+                                  groups="g", sample_weight="w", metrics=metrics,
+                                  random_state=0, progress=False)
+    assert weighted.difference()["method"].str.startswith("n/a (the bootstrap").all()

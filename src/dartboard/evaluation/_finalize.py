@@ -264,7 +264,13 @@ class GroupGaps:
         rows come in clusters: the rows' source then draws whole clusters)."""
         if getattr(self.generic, "clustered", False):
             return False
-        return p.family is not None and self._pool(p) is not None
+        return p.family is not None and (self._pool(p) is not None or self._normal(p))
+
+    def _normal(self, p: Planned) -> bool:
+        """Whether the family gives the groups' replicates from their moments alone."""
+        family, metric, _ = p.computed
+        return family.group_normal(self._states(p), metric, 1,
+                                   np.random.default_rng(0)) is not None
 
     def refused(self, label: str) -> str | None:
         """Why the gaps of ``label`` get no interval (None: they do). In memory the

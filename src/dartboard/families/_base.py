@@ -283,6 +283,13 @@ class Family:
         cannot be pooled (the reason is :meth:`no_cells`)."""
         return None
 
+    def group_normal(self, states: Sequence[Any], metric: Metric, n_resamples: int,
+                     rng: np.random.Generator) -> np.ndarray | None:
+        """``(R, G + 1)`` normal replicates of the metric on each group's state and on
+        all of them, from the states' moments alone (a streamed mean past its cells:
+        its sums); None when the family has none (:func:`grouped_replicates`)."""
+        return None
+
     def cluster_cells(self, batch: Batch, metric: Metric, clusters: np.ndarray,
                       n_clusters: int) -> tuple[Cells, Any] | None:
         """The rows' pooled cells and a ``(n_clusters, cells)`` sparse matrix of each
@@ -624,6 +631,10 @@ def grouped_replicates(family: Family, states: Sequence[Any], metric: Metric,
     if pooled is None:
         pooled = family.pool(states, metric)
     if pooled is None:
+        normal = family.group_normal(states, metric, n_resamples, rng)
+        if normal is not None:
+            return normal, (f"{len(states)} of {len(states)} groups' replicates normal, "
+                            "from their sums")
         raise InputError(f"the gaps of {metric.name} need its groups' cells; "
                          f"{family.no_cells(states[0], metric)}")
     pooled_cells, parts, where = pooled

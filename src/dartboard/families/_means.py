@@ -308,6 +308,34 @@ class MeansFamily(Family):
              ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
         return merged_pool(self, states, metric, lambda s: s.term is not None)
 
+    def group_normal(self, states: Sequence[MeanCells], metric: Metric, n_resamples: int,
+                     rng: np.random.Generator) -> np.ndarray | None:
+        """Normal replicates of unweighted means from each group's sums (a streamed
+        state past its cells keeps no terms to draw): a group's mean moves by
+        ``N(0, (S2 / n - m^2) / n)`` under a draw of its n rows (the influence values'
+        variance, as from the cells), and the mean of all rows by the groups' moves
+        weighted by their shares of the rows (it is their weighted average); a root
+        (RMSE) is taken of both after. None with weights (the sums keep no squared
+        weights) or a group of fewer than ``NORMAL_MIN_ROWS`` rows."""
+        from dartboard.families._base import NORMAL_MIN_ROWS
+
+        if any(s.weighted for s in states):
+            return None
+        sums = np.array([s.sums for s in states], dtype=np.float64)
+        s1, s2, n = sums[:, 0], sums[:, 1], sums[:, 2]
+        if np.any(n < NORMAL_MIN_ROWS):
+            return None
+        mean = s1 / n
+        sd = np.sqrt(np.maximum(s2 / n - mean * mean, 0.0) / n)
+        moved = rng.standard_normal((n_resamples, mean.shape[0])) * sd
+        out = np.empty((n_resamples, mean.shape[0] + 1))
+        out[:, :-1] = mean + moved
+        out[:, -1] = s1.sum() / n.sum() + moved @ (n / n.sum())
+        if TERMS[metric.name][2]:  # a root of a mean
+            with np.errstate(invalid="ignore"):
+                out = np.sqrt(out)
+        return out
+
     def methods(self, state: MeanCells, metric: Metric) -> tuple[str, ...]:
         if state.weighted or state.sums[3] < 2:
             return ()
