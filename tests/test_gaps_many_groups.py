@@ -67,15 +67,15 @@ def test_pruned_maxima_and_high_end_equal_the_plain_formulas(g_count, r, nan_sha
 
 
 def test_many_groups_take_the_pruned_path_with_the_plain_numbers():
-    """300 groups x 1000 replicates (89,700 contrasts): the pruned path is taken and
+    """200 groups x 500 replicates (39,800 contrasts): the pruned path is taken and
     gives the chunked path's maxima."""
     rng = np.random.default_rng(0)
-    sizes = rng.integers(50, 500, 300)
-    values = np.append(rng.normal(0.8, 0.01, 300), 0.8)
-    reps = values + rng.normal(size=(1000, 301)) * 0.4 / np.sqrt(np.append(sizes, 1e5))
+    sizes = rng.integers(50, 500, 200)
+    values = np.append(rng.normal(0.8, 0.01, 200), 0.8)
+    reps = values + rng.normal(size=(500, 201)) * 0.4 / np.sqrt(np.append(sizes, 1e5))
     family = _simultaneous.contrasts(values, reps, sizes, "between_groups")
     cols = np.flatnonzero(family.usable)
-    assert cols.shape[0] * 1000 > _simultaneous._PRUNE_WORK
+    assert cols.shape[0] * 500 > _simultaneous._PRUNE_WORK
     np.testing.assert_array_equal(_simultaneous._max_z(family, cols, True),
                                   _simultaneous._max_z_full(family, cols, True))
 
@@ -238,3 +238,36 @@ def test_streamed_mean_losses_past_their_cells_take_normal_gaps(tmp_path, monkey
                                   groups="g", sample_weight="w", metrics=metrics,
                                   random_state=0, progress=False)
     assert weighted.difference()["method"].str.startswith("n/a (the bootstrap").all()
+
+
+def test_clustered_gaps_linear_in_the_clusters_influence_values(monkeypatch):
+    """Clustered rows in three groups: past LINEAR_WORK each replicate of a score metric
+    is linear in the drawn clusters' influence sums, with the same cluster draws; its
+    spread per group is that of the evaluated replicates (within 10%), and the gap's
+    method says so."""
+    from dartboard.uncertainty import _clustered
+
+    y, s, g = _scores(3, 500, worse=2)
+    clusters = np.arange(y.shape[0]) // 10
+    rng = np.random.default_rng(3)
+    clusters = rng.permutation(clusters.max() + 1)[clusters]
+
+    def gaps(work):
+        monkeypatch.setattr(_clustered, "LINEAR_WORK", work)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ev = dartboard.evaluate(y, y_score=s, groups=g, clusters=clusters,
+                                    metrics=["roc_auc", "average_precision"],
+                                    n_resamples=1000, random_state=0, progress=False)
+        return ev, ev.difference()
+
+    linear, table = gaps(0)
+    drawn, exact = gaps(10 ** 18)
+    for label in ("roc_auc", "average_precision"):
+        assert table.loc[label, "method"] == ("max-T, selection-aware (3 pairs), clustered; "
+                                              "replicates linear in the clusters' influence "
+                                              "values")
+        assert exact.loc[label, "method"] == "max-T, selection-aware (3 pairs), clustered"
+        np.testing.assert_allclose(linear._gaps.replicates(label).std(axis=0),
+                                   drawn._gaps.replicates(label).std(axis=0), rtol=0.1)
+        assert table.loc[label, "low"] > 0

@@ -41,6 +41,7 @@ from dartboard._rng import check_random_state
 from dartboard.evaluation._bundle import Bundle, Planned
 from dartboard.exceptions import InputError, InputTypeError
 from dartboard.families import Family, Metric
+from dartboard.families._base import cell_influence
 from dartboard.uncertainty._clustered import (
     CLUSTER_METHODS,
     cluster_matrix,
@@ -117,6 +118,8 @@ class ClusteredStates:
         # sizes with their cluster matrix (the metrics of one state share them)
         self._states: dict[tuple[int, str], tuple[list[Any], np.ndarray]] = {}
         self._matrices: dict[tuple[int, str, bool], tuple[np.ndarray, Any]] = {}
+        #: how the replicates of a label were formed, where not by evaluating each draw
+        self.notes: dict[str, str] = {}
 
     def states(self, bundle: Bundle, key: str) -> tuple[list[Any], np.ndarray]:
         """The states of ``bundle``'s clusters in order, and their positions."""
@@ -254,7 +257,11 @@ class ClusteredStates:
         draw of the clusters shared by all of them."""
         parts = self.parts(p)
         assert parts is not None  # GroupGaps asks only for labels in ``chosen``
-        return shared_cluster_replicates(parts, len(self.order), self.opts.n_resamples, rng)
+        drawn, note = shared_cluster_replicates(parts, len(self.order), self.opts.n_resamples,
+                                                rng, influence=cell_influence)
+        if note is not None:
+            self.notes[p.label] = note
+        return drawn
 
 
 class _Poolable:

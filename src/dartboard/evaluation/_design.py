@@ -4,7 +4,10 @@
 of the clustered interval over that of the same kind of interval with independent
 rows: the cluster-robust methods against their independent-rows forms (``wald``,
 ``t``, ``delong``; the delta method with each row its own cluster), the bootstrap
-of whole clusters against the bootstrap of rows (the same method and resamples).
+of whole clusters against the metric's analytic independent-rows interval where it
+has one (``wald``, ``t``, ``delong``, ``influence-logit``: the same standard error as
+a bootstrap of rows, without a second bootstrap over every row), else the bootstrap
+of rows (the same method and resamples).
 ``effective n = n / design effect`` is the number of independent rows that would
 measure the metric as precisely; it is at most ``n`` (a design effect below 1 is the
 clusters' noise or a negative intra-cluster correlation, not rows worth more than
@@ -39,7 +42,15 @@ def independent_forms(kind: str) -> tuple[str, ...]:
     ROC AUC's, and the first of their forms that the metric takes is its own."""
     if kind == "bootstrap-t-clustered":
         return "wald", "t", "delong"
+    if kind in _BOOTSTRAPS:
+        # the analytic form where the metric has one: the same standard error without a
+        # second bootstrap's cost (about resamples x rows) or Monte-Carlo noise
+        return "wald", "t", "delong", "influence-logit", kind
     return (INDEPENDENT.get(kind, kind),)
+
+
+#: the bootstraps of whole clusters (``percentile``, ``basic``, ``bca`` over clusters)
+_BOOTSTRAPS = ("percentile", "basic", "bca")
 
 
 def design_effect(clustered: Any, function: Callable[..., Any], y: np.ndarray,

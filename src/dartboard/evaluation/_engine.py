@@ -70,6 +70,7 @@ from dartboard.evaluation._result import (
 )
 from dartboard.exceptions import FewClustersWarning, InputError, InputTypeError
 from dartboard.families import Batch, Metric, family_of
+from dartboard.families._base import cell_influence
 from dartboard.metrics._registry import TASKS as REGISTRY_TASKS
 from dartboard.metrics._registry import MetricSpec, resolve_metric, specs
 
@@ -493,6 +494,8 @@ class _GenericRows:
         self.plan = plan
         self.chosen: Any = {c.label: c for c in plan.chosen}
         self.by_label = {c.label: c for c in plan.chosen}
+        #: how the replicates of a label were formed, where not by evaluating each draw
+        self.notes: dict[str, str] = {}
 
     def row(self, p: Planned, members: np.ndarray | None, group: str | None) -> MetricRow:
         plan, c = self.plan, self.chosen[p.label]
@@ -644,7 +647,11 @@ class _ClusteredRows(_GenericRows):
                 break
             parts.append(cells)
         else:
-            return shared_cluster_replicates(parts, n_clusters, plan.opts.n_resamples, rng)
+            drawn, note = shared_cluster_replicates(parts, n_clusters, plan.opts.n_resamples,
+                                                    rng, influence=cell_influence)
+            if note is not None:
+                self.notes[p.label] = note
+            return drawn
         members = ClusterIndex(codes, n_clusters).members
         group_of = np.empty(plan.y_true.shape[0], dtype=np.intp)
         for g, rows in enumerate(plan.groups.members()):

@@ -298,6 +298,9 @@ class GroupGaps:
         if not self._pooled(p):
             rng = check_random_state(child(self.seed, 1000 + list(self.planned).index(label)))
             drawn = self.generic.replicates(p, rng)
+            note = getattr(self.generic, "notes", {}).get(label)
+            if note is not None:
+                self.notes[label] = note
         else:
             family, metric, key = p.computed
             rng = check_random_state(child(self.seed, self._seed_of[key]))

@@ -29,6 +29,7 @@ each cluster's bin sums (:mod:`dartboard.uncertainty._clustered_calibration`).
 from __future__ import annotations
 
 import functools
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -203,22 +204,61 @@ def cluster_replicates(matrix: Any, pooled: Any, n_resamples: int,
     return _bootstrap.Replicates(values, jack)
 
 
+#: row counts past which :func:`shared_cluster_replicates` linearizes each replicate
+LINEAR_WORK = 2 * 10**7
+
+
 def shared_cluster_replicates(parts: list[tuple[Any, Any]], n_clusters: int,
-                              n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+                              n_resamples: int, rng: np.random.Generator,
+                              influence: Callable[[Any, float], np.ndarray | None] | None = None
+                              ) -> tuple[np.ndarray, str | None]:
     """``(n_resamples, len(parts))`` replicates of several cell sets (a metric in each
     group, say: ``(pooled cells, cluster matrix)`` pairs over the same clusters), each
     replicate one draw of clusters shared by all of them, so that differences between
-    the parts see the clusters they share."""
+    the parts see the clusters they share; and a note when they were linearized.
+
+    Evaluating every part's cells on every replicate costs about resamples x cells
+    (continuous scores: a cell per row). Past :data:`LINEAR_WORK`, where
+    ``influence(cells, value)`` gives each cell's change of the metric per row added,
+    a replicate is its first-order form with the same draws: ``t* = t + sum_c (w_c -
+    1) T_c``, ``w_c`` the times cluster ``c`` is drawn and ``T_c`` the sum of its rows'
+    influence values (the cluster-robust variance's terms): O(resamples x clusters)."""
     widths = sum(m.shape[1] for _, m in parts)
+    linear = None
+    if influence is not None and n_resamples * widths > LINEAR_WORK:
+        linear = _linear_terms(parts, influence)
     batch = max(1, min(n_resamples, _bootstrap.BATCH_BYTES // (8 * (n_clusters + widths))))
     out = np.empty((n_resamples, len(parts)))
     for start in track(range(0, n_resamples, batch),
                        f"resampling {n_clusters} clusters (batches)"):
         drawn = draw_clusters(rng, n_clusters, min(batch, n_resamples - start))
+        if linear is not None:
+            out[start:start + drawn.shape[0]] = linear[0] + (drawn - 1.0) @ linear[1]
+            continue
         for j, (cells, matrix) in enumerate(parts):
             counts = np.asarray((matrix.T @ drawn.T).T)
             out[start:start + drawn.shape[0], j] = cells.evaluate(counts)
-    return out
+    if linear is None:
+        return out, None
+    return out, "replicates linear in the clusters' influence values"
+
+
+def _linear_terms(parts: list[tuple[Any, Any]],
+                  influence: Callable[[Any, float], np.ndarray | None]
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
+    """(values of the parts, (clusters, parts) summed influence values), or None when a
+    part has no finite value or influence values."""
+    values, terms = [], []
+    for cells, matrix in parts:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            value = float(cells.evaluate(cells.size[None, :].astype(np.float64))[0])
+        psi = influence(cells, value) if np.isfinite(value) else None
+        if psi is None:
+            return None
+        values.append(value)
+        terms.append(np.asarray(matrix @ psi).ravel())
+    return np.array(values), np.column_stack(terms)
 
 
 def generic_cluster_replicates(statistic: Callable[[np.ndarray], float],
