@@ -184,3 +184,23 @@ def test_spark_connect_gives_the_same_numbers(tmp_path):
     assert result["connect"].startswith("pyspark.sql.connect")
     assert result["source"] == "spark"
     assert result["overall"] <= 1e-9 and result["by_group"] <= 1e-9
+
+
+def test_a_worker_without_dartboard_is_named():
+    """A worker whose Python lacks dartboard fails while unpickling the partition
+    function; pyspark carries the worker's ModuleNotFoundError in its own exception's
+    text (classic: PythonException, Connect: the same text over gRPC). It becomes an
+    ImportError that says where to install dartboard; other failures pass through."""
+    from dartboard.evaluation._spark import missing_on_workers
+
+    text = ("An exception was thrown from the Python worker. Please see the stack trace "
+            "below.\nTraceback (most recent call last):\n  File \"pyspark/serializers.py\", "
+            "line 193, in _read_with_length\n    return self.loads(obj)\n"
+            "ModuleNotFoundError: No module named 'dartboard'")
+    found = missing_on_workers(RuntimeError(text))
+    assert isinstance(found, ImportError)
+    assert str(found).startswith("dartboard is not installed on the Spark workers")
+    assert "PYSPARK_PYTHON" in str(found)
+    other = missing_on_workers(RuntimeError("No module named 'pyarrow.lib'"))
+    assert str(other).startswith("'pyarrow.lib' is not installed on the Spark workers")
+    assert missing_on_workers(RuntimeError("Java heap space")) is None

@@ -24,6 +24,7 @@ partitioned.
 from __future__ import annotations
 
 import pickle
+import re
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -153,7 +154,13 @@ score_range, relative_accuracy, clusters
         states = df.select(*spec.columns).mapInArrow(_folder(plan), _STATE_SCHEMA)
         merged = states.repartition(max_partial_states).mapInArrow(_merger(plan),
                                                                    _STATE_SCHEMA)
-        rows = merged.collect()
+        try:
+            rows = merged.collect()
+        except Exception as exc:  # a worker's failure, as pyspark's own exception
+            missing = missing_on_workers(exc)
+            if missing is None:
+                raise
+            raise missing from exc
     stack = MergeStack(plan.planned)
     parts = 0
     for row in rows:
@@ -164,6 +171,23 @@ score_range, relative_accuracy, clusters
             stack.push(bundle)
             parts += count
     return finalize(plan, stack.result(), parts, source="spark", unit="Spark partition")
+
+
+def missing_on_workers(exc: BaseException) -> ImportError | None:
+    """The error to raise when a Spark job failed because a worker's Python lacks
+    dartboard (or a library it needs): pyspark reports the worker's
+    ``ModuleNotFoundError`` inside its own exception's text, classic or Connect. None
+    for any other failure."""
+    found = re.search(r"No module named '([\w.]+)'", str(exc))
+    if found is None:
+        return None
+    name = found.group(1)
+    what = "dartboard is" if name.split(".")[0] == "dartboard" else f"{name!r} is"
+    return ImportError(
+        f"{what} not installed on the Spark workers (the Python that runs each partition "
+        f"could not import {name!r}); install dartboard there as on the driver (a cluster "
+        "library, or pip install from a clone on every node) and set PYSPARK_PYTHON to "
+        "that interpreter")
 
 
 def _import_spark() -> Any:
