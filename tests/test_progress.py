@@ -227,19 +227,47 @@ def test_dask_partitions_show_when_asked(capsys):
     assert loud.overall.equals(quiet.overall)
 
 
-def test_the_cli_off_a_terminal_prints_no_bar(tmp_path):
+def _cli_csv(tmp_path):
     import pandas as pd
-    from typer.testing import CliRunner
-
-    from dartboard.cli import app
 
     rng = np.random.default_rng(2)
     y = rng.integers(0, 2, 300)
     pd.DataFrame({"y": y, "s": np.clip(0.3 * y + 0.7 * rng.random(300), 0, 1),
                   "g": rng.choice(["u", "v", "w"], 300)}).to_csv(tmp_path / "p.csv",
                                                                  index=False)
-    res = CliRunner().invoke(app, ["evaluate", str(tmp_path / "p.csv"), "--y-true", "y",
-                                   "--y-score", "s", "--group", "g", "--n-resamples", "100"])
+    return ["evaluate", str(tmp_path / "p.csv"), "--y-true", "y", "--y-score", "s",
+            "--group", "g", "--n-resamples", "100"]
+
+
+def test_the_cli_off_a_terminal_prints_no_bar(tmp_path):
+    from typer.testing import CliRunner
+
+    from dartboard.cli import app
+
+    res = CliRunner().invoke(app, _cli_csv(tmp_path))
     assert res.exit_code == 0, res.output
     assert "\x1b[?25l" not in res.output  # a live display hides the cursor first
     assert "metrics by group" not in res.output and "resampling" not in res.output
+
+
+def test_the_cli_progress_flags(tmp_path):
+    """``--progress`` draws the bars off a terminal; ``--no-progress`` sets the choice
+    that every bar of the command reads (off, on a terminal too); the table is the same
+    either way."""
+    import contextvars
+
+    from typer.testing import CliRunner
+
+    from dartboard.cli import app
+
+    def run(*flags):
+        # each invocation in a fresh context, as each command is its own process
+        context = contextvars.Context()
+        res = context.run(CliRunner().invoke, app, [*flags, *_cli_csv(tmp_path)])
+        return res, context.run(_progress._ASKED.get)
+
+    (loud, on), (plain, auto), (quiet, off) = run("--progress"), run(), run("--no-progress")
+    assert (on, auto, off) == (True, None, False)
+    assert loud.exit_code == 0 and "metrics by group" in loud.stderr
+    assert plain.stderr == "" and quiet.stderr == ""
+    assert loud.stdout == plain.stdout == quiet.stdout

@@ -35,8 +35,8 @@ from typing import Any, TypeVar
 
 from dartboard.exceptions import InputTypeError
 
-__all__ = ["DELAY", "EXPECTED", "Bar", "asked", "bar", "check_progress", "takes_progress",
-           "track"]
+__all__ = ["DELAY", "EXPECTED", "Bar", "asked", "bar", "check_progress", "set_default",
+           "takes_progress", "track"]
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -57,6 +57,12 @@ def check_progress(progress: Any, name: str = "progress") -> bool | None:
     raise InputTypeError(f"{name} must be True, False or None (automatic: shown on a "
                          f"terminal when the work lasts); got {type(progress).__name__} "
                          f"{progress!r}")
+
+
+def set_default(progress: bool | None) -> None:
+    """The choice of a whole run (the command line's ``--progress/--no-progress``):
+    every entry point whose ``progress`` is left at None takes it."""
+    _ASKED.set(check_progress(progress))
 
 
 @contextmanager

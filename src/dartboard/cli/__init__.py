@@ -1,6 +1,7 @@
 """The ``dartboard`` command line.
 
-Subcommands: ``demo``, ``evaluate``, ``compare``, ``select``, ``audit``, ``profile``,
+``dartboard --no-progress <command>`` quiets the progress bars (``--progress`` shows
+them even off a terminal). Subcommands: ``demo``, ``evaluate``, ``compare``, ``select``, ``audit``, ``profile``,
 ``report`` and the group ``evals`` (``show``, ``compare``). Tables go to standard
 output (``--json`` prints the same numbers as JSON instead), progress bars and
 warnings to standard error. Bad input (a missing file or column, an unreadable file,
@@ -50,9 +51,17 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
                                        help="Print the version and exit."),
           debug: bool = typer.Option(False, DEBUG_OPTION,
                                      help="Print the traceback of an internal error "
-                                          "(accepted anywhere on the command line).")
+                                          "(accepted anywhere on the command line)."),
+          progress: bool | None = typer.Option(
+              None, "--progress/--no-progress",
+              help="Progress bars on standard error: always, or never (default: on a "
+                   "terminal, for work that lasts more than a second).")
           ) -> None:
     """dartboard: metrics with intervals, model comparison, DART selection, audits."""
+    if progress is not None:  # for the whole command: its work inherits the choice
+        from dartboard._progress import set_default
+
+        set_default(progress)
 
 
 # in this order in --help
