@@ -217,9 +217,11 @@ def test_guarantee_arguments():
         dartboard.select_threshold(y, s, guarantee=0.9)
     with pytest.raises(ValueError, match="guarantee must be less than 1"):
         dartboard.select_threshold(y, s, criterion="min_recall", target=0.5, guarantee=1)
-    with pytest.raises(ValueError, match="guarantee needs whole counts: sample_weight"):
-        dartboard.select_threshold(y, s, criterion="min_recall", target=0.5, guarantee=0.9,
-                                   sample_weight=np.full(60, 0.5))
+    for w in (np.full(60, 0.5), np.full(60, 2)):
+        with pytest.raises(ValueError, match="guarantee rests on exact binomial tests of "
+                                             "unweighted rows; sample_weight is refused"):
+            dartboard.select_threshold(y, s, criterion="min_recall", target=0.5,
+                                       guarantee=0.9, sample_weight=w)
     # 10 positives cannot guarantee recall 0.8 at 95%: 0.05 ** (1 / 10) = 0.741
     y10 = np.r_[np.ones(10, int), np.zeros(90, int)]
     with pytest.raises(ValueError, match=r"can be guaranteed to reach recall >= 0\.8 .*"
@@ -228,17 +230,21 @@ def test_guarantee_arguments():
                                    target=0.8, guarantee=0.95)
 
 
-def test_guarantee_with_integer_weights_equals_repeated_rows():
+def test_guarantee_takes_unit_weights_and_refuses_sampling_weights():
+    """Weights of 1 are the rows themselves; integer sampling weights are refused (the
+    issue's audit: counted as repeated rows, weights 1-3 made 9.1% of min_recall=0.8
+    guarantees fail), and repeating the rows is the way to give frequency weights."""
     rng = np.random.default_rng(4)
-    y = np.repeat([0, 1], 40)
-    s = np.round(y + rng.normal(size=80), 1)
-    w = rng.integers(1, 4, size=80)
+    y = np.repeat([0, 1], 200)
+    s = np.round(2 * y + rng.normal(size=400), 1)
     for criterion, target in [("min_recall", 0.7), ("max_fpr", 0.2), ("min_precision", 0.7)]:
         a = _quiet_select(y, s, criterion=criterion, target=target, guarantee=0.9,
-                          sample_weight=w)
-        b = _quiet_select(np.repeat(y, w), np.repeat(s, w), criterion=criterion,
-                          target=target, guarantee=0.9)
+                          sample_weight=np.ones(400))
+        b = _quiet_select(y, s, criterion=criterion, target=target, guarantee=0.9)
         assert a.threshold == b.threshold and a.guarantee == 0.9 and a.target == target
+        with pytest.raises(ValueError, match=r"np\.repeat\(y_true, w\)"):
+            _quiet_select(y, s, criterion=criterion, target=target, guarantee=0.9,
+                          sample_weight=rng.integers(1, 4, size=400))
 
 
 # ------------------------------------------------------------------ simulations

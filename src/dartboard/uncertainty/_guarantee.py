@@ -39,8 +39,9 @@ binomial test at level ``alpha = 1 - g`` (the one-sided Clopper-Pearson bound at
   family-wise error is at most ``alpha``. The lowest threshold any sequence
   rejects is returned. The starts depend on ``m`` only, not on the labels.
 
-Counts must be whole (no weights, or integer weights counted as repeated rows):
-the tests are exact binomial tests.
+Counts are rows (no weights: a sampling weight is not a number of repeated rows, and
+:func:`~dartboard.select_threshold` refuses weights with a guarantee): the tests are
+exact binomial tests.
 """
 
 from __future__ import annotations

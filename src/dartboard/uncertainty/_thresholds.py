@@ -477,7 +477,8 @@ def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: Thresh
         Constrained criteria: choose a threshold whose *true* rate meets
         ``target`` with this probability (exact binomial tests over the ordered
         thresholds, :mod:`dartboard.uncertainty._guarantee`), not only the rate on
-        the data. Needs whole counts (no weights or integer weights).
+        the data. Not with ``sample_weight`` (the tests count rows; for frequency
+        weights, repeat the rows).
     costs : array-like of shape (2, 2), optional
         ``[[C_TN, C_FP], [C_FN, C_TP]]``; default the error rate.
     prevalence : float, optional
@@ -562,9 +563,14 @@ def select_threshold(y_true: ArrayLike, y_score: ArrayLike, *, criterion: Thresh
                                                       prevalence)
     n_resamples = check_n_resamples(n_resamples)
     integral = _whole_weights(w)
-    if guarantee is not None and not integral:
-        raise InputError("guarantee needs whole counts: sample_weight must hold integers "
-                         "(repeated rows); got non-integer weights")
+    if guarantee is not None and w is not None and not np.all(w == 1.0):
+        # sampling weights are not repeated rows: 100 rows of weight 3 support the
+        # successes of 100 rows, not of 300 (counted as rows, 9% of guarantees failed)
+        raise InputError("guarantee rests on exact binomial tests of unweighted rows; "
+                         "sample_weight is refused with it (a row of weight 3 is one "
+                         "sampled row, not three). For frequency weights (each row stands "
+                         "for w identical rows) repeat the rows: np.repeat(y_true, w), "
+                         "np.repeat(y_score, w)")
     cl = None if clusters is None else curve_clusters(clusters, positive, w)
     if guarantee is not None and cl is not None:
         raise InputError("guarantee rests on exact binomial tests of independent rows; "
