@@ -791,9 +791,10 @@ class CalibrationState:
         float or BrierDecomposition
             The metric of the data seen.
         """
-        resolve_metric({"calibration_error": calibration_error,
-                        "brier_decomposition": brier_decomposition}, metric)
-        name = metric if isinstance(metric, str) else metric.__name__
+        found = resolve_metric({"calibration_error": calibration_error,
+                                "brier_decomposition": brier_decomposition}, metric)
+        name = getattr(found, "func", found).__name__  # an alias ("ece") names its function
+        kwargs = {**getattr(found, "keywords", {}), **kwargs}
         fixed = {"n_bins": self.n_bins,
                  "multiclass": None if self.multiclass == "binary" else self.multiclass}
         for key, value in fixed.items():

@@ -62,9 +62,23 @@ def check_same_kind(state: Any, other: Any) -> None:
 
 
 def resolve_metric(table: Mapping[str, Callable[..., Any]], metric: Any) -> Callable[..., Any]:
-    """The implementation of ``metric`` (a name or a function) in a state's ``table``."""
+    """The implementation of ``metric`` in a state's ``table``: a function, its name, or
+    any name the metric registry gives it (the table label ``"roc_auc"``, a scorer name
+    with keywords such as ``"f1_macro"``), whose keywords are then bound."""
+    import functools
+
+    from dartboard.metrics._registry import resolve_metric as resolve_name
+
     name = metric if isinstance(metric, str) else getattr(metric, "__name__", "")
-    try:
+    if name in table:
         return table[name]
-    except KeyError:
-        raise InputError(f"metric must be one of {sorted(table)}; got {metric!r}") from None
+    try:
+        found = resolve_name(metric)
+    except (InputError, InputTypeError):
+        found = None
+    if found is not None and found.spec is not None and found.spec.name in table:
+        implementation = table[found.spec.name]
+        return functools.partial(implementation, **found.kwargs) if found.kwargs \
+            else implementation
+    raise InputError(f"metric must be one of {sorted(table)} (or a name the registry gives "
+                     f"one of them, such as its label); got {metric!r}")
