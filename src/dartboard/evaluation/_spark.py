@@ -157,10 +157,10 @@ score_range, relative_accuracy, clusters
         try:
             rows = merged.collect()
         except Exception as exc:  # a worker's failure, as pyspark's own exception
-            missing = missing_on_workers(exc)
-            if missing is None:
+            absent = missing_on_workers(exc)
+            if absent is None:
                 raise
-            raise missing from exc
+            raise absent from exc
     stack = MergeStack(plan.planned)
     parts = 0
     for row in rows:
