@@ -60,7 +60,7 @@ def plot_reliability_diagram(y_true: ArrayLike | None = None, y_prob: ArrayLike 
     pos_label : int, float, bool or str, default=1
         The positive class.
     name : str, optional
-        The model's name, in the title.
+        The model's name, in the legend (default "model").
 
     Returns
     -------
