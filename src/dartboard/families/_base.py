@@ -841,9 +841,30 @@ def merged_pool(family: Any, states: Sequence[Any], metric: Metric,
     and give cells through ``family._cells``; None when one of them kept no cells."""
     if not all(has_cells(s) for s in states):
         return None
-    pooled = tree_merge(states, lambda a, b: a.merge(b, cap=False))
+    pooled, where = pooled_states(states, lambda a, b: a.merge(b, cap=False))
     return (family._cells(pooled, metric), [family._cells(s, metric) for s in states],
-            place_parts([s.keys for s in states], pooled.keys))
+            where)
+
+
+#: the last few poolings of states (:func:`pooled_states`), held with their states
+_POOLED: list[tuple[list[Any], Any, list[np.ndarray]]] = []
+_POOLED_KEPT = 2
+
+
+def pooled_states(states: Sequence[Any], merge: Callable[[Any, Any], Any]
+                  ) -> tuple[Any, list[np.ndarray]]:
+    """The states merged (:func:`tree_merge`) and where each one's cells lie among the
+    merged cells (:func:`place_parts`). The metrics of one state (ROC AUC, AP and the PR
+    area of the same scores) pool the same states: the last few poolings are kept,
+    found by the states' identity (they are held here, so an id is not reused)."""
+    for kept, pooled, where in _POOLED:
+        if len(kept) == len(states) and all(a is b for a, b in zip(kept, states)):
+            return pooled, where
+    pooled = tree_merge(states, merge)
+    where = place_parts([s.keys for s in states], pooled.keys)
+    _POOLED.insert(0, (list(states), pooled, where))
+    del _POOLED[_POOLED_KEPT:]
+    return pooled, where
 
 
 def tree_merge(states: Sequence[Any], merge: Callable[[Any, Any], Any]) -> Any:

@@ -36,8 +36,7 @@ from dartboard.families._base import (
     State,
     aggregate,
     place,
-    place_parts,
-    tree_merge,
+    pooled_states,
 )
 from dartboard.families._paired import MulticlassAUC, PairedAUC, batched_multiclass
 from dartboard.metrics._operating_points import at_fixed_point
@@ -589,9 +588,8 @@ class ScoresFamily(Family):
              ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
         if isinstance(states[0], BinnedScores):
             return None
-        pooled = tree_merge(states, lambda a, b: a.merge(b))
-        return (self._cells(pooled, metric), [self._cells(s, metric) for s in states],
-                place_parts([s.keys for s in states], pooled.keys))
+        pooled, where = pooled_states(states, lambda a, b: a.merge(b))
+        return (self._cells(pooled, metric), [self._cells(s, metric) for s in states], where)
 
     def cluster_cells(self, batch: Batch, metric: Metric, clusters: np.ndarray,
                       n_clusters: int) -> tuple[Cells, Any] | None:
