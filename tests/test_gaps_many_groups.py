@@ -153,15 +153,15 @@ def _scores(n_groups, rows, seed=0, worse=None):
 def test_normal_replicates_have_the_grouped_bootstraps_spread(metric, monkeypatch):
     """Four groups of 400 rows of continuous scores: the normal replicates' standard
     deviation per group and on all rows, and their correlations with all rows, are
-    those of the drawn ones (4000 replicates each: within 8% and 0.08)."""
+    those of the drawn ones (2000 replicates each: within 8% and 0.08)."""
     y, s, g = _scores(4, 400)
     family, states, m = _states(y, s, g, metric)
     monkeypatch.setattr(_base, "EXACT_WORK", 0)
-    normal, note = _base.grouped_replicates(family, states, m, 4000,
+    normal, note = _base.grouped_replicates(family, states, m, 2000,
                                             np.random.default_rng(1))
     assert note == "4 of 4 groups' replicates normal, from their influence values"
     monkeypatch.setattr(_base, "EXACT_WORK", 10 ** 18)
-    drawn, none = _base.grouped_replicates(family, states, m, 4000, np.random.default_rng(1))
+    drawn, none = _base.grouped_replicates(family, states, m, 2000, np.random.default_rng(1))
     assert none is None
     np.testing.assert_allclose(normal.std(axis=0), drawn.std(axis=0), rtol=0.08)
     corr = [np.corrcoef(r[:, j], r[:, -1])[0, 1] for r in (normal, drawn) for j in range(4)]
@@ -169,7 +169,7 @@ def test_normal_replicates_have_the_grouped_bootstraps_spread(metric, monkeypatc
     # centred on the estimates
     values = [family.value(st_, m) for st_ in states]
     np.testing.assert_allclose(normal[:, :4].mean(axis=0), values,
-                               atol=4 * float(normal.std(axis=0).max()) / np.sqrt(4000))
+                               atol=4 * float(normal.std(axis=0).max()) / np.sqrt(2000))
 
 
 def test_small_groups_keep_their_draws_beside_normal_ones(monkeypatch):
@@ -258,7 +258,7 @@ def test_clustered_gaps_linear_in_the_clusters_influence_values(monkeypatch):
             warnings.simplefilter("ignore")
             ev = dartboard.evaluate(y, y_score=s, groups=g, clusters=clusters,
                                     metrics=["roc_auc", "average_precision"],
-                                    n_resamples=1000, random_state=0, progress=False)
+                                    n_resamples=600, random_state=0, progress=False)
         return ev, ev.difference()
 
     linear, table = gaps(0)
