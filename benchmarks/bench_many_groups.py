@@ -18,7 +18,8 @@ scikit-learn computes from scores), on 100 groups x 100,000 rows: its time per r
 and row against dartboard's for the whole evaluation and difference().
 
 Usage: python benchmarks/bench_many_groups.py [--old-src DIR] [--timeout S]
-[--cells 10x1000000,...] [--fairlearn-boot B]
+[--cells 10x1000000,...] [--fairlearn-boot B]; ``--breakdown 1000x1000000`` prints
+where one cell's time goes (evaluate, then each metric's gap replicates and interval).
 """
 
 from __future__ import annotations
@@ -68,6 +69,33 @@ def cell(groups: int, n: int) -> dict:
             "roc_auc_method": str(auc["method"])}
 
 
+def breakdown(groups: int, n: int) -> None:
+    """Where one cell's time goes: ``evaluate``, then per metric the gap replicates
+    (``reps``) and the largest gap's selection-aware interval (``maxT``)."""
+    import dartboard
+    from dartboard.evaluation import _gaps, _simultaneous
+
+    warnings.simplefilter("ignore")
+    y, s, g = _data(n, groups)
+    start = time.perf_counter()
+    ev = dartboard.evaluate(y, y_score=s, groups=g, n_resamples=RESAMPLES, random_state=0,
+                            progress=False)
+    print(f"evaluate {time.perf_counter() - start:.2f}s", flush=True)
+    total = 0.0
+    for label in ev.metrics:
+        start = time.perf_counter()
+        metric = _gaps._metric(ev, label)
+        mid = time.perf_counter()
+        family = _simultaneous.contrasts(metric.values, metric.replicates, _gaps._sizes(ev),
+                                         "between_groups")
+        found = _simultaneous.largest(family, 0.95)
+        end = time.perf_counter()
+        print(f"{label:22s} reps {mid - start:6.2f}  maxT {end - mid:6.2f}  "
+              f"[{found.low:.4f},{found.high:.4f}]", flush=True)
+        total += end - start
+    print("total", round(total, 2))
+
+
 def _run(src: Path, groups: int, n: int, timeout: float) -> dict | None:
     env = {**os.environ, "PYTHONPATH": str(src)}
     try:
@@ -102,6 +130,7 @@ def fairlearn_per_row(n_boot: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cell")
+    parser.add_argument("--breakdown", help="GROUPSxROWS: where one cell's time goes")
     parser.add_argument("--old-src")
     parser.add_argument("--timeout", type=float, default=900.0)
     parser.add_argument("--cells")
@@ -110,6 +139,9 @@ def main() -> None:
     if args.cell:
         groups, n = (int(x) for x in args.cell.split("x"))
         print(json.dumps(cell(groups, n)))
+        return
+    if args.breakdown:
+        breakdown(*(int(x) for x in args.breakdown.split("x")))
         return
     cells = CELLS if not args.cells else tuple(
         tuple(int(x) for x in c.split("x")) for c in args.cells.split(","))
