@@ -159,7 +159,9 @@ def test_normal_replicates_have_the_grouped_bootstraps_spread(metric, monkeypatc
     monkeypatch.setattr(_base, "EXACT_WORK", 0)
     normal, note = _base.grouped_replicates(family, states, m, 2000,
                                             np.random.default_rng(1))
-    assert note == "4 of 4 groups' replicates normal, from their influence values"
+    # a mean loss's normal replicates come from its groups' sums, without pooling cells
+    source = "sums" if metric in ("log_loss", "brier_score_loss") else "influence values"
+    assert note == f"4 of 4 groups' replicates normal, from their {source}"
     monkeypatch.setattr(_base, "EXACT_WORK", 10 ** 18)
     drawn, none = _base.grouped_replicates(family, states, m, 2000, np.random.default_rng(1))
     assert none is None

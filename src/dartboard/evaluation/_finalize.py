@@ -264,7 +264,7 @@ class GroupGaps:
         rows come in clusters: the rows' source then draws whole clusters)."""
         if getattr(self.generic, "clustered", False):
             return False
-        return p.family is not None and (self._pool(p) is not None or self._normal(p))
+        return p.family is not None and (self._normal(p) or self._pool(p) is not None)
 
     def _normal(self, p: Planned) -> bool:
         """Whether the family gives the groups' replicates from their moments alone."""
@@ -305,7 +305,8 @@ class GroupGaps:
             family, metric, key = p.computed
             rng = check_random_state(child(self.seed, self._seed_of[key]))
             drawn, note = grouped_replicates(family, self._states(p), metric,
-                                             self.n_resamples, rng, pooled=self._pool(p))
+                                             self.n_resamples, rng,
+                                             pooled=lambda: self._pool(p))
             if note is not None:
                 self.notes[label] = note
         self._drawn[label] = drawn

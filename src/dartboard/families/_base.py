@@ -605,7 +605,7 @@ def group_replicates(family: Family, states: Sequence[Any], metric: Metric,
 
 def grouped_replicates(family: Family, states: Sequence[Any], metric: Metric,
                        n_resamples: int, rng: np.random.Generator, *,
-                       pooled: tuple[Cells, list[Cells], list[np.ndarray]] | None = None
+                       pooled: Callable[[], Any] | None = None
                        ) -> tuple[np.ndarray, str | None]:
     """``(R, G + 1)`` replicates of ``metric`` on each of G groups and on all rows, and
     a note when some were not drawn from the cells (None when all were).
@@ -625,25 +625,45 @@ def grouped_replicates(family: Family, states: Sequence[Any], metric: Metric,
     on all rows moves by the same draws: its own influence values ``phi_k`` summed over
     each group's cells, jointly normal with the group's part (their covariance from
     ``sum_k m_k psi_gk phi_k``). Smaller groups keep their cell draws, and add
-    ``sum_k (c*_k - m_k) phi_k`` to the value on all rows. ``pooled``: ``family.pool``
-    of the states when the caller has it.
+    ``sum_k (c*_k - m_k) phi_k`` to the value on all rows. A family whose states give
+    the same normal replicates from their moments alone (the sums of a mean loss) skips
+    the pooling. ``pooled``: gives ``family.pool`` of the states when the caller keeps
+    it.
     """
-    if pooled is None:
-        pooled = family.pool(states, metric)
-    if pooled is None:
+    if n_resamples * _cells(states) > EXACT_WORK:
         normal = family.group_normal(states, metric, n_resamples, rng)
         if normal is not None:
-            return normal, (f"{len(states)} of {len(states)} groups' replicates normal, "
-                            "from their sums")
+            return normal, _SUMS_NOTE.format(g=len(states))
+    found = pooled() if pooled is not None else family.pool(states, metric)
+    if found is None:
+        normal = family.group_normal(states, metric, n_resamples, rng)
+        if normal is not None:
+            return normal, _SUMS_NOTE.format(g=len(states))
         raise InputError(f"the gaps of {metric.name} need its groups' cells; "
                          f"{family.no_cells(states[0], metric)}")
-    pooled_cells, parts, where = pooled
+    pooled_cells, parts, where = found
     width = pooled_cells.size.shape[0]
     if n_resamples * width > EXACT_WORK:
-        found = _normal_replicates(pooled_cells, parts, where, n_resamples, rng, metric)
-        if found is not None:
-            return found
+        normal_found = _normal_replicates(pooled_cells, parts, where, n_resamples, rng,
+                                          metric)
+        if normal_found is not None:
+            return normal_found
     return _drawn_replicates(pooled_cells, parts, where, n_resamples, rng, metric), None
+
+
+_SUMS_NOTE = "{g} of {g} groups' replicates normal, from their sums"
+
+
+def _cells(states: Sequence[Any]) -> float:
+    """The cells a grouped bootstrap would draw from ``states`` (inf when a state keeps
+    none: past its cap, only moments)."""
+    total = 0.0
+    for state in states:
+        size = getattr(state, "size", None)
+        if size is None:
+            return float("inf")
+        total += np.shape(size)[0]
+    return total
 
 
 def _drawn_replicates(pooled_cells: Cells, parts: Sequence[Cells],
