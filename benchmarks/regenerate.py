@@ -68,7 +68,7 @@ RUNS = [
         "1000 1000 null,worse 4x200,4x1000,20x200,20x1000 4x200",
         "20 200 null,worse 4x200 4x200",
         "1000 data sets per cell; 1000 bootstrap resamples; G x m = 4x200, 4x1000, 20x200, "
-        "20x1000 on the normal path; the exact path on 4x200"),
+        "20x1000 on the normal path; the exact path on 4x200", owns="normal_gap"),
     Run("clustered", "clustered_coverage.py", "2000 200 analytic", "20 100 analytic",
         "2000 data sets per cell; ICC 0, 0.05, 0.2, 0.5; 1, 5, 20, 100 rows per cluster; "
         "10, 30, 100 clusters; independent-rows and cluster-robust intervals and the "

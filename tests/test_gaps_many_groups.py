@@ -273,3 +273,32 @@ def test_clustered_gaps_linear_in_the_clusters_influence_values(monkeypatch):
         np.testing.assert_allclose(linear._gaps.replicates(label).std(axis=0),
                                    drawn._gaps.replicates(label).std(axis=0), rtol=0.1)
         assert table.loc[label, "low"] > 0
+
+
+@pytest.mark.parametrize("task", ["binary", "multiclass"])
+def test_stacked_count_draws_give_each_groups_own_numbers(task, monkeypatch):
+    """Twelve groups, one without predicted positives and one without a class: the
+    count metrics' replicates evaluated for all groups in one call, and the draws kept
+    for the next metric of the same table, are bit for bit those of drawing and
+    evaluating group by group."""
+    rng = np.random.default_rng(5)
+    k = 2 if task == "binary" else 3
+    g = np.repeat(np.arange(12), 60)
+    y = rng.integers(0, k, g.shape[0])
+    pred = np.where(rng.random(g.shape[0]) < 0.7, y, rng.integers(0, k, g.shape[0]))
+    pred[g == 3] = 0  # no predicted positives
+    y[g == 5] = np.where(y[g == 5] == k - 1, 0, y[g == 5])  # a class missing
+    metrics = ["accuracy", "f1", "matthews_corrcoef"] if task == "binary" else \
+        ["accuracy", "f1_macro", "balanced_accuracy"]
+
+    def replicates():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ev = dartboard.evaluate(y, pred, groups=g, metrics=metrics, n_resamples=300,
+                                    random_state=0, progress=False)
+        return [ev._gaps.replicates(m) for m in ev.metrics]
+
+    stacked = replicates()
+    monkeypatch.setattr(_base, "_STACKED_GROUPS", 10 ** 9)  # group by group
+    for got, want in zip(stacked, replicates()):
+        np.testing.assert_array_equal(got, want)

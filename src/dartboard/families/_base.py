@@ -669,32 +669,115 @@ def _cells(states: Sequence[Any]) -> float:
 def _drawn_replicates(pooled_cells: Cells, parts: Sequence[Cells],
                       where: Sequence[np.ndarray], n_resamples: int,
                       rng: np.random.Generator, metric: Metric) -> np.ndarray:
-    """Every group's cells drawn (:func:`grouped_replicates`)."""
+    """Every group's cells drawn (:func:`grouped_replicates`).
+
+    Few pooled cells (confusion counts) and many groups: each group's draws are laid out
+    on the pooled cells (zeros where a group has none) and evaluated in one call for all
+    groups, not one call per group; checked once against each group's own cells on two
+    replicates (a group's metric of its cells must be the pooled cells' metric of the
+    same counts), else evaluated per group. The draws are the same either way."""
     g = len(parts)
     width = pooled_cells.size.shape[0]
     batch = max(1, min(n_resamples, _bootstrap.BATCH_BYTES // (8 * 4 * max(width, 1))))
     out = np.empty((n_resamples, g + 1))
     extra = pooled_cells.extra is not None
+    stacked = not extra and width <= _STACKED_WIDTH and g >= _STACKED_GROUPS
+    key = _layout_key(rng, parts, n_resamples)
+    layouts: list[Any] = []
     with warnings.catch_warnings(), Bar(n_resamples, f"resampling {g} groups' {metric.name}") \
             as work:
         warnings.simplefilter("ignore")
-        for start in range(0, n_resamples, batch):
+        kept = _kept_layouts(rng, parts, n_resamples) if stacked else None
+        for number, start in enumerate(range(0, n_resamples, batch)):
             b = min(batch, n_resamples - start)
-            total = np.zeros((b, width))
-            amounts = np.zeros((b, width)) if extra else None
-            for j, (cells, at) in enumerate(zip(parts, where)):
-                counts = _draw(cells, rng, b)
-                if cells.extra is not None and amounts is not None:
-                    drawn = cells.extra[0](counts, rng)
-                    out[start:start + b, j] = cells.extra[1](counts, drawn)
-                    amounts[:, at] += drawn
-                else:
-                    out[start:start + b, j] = cells.evaluate(counts)
-                total[:, at] += counts  # a part's cells are distinct pooled cells
+            if kept is not None:  # the draws of another metric of the same state
+                layout, total = kept[number]
+                amounts = None
+            else:
+                total = np.zeros((b, width))
+                amounts = np.zeros((b, width)) if extra else None
+                layout = np.zeros((b, g, width)) if stacked else None
+                for j, (cells, at) in enumerate(zip(parts, where)):
+                    counts = _draw(cells, rng, b)
+                    if cells.extra is not None and amounts is not None:
+                        drawn = cells.extra[0](counts, rng)
+                        out[start:start + b, j] = cells.extra[1](counts, drawn)
+                        amounts[:, at] += drawn
+                    elif layout is not None:
+                        layout[:, j, at] = counts
+                    else:
+                        out[start:start + b, j] = cells.evaluate(counts)
+                    total[:, at] += counts  # a part's cells are distinct pooled cells
+            if layout is not None:
+                values = pooled_cells.evaluate(layout.reshape(b * g, width)).reshape(b, g)
+                if start == 0 and not _same_values(values, layout, parts, where):
+                    stacked = False
+                    values = np.column_stack([cells.evaluate(layout[:, j, at]) for j, (cells, at)
+                                              in enumerate(zip(parts, where))])
+                out[start:start + b, :g] = values
+                if kept is None:
+                    layouts.append((layout, total))
             out[start:start + b, g] = pooled_cells.extra[1](total, amounts) \
                 if pooled_cells.extra is not None else pooled_cells.evaluate(total)
             work.advance(b)
+    if stacked and kept is None:
+        _keep_layouts(key, layouts, rng, parts)
     return out
+
+
+#: the last stacked draws (:func:`_kept_layouts`): the metrics of one state (ten count
+#: metrics of one confusion table) draw from the same seed, so from the same counts
+_LAYOUTS: list[Any] = []
+#: ... kept while they hold at most this many values
+_LAYOUT_VALUES = 2 * 10**7
+
+
+def _layout_key(rng: np.random.Generator, parts: Sequence[Cells], n_resamples: int
+                ) -> tuple[Any, ...]:
+    return (repr(rng.bit_generator.state), n_resamples,
+            tuple((c.size.shape[0], int(c.size.sum())) for c in parts))
+
+
+def _kept_layouts(rng: np.random.Generator, parts: Sequence[Cells], n_resamples: int
+                  ) -> list[Any] | None:
+    """The draws of the same cells from the same generator state, kept by the last
+    metric that drew them (the generator then moves on as if it had drawn them): the
+    same counts, so the same numbers as drawing them again."""
+    if not _LAYOUTS:
+        return None
+    key, layouts, after, sizes = _LAYOUTS[0]
+    if key != _layout_key(rng, parts, n_resamples) or \
+            not all(np.array_equal(a, c.size) for a, c in zip(sizes, parts)):
+        return None
+    rng.bit_generator.state = after
+    return list(layouts)
+
+
+def _keep_layouts(key: tuple[Any, ...], layouts: list[Any], rng: np.random.Generator,
+                  parts: Sequence[Cells]) -> None:
+    _LAYOUTS.clear()
+    if sum(layout.size for layout, _ in layouts) <= _LAYOUT_VALUES:
+        _LAYOUTS.append((key, layouts, rng.bit_generator.state,
+                         [c.size.copy() for c in parts]))
+
+
+#: pooled cells and groups from which the groups' draws are evaluated in one call
+_STACKED_WIDTH = 64
+_STACKED_GROUPS = 8
+#: groups whose own values are checked against the stacked ones
+_CHECKED = 6
+
+
+def _same_values(values: np.ndarray, layout: np.ndarray, parts: Sequence[Cells],
+                 where: Sequence[np.ndarray]) -> bool:
+    """Whether the pooled cells' values of the laid-out draws are the groups' own on the
+    first two replicates: the groups with the fewest cells (where a group's own cells
+    differ most from the pooled ones) and the first and the last."""
+    rows = min(2, values.shape[0])
+    order = np.argsort([c.size.shape[0] for c in parts], kind="stable")
+    some = sorted({*order[:_CHECKED].tolist(), 0, len(parts) - 1})
+    own = np.column_stack([parts[j].evaluate(layout[:rows, j, where[j]]) for j in some])
+    return bool(np.array_equal(own, values[:rows, some], equal_nan=True))
 
 
 def _draw(cells: Cells, rng: np.random.Generator, b: int) -> np.ndarray:
