@@ -314,6 +314,9 @@ def render(log: str) -> list[Table]:
             tables.append(Table(f"nested_cv_{name.replace('-', '_')}",
                                 f"Coverage of Err_XY, setting {name}", COLUMNS, []))
         elif tables and line.startswith("  ") and line.split()[0] in ("mean", "check:"):
+            if line.split()[0] == "mean" and tables[-1].rows:  # the final block, unheaded
+                tables[-1].rows.clear()
+                tables[-1].notes[:] = [n for n in tables[-1].notes if n.startswith("check:")]
             tables[-1].notes.append(line.strip())
         elif tables and line[2:25].strip() in (*METHODS, IGNORED):
             tables[-1].rows.append([line[2:25].strip(), *line[25:].split()])
