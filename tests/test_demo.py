@@ -3,6 +3,7 @@ re-derived from the saved inputs with dartboard's public functions, the report h
 every figure, and a second run with the same seed gives the same numbers."""
 
 import atexit
+import contextvars
 import functools
 import json
 import re
@@ -37,8 +38,12 @@ def quick_demo():
     """Run ``dartboard demo --quick`` once per test process (the browser test reuses it)."""
     out = Path(tempfile.mkdtemp(prefix="dartboard-demo-"))
     atexit.register(shutil.rmtree, out, ignore_errors=True)
-    res = CliRunner().invoke(app, ["demo", "--quick", "--out", str(out)])
+    # --no-progress: the demo's own step bar (shown by default, even off a terminal)
+    # stays away; in a context of its own, as the command would be its own process
+    res = contextvars.Context().run(CliRunner().invoke, app,
+                                    ["--no-progress", "demo", "--quick", "--out", str(out)])
     assert res.exit_code == 0, res.output
+    assert "━" not in res.stderr and "done" not in res.stderr
     return out, res, json.loads((out / "results.json").read_text())
 
 

@@ -35,8 +35,8 @@ from typing import Any, TypeVar
 
 from dartboard.exceptions import InputTypeError
 
-__all__ = ["DELAY", "EXPECTED", "Bar", "asked", "bar", "check_progress", "set_default",
-           "takes_progress", "track"]
+__all__ = ["DELAY", "EXPECTED", "Bar", "asked", "bar", "check_progress", "current",
+           "set_default", "takes_progress", "track"]
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -57,6 +57,11 @@ def check_progress(progress: Any, name: str = "progress") -> bool | None:
     raise InputTypeError(f"{name} must be True, False or None (automatic: shown on a "
                          f"terminal when the work lasts); got {type(progress).__name__} "
                          f"{progress!r}")
+
+
+def current() -> bool | None:
+    """The choice in force: True, False, or None (automatic)."""
+    return _ASKED.get()
 
 
 def set_default(progress: bool | None) -> None:

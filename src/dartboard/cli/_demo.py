@@ -17,10 +17,12 @@ def demo(out: Path = typer.Option(Path("dartboard-demo"), "--out",
          ) -> None:
     """The main job: select, test, audit, profile and evaluate models on data that
     ships with scikit-learn; write report.html and results.json."""
+    from dartboard._progress import current
     from dartboard.demo import run_demo
 
     check_output_dir(out, "--out", ("report.html", "results.json"))
-    results = run_demo(out, quick=quick, progress=True)
+    # the demo's steps show unless the command was asked to be quiet (--no-progress)
+    results = run_demo(out, quick=quick, progress=current() is not False)
     rows = [{"item": h["label"], "value": h["value"], "detail": h.get("detail", "")}
             for h in results["highlights"]]
     print_table("dartboard demo", rows, [("item", ""), ("value", ""), ("detail", "")],
