@@ -127,6 +127,42 @@ def test_binned_scores_say_their_bound(spark):
                float(exact.overall.loc["roc_auc", "estimate"])) <= bound
 
 
+@pytest.mark.parametrize("partitions", [4, 13])
+def test_paired_comparisons_equal_the_in_memory_ones(spark, partitions):
+    # compare_models and compare_k_models of columns of one Spark DataFrame: its
+    # distinct rows and their counts, repeated on the driver in value order, give the
+    # p-values, intervals and null distributions of the pandas table, bit for bit
+    rng = np.random.default_rng(5)
+    df = _binary(700)
+    df["b"] = np.clip(0.2 * df["y"] + 0.8 * rng.random(len(df)), 0, 1).round(3)
+    df["s"] = df["s"].round(3)
+    df["pa"] = (df["s"] > 0.5).astype(int)
+    df["pb"] = (df["b"] > 0.5).astype(int)
+    sdf = _spark_frame(spark, df, partitions)
+    for metric, a, b, extra in [("roc_auc", "s", "b", {}),
+                                ("accuracy", "pa", "pb", {"clusters": "c"}),
+                                ("log_loss", "s", "b", {"sample_weight": "w"}),
+                                ("roc_auc", "s", "b", {"clusters": "c",
+                                                       "method": "cluster-robust"})]:
+        options = dict(n_resamples=300, random_state=4, **extra)
+        want = dartboard.compare_models(metric, "y", a, b, data=df, **options)
+        got = dartboard.compare_models(metric, "y", a, b, data=sdf, **options)
+        assert (got.pvalue, got.difference) == (want.pvalue, want.difference), metric
+        assert (got.interval.low, got.interval.high) == (want.interval.low,
+                                                         want.interval.high)
+        np.testing.assert_array_equal(got.null_distribution, want.null_distribution)
+    options = dict(n_resamples=300, random_state=9, clusters="c")
+    want = dartboard.compare_k_models("roc_auc", "y", ["s", "b", "pa"], data=df, **options)
+    got = dartboard.compare_k_models("roc_auc", "y", ["s", "b", "pa"], data=sdf, **options)
+    pd.testing.assert_frame_equal(got.pairwise, want.pairwise)
+
+
+def test_paired_comparison_names_a_missing_column(spark):
+    sdf = _spark_frame(spark, _binary(100), 2)
+    with pytest.raises(InputError, match=r"pred_b='nope' names no column of data"):
+        dartboard.compare_models("roc_auc", "y", "s", "nope", data=sdf)
+
+
 def test_errors_name_the_column_and_the_partition(spark):
     df = _binary(200)
     with pytest.raises(InputError, match=r"no column\(s\) \['score'\]"):
@@ -162,7 +198,14 @@ _CONNECT_SCRIPT = textwrap.dedent("""
     got = dartboard.evaluate(sdf, **options)
     want = dartboard.evaluate(df, **options)
     cols = ["estimate", "low", "high"]
+    pair = dict(n_resamples=200, random_state=2, clusters="c")
+    got_cmp = dartboard.compare_models("roc_auc", "y", "s", "s2", data=sdf.withColumn(
+        "s2", (sdf["s"] * 0.5 + 0.25)), **pair)
+    df["s2"] = df["s"] * 0.5 + 0.25
+    want_cmp = dartboard.compare_models("roc_auc", "y", "s", "s2", data=df, **pair)
     print(json.dumps({"connect": type(spark).__module__,
+                      "compare": [got_cmp.pvalue == want_cmp.pvalue,
+                                  got_cmp.interval.low == want_cmp.interval.low],
                       "overall": float(np.abs(got.overall[cols].to_numpy(float)
                                               - want.overall[cols].to_numpy(float)).max()),
                       "by_group": float(np.abs(got.by_group[cols].to_numpy(float)
@@ -184,6 +227,7 @@ def test_spark_connect_gives_the_same_numbers(tmp_path):
     assert result["connect"].startswith("pyspark.sql.connect")
     assert result["source"] == "spark"
     assert result["overall"] <= 1e-9 and result["by_group"] <= 1e-9
+    assert result["compare"] == [True, True]
 
 
 def test_a_worker_without_dartboard_is_named():

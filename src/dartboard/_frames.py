@@ -29,7 +29,7 @@ import numpy as np
 from dartboard._validation import describe
 from dartboard.exceptions import InputError, InputTypeError
 
-__all__ = ["SourceKind", "source_kind", "read_columns", "ColumnRoles"]
+__all__ = ["ColumnRoles", "SourceKind", "read_columns", "rows_in_order", "source_kind"]
 
 SourceKind = Literal["table", "parquet", "dask", "spark"]
 
@@ -99,14 +99,7 @@ def read_columns(data: Any, roles: ColumnRoles) -> dict[str, Any]:
     frame = nw.from_native(data)
     wanted = list(dict.fromkeys(n for role, value in roles.items()
                                 for n in _names(role, value)))
-    available = list(frame.collect_schema().names())
-    for role, value in roles.items():
-        for name in _names(role, value):
-            if name not in available:
-                shown = ", ".join(map(repr, available[:20])) + \
-                    (", ..." if len(available) > 20 else "")
-                raise InputError(f"{role}={name!r} names no column of data; its columns are "
-                                 f"{shown}")
+    _check_names(list(frame.collect_schema().names()), roles)
     selected = frame.select(wanted)
     if isinstance(selected, nw.LazyFrame):
         selected = selected.collect()
@@ -138,3 +131,130 @@ def _column(frame: Any, name: str) -> np.ndarray:
         return np.asarray(series.cast(nw.Float64).to_numpy(), dtype=np.float64)
     values = series.to_numpy()
     return np.asarray(values)
+
+
+#: the column of a Spark DataFrame's distinct rows that holds how many rows each stands for
+_ROWS = "__dartboard_rows__"
+
+
+def rows_in_order(data: Any, roles: ColumnRoles) -> dict[str, Any]:
+    """The named columns of any source, in memory, their rows in one order fixed by
+    their values.
+
+    What a paired comparison reads (:func:`dartboard.compare_models` and
+    :func:`dartboard.compare_k_models` with ``data=``): its resampling draws one
+    number per row, so the rows themselves are needed, and their order must not
+    depend on the source. The rows are sorted by the named columns (the first role
+    first), so a table, its Parquet files, its Dask partitions and a Spark DataFrame
+    of the same rows give the same arrays, whatever their order or partitioning.
+
+    - a table (pandas, Polars, PyArrow, ...): its named columns;
+    - Parquet files: the named columns, read with pyarrow;
+    - a Dask DataFrame: the named columns, computed;
+    - a Spark DataFrame (classic or Connect): reduced where it is to its distinct rows
+      and their counts (``groupBy(...).agg(count)``, the DataFrame API only), which
+      the driver collects as Arrow and repeats: identical rows cross once.
+
+    Roles and the arrays returned are those of :func:`read_columns`.
+    """
+    kind = source_kind(data)
+    if kind is None:
+        raise InputTypeError("data must be a data frame (pandas, Polars, PyArrow, ...), a "
+                             "Parquet path or glob, a Dask or a Spark DataFrame; got "
+                             f"{describe(data)}")
+    wanted = list(dict.fromkeys(n for role, value in roles.items()
+                                for n in _names(role, value)))
+    if kind == "spark":
+        out = _spark_rows(data, roles, wanted)
+    elif kind == "dask":
+        _check_names(list(data.columns), roles)
+        out = read_columns(data[wanted].compute(), roles)
+    elif kind == "parquet":
+        out = read_columns(_parquet_table(data, roles, wanted), roles)
+    else:
+        out = read_columns(data, roles)
+    return _in_value_order(out)
+
+
+def _check_names(available: list[str], roles: ColumnRoles) -> None:
+    for role, value in roles.items():
+        for name in _names(role, value):
+            if name not in available:
+                shown = ", ".join(map(repr, available[:20])) + \
+                    (", ..." if len(available) > 20 else "")
+                raise InputError(f"{role}={name!r} names no column of data; its columns are "
+                                 f"{shown}")
+
+
+def _parquet_table(data: Any, roles: ColumnRoles, wanted: list[str]) -> Any:
+    import glob
+
+    import pyarrow.dataset as ds
+
+    paths = [os.fspath(p) for p in (data if isinstance(data, (list, tuple)) else [data])]
+    files: list[str] = []
+    for path in paths:
+        found = sorted(glob.glob(path)) if glob.has_magic(path) else [path]
+        if not found:
+            raise InputError(f"data={path!r} matches no file")
+        files += found
+    try:
+        dataset = ds.dataset(files if len(files) > 1 else files[0], format="parquet")
+    except (FileNotFoundError, OSError) as exc:
+        raise InputError(f"data: cannot read Parquet from {paths!r}: {exc}") from None
+    _check_names(list(dataset.schema.names), roles)
+    return dataset.to_table(columns=wanted)
+
+
+def _spark_rows(data: Any, roles: ColumnRoles, wanted: list[str]) -> dict[str, Any]:
+    from pyspark.sql import functions as F
+
+    _check_names(list(data.columns), roles)
+    counted = data.groupBy(*wanted).agg(F.count(F.lit(1)).alias(_ROWS))
+    table = counted.toArrow()
+    counts = np.asarray(table.column(_ROWS).to_numpy(), dtype=np.int64)
+    out = read_columns(table, roles)
+
+    def repeat(value: Any) -> Any:
+        if value is None:
+            return None
+        if isinstance(value, np.ndarray):
+            return np.repeat(value, counts, axis=0)
+        if isinstance(value, dict):
+            return {k: repeat(v) for k, v in value.items()}
+        return [repeat(v) for v in value]
+
+    return {role: repeat(value) for role, value in out.items()}
+
+
+def _in_value_order(columns: dict[str, Any]) -> dict[str, Any]:
+    """The same columns with their rows sorted by their values (the first role's
+    column first, ties broken by the next). Values numpy cannot order (a mix of
+    types, missing labels) leave the rows as they are: the argument checks that
+    follow refuse them by name."""
+    arrays: list[np.ndarray] = []
+    for value in columns.values():
+        if isinstance(value, np.ndarray):
+            arrays.append(value)
+        elif isinstance(value, dict):
+            arrays += list(value.values())
+        elif value is not None:
+            arrays += list(value)
+    if not arrays or arrays[0].shape[0] < 2:
+        return columns
+    try:
+        keys = [np.unique(a, return_inverse=True)[1].reshape(-1) for a in arrays]
+    except TypeError:
+        return columns
+    order = np.lexsort(keys[::-1])
+
+    def take(value: Any) -> Any:
+        if value is None:
+            return None
+        if isinstance(value, np.ndarray):
+            return value[order]
+        if isinstance(value, dict):
+            return {k: take(v) for k, v in value.items()}
+        return [take(v) for v in value]
+
+    return {role: take(value) for role, value in columns.items()}

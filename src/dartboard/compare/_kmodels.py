@@ -80,7 +80,7 @@ from dartboard.compare._kmodels_null import (
     generic_kway_null,
     stepdown_maxt,
 )
-from dartboard.compare._models import _scalar, compare_models, refuse_strata
+from dartboard.compare._models import _scalar, columns_of, compare_models, refuse_strata
 from dartboard.compare._permutation import count_extreme
 from dartboard.compare._results import TestResult, _check_alpha
 from dartboard.exceptions import InputError, InputTypeError
@@ -228,6 +228,26 @@ def cochran_q(y_true: ArrayLike, predictions: ArrayLike, *, names: Any = None) -
 
 # ---------------------------------------------------------------- k-model comparison
 
+def _from_data(data: Any, y_true: Any, predictions: Any, sample_weight: Any,
+               clusters: Any) -> tuple[Any, dict[str, Any], Any, Any]:
+    """``compare_k_models(..., data=)``: the named columns read (see
+    :func:`dartboard.compare._models.columns_of`); the models keep their column names
+    or the dict's keys."""
+    if isinstance(predictions, Mapping):
+        models = {str(k): v for k, v in predictions.items()}
+    elif isinstance(predictions, (list, tuple)) and all(isinstance(p, str)
+                                                        for p in predictions):
+        models = {p: p for p in predictions}
+    else:
+        raise InputTypeError("with data=, predictions must be a list of column names or a "
+                             f"dict model name -> column name; got {describe(predictions)}")
+    roles = {f"predictions[{name!r}]": column for name, column in models.items()}
+    read = columns_of(data, y_true=y_true, sample_weight=sample_weight, clusters=clusters,
+                      **roles)
+    preds = {name: read[f"predictions[{name!r}]"] for name in models}
+    return read["y_true"], preds, read["sample_weight"], read["clusters"]
+
+
 def _compare_k_iv(metric: Any, y_true: Any, predictions: Any, method: Any, n_resamples: Any,
                   alpha: Any, names: Any, sample_weight: Any) -> tuple:
     check_option(method, "method", _METHODS)
@@ -253,7 +273,7 @@ def _compare_k_iv(metric: Any, y_true: Any, predictions: Any, method: Any, n_res
 def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predictions: ArrayLike, *,
                      method: str = "maxt", n_resamples: int = 5000, alpha: float = 0.05,
                      random_state: RandomStateLike = None, names: Any = None, sample_weight: ArrayLike | None = None,
-                     clusters: Any = None, progress: bool | None = None,
+                     clusters: Any = None, progress: bool | None = None, data: Any = None,
                      **metric_kwargs: Any) -> KModelComparison:
     """Compare k models pair by pair on one test set, controlling the family-wise error.
 
@@ -290,6 +310,13 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
         A progress bar over the permutations on standard error: None (the default)
         shows it when standard error is a terminal and the work lasts more than a
         second; True always; False never.
+    data : data frame, Parquet path or glob, Dask or Spark DataFrame, optional
+        A table of predictions, as in :func:`compare_models`: then ``y_true``,
+        ``sample_weight`` and ``clusters`` name its columns, and ``predictions`` is
+        a list of column names (the models' names unless ``names`` is given) or a
+        dict model name -> column name. The rows are read into memory sorted by their
+        values, so the numbers are the same from every source; a Spark DataFrame
+        sends its distinct rows and their counts.
     **metric_kwargs
         Passed to the metric (e.g. ``average="macro"``); ``strata`` is refused with
         a ``TypeError`` (the models are exchanged within each row, which needs none).
@@ -327,6 +354,9 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
     import pandas as pd
 
     refuse_strata(metric_kwargs, "compare_k_models")
+    if data is not None:
+        y_true, predictions, sample_weight, clusters = _from_data(
+            data, y_true, predictions, sample_weight, clusters)
     resolved = resolve_metric(metric)
     metric, metric_kwargs = resolved.function, {**resolved.kwargs, **metric_kwargs}
     y, preds, columns, n_resamples, alpha, w = _compare_k_iv(

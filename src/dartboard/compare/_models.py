@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dartboard._frames import rows_in_order
 from dartboard._rng import RandomStateLike, spawn_generators
 from dartboard._typing import Alternative
 from dartboard._validation import (
@@ -94,6 +95,24 @@ def refuse_strata(metric_kwargs: dict[str, Any], who: str) -> None:
             "dartboard.interval(..., strata=) gives a stratified interval of one model")
 
 
+def columns_of(data: Any, **roles: Any) -> dict[str, Any]:
+    """The arrays that ``data``'s named columns hold, per role, for a paired comparison
+    (``compare_models(..., data=)``): each role names one column, or several
+    (probabilities, one column per class, stacked as a 2-D array); None is not given.
+    The rows come in the order :func:`dartboard._frames.rows_in_order` fixes by their
+    values, the same from every source."""
+    for role, value in roles.items():
+        several = isinstance(value, (list, tuple)) and value and \
+            all(isinstance(v, str) for v in value)
+        if value is not None and not isinstance(value, str) and not several:
+            raise InputTypeError(f"with data=, {role} must name a column of data (a string)"
+                                 f"{' or a list of them' if role.startswith('pred') else ''}; "
+                                 f"got {describe(value)}")
+    read = rows_in_order(data, roles)
+    return {role: np.column_stack(value) if isinstance(value, list) else value
+            for role, value in read.items()}
+
+
 def _compare_models_iv(metric: Any, y_true: Any, pred_a: Any, pred_b: Any, method: Any,
                        n_resamples: Any, alternative: Any, confidence_level: Any,
                        sample_weight: Any) -> tuple:
@@ -124,7 +143,7 @@ def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: 
                    method: str = "permutation", n_resamples: int = 5000,
                    alternative: Alternative = "two-sided", confidence_level: float = 0.95,
                    random_state: RandomStateLike = None, sample_weight: ArrayLike | None = None,
-                   clusters: Any = None, **metric_kwargs: Any) -> Comparison:
+                   clusters: Any = None, data: Any = None, **metric_kwargs: Any) -> Comparison:
     """Test whether two models score differently on the same test set.
 
     Under the null hypothesis the two models are exchangeable: for each sample,
@@ -185,6 +204,16 @@ def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: 
         not independent: the permutation swaps the models on whole clusters and the
         bootstrap draws whole clusters (both models' rows together), and
         ``method="cluster-robust"`` is available (:mod:`dartboard.compare._clustered`).
+    data : data frame, Parquet path or glob, Dask or Spark DataFrame, optional
+        A table of predictions (pandas, Polars, PyArrow and any other library
+        narwhals reads; Parquet files; a Dask or a Spark DataFrame, classic or
+        Connect). Then ``y_true``, ``pred_a``, ``pred_b``, ``sample_weight`` and
+        ``clusters`` name its columns (``pred_a``/``pred_b`` a list of columns for
+        probabilities of each class). The resamples draw one number per row, so the
+        rows are read into memory, sorted by their values: the numbers are the same
+        whatever the source, the order of the rows or the partitioning. A Spark
+        DataFrame is first reduced where it is to its distinct rows and their counts,
+        so identical rows cross to the driver once.
     **metric_kwargs
         Passed to the metric (e.g. ``average="macro"``). A metric that returns
         one value per class (``average=None``) is an error: a test needs one number.
@@ -222,6 +251,11 @@ def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: 
     (0.3, True, True)
     """
     refuse_strata(metric_kwargs, "compare_models")
+    if data is not None:
+        read = columns_of(data, y_true=y_true, pred_a=pred_a, pred_b=pred_b,
+                          sample_weight=sample_weight, clusters=clusters)
+        y_true, pred_a, pred_b = read["y_true"], read["pred_a"], read["pred_b"]
+        sample_weight, clusters = read["sample_weight"], read["clusters"]
     resolved = resolve_metric(metric)
     metric, metric_kwargs = resolved.function, {**resolved.kwargs, **metric_kwargs}
     y, a, b, n, n_resamples, level, w = _compare_models_iv(
