@@ -355,8 +355,9 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
 
     refuse_strata(metric_kwargs, "compare_k_models")
     if data is not None:
-        y_true, predictions, sample_weight, clusters = _from_data(
+        y_true, from_data, sample_weight, clusters = _from_data(
             data, y_true, predictions, sample_weight, clusters)
+        predictions = from_data  # type: ignore[assignment]
     resolved = resolve_metric(metric)
     metric, metric_kwargs = resolved.function, {**resolved.kwargs, **metric_kwargs}
     y, preds, columns, n_resamples, alpha, w = _compare_k_iv(
