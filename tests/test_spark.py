@@ -163,6 +163,42 @@ def test_paired_comparison_names_a_missing_column(spark):
         dartboard.compare_models("roc_auc", "y", "s", "nope", data=sdf)
 
 
+def test_the_size_rule_bins_many_distinct_scores_and_says_so(spark, monkeypatch):
+    # exact="auto" (the default): above MAX_EXACT_CELLS distinct (score, label, group)
+    # cells the scores are binned, and the assumptions say so with the count; the
+    # limit is lowered here so that 900 rows cross it
+    from dartboard.evaluation import _spark
+
+    df = _binary(900)
+    sdf = _spark_frame(spark, df, 4)
+    exact = dartboard.evaluate(df, y_true="y", y_score="s", metrics=["roc_auc"])
+    kept = dartboard.evaluate(sdf, y_true="y", y_score="s", metrics=["roc_auc"])
+    assert kept.result.streamed.mode == "exact"
+    assert not [a for a in kept.result.assumptions if a.what == "exact"]
+    monkeypatch.setattr(_spark, "MAX_EXACT_CELLS", 100)
+    ev = dartboard.evaluate(sdf, y_true="y", y_score="s", metrics=["roc_auc"], groups="g")
+    assert ev.result.streamed.mode == "binned"
+    (note,) = [a for a in ev.result.assumptions if a.what == "exact"]
+    assert note.value is False
+    counted = int(note.why.split("about ")[1].split(" distinct")[0].replace(",", ""))
+    distinct = len(df[["s", "y", "g"]].drop_duplicates())
+    assert abs(counted - distinct) <= 0.15 * distinct
+    bound = ev.error_bounds["roc_auc"]
+    assert abs(float(ev.overall.loc["roc_auc", "estimate"])
+               - float(exact.overall.loc["roc_auc", "estimate"])) <= bound
+    assert "exact" in repr(ev)
+    # exact=True, and clusters, keep the exact states whatever the count
+    for options in ({"exact": True}, {"clusters": "c"}):
+        same = dartboard.scale.evaluate_spark(sdf, y_true="y", y_score="s",
+                                              metrics=["roc_auc"], **options)
+        assert same.result.streamed.mode == "exact"
+    with pytest.raises(TypeError, match="exact must be True, False or 'auto'"):
+        dartboard.scale.evaluate_spark(sdf, y_true="y", y_score="s", exact="yes")
+    # a named metric binned scores cannot bound: the refusal says why they were binned
+    with pytest.raises(ValueError, match="exact='auto': about"):
+        dartboard.evaluate(sdf, y_true="y", y_score="s", metrics=["pr_auc"])
+
+
 def test_errors_name_the_column_and_the_partition(spark):
     df = _binary(200)
     with pytest.raises(InputError, match=r"no column\(s\) \['score'\]"):

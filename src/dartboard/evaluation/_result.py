@@ -24,8 +24,9 @@ class Assumption:
     Parameters
     ----------
     what : str
-        ``"task"``, ``"positive_class"``, ``"threshold"``, ``"labels"`` or
-        ``"scores"``.
+        ``"task"``, ``"positive_class"``, ``"threshold"``, ``"labels"``,
+        ``"scores"`` or ``"exact"`` (a Spark evaluation's size rule binned the
+        scores).
     value : object
         The task, the positive class, the threshold, ...
     why : str

@@ -27,12 +27,15 @@ import pickle
 import re
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
 
 from dartboard._typing import Task
 from dartboard._validation import check_int, describe
 from dartboard.evaluation._bundle import MergeStack
 from dartboard.evaluation._parquet import _column
+from dartboard.evaluation._result import Assumption
 from dartboard.evaluation._stream import (
     Setup,
     bundle_from_columns,
@@ -51,6 +54,9 @@ if TYPE_CHECKING:
 __all__ = ["evaluate_spark", "is_spark_dataframe"]
 
 _STATE_SCHEMA = "state binary, error string, kind string"
+#: the size rule of ``exact="auto"``: more distinct (score, label, group) cells than
+#: this (about 24 bytes each on the driver, ~0.5 GB) and the scores are binned
+MAX_EXACT_CELLS = 20_000_000
 _PANDAS_WARNING = "PySpark does not yet fully support pandas >= 3.0.0"
 #: exception classes a partition may send back (by name): input errors keep their class
 _KINDS: dict[str, type[Exception]] = {"ValueError": InputError, "TypeError": InputTypeError}
@@ -71,7 +77,8 @@ def evaluate_spark(df: Any, *, y_true: str, y_pred: str | None = None,
                    sample_weight: str | None = None, ci: IntervalMethod = "auto",
                    confidence_level: float | None = 0.95, n_resamples: int = 2000,
                    random_state: Any = None, pos_label: Any = None,
-                   model: str | None = None, exact: bool = True, n_bins: int = 100_000,
+                   model: str | None = None, exact: bool | Literal["auto"] = "auto",
+                   n_bins: int = 100_000,
                    score_range: tuple[float, float] | None = None,
                    relative_accuracy: float = 1e-3, clusters: str | None = None,
                    max_partial_states: int = 16) -> Evaluation:
@@ -90,13 +97,19 @@ def evaluate_spark(df: Any, *, y_true: str, y_pred: str | None = None,
     df : pyspark.sql.DataFrame
         The predictions, classic or Spark Connect.
     y_true, y_pred, y_score, y_proba, task, metrics, groups, sample_weight, ci, \
-confidence_level, n_resamples, random_state, pos_label, model, exact, n_bins, \
+confidence_level, n_resamples, random_state, pos_label, model, n_bins, \
 score_range, relative_accuracy, clusters
         As in :func:`dartboard.scale.evaluate_parquet` (column names).
-        ``exact=False`` bins the scores: constant memory per partition, estimates
-        with a guaranteed bound in ``error_bounds`` and no interval, for more
-        distinct scores than the driver can hold (an exact state keeps a cell per
-        distinct score and label, about 24 bytes each).
+    exact : bool or "auto", default="auto"
+        ``True`` keeps exact states: a cell per distinct (score, label, group), about
+        24 bytes each on the driver. ``False`` bins the scores: constant memory per
+        partition, estimates with a guaranteed bound in ``error_bounds`` and no
+        interval. ``"auto"`` (the size rule) counts the distinct (scores, label,
+        groups) cells approximately in the same pass that finds the score range
+        (``approx_count_distinct``, 5% relative error) and bins when they exceed
+        ``MAX_EXACT_CELLS`` (20 million, about 0.5 GB of states); the result's
+        ``assumptions`` then say so with the count. With ``clusters`` the states
+        stay exact (the clustered intervals need them).
     max_partial_states : int, default=16
         The most partial states the driver collects: the partitions' states are
         merged in that many Spark tasks first.
@@ -145,12 +158,33 @@ score_range, relative_accuracy, clusters
     if missing:
         raise InputError(f"the Spark DataFrame has no column(s) {missing}; its columns are "
                          f"{list(kinds)}")
+    rule = exact == "auto"
+    if rule:
+        options["exact"] = True
+    elif not isinstance(exact, (bool, np.bool_)):
+        raise InputTypeError(f"exact must be True, False or 'auto'; got {describe(exact)}")
     spec = make_spec(column_kinds=kinds, **options)
+    notes: tuple[Assumption, ...] = ()
     with warnings.catch_warnings():
         # pyspark warns about pandas 3 whenever mapInArrow is set up, though only Arrow
         # crosses here: that one warning, by its text, is not the user's concern
         warnings.filterwarnings("ignore", message=_PANDAS_WARNING, category=FutureWarning)
-        plan = setup(spec, **_ranges(df, spec))
+        ranges = _ranges(df, spec, count_cells=rule and spec.cluster is None)
+        cells = ranges.pop("cells", None)
+        if cells is not None and cells > MAX_EXACT_CELLS:
+            options["exact"] = False
+            spec = make_spec(column_kinds=kinds, **options)
+            notes = (Assumption("exact", False, (
+                f"exact='auto': about {cells:,} distinct (score, label, group) cells "
+                f"(approx_count_distinct) exceed {MAX_EXACT_CELLS:,}, so the scores are "
+                f"binned ({spec.n_bins:,} bins): estimates carry a bound in "
+                "error_bounds and no interval; exact=True keeps them exact")),)
+        try:
+            plan = setup(spec, **ranges)
+        except InputError as exc:
+            if not notes:
+                raise
+            raise InputError(f"{exc} ({notes[0].why})") from None
         states = df.select(*spec.columns).mapInArrow(_folder(plan), _STATE_SCHEMA)
         merged = states.repartition(max_partial_states).mapInArrow(_merger(plan),
                                                                    _STATE_SCHEMA)
@@ -170,7 +204,8 @@ score_range, relative_accuracy, clusters
             bundle, count = pickle.loads(bytes(row["state"]))
             stack.push(bundle)
             parts += count
-    return finalize(plan, stack.result(), parts, source="spark", unit="Spark partition")
+    return finalize(plan, stack.result(), parts, source="spark", unit="Spark partition",
+                    notes=notes)
 
 
 def missing_on_workers(exc: BaseException) -> ImportError | None:
@@ -217,19 +252,32 @@ def _column_kinds(df: Any) -> dict[str, str]:
     return out
 
 
-def _ranges(df: Any, spec: Any) -> dict[str, Any]:
+def _ranges(df: Any, spec: Any, *, count_cells: bool = False) -> dict[str, Any]:
     """The range of the scores and of the labels, in one aggregation (see
-    :func:`dartboard.evaluation._parquet._ranges`)."""
-    if spec.y_score is None:
-        return {}
+    :func:`dartboard.evaluation._parquet._ranges`); with ``count_cells`` also the
+    approximate count of distinct (scores, label, groups) cells that exact states
+    would keep (``"cells"``, for the size rule)."""
     from pyspark.sql import functions as F
 
-    row = df.agg(F.min(spec.y_score), F.max(spec.y_score), F.min(spec.y_true),
-                 F.max(spec.y_true)).collect()[0]
-    low, high, first, last = row[0], row[1], row[2], row[3]
-    scores = None if low is None or low != low else (float(low), float(high))
-    labels = None if first is None or first != first else (first, last)
-    return {"scores": scores, "labels": labels}
+    scored = [spec.y_score] if spec.y_score is not None else list(spec.y_proba or ())
+    wanted = []
+    if spec.y_score is not None:
+        wanted += [F.min(spec.y_score), F.max(spec.y_score), F.min(spec.y_true),
+                   F.max(spec.y_true)]
+    if count_cells and scored:
+        keys = [*scored, spec.y_true, *(spec.groups or ())]
+        wanted.append(F.approx_count_distinct(F.xxhash64(*keys), rsd=0.05))
+    if not wanted:
+        return {}
+    row = list(df.agg(*wanted).collect()[0])
+    out: dict[str, Any] = {}
+    if count_cells and scored:
+        out["cells"] = int(row.pop())
+    if spec.y_score is not None:
+        low, high, first, last = row[0], row[1], row[2], row[3]
+        out["scores"] = None if low is None or low != low else (float(low), float(high))
+        out["labels"] = None if first is None or first != first else (first, last)
+    return out
 
 
 def _folder(plan: Setup) -> Any:

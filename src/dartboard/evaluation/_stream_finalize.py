@@ -43,9 +43,11 @@ __all__ = ["finalize"]
 
 
 def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parquet",
-             unit: str = "Parquet file", files: tuple[str, ...] = ()) -> Any:
+             unit: str = "Parquet file", files: tuple[str, ...] = (),
+             notes: tuple[Any, ...] = ()) -> Any:
     """The evaluation of the merged ``bundle`` (read from ``files``, when known: its
-    report must never replace one of them)."""
+    report must never replace one of them); ``notes`` are assumptions the source made
+    (a size rule), added to those of the columns."""
     from dartboard.evaluation._evaluation import Evaluation
 
     spec = plan.spec
@@ -91,7 +93,7 @@ def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parque
         groups=group_rows, group_columns=spec.groups, group_keys=keys,
         streamed=Streamed(source, int(bundle.n_rows), int(n_files),
                           "exact" if spec.exact else "binned", unit, left_out),
-        assumptions=_assumptions(plan, task, classes, positive),
+        assumptions=_assumptions(plan, task, classes, positive) + tuple(notes),
         n_clusters=None if clusters is None else len(clusters.order),
         **_figures(bundle, classes, positive, task))
     states = _named(bundle.states)
