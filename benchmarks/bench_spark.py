@@ -24,8 +24,9 @@ In the same run, each timed as a whole call:
 The exact AUC is scikit-learn's on the collected columns; |dAUC| is each route's
 distance from it. Spark's evaluator is run under three partitionings (4, 13, 32) to
 show the spread of its binned AUC; dartboard's AUC is checked to be the same under
-all three. Peak memory: the driver JVM and Python workers' resident memory sampled
-(psutil) every 50 ms, over the process tree of this script.
+all three. Peak memory: resident memory sampled (psutil) every 50 ms over the process
+tree of this script, split into the driver's Python, the JVM (driver and executors
+are one JVM in ``local[2]``) and the Python workers.
 """
 
 from __future__ import annotations
@@ -40,25 +41,39 @@ warnings.filterwarnings("ignore", message="PySpark does not yet fully support pa
 
 
 class PeakMemory:
-    """Peak resident memory of this process and all its descendants (the JVM, the
-    Python workers), sampled every 50 ms while in the ``with`` block."""
+    """Peak resident memory while in the ``with`` block, sampled every 50 ms, in three
+    parts: this Python process (the driver's Python: dartboard's merge and finalize),
+    the JVM (in ``local[2]`` the Spark driver and its executors are one JVM), and the
+    Python workers the JVM starts (each partition's fold into states). ``peak`` is
+    the peak of their sum."""
 
     def __enter__(self) -> PeakMemory:
         import psutil
 
-        self.peak = 0
+        self.peak = self.driver = self.jvm = self.workers = 0
         self._stop = threading.Event()
         root = psutil.Process()
 
         def sample() -> None:
             while not self._stop.is_set():
-                total = 0
-                for p in [root, *root.children(recursive=True)]:
+                jvm = workers = 0
+                for p in root.children(recursive=True):
                     try:
-                        total += p.memory_info().rss
+                        rss = p.memory_info().rss
+                        if "java" in p.name():
+                            jvm += rss
+                        else:
+                            workers += rss
                     except psutil.Error:
                         pass
-                self.peak = max(self.peak, total)
+                try:
+                    driver = root.memory_info().rss
+                except psutil.Error:
+                    driver = 0
+                self.driver = max(self.driver, driver)
+                self.jvm = max(self.jvm, jvm)
+                self.workers = max(self.workers, workers)
+                self.peak = max(self.peak, driver + jvm + workers)
                 time.sleep(0.05)
 
         self._thread = threading.Thread(target=sample, daemon=True)
@@ -75,8 +90,10 @@ def timed(label: str, fn, rows: list) -> object:
         start = time.perf_counter()
         value = fn()
         seconds = time.perf_counter() - start
-    rows.append((label, seconds, mem.peak / 2**20))
-    print(f"{label:<48} {seconds:8.2f} s   peak {mem.peak / 2**20:8.0f} MiB", flush=True)
+    mib = [m / 2**20 for m in (mem.peak, mem.driver, mem.jvm, mem.workers)]
+    rows.append((label, seconds, *mib))
+    print(f"{label:<48} {seconds:8.2f} s   peak {mib[0]:7.0f} MiB (driver Python "
+          f"{mib[1]:.0f}, JVM {mib[2]:.0f}, Python workers {mib[3]:.0f})", flush=True)
     return value
 
 
@@ -171,10 +188,12 @@ def main() -> None:
         same.append(float(again.overall.loc["roc_auc", "estimate"]))
 
     print()
-    print("| route | seconds | peak MiB (driver + workers) |")
-    print("|---|---|---|")
-    for label, seconds, peak in rows:
-        print(f"| {label} | {seconds:.2f} | {peak:.0f} |")
+    print("| route | seconds | peak MiB, all | driver Python | JVM (driver + executors) "
+          "| Python workers |")
+    print("|---|---|---|---|---|---|")
+    for label, seconds, peak, driver, jvm, workers in rows:
+        print(f"| {label} | {seconds:.2f} | {peak:.0f} | {driver:.0f} | {jvm:.0f} | "
+              f"{workers:.0f} |")
     print()
     print(f"exact AUC (scikit-learn, collected)     {exact:.12f}")
     print(f"dartboard                     |dAUC| = {abs(auc_db - exact):.2e}  "

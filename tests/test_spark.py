@@ -234,12 +234,34 @@ _CONNECT_SCRIPT = textwrap.dedent("""
     got = dartboard.evaluate(sdf, **options)
     want = dartboard.evaluate(df, **options)
     cols = ["estimate", "low", "high"]
+
+    def largest(a, b):
+        return float(np.nanmax(np.abs(a.overall[cols].to_numpy(float)
+                                      - b.overall[cols].to_numpy(float))))
+
+    # multiclass probabilities and weighted regression, 13 partitions
+    p = rng.dirichlet([2, 2, 2], 400)
+    multi = pd.DataFrame({"y": [int(rng.choice(3, p=row)) for row in p],
+                          "p0": p[:, 0], "p1": p[:, 1], "p2": p[:, 2]})
+    m_options = dict(y_true="y", y_proba=["p0", "p1", "p2"], metrics=["accuracy", "log_loss"],
+                     random_state=0)
+    m_spark = spark.createDataFrame(pa.Table.from_pandas(multi, preserve_index=False))
+    v = rng.normal(size=300)
+    reg = pd.DataFrame({"y": v, "yhat": v + rng.normal(scale=0.4, size=300),
+                        "w": rng.uniform(0.5, 2, 300)})
+    r_options = dict(y_true="y", y_pred="yhat", sample_weight="w", task="regression",
+                     metrics=["mean_absolute_error", "r2"], n_resamples=200, random_state=0)
+    r_spark = spark.createDataFrame(pa.Table.from_pandas(reg, preserve_index=False))
+    others = [largest(dartboard.evaluate(m_spark.repartition(13), **m_options),
+                      dartboard.evaluate(multi, **m_options)),
+              largest(dartboard.evaluate(r_spark.repartition(13), **r_options),
+                      dartboard.evaluate(reg, **r_options))]
     pair = dict(n_resamples=200, random_state=2, clusters="c")
     got_cmp = dartboard.compare_models("roc_auc", "y", "s", "s2", data=sdf.withColumn(
         "s2", (sdf["s"] * 0.5 + 0.25)), **pair)
     df["s2"] = df["s"] * 0.5 + 0.25
     want_cmp = dartboard.compare_models("roc_auc", "y", "s", "s2", data=df, **pair)
-    print(json.dumps({"connect": type(spark).__module__,
+    print(json.dumps({"connect": type(spark).__module__, "others": others,
                       "compare": [got_cmp.pvalue == want_cmp.pvalue,
                                   got_cmp.interval.low == want_cmp.interval.low],
                       "overall": float(np.abs(got.overall[cols].to_numpy(float)
@@ -264,6 +286,7 @@ def test_spark_connect_gives_the_same_numbers(tmp_path):
     assert result["source"] == "spark"
     assert result["overall"] <= 1e-9 and result["by_group"] <= 1e-9
     assert result["compare"] == [True, True]
+    assert max(result["others"]) <= 1e-9
 
 
 def test_a_worker_without_dartboard_is_named():

@@ -140,6 +140,7 @@ def encode_groups(groups: Any, n_samples: int) -> GroupIndex:
     if len(set(names)) != len(names):
         raise InputError(f"group column names must be distinct; got {list(names)}")
     values = []
+    encoded: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     for name, col in cols:
         arr = to_numpy(col, name=f"groups[{name!r}]" if len(cols) > 1 else "groups")
         if arr.ndim != 1:
@@ -161,7 +162,7 @@ def encode_groups(groups: Any, n_samples: int) -> GroupIndex:
                 raise InputTypeError(f"group column {name!r} holds unhashable values "
                                      f"({describe(arr[0])})")
             try:
-                np.unique(arr)
+                encoded[len(values)] = _ordered_codes(arr)
             except TypeError:
                 raise InputTypeError(f"group column {name!r} mixes values that cannot be "
                                      f"ordered ({', '.join(sorted(kinds))}); use one type") from None
@@ -170,8 +171,8 @@ def encode_groups(groups: Any, n_samples: int) -> GroupIndex:
         raise InputError("groups need at least one sample")
     inverse = []
     uniques = []
-    for arr in values:
-        u, inv = _factorize(arr)
+    for j, arr in enumerate(values):
+        u, inv = encoded[j] if j in encoded else _factorize(arr)
         uniques.append(u)
         inverse.append(inv)
     combined = np.ravel_multi_index(inverse, [u.shape[0] for u in uniques]) \
@@ -191,12 +192,28 @@ def _factorize(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     (non-integral floats)."""
     from dartboard._labels import encode_labels
 
+    if arr.dtype.kind in "OU":  # strings: hashed, and only the distinct values sorted
+        return _ordered_codes(arr)
     try:
         enc = encode_labels(("groups", arr))
         return enc.classes, enc.codes[0].astype(np.int64)
     except (TypeError, ValueError):
         u, inv = np.unique(arr, return_inverse=True)
         return u, inv.reshape(-1).astype(np.int64)
+
+
+def _ordered_codes(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(arr, return_inverse=True)`` of strings and other objects at the cost
+    of a hash table: the rows are factorized (pandas), and only the distinct values
+    sorted (``TypeError`` when they cannot be ordered)."""
+    import pandas as pd
+
+    codes, distinct = pd.factorize(arr, use_na_sentinel=False)
+    distinct = np.asarray(distinct, dtype=arr.dtype)
+    order = np.argsort(distinct, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.shape[0])
+    return distinct[order], rank[codes].astype(np.int64)
 
 
 def _python(v: Any) -> Any:

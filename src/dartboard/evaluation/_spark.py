@@ -57,6 +57,10 @@ _STATE_SCHEMA = "state binary, error string, kind string"
 #: the size rule of ``exact="auto"``: more distinct (score, label, group) cells than
 #: this (about 24 bytes each on the driver, ~0.5 GB) and the scores are binned
 MAX_EXACT_CELLS = 20_000_000
+#: rows of a partition made into one bundle at a time (Spark sends Arrow batches of
+#: 10,000 rows): memory per task stays a few tens of MB, and the states are merged
+#: a few times per partition instead of once per Spark batch
+FOLD_ROWS = 250_000
 _PANDAS_WARNING = "PySpark does not yet fully support pandas >= 3.0.0"
 #: exception classes a partition may send back (by name): input errors keep their class
 _KINDS: dict[str, type[Exception]] = {"ValueError": InputError, "TypeError": InputTypeError}
@@ -280,6 +284,30 @@ def _ranges(df: Any, spec: Any, *, count_cells: bool = False) -> dict[str, Any]:
     return out
 
 
+def _chunks(batches: Iterator[Any], rows: int) -> Iterator[Any]:
+    """Spark's Arrow batches (10,000 rows by default) joined into record batches of
+    at least ``rows`` rows (the last may hold fewer): each becomes one bundle, so a
+    partition builds and merges tens of bundles, not hundreds, and per group."""
+    import pyarrow as pa
+
+    pending: list[Any] = []
+    held = 0
+    for batch in batches:
+        pending.append(batch)
+        held += batch.num_rows
+        if held >= rows:
+            yield _joined(pa, pending)
+            pending, held = [], 0
+    if pending:
+        yield _joined(pa, pending)
+
+
+def _joined(pa: Any, batches: list[Any]) -> Any:
+    if len(batches) == 1:
+        return batches[0]
+    return pa.Table.from_batches(batches).combine_chunks().to_batches()[0]
+
+
 def _folder(plan: Setup) -> Any:
     """The function each partition runs: its record batches folded into one bundle."""
 
@@ -291,7 +319,7 @@ def _folder(plan: Setup) -> Any:
         seen: frozenset[Any] = frozenset()
         source = "a Spark partition"
         try:
-            for batch in batches:
+            for batch in _chunks(batches, FOLD_ROWS):
                 columns = {name: _column(batch, name, spec, source) for name in spec.columns}
                 bundle = bundle_from_columns(plan, columns, source, seen)
                 seen = seen | (bundle.labels or frozenset())
