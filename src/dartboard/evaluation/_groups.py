@@ -139,7 +139,7 @@ def encode_groups(groups: Any, n_samples: int) -> GroupIndex:
     names = tuple(name for name, _ in cols)
     if len(set(names)) != len(names):
         raise InputError(f"group column names must be distinct; got {list(names)}")
-    values = []
+    values: list[np.ndarray] = []
     encoded: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     for name, col in cols:
         arr = to_numpy(col, name=f"groups[{name!r}]" if len(cols) > 1 else "groups")
