@@ -57,10 +57,10 @@ _STATE_SCHEMA = "state binary, error string, kind string"
 #: the size rule of ``exact="auto"``: more distinct (score, label, group) cells than
 #: this (about 24 bytes each on the driver, ~0.5 GB) and the scores are binned
 MAX_EXACT_CELLS = 20_000_000
-#: rows of a partition made into one bundle at a time (Spark sends Arrow batches of
-#: 10,000 rows): memory per task stays a few tens of MB, and the states are merged
-#: a few times per partition instead of once per Spark batch
-FOLD_ROWS = 250_000
+#: values (rows x columns) of a partition made into one bundle at a time (Spark sends
+#: Arrow batches of 10,000 rows): a few pieces per partition are built and merged
+#: instead of one per Spark batch, and a piece holds about 8 MB of column values
+FOLD_VALUES = 1_000_000
 _PANDAS_WARNING = "PySpark does not yet fully support pandas >= 3.0.0"
 #: exception classes a partition may send back (by name): input errors keep their class
 _KINDS: dict[str, type[Exception]] = {"ValueError": InputError, "TypeError": InputTypeError}
@@ -108,9 +108,11 @@ score_range, relative_accuracy, clusters
         ``True`` keeps exact states: a cell per distinct (score, label, group), about
         24 bytes each on the driver. ``False`` bins the scores: constant memory per
         partition, estimates with a guaranteed bound in ``error_bounds`` and no
-        interval. ``"auto"`` (the size rule) counts the distinct (scores, label,
-        groups) cells approximately in the same pass that finds the score range
-        (``approx_count_distinct``, 5% relative error) and bins when they exceed
+        interval. ``"auto"`` (the size rule): exact states keep at most one cell per
+        row, so up to ``MAX_EXACT_CELLS`` rows (counted in the pass that finds the
+        score range) they stay exact; beyond, one more pass counts the distinct
+        (scores, label, groups) cells approximately (``approx_count_distinct``, 5%
+        relative error), and the scores are binned when the cells exceed
         ``MAX_EXACT_CELLS`` (20 million, about 0.5 GB of states); the result's
         ``assumptions`` then say so with the count. With ``clusters`` the states
         stay exact (the clustered intervals need them).
@@ -175,6 +177,8 @@ score_range, relative_accuracy, clusters
         warnings.filterwarnings("ignore", message=_PANDAS_WARNING, category=FutureWarning)
         ranges = _ranges(df, spec, count_cells=rule and spec.cluster is None)
         cells = ranges.pop("cells", None)
+        if cells is not None and cells > MAX_EXACT_CELLS:  # more rows than the limit:
+            cells = _distinct_cells(df, spec)  # are there as many distinct cells?
         if cells is not None and cells > MAX_EXACT_CELLS:
             options["exact"] = False
             spec = make_spec(column_kinds=kinds, **options)
@@ -193,7 +197,9 @@ score_range, relative_accuracy, clusters
         merged = states.repartition(max_partial_states).mapInArrow(_merger(plan),
                                                                    _STATE_SCHEMA)
         try:
-            rows = merged.collect()
+            # as Arrow: the states' bytes cross as one buffer (collect() would pickle
+            # them row by row through the JVM, seconds per hundred MB)
+            table = merged.toArrow()
         except Exception as exc:  # a worker's failure, as pyspark's own exception
             absent = missing_on_workers(exc)
             if absent is None:
@@ -201,11 +207,13 @@ score_range, relative_accuracy, clusters
             raise absent from exc
     stack = MergeStack(plan.planned)
     parts = 0
-    for row in rows:
-        if row["error"] is not None:
-            raise _KINDS.get(row["kind"], InputError)(row["error"])
-        if row["state"] is not None:
-            bundle, count = pickle.loads(bytes(row["state"]))
+    errors, kinds = table.column("error").to_pylist(), table.column("kind").to_pylist()
+    for at, (error, kind) in enumerate(zip(errors, kinds)):
+        if error is not None:
+            raise _KINDS.get(kind, InputError)(error)
+        state = table.column("state")[at]
+        if state.is_valid:
+            bundle, count = pickle.loads(memoryview(state.as_buffer()))
             stack.push(bundle)
             parts += count
     return finalize(plan, stack.result(), parts, source="spark", unit="Spark partition",
@@ -259,8 +267,8 @@ def _column_kinds(df: Any) -> dict[str, str]:
 def _ranges(df: Any, spec: Any, *, count_cells: bool = False) -> dict[str, Any]:
     """The range of the scores and of the labels, in one aggregation (see
     :func:`dartboard.evaluation._parquet._ranges`); with ``count_cells`` also the
-    approximate count of distinct (scores, label, groups) cells that exact states
-    would keep (``"cells"``, for the size rule)."""
+    number of rows (``"cells"``: exact states keep at most one cell per row, so only
+    beyond the size rule's limit are the distinct cells counted)."""
     from pyspark.sql import functions as F
 
     scored = [spec.y_score] if spec.y_score is not None else list(spec.y_proba or ())
@@ -268,9 +276,8 @@ def _ranges(df: Any, spec: Any, *, count_cells: bool = False) -> dict[str, Any]:
     if spec.y_score is not None:
         wanted += [F.min(spec.y_score), F.max(spec.y_score), F.min(spec.y_true),
                    F.max(spec.y_true)]
-    if count_cells and scored:
-        keys = [*scored, spec.y_true, *(spec.groups or ())]
-        wanted.append(F.approx_count_distinct(F.xxhash64(*keys), rsd=0.05))
+    if count_cells and scored:  # the rows bound the cells; counted only beyond the limit
+        wanted.append(F.count(F.lit(1)))
     if not wanted:
         return {}
     row = list(df.agg(*wanted).collect()[0])
@@ -308,6 +315,16 @@ def _joined(pa: Any, batches: list[Any]) -> Any:
     return pa.Table.from_batches(batches).combine_chunks().to_batches()[0]
 
 
+def _distinct_cells(df: Any, spec: Any) -> int:
+    """The approximate number of distinct (scores, label, groups) cells exact states
+    keep (HyperLogLog, 5% relative error): the size rule's count."""
+    from pyspark.sql import functions as F
+
+    scored = [spec.y_score] if spec.y_score is not None else list(spec.y_proba or ())
+    keys = [*scored, spec.y_true, *(spec.groups or ())]
+    return int(df.agg(F.approx_count_distinct(F.xxhash64(*keys), rsd=0.05)).collect()[0][0])
+
+
 def _folder(plan: Setup) -> Any:
     """The function each partition runs: its record batches folded into one bundle."""
 
@@ -319,7 +336,7 @@ def _folder(plan: Setup) -> Any:
         seen: frozenset[Any] = frozenset()
         source = "a Spark partition"
         try:
-            for batch in _chunks(batches, FOLD_ROWS):
+            for batch in _chunks(batches, FOLD_VALUES // len(spec.columns)):
                 columns = {name: _column(batch, name, spec, source) for name in spec.columns}
                 bundle = bundle_from_columns(plan, columns, source, seen)
                 seen = seen | (bundle.labels or frozenset())
