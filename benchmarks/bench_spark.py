@@ -120,6 +120,14 @@ def main() -> None:
     base.count()
     print(f"{n:,} rows, {n_groups} groups, Spark {spark.version}, local[2]\n", flush=True)
 
+    # a warm-up outside the times (the JVM's first jobs, the workers' imports), for
+    # dartboard and for the peers alike
+    warm = base.limit(100_000).cache()
+    dartboard.evaluate(warm, y_true="label", y_score="score", groups="group", random_state=0)
+    BinaryClassificationEvaluator(rawPredictionCol="score", labelCol="label").evaluate(
+        warm.withColumn("label", F.col("label").cast("double")))
+    warm.unpersist()
+
     collected = base.select("label", "score").toArrow()
     y = collected.column("label").to_numpy()
     s = collected.column("score").to_numpy()

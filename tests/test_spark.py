@@ -91,6 +91,24 @@ def test_binary_scores_with_groups_clusters_and_weights(spark, partitions):
                                expected.overall["design_effect"].to_numpy(float), atol=1e-9)
 
 
+def test_a_second_merge_stage_gives_the_same_numbers(spark):
+    # 13 partitions, at most 3 partial states on the driver: the partitions' states
+    # are merged in 3 Spark tasks first (the path of clusters with many partitions);
+    # an input error in one partition passes through that stage with its class
+    from dartboard.scale import evaluate_spark
+
+    df = _binary(600, seed=4)
+    options = dict(y_true="y", y_score="s", groups="g", clusters="c",
+                   metrics=["accuracy", "roc_auc", "log_loss"], n_resamples=200,
+                   random_state=5)
+    ev = evaluate_spark(_spark_frame(spark, df, 13), max_partial_states=3, **options)
+    same_rows(ev, dartboard.evaluate(df, **options))
+    assert ev.result.streamed.n_files == 13
+    df.loc[11, "s"] = np.nan
+    with pytest.raises(ValueError, match="a Spark partition: y_score column 's'"):
+        evaluate_spark(_spark_frame(spark, df, 13), max_partial_states=3, **options)
+
+
 def test_multiclass_probabilities(spark):
     rng = np.random.default_rng(1)
     p = rng.dirichlet([2, 2, 2], 600)
