@@ -61,9 +61,9 @@ _STATE_SCHEMA = "state binary, error string, kind string"
 #: this (about 24 bytes each on the driver, ~0.5 GB) and the scores are binned
 MAX_EXACT_CELLS = 20_000_000
 #: values (rows x columns) of a partition made into one bundle at a time (Spark sends
-#: Arrow batches of 10,000 rows): a few pieces per partition are built and merged
-#: instead of one per Spark batch, and a piece holds about 8 MB of column values
-FOLD_VALUES = 1_000_000
+#: Arrow batches of 10,000 rows): a partition of a million rows is one or two pieces,
+#: not a hundred batches to build and merge, and a piece holds about 32 MB of values
+FOLD_VALUES = 4_000_000
 _PANDAS_WARNING = "PySpark does not yet fully support pandas >= 3.0.0"
 #: exception classes a partition may send back (by name): input errors keep their class
 _KINDS: dict[str, type[Exception]] = {"ValueError": InputError, "TypeError": InputTypeError}
