@@ -109,18 +109,20 @@ def test_a_second_merge_stage_gives_the_same_numbers(spark):
         evaluate_spark(_spark_frame(spark, df, 13), max_partial_states=3, **options)
 
 
-def test_multiclass_probabilities(spark):
+@pytest.mark.parametrize("partitions", [4, 13])
+def test_multiclass_probabilities(spark, partitions):
     rng = np.random.default_rng(1)
     p = rng.dirichlet([2, 2, 2], 600)
     y = np.array([rng.choice(3, p=row) for row in p])
     df = pd.DataFrame({"y": y, "p0": p[:, 0], "p1": p[:, 1], "p2": p[:, 2]})
     options = dict(y_true="y", y_proba=["p0", "p1", "p2"], metrics=["accuracy", "log_loss"],
                    random_state=0)
-    same_rows(dartboard.evaluate(_spark_frame(spark, df, 13), **options),
-          dartboard.evaluate(df, **options))
+    same_rows(dartboard.evaluate(_spark_frame(spark, df, partitions), **options),
+              dartboard.evaluate(df, **options))
 
 
-def test_regression_with_weights(spark):
+@pytest.mark.parametrize("partitions", [4, 13])
+def test_regression_with_weights(spark, partitions):
     rng = np.random.default_rng(2)
     y = rng.normal(size=400)
     df = pd.DataFrame({"y": y, "yhat": y + rng.normal(scale=0.4, size=400),
@@ -128,8 +130,8 @@ def test_regression_with_weights(spark):
     options = dict(y_true="y", y_pred="yhat", sample_weight="w", task="regression",
                    metrics=["mean_absolute_error", "mean_squared_error", "r2"],
                    n_resamples=300, random_state=0)
-    same_rows(dartboard.evaluate(_spark_frame(spark, df, 4), **options),
-          dartboard.evaluate(df, **options))
+    same_rows(dartboard.evaluate(_spark_frame(spark, df, partitions), **options),
+              dartboard.evaluate(df, **options))
 
 
 def test_binned_scores_say_their_bound(spark):
@@ -251,6 +253,7 @@ _CONNECT_SCRIPT = textwrap.dedent("""
                    metrics=["accuracy", "roc_auc"], n_resamples=200, random_state=1)
     got = dartboard.evaluate(sdf, **options)
     want = dartboard.evaluate(df, **options)
+    again = dartboard.evaluate(sdf.repartition(13), **options)
     cols = ["estimate", "low", "high"]
 
     def largest(a, b):
@@ -270,10 +273,12 @@ _CONNECT_SCRIPT = textwrap.dedent("""
     r_options = dict(y_true="y", y_pred="yhat", sample_weight="w", task="regression",
                      metrics=["mean_absolute_error", "r2"], n_resamples=200, random_state=0)
     r_spark = spark.createDataFrame(pa.Table.from_pandas(reg, preserve_index=False))
-    others = [largest(dartboard.evaluate(m_spark.repartition(13), **m_options),
-                      dartboard.evaluate(multi, **m_options)),
-              largest(dartboard.evaluate(r_spark.repartition(13), **r_options),
-                      dartboard.evaluate(reg, **r_options))]
+    m_want, r_want = (dartboard.evaluate(multi, **m_options),
+                      dartboard.evaluate(reg, **r_options))
+    others = [largest(again, want)]
+    for parts in (4, 13):
+        others += [largest(dartboard.evaluate(m_spark.repartition(parts), **m_options), m_want),
+                   largest(dartboard.evaluate(r_spark.repartition(parts), **r_options), r_want)]
     pair = dict(n_resamples=200, random_state=2, clusters="c")
     got_cmp = dartboard.compare_models("roc_auc", "y", "s", "s2", data=sdf.withColumn(
         "s2", (sdf["s"] * 0.5 + 0.25)), **pair)
