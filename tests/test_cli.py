@@ -484,7 +484,7 @@ BAD = [
                              "--ci", "magic"], "magic"),
     ("streamed with a threshold", ["evaluate", "{d}/parts", "--y-true", "y", "--y-score",
                                    "score", "--threshold-criterion", "youden"],
-     "--threshold and --threshold-criterion need a single file"),
+     "--threshold-criterion needs a single file"),
     ("header-only CSV", ["evaluate", "{d}/header_only.csv", "--y-true", "y", "--y-score",
                          "score"], "has no rows"),
     ("header-only training data", ["audit", "{d}/header_only.csv", "--target", "y",

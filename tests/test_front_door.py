@@ -180,6 +180,38 @@ def test_lists_of_string_labels_stay_the_arrays_form():
     assert float(ev.overall.loc["accuracy", "estimate"]) == 0.75
 
 
+@pytest.mark.parametrize("source", ["pandas", "polars", "pyarrow", "parquet", "dask"])
+def test_a_fixed_threshold_on_every_source(tmp_path, source):
+    # labels are y_score >= threshold, streamed as in memory: the count metrics move
+    # with the threshold, the assumptions no longer state a guessed one, and a score
+    # equal to the threshold is positive
+    df = _frame()
+    df.loc[:9, "score"] = 0.3
+    metrics = ["accuracy", "recall", "precision", "roc_auc"]
+    options = dict(groups="region", clusters="patient", sample_weight="w", metrics=metrics,
+                   n_resamples=200, random_state=4)
+    expected = dartboard.evaluate(df["label"].to_numpy(), y_score=df["score"].to_numpy(),
+                                  threshold=0.3, **{k: (df[v].to_numpy() if k != "groups"
+                                                        else {"region": df[v].to_numpy()})
+                                                    for k, v in options.items()
+                                                    if k in ("groups", "clusters",
+                                                             "sample_weight")},
+                                  metrics=metrics, n_resamples=200, random_state=4)
+    ev = dartboard.evaluate(_tables(df, tmp_path)[source], y_true="label", y_score="score",
+                            threshold=0.3, **options)
+    same_rows(ev, expected)
+    recall = float(ev.overall.loc["recall", "estimate"])
+    pred = df["score"] >= 0.3
+    weights = df["w"][df["label"] == 1]
+    assert recall == pytest.approx(float((pred[df["label"] == 1] * weights).sum()
+                                         / weights.sum()), abs=1e-12)
+    assert [a.what for a in ev.result.assumptions if a.what == "threshold"] == []
+    usual = dartboard.evaluate(_tables(df, tmp_path)[source], y_true="label",
+                               y_score="score", **options)
+    assert [a.value for a in usual.result.assumptions if a.what == "threshold"] == [0.5]
+    assert float(usual.overall.loc["recall", "estimate"]) < recall
+
+
 def test_streamed_sources_refuse_what_needs_rows_in_memory(tmp_path):
     data = _tables(_frame(100), tmp_path)["parquet"]
     with pytest.raises(InputError, match="threshold_criterion= needs the rows in memory; a "

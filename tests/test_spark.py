@@ -134,6 +134,16 @@ def test_regression_with_weights(spark, partitions):
               dartboard.evaluate(df, **options))
 
 
+def test_a_fixed_threshold_gives_the_in_memory_labels(spark):
+    df = _binary(500, seed=6)
+    df["s"] = 3.0 + 4.0 * df["s"]  # not probabilities: no usual cut without threshold=
+    options = dict(y_true="y", y_score="s", groups="g", threshold=4.5,
+                   metrics=["accuracy", "recall", "roc_auc"], n_resamples=200,
+                   random_state=2)
+    same_rows(dartboard.evaluate(_spark_frame(spark, df, 4), **options),
+              dartboard.evaluate(df, **options))
+
+
 def test_binned_scores_say_their_bound(spark):
     df = _binary(500)
     from dartboard.scale import evaluate_spark

@@ -108,13 +108,13 @@ def evaluate(
 
     check_cluster_ci(ci, cluster is not None, "--cluster", option=f"--ci {ci}")
     if is_stream_source(file):
-        if threshold_criterion or threshold_target is not None or threshold is not None:
-            raise InputError("--threshold and --threshold-criterion need a single file (the "
-                             "rows of the scores); a directory or glob of Parquet files is "
-                             "streamed through states (give --y-pred for its labels)")
+        if threshold_criterion or threshold_target is not None:
+            raise InputError("--threshold-criterion needs a single file (the rows of the "
+                             "scores); a directory or glob of Parquet files is streamed "
+                             "through states (give --threshold or --y-pred for its labels)")
         ev = _evaluate_stream(file, y_true, y_pred, y_score, proba, task, ci,
                               confidence_level, n_resamples, group or None, seed, json_out,
-                              pos_label, cluster)
+                              pos_label, cluster, threshold)
         name = file
     else:
         options = {"threshold_criterion": threshold_criterion,
@@ -239,7 +239,7 @@ def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str 
                      proba: list[str] | None, task: str, ci: str, confidence_level: float,
                      n_resamples: int, group: list[str] | None, seed: int,
                      json_out: bool, pos_label: str | None = None,
-                     cluster: str | None = None) -> Any:
+                     cluster: str | None = None, threshold: float | None = None) -> Any:
     """The evaluation of Parquet files streamed through states (groups and clusters
     included)."""
     from dartboard.scale import evaluate_parquet
@@ -249,7 +249,7 @@ def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str 
                             confidence_level=confidence_level, ci=ci,
                             n_resamples=n_resamples, random_state=seed,
                             pos_label=_stream_label(pos_label), progress=False if json_out else None,
-                            clusters=cluster)
+                            clusters=cluster, threshold=threshold)
 
 
 def _stream_label(text: str | None) -> Any:

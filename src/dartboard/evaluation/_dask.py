@@ -51,6 +51,7 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
                   score_range: tuple[float, float] | None = None,
                   relative_accuracy: float = 1e-3, split_every: int = 8,
                   scheduler: Any = None, clusters: str | None = None,
+                  threshold: float | None = None,
                   cluster: str | None = None, progress: bool | None = None) -> Evaluation:
     """Evaluate a Dask DataFrame (or Parquet files read with Dask) partition by partition.
 
@@ -75,7 +76,7 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
         file, which the error then names).
     y_true, y_pred, y_score, y_proba, task, metrics, groups, sample_weight, ci, \
 confidence_level, n_resamples, random_state, pos_label, model, exact, n_bins, \
-score_range, relative_accuracy, clusters, cluster
+score_range, relative_accuracy, clusters, cluster, threshold
         As in :func:`evaluate_parquet`. With ``y_score``, the range of the scores and
         of the labels is computed by Dask first (one extra pass over two columns).
     split_every : int

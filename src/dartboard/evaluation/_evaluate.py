@@ -65,8 +65,9 @@ def evaluate(data: Any = None, y_pred: Any = None, *,
         keyword instead), or, when ``y_true`` names a column, the table that holds
         the columns named by ``y_true``, ``y_pred``, ``y_score``, ``y_proba``,
         ``groups``, ``clusters`` and ``sample_weight``. Streamed sources (Parquet,
-        Dask, Spark) take the evaluation options of :func:`dartboard.scale.evaluate_parquet`;
-        a threshold criterion and curve bands need an in-memory table.
+        Dask, Spark) take the evaluation options of :func:`dartboard.scale.evaluate_parquet`,
+        ``threshold`` included; a threshold criterion or target and curve bands need
+        an in-memory table.
     y_true : array-like of shape (n_samples,) or str, optional
         True labels (classification) or values (regression), when not given as
         ``data``; with a table as ``data``, the name of its column.
@@ -248,12 +249,12 @@ def evaluate(data: Any = None, y_pred: Any = None, *,
 
 
 #: options of the in-memory evaluation that the streamed sources do not take yet
-_IN_MEMORY_ONLY = {"threshold": None, "threshold_criterion": None,
-                   "threshold_target": None, "curve_bands": False}
+_IN_MEMORY_ONLY = {"threshold_criterion": None, "threshold_target": None,
+                   "curve_bands": False}
 #: evaluate()'s options that the streamed sources take under the same name
 _STREAMED = ("y_true", "y_pred", "y_score", "y_proba", "task", "metrics", "groups",
              "sample_weight", "ci", "confidence_level", "n_resamples", "random_state",
-             "pos_label", "model", "clusters")
+             "pos_label", "model", "clusters", "threshold")
 
 
 def _streamed(kind: str, data: Any, arguments: dict[str, Any]) -> Evaluation:

@@ -47,7 +47,7 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
                      exact: bool = True, n_bins: int = 100_000,
                      score_range: tuple[float, float] | None = None,
                      relative_accuracy: float = 1e-3, progress: bool | None = None,
-                     clusters: str | None = None,
+                     clusters: str | None = None, threshold: float | None = None,
                      cluster: str | None = None) -> Evaluation:
     """Evaluate predictions stored in Parquet files without loading them into memory.
 
@@ -121,6 +121,11 @@ model
     clusters : str, optional
         Column of cluster ids (any orderable values, none missing, at least two
         clusters): :func:`dartboard.evaluate`'s ``clusters``, as a column name.
+    threshold : float, optional
+        Binary scores without ``y_pred``: labels are ``y_score >= threshold``
+        (:func:`dartboard.evaluate`'s ``threshold``). By default 0.5 for
+        probabilities and 0 for scores around 0, a guess the result's assumptions
+        state.
     cluster : str, optional
         The former name of ``clusters`` (a FutureWarning; it will be removed).
 

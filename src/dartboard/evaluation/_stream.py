@@ -83,6 +83,8 @@ class Spec:
     auto: str | None = None
     #: the column of cluster ids (rows of one cluster are not independent)
     cluster: str | None = None
+    #: labels are ``y_score >= threshold`` (None: the usual cut, 0.5 or 0)
+    threshold: float | None = None
 
     @property
     def columns(self) -> list[str]:
@@ -126,7 +128,8 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
               task: str, exact: bool, n_bins: Any, score_range: Any, relative_accuracy: Any,
               sample_weight: Any, pos_label: Any, confidence_level: Any, ci: Any,
               n_resamples: Any, random_state: RandomStateLike, groups: Any, model: Any,
-              column_kinds: dict[str, str], clusters: Any = None) -> Spec:
+              column_kinds: dict[str, str], clusters: Any = None,
+              threshold: Any = None) -> Spec:
     """Check every option; ``column_kinds`` maps column names to numpy dtype kinds.
 
     ``task="auto"``: with ``y_score`` or ``y_proba`` a classification; with
@@ -144,6 +147,10 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
     y_score = _column_name(y_score, "y_score")
     sample_weight = _column_name(sample_weight, "sample_weight")
     proba, classes = _check_proba(y_proba, y_pred, y_score)
+    if threshold is not None:  # the in-memory checks: a finite number, with y_score only
+        from dartboard.evaluation._inputs import check_given
+
+        threshold = check_given(y_pred, y_score, proba, threshold)
     if y_pred is None and y_score is None and proba is None:
         raise InputTypeError("give y_pred (predicted labels or values) and/or y_score (scores "
                              "of the positive class), or y_proba (one probability column per "
@@ -189,7 +196,8 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
     return Spec(y_true, y_pred, y_score, sample_weight, task, _check_metrics(metrics),
                 bool(exact), n_bins, score_range, float(relative_accuracy), pos_label,
                 confidence_level, proba, classes, ci, n_resamples, random_state,
-                _check_groups(groups), check_model_name(model), auto, cluster)
+                _check_groups(groups), check_model_name(model), auto, cluster,
+                None if threshold is None else float(threshold))
 
 
 def _check_metrics(metrics: Any) -> Any:
@@ -338,6 +346,8 @@ class Setup:
 
     @property
     def threshold(self) -> float:
+        if self.spec.threshold is not None:
+            return self.spec.threshold
         return 0.5 if self.probabilities else 0.0
 
     def given(self) -> set[str]:
@@ -365,7 +375,8 @@ def setup(spec: Spec, *, scores: tuple[float, float] | None = None,
         low, high = scores if scores is not None else (0.0, 1.0)
         probabilities = low >= 0.0 and high <= 1.0
         classes, positive, negative = _score_classes(spec, labels)
-        if spec.y_pred is None and not probabilities and not low < 0.0 < high:
+        if spec.y_pred is None and spec.threshold is None and not probabilities \
+                and not low < 0.0 < high:
             # no usual cut: the in-memory refusal, unless only ranking metrics are asked
             if spec.metrics is None or needs_labels(spec.metrics):
                 raise InputError(usual_threshold(low, high)[1])

@@ -189,7 +189,8 @@ def _assumptions(plan: Setup, task: str, classes: np.ndarray | None, positive: A
         notes += [note] if note is not None else []
     if spec.y_score is not None and plan.probabilities:
         notes.append(SCORES_AS_PROBABILITIES)
-    if spec.y_score is not None and spec.y_pred is None and plan.negative is not None:
+    if spec.y_score is not None and spec.y_pred is None and plan.negative is not None \
+            and spec.threshold is None:
         low_high = (0.0, 1.0) if plan.probabilities else (-1.0, 1.0)
         notes.append(Assumption("threshold", plan.threshold, usual_threshold(*low_high)[1]))
     if spec.y_proba is not None:
