@@ -61,7 +61,29 @@ of the fold's metric, and for a mean they are the losses themselves. The inner
 folds give their values only (their pseudo-values would cost ``K - 1`` times the
 outer folds'), so ``sigma_in`` is the standard deviation of the outer pseudo-values
 for such a metric. A fold on which the metric, or the metric without one point, is
-undefined (one sample of a class) is refused. Scores are kept on the scorer's scale
+undefined (one sample of a class) is refused.
+
+ROC AUC of a binary target (``roc_auc``, without ``groups``): the jackknife variance
+of a small fold's AUC runs above the fold's variance (Efron-Stein; by a quarter on
+average for the folds of 10 points of ``benchmarks/nested_cv_coverage.py``), and
+that excess is larger than ``mean(a) - mean(b)`` itself, so ``MSE_hat`` sat at its
+lower bound and the interval under-covered. So, for this metric, ``b_rk`` is the
+unbiased estimate of the fold AUC's variance given its class counts (the AUC is a
+two-sample U-statistic), ``theta^2`` minus the U-statistic of ``theta^2`` over pairs
+of pairs without a shared point (:func:`_auc_variance`). The lower bound is the
+standard error of the mean of ``K`` independent fold AUCs, ``sqrt(mean(b) / K)``
+(the analogue of ``sigma_in / sqrt(n)``); the upper stays ``sqrt(K)`` times it. And
+the interval is formed on the logit scale by the delta method::
+
+    interval = expit(logit(centre) -+ z se / (centre (1 - centre)))
+
+which stays inside (0, 1) and reaches further on the side away from the nearer
+bound, where an AUC's error spreads further (``scale = "logit"``; a centre at 0 or 1
+keeps the linear form). The naive interval keeps the jackknife pseudo-values, so
+``inflation`` can fall below 1 for ROC AUC. With ``groups`` a fold's ROC AUC keeps
+the cluster-robust jackknife and the linear interval.
+
+Scores are kept on the scorer's scale
 (``accuracy`` gives correct-indicators, ``neg_mean_squared_error`` negated squared
 errors); the algorithm is the same for any such values, as only differences and
 variances of them enter it. Predictions the metric refuses (a regressor's numbers
@@ -120,7 +142,7 @@ class CVInterval(Result):
         ``K`` divides ``n``).
     low, high : float
         The nested CV interval, centred at ``estimate - bias`` (clipped to the
-        metric's range).
+        metric's range; for a binary ROC AUC on the logit scale, see ``scale``).
     confidence_level : float
         Confidence level of the interval, in (0, 1).
     standard_error : float
@@ -140,7 +162,8 @@ class CVInterval(Result):
         ``standard_error / naive_standard_error``: how much wider than the naive
         interval the nested one is (the paper's "NCV width"; near 1 to ``sqrt(K)``,
         the bounds being set with the inner losses' spread, the naive interval with
-        the outer ones').
+        the outer ones'; for ROC AUC the bounds come from the unbiased fold
+        variances and the naive interval from the jackknife, so it can be below 1).
     fold_scores : ndarray of shape (n_repeats, n_splits)
         Mean score of each outer fold: a plain repeated K-fold CV.
     fold_ids : ndarray of shape (n_repeats, n_samples)
@@ -294,7 +317,7 @@ def _auc_variance(positive: np.ndarray, scores: np.ndarray) -> tuple[float, floa
     (``R_i``, ``C_j`` the row and column sums of ``psi``). ``E[theta^2] = Var +
     theta_true^2`` and ``E[theta2] = theta_true^2``, so ``V`` is unbiased (it may be
     negative), where the jackknife variance of a small fold is biased upward
-    (Efron-Stein) by about ``1 / p + 1 / q`` of itself. NaN when ``p < 2`` or ``q < 2``."""
+    (Efron-Stein). NaN when ``p < 2`` or ``q < 2``."""
     pos = np.asarray(scores[positive], dtype=np.float64)
     neg = np.asarray(scores[~positive], dtype=np.float64)
     p, q = pos.shape[0], neg.shape[0]
@@ -705,7 +728,8 @@ def nested_cv_interval(estimator: Any, X: Any, y: Any, *, scoring: Any, cv: Any 
         it as scikit-learn's scorer of that name reads it. Numbers are on its scale (a
         ``neg_`` scorer gives negative losses). A mean of per-sample losses is Bates et
         al.'s algorithm exactly; another metric's fold variance is its jackknife
-        variance (module docstring). A callable dartboard does not know, and
+        variance, a binary ROC AUC's the unbiased variance of the Mann-Whitney
+        statistic, with the interval on the logit scale (module docstring). A callable dartboard does not know, and
         predictions the metric refuses, raise ``ValueError``.
     cv : int or splitter, default=10
         ``K >= 3`` folds: stratified for a classifier, groups kept whole with
