@@ -460,9 +460,9 @@ def _slow_auc_variance(y, scores):
         return 1.0 if a > b else 0.5 if a == b else 0.0
 
     theta = np.mean([psi(a, b) for a in pos for b in neg])
-    products = [psi(pos[i], neg[j]) * psi(pos[k], neg[l])
+    products = [psi(pos[i], neg[j]) * psi(pos[k], neg[h])
                 for i in range(len(pos)) for k in range(len(pos)) if k != i
-                for j in range(len(neg)) for l in range(len(neg)) if l != j]
+                for j in range(len(neg)) for h in range(len(neg)) if h != j]
     return theta * theta - np.mean(products)
 
 

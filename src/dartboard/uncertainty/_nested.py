@@ -605,8 +605,10 @@ def _summarise(fold_id: np.ndarray, outer: np.ndarray, inner: np.ndarray,
         others = np.arange(n_splits) != k
         e_in = float(np.dot(sizes[others], inner_value[others, k]) / sizes[others].sum())
         a[k] = (e_in - outer_value[k]) ** 2
-        b[k] = outer_variance[k] if unbiased else \
-            _mean_variance(outer[in_fold], None if codes is None else codes[in_fold])
+        if unbiased and outer_variance is not None:
+            b[k] = outer_variance[k]
+        else:
+            b[k] = _mean_variance(outer[in_fold], None if codes is None else codes[in_fold])
     off = ~np.eye(n_splits, dtype=bool)
     weights = np.broadcast_to(sizes[:, None], off.shape)[off]
     inner_sum = (float(np.dot(weights, inner_value[off])), float(weights.sum()))
