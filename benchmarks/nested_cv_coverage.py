@@ -203,6 +203,16 @@ def _setting(name):
     return Logistic(), "zero_one_loss", draw, truth, check, N
 
 
+def nested_bounds(res, centre, z):
+    """The nested interval at the level of ``z`` from its centre and standard error, on
+    its scale (ROC AUC: the logit scale)."""
+    if res.scale == "logit":
+        half = z * res.standard_error / (centre * (1 - centre))
+        return (float(special.expit(special.logit(centre) - half)),
+                float(special.expit(special.logit(centre) + half)))
+    return centre - z * res.standard_error, centre + z * res.standard_error
+
+
 def run(name, sims, repeats, every=0):
     import dartboard as db
     from dartboard._dart_uncertainty import fold_replicates
@@ -236,8 +246,7 @@ def run(name, sims, repeats, every=0):
         boot, _ = fold_replicates(folds[None, :], 2000, np.random.default_rng(i))
         centre = res.estimate - res.bias
         for lvl in LEVELS:
-            bounds = {"nested": (centre - z[lvl] * res.standard_error,
-                                 centre + z[lvl] * res.standard_error),
+            bounds = {"nested": nested_bounds(res, centre, z[lvl]),
                       "naive": (res.estimate - z[lvl] * res.naive_standard_error,
                                 res.estimate + z[lvl] * res.naive_standard_error),
                       "t": (ivs[lvl][0].low, ivs[lvl][0].high),

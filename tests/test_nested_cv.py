@@ -451,11 +451,29 @@ def test_regression_scores_that_are_not_means(scoring):
     assert res.low <= res.high
 
 
-def _jackknife_algorithm(estimator, X, y, fold_ids, metric, level):
+def _slow_auc_variance(y, scores):
+    """The unbiased variance of the AUC of a fold, pair of pairs by pair of pairs:
+    theta^2 minus the mean of psi_ij psi_kl over positives i != k, negatives j != l."""
+    pos, neg = scores[y == 1], scores[y == 0]
+
+    def psi(a, b):
+        return 1.0 if a > b else 0.5 if a == b else 0.0
+
+    theta = np.mean([psi(a, b) for a in pos for b in neg])
+    products = [psi(pos[i], neg[j]) * psi(pos[k], neg[h])
+                for i in range(len(pos)) for k in range(len(pos)) if k != i
+                for j in range(len(neg)) for h in range(len(neg)) if h != j]
+    return theta * theta - np.mean(products)
+
+
+def _jackknife_algorithm(estimator, X, y, fold_ids, metric, level, auc=False):
     """The nested CV interval of a metric that is not a mean, loop by loop: fold values
     by the metric, each outer fold's variance by the jackknife (the metric recomputed
     without each point), the inner estimate the size-weighted mean of the inner folds'
-    values, sigma from the outer pseudo-values; the ends clipped to [0, 1]."""
+    values, sigma from the outer pseudo-values; the ends clipped to [0, 1]. With
+    ``auc`` (a binary ROC AUC): each outer fold's variance the unbiased one of
+    :func:`_slow_auc_variance`, the lower bound sqrt(mean b / K), the ends
+    expit(logit(centre) -+ z se / (centre (1 - centre)))."""
     from sklearn.base import clone
 
     n, k = y.shape[0], int(fold_ids.max()) + 1
@@ -475,7 +493,8 @@ def _jackknife_algorithm(estimator, X, y, fold_ids, metric, level):
             left = np.array([metric(np.delete(y[test], i), np.delete(pred, i))
                              for i in range(m)])
             psi = m * value - (m - 1) * left
-            b_list.append(np.var(psi, ddof=1) / m)
+            b_list.append(_slow_auc_variance(y[test], pred) if auc
+                          else np.var(psi, ddof=1) / m)
             pseudo.extend(psi)
             rep_sum += m * value
             num = den = 0.0
@@ -490,10 +509,14 @@ def _jackknife_algorithm(estimator, X, y, fold_ids, metric, level):
         err_cv.append(rep_sum / n)
     mse = np.mean(a_list) - np.mean(b_list)
     err_ncv, err_cv = inner_sum / inner_w, np.mean(err_cv)
-    se_low = np.std(pseudo, ddof=1) / np.sqrt(n)
+    se_low = np.sqrt(np.mean(b_list) / k) if auc else np.std(pseudo, ddof=1) / np.sqrt(n)
     se = max(se_low, min(np.sqrt(max(0.0, (k - 1) / k * mse)), np.sqrt(k) * se_low))
     centre = err_ncv - (1 + (k - 2) / k) * (err_ncv - err_cv)
     z = special.ndtri(0.5 + level / 2)
+    if auc:
+        logit, half = np.log(centre / (1 - centre)), z * se / (centre * (1 - centre))
+        return err_cv, centre, 1 / (1 + np.exp(-(logit - half))), \
+            1 / (1 + np.exp(-(logit + half))), se
     return err_cv, centre, max(0.0, centre - z * se), min(1.0, centre + z * se), se
 
 
@@ -507,7 +530,8 @@ def test_roc_auc_matches_a_plain_loop_with_scikit_learns_metric(scoring):
     metric = {"roc_auc": metrics.roc_auc_score,
               "average_precision": metrics.average_precision_score}[scoring]
     est, centre, low, high, se = _jackknife_algorithm(LogisticRegression(), X, y,
-                                                      res.fold_ids, metric, 0.9)
+                                                      res.fold_ids, metric, 0.9,
+                                                      auc=scoring == "roc_auc")
     np.testing.assert_allclose([res.estimate, res.estimate - res.bias, res.low, res.high,
                                 res.standard_error], [est, centre, low, high, se],
                                rtol=1e-10)
@@ -552,6 +576,113 @@ def test_a_fold_where_the_jackknife_is_undefined_is_refused():
     with pytest.raises(ValueError, match="undefined on a test fold of 10 samples without one"):
         nested_cv_interval(LogisticRegression(), X, y, scoring="roc_auc", cv=4, n_repeats=1,
                            random_state=0)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_auc_variance_equals_the_pair_of_pairs_loop(seed):
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(4, 16))
+    y = np.r_[1, 1, 0, 0, rng.integers(0, 2, m)]
+    scores = rng.random(y.shape[0]).round(int(rng.integers(1, 3)))  # ties within and across
+    from sklearn.metrics import roc_auc_score
+
+    theta, variance = _nested._auc_variance(y == 1, scores)
+    assert theta == pytest.approx(roc_auc_score(y, scores), abs=1e-14)
+    assert variance == pytest.approx(_slow_auc_variance(y, scores), abs=1e-14)
+
+
+def test_auc_variance_is_unbiased_by_exact_enumeration():
+    # 3 positives and 2 negatives drawn from small discrete score laws (ties included):
+    # the mean of V over every sample, weighted by its probability, is Var(theta_hat)
+    import itertools
+
+    pos_values, pos_probs = np.array([0.0, 1.0, 2.0]), np.array([0.2, 0.5, 0.3])
+    neg_values, neg_probs = np.array([0.0, 1.0]), np.array([0.6, 0.4])
+    thetas, variances, weights = [], [], []
+    for pi in itertools.product(range(3), repeat=3):
+        for ni in itertools.product(range(2), repeat=2):
+            scores = np.r_[pos_values[list(pi)], neg_values[list(ni)]]
+            theta, v = _nested._auc_variance(np.r_[True, True, True, False, False], scores)
+            thetas.append(theta)
+            variances.append(v)
+            weights.append(np.prod(pos_probs[list(pi)]) * np.prod(neg_probs[list(ni)]))
+    w, t = np.array(weights), np.array(thetas)
+    assert w.sum() == pytest.approx(1.0)
+    exact = float(np.dot(w, t ** 2) - np.dot(w, t) ** 2)
+    assert float(np.dot(w, variances)) == pytest.approx(exact, rel=1e-12)
+    # the jackknife variance of the same folds runs above it (Efron-Stein)
+    def auc(y, scores):
+        return np.mean([(a > b) + 0.5 * (a == b) for a in scores[y == 1] for b in scores[y == 0]])
+
+    y = np.r_[1, 1, 1, 0, 0]
+    jack = []
+    for pi in itertools.product(range(3), repeat=3):
+        for ni in itertools.product(range(2), repeat=2):
+            scores = np.r_[pos_values[list(pi)], neg_values[list(ni)]]
+            left = np.array([auc(np.delete(y, i), np.delete(scores, i)) for i in range(5)])
+            jack.append(np.var(5 * auc(y, scores) - 4 * left, ddof=1) / 5)
+    assert float(np.dot(w, jack)) > 1.1 * exact
+
+
+def test_auc_variance_needs_two_of_each_class():
+    assert np.isnan(_nested._auc_variance(np.array([True, False, False]),
+                                          np.array([0.3, 0.1, 0.2]))[1])
+
+
+def test_roc_auc_interval_is_on_the_logit_scale_and_inside_0_1():
+    X, y = _binary(n=40, seed=3)
+    res = nested_cv_interval(LogisticRegression(), X, y, scoring="roc_auc", cv=4,
+                             n_repeats=3, random_state=1, confidence_level=0.95)
+    centre = res.estimate - res.bias
+    assert res.scale == "logit"
+    half = special.ndtri(0.975) * res.standard_error / (centre * (1 - centre))
+    np.testing.assert_allclose([res.low, res.high],
+                               special.expit(special.logit(centre) + np.array([-half, half])),
+                               rtol=1e-12)
+    assert 0.0 < res.low < centre < res.high < 1.0
+    # a very wide one stays inside too (no clipping needed)
+    wide = nested_cv_interval(LogisticRegression(), X, y, scoring="roc_auc", cv=4,
+                              n_repeats=3, random_state=1, confidence_level=0.9999999)
+    assert 0.0 < wide.low < res.low and res.high < wide.high < 1.0
+
+
+def test_roc_auc_of_perfect_scores_is_a_zero_width_interval_at_1():
+    X = np.r_[np.linspace(-2, -1, 12), np.linspace(1, 2, 12)][:, None]
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.warns(IntervalWarning, match="zero width"):
+        res = nested_cv_interval(LogisticRegression(), X, y, scoring="roc_auc", cv=3,
+                                 n_repeats=2, random_state=0)
+    assert res.low == res.high == res.estimate == 1.0 and res.scale == "linear"
+
+
+def test_roc_auc_same_seed_same_bits():
+    X, y = _binary(n=40, seed=2)
+    kw = dict(scoring="roc_auc", cv=4, n_repeats=3, random_state=5)
+    one = nested_cv_interval(LogisticRegression(), X, y, **kw)
+    again = nested_cv_interval(LogisticRegression(), X, y, **kw)
+    for name in ("estimate", "low", "high", "standard_error", "mse", "nested_estimate",
+                 "bias", "naive_low", "naive_high"):
+        assert getattr(again, name) == getattr(one, name), name
+    assert np.array_equal(again.fold_scores, one.fold_scores)
+
+
+@pytest.mark.parametrize("scoring", ["average_precision", "neg_log_loss", "accuracy"])
+def test_other_scorings_stay_on_the_linear_scale(scoring):
+    X, y = _binary(n=40, seed=3)
+    res = nested_cv_interval(LogisticRegression(), X, y, scoring=scoring, cv=4,
+                             n_repeats=2, random_state=1)
+    assert res.scale == "linear"
+
+
+def test_roc_auc_with_groups_keeps_the_cluster_jackknife():
+    X, y = _binary(n=48, seed=4)
+    groups = np.repeat(np.arange(16), 3)
+    res = nested_cv_interval(LogisticRegression(), X, y, scoring="roc_auc", cv=4,
+                             n_repeats=2, groups=groups, random_state=0, confidence_level=0.9)
+    centre = res.estimate - res.bias
+    z = special.ndtri(0.95)
+    assert res.scale == "linear"
+    assert res.low == pytest.approx(max(0.0, centre - z * res.standard_error), abs=1e-12)
 
 
 # ------------------------------------------------------------ predictions the metric refuses

@@ -61,7 +61,29 @@ of the fold's metric, and for a mean they are the losses themselves. The inner
 folds give their values only (their pseudo-values would cost ``K - 1`` times the
 outer folds'), so ``sigma_in`` is the standard deviation of the outer pseudo-values
 for such a metric. A fold on which the metric, or the metric without one point, is
-undefined (one sample of a class) is refused. Scores are kept on the scorer's scale
+undefined (one sample of a class) is refused.
+
+ROC AUC of a binary target (``roc_auc``, without ``groups``): the jackknife variance
+of a small fold's AUC runs above the fold's variance (Efron-Stein; by a quarter on
+average for the folds of 10 points of ``benchmarks/nested_cv_coverage.py``), and
+that excess is larger than ``mean(a) - mean(b)`` itself, so ``MSE_hat`` sat at its
+lower bound and the interval under-covered. So, for this metric, ``b_rk`` is the
+unbiased estimate of the fold AUC's variance given its class counts (the AUC is a
+two-sample U-statistic), ``theta^2`` minus the U-statistic of ``theta^2`` over pairs
+of pairs without a shared point (:func:`_auc_variance`). The lower bound is the
+standard error of the mean of ``K`` independent fold AUCs, ``sqrt(mean(b) / K)``
+(the analogue of ``sigma_in / sqrt(n)``); the upper stays ``sqrt(K)`` times it. And
+the interval is formed on the logit scale by the delta method::
+
+    interval = expit(logit(centre) -+ z se / (centre (1 - centre)))
+
+which stays inside (0, 1) and reaches further on the side away from the nearer
+bound, where an AUC's error spreads further (``scale = "logit"``; a centre at 0 or 1
+keeps the linear form). The naive interval keeps the jackknife pseudo-values, so
+``inflation`` can fall below 1 for ROC AUC. With ``groups`` a fold's ROC AUC keeps
+the cluster-robust jackknife and the linear interval.
+
+Scores are kept on the scorer's scale
 (``accuracy`` gives correct-indicators, ``neg_mean_squared_error`` negated squared
 errors); the algorithm is the same for any such values, as only differences and
 variances of them enter it. Predictions the metric refuses (a regressor's numbers
@@ -120,7 +142,7 @@ class CVInterval(Result):
         ``K`` divides ``n``).
     low, high : float
         The nested CV interval, centred at ``estimate - bias`` (clipped to the
-        metric's range).
+        metric's range; for a binary ROC AUC on the logit scale, see ``scale``).
     confidence_level : float
         Confidence level of the interval, in (0, 1).
     standard_error : float
@@ -140,7 +162,8 @@ class CVInterval(Result):
         ``standard_error / naive_standard_error``: how much wider than the naive
         interval the nested one is (the paper's "NCV width"; near 1 to ``sqrt(K)``,
         the bounds being set with the inner losses' spread, the naive interval with
-        the outer ones').
+        the outer ones'; for ROC AUC the bounds come from the unbiased fold
+        variances and the naive interval from the jackknife, so it can be below 1).
     fold_scores : ndarray of shape (n_repeats, n_splits)
         Mean score of each outer fold: a plain repeated K-fold CV.
     fold_ids : ndarray of shape (n_repeats, n_samples)
@@ -149,6 +172,10 @@ class CVInterval(Result):
         Folds per repetition, repetitions of the cross-validation, and rows.
     scoring : str
         The scorer or metric, on whose scale every number is.
+    scale : str
+        ``"linear"``: the interval is ``centre -+ z standard_error``; ``"logit"`` (ROC
+        AUC of a binary target without groups): ``expit(logit(centre) -+ z
+        standard_error / (centre (1 - centre)))``, inside (0, 1).
     method : str
         ``"nested-cv"``.
 
@@ -184,6 +211,7 @@ class CVInterval(Result):
     n_repeats: int
     n_samples: int
     scoring: str
+    scale: str = "linear"
     method: str = "nested-cv"
 
 
@@ -205,6 +233,7 @@ class _Loss:
     classes: np.ndarray | None   # the labels of y, for probability columns
     mean: bool                   # per-sample terms (else jackknife pseudo-values)
     pos_label: Any               # the class whose column or sign a binary score is
+    auc_positive: Any = None     # binary ROC AUC: the positive label (else None)
 
     def response_of(self, model: Any, X_test: Any) -> np.ndarray:
         """The estimator's output the metric reads, as scikit-learn's scorers take it
@@ -223,11 +252,12 @@ class _Loss:
                                                pos_label=self.pos_label)[0])
 
     def values(self, model: Any, X_test: Any, y_test: np.ndarray, *, outer: bool = False
-               ) -> tuple[float, np.ndarray]:
-        """``(value, terms)`` of the fold, on the scorer's scale. An ``outer`` fold's
-        predictions are judged by the metric function itself (a mean's terms do not
-        check them); an inner fold of a metric that is not a mean gives no terms (NaN:
-        only the outer folds' pseudo-values are used)."""
+               ) -> tuple[float, np.ndarray, float]:
+        """``(value, terms, variance)`` of the fold, on the scorer's scale. An ``outer``
+        fold's predictions are judged by the metric function itself (a mean's terms do
+        not check them); an inner fold of a metric that is not a mean gives no terms
+        (NaN: only the outer folds' pseudo-values are used). ``variance`` is the unbiased
+        variance of a binary ROC AUC on an outer fold (:func:`_auc_variance`), else NaN."""
         predicted = self.response_of(model, X_test)
         kwargs = {**self.kwargs, "labels": self.classes} \
             if self.spec.takes_probabilities and self.classes is not None else self.kwargs
@@ -241,10 +271,10 @@ class _Loss:
                                  f"score(s) on a test fold of {terms.shape[0]} samples (NaN "
                                  "or infinite predictions); the estimator must predict a "
                                  "finite value for every sample")
-            return self.sign * float(terms.mean()), self.sign * terms
+            return self.sign * float(terms.mean()), self.sign * terms, float("nan")
         value = self._metric(y_test, predicted, kwargs)
         if not outer:
-            return self.sign * value, np.full(y_test.shape[0], np.nan)
+            return self.sign * value, np.full(y_test.shape[0], np.nan), float("nan")
         left_out = _leave_one_out(self.spec, y_test, predicted, kwargs)
         if not np.all(np.isfinite(left_out)):
             raise InputError(f"scoring={self.name!r} is undefined on a test fold of "
@@ -252,7 +282,12 @@ class _Loss:
                              "with one sample in the fold?), which the fold's variance "
                              "needs; use fewer folds (cv) or more data")
         m = y_test.shape[0]
-        return self.sign * value, self.sign * (m * value - (m - 1) * left_out)
+        variance = float("nan")
+        if self.auc_positive is not None and predicted.ndim == 1:
+            theta, variance = _auc_variance(y_test == self.auc_positive, predicted)
+            if not np.isclose(theta, value, rtol=0.0, atol=1e-12):  # not the plain AUC
+                variance = float("nan")
+        return self.sign * value, self.sign * (m * value - (m - 1) * left_out), variance
 
     def _metric(self, y_test: np.ndarray, predicted: np.ndarray, kwargs: dict[str, Any]
                 ) -> float:
@@ -268,6 +303,44 @@ class _Loss:
                              f"{y_test.shape[0]} samples; the estimator's predictions "
                              "must give a finite score on every fold")
         return value
+
+
+def _auc_variance(positive: np.ndarray, scores: np.ndarray) -> tuple[float, float]:
+    """``(theta, V)``: the ROC AUC ``theta = S / (p q)`` of the scores (the Mann-Whitney
+    statistic, ties counted one half: ``S = sum_ij psi_ij`` over the ``p`` positives
+    ``i`` and ``q`` negatives ``j``) and the unbiased estimate of its variance given
+    the fold's ``p`` and ``q``, ``V = theta^2 - theta2``, where ``theta2`` is the
+    U-statistic of ``theta^2`` over pairs of pairs without a shared point::
+
+        theta2 = (S^2 - sum_i R_i^2 - sum_j C_j^2 + sum_ij psi_ij^2) / (p (p-1) q (q-1))
+
+    (``R_i``, ``C_j`` the row and column sums of ``psi``). ``E[theta^2] = Var +
+    theta_true^2`` and ``E[theta2] = theta_true^2``, so ``V`` is unbiased (it may be
+    negative), where the jackknife variance of a small fold is biased upward
+    (Efron-Stein). NaN when ``p < 2`` or ``q < 2``."""
+    pos = np.asarray(scores[positive], dtype=np.float64)
+    neg = np.asarray(scores[~positive], dtype=np.float64)
+    p, q = pos.shape[0], neg.shape[0]
+    if p < 2 or q < 2:
+        return float("nan"), float("nan")
+    # psi_ij = 1(pos_i > neg_j) + 1/2 1(pos_i = neg_j), by ranks: O((p + q) log(p + q))
+    below = np.sort(neg)
+    rows = np.searchsorted(below, pos, side="left") + 0.5 * (
+        np.searchsorted(below, pos, side="right") - np.searchsorted(below, pos, side="left"))
+    above = np.sort(pos)
+    cols = (p - np.searchsorted(above, neg, side="right")) + 0.5 * (
+        np.searchsorted(above, neg, side="right") - np.searchsorted(above, neg, side="left"))
+    total = float(rows.sum())
+    # sum_ij psi_ij^2 = S - (1/4) (number of tied pairs)
+    values, counts_pos = np.unique(pos, return_counts=True)
+    counts_neg = (np.searchsorted(below, values, side="right")
+                  - np.searchsorted(below, values, side="left"))
+    ties = float(np.dot(counts_pos, counts_neg))
+    squares = total - 0.25 * ties
+    theta = total / (p * q)
+    theta2 = (total * total - float(np.dot(rows, rows)) - float(np.dot(cols, cols)) + squares) \
+        / (p * (p - 1) * q * (q - 1))
+    return theta, theta * theta - theta2
 
 
 def _leave_one_out(spec: MetricSpec, y: np.ndarray, predicted: np.ndarray,
@@ -324,8 +397,12 @@ def _loss_iv(scoring: Any, y: np.ndarray) -> _Loss:
     kwargs = {k: v for k, v in facts.kwargs.items() if k != "labels"}
     classes = np.unique(y) if spec.takes_probabilities else None
     pos_label = facts.kwargs.get("pos_label", 1) if spec.pos_label else None
+    labels = np.unique(y)
+    # a binary ROC AUC (the larger label positive, as roc_auc_score takes it), plain
+    auc_positive = labels[-1] if spec.name == "roc_auc_score" and not kwargs \
+        and labels.shape[0] == 2 else None
     return _Loss(facts.name, spec, kwargs, response, float(facts.sign), classes, mean,
-                 pos_label)
+                 pos_label, auc_positive)
 
 
 @dataclass(frozen=True)
@@ -459,11 +536,12 @@ def _repeat_losses(fold_id: np.ndarray, *, estimator: Any, X: Any, y: Any, y_arr
     ``inner`` (n, K), where ``inner[i, k]`` is point i's term from the model fit
     without its fold and fold k (NaN at k = its own fold); ``outer_value`` (K,) and
     ``inner_value`` (K, K), ``inner_value[j, k]`` the value on fold j of the model
-    fit without folds j and k (NaN on the diagonal)."""
+    fit without folds j and k (NaN on the diagonal); ``outer_variance`` (K,) the
+    unbiased variance of a binary ROC AUC on each outer fold (else NaN)."""
     from sklearn.base import clone
 
     def fit_and_score(held_out: np.ndarray, *tests: np.ndarray, outer: bool = False
-                      ) -> list[tuple[float, np.ndarray]]:
+                      ) -> list[tuple[float, np.ndarray, float]]:
         train = np.flatnonzero(~held_out)
         model = clone(estimator).fit(_rows(X, train), _rows(y, train))
         return [loss.values(model, _rows(X, t), y_arr[t], outer=outer) for t in tests]
@@ -472,14 +550,17 @@ def _repeat_losses(fold_id: np.ndarray, *, estimator: Any, X: Any, y: Any, y_arr
     outer = np.empty(fold_id.shape[0])
     inner = np.full((fold_id.shape[0], n_splits), np.nan)
     outer_value = np.empty(n_splits)
+    outer_variance = np.empty(n_splits)
     inner_value = np.full((n_splits, n_splits), np.nan)
     for k in range(n_splits):
-        outer_value[k], outer[folds[k]] = fit_and_score(fold_id == k, folds[k], outer=True)[0]
+        outer_value[k], outer[folds[k]], outer_variance[k] = \
+            fit_and_score(fold_id == k, folds[k], outer=True)[0]
     for j in range(n_splits):
         for k in range(j + 1, n_splits):
-            (inner_value[j, k], inner[folds[j], k]), (inner_value[k, j], inner[folds[k], j]) = \
+            (inner_value[j, k], inner[folds[j], k], _), \
+                (inner_value[k, j], inner[folds[k], j], _) = \
                 fit_and_score((fold_id == j) | (fold_id == k), folds[j], folds[k])
-    return outer, inner, outer_value, inner_value
+    return outer, inner, outer_value, inner_value, outer_variance
 
 
 def _mean_variance(values: np.ndarray, codes: np.ndarray | None) -> float:
@@ -503,15 +584,20 @@ class _RepeatSummary:
     inner_value: tuple[float, float]          # sum of m_j v_jk, sum of m_j over j != k
     inner_moments: tuple[int, float, float]   # count, mean, sum of squared deviations
     design: tuple[float, float]               # n V_g(outer), var(outer)
+    unbiased: bool = False     # b is the unbiased variance of a binary ROC AUC
 
 
 def _summarise(fold_id: np.ndarray, outer: np.ndarray, inner: np.ndarray,
                outer_value: np.ndarray, inner_value: np.ndarray,
-               codes: np.ndarray | None, n_splits: int, inner_terms: bool
-               ) -> _RepeatSummary:
+               codes: np.ndarray | None, n_splits: int, inner_terms: bool,
+               outer_variance: np.ndarray | None = None) -> _RepeatSummary:
     """``a_rk`` and ``b_rk`` of a repetition; a fold's inner estimate is the mean of
     the inner folds' values weighted by their sizes (for a mean of per-sample losses,
-    the mean of its inner losses)."""
+    the mean of its inner losses). ``b_rk`` is the fold's ``outer_variance`` where
+    that is given (a binary ROC AUC without groups), else the variance of the mean of
+    its terms."""
+    unbiased = codes is None and outer_variance is not None \
+        and bool(np.all(np.isfinite(outer_variance)))
     sizes = np.bincount(fold_id, minlength=n_splits).astype(np.float64)
     a, b = np.empty(n_splits), np.empty(n_splits)
     for k in range(n_splits):
@@ -519,7 +605,10 @@ def _summarise(fold_id: np.ndarray, outer: np.ndarray, inner: np.ndarray,
         others = np.arange(n_splits) != k
         e_in = float(np.dot(sizes[others], inner_value[others, k]) / sizes[others].sum())
         a[k] = (e_in - outer_value[k]) ** 2
-        b[k] = _mean_variance(outer[in_fold], None if codes is None else codes[in_fold])
+        if unbiased and outer_variance is not None:
+            b[k] = outer_variance[k]
+        else:
+            b[k] = _mean_variance(outer[in_fold], None if codes is None else codes[in_fold])
     off = ~np.eye(n_splits, dtype=bool)
     weights = np.broadcast_to(sizes[:, None], off.shape)[off]
     inner_sum = (float(np.dot(weights, inner_value[off])), float(weights.sum()))
@@ -529,16 +618,17 @@ def _summarise(fold_id: np.ndarray, outer: np.ndarray, inner: np.ndarray,
     moments = (terms.shape[0], mean, float(np.sum((terms - mean) ** 2)))
     var_out = float(np.var(outer, ddof=1))
     clustered = var_out if codes is None else outer.shape[0] * _mean_variance(outer, codes)
-    return _RepeatSummary(outer, outer_value, a, b, inner_sum, moments, (clustered, var_out))
+    return _RepeatSummary(outer, outer_value, a, b, inner_sum, moments, (clustered, var_out),
+                          unbiased)
 
 
 def _one_repeat(fold_id: np.ndarray, *, plan: _Plan, estimator: Any, X: Any, y: Any,
                 y_arr: np.ndarray) -> _RepeatSummary:
-    outer, inner, outer_value, inner_value = _repeat_losses(
+    outer, inner, outer_value, inner_value, outer_variance = _repeat_losses(
         fold_id, estimator=estimator, X=X, y=y, y_arr=y_arr, loss=plan.loss,
         n_splits=plan.n_splits)
     return _summarise(fold_id, outer, inner, outer_value, inner_value, plan.groups,
-                      plan.n_splits, plan.loss.mean)
+                      plan.n_splits, plan.loss.mean, outer_variance)
 
 
 # --------------------------------------------------------------------------- interval
@@ -563,6 +653,20 @@ def _clip(low: float, high: float, loss: _Loss) -> tuple[float, float]:
     return float(np.clip(low, lo, hi)), float(np.clip(high, lo, hi))
 
 
+def _metric_value(value: float, loss: _Loss) -> float:
+    """A value on the scorer's scale back on the metric's own (the sign undone)."""
+    return loss.sign * value
+
+
+def _logit_bounds(auc: float, se: float, z: float, loss: _Loss) -> tuple[float, float]:
+    """``expit(logit(auc) -+ z se / (auc (1 - auc)))`` (the delta method's standard
+    error on the logit scale), on the scorer's scale: inside (0, 1) and longer on the
+    side away from the nearer bound."""
+    half = z * se / (auc * (1.0 - auc))
+    lo, hi = special.expit(special.logit(auc) - half), special.expit(special.logit(auc) + half)
+    return tuple(sorted((loss.sign * float(lo), loss.sign * float(hi))))  # type: ignore[return-value]
+
+
 def _interval(plan: _Plan, ids: np.ndarray, parts: list[_RepeatSummary]) -> CVInterval:
     n, k = plan.n, plan.n_splits
     outer = np.stack([p.outer for p in parts])
@@ -578,6 +682,9 @@ def _interval(plan: _Plan, ids: np.ndarray, parts: list[_RepeatSummary]) -> CVIn
         float(np.mean([p.design[0] for p in parts]) / np.mean([p.design[1] for p in parts]))
     sigma_in = float(np.sqrt(m2_in / (count - 1) * design))
     se_low = sigma_in / np.sqrt(n)
+    auc = all(p.unbiased for p in parts)
+    if auc:  # the K fold AUCs as if independent: mean_k V_k / K, with the unbiased V_k
+        se_low = float(np.sqrt(max(0.0, float(b.mean())) / k))
     se = float(max(se_low, min(np.sqrt(max(0.0, (k - 1) / k * mse)), np.sqrt(k) * se_low)))
     centre = err_ncv - (1.0 + (k - 2) / k) * (err_ncv - err_cv)
     z = float(special.ndtri(0.5 + plan.level / 2.0))
@@ -585,12 +692,16 @@ def _interval(plan: _Plan, ids: np.ndarray, parts: list[_RepeatSummary]) -> CVIn
     if se == 0.0:
         warnings.warn("every per-point score is equal; the interval has zero width",
                       IntervalWarning, stacklevel=3)
-    low, high = _clip(centre - z * se, centre + z * se, plan.loss)
+    scale = "logit" if auc and 0.0 < _metric_value(centre, plan.loss) < 1.0 else "linear"
+    if scale == "logit":
+        low, high = _logit_bounds(_metric_value(centre, plan.loss), se, z, plan.loss)
+    else:
+        low, high = _clip(centre - z * se, centre + z * se, plan.loss)
     naive_low, naive_high = _clip(err_cv - z * naive_se, err_cv + z * naive_se, plan.loss)
     return CVInterval(err_cv, low, high, plan.level, se, err_cv - centre, naive_low,
                       naive_high, naive_se, mse, float(err_ncv),
                       se / naive_se if naive_se > 0 else float("nan"), fold_scores, ids,
-                      k, plan.n_repeats, n, plan.loss.name)
+                      k, plan.n_repeats, n, plan.loss.name, scale)
 
 
 def nested_cv_interval(estimator: Any, X: Any, y: Any, *, scoring: Any, cv: Any = 10,
@@ -619,7 +730,8 @@ def nested_cv_interval(estimator: Any, X: Any, y: Any, *, scoring: Any, cv: Any 
         it as scikit-learn's scorer of that name reads it. Numbers are on its scale (a
         ``neg_`` scorer gives negative losses). A mean of per-sample losses is Bates et
         al.'s algorithm exactly; another metric's fold variance is its jackknife
-        variance (module docstring). A callable dartboard does not know, and
+        variance, a binary ROC AUC's the unbiased variance of the Mann-Whitney
+        statistic, with the interval on the logit scale (module docstring). A callable dartboard does not know, and
         predictions the metric refuses, raise ``ValueError``.
     cv : int or splitter, default=10
         ``K >= 3`` folds: stratified for a classifier, groups kept whole with
