@@ -24,13 +24,16 @@ cluster-robust test with CR1 and ``t_{C-1}`` and with CR2 and the small-sample d
 
 ``few``: 2 to 30 clusters of 20 rows, ``rho`` 0, 0.2, 0.5: the coverage of the
 interval ``auto`` takes (``dartboard.interval(..., clusters=)``) for accuracy, F1,
-ROC AUC and log loss.
+ROC AUC and log loss; the bootstrap-t draws 500 resamples unless ``--resamples=N``
+(the public default is 10,000), and ``--clusters=10,20`` and ``--icc=0.5`` restrict
+the grid to some of its cluster counts and ICC values.
 
 ``boundary``: accuracy near 1 (true 0.99, 0.995, 0.999), 30 clusters of 20 rows or of
 lognormal sizes, ``rho`` 0 and 0.2: ``wald-clustered`` (CR2) and ``wilson-clustered``,
 with the share of zero-width intervals.
 
 Usage: python benchmarks/unequal_clusters_coverage.py [part] [n_sim] [--quick]
+[--resamples=N] [--clusters=C,...] [--icc=R,...]
 (part: unequal, few, boundary or all; n_sim default 1000; ``--quick``: 50 data sets
 and 200 000 truth rows, a smoke test).
 """
@@ -238,15 +241,25 @@ def run_unequal(n_sim, truth_rows, seeds):
     print()
 
 
-def run_few(n_sim, truth_rows, seeds):
-    print("## few clusters of 20 rows: coverage % of auto's 95% interval")
+FEW_COUNTS = (2, 3, 4, 5, 6, 8, 10, 15, 20, 30)
+FEW_ICC = (0.0, 0.2, 0.5)
+
+
+def run_few(n_sim, truth_rows, seeds, resamples=500, counts=FEW_COUNTS, iccs=FEW_ICC):
+    """A cell's seed is its place in the whole grid, so a restricted run draws the
+    data sets of the same cells as the whole one."""
+    print(f"## few clusters of 20 rows: coverage % of auto's 95% interval "
+          f"(bootstrap-t: {resamples} resamples)")
     print("| clusters | ICC | metric | auto's method | coverage % | mean width | "
           "data sets |")
     print("|---|---|---|---|---|---|---|")
     true = truth(0.0, False, truth_rows)  # a row's law does not depend on rho
-    for n_clusters in (2, 3, 4, 5, 6, 8, 10, 15, 20, 30):
-        for rho in (0.0, 0.2, 0.5):
-            rng = np.random.default_rng(seeds.spawn(1)[0])
+    for n_clusters in FEW_COUNTS:
+        for rho in FEW_ICC:
+            child = seeds.spawn(1)[0]
+            if n_clusters not in counts or rho not in iccs:
+                continue
+            rng = np.random.default_rng(child)
             store: dict = {}
             m = np.full(n_clusters, 20)
             for i in range(n_sim):
@@ -259,7 +272,7 @@ def run_few(n_sim, truth_rows, seeds):
                         warnings.simplefilter("ignore")
                         try:
                             iv = db.interval(name, y, other, clusters=cluster,
-                                             n_resamples=500, random_state=i)
+                                             n_resamples=resamples, random_state=i)
                         except ValueError:
                             continue
                     tally(store, (name, iv.method.split(" (")[0]), (iv.low, iv.high),
@@ -305,7 +318,12 @@ def run_boundary(n_sim, seeds):
 
 def main(argv: list[str]) -> None:
     quick = "--quick" in argv
-    args = [a for a in argv[1:] if a != "--quick"]
+    opts = dict(a[2:].split("=", 1) for a in argv[1:] if a.startswith("--") and "=" in a)
+    args = [a for a in argv[1:] if not a.startswith("--")]
+    resamples = int(opts.get("resamples", 500))
+    counts = tuple(int(c) for c in opts["clusters"].split(",")) if "clusters" in opts \
+        else FEW_COUNTS
+    iccs = tuple(float(r) for r in opts["icc"].split(",")) if "icc" in opts else FEW_ICC
     part = args[0] if args else "all"
     n_sim = 50 if quick else int(args[1]) if len(args) > 1 else 1000
     truth_rows = 200_000 if quick else 4_000_000
@@ -314,7 +332,7 @@ def main(argv: list[str]) -> None:
     if part in ("unequal", "all"):
         run_unequal(n_sim, truth_rows, seeds)
     if part in ("few", "all"):
-        run_few(n_sim, truth_rows, seeds)
+        run_few(n_sim, truth_rows, seeds, resamples, counts, iccs)
     if part in ("boundary", "all"):
         run_boundary(n_sim, seeds)
 

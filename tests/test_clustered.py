@@ -163,6 +163,7 @@ def test_weights_ride_along_with_their_rows():
     (np.arange(80) // 8, {"method": "wilson"}, ValueError, "independent rows"),
     (np.arange(80) // 8, {"stratified": True}, ValueError, "whole clusters"),
 ])
+@pytest.mark.filterwarnings("ignore::dartboard.exceptions.FewClustersWarning")
 def test_bad_clusters_are_refused_by_name(clusters, kwargs, exc, match):
     _, y, _, pred = _clustered(9, n_clusters=10, m=8)
     with pytest.raises(exc, match=match):
@@ -213,6 +214,7 @@ def test_evaluate_refuses_clusters_of_another_length():
         db.evaluate(y, y_score=score, clusters=np.arange(7), n_resamples=50)
 
 
+@pytest.mark.filterwarnings("ignore::dartboard.exceptions.FewClustersWarning")
 def test_bca_with_undefined_resamples_and_leave_outs_still_forms_an_interval():
     # one positive among ten clusters of one row: most resamples and one leave-one-out
     # lack it; BCa's acceleration leaves that leave-out out (was a RuntimeError)

@@ -180,6 +180,7 @@ def _fast_paths_agree(y, score, pred, cluster):
         _statsmodels_se((y == pred).astype(float), cluster) ** 2, rel=1e-9, abs=1e-14)
 
 
+@pytest.mark.filterwarnings("ignore::dartboard.exceptions.FewClustersWarning")
 def test_auto_takes_the_cluster_robust_interval():
     cluster, y, score, pred = _data(7, n_clusters=10, m=20)
     assert db.interval("accuracy", y, pred, clusters=cluster).method == \
@@ -456,6 +457,7 @@ def _bootstrap_t_by_hand(metric, y, other, cluster, level, n_resamples, seed, lo
 
 @pytest.mark.parametrize("metric, log", [("log_loss", True), ("accuracy", False)])
 @pytest.mark.parametrize("ragged", [False, True])
+@pytest.mark.filterwarnings("ignore::dartboard.exceptions.FewClustersWarning")
 def test_bootstrap_t_of_clusters_equals_resampling_by_hand(metric, log, ragged):
     cluster, y, score, pred = _data(3, n_clusters=12, m=5, ragged=ragged)
     score = np.clip(score, 0.01, 0.99)
@@ -517,6 +519,7 @@ def test_pair_wins_count_every_pair_of_two_clusters_by_hand():
 
 
 @pytest.mark.parametrize("ragged", [False, True])
+@pytest.mark.filterwarnings("ignore::dartboard.exceptions.FewClustersWarning")
 def test_auc_bootstrap_t_of_clusters_equals_resampling_by_hand(ragged):
     from sklearn.metrics import roc_auc_score
 

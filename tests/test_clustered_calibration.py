@@ -347,6 +347,7 @@ def test_clustered_pivot_is_the_pivot_of_the_effective_state():
     assert iv.high - iv.low > wide.high - wide.low
 
 
+@pytest.mark.filterwarnings("ignore::dartboard.exceptions.FewClustersWarning")
 def test_report_of_a_clustered_evaluation_names_the_clustered_bars(tmp_path):
     import json
 

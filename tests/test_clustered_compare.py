@@ -131,6 +131,7 @@ def _obuchowski_from_sums(ab, y, cluster, correction="CR1"):
             + 2 * i / (i - 1) * np.sum(a * b) / (m * n))
 
 
+@pytest.mark.filterwarnings("ignore::dartboard.exceptions.FewClustersWarning")
 def test_cluster_swap_permutation_follows_a_plain_loop():
     cluster, y, sa, sb = _pair(5, n_clusters=12, m=5)
     a, b = (sa >= 0.5).astype(int), (sb >= 0.5).astype(int)
@@ -198,6 +199,7 @@ def _k_models(seed=9, n_clusters=25, m=6):
     return cluster, y, preds
 
 
+@pytest.mark.filterwarnings("ignore::dartboard.exceptions.FewClustersWarning")
 def test_k_models_holm_pairs_are_the_clustered_pairwise_tests():
     from dartboard._rng import spawn
 

@@ -46,6 +46,7 @@ def _positives_in_one_cluster():
 
 # ------------------------------------------------------------------ item 2
 
+@pytest.mark.filterwarnings("ignore::dartboard.exceptions.FewClustersWarning")
 def test_recall_of_positives_in_one_cluster_has_no_interval_and_says_why():
     cluster, y, pred = _positives_in_one_cluster()
     ev = _quiet(db.evaluate, y, pred, clusters=cluster, metrics=["recall", "accuracy"],
@@ -235,6 +236,7 @@ def _clustered_rows(seed=4):
     lambda c: np.array([f"site-{v:02d}" for v in c]),
 ])
 @pytest.mark.parametrize("ci", ["auto", "bca"])
+@pytest.mark.filterwarnings("ignore::dartboard.exceptions.FewClustersWarning")
 def test_cluster_ids_of_any_hashable_type_are_identifiers(relabel, ci):
     """The ids only say which rows belong together: any labels in the same order give
     the same clusters, so the same seed gives the same interval as integer ids."""

@@ -166,6 +166,7 @@ def test_dask_equals_in_memory(kind):
     _compare(memory, streamed, True)
 
 
+@pytest.mark.filterwarnings("ignore::dartboard.exceptions.FewClustersWarning")
 def test_dask_reads_parquet_files_with_cluster(tmp_path):
     pytest.importorskip("dask.dataframe")
     data = _data("labels", n=400, n_clusters=20, seed=4)
@@ -178,6 +179,7 @@ def test_dask_reads_parquet_files_with_cluster(tmp_path):
     assert streamed.n_files == 3
 
 
+@pytest.mark.filterwarnings("ignore::dartboard.exceptions.FewClustersWarning")
 def test_string_cluster_ids_sort_as_in_memory(tmp_path):
     """Ids of another type: the clusters are ordered as the in-memory encoding orders
     them, so the same seed draws the same clusters."""
@@ -191,6 +193,7 @@ def test_string_cluster_ids_sort_as_in_memory(tmp_path):
     _same(memory.overall, streamed.overall, "string ids")
 
 
+@pytest.mark.filterwarnings("ignore::dartboard.exceptions.FewClustersWarning")
 def test_group_of_one_cluster_keeps_its_estimate_without_interval(tmp_path):
     rng = np.random.default_rng(5)
     cluster = rng.integers(0, 20, 400)

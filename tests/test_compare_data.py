@@ -49,6 +49,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("metric", "columns", "extra"), CASES)
+@pytest.mark.filterwarnings("ignore::dartboard.exceptions.FewClustersWarning")
 def test_every_table_source_equals_the_arrays_on_the_sorted_rows(metric, columns, extra,
                                                                  tmp_path):
     import polars as pl

@@ -149,7 +149,7 @@ def evaluate(data: Any = None, y_pred: Any = None, *,
         for a metric without one, the clustered ``bin-pivot`` for the calibration
         error; ``"percentile"``, ``"basic"``, ``"bca"``, ``"wald-clustered"``,
         ``"wilson-clustered"``, ``"t-clustered"``, ``"delong-clustered"`` and
-        ``"delong-logit-clustered"`` may be asked for; below 10 clusters a
+        ``"delong-logit-clustered"`` may be asked for; below 30 clusters a
         :class:`~dartboard.exceptions.FewClustersWarning`, recorded in
         ``assumptions``), per group too, and each row reports its ``design_effect``
         (the clustered interval's variance over the independent-rows one's) and

@@ -73,7 +73,7 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
     one cluster in several files or batches meet; the intervals are
     :func:`dartboard.evaluate`'s with ``clusters=`` (``ci="auto"``: the cluster-robust
     interval from 2 clusters on, else BCa over whole clusters; a
-    ``FewClustersWarning`` below 10), with the
+    ``FewClustersWarning`` below 30), with the
     ``design_effect`` and ``effective_n`` columns, and the gaps between groups draw
     the clusters once for all groups -- the same numbers for the same seed. Memory
     is then one state per (group, cluster): O(clusters x K^2) for labels, not the
