@@ -187,21 +187,15 @@ def _check_names(available: list[str], roles: ColumnRoles) -> None:
 
 
 def _parquet_table(data: Any, roles: ColumnRoles, wanted: list[str]) -> Any:
-    import glob
-
     import pyarrow.dataset as ds
 
-    paths = [os.fspath(p) for p in (data if isinstance(data, (list, tuple)) else [data])]
-    files: list[str] = []
-    for path in paths:
-        found = sorted(glob.glob(path)) if glob.has_magic(path) else [path]
-        if not found:
-            raise InputError(f"data={path!r} matches no file")
-        files += found
+    from dartboard._files import expand
+
     try:
-        dataset = ds.dataset(files if len(files) > 1 else files[0], format="parquet")
-    except (FileNotFoundError, OSError) as exc:
-        raise InputError(f"data: cannot read Parquet from {paths!r}: {exc}") from None
+        files = expand(data)
+    except FileNotFoundError as exc:
+        raise InputError(f"data={data!r} matches no file: {exc}") from None
+    dataset = ds.dataset(files, format="parquet")
     _check_names(list(dataset.schema.names), roles)
     return dataset.to_table(columns=wanted)
 
@@ -213,18 +207,24 @@ def _spark_rows(data: Any, roles: ColumnRoles, wanted: list[str]) -> dict[str, A
     counted = data.groupBy(*wanted).agg(F.count(F.lit(1)).alias(_ROWS))
     table = counted.toArrow()
     counts = np.asarray(table.column(_ROWS).to_numpy(), dtype=np.int64)
-    out = read_columns(table, roles)
+    return _each_array(read_columns(table, roles),
+                       lambda array: np.repeat(array, counts, axis=0))
 
-    def repeat(value: Any) -> Any:
+
+def _each_array(columns: dict[str, Any], fn: Any) -> dict[str, Any]:
+    """``columns`` (a role's array, list or dict of arrays, or None) with ``fn``
+    applied to every array."""
+
+    def apply(value: Any) -> Any:
         if value is None:
             return None
         if isinstance(value, np.ndarray):
-            return np.repeat(value, counts, axis=0)
+            return fn(value)
         if isinstance(value, dict):
-            return {k: repeat(v) for k, v in value.items()}
-        return [repeat(v) for v in value]
+            return {k: apply(v) for k, v in value.items()}
+        return [apply(v) for v in value]
 
-    return {role: repeat(value) for role, value in out.items()}
+    return {role: apply(value) for role, value in columns.items()}
 
 
 def _in_value_order(columns: dict[str, Any]) -> dict[str, Any]:
@@ -233,13 +233,7 @@ def _in_value_order(columns: dict[str, Any]) -> dict[str, Any]:
     types, missing labels) leave the rows as they are: the argument checks that
     follow refuse them by name."""
     arrays: list[np.ndarray] = []
-    for value in columns.values():
-        if isinstance(value, np.ndarray):
-            arrays.append(value)
-        elif isinstance(value, dict):
-            arrays += list(value.values())
-        elif value is not None:
-            arrays += list(value)
+    _each_array(columns, arrays.append)
     if not arrays or arrays[0].shape[0] < 2:
         return columns
     try:
@@ -247,14 +241,4 @@ def _in_value_order(columns: dict[str, Any]) -> dict[str, Any]:
     except TypeError:
         return columns
     order = np.lexsort(keys[::-1])
-
-    def take(value: Any) -> Any:
-        if value is None:
-            return None
-        if isinstance(value, np.ndarray):
-            return value[order]
-        if isinstance(value, dict):
-            return {k: take(v) for k, v in value.items()}
-        return [take(v) for v in value]
-
-    return {role: take(value) for role, value in columns.items()}
+    return _each_array(columns, lambda array: array[order])
