@@ -24,8 +24,8 @@ import numpy as np
 from _timing import best_wall_and_cpu
 
 import dartboard
+from dartboard._kernels._multilabel import IndicatorPatterns
 from dartboard.metrics import f1_score
-from dartboard.uncertainty._multilabel import IndicatorPatterns
 
 
 def make_data(n, n_labels, seed):

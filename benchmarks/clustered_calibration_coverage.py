@@ -23,7 +23,7 @@ Per cell and data set, 95% intervals:
   sets in which the bin has rows: the mean over bins and the worst bin;
 - the calibration error (ECE): ``bin-pivot`` with independent rows (the default
   without clusters), ``bin-pivot`` with clusters (on ``n / D`` rows, ``D`` the design
-  effect of the error; :mod:`dartboard.uncertainty._clustered_calibration`) and the
+  effect of the error; :mod:`dartboard._kernels._clustered_calibration`) and the
   bootstrap of whole clusters, ``percentile``, ``basic``, ``bca``
   (``dartboard.interval("calibration_error", ..., clusters=)``).
 

@@ -17,7 +17,7 @@ cluster-robust one (``wald-clustered``, ``delong-logit-clustered``, ``t-clustere
 (``bootstrap-t-clustered``, 999 resamples: accuracy, ROC AUC, log loss, MAE) and the
 bootstrap of whole clusters (BCa, ``dartboard.interval(..., clusters=)``). The analytic
 and bootstrap-t columns use dartboard's formulas
-(:mod:`dartboard.uncertainty._clustered_analytic`) on per-cluster sums written here
+(:mod:`dartboard._kernels._clustered_analytic`) on per-cluster sums written here
 with ``np.bincount`` (``terms``, ``placements``) without the public path's input
 checks, so that the grid fits a shared machine; the public path
 (``dartboard.interval(..., method=..., clusters=)``) is asserted to give the same
@@ -43,9 +43,9 @@ from scipy import stats
 
 import dartboard as db
 from dartboard import metrics as dm
-from dartboard.uncertainty._analytic import normal_quantile, proportion_interval
-from dartboard.uncertainty._clustered import studentized_interval
-from dartboard.uncertainty._clustered_analytic import (
+from dartboard._kernels._analytic import normal_quantile, proportion_interval
+from dartboard._kernels._clustered import studentized_interval
+from dartboard._kernels._clustered_analytic import (
     auc_terms,
     clustered_interval,
     pair_wins,

@@ -41,7 +41,7 @@ from clustered_coverage import terms
 from scipy import stats
 
 import dartboard as db
-from dartboard.uncertainty._clustered_analytic import WORKING
+from dartboard._kernels._clustered_analytic import WORKING
 
 RHOS = tuple(float(x) for x in os.environ.get("RHOS", "0,0.3").split(","))
 CLUSTERS = int(os.environ.get("CLUSTERS", "50"))

@@ -59,7 +59,7 @@ def _scores(rng, n, prevalence, n_pos=None, d=D):
 def _delong_logit_tmin(y, s, level):
     """DeLong on the logit scale with t at min(m, n) - 1 df (a candidate, not a method)."""
     from dartboard._delong import delong_terms
-    from dartboard.uncertainty._analytic import logit_interval
+    from dartboard._kernels._analytic import logit_interval
 
     auc, term_pos, term_neg, m, n = delong_terms(y == 1, s)
     spread = auc * (1.0 - auc)

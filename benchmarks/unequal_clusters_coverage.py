@@ -16,7 +16,7 @@ proportional to its size, one row of it). Each data set gets, per metric, the ol
 ``auto`` choice (CR1 and ``t_{C-1}``; the studentized bootstrap of clusters for ROC AUC
 and log loss, 999 resamples), the CR2 variance with Student's t on the
 small-sample degrees of freedom of three working models
-(:func:`dartboard.uncertainty._clustered_analytic.small_sample_df`: ``independent``,
+(:func:`dartboard._kernels._clustered_analytic.small_sample_df`: ``independent``,
 Bell-McCaffrey; ``cluster``; ``fitted``, Imbens-Kolesar style), and for accuracy
 ``wilson-clustered``. Paired tests: two equally good models (each with its own
 cluster effects, as ``benchmarks/clustered_type1.py``) on the same data law, the
@@ -50,8 +50,8 @@ from clustered_coverage import terms
 from scipy import special, stats
 
 import dartboard as db
-from dartboard.uncertainty._clustered import ClusterIndex, studentized_interval
-from dartboard.uncertainty._clustered_analytic import WORKING, wilson_clustered
+from dartboard._kernels._clustered import ClusterIndex, studentized_interval
+from dartboard._kernels._clustered_analytic import WORKING, wilson_clustered
 from dartboard.uncertainty._interval import cluster_terms_of
 
 MU = np.log(20.0) - 1.5 ** 2 / 2

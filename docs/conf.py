@@ -182,7 +182,7 @@ def setup(app):
     app.connect("missing-reference", _plain_type)
 
 
-# Private modules and helpers (``dartboard.uncertainty._analytic``) have no pages: a
+# Private modules and helpers (``dartboard._kernels._analytic``) have no pages: a
 # docstring that names one points a reader of the source there, shown as code
 nitpick_ignore_regex = [(r"py:.*", r"dartboard(\.\w+)*\._\w+.*")]
 

@@ -9,8 +9,8 @@ import pytest
 
 import dartboard
 from dartboard import calibration_test
+from dartboard._kernels import _calibration as fast
 from dartboard.metrics import CalibrationState, calibration_error
-from dartboard.uncertainty import _calibration as fast
 from dartboard.uncertainty import interval_from_calibration_state
 
 

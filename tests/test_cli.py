@@ -434,7 +434,7 @@ def test_help_shows_whole_command_summaries():
 
 
 def test_evaluate_help_lists_every_interval_method():
-    from dartboard.uncertainty._methods import METHODS
+    from dartboard._kernels._methods import METHODS
 
     text = " ".join(run("evaluate", "--help").output.split())
     # every method of dartboard.interval, from the one list (rewrapped lines rejoined)

@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from dartboard._kernels._clustered import CLUSTER_METHODS
+from dartboard._kernels._methods import CLUSTERED_ANALYTIC_METHODS, METHODS
 from dartboard.cli import app
-from dartboard.uncertainty._clustered import CLUSTER_METHODS
-from dartboard.uncertainty._methods import CLUSTERED_ANALYTIC_METHODS, METHODS
 
 runner = CliRunner()
 

@@ -1,4 +1,4 @@
-"""Clustered intervals: the bootstrap of whole clusters (dartboard.uncertainty._clustered).
+"""Clustered intervals: the bootstrap of whole clusters (dartboard._kernels._clustered).
 
 Oracle: the same bootstrap written plainly (draw clusters with replacement, call the
 metric on their rows); the fast path from the clusters' family cells must agree with
@@ -98,7 +98,7 @@ def test_one_pass_cells_equal_the_clusters_states_pooled(name, kind, weighted, m
 
 def test_one_draw_of_clusters_serves_every_metric_of_a_seed():
     # the cached resampling of clusters gives the bits a fresh draw gives
-    from dartboard.uncertainty import _clustered as cl
+    from dartboard._kernels import _clustered as cl
 
     cluster, y, _, pred = _clustered(6)
     first = db.interval("precision", y, pred, method="percentile", n_resamples=500, random_state=9,

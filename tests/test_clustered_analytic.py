@@ -1,4 +1,4 @@
-"""Cluster-robust intervals (dartboard.uncertainty._clustered_analytic).
+"""Cluster-robust intervals (dartboard._kernels._clustered_analytic).
 
 Oracles: statsmodels' OLS on an intercept with ``cov_type="cluster"`` (its default
 small-sample factor G/(G-1) * (N-1)/(N-K) is G/(G-1) with K = 1) for the CR1
@@ -20,9 +20,9 @@ from scipy import special
 
 import dartboard as db
 from dartboard._delong import delong_auc_covariance
+from dartboard._kernels._clustered_analytic import WORKING
 from dartboard.exceptions import FewClustersWarning
 from dartboard.metrics._probabilistic import log_loss_terms
-from dartboard.uncertainty._clustered_analytic import WORKING
 
 
 def _data(seed=0, n_clusters=40, m=6, ragged=False):
@@ -40,7 +40,7 @@ _statsmodels_se = statsmodels_se
 
 def _terms(metric, y, other, cluster):
     """The metric's per-cluster terms, as the public interval forms them."""
-    from dartboard.uncertainty._clustered import cluster_index
+    from dartboard._kernels._clustered import cluster_index
     from dartboard.uncertainty._interval import cluster_terms_of
 
     return cluster_terms_of(metric, np.asarray(y), np.asarray(other), None, {},
@@ -379,7 +379,7 @@ def test_faces_show_the_design_effect():
 def test_delta_clustered_f1_is_the_ratio_of_its_row_sums():
     # F1 = sum 2 tp_i / sum (2 tp_i + fp_i + fn_i): a ratio of row sums, whose
     # cluster-robust variance is ratio_terms' (over all clusters, as the delta method)
-    from dartboard.uncertainty._clustered_analytic import ClusterTerms, ratio_terms
+    from dartboard._kernels._clustered_analytic import ClusterTerms, ratio_terms
 
     cluster, y, _, pred = _data(3, ragged=True)
     iv = db.interval("f1", y, pred, method="delta-clustered", clusters=cluster)
@@ -400,7 +400,7 @@ def test_delta_clustered_f1_is_the_ratio_of_its_row_sums():
 
 
 def test_delta_terms_of_a_ratio_are_the_ratio_terms():
-    from dartboard.uncertainty._clustered_analytic import delta_terms, ratio_terms
+    from dartboard._kernels._clustered_analytic import delta_terms, ratio_terms
 
     rng = np.random.default_rng(18)
     parts = rng.integers(0, 9, (25, 2, 2)).astype(float)
@@ -429,7 +429,7 @@ def _bootstrap_t_by_hand(metric, y, other, cluster, level, n_resamples, seed, lo
     replicate's standard error from statsmodels' cluster-robust OLS, the same draws."""
     from sklearn import metrics as skm
 
-    from dartboard.uncertainty._clustered import draw_clusters
+    from dartboard._kernels._clustered import draw_clusters
 
     per_row = {"log_loss": lambda t, p: -(t * np.log(p) + (1 - t) * np.log1p(-p)),
                "accuracy": lambda t, p: (t == p).astype(float)}[metric]
@@ -504,7 +504,7 @@ def test_bootstrap_t_of_clusters_refuses_what_is_not_a_ratio():
 
 
 def test_pair_wins_count_every_pair_of_two_clusters_by_hand():
-    from dartboard.uncertainty._clustered_analytic import pair_wins
+    from dartboard._kernels._clustered_analytic import pair_wins
 
     cluster, y, score, _ = _data(9, n_clusters=7, m=6, ragged=True)
     wins, m, n = pair_wins(cluster, score, y == 1, np.ones(y.shape[0]), 7)
@@ -523,7 +523,7 @@ def test_pair_wins_count_every_pair_of_two_clusters_by_hand():
 def test_auc_bootstrap_t_of_clusters_equals_resampling_by_hand(ragged):
     from sklearn.metrics import roc_auc_score
 
-    from dartboard.uncertainty._clustered import draw_clusters
+    from dartboard._kernels._clustered import draw_clusters
 
     cluster, y, score, _ = _data(4, n_clusters=12, m=8, ragged=ragged)
     found = db.interval("roc_auc", y, score, method="bootstrap-t-clustered", clusters=cluster,
@@ -556,7 +556,7 @@ def test_auc_bootstrap_t_of_clusters_equals_resampling_by_hand(ragged):
 
 
 def test_auc_auto_takes_the_bootstrap_t_up_to_its_cluster_limit():
-    from dartboard.uncertainty._clustered_analytic import PAIR_WINS_MAX_CLUSTERS
+    from dartboard._kernels._clustered_analytic import PAIR_WINS_MAX_CLUSTERS
 
     cluster, y, score, _ = _data(2, n_clusters=40, m=10)
     assert db.interval("roc_auc", y, score, clusters=cluster, random_state=0).method == \

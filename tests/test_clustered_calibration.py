@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from scipy import special
 
 import dartboard as db
+from dartboard._kernels._clustered import draw_clusters
 from dartboard._rng import check_random_state
 from dartboard.exceptions import FewClustersWarning, InputError
 from dartboard.metrics import calibration_error
 from dartboard.uncertainty import calibration_bins
-from dartboard.uncertainty._clustered import draw_clusters
 
 
 def _data(seed=0, n_clusters=40, m=8, ragged=False, effect=0.8):
@@ -298,8 +298,8 @@ def _slow_design_effect(y, p, cluster, n_bins):
 
 @pytest.mark.parametrize("effect", [0.0, 1.5])
 def test_pivot_design_effect_against_loops(effect):
+    from dartboard._kernels._clustered_calibration import pivot_design_effect
     from dartboard.metrics._calibration import bin_keys
-    from dartboard.uncertainty._clustered_calibration import pivot_design_effect
 
     cluster, y, p = _data(15, ragged=True, effect=effect)
     codes = np.unique(cluster, return_inverse=True)[1]
@@ -324,9 +324,9 @@ def test_pivot_with_one_row_per_cluster_is_the_independent_pivot():
 
 
 def test_clustered_pivot_is_the_pivot_of_the_effective_state():
+    from dartboard._kernels._calibration import pivot_interval
+    from dartboard._kernels._clustered_calibration import effective_state
     from dartboard.metrics._calibration import binned_state
-    from dartboard.uncertainty._calibration import pivot_interval
-    from dartboard.uncertainty._clustered_calibration import effective_state
 
     cluster, y, p = _data(17, effect=2.0)
     codes = np.unique(cluster, return_inverse=True)[1]
@@ -389,11 +389,11 @@ def test_top_label_and_equal_mass_bins_se_is_statsmodels():
 def test_pivot_design_effect_from_states_equals_the_rows():
     # the streamed evaluation's design effect (per-cell sums of each cluster's state)
     # against the in-memory one (each row's residual)
-    from dartboard.metrics._calibration import bin_keys, binned_state, confidences
-    from dartboard.uncertainty._clustered_calibration import (
+    from dartboard._kernels._clustered_calibration import (
         pivot_design_effect,
         state_design_effect,
     )
+    from dartboard.metrics._calibration import bin_keys, binned_state, confidences
 
     for seed in range(6):
         rng = np.random.default_rng(seed)

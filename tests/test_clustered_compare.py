@@ -21,9 +21,9 @@ from scipy import stats
 from test_clustered_analytic import _obuchowski_brute, _terms
 
 import dartboard as db
+from dartboard._kernels._clustered_analytic import WORKING
 from dartboard.exceptions import FewClustersWarning
 from dartboard.metrics._probabilistic import log_loss_terms
-from dartboard.uncertainty._clustered_analytic import WORKING
 
 
 def _pair(seed=0, n_clusters=40, m=6):

@@ -17,8 +17,8 @@ from scipy import special
 from sklearn.metrics import f1_score
 
 import dartboard as db
+from dartboard._kernels._clustered import draw_clusters
 from dartboard.uncertainty import _bands, _thresholds
-from dartboard.uncertainty._clustered import draw_clusters
 from dartboard.uncertainty._clustered_curves import (
     confusion_design_effects,
     path_design_effects,

@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import dartboard as db
-from dartboard.exceptions import FewClustersWarning
-from dartboard.uncertainty._clustered_analytic import (
+from dartboard._kernels._clustered_analytic import (
     FEW_CLUSTERS,
     WORKING,
     ratio_terms,
     small_sample_df,
 )
+from dartboard.exceptions import FewClustersWarning
 
 
 def _ragged(seed, n_clusters=12, p=0.7):

@@ -158,9 +158,9 @@ def test_bca_jackknife_of_few_cells_is_exact_leave_one_out(name):
     leave-one-row-out jackknife (one value per cell, weighted by its rows), as the
     interval's docstring promises for count metrics: the slow oracle is the metric
     function without each row in turn."""
+    from dartboard._kernels._bootstrap import JACKKNIFE_MAX
     from dartboard.families._base import replicates
     from dartboard.metrics._registry import get_spec
-    from dartboard.uncertainty._bootstrap import JACKKNIFE_MAX
 
     spec = get_spec(name)
     n = JACKKNIFE_MAX + 200
@@ -188,8 +188,8 @@ def test_dealt_jackknife_groups_cut_the_rows_as_a_permutation(dealt_by, monkeypa
     law of its size (scipy), for both ways of dealing (20 groups here, for speed)."""
     from scipy import stats
 
+    from dartboard._kernels import _bootstrap
     from dartboard.families import _base
-    from dartboard.uncertainty import _bootstrap
 
     monkeypatch.setattr(_bootstrap, "JACKKNIFE_MAX", 20)
     if dealt_by == "permutation":

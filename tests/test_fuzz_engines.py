@@ -173,7 +173,7 @@ def test_bca_counts_replicates_equal_to_the_estimate_within_rounding_as_ties():
 def test_beta_proportion_intervals_keep_their_order_at_huge_counts(method):
     # weights near 2**60 make counts past betaincinv's accuracy: the bounds came out
     # on the wrong side of the estimate (low 0.6428571454 above high 0.6428571430)
-    from dartboard.uncertainty._analytic import proportion_interval
+    from dartboard._kernels._analytic import proportion_interval
 
     for x, n in ((9 * 2.0**60, 14 * 2.0**60), (2.0**60, 3 * 2.0**60)):
         low, high = proportion_interval(x, n, 0.95, method)

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from test_gaps import _oracle
 
 import dartboard
+from dartboard._kernels._analytic import ap_derivatives, ap_influence
 from dartboard.evaluation import _simultaneous
 from dartboard.families import _base
-from dartboard.uncertainty._analytic import ap_derivatives, ap_influence
 
 
 @pytest.fixture
@@ -247,7 +247,7 @@ def test_clustered_gaps_linear_in_the_clusters_influence_values(monkeypatch):
     is linear in the drawn clusters' influence sums, with the same cluster draws; its
     spread per group is that of the evaluated replicates (within 10%), and the gap's
     method says so."""
-    from dartboard.uncertainty import _clustered
+    from dartboard._kernels import _clustered
 
     y, s, g = _scores(3, 500, worse=2)
     clusters = np.arange(y.shape[0]) // 10

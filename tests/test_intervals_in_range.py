@@ -27,8 +27,8 @@ from hypothesis import strategies as st
 from scipy import special, stats
 
 import dartboard
+from dartboard._kernels._methods import METHODS
 from dartboard.metrics._registry import resolve_metric, specs
-from dartboard.uncertainty._methods import METHODS
 
 
 def _label(spec):

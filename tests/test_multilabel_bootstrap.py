@@ -11,9 +11,9 @@ from _quiet import quiet
 
 import dartboard
 import dartboard.metrics as dm
+from dartboard._kernels._multilabel import IndicatorPatterns
 from dartboard.metrics._batched import batch_multilabel_metric
 from dartboard.uncertainty import interval_from_counts
-from dartboard.uncertainty._multilabel import IndicatorPatterns
 
 CASES = [
     ("f1_score", {"average": "micro"}),
@@ -144,7 +144,7 @@ def test_multilabel_intervals_refuse_what_does_not_apply():
 
 
 def test_split_multinomial_has_the_multinomial_moments():
-    from dartboard.uncertainty._bootstrap import split_multinomial
+    from dartboard._kernels._bootstrap import split_multinomial
 
     size = np.concatenate([np.ones(3000, dtype=np.int64), np.full(40, 50), [7, 8, 3000]])
     n, p = size.sum(), size / size.sum()

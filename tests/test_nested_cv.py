@@ -25,8 +25,8 @@ from sklearn.tree import DecisionTreeClassifier
 
 import dartboard
 from dartboard import CVInterval, nested_cv_interval
+from dartboard._kernels._bootstrap import IntervalWarning
 from dartboard.uncertainty import _nested
-from dartboard.uncertainty._bootstrap import IntervalWarning
 
 
 def _regression(n=24, p=3, seed=0):

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 from dartboard import metrics as dm
 from dartboard._delong import delong_auc_covariance
+from dartboard._kernels._analytic import delong_variance_grouped
 from dartboard.evaluation import Evaluation
 from dartboard.metrics import ScoreState
 from dartboard.scale import evaluate_parquet
-from dartboard.uncertainty._analytic import delong_variance_grouped
 
 COUNT = ["accuracy_score", "balanced_accuracy_score", "precision_score", "recall_score",
          "f1_score", "specificity_score", "false_positive_rate", "false_negative_rate",

@@ -39,7 +39,7 @@ def test_cell_auc_equals_scikit_learn_on_the_drawn_rows():
 
 
 def test_split_draws_of_one_row_cells_are_a_multinomial_and_follow_the_sizes_given():
-    from dartboard.uncertainty._bootstrap import split_multinomial
+    from dartboard._kernels._bootstrap import split_multinomial
 
     rng = np.random.default_rng(0)
     ones = np.ones(2000, dtype=np.int64)
@@ -62,7 +62,7 @@ def test_split_draws_of_one_row_cells_are_a_multinomial_and_follow_the_sizes_giv
 def test_one_counted_replicate_equals_the_batched_draw(sizes):
     # one replicate is counted into a reused buffer in chunks of picks; it must be the
     # same draw, to the bit, as the first row of a batch (one call, one bincount)
-    from dartboard.uncertainty._bootstrap import split_multinomial
+    from dartboard._kernels._bootstrap import split_multinomial
 
     one = split_multinomial(np.random.default_rng(3), sizes, 1)
     batch = split_multinomial(np.random.default_rng(3), sizes, 2)

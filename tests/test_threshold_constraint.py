@@ -13,7 +13,7 @@ import pytest
 from scipy import stats
 
 from dartboard import select_threshold
-from dartboard.uncertainty._bootstrap import IntervalWarning
+from dartboard._kernels._bootstrap import IntervalWarning
 
 
 @pytest.fixture(scope="module")

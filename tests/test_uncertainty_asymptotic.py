@@ -15,6 +15,7 @@ from scipy import special, stats
 from sklearn import metrics as skm
 
 from dartboard import interval
+from dartboard._kernels._analytic import ap_influence
 from dartboard.metrics import (
     accuracy_score,
     average_precision_score,
@@ -28,7 +29,6 @@ from dartboard.metrics import (
     root_mean_squared_error,
 )
 from dartboard.metrics._ranking import group_scores
-from dartboard.uncertainty._analytic import ap_influence
 
 Z = stats.norm.ppf(0.975)
 

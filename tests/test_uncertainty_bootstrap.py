@@ -10,6 +10,15 @@ from scipy import stats
 from sklearn import metrics as skm
 
 from dartboard import interval
+from dartboard._kernels import _bootstrap
+from dartboard._kernels._bootstrap import (
+    CountGroups,
+    RankedScores,
+    Replicates,
+    bootstrap_interval,
+    count_replicates,
+    generic_replicates,
+)
 from dartboard.metrics import (
     accuracy_score,
     average_precision_score,
@@ -20,15 +29,7 @@ from dartboard.metrics import (
     roc_auc_score,
 )
 from dartboard.metrics._batched import batch_count_metric
-from dartboard.uncertainty import IntervalWarning, _bootstrap
-from dartboard.uncertainty._bootstrap import (
-    CountGroups,
-    RankedScores,
-    Replicates,
-    bootstrap_interval,
-    count_replicates,
-    generic_replicates,
-)
+from dartboard.uncertainty import IntervalWarning
 
 
 def _labels(n, seed, k=2, acc=0.8):

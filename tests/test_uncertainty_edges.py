@@ -6,6 +6,7 @@ from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
 from dartboard import interval
+from dartboard._kernels._analytic import proportion_interval
 from dartboard.metrics import (
     ConfusionCounts,
     f1_score,
@@ -16,7 +17,6 @@ from dartboard.metrics import (
 )
 from dartboard.metrics._registry import spec_for
 from dartboard.uncertainty import interval_from_counts
-from dartboard.uncertainty._analytic import proportion_interval
 
 
 def _near_perfect(n=40, seed=3):

@@ -18,6 +18,8 @@ from scipy import stats
 import dartboard
 from dartboard import interval
 from dartboard._delong import delong_auc_covariance
+from dartboard._kernels import _bootstrap
+from dartboard._kernels._analytic import delong_variance_grouped
 from dartboard.families import Metric
 from dartboard.families._scores import FAMILY as SCORES
 from dartboard.metrics import (
@@ -36,13 +38,7 @@ from dartboard.metrics import (
     specificity_score,
 )
 from dartboard.metrics._registry import get_spec
-from dartboard.uncertainty import (
-    IntervalWarning,
-    _bootstrap,
-    interval_from_counts,
-    interval_from_score_state,
-)
-from dartboard.uncertainty._analytic import delong_variance_grouped
+from dartboard.uncertainty import IntervalWarning, interval_from_counts, interval_from_score_state
 from dartboard.uncertainty._from_states import _score_cells
 
 PROPORTION_METHODS = ["wald", "wilson", "clopper-pearson", "agresti-coull", "jeffreys"]

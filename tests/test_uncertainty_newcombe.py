@@ -42,7 +42,7 @@ def _auc_by_pairs(y, s):
                                        (0.5, 30, 30), (0.25, 7, 13), (0.0, 5, 5),
                                        (0.86, 500, 500), (0.5, 1, 1)])
 def test_bounds_equal_the_grid_scan_of_the_score_equation(auc, m, n):
-    from dartboard.uncertainty._analytic import newcombe_interval
+    from dartboard._kernels._analytic import newcombe_interval
 
     low, high, se = newcombe_interval(auc, m, n, 0.95)
     ref_low, ref_high = _grid_bounds(auc, m, n)
@@ -62,7 +62,7 @@ def test_bounds_equal_the_grid_scan_of_the_score_equation(auc, m, n):
     (0.5, 30, 30, 0.3597995663, 0.6402004337),
     (0.25, 7, 13, 0.0988495558, 0.5214989064)])
 def test_bounds_equal_r_uniroot(auc, m, n, low, high):
-    from dartboard.uncertainty._analytic import newcombe_interval
+    from dartboard._kernels._analytic import newcombe_interval
 
     got = newcombe_interval(auc, m, n, 0.95)[:2]
     assert got == pytest.approx((low, high), abs=1e-9)

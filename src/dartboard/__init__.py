@@ -42,8 +42,7 @@ carries its formula, edge cases and an example (``help(dartboard.evaluate)``).
 """
 
 from dartboard._lazy import attach as _attach
-
-__version__ = "0.1.0"
+from dartboard._version import __version__ as __version__
 
 # module -> the public names it defines, re-exported here
 _FAMILIES = {

@@ -111,7 +111,7 @@ class FileFormatError(InputError):
 
 class FewClustersWarning(UserWarning):
     """Rows come in fewer clusters than the clustered intervals were measured to cover
-    with (``dartboard.uncertainty._clustered_analytic.FEW_CLUSTERS``): the interval may
+    with (``dartboard._kernels._clustered_analytic.FEW_CLUSTERS``): the interval may
     hold the truth less often than its level says. An evaluation records it in its
     ``assumptions`` too.
 

@@ -14,6 +14,7 @@ from typing import Any
 import typer
 
 from dartboard._format import format_number
+from dartboard._kernels._methods import METHODS as _CI_METHODS
 from dartboard.cli._io import (
     check_output,
     column,
@@ -32,7 +33,6 @@ from dartboard.cli._output import (
     print_table,
 )
 from dartboard.exceptions import InputError
-from dartboard.uncertainty._methods import METHODS as _CI_METHODS
 
 _CI_HELP = (f"Interval method: {', '.join(_CI_METHODS[:-1])} or {_CI_METHODS[-1]}. A method "
             "applies to the metrics it fits (wilson... to proportions, delong... to ROC "

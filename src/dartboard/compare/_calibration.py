@@ -102,12 +102,12 @@ def calibration_test(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 15,
     >>> calibration_test(y, p ** 0.5, random_state=0).pvalue < 0.001
     True
     """
-    from dartboard.metrics._calibration import binned_state, norm_iv
-    from dartboard.uncertainty._calibration import (
+    from dartboard._kernels._calibration import (
         bin_error,
         check_draws,
         consistency_null,
     )
+    from dartboard.metrics._calibration import binned_state, norm_iv
 
     if clusters is not None:
         raise InputError("calibration_test does not take clusters: its null draws each "

@@ -15,11 +15,11 @@ intra-cluster correlation its Type I error exceeds its level
   standard error, ``z = (theta_a - theta_b) / se``, its p-value and the interval
   ``diff +- q se`` from Student's t, as the cluster-robust intervals: the CR2
   (Bell-McCaffrey) standard error on the small-sample degrees of freedom
-  (:func:`~dartboard.uncertainty._clustered_analytic.small_sample_df`; ``I - 1``
+  (:func:`~dartboard._kernels._clustered_analytic.small_sample_df`; ``I - 1``
   with ``I`` clusters of equal sizes). With CR1 and ``I - 1`` the test rejected 11-15%
   of equal models at 5% with 30 or 50 clusters of lognormal sizes
   (benchmarks/unequal_clusters_coverage.py). The standard error is that of the metric's
-  cluster-robust interval (:mod:`dartboard.uncertainty._clustered_analytic`)
+  cluster-robust interval (:mod:`dartboard._kernels._clustered_analytic`)
   applied to the difference of the two models' per-cluster terms: a ratio of counts
   or a mean loss (``wald-clustered``, ``t-clustered``) or Obuchowski's clustered
   DeLong for ROC AUC (``delong-clustered``), which with one row per cluster is
@@ -35,13 +35,13 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from dartboard._kernels._clustered import ClusterIndex
+from dartboard._kernels._clustered_analytic import WORKING, warn_few_clusters
+from dartboard._kernels._result import Interval
 from dartboard._rng import spawn_generators
 from dartboard.compare._permutation import count_extreme
 from dartboard.compare._results import Comparison
 from dartboard.exceptions import InputError
-from dartboard.uncertainty._clustered import ClusterIndex
-from dartboard.uncertainty._clustered_analytic import WORKING, warn_few_clusters
-from dartboard.uncertainty._result import Interval
 
 __all__ = ["clustered_comparison"]
 
@@ -71,7 +71,7 @@ def clustered_comparison(metric: Callable[..., Any], name: str, y: np.ndarray, a
         warnings.warn(f"{name} was undefined in {undefined} of {n_resamples} permutation "
                       "replicates; they count as not extreme", UserWarning, stacklevel=3)
     pvalue = (count_extreme(null, observed, alternative) + 1) / (n_resamples + 1)
-    from dartboard.uncertainty._bootstrap import Replicates, bootstrap_interval
+    from dartboard._kernels._bootstrap import Replicates, bootstrap_interval
 
     kept = boot[np.isfinite(boot)]
     if kept.shape[0] < n_resamples:

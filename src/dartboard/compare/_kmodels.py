@@ -372,7 +372,7 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
     left, right = np.triu_indices(k, 1)
     codes = None
     if clusters is not None:  # rows move with their clusters: the generic samplers
-        from dartboard.uncertainty._clustered import cluster_index
+        from dartboard._kernels._clustered import cluster_index
 
         codes = cluster_index(clusters, y.shape[0]).codes
         paired = None

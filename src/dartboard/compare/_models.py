@@ -40,6 +40,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dartboard._frames import rows_in_order
+from dartboard._kernels._result import Interval
 from dartboard._rng import RandomStateLike, spawn_generators
 from dartboard._typing import Alternative
 from dartboard._validation import (
@@ -59,7 +60,6 @@ from dartboard.exceptions import InputError, InputTypeError
 from dartboard.families import Metric, family_of
 from dartboard.families._paired import within_model_ranks
 from dartboard.metrics._registry import MetricSpec, resolve_metric, spec_for
-from dartboard.uncertainty._result import Interval
 
 __all__ = ["compare_models"]
 
@@ -310,8 +310,8 @@ def _with_clusters(metric: Callable[..., Any], name: str, y: np.ndarray, a: np.n
                    clusters: Any, estimates: tuple[float, float], method: str,
                    n_resamples: int, alternative: str, level: float, random_state: Any,
                    spec: MetricSpec | None, family: Any, m: Metric | None) -> Comparison:
+    from dartboard._kernels._clustered import cluster_index
     from dartboard.compare._clustered import clustered_comparison
-    from dartboard.uncertainty._clustered import cluster_index
 
     if clusters is None:
         raise InputError("method='cluster-robust' needs clusters= (the cluster of each row)")
@@ -333,7 +333,7 @@ def _scalar(value: Any, name: str) -> float:
 def _percentile_interval(boot: np.ndarray, observed: float, level: float,
                          name: str) -> Interval:
     """The percentile interval of the paired bootstrap, by the interval engine."""
-    from dartboard.uncertainty._bootstrap import Replicates, bootstrap_interval
+    from dartboard._kernels._bootstrap import Replicates, bootstrap_interval
 
     low, high, se, _, kept = bootstrap_interval(observed, Replicates(boot), level,
                                                 "percentile")

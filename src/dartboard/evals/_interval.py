@@ -12,7 +12,7 @@ questions (the mean of the file's scores when every question has as many answers
   ``V = G / (G - 1) sum_c (sum_{i in c} (m_i - theta))^2 / n^2``, the variance of
   statsmodels' ``OLS(m, 1).fit(cov_type="cluster")`` and of Inspect's
   ``stderr(cluster=...)``, computed by dartboard's cluster-robust ratio
-  (:func:`dartboard.uncertainty._clustered_analytic.ratio_terms`); the interval is
+  (:func:`dartboard._kernels._clustered_analytic.ratio_terms`); the interval is
   ``theta +- t_{G-1} sqrt(V)``, the small-sample reference that kept the clustered
   intervals' coverage (benchmarks/evals_simulation.py). Without clusters each question
   is its own and ``V = sd(m)^2 / n`` with ``t_{n-1}``.
@@ -36,11 +36,11 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from dartboard._kernels._clustered_analytic import ratio_terms
 from dartboard._results import Result
 from dartboard._validation import check_confidence_level, describe
 from dartboard.evals._run import Run, Units, units
 from dartboard.exceptions import InputError, InputTypeError
-from dartboard.uncertainty._clustered_analytic import ratio_terms
 
 __all__ = ["EvalInterval", "interval", "within_variance"]
 

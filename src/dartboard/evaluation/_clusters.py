@@ -13,18 +13,18 @@ draws the same clusters:
   cluster's (score, label) cells -- equal to the terms of the rows;
 * the bootstrap of whole clusters from :meth:`~dartboard.families.Family.pool` of
   the clusters' states (pooled cells, and where each cluster's cells lie) and
-  :func:`~dartboard.uncertainty._clustered.cluster_matrix`;
+  :func:`~dartboard._kernels._clustered.cluster_matrix`;
 * the design effect against the same kind of interval with independent rows, from
   the merged state (the delta method's from each row its own cluster);
 * the gaps between groups from one draw of all clusters shared by every group
-  (:func:`~dartboard.uncertainty._clustered.shared_cluster_replicates`).
+  (:func:`~dartboard._kernels._clustered.shared_cluster_replicates`).
 
 Memory: one state per (group, cluster) -- confusion counts of K^2 cells, the sums
 and distinct (term, weight) cells of a mean loss, and for scores each cluster's
 distinct (score, label) cells, so continuous scores cost the distinct scores of each
 cluster (at most its rows), as continuous losses and regression values do. The
 calibration error's bin-pivot takes its design effect from the clusters' bin sums
-(:func:`~dartboard.uncertainty._clustered_calibration.state_design_effect`); an
+(:func:`~dartboard._kernels._clustered_calibration.state_design_effect`); an
 interval that needs the rows (its bootstrap of whole clusters) is left out, with the
 reason in ``method``.
 """
@@ -37,18 +37,18 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._rng import check_random_state
-from dartboard.evaluation._bundle import Bundle, Planned
-from dartboard.exceptions import InputError, InputTypeError
-from dartboard.families import Family, Metric
-from dartboard.families._base import cell_influence
-from dartboard.uncertainty._clustered import (
+from dartboard._kernels._clustered import (
     CLUSTER_METHODS,
     cluster_matrix,
     shared_cluster_replicates,
     too_few_clusters,
 )
-from dartboard.uncertainty._methods import CLUSTERED_ANALYTIC_METHODS, METHODS
+from dartboard._kernels._methods import CLUSTERED_ANALYTIC_METHODS, METHODS
+from dartboard._rng import check_random_state
+from dartboard.evaluation._bundle import Bundle, Planned
+from dartboard.exceptions import InputError, InputTypeError
+from dartboard.families import Family, Metric
+from dartboard.families._base import cell_influence
 
 __all__ = ["ClusteredStates", "check_cluster_ci", "cluster_order"]
 
@@ -95,7 +95,7 @@ def cluster_order(ids: Any, name: str) -> dict[Any, int]:
     except InputTypeError:
         raise InputTypeError(f"{name} holds ids that cannot be ordered (mixed types across "
                              "files or partitions); use one type") from None
-    from dartboard.uncertainty._clustered_analytic import warn_few_clusters
+    from dartboard._kernels._clustered_analytic import warn_few_clusters
 
     warn_few_clusters(len(keys), stacklevel=5)
     return {key: int(code) for key, code in zip(keys, codes)}
@@ -208,9 +208,9 @@ class ClusteredStates:
 
     def _design_effect(self, iv: Any, family: Family, state: Any, metric: Metric,
                        estimate: float) -> float | None:
+        from dartboard._kernels._clustered_analytic import clustered_interval
         from dartboard.evaluation._design import independent_forms, se_ratio
         from dartboard.families._base import interval_of
-        from dartboard.uncertainty._clustered_analytic import clustered_interval
 
         kind = str(iv.method).split(" ")[0]
         opts = self.opts

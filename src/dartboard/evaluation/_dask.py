@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from dartboard._kernels._methods import IntervalMethod
 from dartboard._progress import Bar, asked, check_progress
 from dartboard._typing import Task
 from dartboard._validation import describe, to_numpy
@@ -22,10 +23,9 @@ from dartboard.evaluation._stream import (
 )
 from dartboard.evaluation._stream_finalize import finalize
 from dartboard.exceptions import InputError, InputTypeError
-from dartboard.uncertainty._methods import IntervalMethod
 
 if TYPE_CHECKING:
-    from dartboard.evaluation import Evaluation
+    from dartboard.evaluation._evaluation import Evaluation
 
 __all__ = ["evaluate_dask"]
 

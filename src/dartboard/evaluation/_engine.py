@@ -352,8 +352,8 @@ def _with_clusters(plan: Plan, clusters: Any) -> Plan:
     check_cluster_ci(plan.opts.ci, clusters is not None)
     if clusters is None:
         return plan
-    from dartboard.uncertainty._clustered import cluster_index
-    from dartboard.uncertainty._clustered_analytic import few_clusters, warn_few_clusters
+    from dartboard._kernels._clustered import cluster_index
+    from dartboard._kernels._clustered_analytic import few_clusters, warn_few_clusters
 
     index = cluster_index(clusters, plan.y_true.shape[0])
     notes = plan.assumptions
@@ -569,10 +569,10 @@ class _ClusteredRows(_GenericRows):
         return family.with_classes(Metric(spec, kwargs), classes)
 
     def row(self, p: Planned, members: np.ndarray | None, group: str | None) -> MetricRow:
+        from dartboard._kernels._clustered import CLUSTER_METHODS
+        from dartboard._kernels._methods import CLUSTERED_ANALYTIC_METHODS
         from dartboard.evaluation._design import design_effect, zero_width
         from dartboard.uncertainty import interval
-        from dartboard.uncertainty._clustered import CLUSTER_METHODS
-        from dartboard.uncertainty._methods import CLUSTERED_ANALYTIC_METHODS
 
         plan, opts = self.plan, self.plan.opts
         function, other, kwargs = self._source(p)
@@ -622,7 +622,7 @@ class _ClusteredRows(_GenericRows):
                          design_effect=deff)
 
     def replicates(self, p: Planned, rng: np.random.Generator) -> np.ndarray:
-        from dartboard.uncertainty._clustered import (
+        from dartboard._kernels._clustered import (
             ClusterIndex,
             shared_cluster_replicates,
         )

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from dartboard._frames import read_columns, source_kind
+from dartboard._kernels._methods import IntervalMethod
 from dartboard._progress import takes_progress
 from dartboard._rng import RandomStateLike, child, seed_sequence
 from dartboard._typing import Task
@@ -24,7 +25,6 @@ from dartboard._validation import describe
 from dartboard.evaluation._engine import build_result, prepare
 from dartboard.evaluation._evaluation import Evaluation, check_model_name
 from dartboard.exceptions import InputError, InputTypeError
-from dartboard.uncertainty._methods import IntervalMethod
 
 __all__ = ["evaluate"]
 

@@ -628,7 +628,7 @@ class Evaluation:
         matplotlib.axes.Axes
             The axes drawn on.
         """
-        from dartboard.plots import plot_evaluation
+        from dartboard.evaluation._figure import plot_evaluation
 
         return plot_evaluation(self, ax=ax, metrics=metrics)
 
@@ -653,7 +653,7 @@ class Evaluation:
         pathlib.Path
             The path written.
         """
-        from dartboard import __version__
+        from dartboard._version import __version__
         from dartboard.report import write_report
 
         key = "regression" if self.task == "regression" else "classification"

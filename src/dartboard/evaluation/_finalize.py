@@ -33,13 +33,13 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._kernels._bootstrap import IntervalWarning
+from dartboard._kernels._methods import BOOTSTRAP_METHODS, PROPORTION_METHODS
 from dartboard._rng import check_random_state, child
 from dartboard.evaluation._bundle import Bundle, Planned
 from dartboard.evaluation._result import MetricRow
 from dartboard.families._base import NoCells, grouped_replicates, interval_of
 from dartboard.metrics._registry import MetricSpec
-from dartboard.uncertainty._bootstrap import IntervalWarning
-from dartboard.uncertainty._methods import BOOTSTRAP_METHODS, PROPORTION_METHODS
 
 __all__ = ["GroupGaps", "Options", "metric_rows", "method_for", "NO_INTERVAL", "NO_ROWS"]
 

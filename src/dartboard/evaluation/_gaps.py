@@ -304,7 +304,7 @@ def _newcombe(ev: Any, label: str, a: int, b: int) -> tuple[float, float] | None
     """Newcombe's hybrid score interval (1998, method 10) of p_a - p_b for two
     independent groups, from each group's Wilson interval; None when the metric is
     not a proportion of whole counts (then the grouped bootstrap is used)."""
-    from dartboard.uncertainty._analytic import proportion_interval
+    from dartboard._kernels._analytic import proportion_interval
 
     gaps = ev._gaps
     g_count = len(ev.result.group_keys)

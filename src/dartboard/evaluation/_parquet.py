@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from dartboard._files import expand
+from dartboard._kernels._methods import IntervalMethod
 from dartboard._progress import Bar, asked, check_progress
 from dartboard._rng import RandomStateLike
 from dartboard._typing import Task
@@ -24,10 +25,9 @@ from dartboard.evaluation._stream import (
 )
 from dartboard.evaluation._stream_finalize import finalize
 from dartboard.exceptions import FileFormatError, InputError, InputTypeError
-from dartboard.uncertainty._methods import IntervalMethod
 
 if TYPE_CHECKING:
-    from dartboard.evaluation import Evaluation
+    from dartboard.evaluation._evaluation import Evaluation
 
 __all__ = ["evaluate_parquet"]
 

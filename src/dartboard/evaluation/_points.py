@@ -112,11 +112,11 @@ def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = DEFAULT_N_BINS
     >>> clustered["method"], [round(v, 3) for v in clustered["low"]]
     ('wilson-clustered (3 clusters)', [0.0, 0.139])
     """
+    from dartboard._kernels._calibration import bins_from_state
+    from dartboard._kernels._clustered import cluster_index
+    from dartboard._kernels._clustered_calibration import cluster_sums
     from dartboard.metrics import CalibrationState, calibration_error
     from dartboard.uncertainty import interval, interval_from_calibration_state
-    from dartboard.uncertainty._calibration import bins_from_state
-    from dartboard.uncertainty._clustered import cluster_index
-    from dartboard.uncertainty._clustered_calibration import cluster_sums
 
     n_bins = check_int(n_bins, "n_bins", minimum=1, maximum=MAX_BINS)
     y_true = column_1d(y_true, name="y_true")

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from dartboard._kernels._methods import IntervalMethod
 from dartboard._typing import Task
 from dartboard._validation import check_int, describe
 from dartboard.evaluation._bundle import MergeStack
@@ -49,10 +50,9 @@ from dartboard.evaluation._stream import (
 )
 from dartboard.evaluation._stream_finalize import finalize
 from dartboard.exceptions import InputError, InputTypeError
-from dartboard.uncertainty._methods import IntervalMethod
 
 if TYPE_CHECKING:
-    from dartboard.evaluation import Evaluation
+    from dartboard.evaluation._evaluation import Evaluation
 
 __all__ = ["evaluate_spark", "is_spark_dataframe"]
 

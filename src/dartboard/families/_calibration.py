@@ -4,12 +4,12 @@ State: a :class:`~dartboard.metrics.CalibrationState` (per bin and outcome: weig
 sum of confidences and of their squares), mergeable. The value is the metric's own
 formula over the sums. A replicate draws the (bin, outcome) cell counts as a
 multinomial and each cell's sum of confidences from its mean and variance
-(:mod:`dartboard.uncertainty._calibration` says what is exact and what is the
+(:mod:`dartboard._kernels._calibration` says what is exact and what is the
 normal limit); the BCa jackknife is exact per cell. The bin-level bootstrap applies
 to one group of whole row counts (binary or top-label, no weights); otherwise the
 state has no cells (in memory the rows are resampled instead).
 
-With clusters (:mod:`dartboard.uncertainty._clustered_calibration`) the cells are each
+With clusters (:mod:`dartboard._kernels._clustered_calibration`) the cells are each
 cluster's bin sums, any weights and kinds, equal-width bins (a replicate of whole
 clusters is exactly the error of their rows), and the bin-pivot runs on ``n / D`` rows.
 """
@@ -22,6 +22,14 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._kernels._calibration import cell_moments, check_draws, pivot_interval
+from dartboard._kernels._clustered_calibration import (
+    cluster_sums,
+    effective_state,
+    pivot_design_effect,
+    state_design_effect,
+)
+from dartboard._kernels._methods import PIVOT
 from dartboard._validation import rescaled_weights
 from dartboard.families._base import Batch, Cells, Family, Metric, State
 from dartboard.metrics._calibration import (
@@ -33,14 +41,6 @@ from dartboard.metrics._calibration import (
     error_from_sums,
     norm_iv,
 )
-from dartboard.uncertainty._calibration import cell_moments, check_draws, pivot_interval
-from dartboard.uncertainty._clustered_calibration import (
-    cluster_sums,
-    effective_state,
-    pivot_design_effect,
-    state_design_effect,
-)
-from dartboard.uncertainty._methods import PIVOT
 
 __all__ = ["CalibrationFamily", "FAMILY"]
 
@@ -124,7 +124,7 @@ class CalibrationFamily(Family):
                          rng: np.random.Generator, estimate: float
                          ) -> tuple[float, float, float, np.ndarray, str] | None:
         # the bin-pivot on n / D rows, D the design effect of the error's linearization
-        # (dartboard.uncertainty._clustered_calibration)
+        # (dartboard._kernels._clustered_calibration)
         cells = self.build(batch, metric)
         if not self._one_group(cells):
             return None

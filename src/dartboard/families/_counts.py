@@ -2,7 +2,7 @@
 
 State: the :class:`~dartboard.metrics.ConfusionCounts` of the rows and, when rows
 carry weights, the rows grouped by (true class, predicted class, weight)
-(:class:`~dartboard.uncertainty._bootstrap.CountGroups`): a bootstrap resamples
+(:class:`~dartboard._kernels._bootstrap.CountGroups`): a bootstrap resamples
 rows, each keeping its weight, so the groups -- not the weighted matrix -- are its
 cells. Without weights the cells are the matrix's non-empty cells.
 
@@ -21,6 +21,11 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._kernels._analytic import proportion_counts
+from dartboard._kernels._bootstrap import BATCH_BYTES, CountGroups, split_multinomial
+from dartboard._kernels._clustered_analytic import ClusterTerms, delta_terms, ratio_terms
+from dartboard._kernels._methods import PROPORTION_METHODS
+from dartboard._kernels._multilabel import IndicatorPatterns
 from dartboard._labels import (
     encode_labels,
     indicator_pair,
@@ -47,11 +52,6 @@ from dartboard.metrics._batched import (
 )
 from dartboard.metrics._confusion import ConfusionCounts
 from dartboard.metrics._count_formulas import indicator_labels
-from dartboard.uncertainty._analytic import proportion_counts
-from dartboard.uncertainty._bootstrap import BATCH_BYTES, CountGroups, split_multinomial
-from dartboard.uncertainty._clustered_analytic import ClusterTerms, delta_terms, ratio_terms
-from dartboard.uncertainty._methods import PROPORTION_METHODS
-from dartboard.uncertainty._multilabel import IndicatorPatterns
 
 __all__ = ["CountsFamily", "CountsState", "FAMILY"]
 
@@ -135,7 +135,7 @@ def counts_state(y_true: np.ndarray, y_pred: np.ndarray, w: np.ndarray | None,
 @dataclasses.dataclass(frozen=True, eq=False)
 class IndicatorState(State):
     """Multilabel-indicator rows as per-sample patterns (labels move together when a
-    row is resampled; :mod:`dartboard.uncertainty._multilabel`)."""
+    row is resampled; :mod:`dartboard._kernels._multilabel`)."""
 
     patterns: IndicatorPatterns
     value: float
@@ -403,7 +403,7 @@ def _proportion_of(metric: Metric, classes: np.ndarray) -> tuple[int | None] | N
 
 
 def _indicator_cells(patterns: IndicatorPatterns, metric: Metric) -> Cells:
-    """The per-sample patterns as cells (:mod:`dartboard.uncertainty._multilabel`)."""
+    """The per-sample patterns as cells (:mod:`dartboard._kernels._multilabel`)."""
     name, triples = metric.name, patterns.triples
     kw = {k: v for k, v in metric.kwargs.items()
           if not (k == "labels" and metric.kwargs.get("average") == "samples")}

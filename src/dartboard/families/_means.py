@@ -8,7 +8,7 @@ and the BCa jackknife is exact in closed form: without one row of cell ``j``,
 ``(S - w_j t_j) / (W - w_j)``.
 
 Analytic interval ``t`` (rows of weight one): ``mean +- t_{n-1} s / sqrt(n)``
-(:func:`dartboard.uncertainty._analytic.mean_t_interval`); a square root (RMSE)
+(:func:`dartboard._kernels._analytic.mean_t_interval`); a square root (RMSE)
 carries the bounds of its mean over, with the delta method's standard error.
 
 A streamed state keeps its cells while they are at most :data:`MAX_CELLS`;
@@ -26,6 +26,8 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from dartboard._kernels._bootstrap import IntervalWarning, row_multinomial
+from dartboard._kernels._clustered_analytic import ClusterTerms, ratio_terms
 from dartboard._labels import encode_labels
 from dartboard._numeric import vdot
 from dartboard.exceptions import InputError
@@ -43,8 +45,6 @@ from dartboard.families._base import (
 from dartboard.families._paired import PairedMeans
 from dartboard.metrics._probabilistic import brier_terms, log_loss_terms
 from dartboard.metrics._regression_losses import pinball_terms, squared_log_terms, tweedie_terms
-from dartboard.uncertainty._bootstrap import IntervalWarning, row_multinomial
-from dartboard.uncertainty._clustered_analytic import ClusterTerms, ratio_terms
 
 __all__ = ["FAMILY", "MAX_CELLS", "MeanCells", "MeansFamily", "ROW_TERMS", "TERMS",
            "has_row_terms", "row_terms"]

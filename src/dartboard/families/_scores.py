@@ -11,8 +11,8 @@ Analytic intervals (rows of weight one): ROC AUC ``delong``, ``delong-logit`` an
 ``newcombe`` from the distinct scores' class counts (DeLong's variance by grouped
 midranks); average precision and PR AUC ``logit`` (Boyd et al. 2013) and
 ``influence-logit`` (the influence function of AP,
-:func:`dartboard.uncertainty._analytic.ap_influence`). The formulas are in
-:mod:`dartboard.uncertainty._analytic`.
+:func:`dartboard._kernels._analytic.ap_influence`). The formulas are in
+:mod:`dartboard._kernels._analytic`.
 ``auto`` keys on the smaller class.
 """
 
@@ -25,6 +25,16 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._kernels import _analytic
+from dartboard._kernels._analytic_rows import ovr_macro_auc_interval
+from dartboard._kernels._bootstrap import split_multinomial
+from dartboard._kernels._clustered_analytic import (
+    ClusterTerms,
+    auc_terms,
+    pair_wins,
+    pair_wins_fit,
+)
+from dartboard._kernels._methods import ROC_AUC_METHODS
 from dartboard._numeric import vdot
 from dartboard.exceptions import InputError
 from dartboard.families._base import (
@@ -51,16 +61,6 @@ from dartboard.metrics._ranking import (
     roc_from_groups,
 )
 from dartboard.metrics._sketches import BinnedScoreState
-from dartboard.uncertainty import _analytic
-from dartboard.uncertainty._analytic_rows import ovr_macro_auc_interval
-from dartboard.uncertainty._bootstrap import split_multinomial
-from dartboard.uncertainty._clustered_analytic import (
-    ClusterTerms,
-    auc_terms,
-    pair_wins,
-    pair_wins_fit,
-)
-from dartboard.uncertainty._methods import ROC_AUC_METHODS
 
 __all__ = ["FAMILY", "ScoreCells", "ScoresFamily"]
 
@@ -236,7 +236,7 @@ class ScoreCells(State):
 
     def ap_derivatives(self) -> np.ndarray:
         """(C,) the change of average precision per row added to each cell
-        (:func:`~dartboard.uncertainty._analytic.ap_derivatives` at the cell's score and
+        (:func:`~dartboard._kernels._analytic.ap_derivatives` at the cell's score and
         class, times its rows' weight)."""
         if "ap_derivatives" not in self._memo:
             st = self.state()

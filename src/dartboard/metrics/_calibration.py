@@ -419,7 +419,7 @@ def calibration_error(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = DE
     true error too often; the default interval, ``dartboard.interval(calibration_error,
     ...)`` with ``method="bin-pivot"``, takes it from bin-level worlds and is the
     one-sided ``[0, U]`` when calibration is not rejected
-    (:mod:`dartboard.uncertainty._calibration`; it may lie below the estimate).
+    (:mod:`dartboard._kernels._calibration`; it may lie below the estimate).
     To ask "is this error more than noise?", test it:
     :func:`dartboard.calibration_test` compares it with the errors that
     calibrated probabilities give on the same forecasts (consistency

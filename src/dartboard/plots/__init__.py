@@ -13,7 +13,7 @@ _FAMILIES = {
         "plot_roc_curve", "plot_precision_recall_curve", "plot_confusion_matrix",
         "plot_calibration_curve", "plot_error_distribution",
     ],
-    "dartboard.plots._evaluation": ["plot_evaluation", "plot_group_gaps"],
+    "dartboard.evaluation._figure": ["plot_evaluation", "plot_group_gaps"],
     "dartboard.plots._regression": ["plot_predicted_vs_actual", "plot_residuals"],
     "dartboard.plots._calibration": ["plot_reliability_diagram"],
     "dartboard.plots._compare": ["plot_critical_difference"],

@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dartboard._figures import new_figure
 from dartboard._rng import RandomStateLike
-from dartboard.evaluation import calibration_points
+from dartboard.evaluation._points import calibration_points
 from dartboard.exceptions import InputError
 from dartboard.metrics._calibration import DEFAULT_N_BINS
-from dartboard.plots._metrics import _bounds, _label, _new_figure
+from dartboard.plots._metrics import _bounds, _label
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -89,7 +90,7 @@ def plot_reliability_diagram(y_true: ArrayLike | None = None, y_prob: ArrayLike 
         np.asarray(points[k], dtype=float) for k in
         ("prob_pred", "prob_true", "low", "high", "bin_low", "bin_high", "counts"))
     if fig is None:
-        fig = _new_figure((5.0, 5.6))
+        fig = new_figure((5.0, 5.6))
     ax, hist = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [3, 1]})
     ax.plot([0, 1], [0, 1], ls="--", lw=1, color="0.6", label="perfectly calibrated")
     ax.errorbar(pred, true, yerr=[np.maximum(true - low, 0), np.maximum(high - true, 0)],

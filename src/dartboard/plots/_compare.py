@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from dartboard._figures import new_axes
 from dartboard.compare._results import RankResult
 from dartboard.exceptions import InputTypeError
-from dartboard.plots._metrics import _new_axes
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -61,7 +61,7 @@ def plot_critical_difference(rank_result: RankResult, ax: Any = None) -> Axes:
     n_rows_left = half
     n_rows_right = k - half
     depth = (max(n_rows_left, n_rows_right) + 1) * step + len(groups) * bar_gap
-    ax = _new_axes(ax, figsize=(max(6.0, 1.0 + 0.9 * k), 1.4 + 0.35 * depth / step))
+    ax = new_axes(ax, figsize=(max(6.0, 1.0 + 0.9 * k), 1.4 + 0.35 * depth / step))
     left_x, right_x = 1.0 - 0.35 * max(1, k - 1) / 2, k + 0.35 * max(1, k - 1) / 2
 
     # axis of average ranks with integer ticks

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dartboard._figures import new_axes
 from dartboard._format import format_number
 from dartboard._labels import encode_labels, positive_index
 from dartboard._validation import (
@@ -24,7 +25,7 @@ from dartboard._validation import (
     check_consistent_length,
     column_1d,
 )
-from dartboard.evaluation import calibration_points
+from dartboard.evaluation._points import calibration_points
 from dartboard.exceptions import InputError
 
 if TYPE_CHECKING:
@@ -34,23 +35,6 @@ __all__ = [
     "plot_roc_curve", "plot_precision_recall_curve", "plot_confusion_matrix",
     "plot_calibration_curve", "plot_error_distribution",
 ]
-
-
-def _new_figure(figsize: tuple[float, float]) -> Any:
-    """A new pyplot figure: the one place a plot without ``ax`` makes its figure, so that
-    ``plt.show()`` and a notebook's inline backend see it (as ``plt.subplots()`` in
-    scikit-learn's Display objects). Its constrained layout keeps tick labels inside."""
-    import matplotlib.pyplot as plt
-
-    return plt.figure(figsize=figsize, layout="constrained")
-
-
-def _new_axes(ax: Any, figsize: tuple[float, float] = (5.0, 4.0), **grid: Any) -> Any:
-    """``ax``, or the axes of a new pyplot figure (``grid``: ``Figure.subplots``' nrows,
-    ncols, squeeze...)."""
-    if ax is not None:
-        return ax
-    return _new_figure(figsize).subplots(**grid)
 
 
 def _bounds(interval: Any) -> tuple[float, float] | None:
@@ -187,7 +171,7 @@ def plot_roc_curve(y_true: ArrayLike | None = None, y_score: ArrayLike | None = 
     check_consistent_length(("fpr", fpr), ("tpr", tpr))
     if roc_auc is None:
         roc_auc = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2))
-    ax = _new_axes(ax)
+    ax = new_axes(ax)
     ax.plot(fpr, tpr, lw=2, label=_label(name, "AUC", roc_auc, interval))
     ax.plot([0, 1], [0, 1], ls="--", lw=1, color="0.6", label="chance")
     if band is not None:
@@ -253,7 +237,7 @@ def plot_precision_recall_curve(y_true: ArrayLike | None = None, y_score: ArrayL
     check_consistent_length(("precision", precision), ("recall", recall))
     if average_precision is None:
         average_precision = float(-np.sum(np.diff(recall) * precision[:-1]))
-    ax = _new_axes(ax)
+    ax = new_axes(ax)
     ax.step(recall, precision, where="post", lw=2,
             label=_label(name, "AP", average_precision, interval))
     if prevalence is not None:
@@ -323,7 +307,7 @@ def plot_confusion_matrix(y_true: ArrayLike | None = None, y_pred: ArrayLike | N
         axis = {"true": 1, "pred": 0, "all": None}[normalize]
         total = counts.sum(axis=axis, keepdims=axis is not None)
         shown = np.divide(counts, total, out=np.zeros_like(counts), where=total > 0)
-    ax = _new_axes(ax, figsize=(4.5, 4.0))
+    ax = new_axes(ax, figsize=(4.5, 4.0))
     image = ax.imshow(shown, cmap=cmap, vmin=0)
     ax.figure.colorbar(image, ax=ax, shrink=0.8)
     threshold = shown.max() / 2 if shown.size else 0
@@ -376,7 +360,7 @@ def plot_calibration_curve(y_true: ArrayLike | None = None, y_prob: ArrayLike | 
     prob_pred = as_float_array(prob_pred, name="prob_pred")
     prob_true = as_float_array(prob_true, name="prob_true")
     check_consistent_length(("prob_pred", prob_pred), ("prob_true", prob_true))
-    ax = _new_axes(ax)
+    ax = new_axes(ax)
     ax.plot([0, 1], [0, 1], ls="--", lw=1, color="0.6", label="perfectly calibrated")
     ax.plot(prob_pred, prob_true, lw=1.5, label=name or "model")
     if counts is not None:
@@ -432,7 +416,7 @@ def plot_error_distribution(y_true: ArrayLike | None = None, y_pred: ArrayLike |
     else:
         dist = ErrorDistribution(np.sort(as_float_array(errors, name="errors")))
     e = dist.errors
-    ax = _new_axes(ax, figsize=(6.0, 4.0))
+    ax = new_axes(ax, figsize=(6.0, 4.0))
     density, edges = dist.histogram(bins)
     ax.stairs(density, edges, fill=True, alpha=0.4, color="C0", label="PDF (histogram)")
     if kde and e[0] < e[-1]:

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dartboard._figures import new_axes
 from dartboard._validation import as_float_array, check_consistent_length
-from dartboard.plots._metrics import _new_axes, _points
+from dartboard.plots._metrics import _points
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -64,7 +65,7 @@ def plot_predicted_vs_actual(y_true: ArrayLike | None = None, y_pred: ArrayLike 
     """
     pts = _fit({"predicted": predicted, "actual": actual}, y_true, y_pred)
     x, y = pts["predicted"], pts["actual"]
-    ax = _new_axes(ax, figsize=(5.0, 4.6))
+    ax = new_axes(ax, figsize=(5.0, 4.6))
     ax.scatter(x, y, color="C0", label=name or "predictions", **_MARKER)
     both = np.concatenate([x, y])
     low, high = float(both.min()), float(both.max())
@@ -103,7 +104,7 @@ def plot_residuals(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = N
     'Residual (actual - predicted)'
     """
     pts = _fit({"predicted": predicted, "residual": residual}, y_true, y_pred)
-    ax = _new_axes(ax, figsize=(5.0, 4.6))
+    ax = new_axes(ax, figsize=(5.0, 4.6))
     ax.scatter(pts["predicted"], pts["residual"], color="C0", label=name or "predictions",
                **_MARKER)
     ax.axhline(0.0, ls="--", lw=1, color="0.4", label="no error")

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 
 from dartboard._dart_formula import dart_values as _dart_values
+from dartboard._figures import new_axes
 from dartboard.exceptions import InputTypeError
-from dartboard.plots._metrics import _new_axes
 from dartboard.selection import DartSweepResult, dart_rank
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def plot_dart_sweep(sweep_result: DartSweepResult, ax: Any = None) -> Axes:
     if not isinstance(sweep_result, DartSweepResult):
         raise InputTypeError("sweep_result must be the result of dartboard.dart_sweep; got "
                              f"{type(sweep_result).__name__}")
-    ax = _new_axes(ax, figsize=(7.0, 4.5))
+    ax = new_axes(ax, figsize=(7.0, 4.5))
     import matplotlib as mpl
 
     conf = sweep_result.configurations
@@ -119,7 +119,7 @@ def plot_fold_scores(rank_frame_or_results: Any, ax: Any = None) -> Axes:
     if not (isinstance(frame, pd.DataFrame)
             and {"configuration", "mean", "std"} <= set(frame.columns)):
         frame = dart_rank(frame, 0.0)
-    ax = _new_axes(ax, figsize=(7.0, 1.2 + 0.4 * len(frame)))
+    ax = new_axes(ax, figsize=(7.0, 1.2 + 0.4 * len(frame)))
     y = np.arange(len(frame))
     mean, std = frame["mean"].to_numpy(dtype=float), frame["std"].to_numpy(dtype=float)
     low, high = _SCORE_RANGE

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from dartboard._figures import new_axes
 from dartboard.exceptions import InputError, InputTypeError
-from dartboard.plots._metrics import _new_axes
 from dartboard.stability import StabilityResult
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ def plot_stability(result: StabilityResult, ax: Any = None, *,
         raise InputError(f"panels must be one of {list(_PANELS)} or a tuple of them; got "
                          f"{panels!r}")
     if ax is None:
-        axes = _new_axes(None, figsize=(4.5 * len(names), 3.4), ncols=len(names),
+        axes = new_axes(None, figsize=(4.5 * len(names), 3.4), ncols=len(names),
                          squeeze=False)[0]
     else:
         axes = np.atleast_1d(np.asarray(ax, dtype=object))

@@ -199,7 +199,7 @@ def _draw_calibration(results: dict[str, Any]) -> Any:
 
 
 def _draw_gaps(results: dict[str, Any]) -> Any:
-    from dartboard.plots._evaluation import plot_group_gaps
+    from dartboard.plots import plot_group_gaps
 
     rows = results["classification"]["difference"]
     return _figure(lambda fig: plot_group_gaps(rows, ax=fig.subplots()),

@@ -34,10 +34,10 @@ from dartboard._lazy import attach as _attach
 __getattr__, __dir__, __all__ = _attach(
     "dartboard.uncertainty",
     {"._interval": ["interval", "cv_interval", "interval_from_calibration_state"],
-     "._result": ["Interval"],
-     "._bootstrap": ["IntervalWarning"],
+     "dartboard._kernels._result": ["Interval"],
+     "dartboard._kernels._bootstrap": ["IntervalWarning"],
      "._from_states": ["interval_from_counts", "interval_from_score_state"],
-     "._calibration": ["calibration_bins", "CalibrationBins"],
+     "dartboard._kernels._calibration": ["calibration_bins", "CalibrationBins"],
      "._bands": ["roc_band", "pr_band", "CurveBand"],
      "._thresholds": ["select_threshold", "evaluate_threshold", "OperatingPoint"],
      "._nested": ["nested_cv_interval", "CVInterval"]},

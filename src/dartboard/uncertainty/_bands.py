@@ -84,6 +84,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dartboard._kernels._bootstrap import batch_size
+from dartboard._kernels._clustered import ClusterIndex
 from dartboard._progress import takes_progress, track
 from dartboard._results import Result
 from dartboard._rng import RandomStateLike, check_random_state
@@ -97,8 +99,6 @@ from dartboard._validation import (
 )
 from dartboard.exceptions import InputError
 from dartboard.metrics._ranking import binary_positive
-from dartboard.uncertainty._bootstrap import _batch_size
-from dartboard.uncertainty._clustered import ClusterIndex
 from dartboard.uncertainty._clustered_curves import curve_clusters
 from dartboard.uncertainty._sorted_scores import SortedScores
 
@@ -339,7 +339,7 @@ def _other_rates(cross: _Crossing, shares: np.ndarray, concave: bool, n_resample
     k = u.shape[0]
     gap_p = np.diff(np.concatenate([[0.0], u, [1.0]]))
     low, high = np.empty((n_resamples, k)), np.empty((n_resamples, k))
-    batch = _batch_size(8 * 24 * (k + 1), n_resamples)
+    batch = batch_size(8 * 24 * (k + 1), n_resamples)
     for start in track(range(0, n_resamples, batch), "curve band draws (batches)"):
         b = min(batch, n_resamples - start)
         gaps = rng.multinomial(cross.n_x, gap_p, size=b)

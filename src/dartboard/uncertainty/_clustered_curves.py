@@ -37,9 +37,9 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from dartboard._kernels._bootstrap import batch_size
+from dartboard._kernels._clustered import ClusterIndex, cluster_index, draw_clusters
 from dartboard.exceptions import InputError
-from dartboard.uncertainty._bootstrap import _batch_size
-from dartboard.uncertainty._clustered import ClusterIndex, cluster_index, draw_clusters
 from dartboard.uncertainty._sorted_scores import SortedScores
 
 __all__ = ["cell_replicates", "class_design_effect", "confusion_design_effects",
@@ -160,7 +160,7 @@ def cell_replicates(evaluate: Callable[[np.ndarray], np.ndarray], cell: np.ndarr
     data = np.ones(int(keep.sum())) if weight is None else weight[keep].astype(np.float64)
     matrix = sparse.csr_matrix((data, (index.codes[keep], cell[keep])),
                                shape=(index.n_clusters, n_cells))
-    batch = _batch_size(8 * (index.n_clusters + 3 * n_cells) + bytes_per_value, n_resamples)
+    batch = batch_size(8 * (index.n_clusters + 3 * n_cells) + bytes_per_value, n_resamples)
     values = None
     for start in range(0, n_resamples, batch):
         drawn = draw_clusters(rng, index.n_clusters, min(batch, n_resamples - start))

@@ -25,6 +25,9 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._kernels import _bootstrap
+from dartboard._kernels._methods import IntervalMethod
+from dartboard._kernels._result import Interval
 from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._validation import check_option, describe
 from dartboard.exceptions import InputError, InputTypeError
@@ -33,10 +36,7 @@ from dartboard.families._base import interval_of
 from dartboard.families._counts import CountsState
 from dartboard.families._scores import KERNELS, ScoreCells
 from dartboard.metrics._registry import get_spec, resolve_metric, specs
-from dartboard.uncertainty import _bootstrap
 from dartboard.uncertainty._interval import _interval_iv
-from dartboard.uncertainty._methods import IntervalMethod
-from dartboard.uncertainty._result import Interval
 
 __all__ = ["interval_from_counts", "interval_from_score_state"]
 
@@ -172,7 +172,7 @@ def interval_from_score_state(score_state: Any, *, metric: str = "roc_auc_score"
       registry's ``auto_interval`` by the smaller class).
     - ``"delong"``: ``AUC +- z sqrt(var)`` clipped to [0, 1],
       with DeLong's variance from the tie groups (grouped midranks, see
-      :func:`dartboard.uncertainty._analytic.delong_variance_grouped`); equal to
+      :func:`dartboard._kernels._analytic.delong_variance_grouped`); equal to
       ``dartboard.interval(roc_auc_score, y_true, y_score, method="delong")`` on
       the rows the state was built from. A class with a single sample
       contributes 0 to the variance, as there. ``"delong-logit"``: the same

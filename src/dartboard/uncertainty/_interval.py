@@ -13,6 +13,32 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
+from dartboard._kernels import _bootstrap
+from dartboard._kernels._analytic_rows import applicable, asymptotic_interval, sample_size
+from dartboard._kernels._bootstrap import IntervalWarning
+from dartboard._kernels._clustered import (
+    CLUSTER_METHODS,
+    ClusterIndex,
+    cluster_index,
+    cluster_matrix,
+    cluster_replicates,
+    generic_cluster_replicates,
+    studentized_interval,
+)
+from dartboard._kernels._clustered_analytic import (
+    ANALYTIC_BELOW_CLUSTERS,
+    AUTO_METHODS,
+    AUTO_MIN_CLUSTERS,
+    AUTO_MIN_ROWS,
+    CLUSTERED_ANALYTIC_METHODS,
+    STUDENTIZED_MIN_CLUSTERS,
+    ClusterTerms,
+    clustered_interval,
+    unequal_sizes,
+    warn_few_clusters,
+)
+from dartboard._kernels._methods import METHODS, PIVOT, STUDENTIZED, IntervalMethod
+from dartboard._kernels._result import Interval, clip_to_range
 from dartboard._labels import encode_ids, encode_labels, positive_index
 from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._validation import (
@@ -39,33 +65,7 @@ from dartboard.families._base import (
     not_declared,
 )
 from dartboard.metrics._registry import MetricSpec, get_spec, resolve_metric
-from dartboard.uncertainty import _bootstrap
-from dartboard.uncertainty._analytic_rows import applicable, asymptotic_interval, sample_size
-from dartboard.uncertainty._bootstrap import IntervalWarning
 from dartboard.uncertainty._bounded import bounded_t_interval, scale_name
-from dartboard.uncertainty._clustered import (
-    CLUSTER_METHODS,
-    ClusterIndex,
-    cluster_index,
-    cluster_matrix,
-    cluster_replicates,
-    generic_cluster_replicates,
-    studentized_interval,
-)
-from dartboard.uncertainty._clustered_analytic import (
-    ANALYTIC_BELOW_CLUSTERS,
-    AUTO_METHODS,
-    AUTO_MIN_CLUSTERS,
-    AUTO_MIN_ROWS,
-    CLUSTERED_ANALYTIC_METHODS,
-    STUDENTIZED_MIN_CLUSTERS,
-    ClusterTerms,
-    clustered_interval,
-    unequal_sizes,
-    warn_few_clusters,
-)
-from dartboard.uncertainty._methods import METHODS, PIVOT, STUDENTIZED, IntervalMethod
-from dartboard.uncertainty._result import Interval, clip_to_range
 
 __all__ = ["Interval", "IntervalWarning", "clustered_cells", "cv_interval", "interval",
            "interval_from_clusters", "simulated_interval",
@@ -96,10 +96,10 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
         ``"newcombe"`` (binary ROC AUC), ``"logit"`` (Boyd et al. 2013) and
         ``"influence-logit"`` (binary average precision and PR AUC), ``"t"`` (a mean of per-sample
         losses: log loss, Brier, MAE, MSE, RMSE, MAPE; see
-        :mod:`dartboard.uncertainty._analytic`), ``"percentile"``, ``"basic"``,
+        :mod:`dartboard._kernels._analytic`), ``"percentile"``, ``"basic"``,
         ``"bca"`` (bootstrap, any metric), ``"bin-pivot"`` (the calibration error:
         bin-level worlds that account for its bias, see
-        :mod:`dartboard.uncertainty._calibration`). ``"auto"`` picks wilson for
+        :mod:`dartboard._kernels._calibration`). ``"auto"`` picks wilson for
         proportions, bca for other count metrics and generic callables, and for
         the rest the registry's choice by sample size (``auto_interval``,
         measured by coverage in ``benchmarks/interval_choice.py``): binary ROC
@@ -133,7 +133,7 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
         The cluster of each row (a patient, a user, the passage a benchmark question
         comes from) when rows of one cluster are not independent. ``method`` is then
         a bootstrap of whole clusters (``"percentile"``, ``"basic"``, ``"bca"``;
-        :mod:`dartboard.uncertainty._clustered`) or the metric's cluster-robust
+        :mod:`dartboard._kernels._clustered`) or the metric's cluster-robust
         interval (``"wald-clustered"`` for a ratio of counts such as accuracy,
         recall or precision, ``"wilson-clustered"``, Wilson's interval at the
         proportion's effective size, which keeps a positive width at 0 and 1,
@@ -141,14 +141,14 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
         Brier or MAE, ``"delong-clustered"`` for binary ROC AUC and
         ``"delong-logit-clustered"``, its variance on the logit scale, ``"delta-clustered"``
         (the delta method) for the other count metrics such as F1, MCC or kappa;
-        :mod:`dartboard.uncertainty._clustered_analytic`), or
+        :mod:`dartboard._kernels._clustered_analytic`), or
         ``"bootstrap-t-clustered"``, the symmetric studentized bootstrap of whole
         clusters of a ratio, a mean loss or ROC AUC (up to 200 clusters for ROC AUC;
-        :func:`dartboard.uncertainty._clustered.studentized_interval`). The
+        :func:`dartboard._kernels._clustered.studentized_interval`). The
         cluster-robust intervals take the CR2 (Bell-McCaffrey) standard error on
         Student's t with small-sample degrees of freedom (``I - 1`` for ``I``
         clusters of equal sizes, fewer for unequal ones;
-        :func:`~dartboard.uncertainty._clustered_analytic.small_sample_df`).
+        :func:`~dartboard._kernels._clustered_analytic.small_sample_df`).
         ``"auto"`` takes from 2 clusters on the cluster-robust interval:
         ``"wilson-clustered"`` for a proportion of whole counts,
         ``"delta-clustered"`` for the other count metrics, and for mean losses and
@@ -165,7 +165,7 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
         fewer than 10 clusters says in its method string that its coverage is not
         known;
         for the calibration error its ``"bin-pivot"`` on ``n / D`` rows, ``D`` the
-        error's design effect (:mod:`dartboard.uncertainty._clustered_calibration`;
+        error's design effect (:mod:`dartboard._kernels._clustered_calibration`;
         with weights or classwise errors the basic bootstrap of whole clusters, drawn
         from per-cluster bin sums). The method string says it is clustered. The
         independent-rows analytic methods are refused.
@@ -989,9 +989,9 @@ def interval_from_calibration_state(state: Any, *, norm: str = "l1", debiased: b
     >>> iv.method, 0.1 < iv.low < 0.167 < iv.high < 0.25
     ('bin-pivot', True)
     """
+    from dartboard._kernels._calibration import check_draws
     from dartboard.families._calibration import CalibrationCells
     from dartboard.metrics._calibration import norm_iv
-    from dartboard.uncertainty._calibration import check_draws
 
     iv = _interval_iv(None, method, confidence_level, n_resamples, stratified,
                       check_metric=False)

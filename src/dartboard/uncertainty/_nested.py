@@ -116,6 +116,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from dartboard._kernels._bootstrap import IntervalWarning
 from dartboard._numeric import vdot
 from dartboard._parallel import parallel_map
 from dartboard._results import Result
@@ -124,7 +125,6 @@ from dartboard._validation import check_confidence_level, check_int, check_n_res
 from dartboard.exceptions import InputError, InputTypeError
 from dartboard.families._means import TERMS, has_row_terms, row_terms
 from dartboard.metrics._registry import MetricSpec
-from dartboard.uncertainty._bootstrap import IntervalWarning
 
 __all__ = ["CVInterval", "nested_cv_interval"]
 
@@ -348,7 +348,7 @@ def _leave_one_out(spec: MetricSpec, y: np.ndarray, predicted: np.ndarray,
     """The metric without each sample in turn (NaN where it is undefined): from its
     family's cells in one vectorised call (each sample its own cluster), else by
     calling the metric ``m`` times."""
-    from dartboard.uncertainty._clustered import ClusterIndex
+    from dartboard._kernels._clustered import ClusterIndex
     from dartboard.uncertainty._interval import clustered_cells
 
     m = y.shape[0]

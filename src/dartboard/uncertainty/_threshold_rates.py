@@ -54,9 +54,9 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._kernels._analytic import proportion_interval
 from dartboard.metrics._count_formulas import fbeta, proportion
 from dartboard.metrics._registry import get_spec
-from dartboard.uncertainty._analytic import proportion_interval
 from dartboard.uncertainty._guarantee import guaranteed
 
 __all__ = ["DRAWS", "METRICS", "choose", "counts_at", "expected_cost", "point_metrics", "rate_bounds",

@@ -59,6 +59,17 @@ from typing import TYPE_CHECKING, Any, get_args
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dartboard._kernels._analytic import proportion_interval
+from dartboard._kernels._bootstrap import (
+    CountGroups,
+    IntervalWarning,
+    Replicates,
+    bootstrap_interval,
+    count_replicates,
+    multinomial_replicates,
+)
+from dartboard._kernels._methods import PROPORTION_METHODS
+from dartboard._kernels._result import Interval
 from dartboard._results import Result
 from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._typing import ThresholdCriterion
@@ -71,15 +82,6 @@ from dartboard._validation import (
 )
 from dartboard.exceptions import InputError
 from dartboard.metrics._ranking import binary_positive
-from dartboard.uncertainty._analytic import proportion_interval
-from dartboard.uncertainty._bootstrap import (
-    CountGroups,
-    IntervalWarning,
-    Replicates,
-    bootstrap_interval,
-    count_replicates,
-    multinomial_replicates,
-)
 from dartboard.uncertainty._clustered_curves import (
     cell_replicates,
     confusion_design_effects,
@@ -93,8 +95,6 @@ from dartboard.uncertainty._guarantee import (
     one_sided_bound,
     precision_sequences,
 )
-from dartboard.uncertainty._methods import PROPORTION_METHODS
-from dartboard.uncertainty._result import Interval
 from dartboard.uncertainty._sorted_scores import SortedScores
 from dartboard.uncertainty._threshold_rates import (
     METRICS,

@@ -33,7 +33,7 @@ per cell in closed form (leave one row out: ``m_c - 1`` rows, sum less
 :func:`calibration_bins` gives the reliability diagram's numbers: per
 non-empty bin its count, mean confidence, observed frequency and that
 frequency's interval (``wilson`` or ``jeffreys``... any proportion method of
-:mod:`dartboard.uncertainty._analytic`, with ``n`` the bin's count).
+:mod:`dartboard._kernels._analytic`, with ``n`` the bin's count).
 
 The ``bin-pivot`` interval (the default of the calibration error)
 -----------------------------------------------------------------
@@ -91,6 +91,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dartboard._kernels import _analytic, _bootstrap
+from dartboard._kernels._clustered_calibration import (
+    BIN_METHODS,
+    cluster_sums,
+    clustered_bin_intervals,
+)
+from dartboard._kernels._methods import PIVOT, PROPORTION_METHODS
 from dartboard._results import Result
 from dartboard._validation import (
     check_confidence_level,
@@ -99,13 +106,6 @@ from dartboard._validation import (
     rescaled_weights,
 )
 from dartboard.exceptions import InputError
-from dartboard.uncertainty import _analytic, _bootstrap
-from dartboard.uncertainty._clustered_calibration import (
-    BIN_METHODS,
-    cluster_sums,
-    clustered_bin_intervals,
-)
-from dartboard.uncertainty._methods import PIVOT, PROPORTION_METHODS
 
 __all__ = ["CalibrationBins", "PIVOT", "calibration_bins", "consistency_null",
            "pivot_interval"]
@@ -167,7 +167,7 @@ def bins_from_state(state: Any, confidence_level: float = 0.95,
                     method: str = "wilson", group: int = 0,
                     clustered: tuple[Any, int] | None = None) -> CalibrationBins:
     """The :class:`CalibrationBins` of a (merged) CalibrationState; ``clustered``:
-    the ``(matrix, n_clusters)`` of :func:`~dartboard.uncertainty._clustered_calibration.
+    the ``(matrix, n_clusters)`` of :func:`~dartboard._kernels._clustered_calibration.
     cluster_sums` of its rows, for the cluster-robust intervals."""
     level = check_confidence_level(confidence_level)
     b = state.bins(group)
@@ -264,7 +264,7 @@ def calibration_bins(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 15,
     Wilson's interval at ``n_b / max(deff_b, 1)`` rows with ``t_{I_b - 1}`` for ``z``
     (Korn & Graubard 1998), which keeps a width where a bin's rows all agree. A bin
     whose rows lie in one cluster gets [0, 1].
-    :mod:`dartboard.uncertainty._clustered_calibration` has the details and
+    :mod:`dartboard._kernels._clustered_calibration` has the details and
     ``benchmarks/clustered_calibration_coverage.py`` their coverage.
 
     Examples
@@ -287,8 +287,8 @@ def calibration_bins(y_true: ArrayLike, y_proba: ArrayLike, *, n_bins: int = 15,
     >>> bins.design_effect.round(2).tolist()
     [1.01, 1.36, 1.31, 1.11, 1.31]
     """
+    from dartboard._kernels._clustered import cluster_index
     from dartboard.metrics._calibration import binned_state, confidences
-    from dartboard.uncertainty._clustered import cluster_index
 
     state = binned_state(y_true, y_proba, n_bins, strategy, "top_label", sample_weight, pos_label,
                    second_moment=False)
@@ -351,7 +351,7 @@ def check_draws(n_resamples: Any, n_bins: int) -> int:
 def _batch_rows(cells: int, n_resamples: int) -> int:
     """Replicates drawn at once: a few float64 arrays of (rows, cells) within the
     bootstrap's batch budget, whatever the number of bins."""
-    return _bootstrap._batch_size(8 * 4 * cells, n_resamples)
+    return _bootstrap.batch_size(8 * 4 * cells, n_resamples)
 
 
 def consistency_null(state: Any, norm: str, debiased: bool, n_resamples: int,

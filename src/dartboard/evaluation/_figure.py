@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from dartboard._figures import new_axes
 from dartboard.exceptions import InputError
-from dartboard.plots._metrics import _new_axes
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -74,7 +74,7 @@ def _forest(ax: Any, names: list[str], series: list[tuple[str, Any]]) -> None:
 def _panel_axes(ax: Any, heights: list[int], height: float) -> list[Any]:
     """One Axes per panel: a new figure's (heights in rows of metrics), or the given."""
     if ax is None:
-        return list(_new_axes(None, figsize=(6.0, height), nrows=len(heights), squeeze=False,
+        return list(new_axes(None, figsize=(6.0, height), nrows=len(heights), squeeze=False,
                               gridspec_kw={"height_ratios": heights})[:, 0])
     axes = list(np.atleast_1d(np.asarray(ax, dtype=object)))
     if len(axes) != len(heights):
@@ -171,7 +171,7 @@ def plot_group_gaps(difference: Any, ax: Any = None) -> Axes | np.ndarray:
     frame = difference if isinstance(difference, pd.DataFrame) else \
         pd.DataFrame(list(difference)).set_index("metric")
     frame = frame[np.isfinite(frame["estimate"].astype(float))]
-    ax = _new_axes(ax, figsize=(6.5, 0.32 * len(frame) + 1.4))
+    ax = new_axes(ax, figsize=(6.5, 0.32 * len(frame) + 1.4))
     y = np.arange(len(frame))[::-1].astype(float)
     est = frame["estimate"].to_numpy(dtype=float)
     low = frame["low"].astype(float).to_numpy()

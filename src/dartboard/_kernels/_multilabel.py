@@ -27,12 +27,12 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+from dartboard._kernels import _bootstrap
 from dartboard._rng import RandomStateLike, check_random_state
 from dartboard.exceptions import InputError
 from dartboard.metrics import _count_formulas as cf
 from dartboard.metrics._batched import batch_multilabel_metric
 from dartboard.metrics._registry import MetricSpec
-from dartboard.uncertainty import _bootstrap
 
 __all__ = ["IndicatorPatterns", "multilabel_count_interval"]
 
@@ -173,7 +173,7 @@ def multilabel_count_interval(spec: MetricSpec, t: np.ndarray, p: np.ndarray,
                               level: float, n_resamples: int, stratified: bool,
                               random_state: RandomStateLike, kwargs: dict[str, Any]) -> Any:
     """Bootstrap interval of count metric ``spec`` of indicator arrays (module docstring)."""
-    from dartboard.uncertainty._result import Interval
+    from dartboard._kernels._result import Interval
 
     name = spec.name
     if method == "auto":

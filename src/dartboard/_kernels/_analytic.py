@@ -94,9 +94,9 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from dartboard._kernels._bootstrap import IntervalWarning
 from dartboard._numeric import vdot
 from dartboard.exceptions import InputError
-from dartboard.uncertainty._bootstrap import IntervalWarning
 
 
 def normal_quantile(confidence_level: float) -> float:

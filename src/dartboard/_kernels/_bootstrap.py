@@ -50,9 +50,9 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from dartboard._kernels._result import clip_to_range
 from dartboard._numeric import vdot
 from dartboard.exceptions import InputError, InputTypeError
-from dartboard.uncertainty._result import clip_to_range
 
 BATCH_BYTES = 64 * 2**20
 JACKKNIFE_MAX = 1000
@@ -182,7 +182,7 @@ def _bca_levels(estimate: float, values: np.ndarray, reps: Replicates,
 
 # --------------------------------------------------------------------- draws
 
-def _batch_size(bytes_per_replicate: int, n_resamples: int, fraction: int = 1) -> int:
+def batch_size(bytes_per_replicate: int, n_resamples: int, fraction: int = 1) -> int:
     budget = BATCH_BYTES // fraction
     return int(max(1, min(n_resamples, budget // max(bytes_per_replicate, 1))))
 
@@ -289,7 +289,7 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
     resample instead of ``rng.multinomial`` (e.g. :func:`split_multinomial`).
     """
     g = size.shape[0]
-    batch = _batch_size(8 * 3 * g + bytes_per_value, n_resamples)
+    batch = batch_size(8 * 3 * g + bytes_per_value, n_resamples)
     values = None
     strata = [np.flatnonzero(stratum == r) for r in np.unique(stratum)] if stratified \
         else [np.arange(g)]
@@ -314,7 +314,7 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
     if jackknife_values is not None:
         return Replicates(values, jackknife_values(), full)
     jack = np.empty(g)
-    batch = _batch_size(8 * g + bytes_per_value, g)
+    batch = batch_size(8 * g + bytes_per_value, g)
     for start in range(0, g, batch):
         stop = min(start + batch, g)
         counts = np.broadcast_to(full, (stop - start, g)).copy()
@@ -528,7 +528,7 @@ def ranking_replicates(kind: str, ranked: RankedScores, n_resamples: int, strati
     stat = {"roc": ranked.auc, "ap": ranked.average_precision, "pr": ranked.pr_auc}[kind]
     strata = np.array([m, n_neg]) if stratified else np.array([n])
     # small batches keep the index array in cache; the per-replicate work is O(n) anyway
-    batch = _batch_size(8 * n, n_resamples, fraction=4)
+    batch = batch_size(8 * n, n_resamples, fraction=4)
     values = np.empty(n_resamples)
     for start in range(0, n_resamples, batch):
         b = min(batch, n_resamples - start)
@@ -580,7 +580,7 @@ def generic_replicates(statistic: Callable[[np.ndarray], float], n: int,
     ``strata_order`` lists the row indices grouped by stratum (None: no strata);
     ``statistic(None)`` is not used here.
     """
-    batch = _batch_size(8 * n, n_resamples)
+    batch = batch_size(8 * n, n_resamples)
     values = np.empty(n_resamples)
     for start in range(0, n_resamples, batch):
         b = min(batch, n_resamples - start)

@@ -22,8 +22,8 @@ studentizes each replicate by its own cluster-robust standard error.
 
 What is not clustered here: the analytic intervals (Wilson, DeLong, ...) assume
 independent rows; their cluster-robust forms are
-:mod:`dartboard.uncertainty._clustered_analytic`. The calibration error's cells are
-each cluster's bin sums (:mod:`dartboard.uncertainty._clustered_calibration`).
+:mod:`dartboard._kernels._clustered_analytic`. The calibration error's cells are
+each cluster's bin sums (:mod:`dartboard._kernels._clustered_calibration`).
 """
 
 from __future__ import annotations
@@ -36,14 +36,14 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from dartboard._progress import track
-from dartboard.exceptions import InputError
-from dartboard.uncertainty import _bootstrap
-from dartboard.uncertainty._clustered_analytic import (
+from dartboard._kernels import _bootstrap
+from dartboard._kernels._clustered_analytic import (
     PAIR_WINS_MAX_CLUSTERS,
     ClusterTerms,
     inflation,
 )
+from dartboard._progress import track
+from dartboard.exceptions import InputError
 
 __all__ = ["CLUSTER_METHODS", "ClusterIndex", "cluster_index", "cluster_matrix",
            "cluster_replicates", "draw_clusters", "generic_cluster_replicates",

@@ -15,7 +15,7 @@ rows of cluster ``c`` in bin ``b``; its cluster-robust (CR1) variance is
     V_b = I_b / (I_b - 1) * sum_c (x_cb - o_b n_cb)^2 / n_b^2,
 
 ``I_b`` the clusters with rows in the bin (Miller 2024, arXiv:2411.00640, eq. 6;
-:func:`~dartboard.uncertainty._clustered_analytic.ratio_terms`), which is the
+:func:`~dartboard._kernels._clustered_analytic.ratio_terms`), which is the
 variance of statsmodels' ``OLS(event, 1).fit(cov_type="cluster")`` on the bin's
 rows. Its design effect is ``deff_b = V_b / (o_b (1 - o_b) / n_b)`` (nan where
 ``o_b`` is 0 or 1). Two intervals:
@@ -33,7 +33,7 @@ standard error). With one row per cluster ``V_b = o_b (1 - o_b) / (n_b - 1)``:
 ``n_b - 1`` rows with ``t_{n_b - 1}`` for ``z``, a little wider.
 
 The ``bin-pivot`` interval of the calibration error
-(:func:`~dartboard.uncertainty._calibration.pivot_interval`) draws each bin's events
+(:func:`~dartboard._kernels._calibration.pivot_interval`) draws each bin's events
 as independent rows. With clusters it runs on an effective state of ``n / D`` rows
 (each cell's count divided by ``D`` and rounded, means kept), ``D`` the design effect
 of the error's linearization: with ``d_b`` the bin's deviation and ``s_b`` its sign,
@@ -49,7 +49,7 @@ The calibration error (ECE, RMS, MCE) of a replicate of whole clusters is the er
 of the drawn clusters' summed sums, ``drawn @ M``: with equal-width bins exactly the
 error of the rows of the drawn clusters (a row's bin does not depend on the other
 rows), at O(clusters + cells) per replicate
-(:func:`~dartboard.uncertainty._clustered.cluster_replicates`). Equal-mass bins move
+(:func:`~dartboard._kernels._clustered.cluster_replicates`). Equal-mass bins move
 with the rows; their replicates rebuild the rows of the drawn clusters.
 
 Coverage (``benchmarks/clustered_calibration_coverage.py``, 1000 data sets a cell,
@@ -68,7 +68,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from dartboard.uncertainty._clustered_analytic import ratio_terms
+from dartboard._kernels._clustered_analytic import ratio_terms
 
 __all__ = ["BIN_METHODS", "ClusteredBins", "cluster_sums", "clustered_bin_intervals",
            "effective_state", "pivot_design_effect", "state_design_effect"]
@@ -245,7 +245,7 @@ def _column(a: Any, b: int) -> np.ndarray:
 
 def _wilson(p: float, n: float, q: float) -> tuple[float, float]:
     """Wilson's interval of a proportion ``p`` of ``n`` rows with quantile ``q``
-    (exactly 0 and 1 at the ends, as :func:`~dartboard.uncertainty._analytic.
+    (exactly 0 and 1 at the ends, as :func:`~dartboard._kernels._analytic.
     proportion_interval`)."""
     denom = 1.0 + q * q / n
     centre = (p + q * q / (2.0 * n)) / denom

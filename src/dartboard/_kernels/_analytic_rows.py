@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._kernels import _analytic
+from dartboard._kernels._methods import ROC_AUC_METHODS
 from dartboard._numeric import vdot
 from dartboard.exceptions import InputError
 from dartboard.metrics._registry import MetricSpec
-from dartboard.uncertainty import _analytic
-from dartboard.uncertainty._methods import ROC_AUC_METHODS
 
 _HINT = "; use a bootstrap method (percentile, basic or bca)"
 
@@ -64,7 +64,7 @@ def asymptotic_interval(spec: MetricSpec, method: str, estimate: float, y_t: np.
                         kwargs: dict[str, Any]) -> Any:
     """The ``influence-logit`` interval of a multiclass one-vs-rest macro ROC AUC, or
     the reason ``method`` does not apply (a ``ValueError``)."""
-    from dartboard.uncertainty._result import Interval, clip_to_range
+    from dartboard._kernels._result import Interval, clip_to_range
 
     why = _refusal(spec, method, y_t, y_o, w, kwargs)
     if why is not None:

@@ -11,10 +11,10 @@ __all__ = ["CLUSTERED_ANALYTIC_METHODS", "STUDENTIZED", "PROPORTION_METHODS", "R
            "ASYMPTOTIC_METHODS", "BOOTSTRAP_METHODS", "PIVOT", "METHODS", "IntervalMethod",
            "ProportionMethod", "AsymptoticMethod", "BootstrapMethod", "ClusteredMethod"]
 
-#: binomial proportion intervals (:mod:`dartboard.uncertainty._analytic`)
+#: binomial proportion intervals (:mod:`dartboard._kernels._analytic`)
 ProportionMethod: TypeAlias = Literal["wald", "wilson", "clopper-pearson", "agresti-coull",
                                       "jeffreys"]
-#: large-sample intervals (:mod:`dartboard.uncertainty._analytic`)
+#: large-sample intervals (:mod:`dartboard._kernels._analytic`)
 AsymptoticMethod: TypeAlias = Literal["delong-logit", "newcombe", "logit", "influence-logit",
                                       "t"]
 BootstrapMethod: TypeAlias = Literal["percentile", "basic", "bca"]
@@ -24,7 +24,7 @@ ClusteredMethod: TypeAlias = Literal["wald-clustered", "wilson-clustered", "t-cl
                                      "delta-clustered", "bootstrap-t-clustered"]
 #: every ``method`` of :func:`dartboard.interval` (and ``ci`` of :func:`dartboard.evaluate`);
 #: ``"bin-pivot"`` is the calibration error's bias-aware bootstrap
-#: (:mod:`dartboard.uncertainty._calibration`)
+#: (:mod:`dartboard._kernels._calibration`)
 IntervalMethod: TypeAlias = Literal["auto", ProportionMethod, "delong", AsymptoticMethod,
                                     BootstrapMethod, "bin-pivot", ClusteredMethod]
 
@@ -33,11 +33,11 @@ ASYMPTOTIC_METHODS: tuple[str, ...] = get_args(AsymptoticMethod)
 #: the intervals of a binary ROC AUC (DeLong's, also on the logit scale, and Newcombe's)
 ROC_AUC_METHODS = ("delong", "delong-logit", "newcombe")
 BOOTSTRAP_METHODS: tuple[str, ...] = get_args(BootstrapMethod)
-#: cluster-robust intervals of rows in clusters (:mod:`dartboard.uncertainty._clustered_analytic`):
+#: cluster-robust intervals of rows in clusters (:mod:`dartboard._kernels._clustered_analytic`):
 #: ratios of counts, mean losses, ROC AUC, other count metrics (the delta method), and
 #: the studentized bootstrap of whole clusters of a ratio's cluster-robust statistic
 CLUSTERED_ANALYTIC_METHODS: tuple[str, ...] = get_args(ClusteredMethod)
-#: the symmetric bootstrap-t of whole clusters (:func:`dartboard.uncertainty._clustered.
+#: the symmetric bootstrap-t of whole clusters (:func:`dartboard._kernels._clustered.
 #: studentized_interval`): the one cluster-robust method that draws resamples
 STUDENTIZED = "bootstrap-t-clustered"
 PIVOT = "bin-pivot"

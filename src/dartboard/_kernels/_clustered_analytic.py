@@ -45,7 +45,7 @@ choice for ROC AUC beyond ``PAIR_WINS_MAX_CLUSTERS`` clusters: at intra-cluster
 correlation 0.5 with 30 clusters it covered 93.6-94.4% where the symmetric form
 covered 91.5-91.9%, 1000 data sets each; up to that many clusters ``auto`` takes the
 studentized bootstrap of whole clusters of the same statistic,
-:func:`dartboard.uncertainty._clustered.studentized_interval`). The
+:func:`dartboard._kernels._clustered.studentized_interval`). The
 ``t`` quantile on ``I - 1`` degrees of
 freedom is Cameron & Miller's (2015, section VI) small-sample reference for CR1: with
 the normal one, the paired tests rejected 6.7% of equal models at 5% with 50 clusters
@@ -62,8 +62,8 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from dartboard._kernels._methods import CLUSTERED_ANALYTIC_METHODS
 from dartboard.exceptions import InputError
-from dartboard.uncertainty._methods import CLUSTERED_ANALYTIC_METHODS
 
 __all__ = ["AUTO_METHODS", "AUTO_MIN_CLUSTERS", "STUDENTIZED_MIN_CLUSTERS", "UNEQUAL_DF_SHARE",
            "ANALYTIC_BELOW_CLUSTERS", "FEW_CLUSTERS", "few_clusters", "unequal_sizes", "warn_few_clusters",
