@@ -51,11 +51,31 @@ def _imports(module: str) -> list[tuple[str, list[str], bool]]:
     return out
 
 
-def _edges(module: str) -> set[str]:
-    """The dartboard modules ``module`` imports (a name that is a submodule counts)."""
+def _lazy_targets(module: str) -> set[str]:
+    """The modules a package's lazy public names come from (``_lazy.attach``'s table:
+    absolute paths, or relative ones starting with a dot): edges like imports."""
+    path = MODULES[module]
+    if path.name != "__init__.py":
+        return set()
     out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            name = module + node.value if node.value.startswith(".") else node.value
+            if name in MODULES and name != module:
+                out.add(name)
+    return out
+
+
+def _edges(module: str) -> set[str]:
+    """The dartboard modules ``module`` imports (a name that is a submodule counts), and
+    the ones its lazy public names load."""
+    out = _lazy_targets(module)
     for target, names, _ in _imports(module):
-        out.update(t for t in [target, *(f"{target}.{n}" for n in names)] if t in MODULES)
+        subs = [f"{target}.{n}" for n in names if f"{target}.{n}" in MODULES]
+        # ``from package import _module`` depends on the module, not on what the
+        # package's __init__ re-exports
+        whole = [] if names and len(subs) == len(names) else [target]
+        out.update(t for t in [*whole, *subs] if t in MODULES)
     return out
 
 
@@ -102,6 +122,65 @@ def _subpackage(module: str) -> str:
 def test_no_import_circle():
     graph = {m: _edges(m) for m in MODULES}
     assert _cycles(graph) == []
+
+
+def _unit(module: str) -> str:
+    """A module's unit of layering: its subpackage, or itself for a top-level module
+    (``dartboard._validation``) and the root package."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else module
+
+
+def test_no_two_subpackages_import_each_other():
+    """Layers read top-down (DESIGN.md, "One route"): if ``a`` imports ``b`` anywhere
+    (at module level, in a function, through a lazy name), ``b`` imports nothing of ``a``.
+    Kernels sit below the families (``dartboard._kernels``), interval logic that asks the
+    families above them (``dartboard.uncertainty``); an evaluation draws its own figure
+    (``dartboard.evaluation._figure``), which ``dartboard.plots`` re-exports."""
+    uses: dict[tuple[str, str], list[str]] = {}
+    for module in MODULES:
+        for target in _edges(module):
+            a, b = _unit(module), _unit(target)
+            if a != b:
+                uses.setdefault((a, b), []).append(f"{module} -> {target}")
+    pairs = sorted((a, b, uses[a, b][:2], uses[b, a][:2])
+                   for a, b in uses if a < b and (b, a) in uses)
+    assert pairs == []
+
+
+def test_the_edges_see_a_pair():
+    """The check above can fail: the edges of two modules known to import in one
+    direction, and a made-up reverse edge, form a pair."""
+    assert "dartboard.families._base" in _edges("dartboard.families._counts")
+    assert "dartboard._kernels._bootstrap" in _edges("dartboard.families._counts")
+    assert "dartboard._kernels._result" in _edges("dartboard.uncertainty")  # a lazy name
+    graph = {"dartboard.families._counts": {"dartboard._kernels._bootstrap"},
+             "dartboard._kernels._bootstrap": {"dartboard.families._counts"}}
+    assert _cycles(graph) == [sorted(graph)]
+
+
+# where a module may be imported by a string of its name: the lazy public names of the
+# packages, and the third-party modules a user names for the CLI's audit of estimators
+_LOADERS = {"dartboard._lazy", "dartboard.cli._audit"}
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_module_is_loaded_by_a_string_of_its_name(module):
+    """The registry holds metric functions and family objects, not module names to load
+    (``importlib.import_module``, ``__import__``); only the lazy loader may."""
+    if module in _LOADERS:
+        return
+    calls = []
+    for node in ast.walk(ast.parse(MODULES[module].read_text())):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in ("import_module", "__import__"):
+                calls.append(node.lineno)
+        if isinstance(node, ast.ImportFrom) and node.module == "importlib" and \
+                any(a.name == "import_module" for a in node.names):
+            calls.append(node.lineno)
+    assert calls == [], f"{module} loads a module by name at lines {calls}"
 
 
 def test_no_private_name_crosses_a_subpackage():

@@ -51,6 +51,11 @@ streamed, and the two give the same replicates for the same seed.
 
 from __future__ import annotations
 
-from dartboard.families._base import Batch, Cells, Family, Metric, family_of
+from dartboard.families import _calibration, _counts, _errors, _means, _rows, _scores
+from dartboard.families._base import FAMILIES, Batch, Cells, Family, Metric, family_of
+
+FAMILIES.update({"counts": _counts.FAMILY, "scores": _scores.FAMILY, "means": _means.FAMILY,
+                 "rows": _rows.FAMILY, "errors": _errors.FAMILY,
+                 "calibration": _calibration.FAMILY})
 
 __all__ = ["Batch", "Cells", "Family", "Metric", "family_of"]

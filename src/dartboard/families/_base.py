@@ -16,21 +16,20 @@ groups' draws placed among the pooled cells (:meth:`Family.pool`).
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
 
 import numpy as np
 
+from dartboard._kernels import _analytic, _bootstrap
+from dartboard._kernels._bootstrap import IntervalWarning
+from dartboard._kernels._methods import BOOTSTRAP_METHODS, PROPORTION_METHODS
+from dartboard._kernels._result import Interval, clip_to_range
 from dartboard._numeric import vdot
 from dartboard._progress import Bar
 from dartboard.exceptions import InputError
 from dartboard.metrics._registry import MetricSpec, specs
-from dartboard.uncertainty import _analytic, _bootstrap
-from dartboard.uncertainty._bootstrap import IntervalWarning
-from dartboard.uncertainty._methods import BOOTSTRAP_METHODS, PROPORTION_METHODS
-from dartboard.uncertainty._result import Interval, clip_to_range
 
 __all__ = ["BOOTSTRAP_METHODS", "NO_CLASSES", "Batch", "Cells", "Family", "Metric", "State",
            "family_of", "group_replicates", "grouped_replicates", "interval_of"]
@@ -40,10 +39,10 @@ NO_CLASSES = ("stratified=True resamples within each class of y_true and needs c
               "there; regression targets have none")
 
 
-_MODULES = {"counts": "dartboard.families._counts", "scores": "dartboard.families._scores",
-            "means": "dartboard.families._means", "rows": "dartboard.families._rows",
-            "errors": "dartboard.families._errors",
-            "calibration": "dartboard.families._calibration"}
+#: every family by the name the registry gives it (``MetricSpec.family``). This module
+#: cannot import the families (they build on it): :mod:`dartboard.families` imports
+#: them all and fills this table before any engine asks for a family.
+FAMILIES: dict[str, Family] = {}
 
 
 def family_of(spec: MetricSpec | None) -> Family | None:
@@ -51,7 +50,7 @@ def family_of(spec: MetricSpec | None) -> Family | None:
     intervals resample rows)."""
     if spec is None or spec.family is None:
         return None
-    return importlib.import_module(_MODULES[spec.family]).FAMILY
+    return FAMILIES[spec.family]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -380,7 +379,7 @@ class Family:
                       n_clusters: int) -> Any:
         """The per-cluster linearized terms of ``metric`` on the rows of ``batch``
         (``codes`` the cluster of each row, 0..C-1), a
-        :class:`~dartboard.uncertainty._clustered_analytic.ClusterTerms` whose method is
+        :class:`~dartboard._kernels._clustered_analytic.ClusterTerms` whose method is
         the family's cluster-robust interval; None where none applies."""
         return None
 

@@ -11,7 +11,29 @@ curve), ``_regression`` (errors, R^2, error distribution) and ``_similarity``.
 """
 
 from dartboard._lazy import attach as _attach
+from dartboard.metrics import (
+    _calibration,
+    _classification_losses,
+    _classification_report,
+    _confusion,
+    _curves,
+    _d2_probabilities,
+    _label_ranking,
+    _operating_points,
+    _probabilistic,
+    _ranking,
+    _regression,
+    _regression_losses,
+    _similarity,
+)
+from dartboard.metrics._registry import register_functions as _register_functions
 from dartboard.metrics._registry import specs as _specs
+
+# the registry names each metric's module; the functions come from the modules
+# themselves, imported here, so that nothing loads a module by the string of its name
+_register_functions([_calibration, _classification_losses, _classification_report, _confusion,
+                     _curves, _d2_probabilities, _label_ranking, _operating_points, _probabilistic, _ranking,
+                     _regression, _regression_losses, _similarity])
 
 # the metric functions are the registry's; beside them each family module exports its
 # mergeable state and result classes

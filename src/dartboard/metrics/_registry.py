@@ -26,10 +26,10 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
-import importlib
 import re
 from collections.abc import Callable, Iterable
 from functools import cache
+from types import ModuleType
 from typing import Any, get_args
 
 from dartboard._typing import RegistryTask
@@ -113,7 +113,7 @@ class MetricSpec:
         smallest class for ranking metrics and the number of samples
         otherwise. Empty: ``default_interval`` always.
     asymptotic : tuple of str
-        Large-sample interval methods (:mod:`dartboard.uncertainty._analytic`)
+        Large-sample interval methods (:mod:`dartboard._kernels._analytic`)
         that apply besides ``default_interval``: ``delong-logit`` and
         ``newcombe`` (binary ROC AUC), ``influence-logit`` (multiclass one-vs-rest macro ROC AUC; AP and
         PR AUC), ``logit`` (AP and PR AUC), ``t`` (a mean of per-sample terms).
@@ -161,8 +161,9 @@ class MetricSpec:
 
     @property
     def function(self) -> Callable[..., Any]:
-        """The metric function itself."""
-        return getattr(importlib.import_module(self.module), self.name)
+        """The metric function itself (the package :mod:`dartboard.metrics` imports every
+        metric module and hands their functions to :func:`_register_functions`)."""
+        return _FUNCTIONS[self.name]
 
     @property
     def order_only(self) -> bool:
@@ -399,6 +400,20 @@ _SPECS: tuple[MetricSpec, ...] = (
 )
 
 _BY_NAME: dict[str, MetricSpec] = {s.name: s for s in _SPECS}
+
+#: each metric's function by its name. The registry imports no metric module (they
+#: read its facts); :mod:`dartboard.metrics` imports them all and hands them to
+#: :func:`register_functions` once, before any function is asked for.
+_FUNCTIONS: dict[str, Callable[..., Any]] = {}
+
+
+def register_functions(modules: Iterable[ModuleType]) -> None:
+    """Record the function of every spec from ``modules``, the modules the specs name."""
+    by_name = {module.__name__: module for module in modules}
+    missing = sorted({s.module for s in _SPECS} - set(by_name))
+    if missing:
+        raise RuntimeError(f"the metric modules {missing} were not registered")
+    _FUNCTIONS.update({s.name: getattr(by_name[s.module], s.name) for s in _SPECS})
 
 
 @cache
