@@ -4,8 +4,6 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from scipy import stats
 from sklearn import metrics as skm
 
@@ -13,7 +11,6 @@ from dartboard import interval
 from dartboard._kernels import _bootstrap
 from dartboard._kernels._bootstrap import (
     CountGroups,
-    RankedScores,
     Replicates,
     bootstrap_interval,
     count_replicates,
@@ -132,47 +129,6 @@ def _brute_auc(y, s, w=None):
     x, z = s[pos][:, None], s[neg][None, :]
     pair = w[pos][:, None] * w[neg][None, :]
     return float(np.sum(pair * ((x > z) + 0.5 * (x == z))) / pair.sum())
-
-
-@settings(max_examples=50, deadline=None)
-@given(st.lists(st.tuples(st.booleans(), st.integers(0, 5), st.integers(0, 3),
-                          st.sampled_from([0.5, 1.0, 2.0])), min_size=2, max_size=30),
-       st.booleans())
-def test_ranking_replicate_equals_metric_on_expanded_data(rows, weighted):
-    y = np.array([r[0] for r in rows])
-    if y.all() or not y.any():
-        return
-    s = np.array([r[1] for r in rows], dtype=float)
-    counts = np.array([r[2] for r in rows], dtype=float)
-    w = np.array([r[3] for r in rows]) if weighted else None
-    ranked = RankedScores.build(y, s, w)
-    order = np.concatenate([np.flatnonzero(y)[np.argsort(-s[y], kind="stable")],
-                            np.flatnonzero(~y)[np.argsort(-s[~y], kind="stable")]])
-    c = counts[order]
-    eff = counts * (1.0 if w is None else w)
-    if eff[y].sum() == 0 or eff[~y].sum() == 0:
-        assert np.isnan(ranked.auc(c))
-        return
-    keep = eff > 0
-    assert ranked.auc(c) == pytest.approx(
-        skm.roc_auc_score(y[keep], s[keep], sample_weight=eff[keep]), abs=1e-12)
-    assert ranked.average_precision(c) == pytest.approx(
-        skm.average_precision_score(y[keep], s[keep], sample_weight=eff[keep]), abs=1e-12)
-    precision, recall, _ = skm.precision_recall_curve(y[keep], s[keep],
-                                                      sample_weight=eff[keep])
-    assert ranked.pr_auc(c) == pytest.approx(skm.auc(recall, precision), abs=1e-12)
-
-
-def test_auc_jackknife_is_exact_leave_one_out():
-    y, s = _scores(80, 1, ties=True)
-    w = np.random.default_rng(0).choice([1.0, 2.0], 80)
-    yb = y.astype(bool)
-    ranked = RankedScores.build(yb, s, w)
-    jack = _bootstrap._auc_jackknife(ranked)
-    order = np.concatenate([np.flatnonzero(yb)[np.argsort(-s[yb], kind="stable")],
-                            np.flatnonzero(~yb)[np.argsort(-s[~yb], kind="stable")]])
-    slow = [_brute_auc(np.delete(y, i), np.delete(s, i), np.delete(w, i)) for i in order]
-    np.testing.assert_allclose(jack, slow, atol=1e-12)
 
 
 @pytest.mark.parametrize("metric, oracle", [

@@ -368,17 +368,3 @@ def ap_derivatives(pos: np.ndarray, neg: np.ndarray) -> tuple[float, np.ndarray,
     if_pos = precision + u
     if_pos -= ap
     return ap, (if_pos / m)[::-1], (-w / m)[::-1]
-
-
-def mean_t_interval(terms: np.ndarray, confidence_level: float
-                    ) -> tuple[float, float, float, float]:
-    """(mean, low, high, se) of ``mean +- t_{n-1} s / sqrt(n)`` over per-sample terms."""
-    n = terms.shape[0]
-    mean = float(np.mean(terms))
-    sd = float(np.std(terms, ddof=1)) if n > 1 else 0.0
-    se = sd / np.sqrt(n)
-    if se == 0.0:
-        warnings.warn(f"all {n} per-sample terms are equal: the t-interval has zero width",
-                      IntervalWarning, stacklevel=4)
-    half = float(special.stdtrit(max(n - 1, 1), 0.5 + confidence_level / 2.0)) * se
-    return mean, mean - half, mean + half, se

@@ -9,14 +9,12 @@ Three engines produce the bootstrap distribution; each resamples the n rows
   per true class), so a replicate costs O(groups), at most K^2 without weights.
   The jackknife has one distinct leave-one-out value per group, weighted by
   the group's size.
-- ranking (:func:`ranking_replicates`): for binary ROC AUC and average precision
-  the scores are sorted once; a replicate is a vector of draw counts per sorted
-  sample, and the statistic comes from cumulative sums in that order. AUC's
-  jackknife is exact in O(n) from the same sums.
 - generic (:func:`generic_replicates`): index resampling for any callable, in
   batches whose index array stays under ``BATCH_BYTES``.
 
-For the last two the jackknife (needed by BCa) is exact leave-one-out up to
+(Ranking metrics draw over their family's cells: :mod:`dartboard.families._scores`.)
+
+For the generic engine the jackknife (needed by BCa) is exact leave-one-out up to
 ``JACKKNIFE_MAX`` rows; beyond that it is a delete-a-group jackknife over
 ``JACKKNIFE_MAX`` random groups of near-equal size (Efron & Tibshirani 1993,
 section 11.5), which estimates the acceleration at a bounded cost.
@@ -51,7 +49,6 @@ import numpy as np
 from scipy import special
 
 from dartboard._kernels._result import clip_to_range
-from dartboard._numeric import vdot
 from dartboard.exceptions import InputError, InputTypeError
 
 BATCH_BYTES = 64 * 2**20
@@ -425,151 +422,6 @@ def row_multinomial(rng: np.random.Generator, size: np.ndarray, b: int) -> np.nd
     cells += (np.arange(b) * c)[:, None]
     return np.bincount(cells.ravel(), minlength=b * c).reshape(b, c).astype(np.float64)
 
-
-# --------------------------------------------------------------------- ranking
-
-@dataclass(frozen=True)
-class RankedScores:
-    """Binary scores sorted once (descending) per class, with tie positions."""
-
-    wpos: np.ndarray | None   # weights of the positives, sorted
-    wneg: np.ndarray | None
-    n_pos: int
-    n_neg: int
-    neg_above: np.ndarray     # per positive: # negatives with a higher score
-    neg_upto: np.ndarray      # per positive: # negatives with a higher or equal score
-    pos_above: np.ndarray     # per negative: # positives with a higher score
-    pos_upto: np.ndarray
-    group_pos: np.ndarray     # per positive: index of its distinct score (descending)
-    group_neg: np.ndarray
-    n_groups: int
-    has_ties: bool           # some positive ties with some negative
-
-    @classmethod
-    def build(cls, y: np.ndarray, scores: np.ndarray, w: np.ndarray | None) -> RankedScores:
-        order = np.argsort(-scores, kind="stable")
-        s, lab = -scores[order], y[order]
-        sp, sn = s[lab], s[~lab]
-        new = np.ones(s.shape[0], dtype=bool)
-        new[1:] = s[1:] != s[:-1]
-        gid = np.cumsum(new) - 1
-        ws = None if w is None else np.asarray(w, dtype=np.float64)[order]
-        neg_above, neg_upto = np.searchsorted(sn, sp, "left"), np.searchsorted(sn, sp, "right")
-        return cls(
-            wpos=None if ws is None else ws[lab], wneg=None if ws is None else ws[~lab],
-            n_pos=int(sp.shape[0]), n_neg=int(sn.shape[0]),
-            neg_above=neg_above, neg_upto=neg_upto,
-            pos_above=np.searchsorted(sp, sn, "left"), pos_upto=np.searchsorted(sp, sn, "right"),
-            group_pos=gid[lab], group_neg=gid[~lab], n_groups=int(gid[-1]) + 1,
-            has_ties=bool(np.any(neg_above != neg_upto)))
-
-    def split(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Weighted per-class draw counts from counts over [positives, negatives]."""
-        cpos, cneg = counts[..., :self.n_pos], counts[..., self.n_pos:]
-        if self.wpos is not None:
-            cpos = cpos * self.wpos
-            cneg = cneg * self.wneg
-        return cpos, cneg
-
-    def auc(self, counts: np.ndarray) -> float:
-        """AUC from draw counts of one replicate over [positives, negatives]."""
-        cpos, cneg = self.split(counts)
-        cum = np.empty(self.n_neg + 1, dtype=cneg.dtype)
-        cum[0] = 0
-        np.cumsum(cneg, out=cum[1:])
-        neg_total = float(cum[-1])
-        pos_total = float(cpos.sum())
-        if neg_total <= 0 or pos_total <= 0:
-            return float("nan")
-        above = np.take(cum, self.neg_above)
-        if self.has_ties:
-            above = 0.5 * (above + np.take(cum, self.neg_upto))
-        # sum_i c_i (N - N_above_i - N_tied_i / 2) = P N - sum_i c_i (N_above_i + N_tied_i / 2)
-        return (pos_total * neg_total - float(vdot(cpos, above))) / (pos_total * neg_total)
-
-    def average_precision(self, counts: np.ndarray) -> float:
-        """Step-wise average precision (scikit-learn's definition) of one replicate."""
-        cpos, cneg = self.split(counts)
-        pg = np.bincount(self.group_pos, weights=cpos, minlength=self.n_groups)
-        ng = np.bincount(self.group_neg, weights=cneg, minlength=self.n_groups)
-        tp = np.cumsum(pg)
-        if tp[-1] <= 0:
-            return float("nan")
-        fp = np.cumsum(ng)
-        precision = np.zeros(self.n_groups)
-        np.divide(tp, tp + fp, out=precision, where=pg > 0)
-        return float(vdot(pg, precision) / tp[-1])
-
-
-    def pr_auc(self, counts: np.ndarray) -> float:
-        """Trapezoidal PR AUC (:func:`dartboard.metrics.pr_auc_score`) of one replicate.
-
-        Thresholds are the distinct scores drawn at least once; the metric's own
-        kernel turns their counts into the area.
-        """
-        from dartboard.metrics._ranking import pr_auc_from_groups
-
-        cpos, cneg = self.split(counts)
-        pg = np.bincount(self.group_pos, weights=cpos, minlength=self.n_groups)
-        ng = np.bincount(self.group_neg, weights=cneg, minlength=self.n_groups)
-        if pg.sum() <= 0:
-            return float("nan")
-        drawn = (pg + ng) > 0
-        # the kernel takes scores in increasing order
-        return pr_auc_from_groups(pg[drawn][::-1], ng[drawn][::-1])
-
-
-def ranking_replicates(kind: str, ranked: RankedScores, n_resamples: int, stratified: bool,
-                       rng: np.random.Generator, jackknife: bool) -> Replicates:
-    """Bootstrap distribution of binary AUC (``kind="roc"``), AP (``"ap"``) or the
-    trapezoidal PR AUC (``"pr"``)."""
-    m, n_neg = ranked.n_pos, ranked.n_neg
-    n = m + n_neg
-    stat = {"roc": ranked.auc, "ap": ranked.average_precision, "pr": ranked.pr_auc}[kind]
-    strata = np.array([m, n_neg]) if stratified else np.array([n])
-    # small batches keep the index array in cache; the per-replicate work is O(n) anyway
-    batch = batch_size(8 * n, n_resamples, fraction=4)
-    values = np.empty(n_resamples)
-    for start in range(0, n_resamples, batch):
-        b = min(batch, n_resamples - start)
-        idx = draw_indices(rng, b, strata)
-        for r in range(b):
-            values[start + r] = stat(np.bincount(idx[r], minlength=n))
-    if not jackknife:
-        return Replicates(values)
-    if kind == "roc":
-        return Replicates(values, _auc_jackknife(ranked))
-    groups = _jackknife_groups(n, rng)
-    jack_sets = [np.array([i]) for i in range(n)] if groups is None else groups
-    jack = np.empty(len(jack_sets))
-    counts = np.ones(n)
-    for j, members in enumerate(jack_sets):
-        counts[members] = 0.0
-        jack[j] = stat(counts)
-        counts[members] = 1.0
-    return Replicates(values, jack)
-
-
-def _auc_jackknife(ranked: RankedScores) -> np.ndarray:
-    """Exact leave-one-out AUCs in O(n) from prefix sums of the other class."""
-    wp = np.ones(ranked.n_pos) if ranked.wpos is None else ranked.wpos
-    wn = np.ones(ranked.n_neg) if ranked.wneg is None else ranked.wneg
-    cum_n = np.concatenate([[0.0], np.cumsum(wn)])
-    cum_p = np.concatenate([[0.0], np.cumsum(wp)])
-    p_tot, n_tot = cum_p[-1], cum_n[-1]
-    neg_below = n_tot - 0.5 * (cum_n[ranked.neg_above] + cum_n[ranked.neg_upto])
-    pos_above = 0.5 * (cum_p[ranked.pos_above] + cum_p[ranked.pos_upto])
-    s = float(vdot(wp, neg_below))
-    den_p = (p_tot - wp) * n_tot
-    den_n = p_tot * (n_tot - wn)
-    out_p = np.full(ranked.n_pos, np.nan)
-    out_n = np.full(ranked.n_neg, np.nan)
-    np.divide(s - wp * neg_below, den_p, out=out_p, where=den_p > 0)
-    np.divide(s - wn * pos_above, den_n, out=out_n, where=den_n > 0)
-    return np.concatenate([out_p, out_n])
-
-
-# --------------------------------------------------------------------- generic
 
 def generic_replicates(statistic: Callable[[np.ndarray], float], n: int,
                        strata_order: np.ndarray | None, strata: np.ndarray,

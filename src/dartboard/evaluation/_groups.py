@@ -57,14 +57,6 @@ class GroupIndex:
         """The group's name in tables and JSON: its values joined by ``", "``."""
         return ", ".join(str(v) for v in self.keys[g])
 
-    def pandas_index(self) -> Any:
-        """A pandas Index (one column) or MultiIndex (several) of the groups."""
-        import pandas as pd
-
-        if len(self.names) == 1:
-            return pd.Index([k[0] for k in self.keys], name=self.names[0])
-        return pd.MultiIndex.from_tuples(self.keys, names=list(self.names))
-
     @cached_property
     def _members(self) -> tuple[np.ndarray, ...]:
         # a stable sort of small integers is a radix sort: O(n)

@@ -283,16 +283,6 @@ def tweedie_terms(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayL
     return _checked_terms(t, p, _tweedie(power), _tweedie_domain(power)), w
 
 
-def _poisson_terms(y_true: Any, y_pred: Any, *, sample_weight: Any = None
-                   ) -> tuple[np.ndarray, np.ndarray | None]:
-    return tweedie_terms(y_true, y_pred, sample_weight=sample_weight, power=1)
-
-
-def _gamma_terms(y_true: Any, y_pred: Any, *, sample_weight: Any = None
-                 ) -> tuple[np.ndarray, np.ndarray | None]:
-    return tweedie_terms(y_true, y_pred, sample_weight=sample_weight, power=2)
-
-
 # ------------------------------------------------------------------ mean losses
 
 @documented(
