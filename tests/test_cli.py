@@ -217,6 +217,21 @@ def test_streamed_groups_print_the_in_memory_tables(files):
             streamed[key] == memory[key], key
 
 
+def test_a_threshold_criterion_on_streamed_files_is_the_single_files(files):
+    # --threshold-criterion on a folder of Parquet files: the operating point of the one
+    # file read whole (the rows are read in the order of their values either way)
+    common = ("--y-true", "y", "--y-score", "score", "--threshold-criterion", "min_recall",
+              "--threshold-target", "0.8", "--n-resamples", "300", "--seed", "5", "--json")
+    whole = json.loads(run("evaluate", files / "preds.parquet", *common).stdout)
+    streamed = json.loads(run("evaluate", files / "parts", *common).stdout)
+    assert "streamed" in streamed and "streamed" not in whole
+    assert streamed["operating_point"]["threshold"] == whole["operating_point"]["threshold"]
+    for name, iv in whole["operating_point"]["intervals"].items():
+        for key in ("estimate", "low", "high"):
+            assert streamed["operating_point"]["intervals"][name][key] == \
+                pytest.approx(iv[key], abs=1e-12), (name, key)
+
+
 def test_streamed_bootstrap_interval_equals_in_memory(files):
     from dartboard import interval
     from dartboard.metrics import f1_score
@@ -482,9 +497,9 @@ BAD = [
                   "ranking"], "--task must be one of"),
     ("bad interval method", ["evaluate", "{d}/preds.csv", "--y-true", "y", "--y-pred", "pred",
                              "--ci", "magic"], "magic"),
-    ("streamed with a threshold", ["evaluate", "{d}/parts", "--y-true", "y", "--y-score",
-                                   "score", "--threshold-criterion", "youden"],
-     "--threshold-criterion needs a single file"),
+    ("streamed target without a criterion", ["evaluate", "{d}/parts", "--y-true", "y",
+                                             "--y-score", "score", "--threshold-target", "0.9"],
+     "threshold_target needs threshold_criterion"),
     ("header-only CSV", ["evaluate", "{d}/header_only.csv", "--y-true", "y", "--y-score",
                          "score"], "has no rows"),
     ("header-only training data", ["audit", "{d}/header_only.csv", "--target", "y",

@@ -367,18 +367,29 @@ def test_score_cells_merged_at_once_equal_pairwise_merges():
     assert family.merge_many(pairs) == Family.merge_many(family, pairs)
 
 
-def test_row_terms_are_the_delta_terms_of_single_row_clusters():
+@pytest.mark.parametrize("name", ["f1_score", "matthews_corrcoef", "cohen_kappa_score"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_row_terms_are_the_delta_terms_of_single_row_clusters(name, weighted):
     """The independent-rows form of ``delta-clustered`` (a design effect's base) from
-    the merged counts equals the terms of each row its own cluster."""
+    the merged counts' groups of alike rows equals the CR2 variance of the terms of
+    each row its own cluster, written out row by row."""
+    from dartboard._kernels._clustered_analytic import single_rows_se
+
     rng = np.random.default_rng(8)
     y, p = rng.integers(0, 2, 200), rng.integers(0, 2, 200)
-    metric = Metric(get_spec("f1_score"), {"pos_label": 1})
+    w = rng.integers(1, 4, 200).astype(float) if weighted else None
+    metric = Metric(get_spec(name), {"pos_label": 1} if name == "f1_score" else {})
     family = family_of(metric.spec)
-    batch = Batch(y, {"labels": p})
+    batch = Batch(y, {"labels": p}, w)
     state = family.build(batch, metric)
     rows = family.cluster_terms(batch, metric, np.arange(200), 200)
-    found = family.row_terms(state, metric)
-    assert found.variance() == pytest.approx(rows.variance(), rel=1e-9)
+    # each row its own cluster: sum_i t_i^2 / (1 - h_i), h_i = w_i / sum w
+    h = rows.sizes[:, 0] / rows.sizes[:, 0].sum()
+    by_hand = np.sqrt(np.sum(rows.terms[:, 0] ** 2 / (1 - h)))
+    assert by_hand == pytest.approx(np.sqrt(rows.variance()), rel=1e-12)
+    terms, size = family.row_terms(state, metric)
+    assert terms.terms.shape[0] <= 12 and size.sum() == 200  # (cell, weight) groups
+    assert single_rows_se(terms, size) == pytest.approx(by_hand, rel=1e-9)
 
 
 # ------------------------------------------------------------------ bad input

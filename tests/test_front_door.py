@@ -107,17 +107,80 @@ def test_regression_with_weights(tmp_path, source):
     same_rows(ev, expected)
 
 
-@pytest.mark.parametrize("source", ["pandas", "polars", "pyarrow"])
-def test_threshold_criterion_from_a_table(tmp_path, source):
+def _same_operating(ev, expected) -> None:
+    """The operating point (threshold and its intervals) and the curve bands agree to
+    1e-9."""
+    got, want = ev.operating_point, expected.operating_point
+    assert list(got.index) == list(want.index) and list(got["method"]) == list(want["method"])
+    np.testing.assert_allclose(got[["estimate", "low", "high"]].to_numpy(float),
+                               want[["estimate", "low", "high"]].to_numpy(float), atol=1e-9)
+    assert ev.result.operating_point["threshold"] == pytest.approx(
+        expected.result.operating_point["threshold"], abs=1e-12)
+    for band in ("roc_band", "pr_band"):
+        a, b = getattr(ev.result, band), getattr(expected.result, band)
+        assert (a is None) == (b is None)
+        if a is not None:
+            for key in ("grid", "estimate", "low", "high"):
+                np.testing.assert_allclose(a[key], b[key], atol=1e-9)
+
+
+@pytest.mark.parametrize("source", ["pandas", "polars", "polars-lazy", "pyarrow", "parquet",
+                                    "parquet-glob", "dask"])
+def test_a_threshold_criterion_and_bands_on_every_source(tmp_path, source):
+    # the operating point draws one number per row: every source reads the rows in the
+    # order of their values, and so does the arrays form, so a table, its files and its
+    # partitions give the arrays' operating point, bands, rows and gaps for one seed,
+    # with groups, clusters and weights
     df = _frame(800)
+    metrics = ["accuracy", "recall", "roc_auc"]
+    asked = dict(threshold_criterion="min_recall", threshold_target=0.8, curve_bands=True,
+                 metrics=metrics, n_resamples=200, random_state=4)
     expected = dartboard.evaluate(df["label"].to_numpy(), y_score=df["score"].to_numpy(),
-                                  threshold_criterion="min_recall", threshold_target=0.8,
-                                  metrics=["recall"], random_state=4)
+                                  groups={"region": df["region"].to_numpy()},
+                                  clusters=df["patient"].to_numpy(),
+                                  sample_weight=df["w"].to_numpy(), **asked)
     ev = dartboard.evaluate(_tables(df, tmp_path)[source], y_true="label", y_score="score",
-                            threshold_criterion="min_recall", threshold_target=0.8,
-                            metrics=["recall"], random_state=4)
+                            groups="region", clusters="patient", sample_weight="w", **asked)
     same_rows(ev, expected)
-    pd.testing.assert_frame_equal(ev.operating_point, expected.operating_point)
+    gaps, want = ev.difference(), expected.difference()
+    np.testing.assert_allclose(gaps[COLUMNS].to_numpy(float), want[COLUMNS].to_numpy(float),
+                               atol=1e-9, equal_nan=True)
+    _same_operating(ev, expected)
+    assert "clustered" in " ".join(ev.operating_point["method"])
+
+
+def test_the_operating_point_does_not_depend_on_the_row_order():
+    # the arrays form sorts the rows by value before it draws: shuffled rows, the same
+    # operating point and bands (before, the draws followed the row order)
+    df = _frame(500, seed=8)
+    order = np.random.default_rng(1).permutation(len(df))
+    asked = dict(threshold_criterion="youden", curve_bands=True, metrics=["recall"],
+                 n_resamples=200, random_state=9)
+    results = [dartboard.evaluate(df["label"].to_numpy()[o], y_score=df["score"].to_numpy()[o],
+                                  sample_weight=df["w"].to_numpy()[o],
+                                  clusters=df["patient"].to_numpy()[o], **asked)
+               for o in (np.arange(len(df)), order)]
+    _same_operating(*results)
+
+
+def test_streamed_sources_check_the_operating_point_by_name(tmp_path):
+    data = _tables(_frame(100), tmp_path)["parquet"]
+    with pytest.raises(InputError, match="threshold_criterion and curve_bands need binary "
+                                         "scores: name their column as y_score"):
+        dartboard.evaluate(data, y_true="label", y_pred="label",
+                           threshold_criterion="youden")
+    with pytest.raises(InputTypeError, match="curve_bands must be True or False"):
+        dartboard.evaluate(data, y_true="label", y_score="score", curve_bands="yes")
+    with pytest.raises(InputError, match="threshold_target needs threshold_criterion"):
+        dartboard.evaluate(data, y_true="label", y_score="score", threshold_target=0.9)
+    rng = np.random.default_rng(0)
+    p = rng.dirichlet([1, 1, 1], 90)
+    pq.write_table(pa.table({"y": rng.integers(0, 3, 90), "s": p[:, 0]}),
+                   os.path.join(tmp_path, "multi.parquet"))
+    with pytest.raises(InputError, match="y_score holds the scores of one class .a binary "
+                                         "task.; a multiclass task needs y_proba"):
+        dartboard.evaluate(os.path.join(tmp_path, "multi.parquet"), y_true="y",
+                           y_score="s", task="multiclass", threshold_criterion="youden")
 
 
 def test_several_group_columns_keep_their_names():
@@ -210,16 +273,6 @@ def test_a_fixed_threshold_on_every_source(tmp_path, source):
                                y_score="score", **options)
     assert [a.value for a in usual.result.assumptions if a.what == "threshold"] == [0.5]
     assert float(usual.overall.loc["recall", "estimate"]) < recall
-
-
-def test_streamed_sources_refuse_what_needs_rows_in_memory(tmp_path):
-    data = _tables(_frame(100), tmp_path)["parquet"]
-    with pytest.raises(InputError, match="threshold_criterion= needs the rows in memory; a "
-                                         "Parquet source is streamed"):
-        dartboard.evaluate(data, y_true="label", y_score="score",
-                           threshold_criterion="youden")
-    with pytest.raises(InputError, match="curve_bands= needs the rows in memory"):
-        dartboard.evaluate(data, y_true="label", y_score="score", curve_bands=True)
 
 
 def test_cluster_is_clusters_on_every_source(tmp_path):

@@ -298,3 +298,21 @@ def test_wide_integer_counts_stay_exact_across_blocks():
     expected_classes, expected = oracle_counts(t, p, None)
     assert classes.tolist() == expected_classes.tolist()
     np.testing.assert_array_equal(matrix, expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 12), min_size=1, max_size=60), st.sampled_from(
+    [np.int64, np.int32, np.uint16, np.intp]))
+def test_cluster_codes_equal_the_sorted_distinct_values(values, dtype):
+    # ids that already are codes (every value of 0..C-1 present) take a fast path; it
+    # must give what the general encoding gives, for dense and for gapped ids alike
+    from dartboard._labels import encode_ids
+
+    ids = np.array(values, dtype=dtype)
+    before = ids.copy()
+    codes, n = encode_ids(ids, "clusters")
+    distinct, inverse = np.unique(ids, return_inverse=True)
+    assert n == distinct.shape[0]
+    np.testing.assert_array_equal(codes, inverse.reshape(-1))
+    assert codes.dtype == np.intp and not np.shares_memory(codes, ids)
+    np.testing.assert_array_equal(ids, before)

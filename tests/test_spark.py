@@ -144,6 +144,21 @@ def test_a_fixed_threshold_gives_the_in_memory_labels(spark):
               dartboard.evaluate(df, **options))
 
 
+def test_a_threshold_criterion_gives_the_in_memory_operating_point(spark):
+    # the operating point and the bands read the Spark rows (distinct rows and counts,
+    # repeated in value order), as the in-memory evaluation orders its rows
+    df = _binary(600, seed=9)
+    options = dict(y_true="y", y_score="s", sample_weight="w", clusters="c",
+                   threshold_criterion="youden", curve_bands=True, metrics=["recall"],
+                   n_resamples=200, random_state=3)
+    ev = dartboard.evaluate(_spark_frame(spark, df, 4), **options)
+    expected = dartboard.evaluate(df, **options)
+    same_rows(ev, expected)
+    pd.testing.assert_frame_equal(ev.operating_point, expected.operating_point)
+    for band in ("roc_band", "pr_band"):
+        assert getattr(ev.result, band) == getattr(expected.result, band)
+
+
 def test_binned_scores_say_their_bound(spark):
     df = _binary(500)
     from dartboard.scale import evaluate_spark

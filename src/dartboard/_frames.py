@@ -29,7 +29,8 @@ import numpy as np
 from dartboard._validation import describe
 from dartboard.exceptions import InputError, InputTypeError
 
-__all__ = ["ColumnRoles", "SourceKind", "read_columns", "rows_in_order", "source_kind"]
+__all__ = ["ColumnRoles", "SourceKind", "arrays_in_value_order", "read_columns", "rows_in_order",
+           "source_kind"]
 
 SourceKind = Literal["table", "parquet", "dask", "spark"]
 
@@ -234,11 +235,35 @@ def _in_value_order(columns: dict[str, Any]) -> dict[str, Any]:
     follow refuse them by name."""
     arrays: list[np.ndarray] = []
     _each_array(columns, arrays.append)
+    order = _value_order(arrays)
+    return columns if order is None else _each_array(columns, lambda array: array[order])
+
+
+def _value_order(arrays: list[np.ndarray]) -> np.ndarray | None:
+    """The permutation sorting rows by the arrays' values (the first array first), or
+    None when there is nothing to sort or numpy cannot order the values."""
     if not arrays or arrays[0].shape[0] < 2:
-        return columns
+        return None
     try:
         keys = [np.unique(a, return_inverse=True)[1].reshape(-1) for a in arrays]
     except TypeError:
-        return columns
-    order = np.lexsort(keys[::-1])
-    return _each_array(columns, lambda array: array[order])
+        return None
+    return np.lexsort(keys[::-1])
+
+
+def arrays_in_value_order(*arrays: np.ndarray | None) -> tuple[np.ndarray | None, ...]:
+    """The arrays of one set of rows (None: not given) with the rows in the order
+    :func:`rows_in_order` gives them, so that work which draws one number per row (an
+    operating point's bootstrap) gives the same numbers from arrays and from any source.
+    Codes that keep their values' order (cluster codes over sorted ids) sort alike.
+
+    Examples
+    --------
+    >>> y, s, w = arrays_in_value_order(np.array([1, 0, 1]), np.array([0.2, 0.9, 0.1]), None)
+    >>> y.tolist(), s.tolist(), w
+    ([0, 1, 1], [0.9, 0.1, 0.2], None)
+    """
+    order = _value_order([a for a in arrays if a is not None])
+    if order is None:
+        return arrays
+    return tuple(None if a is None else a[order] for a in arrays)

@@ -357,6 +357,9 @@ def encode_ids(ids: np.ndarray, name: str) -> tuple[np.ndarray, int]:
     >>> codes.tolist(), n
     ([1, 0, 1], 2)
     """
+    dense = _dense_codes(ids)
+    if dense is not None:
+        return dense
     if ids.dtype.kind in "iubUS":
         encoded = encode_labels((name, ids))
         return encoded.codes[0].astype(np.intp), int(encoded.classes.shape[0])
@@ -367,6 +370,21 @@ def encode_ids(ids: np.ndarray, name: str) -> tuple[np.ndarray, int]:
         raise InputTypeError(f"{name} mixes ids that cannot be ordered ({', '.join(kinds)}); "
                              "use one type") from None
     return codes.reshape(-1).astype(np.intp), int(uniques.shape[0])
+
+
+def _dense_codes(ids: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """``(ids, C)`` when the ids already are codes: integers holding every value of
+    ``0..C-1`` (an engine's own codes, handed on), whose sorted distinct values are
+    themselves, so :func:`encode_ids` would return them unchanged; None otherwise.
+    Costs two passes instead of a hash or a sort."""
+    if ids.dtype.kind not in "iu" or ids.ndim != 1 or ids.shape[0] == 0:
+        return None
+    low, high = int(ids.min()), int(ids.max())
+    if low != 0 or high >= ids.shape[0]:
+        return None
+    if not np.bincount(ids, minlength=high + 1).all():
+        return None
+    return ids.astype(np.intp), high + 1  # a copy: the codes are never the input
 
 
 # ------------------------------------------------------------------ counting

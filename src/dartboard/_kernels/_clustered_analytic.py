@@ -455,6 +455,21 @@ def delta_terms(evaluate: Callable[[np.ndarray], np.ndarray], parts: np.ndarray
                         "delta-clustered", n, sizes=sizes[:, None])
 
 
+def single_rows_se(terms: ClusterTerms, rows: np.ndarray) -> float:
+    """The CR2 standard error with each row its own cluster, from the terms of groups
+    of alike rows: group ``j`` sums the terms of ``rows[j]`` rows, each ``T_j / m_j``
+    with leverage ``h_j / m_j`` (``h_j`` the group's, :meth:`ClusterTerms.leverage`),
+    so ``V = sum_j m_j (T_j / m_j)^2 / (1 - h_j / m_j)``: the variance of the terms of
+    the rows themselves, at the cost of the groups (a design effect's base, the
+    independent-rows form of ``delta-clustered``)."""
+    m = np.asarray(rows, dtype=np.float64)[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        each = terms.terms / m
+        total = np.sum(np.where(terms.present, m * each * each / (1.0 - terms.leverage() / m),
+                                0.0))
+    return float(np.sqrt(total)) if np.isfinite(total) else float("nan")
+
+
 def clustered_interval(terms: ClusterTerms, level: float,
                        bounds: tuple[float, float] | None, logit: bool = False,
                        wilson: bool = False) -> tuple[float, float, float]:

@@ -107,20 +107,16 @@ def evaluate(
     from dartboard.evaluation._clusters import check_cluster_ci  # lazy: --help stays fast
 
     check_cluster_ci(ci, cluster is not None, "--cluster", option=f"--ci {ci}")
+    options = {"threshold_criterion": threshold_criterion,
+               "threshold_target": threshold_target, "threshold": threshold,
+               "curve_bands": threshold_criterion is not None and report is not None,
+               "cluster": cluster}
     if is_stream_source(file):
-        if threshold_criterion or threshold_target is not None:
-            raise InputError("--threshold-criterion needs a single file (the rows of the "
-                             "scores); a directory or glob of Parquet files is streamed "
-                             "through states (give --threshold or --y-pred for its labels)")
         ev = _evaluate_stream(file, y_true, y_pred, y_score, proba, task, ci,
                               confidence_level, n_resamples, group or None, seed, json_out,
-                              pos_label, cluster, threshold)
+                              pos_label, options)
         name = file
     else:
-        options = {"threshold_criterion": threshold_criterion,
-                   "threshold_target": threshold_target, "threshold": threshold,
-                   "curve_bands": threshold_criterion is not None and report is not None,
-                   "cluster": cluster}
         ev = _evaluate_table(file, y_true, y_pred, y_score, proba, task, ci,
                              confidence_level, n_resamples, group or None, seed, options,
                              pos_label)
@@ -238,10 +234,9 @@ def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | N
 def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str | None,
                      proba: list[str] | None, task: str, ci: str, confidence_level: float,
                      n_resamples: int, group: list[str] | None, seed: int,
-                     json_out: bool, pos_label: str | None = None,
-                     cluster: str | None = None, threshold: float | None = None) -> Any:
-    """The evaluation of Parquet files streamed through states (groups and clusters
-    included)."""
+                     json_out: bool, pos_label: str | None, options: dict[str, Any]) -> Any:
+    """The evaluation of Parquet files streamed through states (groups, clusters, a
+    threshold and an operating point included)."""
     from dartboard.scale import evaluate_parquet
 
     return evaluate_parquet(source, y_true=y_true, y_pred=y_pred, y_score=y_score,
@@ -249,7 +244,10 @@ def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str 
                             confidence_level=confidence_level, ci=ci,
                             n_resamples=n_resamples, random_state=seed,
                             pos_label=_stream_label(pos_label), progress=False if json_out else None,
-                            clusters=cluster, threshold=threshold)
+                            clusters=options["cluster"], threshold=options["threshold"],
+                            threshold_criterion=options["threshold_criterion"],
+                            threshold_target=options["threshold_target"],
+                            curve_bands=options["curve_bands"])
 
 
 def _stream_label(text: str | None) -> Any:

@@ -208,7 +208,7 @@ class ClusteredStates:
 
     def _design_effect(self, iv: Any, family: Family, state: Any, metric: Metric,
                        estimate: float) -> float | None:
-        from dartboard._kernels._clustered_analytic import clustered_interval
+        from dartboard._kernels._clustered_analytic import single_rows_se
         from dartboard.evaluation._design import independent_forms, se_ratio
         from dartboard.families._base import interval_of
 
@@ -219,9 +219,8 @@ class ClusteredStates:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     if kind == "delta-clustered":
-                        terms = family.row_terms(state, metric)
-                        base = None if terms is None else \
-                            clustered_interval(terms, opts.confidence_level, None)[2]
+                        grouped = family.row_terms(state, metric)
+                        base = None if grouped is None else single_rows_se(*grouped)
                     else:
                         base = interval_of(family, state, metric, method=method,
                                            level=opts.confidence_level,

@@ -51,7 +51,8 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
                   score_range: tuple[float, float] | None = None,
                   relative_accuracy: float = 1e-3, split_every: int = 8,
                   scheduler: Any = None, clusters: str | None = None,
-                  threshold: float | None = None,
+                  threshold: float | None = None, threshold_criterion: str | None = None,
+                  threshold_target: float | None = None, curve_bands: bool = False,
                   cluster: str | None = None, progress: bool | None = None) -> Evaluation:
     """Evaluate a Dask DataFrame (or Parquet files read with Dask) partition by partition.
 
@@ -76,7 +77,8 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
         file, which the error then names).
     y_true, y_pred, y_score, y_proba, task, metrics, groups, sample_weight, ci, \
 confidence_level, n_resamples, random_state, pos_label, model, exact, n_bins, \
-score_range, relative_accuracy, clusters, cluster, threshold
+score_range, relative_accuracy, clusters, cluster, threshold, threshold_criterion, \
+threshold_target, curve_bands
         As in :func:`evaluate_parquet`. With ``y_score``, the range of the scores and
         of the labels is computed by Dask first (one extra pass over two columns).
     split_every : int
@@ -198,7 +200,7 @@ score_range, relative_accuracy, clusters, cluster, threshold
             raise named from None
         raise
     with asked(progress):
-        return finalize(plan, bundle, n_files, source="dask", unit=unit)
+        return finalize(plan, bundle, n_files, source="dask", unit=unit, data=ddf_or_path)
 
 
 def _compute(dask: Any, objs: list[Any], scheduler: Any, bar: Bar | None = None) -> list[Any]:

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._frames import arrays_in_value_order
 from dartboard._labels import positive_label
 from dartboard._progress import track
 from dartboard._rng import RandomStateLike, seed_sequence
@@ -30,6 +31,7 @@ from dartboard._validation import (
     check_n_resamples,
     check_option,
     check_sample_weight,
+    describe,
 )
 from dartboard.evaluation._bundle import Bundle, Planned, build_bundle, plan_metrics
 from dartboard.evaluation._finalize import (
@@ -328,9 +330,7 @@ def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: An
     d = classification_inputs(y_true, y_pred, y_score, y_proba, task, pos_label, threshold)
     if (threshold_criterion is not None or curve_bands) and not (
             d.task == "binary" and d.y_score is not None):
-        raise InputError("threshold_criterion and curve_bands need binary scores (y_score); "
-                         f"got a {d.task} task"
-                         + (" with scores" if d.y_score is not None else " without scores"))
+        raise operating_error(d.task, d.y_score is not None)
     n = d.y_true.shape[0]
     inputs = _inputs(d)
     w = _some_weight(check_sample_weight(sample_weight, n, scale_free=True))
@@ -389,6 +389,25 @@ def _regression_plan(y_true: Any, y_pred: Any, y_score: Any, y_proba: Any,
                 assumptions=notes)
 
 
+def operating_error(task: str, scores: bool) -> InputError:
+    """Why an operating point or curve bands cannot be had: they need binary scores."""
+    return InputError("threshold_criterion and curve_bands need binary scores (y_score); "
+                      f"got a {task} task" + (" with scores" if scores else " without scores"))
+
+
+def check_operating(criterion: Any, target: Any, bands: Any, scores: bool
+                    ) -> tuple[str | None, float | None, bool]:
+    """``threshold_criterion``, ``threshold_target`` and ``curve_bands`` of a streamed
+    evaluation, checked before any row is read (the task is checked once known)."""
+    criterion, target = _threshold_iv(criterion, target)
+    if not isinstance(bands, (bool, np.bool_)):
+        raise InputTypeError(f"curve_bands must be True or False; got {describe(bands)}")
+    if (criterion is not None or bands) and not scores:
+        raise InputError("threshold_criterion and curve_bands need binary scores: name "
+                         "their column as y_score")
+    return criterion, target, bool(bands)
+
+
 def _threshold_iv(criterion: Any, target: Any) -> tuple[str | None, float | None]:
     """``threshold_criterion`` and ``threshold_target``, checked before any number: a
     target needs a constrained criterion (``select_threshold``'s rule)."""
@@ -420,7 +439,7 @@ def build_result(plan: Plan, model: str | None = None,
     bundle = build_bundle(batch, planned, plan.groups)
     opts = Options(plan.opts.ci, plan.opts.confidence_level, plan.opts.n_resamples,
                    plan.opts.random_state)
-    generic: _GenericRows = _ClusteredRows(plan) if plan.clusters is not None \
+    generic: _GenericRows = _ClusteredRows(plan, bundle) if plan.clusters is not None \
         else _GenericRows(plan)
     if plan.clusters is not None:  # every row from the bootstrap of whole clusters
         rows = tuple(generic.row(p, None, None) for p in track(planned, "metrics"))
@@ -542,9 +561,28 @@ class _ClusteredRows(_GenericRows):
 
     clustered = True
 
-    def __init__(self, plan: Plan) -> None:
+    def __init__(self, plan: Plan, bundle: Bundle) -> None:
         super().__init__(plan)
         self.chosen = _Everything()
+        #: the family states of all rows and of each group (by the group's label)
+        self.states: dict[str | None, Bundle] = {None: bundle}
+        if plan.groups is not None and bundle.groups is not None:
+            self.states.update({plan.groups.label(g): bundle.groups[key]
+                                for g, key in enumerate(plan.groups.keys)})
+
+    def _rows_se(self, p: Planned, group: str | None, kind: str) -> float | None:
+        """The independent-rows standard error of ``delta-clustered`` from the family's
+        state (its groups of alike rows, not a cluster per row); None where the metric's
+        family has no such terms."""
+        from dartboard._kernels._clustered_analytic import single_rows_se
+
+        bundle = self.states.get(group)
+        if kind != "delta-clustered" or p.family is None or bundle is None or \
+                p.key not in bundle.states:
+            return None
+        family, metric, key = p.computed
+        grouped = family.row_terms(bundle.states[key], metric)
+        return None if grouped is None else single_rows_se(*grouped)
 
     def _source(self, p: Planned) -> tuple[Callable[..., Any], np.ndarray, dict[str, Any]]:
         """(function, other input, keywords) of a row's metric or a fairness rate."""
@@ -571,7 +609,7 @@ class _ClusteredRows(_GenericRows):
     def row(self, p: Planned, members: np.ndarray | None, group: str | None) -> MetricRow:
         from dartboard._kernels._clustered import CLUSTER_METHODS
         from dartboard._kernels._methods import CLUSTERED_ANALYTIC_METHODS
-        from dartboard.evaluation._design import design_effect, zero_width
+        from dartboard.evaluation._design import design_effect, se_ratio, zero_width
         from dartboard.uncertainty import interval
 
         plan, opts = self.plan, self.plan.opts
@@ -615,8 +653,10 @@ class _ClusteredRows(_GenericRows):
                               stacklevel=5)
             return MetricRow(p.label, estimate, None, None, f"n/a ({reason})",
                              opts.confidence_level, n, group)
-        deff = design_effect(iv, function, y, other, w, kwargs, opts.n_resamples,
-                             opts.random_state)
+        base = self._rows_se(p, group, str(iv.method).split(" ")[0])
+        deff = se_ratio(iv.standard_error, base) if base is not None else \
+            design_effect(iv, function, y, other, w, kwargs, opts.n_resamples,
+                          opts.random_state)
         return MetricRow(p.label, float(iv.estimate), float(iv.low), float(iv.high),
                          str(iv.method), float(iv.confidence_level), n, group,
                          design_effect=deff)
@@ -911,11 +951,16 @@ def _figures(plan: Plan) -> dict[str, Any]:
         pr_precision, pr_recall = thin(precision, recall)
         out["pr"] = PrPoints(tuple(pr_precision), tuple(pr_recall), prevalence=prevalence)
         opts = plan.opts
-        out.update(operating_extras(
-            d.y_true, d.y_score, positive, criterion=opts.threshold_criterion,
-            target=opts.threshold_target, bands=opts.curve_bands,
-            confidence_level=opts.confidence_level, n_resamples=opts.n_resamples,
-            random_state=opts.random_state, sample_weight=w, clusters=plan.clusters))
+        if opts.threshold_criterion is not None or opts.curve_bands:
+            # the rows in the order of their values, as every source reads them
+            # (rows_in_order): the same operating point from arrays, tables and files
+            y, s, ws, cl = arrays_in_value_order(d.y_true, d.y_score, w, plan.clusters)
+            assert y is not None and s is not None  # binary scores (checked above)
+            out.update(operating_extras(
+                y, s, positive, criterion=opts.threshold_criterion,
+                target=opts.threshold_target, bands=opts.curve_bands,
+                confidence_level=opts.confidence_level, n_resamples=opts.n_resamples,
+                random_state=opts.random_state, sample_weight=ws, clusters=cl))
         if d.is_prob:
             points: dict[str, Any] = {
                 k: v if isinstance(v, str) else tuple(v) for k, v in calibration_points(

@@ -248,22 +248,15 @@ def evaluate(data: Any = None, y_pred: Any = None, *,
     return Evaluation(*build_result(plan, model, child(root, 1)))
 
 
-#: options of the in-memory evaluation that the streamed sources do not take yet
-_IN_MEMORY_ONLY = {"threshold_criterion": None, "threshold_target": None,
-                   "curve_bands": False}
-#: evaluate()'s options that the streamed sources take under the same name
+#: evaluate()'s options that the streamed sources take under the same name (all)
 _STREAMED = ("y_true", "y_pred", "y_score", "y_proba", "task", "metrics", "groups",
              "sample_weight", "ci", "confidence_level", "n_resamples", "random_state",
-             "pos_label", "model", "clusters", "threshold")
+             "pos_label", "model", "clusters", "threshold", "threshold_criterion",
+             "threshold_target", "curve_bands")
 
 
 def _streamed(kind: str, data: Any, arguments: dict[str, Any]) -> Evaluation:
-    """A Parquet or Dask source: its own streamed evaluation, the same options."""
-    for name, default in _IN_MEMORY_ONLY.items():
-        if arguments[name] is not default and arguments[name] != default:
-            raise InputError(f"{name}= needs the rows in memory; a {_KIND_NAMES[kind]} is "
-                             "streamed: read the columns into a data frame first "
-                             "(e.g. pandas.read_parquet) and pass that as data")
+    """A Parquet, Dask or Spark source: its own streamed evaluation, the same options."""
     options = {k: arguments[k] for k in _STREAMED}
     if kind != "spark":  # Spark shows its own progress, stage by stage
         options["progress"] = arguments["progress"]
@@ -280,8 +273,6 @@ def _streamed(kind: str, data: Any, arguments: dict[str, Any]) -> Evaluation:
     return evaluate_dask(data, **options)
 
 
-_KIND_NAMES = {"parquet": "Parquet source", "dask": "Dask DataFrame",
-               "spark": "Spark DataFrame"}
 
 
 def _not_a_source(data: Any, kind: str | None) -> InputTypeError:

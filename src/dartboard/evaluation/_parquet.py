@@ -48,6 +48,8 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
                      score_range: tuple[float, float] | None = None,
                      relative_accuracy: float = 1e-3, progress: bool | None = None,
                      clusters: str | None = None, threshold: float | None = None,
+                     threshold_criterion: str | None = None,
+                     threshold_target: float | None = None, curve_bands: bool = False,
                      cluster: str | None = None) -> Evaluation:
     """Evaluate predictions stored in Parquet files without loading them into memory.
 
@@ -126,6 +128,12 @@ model
         (:func:`dartboard.evaluate`'s ``threshold``). By default 0.5 for
         probabilities and 0 for scores around 0, a guess the result's assumptions
         state.
+    threshold_criterion, threshold_target, curve_bands : optional
+        :func:`dartboard.evaluate`'s operating point and curve bands (binary scores
+        named by ``y_score``). They draw one number per row, so after the streamed
+        pass the columns of labels, scores, weights and clusters are read once more,
+        in the order of their values: the in-memory evaluation's numbers, from any
+        source and row order (that pass holds those columns in memory).
     cluster : str, optional
         The former name of ``clusters`` (a FutureWarning; it will be removed).
 
@@ -197,7 +205,7 @@ model
         bundle = stream_fragments(fragments, plan, batch_size, bar)
     with asked(progress):
         return finalize(plan, bundle, len(fragments), source="parquet", unit="Parquet file",
-                        files=tuple(str(f.path) for f in fragments))
+                        files=tuple(str(f.path) for f in fragments), data=path_or_glob)
 
 
 def stream_fragments(fragments: list[Any], plan: Setup, batch_size: int,

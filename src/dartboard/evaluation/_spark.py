@@ -88,7 +88,8 @@ def evaluate_spark(df: Any, *, y_true: str, y_pred: str | None = None,
                    n_bins: int = 100_000,
                    score_range: tuple[float, float] | None = None,
                    relative_accuracy: float = 1e-3, clusters: str | None = None,
-                   threshold: float | None = None,
+                   threshold: float | None = None, threshold_criterion: str | None = None,
+                   threshold_target: float | None = None, curve_bands: bool = False,
                    max_partial_states: int = 16) -> Evaluation:
     """Evaluate the rows of a Spark DataFrame where they are, exactly.
 
@@ -106,7 +107,8 @@ def evaluate_spark(df: Any, *, y_true: str, y_pred: str | None = None,
         The predictions, classic or Spark Connect.
     y_true, y_pred, y_score, y_proba, task, metrics, groups, sample_weight, ci, \
 confidence_level, n_resamples, random_state, pos_label, model, n_bins, \
-score_range, relative_accuracy, clusters, threshold
+score_range, relative_accuracy, clusters, threshold, threshold_criterion, \
+threshold_target, curve_bands
         As in :func:`dartboard.scale.evaluate_parquet` (column names).
     exact : bool or "auto", default="auto"
         ``True`` keeps exact states: a cell per distinct (score, label, group), about
@@ -227,7 +229,7 @@ score_range, relative_accuracy, clusters, threshold
             stack.push(bundle)
             parts += count
     return finalize(plan, stack.result(), parts, source="spark", unit="Spark partition",
-                    notes=notes)
+                    notes=notes, data=df)
 
 
 def missing_on_workers(exc: BaseException) -> ImportError | None:

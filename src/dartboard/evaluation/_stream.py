@@ -85,6 +85,24 @@ class Spec:
     cluster: str | None = None
     #: labels are ``y_score >= threshold`` (None: the usual cut, 0.5 or 0)
     threshold: float | None = None
+    #: the operating point to choose (``select_threshold``'s criterion) and its bound
+    threshold_criterion: str | None = None
+    threshold_target: float | None = None
+    #: pointwise ROC and precision-recall bands
+    curve_bands: bool = False
+
+    @property
+    def operating(self) -> bool:
+        """Whether an operating point or curve bands are asked for: they read the
+        binary scores' rows (:func:`dartboard._frames.rows_in_order`)."""
+        return self.threshold_criterion is not None or self.curve_bands
+
+    @property
+    def row_roles(self) -> dict[str, str]:
+        """The columns the operating point and the bands read, by role."""
+        roles = {"y_true": self.y_true, "y_score": self.y_score,
+                 "sample_weight": self.sample_weight, "clusters": self.cluster}
+        return {role: name for role, name in roles.items() if name is not None}
 
     @property
     def columns(self) -> list[str]:
@@ -129,7 +147,8 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
               sample_weight: Any, pos_label: Any, confidence_level: Any, ci: Any,
               n_resamples: Any, random_state: RandomStateLike, groups: Any, model: Any,
               column_kinds: dict[str, str], clusters: Any = None,
-              threshold: Any = None) -> Spec:
+              threshold: Any = None, threshold_criterion: Any = None,
+              threshold_target: Any = None, curve_bands: Any = False) -> Spec:
     """Check every option; ``column_kinds`` maps column names to numpy dtype kinds.
 
     ``task="auto"``: with ``y_score`` or ``y_proba`` a classification; with
@@ -151,6 +170,10 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
         from dartboard.evaluation._inputs import check_given
 
         threshold = check_given(y_pred, y_score, proba, threshold)
+    from dartboard.evaluation._engine import check_operating
+
+    criterion, target, bands = check_operating(threshold_criterion, threshold_target,
+                                               curve_bands, y_score is not None)
     if y_pred is None and y_score is None and proba is None:
         raise InputTypeError("give y_pred (predicted labels or values) and/or y_score (scores "
                              "of the positive class), or y_proba (one probability column per "
@@ -197,7 +220,7 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
                 bool(exact), n_bins, score_range, float(relative_accuracy), pos_label,
                 confidence_level, proba, classes, ci, n_resamples, random_state,
                 _check_groups(groups), check_model_name(model), auto, cluster,
-                None if threshold is None else float(threshold))
+                None if threshold is None else float(threshold), criterion, target, bands)
 
 
 def _check_metrics(metrics: Any) -> Any:

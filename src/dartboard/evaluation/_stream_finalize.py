@@ -11,10 +11,12 @@ ROC and PR curves of a map of distinct scores, the reliability diagram's bins.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
 
+from dartboard._frames import rows_in_order
 from dartboard._rng import child, seed_sequence
 from dartboard.evaluation._bundle import Bundle, plan_metrics
 from dartboard.evaluation._clusters import ClusteredStates, cluster_order
@@ -25,6 +27,7 @@ from dartboard.evaluation._engine import (
 )
 from dartboard.evaluation._finalize import GroupGaps, Options, metric_rows
 from dartboard.evaluation._inputs import check_positive, check_score_labels
+from dartboard.evaluation._operating import operating_extras
 from dartboard.evaluation._result import (
     Assumption,
     Confusion,
@@ -44,10 +47,11 @@ __all__ = ["finalize"]
 
 def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parquet",
              unit: str = "Parquet file", files: tuple[str, ...] = (),
-             notes: tuple[Any, ...] = ()) -> Any:
+             notes: tuple[Any, ...] = (), data: Any = None) -> Any:
     """The evaluation of the merged ``bundle`` (read from ``files``, when known: its
     report must never replace one of them); ``notes`` are assumptions the source made
-    (a size rule), added to those of the columns."""
+    (a size rule), added to those of the columns. ``data`` is the source itself: an
+    operating point or curve bands read its binary scores' rows from it."""
     from dartboard.evaluation._evaluation import Evaluation
 
     spec = plan.spec
@@ -96,10 +100,27 @@ def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parque
         assumptions=_assumptions(plan, task, classes, positive) + tuple(notes),
         n_clusters=None if clusters is None else len(clusters.order),
         **_figures(bundle, classes, positive, task))
+    if spec.operating:
+        result = dataclasses.replace(result, **_operating(plan, task, positive, data))
     states = _named(bundle.states)
     if keys is not None:
         states["groups"] = {k: _named(by_key[k].states) for k in keys}
     return Evaluation(result, gaps, states, sources=files)
+
+
+def _operating(plan: Setup, task: str, positive: Any, data: Any) -> dict[str, Any]:
+    """The operating point and curve bands, from the source's rows of labels, scores,
+    weights and clusters in the order of their values: the numbers of the in-memory
+    evaluation, which orders its rows the same way."""
+    spec = plan.spec
+    assert task == "binary"  # y_score (make_spec) of two labels (_found)
+    rows = rows_in_order(data, spec.row_roles)
+    return operating_extras(
+        rows["y_true"], np.asarray(rows["y_score"], dtype=float), positive,
+        criterion=spec.threshold_criterion, target=spec.threshold_target,
+        bands=spec.curve_bands, confidence_level=spec.confidence_level or 0.95,
+        n_resamples=spec.n_resamples, random_state=spec.random_state,
+        sample_weight=rows.get("sample_weight"), clusters=rows.get("clusters"))
 
 
 def _named(states: dict[str, Any]) -> dict[str, Any]:

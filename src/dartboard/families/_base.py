@@ -402,8 +402,9 @@ class Family:
 
     def row_terms(self, state: Any, metric: Metric) -> Any:
         """The delta method's terms with each row its own cluster, from the merged
-        state (the independent-rows form a design effect compares with); None where
-        the family has no delta method."""
+        state (the independent-rows form a design effect compares with), as ``(terms
+        of groups of alike rows, rows of each group)``; None where the family has no
+        delta method."""
         return None
 
     def auto_size(self, state: Any, metric: Metric) -> int:

@@ -349,17 +349,20 @@ class CountsFamily(Family):
             matrices[c][np.ix_(at, at)] = np.asarray(s.counts.matrix, dtype=np.float64)
         return _matrix_terms(metric, classes, matrices)
 
-    def row_terms(self, state: CountsState, metric: Metric) -> ClusterTerms | None:
+    def row_terms(self, state: CountsState, metric: Metric
+                  ) -> tuple[ClusterTerms, np.ndarray] | None:
         """The terms with each row its own cluster (the independent-rows form of the
-        delta method, which a design effect compares with): one matrix per row, from
-        the state's (cell, weight) groups -- a temporary of rows x K^2 numbers, as the
-        rows' own terms take in memory."""
+        delta method, which a design effect compares with), as the terms of the state's
+        (cell, weight) groups of alike rows and the rows of each: a row's term is its
+        group's over its rows (the delta method's terms are linear in the counts), so
+        :func:`~dartboard._kernels._clustered_analytic.single_rows_se` gives the rows'
+        standard error from K^2 groups (unweighted) instead of one matrix per row."""
         groups, k = state.cell_groups(), state.classes.shape[0]
-        size = groups.size.astype(np.int64)
-        matrices = np.zeros((int(size.sum()), k * k))
-        matrices[np.arange(matrices.shape[0]), np.repeat(groups.cell, size)] = \
-            np.repeat(groups.weight, size)
-        return _matrix_terms(metric, state.classes, matrices.reshape(-1, k, k))
+        size = groups.size.astype(np.float64)
+        matrices = np.zeros((size.shape[0], k * k))
+        matrices[np.arange(size.shape[0]), groups.cell] = size * groups.weight
+        terms = _matrix_terms(metric, state.classes, matrices.reshape(-1, k, k))
+        return None if terms is None else (terms, size)
 
     def analytic(self, state: CountsState, metric: Metric, method: str, level: float
                  ) -> tuple[float, float, float]:

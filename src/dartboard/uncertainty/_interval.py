@@ -552,7 +552,10 @@ def cluster_terms_of(metric: Any, y_t: np.ndarray, y_o: np.ndarray, w: np.ndarra
         return None
     family, m, batch = found
     if m.spec.classification and np.ndim(batch.y_true) == 1:
-        batch = dataclasses.replace(batch, classes=np.unique(batch.y_true))
+        # the sorted classes (np.unique's), by the encoding's bincount path for labels
+        # of a narrow integer range
+        batch = dataclasses.replace(batch, classes=encode_labels(
+            ("y_true", batch.y_true)).classes)
     return family.cluster_terms(batch, m, index.codes, index.n_clusters)
 
 
@@ -667,7 +670,10 @@ def _cluster_states(spec: MetricSpec, y_t: np.ndarray, y_o: np.ndarray,
         return [None]
     family, m, batch = found
     if spec.classification and np.ndim(batch.y_true) == 1:
-        batch = dataclasses.replace(batch, classes=np.unique(batch.y_true))
+        # the sorted classes (np.unique's), by the encoding's bincount path for labels
+        # of a narrow integer range
+        batch = dataclasses.replace(batch, classes=encode_labels(
+            ("y_true", batch.y_true)).classes)
     try:
         return [(family, m, family.build(batch.take(rows), m)) for rows in members]
     except ValueError:

@@ -1,0 +1,142 @@
+"""Streaming from Parquet, like for like: this checkout against an earlier commit.
+
+Usage::
+
+    python benchmarks/bench_stream_versions.py [N_ROWS] [N_FILES] [--old COMMIT] [--repeats R]
+
+Writes (once) ``N_ROWS`` rows (default 5M) of a binary label (int8) and a float32
+score in ``N_FILES`` Parquet files (default 5) under ``benchmarks/data/``
+(git-ignored). Then, for the earlier commit (default ``7da99ed``, the last before
+the one-route redesign; its ``src/`` is exported with ``git archive`` to a temporary
+folder) and for this checkout, one fresh child process each:
+
+* ``roc_auc``: ``evaluate_parquet(folder, y_true="label", y_score="score",
+  metrics=["roc_auc"])``;
+* ``defaults``: the same without ``metrics``, so each version's default metrics
+  with their intervals (the earlier commit computed 3, this one 16).
+
+Everything runs on one thread (pyarrow's CPU and I/O pools, BLAS and OpenMP set to
+1). Each call is timed ``R`` times after a first warm-up call in the same process;
+the fastest is printed with rows per second, the child's peak resident memory, and
+the ratio old/new (above 1: this checkout is faster). The numbers of both versions
+are printed too, so a change in what is computed shows beside the time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+CHILD = r"""
+import json, os, resource, sys, time, warnings
+import pyarrow as pa
+pa.set_cpu_count(1)
+pa.set_io_thread_count(1)
+warnings.simplefilter("ignore")
+import dartboard
+from dartboard.scale import evaluate_parquet
+folder, mode, repeats = sys.argv[1], sys.argv[2], int(sys.argv[3])
+kw = dict(y_true="label", y_score="score", random_state=0)
+if mode == "roc_auc":
+    kw["metrics"] = ["roc_auc"]
+ev = evaluate_parquet(folder, **kw)
+times = []
+for _ in range(repeats):
+    t = time.perf_counter()
+    ev = evaluate_parquet(folder, **kw)
+    times.append(time.perf_counter() - t)
+frame = ev.overall
+values = {str(k): [float(frame.loc[k, "estimate"]), float(frame.loc[k, "low"]),
+                   float(frame.loc[k, "high"])] for k in frame.index}
+print(json.dumps({"seconds": min(times), "all": times, "values": values,
+                  "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "file": dartboard.__file__}))
+"""
+
+
+def generate(folder: str, n_rows: int, n_files: int) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    marker = os.path.join(folder, "_COMPLETE")
+    if os.path.exists(marker):
+        return
+    os.makedirs(folder, exist_ok=True)
+    rng = np.random.default_rng(20261205)
+    per_file = -(-n_rows // n_files)
+    for i in range(n_files):
+        m = min(per_file, n_rows - i * per_file)
+        y = (rng.random(m) < 0.3).astype(np.int8)
+        score = (1 / (1 + np.exp(-(rng.normal(size=m) + 1.2 * y - 0.4)))).astype(np.float32)
+        pq.write_table(pa.table({"label": y, "score": score}),
+                       os.path.join(folder, f"part-{i:03d}.parquet"))
+    open(marker, "w").close()
+
+
+def export(commit: str, into: str) -> str:
+    """``src/`` of ``commit`` under ``into`` (``git archive``): its import path."""
+    archive = os.path.join(into, "src.tar")
+    subprocess.run(["git", "-C", ROOT, "archive", "-o", archive, commit, "src"], check=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(into, filter="data")
+    return os.path.join(into, "src")
+
+
+def run(src: str, folder: str, mode: str, repeats: int) -> dict:
+    env = dict(os.environ, PYTHONPATH=src, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1",
+               MKL_NUM_THREADS="1", PYTHONWARNINGS="ignore")
+    out = subprocess.run([sys.executable, "-c", CHILD, folder, mode, str(repeats)], env=env,
+                         capture_output=True, text=True, check=True)
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["file"].startswith(src), (result["file"], src)  # the version asked for
+    return result
+
+
+def main(argv: list[str]) -> None:
+    args = [a for a in argv if not a.startswith("--")]
+    opts = dict(a[2:].split("=", 1) for a in argv if a.startswith("--") and "=" in a)
+    n_rows = int(float(args[0])) if args else 5_000_000
+    n_files = int(args[1]) if len(args) > 1 else 5
+    old = opts.get("old", "7da99ed")
+    repeats = int(opts.get("repeats", 3))
+    folder = os.path.join(HERE, "data", f"stream_versions_{n_rows}_{n_files}")
+    generate(folder, n_rows, n_files)
+    head = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    print(f"# {n_rows:,} rows in {n_files} Parquet files (int8 label, float32 score); "
+          f"one thread; fastest of {repeats} after a warm-up; old = {old}, new = {head} "
+          f"(working tree)")
+    with tempfile.TemporaryDirectory() as tmp:
+        old_src = export(old, tmp)
+        new_src = os.path.join(ROOT, "src")
+        print("| metrics | version | seconds | rows/s | peak MiB | metrics computed |")
+        print("|---|---|---|---|---|---|")
+        for mode in ("roc_auc", "defaults"):
+            res = {}
+            for name, src in (("old", old_src), ("new", new_src)):
+                t = time.perf_counter()
+                res[name] = r = run(src, folder, mode, repeats)
+                print(f"| {mode} | {name} | {r['seconds']:.3f} | "
+                      f"{n_rows / r['seconds'] / 1e6:.2f}M | {r['peak_mib']:.0f} | "
+                      f"{len(r['values'])} |  <!-- all {', '.join(f'{x:.3f}' for x in r['all'])};"
+                      f" child {time.perf_counter() - t:.1f} s -->", flush=True)
+            ratio = res["old"]["seconds"] / res["new"]["seconds"]
+            print(f"| {mode} | old/new | {ratio:.2f}x | | | |")
+            for name in ("old", "new"):
+                shown = {k: [round(x, 6) for x in v] for k, v in res[name]["values"].items()
+                         if "roc" in k or "accuracy" == k or "average_precision" in k}
+                print(f"<!-- {mode} {name}: {json.dumps(shown)} -->")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
