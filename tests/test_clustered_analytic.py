@@ -567,3 +567,76 @@ def test_auc_auto_takes_the_bootstrap_t_up_to_its_cluster_limit():
     with pytest.raises(ValueError, match="bootstrap-t-clustered is not|not a cluster-robust"):
         db.interval("roc_auc", many[1], many[2], clusters=many[0],
                     method="bootstrap-t-clustered")
+
+
+# --------------------------------------------- AP and the PR area: influence values
+
+def _ap_rows(seed=3, n=400, n_clusters=40, weighted=False):
+    rng = np.random.default_rng(seed)
+    cluster = rng.integers(0, n_clusters, n)
+    y = rng.integers(0, 2, n)
+    score = np.round(np.clip(0.3 * y + 0.7 * rng.random(n), 0, 1), 2)  # ties
+    w = rng.integers(1, 4, n).astype(float) if weighted else None
+    return cluster, y, score, w
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_ap_cluster_terms_are_the_rows_influence_values_summed(weighted):
+    # each row's term is AP's change per row added at its score and class (checked on
+    # the metric recomputed with that row repeated a little more), summed per cluster
+    from sklearn.metrics import average_precision_score
+
+    from dartboard._kernels._clustered import ClusterIndex
+    from dartboard.uncertainty._interval import cluster_terms_of
+
+    cluster, y, score, w = _ap_rows(weighted=weighted)
+    mass = np.ones(y.shape[0]) if w is None else w
+    ap = average_precision_score(y, score, sample_weight=w)
+    eps = 1e-6
+    psi = np.empty(y.shape[0])
+    for i in range(y.shape[0]):  # brute force: row i's weight grown by eps
+        bumped = mass.copy()
+        bumped[i] += eps
+        psi[i] = mass[i] * (average_precision_score(y, score, sample_weight=bumped) - ap) / eps
+    want = np.bincount(cluster, weights=psi, minlength=40)
+    terms = cluster_terms_of("average_precision", y, score, w, {},
+                             ClusterIndex(cluster.astype(np.intp), 40))
+    assert terms.method == "influence-logit-clustered"
+    assert terms.estimate == pytest.approx(ap, abs=1e-12)
+    np.testing.assert_allclose(terms.terms[:, 0], want, atol=1e-6)
+    assert abs(terms.terms.sum()) < 1e-12  # AP is unchanged when every weight scales
+    np.testing.assert_allclose(terms.sizes[:, 0], np.bincount(cluster, weights=mass,
+                                                              minlength=40))
+
+
+def test_ap_cluster_robust_interval_with_singleton_clusters_is_the_influence_interval():
+    # each row its own cluster: the CR2 variance of the terms is AP's influence-function
+    # variance up to the leverages (1 - 1/n each), so the interval is influence-logit's
+    cluster, y, score, _ = _ap_rows(n=600)
+    rows = np.arange(y.shape[0])
+    clustered = db.interval("average_precision", y, score, clusters=rows,
+                            method="influence-logit-clustered")
+    plain = db.interval("average_precision", y, score, method="influence-logit")
+    assert clustered.standard_error == pytest.approx(plain.standard_error, rel=1e-2)
+    assert clustered.low == pytest.approx(plain.low, abs=2e-3)
+    assert clustered.high == pytest.approx(plain.high, abs=2e-3)
+
+
+@pytest.mark.parametrize("metric", ["average_precision", "pr_auc"])
+def test_ap_clustered_interval_from_states_equals_the_rows(tmp_path, metric):
+    # a streamed evaluation's per-cluster states give the terms of the rows
+    import pandas as pd
+
+    cluster, y, score, w = _ap_rows(seed=5, n=500, weighted=True)
+    frame = pd.DataFrame({"y": y, "s": score, "c": cluster, "w": w})
+    frame.iloc[:250].to_parquet(tmp_path / "a.parquet")
+    frame.iloc[250:].to_parquet(tmp_path / "b.parquet")
+    options = dict(metrics=[metric], ci="influence-logit-clustered")
+    memory = db.evaluate(y, y_score=score, clusters=cluster, sample_weight=w, **options)
+    streamed = db.evaluate(str(tmp_path), y_true="y", y_score="s", clusters="c",
+                           sample_weight="w", **options)
+    a, b = memory.overall.iloc[0], streamed.overall.iloc[0]
+    assert a["method"] == b["method"] == "influence-logit-clustered (40 clusters)"
+    for key in ("estimate", "low", "high"):
+        assert float(a[key]) == pytest.approx(float(b[key]), abs=1e-12)
+    assert 0 < float(a["low"]) < float(a["estimate"]) < float(a["high"]) < 1

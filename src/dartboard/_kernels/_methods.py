@@ -7,7 +7,7 @@ evaluate --help`` shows every method without loading numpy or SciPy.
 
 from typing import Literal, TypeAlias, get_args
 
-__all__ = ["CLUSTERED_ANALYTIC_METHODS", "STUDENTIZED", "PROPORTION_METHODS", "ROC_AUC_METHODS",
+__all__ = ["CLUSTERED_ANALYTIC_METHODS", "LOGIT_CLUSTERED", "STUDENTIZED", "PROPORTION_METHODS", "ROC_AUC_METHODS",
            "ASYMPTOTIC_METHODS", "BOOTSTRAP_METHODS", "PIVOT", "METHODS", "IntervalMethod",
            "ProportionMethod", "AsymptoticMethod", "BootstrapMethod", "ClusteredMethod"]
 
@@ -21,7 +21,8 @@ BootstrapMethod: TypeAlias = Literal["percentile", "basic", "bca"]
 ClusteredMethod: TypeAlias = Literal["wald-clustered", "wilson-clustered", "t-clustered",
                                      "delong-clustered",
                                      "delong-logit-clustered",
-                                     "delta-clustered", "bootstrap-t-clustered"]
+                                     "delta-clustered", "influence-logit-clustered",
+                                     "bootstrap-t-clustered"]
 #: every ``method`` of :func:`dartboard.interval` (and ``ci`` of :func:`dartboard.evaluate`);
 #: ``"bin-pivot"`` is the calibration error's bias-aware bootstrap
 #: (:mod:`dartboard._kernels._calibration`)
@@ -40,5 +41,7 @@ CLUSTERED_ANALYTIC_METHODS: tuple[str, ...] = get_args(ClusteredMethod)
 #: the symmetric bootstrap-t of whole clusters (:func:`dartboard._kernels._clustered.
 #: studentized_interval`): the one cluster-robust method that draws resamples
 STUDENTIZED = "bootstrap-t-clustered"
+#: the cluster-robust intervals formed on the logit scale and carried back
+LOGIT_CLUSTERED = ("delong-logit-clustered", "influence-logit-clustered")
 PIVOT = "bin-pivot"
 METHODS: tuple[str, ...] = get_args(IntervalMethod)

@@ -33,7 +33,8 @@ __all__ = ["INDEPENDENT", "design_effect", "independent_forms", "se_ratio", "zer
 
 #: the independent-rows form of each cluster-robust interval
 INDEPENDENT = {"wald-clustered": "wald", "wilson-clustered": "wald", "t-clustered": "t",
-               "delong-clustered": "delong", "delong-logit-clustered": "delong"}
+               "delong-clustered": "delong", "delong-logit-clustered": "delong",
+               "influence-logit-clustered": "influence-logit"}
 
 
 def independent_forms(kind: str) -> tuple[str, ...]:

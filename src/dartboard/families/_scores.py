@@ -633,6 +633,12 @@ class ScoresFamily(Family):
         placement value (the share of the other class beyond it, ties one half) from
         two sorted arrays, summed per cluster by bincount."""
         scores = batch.of(metric)
+        if metric.name in _PRECISION_AREAS and set(metric.kwargs) <= {"pos_label"} \
+                and np.ndim(scores) == 1:
+            mass = np.ones(scores.shape[0]) if batch.weight is None else \
+                np.asarray(batch.weight, dtype=np.float64)
+            return _precision_terms(metric, codes, n_clusters, np.asarray(scores, float),
+                                    np.asarray(batch.y_true == batch.positive), mass)
         if metric.name != "roc_auc_score" or metric.kwargs or batch.weight is not None \
                 or np.ndim(scores) != 1:
             return None
@@ -663,6 +669,13 @@ class ScoresFamily(Family):
         """Obuchowski's placement sums from each cluster's (score, positive) cells: a
         cell's placement value is that of each of its rows, so a cluster's sum is the
         cells' values times their sizes (the same terms as from the rows)."""
+        if metric.name in _PRECISION_AREAS and set(metric.kwargs) <= {"pos_label"} and all(
+                isinstance(s, ScoreCells) for s in states):
+            owner = np.concatenate([np.full(s.size.shape[0], c) for c, s in enumerate(states)])
+            return _precision_terms(
+                metric, owner, len(states), np.concatenate([s.score for s in states]),
+                np.concatenate([s.positive for s in states]),
+                np.concatenate([s.size * s.weight for s in states]).astype(np.float64))
         if metric.name != "roc_auc_score" or metric.kwargs or any(
                 not isinstance(s, ScoreCells) or s.weighted for s in states):
             return None
@@ -758,6 +771,38 @@ def _classes(state: ScoreCells) -> tuple[float, float]:
         m = float(state.size[state.positive].sum())
         state._memo["classes"] = (m, float(state.size.sum()) - m)
     return state._memo["classes"]
+
+
+#: the areas under the precision-recall curve, whose cluster-robust interval takes
+#: average precision's influence values (as their influence-logit interval does)
+_PRECISION_AREAS = ("average_precision_score", "pr_auc_score")
+
+
+def _precision_terms(metric: Metric, owner: np.ndarray, n_clusters: int, score: np.ndarray,
+                     positive: np.ndarray, mass: np.ndarray) -> ClusterTerms | None:
+    """``influence-logit-clustered``'s terms of AP or the PR area: each row's (or
+    cell's, ``mass`` its rows times weight) influence value, average precision's change
+    per row added at its score and class (:func:`~dartboard._kernels._analytic.
+    ap_derivatives`, the influence function over the rows), summed per cluster
+    (``owner``). The CR2 variance of these sums is the sandwich variance of AP's
+    linearization with the clusters' rows dependent; the interval is formed on the
+    logit scale, as ``influence-logit`` without clusters."""
+    distinct, at = np.unique(score, return_inverse=True)
+    at = at.reshape(-1)
+    k = distinct.shape[0]
+    pos = np.bincount(at[positive], weights=mass[positive], minlength=k)
+    neg = np.bincount(at[~positive], weights=mass[~positive], minlength=k)
+    if not pos.sum() > 0 or not neg.sum() > 0:
+        return None
+    ap, d_pos, d_neg = _analytic.ap_derivatives(pos, neg)
+    estimate = ap if metric.name == "average_precision_score" else pr_auc_from_groups(pos, neg)
+    psi = mass * np.where(positive, d_pos[at], d_neg[at])
+    terms = np.bincount(owner, weights=psi, minlength=n_clusters)
+    sizes = np.bincount(owner, weights=mass, minlength=n_clusters)
+    if not np.all(np.isfinite(terms)):
+        return None
+    return ClusterTerms(float(estimate), terms[:, None], (sizes > 0)[:, None],
+                        "influence-logit-clustered", float(pos.sum()), sizes=sizes[:, None])
 
 
 def _auc_jackknife(state: ScoreCells) -> np.ndarray:

@@ -37,7 +37,13 @@ from dartboard._kernels._clustered_analytic import (
     unequal_sizes,
     warn_few_clusters,
 )
-from dartboard._kernels._methods import METHODS, PIVOT, STUDENTIZED, IntervalMethod
+from dartboard._kernels._methods import (
+    LOGIT_CLUSTERED,
+    METHODS,
+    PIVOT,
+    STUDENTIZED,
+    IntervalMethod,
+)
 from dartboard._kernels._result import Interval, clip_to_range
 from dartboard._labels import encode_ids, encode_labels, positive_index
 from dartboard._rng import RandomStateLike, check_random_state
@@ -413,7 +419,7 @@ def interval_from_clusters(spec: MetricSpec | None, name: str, estimate: float,
         drawn = n_resamples if method == STUDENTIZED else None
         low, high, se = studentized_interval(terms, level, None, n_resamples, rng) \
             if drawn else clustered_interval(terms, level, None,
-                                             logit=method == "delong-logit-clustered",
+                                             logit=method in LOGIT_CLUSTERED,
                                              wilson=method == "wilson-clustered")
         low, high, how = clip_to_range(low, high, bounds, f"{method} ({n_clusters} clusters)")
         return Interval(estimate, low, high, level, how, se, None, drawn, name)
