@@ -31,6 +31,7 @@ from dartboard._kernels._clustered_analytic import (
     AUTO_MIN_CLUSTERS,
     AUTO_MIN_ROWS,
     CLUSTERED_ANALYTIC_METHODS,
+    STUDENTIZED_MAX_CLUSTERS,
     STUDENTIZED_MIN_CLUSTERS,
     ClusterTerms,
     clustered_interval,
@@ -599,11 +600,14 @@ def _auto_form(terms: ClusterTerms | None, forms: tuple[str, ...], n_clusters: i
     (CR2 with the small-sample degrees of freedom) instead of the studentized bootstrap
     below ``STUDENTIZED_MIN_CLUSTERS`` clusters and where the clusters' sizes are
     unequal (:func:`unequal_sizes`): there the bootstrap-t of ROC AUC and log loss
-    covered 90.5-92.3% (benchmarks/unequal_clusters_coverage.py)."""
+    covered 90.5-92.3% (benchmarks/unequal_clusters_coverage.py); and above
+    ``STUDENTIZED_MAX_CLUSTERS``, where the two agree and the bootstrap's draws grow
+    with the clusters."""
     if not forms:
         return ""
     if forms[-1] == STUDENTIZED and terms is not None and \
-            (n_clusters < STUDENTIZED_MIN_CLUSTERS or unequal_sizes(terms)):
+            (n_clusters < STUDENTIZED_MIN_CLUSTERS or n_clusters > STUDENTIZED_MAX_CLUSTERS
+             or unequal_sizes(terms)):
         return "delong-logit-clustered" if terms.method == "delong-clustered" \
             else terms.method
     return forms[-1]
