@@ -330,6 +330,35 @@ def test_scores_built_per_cluster_in_one_pass_equal_each_clusters_own(weighted):
     assert fast == Family.build_clusters(family, batch, metric, members)
 
 
+@pytest.mark.parametrize("name", ["log_loss", "brier_score_loss", "mean_absolute_error"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_mean_losses_built_per_cluster_in_one_pass_equal_each_clusters_own(name, weighted):
+    # the terms of all rows at once, cut per cluster: each cluster's cells and sums are
+    # those of its own build (log loss over the classes of all rows: a cluster may
+    # hold one class)
+    from dartboard.families._base import Family
+
+    rng = np.random.default_rng(4)
+    n = 300
+    y = rng.integers(0, 2, n)
+    score = np.round(np.clip(0.3 * y + 0.7 * rng.random(n), 0.01, 0.99), 2)
+    w = rng.integers(1, 4, n).astype(float) if weighted else None
+    codes = rng.integers(0, 30, n)
+    codes[codes == 3] = 4  # a cluster id with no rows between others
+    members = [np.flatnonzero(codes == c) for c in np.unique(codes)]
+    members[0] = members[0][y[members[0]] == 1][:3]  # a cluster of one class, rows left out
+    metric = Metric(get_spec(name))
+    family = family_of(metric.spec)
+    regression = name == "mean_absolute_error"
+    batch = Batch(y.astype(float) if regression else y, {"values" if regression else
+                                                         "probabilities": score}, w,
+                  None if regression else 1, None if regression else np.array([0, 1]))
+    fast = family.build_clusters(batch, metric, members)
+    assert fast == Family.build_clusters(family, batch, metric, members)
+    assert [s.sums for s in fast] == [s.sums for s in
+                                      Family.build_clusters(family, batch, metric, members)]
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 3), st.integers(0, 3),
                           st.integers(0, 4)), min_size=1, max_size=50),

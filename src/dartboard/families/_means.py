@@ -263,6 +263,34 @@ class MeansFamily(Family):
         return MeanCells.from_terms(terms, None if w is None else np.asarray(w),
                                     _class_codes(batch, metric))
 
+    def build_clusters(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
+                       ) -> list[Any]:
+        """Every cluster's cells from one pass: the per-row terms of all rows (each
+        row's term is its own, whatever the rows beside it), then one sort keyed by the
+        cluster first, cut at the clusters' bounds; each cluster's cells (and sums) are
+        those of :meth:`build` of its rows."""
+        function = TERMS[metric.name][0]
+        kwargs = self.with_classes(metric, batch.classes)
+        terms, w = function(batch.y_true, batch.of(metric), sample_weight=batch.weight,
+                            **kwargs)
+        rows = np.concatenate([np.asarray(m, dtype=np.intp) for m in members]) if members \
+            else np.empty(0, dtype=np.intp)
+        owner = np.repeat(np.arange(len(members)), [len(m) for m in members])
+        terms = np.asarray(terms, dtype=np.float64)[rows]
+        weight = np.ones(rows.shape[0]) if w is None else \
+            np.asarray(w, dtype=np.float64)[rows]
+        stratum = _class_codes(batch, metric)
+        keys = (owner, terms, weight) if stratum is None else \
+            (owner, stratum[rows], terms, weight)
+        cells, size = aggregate(keys, np.ones(rows.shape[0], dtype=np.int64))
+        bounds = np.searchsorted(cells[0], np.arange(len(members) + 1))
+        out = []
+        for a, b in zip(bounds[:-1], bounds[1:]):
+            st = None if stratum is None else cells[1][a:b]
+            term, wt, s = cells[-2][a:b], cells[-1][a:b], size[a:b]
+            out.append(MeanCells(term, wt, s, _sums(term, wt, s), w is not None, st))
+        return out
+
     def n_rows(self, state: MeanCells) -> int:
         return state.sums[3]
 

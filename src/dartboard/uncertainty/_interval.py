@@ -147,7 +147,9 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
         ``"t-clustered"`` for a mean loss such as log loss,
         Brier or MAE, ``"delong-clustered"`` for binary ROC AUC and
         ``"delong-logit-clustered"``, its variance on the logit scale, ``"delta-clustered"``
-        (the delta method) for the other count metrics such as F1, MCC or kappa;
+        (the delta method) for the other count metrics such as F1, MCC or kappa,
+        ``"influence-logit-clustered"`` for average precision and the PR area (AP's
+        influence values summed per cluster, on the logit scale);
         :mod:`dartboard._kernels._clustered_analytic`), or
         ``"bootstrap-t-clustered"``, the symmetric studentized bootstrap of whole
         clusters of a ratio, a mean loss or ROC AUC (up to 200 clusters for ROC AUC;
@@ -159,8 +161,9 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
         ``"auto"`` takes from 2 clusters on the cluster-robust interval:
         ``"wilson-clustered"`` for a proportion of whole counts,
         ``"delta-clustered"`` for the other count metrics, and for mean losses and
-        ROC AUC ``"bootstrap-t-clustered"`` from 10 clusters of similar sizes, else
-        ``"t-clustered"`` and ``"delong-logit-clustered"``. With 10 clusters or more,
+        ROC AUC ``"bootstrap-t-clustered"`` from 10 to 1,000 clusters of similar
+        sizes, else ``"t-clustered"`` and ``"delong-logit-clustered"``. With 10
+        clusters or more,
         ROC AUC with fewer than 50 rows of a class and the delta method with fewer
         than 50 rows (``AUTO_MIN_ROWS``) take BCa with a leave-one-cluster-out
         jackknife instead, as does a metric without a cluster-robust form. With
@@ -685,7 +688,7 @@ def _cluster_states(spec: MetricSpec, y_t: np.ndarray, y_o: np.ndarray,
         batch = dataclasses.replace(batch, classes=encode_labels(
             ("y_true", batch.y_true)).classes)
     try:
-        return [(family, m, family.build(batch.take(rows), m)) for rows in members]
+        return [(family, m, state) for state in family.build_clusters(batch, m, members)]
     except ValueError:
         return [None]
 
