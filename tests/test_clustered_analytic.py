@@ -218,7 +218,8 @@ def test_few_clusters_take_the_analytic_forms_not_the_bootstrap(n_clusters):
     # (benchmarks/unequal_clusters_coverage.py, few); the analytic forms 92-99%
     cluster, y, score, pred = _data(7, n_clusters=n_clusters, m=20)
     expected = {"accuracy": "wilson-clustered", "roc_auc": "delong-logit-clustered",
-                "log_loss": "t-clustered", "f1": "delta-clustered"}
+                "log_loss": "t-clustered", "f1": "delta-clustered",
+                "average_precision": "influence-logit-clustered"}
     for name, method in expected.items():
         other = pred if name in ("accuracy", "f1") else score
         with pytest.warns(FewClustersWarning, match=f"{n_clusters} clusters"):
@@ -228,12 +229,15 @@ def test_few_clusters_take_the_analytic_forms_not_the_bootstrap(n_clusters):
         # an interval past the metric's range is cut there, and its method says so
         assert iv.method.split(", clipped to")[0] == f"{method} ({n_clusters} clusters)"
         assert (iv.low, iv.high) == (asked.low, asked.high)
-    # a metric without a cluster-robust form says its coverage is not known
+    # a metric without a cluster-robust form (a callable) says its coverage is not known
+    def mean_positive_score(y_true, score):
+        return float(np.mean(score[y_true == 1]))
+
     with pytest.warns(FewClustersWarning):
-        ap = db.interval("average_precision", y, score, clusters=cluster, n_resamples=200,
-                         random_state=0)
-    assert ap.method == (f"bca (clustered: {n_clusters} clusters; coverage not known with "
-                         "fewer than 10 clusters)")
+        own = db.interval(mean_positive_score, y, score, clusters=cluster, n_resamples=200,
+                          random_state=0)
+    assert own.method == (f"bca (clustered: {n_clusters} clusters; coverage not known with "
+                          "fewer than 10 clusters)")
 
 
 @pytest.mark.parametrize("metric, method, match", [
@@ -276,9 +280,14 @@ def test_evaluate_reports_design_effect_and_effective_n():
     delta = db.interval("f1", y, pred, clusters=cluster)
     assert f1["design_effect"] == pytest.approx(
         (delta.standard_error / alone.standard_error) ** 2, rel=1e-12)
-    # average precision: the bootstrap of whole clusters over the bootstrap of rows
-    assert ev.overall.loc["average_precision", "method"].startswith("bca (clustered")
-    assert 0.5 < ev.overall.loc["average_precision", "design_effect"] < 10
+    # average precision: its cluster-robust interval over influence-logit's
+    ap = ev.overall.loc["average_precision"]
+    assert ap["method"].startswith("influence-logit-clustered")
+    robust = db.interval("average_precision", y, score, clusters=cluster)
+    plain = db.interval("average_precision", y, score, method="influence-logit")
+    assert ap["design_effect"] == pytest.approx(
+        (robust.standard_error / plain.standard_error) ** 2, rel=1e-12)
+    assert 0.5 < ap["design_effect"] < 10
     assert ev.to_dict()["metrics"][0]["effective_n"] == pytest.approx(row["effective_n"])
 
 

@@ -107,9 +107,12 @@ STUDENTIZED_MAX_CLUSTERS = 1000
 #: the share of ``I - 1`` below which the degrees of freedom of a cluster effect
 #: (:func:`small_sample_df`, ``working="cluster"``) call the clusters' sizes unequal
 UNEQUAL_DF_SHARE = 0.5
-#: the cluster-robust methods ``auto`` takes (those the coverage grid measured)
+#: the cluster-robust methods ``auto`` takes (those the coverage grids measured; for
+#: average precision and the PR area ``influence-logit-clustered`` covered more than the
+#: bootstrap of whole clusters in every cell of benchmarks/clustered_ap_coverage.py,
+#: which ``auto`` took for them before)
 AUTO_METHODS = ("wald-clustered", "wilson-clustered", "t-clustered", "delong-logit-clustered",
-                "delta-clustered", "bootstrap-t-clustered")
+                "delta-clustered", "influence-logit-clustered", "bootstrap-t-clustered")
 #: ... and the rows (``ClusterTerms.smallest``) ``delong-clustered`` and
 #: ``delta-clustered`` need for it: with 30 clusters of one row ROC AUC's covered
 #: 91.3% (15 rows of a class) and F1's 92.9% against BCa's 95.7% for both; with 30
