@@ -669,3 +669,25 @@ def test_many_clusters_take_the_analytic_form_of_mean_losses_and_roc_auc():
     few = _data(7, n_clusters=STUDENTIZED_MAX_CLUSTERS, m=3)
     assert db.interval("log_loss", few[1], few[2], clusters=few[0],
                        random_state=0).method.startswith("bootstrap-t-clustered")
+
+
+def test_ap_with_its_positives_in_one_cluster_has_no_cluster_robust_form():
+    # how the clusters' positives vary is not seen: no influence-logit-clustered (asked
+    # for, it is refused by name; auto takes the bootstrap of whole clusters)
+    from dartboard._kernels._clustered import ClusterIndex
+    from dartboard.uncertainty._interval import cluster_terms_of
+
+    rng = np.random.default_rng(2)
+    cluster = np.repeat(np.arange(40), 10)
+    y = np.zeros(400, dtype=int)
+    y[:60] = 1  # clusters 0-5 ...
+    score = rng.random(400) + 0.2 * y
+    index = ClusterIndex(cluster.astype(np.intp), 40)
+    assert cluster_terms_of("average_precision", y, score, None, {}, index) is not None
+    y[:] = 0
+    y[:10] = 1  # ... then cluster 0 alone
+    assert cluster_terms_of("average_precision", y, score, None, {}, index) is None
+    with pytest.raises(ValueError, match="not a cluster-robust interval of "
+                                         "average_precision_score"):
+        db.interval("average_precision", y, score, clusters=cluster,
+                    method="influence-logit-clustered")

@@ -799,7 +799,11 @@ def _precision_terms(metric: Metric, owner: np.ndarray, n_clusters: int, score: 
     psi = mass * np.where(positive, d_pos[at], d_neg[at])
     terms = np.bincount(owner, weights=psi, minlength=n_clusters)
     sizes = np.bincount(owner, weights=mass, minlength=n_clusters)
-    if not np.all(np.isfinite(terms)):
+    held = np.count_nonzero(np.bincount(owner[positive], weights=mass[positive],
+                                        minlength=n_clusters))
+    if held < 2 or not np.all(np.isfinite(terms)):
+        # positives in one cluster: how the clusters' positives vary is not seen (as
+        # ROC AUC's terms need each class in two clusters); the bootstrap of clusters
         return None
     return ClusterTerms(float(estimate), terms[:, None], (sizes > 0)[:, None],
                         "influence-logit-clustered", float(pos.sum()), sizes=sizes[:, None])
