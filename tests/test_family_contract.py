@@ -241,3 +241,22 @@ def test_paired_kind_names_the_class_paired_builds(spec, weighted):
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         built = family.paired(y, a, b, w, metric)
     assert family.paired_kind(y, a, w, metric) is (None if built is None else type(built))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([-0.0, 0.0, 0.1, 0.5, 0.5000000001, 1.0, 3.0]),
+                          st.booleans()), max_size=60))
+def test_unweighted_score_cells_by_class_runs_equal_the_lexicographic_cells(rows):
+    # the fast build of unweighted score cells (each class sorted, then merged) gives
+    # the cells, order and sizes of the one way every family's cells are formed
+    from dartboard.families._base import aggregate
+    from dartboard.families._scores import _class_runs
+
+    score = np.array([r[0] for r in rows], dtype=np.float64)
+    positive = np.array([r[1] for r in rows], dtype=bool)
+    s, p, size = _class_runs(score, positive)
+    (s2, p2), size2 = aggregate((score, positive), np.ones(score.shape[0], dtype=np.int64))
+    np.testing.assert_array_equal(s, s2)
+    np.testing.assert_array_equal(p, p2)
+    np.testing.assert_array_equal(size, size2)
+    assert size.dtype == np.int64 and int(size.sum()) == len(rows)

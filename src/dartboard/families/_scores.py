@@ -90,10 +90,10 @@ class ScoreCells(State):
     def from_rows(cls, positive: np.ndarray, score: np.ndarray,
                   weight: np.ndarray | None) -> ScoreCells:
         keys = (score.astype(np.float64), positive.astype(bool))
-        ones = np.ones(score.shape[0], dtype=np.int64)
         if weight is None:  # one weight: not a key to sort, gather and compare
-            (s, p), size = aggregate(keys, ones)
+            s, p, size = _class_runs(*keys)
             return cls(s, p, np.ones(s.shape[0]), size, False)
+        ones = np.ones(score.shape[0], dtype=np.int64)
         (s, p, w), size = aggregate((*keys, weight.astype(np.float64)), ones)
         return cls(s, p, w, size, True)
 
@@ -771,6 +771,32 @@ def _classes(state: ScoreCells) -> tuple[float, float]:
         m = float(state.size[state.positive].sum())
         state._memo["classes"] = (m, float(state.size.sum()) - m)
     return state._memo["classes"]
+
+
+def _class_runs(score: np.ndarray, positive: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The cells of unweighted rows, ``aggregate((score, positive), ones)``'s: each
+    class's scores sorted by value (``np.sort``, several times faster than the argsort
+    a lexicographic order takes) and counted per distinct score, then the two sorted
+    runs merged by score, the negatives' cell first at a tie (a stable sort of two runs
+    is a linear merge)."""
+    parts = []
+    for flag in (False, True):
+        v = np.sort(score[positive == flag])
+        if v.shape[0] == 0:
+            continue
+        last = np.empty(v.shape[0], dtype=bool)
+        np.not_equal(v[1:], v[:-1], out=last[:-1])
+        last[-1] = True
+        ends = np.flatnonzero(last)
+        parts.append((v[ends], np.full(ends.shape[0], flag), np.diff(ends, prepend=-1)))
+    if not parts:
+        return np.empty(0), np.empty(0, dtype=bool), np.empty(0, dtype=np.int64)
+    s, p, size = (np.concatenate(x) for x in zip(*parts))
+    if len(parts) == 1:
+        return s, p, size.astype(np.int64)
+    order = np.argsort(s, kind="stable")
+    return s[order], p[order], size[order].astype(np.int64)
 
 
 #: the areas under the precision-recall curve, whose cluster-robust interval takes
