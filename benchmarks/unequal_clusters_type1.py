@@ -22,6 +22,7 @@ through the public API, models a and b the first two of three:
   and, as a reference that is not public, the cluster-swap permutation of the raw
   scores for ROC AUC (each replicate re-ranks the swapped scores: the exact test for
   models of one law), on the same swaps' count;
+* ``perm_auc``: ``perm`` for ROC AUC alone (and its reference);
 * ``kmodels``: ``compare_k_models("roc_auc", y, [a, b, c], clusters=)`` (the default
   step-down max-T over permutations of whole clusters), ``n_resamples``; a data set
   counts as rejecting if any pair is significant (family-wise error).
@@ -32,7 +33,7 @@ one class only are skipped; a test that raises counts in ``errors``. Printed: th
 of data sets rejecting with its binomial standard error.
 
 Usage: python benchmarks/unequal_clusters_type1.py [part] [n_sim] [n_resamples]
-[--cells=30/0.2/no,...] (part: robust, perm, kmodels, or several joined by commas;
+[--cells=30/0.2/no,...] (part: robust, perm, perm_auc, kmodels, or several joined by commas;
 defaults robust 2000 500).
 """
 
@@ -96,8 +97,9 @@ def tests(part, y, scores, cluster, n_clusters, resamples, seed):
         for name, a, b in (("accuracy", pa, pb), ("roc_auc", sa, sb)):
             out[(name, "cluster-robust")] = db.compare_models(
                 name, y, a, b, clusters=cluster, method="cluster-robust").pvalue
-    elif part == "perm":
-        for name, a, b in (("accuracy", pa, pb), ("roc_auc", sa, sb)):
+    elif part in ("perm", "perm_auc"):
+        pairs = (("accuracy", pa, pb), ("roc_auc", sa, sb))
+        for name, a, b in pairs if part == "perm" else pairs[1:]:
             out[(name, "cluster permutation")] = db.compare_models(
                 name, y, a, b, clusters=cluster, n_resamples=resamples,
                 random_state=seed).pvalue
