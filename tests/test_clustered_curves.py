@@ -17,7 +17,7 @@ from scipy import special
 from sklearn.metrics import f1_score
 
 import dartboard as db
-from dartboard._kernels._clustered import draw_clusters
+from dartboard._kernels._clustered import cluster_index, draw_clusters
 from dartboard.uncertainty import _bands, _thresholds
 from dartboard.uncertainty._clustered_curves import (
     confusion_design_effects,
@@ -220,7 +220,7 @@ def test_operating_point_design_effects_equal_the_plain_loops():
     point = db.select_threshold(y, s, n_resamples=50, random_state=0)
     path = SortedScores.build(positive, s, None)
     index = int(np.flatnonzero(np.r_[np.inf, path.scores] == point.threshold)[0])
-    index_ = db.uncertainty._clustered.cluster_index(cluster, y.shape[0])
+    index_ = cluster_index(cluster, y.shape[0])
     fast = threshold_design_effects(path, positive, s, None, index_, index, 0.95)
     group = path.scores.shape[0] - 1 - np.searchsorted(path.scores[::-1], s)
     for rows, d in zip((positive, ~positive), fast):
@@ -249,7 +249,7 @@ def test_operating_points_with_one_row_per_cluster():
         assert (clustered.intervals[name].low, clustered.intervals[name].high) == \
             (plain.intervals[name].low, plain.intervals[name].high)
     path = SortedScores.build(y == 1, s, None)
-    index_ = db.uncertainty._clustered.cluster_index(one, y.shape[0])
+    index_ = cluster_index(one, y.shape[0])
     assert threshold_design_effects(path, y == 1, s, None, index_, 40, 0.95) == (1.0, 1.0)
     # the selection's resamples are unstratified draws of rows: the same law, not the
     # same draws, as the independent path's stratified ones
