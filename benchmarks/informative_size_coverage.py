@@ -14,10 +14,19 @@ Per data set and metric, with ``G`` the clusters holding the metric's denominato
 (:class:`dartboard._kernels._clustered_analytic.ClusterTerms`) and ``df_C`` the
 cluster-effect degrees of freedom (``small_sample_df(..., "cluster")``):
 
-- ``auto (now)``: what ``dartboard.interval(..., clusters=)`` takes today for these
-  sizes (accuracy ``wilson-clustered``, F1 ``delta-clustered``, log loss
-  ``t-clustered``, ROC AUC ``delong-logit-clustered``; CR2 on ``df_C``); checked
-  against the public path on each cell's first data set.
+- ``auto before``: what ``dartboard.interval(..., clusters=)`` took before
+  ``jackknife-logit-clustered`` for unequal sizes (accuracy ``wilson-clustered``, F1
+  ``delta-clustered``, log loss ``t-clustered``, ROC AUC ``delong-logit-clustered``;
+  CR2 on ``df_C``); with equal sizes the same analytic forms (there ``auto`` takes the
+  studentized bootstrap for ROC AUC and log loss instead).
+- ``auto``: F1's interval from the public path, ``dartboard.interval("f1", ...,
+  clusters=)`` (``jackknife-logit-clustered`` where :func:`~dartboard._kernels.
+  _clustered_analytic.unequal_sizes` says the sizes are unequal, else
+  ``delta-clustered``); the script asserts on every data set that it equals ``CR3-g
+  dfC`` or ``auto before`` by that rule, and on a cell's first data set that the other
+  metrics' public ``auto`` equals ``auto before``. Printed per cell: the share of data
+  sets whose sizes the rule calls unequal, the median largest cluster's share of the
+  rows and the median coefficient of variation of the sizes.
 - ``CR2 dfC``: ``theta +- t_{df_C} sqrt(V_CR2)``.
 - ``CR3 dfC`` / ``CR3 t(G-1)``: the CR3 variance ``(G-1)/G sum (t_g / (1 - h_g))^2``.
 - ``JK dfC`` / ``JK t(G-1)``: the delete-one-cluster jackknife of the metric itself
@@ -51,6 +60,7 @@ import dartboard as db
 from dartboard._kernels._clustered import ClusterIndex
 from dartboard._kernels._clustered_analytic import (
     ratio_terms,
+    unequal_sizes,
     wilson_clustered,
 )
 from dartboard.uncertainty._interval import cluster_terms_of
@@ -177,11 +187,11 @@ def candidates(name, y, score, pred, cluster, n_clusters, rng):
     g = t.n_clusters
     out = {}
     if name == "accuracy":
-        out["auto (now)"] = wilson_clustered(t, q_t(df_c))
+        out["auto before"] = wilson_clustered(t, q_t(df_c))
     elif name == "roc_auc":
-        out["auto (now)"] = scaled(theta, q_t(df_c) * se2 / (theta * (1 - theta)), "logit")
+        out["auto before"] = scaled(theta, q_t(df_c) * se2 / (theta * (1 - theta)), "logit")
     else:
-        out["auto (now)"] = sym(theta, q_t(df_c) * se2, bounds)
+        out["auto before"] = sym(theta, q_t(df_c) * se2, bounds)
     out["CR2 dfC"] = sym(theta, q_t(df_c) * se2, bounds)
     out["CR3 dfC"] = sym(theta, q_t(df_c) * se3, bounds)
     out["CR3 t(G-1)"] = sym(theta, q_t(g - 1) * se3, bounds)
@@ -217,8 +227,9 @@ def candidates(name, y, score, pred, cluster, n_clusters, rng):
 
 
 def check_public(y, score, pred, cluster, found):
-    """``auto (now)`` is the public path's auto interval (first data set of a cell)."""
-    for name in ("accuracy", "f1", "roc_auc", "log_loss"):
+    """``auto before`` is the public path's auto interval of accuracy, ROC AUC and log
+    loss (first data set of a cell)."""
+    for name in ("accuracy", "roc_auc", "log_loss"):
         other = score if name in ("roc_auc", "log_loss") else pred
         iv = db.interval(name, y, other, clusters=cluster)
         low, high = found[name]
@@ -245,6 +256,7 @@ def run(cells, n_sim):
         true = truth(rho, informative, 4_000_000)
         wild_rng = np.random.default_rng(7)
         store: dict = {}
+        rule: list = []
         for i in range(n_sim):
             if parts[0] == "equal":
                 m, z = np.full(n_clusters, 20), np.zeros(n_clusters)
@@ -265,8 +277,21 @@ def run(cells, n_sim):
                             continue
                         hit = b[0] <= true[name] <= b[1]
                         store.setdefault((name, key), []).append((hit, b[1] - b[0]))
-                    if "auto (now)" in found:
-                        first[name] = found["auto (now)"]
+                    if "auto before" in found:
+                        first[name] = found["auto before"]
+                    if name == "f1" and found:
+                        index = ClusterIndex(cluster.astype(np.intp), n_clusters)
+                        terms = cluster_terms_of("f1", y, pred, None, {}, index)
+                        fires = unequal_sizes(terms)
+                        iv = db.interval("f1", y, pred, clusters=cluster)
+                        want = found["CR3-g dfC" if fires else "auto before"]
+                        assert abs(iv.low - want[0]) < 1e-9 and \
+                            abs(iv.high - want[1]) < 1e-9, (iv, want)
+                        store.setdefault((name, "auto"), []).append(
+                            (iv.low <= true[name] <= iv.high, iv.high - iv.low))
+                        rows_of = np.bincount(cluster, minlength=n_clusters)
+                        rule.append((fires, rows_of.max() / rows_of.sum(),
+                                     rows_of.std() / rows_of.mean()))
                 if i == 0 and parts[0] != "equal":
                     check_public(y, score, pred, cluster, first)
         for (name, key), vals in store.items():
@@ -274,7 +299,10 @@ def run(cells, n_sim):
             print(f"| {cell} | {name} | {key} | {100 * a[:, 0].mean():.1f} | "
                   f"{a[:, 1].mean():.4f} | {np.median(a[:, 1]):.4f} | {a.shape[0]} |",
                   flush=True)
-        print(f"<!-- {cell}: {time.perf_counter() - start:.0f} s -->", flush=True)
+        r = np.array(rule, dtype=float)
+        print(f"<!-- {cell}: rule fires in {100 * r[:, 0].mean():.1f}% of data sets; "
+              f"median largest share {np.median(r[:, 1]):.3f}; median CV of sizes "
+              f"{np.median(r[:, 2]):.2f}; {time.perf_counter() - start:.0f} s -->", flush=True)
 
 
 def main(argv):
