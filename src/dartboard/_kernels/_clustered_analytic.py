@@ -31,7 +31,10 @@ which is DeLong's variance when each cluster holds one row.
 Other count metrics (F-scores, MCC, balanced accuracy, kappa): the delta method
 (:func:`delta_terms`), cluster ``c``'s term the metric's gradient at the summed
 confusion matrix times the cluster's matrix less its share of the total
-(``delta-clustered``); for a ratio of counts it is the ratio's own term.
+(``delta-clustered``); for a ratio of counts it is the ratio's own term. For a metric in
+[0, 1] (the F-scores) the same terms give ``jackknife-logit-clustered``, the logit
+scale with the CR3 variance (:func:`clustered_interval`), ``auto``'s choice where the
+clusters' sizes are unequal.
 
 Each is ``sum_{j,l} f_jl sum_c t_cj t_cl`` over per-cluster terms ``t_c`` (one
 column for a ratio, two for AUC) with factors ``I_j/(I_j - 1)`` on the diagonal
