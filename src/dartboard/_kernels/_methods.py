@@ -21,7 +21,8 @@ BootstrapMethod: TypeAlias = Literal["percentile", "basic", "bca"]
 ClusteredMethod: TypeAlias = Literal["wald-clustered", "wilson-clustered", "t-clustered",
                                      "delong-clustered",
                                      "delong-logit-clustered",
-                                     "delta-clustered", "influence-logit-clustered",
+                                     "delta-clustered", "jackknife-logit-clustered",
+                                     "influence-logit-clustered",
                                      "bootstrap-t-clustered"]
 #: every ``method`` of :func:`dartboard.interval` (and ``ci`` of :func:`dartboard.evaluate`);
 #: ``"bin-pivot"`` is the calibration error's bias-aware bootstrap
@@ -35,13 +36,18 @@ ASYMPTOTIC_METHODS: tuple[str, ...] = get_args(AsymptoticMethod)
 ROC_AUC_METHODS = ("delong", "delong-logit", "newcombe")
 BOOTSTRAP_METHODS: tuple[str, ...] = get_args(BootstrapMethod)
 #: cluster-robust intervals of rows in clusters (:mod:`dartboard._kernels._clustered_analytic`):
-#: ratios of counts, mean losses, ROC AUC, other count metrics (the delta method), and
-#: the studentized bootstrap of whole clusters of a ratio's cluster-robust statistic
+#: ratios of counts, mean losses, ROC AUC, other count metrics (the delta method; and
+#: ``jackknife-logit-clustered``, a count metric in [0, 1] on the logit scale with the
+#: CR3 jackknife variance,
+#: ``logit(theta) +- t_df sqrt((I-1)/I sum_c (t_c / (1 - h_c))^2) / (theta (1 - theta))``,
+#: :func:`dartboard._kernels._clustered_analytic.clustered_interval`), and the
+#: studentized bootstrap of whole clusters of a ratio's cluster-robust statistic
 CLUSTERED_ANALYTIC_METHODS: tuple[str, ...] = get_args(ClusteredMethod)
 #: the symmetric bootstrap-t of whole clusters (:func:`dartboard._kernels._clustered.
 #: studentized_interval`): the one cluster-robust method that draws resamples
 STUDENTIZED = "bootstrap-t-clustered"
 #: the cluster-robust intervals formed on the logit scale and carried back
-LOGIT_CLUSTERED = ("delong-logit-clustered", "influence-logit-clustered")
+LOGIT_CLUSTERED = ("delong-logit-clustered", "influence-logit-clustered",
+                   "jackknife-logit-clustered")
 PIVOT = "bin-pivot"
 METHODS: tuple[str, ...] = get_args(IntervalMethod)

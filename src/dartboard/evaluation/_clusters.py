@@ -209,7 +209,7 @@ class ClusteredStates:
     def _design_effect(self, iv: Any, family: Family, state: Any, metric: Metric,
                        estimate: float) -> float | None:
         from dartboard._kernels._clustered_analytic import single_rows_se
-        from dartboard.evaluation._design import independent_forms, se_ratio
+        from dartboard.evaluation._design import DELTA_KINDS, independent_forms, se_ratio
         from dartboard.families._base import interval_of
 
         kind = str(iv.method).split(" ")[0]
@@ -218,7 +218,7 @@ class ClusteredStates:
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    if kind == "delta-clustered":
+                    if kind in DELTA_KINDS:
                         grouped = family.row_terms(state, metric)
                         base = None if grouped is None else single_rows_se(*grouped)
                     else:

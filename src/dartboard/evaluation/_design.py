@@ -29,12 +29,17 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["INDEPENDENT", "design_effect", "independent_forms", "se_ratio", "zero_width"]
+__all__ = ["DELTA_KINDS", "INDEPENDENT", "design_effect", "independent_forms", "se_ratio",
+           "zero_width"]
 
 #: the independent-rows form of each cluster-robust interval
 INDEPENDENT = {"wald-clustered": "wald", "wilson-clustered": "wald", "t-clustered": "t",
                "delong-clustered": "delong", "delong-logit-clustered": "delong",
-               "influence-logit-clustered": "influence-logit"}
+               "influence-logit-clustered": "influence-logit",
+               "jackknife-logit-clustered": "delta-clustered"}
+#: the delta method's clustered forms, whose independent-rows form is the delta method
+#: with each row its own cluster
+DELTA_KINDS = ("delta-clustered", "jackknife-logit-clustered")
 
 
 def independent_forms(kind: str) -> tuple[str, ...]:
@@ -63,7 +68,7 @@ def design_effect(clustered: Any, function: Callable[..., Any], y: np.ndarray,
 
     kind = str(clustered.method).split(" ")[0]
     # the delta method has no independent-rows form of its own: each row its own cluster
-    alone = {"clusters": np.arange(y.shape[0])} if kind == "delta-clustered" else {}
+    alone = {"clusters": np.arange(y.shape[0])} if kind in DELTA_KINDS else {}
     for method in independent_forms(kind):
         try:
             with warnings.catch_warnings():

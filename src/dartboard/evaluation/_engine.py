@@ -575,9 +575,10 @@ class _ClusteredRows(_GenericRows):
         state (its groups of alike rows, not a cluster per row); None where the metric's
         family has no such terms."""
         from dartboard._kernels._clustered_analytic import single_rows_se
+        from dartboard.evaluation._design import DELTA_KINDS
 
         bundle = self.states.get(group)
-        if kind != "delta-clustered" or p.family is None or bundle is None or \
+        if kind not in DELTA_KINDS or p.family is None or bundle is None or \
                 p.key not in bundle.states:
             return None
         family, metric, key = p.computed

@@ -148,8 +148,9 @@ def evaluate(data: Any = None, y_pred: Any = None, *,
         clusters on (``wilson-clustered`` for proportions), BCa over whole clusters
         for a metric without one, the clustered ``bin-pivot`` for the calibration
         error; ``"percentile"``, ``"basic"``, ``"bca"``, ``"wald-clustered"``,
-        ``"wilson-clustered"``, ``"t-clustered"``, ``"delong-clustered"`` and
-        ``"delong-logit-clustered"`` may be asked for; below 30 clusters a
+        ``"wilson-clustered"``, ``"t-clustered"``, ``"delong-clustered"``,
+        ``"delong-logit-clustered"``, ``"delta-clustered"`` and
+        ``"jackknife-logit-clustered"`` may be asked for; below 30 clusters a
         :class:`~dartboard.exceptions.FewClustersWarning`, recorded in
         ``assumptions``), per group too, and each row reports its ``design_effect``
         (the clustered interval's variance over the independent-rows one's) and
