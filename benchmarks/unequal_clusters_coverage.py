@@ -151,18 +151,25 @@ def paired_pvalues(y, sa, sb, cluster, n_clusters):
     return out
 
 
-def two_models(rng, m, z, rho, informative):
+def models(rng, m, z, rho, informative, k=2):
+    """``k`` equally good models on the rows of clusters of sizes ``m``: each has its
+    own cluster effects (informative: the large clusters harder)."""
     n_clusters = m.shape[0]
     cluster = np.repeat(np.arange(n_clusters), m)
     n = cluster.shape[0]
     a = rng.normal(size=n_clusters)
     y = (np.sqrt(rho) * a[cluster] + np.sqrt(1 - rho) * rng.normal(size=n) > 0).astype(int)
     scores = []
-    for _ in range(2):
+    for _ in range(k):
         v = rng.normal(size=n_clusters)
         v = -0.6 * z + 0.8 * v if informative else v
         margin = 1 + 1.5 * (np.sqrt(rho) * v[cluster] + np.sqrt(1 - rho) * rng.normal(size=n))
         scores.append(special.expit((2 * y - 1) * margin))
+    return cluster, y, scores
+
+
+def two_models(rng, m, z, rho, informative):
+    cluster, y, scores = models(rng, m, z, rho, informative)
     return cluster, y, scores[0], scores[1]
 
 

@@ -49,31 +49,13 @@ import warnings
 
 import numpy as np
 from _results import Table, markdown_tables
-from scipy import special
-from unequal_clusters_coverage import sizes
+from unequal_clusters_coverage import models, sizes
 
 import dartboard as db
 from dartboard.families._paired import batch_auc
 
 CELLS = [(c, rho, inf) for c in (30, 50) for rho in (0.2, 0.5) for inf in (False, True)]
 ALPHA = 0.05
-
-
-def models(rng, m, z, rho, informative, k=3):
-    """``two_models`` of ``unequal_clusters_coverage`` for ``k`` models (the same draws
-    for the first two)."""
-    n_clusters = m.shape[0]
-    cluster = np.repeat(np.arange(n_clusters), m)
-    n = cluster.shape[0]
-    a = rng.normal(size=n_clusters)
-    y = (np.sqrt(rho) * a[cluster] + np.sqrt(1 - rho) * rng.normal(size=n) > 0).astype(int)
-    scores = []
-    for _ in range(k):
-        v = rng.normal(size=n_clusters)
-        v = -0.6 * z + 0.8 * v if informative else v
-        margin = 1 + 1.5 * (np.sqrt(rho) * v[cluster] + np.sqrt(1 - rho) * rng.normal(size=n))
-        scores.append(special.expit((2 * y - 1) * margin))
-    return cluster, y, scores
 
 
 def raw_swap_auc(y, sa, sb, cluster, n_clusters, resamples, seed):
