@@ -117,7 +117,7 @@ def run(parts, n_sim, resamples, cells):
         errors: dict = {}
         for i in range(n_sim):
             m, z = sizes(rng, n_clusters)
-            cluster, y, scores = models(rng, m, z, rho, informative)
+            cluster, y, scores = models(rng, m, z, rho, informative, k=3)
             if y.min() == y.max():
                 continue
             for part in parts:
