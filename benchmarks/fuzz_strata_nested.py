@@ -82,6 +82,26 @@ def _strata(rng: np.random.Generator, y01: np.ndarray) -> np.ndarray:
     return np.array(["site-a", "site-b", "site-c"])[rng.integers(0, 3, n)]
 
 
+def _quiet(call):
+    """``call()`` with its warnings silenced (the fuzz run judges numbers, not notes)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return call()
+
+
+def _attempt(call, where: str):
+    """``(result, None)``, or ``(None, (outcome, where))`` when ``call`` raised: refused
+    by a ``ValueError``/``TypeError`` with a message, else a crash."""
+    try:
+        return _quiet(call), None
+    except (ValueError, TypeError) as exc:
+        if not str(exc):
+            return None, ("crash", f"{type(exc).__name__} without a message ({where})")
+        return None, ("refused", "")
+    except Exception:  # noqa: BLE001 - what the fuzz run is looking for
+        return None, ("crash", traceback.format_exc(limit=3))
+
+
 def strata_case(rng: np.random.Generator) -> tuple[str, str]:
     n = int(rng.integers(2, 300))
     y = _labels(rng, n)
@@ -100,17 +120,13 @@ def strata_case(rng: np.random.Generator) -> tuple[str, str]:
     kwargs = {"pos_label": "yes"} if name == "f1" and y.dtype.kind in "US" else {}
     copies = (y.copy(), other.copy(), strata.copy())
     seed = int(rng.integers(0, 2**31))
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            iv = db.interval(name, y, other, strata=strata, method=method, n_resamples=200,
-                             random_state=seed, **kwargs)
-    except (ValueError, TypeError) as exc:
-        if not str(exc):
-            return "crash", f"{type(exc).__name__} without a message ({name}, n={n})"
-        return "refused", ""
-    except Exception:  # noqa: BLE001 - what the fuzz run is looking for
-        return "crash", traceback.format_exc(limit=3)
+    def run(labels=strata):
+        return db.interval(name, y, other, strata=labels, method=method, n_resamples=200,
+                           random_state=seed, **kwargs)
+
+    iv, failed = _attempt(run, f"{name}, n={n}")
+    if failed:
+        return failed
     for given, kept in zip((y, other, strata), copies):
         if not np.array_equal(given, kept):
             return "mutated", f"{name} n={n}"
@@ -134,13 +150,8 @@ def strata_case(rng: np.random.Generator) -> tuple[str, str]:
             return "broken", f"{name}: [{low}, {high}] without its estimate {iv.estimate}"
         if "strata" not in str(iv.method):
             return "broken", f"{name}: method {iv.method!r} does not name the strata"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        again = db.interval(name, y, other, strata=strata, method=method, n_resamples=200,
-                            random_state=seed, **kwargs)
-        renamed = db.interval(name, y, other, strata=np.unique(strata, return_inverse=True)[1]
-                              .reshape(-1) * 7 + 100, method=method, n_resamples=200,
-                              random_state=seed, **kwargs)
+    again = _quiet(run)
+    renamed = _quiet(lambda: run(np.unique(strata, return_inverse=True)[1].reshape(-1) * 7 + 100))
     if (again.low, again.high) != (iv.low, iv.high) and not (
             np.isnan(iv.low) and np.isnan(again.low)):
         return "differs", f"{name}: the same seed gave another interval"
@@ -162,18 +173,14 @@ def nested_case(rng: np.random.Generator) -> tuple[str, str]:
     cv = int(rng.integers(3, 6))
     seed = int(rng.integers(0, 2**31))
     copies = (X.copy(), y.copy(), None if groups is None else groups.copy())
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            res = db.nested_cv_interval(LogisticRegression(), X, y, scoring=scoring, cv=cv,
-                                        n_repeats=2, groups=groups, random_state=seed,
-                                        progress=False)
-    except (ValueError, TypeError) as exc:
-        if not str(exc):
-            return "crash", f"{type(exc).__name__} without a message"
-        return "refused", ""
-    except Exception:  # noqa: BLE001 - what the fuzz run is looking for
-        return "crash", traceback.format_exc(limit=3)
+    def run():
+        return db.nested_cv_interval(LogisticRegression(), X, y, scoring=scoring, cv=cv,
+                                     n_repeats=2, groups=groups, random_state=seed,
+                                     progress=False)
+
+    res, failed = _attempt(run, scoring)
+    if failed:
+        return failed
     if not (np.array_equal(X, copies[0]) and np.array_equal(y, copies[1]) and (
             groups is None or np.array_equal(groups, copies[2]))):
         return "mutated", scoring
@@ -182,11 +189,7 @@ def nested_case(rng: np.random.Generator) -> tuple[str, str]:
             return "broken", f"{scoring}: {what} is {getattr(res, what)}"
     if not res.low <= res.estimate <= res.high:
         return "broken", f"{scoring}: [{res.low}, {res.high}] without {res.estimate}"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        again = db.nested_cv_interval(LogisticRegression(), X, y, scoring=scoring, cv=cv,
-                                      n_repeats=2, groups=groups, random_state=seed,
-                                      progress=False)
+    again = _quiet(run)
     if (again.low, again.high, again.estimate) != (res.low, res.high, res.estimate):
         return "differs", f"{scoring}: the same seed gave another interval"
     return "ok", ""
