@@ -6,7 +6,8 @@ Usage::
 
 Writes (once) ``N_ROWS`` rows (default 5M) of a binary label (int8) and a float32
 score in ``N_FILES`` Parquet files (default 5) under ``benchmarks/data/``
-(git-ignored). Then, for the earlier commit (default ``7da99ed``, the last before
+(git-ignored), with ``benchmarks/bench_streaming.py``'s generator. Then, for the
+earlier commit (default ``7da99ed``, the last before
 the one-route redesign; its ``src/`` is exported with ``git archive`` to a temporary
 folder) and for this checkout, one fresh child process each:
 
@@ -32,7 +33,7 @@ import tarfile
 import tempfile
 import time
 
-import numpy as np
+from bench_streaming import generate
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -64,25 +65,6 @@ print(json.dumps({"seconds": min(times), "all": times, "values": values,
 """
 
 
-def generate(folder: str, n_rows: int, n_files: int) -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    marker = os.path.join(folder, "_COMPLETE")
-    if os.path.exists(marker):
-        return
-    os.makedirs(folder, exist_ok=True)
-    rng = np.random.default_rng(20261205)
-    per_file = -(-n_rows // n_files)
-    for i in range(n_files):
-        m = min(per_file, n_rows - i * per_file)
-        y = (rng.random(m) < 0.3).astype(np.int8)
-        score = (1 / (1 + np.exp(-(rng.normal(size=m) + 1.2 * y - 0.4)))).astype(np.float32)
-        pq.write_table(pa.table({"label": y, "score": score}),
-                       os.path.join(folder, f"part-{i:03d}.parquet"))
-    open(marker, "w").close()
-
-
 def export(commit: str, into: str) -> str:
     """``src/`` of ``commit`` under ``into`` (``git archive``): its import path."""
     archive = os.path.join(into, "src.tar")
@@ -109,7 +91,7 @@ def main(argv: list[str]) -> None:
     n_files = int(args[1]) if len(args) > 1 else 5
     old = opts.get("old", "7da99ed")
     repeats = int(opts.get("repeats", 3))
-    folder = os.path.join(HERE, "data", f"stream_versions_{n_rows}_{n_files}")
+    folder = os.path.join(HERE, "data", f"stream_versions_{n_rows}_{n_files}_v2")
     generate(folder, n_rows, n_files)
     head = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                           capture_output=True, text=True, check=True).stdout.strip()
