@@ -1,6 +1,6 @@
 """How a stream merges its bundles (``evaluation._bundle.MergeStack``): bounded states
-fold into one accumulator, growing ones merge in a balanced tree, and both give the
-states of all the rows at once."""
+fold into one accumulator, growing ones wait and merge several at once, their merges
+in a balanced tree, and all give the states of all the rows at once."""
 
 import numpy as np
 import pytest
@@ -37,15 +37,20 @@ def _bundles(binned, sizes=(300, 500, 200, 400, 100)):
                                                                       groups.shape[0]))
 
 
+@pytest.mark.parametrize("at_once, stacked, waiting", [(1, 2, 0), (2, 1, 1), (16, 0, 5)])
 @pytest.mark.parametrize("binned", [True, False])
-def test_the_stream_merges_to_the_bundle_of_all_rows(binned):
+def test_the_stream_merges_to_the_bundle_of_all_rows(binned, at_once, stacked, waiting,
+                                                     monkeypatch):
+    monkeypatch.setattr(MergeStack, "AT_ONCE", at_once)
     planned, parts, whole = _bundles(binned)
     stack = MergeStack(planned)
     for part in parts:
         stack.push(part)
     # bounded bundles (binned scores) are folded as they come; exact score maps grow,
-    # so they merge as a binary counter (5 pushes leave ranks 2 and 0)
-    assert len(stack._stack) == (0 if binned else 2)
+    # so they wait for AT_ONCE of them and those merges meet as a binary counter (one
+    # at a time: 5 pushes leave ranks 2 and 0; two at a time: rank 1 and one waiting)
+    assert len(stack._stack) == (0 if binned else stacked)
+    assert len(stack._waiting) == (0 if binned else waiting)
     merged = stack.result()
     families = {p.computed[2]: p.computed[0] for p in planned}
     for key, state in whole.states.items():
@@ -60,3 +65,31 @@ def test_the_stream_merges_to_the_bundle_of_all_rows(binned):
     for g, bundle in whole.groups.items():
         assert merged.groups[g].n_rows == bundle.n_rows
         assert merged.groups[g].states["scores"] == bundle.states["scores"]
+
+
+@pytest.mark.parametrize("weights", ["none", "some", "all"])
+def test_score_cells_merged_at_once_equal_merged_in_turn(weights):
+    """k states' cells in one sort of their runs are the cells of merging them two at a
+    time, ties across states and classes included (scores on a coarse grid)."""
+    from dartboard.families._scores import ScoreCells
+
+    rng = np.random.default_rng(3)
+    states = []
+    for k in range(6):
+        n = int(rng.integers(0, 400))
+        score = rng.integers(0, 50, n) / 49.0
+        positive = rng.random(n) < 0.4
+        weighted = weights == "all" or (weights == "some" and k % 2 == 1)
+        states.append(ScoreCells.from_rows(positive, score,
+                                           rng.random(n) * 3 if weighted else None))
+    chained = states[0]
+    for state in states[1:]:
+        chained = chained.merge(state)
+    at_once = ScoreCells.merged(states)
+    assert at_once.weighted is chained.weighted
+    for key in ("score", "positive", "weight"):
+        np.testing.assert_array_equal(getattr(at_once, key), getattr(chained, key))
+    np.testing.assert_allclose(at_once.size, chained.size, rtol=1e-15)
+    # the cells are sorted by score, then class, each (score, class[, weight]) once
+    order = np.lexsort((at_once.weight, at_once.positive, at_once.score))
+    np.testing.assert_array_equal(order, np.arange(order.shape[0]))

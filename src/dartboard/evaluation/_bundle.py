@@ -26,7 +26,7 @@ import numpy as np
 
 from dartboard.families import Batch, Family, Metric, family_of
 
-__all__ = ["Bundle", "MergeStack", "Planned", "build_bundle", "plan_metrics"]
+__all__ = ["Bundle", "MergeStack", "Planned", "build_bundle", "merge_bundles", "plan_metrics"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -105,6 +105,33 @@ class Bundle:
                     else bundle
         return Bundle(self.n_rows + other.n_rows, states, groups, self.labels | other.labels,
                       self.weighted_rows or other.weighted_rows, clusters)
+
+
+def merge_bundles(bundles: Sequence[Bundle], planned: Sequence[Planned]) -> Bundle:
+    """All ``bundles`` (at least one) as one, equal to merging them in turn: each state
+    key's states (and each group's bundles) merged at once
+    (:meth:`~dartboard.families.Family.merge_all`)."""
+    if len(bundles) == 1:
+        return bundles[0]
+    families = {p.computed[2]: p.computed[0] for p in planned if p.family is not None}
+    found: dict[str, list[Any]] = {}
+    parts: dict[Any, list[Bundle]] = {}
+    clusters = None
+    for bundle in bundles:
+        for key, state in bundle.states.items():
+            found.setdefault(key, []).append(state)
+        for group, part in (bundle.groups or {}).items():
+            parts.setdefault(group, []).append(part)
+        if bundle.clusters is not None:  # the clusters two batches share, pair by pair
+            clusters = bundle.clusters if clusters is None \
+                else _merged_clusters(clusters, bundle.clusters, families)
+    states = {key: families[key].merge_all(both) for key, both in found.items()}
+    groups = None
+    if any(b.groups is not None for b in bundles):
+        groups = {group: merge_bundles(both, planned) for group, both in parts.items()}
+    return Bundle(sum(b.n_rows for b in bundles), states, groups,
+                  frozenset().union(*(b.labels for b in bundles)),
+                  any(b.weighted_rows for b in bundles), clusters)
 
 
 def _merged(a: dict[str, Any], b: dict[str, Any], families: dict[str, Family]
@@ -188,17 +215,23 @@ class MergeStack:
 
     Folding bundles one by one into an accumulator costs O(size of the accumulator)
     per batch, quadratic overall for states that grow (the exact map of distinct
-    scores); for those, bundles of equal rank merge in a balanced tree (a binary
-    counter), O(total log n). Bundles whose every state is bounded (counts, bins,
-    capped cells) fold into one accumulator instead: the tree would hold up to
-    log2(batches) of them at once, and their memory would grow with the rows.
+    scores). For those, up to :attr:`AT_ONCE` bundles wait and merge in one pass
+    (:func:`merge_bundles`), and their merges meet in a balanced tree (a binary
+    counter), O(total log(batches / AT_ONCE)). Bundles whose every state is bounded
+    (counts, bins, capped cells) fold into one accumulator instead: waiting or the
+    tree would hold many of them at once, and their memory would grow with the rows.
     """
+
+    #: bundles of growing states merged in one pass: a merge of 16 sorted runs at
+    #: once, against four passes over growing cells two at a time
+    AT_ONCE = 16
 
     def __init__(self, planned: Sequence[Planned]) -> None:
         self._planned = planned
         self._families = {p.computed[2]: p.computed[0] for p in planned
                           if p.family is not None}
         self._stack: list[tuple[int, Bundle]] = []
+        self._waiting: list[Bundle] = []
         self._folded: Bundle | None = None
 
     def _bounded(self, bundle: Bundle) -> bool:
@@ -211,6 +244,11 @@ class MergeStack:
             self._folded = bundle if self._folded is None \
                 else self._folded.merge(bundle, self._planned)
             return
+        self._waiting.append(bundle)
+        if len(self._waiting) < self.AT_ONCE:
+            return
+        bundle = merge_bundles(self._waiting, self._planned)
+        self._waiting = []
         rank = 0
         while self._stack and self._stack[-1][0] == rank:
             _, top = self._stack.pop()
@@ -219,7 +257,7 @@ class MergeStack:
         self._stack.append((rank, bundle))
 
     def result(self) -> Bundle:
-        out = Bundle() if self._folded is None else self._folded
-        for _, bundle in self._stack:
-            out = out.merge(bundle, self._planned)
-        return out
+        parts = [bundle for _, bundle in self._stack] + self._waiting
+        if self._folded is not None:
+            parts.insert(0, self._folded)
+        return merge_bundles(parts, self._planned) if parts else Bundle()

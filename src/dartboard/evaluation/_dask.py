@@ -10,7 +10,7 @@ from dartboard._kernels._methods import IntervalMethod
 from dartboard._progress import Bar, asked, check_progress
 from dartboard._typing import Task
 from dartboard._validation import describe, to_numpy
-from dartboard.evaluation._bundle import Bundle
+from dartboard.evaluation._bundle import Bundle, merge_bundles
 from dartboard.evaluation._stream import (
     Setup,
     Spec,
@@ -245,7 +245,4 @@ def _partition_bundle(plan: Setup, frame: Any, index: int) -> Bundle:
 
 
 def _merge_all(plan: Setup, bundles: list[Bundle]) -> Bundle:
-    out = bundles[0]
-    for bundle in bundles[1:]:
-        out = out.merge(bundle, plan.planned)
-    return out
+    return merge_bundles(bundles, plan.planned)

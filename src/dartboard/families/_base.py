@@ -237,6 +237,14 @@ class Family:
     def merge(self, a: Any, b: Any) -> Any:
         return a.merge(b)
 
+    def merge_all(self, states: Sequence[Any]) -> Any:
+        """One state of all ``states`` (at least one), equal to merging them in turn; a
+        family whose states grow with the rows merges them at once."""
+        out = states[0]
+        for state in states[1:]:
+            out = self.merge(out, state)
+        return out
+
     def bounded(self, state: Any) -> bool:
         """Whether the state stays under a fixed size however many rows it merges (a
         confusion matrix, bins, cells capped at a maximum), so that a stream may fold

@@ -98,11 +98,18 @@ class ScoreCells(State):
         return cls(s, p, w, size, True)
 
     def merge(self, other: ScoreCells) -> ScoreCells:
-        weighted = self.weighted or other.weighted
+        return ScoreCells.merged([self, other])
+
+    @staticmethod
+    def merged(states: Sequence[ScoreCells]) -> ScoreCells:
+        """The cells of all ``states`` in one sort of their sorted runs: merging k
+        states at once costs one pass over their cells, where merging them two at a time
+        passes over the growing cells log2(k) times or more."""
+        weighted = any(s.weighted for s in states)
         names = ("score", "positive", "weight") if weighted else ("score", "positive")
         found, size = aggregate(
-            tuple(np.concatenate([getattr(self, k), getattr(other, k)]) for k in names),
-            np.concatenate([self.size, other.size]), runs=True)
+            tuple(np.concatenate([getattr(s, k) for s in states]) for k in names),
+            np.concatenate([s.size for s in states]), runs=True)
         weight = found[2] if weighted else np.ones(size.shape[0])
         return ScoreCells(found[0], found[1], weight, size, weighted)
 
@@ -494,6 +501,11 @@ class ScoresFamily(Family):
         bounds = np.searchsorted(owner, np.arange(len(members) + 1))
         return [ScoreCells(s[a:b], p[a:b], ww[a:b], size[a:b], batch.weight is not None)
                 for a, b in zip(bounds[:-1], bounds[1:])]
+
+    def merge_all(self, states: Sequence[Any]) -> Any:
+        if len(states) > 1 and all(isinstance(s, ScoreCells) for s in states):
+            return ScoreCells.merged(states)
+        return super().merge_all(states)
 
     def merge_many(self, pairs: Sequence[tuple[Any, Any]]) -> list[Any]:
         """Exact binary score cells: every pair's cells aggregated in one sort keyed by
