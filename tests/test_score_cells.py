@@ -120,3 +120,44 @@ def test_streamed_figure_curves_are_the_curve_functions(weighted):
     p2, r2, _ = precision_recall_curve(y, s, sample_weight=w)
     for got, want in ((fpr, f2), (tpr, t2), (precision, p2), (recall, r2)):
         np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("n, grid", [(3, 0), (40, 5), (3000, 1000), (20000, 0), (20000, 50)])
+def test_figure_curves_at_kept_points_are_the_thinned_curves(weighted, n, grid):
+    """The points a figure keeps, computed alone, are those of the whole curves thinned:
+    few and many distinct scores, ties (a grid of scores), weights."""
+    from dartboard.evaluation._points import thin, thin_index
+
+    rng = np.random.default_rng(n + grid)
+    y = rng.integers(0, 2, n).astype(bool)
+    y[:2] = [False, True]
+    s = rng.random(n) + 0.4 * y
+    if grid:
+        s = np.round(s * grid) / grid
+    w = rng.integers(1, 4, n) * 0.7 if weighted else None
+    cells = ScoreCells.from_rows(y, s, w)
+    (fpr, tpr), (precision, recall) = cells.curves()
+    (f2, t2), (p2, r2) = cells.curves(thin_index)
+    assert thin(f2, t2) == thin(fpr, tpr)
+    assert thin(p2, r2) == thin(precision, recall)
+    np.testing.assert_array_equal(f2, fpr[thin_index(fpr.shape[0])])
+    np.testing.assert_array_equal(p2, precision[thin_index(precision.shape[0])])
+
+
+def test_single_precision_scores_give_the_cells_of_their_double_values():
+    """float32 scores are sorted as they are and widened once distinct: the same cells,
+    in float64, as the widened scores give (ties, -0.0 and 0.0, tiny and huge values)."""
+    rng = np.random.default_rng(11)
+    s = rng.random(5000).astype(np.float32)
+    s[:300] = np.float32(0.25)
+    s[300:310] = np.float32(-0.0)
+    s[310:320] = np.float32(0.0)
+    s[320:330] = np.float32(1e-38)
+    s[330:340] = np.float32(3e38)
+    y = rng.random(5000) < 0.3
+    narrow = ScoreCells.from_rows(y, s, None)
+    wide = ScoreCells.from_rows(y, s.astype(np.float64), None)
+    assert narrow.score.dtype == np.float64
+    for key in ("score", "positive", "weight", "size"):
+        np.testing.assert_array_equal(getattr(narrow, key), getattr(wide, key))

@@ -217,13 +217,27 @@ def delong_terms_grouped(pos: np.ndarray, neg: np.ndarray
     pos = np.asarray(pos, dtype=np.float64)
     neg = np.asarray(neg, dtype=np.float64)
     m, n = float(pos.sum()), float(neg.sum())
-    neg_below = np.cumsum(neg) - neg
-    pos_above = m - np.cumsum(pos)
-    v10 = (neg_below + 0.5 * neg) / n
-    v01 = (pos_above + 0.5 * pos) / m
+    # in place, a few passes over the scores: V10 = (neg below + neg at / 2) / n,
+    # V01 = (pos above + pos at / 2) / m = (m - pos up to + pos at / 2) / m
+    half = np.multiply(neg, 0.5)
+    v10 = np.cumsum(neg)
+    v10 -= half
+    v10 /= n
     auc = float(vdot(pos, v10) / m)
-    s10 = float(vdot(pos, (v10 - auc) ** 2) / (m - 1)) if m > 1 else 0.0
-    s01 = float(vdot(neg, (v01 - auc) ** 2) / (n - 1)) if n > 1 else 0.0
+    np.multiply(pos, 0.5, out=half)
+    v01 = np.cumsum(pos)
+    v01 -= half
+    np.subtract(m, v01, out=v01)
+    v01 /= m
+    s10 = s01 = 0.0
+    if m > 1:
+        v10 -= auc
+        np.square(v10, out=v10)
+        s10 = float(vdot(pos, v10) / (m - 1))
+    if n > 1:
+        v01 -= auc
+        np.square(v01, out=v01)
+        s01 = float(vdot(neg, v01) / (n - 1))
     return auc, s10 / m, s01 / n, m, n
 
 

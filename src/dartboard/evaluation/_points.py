@@ -24,7 +24,7 @@ from dartboard._validation import (
 from dartboard.exceptions import InputError
 from dartboard.metrics._calibration import DEFAULT_N_BINS
 
-__all__ = ["thin", "calibration_points", "error_points", "fit_points"]
+__all__ = ["thin", "thin_index", "calibration_points", "error_points", "fit_points"]
 
 MAX_POINTS = 400
 MAX_ERRORS = 1000
@@ -43,9 +43,23 @@ def thin(*arrays: np.ndarray, max_points: int = MAX_POINTS) -> list[list[float]]
     """
     n = arrays[0].shape[0]
     if n > max_points:
-        keep = np.unique(np.linspace(0, n - 1, max_points).round().astype(np.int64))
+        keep = thin_index(n, max_points)
         arrays = tuple(a[keep] for a in arrays)
     return [np.round(a.astype(float), 6).tolist() for a in arrays]
+
+
+def thin_index(n: int, max_points: int = MAX_POINTS) -> np.ndarray:
+    """The indices of the points :func:`thin` keeps of ``n`` (all when there are at
+    most ``max_points``).
+
+    Examples
+    --------
+    >>> thin_index(10, max_points=4).tolist()
+    [0, 3, 6, 9]
+    """
+    if n <= max_points:
+        return np.arange(n)
+    return np.unique(np.linspace(0, n - 1, max_points).round().astype(np.int64))
 
 
 def calibration_points(y_true: Any, y_prob: Any, *, n_bins: int = DEFAULT_N_BINS, pos_label: Any = 1,

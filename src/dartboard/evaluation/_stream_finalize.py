@@ -244,7 +244,7 @@ def _figures(bundle: Bundle, labels: np.ndarray | None, positive: Any,
     """Classes, positive class, confusion matrix and curves (what the states give)."""
     if task == "regression":
         return {}
-    from dartboard.evaluation._points import thin
+    from dartboard.evaluation._points import thin, thin_index
 
     out: dict[str, Any] = {"classes": tuple(np.asarray(labels).tolist()),
                            "positive_label": positive}
@@ -257,8 +257,9 @@ def _figures(bundle: Bundle, labels: np.ndarray | None, positive: Any,
     if isinstance(scores, ScoreCells) and task == "binary":
         state = scores.state()
         if state.n_positive > 0 and state.n_negative > 0:
-            # both curves from the counts the ranking metrics read (one pass, not three)
-            (fpr, tpr), (precision, recall) = scores.curves()
+            # both curves from the counts the ranking metrics read, at only the points
+            # the figure keeps
+            (fpr, tpr), (precision, recall) = scores.curves(thin_index)
             out["roc"] = RocPoints(*map(tuple, thin(fpr, tpr)))
             prevalence = float(state.n_positive / (state.n_positive + state.n_negative))
             pr_precision, pr_recall = thin(precision, recall)

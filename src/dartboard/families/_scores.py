@@ -53,6 +53,7 @@ from dartboard.metrics._operating_points import at_fixed_point
 from dartboard.metrics._ranking import (
     PRPoints,
     ScoreState,
+    _descending_counts,
     ap_from_groups,
     auc_from_groups,
     pr_auc_from_groups,
@@ -89,10 +90,15 @@ class ScoreCells(State):
     @classmethod
     def from_rows(cls, positive: np.ndarray, score: np.ndarray,
                   weight: np.ndarray | None) -> ScoreCells:
-        keys = (score.astype(np.float64), positive.astype(bool))
         if weight is None:  # one weight: not a key to sort, gather and compare
-            s, p, size = _class_runs(*keys)
-            return cls(s, p, np.ones(s.shape[0]), size, False)
+            # single-precision scores sort as they are (half the bytes) and widen
+            # exactly, in order, once distinct
+            narrow = score.dtype == np.float32
+            s, p, size = _class_runs(score if narrow else score.astype(np.float64),
+                                     positive.astype(bool))
+            s = s.astype(np.float64)
+            return cls(s, p, _unit_weights(s.shape[0]), size, False)
+        keys = (score.astype(np.float64), positive.astype(bool))
         ones = np.ones(score.shape[0], dtype=np.int64)
         (s, p, w), size = aggregate((*keys, weight.astype(np.float64)), ones)
         return cls(s, p, w, size, True)
@@ -110,7 +116,7 @@ class ScoreCells(State):
         found, size = aggregate(
             tuple(np.concatenate([getattr(s, k) for s in states]) for k in names),
             np.concatenate([s.size for s in states]), runs=True)
-        weight = found[2] if weighted else np.ones(size.shape[0])
+        weight = found[2] if weighted else _unit_weights(size.shape[0])
         return ScoreCells(found[0], found[1], weight, size, weighted)
 
     @property
@@ -132,14 +138,23 @@ class ScoreCells(State):
     def groups(self) -> tuple[np.ndarray, np.ndarray]:
         """(C,) index of each cell's distinct score, and the first cell of each score."""
         if "groups" not in self._memo:
-            new = np.ones(self.score.shape[0], dtype=bool)
-            new[1:] = self.score[1:] != self.score[:-1]
-            self._memo["groups"] = (np.cumsum(new) - 1, np.flatnonzero(new))
+            starts = self.starts()
+            index = np.zeros(self.score.shape[0], dtype=np.int64)
+            index[starts[1:]] = 1
+            self._memo["groups"] = (np.cumsum(index, out=index), starts)
         return self._memo["groups"]
+
+    def starts(self) -> np.ndarray:
+        """The first cell of each distinct score."""
+        if "starts" not in self._memo:
+            new = np.ones(self.score.shape[0], dtype=bool)
+            np.not_equal(self.score[1:], self.score[:-1], out=new[1:])
+            self._memo["starts"] = np.flatnonzero(new)
+        return self._memo["starts"]
 
     def per_score(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(b, S) positive and negative weight per distinct score of (b, C) counts."""
-        _, starts = self.groups()
+        starts = self.starts()
         weighted = counts if self.unit else counts * self.weight
         pos = np.where(self.positive, weighted, 0.0)
         neg = weighted - pos
@@ -207,10 +222,15 @@ class ScoreCells(State):
     def state(self) -> ScoreState:
         """The map of distinct scores (positive label 1: the positives are given)."""
         if "state" not in self._memo:
-            pos, neg = self.per_score(self.size.astype(np.float64))
-            _, starts = self.groups()
-            if self.unit:
-                pos, neg = pos.astype(np.int64), neg.astype(np.int64)
+            starts = self.starts()
+            if self.unit:  # whole counts, summed as integers
+                size = self.size.astype(np.int64, copy=False)
+                pos = np.where(self.positive, size, 0)
+                neg = size - pos
+                if starts.shape[0] < size.shape[0]:
+                    pos, neg = np.add.reduceat(pos, starts), np.add.reduceat(neg, starts)
+            else:
+                pos, neg = self.per_score(self.size.astype(np.float64))
             self._memo["state"] = ScoreState(self.score[starts], pos, neg)
         return self._memo["state"]
 
@@ -222,16 +242,68 @@ class ScoreCells(State):
             self._memo["pr_points"] = precision_recall_points(st.pos, st.neg)
         return self._memo["pr_points"]
 
-    def curves(self) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    def curves(self, keep: Callable[[int], np.ndarray] | None = None
+               ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
         """``(fpr, tpr)`` of the ROC curve (collinear points dropped) and ``(precision,
         recall)`` of the PR curve, as ``roc_curve`` and ``precision_recall_curve`` give
-        them, from the cumulative counts the ranking metrics already read."""
-        st, points = self.state(), self.pr_points()
-        fpr, tpr, _ = roc_from_groups(st.scores, st.pos, st.neg, True, points[1:3],
-                                      thresholds=False)
-        precision, recall, _ = pr_curve_from_groups(st.scores, st.pos, st.neg, False, points,
-                                                    thresholds=False)
-        return (fpr, tpr), (precision, recall)
+        them, from the cumulative counts the ranking metrics already read.
+
+        ``keep``: of a curve's length, the indices of the points wanted (a figure's
+        evenly spaced few); only those are computed, not every distinct score's."""
+        if keep is None:
+            st, points = self.state(), self.pr_points()
+            fpr, tpr, _ = roc_from_groups(st.scores, st.pos, st.neg, True, points[1:3],
+                                          thresholds=False)
+            precision, recall, _ = pr_curve_from_groups(st.scores, st.pos, st.neg, False,
+                                                        points, thresholds=False)
+            return (fpr, tpr), (precision, recall)
+        return self._roc_points(keep), self._pr_points(keep)
+
+    def _descending(self) -> tuple[np.ndarray, np.ndarray]:
+        """Cumulative (TP, FP) down the distinct scores (those of :meth:`pr_points`)."""
+        if "pr_points" in self._memo:
+            return self._memo["pr_points"][1:3]
+        if "descending" not in self._memo:
+            st = self.state()
+            self._memo["descending"] = _descending_counts(st.pos, st.neg)
+        return self._memo["descending"]
+
+    def _roc_points(self, keep: Callable[[int], np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`roc_from_groups`'s ``(fpr, tpr)`` (collinear points dropped, (0, 0)
+        first) at the indices ``keep`` gives."""
+        st = self.state()
+        tps, fps = self._descending()
+        n = tps.shape[0]
+        if n > 2:
+            mask = np.ones(n, dtype=bool)
+            if self.unit:  # whole counts: a second difference of the sums is a first
+                # difference of the counts, exactly
+                p, q = st.pos[::-1], st.neg[::-1]
+                np.logical_or(p[2:] != p[1:-1], q[2:] != q[1:-1], out=mask[1:-1])
+            else:
+                np.logical_or(np.diff(fps, 2), np.diff(tps, 2), out=mask[1:-1])
+            at = np.flatnonzero(mask)
+        else:
+            at = np.arange(n)
+        wanted = keep(at.shape[0] + 1)
+        rows = at[np.maximum(wanted - 1, 0)]
+        first = wanted == 0
+        fp, tp = np.where(first, 0.0, fps[rows]), np.where(first, 0.0, tps[rows])
+        return fp / fps[-1], tp / tps[-1]
+
+    def _pr_points(self, keep: Callable[[int], np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`pr_curve_from_groups`'s ``(precision, recall)`` (recall increasing,
+        (1, 0) last) at the indices ``keep`` gives."""
+        tps, fps = self._descending()
+        n = tps.shape[0]
+        wanted = keep(n + 1)
+        last = wanted == n
+        rows = n - 1 - np.minimum(wanted, n - 1)
+        tp, fp = tps[rows], fps[rows]
+        ps = tp + fp
+        precision = np.divide(tp, ps, out=np.zeros_like(tp), where=ps != 0)
+        recall = tp / tps[-1]
+        return np.where(last, 1.0, precision), np.where(last, 0.0, recall)
 
     def ap_variance(self) -> float:
         """The influence-function variance of average precision (and of the PR area,
@@ -571,7 +643,7 @@ class ScoresFamily(Family):
         # the PR curve), so it takes AP's influence values, as its interval does
         influence = state.ap_derivatives if metric.name in (
             "average_precision_score", "pr_auc_score") else None
-        n_scores = int(state.groups()[1].shape[0])
+        n_scores = int(state.starts().shape[0])
         # distinct scores are mostly one-row cells: drawn as picks among their rows,
         # the same multinomial without a binomial per cell
         return Cells(state.size, state.positive.astype(np.int64), evaluate, jack,
@@ -783,6 +855,12 @@ def _classes(state: ScoreCells) -> tuple[float, float]:
         m = float(state.size[state.positive].sum())
         state._memo["classes"] = (m, float(state.size.sum()) - m)
     return state._memo["classes"]
+
+
+def _unit_weights(n: int) -> np.ndarray:
+    """The weights of ``n`` unweighted cells: a read-only view of one 1.0, no memory
+    (a stream's cells number in the millions)."""
+    return np.broadcast_to(np.float64(1.0), (n,))
 
 
 def _class_runs(score: np.ndarray, positive: np.ndarray
