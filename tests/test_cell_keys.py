@@ -2,6 +2,7 @@
 orders against ``np.lexsort`` and against a dictionary of the rows."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -81,3 +82,28 @@ def test_vdot_equals_numpy_dot():
         a, b = rng.normal(size=n), rng.normal(size=n)
         assert np.isclose(vdot(a, b), float(np.dot(a, b)), rtol=1e-12, atol=1e-12)
     assert vdot(np.arange(4), np.arange(4)) == 14.0
+
+
+@pytest.mark.parametrize("n, classes, grid", [(0, 2, 0), (1, 2, 0), (1000, 2, 0), (1000, 3, 10),
+                                              (5000, 1, 5), (3000, 40, 4)])
+@pytest.mark.parametrize("stratified", [False, True])
+def test_unweighted_mean_cells_are_the_lexicographic_cells(n, classes, grid, stratified):
+    """Unweighted mean-loss cells (sorted per stratum, counted per distinct term) are
+    ``aggregate``'s cells of (stratum, term, weight 1): ties, one stratum, many, none."""
+    from dartboard.families._means import MeanCells
+
+    rng = np.random.default_rng(n + classes)
+    terms = rng.random(n)
+    if grid:
+        terms = np.round(terms * grid) / grid
+    stratum = rng.integers(0, classes, n) if stratified else None
+    keys = (terms, np.ones(n)) if stratum is None else (stratum, terms, np.ones(n))
+    want, size = aggregate(keys, np.ones(n, dtype=np.int64))
+    cells = MeanCells.from_terms(terms, None, stratum)
+    np.testing.assert_array_equal(cells.term, want[-2])
+    np.testing.assert_array_equal(cells.weight, want[-1])
+    np.testing.assert_array_equal(cells.size, size)
+    if stratified:
+        np.testing.assert_array_equal(cells.stratum, want[0])
+    assert cells.sums[3] == n and cells.mean() == pytest.approx(
+        terms.mean() if n else float("nan"), nan_ok=True, rel=1e-12)

@@ -324,3 +324,28 @@ def test_evaluate_defaults_resample_no_rows_at_large_n():
             assert row.method == spec.default_interval, row
         else:
             assert row.method in {"delong", "influence-logit", "t"}, row
+
+
+@pytest.mark.parametrize("n, grid, counts", [(10, 0, False), (1000, 0, True),
+                                             (1000, 20, False), (50000, 0, True)])
+def test_ap_variance_in_place_equals_the_derivatives(n, grid, counts):
+    """AP's influence variance, computed in place, is ``sum pos dpos^2 + sum neg
+    dneg^2`` of :func:`ap_derivatives` (ties, integer and float counts)."""
+    from dartboard._kernels._analytic import ap_derivatives
+
+    rng = np.random.default_rng(n + grid)
+    y = rng.random(n) < 0.3
+    y[:2] = [True, False]
+    s = rng.random(n) + 0.3 * y
+    if grid:
+        s = np.round(s * grid) / grid
+    distinct, at = np.unique(s, return_inverse=True)
+    pos = np.bincount(at, weights=y, minlength=distinct.size)
+    neg = np.bincount(at, weights=~y, minlength=distinct.size)
+    if counts:
+        pos, neg = pos.astype(np.int64), neg.astype(np.int64)
+    ap, d_pos, d_neg = ap_derivatives(pos, neg)
+    got_ap, got_var = ap_influence(pos, neg)
+    assert got_ap == pytest.approx(ap, rel=1e-14)
+    assert got_var == pytest.approx(float(pos @ (d_pos * d_pos) + neg @ (d_neg * d_neg)),
+                                    rel=1e-12)

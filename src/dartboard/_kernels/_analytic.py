@@ -349,10 +349,31 @@ def ap_influence(pos: np.ndarray, neg: np.ndarray) -> tuple[float, float]:
     increasing (as :func:`dartboard.metrics._ranking.group_scores` gives
     them). See the module docstring for the influence function.
     """
-    ap, if_pos, if_neg = ap_derivatives(pos, neg)
-    p = np.asarray(pos, dtype=np.float64)
-    q = np.asarray(neg, dtype=np.float64)
-    return ap, float(vdot(p, if_pos * if_pos) + vdot(q, if_neg * if_neg))
+    # ap_derivatives' formulas, in place: a few arrays of the distinct scores, not a
+    # dozen (a stream's map holds millions)
+    p = np.array(pos[::-1], dtype=np.float64)
+    q = np.array(neg[::-1], dtype=np.float64)
+    tp, fp = np.cumsum(p), np.cumsum(q)
+    m = float(tp[-1])
+    d = np.add(tp, fp)
+    if not (d.shape[0] and d[0] > 0):  # thresholds without rows: as ap_derivatives
+        ap, if_pos, if_neg = ap_derivatives(pos, neg)
+        return ap, float(vdot(np.asarray(pos, dtype=np.float64), if_pos * if_pos)
+                         + vdot(np.asarray(neg, dtype=np.float64), if_neg * if_neg))
+    precision = np.divide(tp, d)
+    ap = float(vdot(p, precision) / m)
+    weight = np.divide(p, d)
+    weight /= d  # p / d^2
+    # suffix sums over the thresholds at or below each score, in place
+    u = np.multiply(weight, fp, out=fp)
+    np.cumsum(u[::-1], out=u[::-1])
+    w = np.multiply(weight, tp, out=tp)
+    np.cumsum(w[::-1], out=w[::-1])
+    precision += u
+    precision -= ap  # m times the influence of a positive; w: of a negative, negated
+    np.square(precision, out=precision)
+    np.square(w, out=w)
+    return ap, float((vdot(p, precision) + vdot(q, w)) / (m * m))
 
 
 def ap_derivatives(pos: np.ndarray, neg: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
