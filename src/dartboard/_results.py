@@ -30,6 +30,16 @@ def to_jsonable(value: Any) -> Any:
     lists of records, dates ISO strings, paths strings, functions their names; any
     other object its ``str``.
     """
+    out = _container(value)
+    return _scalar(value) if out is _NOT_A_CONTAINER else out
+
+
+_NOT_A_CONTAINER = object()
+
+
+def _container(value: Any) -> Any:
+    """:func:`to_jsonable` of a result, dataclass, mapping, sequence, set, array or
+    pandas frame (their items converted in turn); ``_NOT_A_CONTAINER`` otherwise."""
     if isinstance(value, Result):
         return value.to_dict()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -46,14 +56,19 @@ def to_jsonable(value: Any) -> Any:
         return [to_jsonable(v) for v in value]
     if isinstance(value, np.ndarray):
         return [to_jsonable(v) for v in value.tolist()]
-    if isinstance(value, np.generic):
-        return to_jsonable(value.item())
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
     if hasattr(value, "to_dict") and hasattr(value, "columns"):  # pandas DataFrame
         return [to_jsonable(r) for r in value.to_dict(orient="records")]
     if hasattr(value, "to_dict") and hasattr(value, "index"):  # pandas Series
         return to_jsonable(value.to_dict())
+    return _NOT_A_CONTAINER
+
+
+def _scalar(value: Any) -> Any:
+    """:func:`to_jsonable` of a value that holds no items."""
+    if isinstance(value, np.generic):
+        return to_jsonable(value.item())
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if type(value).__name__ in ("NAType", "NaTType"):  # pandas missing values

@@ -31,7 +31,7 @@ here checks what they take.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -89,44 +89,54 @@ def to_numpy(x: Any, *, name: str) -> np.ndarray:
         raise InputTypeError(f"{name} must be array-like (list, numpy array, pandas, polars "
                              f"or pyarrow column); got {describe(x)}")
     module = type(x).__module__.split(".")[0]
-    if module == "pandas":
-        return _pandas_to_numpy(x, name=name)
-    if module == "pyarrow":
-        if hasattr(x, "null_count") and x.null_count:
-            raise InputError(f"{name} contains {x.null_count} missing value(s) (nulls); "
-                             "remove or impute them first")
-        if hasattr(x, "column_names"):  # pyarrow Table / RecordBatch
-            return np.column_stack([c.to_numpy() for c in x.columns]) if x.num_columns > 1 \
-                else x.column(0).to_numpy()
-        return np.asarray(x.to_numpy(zero_copy_only=False))
-    if module == "polars":
-        if hasattr(x, "null_count"):
-            nulls = x.null_count()
-            nulls = int(nulls.sum_horizontal()[0]) if hasattr(nulls, "sum_horizontal") \
-                else int(nulls)
-            if nulls:
-                raise InputError(f"{name} contains {nulls} missing value(s) (nulls); "
-                                 "remove or impute them first")
-        return np.asarray(x.to_numpy())
+    if module in _FRAME_READERS:
+        return _FRAME_READERS[module](x, name=name)
     if isinstance(x, (set, frozenset, dict)):
         raise InputTypeError(f"{name} must be an ordered array-like (list, numpy array, pandas, "
                              f"polars or pyarrow column); got a {type(x).__name__}, which has "
                              "no sample order")
     if isinstance(x, (list, tuple)) or hasattr(x, "__array__") or isinstance(x, Iterable):
-        try:
-            arr = np.asarray(x if isinstance(x, (list, tuple)) or hasattr(x, "__array__")
-                             else list(x))
-        except ValueError as exc:  # ragged nested lists
-            raise InputError(f"{name} could not be converted to an array: {exc}") from None
-        if arr.dtype.kind == "O" and arr.ndim > 1:
-            raise InputError(f"{name} is ragged (rows of different lengths)")
-        if arr.dtype.kind in "US" and arr.ndim == 1 and isinstance(x, (list, tuple)) \
-                and not all(isinstance(v, (str, bytes)) for v in x):
-            # numpy turns [1, "a"] into strings; keep the values so mixing is reported
-            arr = np.empty(len(x), dtype=object)
-            arr[:] = x
-        return arr
+        return _sequence_to_numpy(x, name=name)
     raise InputTypeError(f"{name} must be array-like; got {describe(x)}")
+
+
+def _sequence_to_numpy(x: Any, *, name: str) -> np.ndarray:
+    """A list, tuple, array-like or iterable as an array; ragged rows refused, and a
+    list mixing strings with other values kept as objects (so the mix is reported)."""
+    try:
+        arr = np.asarray(x if isinstance(x, (list, tuple)) or hasattr(x, "__array__")
+                         else list(x))
+    except ValueError as exc:  # ragged nested lists
+        raise InputError(f"{name} could not be converted to an array: {exc}") from None
+    if arr.dtype.kind == "O" and arr.ndim > 1:
+        raise InputError(f"{name} is ragged (rows of different lengths)")
+    if arr.dtype.kind in "US" and arr.ndim == 1 and isinstance(x, (list, tuple)) \
+            and not all(isinstance(v, (str, bytes)) for v in x):
+        # numpy turns [1, "a"] into strings; keep the values so mixing is reported
+        arr = np.empty(len(x), dtype=object)
+        arr[:] = x
+    return arr
+
+
+def _arrow_to_numpy(x: Any, *, name: str) -> np.ndarray:
+    if hasattr(x, "null_count") and x.null_count:
+        raise InputError(f"{name} contains {x.null_count} missing value(s) (nulls); "
+                         "remove or impute them first")
+    if hasattr(x, "column_names"):  # pyarrow Table / RecordBatch
+        return np.column_stack([c.to_numpy() for c in x.columns]) if x.num_columns > 1 \
+            else x.column(0).to_numpy()
+    return np.asarray(x.to_numpy(zero_copy_only=False))
+
+
+def _polars_to_numpy(x: Any, *, name: str) -> np.ndarray:
+    if hasattr(x, "null_count"):
+        nulls = x.null_count()
+        nulls = int(nulls.sum_horizontal()[0]) if hasattr(nulls, "sum_horizontal") \
+            else int(nulls)
+        if nulls:
+            raise InputError(f"{name} contains {nulls} missing value(s) (nulls); "
+                             "remove or impute them first")
+    return np.asarray(x.to_numpy())
 
 
 def _unmasked(x: np.ma.MaskedArray, *, name: str) -> np.ndarray:
@@ -167,6 +177,11 @@ def _pandas_to_numpy(x: Any, *, name: str) -> np.ndarray:
         kind = getattr(x.dtype, "numpy_dtype", None)
         return x.to_numpy(dtype=kind) if kind is not None else x.to_numpy()
     return x.to_numpy()
+
+
+#: the columns and tables of each data-frame library, by the top module of their type
+_FRAME_READERS: dict[str, Callable[..., np.ndarray]] = {
+    "pandas": _pandas_to_numpy, "pyarrow": _arrow_to_numpy, "polars": _polars_to_numpy}
 
 
 def column_1d(x: Any, *, name: str, allow_empty: bool = False) -> np.ndarray:
