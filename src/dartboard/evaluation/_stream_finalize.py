@@ -12,13 +12,14 @@ ROC and PR curves of a map of distinct scores, the reliability diagram's bins.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from dartboard._frames import rows_in_order
 from dartboard._rng import child, seed_sequence
-from dartboard.evaluation._bundle import Bundle, plan_metrics
+from dartboard.evaluation._bundle import Bundle, Planned, plan_metrics
 from dartboard.evaluation._clusters import ClusteredStates, cluster_order
 from dartboard.evaluation._engine import (
     choose_metrics,
@@ -62,18 +63,7 @@ def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parque
     task, classes, positive = _found(plan, bundle)
     chosen = choose_metrics(spec.metrics, task, plan.given(), classes, positive,
                             weighted=spec.sample_weight is not None)
-    built = {p.label for p in plan.planned}
-    # the task found may add metrics of the states built (cohen_kappa of multiclass
-    # counts); binned scores leave out those they do not bound
-    every = plan_metrics([(c.label, c.spec, c.kwargs) for c in chosen])
-    planned = [p for p in every if p.key in bundle.states and (
-        p.label in built or p.family is None or p.family.binnable(p.computed[1])
-        or plan.score_bins is None)]
-    # what the in-memory evaluation of these columns reports and this one does not:
-    # binned scores bound some metrics only (named metrics were refused before)
-    left_out = tuple((p.label, "has no error bound in binned mode: give exact=True")
-                     for p in every if plan.score_bins is not None and p.family is not None
-                     and not p.family.binnable(p.computed[1]))
+    planned, left_out = _planned(plan, bundle, chosen)
     opts = Options(spec.ci, spec.confidence_level, spec.n_resamples, spec.random_state)
     by_key = bundle.groups or {}
     keys = tuple(_sorted_keys(by_key, spec.groups)) if spec.groups else None
@@ -87,9 +77,7 @@ def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parque
                     bundle)
     group_rows = gaps = None
     if keys is not None:
-        group_rows = tuple(row for key in keys for row in _bounded(
-            metric_rows(by_key[key], planned, opts, None, ", ".join(str(v) for v in key),
-                        clusters=clusters), planned, by_key[key]))
+        group_rows = _group_rows(by_key, keys, planned, opts, clusters)
         gaps = GroupGaps(bundle, by_label, keys, child(seed_sequence(spec.random_state), 1),
                          spec.n_resamples, spec.confidence_level, clusters)
     result = EvaluationResult(
@@ -229,6 +217,31 @@ def _bounded(rows: list[MetricRow], planned: list[Any], bundle: Bundle) -> list[
         bound = p.family.error_bound(bundle.states[p.key], p.metric)
         out.append(row if bound is None else dataclasses.replace(row, error_bound=bound))
     return out
+
+
+def _planned(plan: Setup, bundle: Bundle, chosen: Sequence[Any]
+             ) -> tuple[list[Planned], tuple[tuple[str, str], ...]]:
+    """The metrics the states give, and those left out with the reason. The task
+    found may add metrics of the states built (cohen_kappa of multiclass counts);
+    binned scores leave out those they do not bound (what the in-memory evaluation of
+    these columns reports and this one does not; named metrics were refused before)."""
+    built = {p.label for p in plan.planned}
+    every = plan_metrics([(c.label, c.spec, c.kwargs) for c in chosen])
+    planned = [p for p in every if p.key in bundle.states and (
+        p.label in built or p.family is None or p.family.binnable(p.computed[1])
+        or plan.score_bins is None)]
+    left_out = tuple((p.label, "has no error bound in binned mode: give exact=True")
+                     for p in every if plan.score_bins is not None and p.family is not None
+                     and not p.family.binnable(p.computed[1]))
+    return planned, left_out
+
+
+def _group_rows(by_key: dict[Any, Bundle], keys: Sequence[Any], planned: list[Planned],
+                opts: Options, clusters: Any) -> tuple[Any, ...]:
+    """Every group's rows, in the order of ``keys``."""
+    return tuple(row for key in keys for row in _bounded(
+        metric_rows(by_key[key], planned, opts, None, ", ".join(str(v) for v in key),
+                    clusters=clusters), planned, by_key[key]))
 
 
 def _sorted_keys(groups: dict[tuple[Any, ...], Any], names: tuple[str, ...]) -> list[Any]:
