@@ -122,8 +122,6 @@ def encode_groups(groups: Any, n_samples: int) -> GroupIndex:
     >>> gi.codes.tolist(), gi.keys, gi.names
     ([0, 2, 1], (('F', 1), ('F', 2), ('M', 1)), ('sex', 'age'))
     """
-    import pandas as pd
-
     if groups is None:
         raise InputTypeError("groups must be a column (array, list, Series) or several (a "
                              "DataFrame or a list of columns); got None")
@@ -131,42 +129,11 @@ def encode_groups(groups: Any, n_samples: int) -> GroupIndex:
     names = tuple(name for name, _ in cols)
     if len(set(names)) != len(names):
         raise InputError(f"group column names must be distinct; got {list(names)}")
-    values: list[np.ndarray] = []
-    encoded: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-    for name, col in cols:
-        arr = to_numpy(col, name=f"groups[{name!r}]" if len(cols) > 1 else "groups")
-        if arr.ndim != 1:
-            raise InputError(f"each group column must be 1-D; {name!r} has shape {arr.shape}")
-        if arr.shape[0] != n_samples:
-            listed = " (a list is read as a list of group columns)" \
-                if isinstance(groups, (list, tuple)) and len(cols) > 1 else ""
-            raise InputError(f"groups must have one value per sample ({n_samples}); "
-                             f"column {name!r} has {arr.shape[0]}{listed}")
-        missing = int(pd.isna(arr).sum()) if arr.dtype.kind in "fOUSmM" else 0
-        if missing:
-            raise InputError(f"group column {name!r} has {missing} missing value(s) (None or "
-                             "NaN); give them a group of their own (e.g. fill with "
-                             "'missing') so that no sample silently leaves the per-group "
-                             "numbers")
-        if arr.dtype.kind == "O":
-            kinds = {type(v).__name__ for v in arr[:1000]}
-            if any(isinstance(v, (list, dict, set, np.ndarray)) for v in arr[:1000]):
-                raise InputTypeError(f"group column {name!r} holds unhashable values "
-                                     f"({describe(arr[0])})")
-            try:
-                encoded[len(values)] = _ordered_codes(arr)
-            except TypeError:
-                raise InputTypeError(f"group column {name!r} mixes values that cannot be "
-                                     f"ordered ({', '.join(sorted(kinds))}); use one type") from None
-        values.append(arr)
+    coded = [_checked_column(name, col, groups, len(cols), n_samples) for name, col in cols]
     if n_samples == 0:
         raise InputError("groups need at least one sample")
-    inverse = []
-    uniques = []
-    for j, arr in enumerate(values):
-        u, inv = encoded[j] if j in encoded else _factorize(arr)
-        uniques.append(u)
-        inverse.append(inv)
+    uniques = [u for u, _ in coded]
+    inverse = [inv for _, inv in coded]
     combined = np.ravel_multi_index(inverse, [u.shape[0] for u in uniques]) \
         if len(inverse) > 1 else inverse[0]
     present, codes = np.unique(combined, return_inverse=True)
@@ -176,6 +143,41 @@ def encode_groups(groups: Any, n_samples: int) -> GroupIndex:
                  for g in range(present.shape[0]))
     codes = codes.reshape(-1).astype(np.int64)
     return GroupIndex(codes, keys, names, np.bincount(codes, minlength=len(keys)))
+
+
+def _checked_column(name: str, col: Any, groups: Any, n_cols: int, n_samples: int
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """One group column checked (1-D, one value per sample, no missing value, values
+    that hash and order) and encoded: its sorted distinct values and each row's code."""
+    import pandas as pd
+
+    arr = to_numpy(col, name=f"groups[{name!r}]" if n_cols > 1 else "groups")
+    if arr.ndim != 1:
+        raise InputError(f"each group column must be 1-D; {name!r} has shape {arr.shape}")
+    if arr.shape[0] != n_samples:
+        listed = " (a list is read as a list of group columns)" \
+            if isinstance(groups, (list, tuple)) and n_cols > 1 else ""
+        raise InputError(f"groups must have one value per sample ({n_samples}); "
+                         f"column {name!r} has {arr.shape[0]}{listed}")
+    missing = int(pd.isna(arr).sum()) if arr.dtype.kind in "fOUSmM" else 0
+    if missing:
+        raise InputError(f"group column {name!r} has {missing} missing value(s) (None or "
+                         "NaN); give them a group of their own (e.g. fill with "
+                         "'missing') so that no sample silently leaves the per-group "
+                         "numbers")
+    if not arr.shape[0]:  # no rows: refused by the caller, with every column checked
+        return arr, np.zeros(0, dtype=np.int64)
+    if arr.dtype.kind != "O":
+        return _factorize(arr)
+    kinds = {type(v).__name__ for v in arr[:1000]}
+    if any(isinstance(v, (list, dict, set, np.ndarray)) for v in arr[:1000]):
+        raise InputTypeError(f"group column {name!r} holds unhashable values "
+                             f"({describe(arr[0])})")
+    try:
+        return _ordered_codes(arr)
+    except TypeError:
+        raise InputTypeError(f"group column {name!r} mixes values that cannot be "
+                             f"ordered ({', '.join(sorted(kinds))}); use one type") from None
 
 
 def _factorize(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
