@@ -89,24 +89,7 @@ def evaluate(
         help="Bound of min_precision, min_recall or max_fpr."),
 ) -> None:
     """Every applicable metric with its confidence interval."""
-    from dartboard.metrics._registry import TASKS
-
-    tasks = ("auto", *TASKS)
-    if task not in tasks:
-        raise InputError(f"--task must be one of {', '.join(tasks)}; got {task!r}")
-    if not (y_pred or y_score or proba):
-        raise InputError("give --y-pred (labels or values), --y-score (scores of the positive "
-                         "class) or --proba (one probability column per class); labels may "
-                         "come with scores or probabilities")
-    if y_score and proba:
-        raise InputError("give --y-score or --proba, not both")
-    if report is not None:
-        check_output(report, "--report", _input_files(file))
-    if group and len(set(group)) != len(group):
-        raise InputError(f"--group names a column twice: {group}")
-    from dartboard.evaluation._clusters import check_cluster_ci  # lazy: --help stays fast
-
-    check_cluster_ci(ci, cluster is not None, "--cluster", option=f"--ci {ci}")
+    _check_arguments(file, y_pred, y_score, proba, task, ci, group, cluster, report)
     options = {"threshold_criterion": threshold_criterion,
                "threshold_target": threshold_target, "threshold": threshold,
                "curve_bands": threshold_criterion is not None and report is not None,
@@ -127,6 +110,38 @@ def evaluate(
     if json_out:
         print_json(payload)
         return
+    _print_evaluation(ev, payload, name)
+    if report is not None:
+        typer.echo(f"report: {report}")
+
+
+def _check_arguments(file: str, y_pred: str | None, y_score: str | None,
+                     proba: list[str] | None, task: str, ci: str, group: list[str] | None,
+                     cluster: str | None, report: Path | None) -> None:
+    """The command's arguments that are wrong whatever the file holds."""
+    from dartboard.metrics._registry import TASKS
+
+    tasks = ("auto", *TASKS)
+    if task not in tasks:
+        raise InputError(f"--task must be one of {', '.join(tasks)}; got {task!r}")
+    if not (y_pred or y_score or proba):
+        raise InputError("give --y-pred (labels or values), --y-score (scores of the positive "
+                         "class) or --proba (one probability column per class); labels may "
+                         "come with scores or probabilities")
+    if y_score and proba:
+        raise InputError("give --y-score or --proba, not both")
+    if report is not None:
+        check_output(report, "--report", _input_files(file))
+    if group and len(set(group)) != len(group):
+        raise InputError(f"--group names a column twice: {group}")
+    from dartboard.evaluation._clusters import check_cluster_ci  # lazy: --help stays fast
+
+    check_cluster_ci(ci, cluster is not None, "--cluster", option=f"--ci {ci}")
+
+
+def _print_evaluation(ev: Any, payload: dict[str, Any], name: str) -> None:
+    """The evaluation's tables: the metrics, what was assumed, what a stream left out,
+    the groups with their gaps and fairness summaries, the operating point."""
     streamed = payload.get("streamed")
     size = f"n = {payload['n']}" if streamed is None else \
         f"n = {payload['n']}, {streamed['n_files']} file(s), streamed"
@@ -158,8 +173,6 @@ def evaluate(
         print_table(f"operating point ({point['criterion']}): predict positive when score >= "
                     f"{format_number(point['threshold'])} (pROC threshold "
                     f"{format_number(point['midpoint'])})", rows, METRIC_COLUMNS)
-    if report is not None:
-        typer.echo(f"report: {report}")
 
 
 def _input_files(file: str) -> list[str]:
