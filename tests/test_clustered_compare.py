@@ -21,7 +21,7 @@ from scipy import stats
 from test_clustered_analytic import _obuchowski_brute, _terms
 
 import dartboard as db
-from dartboard._kernels._clustered_analytic import WORKING
+from dartboard._kernels._clustered_analytic import PAIRED_WORKING
 from dartboard.exceptions import FewClustersWarning
 from dartboard.metrics._probabilistic import log_loss_terms
 
@@ -59,6 +59,36 @@ def test_accuracy_difference_se_is_statsmodels_cluster_robust():
     assert res.method == "wald-clustered paired difference (40 clusters)"
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_unequal_clusters_take_the_fitted_working_models_df(seed):
+    """With unequal clusters the paired test reads Student's t on the Satterthwaite df
+    of a working model fitted to the clusters: the oracle fits ``alpha s + beta s^2``
+    to the squared CR2 terms by scipy's NNLS and forms the df with dense N x N
+    matrices (tests/_cluster_oracles.py); the SE is Bell and McCaffrey's."""
+    from scipy.optimize import nnls
+
+    rng = np.random.default_rng(seed)
+    sizes = np.maximum(1, np.round(np.exp(np.log(8) + 1.1 * rng.normal(size=40)))).astype(int)
+    cluster = np.repeat(np.arange(40), sizes)
+    n = cluster.shape[0]
+    y = (rng.normal(size=40)[cluster] + rng.normal(size=n) > 0).astype(int)
+    a = np.where(rng.random(n) < 0.8, y, 1 - y)
+    b = np.where(rng.random(n) < 0.75 + 0.1 * rng.random(40)[cluster], y, 1 - y)
+    res = db.compare_models("accuracy", y, a, b, clusters=cluster, method="cluster-robust")
+    d = (a == y).astype(float) - (b == y)
+    se = bell_mccaffrey_se(d, cluster)
+    assert res.interval.standard_error == pytest.approx(se, rel=1e-10)
+    share = sizes / n
+    squares = np.bincount(cluster, weights=d - d.mean()) ** 2 / (1 - share)
+    design = np.column_stack([sizes, sizes ** 2]).astype(float)
+    (alpha, beta), _ = nnls(design, squares)
+    df = satterthwaite_df(cluster, alpha, beta)
+    assert df < 39  # unequal sizes: fewer than I - 1
+    # and not the df of a cluster effect alone, which the intervals take
+    assert abs(df - satterthwaite_df(cluster)) > 0.5
+    assert res.pvalue == pytest.approx(2 * stats.t.sf(abs(d.mean()) / se, df), rel=1e-8)
+
+
 def test_log_loss_difference_is_a_t_test_on_clusters():
     cluster, y, sa, sb = _pair(2)
     res = db.compare_models("log_loss", y, sa, sb, clusters=cluster, method="cluster-robust")
@@ -84,7 +114,8 @@ def test_clustered_delong_difference_with_one_row_per_cluster_is_delong_test():
     se = np.sqrt(_obuchowski_from_sums(sums, y, np.arange(300), "CR2"))
     assert res.interval.standard_error == pytest.approx(se, rel=1e-10)
     assert res.pvalue == pytest.approx(
-        2 * stats.t.sf(abs(diff.estimate) / se, diff.degrees_of_freedom(WORKING)), rel=1e-9)
+        2 * stats.t.sf(abs(diff.estimate) / se, diff.degrees_of_freedom(PAIRED_WORKING)),
+        rel=1e-9)
     assert res.difference == pytest.approx(
         db.metrics.roc_auc_score(y, sa) - db.metrics.roc_auc_score(y, sb), abs=1e-14)
 
