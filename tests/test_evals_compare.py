@@ -262,3 +262,56 @@ def test_pilot_whose_icc_reaches_its_bound_keeps_its_variance():
     res = compare(*runs)
     var = (plan.sd ** 2 * plan.design_effect + plan.within_sd ** 2 / 3) / 750
     assert np.sqrt(var) == pytest.approx(res.standard_error, rel=1e-9)
+
+
+def _unequal_passages(seed: int):
+    rng = np.random.default_rng(seed)
+    sizes = np.array([1, 2, 2, 3, 5, 8, 13, 40, 2, 6, 3, 25, 4, 1, 9, 30, 2, 7, 3, 11, 5, 2,
+                      60, 4, 3, 2, 1, 18, 6, 2, 3, 44, 5, 2])
+    passage = np.repeat(np.arange(sizes.shape[0]), sizes)
+    n = passage.shape[0]
+    effect = rng.normal(size=sizes.shape[0])[passage]
+    scores = [(effect + rng.normal(size=n) > 0.2 * j).astype(float) for j in range(3)]
+    runs = [load(pd.DataFrame({"question": np.arange(n), "passage": passage, "score": s}),
+                 cluster="passage", name=f"m{j}") for j, s in enumerate(scores)]
+    return passage, scores, runs
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_unequal_passages_take_cr2_and_small_sample_df(seed):
+    """With passages of unequal sizes the interval is CR2 (Bell and McCaffrey from the
+    hat matrix) on the Satterthwaite df of a cluster effect, and compare(a, b) the CR2
+    difference on the df of a working model fitted by NNLS; both oracles with dense
+    matrices (tests/_cluster_oracles.py). k runs take the fewest of the pairs' df."""
+    from _cluster_oracles import bell_mccaffrey_se, satterthwaite_df
+    from scipy.optimize import nnls
+
+    passage, scores, runs = _unequal_passages(seed)
+    n = passage.shape[0]
+    res = interval(runs[0])
+    se = bell_mccaffrey_se(scores[0], passage)
+    df = satterthwaite_df(passage)
+    assert res.standard_error == pytest.approx(se, rel=1e-10)
+    assert res.degrees_of_freedom == pytest.approx(df, rel=1e-8)
+    assert df < 33  # fewer than G - 1
+    q = stats.t.ppf(0.975, df)
+    assert res.low == pytest.approx(max(scores[0].mean() - q * se, 0.0), rel=1e-9)
+    assert res.method == f"t-clustered (CR2, {passage.max() + 1} clusters)"
+
+    def paired_df(d):
+        sizes = np.bincount(passage).astype(float)
+        squares = np.bincount(passage, weights=d - d.mean()) ** 2 / (1 - sizes / n)
+        (alpha, beta), _ = nnls(np.column_stack([sizes, sizes ** 2]), squares)
+        return satterthwaite_df(passage, alpha, beta)
+
+    d = scores[0] - scores[1]
+    two = compare(runs[0], runs[1])
+    se_d = bell_mccaffrey_se(d, passage)
+    assert two.standard_error == pytest.approx(se_d, rel=1e-10)
+    assert two.degrees_of_freedom == pytest.approx(paired_df(d), rel=1e-8)
+    assert two.pvalue == pytest.approx(
+        2 * stats.t.sf(abs(d.mean()) / se_d, paired_df(d)), rel=1e-8)
+    many = compare(*runs, random_state=0, n_draws=2000)
+    fewest = min(paired_df(scores[a] - scores[b]) for a, b in ((0, 1), (0, 2), (1, 2)))
+    assert many.degrees_of_freedom == pytest.approx(fewest, rel=1e-8)
+    assert many.pairwise["standard_error"].iloc[0] == pytest.approx(se_d, rel=1e-10)

@@ -2,20 +2,26 @@
 
 Two runs (:class:`EvalComparison`): per question the difference of the two question
 means, ``d_i = m_ai - m_bi``; the difference of the runs is ``mean(d)``, its standard
-error the CR1 cluster-robust one of ``mean(d)`` over the ``G`` clusters (each question
+error the CR2 cluster-robust one of ``mean(d)`` over the ``G`` clusters (each question
 its own without clusters: then ``sd(d) / sqrt(n)``, the paired t-test), ``t =
-mean(d) / se`` on ``G - 1`` degrees of freedom, the interval ``mean(d) +- t_{G-1}
-se``. Beside it the unpaired standard error ``sqrt(se_a^2 + se_b^2)`` of the two naive
+mean(d) / se`` on the small-sample degrees of freedom of a working model fitted to the
+clusters' terms (Imbens and Kolesar; ``_clustered_analytic.PAIRED_WORKING``, as
+``compare_models(..., method="cluster-robust")``), ``G - 1`` with clusters of equal
+sizes; the interval ``mean(d) +- t_df se``. With clusters of unequal sizes CR1 on
+``G - 1`` rejected up to 16% of equally good runs at 5% (benchmarks/robust_test_df.py).
+Beside it the unpaired standard error ``sqrt(se_a^2 + se_b^2)`` of the two naive
 ones, which is what comparing two reported ``acc_stderr`` (or overlapping intervals)
 uses: with positively correlated models it is the larger, and a paired test has more
 power (Miller 2024, section 4).
 
 k runs (:class:`EvalKComparison`): every pair, family-wise. The k estimates have the
-cluster-robust covariance ``S = G / (G - 1) T' T``, ``T[c, j] = sum_{i in c} (m_ij -
-theta_j) / n``; pair ``(i, j)`` has ``se^2 = S_ii + S_jj - 2 S_ij`` and ``t_ij``. The
+cluster-robust covariance ``S = sum_c t_c t_c'``, ``t_c[j] = sum_{i in c} (m_ij -
+theta_j) / (n sqrt(1 - n_c / n))`` (CR2; ``G / (G - 1) T' T`` with clusters of equal
+sizes); pair ``(i, j)`` has ``se^2 = S_ii + S_jj - 2 S_ij`` and ``t_ij``. The
 single-step max-T adjustment (Hothorn, Bretz & Westfall 2008) takes the law of ``max
 |t|`` over all pairs as that of the pairs' statistics drawn from the multivariate t
-with correlation from ``S`` and ``G - 1`` degrees of freedom (Monte Carlo,
+with correlation from ``S`` and the fewest degrees of freedom of the pairs (each the
+two runs' own, as above; ``G - 1`` with clusters of equal sizes) (Monte Carlo,
 ``n_draws``): the adjusted p-value of a pair is ``P(max |T| >= |t_ij|)`` and the
 simultaneous intervals ``diff +- c se`` with ``c`` the ``confidence_level`` quantile
 of ``max |T|``, so all pairs' intervals hold together.
@@ -30,10 +36,11 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from dartboard._kernels._clustered_analytic import PAIRED_WORKING
 from dartboard._results import Result
 from dartboard._rng import check_random_state
 from dartboard._validation import check_confidence_level, check_n_resamples, check_real
-from dartboard.evals._interval import check_run, clustered_se
+from dartboard.evals._interval import check_run, clustered_terms, small_sample_dof
 from dartboard.evals._paired import Paired, paired
 from dartboard.evals._run import Run
 from dartboard.exceptions import InputError
@@ -69,8 +76,9 @@ class EvalComparison(Result):
         Pearson correlation of the two runs' question means.
     statistic : float
         ``difference / standard_error``.
-    degrees_of_freedom : int
-        Degrees of freedom of the t reference (clusters, or questions, less one).
+    degrees_of_freedom : float
+        Degrees of freedom of the t reference: clusters (or questions) less one with
+        clusters of equal sizes, fewer when they are unequal.
     pvalue : float
         Two-sided, Student's t on ``degrees_of_freedom``.
     method : str
@@ -88,7 +96,7 @@ class EvalComparison(Result):
     >>> b = load(pd.DataFrame({"question": range(4), "score": [1, 0, 1, 0]}), name="b")
     >>> res = compare(a, b)
     >>> res.difference, res.degrees_of_freedom, res.significant(0.05)
-    (0.25, 3, False)
+    (0.25, 3.0, False)
     """
 
     name_a: str
@@ -105,7 +113,7 @@ class EvalComparison(Result):
     design_effect: float
     correlation: float
     statistic: float
-    degrees_of_freedom: int
+    degrees_of_freedom: float
     pvalue: float
     method: str
     n_questions: int
@@ -148,8 +156,9 @@ class EvalKComparison(Result):
         The level of the test (and of the plan's power).
     critical_value : float
         The ``confidence_level`` quantile of ``max |T|``.
-    degrees_of_freedom : int
-        Degrees of freedom of the t reference (clusters, or questions, less one).
+    degrees_of_freedom : float
+        Degrees of freedom of the multivariate t: clusters (or questions) less one with
+        clusters of equal sizes, the fewest of the pairs' when they are unequal.
     n_questions : int
         Questions the numbers come from.
     n_clusters : int or None
@@ -179,7 +188,7 @@ class EvalKComparison(Result):
     confidence_level: float
     alpha: float
     critical_value: float
-    degrees_of_freedom: int
+    degrees_of_freedom: float
     n_questions: int
     n_clusters: int | None
     n_draws: int
@@ -255,17 +264,18 @@ def _two(data: Paired, level: float) -> EvalComparison:
     d = a - b
     n = d.shape[0]
     diff = float(d.mean())
-    se = clustered_se(d, data.cluster, data.n_clusters)
+    terms = clustered_terms(d, data.cluster, data.n_clusters)
+    se = float(np.sqrt(terms.variance()))
     naive = float(np.std(d, ddof=1) / np.sqrt(n))
     unpaired = float(np.sqrt((np.var(a, ddof=1) + np.var(b, ddof=1)) / n))
-    dof = data.n_clusters - 1
+    dof = small_sample_dof(terms, PAIRED_WORKING)
     stat = _ratio(diff, se)
     pvalue = float(min(1.0, 2.0 * special.stdtr(dof, -abs(stat))))
     q = float(special.stdtrit(dof, 0.5 + level / 2.0))
     with np.errstate(invalid="ignore", divide="ignore"):
         corr = float(np.corrcoef(a, b)[0, 1]) if np.std(a) > 0 and np.std(b) > 0 \
             else float("nan")
-    method = (f"paired t-clustered (CR1, {data.n_clusters} clusters)" if data.clustered
+    method = (f"paired t-clustered (CR2, {data.n_clusters} clusters)" if data.clustered
               else "paired t")
     return EvalComparison(data.names[0], data.names[1], float(a.mean()), float(b.mean()),
                           diff, diff - q * se, diff + q * se, level, se, naive, unpaired,
@@ -281,14 +291,26 @@ def _ratio(diff: float, se: float) -> float:
 
 
 def covariance(data: Paired) -> np.ndarray:
-    """CR1 covariance ``S`` of the k runs' means (module docstring)."""
+    """CR2 covariance ``S`` of the k runs' means (module docstring)."""
     means = data.means
     n, k = means.shape
     resid = means - means.mean(axis=0)
     sums = np.zeros((data.n_clusters, k))
     np.add.at(sums, data.cluster, resid)
-    g = data.n_clusters
-    return g / (g - 1.0) * (sums.T @ sums) / n ** 2
+    sizes = np.bincount(data.cluster, minlength=data.n_clusters).astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sums = np.where(sizes[:, None] < n, sums / np.sqrt(1.0 - sizes / n)[:, None], 0.0)
+    return (sums.T @ sums) / n ** 2
+
+
+def _pairs_dof(data: Paired, i: np.ndarray, j: np.ndarray) -> float:
+    """The fewest degrees of freedom of the pairs' differences (each pair's own, as two
+    runs compared). With passages of lognormal sizes the max-T on the fewest kept a
+    family-wise error of 2.5-3.0% (on their mean, 5.0-7.2%; benchmarks/
+    evals_unequal_passages.py): conservative, where one df for all pairs must err."""
+    return min(small_sample_dof(clustered_terms(data.means[:, a] - data.means[:, b],
+                                                data.cluster, data.n_clusters),
+                                PAIRED_WORKING) for a, b in zip(i, j))
 
 
 def _many(data: Paired, level: float, alpha: float, n_draws: int,
@@ -300,7 +322,7 @@ def _many(data: Paired, level: float, alpha: float, n_draws: int,
     diff = theta[i] - theta[j]
     se = np.sqrt(np.maximum(s[i, i] + s[j, j] - 2.0 * s[i, j], 0.0))
     stat = np.array([_ratio(float(x), float(y)) for x, y in zip(diff, se)])
-    dof = data.n_clusters - 1
+    dof = _pairs_dof(data, i, j)
     max_t = _max_abs_t(s, i, j, se, dof, n_draws, rng)
     crit = float(np.quantile(max_t, level))
     adjusted = np.array([(np.count_nonzero(max_t >= abs(t)) + 1) / (n_draws + 1)
@@ -312,16 +334,16 @@ def _many(data: Paired, level: float, alpha: float, n_draws: int,
                           "statistic": stat, "pvalue": pvalue,
                           "pvalue_adjusted": np.minimum(adjusted, 1.0)})
     pairs["significant"] = pairs["pvalue_adjusted"] < alpha
-    how = (f"cluster-robust (CR1, {data.n_clusters} clusters)" if data.clustered
+    how = (f"cluster-robust (CR2, {data.n_clusters} clusters)" if data.clustered
            else "paired")
     return EvalKComparison(pd.Series(theta, index=data.names), pairs, level, alpha, crit,
                            dof, data.means.shape[0],
                            data.n_clusters if data.clustered else None, n_draws,
                            f"single-step max-T over {len(diff)} pairs, {how}, multivariate "
-                           f"t on {dof} df")
+                           f"t on {dof:g} df")
 
 
-def _max_abs_t(s: np.ndarray, i: np.ndarray, j: np.ndarray, se: np.ndarray, dof: int,
+def _max_abs_t(s: np.ndarray, i: np.ndarray, j: np.ndarray, se: np.ndarray, dof: float,
                n_draws: int, rng: np.random.Generator) -> np.ndarray:
     """``max |T|`` over the pairs of draws from the multivariate t (module docstring);
     pairs without variance take no part."""

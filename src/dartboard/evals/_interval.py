@@ -7,15 +7,23 @@ questions (the mean of the file's scores when every question has as many answers
 * naive standard error: ``sd(m) / sqrt(n)`` (ddof 1), what lm-evaluation-harness
   reports as ``acc_stderr`` (``lm_eval.api.metrics.mean_stderr``) and Inspect as
   ``stderr()``;
-* clustered: the CR1 sandwich over the ``G`` clusters of questions (Miller 2024,
-  "Adding error bars to evals", arXiv:2411.00640, eq. 6; Cameron & Miller 2015),
-  ``V = G / (G - 1) sum_c (sum_{i in c} (m_i - theta))^2 / n^2``, the variance of
-  statsmodels' ``OLS(m, 1).fit(cov_type="cluster")`` and of Inspect's
-  ``stderr(cluster=...)``, computed by dartboard's cluster-robust ratio
-  (:func:`dartboard._kernels._clustered_analytic.ratio_terms`); the interval is
-  ``theta +- t_{G-1} sqrt(V)``, the small-sample reference that kept the clustered
-  intervals' coverage (benchmarks/evals_simulation.py). Without clusters each question
-  is its own and ``V = sd(m)^2 / n`` with ``t_{n-1}``.
+* clustered: the cluster-robust sandwich over the ``G`` clusters of questions
+  (Miller 2024, "Adding error bars to evals", arXiv:2411.00640, eq. 6; Cameron &
+  Miller 2015) with Bell and McCaffrey's CR2 correction, each cluster's sum
+  ``sum_{i in c} (m_i - theta) / n`` divided by ``sqrt(1 - n_c / n)``: ``V = sum_c
+  (sum_{i in c} (m_i - theta))^2 / ((1 - n_c / n) n^2)``, computed by dartboard's
+  cluster-robust ratio (:func:`dartboard._kernels._clustered_analytic.ratio_terms`),
+  the variance of the core's ``t-clustered`` interval. With passages of equal sizes it
+  is the CR1 variance ``G / (G - 1) sum_c (...)^2 / n^2`` of statsmodels'
+  ``OLS(m, 1).fit(cov_type="cluster")`` and of Inspect's ``stderr(cluster=...)``. The
+  interval is ``theta +- t_df sqrt(V)`` on the small-sample degrees of freedom of
+  :func:`~dartboard._kernels._clustered_analytic.small_sample_df` (a cluster effect,
+  the working model of the core's intervals): ``G - 1`` with passages of equal sizes,
+  the reference that kept the clustered intervals' coverage
+  (benchmarks/evals_simulation.py), fewer when some passages hold many more questions
+  than others (CR1 on ``G - 1`` then covers too little: ``benchmarks/
+  robust_test_df.py``). Without clusters each question is its own and ``V = sd(m)^2 /
+  n`` with ``t_{n-1}``.
 * design effect ``V / (sd(m)^2 / n)``: how many times the naive variance the
   clusters make it.
 * within-question variance: ``s_w^2``, the pooled variance of a question's answers
@@ -36,7 +44,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from dartboard._kernels._clustered_analytic import ratio_terms
+from dartboard._kernels._clustered_analytic import WORKING, ClusterTerms, ratio_terms
 from dartboard._results import Result
 from dartboard._validation import check_confidence_level, describe
 from dartboard.evals._run import Run, Units, units
@@ -59,15 +67,16 @@ class EvalInterval(Result):
     confidence_level : float
         The confidence level of the interval(s), in (0, 1).
     method : str
-        ``t-clustered (CR1, G clusters)`` or ``t`` (one question one unit).
+        ``t-clustered (CR2, G clusters)`` or ``t`` (one question one unit).
     standard_error : float
         The standard error the interval uses (clustered when the run has clusters).
     naive_standard_error : float
         ``sd(m) / sqrt(n)`` over question means: lm-eval's ``acc_stderr``.
     design_effect : float
         ``(standard_error / naive_standard_error) ** 2``.
-    degrees_of_freedom : int
-        ``G - 1`` (``n - 1`` without clusters).
+    degrees_of_freedom : float
+        The small-sample degrees of freedom: ``G - 1`` with clusters of equal sizes,
+        fewer when they are unequal (``n - 1`` without clusters).
     n_questions, n_answers : int
         Questions, and answers in all (several per question when runs repeat).
     n_clusters : int or None
@@ -103,7 +112,7 @@ class EvalInterval(Result):
     standard_error: float
     naive_standard_error: float
     design_effect: float
-    degrees_of_freedom: int
+    degrees_of_freedom: float
     n_questions: int
     n_answers: int
     n_clusters: int | None
@@ -136,11 +145,23 @@ def within_variance(u: Units) -> float:
     return float(np.sum(u.within_ss) / dof) if dof > 0 else float("nan")
 
 
-def clustered_se(values: np.ndarray, cluster: np.ndarray, n_clusters: int) -> float:
-    """The CR1 standard error of ``mean(values)`` over clusters ``cluster``."""
+def clustered_terms(values: np.ndarray, cluster: np.ndarray, n_clusters: int) -> ClusterTerms:
+    """The cluster-robust terms of ``mean(values)`` over clusters ``cluster``: its CR2
+    variance and small-sample degrees of freedom (module docstring)."""
     x = np.bincount(cluster, weights=values, minlength=n_clusters)
     d = np.bincount(cluster, minlength=n_clusters).astype(np.float64)
-    return float(np.sqrt(ratio_terms(x, d, "t-clustered").variance()))
+    return ratio_terms(x, d, "t-clustered")
+
+
+def clustered_se(values: np.ndarray, cluster: np.ndarray, n_clusters: int) -> float:
+    """The CR2 standard error of ``mean(values)`` over clusters ``cluster``."""
+    return float(np.sqrt(clustered_terms(values, cluster, n_clusters).variance()))
+
+
+def small_sample_dof(terms: ClusterTerms, working: str = WORKING) -> float:
+    """The t reference's degrees of freedom of ``terms`` (``G - 1`` with clusters of
+    equal sizes), rounded to 1e-9 so that equal sizes give ``G - 1`` exactly."""
+    return float(round(terms.degrees_of_freedom(working), 9))
 
 
 def interval(run: Run, confidence_level: float = 0.95) -> EvalInterval:
@@ -177,8 +198,9 @@ def interval(run: Run, confidence_level: float = 0.95) -> EvalInterval:
                          f"{'clusters' if u.clustered else 'questions'}; got {u.n_clusters}")
     theta = float(u.mean.mean())
     naive = float(np.std(u.mean, ddof=1) / np.sqrt(n))
-    se = clustered_se(u.mean, u.cluster, u.n_clusters)
-    dof = u.n_clusters - 1
+    terms = clustered_terms(u.mean, u.cluster, u.n_clusters)
+    se = float(np.sqrt(terms.variance()))
+    dof = small_sample_dof(terms)
     q = float(special.stdtrit(dof, 0.5 + level / 2.0))
     low, high = theta - q * se, theta + q * se
     score = run.table["score"].to_numpy()
@@ -189,7 +211,7 @@ def interval(run: Run, confidence_level: float = 0.95) -> EvalInterval:
     var_m = naive ** 2 * n
     share = float(np.clip(s_w2 * inv_k / var_m, 0.0, 1.0)) if var_m > 0 else float("nan")
     more = _more_answers(se, s_w2, inv_k, n, q)
-    method = f"t-clustered (CR1, {u.n_clusters} clusters)" if u.clustered else "t"
+    method = f"t-clustered (CR2, {u.n_clusters} clusters)" if u.clustered else "t"
     return EvalInterval(theta, float(low), float(high), level, method, se, naive,
                         float(se ** 2 / naive ** 2) if naive > 0 else float("nan"), dof, n,
                         run.n_answers, u.n_clusters if u.clustered else None,
