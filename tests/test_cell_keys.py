@@ -107,3 +107,32 @@ def test_unweighted_mean_cells_are_the_lexicographic_cells(n, classes, grid, str
         np.testing.assert_array_equal(cells.stratum, want[0])
     assert cells.sums[3] == n and cells.mean() == pytest.approx(
         terms.mean() if n else float("nan"), nan_ok=True, rel=1e-12)
+
+
+@pytest.mark.parametrize("weighted, stratified", [(False, False), (False, True),
+                                                  (True, False), (True, True)])
+def test_mean_cells_merged_at_once_equal_merged_in_turn(weighted, stratified):
+    """Many clusters' mean-loss cells pooled in one sort are the cells of merging them
+    two at a time (ties across states, empty states), and their sums add up."""
+    from dartboard.families._means import MeanCells
+
+    rng = np.random.default_rng(int(weighted) * 2 + int(stratified))
+    states = []
+    for k in range(40):
+        n = 0 if k == 7 else int(rng.integers(1, 60))
+        terms = np.round(rng.random(n) * 8) / 8
+        w = rng.random(n) * 2 if weighted else None
+        st = rng.integers(0, 3, n) if stratified else None
+        states.append(MeanCells.from_terms(terms, w, st))
+    at_once = MeanCells.merged(states)
+    in_turn = states[0]
+    for s in states[1:]:
+        in_turn = in_turn.merge(s, cap=False)
+    for key in ("term", "weight", "size", "stratum"):
+        got, want = getattr(at_once, key), getattr(in_turn, key)
+        if want is None:
+            assert got is None
+        else:
+            np.testing.assert_array_equal(got, want)
+    np.testing.assert_allclose(at_once.sums, in_turn.sums, rtol=1e-12)
+    assert at_once.weighted is in_turn.weighted

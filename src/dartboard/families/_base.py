@@ -946,13 +946,15 @@ def _small_codes(key: np.ndarray) -> np.ndarray | None:
 
 
 def merged_pool(family: Any, states: Sequence[Any], metric: Metric,
-                has_cells: Callable[[Any], bool]
+                has_cells: Callable[[Any], bool],
+                merge_all: Callable[[Sequence[Any]], Any] | None = None
                 ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
-    """:meth:`Family.pool` of states that merge by their cell keys (``merge(cap=False)``)
-    and give cells through ``family._cells``; None when one of them kept no cells."""
+    """:meth:`Family.pool` of states that merge by their cell keys (``merge(cap=False)``,
+    or ``merge_all`` of all of them at once) and give cells through ``family._cells``;
+    None when one of them kept no cells."""
     if not all(has_cells(s) for s in states):
         return None
-    pooled, where = pooled_states(states, lambda a, b: a.merge(b, cap=False))
+    pooled, where = pooled_states(states, lambda a, b: a.merge(b, cap=False), merge_all)
     return (family._cells(pooled, metric), [family._cells(s, metric) for s in states],
             where)
 
@@ -962,16 +964,19 @@ _POOLED: list[tuple[list[Any], Any, list[np.ndarray]]] = []
 _POOLED_KEPT = 2
 
 
-def pooled_states(states: Sequence[Any], merge: Callable[[Any, Any], Any]
+def pooled_states(states: Sequence[Any], merge: Callable[[Any, Any], Any],
+                  merge_all: Callable[[Sequence[Any]], Any] | None = None
                   ) -> tuple[Any, list[np.ndarray]]:
-    """The states merged (:func:`tree_merge`) and where each one's cells lie among the
-    merged cells (:func:`place_parts`). The metrics of one state (ROC AUC, AP and the PR
-    area of the same scores) pool the same states: the last few poolings are kept,
-    found by the states' identity (they are held here, so an id is not reused)."""
+    """The states merged (``merge_all`` of all at once, else :func:`tree_merge`) and
+    where each one's cells lie among the merged cells (:func:`place_parts`). The
+    metrics of one state (ROC AUC, AP and the PR area of the same scores) pool the same
+    states: the last few poolings are kept, found by the states' identity (they are
+    held here, so an id is not reused)."""
     for kept, pooled, where in _POOLED:
         if len(kept) == len(states) and all(a is b for a, b in zip(kept, states)):
             return pooled, where
-    pooled = tree_merge(states, merge)
+    pooled = merge_all(states) if merge_all is not None and len(states) > 1 \
+        else tree_merge(states, merge)
     where = place_parts([s.keys for s in states], pooled.keys)
     _POOLED.insert(0, (list(states), pooled, where))
     del _POOLED[_POOLED_KEPT:]

@@ -193,6 +193,25 @@ class MeanCells(State):
         return MeanCells(keys[-2], keys[-1], size, sums, weighted,
                          None if self.stratum is None else keys[0])
 
+    @staticmethod
+    def merged(states: Sequence[MeanCells]) -> MeanCells:
+        """All ``states`` (each keeping its cells) merged without a cap, in one sort of
+        their sorted runs of cells: the cells of merging them two at a time, at the cost
+        of one pass where a tree of merges passes log2(k) times."""
+        if len({s.stratum is None for s in states}) > 1:  # no common keys: in turn
+            out = states[0]
+            for state in states[1:]:
+                out = out.merge(state, cap=False)
+            return out
+        sums = tuple(sum(s.sums[j] for s in states) for j in range(4))
+        keys, size = aggregate(tuple(np.concatenate(parts) for parts in zip(
+            *(s.keys for s in states))), np.concatenate([s.kept[2] for s in states]),
+            runs=True)
+        stratified = states[0].stratum is not None
+        return MeanCells(keys[-2], keys[-1], size,
+                         (float(sums[0]), float(sums[1]), float(sums[2]), int(sums[3])),
+                         any(s.weighted for s in states), keys[0] if stratified else None)
+
     def mean(self) -> float:
         if self.term is not None:  # from the cells: the same sum however it was split
             term, weight, size = self.kept
@@ -364,7 +383,8 @@ class MeansFamily(Family):
 
     def pool(self, states: Sequence[MeanCells], metric: Metric
              ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
-        return merged_pool(self, states, metric, lambda s: s.term is not None)
+        return merged_pool(self, states, metric, lambda s: s.term is not None,
+                           MeanCells.merged)
 
     def group_normal(self, states: Sequence[MeanCells], metric: Metric, n_resamples: int,
                      rng: np.random.Generator) -> np.ndarray | None:

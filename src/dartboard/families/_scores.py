@@ -672,7 +672,9 @@ class ScoresFamily(Family):
              ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
         if isinstance(states[0], BinnedScores):
             return None
-        pooled, where = pooled_states(states, lambda a, b: a.merge(b))
+        pooled, where = pooled_states(
+            states, lambda a, b: a.merge(b),
+            ScoreCells.merged if all(isinstance(s, ScoreCells) for s in states) else None)
         return (self._cells(pooled, metric), [self._cells(s, metric) for s in states], where)
 
     def cluster_cells(self, batch: Batch, metric: Metric, clusters: np.ndarray,
