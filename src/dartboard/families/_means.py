@@ -51,6 +51,11 @@ __all__ = ["FAMILY", "MAX_CELLS", "MeanCells", "MeansFamily", "ROW_TERMS", "TERM
 
 #: the most (term, weight) cells a merged streamed state keeps for the bootstrap
 MAX_CELLS = 2**17
+
+#: a classification loss's size for ``ci="auto"``: at most this many times the rows of
+#: its rarest class (:meth:`MeansFamily.auto_size`), so that the t-interval, taken from
+#: 1000, needs 40 rows of every class
+ROWS_PER_RARE_ROW = 25
 _EPS = np.finfo(np.float64).eps
 
 
@@ -342,6 +347,21 @@ class MeansFamily(Family):
 
     def n_rows(self, state: MeanCells) -> int:
         return state.sums[3]
+
+    def auto_size(self, state: MeanCells, metric: Metric) -> int:
+        """The rows, or for a classification loss whose cells are kept at most
+        :data:`ROWS_PER_RARE_ROW` times the rows of its rarest class: the loss of a rare
+        class is a rare, large term, and the t-interval needs enough of them
+        (benchmarks/mean_loss_coverage.py: at 1000 rows with 10 or 20 of one class it
+        covered 92.2-93.3%, BCa 94.1-95.9%; with 40, 93.3-95.0%)."""
+        rows = self.n_rows(state)
+        if state.stratum is None or state.size is None or not metric.spec.classification:
+            return rows
+        counts = np.bincount(state.stratum, weights=state.size)
+        present = counts[counts > 0]
+        if present.shape[0] < 2:
+            return rows
+        return int(min(rows, ROWS_PER_RARE_ROW * float(present.min())))
 
     def bounded(self, state: MeanCells) -> bool:
         return True  # cells up to MAX_CELLS, then the sums
