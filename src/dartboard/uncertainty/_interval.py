@@ -114,7 +114,9 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
         AUC newcombe below 30 samples in the smaller class, delong-logit from 30
         and delong from 100, multiclass (ovr macro) AUC influence-logit, AP and PR AUC logit
         below 100 in the smaller class and influence-logit from 100, mean
-        losses t from 1000 samples and bca below, the registry's bootstrap method
+        losses t from 1000 samples (a classification loss with 40 of its rarest
+        class too: ``benchmarks/mean_loss_coverage.py``) and bca below, the
+        registry's bootstrap method
         where it names one, and bin-pivot for calibration_error (basic with
         weights, ``stratified=True`` or classwise errors). Analytic methods take no
         ``sample_weight``; with weights ``auto`` uses bca.
