@@ -434,17 +434,17 @@ def print_cell(label, store, chosen):
               f"{width / count:.4f} | {count} | {picked} |", flush=True)
 
 
-def split_by_rule(label, per_set):
-    """auto's coverage where the effective clusters (the rows' cluster-effect df + 1)
-    are below FEW_CLUSTERS and where they are not: a candidate few-clusters rule."""
-    short = np.array([df + 1 < FEW_CLUSTERS for _, df, *_ in per_set])
-    for name in SCORES:
+def split_by_rule(label, per_set, flag, keys):
+    """Coverage of the intervals ``keys`` where ``flag`` holds of a data set's facts and
+    where it does not."""
+    on = np.array([flag(s) for s in per_set], dtype=bool)
+    for key in keys:
         cells = []
-        for part in (short, ~short):
-            hits = [s[-1][name, "auto"] for s, keep in zip(per_set, part, strict=True)
-                    if keep and (name, "auto") in s[-1]]
+        for part in (on, ~on):
+            hits = [s[-1][key] for s, keep in zip(per_set, part, strict=True)
+                    if keep and key in s[-1]]
             cells.append(f"{100 * np.mean(hits):.1f} | {len(hits)}" if hits else "| 0")
-        print(f"| {label} | {name} | {cells[0]} | {cells[1]} |", flush=True)
+        print(f"| {label} | {' | '.join(key)} | {cells[0]} | {cells[1]} |", flush=True)
 
 
 def facts(label, per_set, noted):
@@ -492,11 +492,19 @@ def run_sized(title, grid, n_sim, truth_rows, seeds, keep):
     print()
     print(f"## {title}: auto's coverage % where the effective clusters are below 30 "
           f"and where not")
-    print("| sigma | clusters | ICC | informative | metric | coverage % below | data sets | "
-          "coverage % from 30 | data sets |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| sigma | clusters | ICC | informative | metric | interval | coverage % below | "
+          "data sets | coverage % from 30 | data sets |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for label, per_set, _ in results:
-        split_by_rule(label, per_set)
+        split_by_rule(label, per_set, lambda s: s[1] + 1 < FEW_CLUSTERS,
+                      [(name, "auto") for name in SCORES])
+    print()
+    print(f"## {title}: F1's candidates where unequal_sizes holds and where not")
+    print("| sigma | clusters | ICC | informative | metric | interval | coverage % where "
+          "it holds | data sets | coverage % where not | data sets |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for label, per_set, _ in results:
+        split_by_rule(label, per_set, lambda s: s[0], [("f1", f) for f in F1_FORMS])
     print()
 
 
