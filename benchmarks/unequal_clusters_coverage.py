@@ -32,10 +32,33 @@ the grid to some of its cluster counts and ICC values.
 lognormal sizes, ``rho`` 0 and 0.2: ``wald-clustered`` (CR2) and ``wilson-clustered``,
 with the share of zero-width intervals.
 
+``between``: sizes between equal and the ``unequal`` grid's, where the cutoff of
+:func:`dartboard._kernels._clustered_analytic.unequal_sizes` falls: lognormal sizes
+of mean 20 and sigma 0.25, 0.5, 0.75 and 1.0 (``m = max(1, round(exp(mu + sigma z)))``,
+``mu = log 20 - sigma^2 / 2``), 30 and 50 clusters, ``rho`` 0.2 and 0.5, informative
+size or not (the ``unequal`` grid's law, its truth on the population of rows of each
+sigma). On the public path (``dartboard.interval(..., clusters=)``, the default 10,000
+resamples): the coverage and mean width of ``auto``'s interval for accuracy, F1, ROC
+AUC and log loss with the share of each method ``auto`` took, and F1's two candidates
+forced (``delta-clustered``, ``jackknife-logit-clustered``) on the same data sets. The
+script asserts on every data set that ``auto`` took ``jackknife-logit-clustered`` for
+F1 exactly where ``unequal_sizes`` held on its terms. Per cell: the share where it
+held, the median effective clusters (``small_sample_df`` of the rows' sizes,
+``working="cluster"``, plus one; ``I`` with equal sizes), the share of data sets with
+fewer than ``FEW_CLUSTERS`` effective clusters, the median coefficient of variation of
+the sizes and largest cluster's share of the rows, the share of data sets where every
+call warned of few clusters, whether ``evaluate`` on the first data set records the
+clusters in its ``assumptions``; and ``auto``'s coverage split by the effective
+clusters (below 30 or not), a candidate few-clusters rule. ``--sigma=0.5,1`` restricts
+the grid (each cell keeps its seed).
+
+``few-unequal``: 3, 5, 7 and 9 clusters of the ``unequal`` grid's sizes (sigma 1.5),
+``rho`` 0, 0.2, 0.5, size not informative: the same tables as ``between``.
+
 Usage: python benchmarks/unequal_clusters_coverage.py [part] [n_sim] [--quick]
-[--resamples=N] [--clusters=C,...] [--icc=R,...]
-(part: unequal, few, boundary or all; n_sim default 1000; ``--quick``: 50 data sets
-and 200 000 truth rows, a smoke test).
+[--resamples=N] [--clusters=C,...] [--icc=R,...] [--sigma=S,...]
+(part: unequal, few, boundary, between, few-unequal or all; n_sim default 1000;
+``--quick``: 50 data sets and 200 000 truth rows, a smoke test).
 """
 
 from __future__ import annotations
@@ -51,19 +74,31 @@ from scipy import special, stats
 
 import dartboard as db
 from dartboard._kernels._clustered import ClusterIndex, studentized_interval
-from dartboard._kernels._clustered_analytic import WORKING, wilson_clustered
+from dartboard._kernels._clustered_analytic import (
+    FEW_CLUSTERS,
+    JACKKNIFE_LOGIT,
+    WORKING,
+    small_sample_df,
+    unequal_sizes,
+    wilson_clustered,
+)
+from dartboard.exceptions import FewClustersWarning
 from dartboard.uncertainty._interval import cluster_terms_of
 
-MU = np.log(20.0) - 1.5 ** 2 / 2
+SIGMA = 1.5
+MU = np.log(20.0) - SIGMA ** 2 / 2
 BT_RESAMPLES = 999
 LEVEL = 0.95
 WORKINGS = ("independent", "cluster", "fitted")
 SCORES = {"accuracy": False, "f1": False, "roc_auc": True, "log_loss": True}
 
 
-def sizes(rng: np.random.Generator, n_clusters: int) -> tuple[np.ndarray, np.ndarray]:
+def sizes(rng: np.random.Generator, n_clusters: int,
+          sigma: float = SIGMA) -> tuple[np.ndarray, np.ndarray]:
+    """Lognormal sizes of mean 20 (before rounding) and their normals ``z``."""
     z = rng.normal(size=n_clusters)
-    return np.maximum(1, np.round(np.exp(MU + 1.5 * z))).astype(int), z
+    mu = MU if sigma == SIGMA else np.log(20.0) - sigma ** 2 / 2
+    return np.maximum(1, np.round(np.exp(mu + sigma * z))).astype(int), z
 
 
 def rows(rng, m, z, rho, informative, shift=0.0):
@@ -79,10 +114,10 @@ def rows(rng, m, z, rho, informative, shift=0.0):
     return cluster, y, score, (score >= 0.5).astype(int)
 
 
-def truth(rho, informative, n_rows, seed=12345):
+def truth(rho, informative, n_rows, seed=12345, sigma=SIGMA):
     """Metrics of the population of rows: size-biased clusters, one row each."""
     rng = np.random.default_rng(seed)
-    m, z = sizes(rng, 4 * n_rows)
+    m, z = sizes(rng, 4 * n_rows, sigma)
     pick = rng.choice(m.shape[0], size=n_rows, p=m / m.sum())
     _, y, score, pred = rows(rng, np.ones(n_rows, dtype=int), z[pick], rho, informative)
     return {"accuracy": float(np.mean(y == pred)), "f1": float(db.metrics.f1_score(y, pred)),
@@ -250,6 +285,7 @@ def run_unequal(n_sim, truth_rows, seeds):
 
 FEW_COUNTS = (2, 3, 4, 5, 6, 8, 10, 15, 20, 30)
 FEW_ICC = (0.0, 0.2, 0.5)
+FEW_UNEQUAL = (3, 5, 7, 9)
 
 
 def run_few(n_sim, truth_rows, seeds, resamples=500, counts=FEW_COUNTS, iccs=FEW_ICC):
@@ -323,6 +359,155 @@ def run_boundary(n_sim, seeds):
     print()
 
 
+BETWEEN_SIGMAS = (0.25, 0.5, 0.75, 1.0)
+F1_FORMS = ("delta-clustered", JACKKNIFE_LOGIT)
+
+
+def public_intervals(y, score, pred, cluster, seed):
+    """``auto``'s interval of each metric on the public path and F1's two candidates
+    forced; per call whether it warned of few clusters (FewClustersWarning)."""
+    found, warned = {}, {}
+    for name, method in [(name, "auto") for name in SCORES] + [("f1", f) for f in F1_FORMS]:
+        other = score if SCORES[name] else pred
+        with warnings.catch_warnings(record=True) as caught, np.errstate(all="ignore"):
+            warnings.simplefilter("always")
+            try:
+                found[(name, method)] = db.interval(name, y, other, clusters=cluster,
+                                                    method=method, random_state=seed)
+            except ValueError:
+                continue
+        warned[(name, method)] = any(issubclass(w.category, FewClustersWarning)
+                                     for w in caught)
+    return found, warned
+
+
+def sized_cell(rng, n_sim, n_clusters, sigma, rho, informative, true):
+    """One cell of lognormal sizes: per (metric, interval) the hits and widths, auto's
+    methods, per data set the rule's facts (F1's ``unequal_sizes``, the cluster-effect
+    df of the rows' sizes, the sizes' CV and largest share, whether every call warned of
+    few clusters) and auto's hits; the first data set's ``evaluate`` assumptions."""
+    store: dict = {}
+    chosen: dict = {}
+    per_set = []
+    noted = None
+    for i in range(n_sim):
+        m, z = sizes(rng, n_clusters, sigma)
+        cluster, y, score, pred = rows(rng, m, z, rho, informative)
+        if y.min() == y.max():
+            continue
+        found, warned = public_intervals(y, score, pred, cluster, i)
+        t = all_terms("f1", y, score, pred, cluster, n_clusters)
+        fires = t is not None and t.defined and unequal_sizes(t)
+        if ("f1", "auto") in found:
+            want = JACKKNIFE_LOGIT if fires else "delta-clustered"
+            assert found[("f1", "auto")].method.startswith(want), (found[("f1", "auto")], want)
+        hits = {}
+        for (name, method), iv in found.items():
+            tally(store, (name, method), (iv.low, iv.high), true[name])
+            hits[name, method] = iv.low <= true[name] <= iv.high
+            if method == "auto":
+                key = iv.method.split(" (")[0].split(";")[0]
+                chosen.setdefault(name, {})
+                chosen[name][key] = chosen[name].get(key, 0) + 1
+        held = m[m > 0].astype(float)
+        per_set.append((fires, small_sample_df(held, working="cluster"), held.std() / held.mean(),
+                        held.max() / held.sum(), all(warned.values()), hits))
+        if i == 0:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                ev = db.evaluate(y_true=y, y_score=score, clusters=cluster,
+                                 metrics=list(SCORES), n_resamples=200, random_state=0)
+            noted = "clusters" in ev.assumptions
+    return store, chosen, per_set, noted
+
+
+def shares(counts):
+    total = sum(counts.values())
+    return "; ".join(f"{k} {100 * v / total:.1f}%" for k, v in
+                     sorted(counts.items(), key=lambda kv: -kv[1]))
+
+
+def print_cell(label, store, chosen):
+    for (name, method), (hit, width, count) in sorted(store.items()):
+        picked = shares(chosen.get(name, {})) if method == "auto" else ""
+        print(f"| {label} | {name} | {method} | {100 * hit / count:.1f} | "
+              f"{width / count:.4f} | {count} | {picked} |", flush=True)
+
+
+def split_by_rule(label, per_set, flag, keys):
+    """Coverage of the intervals ``keys`` where ``flag`` holds of a data set's facts and
+    where it does not."""
+    on = np.array([flag(s) for s in per_set], dtype=bool)
+    for key in keys:
+        cells = []
+        for part in (on, ~on):
+            hits = [s[-1][key] for s, keep in zip(per_set, part, strict=True)
+                    if keep and key in s[-1]]
+            cells.append(f"{100 * np.mean(hits):.1f} | {len(hits)}" if hits else "| 0")
+        print(f"| {label} | {' | '.join(key)} | {cells[0]} | {cells[1]} |", flush=True)
+
+
+def facts(label, per_set, noted):
+    a = np.array([row[:5] for row in per_set], dtype=float)
+    print(f"| {label} | {100 * a[:, 0].mean():.1f} | {np.median(a[:, 1]) + 1:.1f} | "
+          f"{100 * np.mean(a[:, 1] + 1 < FEW_CLUSTERS):.1f} | {np.median(a[:, 2]):.2f} | "
+          f"{np.median(a[:, 3]):.3f} | {100 * a[:, 4].mean():.1f} | "
+          f"{'yes' if noted else 'no'} | {a.shape[0]} |", flush=True)
+
+
+def run_sized(title, grid, n_sim, truth_rows, seeds, keep):
+    """The cells of ``grid`` (``(sigma, clusters, rho, informative)``) that ``keep``
+    holds; a cell's seed is its place in ``grid``, so a restricted run draws the same
+    data sets. Three tables: coverage, the sizes and the rule, the candidate rule."""
+    print(f"## {title}: coverage % of 95% intervals (public path; auto and F1's two "
+          f"candidates)")
+    print("| sigma | clusters | ICC | informative | metric | interval | coverage % | "
+          "mean width | data sets | auto's method |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    truths: dict = {}
+    results = []
+    children = seeds.spawn(len(grid))
+    for child, (sigma, n_clusters, rho, informative) in zip(children, grid, strict=True):
+        if not keep(sigma, n_clusters, rho):
+            continue
+        start = time.perf_counter()
+        key = (sigma, rho, informative)
+        if key not in truths:
+            truths[key] = truth(rho, informative, truth_rows, sigma=sigma)
+        label = f"{sigma:g} | {n_clusters} | {rho:g} | {'yes' if informative else 'no'}"
+        store, chosen, per_set, noted = sized_cell(np.random.default_rng(child), n_sim,
+                                                   n_clusters, sigma, rho, informative,
+                                                   truths[key])
+        print_cell(label, store, chosen)
+        print(f"<!-- {label}: {time.perf_counter() - start:.0f} s -->", flush=True)
+        results.append((label, per_set, noted))
+    print()
+    print(f"## {title}: the sizes and the rules (medians over data sets)")
+    print("| sigma | clusters | ICC | informative | unequal_sizes % | effective clusters | "
+          "effective below 30 % | CV of sizes | largest share | warned % | "
+          "evaluate notes clusters | data sets |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for label, per_set, noted in results:
+        facts(label, per_set, noted)
+    print()
+    print(f"## {title}: auto's coverage % where the effective clusters are below 30 "
+          f"and where not")
+    print("| sigma | clusters | ICC | informative | metric | interval | coverage % below | "
+          "data sets | coverage % from 30 | data sets |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for label, per_set, _ in results:
+        split_by_rule(label, per_set, lambda s: s[1] + 1 < FEW_CLUSTERS,
+                      [(name, "auto") for name in SCORES])
+    print()
+    print(f"## {title}: F1's candidates where unequal_sizes holds and where not")
+    print("| sigma | clusters | ICC | informative | metric | interval | coverage % where "
+          "it holds | data sets | coverage % where not | data sets |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for label, per_set, _ in results:
+        split_by_rule(label, per_set, lambda s: s[0], [("f1", f) for f in F1_FORMS])
+    print()
+
+
 def main(argv: list[str]) -> None:
     quick = "--quick" in argv
     opts = dict(a[2:].split("=", 1) for a in argv[1:] if a.startswith("--") and "=" in a)
@@ -342,6 +527,20 @@ def main(argv: list[str]) -> None:
         run_few(n_sim, truth_rows, seeds, resamples, counts, iccs)
     if part in ("boundary", "all"):
         run_boundary(n_sim, seeds)
+    sigmas = tuple(float(v) for v in opts["sigma"].split(",")) if "sigma" in opts \
+        else BETWEEN_SIGMAS
+    if part in ("between", "all"):
+        grid = [(g, c, r, i) for g in BETWEEN_SIGMAS for c in (30, 50) for r in (0.2, 0.5)
+                for i in (False, True)]
+        run_sized("sizes between equal and sigma 1.5", grid, n_sim, truth_rows,
+                  np.random.SeedSequence(20261205),
+                  lambda g, c, r: g in sigmas and ("clusters" not in opts or c in counts)
+                  and r in iccs)
+    if part in ("few-unequal", "all"):
+        grid = [(SIGMA, c, r, False) for c in FEW_UNEQUAL for r in FEW_ICC]
+        run_sized("few clusters of lognormal sizes (sigma 1.5)", grid, n_sim, truth_rows,
+                  np.random.SeedSequence(20261206),
+                  lambda g, c, r: ("clusters" not in opts or c in counts) and r in iccs)
 
 
 def render(log: str) -> list[Table]:
