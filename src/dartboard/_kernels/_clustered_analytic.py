@@ -257,7 +257,8 @@ def few_clusters(n_clusters: int) -> str | None:
             "which the clustered 95% intervals of accuracy, F1, ROC AUC and log loss kept "
             "at least 93% coverage at every intra-cluster correlation simulated (0 to 0.5; "
             "benchmarks/unequal_clusters_coverage.py); with fewer clusters their coverage "
-            "fell below 93% (to 90.9% at correlation 0.5), so an interval may hold the "
+            "fell below 93% (at correlation 0.5 to 90.9% with clusters of equal sizes, "
+            "to 88.4% with 3 clusters of unequal sizes), so an interval may hold the "
             "truth less often than its level says")
 
 
