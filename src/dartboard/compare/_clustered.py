@@ -60,16 +60,26 @@ from dartboard._rng import spawn_generators
 from dartboard.compare._permutation import count_extreme
 from dartboard.compare._results import Comparison
 from dartboard.exceptions import InputError
+from dartboard.families._paired import (
+    batch_auc,
+    batches,
+    binary_truth,
+    joint_score_codes,
+    within_model_ranks,
+)
 
-__all__ = ["clustered_comparison"]
+__all__ = ["MIXED_SCALES", "cluster_swap_auc", "clustered_comparison", "warn_mixed_scales"]
 
 
 def clustered_comparison(metric: Callable[..., Any], name: str, y: np.ndarray, a: np.ndarray,
                          b: np.ndarray, w: np.ndarray | None, kwargs: dict[str, Any],
                          index: ClusterIndex, estimates: tuple[float, float], method: str,
                          n_resamples: int, alternative: str, level: float, random_state: Any,
-                         ranked: bool) -> Comparison:
-    """``compare_models`` with clusters (module docstring)."""
+                         swap: str) -> Comparison:
+    """``compare_models`` with clusters (module docstring). ``swap`` says what a
+    permutation exchanges: ``"values"`` (the predictions as given), ``"ranks"`` (each
+    model's within-model ranks) or ``"scores"`` (binary ROC AUC: the raw scores, by
+    their joint ranks)."""
     warn_few_clusters(index.n_clusters, stacklevel=4)
     observed = estimates[0] - estimates[1]
     common: dict[str, Any] = dict(metric=name, estimate_a=estimates[0],
@@ -77,13 +87,30 @@ def clustered_comparison(metric: Callable[..., Any], name: str, y: np.ndarray, a
                                   alternative=alternative)
     if method == "cluster-robust":
         return _cluster_robust(metric, name, y, a, b, w, kwargs, index, level, common)
-    if ranked:
-        from dartboard.families._paired import within_model_ranks
-
-        a, b = within_model_ranks(a), within_model_ranks(b)
     perm_rng, boot_rng = spawn_generators(random_state, 2)
-    null = _cluster_swaps(metric, y, a, b, w, kwargs, index, n_resamples, perm_rng)
-    boot = _cluster_bootstrap(metric, y, a, b, w, kwargs, index, n_resamples, boot_rng)
+    if swap == "scores":
+        warn_mixed_scales([("pred_a", a), ("pred_b", b)], "compare_models",
+                          "method='cluster-robust'", stacklevel=4)
+        (a, b), n_codes = joint_score_codes(a, b)
+        if w is None and not kwargs:
+            yt = binary_truth(y)
+            null = np.empty(n_resamples)
+            for start, size in batches(n_resamples, max(a.shape[0], n_codes,
+                                                        index.n_clusters)):
+                null[start:start + size] = cluster_swap_auc(
+                    yt, a, b, n_codes, index.codes, _swap_draws(index.n_clusters, size,
+                                                                perm_rng))
+            boot = _cluster_bootstrap_auc(yt, a, b, n_codes, index, n_resamples, boot_rng)
+        else:  # weights or keywords (max_fpr): the metric on the joint ranks
+            a, b = a / 2.0, b / 2.0
+            null = _cluster_swaps(metric, y, a, b, w, kwargs, index, n_resamples, perm_rng)
+            boot = _cluster_bootstrap(metric, y, a, b, w, kwargs, index, n_resamples,
+                                      boot_rng)
+    else:
+        if swap == "ranks":
+            a, b = within_model_ranks(a), within_model_ranks(b)
+        null = _cluster_swaps(metric, y, a, b, w, kwargs, index, n_resamples, perm_rng)
+        boot = _cluster_bootstrap(metric, y, a, b, w, kwargs, index, n_resamples, boot_rng)
     undefined = int(np.count_nonzero(~np.isfinite(null)))
     if undefined:
         warnings.warn(f"{name} was undefined in {undefined} of {n_resamples} permutation "
@@ -102,10 +129,31 @@ def clustered_comparison(metric: Callable[..., Any], name: str, y: np.ndarray, a
     interval = Interval(observed, low, high, level,
                         f"paired bootstrap percentile (clustered: {c} clusters)", se, dist,
                         n_resamples, f"difference in {name}")
-    how = ("cluster-swap permutation" + (" of within-model score ranks" if ranked else "")
+    how = ("cluster-swap permutation" + {"values": "", "ranks": " of within-model score ranks",
+                                         "scores": " of the raw scores"}[swap]
            + f" ({c} clusters)")
     return Comparison(**common, interval=interval, pvalue=float(min(pvalue, 1.0)), method=how,
                       n_resamples=n_resamples, null_distribution=null)
+
+
+#: the start of the warning below (compare_k_models' Holm pairs silence their own)
+MIXED_SCALES = "the scores of"
+
+
+def warn_mixed_scales(named: list[tuple[str, np.ndarray]], caller: str, instead: str,
+                      stacklevel: int) -> None:
+    """Warn when some models' scores all lie in [0, 1] and others' do not: the cluster
+    permutation of ROC AUC exchanges raw scores, which then mix two scales."""
+    inside = [n for n, s in named if s.size and np.nanmin(s) >= 0.0 and np.nanmax(s) <= 1.0]
+    outside = [n for n, _ in named if n not in inside]
+    if inside and outside:
+        warnings.warn(
+            f"{MIXED_SCALES} {', '.join(inside)} lie in [0, 1] and those of "
+            f"{', '.join(outside)} do not: the cluster permutation of {caller} exchanges "
+            "the models' raw scores on whole clusters, a fair exchange only for scores on "
+            "one scale (probabilities against logits or decision values mix two scales); "
+            f"put the scores on one scale (probabilities for every model, say) or use "
+            f"{instead}", UserWarning, stacklevel=stacklevel + 1)
 
 
 def _cluster_robust(metric: Callable[..., Any], name: str, y: np.ndarray, a: np.ndarray,
@@ -164,6 +212,43 @@ def _cluster_swaps(metric: Callable[..., Any], y: np.ndarray, a: np.ndarray, b: 
             swap = (rng.random(index.n_clusters) < 0.5)[index.codes].reshape(shape)
             out[r] = _difference(metric, y, np.where(swap, b, a), np.where(swap, a, b), w,
                                  kwargs)
+    return out
+
+
+def _swap_draws(n_clusters: int, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """Which clusters each replicate swaps (R, clusters): the draws of
+    :func:`_cluster_swaps`, one replicate after the other from the same stream."""
+    return rng.random((n_resamples, n_clusters)) < 0.5
+
+
+def cluster_swap_auc(yt: np.ndarray, ca: np.ndarray, cb: np.ndarray, n_codes: int,
+                     codes: np.ndarray, swaps: np.ndarray) -> np.ndarray:
+    """AUC of a minus b (R,) when replicate r swaps the two models' score codes on every
+    row of the clusters marked in ``swaps[r]`` (R, clusters); ``codes``: each row's
+    cluster. By counting (:func:`~dartboard.families._paired.batch_auc`), in batches."""
+    n = ca.shape[0]
+    out = np.empty(swaps.shape[0])
+    for start, size in batches(swaps.shape[0], max(n, n_codes)):
+        swap = swaps[start:start + size][:, codes]
+        out[start:start + size] = (batch_auc(yt, np.where(swap, cb, ca), n_codes)
+                                   - batch_auc(yt, np.where(swap, ca, cb), n_codes))
+    return out
+
+
+def _cluster_bootstrap_auc(yt: np.ndarray, ca: np.ndarray, cb: np.ndarray, n_codes: int,
+                           index: ClusterIndex, n_resamples: int,
+                           rng: np.random.Generator) -> np.ndarray:
+    """:func:`_cluster_bootstrap` of the AUC difference by counting: a replicate's
+    clusters (the same draws) weight each row by how often its cluster was drawn."""
+    c, n = index.n_clusters, ca.shape[0]
+    out = np.empty(n_resamples)
+    for start, size in batches(n_resamples, max(n, n_codes, c)):
+        drawn = rng.integers(0, c, (size, c))
+        times = np.bincount((np.arange(size)[:, None] * c + drawn).ravel(),
+                            minlength=size * c).reshape(size, c)[:, index.codes]
+        out[start:start + size] = (
+            batch_auc(yt, np.broadcast_to(ca, (size, n)), n_codes, times)
+            - batch_auc(yt, np.broadcast_to(cb, (size, n)), n_codes, times))
     return out
 
 

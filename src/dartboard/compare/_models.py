@@ -320,11 +320,15 @@ def _with_clusters(metric: Callable[..., Any], name: str, y: np.ndarray, a: np.n
 
     if clusters is None:
         raise InputError("method='cluster-robust' needs clusters= (the cluster of each row)")
-    ranked = spec is not None and spec.order_only and (
-        family is None or family.rank_swappable(m, a, y))
+    swap = "values"
+    if spec is not None and spec.order_only and (
+            family is None or family.rank_swappable(m, a, y)):
+        # binary ROC AUC exchanges the raw scores (exact on whole clusters, where each
+        # model's own ranks are not); the other score metrics each model's ranks
+        swap = "scores" if spec.name == "roc_auc_score" and a.ndim == 1 else "ranks"
     return clustered_comparison(metric, name, y, a, b, w, kwargs,
                                 cluster_index(clusters, y.shape[0]), estimates, method,
-                                n_resamples, alternative, level, random_state, ranked)
+                                n_resamples, alternative, level, random_state, swap)
 
 
 def _scalar(value: Any, name: str) -> float:
