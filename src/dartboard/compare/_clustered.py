@@ -7,24 +7,37 @@ intra-cluster correlation its Type I error exceeds its level
 
 * ``permutation``: under the null the two models are exchangeable within each
   cluster, so each replicate swaps the two models' predictions on all rows of a
-  cluster together, with probability 1/2 per cluster (score metrics swap each
-  model's within-model ranks, as without clusters); ``p = (S + 1) / (R + 1)``. The
+  cluster together, with probability 1/2 per cluster; ``p = (S + 1) / (R + 1)``. The
   interval is the percentile interval of the paired bootstrap of whole clusters
-  (both models' rows of a drawn cluster together). For ROC AUC the swap of ranks is
-  approximate, not exact: each model's ranks are taken once over all rows, so a
-  swapped cluster's ranks are read against the other model's empirical distribution,
-  which with large, unequal clusters differs from the first model's. With 30 or 50
-  clusters of lognormal sizes (mean 20 rows, sigma 1.5) and intra-cluster correlation
-  0.5 it rejected 6.5-7.0% of equally good models at 5% (1000 data sets per cell, SE
-  0.8; 6.75% pooled over the four cells, SE 0.4), where swapping the raw scores and
-  re-ranking (exact for models of one law, but not invariant to a monotone transform
-  of one model) rejected 4.7-6.1% (5.35% pooled); at correlation 0.2 the two gave
-  4.7-5.3% and 4.6-5.1%. ``compare_k_models``' max-T over whole clusters, which
-  deals the same ranks, had a family-wise error of 6.8-8.1% at correlation 0.5 (7.4%
-  pooled) and 4.2-5.3% at 0.2 (benchmarks/unequal_clusters_type1.py). A trial that
-  studentized each replicate's difference by its clustered DeLong standard error
-  (not kept) did not remove it: 6.9% against 7.0% on the same data sets and swaps.
-  The ``cluster-robust`` test below held its level in those cells, conservatively.
+  (both models' rows of a drawn cluster together). Binary ROC AUC swaps the raw
+  scores: every score is coded by its midrank among both models' scores together
+  (:func:`~dartboard.families._paired.joint_score_codes`), one increasing map for
+  both models that keeps each AUC, so a replicate that swaps codes is one that swaps
+  raw scores, and its AUC is a counting pass (the bootstrap counts too, each row
+  weighted by how often its cluster was drawn). That is the exact test when the
+  models are exchangeable within clusters, and a monotone map applied to both
+  models' scores changes nothing. A map of one model alone does change the test, so
+  the two models' scores must share a scale: ``compare_models`` (and
+  ``compare_k_models``) warn when one model's scores all lie in [0, 1] and another's
+  do not (probabilities against logits or decision values). Without clusters the
+  row swap exchanges each model's own ranks instead (validated there). On whole
+  clusters that swap is not an exchange of the models: each model's ranks, taken once
+  over all rows, read a swapped cluster against the other model's distribution of
+  scores. With 30 or 50 clusters of lognormal sizes (mean 20 rows, sigma 1.5) and
+  intra-cluster correlation 0.5 it rejected 6.5-7.0% of equally good models at 5%,
+  and ``compare_k_models``' max-T over whole clusters, which dealt the same ranks, had
+  a family-wise error of 6.8-8.1%. The raw-score swap rejects 4.5-6.4% of them at 0.5
+  (5.6% pooled over the four cells, SE 0.4) and 4.6-5.2% at 0.2 (4.8% pooled); the
+  max-T's family-wise error is 4.2-5.6% at 0.5 (5.0% pooled) and 3.9-4.8% at 0.2
+  (1000 data sets per cell, binomial SE 0.6-0.8 points; 200 resamples, whose exact
+  level is 10/201 = 4.98%;
+  benchmarks/unequal_clusters_type1.py, log
+  results/logs/unequal_clusters_type1_perm_auc.txt). On every one of those 8000
+  data sets the p-value equals that of a raw-score swap written apart in the script
+  on the same swaps. Average precision and the other score metrics still swap each
+  model's own ranks on clusters (not measured there), and multiclass ROC AUC swaps
+  the raw probability rows. The ``cluster-robust`` test below held its level in those
+  cells, conservatively, and depends only on each model's order of scores.
 * ``cluster-robust``: the difference of the two estimates over its cluster-robust
   standard error, ``z = (theta_a - theta_b) / se``, its p-value and the interval
   ``diff +- q se`` from Student's t, as the cluster-robust intervals: the CR2

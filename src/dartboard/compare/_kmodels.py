@@ -307,7 +307,10 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
     clusters : array-like of shape (n,), optional
         The cluster of each row when rows of one cluster are not independent: the
         k-way permutations deal the models on whole clusters (``maxt``), and each
-        pair's test is ``compare_models(..., clusters=)`` (``holm``).
+        pair's test is ``compare_models(..., clusters=)`` (``holm``). For binary ROC
+        AUC the models' raw scores are dealt (see Notes), so they must share one
+        scale: a ``UserWarning`` names the models whose scores all lie in [0, 1]
+        when others' do not (probabilities against logits or decision values).
     progress : bool, optional
         A progress bar over the permutations on standard error: None (the default)
         shows it when standard error is a terminal and the work lasts more than a
@@ -340,11 +343,15 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
     Score metrics of the ranking family (ROC AUC, average precision) depend only on
     the order of each model's scores, so each model's scores are replaced by their
     ranks before predictions are exchanged: models on different scales are then
-    compared on a common one, and the estimates do not change. With ``clusters`` the
-    exchange of ranks is approximate: with 30 or 50 clusters of very unequal sizes and
-    an intra-cluster correlation of 0.5 the family-wise error of ROC AUC over three
-    equally good models was 6.8-8.1% at ``alpha=0.05``
-    (benchmarks/unequal_clusters_type1.py; :mod:`dartboard.compare._clustered`).
+    compared on a common one, and the estimates do not change. With ``clusters``
+    binary ROC AUC deals the raw scores instead, the exact exchange on whole clusters:
+    each model's own ranks are not exchangeable between models there (with 30 or 50
+    clusters of very unequal sizes and an intra-cluster correlation of 0.5 the
+    family-wise error of that deal over three equally good models was 6.8-8.1% at
+    ``alpha=0.05``; of the raw scores' 4.2-5.6% (5.0% pooled), and 3.9-4.8% at 0.2;
+    benchmarks/unequal_clusters_type1.py, :mod:`dartboard.compare._clustered`). A
+    monotone map applied to every model's scores leaves the test unchanged; one applied
+    to a single model does not.
 
     Examples
     --------

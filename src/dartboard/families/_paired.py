@@ -13,7 +13,10 @@ cost of the family's cells, not of the rows.
   AUC (:class:`MulticlassAUC`): each model's scores are replaced by their own
   midranks once (a monotone transform of one model's scores changes nothing, and
   the two models share one scale), and a replicate's AUC is a counting pass over
-  the ranks (:func:`batch_auc`), no sort.
+  the ranks (:func:`batch_auc`), no sort. The clustered permutations, where a swap of
+  each model's own ranks is not an exchange of the models, code the scores by their
+  ranks among all the models' scores instead (:func:`joint_score_codes`): the raw
+  scores swapped, counted the same way.
 - means of per-sample terms (:class:`PairedMeans`): a swap flips the sign of a
   row's loss difference, so the null is the sign-flip permutation of the
   differences (:func:`sign_flip_null`) and the bootstrap resamples them.
