@@ -21,7 +21,11 @@ through the public API, models a and b the first two of three:
   clusters: the cluster-swap permutation), accuracy and ROC AUC, ``n_resamples`` each;
   and, as a reference that is not public, the cluster-swap permutation of the raw
   scores for ROC AUC (each replicate re-ranks the swapped scores: the exact test for
-  models of one law), on the same swaps' count;
+  models of one law), written here apart from the library. It draws its swaps from the
+  stream ``compare_models`` draws from for the same seed (the first of two spawned:
+  one uniform per cluster and replicate), so since the library swaps raw scores too
+  (its joint ranks) the two p-values agree data set by data set (before that the
+  library swapped each model's own ranks, and the reference drew its own swaps);
 * ``perm_auc``: ``perm`` for ROC AUC alone (and its reference);
 * ``kmodels``: ``compare_k_models("roc_auc", y, [a, b, c], clusters=)`` (the default
   step-down max-T over permutations of whole clusters), ``n_resamples``; a data set
@@ -34,7 +38,8 @@ default of 5000) to fit the time: ``(S + 1) / (R + 1)`` is a valid p-value for a
 from its own ``numpy.random.SeedSequence`` child, and the parts draw the same data
 sets, so parts run apart see the same data. Data sets with
 one class only are skipped; a test that raises counts in ``errors``. Printed: the share
-of data sets rejecting with its binomial standard error.
+of data sets rejecting with its binomial standard error, and after each cell how many
+data sets' public ROC AUC p-value differs from the reference's.
 
 Usage: python benchmarks/unequal_clusters_type1.py [part] [n_sim] [n_resamples]
 [--cells=30/0.2/no,...] (part: robust, perm, perm_auc, kmodels, or several joined by commas;
@@ -52,8 +57,11 @@ from _results import Table, markdown_tables
 from unequal_clusters_coverage import models, sizes
 
 import dartboard as db
+from dartboard._rng import spawn_generators
 from dartboard.families._paired import batch_auc
 
+PUBLIC = ("roc_auc", "cluster permutation")
+REFERENCE = ("roc_auc", "raw-score cluster swap (reference)")
 CELLS = [(c, rho, inf) for c in (30, 50) for rho in (0.2, 0.5) for inf in (False, True)]
 ALPHA = 0.05
 
@@ -66,7 +74,7 @@ def raw_swap_auc(y, sa, sb, cluster, n_clusters, resamples, seed):
     ca, cb = inverse[:n], inverse[n:]
     observed = batch_auc(y, ca[None], uniq.shape[0])[0] - batch_auc(y, cb[None],
                                                                      uniq.shape[0])[0]
-    rng = np.random.default_rng(seed)
+    rng = spawn_generators(seed, 2)[0]  # compare_models' permutation stream
     swap = (rng.random((resamples, n_clusters)) < 0.5)[:, cluster]
     null = (batch_auc(y, np.where(swap, cb, ca), uniq.shape[0])
             - batch_auc(y, np.where(swap, ca, cb), uniq.shape[0]))
@@ -86,10 +94,10 @@ def tests(part, y, scores, cluster, n_clusters, resamples, seed):
     elif part in ("perm", "perm_auc"):
         pairs = (("accuracy", pa, pb), ("roc_auc", sa, sb))
         for name, a, b in pairs if part == "perm" else pairs[1:]:
-            out[(name, "cluster permutation")] = db.compare_models(
+            out[(name, PUBLIC[1])] = db.compare_models(
                 name, y, a, b, clusters=cluster, n_resamples=resamples,
                 random_state=seed).pvalue
-        out[("roc_auc", "raw-score cluster swap (reference)")] = raw_swap_auc(
+        out[REFERENCE] = raw_swap_auc(
             y, sa, sb, cluster, n_clusters, resamples, seed)
     elif part == "kmodels":
         res = db.compare_k_models("roc_auc", y, scores, clusters=cluster,
@@ -115,6 +123,7 @@ def run(parts, n_sim, resamples, cells):
         rejected: dict = {}
         counted: dict = {}
         errors: dict = {}
+        differ = 0
         for i in range(n_sim):
             m, z = sizes(rng, n_clusters)
             cluster, y, scores = models(rng, m, z, rho, informative, k=3)
@@ -132,15 +141,19 @@ def run(parts, n_sim, resamples, cells):
                 for key, p in found.items():
                     rejected[key] = rejected.get(key, 0) + (p < ALPHA)
                     counted[key] = counted.get(key, 0) + 1
+                if REFERENCE in found and PUBLIC in found:
+                    differ += abs(found[REFERENCE] - found[PUBLIC]) > 1e-12
         lost = sum(errors.values())
         for key in sorted(rejected):
             rate = rejected[key] / counted[key]
             se = np.sqrt(rate * (1 - rate) / counted[key])
             print(f"| {n_clusters} | {rho:g} | {'yes' if informative else 'no'} | {key[0]} | "
                   f"{key[1]} | {counted[key]} | {lost} | {rate:.4f} | {se:.4f} |", flush=True)
+        compared = (f"; ROC AUC p-values unlike the reference's: {differ} of "
+                    f"{counted[REFERENCE]}" if REFERENCE in counted else "")
         print(f"<!-- {n_clusters}/{rho:g}/{'yes' if informative else 'no'} "
-              f"{','.join(parts)}: {time.perf_counter() - start:.0f} s; errors {errors} -->",
-              flush=True)
+              f"{','.join(parts)}: {time.perf_counter() - start:.0f} s; errors {errors}"
+              f"{compared} -->", flush=True)
 
 
 def main(argv: list[str]) -> None:

@@ -195,13 +195,145 @@ def test_cluster_bootstrap_of_the_difference_draws_whole_clusters():
     assert np.array_equal(res.null_distribution, again.null_distribution)
 
 
-def test_a_monotone_transform_of_one_model_leaves_the_clustered_test_unchanged():
-    cluster, y, sa, sb = _pair(7)
+def _unequal_pair(seed=11, n_clusters=32, k=2):
+    """Clusters of very unequal sizes (1 to 40 rows) under string labels, and ``k``
+    models' probabilities with their own cluster effects: each model's own ranks differ
+    from its raw scores' place among the other model's."""
+    rng = np.random.default_rng(seed)
+    sizes = np.maximum(1, np.round(np.exp(1.5 + 1.2 * rng.normal(size=n_clusters)))
+                       ).astype(int).clip(1, 40)
+    cluster = np.repeat(np.arange(n_clusters), sizes)
+    n = cluster.shape[0]
+    y = (0.8 * rng.normal(size=n_clusters)[cluster] + rng.normal(size=n) > 0).astype(int)
+    scores = [1 / (1 + np.exp(-(2 * y - 1) * (1 + 1.5 * rng.normal(size=n_clusters)[cluster]
+                                               + rng.normal(size=n))))
+              for _ in range(k)]
+    labels = np.array([f"c{c:02d}" for c in range(n_clusters)])[rng.permutation(n_clusters)]
+    return labels[cluster], y, scores
+
+
+def test_cluster_swap_of_roc_auc_exchanges_the_raw_scores():
+    from sklearn.metrics import roc_auc_score
+
+    from dartboard._kernels._clustered import cluster_index
+    from dartboard._rng import spawn_generators
+
+    cluster, y, (sa, sb) = _unequal_pair()
+    res = db.compare_models("roc_auc", y, sa, sb, clusters=cluster, n_resamples=200,
+                            random_state=5)
+    assert res.method == "cluster-swap permutation of the raw scores (32 clusters)"
+    # the oracle: the same swaps (the permutation stream is the first of two spawned
+    # from the seed, one uniform per cluster and replicate), the raw scores exchanged
+    # on the rows of each swapped cluster, scikit-learn's AUC
+    index = cluster_index(cluster, y.shape[0])
+    swaps = spawn_generators(5, 2)[0].random((200, index.n_clusters)) < 0.5
+    loop = np.array([roc_auc_score(y, np.where(s[index.codes], sb, sa))
+                     - roc_auc_score(y, np.where(s[index.codes], sa, sb)) for s in swaps])
+    np.testing.assert_allclose(res.null_distribution, loop, rtol=0, atol=1e-12)
+    extreme = np.count_nonzero(np.abs(loop) >= abs(res.difference) * (1 - 1e-13))
+    assert res.pvalue == pytest.approx((extreme + 1) / 201, abs=1e-15)
+    # the swap of each model's own ranks, the former null, is not this one
+    ra, rb = stats.rankdata(sa), stats.rankdata(sb)
+    ranks = np.array([roc_auc_score(y, np.where(s[index.codes], rb, ra))
+                      - roc_auc_score(y, np.where(s[index.codes], ra, rb)) for s in swaps])
+    assert np.abs(ranks - loop).max() > 1e-3
+
+
+def test_clustered_auc_bootstrap_by_counting_is_the_resampled_rows():
+    # sample weights of one send the same draws through the metric on each replicate's
+    # rows; without them the replicates only count
+    cluster, y, (sa, sb) = _unequal_pair(12)
+    counted = db.compare_models("roc_auc", y, sa, sb, clusters=cluster, n_resamples=300,
+                                random_state=8)
+    called = db.compare_models("roc_auc", y, sa, sb, clusters=cluster, n_resamples=300,
+                               random_state=8, sample_weight=np.ones(y.shape[0]))
+    np.testing.assert_allclose(counted.null_distribution, called.null_distribution,
+                               rtol=0, atol=1e-12)
+    for field in ("low", "high", "standard_error"):
+        assert getattr(counted.interval, field) == pytest.approx(
+            getattr(called.interval, field), abs=1e-12)
+    assert counted.interval.standard_error > 0
+
+
+def test_one_monotone_map_of_both_models_leaves_the_clustered_test_unchanged():
+    cluster, y, (sa, sb) = _unequal_pair(13)
     one = db.compare_models("roc_auc", y, sa, sb, clusters=cluster, n_resamples=300,
                             random_state=2)
-    two = db.compare_models("roc_auc", y, sa, np.log(sb + 1) * 7, clusters=cluster,
+
+    def logit(p):
+        return np.log(p / (1 - p))
+
+    two = db.compare_models("roc_auc", y, logit(sa), logit(sb), clusters=cluster,
                             n_resamples=300, random_state=2)
-    assert one.pvalue == two.pvalue
+    three = db.compare_models("roc_auc", y, np.exp(5 * sa), np.exp(5 * sb),
+                              clusters=cluster, n_resamples=300, random_state=2)
+    for other in (two, three):
+        assert np.array_equal(one.null_distribution, other.null_distribution)
+        assert one.pvalue == other.pvalue
+        assert one.interval.low == other.interval.low
+        assert one.interval.high == other.interval.high
+    k = [db.compare_k_models("roc_auc", y, [f(s) for s in (sa, sb, sa ** 2)],
+                             clusters=cluster, n_resamples=300, random_state=4)
+         for f in (lambda p: p, logit)]
+    assert np.array_equal(k[0].pairwise["pvalue"], k[1].pairwise["pvalue"])
+    assert np.array_equal(k[0].pairwise["pvalue_adjusted"], k[1].pairwise["pvalue_adjusted"])
+
+
+def test_clustered_auc_warns_when_probabilities_meet_another_scale():
+    cluster, y, (sa, sb, sc) = _unequal_pair(14, k=3)
+    logit_b = np.log(sb / (1 - sb))
+    with pytest.warns(UserWarning, match=r"pred_a lie in \[0, 1\] and those of pred_b do "
+                      r"not.*method='cluster-robust'") as caught:
+        db.compare_models("roc_auc", y, sa, logit_b, clusters=cluster, n_resamples=50,
+                          random_state=0)
+    assert [w.filename for w in caught] == [__file__]
+    with pytest.warns(UserWarning, match="'a', 'c' lie in .* those of 'b' do not") as caught:
+        db.compare_k_models("roc_auc", y, {"a": sa, "b": logit_b, "c": sc},
+                            clusters=cluster, n_resamples=50, random_state=0)
+    assert [w.filename for w in caught] == [__file__]
+    with pytest.warns(UserWarning, match="those of 'b' do not") as caught:  # once, not per pair
+        db.compare_k_models("roc_auc", y, {"a": sa, "b": logit_b, "c": sc},
+                            clusters=cluster, n_resamples=50, random_state=0, method="holm")
+    assert len(caught) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        # both probabilities; or the row swap without clusters (within-model ranks)
+        db.compare_models("roc_auc", y, sa, sb, clusters=cluster, n_resamples=50)
+        db.compare_k_models("roc_auc", y, [sa, sb, sc], clusters=cluster, n_resamples=50)
+        db.compare_models("roc_auc", y, sa, logit_b, n_resamples=50)
+        db.compare_models("roc_auc", y, sa, logit_b, clusters=cluster,
+                          method="cluster-robust")
+
+
+def test_k_models_clustered_auc_null_is_the_raw_score_deal():
+    from sklearn.metrics import roc_auc_score
+
+    from dartboard._kernels._clustered import cluster_index
+    from dartboard._rng import check_random_state
+    from dartboard.compare._kmodels_null import generic_kway_null, stepdown_maxt
+
+    cluster, y, scores = _unequal_pair(15, k=3)
+    res = db.compare_k_models("roc_auc", y, scores, clusters=cluster, n_resamples=150,
+                              random_state=6)
+    assert res.sampler.startswith("step-down max-T over k-way permutations of whole "
+                                  "clusters (32 clusters; AUC of the raw scores")
+    # the oracle: the same deals of whole clusters (the generic sampler's draws from the
+    # same seed), scikit-learn's AUC of the dealt raw scores
+    codes = cluster_index(cluster, y.shape[0]).codes
+    values = generic_kway_null(roc_auc_score, y, scores, None, {}, 150,
+                               check_random_state(6), codes)
+    null = values[:, [0, 0, 1]] - values[:, [1, 2, 2]]
+    observed = res.pairwise["difference"].to_numpy()
+    raw = [(np.count_nonzero(np.abs(null[:, p]) >= abs(observed[p]) * (1 - 1e-13)) + 1) / 151
+           for p in range(3)]
+    np.testing.assert_allclose(res.pairwise["pvalue"], raw, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(res.pairwise["pvalue_adjusted"],
+                               stepdown_maxt(np.abs(observed), np.abs(null)), rtol=0,
+                               atol=1e-15)
+    # a deal of each model's own ranks, the former null, differs
+    ranked = generic_kway_null(roc_auc_score, y, [stats.rankdata(s) for s in scores], None,
+                               {}, 150, check_random_state(6), codes)
+    assert np.abs(ranked - values).max() > 1e-3
 
 
 @pytest.mark.parametrize("kwargs, match", [

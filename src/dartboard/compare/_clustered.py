@@ -7,24 +7,37 @@ intra-cluster correlation its Type I error exceeds its level
 
 * ``permutation``: under the null the two models are exchangeable within each
   cluster, so each replicate swaps the two models' predictions on all rows of a
-  cluster together, with probability 1/2 per cluster (score metrics swap each
-  model's within-model ranks, as without clusters); ``p = (S + 1) / (R + 1)``. The
+  cluster together, with probability 1/2 per cluster; ``p = (S + 1) / (R + 1)``. The
   interval is the percentile interval of the paired bootstrap of whole clusters
-  (both models' rows of a drawn cluster together). For ROC AUC the swap of ranks is
-  approximate, not exact: each model's ranks are taken once over all rows, so a
-  swapped cluster's ranks are read against the other model's empirical distribution,
-  which with large, unequal clusters differs from the first model's. With 30 or 50
-  clusters of lognormal sizes (mean 20 rows, sigma 1.5) and intra-cluster correlation
-  0.5 it rejected 6.5-7.0% of equally good models at 5% (1000 data sets per cell, SE
-  0.8; 6.75% pooled over the four cells, SE 0.4), where swapping the raw scores and
-  re-ranking (exact for models of one law, but not invariant to a monotone transform
-  of one model) rejected 4.7-6.1% (5.35% pooled); at correlation 0.2 the two gave
-  4.7-5.3% and 4.6-5.1%. ``compare_k_models``' max-T over whole clusters, which
-  deals the same ranks, had a family-wise error of 6.8-8.1% at correlation 0.5 (7.4%
-  pooled) and 4.2-5.3% at 0.2 (benchmarks/unequal_clusters_type1.py). A trial that
-  studentized each replicate's difference by its clustered DeLong standard error
-  (not kept) did not remove it: 6.9% against 7.0% on the same data sets and swaps.
-  The ``cluster-robust`` test below held its level in those cells, conservatively.
+  (both models' rows of a drawn cluster together). Binary ROC AUC swaps the raw
+  scores: every score is coded by its midrank among both models' scores together
+  (:func:`~dartboard.families._paired.joint_score_codes`), one increasing map for
+  both models that keeps each AUC, so a replicate that swaps codes is one that swaps
+  raw scores, and its AUC is a counting pass (the bootstrap counts too, each row
+  weighted by how often its cluster was drawn). That is the exact test when the
+  models are exchangeable within clusters, and a monotone map applied to both
+  models' scores changes nothing. A map of one model alone does change the test, so
+  the two models' scores must share a scale: ``compare_models`` (and
+  ``compare_k_models``) warn when one model's scores all lie in [0, 1] and another's
+  do not (probabilities against logits or decision values). Without clusters the
+  row swap exchanges each model's own ranks instead (validated there). On whole
+  clusters that swap is not an exchange of the models: each model's ranks, taken once
+  over all rows, read a swapped cluster against the other model's distribution of
+  scores. With 30 or 50 clusters of lognormal sizes (mean 20 rows, sigma 1.5) and
+  intra-cluster correlation 0.5 it rejected 6.5-7.0% of equally good models at 5%,
+  and ``compare_k_models``' max-T over whole clusters, which dealt the same ranks, had
+  a family-wise error of 6.8-8.1%. The raw-score swap rejects 4.5-6.4% of them at 0.5
+  (5.6% pooled over the four cells, SE 0.4) and 4.6-5.2% at 0.2 (4.8% pooled); the
+  max-T's family-wise error is 4.2-5.6% at 0.5 (5.0% pooled) and 3.9-4.8% at 0.2
+  (1000 data sets per cell, binomial SE 0.6-0.8 points; 200 resamples, whose exact
+  level is 10/201 = 4.98%;
+  benchmarks/unequal_clusters_type1.py, log
+  results/logs/unequal_clusters_type1_perm_auc.txt). On every one of those 8000
+  data sets the p-value equals that of a raw-score swap written apart in the script
+  on the same swaps. Average precision and the other score metrics still swap each
+  model's own ranks on clusters (not measured there), and multiclass ROC AUC swaps
+  the raw probability rows. The ``cluster-robust`` test below held its level in those
+  cells, conservatively, and depends only on each model's order of scores.
 * ``cluster-robust``: the difference of the two estimates over its cluster-robust
   standard error, ``z = (theta_a - theta_b) / se``, its p-value and the interval
   ``diff +- q se`` from Student's t: the CR2 (Bell-McCaffrey) standard error on the
@@ -61,16 +74,26 @@ from dartboard._rng import spawn_generators
 from dartboard.compare._permutation import count_extreme
 from dartboard.compare._results import Comparison
 from dartboard.exceptions import InputError
+from dartboard.families._paired import (
+    batch_auc,
+    batches,
+    binary_truth,
+    joint_score_codes,
+    within_model_ranks,
+)
 
-__all__ = ["clustered_comparison"]
+__all__ = ["MIXED_SCALES", "cluster_swap_auc", "clustered_comparison", "warn_mixed_scales"]
 
 
 def clustered_comparison(metric: Callable[..., Any], name: str, y: np.ndarray, a: np.ndarray,
                          b: np.ndarray, w: np.ndarray | None, kwargs: dict[str, Any],
                          index: ClusterIndex, estimates: tuple[float, float], method: str,
                          n_resamples: int, alternative: str, level: float, random_state: Any,
-                         ranked: bool) -> Comparison:
-    """``compare_models`` with clusters (module docstring)."""
+                         swap: str) -> Comparison:
+    """``compare_models`` with clusters (module docstring). ``swap`` says what a
+    permutation exchanges: ``"values"`` (the predictions as given), ``"ranks"`` (each
+    model's within-model ranks) or ``"scores"`` (binary ROC AUC: the raw scores, by
+    their joint ranks)."""
     warn_few_clusters(index.n_clusters, stacklevel=4)
     observed = estimates[0] - estimates[1]
     common: dict[str, Any] = dict(metric=name, estimate_a=estimates[0],
@@ -78,13 +101,30 @@ def clustered_comparison(metric: Callable[..., Any], name: str, y: np.ndarray, a
                                   alternative=alternative)
     if method == "cluster-robust":
         return _cluster_robust(metric, name, y, a, b, w, kwargs, index, level, common)
-    if ranked:
-        from dartboard.families._paired import within_model_ranks
-
-        a, b = within_model_ranks(a), within_model_ranks(b)
     perm_rng, boot_rng = spawn_generators(random_state, 2)
-    null = _cluster_swaps(metric, y, a, b, w, kwargs, index, n_resamples, perm_rng)
-    boot = _cluster_bootstrap(metric, y, a, b, w, kwargs, index, n_resamples, boot_rng)
+    if swap == "scores":
+        warn_mixed_scales([("pred_a", a), ("pred_b", b)], "compare_models",
+                          "method='cluster-robust'", stacklevel=4)
+        (a, b), n_codes = joint_score_codes(a, b)
+        if w is None and not kwargs:
+            yt = binary_truth(y)
+            null = np.empty(n_resamples)
+            for start, size in batches(n_resamples, max(a.shape[0], n_codes,
+                                                        index.n_clusters)):
+                null[start:start + size] = cluster_swap_auc(
+                    yt, a, b, n_codes, index.codes, _swap_draws(index.n_clusters, size,
+                                                                perm_rng))
+            boot = _cluster_bootstrap_auc(yt, a, b, n_codes, index, n_resamples, boot_rng)
+        else:  # weights or keywords (max_fpr): the metric on the joint ranks
+            a, b = a / 2.0, b / 2.0
+            null = _cluster_swaps(metric, y, a, b, w, kwargs, index, n_resamples, perm_rng)
+            boot = _cluster_bootstrap(metric, y, a, b, w, kwargs, index, n_resamples,
+                                      boot_rng)
+    else:
+        if swap == "ranks":
+            a, b = within_model_ranks(a), within_model_ranks(b)
+        null = _cluster_swaps(metric, y, a, b, w, kwargs, index, n_resamples, perm_rng)
+        boot = _cluster_bootstrap(metric, y, a, b, w, kwargs, index, n_resamples, boot_rng)
     undefined = int(np.count_nonzero(~np.isfinite(null)))
     if undefined:
         warnings.warn(f"{name} was undefined in {undefined} of {n_resamples} permutation "
@@ -103,10 +143,31 @@ def clustered_comparison(metric: Callable[..., Any], name: str, y: np.ndarray, a
     interval = Interval(observed, low, high, level,
                         f"paired bootstrap percentile (clustered: {c} clusters)", se, dist,
                         n_resamples, f"difference in {name}")
-    how = ("cluster-swap permutation" + (" of within-model score ranks" if ranked else "")
+    how = ("cluster-swap permutation" + {"values": "", "ranks": " of within-model score ranks",
+                                         "scores": " of the raw scores"}[swap]
            + f" ({c} clusters)")
     return Comparison(**common, interval=interval, pvalue=float(min(pvalue, 1.0)), method=how,
                       n_resamples=n_resamples, null_distribution=null)
+
+
+#: the start of the warning below (compare_k_models' Holm pairs silence their own)
+MIXED_SCALES = "the scores of"
+
+
+def warn_mixed_scales(named: list[tuple[str, np.ndarray]], caller: str, instead: str,
+                      stacklevel: int) -> None:
+    """Warn when some models' scores all lie in [0, 1] and others' do not: the cluster
+    permutation of ROC AUC exchanges raw scores, which then mix two scales."""
+    inside = [n for n, s in named if s.size and np.nanmin(s) >= 0.0 and np.nanmax(s) <= 1.0]
+    outside = [n for n, _ in named if n not in inside]
+    if inside and outside:
+        warnings.warn(
+            f"{MIXED_SCALES} {', '.join(inside)} lie in [0, 1] and those of "
+            f"{', '.join(outside)} do not: the cluster permutation of {caller} exchanges "
+            "the models' raw scores on whole clusters, a fair exchange only for scores on "
+            "one scale (probabilities against logits or decision values mix two scales); "
+            f"put the scores on one scale (probabilities for every model, say) or use "
+            f"{instead}", UserWarning, stacklevel=stacklevel + 1)
 
 
 def _cluster_robust(metric: Callable[..., Any], name: str, y: np.ndarray, a: np.ndarray,
@@ -165,6 +226,43 @@ def _cluster_swaps(metric: Callable[..., Any], y: np.ndarray, a: np.ndarray, b: 
             swap = (rng.random(index.n_clusters) < 0.5)[index.codes].reshape(shape)
             out[r] = _difference(metric, y, np.where(swap, b, a), np.where(swap, a, b), w,
                                  kwargs)
+    return out
+
+
+def _swap_draws(n_clusters: int, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """Which clusters each replicate swaps (R, clusters): the draws of
+    :func:`_cluster_swaps`, one replicate after the other from the same stream."""
+    return rng.random((n_resamples, n_clusters)) < 0.5
+
+
+def cluster_swap_auc(yt: np.ndarray, ca: np.ndarray, cb: np.ndarray, n_codes: int,
+                     codes: np.ndarray, swaps: np.ndarray) -> np.ndarray:
+    """AUC of a minus b (R,) when replicate r swaps the two models' score codes on every
+    row of the clusters marked in ``swaps[r]`` (R, clusters); ``codes``: each row's
+    cluster. By counting (:func:`~dartboard.families._paired.batch_auc`), in batches."""
+    n = ca.shape[0]
+    out = np.empty(swaps.shape[0])
+    for start, size in batches(swaps.shape[0], max(n, n_codes)):
+        swap = swaps[start:start + size][:, codes]
+        out[start:start + size] = (batch_auc(yt, np.where(swap, cb, ca), n_codes)
+                                   - batch_auc(yt, np.where(swap, ca, cb), n_codes))
+    return out
+
+
+def _cluster_bootstrap_auc(yt: np.ndarray, ca: np.ndarray, cb: np.ndarray, n_codes: int,
+                           index: ClusterIndex, n_resamples: int,
+                           rng: np.random.Generator) -> np.ndarray:
+    """:func:`_cluster_bootstrap` of the AUC difference by counting: a replicate's
+    clusters (the same draws) weight each row by how often its cluster was drawn."""
+    c, n = index.n_clusters, ca.shape[0]
+    out = np.empty(n_resamples)
+    for start, size in batches(n_resamples, max(n, n_codes, c)):
+        drawn = rng.integers(0, c, (size, c))
+        times = np.bincount((np.arange(size)[:, None] * c + drawn).ravel(),
+                            minlength=size * c).reshape(size, c)[:, index.codes]
+        out[start:start + size] = (
+            batch_auc(yt, np.broadcast_to(ca, (size, n)), n_codes, times)
+            - batch_auc(yt, np.broadcast_to(cb, (size, n)), n_codes, times))
     return out
 
 

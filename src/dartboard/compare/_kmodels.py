@@ -51,6 +51,7 @@ one counting pass, and binary ROC AUC only counts pre-ranked scores (see
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -73,6 +74,7 @@ from dartboard._validation import (
     rows_array,
 )
 from dartboard.compare._adjust import adjust_pvalues
+from dartboard.compare._clustered import MIXED_SCALES, warn_mixed_scales
 from dartboard.compare._kmodels_null import (
     JointTypes,
     auc_kway_null,
@@ -305,7 +307,10 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
     clusters : array-like of shape (n,), optional
         The cluster of each row when rows of one cluster are not independent: the
         k-way permutations deal the models on whole clusters (``maxt``), and each
-        pair's test is ``compare_models(..., clusters=)`` (``holm``).
+        pair's test is ``compare_models(..., clusters=)`` (``holm``). For binary ROC
+        AUC the models' raw scores are dealt (see Notes), so they must share one
+        scale: a ``UserWarning`` names the models whose scores all lie in [0, 1]
+        when others' do not (probabilities against logits or decision values).
     progress : bool, optional
         A progress bar over the permutations on standard error: None (the default)
         shows it when standard error is a terminal and the work lasts more than a
@@ -338,11 +343,15 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
     Score metrics of the ranking family (ROC AUC, average precision) depend only on
     the order of each model's scores, so each model's scores are replaced by their
     ranks before predictions are exchanged: models on different scales are then
-    compared on a common one, and the estimates do not change. With ``clusters`` the
-    exchange of ranks is approximate: with 30 or 50 clusters of very unequal sizes and
-    an intra-cluster correlation of 0.5 the family-wise error of ROC AUC over three
-    equally good models was 6.8-8.1% at ``alpha=0.05``
-    (benchmarks/unequal_clusters_type1.py; :mod:`dartboard.compare._clustered`).
+    compared on a common one, and the estimates do not change. With ``clusters``
+    binary ROC AUC deals the raw scores instead, the exact exchange on whole clusters,
+    where each model's own ranks are not exchangeable between models. With 30 or 50
+    clusters of very unequal sizes and an intra-cluster correlation of 0.5, the
+    family-wise error over three equally good models at ``alpha=0.05`` was 6.8-8.1%
+    when ranks were dealt and is 4.2-5.6% with raw scores (3.9-4.8% at a correlation
+    of 0.2; 1000 data sets per cell; benchmarks/unequal_clusters_type1.py,
+    :mod:`dartboard.compare._clustered`). A monotone map applied to every model's
+    scores leaves the test unchanged; one applied to a single model does not.
 
     Examples
     --------
@@ -375,16 +384,25 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
     k = len(preds)
     left, right = np.triu_indices(k, 1)
     codes = None
+    # binary ROC AUC on whole clusters exchanges the raw scores (each model's own ranks
+    # are not exchangeable there; compare._clustered)
+    raw_scores = (clusters is not None and spec is not None
+                  and spec.name == "roc_auc_score" and preds[0].ndim == 1)
+    counted_auc = raw_scores and paired is PairedAUC
     if clusters is not None:  # rows move with their clusters: the generic samplers
         from dartboard._kernels._clustered import cluster_index
 
         codes = cluster_index(clusters, y.shape[0]).codes
         paired = None
+        if raw_scores:
+            warn_mixed_scales([(repr(c), p) for c, p in zip(columns, preds)],
+                              "compare_k_models", "compare_models(..., clusters=, "
+                              "method='cluster-robust') on each pair", stacklevel=3)
     joint = JointTypes(y, preds, columns) if paired is PairedCounts else None
     if joint is not None:
         estimates = batch_count_metric(name, joint.classes, joint.confusion(), metric_kwargs)
     else:
-        if spec is not None and spec.order_only and preds[0].ndim == 1:
+        if spec is not None and spec.order_only and preds[0].ndim == 1 and not raw_scores:
             preds = [stats.rankdata(p) / p.shape[0] for p in preds]
         weight_kw = {} if w is None else {"sample_weight": w}
         estimates = np.array([_scalar(metric(y, p, **weight_kw, **metric_kwargs), name)
@@ -409,6 +427,10 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
         elif paired is PairedAUC:
             values = auc_kway_null(binary_truth(y), preds, n_resamples, rng)
             sampler = "step-down max-T over k-way permutations (AUC by counting score ranks)"
+        elif counted_auc and codes is not None:
+            values = auc_kway_null(binary_truth(y), preds, n_resamples, rng, codes)
+            sampler = ("step-down max-T over k-way permutations of whole clusters "
+                       f"({int(codes.max()) + 1} clusters; AUC of the raw scores by counting)")
         else:
             values = generic_kway_null(metric, y, preds, w, metric_kwargs, n_resamples, rng,
                                        codes)
@@ -442,9 +464,12 @@ def _pairwise_pvalues(metric: Callable[..., Any], y: np.ndarray, preds: list[np.
     for p, (i, j) in track(enumerate(zip(left, right)), "pairwise permutation tests",
                            total=len(left)):
         if joint is None:
-            out[p] = compare_models(metric, y, preds[i], preds[j], n_resamples=n_resamples,
-                                    random_state=seeds[p], sample_weight=w,
-                                    clusters=clusters, **kwargs).pvalue
+            with warnings.catch_warnings():  # compare_k_models warned of the scales
+                warnings.filterwarnings("ignore", MIXED_SCALES, UserWarning)
+                out[p] = compare_models(metric, y, preds[i], preds[j],
+                                        n_resamples=n_resamples, random_state=seeds[p],
+                                        sample_weight=w, clusters=clusters,
+                                        **kwargs).pvalue
             continue
         types, counts = joint.pair(i, j)
         sampler = PairedCounts.from_types(getattr(metric, "__name__", ""), joint.classes,

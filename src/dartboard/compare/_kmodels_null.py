@@ -12,8 +12,11 @@ replicate draws, model by model, how many samples of each state receive each lab
 costs O(k x states): 2 (k + 1) states for a binary task, whatever n is.
 
 Binary ROC AUC codes every model's scores once in their union; a replicate deals
-each sample's k scores to the models and counts (as :func:`compare_models`). Any
-other metric is called on the dealt predictions, O(n k) per replicate.
+each sample's k scores to the models and counts (as :func:`compare_models`): each
+model's within-model ranks without clusters, the raw scores with clusters (a
+permutation of whole clusters exchanges raw scores exactly; see
+:mod:`dartboard.compare._clustered`). Any other metric is called on the dealt
+predictions, O(n k) per replicate.
 """
 
 from __future__ import annotations
@@ -29,8 +32,8 @@ from dartboard._progress import track
 from dartboard.families._paired import batch_auc
 from dartboard.metrics._batched import batch_count_metric
 
-__all__ = ["JointTypes", "auc_kway_null", "dealt_count_null", "generic_kway_null",
-           "stepdown_maxt"]
+__all__ = ["JointTypes", "auc_kway_null", "dealt_auc", "dealt_count_null",
+           "generic_kway_null", "stepdown_maxt"]
 
 _BATCH_CELLS = 1 << 22
 # relative tolerance under which two statistics count as tied (as count_extreme)
@@ -135,22 +138,34 @@ def dealt_count_null(joint: JointTypes, name: str, kwargs: dict[str, Any],
 
 
 def auc_kway_null(yt: np.ndarray, preds: list[np.ndarray], n_resamples: int,
-                   rng: np.random.Generator) -> np.ndarray:
-    """Binary AUC of each model (R, k) under k-way permutations: the scores (each
-    model's ranks) are coded once in their union, then each replicate only counts."""
+                   rng: np.random.Generator, codes: np.ndarray | None = None
+                   ) -> np.ndarray:
+    """Binary AUC of each model (R, k) under k-way permutations: the scores are coded
+    once in their union, then each replicate only counts. With ``codes``, the cluster
+    of each row, one permutation per cluster deals all its rows (the draws of
+    :func:`generic_kway_null`); the scores are then the raw ones, so a replicate
+    exchanges raw scores exactly."""
     uniq, inverse = np.unique(np.concatenate(preds), return_inverse=True)
     n, k = preds[0].shape[0], len(preds)
-    codes = inverse.reshape(k, n).T
-    rows = np.arange(n)[None, :, None]
+    scores = inverse.reshape(k, n).T
+    units = n if codes is None else int(codes.max()) + 1
     out = np.empty((n_resamples, k))
-    for start in track(range(0, n_resamples, max(1, _BATCH_CELLS // (n * k + uniq.shape[0]))),
-                       f"{k}-way permutations (batches)"):
-        size = min(max(1, _BATCH_CELLS // (n * k + uniq.shape[0])), n_resamples - start)
-        order = rng.permuted(np.broadcast_to(np.arange(k), (size, n, k)), axis=2)
-        dealt = codes[rows, order]
-        for j in range(k):
-            out[start:start + size, j] = batch_auc(yt, dealt[:, :, j], uniq.shape[0])
+    batch = max(1, _BATCH_CELLS // (n * k + uniq.shape[0]))
+    for start in track(range(0, n_resamples, batch), f"{k}-way permutations (batches)"):
+        size = min(batch, n_resamples - start)
+        order = rng.permuted(np.broadcast_to(np.arange(k), (size, units, k)), axis=2)
+        out[start:start + size] = dealt_auc(yt, scores, uniq.shape[0],
+                                            order if codes is None else order[:, codes])
     return out
+
+
+def dealt_auc(yt: np.ndarray, scores: np.ndarray, n_codes: int,
+              order: np.ndarray) -> np.ndarray:
+    """AUC of each model (R, k) when replicate r gives model j the score
+    ``scores[i, order[r, i, j]]`` of each row i (``scores``: n x k integer codes)."""
+    dealt = scores[np.arange(scores.shape[0])[None, :, None], order]
+    return np.stack([batch_auc(yt, dealt[:, :, j], n_codes)
+                     for j in range(scores.shape[1])], axis=1)
 
 
 def generic_kway_null(metric: Callable[..., Any], y: np.ndarray, preds: list[np.ndarray],

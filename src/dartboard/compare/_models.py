@@ -27,7 +27,10 @@ Probabilities (log loss, Brier) keep their values: there the scale is what the
 metric measures, and swapping raw probabilities is the right exchange. The one
 score metric that demands probabilities, multiclass ROC AUC (rows summing to 1),
 is ranked per class column by its batched path; with sample weights, ``labels``
-or a micro average it falls back to swapping the raw probability rows.
+or a micro average it falls back to swapping the raw probability rows. With
+``clusters`` binary ROC AUC swaps the raw scores instead (by their joint ranks over
+both models), the exact exchange on whole clusters, and warns when one model's scores
+lie in [0, 1] and the other's do not (:mod:`dartboard.compare._clustered`).
 """
 
 from __future__ import annotations
@@ -204,11 +207,16 @@ def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: 
         not independent: the permutation swaps the models on whole clusters and the
         bootstrap draws whole clusters (both models' rows together), and
         ``method="cluster-robust"`` is available (:mod:`dartboard.compare._clustered`).
-        For ROC AUC with large clusters of strongly correlated rows the cluster
-        permutation rejected 6.5-7.0% of equal models at 5% (unequal clusters at
-        intra-cluster correlation 0.5; about 5% at 0.2), and the cluster-robust test
-        0.9-2.4%: prefer ``method="cluster-robust"`` there (the validation page
-        "Clustered rows" has the table).
+        For binary ROC AUC the permutation swaps the raw scores (not each model's own
+        ranks, as without clusters): the exact exchange when the models are
+        exchangeable within clusters. With 30 or 50 clusters of very unequal sizes it
+        rejected 4.5-6.4% of equal models at 5% (intra-cluster correlation 0.2 and
+        0.5; the cluster-robust test 0.9-2.4%; the validation page "Clustered rows"
+        has the table). The two models' scores must then share one scale: a
+        ``UserWarning`` says so when the scores of one all lie in [0, 1] and the
+        other's do not (probabilities against logits or decision values). Put both
+        on one scale, or use ``method="cluster-robust"``, which depends only on each
+        model's order of scores.
     data : data frame, Parquet path or glob, Dask or Spark DataFrame, optional
         A table of predictions (pandas, Polars, PyArrow and any other library
         narwhals reads; Parquet files; a Dask or a Spark DataFrame, classic or
@@ -320,11 +328,15 @@ def _with_clusters(metric: Callable[..., Any], name: str, y: np.ndarray, a: np.n
 
     if clusters is None:
         raise InputError("method='cluster-robust' needs clusters= (the cluster of each row)")
-    ranked = spec is not None and spec.order_only and (
-        family is None or family.rank_swappable(m, a, y))
+    swap = "values"
+    if spec is not None and spec.order_only and (
+            family is None or family.rank_swappable(m, a, y)):
+        # binary ROC AUC exchanges the raw scores (exact on whole clusters, where each
+        # model's own ranks are not); the other score metrics each model's ranks
+        swap = "scores" if spec.name == "roc_auc_score" and a.ndim == 1 else "ranks"
     return clustered_comparison(metric, name, y, a, b, w, kwargs,
                                 cluster_index(clusters, y.shape[0]), estimates, method,
-                                n_resamples, alternative, level, random_state, ranked)
+                                n_resamples, alternative, level, random_state, swap)
 
 
 def _scalar(value: Any, name: str) -> float:

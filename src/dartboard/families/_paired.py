@@ -13,7 +13,10 @@ cost of the family's cells, not of the rows.
   AUC (:class:`MulticlassAUC`): each model's scores are replaced by their own
   midranks once (a monotone transform of one model's scores changes nothing, and
   the two models share one scale), and a replicate's AUC is a counting pass over
-  the ranks (:func:`batch_auc`), no sort.
+  the ranks (:func:`batch_auc`), no sort. The clustered permutations, where a swap of
+  each model's own ranks is not an exchange of the models, code the scores by their
+  ranks among all the models' scores instead (:func:`joint_score_codes`): the raw
+  scores swapped, counted the same way.
 - means of per-sample terms (:class:`PairedMeans`): a swap flips the sign of a
   row's loss difference, so the null is the sign-flip permutation of the
   differences (:func:`sign_flip_null`) and the bootstrap resamples them.
@@ -32,8 +35,8 @@ from dartboard.exceptions import InputError
 from dartboard.metrics._batched import batch_count_metric
 
 __all__ = ["MulticlassAUC", "PairedAUC", "PairedCounts", "PairedMeans", "batch_auc",
-           "batched_multiclass", "batches", "binary_truth", "sign_flip_null",
-           "within_model_ranks"]
+           "batched_multiclass", "batches", "binary_truth", "joint_score_codes",
+           "sign_flip_null", "within_model_ranks"]
 
 # Cells (replicates x samples or x types) handled at once, so memory stays bounded.
 _BATCH_CELLS = 1 << 22
@@ -151,6 +154,18 @@ def score_codes(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, i
     n = a.shape[0]
     return ((2.0 * within_model_ranks(a)).astype(np.int64),
             (2.0 * within_model_ranks(b)).astype(np.int64), 2 * n + 1)
+
+
+def joint_score_codes(*scores: np.ndarray) -> tuple[list[np.ndarray], int]:
+    """Integer codes of every model's scores ranked together: twice the midrank of each
+    score among all the models' scores (ties give halves), and the number of codes.
+
+    One increasing map shared by all the models keeps each model's AUC, so a replicate
+    that exchanges codes between models is a replicate that exchanges their raw scores:
+    the clustered permutations, where a swap of each model's own ranks is not exact."""
+    n = scores[0].shape[0]
+    codes = (2.0 * stats.rankdata(np.concatenate(scores))).astype(np.int64)
+    return [codes[i * n:(i + 1) * n] for i in range(len(scores))], 2 * n * len(scores) + 1
 
 
 def batch_auc(yt: np.ndarray, codes: np.ndarray, n_codes: int,
