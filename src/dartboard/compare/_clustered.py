@@ -37,7 +37,7 @@ intra-cluster correlation its Type I error exceeds its level
   on the same swaps. Average precision and the other score metrics still swap each
   model's own ranks on clusters (not measured there), and multiclass ROC AUC swaps
   the raw probability rows. The ``cluster-robust`` test below held its level in those
-  cells, conservatively, and depends only on each model's order of scores.
+  cells too, and depends only on each model's order of scores.
 * ``cluster-robust``: the difference of the two estimates over its cluster-robust
   standard error, ``z = (theta_a - theta_b) / se``, its p-value and the interval
   ``diff +- q se`` from Student's t: the CR2 (Bell-McCaffrey) standard error on the

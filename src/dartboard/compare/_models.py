@@ -211,7 +211,7 @@ def compare_models(metric: str | Callable[..., Any], y_true: ArrayLike, pred_a: 
         ranks, as without clusters): the exact exchange when the models are
         exchangeable within clusters. With 30 or 50 clusters of very unequal sizes it
         rejected 4.5-6.4% of equal models at 5% (intra-cluster correlation 0.2 and
-        0.5; the cluster-robust test 0.9-2.4%; the validation page "Clustered rows"
+        0.5; the cluster-robust test 3.7-5.8%; the validation page "Clustered rows"
         has the table). The two models' scores must then share one scale: a
         ``UserWarning`` says so when the scores of one all lie in [0, 1] and the
         other's do not (probabilities against logits or decision values). Put both
