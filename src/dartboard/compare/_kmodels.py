@@ -399,14 +399,8 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
                               "compare_k_models", "compare_models(..., clusters=, "
                               "method='cluster-robust') on each pair", stacklevel=3)
     joint = JointTypes(y, preds, columns) if paired is PairedCounts else None
-    if joint is not None:
-        estimates = batch_count_metric(name, joint.classes, joint.confusion(), metric_kwargs)
-    else:
-        if spec is not None and spec.order_only and preds[0].ndim == 1 and not raw_scores:
-            preds = [stats.rankdata(p) / p.shape[0] for p in preds]
-        weight_kw = {} if w is None else {"sample_weight": w}
-        estimates = np.array([_scalar(metric(y, p, **weight_kw, **metric_kwargs), name)
-                              for p in preds])
+    estimates, preds = _estimates(metric, name, spec, y, preds, w, metric_kwargs, joint,
+                                  raw_scores)
     if not np.isfinite(estimates).all():
         raise InputError(f"{name} is undefined on these data for some model "
                          f"({dict(zip(columns, estimates.tolist()))}), so the models "
@@ -420,23 +414,9 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
                                              else "sample-swap") + " permutation tests"
                    + (" (type-reduced)" if joint is not None else ""))
     else:
-        rng = check_random_state(random_state)
-        if joint is not None:
-            values = dealt_count_null(joint, name, metric_kwargs, n_resamples, rng)
-            sampler = "step-down max-T over k-way permutations (dealt type counts)"
-        elif paired is PairedAUC:
-            values = auc_kway_null(binary_truth(y), preds, n_resamples, rng)
-            sampler = "step-down max-T over k-way permutations (AUC by counting score ranks)"
-        elif counted_auc and codes is not None:
-            values = auc_kway_null(binary_truth(y), preds, n_resamples, rng, codes)
-            sampler = ("step-down max-T over k-way permutations of whole clusters "
-                       f"({int(codes.max()) + 1} clusters; AUC of the raw scores by counting)")
-        else:
-            values = generic_kway_null(metric, y, preds, w, metric_kwargs, n_resamples, rng,
-                                       codes)
-            sampler = "step-down max-T over k-way " + (
-                "sample permutations" if codes is None else
-                f"permutations of whole clusters ({int(codes.max()) + 1} clusters)")
+        values, sampler = _kway_null(metric, name, y, preds, w, metric_kwargs, joint,
+                                     paired, counted_auc, codes, n_resamples,
+                                     check_random_state(random_state))
         null = values[:, left] - values[:, right]
         raw = np.array([(count_extreme(null[:, p], observed[p], "two-sided") + 1)
                         / (n_resamples + 1) for p in range(observed.shape[0])])
@@ -449,6 +429,46 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
                                                              name=name),
                             pairwise=pairwise, method=method, alpha=alpha,
                             n_resamples=n_resamples, sampler=sampler)
+
+
+def _estimates(metric: Callable[..., Any], name: str, spec: Any, y: np.ndarray,
+               preds: list[np.ndarray], w: np.ndarray | None, kwargs: dict[str, Any],
+               joint: JointTypes | None, raw_scores: bool
+               ) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Each model's estimate, and the predictions the null exchanges: a score metric
+    of the ranking family reads each model's ranks (unless the raw scores are dealt on
+    whole clusters); counted types give every estimate from their confusion matrices."""
+    if joint is not None:
+        return batch_count_metric(name, joint.classes, joint.confusion(), kwargs), preds
+    if spec is not None and spec.order_only and preds[0].ndim == 1 and not raw_scores:
+        preds = [stats.rankdata(p) / p.shape[0] for p in preds]
+    weight_kw = {} if w is None else {"sample_weight": w}
+    return np.array([_scalar(metric(y, p, **weight_kw, **kwargs), name)
+                     for p in preds]), preds
+
+
+def _kway_null(metric: Callable[..., Any], name: str, y: np.ndarray,
+               preds: list[np.ndarray], w: np.ndarray | None, kwargs: dict[str, Any],
+               joint: JointTypes | None, paired: Any, counted_auc: bool,
+               codes: np.ndarray | None, n_resamples: int, rng: np.random.Generator
+               ) -> tuple[np.ndarray, str]:
+    """(R, k) replicates of every model's metric under k-way permutations, and how
+    they were drawn: dealt type counts, ROC AUC by counting ranks (raw scores on whole
+    clusters), or the metric on each permutation."""
+    if joint is not None:
+        return (dealt_count_null(joint, name, kwargs, n_resamples, rng),
+                "step-down max-T over k-way permutations (dealt type counts)")
+    if paired is PairedAUC:
+        return (auc_kway_null(binary_truth(y), preds, n_resamples, rng),
+                "step-down max-T over k-way permutations (AUC by counting score ranks)")
+    if counted_auc and codes is not None:
+        return (auc_kway_null(binary_truth(y), preds, n_resamples, rng, codes),
+                "step-down max-T over k-way permutations of whole clusters "
+                f"({int(codes.max()) + 1} clusters; AUC of the raw scores by counting)")
+    values = generic_kway_null(metric, y, preds, w, kwargs, n_resamples, rng, codes)
+    return values, "step-down max-T over k-way " + (
+        "sample permutations" if codes is None else
+        f"permutations of whole clusters ({int(codes.max()) + 1} clusters)")
 
 
 def _pairwise_pvalues(metric: Callable[..., Any], y: np.ndarray, preds: list[np.ndarray],
