@@ -84,9 +84,11 @@ def design_effect(clustered: Any, function: Callable[..., Any], y: np.ndarray,
 
 def se_ratio(clustered: float | None, independent: float | None) -> float | None:
     """``(SE_clustered / SE_independent)^2``; None where either SE is missing or not
-    finite, or the independent one is 0."""
+    finite, or either is 0: a clustered SE of 0 (clusters of one value each, two
+    clusters with the same rate) shows no spread between clusters to measure, not a
+    design that removes the variance."""
     if clustered is None or independent is None or not np.isfinite(independent) \
-            or not np.isfinite(clustered) or independent <= 0:
+            or not np.isfinite(clustered) or independent <= 0 or clustered <= 0:
         return None
     return float((clustered / independent) ** 2)
 
