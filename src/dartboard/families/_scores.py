@@ -53,9 +53,9 @@ from dartboard.metrics._operating_points import at_fixed_point
 from dartboard.metrics._ranking import (
     PRPoints,
     ScoreState,
-    _descending_counts,
     ap_from_groups,
     auc_from_groups,
+    descending_counts,
     pr_auc_from_groups,
     pr_curve_from_groups,
     precision_recall_points,
@@ -265,7 +265,7 @@ class ScoreCells(State):
             return self._memo["pr_points"][1:3]
         if "descending" not in self._memo:
             st = self.state()
-            self._memo["descending"] = _descending_counts(st.pos, st.neg)
+            self._memo["descending"] = descending_counts(st.pos, st.neg)
         return self._memo["descending"]
 
     def _roc_points(self, keep: Callable[[int], np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

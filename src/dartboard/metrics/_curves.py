@@ -20,8 +20,8 @@ from dartboard._validation import as_float_array, check_bool, check_consistent_l
 from dartboard.exceptions import InputError
 from dartboard.metrics._docs import documented
 from dartboard.metrics._ranking import (
-    _descending_counts,
     binary_positive,
+    descending_counts,
     group_scores,
 )
 
@@ -97,7 +97,7 @@ def det_curve(y_true: ArrayLike, y_score: ArrayLike, pos_label: Any = None, samp
         raise InputError("Only one class is present in y_true. Detection error tradeoff "
                          "curve is not defined in that case.")
     scores, pos, neg = group_scores(positive, s, w)
-    tps, fps = _descending_counts(pos, neg)
+    tps, fps = descending_counts(pos, neg)
     tps = np.concatenate(([0.0], tps))
     fps = np.concatenate(([0.0], fps))
     thresholds = np.concatenate(([np.inf], scores[::-1].astype(np.float64)))

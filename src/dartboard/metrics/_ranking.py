@@ -128,7 +128,7 @@ def group_scores(positive: np.ndarray, score: np.ndarray, weight: np.ndarray | N
     return _union(sp, cp, np.zeros_like(cp), sn, np.zeros_like(cn), cn)
 
 
-def _descending_counts(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def descending_counts(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Cumulative (TP, FP) with the threshold moving down through the distinct scores."""
     if pos.dtype.kind in "iub" and neg.dtype.kind in "iub":  # counts: an integer sum is faster
         return np.cumsum(pos[::-1]).astype(np.float64), np.cumsum(neg[::-1]).astype(np.float64)
@@ -149,7 +149,7 @@ def auc_from_groups(pos: np.ndarray, neg: np.ndarray, max_fpr: float | None = No
         below = np.cumsum(neg, dtype=np.float64)
         below -= 0.5 * neg
         return float(vdot(pos, below) / (n_pos * n_neg))
-    tps, fps = _descending_counts(pos, neg)
+    tps, fps = descending_counts(pos, neg)
     fpr = np.concatenate(([0.0], fps / fps[-1]))
     tpr = np.concatenate(([0.0], tps / tps[-1]))
     stop = int(np.searchsorted(fpr, max_fpr, "right"))
@@ -174,7 +174,7 @@ PRPoints = tuple[np.ndarray, np.ndarray, np.ndarray, float]
 
 def precision_recall_points(pos: np.ndarray, neg: np.ndarray) -> PRPoints:
     """(precision, tps, fps, total positives) at decreasing thresholds."""
-    tps, fps = _descending_counts(pos, neg)
+    tps, fps = descending_counts(pos, neg)
     ps = tps + fps
     precision = np.divide(tps, ps, out=np.zeros_like(tps), where=ps != 0)
     return precision, tps, fps, float(tps[-1]) if tps.shape[0] else 0.0
@@ -213,7 +213,7 @@ def roc_from_groups(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
     (TP, FP) down the scores, when at hand (:func:`precision_recall_points`);
     ``thresholds=False`` leaves the thresholds out (None), for a figure."""
     drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
-    tps, fps = counts if counts is not None else _descending_counts(pos, neg)
+    tps, fps = counts if counts is not None else descending_counts(pos, neg)
     cuts = scores[::-1].astype(np.float64) if thresholds else None
     if drop_intermediate and fps.shape[0] > 2:
         # drop points collinear with their neighbours: they do not change the curve
