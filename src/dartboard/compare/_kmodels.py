@@ -386,8 +386,8 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
     codes = None
     # binary ROC AUC on whole clusters exchanges the raw scores (each model's own ranks
     # are not exchangeable there; compare._clustered)
-    raw_scores = (clusters is not None and spec is not None
-                  and spec.name == "roc_auc_score" and preds[0].ndim == 1)
+    raw_scores = (clusters is not None and spec is not None and family is not None
+                  and family.swaps_raw_scores(Metric(spec, dict(metric_kwargs)), preds[0]))
     counted_auc = raw_scores and paired is PairedAUC
     if clusters is not None:  # rows move with their clusters: the generic samplers
         from dartboard._kernels._clustered import cluster_index

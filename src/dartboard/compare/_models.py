@@ -333,7 +333,7 @@ def _with_clusters(metric: Callable[..., Any], name: str, y: np.ndarray, a: np.n
             family is None or family.rank_swappable(m, a, y)):
         # binary ROC AUC exchanges the raw scores (exact on whole clusters, where each
         # model's own ranks are not); the other score metrics each model's ranks
-        swap = "scores" if spec.name == "roc_auc_score" and a.ndim == 1 else "ranks"
+        swap = "scores" if family is not None and family.swaps_raw_scores(m, a) else "ranks"
     return clustered_comparison(metric, name, y, a, b, w, kwargs,
                                 cluster_index(clusters, y.shape[0]), estimates, method,
                                 n_resamples, alternative, level, random_state, swap)

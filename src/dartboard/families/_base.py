@@ -324,6 +324,11 @@ class Family:
         (its value depends on the order of each model's scores only)."""
         return True
 
+    def swaps_raw_scores(self, metric: Metric, pred: np.ndarray) -> bool:
+        """Whether a permutation on whole clusters exchanges the models' raw scores (by
+        their joint ranks) rather than each model's own ranks (compare._clustered)."""
+        return False
+
     # ---------------------------------------------------------------- analytic
 
     def methods(self, state: Any, metric: Metric) -> tuple[str, ...]:

@@ -542,6 +542,12 @@ class ScoresFamily(Family):
         # a multiclass AUC validates its (n, K) scores as probability rows
         return not (metric.name == "roc_auc_score" and pred.ndim == 2 and y.ndim == 1)
 
+    def swaps_raw_scores(self, metric: Metric, pred: np.ndarray) -> bool:
+        # binary ROC AUC: its joint-rank swap is the exact exchange on whole clusters
+        # (benchmarks/unequal_clusters_type1.py); the other score metrics were not
+        # measured there and keep each model's own ranks
+        return metric.name == "roc_auc_score" and np.ndim(pred) == 1
+
     def build(self, batch: Batch, metric: Metric) -> ScoreCells | ClassTable | BinnedScores:
         scores = batch.of(metric)
         bins = batch.approximate.get("score_bins")
