@@ -901,6 +901,33 @@ def aggregate(keys: Sequence[np.ndarray], size: np.ndarray, *, runs: bool = Fals
     return tuple(k[starts] for k in arrays), sizes
 
 
+def counted_runs(values: np.ndarray, stratum: np.ndarray | None
+                 ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """``aggregate((stratum, values), ones)``'s cells of unweighted rows (the stratum a
+    class code; None: one stratum): the rows put in stratum order (a stable sort of
+    small codes), each stratum's values sorted in place (``np.sort``, several times
+    faster than the argsort a lexicographic order takes), then counted per distinct
+    (stratum, value). Returns (stratum, value, count) of each cell."""
+    if stratum is None:
+        t = np.sort(values)
+        st = None
+    else:
+        order = np.argsort(stratum, kind="stable")
+        st, t = stratum[order], values[order]
+        bounds = np.flatnonzero(st[1:] != st[:-1]) + 1
+        for a, b in zip(np.concatenate(([0], bounds)), np.concatenate((bounds, [t.shape[0]]))):
+            t[a:b].sort()
+    if not t.shape[0]:
+        return st, t, np.zeros(0, dtype=np.int64)
+    last = np.empty(t.shape[0], dtype=bool)
+    np.not_equal(t[1:], t[:-1], out=last[:-1])
+    if st is not None:
+        last[:-1] |= st[1:] != st[:-1]
+    last[-1] = True
+    ends = np.flatnonzero(last)
+    return (None if st is None else st[ends]), t[ends], np.diff(ends, prepend=-1)
+
+
 def lexicographic_order(keys: Sequence[np.ndarray], n: int, runs: bool = False
                         ) -> np.ndarray:
     """An order of ``n`` rows that sorts ``keys`` (none of them of one value)

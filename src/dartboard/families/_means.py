@@ -40,6 +40,7 @@ from dartboard.families._base import (
     Metric,
     State,
     aggregate,
+    counted_runs,
     merged_pool,
 )
 from dartboard.families._paired import PairedMeans
@@ -159,7 +160,7 @@ class MeanCells(State):
         terms = np.asarray(terms, dtype=np.float64)
         n = terms.shape[0]
         if weight is None:
-            st, t, size = _unweighted_cells(terms, stratum)
+            st, t, size = counted_runs(terms, stratum)
             ww = np.ones(t.shape[0])
             return cls(t, ww, size, _sums(t, ww, size), False, st)
         w = weight.astype(np.float64)
@@ -223,32 +224,6 @@ class MeanCells(State):
             total = float(vdot(size, weight))
             return float(vdot(size * weight, term) / total) if total else float("nan")
         return self.sums[0] / self.sums[2] if self.sums[2] else float("nan")
-
-
-def _unweighted_cells(terms: np.ndarray, stratum: np.ndarray | None
-                      ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
-    """``aggregate((stratum, terms, ones), ones)``'s cells of unweighted rows: the rows
-    put in stratum order (a stable sort of small codes), each stratum's terms sorted by
-    value in place (``np.sort``, several times faster than the argsort a lexicographic
-    order takes), then counted per distinct (stratum, term)."""
-    if stratum is None:
-        t = np.sort(terms)
-        st = None
-    else:
-        order = np.argsort(stratum, kind="stable")
-        st, t = stratum[order], terms[order]
-        bounds = np.flatnonzero(st[1:] != st[:-1]) + 1
-        for a, b in zip(np.concatenate(([0], bounds)), np.concatenate((bounds, [t.shape[0]]))):
-            t[a:b].sort()
-    if not t.shape[0]:
-        return st, t, np.zeros(0, dtype=np.int64)
-    last = np.empty(t.shape[0], dtype=bool)
-    np.not_equal(t[1:], t[:-1], out=last[:-1])
-    if st is not None:
-        last[:-1] |= st[1:] != st[:-1]
-    last[-1] = True
-    ends = np.flatnonzero(last)
-    return (None if st is None else st[ends]), t[ends], np.diff(ends, prepend=-1)
 
 
 def _class_codes(batch: Batch, metric: Metric) -> np.ndarray | None:

@@ -45,6 +45,7 @@ from dartboard.families._base import (
     Metric,
     State,
     aggregate,
+    counted_runs,
     place,
     pooled_states,
 )
@@ -874,24 +875,13 @@ def _unit_weights(n: int) -> np.ndarray:
 def _class_runs(score: np.ndarray, positive: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The cells of unweighted rows, ``aggregate((score, positive), ones)``'s: each
-    class's scores sorted by value (``np.sort``, several times faster than the argsort
-    a lexicographic order takes) and counted per distinct score, then the two sorted
-    runs merged by score, the negatives' cell first at a tie (a stable sort of two runs
-    is a linear merge)."""
-    parts = []
-    for flag in (False, True):
-        v = np.sort(score[positive == flag])
-        if v.shape[0] == 0:
-            continue
-        last = np.empty(v.shape[0], dtype=bool)
-        np.not_equal(v[1:], v[:-1], out=last[:-1])
-        last[-1] = True
-        ends = np.flatnonzero(last)
-        parts.append((v[ends], np.full(ends.shape[0], flag), np.diff(ends, prepend=-1)))
-    if not parts:
-        return np.empty(0), np.empty(0, dtype=bool), np.empty(0, dtype=np.int64)
-    s, p, size = (np.concatenate(x) for x in zip(*parts))
-    if len(parts) == 1:
+    class's scores sorted and counted (:func:`counted_runs`), then the two sorted runs
+    merged by score, the negatives' cell first at a tie (a stable sort of two runs is a
+    linear merge)."""
+    classes, s, size = counted_runs(score, positive.astype(np.uint8))
+    assert classes is not None
+    p = classes.astype(bool)
+    if not s.shape[0] or p[0] == p[-1]:  # no rows, or one class: one sorted run
         return s, p, size.astype(np.int64)
     order = np.argsort(s, kind="stable")
     return s[order], p[order], size[order].astype(np.int64)
