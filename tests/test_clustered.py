@@ -6,6 +6,7 @@ it within Monte Carlo error, and with one row per cluster it is the row bootstra
 """
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import dartboard as db
@@ -96,6 +97,29 @@ def test_one_pass_cells_equal_the_clusters_states_pooled(name, kind, weighted, m
     assert (fast.low, fast.high) == (pooled.low, pooled.high)
 
 
+@pytest.mark.parametrize("name, weighted", [("log_loss", False), ("brier_score_loss", True),
+                                            ("mean_absolute_error", True)])
+def test_mean_loss_cluster_cells_equal_its_rows_cells_pooled(name, weighted, monkeypatch):
+    # a mean loss's cells are one per cluster (its sums); the replicates must be those
+    # of the clusters' per-row cells pooled, to rounding, and so the interval
+    cluster, y, score, _ = _clustered(7, n_clusters=40, m=6)
+    rng = np.random.default_rng(7)
+    cluster = rng.permutation(cluster)
+    w = rng.integers(1, 4, size=y.shape[0]).astype(float) if weighted else None
+    target = score if name != "mean_absolute_error" else rng.normal(size=y.shape[0])
+    kw = dict(method="percentile", n_resamples=400, random_state=3, clusters=cluster * 3 + 2,
+              sample_weight=w)
+    fast = db.interval(name, y if name != "mean_absolute_error" else score, target, **kw)
+    from dartboard.families import _means
+
+    monkeypatch.setattr(_means.MeansFamily, "cluster_cells", lambda *a, **k: None)
+    pooled = db.interval(name, y if name != "mean_absolute_error" else score, target, **kw)
+    np.testing.assert_allclose(fast.bootstrap_distribution, pooled.bootstrap_distribution,
+                               rtol=1e-12)
+    assert fast.low == pytest.approx(pooled.low, rel=1e-12)
+    assert fast.high == pytest.approx(pooled.high, rel=1e-12)
+
+
 def test_one_draw_of_clusters_serves_every_metric_of_a_seed():
     # the cached resampling of clusters gives the bits a fresh draw gives
     from dartboard._kernels import _clustered as cl
@@ -114,6 +138,34 @@ def test_one_draw_of_clusters_serves_every_metric_of_a_seed():
     other = db.interval("precision", y, pred, method="percentile", n_resamples=500, random_state=10,
                         clusters=cluster)
     assert not np.array_equal(other.bootstrap_distribution, fresh.bootstrap_distribution)
+
+
+def test_the_clustered_gaps_share_one_draw_with_the_bits_of_fresh_draws(monkeypatch):
+    # every metric's gap replicates take the same kept draws of clusters; drawing
+    # afresh for each metric must give the same table, bit for bit
+    from dartboard._kernels import _clustered as cl
+
+    cluster, y, score, _ = _clustered(8, n_clusters=60, m=8)
+    groups = np.random.default_rng(8).integers(0, 3, size=y.shape[0])
+
+    def table():
+        cl._LAST.forget()
+        ev = db.evaluate(y, y_score=score, groups=groups, clusters=cluster,
+                         metrics=["accuracy", "recall", "log_loss", "roc_auc"],
+                         n_resamples=300, random_state=4)
+        return ev.difference()
+
+    kept = table()
+    fresh_draws = cl._LastDraw.take
+
+    def never_kept(self, rng, n_clusters, sizes):
+        self.forget()
+        return fresh_draws(self, rng, n_clusters, sizes)
+
+    monkeypatch.setattr(cl._LastDraw, "take", never_kept)
+    fresh = table()
+    pd.testing.assert_frame_equal(kept, fresh)
+    assert np.isfinite(kept["high"].to_numpy(dtype=float)).all()
 
 
 def test_one_row_per_cluster_is_the_row_bootstrap():

@@ -127,10 +127,10 @@ def draw_clusters(rng: np.random.Generator, n_clusters: int, b: int) -> np.ndarr
     faster for thousands of clusters)."""
     picks = rng.integers(0, n_clusters, size=(b, n_clusters), dtype=np.int32) \
         if n_clusters < 2**31 else rng.integers(0, n_clusters, size=(b, n_clusters))
-    drawn = np.empty((b, n_clusters), dtype=np.float64)
-    for r in range(b):
-        drawn[r] = np.bincount(picks[r], minlength=n_clusters)
-    return drawn
+    # one bincount over all resamples, each offset into its own row
+    flat = picks.astype(np.int64) + (np.arange(b, dtype=np.int64) * n_clusters)[:, None]
+    return np.bincount(flat.ravel(), minlength=b * n_clusters).reshape(b, n_clusters) \
+        .astype(np.float64)
 
 
 class _LastDraw:
@@ -227,17 +227,25 @@ def shared_cluster_replicates(parts: list[tuple[Any, Any]], n_clusters: int,
     linear = None
     if influence is not None and n_resamples * widths > LINEAR_WORK:
         linear = _linear_terms(parts, influence)
-    batch = max(1, min(n_resamples, _bootstrap.BATCH_BYTES // (8 * (n_clusters + widths))))
+    # the draws in batches set by the clusters alone, so that every metric asking with
+    # the same generator state takes the same (kept) draws; evaluated in batches that
+    # also fit the parts' cells
+    per_draw = max(1, min(n_resamples, _bootstrap.BATCH_BYTES // (8 * n_clusters)))
+    starts = list(range(0, n_resamples, per_draw))
+    draws = _LAST.take(rng, n_clusters, [min(per_draw, n_resamples - s) for s in starts])
+    batch = max(1, _bootstrap.BATCH_BYTES // (8 * (n_clusters + widths)))
     out = np.empty((n_resamples, len(parts)))
-    for start in track(range(0, n_resamples, batch),
-                       f"resampling {n_clusters} clusters (batches)"):
-        drawn = draw_clusters(rng, n_clusters, min(batch, n_resamples - start))
-        if linear is not None:
-            out[start:start + drawn.shape[0]] = linear[0] + (drawn - 1.0) @ linear[1]
-            continue
-        for j, (cells, matrix) in enumerate(parts):
-            counts = np.asarray((matrix.T @ drawn.T).T)
-            out[start:start + drawn.shape[0], j] = cells.evaluate(counts)
+    for first, whole in track(zip(starts, draws), f"resampling {n_clusters} clusters "
+                              "(batches)", total=len(starts)):
+        for offset in range(0, whole.shape[0], batch):
+            drawn = whole[offset:offset + batch]
+            start = first + offset
+            if linear is not None:
+                out[start:start + drawn.shape[0]] = linear[0] + (drawn - 1.0) @ linear[1]
+                continue
+            for j, (cells, matrix) in enumerate(parts):
+                counts = np.asarray((matrix.T @ drawn.T).T)
+                out[start:start + drawn.shape[0], j] = cells.evaluate(counts)
     if linear is None:
         return out, None
     return out, "replicates linear in the clusters' influence values"

@@ -48,6 +48,10 @@ NO_INTERVAL = "n/a (sample maximum)"
 #: a generic metric in a streamed evaluation
 NO_ROWS = "n/a (needs the rows; a streamed evaluation keeps states)"
 
+#: the child seed of the gaps' replicates with clusters: one generator for every metric,
+#: so that all draw the same clusters (kept once, ``_clustered._LAST``)
+CLUSTER_STREAM = 999
+
 
 @dataclasses.dataclass(frozen=True)
 class Options:
@@ -296,7 +300,11 @@ class GroupGaps:
             return self._drawn[label]
         p = self.planned[label]
         if not self._pooled(p):
-            rng = check_random_state(child(self.seed, 1000 + list(self.planned).index(label)))
+            # with clusters every metric draws whole clusters from one generator, so
+            # each metric's replicates take the same (kept) draws of clusters
+            at = CLUSTER_STREAM if getattr(self.generic, "clustered", False) else \
+                1000 + list(self.planned).index(label)
+            rng = check_random_state(child(self.seed, at))
             drawn = self.generic.replicates(p, rng)
             note = getattr(self.generic, "notes", {}).get(label)
             if note is not None:

@@ -292,6 +292,36 @@ class MeansFamily(Family):
         return MeanCells.from_terms(terms, None if w is None else np.asarray(w),
                                     _class_codes(batch, metric))
 
+    def cluster_cells(self, batch: Batch, metric: Metric, clusters: np.ndarray,
+                      n_clusters: int) -> tuple[Cells, Any] | None:
+        """One cell per cluster that has rows: a mean over whole clusters drawn ``w_c``
+        times is ``sum w_c S_c / sum w_c W_c`` (``S_c``, ``W_c`` the cluster's weighted
+        sum of terms and its weight), so a cluster is one cell of term ``S_c / W_c`` and
+        weight ``W_c``; the matrix holds a 1 at (cluster, its cell). The replicates
+        equal those of the clusters' per-row cells pooled, from C cells instead of one
+        per distinct term."""
+        from scipy import sparse
+
+        function = TERMS[metric.name][0]
+        kwargs = self.with_classes(metric, batch.classes)
+        terms, w = function(batch.y_true, batch.of(metric), sample_weight=batch.weight,
+                            **kwargs)
+        terms = np.asarray(terms, dtype=np.float64)
+        if terms.ndim != 1 or terms.shape[0] != clusters.shape[0]:
+            return None
+        weight = np.ones(terms.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
+        rows = np.bincount(clusters, minlength=n_clusters)
+        held = np.flatnonzero(rows)
+        total = np.bincount(clusters, weights=weight, minlength=n_clusters)[held]
+        summed = np.bincount(clusters, weights=weight * terms, minlength=n_clusters)[held]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            term = np.where(total != 0, summed / total, 0.0)
+        size = np.ones(held.shape[0], dtype=np.int64)
+        state = MeanCells(term, total, size, _sums(term, total, size), w is not None)
+        matrix = sparse.csr_matrix((np.ones(held.shape[0]), (held, np.arange(held.shape[0]))),
+                                   shape=(n_clusters, held.shape[0]))
+        return self._cells(state, metric), matrix
+
     def build_clusters(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
                        ) -> list[Any]:
         """Every cluster's cells from one pass: the per-row terms of all rows (each
