@@ -287,3 +287,30 @@ def test_bca_with_undefined_resamples_and_leave_outs_still_forms_an_interval():
                                          r"interval needs at least two\)"):
         db.interval("roc_auc", y, score, method="bca", n_resamples=100, random_state=24,
                     clusters=np.arange(10))
+
+
+def test_very_unequal_clusters_are_named_beside_a_mean_loss():
+    # lognormal sizes (sigma 1.5) leave a mean loss's interval short where size goes
+    # with difficulty: the result says so; equal sizes, or no mean loss, say nothing
+    from dartboard._kernels._clustered_analytic import small_sample_df
+
+    rng = np.random.default_rng(11)
+    m = np.maximum(1, np.round(np.exp(np.log(20) - 1.125 + 1.5 * rng.normal(size=40))))
+    cluster = np.repeat(np.arange(40), m.astype(int))
+    y = rng.integers(0, 2, cluster.shape[0])
+    score = rng.random(cluster.shape[0])
+    # the rule's own figure, computed here from the sizes
+    assert small_sample_df(np.bincount(cluster).astype(float), working="cluster") < 19.5
+    ev = db.evaluate(y, y_score=score, clusters=cluster, n_resamples=100, random_state=0)
+    found = [a for a in ev.result.assumptions if a.what == "cluster_sizes"]
+    assert len(found) == 1
+    share = np.bincount(cluster).max() / cluster.shape[0]
+    assert found[0].value == f"largest {share:.0%} of rows"
+    assert "85.8-92.1%" in found[0].why
+    labels = db.evaluate(y, (score > 0.5).astype(int), clusters=cluster, n_resamples=100,
+                         random_state=0)
+    assert "cluster_sizes" not in [a.what for a in labels.result.assumptions]
+    even = np.repeat(np.arange(40), 20)
+    y2, s2 = rng.integers(0, 2, 800), rng.random(800)
+    ev2 = db.evaluate(y2, y_score=s2, clusters=even, n_resamples=100, random_state=0)
+    assert "cluster_sizes" not in [a.what for a in ev2.result.assumptions]

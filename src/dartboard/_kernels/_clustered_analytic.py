@@ -74,7 +74,7 @@ __all__ = ["AUTO_METHODS", "AUTO_MIN_CLUSTERS", "STUDENTIZED_MIN_CLUSTERS", "UNE
            "AUTO_MIN_ROWS", "CLUSTERED_ANALYTIC_METHODS", "JACKKNIFE_LOGIT",
            "PAIR_WINS_MAX_CLUSTERS", "ClusterTerms", "auc_terms", "clustered_interval",
            "delta_terms", "inflation", "pair_wins", "pair_wins_fit", "ratio_terms",
-           "small_sample_df", "wilson_clustered"]
+           "small_sample_df", "uneven_clusters", "wilson_clustered"]
 
 #: ``method="auto"`` with clusters takes a metric's cluster-robust interval (CR2 with
 #: the small-sample degrees of freedom) from this many clusters on; with fewer clusters
@@ -272,6 +272,32 @@ def warn_few_clusters(n_clusters: int, stacklevel: int = 3) -> None:
         from dartboard.exceptions import FewClustersWarning
 
         warnings.warn(why, FewClustersWarning, stacklevel=stacklevel + 1)
+
+
+def uneven_clusters(rows: np.ndarray) -> str | None:
+    """Why a mean loss's clustered interval may hold less than its level with clusters
+    of these row counts (their cluster-effect degrees of freedom below
+    :data:`UNEQUAL_DF_SHARE` of ``I - 1``, the rule of :func:`unequal_sizes`), or None.
+
+    Examples
+    --------
+    >>> uneven_clusters(np.full(30, 20)) is None
+    True
+    >>> print(uneven_clusters(np.array([1] * 29 + [600])).split(";")[0])
+    the clusters' sizes are very unequal (the largest holds 95% of the rows)
+    """
+    s = np.asarray(rows, dtype=np.float64)
+    s = s[s > 0]
+    if s.shape[0] <= 2 or \
+            small_sample_df(s, working="cluster") >= UNEQUAL_DF_SHARE * (s.shape[0] - 1):
+        return None
+    return (f"the clusters' sizes are very unequal (the largest holds "
+            f"{s.max() / s.sum():.0%} of the rows); where a cluster's size goes with how "
+            "well the model does on it, the clustered intervals of the mean losses (log "
+            "loss, Brier score, the regression errors) covered 85.8-92.1% at 95% with 30 or "
+            "50 lognormal clusters, as no interval formed from the sample sees the largest "
+            "clusters it lacks; accuracy, F1 and ROC AUC kept 92.9% or more "
+            "(benchmarks/informative_size_coverage.py)")
 
 
 def unequal_sizes(terms: ClusterTerms) -> bool:

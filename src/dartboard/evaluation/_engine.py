@@ -353,13 +353,23 @@ def _with_clusters(plan: Plan, clusters: Any) -> Plan:
     if clusters is None:
         return plan
     from dartboard._kernels._clustered import cluster_index
-    from dartboard._kernels._clustered_analytic import few_clusters, warn_few_clusters
+    from dartboard._kernels._clustered_analytic import (
+        few_clusters,
+        uneven_clusters,
+        warn_few_clusters,
+    )
 
     index = cluster_index(clusters, plan.y_true.shape[0])
     notes = plan.assumptions
     if few_clusters(index.n_clusters) is not None:
         warn_few_clusters(index.n_clusters, stacklevel=5)
         notes += (Assumption("clusters", index.n_clusters, str(few_clusters(index.n_clusters))),)
+    rows = np.bincount(index.codes, minlength=index.n_clusters)
+    uneven = uneven_clusters(rows) if any(
+        getattr(family_of(c.spec), "key", None) == "means" for c in plan.chosen) else None
+    if uneven is not None:
+        notes += (Assumption("cluster_sizes", f"largest {rows.max() / rows.sum():.0%} of "
+                             "rows", uneven),)
     return dataclasses.replace(plan, clusters=index.codes, assumptions=notes)
 
 

@@ -25,8 +25,10 @@ class Assumption:
     ----------
     what : str
         ``"task"``, ``"positive_class"``, ``"threshold"``, ``"labels"``,
-        ``"scores"`` or ``"exact"`` (a Spark evaluation's size rule binned the
-        scores).
+        ``"scores"``, ``"exact"`` (a Spark evaluation's size rule binned the
+        scores), ``"clusters"`` (too few for the clustered intervals' level) or
+        ``"cluster_sizes"`` (clusters so unequal that a mean loss's interval may fall
+        short).
     value : object
         The task, the positive class, the threshold, ...
     why : str
