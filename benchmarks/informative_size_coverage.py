@@ -71,6 +71,7 @@ NO_WILD = "--no-wild" in sys.argv
 #: the wild bootstrap's weights: Rademacher; Webb's six points with ``--webb``
 WEIGHTS = ("R", "W6") if "--webb" in sys.argv else ("R",)
 GRID = [(c, r, i) for c in (30, 50) for r in (0.2, 0.5) for i in (False, True)]
+METRICS = ("accuracy", "f1", "roc_auc", "log_loss")
 WEBB = np.array([-np.sqrt(1.5), -1.0, -np.sqrt(0.5), np.sqrt(0.5), 1.0, np.sqrt(1.5)])
 
 
@@ -107,6 +108,35 @@ def scaled(theta, half_g, scale):
     if scale == "log" and theta > 0:
         return theta * np.exp(-half_g), theta * np.exp(half_g)
     return None
+
+
+def hall(theta, terms, se, q, bounds):
+    """Hall's (1992) skewness-removing transformation of the studentized estimate.
+
+    ``kappa = sum t^3 / (sum t^2)^(3/2)`` estimates the estimate's own skewness from the
+    cluster terms ``t``; ``g(T) = T + a T^2 + a^2 T^3 / 3 + b`` with ``a = kappa / 3``,
+    ``b = kappa / 6`` is nearly standard normal (Hall 1992, JRSS B 54:221-228), and the
+    interval inverts ``-q <= g(T) <= q`` for ``T = (theta_hat - theta) / se``.
+    """
+    kappa = float(np.sum(terms ** 3) / np.sum(terms ** 2) ** 1.5)
+    a, b = kappa / 3, kappa / 6
+    if abs(a) < 1e-12:
+        return sym(theta, q * se, bounds)
+
+    def inverse(x):
+        return (np.cbrt(1 + 3 * a * (x - b)) - 1) / a
+
+    low, high = theta - se * inverse(q), theta - se * inverse(-q)
+    if bounds is not None:
+        low, high = max(low, bounds[0]), min(high, bounds[1])
+    return low, high
+
+
+def adjusted_terms(t, correction):
+    """The clusters' terms summed over parts, scaled as CR2 or CR3 scale them."""
+    room = 1.0 - t.leverage()
+    a = t.terms / (np.sqrt(room) if correction == "CR2" else room)
+    return np.where(t.present, a, 0.0).sum(axis=1)
 
 
 def jackknife(x, d):
@@ -198,6 +228,17 @@ def candidates(name, y, score, pred, cluster, n_clusters, rng):
     slope = 1 / (theta * (1 - theta)) if scale == "logit" else 1 / theta
     out["CR2-g dfC"] = scaled(theta, q_t(df_c) * se2 * slope, scale)
     out["CR3-g dfC"] = scaled(theta, q_t(df_c) * se3 * slope, scale)
+    if name == "log_loss":
+        df_f, df_i = t.degrees_of_freedom("fitted"), t.degrees_of_freedom("independent")
+        for label, df in (("fit", df_f), ("ind", df_i), ("G-1", g - 1)):
+            out[f"CR2 {label}"] = sym(theta, q_t(df) * se2, bounds)
+            out[f"CR3 {label}"] = sym(theta, q_t(df) * se3, bounds)
+            out[f"CR3-g {label}"] = scaled(theta, q_t(df) * se3 * slope, scale)
+        a2, a3 = adjusted_terms(t, "CR2"), adjusted_terms(t, "CR3")
+        for label, df in (("dfC", df_c), ("fit", df_f)):
+            out[f"Hall CR2 {label}"] = hall(theta, a2, se2, q_t(df), bounds)
+            out[f"Hall CR3 {label}"] = hall(theta, a3, se3, q_t(df), bounds)
+        out["Hall CR3 z"] = hall(theta, a3, se3, float(stats.norm.ppf(0.975)), bounds)
     if name == "roc_auc":
         return out
     x, d = ratio_sums(name, y, score, pred, cluster, n_clusters)
@@ -229,7 +270,7 @@ def candidates(name, y, score, pred, cluster, n_clusters, rng):
 def check_public(y, score, pred, cluster, found):
     """``auto before`` is the public path's auto interval of accuracy, ROC AUC and log
     loss (first data set of a cell)."""
-    for name in ("accuracy", "roc_auc", "log_loss"):
+    for name in [n for n in ("accuracy", "roc_auc", "log_loss") if n in found]:
         other = score if name in ("roc_auc", "log_loss") else pred
         iv = db.interval(name, y, other, clusters=cluster)
         low, high = found[name]
@@ -270,7 +311,7 @@ def run(cells, n_sim):
             first = {}
             with warnings.catch_warnings(), np.errstate(all="ignore"):
                 warnings.simplefilter("ignore")
-                for name in ("accuracy", "f1", "roc_auc", "log_loss"):
+                for name in METRICS:
                     found = candidates(name, y, score, pred, cluster, n_clusters, wild_rng)
                     for key, b in found.items():
                         if b is None or not np.all(np.isfinite(b)):
@@ -300,9 +341,11 @@ def run(cells, n_sim):
                   f"{a[:, 1].mean():.4f} | {np.median(a[:, 1]):.4f} | {a.shape[0]} |",
                   flush=True)
         r = np.array(rule, dtype=float)
-        print(f"<!-- {cell}: rule fires in {100 * r[:, 0].mean():.1f}% of data sets; "
-              f"median largest share {np.median(r[:, 1]):.3f}; median CV of sizes "
-              f"{np.median(r[:, 2]):.2f}; {time.perf_counter() - start:.0f} s -->", flush=True)
+        if r.size:
+            print(f"<!-- {cell}: rule fires in {100 * r[:, 0].mean():.1f}% of data sets; "
+                  f"median largest share {np.median(r[:, 1]):.3f}; median CV of sizes "
+                  f"{np.median(r[:, 2]):.2f}; {time.perf_counter() - start:.0f} s -->",
+                  flush=True)
 
 
 def main(argv):
@@ -310,6 +353,8 @@ def main(argv):
     args = [a for a in argv[1:] if not a.startswith("--")]
     n_sim = int(args[0]) if args else 300
     cells = opts.get("cells", "30/0.5/1,50/0.2/1").split(",")
+    global METRICS
+    METRICS = tuple(opts.get("metrics", ",".join(METRICS)).split(","))
     run(cells, n_sim)
 
 
