@@ -27,6 +27,8 @@ through the public API, models a and b the first two of three:
   (its joint ranks) the two p-values agree data set by data set (before that the
   library swapped each model's own ranks, and the reference drew its own swaps);
 * ``perm_auc``: ``perm`` for ROC AUC alone (and its reference);
+* ``perm_ap``: ``perm`` for average precision, and the raw-score cluster swap of it
+  (average precision recomputed on each replicate's swapped scores) as its reference;
 * ``kmodels``: ``compare_k_models("roc_auc", y, [a, b, c], clusters=)`` (the default
   step-down max-T over permutations of whole clusters), ``n_resamples``; a data set
   counts as rejecting if any pair is significant (family-wise error).
@@ -42,7 +44,7 @@ of data sets rejecting with its binomial standard error, and after each cell how
 data sets' public ROC AUC p-value differs from the reference's.
 
 Usage: python benchmarks/unequal_clusters_type1.py [part] [n_sim] [n_resamples]
-[--cells=30/0.2/no,...] (part: robust, perm, perm_auc, kmodels, or several joined by commas;
+[--cells=30/0.2/no,...] (part: robust, perm, perm_auc, perm_ap, kmodels, or several joined by commas;
 defaults robust 2000 500).
 """
 
@@ -83,6 +85,19 @@ def raw_swap_auc(y, sa, sb, cluster, n_clusters, resamples, seed):
     return (extreme + 1) / (resamples + 1)
 
 
+def raw_swap_metric(metric, y, sa, sb, cluster, n_clusters, resamples, seed):
+    """:func:`raw_swap_auc` for any metric of scores, recomputed on each replicate's
+    swapped raw scores."""
+    observed = metric(y, sa) - metric(y, sb)
+    rng = spawn_generators(seed, 2)[0]  # compare_models' permutation stream
+    swap = (rng.random((resamples, n_clusters)) < 0.5)[:, cluster]
+    null = np.array([metric(y, np.where(s, sb, sa)) - metric(y, np.where(s, sa, sb))
+                     for s in swap])
+    gamma = 100 * np.finfo(float).eps * abs(observed)
+    extreme = np.count_nonzero(np.abs(null) >= abs(observed) - gamma)
+    return (extreme + 1) / (resamples + 1)
+
+
 def tests(part, y, scores, cluster, n_clusters, resamples, seed):
     sa, sb = scores[0], scores[1]
     pa, pb = (sa >= 0.5).astype(int), (sb >= 0.5).astype(int)
@@ -99,6 +114,13 @@ def tests(part, y, scores, cluster, n_clusters, resamples, seed):
                 random_state=seed).pvalue
         out[REFERENCE] = raw_swap_auc(
             y, sa, sb, cluster, n_clusters, resamples, seed)
+    elif part == "perm_ap":
+        out[("average_precision", PUBLIC[1])] = db.compare_models(
+            "average_precision", y, sa, sb, clusters=cluster, n_resamples=resamples,
+            random_state=seed).pvalue
+        out[("average_precision", "raw-score cluster swap (reference)")] = raw_swap_metric(
+            db.metrics.average_precision_score, y, sa, sb, cluster, n_clusters, resamples,
+            seed)
     elif part == "kmodels":
         res = db.compare_k_models("roc_auc", y, scores, clusters=cluster,
                                   n_resamples=resamples, random_state=seed, progress=False)
