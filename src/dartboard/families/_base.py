@@ -959,7 +959,11 @@ def lexicographic_order(keys: Sequence[np.ndarray], n: int, runs: bool = False
     if tied.any():
         at = np.flatnonzero(tied)
         rows = order[at]
-        rank = np.cumsum(np.concatenate([[True], ~equal]))[at]  # runs of the first key
+        # the runs of the first key among the tied rows: a run starts where a row
+        # differs from the one before it (counted over the tied rows only)
+        starts = np.ones(at.shape[0], dtype=bool)
+        np.logical_not(equal[at[1:] - 1], out=starts[1:])
+        rank = np.cumsum(starts, dtype=np.intp)
         order[at] = rows[np.lexsort((*(k[rows] for k in reversed(keys[1:])), rank))]
     return order
 
