@@ -28,6 +28,27 @@ __all__ = ["read_inspect"]
 def read_inspect(path: Path, metric: str | None, cluster: str | None) -> dict[str, Any]:
     """The table and facts of an Inspect log (module docstring)."""
     shown = str(path)
+    header, samples = _load(path, shown)
+    metric = metric or _first_scorer(header, samples)
+    rows, errored = [], 0
+    for member, sample in samples:
+        where = where_of(shown, member)
+        if not isinstance(sample, dict):
+            raise FileFormatError(f"{where}: a sample must be a JSON object")
+        if sample.get("error"):
+            errored += 1
+            continue
+        rows.append(_row(sample, metric, cluster, where))
+    spec = header.get("eval") or {}
+    name = spec.get("model") or spec.get("task") or path.stem
+    return dict(table=pd.DataFrame(rows), metric=metric, name=str(name),
+                reported=_reported(header, metric, shown), cluster_key=cluster,
+                n_errored=errored)
+
+
+def _load(path: Path, shown: str) -> tuple[dict[str, Any], list[tuple[str, Any]]]:
+    """The log's header and its (member, sample) pairs: from an ``.eval`` archive's
+    members, or from a ``.json`` log's list; at least one sample."""
     if path.suffix == ".eval":
         header, samples = _archive(path)
     else:
@@ -41,45 +62,44 @@ def read_inspect(path: Path, metric: str | None, cluster: str | None) -> dict[st
     if not samples:
         raise FileFormatError(f"{shown}: the log holds no samples (was it written with "
                               "samples?)")
-    metric = metric or _first_scorer(header, samples)
-    rows, errored = [], 0
-    for member, sample in samples:
-        where = where_of(shown, member)
-        if not isinstance(sample, dict):
-            raise FileFormatError(f"{where}: a sample must be a JSON object")
-        if sample.get("error"):
-            errored += 1
-            continue
-        for key in ("id", "epoch"):
-            if key not in sample:
-                raise FileFormatError(f"{where}: no field {key!r}")
-        value = field(sample.get("scores") or {}, metric)
-        if isinstance(value, dict) and "value" in value:
-            value = value["value"]
-        elif value is not MISSING and "." not in metric:
-            raise FileFormatError(f"{where}: field 'scores.{metric}' has no 'value'")
-        else:
-            scorer, _, key = metric.partition(".")
-            value = field(sample.get("scores") or {}, f"{scorer}.value.{key}") \
-                if key else MISSING
-        if value is MISSING:
-            raise FileFormatError(f"{where}: no score {metric!r} (scorers here: "
-                                  f"{sorted(sample.get('scores') or {})})")
-        row = {"question": sample["id"], "epoch": sample["epoch"],
-               "score": as_score(value, where, f"scores.{metric}")}
-        if cluster is not None:
-            key = field(sample, cluster, home="metadata")
-            if key is MISSING or key is None:
-                raise FileFormatError(f"{where}: no cluster field {cluster!r} in the "
-                                      "sample's metadata")
-            row["cluster"] = json.dumps(key, sort_keys=True) \
-                if isinstance(key, (dict, list)) else key
-        rows.append(row)
-    spec = header.get("eval") or {}
-    name = spec.get("model") or spec.get("task") or path.stem
-    return dict(table=pd.DataFrame(rows), metric=metric, name=str(name),
-                reported=_reported(header, metric, shown), cluster_key=cluster,
-                n_errored=errored)
+    return header, samples
+
+
+def _row(sample: dict[str, Any], metric: str, cluster: str | None, where: str
+         ) -> dict[str, Any]:
+    """One scored sample's row: its question, epoch, score and (``cluster``) the
+    cluster key from its metadata."""
+    for key in ("id", "epoch"):
+        if key not in sample:
+            raise FileFormatError(f"{where}: no field {key!r}")
+    row = {"question": sample["id"], "epoch": sample["epoch"],
+           "score": as_score(_score(sample, metric, where), where, f"scores.{metric}")}
+    if cluster is not None:
+        key = field(sample, cluster, home="metadata")
+        if key is MISSING or key is None:
+            raise FileFormatError(f"{where}: no cluster field {cluster!r} in the "
+                                  "sample's metadata")
+        row["cluster"] = json.dumps(key, sort_keys=True) \
+            if isinstance(key, (dict, list)) else key
+    return row
+
+
+def _score(sample: dict[str, Any], metric: str, where: str) -> Any:
+    """The raw value of scorer ``metric`` (``scorer`` or ``scorer.key`` of a dict
+    value) in a sample's ``scores``."""
+    value = field(sample.get("scores") or {}, metric)
+    if isinstance(value, dict) and "value" in value:
+        value = value["value"]
+    elif value is not MISSING and "." not in metric:
+        raise FileFormatError(f"{where}: field 'scores.{metric}' has no 'value'")
+    else:
+        scorer, _, key = metric.partition(".")
+        value = field(sample.get("scores") or {}, f"{scorer}.value.{key}") \
+            if key else MISSING
+    if value is MISSING:
+        raise FileFormatError(f"{where}: no score {metric!r} (scorers here: "
+                              f"{sorted(sample.get('scores') or {})})")
+    return value
 
 
 def _json(text: str, where: str) -> Any:
