@@ -188,18 +188,11 @@ def _block_moments(t: np.ndarray, p: np.ndarray, w: np.ndarray | None,
     n_blocks = max(1, -(-n // _BLOCK))
     size = min(_BLOCK, n)
     buf, tmp = np.empty(size), np.empty(size)
-    keys = ("sse", "sae", "sape", "sat", "max", "mean_true", "m2_true", "mean_error",
-            "m2_error")
-    acc = {key: np.zeros(n_blocks) for key in keys}
+    acc = {key: np.zeros(n_blocks) for key in _BLOCK_KEYS}
     block_weight = np.zeros(n_blocks)
-    do_sse, do_sae, do_sape = "sse" in need, "sae" in need, "sape" in need
-    do_sat, do_max = "sat" in need, "max" in need
+    do_sse, do_sat = "sse" in need, "sat" in need
     do_true, do_error = "moments_true" in need, "moments_error" in need
-    do_abs = do_sae or do_sape or do_max
-    sse, sae, sape, sat, mx = (acc[k] for k in ("sse", "sae", "sape", "sat", "max"))
-    mean_t, m2_t, mean_e, m2_e = (acc[k] for k in ("mean_true", "m2_true", "mean_error",
-                                                   "m2_error"))
-
+    do_abs = bool(need & {"sae", "sape", "max"})
     for b in range(n_blocks):
         lo = b * _BLOCK
         hi = min(n, lo + _BLOCK)
@@ -211,36 +204,54 @@ def _block_moments(t: np.ndarray, p: np.ndarray, w: np.ndarray | None,
         wsum = float(m) if wb is None else float(wb.sum())
         block_weight[b] = wsum
         if do_error and wsum > 0:
-            mean_e[b], m2_e[b] = _mean_m2(e, wb, wsum, scratch)
+            acc["mean_error"][b], acc["m2_error"][b] = _mean_m2(e, wb, wsum, scratch)
         if do_sse:
-            sse[b] = _weighted_square_sum(e, wb, scratch)
+            acc["sse"][b] = _weighted_square_sum(e, wb, scratch)
         if do_true and wsum > 0:
-            mean_t[b], m2_t[b] = _mean_m2(tb, wb, wsum, scratch)
+            acc["mean_true"][b], acc["m2_true"][b] = _mean_m2(tb, wb, wsum, scratch)
         if do_abs:
-            a = np.abs(e, out=e)
-            if do_max:
-                mx[b] = a.max()
-            if do_sae:
-                sae[b] = a.sum() if wb is None else _weighted_sum(a, wb, scratch)
-            if do_sape:
-                ratio = np.abs(tb, out=scratch)
-                np.maximum(ratio, _EPS, out=ratio)
-                np.divide(a, ratio, out=ratio)
-                sape[b] = ratio.sum() if wb is None else _weighted_sum(ratio, wb, ratio)
+            _absolute_sums(acc, b, np.abs(e, out=e), tb, wb, scratch, need)
         if do_sat:
             a = np.abs(tb, out=buf[:m])
-            sat[b] = a.sum() if wb is None else _weighted_sum(a, wb, scratch)
+            acc["sat"][b] = a.sum() if wb is None else _weighted_sum(a, wb, scratch)
+    return _block_totals(acc, block_weight, n, need)
 
+
+#: the per-block sums of :func:`_block_moments`
+_BLOCK_KEYS = ("sse", "sae", "sape", "sat", "max", "mean_true", "m2_true", "mean_error",
+               "m2_error")
+
+
+def _absolute_sums(acc: dict[str, np.ndarray], b: int, a: np.ndarray, tb: np.ndarray,
+                   wb: np.ndarray | None, scratch: np.ndarray, need: frozenset[str]) -> None:
+    """Block ``b``'s max, sum and relative sum of the absolute errors ``a``."""
+    if "max" in need:
+        acc["max"][b] = a.max()
+    if "sae" in need:
+        acc["sae"][b] = a.sum() if wb is None else _weighted_sum(a, wb, scratch)
+    if "sape" in need:
+        ratio = np.abs(tb, out=scratch)
+        np.maximum(ratio, _EPS, out=ratio)
+        np.divide(a, ratio, out=ratio)
+        acc["sape"][b] = ratio.sum() if wb is None else _weighted_sum(ratio, wb, ratio)
+
+
+def _block_totals(acc: dict[str, np.ndarray], block_weight: np.ndarray, n: int,
+                  need: frozenset[str]) -> dict[str, float]:
+    """The blocks' sums added up (the moments combined) into :func:`_block_moments`'s
+    keys."""
     out: dict[str, float] = {"n": float(n), "weight": float(block_weight.sum())}
-    for key, flag in (("sse", do_sse), ("sae", do_sae), ("sape", do_sape), ("sat", do_sat)):
-        if flag:
+    for key in ("sse", "sae", "sape", "sat"):
+        if key in need:
             out[key] = float(acc[key].sum())
-    if do_max:
-        out["max"] = float(mx.max())
-    if do_true:
-        _, out["mean_true"], out["m2_true"] = _combine_moments(block_weight, mean_t, m2_t)
-    if do_error:
-        _, out["mean_error"], out["m2_error"] = _combine_moments(block_weight, mean_e, m2_e)
+    if "max" in need:
+        out["max"] = float(acc["max"].max())
+    if "moments_true" in need:
+        _, out["mean_true"], out["m2_true"] = _combine_moments(
+            block_weight, acc["mean_true"], acc["m2_true"])
+    if "moments_error" in need:
+        _, out["mean_error"], out["m2_error"] = _combine_moments(
+            block_weight, acc["mean_error"], acc["m2_error"])
     return out
 
 
