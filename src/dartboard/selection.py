@@ -222,6 +222,20 @@ def _fold_columns(cv: Mapping[str, Any], columns: list[str],
 def _from_cv_results(cv: Any, metric: str | None, iteration: Any) -> _Grid:
     if isinstance(cv, pd.DataFrame):
         cv = {c: cv[c].to_numpy() for c in cv.columns}
+    folds = _metric_folds(cv, metric)
+    columns = [folds[i] for i in sorted(folds)]
+    params = list(cv["params"]) if "params" in cv else None
+    scores = _fold_columns(cv, columns, None if params is None else len(params))
+    rows = _iteration_rows(cv, iteration, scores.shape[0])
+    names = ([_params_label(params[i]) for i in rows] if params is not None
+             else [str(i) for i in rows])
+    return _Grid(names, [params[i] for i in rows] if params is not None else None,
+                 rows, scores[rows])
+
+
+def _metric_folds(cv: Any, metric: str | None) -> dict[int, str]:
+    """The ``split{k}_test_<metric>`` columns of the chosen metric, by fold ``k`` (the
+    only metric when ``metric`` is None)."""
     found: dict[str, dict[int, str]] = {}
     for key in cv:
         m = SPLIT_RE.match(key) if isinstance(key, str) else None
@@ -242,31 +256,29 @@ def _from_cv_results(cv: Any, metric: str | None, iteration: Any) -> _Grid:
     elif metric not in found:
         raise InputError(f"metric {metric!r} is not in results; available metrics: "
                          f"{available}")
-    folds = found[metric]
-    columns = [folds[i] for i in sorted(folds)]
-    params = list(cv["params"]) if "params" in cv else None
-    scores = _fold_columns(cv, columns, None if params is None else len(params))
-    n = scores.shape[0]
-    rows = np.arange(n)
-    if "iter" in cv:  # successive halving: the same candidates appear once per iteration
-        iters = np.asarray(cv["iter"])
-        if isinstance(iteration, str) and iteration == "last":
-            wanted = iters.max()
-        elif isinstance(iteration, numbers.Integral) and not isinstance(iteration, bool):
-            wanted = int(iteration)
-            if not np.any(iters == wanted):
-                raise InputError(f"iteration must be 'last' or one of "
-                                 f"{sorted(set(iters.tolist()))}; got {iteration}")
-        else:
-            raise InputError(f"iteration must be 'last' or an integer; got {iteration!r}")
-        rows = np.flatnonzero(iters == wanted)
-    elif not (isinstance(iteration, str) and iteration == "last"):
-        raise InputError(f"iteration={iteration!r} needs successive-halving results with "
-                         "an 'iter' column; these results have none")
-    names = ([_params_label(params[i]) for i in rows] if params is not None
-             else [str(i) for i in rows])
-    return _Grid(names, [params[i] for i in rows] if params is not None else None,
-                 rows, scores[rows])
+    return found[metric]
+
+
+def _iteration_rows(cv: Any, iteration: Any, n: int) -> np.ndarray:
+    """The rows of ``iteration`` of successive-halving results (their ``iter`` column;
+    ``"last"``: the last), or every row of results without one."""
+    if "iter" not in cv:
+        if not (isinstance(iteration, str) and iteration == "last"):
+            raise InputError(f"iteration={iteration!r} needs successive-halving results "
+                             "with an 'iter' column; these results have none")
+        return np.arange(n)
+    # successive halving: the same candidates appear once per iteration
+    iters = np.asarray(cv["iter"])
+    if isinstance(iteration, str) and iteration == "last":
+        wanted = iters.max()
+    elif isinstance(iteration, numbers.Integral) and not isinstance(iteration, bool):
+        wanted = int(iteration)
+        if not np.any(iters == wanted):
+            raise InputError(f"iteration must be 'last' or one of "
+                             f"{sorted(set(iters.tolist()))}; got {iteration}")
+    else:
+        raise InputError(f"iteration must be 'last' or an integer; got {iteration!r}")
+    return np.flatnonzero(iters == wanted)
 
 
 def _parse_results(results: Any, metric: str | None, iteration: Any) -> _Grid:
