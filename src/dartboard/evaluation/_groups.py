@@ -70,36 +70,53 @@ class GroupIndex:
 
 
 def _columns(groups: Any) -> list[tuple[str, Any]]:
-    """(name, values) of each group column given as an array, Series, DataFrame, dict
-    or a list of columns."""
+    """(name, values) of each group column given as an array, Series, DataFrame (of any
+    library narwhals reads), dict or a list of columns."""
+    import narwhals.dependencies as nwd
     import pandas as pd
 
-    if isinstance(groups, pd.DataFrame):
-        if groups.shape[1] == 0:
-            raise InputError("groups is a DataFrame without columns")
-        return [(str(c), groups[c].to_numpy()) for c in groups.columns]
     if isinstance(groups, pd.Series):
         return [(str(groups.name) if groups.name is not None else "group", groups.to_numpy())]
     if isinstance(groups, dict):
         if not groups:
             raise InputError("groups is an empty dict")
         return [(str(k), v) for k, v in groups.items()]
-    if type(groups).__module__.split(".")[0] in ("polars", "pyarrow") \
-            and hasattr(groups, "columns") and not hasattr(groups, "dtype"):
-        frame = groups.to_pandas()
-        return _columns(frame)
+    if nwd.is_into_dataframe(groups):
+        return _frame_columns(groups)
     if isinstance(groups, (list, tuple)) and groups and all(_is_column(c) for c in groups):
-        # a list of columns (the README's form), never rows: numpy would read it as a
-        # (k, n) matrix, and a square one would pass as the wrong groups
-        names: list[Any] = [getattr(c, "name", None) for c in groups]
-        if not all(isinstance(v, str) and v for v in names) or len(set(names)) < len(names):
-            names = [f"group_{j}" for j in range(len(groups))]
-        return list(zip(names, groups))
+        return _listed_columns(groups)
     arr = to_numpy(groups, name="groups")
     if arr.ndim == 2 and arr.dtype.kind != "O":
         return [(f"group_{j}", arr[:, j]) for j in range(arr.shape[1])] \
             if arr.shape[1] > 1 else [("group", arr[:, 0])]
     return [("group", groups)]
+
+
+def _frame_columns(groups: Any) -> list[tuple[str, Any]]:
+    """Every column of a data frame (pandas' own values; another library's through
+    narwhals, as numpy)."""
+    import pandas as pd
+
+    if isinstance(groups, pd.DataFrame):
+        if groups.shape[1] == 0:
+            raise InputError("groups is a DataFrame without columns")
+        return [(str(c), groups[c].to_numpy()) for c in groups.columns]
+    import narwhals.stable.v2 as nw
+
+    frame = nw.from_native(groups, eager_only=True)
+    if not frame.columns:
+        raise InputError("groups is a DataFrame without columns")
+    return [(str(c), frame.get_column(c).to_numpy()) for c in frame.columns]
+
+
+def _listed_columns(groups: list[Any] | tuple[Any, ...]) -> list[tuple[str, Any]]:
+    """A list of columns (the README's form), never rows: numpy would read it as a
+    (k, n) matrix, and a square one would pass as the wrong groups. Named by the
+    columns' own distinct names, else ``group_0``, ``group_1``, ..."""
+    names: list[Any] = [getattr(c, "name", None) for c in groups]
+    if not all(isinstance(v, str) and v for v in names) or len(set(names)) < len(names):
+        names = [f"group_{j}" for j in range(len(groups))]
+    return list(zip(names, groups))
 
 
 def _is_column(value: Any) -> bool:
