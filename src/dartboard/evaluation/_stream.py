@@ -178,19 +178,8 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
         raise InputTypeError("give y_pred (predicted labels or values) and/or y_score (scores "
                              "of the positive class), or y_proba (one probability column per "
                              "class): the name of a column")
-    check_option(task, "task", TASKS)
-    if task == "regression" and (proba is not None or y_score is not None):
-        raise InputError("task='regression' needs y_pred (predicted values), not y_score or "
-                         "y_proba")
-    auto = None
-    if task == "auto":
-        # decided from the columns' types; checked against the values at the end
-        floats = {column_kinds.get(y_true), column_kinds.get(y_pred)} & {"f"}
-        auto = "scores" if proba is not None or y_score is not None else \
-            "floats" if floats else "labels"
-        task = "regression" if auto == "floats" else "auto"
-    if task == "regression" and pos_label is not None:
-        raise InputError("pos_label applies to a binary task, not to regression")
+    task, auto = _stream_task(task, proba is not None or y_score is not None, pos_label,
+                              {column_kinds.get(y_true), column_kinds.get(y_pred)})
     if not isinstance(exact, (bool, np.bool_)):
         raise InputTypeError(f"exact must be True or False; got {describe(exact)}")
     n_bins = check_int(n_bins, "n_bins", minimum=2, maximum=MAX_BINS)
@@ -202,15 +191,7 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
     if confidence_level is not None:
         confidence_level = check_confidence_level(confidence_level)
     check_option(ci, "ci", INTERVAL_METHODS)
-    cluster = _column_name(clusters, "clusters")
-    from dartboard.evaluation._clusters import check_cluster_ci
-
-    check_cluster_ci(ci, cluster is not None, "clusters")
-    if cluster is not None:
-        if not exact:
-            raise InputError("clusters: the clustered intervals come from exact states; "
-                             "exact=False bins the scores (a bound, no interval): leave "
-                             "exact=True")
+    cluster = _stream_cluster(clusters, ci, bool(exact))
     n_resamples = check_n_resamples(n_resamples)
     check_random_state(random_state)  # raises on a bad seed; the seed itself is kept
     if proba is not None and pos_label is not None:
@@ -221,6 +202,40 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
                 confidence_level, proba, classes, ci, n_resamples, random_state,
                 _check_groups(groups), check_model_name(model), auto, cluster,
                 None if threshold is None else float(threshold), criterion, target, bands)
+
+
+def _stream_task(task: Any, scores: bool, pos_label: Any, kinds: set[Any]
+                 ) -> tuple[str, str | None]:
+    """The task checked, and with ``task="auto"`` what the columns' types say
+    (``"scores"``, ``"floats"``: regression, ``"labels"``), checked against the values
+    once read; ``scores``: ``y_score`` or ``y_proba`` is given; ``kinds``: the numpy
+    dtype kinds of ``y_true`` and ``y_pred``."""
+    check_option(task, "task", TASKS)
+    if task == "regression" and scores:
+        raise InputError("task='regression' needs y_pred (predicted values), not y_score or "
+                         "y_proba")
+    auto = None
+    if task == "auto":
+        # decided from the columns' types; checked against the values at the end
+        auto = "scores" if scores else "floats" if "f" in kinds else "labels"
+        task = "regression" if auto == "floats" else "auto"
+    if task == "regression" and pos_label is not None:
+        raise InputError("pos_label applies to a binary task, not to regression")
+    return task, auto
+
+
+def _stream_cluster(clusters: Any, ci: Any, exact: bool) -> str | None:
+    """The clusters' column name, checked with ``ci`` and ``exact`` (the clustered
+    intervals come from exact states)."""
+    from dartboard.evaluation._clusters import check_cluster_ci
+
+    cluster = _column_name(clusters, "clusters")
+    check_cluster_ci(ci, cluster is not None, "clusters")
+    if cluster is not None and not exact:
+        raise InputError("clusters: the clustered intervals come from exact states; "
+                         "exact=False bins the scores (a bound, no interval): leave "
+                         "exact=True")
+    return cluster
 
 
 def _check_metrics(metrics: Any) -> Any:
