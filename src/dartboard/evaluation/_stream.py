@@ -406,19 +406,7 @@ def setup(spec: Spec, *, scores: tuple[float, float] | None = None,
         positive = classes[1] if classes.shape[0] == 2 else None
         probabilities = True
     elif spec.y_score is not None:
-        if task == "multiclass":
-            raise InputError("y_score holds the scores of one class (a binary task); a "
-                             "multiclass task needs y_proba (one column per class) or y_pred")
-        task = "binary"
-        low, high = scores if scores is not None else (0.0, 1.0)
-        probabilities = low >= 0.0 and high <= 1.0
-        classes, positive, negative = _score_classes(spec, labels)
-        if spec.y_pred is None and spec.threshold is None and not probabilities \
-                and not low < 0.0 < high:
-            # no usual cut: the in-memory refusal, unless only ranking metrics are asked
-            if spec.metrics is None or needs_labels(spec.metrics):
-                raise InputError(usual_threshold(low, high)[1])
-            negative = None  # no labels are derived
+        task, probabilities, classes, positive, negative = _score_task(spec, scores, labels)
     bins = None
     if not spec.exact and (spec.y_score is not None or spec.y_proba is not None):
         low, high = spec.score_range or scores or (0.0, 1.0)
@@ -427,6 +415,27 @@ def setup(spec: Spec, *, scores: tuple[float, float] | None = None,
     planned = _planned(spec, provisional, _given(spec, provisional, probabilities, negative),
                        classes, positive, binned=bins is not None)
     return Setup(spec, task, classes, positive, negative, probabilities, bins, planned)
+
+
+def _score_task(spec: Spec, scores: tuple[float, float] | None,
+                labels: tuple[Any, Any] | None) -> tuple[str, bool, Any, Any, Any]:
+    """(task, probabilities, classes, positive, negative) of a binary task with
+    ``y_score``: probabilities when the scores lie in [0, 1]; without ``y_pred`` or a
+    threshold, scores with no usual cut are refused unless only ranking metrics are
+    asked (and then no labels are derived: ``negative`` None)."""
+    if spec.task == "multiclass":
+        raise InputError("y_score holds the scores of one class (a binary task); a "
+                         "multiclass task needs y_proba (one column per class) or y_pred")
+    low, high = scores if scores is not None else (0.0, 1.0)
+    probabilities = low >= 0.0 and high <= 1.0
+    classes, positive, negative = _score_classes(spec, labels)
+    if spec.y_pred is None and spec.threshold is None and not probabilities \
+            and not low < 0.0 < high:
+        # no usual cut: the in-memory refusal, unless only ranking metrics are asked
+        if spec.metrics is None or needs_labels(spec.metrics):
+            raise InputError(usual_threshold(low, high)[1])
+        negative = None  # no labels are derived
+    return "binary", probabilities, classes, positive, negative
 
 
 def _score_classes(spec: Spec, labels: tuple[Any, Any] | None
