@@ -242,19 +242,27 @@ def _group_columns(groups: Any, n: int, intersections: Any) -> list[tuple[str, n
 
     if intersections is None or intersections is False:
         return columns
+    return columns + _intersections(columns, intersections)
+
+
+def _intersections(columns: list[tuple[str, np.ndarray]], intersections: Any
+                   ) -> list[tuple[str, np.ndarray]]:
+    """The two-way intersections of group columns: ``True`` every pair, else the
+    listed pairs of column names; each a column of ``"a & b"`` labels."""
     names = [c for c, _ in columns]
     if intersections is True:
         pairs = list(itertools.combinations(names, 2))
     else:
         pairs = [tuple(p) for p in intersections]
     by_name = dict(columns)
+    out = []
     for pair in pairs:
         if len(pair) != 2 or any(p not in by_name for p in pair):
             raise InputError(f"intersections must be pairs of group column names among "
                              f"{names!r} (or True for every pair); got {pair!r}")
         a, b = (by_name[p].astype(str).astype(object) for p in pair)
-        columns.append((f"{pair[0]} & {pair[1]}", a + " & " + b))
-    return columns
+        out.append((f"{pair[0]} & {pair[1]}", a + " & " + b))
+    return out
 
 
 # ---------------------------------------------------------------- per point
