@@ -106,11 +106,7 @@ class CommandGroup(TyperGroup):
         except Stopped as exc:
             self._fail(str(exc), standalone_mode, exc.code, prefix="")
         except typer.Abort as exc:  # a signal while the command line was parsed
-            if isinstance(exc.__cause__, _Terminated):
-                self._fail("terminated", standalone_mode, EXIT_TERMINATED, prefix="")
-            if isinstance(exc.__cause__, KeyboardInterrupt):
-                self._fail("interrupted", standalone_mode, EXIT_INTERRUPTED, prefix="")
-            self._fail("aborted", standalone_mode, 1)
+            self._aborted(exc, standalone_mode)
         except typer.TyperException as exc:  # usage errors: unknown option, missing value
             if type(exc).__name__ == "NoArgsIsHelpError":
                 typer.echo(exc.ctx.get_help())  # type: ignore[attr-defined]  # click's NoArgsIsHelpError has ctx
@@ -118,15 +114,7 @@ class CommandGroup(TyperGroup):
             else:
                 self._fail(exc.format_message(), standalone_mode, exc.exit_code)
         except Exception as exc:
-            if debug:
-                traceback.print_exception(exc, file=sys.stderr)
-            if is_bad_input(exc):
-                message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-                self._fail(one_line(str(message)) or type(exc).__name__, standalone_mode,
-                           EXIT_BAD_INPUT)
-            hint = "" if debug else f" (rerun with {DEBUG_OPTION} for the traceback)"
-            self._fail(f"{type(exc).__name__}: {one_line(str(exc))}{hint}", standalone_mode,
-                       EXIT_INTERNAL, prefix="internal error: ")
+            self._failed(exc, debug, standalone_mode)
         if not standalone_mode:
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)
@@ -157,23 +145,7 @@ class CommandGroup(TyperGroup):
         command = self.commands.get(name) if name is not None else None
         if name is None or command is None:
             return None
-        # typer's own copy of click: options are told by their kind, not their class
-        taking = [param for param in command.params if param.param_type_name == "option"
-                  and not getattr(param, "is_flag", False) and not getattr(param, "count", False)]
-        single = {opt: param for param in taking if not param.multiple for opt in param.opts}
-        takes = {opt for param in taking for opt in param.opts}
-        seen: dict[str, list[str]] = {}
-        rest = iter(args[args.index(name) + 1:])
-        for arg in rest:
-            if arg == "--":
-                break
-            opt, eq, value = arg.partition("=")
-            if opt not in takes or (eq and not opt.startswith("--")):
-                continue
-            if not eq:
-                value = next(rest, "")
-            if opt in single:  # named by its long spelling (-o and --output are one)
-                seen.setdefault(max(single[opt].opts, key=len), []).append(value)
+        seen = _single_option_values(command, args[args.index(name) + 1:])
         for opt, values in seen.items():
             if len(values) > 1:
                 shown = ", ".join(map(repr, values))
@@ -181,12 +153,57 @@ class CommandGroup(TyperGroup):
                         "value: give it once")
         return None
 
+    def _aborted(self, exc: BaseException, standalone_mode: bool) -> None:
+        """A signal while the command line was parsed: terminated, interrupted or
+        aborted."""
+        if isinstance(exc.__cause__, _Terminated):
+            self._fail("terminated", standalone_mode, EXIT_TERMINATED, prefix="")
+        if isinstance(exc.__cause__, KeyboardInterrupt):
+            self._fail("interrupted", standalone_mode, EXIT_INTERRUPTED, prefix="")
+        self._fail("aborted", standalone_mode, 1)
+
+    def _failed(self, exc: Exception, debug: bool, standalone_mode: bool) -> None:
+        """An exception out of the command: bad input (exit 2) or an internal error
+        (exit 1, with the traceback under the debug option)."""
+        if debug:
+            traceback.print_exception(exc, file=sys.stderr)
+        if is_bad_input(exc):
+            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+            self._fail(one_line(str(message)) or type(exc).__name__, standalone_mode,
+                       EXIT_BAD_INPUT)
+        hint = "" if debug else f" (rerun with {DEBUG_OPTION} for the traceback)"
+        self._fail(f"{type(exc).__name__}: {one_line(str(exc))}{hint}", standalone_mode,
+                   EXIT_INTERNAL, prefix="internal error: ")
+
     @staticmethod
     def _fail(message: str, standalone_mode: bool, code: int, prefix: str = "error: ") -> None:
         typer.echo(f"{prefix}{one_line(message)}", err=True)
         if standalone_mode:
             sys.exit(code)
         raise typer.Exit(code)
+
+
+def _single_option_values(command: Any, args: list[str]) -> dict[str, list[str]]:
+    """The values given to each of ``command``'s options that take one value (by its
+    long spelling: ``-o`` and ``--output`` are one), in ``args`` up to ``--``."""
+    # typer's own copy of click: options are told by their kind, not their class
+    taking = [param for param in command.params if param.param_type_name == "option"
+              and not getattr(param, "is_flag", False) and not getattr(param, "count", False)]
+    single = {opt: param for param in taking if not param.multiple for opt in param.opts}
+    takes = {opt for param in taking for opt in param.opts}
+    seen: dict[str, list[str]] = {}
+    rest = iter(args)
+    for arg in rest:
+        if arg == "--":
+            break
+        opt, eq, value = arg.partition("=")
+        if opt not in takes or (eq and not opt.startswith("--")):
+            continue
+        if not eq:
+            value = next(rest, "")
+        if opt in single:
+            seen.setdefault(max(single[opt].opts, key=len), []).append(value)
+    return seen
 
 
 class _sigterm_unwinds:
