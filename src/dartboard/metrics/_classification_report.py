@@ -151,23 +151,14 @@ def classification_report(y_true: ArrayLike, y_pred: ArrayLike, *, labels: Array
     labels_given = labels is not None
     checked = check_labels_argument(labels) if labels_given else None
     chosen = state.classes if checked is None else checked
-    micro_is_accuracy = not state.multilabel and (
-        not labels_given or set(chosen.tolist()) >= set(state.classes.tolist()))
-    if target_names is not None and len(chosen) != len(target_names):
-        message = (f"labels size, {len(chosen)}, does not match size of target_names, "
-                   f"{len(target_names)}")
-        if not labels_given:
-            raise InputError(f"Number of classes, {len(chosen)}, does not match size of "
-                             f"target_names, {len(target_names)}. Try specifying the labels "
-                             "parameter")
-        cf.warn_outside(message, UserWarning)
-    names = [str(t) for t in target_names] if target_names is not None else \
-        [str(c) for c in chosen]
+    names = _row_names(chosen, target_names, labels_given)
     kw = dict(zero_division=zero_division)
     p, r, f, s = _prfs(state, labels=chosen if labels_given else None, average=None, **kw)
     # weighted supports are weight sums, printed as floats (as scikit-learn's)
     rows = list(zip(names, p, r, f, s if sample_weight is None else s.astype(np.float64)))
     support = np.sum([row[4] for row in rows])
+    micro_is_accuracy = not state.multilabel and (
+        not labels_given or set(chosen.tolist()) >= set(state.classes.tolist()))
     averages = ("micro", "macro", "weighted") + (("samples",) if state.multilabel else ())
     summary = []
     for average in averages:
@@ -180,6 +171,21 @@ def classification_report(y_true: ArrayLike, y_pred: ArrayLike, *, labels: Array
     if output_dict:
         return _report_dict(rows, summary)
     return _report_text(rows, summary, names, digits)
+
+
+def _row_names(chosen: np.ndarray, target_names: Any, labels_given: bool) -> list[str]:
+    """The report's class rows: ``target_names`` (as many as the classes: refused when
+    the classes were found, a warning when ``labels`` chose them, as scikit-learn
+    does), else the classes."""
+    if target_names is not None and len(chosen) != len(target_names):
+        if not labels_given:
+            raise InputError(f"Number of classes, {len(chosen)}, does not match size of "
+                             f"target_names, {len(target_names)}. Try specifying the labels "
+                             "parameter")
+        cf.warn_outside(f"labels size, {len(chosen)}, does not match size of target_names, "
+                        f"{len(target_names)}", UserWarning)
+    return [str(t) for t in target_names] if target_names is not None else \
+        [str(c) for c in chosen]
 
 
 _HEADERS = ("precision", "recall", "f1-score", "support")
