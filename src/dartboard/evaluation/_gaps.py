@@ -174,16 +174,23 @@ def gap_row(ev: Any, labels: list[str], kind: str, method: str) -> dict[str, Any
     if gaps <= 1:
         low, high, how = _pair_interval(ev, m, a, b, kind)
     else:
-        found = largest(family, ev._gaps.confidence_level)
-        low, high = found.low, found.high
-        how = (f"n/a ({found.why})" if found.why else
-               f"max-T, selection-aware ({gaps} {_unit(method)}){_clustered(ev, *labels)}")
-        if log:  # exp(-D) of the largest log gap D >= 0: in (0, 1] as it stands
-            low, high = float(np.exp(-found.high)), float(np.exp(-found.low))
-        elif not found.why:
-            low, high, how = _capped(low, high, max(x.width for x in metrics), how,
-                                     signed=False)
+        low, high, how = _largest_interval(ev, family, metrics, labels, gaps, method, log)
     return {**row, "low": low, "high": high, "method": how}
+
+
+def _largest_interval(ev: Any, family: Any, metrics: list[_Metric], labels: list[str],
+                      gaps: int, method: str, log: bool) -> tuple[float, float, str]:
+    """The selection-aware (max-T) interval of the largest of ``gaps`` gaps: a ratio's
+    carried back from its log scale, a difference's kept within the metric's range."""
+    found = largest(family, ev._gaps.confidence_level)
+    low, high = found.low, found.high
+    how = (f"n/a ({found.why})" if found.why else
+           f"max-T, selection-aware ({gaps} {_unit(method)}){_clustered(ev, *labels)}")
+    if log:  # exp(-D) of the largest log gap D >= 0: in (0, 1] as it stands
+        return float(np.exp(-found.high)), float(np.exp(-found.low)), how
+    if not found.why:
+        return _capped(low, high, max(x.width for x in metrics), how, signed=False)
+    return low, high, how
 
 
 def _clustered(ev: Any, *labels: str) -> str:
