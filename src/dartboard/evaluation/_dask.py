@@ -11,6 +11,8 @@ from dartboard._progress import Bar, asked, check_progress
 from dartboard._typing import Task
 from dartboard._validation import describe, to_numpy
 from dartboard.evaluation._bundle import Bundle, merge_bundles
+from dartboard.evaluation._parquet import _check_schemas, _open, stream_fragments
+from dartboard.evaluation._parquet import _ranges as files_ranges
 from dartboard.evaluation._stream import (
     Setup,
     Spec,
@@ -144,36 +146,46 @@ threshold_target, curve_bands
     wanted = named_columns(y_true, y_pred, y_score, sample_weight, cluster, groups=groups,
                            y_proba=y_proba)
     path_input = isinstance(ddf_or_path, (str, os.PathLike, list, tuple))
-    if path_input:
-        from dartboard.evaluation._parquet import _check_schemas, _open
-
-        fragments, kinds = _open(ddf_or_path, wanted)
-    elif isinstance(ddf_or_path, dd.DataFrame):
-        missing = [c for c in wanted if c not in ddf_or_path.columns]
-        if missing:
-            given = "" if cluster not in missing else f" (clusters={cluster!r})"
-            raise InputError(f"the Dask DataFrame has no column(s) {missing}{given}; its "
-                             f"columns are {list(ddf_or_path.columns)}")
-        kinds = {c: ddf_or_path.dtypes[c].kind if hasattr(ddf_or_path.dtypes[c], "kind")
-                 else "O" for c in wanted}
-    else:
-        raise InputTypeError(f"ddf_or_path must be a dask DataFrame or a path/glob of Parquet "
-                             f"files; got {describe(ddf_or_path)}")
+    fragments, kinds = _source_kinds(ddf_or_path, wanted, cluster, dd, path_input)
     spec = make_spec(column_kinds=kinds, **options)
-    if path_input:
+    if fragments is not None:
         _check_schemas(fragments, spec)
         ddf = dd.read_parquet([f.path for f in fragments], columns=spec.columns)
         n_files = len(fragments)
+        # the Parquet statistics usually give the ranges without a pass
+        plan = setup(spec, **files_ranges(spec, fragments, 1_000_000))
     else:
         ddf = ddf_or_path[spec.columns]
         n_files = ddf.npartitions
-    unit = "Parquet file" if path_input else "Dask partition"
-    if path_input:  # the Parquet statistics usually give the ranges without a pass
-        from dartboard.evaluation._parquet import _ranges as from_files
-
-        plan = setup(spec, **from_files(spec, fragments, 1_000_000))
-    else:
         plan = setup(spec, **_ranges(spec, ddf, dask, scheduler))
+    bundle = _tree_bundle(plan, ddf, dask, scheduler, split_every, progress, fragments)
+    unit = "Parquet file" if path_input else "Dask partition"
+    with asked(progress):
+        return finalize(plan, bundle, n_files, source="dask", unit=unit, data=ddf_or_path)
+
+
+def _source_kinds(ddf_or_path: Any, wanted: list[str], cluster: str | None, dd: Any,
+                  path_input: bool) -> tuple[list[Any] | None, dict[str, str]]:
+    """(the Parquet fragments, or None for a Dask DataFrame; each wanted column's numpy
+    dtype kind), the columns checked to exist."""
+    if path_input:
+        return _open(ddf_or_path, wanted)
+    if not isinstance(ddf_or_path, dd.DataFrame):
+        raise InputTypeError(f"ddf_or_path must be a dask DataFrame or a path/glob of "
+                             f"Parquet files; got {describe(ddf_or_path)}")
+    missing = [c for c in wanted if c not in ddf_or_path.columns]
+    if missing:
+        given = "" if cluster not in missing else f" (clusters={cluster!r})"
+        raise InputError(f"the Dask DataFrame has no column(s) {missing}{given}; its "
+                         f"columns are {list(ddf_or_path.columns)}")
+    return None, {c: ddf_or_path.dtypes[c].kind if hasattr(ddf_or_path.dtypes[c], "kind")
+                  else "O" for c in wanted}
+
+
+def _tree_bundle(plan: Setup, ddf: Any, dask: Any, scheduler: Any, split_every: int,
+                 progress: Any, fragments: list[Any] | None) -> Bundle:
+    """The partitions' states merged in a tree of fan-in ``split_every``. A value
+    error in a partition of Parquet ``fragments`` is raised again naming its file."""
     parts = ddf.to_delayed()
     bundle_of = dask.delayed(_partition_bundle, pure=True)
     level = [bundle_of(plan, part, i) for i, part in enumerate(parts)]
@@ -186,21 +198,18 @@ threshold_target, curve_bands
         with Bar(len(parts), f"reading {len(parts)} partitions", progress=progress) as bar:
             (bundle,) = _compute(dask, [root], scheduler, bar)
     except (ValueError, TypeError, OSError):
-        if not path_input:
+        if fragments is None:
             raise
         # A partition does not know its file: find the file by streaming, which
         # raises the same error naming it (only on this failure path; a page that
         # cannot be read is an OSError from pyarrow there, a ValueError naming the
         # file here).
-        from dartboard.evaluation._parquet import stream_fragments
-
         try:
             stream_fragments(fragments, plan, 1_000_000)
         except (ValueError, TypeError) as named:
             raise named from None
         raise
-    with asked(progress):
-        return finalize(plan, bundle, n_files, source="dask", unit=unit, data=ddf_or_path)
+    return bundle
 
 
 def _compute(dask: Any, objs: list[Any], scheduler: Any, bar: Bar | None = None) -> list[Any]:
