@@ -776,23 +776,9 @@ class ScoresFamily(Family):
         score = np.concatenate([s.score for s in states])
         positive = np.concatenate([s.positive for s in states])
         size = np.concatenate([s.size for s in states]).astype(np.float64)
-
-        def below(of: np.ndarray) -> Callable[[np.ndarray, Any], np.ndarray]:
-            # rows of the class ``of`` with a score before each query (side as searchsorted)
-            order = np.argsort(score[of], kind="stable")
-            sorted_scores = score[of][order]
-            cumulative = np.concatenate([[0.0], np.cumsum(size[of][order])])
-            return lambda s, side: cumulative[np.searchsorted(sorted_scores, s, side=side)]
-
-        n_pos, n_neg = float(size[positive].sum()), float(size[~positive].sum())
-        if n_pos == 0 or n_neg == 0:
+        value = _cell_placements(score, positive, size)
+        if value is None:
             return None
-        neg, pos = below(~positive), below(positive)
-        value = np.empty(score.shape[0])
-        s = score[positive]
-        value[positive] = (neg(s, "left") + neg(s, "right")) / (2.0 * n_neg)
-        s = score[~positive]
-        value[~positive] = (2 * n_pos - pos(s, "left") - pos(s, "right")) / (2.0 * n_pos)
 
         def per(rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
             return np.bincount(owner[rows], weights=weights, minlength=len(states))
@@ -870,6 +856,31 @@ def _unit_weights(n: int) -> np.ndarray:
     """The weights of ``n`` unweighted cells: a read-only view of one 1.0, no memory
     (a stream's cells number in the millions)."""
     return np.broadcast_to(np.float64(1.0), (n,))
+
+
+def _cell_placements(score: np.ndarray, positive: np.ndarray, size: np.ndarray
+                     ) -> np.ndarray | None:
+    """Each (score, positive) cell's placement value, the share of the other class's
+    rows beyond its score (ties one half), as each of its ``size`` rows has; None
+    without rows of both classes."""
+    n_pos, n_neg = float(size[positive].sum()), float(size[~positive].sum())
+    if n_pos == 0 or n_neg == 0:
+        return None
+
+    def below(of: np.ndarray) -> Callable[[np.ndarray, Any], np.ndarray]:
+        # rows of the class ``of`` with a score before each query (side as searchsorted)
+        order = np.argsort(score[of], kind="stable")
+        sorted_scores = score[of][order]
+        cumulative = np.concatenate([[0.0], np.cumsum(size[of][order])])
+        return lambda s, side: cumulative[np.searchsorted(sorted_scores, s, side=side)]
+
+    neg, pos = below(~positive), below(positive)
+    value = np.empty(score.shape[0])
+    s = score[positive]
+    value[positive] = (neg(s, "left") + neg(s, "right")) / (2.0 * n_neg)
+    s = score[~positive]
+    value[~positive] = (2 * n_pos - pos(s, "left") - pos(s, "right")) / (2.0 * n_pos)
+    return value
 
 
 def _class_runs(score: np.ndarray, positive: np.ndarray
