@@ -736,16 +736,20 @@ class ScoresFamily(Family):
                 or np.ndim(scores) != 1:
             return None
         positive = np.asarray(batch.y_true == batch.positive)
-        pos, neg = np.sort(scores[positive]), np.sort(scores[~positive])
-        if pos.size == 0 or neg.size == 0:
+        at_pos, at_neg = np.flatnonzero(positive), np.flatnonzero(~positive)
+        if at_pos.size == 0 or at_neg.size == 0:
             return None
+        # each class's scores sorted, and each looked up in the other's in that order:
+        # sorted queries walk the other class's scores in step (several times faster
+        # than looking up the rows in their own order, the same values)
+        first, second = np.argsort(scores[at_pos]), np.argsort(scores[at_neg])
+        at_pos, at_neg = at_pos[first], at_neg[second]
+        pos, neg = scores[at_pos], scores[at_neg]
         value = np.empty(scores.shape[0])
-        s = scores[positive]
-        value[positive] = (np.searchsorted(neg, s, "left") + np.searchsorted(neg, s, "right")
-                           ) / (2.0 * neg.size)
-        s = scores[~positive]
-        value[~positive] = (2 * pos.size - np.searchsorted(pos, s, "left")
-                            - np.searchsorted(pos, s, "right")) / (2.0 * pos.size)
+        value[at_pos] = (np.searchsorted(neg, pos, "left") + np.searchsorted(neg, pos, "right")
+                         ) / (2.0 * neg.size)
+        value[at_neg] = (2 * pos.size - np.searchsorted(pos, neg, "left")
+                         - np.searchsorted(pos, neg, "right")) / (2.0 * pos.size)
 
         def per(rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
             return np.bincount(codes[rows], weights=weights, minlength=n_clusters)
@@ -867,19 +871,20 @@ def _cell_placements(score: np.ndarray, positive: np.ndarray, size: np.ndarray
     if n_pos == 0 or n_neg == 0:
         return None
 
-    def below(of: np.ndarray) -> Callable[[np.ndarray, Any], np.ndarray]:
-        # rows of the class ``of`` with a score before each query (side as searchsorted)
-        order = np.argsort(score[of], kind="stable")
-        sorted_scores = score[of][order]
-        cumulative = np.concatenate([[0.0], np.cumsum(size[of][order])])
-        return lambda s, side: cumulative[np.searchsorted(sorted_scores, s, side=side)]
-
-    neg, pos = below(~positive), below(positive)
+    # each class's cells in score order: the table of its rows up to each score, and
+    # the queries into the other class's table in step (sorted queries are several
+    # times faster than the cells' own order, the same values)
+    at_pos, at_neg = np.flatnonzero(positive), np.flatnonzero(~positive)
+    at_pos = at_pos[np.argsort(score[at_pos], kind="stable")]
+    at_neg = at_neg[np.argsort(score[at_neg], kind="stable")]
+    s_pos, s_neg = score[at_pos], score[at_neg]
+    up_pos = np.concatenate([[0.0], np.cumsum(size[at_pos])])
+    up_neg = np.concatenate([[0.0], np.cumsum(size[at_neg])])
     value = np.empty(score.shape[0])
-    s = score[positive]
-    value[positive] = (neg(s, "left") + neg(s, "right")) / (2.0 * n_neg)
-    s = score[~positive]
-    value[~positive] = (2 * n_pos - pos(s, "left") - pos(s, "right")) / (2.0 * n_pos)
+    value[at_pos] = (up_neg[np.searchsorted(s_neg, s_pos, "left")]
+                     + up_neg[np.searchsorted(s_neg, s_pos, "right")]) / (2.0 * n_neg)
+    value[at_neg] = (2 * n_pos - up_pos[np.searchsorted(s_pos, s_neg, "left")]
+                     - up_pos[np.searchsorted(s_pos, s_neg, "right")]) / (2.0 * n_pos)
     return value
 
 
