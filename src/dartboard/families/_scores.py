@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -478,19 +478,41 @@ def _pr_area(cells: ScoreCells) -> float:
 
 #: metric -> (value from a state's cells, batched value from per-score weights, the
 #: metric's keywords besides ``pos_label`` that both take)
-KERNELS: dict[str, tuple[Callable[..., float], Callable[..., np.ndarray], tuple[str, ...]]] = {
-    "roc_auc_score": (lambda cells: auc_from_groups(cells.state().pos, cells.state().neg,
-                                                    None), _auc, ()),
-    "average_precision_score": (_ap, _average_precision, ()),
-    "pr_auc_score": (_pr_area, _pr_auc, ()),
-    "sensitivity_at_specificity": (_one(at_fixed_point), at_fixed_point, ("specificity",)),
-    "specificity_at_sensitivity": (_one(at_fixed_point), at_fixed_point, ("sensitivity",)),
+class Kernel(NamedTuple):
+    """A ranking metric's kernels: its value from the cells, its replicates from (b, C)
+    draw counts, the keywords they take, and its kind, which says which of the
+    family's other capabilities apply (``"auc"``: DeLong's and Obuchowski's terms, the
+    joint-rank swap; ``"average_precision"``, ``"pr_area"``: the precision areas'
+    influence values; ``"fixed_point"``: a rate at a fixed other rate)."""
+
+    value: Callable[..., float]
+    replicates: Callable[..., np.ndarray]
+    keywords: tuple[str, ...]
+    kind: str
+
+
+KERNELS: dict[str, Kernel] = {
+    "roc_auc_score": Kernel(lambda cells: auc_from_groups(cells.state().pos,
+                                                          cells.state().neg, None),
+                            _auc, (), "auc"),
+    "average_precision_score": Kernel(_ap, _average_precision, (), "average_precision"),
+    "pr_auc_score": Kernel(_pr_area, _pr_auc, (), "pr_area"),
+    "sensitivity_at_specificity": Kernel(_one(at_fixed_point), at_fixed_point,
+                                         ("specificity",), "fixed_point"),
+    "specificity_at_sensitivity": Kernel(_one(at_fixed_point), at_fixed_point,
+                                         ("sensitivity",), "fixed_point"),
 }
+
+
+def _kind(metric: Metric) -> str | None:
+    """The kind of ``metric``'s kernels (:class:`Kernel`), None for a metric without."""
+    found = KERNELS.get(metric.name)
+    return None if found is None else found.kind
 
 
 def _keywords(metric: Metric) -> dict[str, Any]:
     """The keywords ``metric``'s kernels take (a fixed point's target, say)."""
-    return {k: metric.kwargs[k] for k in KERNELS[metric.name][2] if k in metric.kwargs}
+    return {k: metric.kwargs[k] for k in KERNELS[metric.name].keywords if k in metric.kwargs}
 
 
 class ScoresFamily(Family):
@@ -503,10 +525,10 @@ class ScoresFamily(Family):
         kw = {k for k, v in metric.kwargs.items()
               if not (k == "max_fpr" and v in (None, 1, 1.0))}
         if "multi_class" in kw:
-            return metric.name == "roc_auc_score" and kw <= {"multi_class", "average",
+            return _kind(metric) == "auc" and kw <= {"multi_class", "average",
                                                              "labels"} \
                 and metric.kwargs.get("average", "macro") is not None
-        return metric.name in KERNELS and kw <= {"pos_label", *KERNELS[metric.name][2]}
+        return metric.name in KERNELS and kw <= {"pos_label", *KERNELS[metric.name].keywords}
 
     def takes(self, y_true: np.ndarray, other: np.ndarray, metric: Metric) -> bool:
         if np.ndim(y_true) != 1:
@@ -522,7 +544,7 @@ class ScoresFamily(Family):
 
     def paired_kind(self, y: np.ndarray, a: np.ndarray, w: np.ndarray | None,
                     metric: Metric) -> type | None:
-        if w is not None or metric.name != "roc_auc_score":
+        if w is not None or _kind(metric) != "auc":
             return None
         if a.ndim == 1 and not metric.kwargs:
             return PairedAUC
@@ -541,13 +563,13 @@ class ScoresFamily(Family):
 
     def rank_swappable(self, metric: Metric, pred: np.ndarray, y: np.ndarray) -> bool:
         # a multiclass AUC validates its (n, K) scores as probability rows
-        return not (metric.name == "roc_auc_score" and pred.ndim == 2 and y.ndim == 1)
+        return not (_kind(metric) == "auc" and pred.ndim == 2 and y.ndim == 1)
 
     def swaps_raw_scores(self, metric: Metric, pred: np.ndarray) -> bool:
         # binary ROC AUC: its joint-rank swap is the exact exchange on whole clusters
         # (benchmarks/unequal_clusters_type1.py); the other score metrics were not
         # measured there and keep each model's own ranks
-        return metric.name == "roc_auc_score" and np.ndim(pred) == 1
+        return _kind(metric) == "auc" and np.ndim(pred) == 1
 
     def build(self, batch: Batch, metric: Metric) -> ScoreCells | ClassTable | BinnedScores:
         scores = batch.of(metric)
@@ -626,7 +648,7 @@ class ScoresFamily(Family):
         keywords = _keywords(metric)
         key = f"value:{metric.name}:{sorted(keywords.items())}"
         if key not in state._memo:
-            state._memo[key] = float(KERNELS[metric.name][0](state, **keywords))
+            state._memo[key] = float(KERNELS[metric.name].value(state, **keywords))
         return state._memo[key]
 
     def _cells(self, state: ScoreCells | ClassTable, metric: Metric) -> Cells:
@@ -637,19 +659,18 @@ class ScoresFamily(Family):
             # stratified: within the class of y_true
             return Cells(state.size, state.code, each, None,
                          8 * 4 * max(int(state.size.sum()), 1) * state.proba.shape[1])
-        kernel, keywords = KERNELS[metric.name][1], _keywords(metric)
+        kernel, keywords = KERNELS[metric.name].replicates, _keywords(metric)
 
         def evaluate(counts: np.ndarray) -> np.ndarray:
             return kernel(*state.per_score(counts), **keywords)
 
-        if metric.name == "roc_auc_score":
+        if _kind(metric) == "auc":
             evaluate = state.auc  # noqa: F811  (the same values, without per-score sums)
 
-        jack = (lambda: _auc_jackknife(state)) if metric.name == "roc_auc_score" else None
+        jack = (lambda: _auc_jackknife(state)) if _kind(metric) == "auc" else None
         # the PR area estimates the same functional as average precision (the area under
         # the PR curve), so it takes AP's influence values, as its interval does
-        influence = state.ap_derivatives if metric.name in (
-            "average_precision_score", "pr_auc_score") else None
+        influence = state.ap_derivatives if _kind(metric) in _PRECISION_AREAS else None
         n_scores = int(state.starts().shape[0])
         # distinct scores are mostly one-row cells: drawn as picks among their rows,
         # the same multinomial without a binomial per cell
@@ -663,7 +684,7 @@ class ScoresFamily(Family):
     def bootstrap_cells(self, state: Any, metric: Metric) -> Cells | None:
         cells = self.cells(state, metric)
         if cells is None or not isinstance(state, ScoreCells) or \
-                metric.name != "roc_auc_score":
+                _kind(metric) != "auc":
             return cells
         # ROC AUC's replicates draw the cells negatives first (ScoreCells.class_order):
         # its kernel then reads each class as a slice
@@ -718,7 +739,7 @@ class ScoresFamily(Family):
         # influence-logit of ROC AUC is the multiclass macro AUC's, not a binary one's
         named = (metric.spec.default_interval, *metric.spec.asymptotic)
         return tuple(x for x in named if x is not None and x not in BOOTSTRAP_METHODS
-                     and not (x == "influence-logit" and metric.name == "roc_auc_score"))
+                     and not (x == "influence-logit" and _kind(metric) == "auc"))
 
     def cluster_terms(self, batch: Batch, metric: Metric, codes: np.ndarray,
                       n_clusters: int) -> ClusterTerms | None:
@@ -726,13 +747,13 @@ class ScoresFamily(Family):
         placement value (the share of the other class beyond it, ties one half) from
         two sorted arrays, summed per cluster by bincount."""
         scores = batch.of(metric)
-        if metric.name in _PRECISION_AREAS and set(metric.kwargs) <= {"pos_label"} \
+        if _kind(metric) in _PRECISION_AREAS and set(metric.kwargs) <= {"pos_label"} \
                 and np.ndim(scores) == 1:
             mass = np.ones(scores.shape[0]) if batch.weight is None else \
                 np.asarray(batch.weight, dtype=np.float64)
             return _precision_terms(metric, codes, n_clusters, np.asarray(scores, float),
                                     np.asarray(batch.y_true == batch.positive), mass)
-        if metric.name != "roc_auc_score" or metric.kwargs or batch.weight is not None \
+        if _kind(metric) != "auc" or metric.kwargs or batch.weight is not None \
                 or np.ndim(scores) != 1:
             return None
         positive = np.asarray(batch.y_true == batch.positive)
@@ -766,14 +787,14 @@ class ScoresFamily(Family):
         """Obuchowski's placement sums from each cluster's (score, positive) cells: a
         cell's placement value is that of each of its rows, so a cluster's sum is the
         cells' values times their sizes (the same terms as from the rows)."""
-        if metric.name in _PRECISION_AREAS and set(metric.kwargs) <= {"pos_label"} and all(
+        if _kind(metric) in _PRECISION_AREAS and set(metric.kwargs) <= {"pos_label"} and all(
                 isinstance(s, ScoreCells) for s in states):
             owner = np.concatenate([np.full(s.size.shape[0], c) for c, s in enumerate(states)])
             return _precision_terms(
                 metric, owner, len(states), np.concatenate([s.score for s in states]),
                 np.concatenate([s.positive for s in states]),
                 np.concatenate([s.size * s.weight for s in states]).astype(np.float64))
-        if metric.name != "roc_auc_score" or metric.kwargs or any(
+        if _kind(metric) != "auc" or metric.kwargs or any(
                 not isinstance(s, ScoreCells) or s.weighted for s in states):
             return None
         owner = np.concatenate([np.full(s.size.shape[0], c) for c, s in enumerate(states)])
@@ -806,7 +827,7 @@ class ScoresFamily(Family):
                     "one-vs-rest macro AUC (multi_class='ovr', average='macro')")
         if not state.unweighted:
             return f"method={method!r} does not take sample_weight"
-        if method == "influence-logit" and metric.name == "roc_auc_score":
+        if method == "influence-logit" and _kind(metric) == "auc":
             return (f"method={method!r} of roc_auc_score is the interval of a multiclass "
                     "one-vs-rest macro AUC; binary scores take 'delong' or 'delong-logit' "
                     "(or 'newcombe')")
@@ -905,7 +926,7 @@ def _class_runs(score: np.ndarray, positive: np.ndarray
 
 #: the areas under the precision-recall curve, whose cluster-robust interval takes
 #: average precision's influence values (as their influence-logit interval does)
-_PRECISION_AREAS = ("average_precision_score", "pr_auc_score")
+_PRECISION_AREAS = ("average_precision", "pr_area")
 
 
 def _precision_terms(metric: Metric, owner: np.ndarray, n_clusters: int, score: np.ndarray,
@@ -925,7 +946,7 @@ def _precision_terms(metric: Metric, owner: np.ndarray, n_clusters: int, score: 
     if not pos.sum() > 0 or not neg.sum() > 0:
         return None
     ap, d_pos, d_neg = _analytic.ap_derivatives(pos, neg)
-    estimate = ap if metric.name == "average_precision_score" else pr_auc_from_groups(pos, neg)
+    estimate = ap if _kind(metric) == "average_precision" else pr_auc_from_groups(pos, neg)
     psi = mass * np.where(positive, d_pos[at], d_neg[at])
     terms = np.bincount(owner, weights=psi, minlength=n_clusters)
     sizes = np.bincount(owner, weights=mass, minlength=n_clusters)
