@@ -18,7 +18,10 @@ cells up to :data:`~dartboard.families._means.MAX_CELLS` and then its moments on
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -149,7 +152,9 @@ class RowsFamily(Family):
             # one distinct row standing for several: two halves of it, so that the
             # metric sees more than one sample (R^2 is undefined on one)
             y, y_hat, w = np.repeat(y, 2), np.repeat(y_hat, 2), np.repeat(w / 2, 2)
-        weighting = {} if metric.name == "max_error" else {"sample_weight": w}
+        # the repeats as weights, for every metric that takes them (a sample maximum
+        # does not: repeats do not change it)
+        weighting = {"sample_weight": w} if _takes_weights(metric.spec.function) else {}
         return float(metric.spec.function(y, y_hat, **weighting))
 
     def no_cells(self, state: RowCells, metric: Metric) -> str:
@@ -183,3 +188,9 @@ class RowsFamily(Family):
 
 
 FAMILY = RowsFamily()
+
+
+@functools.cache
+def _takes_weights(function: Callable[..., Any]) -> bool:
+    """Whether a metric function takes ``sample_weight``."""
+    return "sample_weight" in inspect.signature(function).parameters
