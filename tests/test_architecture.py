@@ -207,3 +207,24 @@ _COMPARISON = re.compile(rf"(?<!dtype)(?<!\))\.({_FACTS})\s*(==|!=|in\s*\(|not\s
 def test_no_engine_compares_registry_facts_with_strings(module):
     text = MODULES[module].read_text()
     assert not _COMPARISON.findall(text), module
+
+
+# a metric's registry name compared with a string: metric.name == "roc_auc_score",
+# metric.name in ("average_precision_score", ...); the families look their metrics'
+# capabilities up instead (ScoresFamily's kernel kinds, a function's signature)
+_NAME_TEST = re.compile(r"\bmetric\.name\s*(==|!=|in\s*\(|not\s+in\s*\()\s*[\"'(]")
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES
+                                          if m.startswith("dartboard.families")))
+def test_no_family_tests_a_metric_by_its_registry_name(module):
+    text = MODULES[module].read_text()
+    assert not _NAME_TEST.findall(text), module
+
+
+def test_the_name_test_pattern_finds_what_it_names():
+    # the pattern must match the forms it forbids, or the test above cannot fail
+    for line in ('metric.name == "roc_auc_score"', "metric.name != 'max_error'",
+                 'metric.name in ("a", "b")', 'metric.name not in ("a",)'):
+        assert _NAME_TEST.search(line), line
+    assert not _NAME_TEST.search("metric.name in KERNELS")
