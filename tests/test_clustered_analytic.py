@@ -652,13 +652,13 @@ def test_ap_clustered_interval_from_states_equals_the_rows(tmp_path, metric):
 
 
 def test_many_clusters_take_the_analytic_form_of_mean_losses_and_roc_auc():
-    # above STUDENTIZED_MAX_CLUSTERS equal clusters auto takes t-clustered (and
-    # delong-logit-clustered): at 100 clusters the two covered alike, and the
+    # from STUDENTIZED_BELOW_CLUSTERS equal clusters on auto takes t-clustered (and
+    # delong-logit-clustered): at 100 and 200 clusters the two covered alike, and the
     # studentized bootstrap's draws grow with the clusters
-    from dartboard._kernels._clustered_analytic import STUDENTIZED_MAX_CLUSTERS
+    from dartboard._kernels._clustered_analytic import STUDENTIZED_BELOW_CLUSTERS
 
-    cluster, y, score, _ = _data(7, n_clusters=STUDENTIZED_MAX_CLUSTERS + 1, m=3)
-    n = STUDENTIZED_MAX_CLUSTERS + 1
+    n = STUDENTIZED_BELOW_CLUSTERS
+    cluster, y, score, _ = _data(7, n_clusters=n, m=3)
     for name in ("log_loss", "brier_score_loss"):
         auto = db.interval(name, y, score, clusters=cluster, random_state=0)
         assert auto.method == f"t-clustered ({n} clusters)"
@@ -666,7 +666,7 @@ def test_many_clusters_take_the_analytic_form_of_mean_losses_and_roc_auc():
         assert (auto.low, auto.high) == (t.low, t.high)
     assert db.interval("roc_auc", y, score, clusters=cluster).method == \
         f"delong-logit-clustered ({n} clusters)"
-    few = _data(7, n_clusters=STUDENTIZED_MAX_CLUSTERS, m=3)
+    few = _data(7, n_clusters=n - 1, m=3)
     assert db.interval("log_loss", few[1], few[2], clusters=few[0],
                        random_state=0).method.startswith("bootstrap-t-clustered")
 

@@ -32,7 +32,7 @@ from dartboard._kernels._clustered_analytic import (
     AUTO_MIN_ROWS,
     CLUSTERED_ANALYTIC_METHODS,
     JACKKNIFE_LOGIT,
-    STUDENTIZED_MAX_CLUSTERS,
+    STUDENTIZED_BELOW_CLUSTERS,
     STUDENTIZED_MIN_CLUSTERS,
     ClusterTerms,
     clustered_interval,
@@ -169,7 +169,7 @@ def interval(metric: str | Callable[..., Any], y_true: ArrayLike, y_other: Array
         ``"jackknife-logit-clustered"`` where the clusters' sizes are unequal: their
         cluster-effect degrees of freedom below half of clusters - 1),
         ``"influence-logit-clustered"`` for average precision and the PR area, and for
-        mean losses and ROC AUC ``"bootstrap-t-clustered"`` from 10 to 1,000 clusters of
+        mean losses and ROC AUC ``"bootstrap-t-clustered"`` from 10 to 199 clusters of
         similar
         sizes, else ``"t-clustered"`` and ``"delong-logit-clustered"``. With 10
         clusters or more,
@@ -615,9 +615,9 @@ def _auto_form(terms: ClusterTerms | None, forms: tuple[str, ...], n_clusters: i
     (CR2 with the small-sample degrees of freedom) instead of the studentized bootstrap
     below ``STUDENTIZED_MIN_CLUSTERS`` clusters and where the clusters' sizes are
     unequal (:func:`unequal_sizes`): there the bootstrap-t of ROC AUC and log loss
-    covered 90.5-92.3% (benchmarks/unequal_clusters_coverage.py); above
-    ``STUDENTIZED_MAX_CLUSTERS``, where the two agree and the bootstrap's draws grow
-    with the clusters; and for the delta method's terms of a metric in [0, 1]
+    covered 90.5-92.3% (benchmarks/unequal_clusters_coverage.py); from
+    ``STUDENTIZED_BELOW_CLUSTERS`` clusters on, where the two agree and the bootstrap's
+    draws grow with the clusters; and for the delta method's terms of a metric in [0, 1]
     ``jackknife-logit-clustered`` where the sizes are unequal: with lognormal sizes
     where the large clusters were harder, ``delta-clustered`` covered F1 89.0-90.8% at
     ICC 0.5, this one 92.9-93.7% (benchmarks/informative_size_coverage.py,
@@ -627,7 +627,7 @@ def _auto_form(terms: ClusterTerms | None, forms: tuple[str, ...], n_clusters: i
     if JACKKNIFE_LOGIT in forms and terms is not None:
         return JACKKNIFE_LOGIT if unequal_sizes(terms) else terms.method
     if forms[-1] == STUDENTIZED and terms is not None and \
-            (n_clusters < STUDENTIZED_MIN_CLUSTERS or n_clusters > STUDENTIZED_MAX_CLUSTERS
+            (n_clusters < STUDENTIZED_MIN_CLUSTERS or n_clusters >= STUDENTIZED_BELOW_CLUSTERS
              or unequal_sizes(terms)):
         return "delong-logit-clustered" if terms.method == "delong-clustered" \
             else terms.method
