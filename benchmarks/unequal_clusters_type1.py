@@ -64,6 +64,8 @@ from dartboard.families._paired import batch_auc
 
 PUBLIC = ("roc_auc", "cluster permutation")
 REFERENCE = ("roc_auc", "raw-score cluster swap (reference)")
+AP_PUBLIC = ("average_precision", "cluster permutation")
+AP_REFERENCE = ("average_precision", "raw-score cluster swap (reference)")
 CELLS = [(c, rho, inf) for c in (30, 50) for rho in (0.2, 0.5) for inf in (False, True)]
 ALPHA = 0.05
 
@@ -115,10 +117,10 @@ def tests(part, y, scores, cluster, n_clusters, resamples, seed):
         out[REFERENCE] = raw_swap_auc(
             y, sa, sb, cluster, n_clusters, resamples, seed)
     elif part == "perm_ap":
-        out[("average_precision", PUBLIC[1])] = db.compare_models(
+        out[AP_PUBLIC] = db.compare_models(
             "average_precision", y, sa, sb, clusters=cluster, n_resamples=resamples,
             random_state=seed).pvalue
-        out[("average_precision", "raw-score cluster swap (reference)")] = raw_swap_metric(
+        out[AP_REFERENCE] = raw_swap_metric(
             db.metrics.average_precision_score, y, sa, sb, cluster, n_clusters, resamples,
             seed)
     elif part == "kmodels":
@@ -145,7 +147,7 @@ def run(parts, n_sim, resamples, cells):
         rejected: dict = {}
         counted: dict = {}
         errors: dict = {}
-        differ = 0
+        differ = differ_ap = 0
         for i in range(n_sim):
             m, z = sizes(rng, n_clusters)
             cluster, y, scores = models(rng, m, z, rho, informative, k=3)
@@ -165,6 +167,8 @@ def run(parts, n_sim, resamples, cells):
                     counted[key] = counted.get(key, 0) + 1
                 if REFERENCE in found and PUBLIC in found:
                     differ += abs(found[REFERENCE] - found[PUBLIC]) > 1e-12
+                if AP_REFERENCE in found and AP_PUBLIC in found:
+                    differ_ap += abs(found[AP_REFERENCE] - found[AP_PUBLIC]) > 1e-12
         lost = sum(errors.values())
         for key in sorted(rejected):
             rate = rejected[key] / counted[key]
@@ -173,6 +177,9 @@ def run(parts, n_sim, resamples, cells):
                   f"{key[1]} | {counted[key]} | {lost} | {rate:.4f} | {se:.4f} |", flush=True)
         compared = (f"; ROC AUC p-values unlike the reference's: {differ} of "
                     f"{counted[REFERENCE]}" if REFERENCE in counted else "")
+        if AP_REFERENCE in counted:
+            compared += (f"; average precision p-values unlike the reference's: "
+                         f"{differ_ap} of {counted[AP_REFERENCE]}")
         print(f"<!-- {n_clusters}/{rho:g}/{'yes' if informative else 'no'} "
               f"{','.join(parts)}: {time.perf_counter() - start:.0f} s; errors {errors}"
               f"{compared} -->", flush=True)

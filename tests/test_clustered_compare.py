@@ -239,6 +239,40 @@ def test_cluster_swap_of_roc_auc_exchanges_the_raw_scores():
     assert np.abs(ranks - loop).max() > 1e-3
 
 
+@pytest.mark.parametrize("name, oracle", [("average_precision", "average_precision_score"),
+                                          ("pr_auc", None)])
+def test_cluster_swap_of_a_precision_area_exchanges_the_raw_scores(name, oracle):
+    # average precision swapped each model's own ranks and rejected 7.4% of equally good
+    # models at 5% (30 lognormal clusters, ICC 0.5, informative size); the raw-score
+    # swap, as for ROC AUC, is the exchange of the models on whole clusters
+    import sklearn.metrics as skm
+
+    from dartboard._kernels._clustered import cluster_index
+    from dartboard._rng import spawn_generators
+
+    cluster, y, (sa, sb) = _unequal_pair(3)
+    res = db.compare_models(name, y, sa, sb, clusters=cluster, n_resamples=150,
+                            random_state=6)
+    assert res.method == "cluster-swap permutation of the raw scores (32 clusters)"
+
+    def metric(scores):
+        if oracle is not None:
+            return getattr(skm, oracle)(y, scores)
+        precision, recall, _ = skm.precision_recall_curve(y, scores)
+        return skm.auc(recall, precision)
+
+    index = cluster_index(cluster, y.shape[0])
+    swaps = spawn_generators(6, 2)[0].random((150, index.n_clusters)) < 0.5
+    loop = np.array([metric(np.where(s[index.codes], sb, sa))
+                     - metric(np.where(s[index.codes], sa, sb)) for s in swaps])
+    np.testing.assert_allclose(res.null_distribution, loop, rtol=0, atol=1e-12)
+    assert res.difference == pytest.approx(metric(sa) - metric(sb), abs=1e-12)
+    ra, rb = stats.rankdata(sa), stats.rankdata(sb)
+    ranks = np.array([metric(np.where(s[index.codes], rb, ra))
+                      - metric(np.where(s[index.codes], ra, rb)) for s in swaps])
+    assert np.abs(ranks - loop).max() > 1e-3
+
+
 def test_clustered_auc_bootstrap_by_counting_is_the_resampled_rows():
     # sample weights of one send the same draws through the metric on each replicate's
     # rows; without them the replicates only count

@@ -61,7 +61,7 @@ from dartboard.compare._permutation import ALTERNATIVES, count_extreme
 from dartboard.compare._results import Comparison
 from dartboard.exceptions import InputError, InputTypeError
 from dartboard.families import Metric, family_of
-from dartboard.families._paired import within_model_ranks
+from dartboard.families._paired import PairedAUC, within_model_ranks
 from dartboard.metrics._registry import MetricSpec, resolve_metric, spec_for
 
 __all__ = ["compare_models"]
@@ -331,9 +331,11 @@ def _with_clusters(metric: Callable[..., Any], name: str, y: np.ndarray, a: np.n
     swap = "values"
     if spec is not None and spec.order_only and (
             family is None or family.rank_swappable(m, a, y)):
-        # binary ROC AUC exchanges the raw scores (exact on whole clusters, where each
-        # model's own ranks are not); the other score metrics each model's ranks
-        swap = "scores" if family is not None and family.swaps_raw_scores(m, a) else "ranks"
+        # a binary ranking metric exchanges the raw scores (exact on whole clusters,
+        # where each model's own ranks are not); ROC AUC's swaps are then counted
+        swap = "ranks"
+        if family is not None and family.swaps_raw_scores(m, a):
+            swap = "auc" if family.paired_kind(y, a, w, m) is PairedAUC else "scores"
     return clustered_comparison(metric, name, y, a, b, w, kwargs,
                                 cluster_index(clusters, y.shape[0]), estimates, method,
                                 n_resamples, alternative, level, random_state, swap)
