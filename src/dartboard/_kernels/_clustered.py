@@ -127,10 +127,10 @@ def draw_clusters(rng: np.random.Generator, n_clusters: int, b: int) -> np.ndarr
     faster for thousands of clusters)."""
     picks = rng.integers(0, n_clusters, size=(b, n_clusters), dtype=np.int32) \
         if n_clusters < 2**31 else rng.integers(0, n_clusters, size=(b, n_clusters))
-    # one bincount over all resamples, each offset into its own row
-    flat = picks.astype(np.int64) + (np.arange(b, dtype=np.int64) * n_clusters)[:, None]
-    return np.bincount(flat.ravel(), minlength=b * n_clusters).reshape(b, n_clusters) \
-        .astype(np.float64)
+    drawn = np.empty((b, n_clusters), dtype=np.float64)
+    for r in range(b):  # a bincount per resample: faster than one over all, offset
+        drawn[r] = np.bincount(picks[r], minlength=n_clusters)
+    return drawn
 
 
 class _LastDraw:
