@@ -307,9 +307,9 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
     clusters : array-like of shape (n,), optional
         The cluster of each row when rows of one cluster are not independent: the
         k-way permutations deal the models on whole clusters (``maxt``), and each
-        pair's test is ``compare_models(..., clusters=)`` (``holm``). For binary ROC
-        AUC the models' raw scores are dealt (see Notes), so they must share one
-        scale: a ``UserWarning`` names the models whose scores all lie in [0, 1]
+        pair's test is ``compare_models(..., clusters=)`` (``holm``). For the
+        ranking metrics of binary scores (ROC AUC, average precision, the PR area)
+        the models' raw scores are dealt (see Notes), so they must share one scale: a ``UserWarning`` names the models whose scores all lie in [0, 1]
         when others' do not (probabilities against logits or decision values).
     progress : bool, optional
         A progress bar over the permutations on standard error: None (the default)
@@ -344,8 +344,9 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
     the order of each model's scores, so each model's scores are replaced by their
     ranks before predictions are exchanged: models on different scales are then
     compared on a common one, and the estimates do not change. With ``clusters``
-    binary ROC AUC deals the raw scores instead, the exact exchange on whole clusters,
-    where each model's own ranks are not exchangeable between models. With 30 or 50
+    these metrics of binary scores deal the raw scores instead, the exact exchange on
+    whole clusters, where each model's own ranks are not exchangeable between models
+    (ROC AUC by counting, the others recomputed on each permutation). With 30 or 50
     clusters of very unequal sizes and an intra-cluster correlation of 0.5, the
     family-wise error over three equally good models at ``alpha=0.05`` was 6.8-8.1%
     when ranks were dealt and is 4.2-5.6% with raw scores (3.9-4.8% at a correlation
@@ -384,8 +385,8 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
     k = len(preds)
     left, right = np.triu_indices(k, 1)
     codes = None
-    # binary ROC AUC on whole clusters exchanges the raw scores (each model's own ranks
-    # are not exchangeable there; compare._clustered)
+    # a binary ranking metric on whole clusters exchanges the raw scores (each model's
+    # own ranks are not exchangeable there; compare._clustered)
     raw_scores = (clusters is not None and spec is not None and family is not None
                   and family.swaps_raw_scores(Metric(spec, dict(metric_kwargs)), preds[0]))
     counted_auc = raw_scores and paired is PairedAUC
