@@ -309,8 +309,9 @@ def compare_k_models(metric: str | Callable[..., Any], y_true: ArrayLike, predic
         k-way permutations deal the models on whole clusters (``maxt``), and each
         pair's test is ``compare_models(..., clusters=)`` (``holm``). For the
         ranking metrics of binary scores (ROC AUC, average precision, the PR area)
-        the models' raw scores are dealt (see Notes), so they must share one scale: a ``UserWarning`` names the models whose scores all lie in [0, 1]
-        when others' do not (probabilities against logits or decision values).
+        the models' raw scores are dealt (see Notes), so they must share one scale:
+        a ``UserWarning`` names the models whose scores all lie in [0, 1] when
+        others' do not (probabilities against logits or decision values).
     progress : bool, optional
         A progress bar over the permutations on standard error: None (the default)
         shows it when standard error is a terminal and the work lasts more than a
