@@ -366,7 +366,7 @@ def _with_clusters(plan: Plan, clusters: Any) -> Plan:
         notes += (Assumption("clusters", index.n_clusters, str(few_clusters(index.n_clusters))),)
     rows = np.bincount(index.codes, minlength=index.n_clusters)
     uneven = uneven_clusters(rows) if any(
-        getattr(family_of(c.spec), "key", None) == "means" for c in plan.chosen) else None
+        getattr(family_of(c.spec), "mean_of_terms", False) for c in plan.chosen) else None
     if uneven is not None:
         notes += (Assumption("cluster_sizes", f"largest {rows.max() / rows.sum():.0%} of "
                              "rows", uneven),)

@@ -371,6 +371,10 @@ class Family:
     #: the bootstrap ``method="auto"`` takes where none of the registry's choices
     #: applies
     fallback = "bca"
+    #: whether the family's metrics are means of per-row terms, whose clustered
+    #: intervals fall short where very unequal clusters' sizes go with their terms (an
+    #: evaluation then says so: ``_clustered_analytic.uneven_clusters``)
+    mean_of_terms = False
 
     def proportion(self, state: Any, metric: Metric) -> tuple[float, float] | None:
         """``(successes, trials)`` when ``metric`` on this state is a binomial

@@ -249,6 +249,7 @@ class MeansFamily(Family):
     """Means of per-sample terms (see the module docstring)."""
 
     key = "means"
+    mean_of_terms = True
 
     def state_key(self, metric: Metric) -> str:
         kw = sorted((k, str(v)) for k, v in metric.kwargs.items())
