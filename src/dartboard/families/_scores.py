@@ -758,20 +758,10 @@ class ScoresFamily(Family):
                 or np.ndim(scores) != 1:
             return None
         positive = np.asarray(batch.y_true == batch.positive)
-        at_pos, at_neg = np.flatnonzero(positive), np.flatnonzero(~positive)
-        if at_pos.size == 0 or at_neg.size == 0:
+        # each row a cell of one row: the cells' placement values are the rows'
+        value = _cell_placements(np.asarray(scores), positive, np.ones(scores.shape[0]))
+        if value is None:
             return None
-        # each class's scores sorted, and each looked up in the other's in that order:
-        # sorted queries walk the other class's scores in step (several times faster
-        # than looking up the rows in their own order, the same values)
-        first, second = np.argsort(scores[at_pos]), np.argsort(scores[at_neg])
-        at_pos, at_neg = at_pos[first], at_neg[second]
-        pos, neg = scores[at_pos], scores[at_neg]
-        value = np.empty(scores.shape[0])
-        value[at_pos] = (np.searchsorted(neg, pos, "left") + np.searchsorted(neg, pos, "right")
-                         ) / (2.0 * neg.size)
-        value[at_neg] = (2 * pos.size - np.searchsorted(pos, neg, "left")
-                         - np.searchsorted(pos, neg, "right")) / (2.0 * pos.size)
 
         def per(rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
             return np.bincount(codes[rows], weights=weights, minlength=n_clusters)
@@ -780,8 +770,8 @@ class ScoresFamily(Family):
                                   n_clusters)) \
             if pair_wins_fit(n_clusters, scores.shape[0]) else None
         return auc_terms(per(positive, value[positive]), per(~positive, value[~positive]),
-                         per(positive, np.ones(pos.size)), per(~positive, np.ones(neg.size)),
-                         wins)
+                         per(positive, np.ones(int(positive.sum()))),
+                         per(~positive, np.ones(int((~positive).sum()))), wins)
 
     def state_cluster_terms(self, states: Sequence[Any], metric: Metric
                             ) -> ClusterTerms | None:
