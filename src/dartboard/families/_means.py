@@ -285,11 +285,15 @@ class MeansFamily(Family):
             kwargs["labels"] = classes
         return kwargs
 
-    def build(self, batch: Batch, metric: Metric) -> MeanCells:
+    def _row_terms(self, batch: Batch, metric: Metric) -> tuple[Any, Any]:
+        """(each row's term, its weight or None) of ``metric`` on a batch, with the
+        classes of all rows where the metric reads them."""
         function = TERMS[metric.name][0]
         kwargs = self.with_classes(metric, batch.classes)
-        terms, w = function(batch.y_true, batch.of(metric), sample_weight=batch.weight,
-                            **kwargs)
+        return function(batch.y_true, batch.of(metric), sample_weight=batch.weight, **kwargs)
+
+    def build(self, batch: Batch, metric: Metric) -> MeanCells:
+        terms, w = self._row_terms(batch, metric)
         return MeanCells.from_terms(terms, None if w is None else np.asarray(w),
                                     _class_codes(batch, metric))
 
@@ -303,10 +307,7 @@ class MeansFamily(Family):
         per distinct term."""
         from scipy import sparse
 
-        function = TERMS[metric.name][0]
-        kwargs = self.with_classes(metric, batch.classes)
-        terms, w = function(batch.y_true, batch.of(metric), sample_weight=batch.weight,
-                            **kwargs)
+        terms, w = self._row_terms(batch, metric)
         terms = np.asarray(terms, dtype=np.float64)
         if terms.ndim != 1 or terms.shape[0] != clusters.shape[0]:
             return None
@@ -329,10 +330,7 @@ class MeansFamily(Family):
         row's term is its own, whatever the rows beside it), then one sort keyed by the
         cluster first, cut at the clusters' bounds; each cluster's cells (and sums) are
         those of :meth:`build` of its rows."""
-        function = TERMS[metric.name][0]
-        kwargs = self.with_classes(metric, batch.classes)
-        terms, w = function(batch.y_true, batch.of(metric), sample_weight=batch.weight,
-                            **kwargs)
+        terms, w = self._row_terms(batch, metric)
         rows = np.concatenate([np.asarray(m, dtype=np.intp) for m in members]) if members \
             else np.empty(0, dtype=np.intp)
         owner = np.repeat(np.arange(len(members)), [len(m) for m in members])
