@@ -423,6 +423,35 @@ def row_multinomial(rng: np.random.Generator, size: np.ndarray, b: int) -> np.nd
     return np.bincount(cells.ravel(), minlength=b * c).reshape(b, c).astype(np.float64)
 
 
+#: per thread, the last draws of :func:`kept_row_multinomial` (generator state before,
+#: b, cell sizes, counts, generator state after), at most ``_KEPT_VALUES`` counts in all
+_KEPT_DRAWS = threading.local()
+_KEPT_VALUES = 4 * 10**6
+
+
+def kept_row_multinomial(rng: np.random.Generator, size: np.ndarray, b: int) -> np.ndarray:
+    """:func:`row_multinomial`, with its last draws kept: a call from the same generator
+    state with the same ``b`` and cell sizes returns the kept counts (read-only) and
+    moves the generator on as drawing them would have, so the counts and every later
+    draw are the ones a fresh draw gives. The mean losses of one group (log loss and
+    Brier score, a cell per row each) are seeded alike and so draw the same rows: the
+    second takes the first's counts instead of drawing them again."""
+    state = rng.bit_generator.state
+    kept = getattr(_KEPT_DRAWS, "entries", None)
+    if kept is None:
+        kept = _KEPT_DRAWS.entries = []
+    for before, width, sizes, counts, after in kept:
+        if width == b and before == state and np.array_equal(sizes, size):
+            rng.bit_generator.state = after
+            return counts
+    counts = row_multinomial(rng, size, b)
+    counts.flags.writeable = False
+    kept.append((state, b, np.array(size, copy=True), counts, rng.bit_generator.state))
+    while sum(entry[3].size for entry in kept) > _KEPT_VALUES:
+        kept.pop(0)  # the oldest first (the newest too, when it alone is past the cap)
+    return counts
+
+
 def generic_replicates(statistic: Callable[[np.ndarray], float], n: int,
                        strata_order: np.ndarray | None, strata: np.ndarray,
                        n_resamples: int, rng: np.random.Generator,

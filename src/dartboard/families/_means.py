@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from dartboard._kernels._bootstrap import IntervalWarning, row_multinomial
+from dartboard._kernels._bootstrap import IntervalWarning, kept_row_multinomial
 from dartboard._kernels._clustered_analytic import ClusterTerms, ratio_terms
 from dartboard._labels import encode_labels
 from dartboard._numeric import vdot
@@ -400,7 +400,7 @@ class MeansFamily(Family):
         # mostly one-row cells (distinct losses): the rows drawn, not a binomial per cell
         return Cells(size, stratum, evaluate, jackknife, 8 * 4,
                      unstratified=NO_CLASSES if state.stratum is None else None,
-                     sampler=row_multinomial)
+                     sampler=kept_row_multinomial)
 
     def cells(self, state: MeanCells, metric: Metric) -> Cells | None:
         return None if state.term is None else self._cells(state, metric)
