@@ -9,6 +9,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 import sklearn.metrics as skm
 from hypothesis import given, settings
@@ -302,3 +303,68 @@ def test_stacked_count_draws_give_each_groups_own_numbers(task, monkeypatch):
     monkeypatch.setattr(_base, "_STACKED_GROUPS", 10 ** 9)  # group by group
     for got, want in zip(stacked, replicates()):
         np.testing.assert_array_equal(got, want)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2, 300), st.integers(1, 50), st.floats(0.0, 0.2), st.booleans(),
+       st.integers(0, 2 ** 16))
+def test_column_quantiles_equal_numpys_quantile(r, cols, nan_share, transposed, seed):
+    """The partition (every value finite, either memory order) and the sort (with nan)
+    give numpy's linear-interpolation quantile of each column's finite values."""
+    rng = np.random.default_rng(seed)
+    z = rng.normal(size=(cols, r)).T if transposed else rng.normal(size=(r, cols))
+    z[rng.random(z.shape) < nan_share] = np.nan
+    for q in (0.0, 0.013, 0.5, 0.975, 1.0):
+        found = _simultaneous._column_quantiles(z, q)
+        expected = [np.quantile(c[np.isfinite(c)], q) if np.isfinite(c).any() else np.nan
+                    for c in z.T]
+        np.testing.assert_allclose(found, expected, rtol=0, atol=1e-12)
+
+
+def test_kept_row_draws_are_the_fresh_draws(monkeypatch):
+    """Kept counts are returned only for the same generator state, batch and cell
+    sizes, and leave the generator where a fresh draw would: the bits of drawing anew."""
+    from dartboard._kernels import _bootstrap as boot
+
+    monkeypatch.setattr(boot, "_KEPT_DRAWS", __import__("threading").local())
+    size = np.ones(300, dtype=np.int64)
+    size[::7] = 2
+    fresh = np.random.default_rng(5)
+    first = boot.row_multinomial(fresh, size, 40)
+    second = boot.row_multinomial(fresh, size, 40)
+    one, two = np.random.default_rng(5), np.random.default_rng(5)
+    a = [boot.kept_row_multinomial(one, size, 40) for _ in range(2)]
+    b = [boot.kept_row_multinomial(two, size, 40) for _ in range(2)]
+    for got in (a, b):
+        np.testing.assert_array_equal(got[0], first)
+        np.testing.assert_array_equal(got[1], second)
+    assert b[0] is a[0] and not b[0].flags.writeable  # the second series was kept
+    assert one.random() == two.random() == fresh.random()
+    # other sizes or another batch: drawn, not taken
+    other = size.copy()
+    other[0] = 3
+    three = np.random.default_rng(5)
+    np.testing.assert_array_equal(boot.kept_row_multinomial(three, other, 40),
+                                  boot.row_multinomial(np.random.default_rng(5), other, 40))
+    assert boot.kept_row_multinomial(np.random.default_rng(5), size, 39).shape == (39, 300)
+
+
+def test_a_groups_mean_losses_share_their_draws_with_the_same_numbers(monkeypatch):
+    """Log loss and Brier of small groups (BCa from the rows) with the draws kept equal
+    them drawn afresh per metric."""
+    from dartboard._kernels import _bootstrap as boot
+
+    rng = np.random.default_rng(3)
+    n = 1200
+    y = rng.integers(0, 2, n)
+    s = 1 / (1 + np.exp(-(rng.normal(size=n) + (2 * y - 1))))
+    g = rng.integers(0, 4, n)
+    kw = dict(y_score=s, groups=g, metrics=["log_loss", "brier_score_loss"],
+              n_resamples=300, random_state=1, progress=False)
+    kept = dartboard.evaluate(y, **kw).to_frame()
+    assert (kept["method"] == "bca").sum() >= 8  # the groups' BCa
+    from dartboard.families import _means
+
+    monkeypatch.setattr(_means, "kept_row_multinomial", boot.row_multinomial)
+    fresh = dartboard.evaluate(y, **kw).to_frame()
+    pd.testing.assert_frame_equal(kept, fresh)

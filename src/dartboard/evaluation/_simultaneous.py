@@ -295,9 +295,13 @@ def _exact_high(family: Contrasts, cand: np.ndarray, q: float) -> float:
     d, s = family.estimate, family.scale
     high = -np.inf
     step = max(1, _CHUNK // max(family.deviations.shape[0], 1))
+    # a contrast's replicates along a row: its quantile reads contiguous memory
+    rows = np.ascontiguousarray(family.deviations.T)
     for start in range(0, cand.shape[0], step):
         part = cand[start:start + step]
-        quantiles = _column_quantiles(family.z(part), q)
+        with np.errstate(invalid="ignore"):
+            z = (rows[family.plus[part]] - rows[family.minus[part]]) / s[part][:, None]
+        quantiles = _column_quantiles(z.T, q)
         seen = np.isfinite(quantiles)
         if seen.any():
             high = max(high, float(np.max(d[part][seen] - quantiles[seen] * s[part][seen])))
@@ -311,7 +315,19 @@ def _quantile(x: np.ndarray, q: float) -> float:
 
 def _column_quantiles(z: np.ndarray, q: float) -> np.ndarray:
     """The q quantile of each column over its finite values (numpy's default linear
-    interpolation), nan for a column without any; one sort, no per-column loop."""
+    interpolation), nan for a column without any; one sort, no per-column loop (where
+    every value is finite, a partition at the two order statistics it reads)."""
+    if z.shape[0] and np.isfinite(z).all():
+        pos = q * (z.shape[0] - 1)
+        lo = int(np.floor(pos))
+        hi = min(lo + 1, z.shape[0] - 1)
+        # along the axis whose values are contiguous (z may be a transposed view)
+        rows = z.T if z.flags.f_contiguous and not z.flags.c_contiguous else None
+        if rows is not None:
+            part = np.partition(rows, sorted({lo, hi}), axis=1)
+            return part[:, lo] + (pos - lo) * (part[:, hi] - part[:, lo])
+        part = np.partition(z, sorted({lo, hi}), axis=0)
+        return part[lo] + (pos - lo) * (part[hi] - part[lo])
     z = np.sort(np.where(np.isfinite(z), z, np.nan), axis=0)  # nan sorts last
     count = np.isfinite(z).sum(axis=0)
     pos = q * np.maximum(count - 1, 0)
