@@ -76,8 +76,10 @@ AS_SCIKIT_LEARN = {
     "precision_recall_curve": (skm.precision_recall_curve, lambda f: f(Y, S, pos_label=5)),
     "calibration_curve": (skc.calibration_curve, lambda f: f(Y, S, pos_label=5)),
 }
-# a mergeable state's batch may lack the positive class of the stream (a constructor)
-NOT_A_CALL = {"ScoreState"}
+# not calls on data: a mergeable state (its batch may lack the positive class of the
+# stream), and the options an evaluation reads (their pos_label is refused by the
+# evaluation, as evaluate's own is: test_evaluation_options.py)
+NOT_A_CALL = {"ScoreState", "EvaluationOptions"}
 # every other scalar registry metric with a pos_label refuses it too, called with the
 # keywords it needs: a metric added by its registry line is checked without a line here
 _INPUT = {"labels": PRED, "scores": S, "probabilities": S}

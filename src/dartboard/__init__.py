@@ -46,7 +46,7 @@ from dartboard._version import __version__ as __version__
 
 # module -> the public names it defines, re-exported here
 _FAMILIES = {
-    "dartboard.evaluation": ["evaluate", "Evaluation"],
+    "dartboard.evaluation": ["evaluate", "Evaluation", "EvaluationOptions"],
     "dartboard.uncertainty": ["interval", "cv_interval", "interval_from_counts", "Interval",
                               "IntervalWarning", "roc_band", "pr_band", "CurveBand",
                               "select_threshold", "evaluate_threshold", "OperatingPoint",

@@ -90,19 +90,22 @@ def evaluate(
 ) -> None:
     """Every applicable metric with its confidence interval."""
     _check_arguments(file, y_pred, y_score, proba, task, ci, group, cluster, report)
-    options = {"threshold_criterion": threshold_criterion,
-               "threshold_target": threshold_target, "threshold": threshold,
-               "curve_bands": threshold_criterion is not None and report is not None,
-               "cluster": cluster}
+    from dartboard.evaluation import EvaluationOptions  # lazy: --help stays fast
+
+    # the evaluation's options, checked once before the file is read (what every
+    # source reads; the positive class is matched to the labels once they are)
+    options = EvaluationOptions(
+        task=task, ci=ci, confidence_level=confidence_level, n_resamples=n_resamples,
+        random_state=seed, threshold=threshold, threshold_criterion=threshold_criterion,
+        threshold_target=threshold_target,
+        curve_bands=threshold_criterion is not None and report is not None)
     if is_stream_source(file):
-        ev = _evaluate_stream(file, y_true, y_pred, y_score, proba, task, ci,
-                              confidence_level, n_resamples, group or None, seed, json_out,
-                              pos_label, options)
+        ev = _evaluate_stream(file, y_true, y_pred, y_score, proba, group or None, cluster,
+                              json_out, pos_label, options)
         name = file
     else:
-        ev = _evaluate_table(file, y_true, y_pred, y_score, proba, task, ci,
-                             confidence_level, n_resamples, group or None, seed, options,
-                             pos_label)
+        ev = _evaluate_table(file, y_true, y_pred, y_score, proba, group or None, cluster,
+                             options, pos_label)
         name = Path(file).name
     payload = ev.to_dict()
     if report is not None:
@@ -200,67 +203,62 @@ def _say_why_not(rows: list[dict[str, Any]], what: str) -> None:
 
 
 def _evaluate_table(file: str, y_true: str, y_pred: str | None, y_score: str | None,
-                    proba: list[str] | None, task: str, ci: str, confidence_level: float,
-                    n_resamples: int, group: list[str] | None, seed: int,
-                    options: dict[str, Any] | None = None, pos_label: str | None = None) -> Any:
-    """The evaluation of one file: its columns handed to :func:`dartboard.evaluate`.
+                    proba: list[str] | None, group: list[str] | None, cluster: str | None,
+                    options: Any, pos_label: str | None = None) -> Any:
+    """The evaluation of one file: its columns handed to :func:`dartboard.evaluate` with
+    the command's (checked) ``options``.
 
     The one place the command line calls the engine (task inference, metrics with
     intervals, curves, groups and the gaps between them).
     """
+    import dataclasses
+
     import numpy as np
 
     from dartboard.evaluation import evaluate, infer_task
 
     table = read_table(file)
     truth = labels(column(table, y_true, "--y-true", file), y_true, "--y-true")
-    options = dict(options or {})
-    cluster = options.pop("cluster", None)
+    columns: dict[str, Any] = {}
     if cluster is not None:
-        options["clusters"] = labels(column(table, cluster, "--cluster", file), cluster,
+        columns["clusters"] = labels(column(table, cluster, "--cluster", file), cluster,
                                      "--cluster")
-    groups = None
     if group:
-        groups = {g: labels(column(table, g, "--group", file), g, "--group") for g in group}
-    common = {"confidence_level": confidence_level, "n_resamples": n_resamples,
-              "random_state": seed, "groups": groups, "ci": ci, "task": task,
-              "pos_label": None if pos_label is None else label_named(truth, pos_label),
-              **options}
+        columns["groups"] = {g: labels(column(table, g, "--group", file), g, "--group")
+                             for g in group}
+    if pos_label is not None:
+        options = dataclasses.replace(options, pos_label=label_named(truth, pos_label))
     if y_score is not None:
-        common["y_score"] = numeric(column(table, y_score, "--y-score", file), y_score,
-                                    "--y-score")
+        columns["y_score"] = numeric(column(table, y_score, "--y-score", file), y_score,
+                                     "--y-score")
     if proba:
-        common["y_proba"] = np.column_stack([
+        columns["y_proba"] = np.column_stack([
             numeric(column(table, c, "--proba", file), c, "--proba") for c in proba])
     if y_pred is None:
-        return evaluate(truth, **common)
+        return evaluate(truth, **columns, options=options)
     pred = labels(column(table, y_pred, "--y-pred", file), y_pred, "--y-pred")
-    if task == "auto" and not (y_score or proba):
-        common["task"] = infer_task(truth, y_pred=pred)
-    if common["task"] == "regression":
+    if options.task == "auto" and not (y_score or proba):
+        options = dataclasses.replace(options, task=infer_task(truth, y_pred=pred))
+    if options.task == "regression":
         truth = numeric(table[y_true], y_true, "--y-true")
         pred = numeric(table[y_pred], y_pred, "--y-pred")
-    return evaluate(truth, pred, **common)
-
+    return evaluate(truth, pred, **columns, options=options)
 
 
 def _evaluate_stream(source: str, y_true: str, y_pred: str | None, y_score: str | None,
-                     proba: list[str] | None, task: str, ci: str, confidence_level: float,
-                     n_resamples: int, group: list[str] | None, seed: int,
-                     json_out: bool, pos_label: str | None, options: dict[str, Any]) -> Any:
+                     proba: list[str] | None, group: list[str] | None, cluster: str | None,
+                     json_out: bool, pos_label: str | None, options: Any) -> Any:
     """The evaluation of Parquet files streamed through states (groups, clusters, a
-    threshold and an operating point included)."""
+    threshold and an operating point included), with the command's ``options``."""
+    import dataclasses
+
     from dartboard.scale import evaluate_parquet
 
+    if pos_label is not None:
+        options = dataclasses.replace(options, pos_label=_stream_label(pos_label))
     return evaluate_parquet(source, y_true=y_true, y_pred=y_pred, y_score=y_score,
-                            y_proba=proba or None, task=task, groups=group,
-                            confidence_level=confidence_level, ci=ci,
-                            n_resamples=n_resamples, random_state=seed,
-                            pos_label=_stream_label(pos_label), progress=False if json_out else None,
-                            clusters=options["cluster"], threshold=options["threshold"],
-                            threshold_criterion=options["threshold_criterion"],
-                            threshold_target=options["threshold_target"],
-                            curve_bands=options["curve_bands"])
+                            y_proba=proba or None, groups=group, clusters=cluster,
+                            progress=False if json_out else None, options=options)
 
 
 def _stream_label(text: str | None) -> Any:

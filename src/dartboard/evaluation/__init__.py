@@ -3,6 +3,9 @@
 - :func:`evaluate` (``dartboard.evaluate``) and :class:`Evaluation`: every metric
   with its interval, overall, per group and between groups; tables, JSON, a
   notebook view, a figure, the HTML report and MLflow logging.
+- :class:`EvaluationOptions`: the options of an evaluation as one checked object,
+  read by every source (arrays, tables, Parquet, Dask, Spark), the command line and
+  the report.
 
 - :class:`EvaluationResult` (``Evaluation.result``) and its parts (:class:`MetricRow`, :class:`RocPoints`,
   :class:`PrPoints`, :class:`Confusion`, :class:`CalibrationPoints`,
@@ -18,6 +21,7 @@ from dartboard._lazy import attach as _attach
 __getattr__, __dir__, __all__ = _attach(
     "dartboard.evaluation",
     {"._evaluate": ["evaluate"],
+     "._options": ["EvaluationOptions"],
      "._evaluation": ["Evaluation"],
      "._engine": ["infer_task", "TASKS"],
      "._points": ["calibration_points"],

@@ -11,6 +11,7 @@ from dartboard._progress import Bar, asked, check_progress
 from dartboard._typing import Task
 from dartboard._validation import describe, to_numpy
 from dartboard.evaluation._bundle import Bundle, merge_bundles
+from dartboard.evaluation._options import EvaluationOptions
 from dartboard.evaluation._parquet import _check_schemas, _open, stream_fragments
 from dartboard.evaluation._parquet import _ranges as files_ranges
 from dartboard.evaluation._stream import (
@@ -55,7 +56,8 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
                   scheduler: Any = None, clusters: str | None = None,
                   threshold: float | None = None, threshold_criterion: str | None = None,
                   threshold_target: float | None = None, curve_bands: bool = False,
-                  cluster: str | None = None, progress: bool | None = None) -> Evaluation:
+                  cluster: str | None = None, progress: bool | None = None,
+                  options: EvaluationOptions | None = None) -> Evaluation:
     """Evaluate a Dask DataFrame (or Parquet files read with Dask) partition by partition.
 
     Each partition becomes one set of mergeable states on a worker; the states
@@ -80,7 +82,7 @@ def evaluate_dask(ddf_or_path: Any, *, y_true: str, y_pred: str | None = None,
     y_true, y_pred, y_score, y_proba, task, metrics, groups, sample_weight, ci, \
 confidence_level, n_resamples, random_state, pos_label, model, exact, n_bins, \
 score_range, relative_accuracy, clusters, cluster, threshold, threshold_criterion, \
-threshold_target, curve_bands
+threshold_target, curve_bands, options
         As in :func:`evaluate_parquet`. With ``y_score``, the range of the scores and
         of the labels is computed by Dask first (one extra pass over two columns).
     split_every : int
@@ -132,8 +134,8 @@ threshold_target, curve_bands
     >>> ev.overall.loc["accuracy", "method"]
     'wilson-clustered (3 clusters)'
     """
-    options = spec_options(locals())
-    options["clusters"] = cluster = renamed_clusters(clusters, cluster)
+    args = spec_options(locals())
+    args["clusters"] = cluster = renamed_clusters(clusters, cluster)
     progress = check_progress(progress)
     dask, dd = _import_dask()
     from dartboard._validation import check_int
@@ -147,7 +149,7 @@ threshold_target, curve_bands
                            y_proba=y_proba)
     path_input = isinstance(ddf_or_path, (str, os.PathLike, list, tuple))
     fragments, kinds = _source_kinds(ddf_or_path, wanted, cluster, dd, path_input)
-    spec = make_spec(column_kinds=kinds, **options)
+    spec = make_spec(column_kinds=kinds, **args)
     if fragments is not None:
         _check_schemas(fragments, spec)
         ddf = dd.read_parquet([f.path for f in fragments], columns=spec.columns)

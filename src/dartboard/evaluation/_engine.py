@@ -28,16 +28,12 @@ from dartboard._validation import (
     as_float_array,
     check_confidence_level,
     check_consistent_length,
-    check_n_resamples,
-    check_option,
     check_sample_weight,
-    describe,
 )
 from dartboard.evaluation._bundle import Bundle, Planned, build_bundle, plan_metrics
 from dartboard.evaluation._finalize import (
     NO_INTERVAL,
     GroupGaps,
-    Options,
     method_for,
     metric_rows,
 )
@@ -53,6 +49,12 @@ from dartboard.evaluation._inputs import (
     infer_from_values,
 )
 from dartboard.evaluation._operating import operating_extras
+from dartboard.evaluation._options import (
+    TASKS,
+    EvaluationOptions,
+    metrics_list,
+    options_from,
+)
 from dartboard.evaluation._points import (
     calibration_points,
     error_points,
@@ -70,31 +72,15 @@ from dartboard.evaluation._result import (
     PrPoints,
     RocPoints,
 )
-from dartboard.exceptions import FewClustersWarning, InputError, InputTypeError
+from dartboard.exceptions import FewClustersWarning, InputError
 from dartboard.families import Batch, Metric, family_of
 from dartboard.families._base import cell_influence
-from dartboard.metrics._registry import TASKS as REGISTRY_TASKS
 from dartboard.metrics._registry import MetricSpec, resolve_metric, specs
 
 __all__ = ["TASKS", "infer_task", "evaluate_predictions", "prepare", "build_result", "Plan",
            "choose_metrics",
            "Chosen", "metric_keywords",
            "metrics_list", "check_metric_applies", "label_of"]
-
-#: ``task`` values: "auto" or one of the registry's tasks
-TASKS = ("auto", *REGISTRY_TASKS)
-
-
-@dataclasses.dataclass(frozen=True)
-class _Options:
-    ci: str
-    confidence_level: float
-    n_resamples: int
-    random_state: Any
-    threshold_criterion: str | None = None
-    threshold_target: float | None = None
-    curve_bands: bool = False
-
 
 def infer_task(y_true: Any, *, y_pred: Any = None, y_score: Any = None,
                proba: Any = None) -> str:
@@ -231,14 +217,10 @@ def evaluate_predictions(y_true: Any, *, y_pred: Any = None, y_score: Any = None
     >>> res.confusion.matrix
     ((15, 5), (0, 20))
     """
+    options = options_from(locals(), None)
     return build_result(prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba,
-                                threshold=threshold, task=task, ci=ci,
-                                confidence_level=confidence_level, n_resamples=n_resamples,
-                                random_state=random_state, groups=groups, metrics=metrics,
-                                sample_weight=sample_weight,
-                                pos_label=pos_label, threshold_criterion=threshold_criterion,
-                                threshold_target=threshold_target, curve_bands=curve_bands),
-                        model)[0]
+                                groups=groups, sample_weight=sample_weight, options=options),
+                        options.model)[0]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -269,7 +251,7 @@ class Plan:
     chosen: tuple[Chosen, ...]
     weights: np.ndarray | None
     groups: GroupIndex | None
-    opts: _Options
+    opts: EvaluationOptions
     labelled: Labelled | None = None
     positive: Any = None
     #: what was decided without being told (:mod:`dartboard.evaluation._inputs`)
@@ -291,6 +273,12 @@ class Plan:
         return self.feed("labels" if self.task != "regression" else "values")
 
 
+def _level(opts: EvaluationOptions) -> float:
+    """The confidence level of an in-memory evaluation (never None: :func:`prepare`)."""
+    assert opts.confidence_level is not None
+    return opts.confidence_level
+
+
 def zero_weight_error(name: str, n_rows: int) -> ValueError:
     """The one refusal of weights that are all zero (every metric is a weighted mean
     over no weight), in memory and streamed."""
@@ -305,20 +293,16 @@ def _some_weight(w: np.ndarray | None) -> np.ndarray | None:
 
 
 def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: Any = None,
-            threshold: float | None = None, task: str = "auto", ci: str = "auto",
-            confidence_level: float = 0.95, n_resamples: int = 2000, random_state: RandomStateLike = 0,
-            groups: Any = None, metrics: Any = None, sample_weight: Any = None,
-            pos_label: Any = None, threshold_criterion: str | None = None,
-            threshold_target: float | None = None, curve_bands: bool = False,
-            clusters: Any = None) -> Plan:
-    """Check the inputs and choose the metrics: everything before any number."""
-    from dartboard.uncertainty._interval import METHODS
-
-    task = check_option(task, "task", TASKS)
-    threshold = check_given(y_pred, y_score, y_proba, threshold)
-    opts = _Options(check_option(ci, "ci", METHODS), check_confidence_level(confidence_level),
-                    check_n_resamples(n_resamples), random_state,
-                    *_threshold_iv(threshold_criterion, threshold_target), bool(curve_bands))
+            groups: Any = None, sample_weight: Any = None, clusters: Any = None,
+            options: EvaluationOptions) -> Plan:
+    """Check the inputs against the (checked) options and choose the metrics:
+    everything before any number."""
+    opts = options
+    task: str = opts.task
+    metrics, pos_label = opts.metrics, opts.pos_label
+    threshold = check_given(y_pred, y_score, y_proba, opts.threshold)
+    if opts.confidence_level is None:  # the rows' intervals, figures and gaps need one
+        check_confidence_level(opts.confidence_level)
     notes: tuple[Assumption, ...] = ()
     if task == "auto" and y_score is None and y_proba is None:
         task, why = infer_from_values(y_true, y_pred)
@@ -328,7 +312,7 @@ def prepare(y_true: Any, *, y_pred: Any = None, y_score: Any = None, y_proba: An
                                 metrics, sample_weight, pos_label, notes)
         return _with_clusters(plan, clusters)
     d = classification_inputs(y_true, y_pred, y_score, y_proba, task, pos_label, threshold)
-    if (threshold_criterion is not None or curve_bands) and not (
+    if (opts.threshold_criterion is not None or opts.curve_bands) and not (
             d.task == "binary" and d.y_score is not None):
         raise operating_error(d.task, d.y_score is not None)
     n = d.y_true.shape[0]
@@ -374,7 +358,7 @@ def _with_clusters(plan: Plan, clusters: Any) -> Plan:
 
 
 def _regression_plan(y_true: Any, y_pred: Any, y_score: Any, y_proba: Any,
-                     threshold: float | None, opts: _Options, groups: Any, metrics: Any,
+                     threshold: float | None, opts: EvaluationOptions, groups: Any, metrics: Any,
                      sample_weight: Any, pos_label: Any,
                      notes: tuple[Assumption, ...]) -> Plan:
     if y_pred is None or y_score is not None or y_proba is not None:
@@ -405,35 +389,6 @@ def operating_error(task: str, scores: bool) -> InputError:
                       f"got a {task} task" + (" with scores" if scores else " without scores"))
 
 
-def check_operating(criterion: Any, target: Any, bands: Any, scores: bool
-                    ) -> tuple[str | None, float | None, bool]:
-    """``threshold_criterion``, ``threshold_target`` and ``curve_bands`` of a streamed
-    evaluation, checked before any row is read (the task is checked once known)."""
-    criterion, target = _threshold_iv(criterion, target)
-    if not isinstance(bands, (bool, np.bool_)):
-        raise InputTypeError(f"curve_bands must be True or False; got {describe(bands)}")
-    if (criterion is not None or bands) and not scores:
-        raise InputError("threshold_criterion and curve_bands need binary scores: name "
-                         "their column as y_score")
-    return criterion, target, bool(bands)
-
-
-def _threshold_iv(criterion: Any, target: Any) -> tuple[str | None, float | None]:
-    """``threshold_criterion`` and ``threshold_target``, checked before any number: a
-    target needs a constrained criterion (``select_threshold``'s rule)."""
-    from dartboard.uncertainty._thresholds import CONSTRAINED, check_criterion
-
-    if criterion is None:
-        if target is not None:
-            raise InputError(f"threshold_target needs threshold_criterion (one of "
-                             f"{list(CONSTRAINED)}, whose bound it is); got "
-                             f"threshold_target={target!r} without a criterion")
-        return None, None
-    criterion, target, _ = check_criterion(criterion, target, names=(
-        "threshold_criterion", "threshold_target"))
-    return criterion, None if np.isnan(target) else target
-
-
 def build_result(plan: Plan, model: str | None = None,
                  seed: np.random.SeedSequence | None = None
                  ) -> tuple[EvaluationResult, GroupGaps | None]:
@@ -447,8 +402,7 @@ def build_result(plan: Plan, model: str | None = None,
     batch = _batch(plan)
     planned = plan_metrics([(c.label, c.spec, c.kwargs) for c in plan.chosen], batch)
     bundle = build_bundle(batch, planned, plan.groups)
-    opts = Options(plan.opts.ci, plan.opts.confidence_level, plan.opts.n_resamples,
-                   plan.opts.random_state)
+    opts = plan.opts
     generic: _GenericRows = _ClusteredRows(plan, bundle) if plan.clusters is not None \
         else _GenericRows(plan)
     if plan.clusters is not None:  # every row from the bootstrap of whole clusters
@@ -478,7 +432,7 @@ def build_result(plan: Plan, model: str | None = None,
         by_label.update(fairness_rates(plan.positive, bundle))
         gaps = GroupGaps(bundle, by_label, keys,
                          seed if seed is not None else seed_sequence(plan.opts.random_state),
-                         plan.opts.n_resamples, plan.opts.confidence_level, generic)
+                         plan.opts.n_resamples, _level(plan.opts), generic)
     if plan.clusters is not None:
         extra["n_clusters"] = int(plan.clusters.max()) + 1
     if plan.task == "regression":
@@ -543,7 +497,7 @@ class _GenericRows:
             # say) gets a row that says so; the overall row raised above instead
             return MetricRow(c.label, float("nan"), None, None,
                              f"undefined: {exc}".split(";")[0][:120],
-                             plan.opts.confidence_level, int(y_true.shape[0]), group)
+                             _level(plan.opts), int(y_true.shape[0]), group)
 
     def replicates(self, p: Planned, rng: np.random.Generator) -> np.ndarray:
         plan, c = self.plan, self.chosen[p.label]
@@ -639,17 +593,17 @@ class _ClusteredRows(_GenericRows):
             if group is None:
                 raise
             return MetricRow(p.label, float("nan"), None, None,
-                             f"undefined: {exc}".split(";")[0][:120], opts.confidence_level,
+                             f"undefined: {exc}".split(";")[0][:120], _level(opts),
                              n, group)
         if spec is not None and spec.default_interval is None:
             return MetricRow(p.label, estimate, None, None, NO_INTERVAL,
-                             opts.confidence_level, n, group)
+                             _level(opts), n, group)
         try:
             with warnings.catch_warnings():  # said once, by the plan (_with_clusters)
                 warnings.simplefilter("ignore", FewClustersWarning)
                 iv = interval(function, y, other, method=opts.ci if opts.ci in CLUSTER_METHODS
                               or opts.ci in CLUSTERED_ANALYTIC_METHODS else "auto",
-                              confidence_level=opts.confidence_level,
+                              confidence_level=_level(opts),
                               n_resamples=opts.n_resamples, random_state=opts.random_state,
                               sample_weight=w, clusters=cl, **kwargs)
             degenerate = zero_width(iv)
@@ -663,7 +617,7 @@ class _ClusteredRows(_GenericRows):
                 warnings.warn(f"no interval for {p.label}: {reason}", IntervalWarning,
                               stacklevel=5)
             return MetricRow(p.label, estimate, None, None, f"n/a ({reason})",
-                             opts.confidence_level, n, group)
+                             _level(opts), n, group)
         base = self._rows_se(p, group, str(iv.method).split(" ")[0])
         deff = se_ratio(iv.standard_error, base) if base is not None else \
             design_effect(iv, function, y, other, w, kwargs, opts.n_resamples,
@@ -839,20 +793,6 @@ def choose_metrics(metrics: Any, task: str, given: set[str], classes: np.ndarray
     return tuple(out)
 
 
-def metrics_list(metrics: Any) -> list[Any]:
-    """``metrics`` (a name, a callable or a list of them) as a non-empty list."""
-    if isinstance(metrics, (str, bytes)) or callable(metrics):
-        metrics = [metrics]
-    try:
-        metrics = list(metrics)
-    except TypeError:
-        raise InputTypeError(f"metrics must be None, a name, a callable or a list of them; got "
-                             f"{type(metrics).__name__}") from None
-    if not metrics:
-        raise InputError("metrics is empty; give None for every applicable metric")
-    return metrics
-
-
 def check_metric_applies(spec: MetricSpec, task: str, given: set[str],
                          bound: Iterable[str] = ()) -> None:
     """A metric asked for by name fits the task and is fed by the input kinds given
@@ -880,14 +820,14 @@ def check_metric_applies(spec: MetricSpec, task: str, given: set[str],
 
 
 def _row(c: Chosen, task: str, y_true: np.ndarray, other: np.ndarray,
-         w: np.ndarray | None, opts: _Options, group: str | None) -> MetricRow:
+         w: np.ndarray | None, opts: EvaluationOptions, group: str | None) -> MetricRow:
     from dartboard.uncertainty import interval
 
     n = int(y_true.shape[0])
     weights = {} if w is None else {"sample_weight": w}
     if c.spec is not None and c.spec.default_interval is None:
         estimate = float(c.function(y_true, other, **c.kwargs, **weights))
-        return MetricRow(c.label, estimate, None, None, NO_INTERVAL, opts.confidence_level,
+        return MetricRow(c.label, estimate, None, None, NO_INTERVAL, _level(opts),
                          n, group)
     method = method_for(opts.ci, c.spec, c.kwargs) if c.spec is not None else \
         (opts.ci if opts.ci in ("percentile", "basic", "bca") else "auto")
@@ -895,7 +835,7 @@ def _row(c: Chosen, task: str, y_true: np.ndarray, other: np.ndarray,
         method = "auto"  # analytic intervals take no weights; auto then bootstraps
     try:
         res = interval(c.function, y_true, other, method=method,
-                       confidence_level=opts.confidence_level, n_resamples=opts.n_resamples,
+                       confidence_level=_level(opts), n_resamples=opts.n_resamples,
                        random_state=opts.random_state, sample_weight=w, **c.kwargs)
     except ValueError as exc:
         # a metric that refuses the data fails the evaluation (its group's row); one
@@ -911,7 +851,7 @@ def _row(c: Chosen, task: str, y_true: np.ndarray, other: np.ndarray,
             warnings.warn(f"no interval for {c.label}: {reason}", IntervalWarning,
                           stacklevel=5)
         return MetricRow(c.label, estimate, None, None, f"n/a ({reason})",
-                         opts.confidence_level, n, group)
+                         _level(opts), n, group)
     return MetricRow(c.label, float(res.estimate), float(res.low), float(res.high),
                      str(res.method), float(res.confidence_level), n, group)
 
@@ -970,13 +910,13 @@ def _figures(plan: Plan) -> dict[str, Any]:
             out.update(operating_extras(
                 y, s, positive, criterion=opts.threshold_criterion,
                 target=opts.threshold_target, bands=opts.curve_bands,
-                confidence_level=opts.confidence_level, n_resamples=opts.n_resamples,
+                confidence_level=_level(opts), n_resamples=opts.n_resamples,
                 random_state=opts.random_state, sample_weight=ws, clusters=cl))
         if d.is_prob:
             points: dict[str, Any] = {
                 k: v if isinstance(v, str) else tuple(v) for k, v in calibration_points(
                     d.y_true, d.y_score, pos_label=positive,
-                    confidence_level=plan.opts.confidence_level,
+                    confidence_level=_level(plan.opts),
                     clusters=plan.clusters).items()}
             out["calibration"] = CalibrationPoints(**points)
     return out

@@ -23,7 +23,8 @@ from dartboard._rng import RandomStateLike, child, seed_sequence
 from dartboard._typing import Task
 from dartboard._validation import describe
 from dartboard.evaluation._engine import build_result, prepare
-from dartboard.evaluation._evaluation import Evaluation, check_model_name
+from dartboard.evaluation._evaluation import Evaluation
+from dartboard.evaluation._options import EvaluationOptions, options_from
 from dartboard.exceptions import InputError, InputTypeError
 
 __all__ = ["evaluate"]
@@ -40,6 +41,7 @@ def evaluate(data: Any = None, y_pred: Any = None, *,
              pos_label: Any = None, threshold_criterion: str | None = None,
              threshold_target: float | None = None, curve_bands: bool = False,
              model: str | None = None, clusters: Any = None,
+             options: EvaluationOptions | None = None,
              progress: bool | None = None) -> Evaluation:
     """How good are these predictions: every applicable metric with its confidence
     interval, overall, per group and between groups.
@@ -167,6 +169,11 @@ def evaluate(data: Any = None, y_pred: Any = None, *,
         :func:`dartboard.roc_band` and :func:`dartboard.pr_band` with
         ``clusters``). With a table as ``data``: the name of its column of cluster
         ids, for every source (``evaluate(path, clusters="patient", ...)``).
+    options : EvaluationOptions, optional
+        The evaluation options as one checked object
+        (:class:`~dartboard.EvaluationOptions`), to ask every source the same; the
+        option keywords (``task`` to ``model``, above) are then left at their
+        defaults (a value given both ways is a ``TypeError`` naming it).
     progress : bool, optional
         A progress bar on standard error over long work (the rows of many groups or
         clusters, their resampling, the rows of streamed files). None (the default)
@@ -212,10 +219,11 @@ def evaluate(data: Any = None, y_pred: Any = None, *,
     >>> float(ev.overall.loc["accuracy", "low"]) == float(row.low)
     True
     """
+    opts = options_from(locals(), options)  # every option checked, before any row
     if isinstance(y_true, str):  # column names: data is a source of rows
         kind = source_kind(data)
         if kind in ("parquet", "dask", "spark"):
-            return _streamed(kind, data, locals())
+            return _streamed(kind, data, locals(), opts)
         if kind != "table":
             raise _not_a_source(data, kind)
         columns = _table_columns(data, y_true=y_true, y_pred=y_pred, y_score=y_score,
@@ -237,43 +245,34 @@ def evaluate(data: Any = None, y_pred: Any = None, *,
         y_true = data
     # the gaps' seed is taken first, so that rows given a Generator draw the same after it;
     # an int seed gives every row the numbers dartboard.interval gives with that seed
-    model = check_model_name(model)
-    root = seed_sequence(random_state)
-    plan = prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba,
-                   threshold=threshold, task=task, ci=ci, confidence_level=confidence_level,
-                   n_resamples=n_resamples, random_state=random_state, groups=groups,
-                   metrics=metrics, sample_weight=sample_weight, pos_label=pos_label,
-                   threshold_criterion=threshold_criterion,
-                   threshold_target=threshold_target, curve_bands=curve_bands,
-                   clusters=clusters)
-    return Evaluation(*build_result(plan, model, child(root, 1)))
+    root = seed_sequence(opts.random_state)
+    plan = prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, groups=groups,
+                   sample_weight=sample_weight, clusters=clusters, options=opts)
+    return Evaluation(*build_result(plan, opts.model, child(root, 1)))
 
 
-#: evaluate()'s options that the streamed sources take under the same name (all)
-_STREAMED = ("y_true", "y_pred", "y_score", "y_proba", "task", "metrics", "groups",
-             "sample_weight", "ci", "confidence_level", "n_resamples", "random_state",
-             "pos_label", "model", "clusters", "threshold", "threshold_criterion",
-             "threshold_target", "curve_bands")
+#: evaluate()'s columns that the streamed sources take under the same name (all)
+_STREAMED = ("y_true", "y_pred", "y_score", "y_proba", "groups", "sample_weight",
+             "clusters")
 
 
-def _streamed(kind: str, data: Any, arguments: dict[str, Any]) -> Evaluation:
+def _streamed(kind: str, data: Any, arguments: dict[str, Any],
+              options: EvaluationOptions) -> Evaluation:
     """A Parquet, Dask or Spark source: its own streamed evaluation, the same options."""
-    options = {k: arguments[k] for k in _STREAMED}
+    columns = {k: arguments[k] for k in _STREAMED}
     if kind != "spark":  # Spark shows its own progress, stage by stage
-        options["progress"] = arguments["progress"]
+        columns["progress"] = arguments["progress"]
     if kind == "parquet":
         from dartboard.evaluation._parquet import evaluate_parquet
 
-        return evaluate_parquet(data, **options)
+        return evaluate_parquet(data, **columns, options=options)
     if kind == "spark":
         from dartboard.evaluation._spark import evaluate_spark
 
-        return evaluate_spark(data, **options)
+        return evaluate_spark(data, **columns, options=options)
     from dartboard.evaluation._dask import evaluate_dask
 
-    return evaluate_dask(data, **options)
-
-
+    return evaluate_dask(data, **columns, options=options)
 
 
 def _not_a_source(data: Any, kind: str | None) -> InputTypeError:

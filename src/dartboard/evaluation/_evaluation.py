@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.axes import Axes
 
-__all__ = ["Evaluation", "GAP_METHODS", "check_model_name"]
+__all__ = ["Evaluation", "GAP_METHODS"]
 
 #: ``method`` of :meth:`Evaluation.difference` and :meth:`Evaluation.ratio`
 GAP_METHODS: tuple[str, ...] = get_args(GapMethod)
@@ -55,14 +55,6 @@ _FAIRNESS = (
     ("equal_opportunity_ratio", ("tpr",), "ratio"),
 )
 _RATE_NAMES = {"selection": "selection rate", "tpr": "TPR", "fpr": "FPR"}
-
-
-def check_model_name(model: Any) -> str | None:
-    """``model``: None or a non-empty string."""
-    if model is not None and (not isinstance(model, str) or not model):
-        raise InputTypeError(f"model must be a name (a non-empty string) or None; got "
-                             f"{describe(model)}")
-    return model
 
 
 class Evaluation:

@@ -25,7 +25,6 @@ streamed state cannot draw) leaves the estimate in its row, with the reason in
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import warnings
 from collections.abc import Callable, Sequence
@@ -37,11 +36,12 @@ from dartboard._kernels._bootstrap import IntervalWarning
 from dartboard._kernels._methods import BOOTSTRAP_METHODS, PROPORTION_METHODS
 from dartboard._rng import check_random_state, child
 from dartboard.evaluation._bundle import Bundle, Planned
+from dartboard.evaluation._options import EvaluationOptions
 from dartboard.evaluation._result import MetricRow
 from dartboard.families._base import NoCells, grouped_replicates, interval_of
 from dartboard.metrics._registry import MetricSpec
 
-__all__ = ["GroupGaps", "Options", "metric_rows", "method_for", "NO_INTERVAL", "NO_ROWS"]
+__all__ = ["GroupGaps", "metric_rows", "method_for", "NO_INTERVAL", "NO_ROWS"]
 
 #: the registry's default_interval None means no interval is valid: a sample maximum
 NO_INTERVAL = "n/a (sample maximum)"
@@ -51,16 +51,6 @@ NO_ROWS = "n/a (needs the rows; a streamed evaluation keeps states)"
 #: the child seed of the gaps' replicates with clusters: one generator for every metric,
 #: so that all draw the same clusters (kept once, ``_clustered._LAST``)
 CLUSTER_STREAM = 999
-
-
-@dataclasses.dataclass(frozen=True)
-class Options:
-    """The interval options of an evaluation."""
-
-    ci: str = "auto"
-    confidence_level: float | None = 0.95
-    n_resamples: int = 2000
-    random_state: Any = None
 
 
 def method_for(ci: str, spec: MetricSpec, kwargs: dict[str, Any]) -> str:
@@ -81,7 +71,7 @@ def method_for(ci: str, spec: MetricSpec, kwargs: dict[str, Any]) -> str:
 Generic = Callable[[Planned, "np.ndarray | None", "str | None"], MetricRow]
 
 
-def metric_rows(bundle: Bundle, planned: Sequence[Planned], opts: Options,
+def metric_rows(bundle: Bundle, planned: Sequence[Planned], opts: EvaluationOptions,
                 generic: Generic | None, group: str | None = None,
                 members: np.ndarray | None = None, clusters: Any = None) -> list[MetricRow]:
     """One row per metric of ``bundle``'s states (all rows, or one group's).
@@ -114,12 +104,12 @@ def _denominator(family: Any, state: Any, metric: Any) -> int:
 
 
 def _row(label: str, estimate: float, low: float | None, high: float | None, method: str,
-         opts: Options, n: int, group: str | None) -> MetricRow:
+         opts: EvaluationOptions, n: int, group: str | None) -> MetricRow:
     level = float("nan") if opts.confidence_level is None else opts.confidence_level
     return MetricRow(label, float(estimate), low, high, method, level, int(n), group)
 
 
-def _family_row(p: Planned, state: Any, opts: Options, group: str | None,
+def _family_row(p: Planned, state: Any, opts: EvaluationOptions, group: str | None,
                 clustered: Callable[[float], tuple[Any, float | None]] | None = None
                 ) -> MetricRow:
     """A metric's row from its state; ``clustered(estimate)`` gives the interval and

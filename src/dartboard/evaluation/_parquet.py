@@ -14,6 +14,7 @@ from dartboard._rng import RandomStateLike
 from dartboard._typing import Task
 from dartboard._validation import check_int, to_numpy
 from dartboard.evaluation._bundle import MergeStack
+from dartboard.evaluation._options import EvaluationOptions
 from dartboard.evaluation._stream import (
     Setup,
     Spec,
@@ -50,7 +51,8 @@ def evaluate_parquet(path_or_glob: Any, *, y_true: str, y_pred: str | None = Non
                      clusters: str | None = None, threshold: float | None = None,
                      threshold_criterion: str | None = None,
                      threshold_target: float | None = None, curve_bands: bool = False,
-                     cluster: str | None = None) -> Evaluation:
+                     cluster: str | None = None,
+                     options: EvaluationOptions | None = None) -> Evaluation:
     """Evaluate predictions stored in Parquet files without loading them into memory.
 
     :func:`dartboard.evaluate` on the rows of the files, streamed: record batches of
@@ -136,6 +138,9 @@ model
         source and row order (that pass holds those columns in memory).
     cluster : str, optional
         The former name of ``clusters`` (a FutureWarning; it will be removed).
+    options : EvaluationOptions, optional
+        :func:`dartboard.evaluate`'s ``options``: the evaluation options as one
+        checked object, the option keywords then left at their defaults.
 
     Returns
     -------
@@ -190,13 +195,13 @@ model
     >>> row["method"], round(float(row["estimate"]), 4), round(float(row["low"]), 4)
     ('wilson-clustered (6 clusters)', 0.875, 0.6204)
     """
-    options = spec_options(locals())
-    options["clusters"] = cluster = renamed_clusters(clusters, cluster)
+    args = spec_options(locals())
+    args["clusters"] = cluster = renamed_clusters(clusters, cluster)
     batch_size = check_int(batch_size, "batch_size", minimum=1)
     progress = check_progress(progress)
     fragments, kinds = _open(path_or_glob, [c for c in (y_true, y_pred, y_score, sample_weight)
                                             if isinstance(c, str)])
-    spec = make_spec(column_kinds=kinds, **options)
+    spec = make_spec(column_kinds=kinds, **args)
     _check_schemas(fragments, spec)
     plan = setup(spec, **_ranges(spec, fragments, batch_size))
     total = sum(f.metadata.num_rows for f in fragments)

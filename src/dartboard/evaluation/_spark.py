@@ -38,6 +38,7 @@ from dartboard._kernels._methods import IntervalMethod
 from dartboard._typing import Task
 from dartboard._validation import check_int, describe
 from dartboard.evaluation._bundle import MergeStack
+from dartboard.evaluation._options import EvaluationOptions
 from dartboard.evaluation._parquet import _column
 from dartboard.evaluation._result import Assumption
 from dartboard.evaluation._stream import (
@@ -90,7 +91,8 @@ def evaluate_spark(df: Any, *, y_true: str, y_pred: str | None = None,
                    relative_accuracy: float = 1e-3, clusters: str | None = None,
                    threshold: float | None = None, threshold_criterion: str | None = None,
                    threshold_target: float | None = None, curve_bands: bool = False,
-                   max_partial_states: int = 16) -> Evaluation:
+                   max_partial_states: int = 16,
+                   options: EvaluationOptions | None = None) -> Evaluation:
     """Evaluate the rows of a Spark DataFrame where they are, exactly.
 
     ``dartboard.evaluate(df, y_true="label", y_score="score", ...)`` with a Spark
@@ -108,7 +110,7 @@ def evaluate_spark(df: Any, *, y_true: str, y_pred: str | None = None,
     y_true, y_pred, y_score, y_proba, task, metrics, groups, sample_weight, ci, \
 confidence_level, n_resamples, random_state, pos_label, model, n_bins, \
 score_range, relative_accuracy, clusters, threshold, threshold_criterion, \
-threshold_target, curve_bands
+threshold_target, curve_bands, options
         As in :func:`dartboard.scale.evaluate_parquet` (column names).
     exact : bool or "auto", default="auto"
         ``True`` keeps exact states: a cell per distinct (score, label, group), about
@@ -158,7 +160,7 @@ threshold_target, curve_bands
     >>> float(ev.overall.loc["roc_auc", "estimate"])  # doctest: +SKIP
     0.8888888888888888
     """
-    options = spec_options(locals())
+    args = spec_options(locals())
     _import_spark()
     max_partial_states = check_int(max_partial_states, "max_partial_states", minimum=1)
     if not is_spark_dataframe(df):
@@ -172,10 +174,10 @@ threshold_target, curve_bands
                          f"{list(kinds)}")
     rule = exact == "auto"
     if rule:
-        options["exact"] = True
+        args["exact"] = True
     elif not isinstance(exact, (bool, np.bool_)):
         raise InputTypeError(f"exact must be True, False or 'auto'; got {describe(exact)}")
-    spec = make_spec(column_kinds=kinds, **options)
+    spec = make_spec(column_kinds=kinds, **args)
     notes: tuple[Assumption, ...] = ()
     with warnings.catch_warnings():
         # pyspark warns about pandas 3 whenever mapInArrow is set up, though only Arrow
@@ -186,8 +188,8 @@ threshold_target, curve_bands
         if cells is not None and cells > MAX_EXACT_CELLS:  # more rows than the limit:
             cells = _distinct_cells(df, spec)  # are there as many distinct cells?
         if cells is not None and cells > MAX_EXACT_CELLS:
-            options["exact"] = False
-            spec = make_spec(column_kinds=kinds, **options)
+            args["exact"] = False
+            spec = make_spec(column_kinds=kinds, **args)
             notes = (Assumption("exact", False, (
                 f"exact='auto': about {cells:,} distinct (score, label, group) cells "
                 f"(approx_count_distinct) exceed {MAX_EXACT_CELLS:,}, so the scores are "

@@ -26,25 +26,21 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._rng import RandomStateLike, check_random_state
 from dartboard._validation import (
     MAX_BINS,
     WEIGHT_RANGE,
     as_float_array,
-    check_confidence_level,
     check_int,
-    check_n_resamples,
-    check_option,
     check_sample_weight,
     describe,
     label_array,
 )
 from dartboard.evaluation._bundle import Bundle, Planned, build_bundle, plan_metrics
-from dartboard.evaluation._engine import TASKS, choose_metrics, needs_labels
+from dartboard.evaluation._engine import choose_metrics, needs_labels
 from dartboard.evaluation._inputs import check_score_labels, usual_threshold
+from dartboard.evaluation._options import EvaluationOptions, options_from
 from dartboard.exceptions import InputError, InputTypeError
 from dartboard.families import Batch
-from dartboard.uncertainty._interval import METHODS as INTERVAL_METHODS
 
 __all__ = ["Setup", "Spec", "bundle_from_columns", "make_spec", "named_columns",
            "renamed_clusters", "setup",
@@ -64,32 +60,36 @@ class Spec:
     y_score: str | None
     sample_weight: str | None
     task: str
-    metrics: Any
     exact: bool
     n_bins: int
     score_range: tuple[float, float] | None
     relative_accuracy: float
-    pos_label: Any
-    confidence_level: float | None
+    #: the evaluation's options (checked), as every source reads them
+    options: EvaluationOptions
     y_proba: tuple[str, ...] | None = None
     classes: tuple[Any, ...] | None = None
-    ci: str = "auto"
-    n_resamples: int = 2000
-    random_state: Any = None
     groups: tuple[str, ...] | None = None
-    model: str | None = None
     #: ``task="auto"``: what the task was decided from, checked against the values at
     #: the end (``"labels"``, ``"floats"``, ``"scores"``); None when it was given
     auto: str | None = None
     #: the column of cluster ids (rows of one cluster are not independent)
     cluster: str | None = None
+
+    # the options, as the stream's code reads them
+    metrics = property(lambda self: self.options.metrics)
+    pos_label = property(lambda self: self.options.pos_label)
+    confidence_level = property(lambda self: self.options.confidence_level)
+    ci = property(lambda self: self.options.ci)
+    n_resamples = property(lambda self: self.options.n_resamples)
+    random_state = property(lambda self: self.options.random_state)
+    model = property(lambda self: self.options.model)
     #: labels are ``y_score >= threshold`` (None: the usual cut, 0.5 or 0)
-    threshold: float | None = None
+    threshold = property(lambda self: self.options.threshold)
     #: the operating point to choose (``select_threshold``'s criterion) and its bound
-    threshold_criterion: str | None = None
-    threshold_target: float | None = None
+    threshold_criterion = property(lambda self: self.options.threshold_criterion)
+    threshold_target = property(lambda self: self.options.threshold_target)
     #: pointwise ROC and precision-recall bands
-    curve_bands: bool = False
+    curve_bands = property(lambda self: self.options.curve_bands)
 
     @property
     def operating(self) -> bool:
@@ -142,14 +142,12 @@ def _column_name(value: Any, name: str, *, required: bool = False) -> str | None
     return value
 
 
-def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: Any,
-              task: str, exact: bool, n_bins: Any, score_range: Any, relative_accuracy: Any,
-              sample_weight: Any, pos_label: Any, confidence_level: Any, ci: Any,
-              n_resamples: Any, random_state: RandomStateLike, groups: Any, model: Any,
-              column_kinds: dict[str, str], clusters: Any = None,
-              threshold: Any = None, threshold_criterion: Any = None,
-              threshold_target: Any = None, curve_bands: Any = False) -> Spec:
-    """Check every option; ``column_kinds`` maps column names to numpy dtype kinds.
+def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, exact: bool,
+              n_bins: Any, score_range: Any, relative_accuracy: Any, sample_weight: Any,
+              groups: Any, clusters: Any = None, options: EvaluationOptions,
+              column_kinds: dict[str, str]) -> Spec:
+    """Check the columns and the streaming options against the (checked) evaluation
+    ``options``; ``column_kinds`` maps column names to numpy dtype kinds.
 
     ``task="auto"``: with ``y_score`` or ``y_proba`` a classification; with
     ``y_pred`` only, regression when either column holds floating-point numbers and
@@ -159,26 +157,24 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
     as floats) or non-integer predictions of at most ten distinct whole numbers (scores
     passed as ``y_pred``) are refused then, naming ``task=``.
     """
-    from dartboard.evaluation._evaluation import check_model_name
-
     y_true = _column_name(y_true, "y_true", required=True)
     y_pred = _column_name(y_pred, "y_pred")
     y_score = _column_name(y_score, "y_score")
     sample_weight = _column_name(sample_weight, "sample_weight")
     proba, classes = _check_proba(y_proba, y_pred, y_score)
-    if threshold is not None:  # the in-memory checks: a finite number, with y_score only
+    if options.threshold is not None:  # the in-memory rule: with y_score only
         from dartboard.evaluation._inputs import check_given
 
-        threshold = check_given(y_pred, y_score, proba, threshold)
-    from dartboard.evaluation._engine import check_operating
-
-    criterion, target, bands = check_operating(threshold_criterion, threshold_target,
-                                               curve_bands, y_score is not None)
+        check_given(y_pred, y_score, proba, options.threshold)
+    if (options.threshold_criterion is not None or options.curve_bands) and y_score is None:
+        raise InputError("threshold_criterion and curve_bands need binary scores: name "
+                         "their column as y_score")
     if y_pred is None and y_score is None and proba is None:
         raise InputTypeError("give y_pred (predicted labels or values) and/or y_score (scores "
                              "of the positive class), or y_proba (one probability column per "
                              "class): the name of a column")
-    task, auto = _stream_task(task, proba is not None or y_score is not None, pos_label,
+    task, auto = _stream_task(options.task, proba is not None or y_score is not None,
+                              options.pos_label,
                               {column_kinds.get(y_true), column_kinds.get(y_pred)})
     if not isinstance(exact, (bool, np.bool_)):
         raise InputTypeError(f"exact must be True or False; got {describe(exact)}")
@@ -188,20 +184,13 @@ def make_spec(*, y_true: Any, y_pred: Any, y_score: Any, y_proba: Any, metrics: 
             or not 0.0 < float(relative_accuracy) < 0.5:
         raise InputError(f"relative_accuracy must be a number in (0, 0.5); got "
                          f"{relative_accuracy!r}")
-    if confidence_level is not None:
-        confidence_level = check_confidence_level(confidence_level)
-    check_option(ci, "ci", INTERVAL_METHODS)
-    cluster = _stream_cluster(clusters, ci, bool(exact))
-    n_resamples = check_n_resamples(n_resamples)
-    check_random_state(random_state)  # raises on a bad seed; the seed itself is kept
-    if proba is not None and pos_label is not None:
+    cluster = _stream_cluster(clusters, options.ci, bool(exact))
+    if proba is not None and options.pos_label is not None:
         raise InputError("with y_proba the positive class is the greater of the two classes "
                          "(the second column); pos_label is not used")
-    return Spec(y_true, y_pred, y_score, sample_weight, task, _check_metrics(metrics),
-                bool(exact), n_bins, score_range, float(relative_accuracy), pos_label,
-                confidence_level, proba, classes, ci, n_resamples, random_state,
-                _check_groups(groups), check_model_name(model), auto, cluster,
-                None if threshold is None else float(threshold), criterion, target, bands)
+    return Spec(y_true, y_pred, y_score, sample_weight, task, bool(exact), n_bins,
+                score_range, float(relative_accuracy), options, proba, classes,
+                _check_groups(groups), auto, cluster)
 
 
 def _stream_task(task: Any, scores: bool, pos_label: Any, kinds: set[Any]
@@ -210,7 +199,6 @@ def _stream_task(task: Any, scores: bool, pos_label: Any, kinds: set[Any]
     (``"scores"``, ``"floats"``: regression, ``"labels"``), checked against the values
     once read; ``scores``: ``y_score`` or ``y_proba`` is given; ``kinds``: the numpy
     dtype kinds of ``y_true`` and ``y_pred``."""
-    check_option(task, "task", TASKS)
     if task == "regression" and scores:
         raise InputError("task='regression' needs y_pred (predicted values), not y_score or "
                          "y_proba")
@@ -236,14 +224,6 @@ def _stream_cluster(clusters: Any, ci: Any, exact: bool) -> str | None:
                          "exact=False bins the scores (a bound, no interval): leave "
                          "exact=True")
     return cluster
-
-
-def _check_metrics(metrics: Any) -> Any:
-    """``metrics`` as a tuple (names or functions), or None for the defaults; each is
-    resolved and checked against the task once the task is known."""
-    from dartboard.evaluation._engine import metrics_list
-
-    return None if metrics is None else tuple(metrics_list(metrics))
 
 
 def _check_score_range(score_range: Any) -> tuple[float, float] | None:
@@ -306,7 +286,7 @@ def _check_proba(proba: Any, y_pred: Any, y_score: Any
 
 
 _SPEC_OPTIONS = tuple(name for name in inspect.signature(make_spec).parameters
-                      if name != "column_kinds")
+                      if name not in ("column_kinds", "options"))
 
 
 def named_columns(*singles: Any, groups: Any = None, y_proba: Any = None) -> list[str]:
@@ -336,13 +316,16 @@ def renamed_clusters(clusters: Any, cluster: Any) -> Any:
 
 
 def spec_options(arguments: dict[str, Any]) -> dict[str, Any]:
-    """The options of :func:`make_spec` among a public function's arguments.
+    """The arguments of :func:`make_spec` among a public function's arguments, the
+    evaluation options as one checked :class:`EvaluationOptions` (``options=`` when
+    given, else built from the option keywords).
 
-    ``evaluate_parquet`` and ``evaluate_dask`` take the same evaluation options;
-    each passes its ``locals()`` (taken first thing) so that the options are listed
-    once, in :func:`make_spec`'s signature.
+    The streamed evaluations take the same options as :func:`dartboard.evaluate`;
+    each passes its ``locals()`` (taken first thing) so that they are listed once.
     """
-    return {name: arguments[name] for name in _SPEC_OPTIONS}
+    out = {name: arguments[name] for name in _SPEC_OPTIONS}
+    out["options"] = options_from(arguments, arguments.get("options"))
+    return out
 
 
 # ---------------------------------------------------------------------- setup

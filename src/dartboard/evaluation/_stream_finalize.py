@@ -26,9 +26,10 @@ from dartboard.evaluation._engine import (
     fairness_rates,
     zero_weight_error,
 )
-from dartboard.evaluation._finalize import GroupGaps, Options, metric_rows
+from dartboard.evaluation._finalize import GroupGaps, metric_rows
 from dartboard.evaluation._inputs import check_positive, check_score_labels
 from dartboard.evaluation._operating import operating_extras
+from dartboard.evaluation._options import EvaluationOptions
 from dartboard.evaluation._result import (
     Assumption,
     Confusion,
@@ -64,7 +65,7 @@ def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parque
     chosen = choose_metrics(spec.metrics, task, plan.given(), classes, positive,
                             weighted=spec.sample_weight is not None)
     planned, left_out = _planned(plan, bundle, chosen)
-    opts = Options(spec.ci, spec.confidence_level, spec.n_resamples, spec.random_state)
+    opts = spec.options
     by_key = bundle.groups or {}
     keys = tuple(_sorted_keys(by_key, spec.groups)) if spec.groups else None
     by_label = {p.label: p for p in planned}
@@ -237,7 +238,7 @@ def _planned(plan: Setup, bundle: Bundle, chosen: Sequence[Any]
 
 
 def _group_rows(by_key: dict[Any, Bundle], keys: Sequence[Any], planned: list[Planned],
-                opts: Options, clusters: Any) -> tuple[Any, ...]:
+                opts: EvaluationOptions, clusters: Any) -> tuple[Any, ...]:
     """Every group's rows, in the order of ``keys``."""
     return tuple(row for key in keys for row in _bounded(
         metric_rows(by_key[key], planned, opts, None, ", ".join(str(v) for v in key),
