@@ -32,6 +32,8 @@ from dartboard._validation import (
 )
 from dartboard.exceptions import InputError, InputTypeError
 from dartboard.metrics._registry import TASKS as REGISTRY_TASKS
+from dartboard.uncertainty._interval import METHODS
+from dartboard.uncertainty._thresholds import CONSTRAINED, check_criterion
 
 __all__ = ["EvaluationOptions", "OPTION_NAMES", "metrics_list", "options_from",
            "threshold_options"]
@@ -116,8 +118,6 @@ class EvaluationOptions:
     model: str | None = None
 
     def __post_init__(self) -> None:
-        from dartboard.uncertainty._interval import METHODS
-
         checked = {
             "task": check_option(self.task, "task", TASKS),
             "metrics": None if self.metrics is None else tuple(metrics_list(self.metrics)),
@@ -196,8 +196,6 @@ def metrics_list(metrics: Any) -> list[Any]:
 def threshold_options(criterion: Any, target: Any) -> tuple[str | None, float | None]:
     """``threshold_criterion`` and ``threshold_target``, checked before any number: a
     target needs a constrained criterion (``select_threshold``'s rule)."""
-    from dartboard.uncertainty._thresholds import CONSTRAINED, check_criterion
-
     if criterion is None:
         if target is not None:
             raise InputError(f"threshold_target needs threshold_criterion (one of "
