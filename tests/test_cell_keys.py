@@ -136,3 +136,22 @@ def test_mean_cells_merged_at_once_equal_merged_in_turn(weighted, stratified):
             np.testing.assert_array_equal(got, want)
     np.testing.assert_allclose(at_once.sums, in_turn.sums, rtol=1e-12)
     assert at_once.weighted is in_turn.weighted
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(KINDS), min_size=1, max_size=3), st.integers(1, 300),
+       st.floats(0.05, 1.0), st.integers(0, 2**16))
+def test_place_finds_each_cell_as_a_search_of_records(kinds, n, share, seed):
+    """``place`` (a first key of few integer values searched block by block, a float
+    first key searched alone, ties stepped over) gives each cell of a part its position
+    among the pooled cells: the position a search of (key, ...) records gives."""
+    from dartboard.families._base import place
+
+    rng = np.random.default_rng(seed)
+    keys = [_key(rng, kind, n) for kind in kinds]
+    pooled, _ = aggregate(keys, np.ones(n, dtype=np.int64))
+    pick = np.flatnonzero(rng.random(pooled[0].shape[0]) < share)
+    part = [k[pick] for k in pooled]
+    np.testing.assert_array_equal(place(part, pooled), pick)
+    records = np.rec.fromarrays([np.asarray(k) for k in pooled])
+    np.testing.assert_array_equal(np.searchsorted(records, np.rec.fromarrays(part)), pick)

@@ -1057,6 +1057,19 @@ def place(part: Sequence[np.ndarray], pooled: Sequence[np.ndarray]) -> np.ndarra
             (keys[0].dtype.kind == "f" and np.isnan(keys[0]).any()):
         records = np.rec.fromarrays(keys)
         return np.searchsorted(records, np.rec.fromarrays(wanted))
+    if len(keys) > 1 and keys[0].dtype.kind in "biu":
+        values = np.unique(wanted[0])
+        if values.shape[0] <= _PLACE_BLOCKS:
+            # a first key of few values (a class code): each of its blocks of pooled
+            # cells is sorted by the other keys, searched on its own
+            out = np.empty(wanted[0].shape[0], dtype=np.intp)
+            for v in values:
+                lo = int(np.searchsorted(keys[0], v, "left"))
+                hi = int(np.searchsorted(keys[0], v, "right"))
+                rows = np.flatnonzero(wanted[0] == v)
+                out[rows] = lo + place([w[rows] for w in wanted[1:]],
+                                       [k[lo:hi] for k in keys[1:]])
+            return out
     at = np.searchsorted(keys[0], wanted[0], "left")
     last = keys[0].shape[0] - 1
     todo = np.arange(at.shape[0])
@@ -1075,5 +1088,7 @@ def place(part: Sequence[np.ndarray], pooled: Sequence[np.ndarray]) -> np.ndarra
 
 #: steps :func:`place` takes among cells of an equal first key before a search of records
 _PLACE_STEPS = 8
+#: a first key of at most this many values is searched block by block
+_PLACE_BLOCKS = 64
 
 
