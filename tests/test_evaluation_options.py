@@ -239,3 +239,22 @@ def test_the_command_line_reads_one_options_object(tmp_path, monkeypatch):
                               "--y-score", "score", "--confidence-level", "1.5"])
     assert bad.exit_code == 2
     assert "confidence_level" in bad.output and "absent" not in bad.output
+
+
+def test_an_evaluation_keeps_its_options_to_ask_the_same_of_other_data(tmp_path):
+    """``ev.options`` is the checked object, from keywords or ``options=``, in memory and
+    streamed; handed to another evaluation it gives that evaluation's keyword numbers."""
+    df = _frame()
+    first = dartboard.evaluate(df, y_true="label", y_score="score", n_resamples=300,
+                               random_state=3, metrics=["accuracy", "roc_auc"],
+                               progress=False)
+    assert first.options == dartboard.EvaluationOptions(
+        n_resamples=300, random_state=3, metrics=("accuracy", "roc_auc"))
+    other = _frame(seed=9)
+    path = _sources(other, tmp_path)["parquet"]
+    again = dartboard.evaluate(path, y_true="label", y_score="score",
+                               options=first.options, progress=False)
+    same_rows(again, dartboard.evaluate(other, y_true="label", y_score="score",
+                                        n_resamples=300, random_state=3,
+                                        metrics=["accuracy", "roc_auc"], progress=False))
+    assert again.options is first.options

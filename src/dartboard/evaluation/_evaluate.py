@@ -248,7 +248,7 @@ def evaluate(data: Any = None, y_pred: Any = None, *,
     root = seed_sequence(opts.random_state)
     plan = prepare(y_true, y_pred=y_pred, y_score=y_score, y_proba=y_proba, groups=groups,
                    sample_weight=sample_weight, clusters=clusters, options=opts)
-    return Evaluation(*build_result(plan, opts.model, child(root, 1)))
+    return Evaluation(*build_result(plan, opts.model, child(root, 1)), options=opts)
 
 
 #: evaluate()'s columns that the streamed sources take under the same name (all)

@@ -32,6 +32,7 @@ from dartboard._progress import asked, track
 from dartboard._typing import GapMethod
 from dartboard._validation import check_option, describe
 from dartboard.evaluation._finalize import NO_INTERVAL, GroupGaps
+from dartboard.evaluation._options import EvaluationOptions
 from dartboard.evaluation._result import EvaluationResult, MetricRow
 from dartboard.exceptions import InputError, InputTypeError
 
@@ -99,11 +100,20 @@ class Evaluation:
     """
 
     def __init__(self, result: EvaluationResult, gaps: GroupGaps | None = None,
-                 states: dict[str, Any] | None = None, *, sources: tuple[str, ...] = ()) -> None:
+                 states: dict[str, Any] | None = None, *, sources: tuple[str, ...] = (),
+                 options: EvaluationOptions | None = None) -> None:
         self.result = result
         self._gaps = gaps
         self._states = states
         self._sources = tuple(sources)
+        self._options = options
+
+    @property
+    def options(self) -> EvaluationOptions | None:
+        """The checked options this evaluation was made with
+        (:class:`~dartboard.EvaluationOptions`): ``evaluate(other, ..., options=ev.options)``
+        asks the same of other data. None for an evaluation built by hand."""
+        return self._options
 
     # ---------------------------------------------------------------- tables
 

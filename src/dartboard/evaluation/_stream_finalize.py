@@ -94,7 +94,7 @@ def finalize(plan: Setup, bundle: Bundle, n_files: int, *, source: str = "parque
     states = _named(bundle.states)
     if keys is not None:
         states["groups"] = {k: _named(by_key[k].states) for k in keys}
-    return Evaluation(result, gaps, states, sources=files)
+    return Evaluation(result, gaps, states, sources=files, options=spec.options)
 
 
 def _operating(plan: Setup, task: str, positive: Any, data: Any) -> dict[str, Any]:
