@@ -359,6 +359,41 @@ def test_mean_losses_built_per_cluster_in_one_pass_equal_each_clusters_own(name,
                                       Family.build_clusters(family, batch, metric, members)]
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 400), st.integers(1, 40), st.sampled_from(["int", "str"]),
+       st.booleans(), st.integers(1, 20), st.integers(0, 2**16))
+def test_calibration_built_per_cluster_in_one_pass_equals_each_clusters_own(
+        n, n_clusters, labels, single, n_bins, seed):
+    """The calibration family's one-pass per-cluster states hold each cluster's own
+    build's counts and sums, bit for bit: clusters of one class, scores of 0 and 1
+    exactly (the last bin), single-precision scores, string labels."""
+    from dartboard.families._base import Family
+
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    codes = rng.integers(0, n_clusters, n)
+    y[codes == 0] = 1  # a cluster of one class
+    score = rng.random(n)
+    score[rng.random(n) < 0.1] = 1.0
+    score[rng.random(n) < 0.1] = 0.0
+    score = score.astype(np.float32 if single else np.float64)
+    truth = np.where(y == 1, "yes", "no") if labels == "str" else y
+    positive = "yes" if labels == "str" else 1
+    members = [np.flatnonzero(codes == c) for c in np.unique(codes)]
+    metric = Metric(get_spec("calibration_error"), {"pos_label": positive, "n_bins": n_bins})
+    family = family_of(metric.spec)
+    batch = Batch(truth, {"probabilities": score}, None, positive)
+    fast = family.build_clusters(batch, metric, members)
+    slow = Family.build_clusters(family, batch, metric, members)
+    assert len(fast) == len(slow)
+    for a, b in zip(fast, slow):
+        assert (a.weighted, a.state.n_bins, a.state.n_groups, a.state.multiclass, a.state.edges) \
+            == (b.weighted, b.state.n_bins, b.state.n_groups, b.state.multiclass, b.state.edges)
+        for name in ("weight", "sum_p", "sum_p2"):
+            np.testing.assert_array_equal(getattr(a.state, name), getattr(b.state, name))
+        assert family.value(a, metric) == family.value(b, metric)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 3), st.integers(0, 3),
                           st.integers(0, 4)), min_size=1, max_size=50),

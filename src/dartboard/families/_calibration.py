@@ -86,6 +86,47 @@ class CalibrationFamily(Family):
                                        labels=kw.get("labels")),
                                 batch.weight is not None)
 
+    def build_clusters(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
+                       ) -> list[Any]:
+        """Every cluster's state from one pass over the rows: binary scores in
+        equal-width bins, without weights, of a named positive class (a streamed
+        evaluation's), their confidences and outcomes checked once, then each
+        (cluster, outcome, bin)'s count and sums of confidences in one ``bincount``;
+        each cluster's state holds :meth:`build`'s numbers of its rows. Other kinds
+        (weights, equal-mass bins, probability matrices) build each cluster's state
+        from its rows."""
+        kw = metric.kwargs
+        proba = batch.of(metric)
+        if batch.weight is not None or kw.get("strategy", "uniform") != "uniform" or \
+                kw.get("pos_label") is None or kw.get("labels") is not None or \
+                np.ndim(proba) != 1 or not members:
+            return super().build_clusters(batch, metric, members)
+        first = np.asarray(members[0])  # its build checks the keywords, as each would
+        one = binned_state(batch.y_true[first], np.asarray(proba)[first],
+                           kw.get("n_bins", DEFAULT_N_BINS), "uniform",
+                           kw.get("multiclass", "top_label"), None, kw["pos_label"],
+                           second_moment=True)
+        conf, hit, _, kind = confidences(batch.y_true, proba, None, kw["pos_label"],
+                                         kw.get("multiclass", "top_label"))
+        slots = 2 * (one.n_bins + 1)
+        c = len(members)
+        owner = np.empty(conf.shape[0], dtype=np.intp)
+        for k, rows in enumerate(members):
+            owner[rows] = k
+        conf64 = np.asarray(conf, dtype=np.float64)
+        key = owner * slots + bin_keys(conf64, hit, one.n_bins, None)
+        shape = (c, 1, 2, one.n_bins + 1)
+        weight = np.bincount(key, minlength=c * slots).astype(np.float64).reshape(shape)
+        sum_p = np.bincount(key, weights=conf64, minlength=c * slots).reshape(shape)
+        sum_p2 = np.bincount(key, weights=conf64 * conf64,
+                             minlength=c * slots).reshape(shape)
+        out = []
+        for k in range(c):
+            state = CalibrationState(one.n_bins, 1, multiclass=kind)
+            state.weight, state.sum_p, state.sum_p2 = weight[k], sum_p[k], sum_p2[k]
+            out.append(CalibrationCells(state, False))
+        return out
+
     def n_rows(self, cells: CalibrationCells) -> int:
         return int(round(float(cells.state.weight[0].sum())))
 
