@@ -216,9 +216,11 @@ def state_design_effect(state: Any, clusters: list[Any]) -> float:
     independent = float(np.sum(sign * sign * (squares - count * deviation * deviation)))
     if independent <= 0.0:
         return 1.0
-    totals = np.array([float(np.sum(sign * (c.weight[0][1] - c.sum_p[0].sum(axis=0)
-                                            - c.weight[0].sum(axis=0) * deviation)))
-                       for c in clusters])
+    # every cluster's (2, S) counts and sums stacked: one pass, not one per cluster
+    weights = np.stack([c.weight[0] for c in clusters])
+    sums = np.stack([c.sum_p[0] for c in clusters])
+    totals = np.sum(sign * (weights[:, 1] - sums.sum(axis=1)
+                            - weights.sum(axis=1) * deviation), axis=-1)
     return max(float(np.sum(totals * totals)) / independent, 1.0)
 
 

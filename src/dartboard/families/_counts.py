@@ -16,6 +16,7 @@ clopper-pearson, agresti-coull, jeffreys) of a proportion metric (the registry's
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -338,15 +339,7 @@ class CountsFamily(Family):
         """The clusters' confusion matrices, over the classes of all of them."""
         if any(isinstance(s, IndicatorState) for s in states):
             return None
-        classes = np.unique(np.concatenate([s.classes for s in states]))
-        k = classes.shape[0]
-        matrices = np.zeros((len(states), k, k))
-        for c, s in enumerate(states):
-            if s.classes.shape[0] == k:  # a cluster of every class (sorted: the same)
-                matrices[c] = s.counts.matrix
-                continue
-            at = np.searchsorted(classes, s.classes)
-            matrices[c][np.ix_(at, at)] = np.asarray(s.counts.matrix, dtype=np.float64)
+        classes, matrices = _cluster_matrices(states)
         return _matrix_terms(metric, classes, matrices)
 
     def row_terms(self, state: CountsState, metric: Metric
@@ -370,6 +363,31 @@ class CountsFamily(Family):
         if method not in PROPORTION_METHODS or found is None:
             raise InputError(f"method={method!r} does not apply to {metric.name} here")
         return proportion_interval(*found, level, method, metric.name)
+
+
+#: per thread, the last clusters' matrices (:func:`_cluster_matrices`): the count
+#: metrics of one evaluation read the same clusters' states, one metric after another
+_LAST_MATRICES = threading.local()
+
+
+def _cluster_matrices(states: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The classes of all ``states`` and each state's ``(C, K, K)`` confusion matrix
+    over them; kept for the same list of states (read-only)."""
+    kept = getattr(_LAST_MATRICES, "kept", None)
+    if kept is not None and kept[0] is states and kept[1] == [id(s) for s in states]:
+        return kept[2], kept[3]
+    classes = np.unique(np.concatenate([s.classes for s in states]))
+    k = classes.shape[0]
+    matrices = np.zeros((len(states), k, k))
+    for c, s in enumerate(states):
+        if s.classes.shape[0] == k:  # a cluster of every class (sorted: the same)
+            matrices[c] = s.counts.matrix
+            continue
+        at = np.searchsorted(classes, s.classes)
+        matrices[c][np.ix_(at, at)] = np.asarray(s.counts.matrix, dtype=np.float64)
+    matrices.flags.writeable = False
+    _LAST_MATRICES.kept = (states, [id(s) for s in states], classes, matrices)
+    return classes, matrices
 
 
 def _matrix_terms(metric: Metric, classes: np.ndarray, matrices: np.ndarray

@@ -780,18 +780,12 @@ class ScoresFamily(Family):
         cells' values times their sizes (the same terms as from the rows)."""
         if _kind(metric) in _PRECISION_AREAS and set(metric.kwargs) <= {"pos_label"} and all(
                 isinstance(s, ScoreCells) for s in states):
-            owner = np.concatenate([np.full(s.size.shape[0], c) for c, s in enumerate(states)])
-            return _precision_terms(
-                metric, owner, len(states), np.concatenate([s.score for s in states]),
-                np.concatenate([s.positive for s in states]),
-                np.concatenate([s.size * s.weight for s in states]).astype(np.float64))
+            owner, score, positive, size, mass = _cluster_cells(states)
+            return _precision_terms(metric, owner, len(states), score, positive, mass)
         if _kind(metric) != "auc" or metric.kwargs or any(
                 not isinstance(s, ScoreCells) or s.weighted for s in states):
             return None
-        owner = np.concatenate([np.full(s.size.shape[0], c) for c, s in enumerate(states)])
-        score = np.concatenate([s.score for s in states])
-        positive = np.concatenate([s.positive for s in states])
-        size = np.concatenate([s.size for s in states]).astype(np.float64)
+        owner, score, positive, size, _ = _cluster_cells(states)
         value = _cell_placements(score, positive, size)
         if value is None:
             return None
@@ -858,6 +852,29 @@ class ScoresFamily(Family):
         low, high = _analytic.logit_interval(
             estimate, se / spread if spread > 0 else float("nan"), level)
         return low, high, se
+
+
+#: per thread, the last clusters' cells laid end to end (:func:`_cluster_cells`): the
+#: ranking metrics of one evaluation read the same clusters' states in turn
+_LAST_CELLS = threading.local()
+
+
+def _cluster_cells(states: Sequence[ScoreCells]) -> tuple[np.ndarray, ...]:
+    """The cells of all clusters' states end to end: (cluster of each cell, score,
+    positive, rows as floats, rows times weight); kept for the same list of states."""
+    kept = getattr(_LAST_CELLS, "kept", None)
+    if kept is not None and kept[0] is states and kept[1] == [id(s) for s in states]:
+        return kept[2]
+    lengths = [s.size.shape[0] for s in states]
+    found = (np.repeat(np.arange(len(states)), lengths),
+             np.concatenate([s.score for s in states]),
+             np.concatenate([s.positive for s in states]),
+             np.concatenate([s.size for s in states]).astype(np.float64),
+             np.concatenate([s.size * s.weight for s in states]).astype(np.float64))
+    for array in found:
+        array.flags.writeable = False
+    _LAST_CELLS.kept = (states, [id(s) for s in states], found)
+    return found
 
 
 def _classes(state: ScoreCells) -> tuple[float, float]:
