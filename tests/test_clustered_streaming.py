@@ -354,9 +354,13 @@ def test_mean_losses_built_per_cluster_in_one_pass_equal_each_clusters_own(name,
                                                          "probabilities": score}, w,
                   None if regression else 1, None if regression else np.array([0, 1]))
     fast = family.build_clusters(batch, metric, members)
-    assert fast == Family.build_clusters(family, batch, metric, members)
-    assert [s.sums for s in fast] == [s.sums for s in
-                                      Family.build_clusters(family, batch, metric, members)]
+    slow = Family.build_clusters(family, batch, metric, members)
+    assert len(fast) == len(slow)
+    for a, b in zip(fast, slow):  # the same cells; the sums within rounding
+        for name in ("term", "weight", "size", "stratum"):
+            np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+        assert a.weighted == b.weighted and a.sums[3] == b.sums[3]
+        np.testing.assert_allclose(a.sums[:3], b.sums[:3], rtol=1e-13, atol=0)
 
 
 @settings(max_examples=40, deadline=None)
