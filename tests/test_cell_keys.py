@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from dartboard._numeric import vdot
 from dartboard.families._base import aggregate, lexicographic_order
 
-KINDS = ("small", "large", "float", "bool", "constant")
+KINDS = ("small", "large", "float", "bool", "constant", "ids")
 
 
 def _key(rng: np.random.Generator, kind: str, n: int) -> np.ndarray:
@@ -21,6 +21,8 @@ def _key(rng: np.random.Generator, kind: str, n: int) -> np.ndarray:
         return rng.choice([0.1, 0.25, -0.0, 0.0, 2.5], n)
     if kind == "bool":
         return rng.random(n) < 0.5
+    if kind == "ids":  # cluster numbers: fewer values than half the rows
+        return rng.integers(0, max(1, n // 3), n)
     return np.full(n, 7.0)
 
 
@@ -155,3 +157,31 @@ def test_place_finds_each_cell_as_a_search_of_records(kinds, n, share, seed):
     np.testing.assert_array_equal(place(part, pooled), pick)
     records = np.rec.fromarrays([np.asarray(k) for k in pooled])
     np.testing.assert_array_equal(np.searchsorted(records, np.rec.fromarrays(part)), pick)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(KINDS), min_size=1, max_size=4), st.integers(1, 60),
+       st.integers(0, 2**32 - 1))
+def test_32_bit_codes_sort_and_aggregate_as_the_rows(kinds, n, seed):
+    """Integer keys of fewer values than half the rows (cluster numbers) sorted as
+    32-bit codes, reached here with few rows by lowering the 16-bit codes' limit."""
+    from dartboard.families import _base
+
+    rng = np.random.default_rng(seed)
+    keys = [k for k in (_key(rng, kind, n) for kind in kinds) if not np.all(k == k[0])]
+    size = rng.integers(1, 5, n)
+    old = _base._SHORT_CODES
+    try:
+        _base._SHORT_CODES = 2
+        codes = [_base._small_codes(k) for k in keys]
+        order = lexicographic_order(keys, n)
+        got, sums = aggregate(keys, size) if keys else ((), None)
+    finally:
+        _base._SHORT_CODES = old
+    if any(c is not None and c.dtype == np.uint32 for c in codes[:-1]):
+        reference = np.lexsort(tuple(reversed(keys)))
+        for k in keys:
+            np.testing.assert_array_equal(k[order], k[reference])
+        cells, expected = _brute(keys, size)
+        assert [tuple(k[i].item() for k in got) for i in range(sums.shape[0])] == cells
+        assert sums.tolist() == expected

@@ -972,17 +972,27 @@ def lexicographic_order(keys: Sequence[np.ndarray], n: int, runs: bool = False
     return order
 
 
+#: integer keys of fewer values than this are 16-bit codes (tests lower it to reach the
+#: 32-bit codes with few rows)
+_SHORT_CODES = 2**16
+
+
 def _small_codes(key: np.ndarray) -> np.ndarray | None:
-    """The key as unsigned 16-bit codes in its order (a flag, a class code), or None
-    when it is not an integer key of fewer than 65,536 values."""
+    """The key as unsigned codes in its order, or None: 16-bit for an integer key of
+    fewer than 65,536 values (a flag, a class code); 32-bit for one of fewer values
+    than half its rows (a cluster's number: rows share each value, so the ties the
+    other path would sort again are most rows)."""
     if key.dtype == bool:
         return key.view(np.uint8)
-    if key.dtype.kind not in "iu":
+    if key.dtype.kind not in "iu" or not key.shape[0]:
         return None
     low = key.min()
-    if int(key.max()) - int(low) >= 2**16:
-        return None
-    return (key - low).astype(np.uint16)
+    spread = int(key.max()) - int(low)
+    if spread < _SHORT_CODES:
+        return (key - low).astype(np.uint16)
+    if spread < 2**32 and 2 * spread < key.shape[0]:
+        return (key - low).astype(np.uint32)
+    return None
 
 
 def merged_pool(family: Any, states: Sequence[Any], metric: Metric,
