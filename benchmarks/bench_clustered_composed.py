@@ -8,12 +8,14 @@ Cells, 2000 resamples, ``random_state=0``, scores with a cluster effect:
 2. 1,000,000 rows in 10,000 clusters, the ten count metrics of
    ``benchmarks/bench_clustered.py`` (target: under 2 s);
 3. 1,000,000 rows in 100,000 clusters, the default metrics of scores, average
-   precision included (target: under 10 s).
+   precision included (target: under 10 s);
+4. the same rows streamed from a Parquet file (``evaluate(path, clusters="cluster")``,
+   one state per cluster), against cell 3's numbers: the same intervals, and the time.
 
 Every cell runs in a fresh process (a warm-up call of 1,000 rows first; imports are
 not timed), so one cell's memory does not slow the next.
 
-Usage: python benchmarks/bench_clustered_composed.py [cells] (default 1,2,3)
+Usage: python benchmarks/bench_clustered_composed.py [cells] (default 1,2,3,4)
 """
 
 from __future__ import annotations
@@ -68,6 +70,24 @@ def cell(which: int) -> dict:
                                                  random_state=0, progress=False))
         return {"evaluate": t, "methods": sorted(set(ev.overall["method"]))}
     c, y, s, _ = _data(1_000_000, 100_000)
+    if which == 4:
+        import tempfile
+
+        import pandas as pd
+
+        with tempfile.TemporaryDirectory() as folder:
+            path = f"{folder}/rows.parquet"
+            pd.DataFrame({"label": y, "score": s, "cluster": c}).to_parquet(path)
+            t, ev = _time(lambda: dartboard.evaluate(path, y_true="label", y_score="score",
+                                                     clusters="cluster", n_resamples=2000,
+                                                     random_state=0, progress=False))
+        memory = dartboard.evaluate(y, y_score=s, clusters=c, n_resamples=2000,
+                                    random_state=0, progress=False).overall
+        cols = ["estimate", "low", "high"]
+        gap = float((ev.overall[cols] - memory.loc[ev.overall.index, cols]).abs().max().max())
+        return {"evaluate": t, "metrics": len(ev.metrics), "largest_difference": gap,
+                "same_methods": bool((ev.overall["method"]
+                                      == memory.loc[ev.overall.index, "method"]).all())}
     t, ev = _time(lambda: dartboard.evaluate(y, y_score=s, clusters=c, n_resamples=2000,
                                              random_state=0, progress=False))
     slow = {m: str(ev.overall.loc[m, "method"]) for m in ("average_precision", "pr_auc",
@@ -79,7 +99,7 @@ def main() -> None:
     if len(sys.argv) > 2 and sys.argv[1] == "--cell":
         print(json.dumps(cell(int(sys.argv[2]))))
         return
-    cells = [int(x) for x in (sys.argv[1] if len(sys.argv) > 1 else "1,2,3").split(",")]
+    cells = [int(x) for x in (sys.argv[1] if len(sys.argv) > 1 else "1,2,3,4").split(",")]
     for which in cells:
         out = subprocess.run([sys.executable, __file__, "--cell", str(which)],
                              capture_output=True, text=True, check=True)
@@ -96,9 +116,13 @@ def main() -> None:
         elif which == 2:
             print(f"1,000,000 rows in 10,000 clusters, 10 count metrics: {found['evaluate']:.2f}"
                   f" s (target < 2 s); methods {found['methods']}")
-        else:
+        elif which == 3:
             print(f"1,000,000 rows in 100,000 clusters, {found['metrics']} default metrics of "
                   f"scores: {found['evaluate']:.2f} s (target < 10 s); {found['methods']}")
+        else:
+            print(f"the same streamed from Parquet (a state per cluster): "
+                  f"{found['evaluate']:.2f} s; largest difference from in memory "
+                  f"{found['largest_difference']:.1e}, same methods: {found['same_methods']}")
 
 
 if __name__ == "__main__":
