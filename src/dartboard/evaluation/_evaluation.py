@@ -78,6 +78,8 @@ class Evaluation:
     sources : tuple of str, optional
         The files the rows were read from (a streamed evaluation's Parquet files):
         :meth:`to_html` never writes over one of them.
+    options : EvaluationOptions, optional
+        The checked options the evaluation was made with (:attr:`options`).
 
     See Also
     --------
