@@ -289,3 +289,23 @@ def test_cluster_is_clusters_on_every_source(tmp_path):
     with pytest.raises(InputTypeError, match="clusters is given twice"):
         evaluate_parquet(path, y_true="label", y_score="score", cluster="patient",
                          clusters="patient")
+
+
+def test_a_rows_n_is_its_denominator_with_clusters_from_every_source(tmp_path):
+    """Recall's ``n`` is the positives and precision's the predicted positives, with or
+    without clusters, in memory and streamed, overall and per group (in memory with
+    clusters it was every row)."""
+    df = _frame()
+    metrics = ["recall", "precision", "accuracy", "roc_auc"]
+    path = os.path.join(tmp_path, "rows.parquet")
+    df.to_parquet(path)
+    kw = dict(y_true="label", y_score="score", groups="region", metrics=metrics,
+              n_resamples=100, random_state=0, progress=False)
+    plain = dartboard.evaluate(df, **kw)
+    for data in (df, path):
+        clustered = dartboard.evaluate(data, clusters="patient", **kw)
+        for table in ("overall", "by_group"):
+            np.testing.assert_array_equal(getattr(clustered, table)["n"],
+                                          getattr(plain, table)["n"])
+    positives = int((df["label"] == 1).sum())
+    assert int(plain.overall.loc["recall", "n"]) == positives < len(df)

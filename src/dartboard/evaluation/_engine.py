@@ -37,6 +37,9 @@ from dartboard.evaluation._finalize import (
     method_for,
     metric_rows,
 )
+from dartboard.evaluation._finalize import (
+    denominator as family_denominator,
+)
 from dartboard.evaluation._groups import (
     GroupIndex,
     encode_groups,
@@ -534,6 +537,16 @@ class _ClusteredRows(_GenericRows):
             self.states.update({plan.groups.label(g): bundle.groups[key]
                                 for g, key in enumerate(plan.groups.keys)})
 
+    def _n(self, p: Planned, group: str | None, rows: int) -> int:
+        """The row's ``n`` as without clusters and when streamed: a proportion's own
+        denominator where the registry names one (recall: the positives), else the
+        rows."""
+        bundle = self.states.get(group)
+        if p.family is None or bundle is None or p.key not in bundle.states:
+            return rows
+        family, metric, key = p.computed
+        return int(family_denominator(family, bundle.states[key], metric))
+
     def _rows_se(self, p: Planned, group: str | None, kind: str) -> float | None:
         """The independent-rows standard error of ``delta-clustered`` from the family's
         state (its groups of alike rows, not a cluster per row); None where the metric's
@@ -585,7 +598,7 @@ class _ClusteredRows(_GenericRows):
             y, other, cl = y[members], other[members], cl[members]
             w = None if w is None else w[members]
         weights = {} if w is None else {"sample_weight": w}
-        n = int(y.shape[0])
+        n = self._n(p, group, int(y.shape[0]))
         spec = self.by_label[p.label].spec
         try:
             estimate = float(function(y, other, **kwargs, **weights))

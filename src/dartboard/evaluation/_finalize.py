@@ -41,7 +41,7 @@ from dartboard.evaluation._result import MetricRow
 from dartboard.families._base import NoCells, grouped_replicates, interval_of
 from dartboard.metrics._registry import MetricSpec
 
-__all__ = ["GroupGaps", "metric_rows", "method_for", "NO_INTERVAL", "NO_ROWS"]
+__all__ = ["GroupGaps", "denominator", "metric_rows", "method_for", "NO_INTERVAL", "NO_ROWS"]
 
 #: the registry's default_interval None means no interval is valid: a sample maximum
 NO_INTERVAL = "n/a (sample maximum)"
@@ -96,7 +96,7 @@ def metric_rows(bundle: Bundle, planned: Sequence[Planned], opts: EvaluationOpti
     return rows
 
 
-def _denominator(family: Any, state: Any, metric: Any) -> int:
+def denominator(family: Any, state: Any, metric: Any) -> int:
     """The row's ``n``: a proportion's own denominator where the registry names one
     (recall: the positives, precision: the predicted positives), else the rows."""
     found = family.denominator(state, metric)
@@ -115,7 +115,7 @@ def _family_row(p: Planned, state: Any, opts: EvaluationOptions, group: str | No
     """A metric's row from its state; ``clustered(estimate)`` gives the interval and
     design effect of rows in clusters."""
     family, metric, _ = p.computed
-    n = _denominator(family, state, metric)
+    n = denominator(family, state, metric)
     with warnings.catch_warnings():
         if group is not None:
             warnings.simplefilter("ignore")
