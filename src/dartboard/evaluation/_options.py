@@ -55,7 +55,7 @@ class EvaluationOptions:
     Parameters
     ----------
     task : {"auto", "binary", "multiclass", "regression"}, default="auto"
-        The task; ``auto`` infers it from the data (:func:`dartboard.infer_task`).
+        The task; ``auto`` infers it from the data (:func:`dartboard.evaluation.infer_task`).
     metrics : str, callable or list of them, optional
         Metric names (``"f1"``, ``"roc_auc"``...), dartboard metric functions or
         callables ``f(y_true, y_pred, sample_weight=None)``; None: every metric the
