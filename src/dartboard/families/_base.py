@@ -16,9 +16,10 @@ groups' draws placed among the pooled cells (:meth:`Family.pool`).
 from __future__ import annotations
 
 import dataclasses
+import threading
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 
@@ -1010,8 +1011,25 @@ def merged_pool(family: Any, states: Sequence[Any], metric: Metric,
 
 
 #: the last few poolings of states (:func:`pooled_states`), held with their states
+_T = TypeVar("_T")
+
 _POOLED: list[tuple[list[Any], Any, list[np.ndarray]]] = []
 _POOLED_KEPT = 2
+
+
+def kept_for_states(cache: threading.local, states: Sequence[Any],
+                    build: Callable[[], _T]) -> _T:
+    """``build()`` of ``states``, kept per thread in ``cache`` while the same states come
+    again (each the same object, in order): the metrics of one evaluation read the
+    same clusters' states in turn. The states are held, so their ids are not reused;
+    what is kept should be read-only."""
+    kept = getattr(cache, "kept", None)
+    if kept is not None and len(kept[0]) == len(states) and \
+            all(a is b for a, b in zip(kept[0], states)):
+        return kept[1]
+    found = build()
+    cache.kept = (list(states), found)
+    return found
 
 
 def pooled_states(states: Sequence[Any], merge: Callable[[Any, Any], Any],

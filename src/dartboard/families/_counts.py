@@ -41,6 +41,7 @@ from dartboard.families._base import (
     Metric,
     State,
     aggregate,
+    kept_for_states,
     place,
     place_parts,
     proportion_interval,
@@ -372,10 +373,11 @@ _LAST_MATRICES = threading.local()
 
 def _cluster_matrices(states: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
     """The classes of all ``states`` and each state's ``(C, K, K)`` confusion matrix
-    over them; kept for the same list of states (read-only)."""
-    kept = getattr(_LAST_MATRICES, "kept", None)
-    if kept is not None and kept[0] is states and kept[1] == [id(s) for s in states]:
-        return kept[2], kept[3]
+    over them; kept for the same states (read-only)."""
+    return kept_for_states(_LAST_MATRICES, states, lambda: _matrices_of(states))
+
+
+def _matrices_of(states: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
     classes = np.unique(np.concatenate([s.classes for s in states]))
     k = classes.shape[0]
     matrices = np.zeros((len(states), k, k))
@@ -386,7 +388,6 @@ def _cluster_matrices(states: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
         at = np.searchsorted(classes, s.classes)
         matrices[c][np.ix_(at, at)] = np.asarray(s.counts.matrix, dtype=np.float64)
     matrices.flags.writeable = False
-    _LAST_MATRICES.kept = (states, [id(s) for s in states], classes, matrices)
     return classes, matrices
 
 

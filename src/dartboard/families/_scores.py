@@ -46,6 +46,7 @@ from dartboard.families._base import (
     State,
     aggregate,
     counted_runs,
+    kept_for_states,
     place,
     pooled_states,
 )
@@ -861,10 +862,11 @@ _LAST_CELLS = threading.local()
 
 def _cluster_cells(states: Sequence[ScoreCells]) -> tuple[np.ndarray, ...]:
     """The cells of all clusters' states end to end: (cluster of each cell, score,
-    positive, rows as floats, rows times weight); kept for the same list of states."""
-    kept = getattr(_LAST_CELLS, "kept", None)
-    if kept is not None and kept[0] is states and kept[1] == [id(s) for s in states]:
-        return kept[2]
+    positive, rows as floats, rows times weight); kept for the same states."""
+    return kept_for_states(_LAST_CELLS, states, lambda: _cells_end_to_end(states))
+
+
+def _cells_end_to_end(states: Sequence[ScoreCells]) -> tuple[np.ndarray, ...]:
     lengths = [s.size.shape[0] for s in states]
     found = (np.repeat(np.arange(len(states)), lengths),
              np.concatenate([s.score for s in states]),
@@ -873,7 +875,6 @@ def _cluster_cells(states: Sequence[ScoreCells]) -> tuple[np.ndarray, ...]:
              np.concatenate([s.size * s.weight for s in states]).astype(np.float64))
     for array in found:
         array.flags.writeable = False
-    _LAST_CELLS.kept = (states, [id(s) for s in states], found)
     return found
 
 
