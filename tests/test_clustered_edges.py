@@ -285,18 +285,41 @@ def test_float_cluster_ids_streamed_equal_in_memory(tmp_path):
 
 # ------------------------------------------------------------------ item 16
 
-def test_streamed_ece_gap_blames_the_clusters(tmp_path):
+@pytest.mark.parametrize("weighted", [False, True])
+def test_streamed_ece_gaps_and_cluster_bootstrap_equal_in_memory(tmp_path, weighted):
+    # the clusters' calibration states hold each cluster's bin weights and sums of
+    # confidences whole: the gaps' shared draws of clusters and the bootstrap of whole
+    # clusters come from them, streamed as in memory (streamed, these were refused)
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 400)
     score = np.clip(0.3 * y + 0.7 * rng.random(400), 0, 1)
-    pq.write_table(pa.table({"y": y, "s": score, "g": rng.integers(0, 3, 400).astype(str),
-                             "c": np.arange(400) // 8}), tmp_path / "a.parquet")
-    options = {"y_true": "y", "y_score": "s", "groups": "g", "metrics": ["ece"],
-               "n_resamples": 100, "random_state": 0}
-    clustered = _quiet(evaluate_parquet, tmp_path, cluster="c", **options)
-    method = clustered.difference().loc["ece", "method"]
-    assert method.startswith("n/a (clustered: the gaps draw whole clusters")
-    assert "whole row counts" not in method
+    g = rng.integers(0, 3, 400).astype(str)
+    c = np.arange(400) // 8
+    w = rng.uniform(0.5, 2.0, 400) if weighted else None
+    columns = {"y": y, "s": score, "g": g, "c": c}
+    if weighted:
+        columns["w"] = w
+    pq.write_table(pa.table(columns), tmp_path / "a.parquet")
+    for ci in ("auto", "bca"):
+        options = {"metrics": ["ece"], "n_resamples": 100, "random_state": 0, "ci": ci}
+        streamed = _quiet(evaluate_parquet, tmp_path, y_true="y", y_score="s", groups="g",
+                          cluster="c", sample_weight="w" if weighted else None, **options)
+        memory = _quiet(db.evaluate, y, y_score=score, groups=g, clusters=c,
+                        sample_weight=w, **options)
+        gap_s, gap_m = streamed.difference(), memory.difference()
+        assert gap_s.loc["ece", "method"] == gap_m.loc["ece", "method"]
+        assert "clustered" in gap_s.loc["ece", "method"]
+        for column in ("estimate", "low", "high"):
+            assert np.isfinite(gap_s.loc["ece", column])
+            assert gap_s.loc["ece", column] == pytest.approx(gap_m.loc["ece", column],
+                                                             rel=1e-9, abs=1e-12)
+        for frame in ("overall", "by_group"):
+            a, b = getattr(streamed, frame), getattr(memory, frame)
+            assert list(a["method"]) == list(b["method"])
+            for column in ("estimate", "low", "high"):
+                np.testing.assert_allclose(a[column], b[column], rtol=1e-9, atol=1e-12)
+        if ci == "bca":
+            assert streamed.overall.loc["ece", "method"].startswith("bca (clustered")
 
 
 def test_clustered_evaluation_logs_its_design_effects_to_mlflow(tmp_path, monkeypatch):

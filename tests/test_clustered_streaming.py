@@ -29,9 +29,6 @@ COLUMNS = ["estimate", "low", "high", "design_effect"]
 #: clusters' states as in memory from the rows. Its bootstrap of whole clusters (an
 #: explicit ``ci="bca"``, and the gaps between groups) draws from per-cluster bin sums
 #: in memory only: streamed it keeps the estimate without an interval
-ROWS_ONLY = {"ece"}
-
-
 def _data(kind, n=720, n_clusters=36, seed=0):
     rng = np.random.default_rng(seed)
     cluster = rng.integers(0, n_clusters, n)
@@ -67,16 +64,11 @@ def _inputs(kind, data, rows):
 
 def _same(memory, streamed, what):
     """Equal frames of metric rows: the same index, estimates, intervals, design
-    effects (to 1e-9) and methods, the rows-only metrics without interval."""
+    effects (to 1e-9) and methods; the calibration error's bootstrap of whole clusters
+    too (its clusters' states hold their bin sums whole)."""
     assert list(memory.index) == list(streamed.index), what
     for key in memory.index:
         a, b = memory.loc[key], streamed.loc[key]
-        metric = key[-1] if isinstance(key, tuple) else key
-        if metric in ROWS_ONLY and not str(a["method"]).startswith("bin-pivot"):
-            assert b["estimate"] == pytest.approx(a["estimate"], rel=1e-9)
-            assert np.isnan(b["low"]) and b["method"].startswith(
-                "n/a (the bootstrap of whole clusters"), (what, key)
-            continue
         assert b["method"] == a["method"], (what, key)
         for c in COLUMNS:
             assert np.isclose(b[c], a[c], rtol=1e-9, atol=1e-12, equal_nan=True), \
@@ -88,8 +80,6 @@ def _compare(memory, streamed, grouped):
     if grouped:
         _same(memory.by_group, streamed.by_group, "by group")
         gaps_a, gaps_b = memory.difference(), streamed.difference()
-        gaps_a = gaps_a.drop(index=[m for m in ROWS_ONLY if m in gaps_a.index])
-        gaps_b = gaps_b.drop(index=[m for m in ROWS_ONLY if m in gaps_b.index])
         assert list(gaps_a.index) == list(gaps_b.index)
         for c in ("estimate", "low", "high"):
             np.testing.assert_allclose(gaps_b[c].astype(float), gaps_a[c].astype(float),
@@ -538,3 +528,48 @@ def test_cli_missing_cluster_column_exits_2_with_one_line(tmp_path):
     assert out.exit_code == 2
     assert "has no column 'nope' (given as clusters)" in out.output
     assert "Traceback" not in out.output and len(out.output.strip().splitlines()) == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 300), st.integers(2, 30), st.booleans(), st.integers(1, 20),
+       st.sampled_from(["l1", "l2", "max"]), st.integers(0, 2**16))
+def test_calibration_cluster_sums_from_states_equal_the_drawn_rows(
+        n, n_clusters, weighted, n_bins, norm, seed):
+    """A replicate of whole clusters from the clusters' calibration states (each
+    cluster's bin weights and sums of confidences, drawn w_c times) equals the metric
+    on the rows of the drawn clusters, each cluster's rows repeated w_c times (brute
+    force, the public metric); and the states' matrix, with a group's clusters placed
+    among all of them, equals the rows' one-pass matrix."""
+    from dartboard.metrics import calibration_error
+
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    codes = np.sort(rng.integers(0, n_clusters, n))
+    y[codes == codes[0]] = 1  # a cluster of one class
+    score = rng.random(n)
+    score[rng.random(n) < 0.1] = 1.0
+    w = rng.uniform(0.5, 2.0, n) if weighted else None
+    held = np.unique(codes)
+    members = [np.flatnonzero(codes == c) for c in held]
+    metric = Metric(get_spec("calibration_error"), {"pos_label": 1, "n_bins": n_bins,
+                                                    "norm": norm})
+    family = family_of(metric.spec)
+    batch = Batch(y, {"probabilities": score}, w, 1)
+    states = family.build_clusters(batch, metric, members)
+    cells, matrix = family.state_cluster_cells(states, metric, None, None)
+    draws = rng.integers(0, 3, size=(6, len(members)))
+    draws[0] = 1  # the rows themselves
+    got = cells.evaluate(np.asarray(matrix.T @ draws.T).T.astype(np.float64))
+    for r, drawn in enumerate(draws):
+        rows = np.concatenate([np.repeat(m, k) for m, k in zip(members, drawn)])
+        if not rows.size or (w is not None and not w[rows].sum() > 0):
+            continue
+        expected = calibration_error(y[rows], score[rows], n_bins=n_bins, norm=norm,
+                                     sample_weight=None if w is None else w[rows])
+        assert got[r] == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    # placed among all clusters (a group's rows for the gaps' shared draws)
+    at = held
+    _, placed = family.state_cluster_cells(states, metric, at, int(codes.max()) + 1)
+    _, rows_matrix = family.cluster_cells(batch, metric, codes, int(codes.max()) + 1)
+    np.testing.assert_allclose(placed.toarray(), rows_matrix.toarray(), rtol=1e-12,
+                               atol=1e-12)

@@ -32,7 +32,7 @@ reason in ``method``.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Container, Sequence
 from typing import Any
 
 import numpy as np
@@ -112,7 +112,7 @@ class ClusteredStates:
                  keys: Sequence[Any] = (), planned: dict[str, Planned] | None = None) -> None:
         self.bundle, self.order, self.keys, self.opts = bundle, order, list(keys), opts
         self.planned = planned or {}
-        self.chosen = _Poolable(self)
+        self.chosen: Container[object] = _Poolable(self)
         self._parts: dict[str, list[tuple[Any, Any]] | None] = {}
         # per (bundle, state key): the clusters' states in order, and the pooled cells'
         # sizes with their cluster matrix (the metrics of one state share them)
@@ -126,10 +126,12 @@ class ClusteredStates:
         slot = (id(bundle), key)
         if slot not in self._states:
             assert bundle.clusters is not None  # a clustered evaluation's bundles have them
-            found = sorted((self.order[c], states[key])
-                           for c, states in bundle.clusters.items() if key in states)
-            self._states[slot] = ([s for _, s in found],
-                                  np.array([i for i, _ in found], dtype=np.intp))
+            order = self.order
+            held = [c for c, states in bundle.clusters.items() if key in states]
+            at = np.fromiter((order[c] for c in held), dtype=np.intp, count=len(held))
+            if at.shape[0] > 1 and not np.all(at[1:] > at[:-1]):  # ids met out of order
+                at, held = at[np.argsort(at)], [held[i] for i in np.argsort(at)]
+            self._states[slot] = ([bundle.clusters[c][key] for c in held], at)
         return self._states[slot]
 
     def cells(self, p: Planned, bundle: Bundle, every: bool = False
@@ -150,6 +152,10 @@ class ClusteredStates:
                     np.array_equal(found.size, kept[0]):
                 return found, kept[1]
         states, at = self.states(bundle, key)
+        summed = family.state_cluster_cells(states, metric, at if every else None,
+                                            len(self.order) if every else None)
+        if summed is not None:
+            return summed
         pooled = family.pool(states, metric) if states else None
         if pooled is None or pooled[0].extra is not None:
             return None
@@ -177,15 +183,22 @@ class ClusteredStates:
             def cells() -> tuple[Any, Any] | None:
                 return self.cells(p, bundle)
 
+            rng = check_random_state(opts.random_state)
             iv = interval_from_clusters(metric.spec, metric.name, estimate, terms, cells,
                                         len(states), method, opts.confidence_level,
-                                        opts.n_resamples,
-                                        check_random_state(opts.random_state),
-                                        metric.kwargs, fallback=family.fallback)
+                                        opts.n_resamples, rng, metric.kwargs,
+                                        self.rows(p, bundle, rng), fallback=family.fallback)
         degenerate = zero_width(iv)
         if degenerate is not None:
             raise InputError(degenerate)
         return iv, self._design_effect(iv, family, bundle.states[key], metric, estimate)
+
+    def rows(self, p: Planned, bundle: Bundle, rng: np.random.Generator
+             ) -> Callable[[bool], Any] | None:
+        """``rows(jackknife)``: the replicates of ``p`` from the rows of each of
+        ``rng``'s draws of ``bundle``'s clusters, where the clusters' cells do not pool;
+        None: a streamed evaluation keeps no rows (the interval is then refused)."""
+        return None
 
     def _simulated(self, family: Family, metric: Metric, merged: Any, states: list[Any],
                    method: str, estimate: float) -> Any:

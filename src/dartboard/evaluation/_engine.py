@@ -6,8 +6,11 @@ numbers. Which metrics a task reports, the keywords they take, which input feeds
 them and which interval methods apply are the registry's facts
 (:mod:`dartboard.metrics._registry`); what the inputs are, and what the evaluation
 decides when not told (the task, the positive class, where labels are cut from
-scores), is :mod:`dartboard.evaluation._inputs`. Every number comes from
-dartboard's public functions (the metrics, :func:`dartboard.interval`).
+scores), is :mod:`dartboard.evaluation._inputs`. The rows are one batch of family
+states (:mod:`dartboard.evaluation._bundle`, with per-cluster states when rows come
+in clusters) finalized by :mod:`dartboard.evaluation._finalize`, as a streamed
+evaluation's are; only a metric no family computes takes the rows themselves and
+:func:`dartboard.interval`.
 """
 
 from __future__ import annotations
@@ -31,14 +34,12 @@ from dartboard._validation import (
     check_sample_weight,
 )
 from dartboard.evaluation._bundle import Bundle, Planned, build_bundle, plan_metrics
+from dartboard.evaluation._clusters import ClusteredStates
 from dartboard.evaluation._finalize import (
     NO_INTERVAL,
     GroupGaps,
     method_for,
     metric_rows,
-)
-from dartboard.evaluation._finalize import (
-    denominator as family_denominator,
 )
 from dartboard.evaluation._groups import (
     GroupIndex,
@@ -77,7 +78,6 @@ from dartboard.evaluation._result import (
 )
 from dartboard.exceptions import FewClustersWarning, InputError
 from dartboard.families import Batch, Metric, family_of
-from dartboard.families._base import cell_influence
 from dartboard.metrics._registry import MetricSpec, resolve_metric, specs
 
 __all__ = ["TASKS", "infer_task", "evaluate_predictions", "prepare", "build_result", "Plan",
@@ -404,35 +404,28 @@ def build_result(plan: Plan, model: str | None = None,
     """
     batch = _batch(plan)
     planned = plan_metrics([(c.label, c.spec, c.kwargs) for c in plan.chosen], batch)
-    bundle = build_bundle(batch, planned, plan.groups)
+    bundle = build_bundle(batch, planned, plan.groups, clusters=plan.clusters)
     opts = plan.opts
-    generic: _GenericRows = _ClusteredRows(plan, bundle) if plan.clusters is not None \
-        else _GenericRows(plan)
-    if plan.clusters is not None:  # every row from the bootstrap of whole clusters
-        rows = tuple(generic.row(p, None, None) for p in track(planned, "metrics"))
-    else:
-        rows = tuple(metric_rows(bundle, planned, opts, generic.row))
+    by_label = {p.label: p for p in planned}
+    by_label.update(fairness_rates(plan.positive, bundle))
+    # rows in clusters: the clusters' states give the intervals, as streamed
+    clusters = None if plan.clusters is None else _ClusteredRows(plan, bundle, by_label)
+    generic: _GenericRows | _ClusteredRows = _GenericRows(plan) if clusters is None \
+        else clusters
+    rows = tuple(metric_rows(bundle, planned, opts, generic.row, clusters=clusters))
     group_rows = gaps = None
     extra: dict[str, Any] = {}
     if plan.groups is not None:
         keys = plan.groups.keys
         by_key = bundle.groups
         assert by_key is not None  # a grouped batch has a bundle per group
-        if plan.clusters is not None:
-            group_rows = tuple(generic.row(p, members, plan.groups.label(g))
-                               for g, members in track(enumerate(plan.groups.members()),
-                                                       "metrics by group", total=len(keys))
-                               for p in planned)
-        else:
-            group_rows = tuple(row for g, members in track(
-                                   enumerate(plan.groups.members()), "metrics by group",
-                                   total=len(keys))
-                               for row in metric_rows(by_key[keys[g]], planned, opts,
-                                                      generic.row, plan.groups.label(g),
-                                                      members))
+        group_rows = tuple(row for g, members in track(
+                               enumerate(plan.groups.members()), "metrics by group",
+                               total=len(keys))
+                           for row in metric_rows(by_key[keys[g]], planned, opts,
+                                                  generic.row, plan.groups.label(g),
+                                                  members, clusters=clusters))
         extra.update(group_columns=plan.groups.names, group_keys=keys)
-        by_label = {p.label: p for p in planned}
-        by_label.update(fairness_rates(plan.positive, bundle))
         gaps = GroupGaps(bundle, by_label, keys,
                          seed if seed is not None else seed_sequence(plan.opts.random_state),
                          plan.opts.n_resamples, _level(plan.opts), generic)
@@ -519,48 +512,32 @@ class _GenericRows:
                                         p.label)
 
 
-class _ClusteredRows(_GenericRows):
-    """Rows and group replicates when rows come in clusters (``clusters=``): every
-    interval is the bootstrap of whole clusters (:func:`dartboard.interval` with
-    ``clusters``), and the groups' replicates come from one draw of clusters shared by
-    all groups (a patient's visits may fall in several groups), so the gaps between
-    groups account for the clustering too."""
+class _ClusteredRows(ClusteredStates):
+    """Rows in clusters (``clusters=``) in memory, as streamed: the bundle holds one set
+    of family states per cluster (overall and per group), and every metric a family
+    computes takes its interval, design effect and gap replicates from them
+    (:class:`~dartboard.evaluation._clusters.ClusteredStates`), so both give the same
+    numbers by one route. The rows give only what those states cannot: a metric no
+    family computes (the public :func:`dartboard.interval` with ``clusters``), and the
+    bootstrap of whole clusters of a metric whose cells do not pool (its value on the
+    rows of each replicate's clusters). The groups' replicates come from one draw of
+    clusters shared by all groups (a patient's visits may fall in several groups), so
+    the gaps account for the clustering too."""
 
-    clustered = True
-
-    def __init__(self, plan: Plan, bundle: Bundle) -> None:
-        super().__init__(plan)
+    def __init__(self, plan: Plan, bundle: Bundle, planned: dict[str, Planned]) -> None:
+        assert plan.clusters is not None  # already 0..C-1 (_with_clusters encoded them)
+        n_clusters = int(plan.clusters.max()) + 1
+        keys = () if plan.groups is None else plan.groups.keys
+        super().__init__(bundle, {c: c for c in range(n_clusters)}, plan.opts, keys,
+                         planned)
+        self.plan = plan
+        self.by_label = {c.label: c for c in plan.chosen}
         self.chosen = _Everything()
-        #: the family states of all rows and of each group (by the group's label)
-        self.states: dict[str | None, Bundle] = {None: bundle}
+        #: the rows of each bundle by its identity: all rows (None) or a group's
+        self._members: dict[int, np.ndarray | None] = {id(bundle): None}
         if plan.groups is not None and bundle.groups is not None:
-            self.states.update({plan.groups.label(g): bundle.groups[key]
-                                for g, key in enumerate(plan.groups.keys)})
-
-    def _n(self, p: Planned, group: str | None, rows: int) -> int:
-        """The row's ``n`` as without clusters and when streamed: a proportion's own
-        denominator where the registry names one (recall: the positives), else the
-        rows."""
-        bundle = self.states.get(group)
-        if p.family is None or bundle is None or p.key not in bundle.states:
-            return rows
-        family, metric, key = p.computed
-        return int(family_denominator(family, bundle.states[key], metric))
-
-    def _rows_se(self, p: Planned, group: str | None, kind: str) -> float | None:
-        """The independent-rows standard error of ``delta-clustered`` from the family's
-        state (its groups of alike rows, not a cluster per row); None where the metric's
-        family has no such terms."""
-        from dartboard._kernels._clustered_analytic import single_rows_se
-        from dartboard.evaluation._design import DELTA_KINDS
-
-        bundle = self.states.get(group)
-        if kind not in DELTA_KINDS or p.family is None or bundle is None or \
-                p.key not in bundle.states:
-            return None
-        family, metric, key = p.computed
-        grouped = family.row_terms(bundle.states[key], metric)
-        return None if grouped is None else single_rows_se(*grouped)
+            for g, rows in enumerate(plan.groups.members()):
+                self._members[id(bundle.groups[keys[g]])] = rows
 
     def _source(self, p: Planned) -> tuple[Callable[..., Any], np.ndarray, dict[str, Any]]:
         """(function, other input, keywords) of a row's metric or a fairness rate."""
@@ -584,10 +561,49 @@ class _ClusteredRows(_GenericRows):
         classes = None if self.plan.labelled is None else self.plan.labelled.classes
         return family.with_classes(Metric(spec, kwargs), classes)
 
+    def _statistic(self, p: Planned, rows: np.ndarray | None
+                   ) -> tuple[Callable[[np.ndarray], float], np.ndarray]:
+        """The metric of ``p`` on some of ``rows`` (their positions; nan where it is
+        undefined), and the cluster of each of ``rows``."""
+        plan = self.plan
+        function, other, kwargs = self._source(p)
+        y, w, cl = plan.y_true, plan.weights, plan.clusters
+        assert cl is not None
+        if rows is not None:
+            y, other, cl = y[rows], other[rows], cl[rows]
+            w = None if w is None else w[rows]
+
+        def value(at: np.ndarray) -> float:
+            extra = {} if w is None else {"sample_weight": w[at]}
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    return float(function(y[at], other[at], **kwargs, **extra))
+            except (ValueError, ZeroDivisionError):
+                return float("nan")
+
+        return value, cl
+
+    def rows(self, p: Planned, bundle: Bundle, rng: np.random.Generator
+             ) -> Callable[[bool], Any] | None:
+        from dartboard._kernels._clustered import ClusterIndex, generic_cluster_replicates
+        from dartboard._labels import encode_ids
+
+        value, cl = self._statistic(p, self._members.get(id(bundle)))
+        index = ClusterIndex(*encode_ids(cl, "clusters"))
+
+        def drawn(jackknife: bool) -> Any:
+            return generic_cluster_replicates(value, index, self.plan.opts.n_resamples, rng,
+                                              jackknife)
+
+        return drawn
+
     def row(self, p: Planned, members: np.ndarray | None, group: str | None) -> MetricRow:
+        """The row of a metric no family computes: :func:`dartboard.interval` with the
+        clusters of ``members`` (None: all rows)."""
         from dartboard._kernels._clustered import CLUSTER_METHODS
         from dartboard._kernels._methods import CLUSTERED_ANALYTIC_METHODS
-        from dartboard.evaluation._design import design_effect, se_ratio, zero_width
+        from dartboard.evaluation._design import design_effect, zero_width
         from dartboard.uncertainty import interval
 
         plan, opts = self.plan, self.plan.opts
@@ -598,8 +614,7 @@ class _ClusteredRows(_GenericRows):
             y, other, cl = y[members], other[members], cl[members]
             w = None if w is None else w[members]
         weights = {} if w is None else {"sample_weight": w}
-        n = self._n(p, group, int(y.shape[0]))
-        spec = self.by_label[p.label].spec
+        n = int(y.shape[0])
         try:
             estimate = float(function(y, other, **kwargs, **weights))
         except ValueError as exc:
@@ -608,9 +623,6 @@ class _ClusteredRows(_GenericRows):
             return MetricRow(p.label, float("nan"), None, None,
                              f"undefined: {exc}".split(";")[0][:120], _level(opts),
                              n, group)
-        if spec is not None and spec.default_interval is None:
-            return MetricRow(p.label, estimate, None, None, NO_INTERVAL,
-                             _level(opts), n, group)
         try:
             with warnings.catch_warnings():  # said once, by the plan (_with_clusters)
                 warnings.simplefilter("ignore", FewClustersWarning)
@@ -631,60 +643,28 @@ class _ClusteredRows(_GenericRows):
                               stacklevel=5)
             return MetricRow(p.label, estimate, None, None, f"n/a ({reason})",
                              _level(opts), n, group)
-        base = self._rows_se(p, group, str(iv.method).split(" ")[0])
-        deff = se_ratio(iv.standard_error, base) if base is not None else \
-            design_effect(iv, function, y, other, w, kwargs, opts.n_resamples,
-                          opts.random_state)
+        deff = design_effect(iv, function, y, other, w, kwargs, opts.n_resamples,
+                             opts.random_state)
         return MetricRow(p.label, float(iv.estimate), float(iv.low), float(iv.high),
                          str(iv.method), float(iv.confidence_level), n, group,
                          design_effect=deff)
 
     def replicates(self, p: Planned, rng: np.random.Generator) -> np.ndarray:
-        from dartboard._kernels._clustered import (
-            ClusterIndex,
-            shared_cluster_replicates,
-        )
-        from dartboard.uncertainty._interval import clustered_cells
-
+        """(R, G + 1) replicates of ``p`` on each group and on all rows from one draw of
+        clusters per replicate: from the clusters' cells where they pool, else from the
+        rows of the drawn clusters."""
+        if p.family is not None and self.parts(p) is not None:
+            return super().replicates(p, rng)
         plan = self.plan
         assert plan.groups is not None and plan.clusters is not None
-        function, other, kwargs = self._source(p)
-        w = plan.weights
-        codes = plan.clusters  # already 0..C-1 (_with_clusters encoded them)
-        n_clusters = int(codes.max()) + 1
-        chosen = self.by_label.get(p.label)
-        spec = chosen.spec if chosen is not None else \
-            (p.metric.spec if p.metric is not None else None)
-        # a family's metric: each group's cells per cluster, one shared draw of clusters
-        parts = []
-        for rows in [*plan.groups.members(), np.arange(plan.y_true.shape[0])]:
-            cells = clustered_cells(spec, plan.y_true[rows], other[rows],
-                                    None if w is None else w[rows], kwargs,
-                                    ClusterIndex(codes[rows], n_clusters))
-            if cells is None:
-                break
-            parts.append(cells)
-        else:
-            drawn, note = shared_cluster_replicates(parts, n_clusters, plan.opts.n_resamples,
-                                                    rng, influence=cell_influence)
-            if note is not None:
-                self.notes[p.label] = note
-            return drawn
-        members = ClusterIndex(codes, n_clusters).members
+        from dartboard._kernels._clustered import ClusterIndex
+
+        value, codes = self._statistic(p, None)
+        members = ClusterIndex(codes, len(self.order)).members
         group_of = np.empty(plan.y_true.shape[0], dtype=np.intp)
         for g, rows in enumerate(plan.groups.members()):
             group_of[rows] = g
         g_count = len(plan.groups.keys)
-
-        def value(rows: np.ndarray) -> float:
-            extra = {} if w is None else {"sample_weight": w[rows]}
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    return float(function(plan.y_true[rows], other[rows], **kwargs, **extra))
-            except (ValueError, ZeroDivisionError):
-                return float("nan")
-
         out = np.full((plan.opts.n_resamples, g_count + 1), np.nan)
         c = len(members)
         for r in track(range(plan.opts.n_resamples), f"resampling clusters for {p.label}"):

@@ -16,6 +16,11 @@ Dask partitions -- comes from here, from the merged states of
   (every count metric, the fairness rates) share the draws, so a summary that takes
   the worse of two rates compares them replicate by replicate.
 
+Rows in clusters take the same route: the bundle holds one set of states per
+cluster, in memory as when streamed, and
+:class:`~dartboard.evaluation._clusters.ClusteredStates` gives each row's clustered
+interval and design effect and the gaps' shared draws of clusters from them.
+
 A metric no family computes (a user's callable) is computed on the rows in memory
 (``generic``) and is refused by a streamed evaluation, which keeps no rows. An
 interval that cannot be formed (a rate undefined on every resample, a bootstrap a

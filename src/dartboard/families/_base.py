@@ -306,6 +306,15 @@ class Family:
         states are then built one by one and pooled)."""
         return None
 
+    def state_cluster_cells(self, states: Sequence[Any], metric: Metric,
+                            at: np.ndarray | None, n_clusters: int | None
+                            ) -> tuple[Cells, Any] | None:
+        """:meth:`cluster_cells` from the clusters' states (``at``: their rows of the
+        matrix among ``n_clusters``; None: one row each, in order), for a family whose
+        pooled cells are sums the clusters' states hold whole; None: the states are
+        pooled (:meth:`pool`)."""
+        return None
+
     def paired(self, y: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray | None,
                metric: Metric) -> Any:
         """A sampler of ``metric(y, a) - metric(y, b)`` on the same rows, with

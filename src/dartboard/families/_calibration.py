@@ -120,12 +120,9 @@ class CalibrationFamily(Family):
         sum_p = np.bincount(key, weights=conf64, minlength=c * slots).reshape(shape)
         sum_p2 = np.bincount(key, weights=conf64 * conf64,
                              minlength=c * slots).reshape(shape)
-        out = []
-        for k in range(c):
-            state = CalibrationState(one.n_bins, 1, multiclass=kind)
-            state.weight, state.sum_p, state.sum_p2 = weight[k], sum_p[k], sum_p2[k]
-            out.append(CalibrationCells(state, False))
-        return out
+        n_bins, of = one.n_bins, CalibrationState._of
+        return [CalibrationCells(of(n_bins, kind, a, b, d), False)
+                for a, b, d in zip(weight, sum_p, sum_p2)]
 
     def n_rows(self, cells: CalibrationCells) -> int:
         return int(round(float(cells.state.weight[0].sum())))
@@ -274,6 +271,40 @@ class CalibrationFamily(Family):
                               None, clusters, n_clusters)
         # the pooled "cells" are sums (weights, then sums of confidences), which only the
         # bootstrap of whole clusters draws (as weighted sums of the clusters' rows)
+        totals = np.asarray(matrix.sum(axis=0)).ravel()
+        return Cells(totals, np.zeros(totals.shape[0], dtype=np.intp), error, None,
+                     8 * 4 * 2 * half), matrix
+
+    def state_cluster_cells(self, states: Sequence[CalibrationCells], metric: Metric,
+                            at: np.ndarray | None, n_clusters: int | None
+                            ) -> tuple[Cells, Any] | None:
+        # each cluster's bin weights and sums of confidences are :meth:`cluster_cells`'s
+        # row of the matrix, whole in its state (equal-width bins: equal-mass edges are
+        # each state's own quantiles)
+        from scipy import sparse
+
+        if not states or any(s.state.edges is not None for s in states):
+            return None
+        first = states[0].state
+        shape = first.weight.shape
+        half = int(np.prod(shape))
+        norm, debiased = norm_iv(metric.kwargs.get("norm", "l1"),
+                                 metric.kwargs.get("debiased", False))
+        kind = first.multiclass
+
+        def error(sums: np.ndarray) -> np.ndarray:
+            return error_from_sums(sums[:, :half].reshape(-1, *shape),
+                                   sums[:, half:].reshape(-1, *shape), norm, debiased, kind)
+
+        dense = np.empty((len(states), 2 * half))
+        for k, s in enumerate(states):
+            dense[k, :half], dense[k, half:] = s.state.weight.ravel(), s.state.sum_p.ravel()
+        rows = np.arange(len(states)) if at is None else np.asarray(at)
+        matrix = sparse.csr_matrix(dense) if at is None else sparse.csr_matrix(
+            (dense.ravel(), (np.repeat(rows, 2 * half), np.tile(np.arange(2 * half),
+                                                                 len(states)))),
+            shape=(n_clusters, 2 * half))
+        matrix.eliminate_zeros()
         totals = np.asarray(matrix.sum(axis=0)).ravel()
         return Cells(totals, np.zeros(totals.shape[0], dtype=np.intp), error, None,
                      8 * 4 * 2 * half), matrix

@@ -198,13 +198,13 @@ class CountsFamily(Family):
         present = (matrices.sum(axis=2) > 0) | (matrices.sum(axis=1) > 0)
         every = present.all(axis=1)
         out = []
-        for c in range(n):
-            if every[c]:
-                out.append(CountsState(ConfusionCounts(enc.classes, matrices[c])))
-            else:
+        classes, checked = enc.classes, ConfusionCounts._checked
+        for c, whole in enumerate(every.tolist()):
+            if whole:
+                out.append(CountsState(checked(classes, matrices[c])))
+            else:  # the classes its rows hold, still sorted
                 at = np.flatnonzero(present[c])
-                out.append(CountsState(ConfusionCounts(enc.classes[at],
-                                                       matrices[c][np.ix_(at, at)])))
+                out.append(CountsState(checked(classes[at], matrices[c][np.ix_(at, at)])))
         return out
 
     def n_rows(self, state: CountsState | IndicatorState) -> int:

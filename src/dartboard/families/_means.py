@@ -363,11 +363,13 @@ class MeansFamily(Family):
         bounds = np.searchsorted(cells[0], np.arange(len(members) + 1))
         sums = _segment_sums(cells[-2], cells[-1], size, bounds)
         out = []
-        for k, (a, b) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist())):
-            st = None if stratum is None else cells[1][a:b]
-            out.append(MeanCells(cells[-2][a:b], cells[-1][a:b], size[a:b],
-                                 (float(sums[0][k]), float(sums[1][k]), float(sums[2][k]),
-                                  int(sums[3][k])), w is not None, st))
+        term, weight, st = cells[-2], cells[-1], None if stratum is None else cells[1]
+        weighted = w is not None
+        for a, b, *each in zip(bounds[:-1].tolist(), bounds[1:].tolist(),
+                               sums[0].tolist(), sums[1].tolist(), sums[2].tolist(),
+                               sums[3].astype(np.int64).tolist()):
+            out.append(MeanCells(term[a:b], weight[a:b], size[a:b], tuple(each), weighted,
+                                 None if st is None else st[a:b]))
         return out
 
     def n_rows(self, state: MeanCells) -> int:

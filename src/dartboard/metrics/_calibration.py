@@ -638,6 +638,16 @@ class CalibrationState:
         self.sum_p = np.zeros(shape)
         self.sum_p2 = np.zeros(shape)
 
+    @classmethod
+    def _of(cls, n_bins: int, multiclass: str, weight: np.ndarray, sum_p: np.ndarray,
+            sum_p2: np.ndarray) -> CalibrationState:
+        """An equal-width state of these (n_groups, 2, n_bins + 1) sums, already
+        formed (an evaluation's per-cluster states, by the hundred thousand)."""
+        out = cls.__new__(cls)
+        out.n_bins, out.n_groups, out.edges = n_bins, weight.shape[0], None
+        out.multiclass, out.weight, out.sum_p, out.sum_p2 = multiclass, weight, sum_p, sum_p2
+        return out
+
     # ------------------------------------------------------------------ data in
 
     def add(self, conf: Any, hit: Any, sample_weight: ArrayLike | None = None, *,
