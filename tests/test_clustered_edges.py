@@ -447,3 +447,27 @@ def test_clustered_grouped_evaluation_holds_its_contract(seed, n, n_clusters, n_
         gaps = _quiet(ev.difference)
         defined = gaps.dropna(subset=["low"])
         assert (defined["low"] <= defined["high"]).all()
+
+
+def test_ece_design_effect_is_the_one_its_pivot_allowed_for():
+    # the clustered bin-pivot runs on n / D rows; its row's design effect is that D
+    # (the method says it), not the ratio of two simulated spreads: the same for any
+    # number of resamples, streamed as in memory
+    rng = np.random.default_rng(1)
+    n = 3000
+    c = rng.integers(0, 60, n)
+    effect = rng.normal(0, 1, 60)[c]
+    y = (rng.random(n) < 1 / (1 + np.exp(-effect))).astype(int)
+    s = 1 / (1 + np.exp(-(effect + rng.normal(0, 1, n) + y - 0.5)))
+    g = rng.choice(["a", "b"], n)
+    found = []
+    for resamples in (200, 2000):
+        ev = _quiet(db.evaluate, y, y_score=s, groups=g, clusters=c, metrics=["ece"],
+                    n_resamples=resamples, random_state=0)
+        frame = pd.concat([ev.overall, ev.by_group.droplevel(0)])
+        for method, deff in zip(frame["method"], frame["design_effect"]):
+            said = float(method.split("design effect ")[1].rstrip(")"))
+            assert deff == pytest.approx(said, abs=0.005)
+        found.append(frame["design_effect"].to_numpy())
+    np.testing.assert_array_equal(found[0], found[1])
+    assert not np.allclose(found[0], 1.0)

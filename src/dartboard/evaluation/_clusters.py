@@ -166,7 +166,7 @@ class ClusteredStates:
 
     def interval(self, p: Planned, bundle: Bundle, estimate: float) -> tuple[Any, float | None]:
         """The clustered interval of ``p`` on ``bundle``'s rows and its design effect."""
-        from dartboard.evaluation._design import zero_width
+        from dartboard.evaluation._design import se_ratio, zero_width
         from dartboard.uncertainty._interval import interval_from_clusters
 
         family, metric, key = p.computed
@@ -176,7 +176,9 @@ class ClusteredStates:
             raise InputError(f"clusters {too_few_clusters(len(states))}")
         method = opts.ci if opts.ci in CLUSTER_METHODS or \
             opts.ci in CLUSTERED_ANALYTIC_METHODS else "auto"
-        iv = self._simulated(family, metric, bundle.states[key], states, method, estimate)
+        simulated = self._simulated(family, metric, bundle.states[key], states, method,
+                                    estimate)
+        iv = None if simulated is None else simulated[0]
         if iv is None:
             terms = family.state_cluster_terms(states, metric)
 
@@ -191,6 +193,8 @@ class ClusteredStates:
         degenerate = zero_width(iv)
         if degenerate is not None:
             raise InputError(degenerate)
+        if simulated is not None:  # the design effect the simulated interval allowed for
+            return iv, se_ratio(float(np.sqrt(simulated[1])), 1.0)
         return iv, self._design_effect(iv, family, bundle.states[key], metric, estimate)
 
     def rows(self, p: Planned, bundle: Bundle, rng: np.random.Generator
@@ -201,11 +205,11 @@ class ClusteredStates:
         return None
 
     def _simulated(self, family: Family, metric: Metric, merged: Any, states: list[Any],
-                   method: str, estimate: float) -> Any:
+                   method: str, estimate: float) -> tuple[Any, float] | None:
         """The family's simulated interval with clusters (the calibration error's
-        bin-pivot on n / D rows) from the clusters' states, as in memory from the rows;
-        None where the family has none or it does not apply (``auto`` then takes the
-        bootstrap of whole clusters)."""
+        bin-pivot on n / D rows) from the clusters' states, as in memory from the rows,
+        and the design effect ``D`` it allowed for; None where the family has none or it
+        does not apply (``auto`` then takes the bootstrap of whole clusters)."""
         from dartboard.uncertainty._interval import simulated_interval
 
         if not family.simulated or method != "auto":
@@ -217,7 +221,7 @@ class ClusteredStates:
         if out is None:
             return None
         return simulated_interval(out, estimate, opts.confidence_level, family.simulated[0],
-                                  len(states), opts.n_resamples, metric.name)
+                                  len(states), opts.n_resamples, metric.name), out[5]
 
     def _design_effect(self, iv: Any, family: Family, state: Any, metric: Metric,
                        estimate: float) -> float | None:

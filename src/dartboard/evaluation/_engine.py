@@ -407,7 +407,8 @@ def build_result(plan: Plan, model: str | None = None,
     bundle = build_bundle(batch, planned, plan.groups, clusters=plan.clusters)
     opts = plan.opts
     by_label = {p.label: p for p in planned}
-    by_label.update(fairness_rates(plan.positive, bundle))
+    if plan.groups is not None:
+        by_label.update(fairness_rates(plan.positive, bundle))
     # rows in clusters: the clusters' states give the intervals, as streamed
     clusters = None if plan.clusters is None else _ClusteredRows(plan, bundle, by_label)
     generic: _GenericRows | _ClusteredRows = _GenericRows(plan) if clusters is None \

@@ -364,16 +364,17 @@ class Family:
     def cluster_simulate(self, batch: Batch, metric: Metric, method: str, codes: np.ndarray,
                          n_clusters: int, level: float, n_resamples: int,
                          rng: np.random.Generator, estimate: float
-                         ) -> tuple[float, float, float, np.ndarray, str] | None:
+                         ) -> tuple[float, float, float, np.ndarray, str, float] | None:
         """A ``method`` of ``simulated`` when the rows of ``batch`` come in clusters
         (``codes``: each row's cluster, 0..C-1): ``(low, high, standard error, draws,
-        note)``, the note for the method's name; None where it does not apply."""
+        note, design effect)``, the note for the method's name, the design effect the
+        interval allowed for (its row's); None where it does not apply."""
         return None
 
     def cluster_simulate_states(self, merged: Any, clusters: list[Any], metric: Metric,
                                 method: str, level: float, n_resamples: int,
                                 rng: np.random.Generator, estimate: float
-                                ) -> tuple[float, float, float, np.ndarray, str] | None:
+                                ) -> tuple[float, float, float, np.ndarray, str, float] | None:
         """:meth:`cluster_simulate` from the merged state and each cluster's state (a
         streamed evaluation keeps no rows); None where it does not apply."""
         return None

@@ -160,7 +160,7 @@ class CalibrationFamily(Family):
     def cluster_simulate(self, batch: Batch, metric: Metric, method: str, codes: np.ndarray,
                          n_clusters: int, level: float, n_resamples: int,
                          rng: np.random.Generator, estimate: float
-                         ) -> tuple[float, float, float, np.ndarray, str] | None:
+                         ) -> tuple[float, float, float, np.ndarray, str, float] | None:
         # the bin-pivot on n / D rows, D the design effect of the error's linearization
         # (dartboard._kernels._clustered_calibration)
         cells = self.build(batch, metric)
@@ -182,7 +182,7 @@ class CalibrationFamily(Family):
                                 clusters: list[CalibrationCells], metric: Metric, method: str,
                                 level: float, n_resamples: int, rng: np.random.Generator,
                                 estimate: float
-                                ) -> tuple[float, float, float, np.ndarray, str] | None:
+                                ) -> tuple[float, float, float, np.ndarray, str, float] | None:
         """:meth:`cluster_simulate` from the merged state and each cluster's (a streamed
         evaluation): the same design effect from per-cell sums, then the same pivot."""
         if not self._one_group(merged) or merged.state.sum_p2 is None:
@@ -194,13 +194,13 @@ class CalibrationFamily(Family):
     def _effective_pivot(self, state: Any, design: float, metric: Metric, method: str,
                          level: float, n_resamples: int, rng: np.random.Generator,
                          estimate: float
-                         ) -> tuple[float, float, float, np.ndarray, str] | None:
+                         ) -> tuple[float, float, float, np.ndarray, str, float] | None:
         effective = effective_state(state, design)
         if effective.weight.sum() < 2:
             return None
         low, high, se, draws = self.simulate(CalibrationCells(effective, False), metric, method,
                                              level, n_resamples, rng, estimate)
-        return low, high, se, draws, f"design effect {design:.2f}"
+        return low, high, se, draws, f"design effect {design:.2f}", design
 
     @staticmethod
     def _one_group(calibration: CalibrationCells) -> bool:

@@ -514,13 +514,14 @@ def _clustered_simulated(family: Any, spec: MetricSpec | None, y_t: np.ndarray,
                               found[1].name)
 
 
-def simulated_interval(out: tuple[float, float, float, np.ndarray, str], estimate: float,
-                       level: float, method: str, n_clusters: int, n_resamples: int,
-                       name: str) -> Interval:
+def simulated_interval(out: tuple[float, float, float, np.ndarray, str, float],
+                       estimate: float, level: float, method: str, n_clusters: int,
+                       n_resamples: int, name: str) -> Interval:
     """The Interval of a family's clustered simulated interval (``Family.cluster_simulate``
-    or ``cluster_simulate_states``: low, high, standard error, draws and the note the
-    method's name carries), from rows in memory or from the clusters' states."""
-    low, high, se, draws, note = out
+    or ``cluster_simulate_states``: low, high, standard error, draws, the note the
+    method's name carries and the design effect), from rows in memory or from the
+    clusters' states."""
+    low, high, se, draws, note, _ = out
     return Interval(estimate, low, high, level,
                     f"{method} (clustered: {n_clusters} clusters, {note})", se, draws,
                     n_resamples, name)
