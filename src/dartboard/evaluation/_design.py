@@ -7,7 +7,9 @@ rows: the cluster-robust methods against their independent-rows forms (``wald``,
 of whole clusters against the metric's analytic independent-rows interval where it
 has one (``wald``, ``t``, ``delong``, ``influence-logit``: the same standard error as
 a bootstrap of rows, without a second bootstrap over every row), else the bootstrap
-of rows (the same method and resamples).
+of rows (the same method and resamples). A simulated interval that allows for the
+clusters itself (the calibration error's bin-pivot on ``n / D`` rows) reports the
+``D`` it used.
 ``effective n = n / design effect`` is the number of independent rows that would
 measure the metric as precisely; it is at most ``n`` (a design effect below 1 is the
 clusters' noise or a negative intra-cluster correlation, not rows worth more than
