@@ -194,10 +194,24 @@ def pivot_design_effect(conf: np.ndarray, hit: np.ndarray, key: np.ndarray, slot
                              / count, 0.0)
     r = np.sign(deviation)[b] * (hit - conf - deviation[b])
     independent = float(np.sum(r * r))
-    if independent == 0.0:
+    if _no_spread(independent, float(np.sum((hit - conf) ** 2))):
         return 1.0
     clustered = float(np.sum(np.bincount(codes, weights=r, minlength=n_clusters) ** 2))
     return max(clustered / independent, 1.0)
+
+
+#: residuals whose sum of squares is below this share of the rows' squared gaps
+#: ``sum (hit - conf)^2`` are rounding, not spread: every row of each bin sits at its
+#: bin's deviation (scores of 0.9 that are all right, say), and ``D`` is 1
+NO_SPREAD = 1e-12
+
+
+def _no_spread(independent: float, scale: float) -> bool:
+    """Whether the residuals' sum of squares ``independent`` is rounding next to
+    ``scale``, the rows' squared gaps: a ratio of two rounding errors is no design
+    effect (the rows' and the states' sums round differently, so they would even
+    disagree)."""
+    return not independent > NO_SPREAD * scale
 
 
 def state_design_effect(state: Any, clusters: list[Any]) -> float:
@@ -214,7 +228,7 @@ def state_design_effect(state: Any, clusters: list[Any]) -> float:
     sign = np.sign(deviation)
     squares = w[1] - 2.0 * sp[1] + sp2.sum(axis=0)
     independent = float(np.sum(sign * sign * (squares - count * deviation * deviation)))
-    if independent <= 0.0:
+    if _no_spread(independent, float(np.sum(squares))):
         return 1.0
     # every cluster's (2, S) counts and sums stacked: one pass, not one per cluster
     weights = np.stack([c.weight[0] for c in clusters])

@@ -1,0 +1,107 @@
+"""Rows in clusters, in memory, come from per-cluster family states (the route a
+streamed evaluation takes). Their oracle is the public :func:`dartboard.interval`
+with ``clusters=``, which works from the rows: every row of ``evaluate``, overall and
+per group, equals it on that group's rows (estimate, interval, method), at the edges
+where the routes could part -- a group of one cluster, a group or cluster of one
+class, proportions at 0 or 1, weights, few clusters."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import dartboard as db
+
+#: the default metrics of binary scores, by their row labels and interval names
+METRICS = {"accuracy": "accuracy", "precision": "precision", "recall": "recall",
+           "f1": "f1", "selection_rate": "selection_rate", "roc_auc": "roc_auc",
+           "average_precision": "average_precision", "log_loss": "log_loss",
+           "brier_score_loss": "brier_score_loss", "ece": "ece",
+           "matthews_corrcoef": "matthews_corrcoef"}
+
+
+def _quiet(f, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return f(*args, **kwargs)
+
+
+def _oracle(name, y, score, w, clusters, n_resamples, seed):
+    """(estimate, low, high, method) of the public interval on these rows, or None
+    where it refuses."""
+    pred = (score >= 0.5).astype(int)
+    other = score if name in ("roc_auc", "average_precision", "log_loss",
+                              "brier_score_loss", "ece") else pred
+    # the evaluation's classes, as it gives them to log loss (a group may hold one)
+    extra = {"labels": [0, 1]} if name == "log_loss" else {}
+    try:
+        iv = _quiet(db.interval, name, y, other, clusters=clusters, sample_weight=w,
+                    n_resamples=n_resamples, random_state=seed, **extra)
+    except ValueError:
+        return None
+    return iv.estimate, iv.low, iv.high, str(iv.method)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(40, 240), st.integers(2, 12), st.booleans(), st.integers(0, 2**16),
+       st.sampled_from(["mixed", "one_class_group", "all_right_group", "one_cluster_group"]))
+def test_every_clustered_row_equals_the_public_interval_on_its_rows(n, n_clusters, weighted,
+                                                                   seed, edge):
+    rng = np.random.default_rng(seed)
+    c = rng.integers(0, n_clusters, n)
+    c[:2] = [0, 1]  # two clusters at least
+    effect = rng.normal(0, 1, n_clusters)[c]
+    y = (rng.random(n) < 1 / (1 + np.exp(-effect))).astype(int)
+    score = np.round(1 / (1 + np.exp(-(effect + rng.normal(0, 1, n) + y - 0.5))), 2)
+    g = rng.choice(["a", "b"], n)
+    if edge == "one_class_group":
+        y[g == "b"] = 1
+    elif edge == "all_right_group":  # accuracy, precision and recall at 1 there
+        score[g == "b"] = np.where(y[g == "b"] == 1, 0.9, 0.1)
+    elif edge == "one_cluster_group":
+        g = np.where(c == 0, "b", "a")
+    y[:2] = [0, 1]
+    if len(set(y[g == "a"])) < 2:
+        y[np.flatnonzero(g == "a")[:2]] = [0, 1]
+    w = rng.uniform(0.5, 2.0, n) if weighted else None
+    ev = _quiet(db.evaluate, y, y_score=score, groups=g, clusters=c, sample_weight=w,
+                metrics=list(METRICS), n_resamples=200, random_state=seed)
+    rows = [(None, ev.overall)] + [(k, ev.by_group.xs(k, level=0)) for k in ("a", "b")
+                                    if k in set(g)]
+    checked = 0
+    for group, frame in rows:
+        at = np.ones(n, dtype=bool) if group is None else g == group
+        for label, name in METRICS.items():
+            row = frame.loc[label]
+            if not np.isfinite(row["low"]):
+                continue  # no interval: its reason is in the method
+            found = _oracle(name, y[at], score[at], None if w is None else w[at], c[at],
+                            200, seed)
+            assert found is not None, (edge, group, label, row["method"])
+            estimate, low, high, method = found
+            assert row["method"] == method, (edge, group, label)
+            for got, want in ((row["estimate"], estimate), (row["low"], low),
+                              (row["high"], high)):
+                assert got == pytest.approx(want, rel=1e-9, abs=1e-12), \
+                    (edge, group, label, row["method"])
+            checked += 1
+    assert checked > 0
+
+
+def test_no_spread_of_the_calibration_residuals_is_a_design_effect_of_one():
+    # every row of each bin at its bin's deviation (scores of 0.9 and 0.1, all right):
+    # the residuals are rounding, whose ratio gave D = 1.76 from the rows and 1.00 from
+    # the states on the same data; now both say 1
+    y = np.array([1, 0] * 20)
+    score = np.where(y == 1, 0.9, 0.1)
+    clusters = np.arange(40) % 2
+    iv = _quiet(db.interval, "ece", y, score, clusters=clusters, n_resamples=200,
+                random_state=0)
+    assert iv.method.endswith("design effect 1.00)")
+    ev = _quiet(db.evaluate, y, y_score=score, clusters=clusters, metrics=["ece"],
+                n_resamples=200, random_state=0)
+    assert ev.overall.loc["ece", "design_effect"] == 1.0
