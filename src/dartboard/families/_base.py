@@ -1006,6 +1006,17 @@ def _small_codes(key: np.ndarray) -> np.ndarray | None:
     return None
 
 
+def owners(members: Sequence[np.ndarray], n_rows: int) -> np.ndarray:
+    """(n_rows,) int64: the position in ``members`` of each row's cluster (rows in no
+    member are left unset), in one scatter rather than one per cluster."""
+    out = np.empty(n_rows, dtype=np.int64)
+    if members:
+        rows = np.concatenate([np.asarray(m, dtype=np.intp) for m in members])
+        out[rows] = np.repeat(np.arange(len(members), dtype=np.int64),
+                              [len(m) for m in members])
+    return out
+
+
 def merged_pool(family: Any, states: Sequence[Any], metric: Metric,
                 has_cells: Callable[[Any], bool],
                 merge_all: Callable[[Sequence[Any]], Any] | None = None

@@ -31,7 +31,7 @@ from dartboard._kernels._clustered_calibration import (
 )
 from dartboard._kernels._methods import PIVOT
 from dartboard._validation import rescaled_weights
-from dartboard.families._base import Batch, Cells, Family, Metric, State
+from dartboard.families._base import Batch, Cells, Family, Metric, State, owners
 from dartboard.metrics._calibration import (
     DEFAULT_N_BINS,
     CalibrationState,
@@ -110,9 +110,7 @@ class CalibrationFamily(Family):
                                          kw.get("multiclass", "top_label"))
         slots = 2 * (one.n_bins + 1)
         c = len(members)
-        owner = np.empty(conf.shape[0], dtype=np.intp)
-        for k, rows in enumerate(members):
-            owner[rows] = k
+        owner = owners(members, conf.shape[0])
         conf64 = np.asarray(conf, dtype=np.float64)
         key = owner * slots + bin_keys(conf64, hit, one.n_bins, None)
         shape = (c, 1, 2, one.n_bins + 1)

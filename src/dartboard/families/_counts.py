@@ -42,6 +42,7 @@ from dartboard.families._base import (
     State,
     aggregate,
     kept_for_states,
+    owners,
     place,
     place_parts,
     proportion_interval,
@@ -190,9 +191,7 @@ class CountsFamily(Family):
         enc = encode_labels(("y_true", batch.y_true), ("y_pred", other))
         k, n = enc.classes.shape[0], len(members)
         t, p = (c.astype(np.int64) for c in enc.codes)
-        codes = np.empty(t.shape[0], dtype=np.int64)
-        for c, rows in enumerate(members):
-            codes[rows] = c
+        codes = owners(members, t.shape[0])
         matrices = np.bincount((codes * k + t) * k + p,
                                minlength=n * k * k).reshape(n, k, k)
         present = (matrices.sum(axis=2) > 0) | (matrices.sum(axis=1) > 0)

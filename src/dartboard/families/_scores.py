@@ -47,6 +47,7 @@ from dartboard.families._base import (
     aggregate,
     counted_runs,
     kept_for_states,
+    owners,
     place,
     pooled_states,
 )
@@ -593,17 +594,16 @@ class ScoresFamily(Family):
         scores = batch.of(metric)
         if scores.ndim != 1 or batch.approximate.get("score_bins") is not None:
             return super().build_clusters(batch, metric, members)
-        codes = np.empty(scores.shape[0], dtype=np.int64)
-        for c, rows in enumerate(members):
-            codes[rows] = c
+        codes = owners(members, scores.shape[0])
         w = np.ones(scores.shape[0]) if batch.weight is None \
             else batch.weight.astype(np.float64)
         (owner, s, p, ww), size = aggregate(
             (codes, scores.astype(np.float64), np.asarray(batch.y_true == batch.positive), w),
             np.ones(scores.shape[0], dtype=np.int64))
         bounds = np.searchsorted(owner, np.arange(len(members) + 1))
-        return [ScoreCells(s[a:b], p[a:b], ww[a:b], size[a:b], batch.weight is not None)
-                for a, b in zip(bounds[:-1], bounds[1:])]
+        weighted = batch.weight is not None
+        return [ScoreCells(s[a:b], p[a:b], ww[a:b], size[a:b], weighted)
+                for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist())]
 
     def merge_all(self, states: Sequence[Any]) -> Any:
         if len(states) > 1 and all(isinstance(s, ScoreCells) for s in states):
