@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._progress import track
 from dartboard.families import Batch, Family, Metric, family_of
 
 __all__ = ["Bundle", "MergeStack", "Planned", "build_bundle", "merge_bundles", "plan_metrics"]
@@ -172,14 +173,16 @@ def _states(batch: Batch, planned: Sequence[Planned]) -> dict[str, Any]:
 
 
 def build_bundle(batch: Batch, planned: Sequence[Planned], groups: Any = None,
-                 clusters: np.ndarray | None = None) -> Bundle:
+                 clusters: np.ndarray | None = None, shown: bool = False) -> Bundle:
     """The bundle of one batch; ``groups`` a :class:`GroupIndex` of its rows,
-    ``clusters`` each row's cluster id (checked: no missing id)."""
+    ``clusters`` each row's cluster id (checked: no missing id). ``shown``: the
+    clusters' states get a progress bar (all rows in one batch, in memory; a stream's
+    batches are shown by their source)."""
     n = int(np.shape(batch.y_true)[0])
     bundle = Bundle(n, _states(batch, planned),
                     weighted_rows=n > 0 and (batch.weight is None or bool(np.any(batch.weight))),
                     clusters=None if clusters is None else _cluster_states(batch, planned,
-                                                                           clusters))
+                                                                           clusters, shown))
     if groups is not None:
         bundle.groups = {}
         for g, rows in enumerate(groups.members()):
@@ -187,12 +190,12 @@ def build_bundle(batch: Batch, planned: Sequence[Planned], groups: Any = None,
             bundle.groups[groups.keys[g]] = Bundle(
                 int(rows.shape[0]), _states(part, planned),
                 clusters=None if clusters is None else _cluster_states(part, planned,
-                                                                       clusters[rows]))
+                                                                       clusters[rows], shown))
     return bundle
 
 
-def _cluster_states(batch: Batch, planned: Sequence[Planned], ids: np.ndarray
-                    ) -> dict[Any, dict[str, Any]]:
+def _cluster_states(batch: Batch, planned: Sequence[Planned], ids: np.ndarray,
+                    shown: bool = False) -> dict[Any, dict[str, Any]]:
     """The states of each cluster's rows, by raw id (numpy scalars as Python values, so
     that the ids of two batches meet as dictionary keys)."""
     values, codes = np.unique(ids, return_inverse=True)
@@ -203,7 +206,7 @@ def _cluster_states(batch: Batch, planned: Sequence[Planned], ids: np.ndarray
         out: dict[Any, dict[str, Any]] = {
             (v.item() if isinstance(v, np.generic) else v): {} for v in values}
         built = set()
-        for p in planned:
+        for p in track(planned, "the states of each cluster") if shown else planned:
             if p.family is None or p.key in built:
                 continue
             family, metric, key = p.computed

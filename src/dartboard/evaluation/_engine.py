@@ -404,7 +404,7 @@ def build_result(plan: Plan, model: str | None = None,
     """
     batch = _batch(plan)
     planned = plan_metrics([(c.label, c.spec, c.kwargs) for c in plan.chosen], batch)
-    bundle = build_bundle(batch, planned, plan.groups, clusters=plan.clusters)
+    bundle = build_bundle(batch, planned, plan.groups, clusters=plan.clusters, shown=True)
     opts = plan.opts
     by_label = {p.label: p for p in planned}
     if plan.groups is not None:
@@ -413,7 +413,11 @@ def build_result(plan: Plan, model: str | None = None,
     clusters = None if plan.clusters is None else _ClusteredRows(plan, bundle, by_label)
     generic: _GenericRows | _ClusteredRows = _GenericRows(plan) if clusters is None \
         else clusters
-    rows = tuple(metric_rows(bundle, planned, opts, generic.row, clusters=clusters))
+    if clusters is None:
+        rows = tuple(metric_rows(bundle, planned, opts, generic.row))
+    else:  # seconds with many clusters: a bar, metric by metric
+        rows = tuple(row for p in track(planned, "metrics")
+                     for row in metric_rows(bundle, (p,), opts, generic.row, clusters=clusters))
     group_rows = gaps = None
     extra: dict[str, Any] = {}
     if plan.groups is not None:
