@@ -130,7 +130,8 @@ class ClusteredStates:
             held = [c for c, states in bundle.clusters.items() if key in states]
             at = np.fromiter((order[c] for c in held), dtype=np.intp, count=len(held))
             if at.shape[0] > 1 and not np.all(at[1:] > at[:-1]):  # ids met out of order
-                at, held = at[np.argsort(at)], [held[i] for i in np.argsort(at)]
+                sort = np.argsort(at)
+                at, held = at[sort], [held[i] for i in sort]
             self._states[slot] = ([bundle.clusters[c][key] for c in held], at)
         return self._states[slot]
 
@@ -166,7 +167,7 @@ class ClusteredStates:
 
     def interval(self, p: Planned, bundle: Bundle, estimate: float) -> tuple[Any, float | None]:
         """The clustered interval of ``p`` on ``bundle``'s rows and its design effect."""
-        from dartboard.evaluation._design import se_ratio, zero_width
+        from dartboard.evaluation._design import zero_width
         from dartboard.uncertainty._interval import interval_from_clusters
 
         family, metric, key = p.computed
@@ -194,7 +195,8 @@ class ClusteredStates:
         if degenerate is not None:
             raise InputError(degenerate)
         if simulated is not None:  # the design effect the simulated interval allowed for
-            return iv, se_ratio(float(np.sqrt(simulated[1])), 1.0)
+            design = float(simulated[1])
+            return iv, design if np.isfinite(design) and design > 0 else None
         return iv, self._design_effect(iv, family, bundle.states[key], metric, estimate)
 
     def rows(self, p: Planned, bundle: Bundle, rng: np.random.Generator

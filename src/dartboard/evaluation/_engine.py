@@ -410,12 +410,13 @@ def build_result(plan: Plan, model: str | None = None,
     if plan.groups is not None:
         by_label.update(fairness_rates(plan.positive, bundle))
     # rows in clusters: the clusters' states give the intervals, as streamed
-    clusters = None if plan.clusters is None else _ClusteredRows(plan, bundle, by_label)
-    generic: _GenericRows | _ClusteredRows = _GenericRows(plan) if clusters is None \
-        else clusters
-    if clusters is None:
+    clusters: _ClusteredRows | None = None
+    generic: _GenericRows | _ClusteredRows
+    if plan.clusters is None:
+        generic = _GenericRows(plan)
         rows = tuple(metric_rows(bundle, planned, opts, generic.row))
     else:  # seconds with many clusters: a bar, metric by metric
+        clusters = generic = _ClusteredRows(plan, bundle, by_label)
         rows = tuple(row for p in track(planned, "metrics")
                      for row in metric_rows(bundle, (p,), opts, generic.row, clusters=clusters))
     group_rows = gaps = None
@@ -566,17 +567,25 @@ class _ClusteredRows(ClusteredStates):
         classes = None if self.plan.labelled is None else self.plan.labelled.classes
         return family.with_classes(Metric(spec, kwargs), classes)
 
+    def _inputs(self, p: Planned, rows: np.ndarray | None
+                ) -> tuple[Callable[..., Any], dict[str, Any], np.ndarray, np.ndarray,
+                           np.ndarray | None, np.ndarray]:
+        """(function, keywords, y, other input, weights, clusters) of ``p`` on ``rows``
+        (None: all rows)."""
+        plan = self.plan
+        function, other, kwargs = self._source(p)
+        y, w, cl = plan.y_true, plan.weights, plan.clusters
+        assert cl is not None  # these rows exist only when clusters are given
+        if rows is not None:
+            y, other, cl = y[rows], other[rows], cl[rows]
+            w = None if w is None else w[rows]
+        return function, kwargs, y, other, w, cl
+
     def _statistic(self, p: Planned, rows: np.ndarray | None
                    ) -> tuple[Callable[[np.ndarray], float], np.ndarray]:
         """The metric of ``p`` on some of ``rows`` (their positions; nan where it is
         undefined), and the cluster of each of ``rows``."""
-        plan = self.plan
-        function, other, kwargs = self._source(p)
-        y, w, cl = plan.y_true, plan.weights, plan.clusters
-        assert cl is not None
-        if rows is not None:
-            y, other, cl = y[rows], other[rows], cl[rows]
-            w = None if w is None else w[rows]
+        function, kwargs, y, other, w, cl = self._inputs(p, rows)
 
         def value(at: np.ndarray) -> float:
             extra = {} if w is None else {"sample_weight": w[at]}
@@ -611,13 +620,8 @@ class _ClusteredRows(ClusteredStates):
         from dartboard.evaluation._design import design_effect, zero_width
         from dartboard.uncertainty import interval
 
-        plan, opts = self.plan, self.plan.opts
-        function, other, kwargs = self._source(p)
-        y, w, cl = plan.y_true, plan.weights, plan.clusters
-        assert cl is not None  # these rows exist only when clusters are given
-        if members is not None:
-            y, other, cl = y[members], other[members], cl[members]
-            w = None if w is None else w[members]
+        opts = self.plan.opts
+        function, kwargs, y, other, w, cl = self._inputs(p, members)
         weights = {} if w is None else {"sample_weight": w}
         n = int(y.shape[0])
         try:

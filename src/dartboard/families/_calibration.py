@@ -257,21 +257,10 @@ class CalibrationFamily(Family):
                                          kw.get("multiclass", "top_label"),
                                          labels=kw.get("labels"))
         n_bins = int(kw.get("n_bins", DEFAULT_N_BINS))
-        norm, debiased = norm_iv(kw.get("norm", "l1"), kw.get("debiased", False))
         shape = (1 if conf.ndim == 1 else conf.shape[1], 2, n_bins + 1)
-        half = int(np.prod(shape))
-
-        def error(sums: np.ndarray) -> np.ndarray:
-            return error_from_sums(sums[:, :half].reshape(-1, *shape),
-                                   sums[:, half:].reshape(-1, *shape), norm, debiased, kind)
-
         matrix = cluster_sums(conf, hit, None if w is None else rescaled_weights(w), n_bins,
                               None, clusters, n_clusters)
-        # the pooled "cells" are sums (weights, then sums of confidences), which only the
-        # bootstrap of whole clusters draws (as weighted sums of the clusters' rows)
-        totals = np.asarray(matrix.sum(axis=0)).ravel()
-        return Cells(totals, np.zeros(totals.shape[0], dtype=np.intp), error, None,
-                     8 * 4 * 2 * half), matrix
+        return _summed_cells(matrix, shape, metric, kind), matrix
 
     def state_cluster_cells(self, states: Sequence[CalibrationCells], metric: Metric,
                             at: np.ndarray | None, n_clusters: int | None
@@ -284,28 +273,14 @@ class CalibrationFamily(Family):
         if not states or any(s.state.edges is not None for s in states):
             return None
         first = states[0].state
-        shape = first.weight.shape
-        half = int(np.prod(shape))
-        norm, debiased = norm_iv(metric.kwargs.get("norm", "l1"),
-                                 metric.kwargs.get("debiased", False))
-        kind = first.multiclass
-
-        def error(sums: np.ndarray) -> np.ndarray:
-            return error_from_sums(sums[:, :half].reshape(-1, *shape),
-                                   sums[:, half:].reshape(-1, *shape), norm, debiased, kind)
-
-        dense = np.empty((len(states), 2 * half))
-        for k, s in enumerate(states):
-            dense[k, :half], dense[k, half:] = s.state.weight.ravel(), s.state.sum_p.ravel()
-        rows = np.arange(len(states)) if at is None else np.asarray(at)
-        matrix = sparse.csr_matrix(dense) if at is None else sparse.csr_matrix(
-            (dense.ravel(), (np.repeat(rows, 2 * half), np.tile(np.arange(2 * half),
-                                                                 len(states)))),
-            shape=(n_clusters, 2 * half))
+        matrix = sparse.csr_matrix(np.stack([np.concatenate(
+            (s.state.weight.ravel(), s.state.sum_p.ravel())) for s in states]))
+        if at is not None:  # each cluster's row placed among all of them
+            place = sparse.csr_matrix((np.ones(len(states)), (at, np.arange(len(states)))),
+                                      shape=(n_clusters, len(states)))
+            matrix = place @ matrix
         matrix.eliminate_zeros()
-        totals = np.asarray(matrix.sum(axis=0)).ravel()
-        return Cells(totals, np.zeros(totals.shape[0], dtype=np.intp), error, None,
-                     8 * 4 * 2 * half), matrix
+        return _summed_cells(matrix, first.weight.shape, metric, first.multiclass), matrix
 
     def pool(self, states: Sequence[CalibrationCells], metric: Metric
              ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
@@ -322,6 +297,26 @@ class CalibrationFamily(Family):
         # a cell is a (outcome, bin) slot, the same in every part
         slots = [cell_moments(s.state)[0] for s in (pooled, *states)]
         return whole, parts, [np.searchsorted(slots[0], s) for s in slots[1:]]
+
+
+def _summed_cells(matrix: Any, shape: tuple[int, ...], metric: Metric, kind: str) -> Cells:
+    """The pooled "cells" of a ``(clusters, 2 F)`` matrix of each cluster's calibration
+    sums (:func:`~dartboard._kernels._clustered_calibration.cluster_sums`' columns:
+    weights, then sums of confidences, of the ``F`` cells of ``shape``): sums, which
+    only the bootstrap of whole clusters draws (as weighted sums of the clusters' rows);
+    the error of a replicate is the error of its summed sums, exact for equal-width
+    bins."""
+    half = int(np.prod(shape))
+    norm, debiased = norm_iv(metric.kwargs.get("norm", "l1"),
+                             metric.kwargs.get("debiased", False))
+
+    def error(sums: np.ndarray) -> np.ndarray:
+        return error_from_sums(sums[:, :half].reshape(-1, *shape),
+                               sums[:, half:].reshape(-1, *shape), norm, debiased, kind)
+
+    totals = np.asarray(matrix.sum(axis=0)).ravel()
+    return Cells(totals, np.zeros(totals.shape[0], dtype=np.intp), error, None,
+                 8 * 4 * 2 * half)
 
 
 FAMILY = CalibrationFamily()
