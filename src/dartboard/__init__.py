@@ -41,35 +41,49 @@ Documentation: the API reference, user guide and examples are built from
 carries its formula, edge cases and an example (``help(dartboard.evaluate)``).
 """
 
-from dartboard._lazy import attach as _attach
-from dartboard._version import __version__ as __version__
+# the dartboard command imports this package before its own code can answer a
+# Ctrl-C (dartboard.__main__): an interrupt while it loads ends the command as one
+# during a command does, and is left alone when a program imports dartboard
+try:
+    from dartboard._lazy import attach as _attach
+    from dartboard._version import __version__ as __version__
 
-# module -> the public names it defines, re-exported here
-_FAMILIES = {
-    "dartboard.evaluation": ["evaluate", "Evaluation", "EvaluationOptions"],
-    "dartboard.uncertainty": ["interval", "cv_interval", "interval_from_counts", "Interval",
-                              "IntervalWarning", "roc_band", "pr_band", "CurveBand",
-                              "select_threshold", "evaluate_threshold", "OperatingPoint",
-                              "nested_cv_interval", "CVInterval"],
-    "dartboard.compare": ["permutation_test", "compare_models", "mcnemar_test", "delong_test",
-                          "corrected_ttest", "rank_models", "TestResult", "Comparison",
-                          "RankResult", "adjust_pvalues", "cochran_q", "compare_k_models",
-                          "KModelComparison", "friedman_test", "compare_with_control",
-                          "ControlResult", "wilcoxon_test", "paired_ttest_5x2cv",
-                          "combined_ftest_5x2cv", "bayesian_correlated_ttest",
-                          "bayesian_signed_rank_test", "rank_equivalence", "BayesResult",
-                          "mcnemar_power", "mcnemar_sample_size", "auc_power",
-                          "auc_sample_size", "calibration_test"],
-    "dartboard.selection": ["dart_score", "dart_rank", "dart_sweep", "dart_refit",
-                            "dart_equivalence", "DartSweepResult"],
-    "dartboard.stability": ["stability_metrics", "stability_audit", "StabilityResult"],
-    "dartboard.profiling": ["profile_pipeline", "Profile"],
-}
-_SUBPACKAGES = ("metrics", "uncertainty", "compare", "evaluation", "selection", "stability",
-                "profiling", "scale", "plots", "report", "evals", "exceptions")
+    # module -> the public names it defines, re-exported here
+    _FAMILIES = {
+        "dartboard.evaluation": ["evaluate", "Evaluation", "EvaluationOptions"],
+        "dartboard.uncertainty": ["interval", "cv_interval", "interval_from_counts", "Interval",
+                                  "IntervalWarning", "roc_band", "pr_band", "CurveBand",
+                                  "select_threshold", "evaluate_threshold", "OperatingPoint",
+                                  "nested_cv_interval", "CVInterval"],
+        "dartboard.compare": ["permutation_test", "compare_models", "mcnemar_test", "delong_test",
+                              "corrected_ttest", "rank_models", "TestResult", "Comparison",
+                              "RankResult", "adjust_pvalues", "cochran_q", "compare_k_models",
+                              "KModelComparison", "friedman_test", "compare_with_control",
+                              "ControlResult", "wilcoxon_test", "paired_ttest_5x2cv",
+                              "combined_ftest_5x2cv", "bayesian_correlated_ttest",
+                              "bayesian_signed_rank_test", "rank_equivalence", "BayesResult",
+                              "mcnemar_power", "mcnemar_sample_size", "auc_power",
+                              "auc_sample_size", "calibration_test"],
+        "dartboard.selection": ["dart_score", "dart_rank", "dart_sweep", "dart_refit",
+                                "dart_equivalence", "DartSweepResult"],
+        "dartboard.stability": ["stability_metrics", "stability_audit", "StabilityResult"],
+        "dartboard.profiling": ["profile_pipeline", "Profile"],
+    }
+    _SUBPACKAGES = ("metrics", "uncertainty", "compare", "evaluation", "selection", "stability",
+                    "profiling", "scale", "plots", "report", "evals", "exceptions")
 
-__getattr__, __dir__, _PUBLIC = _attach("dartboard", _FAMILIES, namespace=globals(),
-                                        submodules=_SUBPACKAGES)
-# pydoc renders every name of __all__ in full (3,000 lines for the re-exports), so
-# __all__ names the subpackages; the re-exports (_PUBLIC) are in dir() and the map above
-__all__ = list(_SUBPACKAGES)
+    __getattr__, __dir__, _PUBLIC = _attach("dartboard", _FAMILIES, namespace=globals(),
+                                            submodules=_SUBPACKAGES)
+    # pydoc renders every name of __all__ in full (3,000 lines for the re-exports), so
+    # __all__ names the subpackages; the re-exports (_PUBLIC) are in dir() and the map above
+    __all__ = list(_SUBPACKAGES)
+except KeyboardInterrupt:
+    import sys as _sys
+
+    _launcher = getattr(_sys.modules.get("__main__"), "__file__", None) or ""
+    if _launcher.replace("\\", "/").rsplit("/", 1)[-1].split(".")[0] not in (
+            "dartboard", "dartboard-script"):
+        raise
+    _sys.stderr.write("interrupted\n")
+    raise SystemExit(130) from None
+
