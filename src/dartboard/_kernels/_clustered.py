@@ -56,6 +56,10 @@ CLUSTER_METHODS = ("percentile", "basic", "bca")
 _DENSE_CELLS = 4_000_000
 #: the largest resampling of clusters kept for the next metric (bytes)
 _CACHE_BYTES = 256 * 2**20
+#: the products of kept draws kept with them, each at most this size
+_PRODUCT_BYTES = 2**20
+#: and all of them (with the draws laid out by cluster) at most this size
+_PRODUCTS_TOTAL = 64 * 2**20
 
 
 class ClusterIndex:
@@ -143,9 +147,9 @@ class _LastDraw:
     once per metric."""
 
     def __init__(self) -> None:
-        # (key, draws, state after): one attribute, replaced whole, so that a thread
-        # never sees one call's key with another's draws
-        self.last: tuple[Any, list[np.ndarray], Any] | None = None
+        # (key, draws, state after, their products): one attribute, replaced whole, so
+        # that a thread never sees one call's key with another's draws
+        self.last: tuple[Any, list[np.ndarray], Any, dict[Any, Any]] | None = None
 
     def take(self, rng: np.random.Generator, n_clusters: int, sizes: list[int]
              ) -> list[np.ndarray]:
@@ -156,8 +160,43 @@ class _LastDraw:
             return last[1]
         draws = [draw_clusters(rng, n_clusters, b) for b in sizes]
         if 8 * n_clusters * sum(sizes) <= _CACHE_BYTES:
-            self.last = (key, draws, rng.bit_generator.state)
+            self.last = (key, draws, rng.bit_generator.state, {})
         return draws
+
+    def counts(self, matrix: Any, drawn: np.ndarray, offset: int, batch: int) -> np.ndarray:
+        """``(rows, cells)`` counts of rows ``offset:offset + batch`` of ``drawn``: the
+        clusters' cells (``matrix``) weighted by each replicate's draws. Of kept draws,
+        the draws laid out by cluster (what the sparse product reads) and the small
+        products are kept too, while the matrix is the same object: the metrics of one
+        state (every count metric) share its matrix and the draws."""
+        last = self.last
+        memo = last[3] if last is not None and any(d is drawn for d in last[1]) else None
+        if memo is None:
+            part = np.ascontiguousarray(drawn[offset:offset + batch].T)
+            return np.asarray((matrix.T @ part).T)
+        slot = (id(matrix), id(drawn), offset)
+        kept = memo.get(slot)
+        if kept is not None and kept[0] is matrix:
+            return kept[1]
+        laid = memo.get((id(drawn), offset))
+        if laid is None:
+            laid = np.ascontiguousarray(drawn[offset:offset + batch].T)
+            if self._keep(memo, laid.nbytes):
+                memo[(id(drawn), offset)] = laid
+        counts = np.asarray((matrix.T @ laid).T)
+        if counts.nbytes <= _PRODUCT_BYTES and self._keep(memo, counts.nbytes):
+            counts.flags.writeable = False
+            memo[slot] = (matrix, counts)  # the matrix held: its id is not reused
+        return counts
+
+    @staticmethod
+    def _keep(memo: dict[Any, Any], size: int) -> bool:
+        """Whether ``size`` more bytes fit the kept products' budget (then counted)."""
+        held = memo.get("bytes", 0)
+        if held + size > _PRODUCTS_TOTAL:
+            return False
+        memo["bytes"] = held + size
+        return True
 
     def forget(self) -> None:
         """Drop the kept draws (the next call draws afresh)."""
@@ -244,7 +283,7 @@ def shared_cluster_replicates(parts: list[tuple[Any, Any]], n_clusters: int,
                 out[start:start + drawn.shape[0]] = linear[0] + (drawn - 1.0) @ linear[1]
                 continue
             for j, (cells, matrix) in enumerate(parts):
-                counts = np.asarray((matrix.T @ drawn.T).T)
+                counts = _LAST.counts(matrix, whole, offset, batch)
                 out[start:start + drawn.shape[0], j] = cells.evaluate(counts)
     if linear is None:
         return out, None

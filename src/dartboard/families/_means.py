@@ -245,25 +245,6 @@ def _sums(t: np.ndarray, w: np.ndarray, size: np.ndarray) -> tuple[float, float,
                 int(size.sum()))
 
 
-def _segment_sums(t: np.ndarray, w: np.ndarray, size: np.ndarray, bounds: np.ndarray
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`_sums` of each segment ``bounds[k]:bounds[k + 1]`` of the cells at once (0
-    for an empty one); the floats summed in another order than one segment's dot
-    product, so equal to its sums within rounding, not bit for bit."""
-    count = bounds.shape[0] - 1
-    sw = size * w
-    with np.errstate(over="ignore", invalid="ignore"):
-        parts = (sw * t, sw * t * t, sw, size)
-    starts, filled = bounds[:-1], bounds[1:] > bounds[:-1]
-    out = []
-    for x in parts:
-        total = np.zeros(count, dtype=x.dtype)
-        if filled.any():
-            total[filled] = np.add.reduceat(x, starts[filled])
-        out.append(total)
-    return out[0], out[1], out[2], out[3]
-
-
 class MeansFamily(Family):
     """Means of per-sample terms (see the module docstring)."""
 
@@ -343,34 +324,57 @@ class MeansFamily(Family):
                                    shape=(n_clusters, held.shape[0]))
         return self._cells(state, metric), matrix
 
+    def state_cluster_cells(self, states: Sequence[MeanCells], metric: Metric,
+                            at: np.ndarray | None, n_clusters: int | None
+                            ) -> tuple[Cells, Any] | None:
+        """:meth:`cluster_cells` from the clusters' states: each state keeps its
+        ``sum w t`` and ``sum w`` whole (cells or not), so a cluster is one cell of term
+        ``S_c / W_c`` and weight ``W_c``, as from its rows; pooling the clusters' per-row
+        cells instead costs a sort of every distinct term."""
+        from scipy import sparse
+
+        if not states:
+            return None
+        summed = np.array([s.sums[0] for s in states], dtype=np.float64)
+        total = np.array([s.sums[2] for s in states], dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            term = np.where(total != 0, summed / total, 0.0)
+        size = np.ones(term.shape[0], dtype=np.int64)
+        state = MeanCells(term, total, size, _sums(term, total, size),
+                          any(s.weighted for s in states))
+        cells = np.arange(term.shape[0])
+        rows, shape = (cells, (term.shape[0], term.shape[0])) if at is None else \
+            (at, (int(n_clusters or 0), term.shape[0]))
+        matrix = sparse.csr_matrix((np.ones(term.shape[0]), (rows, cells)), shape=shape)
+        return self._cells(state, metric), matrix
+
     def build_clusters(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
                        ) -> list[Any]:
-        """Every cluster's cells from one pass: the per-row terms of all rows (each
-        row's term is its own, whatever the rows beside it), then one sort keyed by the
-        cluster first, cut at the clusters' bounds; each cluster's cells (and sums) are
-        those of :meth:`build` of its rows."""
+        """Every cluster's sums from one pass: the per-row terms of all rows (each row's
+        term is its own, whatever the rows beside it), summed per cluster. A cluster's
+        state keeps its sums only, not its cells: everything clustered reads a mean
+        over whole clusters from each cluster's ``sum w t`` and ``sum w`` (the
+        t-clustered terms, :meth:`state_cluster_cells`), and sorting every cluster's
+        distinct terms into cells was most of the time of 100,000 clusters' states.
+        The sums are those of :meth:`build` of the cluster's rows, within rounding."""
         terms, w = self._row_terms(batch, metric)
         rows = np.concatenate([np.asarray(m, dtype=np.intp) for m in members]) if members \
             else np.empty(0, dtype=np.intp)
-        owner = np.repeat(np.arange(len(members)), [len(m) for m in members])
+        count = len(members)
+        owner = np.repeat(np.arange(count), [len(m) for m in members])
         terms = np.asarray(terms, dtype=np.float64)[rows]
         weight = np.ones(rows.shape[0]) if w is None else \
             np.asarray(w, dtype=np.float64)[rows]
-        stratum = _class_codes(batch, metric)
-        keys = (owner, terms, weight) if stratum is None else \
-            (owner, stratum[rows], terms, weight)
-        cells, size = aggregate(keys, np.ones(rows.shape[0], dtype=np.int64))
-        bounds = np.searchsorted(cells[0], np.arange(len(members) + 1))
-        sums = _segment_sums(cells[-2], cells[-1], size, bounds)
-        out = []
-        term, weight, st = cells[-2], cells[-1], None if stratum is None else cells[1]
+        wt = weight * terms
+        with np.errstate(over="ignore", invalid="ignore"):  # as _sums: inf says so
+            sums = (np.bincount(owner, weights=wt, minlength=count),
+                    np.bincount(owner, weights=wt * terms, minlength=count),
+                    np.bincount(owner, weights=weight, minlength=count),
+                    np.bincount(owner, minlength=count))
         weighted = w is not None
-        for a, b, *each in zip(bounds[:-1].tolist(), bounds[1:].tolist(),
-                               sums[0].tolist(), sums[1].tolist(), sums[2].tolist(),
-                               sums[3].astype(np.int64).tolist()):
-            out.append(MeanCells(term[a:b], weight[a:b], size[a:b], tuple(each), weighted,
-                                 None if st is None else st[a:b]))
-        return out
+        return [MeanCells(None, None, None, (s0, s1, s2, int(n)), weighted)
+                for s0, s1, s2, n in zip(sums[0].tolist(), sums[1].tolist(),
+                                         sums[2].tolist(), sums[3].tolist())]
 
     def n_rows(self, state: MeanCells) -> int:
         return state.sums[3]

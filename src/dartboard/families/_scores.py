@@ -782,7 +782,8 @@ class ScoresFamily(Family):
         if _kind(metric) in _PRECISION_AREAS and set(metric.kwargs) <= {"pos_label"} and all(
                 isinstance(s, ScoreCells) for s in states):
             owner, score, positive, size, mass = _cluster_cells(states)
-            return _precision_terms(metric, owner, len(states), score, positive, mass)
+            return _precision_terms(metric, owner, len(states), score, positive, mass,
+                                    _LAST_PRECISION, states)
         if _kind(metric) != "auc" or metric.kwargs or any(
                 not isinstance(s, ScoreCells) or s.weighted for s in states):
             return None
@@ -858,6 +859,8 @@ class ScoresFamily(Family):
 #: per thread, the last clusters' cells laid end to end (:func:`_cluster_cells`): the
 #: ranking metrics of one evaluation read the same clusters' states in turn
 _LAST_CELLS = threading.local()
+#: per thread, the last clusters' precision terms (:func:`_precision_terms`)
+_LAST_PRECISION = threading.local()
 
 
 def _cluster_cells(states: Sequence[ScoreCells]) -> tuple[np.ndarray, ...]:
@@ -939,14 +942,34 @@ _PRECISION_AREAS = ("average_precision", "pr_area")
 
 
 def _precision_terms(metric: Metric, owner: np.ndarray, n_clusters: int, score: np.ndarray,
-                     positive: np.ndarray, mass: np.ndarray) -> ClusterTerms | None:
+                     positive: np.ndarray, mass: np.ndarray,
+                     kept: threading.local | None = None,
+                     states: Sequence[Any] = ()) -> ClusterTerms | None:
     """``influence-logit-clustered``'s terms of AP or the PR area: each row's (or
     cell's, ``mass`` its rows times weight) influence value, average precision's change
     per row added at its score and class (:func:`~dartboard._kernels._analytic.
     ap_derivatives`, the influence function over the rows), summed per cluster
     (``owner``). The CR2 variance of these sums is the sandwich variance of AP's
     linearization with the clusters' rows dependent; the interval is formed on the
-    logit scale, as ``influence-logit`` without clusters."""
+    logit scale, as ``influence-logit`` without clusters. Both areas take the same
+    terms: from clusters' ``states``, they are kept (in ``kept``) for the other."""
+    def build() -> tuple[Any, ...] | None:
+        return _precision_influence(owner, n_clusters, score, positive, mass)
+
+    found = build() if kept is None else kept_for_states(kept, states, build)
+    if found is None:
+        return None
+    pos, neg, ap, terms, sizes = found
+    estimate = ap if _kind(metric) == "average_precision" else pr_auc_from_groups(pos, neg)
+    return ClusterTerms(float(estimate), terms[:, None], (sizes > 0)[:, None],
+                        "influence-logit-clustered", float(pos.sum()), sizes=sizes[:, None])
+
+
+def _precision_influence(owner: np.ndarray, n_clusters: int, score: np.ndarray,
+                         positive: np.ndarray, mass: np.ndarray) -> tuple[Any, ...] | None:
+    """(positive and negative mass per distinct score, AP, per-cluster sums of the
+    influence values, per-cluster mass) of :func:`_precision_terms`; None where the
+    clusters' terms do not apply."""
     distinct, at = np.unique(score, return_inverse=True)
     at = at.reshape(-1)
     k = distinct.shape[0]
@@ -955,7 +978,6 @@ def _precision_terms(metric: Metric, owner: np.ndarray, n_clusters: int, score: 
     if not pos.sum() > 0 or not neg.sum() > 0:
         return None
     ap, d_pos, d_neg = _analytic.ap_derivatives(pos, neg)
-    estimate = ap if _kind(metric) == "average_precision" else pr_auc_from_groups(pos, neg)
     psi = mass * np.where(positive, d_pos[at], d_neg[at])
     terms = np.bincount(owner, weights=psi, minlength=n_clusters)
     sizes = np.bincount(owner, weights=mass, minlength=n_clusters)
@@ -965,8 +987,9 @@ def _precision_terms(metric: Metric, owner: np.ndarray, n_clusters: int, score: 
         # positives in one cluster: how the clusters' positives vary is not seen (as
         # ROC AUC's terms need each class in two clusters); the bootstrap of clusters
         return None
-    return ClusterTerms(float(estimate), terms[:, None], (sizes > 0)[:, None],
-                        "influence-logit-clustered", float(pos.sum()), sizes=sizes[:, None])
+    for array in (pos, neg, terms, sizes):
+        array.flags.writeable = False
+    return pos, neg, ap, terms, sizes
 
 
 def _auc_jackknife(state: ScoreCells) -> np.ndarray:
