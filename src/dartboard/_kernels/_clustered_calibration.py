@@ -155,6 +155,7 @@ def clustered_bin_intervals(events: np.ndarray, count: np.ndarray, level: float,
     low, high = np.zeros(bins), np.ones(bins)
     se, deff = np.full(bins, np.nan), np.full(bins, np.nan)
     held = np.zeros(bins, dtype=np.int64)
+    count, events = _by_column(count), _by_column(events)
     for b in range(bins):
         # the clusters with rows in the bin (the others add nothing to any sum)
         d, x = _column(count, b), _column(events, b)
@@ -250,6 +251,20 @@ def effective_state(state: Any, design: float) -> Any:
         ratio = np.where(state.weight > 0, weight / state.weight, 0.0)
     out.weight, out.sum_p, out.sum_p2 = weight, state.sum_p * ratio, state.sum_p2 * ratio
     return out
+
+
+#: clusters x bins up to which a sparse matrix of per-cluster sums is read dense
+_DENSE_SUMS = 4_000_000
+
+
+def _by_column(a: Any) -> Any:
+    """A matrix read a column at a time: dense as it is; sparse, dense when small, else
+    by compressed columns (a row-compressed one slices columns slowly)."""
+    if isinstance(a, np.ndarray):
+        return a
+    if a.shape[0] * a.shape[1] <= _DENSE_SUMS:
+        return np.asarray(a.toarray())
+    return a.tocsc()
 
 
 def _column(a: Any, b: int) -> np.ndarray:
