@@ -42,8 +42,6 @@ from dartboard.metrics._regression import RegressionMoments
 __all__ = ["FAMILY", "RowCells", "RowsFamily"]
 
 _EPS = np.finfo(np.float64).eps
-_NAMES = ("r2_score", "explained_variance_score", "weighted_mean_absolute_percentage_error",
-          "max_error")
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -111,17 +109,36 @@ def _features(state: RowCells) -> np.ndarray:
                             w * np.abs(y)])
 
 
-def _from_sums(name: str, s: np.ndarray) -> np.ndarray:
-    """The metric of (b, 7) sums of :func:`_features`."""
-    sw, sy, syy, se, see, sae, say = s.T
+def _share_explained(residual: Callable[..., np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
+    """A metric ``1 - residual / (sum of squares of y about its mean)`` of (b, 7) sums
+    of :func:`_features`, with scikit-learn's ``force_finite`` values for a constant
+    ``y`` (1 for a perfect fit, else 0)."""
+    def metric(s: np.ndarray) -> np.ndarray:
+        sw, sy, syy, se, see, _, _ = s.T
+        with np.errstate(divide="ignore", invalid="ignore"):
+            m2_true = np.maximum(syy - sy * sy / sw, 0.0)
+            num = residual(sw, se, see)
+            out = np.where(m2_true > 0, 1.0 - num / np.where(m2_true > 0, m2_true, 1.0),
+                           np.where(num > 0, 0.0, 1.0))
+        return np.where(sw > 0, out, np.nan)
+    return metric
+
+
+def _wmape(s: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
-        if name == "weighted_mean_absolute_percentage_error":
-            return sae / np.maximum(say, _EPS)
-        m2_true = np.maximum(syy - sy * sy / sw, 0.0)
-        num = see if name == "r2_score" else np.maximum(see - se * se / sw, 0.0)
-        out = np.where(m2_true > 0, 1.0 - num / np.where(m2_true > 0, m2_true, 1.0),
-                       np.where(num > 0, 0.0, 1.0))
-    return np.where(sw > 0, out, np.nan)
+        return s[:, 5] / np.maximum(s[:, 6], _EPS)
+
+
+#: each metric of the family from (b, 7) sums of :func:`_features`; None: the maximum
+#: error, a sample maximum, which no sums give (its replicates take the largest error
+#: among the rows drawn, and it has no jackknife)
+_FROM_SUMS: dict[str, Callable[[np.ndarray], np.ndarray] | None] = {
+    "r2_score": _share_explained(lambda sw, se, see: see),
+    "explained_variance_score": _share_explained(
+        lambda sw, se, see: np.maximum(see - se * se / sw, 0.0)),
+    "weighted_mean_absolute_percentage_error": _wmape,
+    "max_error": None,
+}
 
 
 class RowsFamily(Family):
@@ -130,7 +147,7 @@ class RowsFamily(Family):
     key = "rows"
 
     def supports(self, metric: Metric) -> bool:
-        return metric.name in _NAMES and not metric.kwargs
+        return metric.name in _FROM_SUMS and not metric.kwargs
 
     def build(self, batch: Batch, metric: Metric) -> RowCells:
         return RowCells.from_rows(batch.y_true, batch.of(metric), batch.weight)
@@ -162,21 +179,17 @@ class RowsFamily(Family):
                 f"keeps up to {MAX_CELLS:,} distinct rows only")
 
     def _cells(self, state: RowCells, metric: Metric) -> Cells:
-        features = _features(state)
-        name = metric.name
+        from_sums = _FROM_SUMS[metric.name]
         y, y_hat, _, size = state.kept
-        abs_error = np.abs(y - y_hat)
-
-        def evaluate(counts: np.ndarray) -> np.ndarray:
-            if name == "max_error":  # the largest error among the rows drawn
-                return np.where(counts > 0, abs_error, -np.inf).max(axis=1)
-            return _from_sums(name, counts @ features)
-
-        def jackknife() -> np.ndarray:
-            return _from_sums(name, size @ features - features)
-
-        return Cells(size, np.zeros(size.shape[0], dtype=np.int64), evaluate,
-                     None if name == "max_error" else jackknife, 8 * 16,
+        stratum = np.zeros(size.shape[0], dtype=np.int64)
+        if from_sums is None:  # a sample maximum: the largest error among the rows drawn
+            abs_error = np.abs(y - y_hat)
+            return Cells(size, stratum,
+                         lambda counts: np.where(counts > 0, abs_error, -np.inf).max(axis=1),
+                         None, 8 * 16, unstratified=NO_CLASSES)
+        features = _features(state)
+        return Cells(size, stratum, lambda counts: from_sums(counts @ features),
+                     lambda: from_sums(size @ features - features), 8 * 16,
                      unstratified=NO_CLASSES)
 
     def cells(self, state: RowCells, metric: Metric) -> Cells | None:
