@@ -494,6 +494,101 @@ def _moment_quantile(mean: np.ndarray, var: np.ndarray, mu3: np.ndarray, prob: f
     return mean + sd * np.where(tiny, z, std)
 
 
+#: Bins of the analytic pivot's worlds with at most this many rows get their |D_b|
+#: moments by enumerating (rows, events) of the bin; buckets of rows up to which
+#: the enumeration goes (mass beyond it below 1e-6)
+EXACT_BUCKETS = ((3.5, 16), (9.0, 28), (20.0, 48))
+
+
+def _folded_raw(x: np.ndarray, s: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """E|X|, E X^2, E|X|^3 and E sign X of ``X ~ Normal(x, s^2)`` (``s`` may be 0)."""
+    from scipy import special
+
+    pos = s > 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        a = np.where(pos, np.abs(x) / np.where(pos, s, 1.0), 0.0)
+    tail = special.ndtr(-a)
+    dens = np.exp(-0.5 * a * a) * (1.0 / np.sqrt(2.0 * np.pi))
+    e1 = np.where(pos, s * (2.0 * dens + a * (1.0 - 2.0 * tail)), np.abs(x))
+    e3 = np.where(pos, s**3 * ((a**3 + 3.0 * a) * (1.0 - 2.0 * tail)
+                               + 2.0 * (a * a + 2.0) * dens), np.abs(x) ** 3)
+    return e1, x * x + s * s, e3, np.sign(x) * (1.0 - 2.0 * tail)
+
+
+def _enumerated_bins(n: np.ndarray, count: np.ndarray, pi: np.ndarray, c: np.ndarray,
+                     sd: np.ndarray, top: int
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Mean, variance, third central moment of ``|D_b|`` and ``E[sign D_b]`` for
+    (B,) world bins, by summing over the bin's resampled rows ``m <= top`` and
+    events ``k <= m``: ``(m, k)`` trinomial with ``n`` rows, ``D_b | m, k`` normal
+    of mean ``k - m c_b`` and variance ``m sd_b^2``."""
+    from scipy import special
+
+    m, k = np.tril_indices(top + 1)
+    m, k = m.astype(np.float64), k.astype(np.float64)
+    lg = special.gammaln(np.arange(top + 1, dtype=np.float64) + 1.0)  # log k!
+    base = lg[k.astype(int)] + lg[(m - k).astype(int)]
+    out = [np.empty(count.shape[0]) for _ in range(4)]
+    step = max(1, 400_000 // m.shape[0])
+    for start in range(0, count.shape[0], step):
+        sl = slice(start, start + step)
+        nn, w = n[sl, None], (count[sl] / n[sl])[:, None]
+        p, cc, ss = pi[sl, None], c[sl, None], sd[sl, None]
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            log_prob = (special.gammaln(nn + 1.0) - special.gammaln(np.maximum(nn - m, 0.0) + 1.0)
+                        - base + special.xlogy(m, w) + special.xlog1py(nn - m, -w)
+                        + special.xlogy(k, p) + special.xlog1py(m - k, -p))
+            prob = np.where(m <= nn, np.exp(log_prob), 0.0)
+        prob /= prob.sum(-1, keepdims=True)
+        e1, e2, e3, sign = _folded_raw(k - m * cc, np.sqrt(m) * ss)
+        r1, r2, r3 = (prob * e1).sum(-1), (prob * e2).sum(-1), (prob * e3).sum(-1)
+        out[0][sl], out[1][sl] = r1, np.maximum(r2 - r1 * r1, 0.0)
+        out[2][sl] = r3 - 3.0 * r1 * r2 + 2.0 * r1**3
+        out[3][sl] = (prob * sign).sum(-1)
+    return out[0], out[1], out[2], out[3]
+
+
+def _world_moments(count: np.ndarray, pi: np.ndarray, c: np.ndarray, sd: np.ndarray,
+                   size: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean, variance and third central moment of ``E* = sum_b |D_b| / n`` in the
+    world of bin frequencies ``pi``; ``(G, S)`` bins, ``size`` the (G, 1) rows."""
+    from scipy import special
+
+    delta = pi - c
+    w = count / size
+    var = count * (pi * (1.0 - pi) + sd * sd) + count * (1.0 - w) * delta**2
+    # the third cumulant of D_b, from a row's raw moments in bin b
+    r1 = w * delta
+    r2 = w * (pi * (1.0 - c) ** 2 + (1.0 - pi) * c * c + sd * sd)
+    r3 = w * (pi * (1.0 - c) ** 3 - (1.0 - pi) * c**3 + 3.0 * sd * sd * delta)
+    k3 = size * (r3 - 3.0 * r1 * r2 + 2.0 * r1**3)
+    s = np.sqrt(var)
+    pos = s > 0
+    a = np.where(pos, count * delta / np.where(pos, s, 1.0), 0.0)
+    f1, f2, f3 = _folded_normal(a)
+    sign = np.sign(delta) * np.where(pos, 1.0 - 2.0 * special.ndtr(-np.abs(a)), 1.0)
+    mean_abs = np.where(pos, s * f1, np.abs(count * delta))
+    var_abs = var * f2
+    mu3_abs = s**3 * f3 + sign * k3
+    low = 0.0
+    n_rows = np.broadcast_to(size, count.shape)
+    for high, top in EXACT_BUCKETS:
+        pick = (count > low) & (count <= high)
+        low = high
+        if pick.any():
+            e = _enumerated_bins(n_rows[pick], count[pick], pi[pick], c[pick], sd[pick], top)
+            mean_abs[pick], var_abs[pick], mu3_abs[pick], sign[pick] = e
+    # the bins' covariances through their multinomial rows, Cov(m_a, m_b) =
+    # -n_a n_b / n: h_b = n_b dE[|D_b| | m_b]/dm_b, of a folded normal of mean
+    # m_b d_b and sd sqrt(m_b) s_b (its mean moves with the rows, and its spread)
+    dens = np.exp(-0.5 * a * a) / np.sqrt(2.0 * np.pi)
+    h = sign * count * delta + np.sqrt(count * (pi * (1.0 - pi) + sd * sd)) * dens
+    total = var_abs.sum(-1) - (h.sum(-1) ** 2 - (h * h).sum(-1)) / size[:, 0]
+    m = size[:, 0]
+    return mean_abs.sum(-1) / m, np.maximum(total, 0.0) / m**2, mu3_abs.sum(-1) / m**3
+
+
 def pivot_intervals_analytic(count: ArrayLike, events: ArrayLike, mean: ArrayLike,
                              sd: ArrayLike, estimate: ArrayLike, level: float,
                              fit: str = "gamma"
@@ -518,8 +613,6 @@ def pivot_intervals_analytic(count: ArrayLike, events: ArrayLike, mean: ArrayLik
     distribution functions; the normal limit past a variance of 200). Quantiles
     come from the three moments (:func:`_moment_quantile`).
     """
-    from scipy import special
-
     count, events, mean, sd = (np.atleast_2d(np.asarray(v, dtype=np.float64))
                                for v in (count, events, mean, sd))
     estimate = np.atleast_1d(np.asarray(estimate, dtype=np.float64))
@@ -538,34 +631,17 @@ def pivot_intervals_analytic(count: ArrayLike, events: ArrayLike, mean: ArrayLik
                               b3.sum(-1) / size[:, 0] ** 3, 1.0 - alpha, fit)
     calibrated = estimate < q_null
 
-    def world(shift: float, prob: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def world(shift: float) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
         pi = np.clip(c + np.sign(d) * np.maximum(np.abs(d) + shift * se, 0.0), 0.0, 1.0)
-        delta = pi - c
-        w = count / size
-        var = count * (pi * (1.0 - pi) + sd * sd) + count * (1.0 - w) * delta**2
-        # the third cumulant of D_b, from a row's raw moments in bin b
-        r1 = w * delta
-        r2 = w * (pi * (1.0 - c) ** 2 + (1.0 - pi) * c * c + sd * sd)
-        r3 = w * (pi * (1.0 - c) ** 3 - (1.0 - pi) * c**3 + 3.0 * sd * sd * delta)
-        k3 = size * (r3 - 3.0 * r1 * r2 + 2.0 * r1**3)
-        s = np.sqrt(var)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            a = np.where(s > 0, count * delta / np.where(s > 0, s, 1.0), np.inf)
-        f1, f2, f3 = _folded_normal(np.where(np.isinf(a), 0.0, a))
-        mean_abs = np.where(s > 0, s * f1, np.abs(count * delta))
-        sign = np.sign(delta) * np.where(s > 0, 1.0 - 2.0 * special.ndtr(-np.abs(a)), 1.0)
-        h = sign * count * delta  # E[sign D_b] E[D_b]: the covariances' weights
-        total_var = (var * f2).sum(-1) - (h.sum(-1) ** 2 - (h * h).sum(-1)) / size[:, 0]
-        mu3 = (s**3 * f3 + sign * k3).sum(-1)
-        m = size[:, 0]
-        q = _moment_quantile(mean_abs.sum(-1) / m, np.maximum(total_var, 0.0) / m**2,
-                             mu3 / m**3, prob, fit)
-        truth = (count * np.abs(delta)).sum(-1) / m
-        return q, truth, np.sqrt(np.maximum(total_var, 0.0)) / m
+        truth = (count * np.abs(pi - c)).sum(-1) / size[:, 0]
+        return _world_moments(count, pi, c, sd, size), truth
 
-    q_low, truth_low, _ = world(-PIVOT_SHIFT[0], 1.0 - alpha / 2.0)
-    q_high, truth_high, spread = world(PIVOT_SHIFT[1], alpha / 2.0)
-    q_one, _, _ = world(PIVOT_SHIFT[1], alpha)
+    moments_low, truth_low = world(-PIVOT_SHIFT[0])
+    moments_high, truth_high = world(PIVOT_SHIFT[1])
+    q_low = _moment_quantile(*moments_low, 1.0 - alpha / 2.0, fit)
+    q_high = _moment_quantile(*moments_high, alpha / 2.0, fit)
+    q_one = _moment_quantile(*moments_high, alpha, fit)
+    spread = np.sqrt(moments_high[1])
     low = np.where(calibrated, 0.0, estimate + truth_low - q_low)
     high = estimate + truth_high - np.where(calibrated, q_one, q_high)
     low, high = np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
