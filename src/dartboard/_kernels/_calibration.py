@@ -451,7 +451,8 @@ def _binomial_deviation(size: np.ndarray, prob: np.ndarray
     def cdf(trials: np.ndarray, k: np.ndarray) -> np.ndarray:
         ok = (k >= 0) & (trials >= 0)
         kk = np.where(ok, np.minimum(k, trials), 0.0)
-        return np.where(ok, special.bdtr(kk, np.where(ok, trials, 0.0), prob), 0.0)
+        return np.where(ok, special.bdtr(kk.astype(np.int64),
+                                         np.where(ok, trials, 0.0).astype(np.int64), prob), 0.0)
 
     # E[(X)_r ; X <= j] = (size)_r prob^r P(Binomial(size - r, prob) <= j - r)
     f0 = cdf(size, j)
@@ -495,9 +496,9 @@ def _moment_quantile(mean: np.ndarray, var: np.ndarray, mu3: np.ndarray, prob: f
 
 
 #: Bins of the analytic pivot's worlds with at most this many rows get their |D_b|
-#: moments by enumerating (rows, events) of the bin; buckets of rows up to which
-#: the enumeration goes (mass beyond it below 1e-6)
-EXACT_BUCKETS = ((3.5, 16), (9.0, 28), (20.0, 48))
+#: moments by enumerating (rows, events) of the bin: (largest bin, most rows
+#: enumerated) per bucket (Poisson mass beyond the last row below 1e-5)
+EXACT_BUCKETS = ((2.0, 10), (5.0, 16), (12.0, 30))
 
 
 def _folded_raw(x: np.ndarray, s: np.ndarray
@@ -525,27 +526,36 @@ def _enumerated_bins(n: np.ndarray, count: np.ndarray, pi: np.ndarray, c: np.nda
     of mean ``k - m c_b`` and variance ``m sd_b^2``."""
     from scipy import special
 
-    m, k = np.tril_indices(top + 1)
-    m, k = m.astype(np.float64), k.astype(np.float64)
-    lg = special.gammaln(np.arange(top + 1, dtype=np.float64) + 1.0)  # log k!
-    base = lg[k.astype(int)] + lg[(m - k).astype(int)]
+    mi, ki = np.tril_indices(top + 1)
+    m, k = mi.astype(np.float64), ki.astype(np.float64)
+    rows = np.arange(top + 1, dtype=np.float64)
+    lg = special.gammaln(rows + 1.0)  # log r!
+    base = -lg[ki] - lg[mi - ki]
     out = [np.empty(count.shape[0]) for _ in range(4)]
     step = max(1, 400_000 // m.shape[0])
     for start in range(0, count.shape[0], step):
         sl = slice(start, start + step)
         nn, w = n[sl, None], (count[sl] / n[sl])[:, None]
         p, cc, ss = pi[sl, None], c[sl, None], sd[sl, None]
+        # log P(m rows) + log m! per (bin, m); log P(k events | m) - log m! per (bin, k, m - k)
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            log_prob = (special.gammaln(nn + 1.0) - special.gammaln(np.maximum(nn - m, 0.0) + 1.0)
-                        - base + special.xlogy(m, w) + special.xlog1py(nn - m, -w)
-                        + special.xlogy(k, p) + special.xlog1py(m - k, -p))
-            prob = np.where(m <= nn, np.exp(log_prob), 0.0)
+            rows_term = np.where(rows <= nn, special.gammaln(nn + 1.0)
+                                 - special.gammaln(np.maximum(nn - rows, 0.0) + 1.0)
+                                 + special.xlogy(rows, w)
+                                 + special.xlog1py(np.maximum(nn - rows, 0.0), -w), -np.inf)
+            event_term, miss_term = special.xlogy(rows, p), special.xlog1py(rows, -p)
+            prob = np.exp(rows_term[:, mi] + event_term[:, ki] + miss_term[:, mi - ki] + base)
         prob /= prob.sum(-1, keepdims=True)
-        e1, e2, e3, sign = _folded_raw(k - m * cc, np.sqrt(m) * ss)
-        r1, r2, r3 = (prob * e1).sum(-1), (prob * e2).sum(-1), (prob * e3).sum(-1)
+        # the sums' normal part (sd at most half a bin's width) only in E D^2: in
+        # |D| it would cost a normal tail per (bin, m, k) for a change of a few 1e-3
+        x = k - m * cc
+        e1 = np.abs(x)
+        r1 = np.einsum("ij,ij->i", prob, e1)
+        r2 = np.einsum("ij,ij->i", prob, x * x) + np.einsum("ij,j->i", prob, m) * ss[:, 0] ** 2
+        r3 = np.einsum("ij,ij->i", prob, e1 * e1 * e1)
         out[0][sl], out[1][sl] = r1, np.maximum(r2 - r1 * r1, 0.0)
         out[2][sl] = r3 - 3.0 * r1 * r2 + 2.0 * r1**3
-        out[3][sl] = (prob * sign).sum(-1)
+        out[3][sl] = np.einsum("ij,ij->i", prob, np.sign(x))
     return out[0], out[1], out[2], out[3]
 
 
