@@ -81,6 +81,16 @@ with the old default ``basic`` in brackets::
     0.167  q = p^2                   0.962 (0.851)  0.944 (0.935)  0.937 (0.930)
 
 At a true ECE of 0 the interval is ``[0, U]`` in 95.4-95.7% of the data sets.
+
+:func:`pivot_intervals_analytic` gives the same interval (l1, plain estimator)
+for many groups at once without Monte Carlo: the worlds' and the consistency
+null's errors by their first three moments in closed form (its docstring). On the
+same 1000 data sets per cell of the table's models at n = 50 to 10,000 its
+coverage is within 0.017 of the Monte Carlo's (crossing, n = 50; elsewhere
+0.008), the two agree on the one-sided branch in 98.9-100% of the data sets, and
+1000 groups take 0.03-0.3 s instead of 7-19 s
+(``python benchmarks/calibration_analytic_pivot_coverage.py``). It is not wired
+into the families.
 """
 
 from __future__ import annotations
@@ -651,7 +661,7 @@ def pivot_intervals_analytic(count: ArrayLike, events: ArrayLike, mean: ArrayLik
                               b3.sum(-1) / size[:, 0] ** 3, 1.0 - alpha, fit)
     calibrated = estimate < q_null
 
-    def world(shift: float) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    def world(shift: float) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
         pi = np.clip(c + np.sign(d) * np.maximum(np.abs(d) + shift * se, 0.0), 0.0, 1.0)
         truth = (count * np.abs(pi - c)).sum(-1) / size[:, 0]
         return _world_moments(count, pi, c, sd, size), truth
