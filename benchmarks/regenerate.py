@@ -109,6 +109,9 @@ RUNS = [
         "1000 tables per cell; alpha 0.05; rank_models only", part=True),
     Run("ece", "calibration_simulation_ece.py", "--reps 1000", "--quick",
         "1000 data sets per cell; 15 bins"),
+    Run("ece_analytic", "calibration_analytic_pivot_coverage.py", "--reps 1000",
+        "--reps 20 --sizes 50,300", "1000 data sets per cell; 15 bins; 2000 resamples per "
+        "world for the drawn pivot"),
     Run("nested_cv", "nested_cv_coverage.py", "500 50", "10 10",
         "500 data sets per setting; 50 nested-CV repetitions; n = 100, K = 10"),
     Run("nested_cv_ols", "nested_cv_coverage.py", "500 50 ols", "10 10 ols",

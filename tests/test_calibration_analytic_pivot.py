@@ -21,7 +21,7 @@ def state_of(seed, n, power=1.25, n_bins=15, low=0.0, high=1.0):
 
 
 def analytic(states, level=0.95, fit="gamma"):
-    found = [fast._bins(s) for s in states]
+    found = [fast.state_bins(s) for s in states]
     count, events, mean, sd = (np.array([f[i] for f in found]) for i in range(4))
     est = np.array([s.compute("calibration_error") for s in states])
     return fast.pivot_intervals_analytic(count, events, mean, sd, est, level, fit=fit)
@@ -147,7 +147,7 @@ def test_one_bin():
 def test_empty_bins():
     # confidences in [0.6, 0.75): three of the 15 bins hold all the rows
     state = state_of(4, 500, 2.0, low=0.6, high=0.75)
-    count = fast._bins(state)[0]
+    count = fast.state_bins(state)[0]
     assert np.count_nonzero(count) == 3
     low, high, _ = (v[0] for v in analytic([state]))
     mc_low, mc_high, mc_se, _ = monte_carlo(state)
@@ -197,7 +197,7 @@ def test_no_deviation_in_any_bin():
 
 def test_an_empty_group_is_nan_and_leaves_the_others_alone():
     count, events, mean, sd = (np.array([v, np.zeros_like(v)]) for v in
-                               fast._bins(state_of(1, 300)))
+                               fast.state_bins(state_of(1, 300)))
     est = np.array([state_of(1, 300).compute("calibration_error"), 0.0])
     low, high, se = fast.pivot_intervals_analytic(count, events, mean, sd, est, 0.95)
     assert np.isnan([low[1], high[1], se[1]]).all() and np.isfinite([low[0], high[0]]).all()

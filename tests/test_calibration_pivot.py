@@ -38,7 +38,7 @@ def world_rows(y, p, prob, n_resamples, seed, n_bins=15, **kw):
 def test_world_draws_match_row_level_draws(kw):
     y, p = mild(0, 600)
     state = CalibrationState(15).update(y, p)
-    count, events, mean, _ = fast._bins(state)
+    count, events, mean, _ = fast.state_bins(state)
     prob = np.clip(mean + 0.5 * (events / np.maximum(count, 1) - mean), 0.0, 1.0)
     norm, debiased = kw.get("norm", "l1"), kw.get("debiased", False)
     reps, _ = fast._world_pivots(state, prob, norm, debiased, 4000,
@@ -53,7 +53,7 @@ def test_world_draws_match_row_level_draws(kw):
 def test_world_truth_is_the_worlds_binned_error_by_hand():
     y, p = mild(1, 500)
     state = CalibrationState(15).update(y, p)
-    count, _, mean, _ = fast._bins(state)
+    count, _, mean, _ = fast.state_bins(state)
     prob = np.clip(mean + np.linspace(-0.1, 0.1, mean.shape[0]), 0.0, 1.0)
     _, truth = fast._world_pivots(state, prob, "l1", False, 10, np.random.default_rng(0))
     by_hand = sum(c / 500 * abs(pi - mu) for c, pi, mu in zip(count, prob, mean) if c)

@@ -105,3 +105,28 @@ def test_no_spread_of_the_calibration_residuals_is_a_design_effect_of_one():
     ev = _quiet(db.evaluate, y, y_score=score, clusters=clusters, metrics=["ece"],
                 n_resamples=200, random_state=0)
     assert ev.overall.loc["ece", "design_effect"] == 1.0
+
+
+def test_a_calibrated_bin_rounding_either_way_gives_one_design_effect():
+    # a bin whose deviation is 0 exactly (two rows at 0.5, one event) sums to 0 from
+    # the states and to 1e-17 from the rows: its sign decided whether its residuals
+    # counted, and the rows' route said D = 1.54 where the states' said 1.12 (the
+    # example hypothesis found: scores of two decimals, four clusters)
+    rng = np.random.default_rng(4761)
+    n = 237
+    c = rng.integers(0, 4, n)
+    c[:2] = [0, 1]
+    effect = rng.normal(0, 1, 4)[c]
+    y = (rng.random(n) < 1 / (1 + np.exp(-effect))).astype(int)
+    score = np.round(1 / (1 + np.exp(-(effect + rng.normal(0, 1, n) + y - 0.5))), 2)
+    y[:2] = [0, 1]
+    ev = _quiet(db.evaluate, y, y_score=score, clusters=c, metrics=["ece"],
+                n_resamples=200, random_state=0)
+    iv = _quiet(db.interval, "ece", y, score, clusters=c, n_resamples=200, random_state=0)
+    assert ev.overall.loc["ece", "method"] == iv.method
+    assert iv.method.endswith("design effect 1.12)")
+    assert ev.overall.loc["ece", "high"] == pytest.approx(iv.high, rel=1e-9)
+    # a deviation within rounding of 0 has no sign
+    from dartboard._kernels._clustered_calibration import NO_DEVIATION, deviation_sign
+    assert deviation_sign(np.array([1e-17, -1e-17, 0.0, 0.1])).tolist() == [0, 0, 0, 1]
+    assert NO_DEVIATION < 1e-9

@@ -106,6 +106,7 @@ from dartboard._kernels._clustered_calibration import (
     BIN_METHODS,
     cluster_sums,
     clustered_bin_intervals,
+    deviation_sign,
 )
 from dartboard._kernels._methods import PIVOT, PROPORTION_METHODS
 from dartboard._results import Result
@@ -118,7 +119,7 @@ from dartboard._validation import (
 from dartboard.exceptions import InputError
 
 __all__ = ["CalibrationBins", "PIVOT", "calibration_bins", "consistency_null",
-           "pivot_interval"]
+           "pivot_interval", "pivot_intervals_analytic", "state_bins"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -332,7 +333,7 @@ def cell_moments(state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
 PIVOT_SHIFT = (0.5, 0.75)
 
 
-def _bins(state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def state_bins(state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per bin of a one-group state: count, events, mean confidence, its sd (ddof 0)."""
     count, events = state.weight[0].sum(0), state.weight[0, 1]
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -369,7 +370,7 @@ def consistency_null(state: Any, norm: str, debiased: bool, n_resamples: int,
     """Errors of calibrated forecasts in the bins of a one-group state: each bin's
     events drawn as ``Binomial(n_b, c_b)``, counts and confidences kept
     (:func:`dartboard.calibration_test`'s null distribution)."""
-    count, _, mean, _ = _bins(state)
+    count, _, mean, _ = state_bins(state)
     size, prob = count.astype(np.int64), np.clip(mean, 0.0, 1.0)
     null = np.empty(n_resamples)
     step = _batch_rows(count.shape[0], n_resamples)
@@ -386,7 +387,7 @@ def _world_pivots(state: Any, prob: np.ndarray, norm: str, debiased: bool,
                   ) -> tuple[np.ndarray, float]:
     """Errors ``E*`` of the world whose bin frequencies are ``prob``, and that world's
     own (plain) error ``E_world`` (module docstring)."""
-    count, _, mean, sd = _bins(state)
+    count, _, mean, sd = state_bins(state)
     n = int(count.sum())
     truth = float(bin_error(count, count * prob, count * mean, norm, False, state.multiclass))
     out = np.empty(n_resamples)
@@ -406,14 +407,15 @@ def pivot_interval(state: Any, estimate: float, norm: str, debiased: bool, level
                    ) -> tuple[float, float, float, np.ndarray]:
     """(low, high, standard error, replicates of the upper world) of the bin-pivot
     interval of a one-group state (module docstring)."""
-    count, events, mean, _ = _bins(state)
+    count, events, mean, _ = state_bins(state)
     alpha = 1.0 - level
     null = consistency_null(state, norm, debiased, n_resamples, rng)
     calibrated = (1.0 + np.count_nonzero(null >= estimate)) / (n_resamples + 1.0) > alpha
     with np.errstate(invalid="ignore", divide="ignore"):
         d = np.where(count > 0, events / count - mean, 0.0)
         se = np.where(count > 0, np.sqrt(mean * (1.0 - mean) / count), 0.0)
-    worlds = [np.clip(mean + np.sign(d) * np.maximum(np.abs(d) + s * se, 0.0), 0.0, 1.0)
+    worlds = [np.clip(mean + deviation_sign(d) * np.maximum(np.abs(d) + s * se, 0.0),
+                      0.0, 1.0)
               for s in (-PIVOT_SHIFT[0], PIVOT_SHIFT[1])]
     high_reps, high_truth = _world_pivots(state, worlds[1], norm, debiased, n_resamples, rng)
     if calibrated:
@@ -565,7 +567,15 @@ def _enumerated_bins(n: np.ndarray, count: np.ndarray, pi: np.ndarray, c: np.nda
         r3 = np.einsum("ij,ij->i", prob, e1 * e1 * e1)
         out[0][sl], out[1][sl] = r1, np.maximum(r2 - r1 * r1, 0.0)
         out[2][sl] = r3 - 3.0 * r1 * r2 + 2.0 * r1**3
-        out[3][sl] = np.einsum("ij,ij->i", prob, np.sign(x))
+        # E[sign D_b] with the sums' normal part, erf(x / sqrt(2 m sd^2)): continuous in
+        # the bin's mean confidence, where a bare sign(x) jumps at k = m c_b and the
+        # rounding of c_b (in memory or merged from a stream) moved the variance of E*
+        # by 1e-6; without spread (sd 0) the sign, with x within rounding of 0 taken as 0
+        spread = np.sqrt(2.0 * m) * ss
+        with np.errstate(divide="ignore", invalid="ignore"):
+            signs = np.where(spread > 0, special.erf(x / np.where(spread > 0, spread, 1.0)),
+                             np.sign(np.where(np.abs(x) <= 1e-9 * (1.0 + m), 0.0, x)))
+        out[3][sl] = np.einsum("ij,ij->i", prob, signs)
     return out[0], out[1], out[2], out[3]
 
 
@@ -662,7 +672,8 @@ def pivot_intervals_analytic(count: ArrayLike, events: ArrayLike, mean: ArrayLik
     calibrated = estimate < q_null
 
     def world(shift: float) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
-        pi = np.clip(c + np.sign(d) * np.maximum(np.abs(d) + shift * se, 0.0), 0.0, 1.0)
+        pi = np.clip(c + deviation_sign(d) * np.maximum(np.abs(d) + shift * se, 0.0),
+                     0.0, 1.0)
         truth = (count * np.abs(pi - c)).sum(-1) / size[:, 0]
         return _world_moments(count, pi, c, sd, size), truth
 

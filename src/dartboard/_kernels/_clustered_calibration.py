@@ -71,7 +71,7 @@ from scipy import special
 from dartboard._kernels._clustered_analytic import ratio_terms
 
 __all__ = ["BIN_METHODS", "ClusteredBins", "cluster_sums", "clustered_bin_intervals",
-           "effective_state", "pivot_design_effect", "state_design_effect"]
+           "deviation_sign", "effective_state", "pivot_design_effect", "state_design_effect"]
 
 #: the per-bin intervals with clusters, and the independent names they answer to
 BIN_METHODS = {"wilson": "wilson-clustered", "wilson-clustered": "wilson-clustered",
@@ -193,7 +193,7 @@ def pivot_design_effect(conf: np.ndarray, hit: np.ndarray, key: np.ndarray, slot
     with np.errstate(invalid="ignore", divide="ignore"):
         deviation = np.where(count > 0, np.bincount(b, weights=hit - conf, minlength=slots)
                              / count, 0.0)
-    r = np.sign(deviation)[b] * (hit - conf - deviation[b])
+    r = deviation_sign(deviation)[b] * (hit - conf - deviation[b])
     independent = float(np.sum(r * r))
     if _no_spread(independent, float(np.sum((hit - conf) ** 2))):
         return 1.0
@@ -205,6 +205,19 @@ def pivot_design_effect(conf: np.ndarray, hit: np.ndarray, key: np.ndarray, slot
 #: ``sum (hit - conf)^2`` are rounding, not spread: every row of each bin sits at its
 #: bin's deviation (scores of 0.9 that are all right, say), and ``D`` is 1
 NO_SPREAD = 1e-12
+
+
+#: a bin's deviation smaller than this is 0: a calibrated bin (2 rows at 0.5, one
+#: event) rounds to +-1e-17 or to 0 by the order of its sums, and its sign decides
+#: whether the bin's residuals count (D was 1.54 from the rows, 1.12 from the states)
+#: and whether the bin-pivot's worlds move it
+NO_DEVIATION = 1e-12
+
+
+def deviation_sign(deviation: np.ndarray) -> np.ndarray:
+    """The sign of each bin's deviation, 0 within :data:`NO_DEVIATION` of 0 (the
+    error's linearization at a calibrated bin, whichever way its sums rounded)."""
+    return np.where(np.abs(deviation) <= NO_DEVIATION, 0.0, np.sign(deviation))
 
 
 def _no_spread(independent: float, scale: float) -> bool:
@@ -226,7 +239,7 @@ def state_design_effect(state: Any, clusters: list[Any]) -> float:
     count = w.sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         deviation = np.where(count > 0, (w[1] - sp.sum(axis=0)) / count, 0.0)
-    sign = np.sign(deviation)
+    sign = deviation_sign(deviation)
     squares = w[1] - 2.0 * sp[1] + sp2.sum(axis=0)
     independent = float(np.sum(sign * sign * (squares - count * deviation * deviation)))
     if _no_spread(independent, float(np.sum(squares))):

@@ -352,9 +352,10 @@ class Family:
 
     def simulate(self, state: Any, metric: Metric, method: str, level: float,
                  n_resamples: int, rng: np.random.Generator, estimate: float
-                 ) -> tuple[float, float, float, np.ndarray]:
+                 ) -> tuple[float, float, float, np.ndarray | None]:
         """``(low, high, standard error, draws)`` of a ``method`` in ``simulated``:
-        an interval from draws of the state's own model rather than of its cells."""
+        an interval from draws of the state's own model rather than of its cells (draws
+        None: the law of those draws taken in closed form)."""
         raise InputError(f"method={method!r} does not apply to {metric.name}")
 
     #: methods among ``methods()`` that :meth:`simulate` forms (with ``n_resamples``
@@ -364,7 +365,7 @@ class Family:
     def cluster_simulate(self, batch: Batch, metric: Metric, method: str, codes: np.ndarray,
                          n_clusters: int, level: float, n_resamples: int,
                          rng: np.random.Generator, estimate: float
-                         ) -> tuple[float, float, float, np.ndarray, str, float] | None:
+                         ) -> tuple[float, float, float, np.ndarray | None, str, float] | None:
         """A ``method`` of ``simulated`` when the rows of ``batch`` come in clusters
         (``codes``: each row's cluster, 0..C-1): ``(low, high, standard error, draws,
         note, design effect)``, the note for the method's name, the design effect the
@@ -374,7 +375,7 @@ class Family:
     def cluster_simulate_states(self, merged: Any, clusters: list[Any], metric: Metric,
                                 method: str, level: float, n_resamples: int,
                                 rng: np.random.Generator, estimate: float
-                                ) -> tuple[float, float, float, np.ndarray, str, float] | None:
+                                ) -> tuple[float, float, float, np.ndarray | None, str, float] | None:
         """:meth:`cluster_simulate` from the merged state and each cluster's state (a
         streamed evaluation keeps no rows); None where it does not apply."""
         return None
@@ -505,7 +506,9 @@ def interval_of(family: Family, state: Any, metric: Metric, *, method: str, leve
         low, high, se, dist = family.simulate(state, metric, method, level, n_resamples, rng,
                                               estimate)
         low, high, method = clip_to_range(low, high, _bounds(metric), method)
-        return Interval(estimate, low, high, level, method, se, dist, n_resamples, spec.name)
+        # a simulation in closed form draws nothing (dist None): no resamples to report
+        return Interval(estimate, low, high, level, method, se, dist,
+                        None if dist is None else n_resamples, spec.name)
     if method not in BOOTSTRAP_METHODS:
         # an analytic interval near a bound (t of a mean loss near 0) can pass it
         low, high, se = family.analytic(state, metric, method, level)

@@ -22,7 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from dartboard._kernels._calibration import cell_moments, check_draws, pivot_interval
+from dartboard._kernels._calibration import (
+    cell_moments,
+    check_draws,
+    pivot_interval,
+    pivot_intervals_analytic,
+    state_bins,
+)
 from dartboard._kernels._clustered_calibration import (
     cluster_sums,
     effective_state,
@@ -149,16 +155,22 @@ class CalibrationFamily(Family):
 
     def simulate(self, cells: CalibrationCells, metric: Metric, method: str, level: float,
                  n_resamples: int, rng: np.random.Generator, estimate: float
-                 ) -> tuple[float, float, float, np.ndarray]:
+                 ) -> tuple[float, float, float, np.ndarray | None]:
+        # the plain l1 error (ECE) takes the pivot's quantiles from its moments in
+        # closed form (no draws: None); the other norms and the debiased error draw them
         norm, debiased = norm_iv(metric.kwargs.get("norm", "l1"),
                                  metric.kwargs.get("debiased", False))
         check_draws(n_resamples, cells.state.n_bins)
+        if norm == "l1" and not debiased:
+            count, events, mean, sd = state_bins(cells.state)
+            low, high, se = pivot_intervals_analytic(count, events, mean, sd, estimate, level)
+            return float(low[0]), float(high[0]), float(se[0]), None
         return pivot_interval(cells.state, estimate, norm, debiased, level, n_resamples, rng)
 
     def cluster_simulate(self, batch: Batch, metric: Metric, method: str, codes: np.ndarray,
                          n_clusters: int, level: float, n_resamples: int,
                          rng: np.random.Generator, estimate: float
-                         ) -> tuple[float, float, float, np.ndarray, str, float] | None:
+                         ) -> tuple[float, float, float, np.ndarray | None, str, float] | None:
         # the bin-pivot on n / D rows, D the design effect of the error's linearization
         # (dartboard._kernels._clustered_calibration)
         cells = self.build(batch, metric)
@@ -180,7 +192,7 @@ class CalibrationFamily(Family):
                                 clusters: list[CalibrationCells], metric: Metric, method: str,
                                 level: float, n_resamples: int, rng: np.random.Generator,
                                 estimate: float
-                                ) -> tuple[float, float, float, np.ndarray, str, float] | None:
+                                ) -> tuple[float, float, float, np.ndarray | None, str, float] | None:
         """:meth:`cluster_simulate` from the merged state and each cluster's (a streamed
         evaluation): the same design effect from per-cell sums, then the same pivot."""
         if not self._one_group(merged) or merged.state.sum_p2 is None:
@@ -192,7 +204,7 @@ class CalibrationFamily(Family):
     def _effective_pivot(self, state: Any, design: float, metric: Metric, method: str,
                          level: float, n_resamples: int, rng: np.random.Generator,
                          estimate: float
-                         ) -> tuple[float, float, float, np.ndarray, str, float] | None:
+                         ) -> tuple[float, float, float, np.ndarray | None, str, float] | None:
         effective = effective_state(state, design)
         if effective.weight.sum() < 2:
             return None

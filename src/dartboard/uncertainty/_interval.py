@@ -514,7 +514,7 @@ def _clustered_simulated(family: Any, spec: MetricSpec | None, y_t: np.ndarray,
                               found[1].name)
 
 
-def simulated_interval(out: tuple[float, float, float, np.ndarray, str, float],
+def simulated_interval(out: tuple[float, float, float, np.ndarray | None, str, float],
                        estimate: float, level: float, method: str, n_clusters: int,
                        n_resamples: int, name: str) -> Interval:
     """The Interval of a family's clustered simulated interval (``Family.cluster_simulate``
@@ -524,7 +524,7 @@ def simulated_interval(out: tuple[float, float, float, np.ndarray, str, float],
     low, high, se, draws, note, _ = out
     return Interval(estimate, low, high, level,
                     f"{method} (clustered: {n_clusters} clusters, {note})", se, draws,
-                    n_resamples, name)
+                    None if draws is None else n_resamples, name)
 
 
 def clustered_cells(spec: MetricSpec | None, y_t: np.ndarray, y_o: np.ndarray,
