@@ -72,7 +72,7 @@ _CHUNK = 1 << 22
 #: contrasts x replicates past which the maxima are found among the entries farthest
 #: apart first (:func:`_max_z_pruned`), and the per-contrast quantiles of the largest
 #: gap's high end only where they can matter (:func:`_high_end`)
-_PRUNE_WORK = 1 << 24
+_PRUNE_WORK = 1 << 20
 #: ... for at most this many entries (a square lookup of the contrasts' scales)
 _PRUNE_ENTRIES = 4096
 #: the highest and lowest deviations per replicate whose contrasts are computed
