@@ -2,9 +2,10 @@
 
 A mean of per-row terms (log loss, Brier, MAE, MSE) takes Student's t-interval from
 500 rows on under ``ci="auto"`` (``_MEAN_AUTO`` in the registry; 1000 until the n = 500
-row of this grid showed t within the promise there) and BCa below; BCa costs a bootstrap, which with many small groups is most of an
-evaluation's time. This script measures both on the same data sets, by size, where a
-mean is weakest: skewed terms (rare events' log loss, heavy-tailed errors).
+row of this grid showed t within the promise there) and BCa below; BCa costs a
+bootstrap, which with many small groups is most of an evaluation's time. This script
+measures both on the same data sets, by size, where a mean is weakest: skewed terms
+(rare events' log loss, heavy-tailed errors).
 
 Laws (truth from 4,000,000 rows of the law):
 
