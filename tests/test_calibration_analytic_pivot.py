@@ -201,3 +201,22 @@ def test_an_empty_group_is_nan_and_leaves_the_others_alone():
     est = np.array([state_of(1, 300).compute("calibration_error"), 0.0])
     low, high, se = fast.pivot_intervals_analytic(count, events, mean, sd, est, 0.95)
     assert np.isnan([low[1], high[1], se[1]]).all() and np.isfinite([low[0], high[0]]).all()
+
+
+def test_the_closed_form_serves_50_rows_or_more_and_fewer_rows_draw():
+    # below the coverage grid's smallest size the first-order covariance of the bins'
+    # counts misstates the spread: 4 rows all wrong at 0 and 1 are [1, 1] by the drawn
+    # pivot (every world's error is 1), and were [0.76, 1] in closed form
+    import dartboard as db
+    from dartboard.metrics import calibration_error
+
+    y, p = np.array([1, 0, 0, 1]), np.array([0.0, 1.0, 1.0, 0.0])
+    tiny = db.interval(calibration_error, y, p, n_resamples=500, random_state=0)
+    assert (tiny.low, tiny.high, tiny.n_resamples) == (1.0, 1.0, 500)
+    assert fast.ANALYTIC_MIN_ROWS == 50
+    rng = np.random.default_rng(5)
+    for n, drawn in ((49, True), (50, False)):
+        p = rng.random(n)
+        y = (rng.random(n) < p ** 1.25).astype(int)
+        iv = db.interval(calibration_error, y, p, n_resamples=500, random_state=0)
+        assert (iv.n_resamples is not None) is drawn and iv.method == "bin-pivot"

@@ -90,9 +90,10 @@ coverage is within 0.017 of the Monte Carlo's (crossing, n = 50; elsewhere
 0.008), the two agree on the one-sided branch in 98.8-100% of the data sets, and
 1000 groups take 0.03-0.3 s instead of 7-19 s
 (``python benchmarks/calibration_analytic_pivot_coverage.py``). It is the
-calibration family's ``bin-pivot`` of the ECE (l1, not debiased) in every route;
-:func:`pivot_interval` draws the pivot of the ``l2`` and ``max`` norms and of the
-debiased error, and is the tests' reference for the closed form.
+calibration family's ``bin-pivot`` of the ECE (l1, not debiased) of at least
+:data:`ANALYTIC_MIN_ROWS` rows in every route; :func:`pivot_interval` draws the pivot
+of fewer rows, of the ``l2`` and ``max`` norms and of the debiased error, and is the
+tests' reference for the closed form.
 """
 
 from __future__ import annotations
@@ -121,7 +122,8 @@ from dartboard._validation import (
 from dartboard.exceptions import InputError
 
 __all__ = ["CalibrationBins", "PIVOT", "calibration_bins", "consistency_null",
-           "pivot_interval", "pivot_intervals_analytic", "state_bins"]
+           "pivot_interval", "pivot_intervals_analytic", "state_bins",
+           "ANALYTIC_MIN_ROWS"]
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -508,6 +510,13 @@ def _moment_quantile(mean: np.ndarray, var: np.ndarray, mu3: np.ndarray, prob: f
     std = np.sign(safe) * (up - shape) / np.sqrt(shape)
     return mean + sd * np.where(tiny, z, std)
 
+
+#: rows from which the ECE's bin-pivot takes its quantiles in closed form (the
+#: coverage grid's smallest size); below, its first-order covariance of the bins' row
+#: counts, which assumes no bin is likely to be empty, misstates the pivot's spread
+#: (4 rows, all wrong at 0 and 1: [0.76, 1] where the drawn pivot gives [1, 1]), and
+#: the drawn pivot is cheap
+ANALYTIC_MIN_ROWS = 50
 
 #: Bins of the analytic pivot's worlds with at most this many rows get their |D_b|
 #: moments by enumerating (rows, events) of the bin: (largest bin, most rows

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from dartboard._kernels._calibration import (
+    ANALYTIC_MIN_ROWS,
     cell_moments,
     check_draws,
     pivot_interval,
@@ -156,12 +157,14 @@ class CalibrationFamily(Family):
     def simulate(self, cells: CalibrationCells, metric: Metric, method: str, level: float,
                  n_resamples: int, rng: np.random.Generator, estimate: float
                  ) -> tuple[float, float, float, np.ndarray | None]:
-        # the plain l1 error (ECE) takes the pivot's quantiles from its moments in
-        # closed form (no draws: None); the other norms and the debiased error draw them
+        # the plain l1 error (ECE) of 50 rows or more takes the pivot's quantiles from
+        # its moments in closed form (no draws: None); fewer rows, the other norms and
+        # the debiased error draw them
         norm, debiased = norm_iv(metric.kwargs.get("norm", "l1"),
                                  metric.kwargs.get("debiased", False))
         check_draws(n_resamples, cells.state.n_bins)
-        if norm == "l1" and not debiased:
+        if norm == "l1" and not debiased and \
+                float(cells.state.weight.sum()) >= ANALYTIC_MIN_ROWS:
             count, events, mean, sd = state_bins(cells.state)
             low, high, se = pivot_intervals_analytic(count, events, mean, sd, estimate, level)
             return float(low[0]), float(high[0]), float(se[0]), None
