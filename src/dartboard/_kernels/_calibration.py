@@ -103,6 +103,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy import special
 
 from dartboard._kernels import _analytic, _bootstrap
 from dartboard._kernels._clustered_calibration import (
@@ -439,8 +440,6 @@ def pivot_interval(state: Any, estimate: float, norm: str, debiased: bool, level
 def _folded_normal(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean, variance and third central moment of ``|a + Z|``, ``Z`` standard normal,
     elementwise (only ``|a|`` matters)."""
-    from scipy import special
-
     a = np.abs(a)
     tail = special.ndtr(-a)
     dens = np.exp(-0.5 * a * a) / np.sqrt(2.0 * np.pi)
@@ -458,8 +457,6 @@ def _binomial_deviation(size: np.ndarray, prob: np.ndarray
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean, variance and third central moment of ``|X - size prob|``,
     ``X ~ Binomial(size, prob)``, exactly (elementwise; ``size`` whole)."""
-    from scipy import special
-
     size = np.round(size)
     t = size * prob
     j = np.floor(t)
@@ -494,8 +491,6 @@ def _moment_quantile(mean: np.ndarray, var: np.ndarray, mu3: np.ndarray, prob: f
     """The ``prob`` quantile of a law of this mean, variance and third central moment:
     a shifted gamma of that skewness (``fit="gamma"``, normal when the skewness is
     below 1e-6 in size) or the Cornish-Fisher expansion (``"cornish-fisher"``)."""
-    from scipy import special
-
     sd = np.sqrt(var)
     with np.errstate(invalid="ignore", divide="ignore"):
         skew = np.where(var > 0.0, mu3 / np.where(var > 0.0, var, 1.0) ** 1.5, 0.0)
@@ -527,8 +522,6 @@ EXACT_BUCKETS = ((2.0, 10), (5.0, 16), (12.0, 30))
 def _folded_raw(x: np.ndarray, s: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """E|X|, E X^2, E|X|^3 and E sign X of ``X ~ Normal(x, s^2)`` (``s`` may be 0)."""
-    from scipy import special
-
     pos = s > 0
     with np.errstate(invalid="ignore", divide="ignore"):
         a = np.where(pos, np.abs(x) / np.where(pos, s, 1.0), 0.0)
@@ -547,8 +540,6 @@ def _enumerated_bins(n: np.ndarray, count: np.ndarray, pi: np.ndarray, c: np.nda
     (B,) world bins, by summing over the bin's resampled rows ``m <= top`` and
     events ``k <= m``: ``(m, k)`` trinomial with ``n`` rows, ``D_b | m, k`` normal
     of mean ``k - m c_b`` and variance ``m sd_b^2``."""
-    from scipy import special
-
     mi, ki = np.tril_indices(top + 1)
     m, k = mi.astype(np.float64), ki.astype(np.float64)
     rows = np.arange(top + 1, dtype=np.float64)
@@ -594,8 +585,6 @@ def _world_moments(count: np.ndarray, pi: np.ndarray, c: np.ndarray, sd: np.ndar
                    size: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean, variance and third central moment of ``E* = sum_b |D_b| / n`` in the
     world of bin frequencies ``pi``; ``(G, S)`` bins, ``size`` the (G, 1) rows."""
-    from scipy import special
-
     delta = pi - c
     w = count / size
     var = count * (pi * (1.0 - pi) + sd * sd) + count * (1.0 - w) * delta**2
