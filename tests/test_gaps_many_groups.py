@@ -81,6 +81,31 @@ def test_many_groups_take_the_pruned_path_with_the_plain_numbers():
                                   _simultaneous._max_z_full(family, cols, True))
 
 
+
+@pytest.mark.parametrize(("top", "again"), [(1, 2), (2, 4), (16, 128)])
+@pytest.mark.parametrize("nan_share", [0.0, 0.2])
+def test_each_stage_of_the_pruned_maxima_gives_the_plain_maxima(monkeypatch, top, again,
+                                                                nan_share):
+    """Few entries per stage leave replicates unsettled for the second stage and for the
+    visit of every contrast: every stage's maxima are the plain ones, and a second call
+    with the same contrasts (kept) or others (computed) too."""
+    monkeypatch.setattr(_simultaneous, "_PRUNE_WORK", 0)
+    monkeypatch.setattr(_simultaneous, "_TOP", top)
+    monkeypatch.setattr(_simultaneous, "_TOP_AGAIN", again)
+    rng = np.random.default_rng(7)
+    sizes = rng.integers(20, 400, 60)
+    values = np.append(rng.normal(0.7, 0.02, 60), 0.7)
+    reps = values + rng.normal(size=(300, 61)) * 0.4 / np.sqrt(np.append(sizes, 1e4))
+    reps[rng.random(reps.shape) < nan_share] = np.nan
+    family = _simultaneous.contrasts(values, reps, sizes, "between_groups")
+    cols = np.flatnonzero(family.usable)
+    some = cols[rng.random(cols.shape[0]) < 0.3]
+    for chosen, absolute in ((cols, False), (cols, False), (some, False), (cols, True)):
+        np.testing.assert_array_equal(_simultaneous._max_z(family, chosen, absolute),
+                                      _simultaneous._max_z_full(family, chosen, absolute))
+    assert _simultaneous._high_end(family, some, 0.01) == \
+        _simultaneous._exact_high(family, some, 0.01)
+
 # ------------------------------------------------------------ influence values
 
 def _ap(pos, neg):

@@ -57,6 +57,7 @@ the estimate keeps it.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 
@@ -77,6 +78,8 @@ _PRUNE_WORK = 1 << 20
 _PRUNE_ENTRIES = 4096
 #: the highest and lowest deviations per replicate whose contrasts are computed
 _TOP = 16
+#: ... and, for the replicates those do not settle, before every contrast is visited
+_TOP_AGAIN = 128
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,6 +109,10 @@ class Contrasts:
     deviations: np.ndarray
     usable: np.ndarray
     entry_scale: np.ndarray | None = None
+    #: what the largest gap's steps share (the replicates ranked per row, the
+    #: maxima of a set of contrasts, the entries' quantiles), found once
+    _memo: dict[Any, Any] = dataclasses.field(default_factory=dict, init=False, repr=False,
+                                              compare=False)
 
     def z(self, cols: np.ndarray) -> np.ndarray:
         """(R, len(cols)) standardized replicates Z* of the contrasts ``cols``."""
@@ -196,12 +203,20 @@ def unusable_reason(family: Contrasts, k: int) -> str:
 def _max_z(family: Contrasts, cols: np.ndarray, absolute: bool = False) -> np.ndarray:
     """max over ``cols`` of Z*_rk (or |Z*_rk|) per replicate, nan-aware: among the
     entries farthest apart first (:func:`_max_z_pruned`) where the contrasts are many,
-    else in chunks."""
+    else in chunks. The last set's maxima are kept (the largest gap's two steps often
+    ask for the same contrasts: where no group stands out, every one can be the
+    largest)."""
+    kept = family._memo.get("max_z")
+    if kept is not None and kept[0] == absolute and np.array_equal(kept[1], cols):
+        return kept[2].copy()
     r = family.deviations.shape[0]
     if cols.shape[0] * r > _PRUNE_WORK and family.entry_scale is not None and \
             family.deviations.shape[1] <= _PRUNE_ENTRIES:
-        return _max_z_pruned(family, cols, absolute)
-    return _max_z_full(family, cols, absolute)
+        found = _max_z_pruned(family, cols, absolute)
+    else:
+        found = _max_z_full(family, cols, absolute)
+    family._memo["max_z"] = (absolute, cols.copy(), found.copy())
+    return found
 
 
 def _max_z_full(family: Contrasts, cols: np.ndarray, absolute: bool = False,
@@ -228,10 +243,9 @@ def _max_z_pruned(family: Contrasts, cols: np.ndarray, absolute: bool) -> np.nda
     contrasts between its ``_TOP`` highest and lowest u* are computed; any other
     contrast has an entry outside them, so its Z* is at most that bound with u*_(TOP+1)
     for u*_i, or u*_(-TOP-1) for u*_j. Where the best found reaches both bounds it is
-    the maximum; the other replicates (rare) visit every contrast."""
+    the maximum; the other replicates (rare) try again among their ``_TOP_AGAIN``
+    highest and lowest, and those still unsettled visit every contrast."""
     dev = family.deviations
-    sigma = family.entry_scale
-    assert sigma is not None  # _max_z checks
     r, e = dev.shape
     plus, minus, scale = family.plus[cols], family.minus[cols], family.scale[cols]
     if absolute:  # |Z| of k is Z of the contrast with the entries swapped
@@ -240,27 +254,64 @@ def _max_z_pruned(family: Contrasts, cols: np.ndarray, absolute: bool) -> np.nda
     lookup = np.full((e, e), np.nan)
     lookup[plus, minus] = scale
     m = min(_TOP, e - 1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        u = dev / sigma
-    high = np.where(np.isnan(u), -np.inf, u)
-    low = np.where(np.isnan(u), np.inf, u)
-    rows = np.arange(r)[:, None]
-    top = np.argpartition(-high, m, axis=1)[:, :m + 1]
-    bottom = np.argpartition(low, m, axis=1)[:, :m + 1]
-    top = np.take_along_axis(top, np.argsort(-high[rows, top], axis=1), 1)
-    bottom = np.take_along_axis(bottom, np.argsort(low[rows, bottom], axis=1), 1)
-    keep_top, keep_bottom = top[:, :m], bottom[:, :m]
-    with np.errstate(invalid="ignore"):
-        z = (dev[rows, keep_top][:, :, None] - dev[rows, keep_bottom][:, None, :]) \
-            / lookup[keep_top[:, :, None], keep_bottom[:, None, :]]
-        best = np.fmax.reduce(z.reshape(r, -1), axis=1)
-        up = np.maximum(high[rows, top], 0.0)
-        down = np.maximum(-low[rows, bottom], 0.0)
-        bound = np.fmax(np.hypot(up[:, m], down[:, 0]), np.hypot(up[:, 0], down[:, m]))
-    unsure = np.flatnonzero(~(best >= bound))
+    best, unsure = _pruned_best(dev, lookup, _ranked(family, m), m)
+    unsure = np.flatnonzero(unsure)
+    again = min(_TOP_AGAIN, e - 1)
+    if unsure.size and again > m:
+        step = max(1, _CHUNK // (again * again))
+        settled = []
+        for start in range(0, unsure.shape[0], step):
+            rows = unsure[start:start + step]
+            found, still = _pruned_best(dev[rows], lookup, _ranked(family, again, rows), again)
+            best[rows] = found
+            settled.append(rows[still])
+        unsure = np.concatenate(settled)
     if unsure.size:
         best[unsure] = _max_z_full(family, cols, absolute, rows=unsure)
     return best
+
+
+def _ranked(family: Contrasts, m: int, rows: np.ndarray | None = None
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per replicate (of ``rows``; all kept on the family), the entries of the m + 1
+    highest u*, highest first, and of the m + 1 lowest, lowest first, with max(u*, 0)
+    of the first and max(-u*, 0) of the second (nan u* neither high nor low)."""
+    if rows is None and ("ranked", m) in family._memo:
+        return family._memo[("ranked", m)]  # type: ignore[no-any-return]
+    sigma = family.entry_scale
+    assert sigma is not None  # _max_z checks
+    dev = family.deviations if rows is None else family.deviations[rows]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        u = dev / sigma
+    missing = np.isnan(u)
+    high, low = (np.where(missing, -np.inf, u), np.where(missing, np.inf, u)) \
+        if missing.any() else (u, u)
+    e = u.shape[1]
+    at = np.arange(u.shape[0])[:, None]
+    top = np.argpartition(high, e - m - 1, axis=1)[:, e - m - 1:]
+    top = np.take_along_axis(top, np.argsort(-high[at, top], axis=1), 1)
+    bottom = np.argpartition(low, m, axis=1)[:, :m + 1]
+    bottom = np.take_along_axis(bottom, np.argsort(low[at, bottom], axis=1), 1)
+    found = (top, bottom, np.maximum(high[at, top], 0.0), np.maximum(-low[at, bottom], 0.0))
+    if rows is None:
+        family._memo[("ranked", m)] = found
+    return found
+
+
+def _pruned_best(dev: np.ndarray, lookup: np.ndarray,
+                 ranked: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], m: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The largest Z* among the contrasts between each replicate's m highest and m
+    lowest entries (:func:`_ranked`), and whether it may be short of the maximum."""
+    top, bottom, up, down = ranked
+    keep_top, keep_bottom = top[:, :m], bottom[:, :m]
+    at = np.arange(dev.shape[0])[:, None]
+    with np.errstate(invalid="ignore"):
+        z = (dev[at, keep_top][:, :, None] - dev[at, keep_bottom][:, None, :]) \
+            / lookup[keep_top[:, :, None], keep_bottom[:, None, :]]
+        best = np.fmax.reduce(z.reshape(dev.shape[0], -1), axis=1)
+        bound = np.fmax(np.hypot(up[:, m], down[:, 0]), np.hypot(up[:, 0], down[:, m]))
+    return best, ~(best >= bound)
 
 
 def _high_end(family: Contrasts, cand: np.ndarray, q: float) -> float:
@@ -276,17 +327,18 @@ def _high_end(family: Contrasts, cand: np.ndarray, q: float) -> float:
     if cand.shape[0] * r <= _PRUNE_WORK:
         return _exact_high(family, cand, q)
     # two replicates' room each way for the empirical quantiles' interpolation
-    entry_low = _column_quantiles(family.deviations, max(q / 2 - 2 / r, 0.0))
-    entry_high = _column_quantiles(family.deviations, min(1 - q / 2 + 2 / r, 1.0))
+    entry_low, entry_high = _column_quantiles(
+        family.deviations, (max(q / 2 - 2 / r, 0.0), min(1 - q / 2 + 2 / r, 1.0)))
     with np.errstate(invalid="ignore"):
         bound = d[cand] + entry_high[family.minus[cand]] - entry_low[family.plus[cand]]
     bound = np.where(np.isnan(bound), np.inf, bound)  # unknown: computed
-    order = np.argsort(-bound, kind="stable")
-    first = max(1, _PRUNE_WORK // (4 * r))
-    high = _exact_high(family, cand[order[:first]], q)
-    rest = order[first:]
-    rest = rest[bound[rest] > high]
-    if rest.size:
+    # the highest bounds first (any such set: the rest is then taken by its bound)
+    first = min(max(1, _PRUNE_WORK // (4 * r)), bound.shape[0])
+    order = np.argpartition(-bound, first - 1)[:first]
+    high = _exact_high(family, cand[order], q)
+    rest = bound > high
+    rest[order] = False
+    if rest.any():
         high = max(high, _exact_high(family, cand[rest], q))
     return high
 
@@ -296,7 +348,9 @@ def _exact_high(family: Contrasts, cand: np.ndarray, q: float) -> float:
     high = -np.inf
     step = max(1, _CHUNK // max(family.deviations.shape[0], 1))
     # a contrast's replicates along a row: its quantile reads contiguous memory
-    rows = np.ascontiguousarray(family.deviations.T)
+    rows = family._memo.get("rows")
+    if rows is None:
+        rows = family._memo["rows"] = np.ascontiguousarray(family.deviations.T)
     for start in range(0, cand.shape[0], step):
         part = cand[start:start + step]
         with np.errstate(invalid="ignore"):
@@ -313,29 +367,35 @@ def _quantile(x: np.ndarray, q: float) -> float:
     return float(np.quantile(x, q)) if x.size else float("nan")
 
 
-def _column_quantiles(z: np.ndarray, q: float) -> np.ndarray:
+def _column_quantiles(z: np.ndarray, q: Any) -> Any:
     """The q quantile of each column over its finite values (numpy's default linear
     interpolation), nan for a column without any; one sort, no per-column loop (where
-    every value is finite, a partition at the two order statistics it reads)."""
+    every value is finite, a partition at the order statistics it reads). ``q`` a
+    tuple: a tuple of the quantiles, from the same partition or sort."""
+    qs = q if isinstance(q, tuple) else (q,)
     if z.shape[0] and np.isfinite(z).all():
-        pos = q * (z.shape[0] - 1)
-        lo = int(np.floor(pos))
-        hi = min(lo + 1, z.shape[0] - 1)
+        last = z.shape[0] - 1
+        at = [(p * last, int(np.floor(p * last))) for p in qs]
+        kth = sorted({k for _, lo in at for k in (lo, min(lo + 1, last))})
         # along the axis whose values are contiguous (z may be a transposed view)
         rows = z.T if z.flags.f_contiguous and not z.flags.c_contiguous else None
-        if rows is not None:
-            part = np.partition(rows, sorted({lo, hi}), axis=1)
-            return part[:, lo] + (pos - lo) * (part[:, hi] - part[:, lo])
-        part = np.partition(z, sorted({lo, hi}), axis=0)
-        return part[lo] + (pos - lo) * (part[hi] - part[lo])
-    z = np.sort(np.where(np.isfinite(z), z, np.nan), axis=0)  # nan sorts last
-    count = np.isfinite(z).sum(axis=0)
-    pos = q * np.maximum(count - 1, 0)
-    lo = np.floor(pos).astype(np.int64)
-    hi = np.minimum(lo + 1, np.maximum(count - 1, 0))
-    cols = np.arange(z.shape[1])
-    out = z[lo, cols] + (pos - lo) * (z[hi, cols] - z[lo, cols])
-    return np.where(count > 0, out, np.nan)
+        part = np.partition(rows, kth, axis=1).T if rows is not None \
+            else np.partition(z, kth, axis=0)
+        out = tuple(part[lo] + (pos - lo) * (part[min(lo + 1, last)] - part[lo])
+                    for pos, lo in at)
+    else:
+        z = np.sort(np.where(np.isfinite(z), z, np.nan), axis=0)  # nan sorts last
+        count = np.isfinite(z).sum(axis=0)
+        cols = np.arange(z.shape[1])
+        found = []
+        for p in qs:
+            pos = p * np.maximum(count - 1, 0)
+            lo = np.floor(pos).astype(np.int64)
+            hi = np.minimum(lo + 1, np.maximum(count - 1, 0))
+            value = z[lo, cols] + (pos - lo) * (z[hi, cols] - z[lo, cols])
+            found.append(np.where(count > 0, value, np.nan))
+        out = tuple(found)
+    return out if isinstance(q, tuple) else out[0]
 
 
 def simultaneous(family: Contrasts, confidence_level: float) -> tuple[np.ndarray, np.ndarray]:
