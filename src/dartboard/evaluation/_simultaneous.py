@@ -277,7 +277,7 @@ def _ranked(family: Contrasts, m: int, rows: np.ndarray | None = None
     highest u*, highest first, and of the m + 1 lowest, lowest first, with max(u*, 0)
     of the first and max(-u*, 0) of the second (nan u* neither high nor low)."""
     if rows is None and ("ranked", m) in family._memo:
-        return family._memo[("ranked", m)]  # type: ignore[no-any-return]
+        return family._memo[("ranked", m)]
     sigma = family.entry_scale
     assert sigma is not None  # _max_z checks
     dev = family.deviations if rows is None else family.deviations[rows]
