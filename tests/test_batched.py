@@ -21,7 +21,7 @@ from sklearn.utils.extmath import _nanaverage
 import dartboard.metrics as dm
 from dartboard.metrics import ConfusionCounts
 from dartboard.metrics._batched import SCALAR_COUNT_METRICS, batch_count_metric
-from dartboard.metrics._registry import specs
+from dartboard.metrics._registry import get_spec, specs
 
 SET_METRICS = sorted(s.name for s in specs(kind="count", scalar=True) if s.average)
 
@@ -245,3 +245,56 @@ def test_replicates_do_not_warn():
         for name in ("precision_score", "cohen_kappa_score", "balanced_accuracy_score"):
             kw = {"adjusted": True} if name == "balanced_accuracy_score" else {}
             batch_count_metric(name, np.arange(2), m, kw)
+
+
+@settings(max_examples=50, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), scale=st.sampled_from([1.0, 1e-8, 1e8]),
+       whole=st.booleans())
+def test_two_class_counts_are_numpys_sums_bit_for_bit(seed, scale, whole):
+    """The 2 x 2 path adds the cells where the general one reduces axes: the same
+    (tp, fp, fn, tn) to the last bit, on weights of very different sizes too."""
+    from dartboard.metrics._count_formulas import set_counts
+
+    rng = np.random.default_rng(seed)
+    m = rng.random((500, 2, 2)) * scale * rng.choice([1e-3, 1.0, 1e3], (500, 2, 2))
+    if whole:
+        m = np.round(m * 1000)
+    counts, _ = set_counts(m, None, np.array([0, 1]), "macro")
+    tp = np.diagonal(m, axis1=-2, axis2=-1)
+    total = m.sum(axis=(-2, -1))[..., None]
+    fp, fn = m.sum(axis=-2) - tp, m.sum(axis=-1) - tp
+    for key, want in {"tp": tp, "fp": fp, "fn": fn, "tn": total - tp - fp - fn}.items():
+        np.testing.assert_array_equal(counts[key], want)
+
+
+def _reduced(name, classes, m, kw):
+    """The metric with every class axis summed by numpy's reduction."""
+    from dartboard.metrics import _count_formulas as cf
+
+    old = cf.ADDED_SUMS_MAX
+    cf.ADDED_SUMS_MAX = 0
+    try:
+        return batch_count_metric(name, classes, m, kw, undefined="nan")
+    finally:
+        cf.ADDED_SUMS_MAX = old
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), k=st.integers(1, 5),
+       name=st.sampled_from(sorted(SCALAR_COUNT_METRICS)), zeros=st.floats(0.0, 0.6))
+def test_sums_written_as_additions_are_numpys_reductions_bit_for_bit(seed, k, name, zeros):
+    """Every scalar count metric of weighted matrices (1 to 5 classes, empty cells and
+    classes) is the same to the last bit whether a short class axis is summed by
+    additions or by numpy's reduction."""
+    rng = np.random.default_rng(seed)
+    m = rng.random((200, k, k)) * rng.choice([1e-3, 1.0, 1e3], (200, k, k))
+    m[rng.random(m.shape) < zeros] = 0.0
+    classes = np.arange(k)
+    kw = {} if k == 2 or not get_spec(name).average else {"average": "macro"}
+    try:
+        added = batch_count_metric(name, classes, m, kw, undefined="nan")
+    except (ValueError, TypeError) as exc:  # refused both ways alike
+        with pytest.raises(type(exc)):
+            _reduced(name, classes, m, kw)
+        return
+    np.testing.assert_array_equal(added, _reduced(name, classes, m, kw))

@@ -247,9 +247,13 @@ class CountGroups:
     def matrices(self, counts: np.ndarray) -> np.ndarray:
         """(b, K, K) weighted confusion matrices from (b, G) group draw counts."""
         k = self.n_classes
-        out = np.zeros((counts.shape[0], k * k))
-        weighted = counts * self.weight
+        # rows of weight 1 (no sample_weight): the counts themselves
+        weighted = counts.astype(np.float64, copy=False) if np.all(self.weight == 1.0) \
+            else counts * self.weight
         starts = np.flatnonzero(np.diff(self.cell, prepend=-1))
+        if starts.shape[0] == k * k:  # every cell once, in order: the matrices as laid out
+            return weighted.reshape(-1, k, k)
+        out = np.zeros((counts.shape[0], k * k))
         if starts.shape[0] == self.cell.shape[0]:
             out[:, self.cell] = weighted
         else:

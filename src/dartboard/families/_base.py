@@ -740,7 +740,8 @@ def _drawn_replicates(pooled_cells: Cells, parts: Sequence[Cells],
                         out[start:start + b, j] = cells.evaluate(counts)
                     total[:, at] += counts  # a part's cells are distinct pooled cells
             if layout is not None:
-                values = pooled_cells.evaluate(layout.reshape(b * g, width)).reshape(b, g)
+                values = _in_slices(pooled_cells.evaluate, layout.reshape(b * g, width)
+                                    ).reshape(b, g)
                 if start == 0 and not _same_values(values, layout, parts, where):
                     stacked = False
                     values = np.column_stack([cells.evaluate(layout[:, j, at]) for j, (cells, at)
@@ -754,6 +755,19 @@ def _drawn_replicates(pooled_cells: Cells, parts: Sequence[Cells],
     if stacked and kept is None:
         _keep_layouts(key, layouts, rng, parts)
     return out
+
+
+#: laid-out draws evaluated per call: a formula's temporary arrays of this many rows
+#: are reused from the heap (millions at once cost more in fresh pages than in sums)
+_SLICE_ROWS = 1 << 16
+
+
+def _in_slices(evaluate: Callable[[np.ndarray], np.ndarray], rows: np.ndarray) -> np.ndarray:
+    """``evaluate(rows)``, :data:`_SLICE_ROWS` rows at a time (the same values)."""
+    if rows.shape[0] <= _SLICE_ROWS:
+        return evaluate(rows)
+    return np.concatenate([evaluate(rows[start:start + _SLICE_ROWS])
+                           for start in range(0, rows.shape[0], _SLICE_ROWS)])
 
 
 #: the last stacked draws (:func:`_kept_layouts`): the metrics of one state (ten count

@@ -124,6 +124,32 @@ def check_beta(beta: Any) -> float:
     return float(beta)
 
 
+#: classes up to which a sum over one class axis is written as additions (numpy
+#: reduces a short axis one term after another, in order: the same bits; a reduction
+#: over a few values of many matrices costs several times as much)
+ADDED_SUMS_MAX = 4
+
+
+def axis_sum(x: np.ndarray, axis: int) -> np.ndarray:
+    """``x.sum(axis=axis)`` (axis -1 or -2), as additions for a short axis."""
+    k = x.shape[axis]
+    if not 1 <= k <= ADDED_SUMS_MAX:
+        return x.sum(axis=axis)
+    part = (lambda i: x[..., i]) if axis == -1 else (lambda i: x[..., i, :])
+    out = part(0) + part(1) if k > 1 else part(0).copy()
+    for i in range(2, k):
+        out += part(i)
+    return out
+
+
+def matrix_total(m: np.ndarray) -> np.ndarray:
+    """``m.sum(axis=(-2, -1))``, as additions for 2 x 2 matrices (four values are
+    reduced in order; more are summed pairwise)."""
+    if m.shape[-2:] != (2, 2) or ADDED_SUMS_MAX < 2:
+        return m.sum(axis=(-2, -1))
+    return ((m[..., 0, 0] + m[..., 0, 1]) + m[..., 1, 0]) + m[..., 1, 1]
+
+
 def _ratio(num: np.ndarray, den: np.ndarray, fill: float) -> np.ndarray:
     out = np.full(np.broadcast(num, den).shape, fill, dtype=np.float64)
     np.divide(num, den, out=out, where=den != 0)
@@ -219,19 +245,21 @@ def set_counts(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarray,
     else:
         kind, sel = _selection(classes, average, labels, pos_label, single)
         tp = np.diagonal(m, axis1=-2, axis2=-1)
-        fp = m.sum(axis=-2) - tp
-        fn = m.sum(axis=-1) - tp
-        total = m.sum(axis=(-2, -1))[..., None]
+        fp = axis_sum(m, -2) - tp
+        fn = axis_sum(m, -1) - tp
+        total = matrix_total(m)[..., None]
         tn = total - tp - fp - fn
     counts = {"tp": tp, "fp": fp, "fn": fn, "tn": tn}
-    if mask is None:  # a class has a sample when its row or column is nonzero
-        mask = (tp + fp + fn) > 0
     if kind == "labels":
         idx, known = sel
-        counts = {k: v[..., idx] if known.all() else
+        # one class (average="binary"): a view of its column, not a copy
+        at: Any = slice(int(idx[0]), int(idx[0]) + 1) if idx.shape[0] == 1 else idx
+        counts = {k: v[..., at] if known.all() else
                   np.where(known, v[..., idx], total if k == "tn" else 0.0)
                   for k, v in counts.items()}
         mask = np.ones(counts["tp"].shape, dtype=bool)
+    elif mask is None:  # a class has a sample when its row or column is nonzero
+        mask = (tp + fp + fn) > 0
     if average == "micro":
         # a class absent from a matrix is none of its classes: its TN (the whole
         # total) must not enter the sums
@@ -347,10 +375,10 @@ def accuracy(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarray, *, nor
              single: bool = False, as_nan: bool = False) -> np.ndarray:
     """(TP + TN) / N: the trace over the total (nan for no samples)."""
     normalize = check_bool(normalize, "normalize")
-    correct = np.trace(m, axis1=-2, axis2=-1)
+    correct = axis_sum(np.diagonal(m, axis1=-2, axis2=-1), -1)  # the trace
     if not normalize:
         return correct
-    total = m.sum(axis=(-2, -1))
+    total = matrix_total(m)
     if single and np.any(total == 0):
         warn_outside("accuracy of a state with no samples is undefined; returning nan")
     return _ratio(correct, total, np.nan)
@@ -359,13 +387,13 @@ def accuracy(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarray, *, nor
 def matthews_corrcoef(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarray, *,
                       single: bool = False, as_nan: bool = False) -> np.ndarray:
     """Gorodkin's R_K (binary: the MCC); a zero denominator gives 0.0."""
-    t_sum = m.sum(axis=-1)
-    p_sum = m.sum(axis=-2)
-    n_correct = np.trace(m, axis1=-2, axis2=-1)
-    n = p_sum.sum(axis=-1)
-    cov_ytyp = n_correct * n - (t_sum * p_sum).sum(axis=-1)
-    cov_ypyp = n * n - (p_sum * p_sum).sum(axis=-1)
-    cov_ytyt = n * n - (t_sum * t_sum).sum(axis=-1)
+    t_sum = axis_sum(m, -1)
+    p_sum = axis_sum(m, -2)
+    n_correct = axis_sum(np.diagonal(m, axis1=-2, axis2=-1), -1)  # the trace
+    n = axis_sum(p_sum, -1)
+    cov_ytyp = n_correct * n - axis_sum(t_sum * p_sum, -1)
+    cov_ypyp = n * n - axis_sum(p_sum * p_sum, -1)
+    cov_ytyt = n * n - axis_sum(t_sum * t_sum, -1)
     den = cov_ytyt * cov_ypyp
     return np.where(den == 0, 0.0, cov_ytyp / np.sqrt(np.where(den == 0, 1.0, den)))
 
@@ -375,7 +403,7 @@ def balanced_accuracy(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarra
                       as_nan: bool = False) -> np.ndarray:
     """Mean recall over the classes in y_true; ``adjusted`` rescales chance to 0."""
     adjusted = check_bool(adjusted, "adjusted")
-    support = m.sum(axis=-1)
+    support = axis_sum(m, -1)
     has = support > 0
     k = has.sum(axis=-1).astype(np.float64)
     if single and not np.all(k):
@@ -389,7 +417,7 @@ def balanced_accuracy(m: np.ndarray, mask: np.ndarray | None, classes: np.ndarra
                          "y_true (chance level equals the maximum); returning (score - 1) "
                          "/ 0 as scikit-learn does: -inf, or nan for a perfect score")
     recall = _ratio(np.diagonal(m, axis1=-2, axis2=-1), support, 0.0)
-    score = _ratio(recall.sum(axis=-1), k, np.nan)
+    score = _ratio(axis_sum(recall, -1), k, np.nan)
     if adjusted:
         # one class in y_true: chance equals the maximum; scikit-learn divides by zero,
         # giving -inf below a perfect score and nan at it (a replicate: undefined, nan)
