@@ -347,6 +347,58 @@ def state_bins(state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
     return count, events, mean, np.sqrt(np.maximum(second - mean * mean, 0.0))
 
 
+def bin_residuals(state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per bin of a one-group state: rows m_b, the sum S_b of (outcome - confidence)
+    over them and Q_b of its squares (the l1 error is ``sum_b |S_b| / n``)."""
+    weight, sum_p, sum_p2 = state.weight[0], state.sum_p[0], state.sum_p2[0]
+    events = weight[1]
+    return (weight.sum(0), events - sum_p.sum(0),
+            events - 2.0 * sum_p[1] + sum_p2.sum(0))
+
+
+#: values of the bins' normal replicates drawn at once
+_NORMAL_BINS_VALUES = 1 << 20
+
+
+def grouped_bins_normal(residual: np.ndarray, square: np.ndarray, count: np.ndarray,
+                        n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """``(R, G + 1)`` bootstrap replicates of the l1 calibration error (ECE) of G groups
+    and of all their rows, in the normal limit of each group's bins.
+
+    ``residual``, ``square``, ``count``: (G, B) per group and bin, S_gb, Q_gb and
+    m_gb (:func:`bin_residuals`). A draw of a group's n_g rows moves its bins' sums
+    S_gb to S*_gb, jointly normal to first order: a row of bin b adds (1, x) to (its
+    count, S_b), so with every row drawn Poisson(1) times (the Poisson bootstrap) the
+    bins' count deviations D_gb ~ N(0, m_gb) and sums' deviations Z_gb (variance
+    Q_gb, covariance S_gb with D_gb) are independent across bins, and fixing the
+    group's total (the multinomial bootstrap: sum_b D_gb = 0) is the Gaussian
+    regression ``S*_gb = S_gb + Z_gb - S_gb D_g / n_g``, D_g = sum_b D_gb: variance
+    ``Q_gb - S_gb^2 / n_g``, covariance ``-S_gb S_gc / n_g`` between bins, those of
+    the multinomial draw. The error of a replicate is ``sum_b |S*_gb| / n_g`` (the
+    absolute value is taken of each drawn bin, so the replicates keep the error's
+    bias and skew where a bin is near calibrated), and on all rows
+    ``sum_b |sum_g S*_gb| / N``: the groups' draws together, as the drawn replicates
+    pool them.
+    """
+    g, b = residual.shape
+    n = count.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        slope = np.where(count > 0, residual / np.where(count > 0, count, 1.0), 0.0)
+    rest = np.sqrt(np.maximum(square - residual * slope, 0.0))
+    root = np.sqrt(count)
+    shift = residual / n[:, None]
+    out = np.empty((n_resamples, g + 1))
+    batch = max(1, min(n_resamples, _NORMAL_BINS_VALUES // max(g * b, 1)))
+    for start in range(0, n_resamples, batch):
+        r = min(batch, n_resamples - start)
+        e = rng.standard_normal((2, r, g, b))
+        moved = e[0] * root
+        drawn = residual + slope * moved + rest * e[1] - shift * moved.sum(-1)[..., None]
+        out[start:start + r, :g] = np.abs(drawn).sum(-1) / n
+        out[start:start + r, g] = np.abs(drawn.sum(-2)).sum(-1) / n.sum()
+    return out
+
+
 def bin_error(count: np.ndarray, events: np.ndarray, sum_p: np.ndarray, norm: str,
               debiased: bool, multiclass: str) -> np.ndarray:
     """Calibration error of one group from per-bin (..., S) counts, events and sums of

@@ -291,6 +291,10 @@ class Family:
         cannot be pooled (the reason is :meth:`no_cells`)."""
         return None
 
+    #: whether :meth:`group_normal` is taken whenever it gives replicates (else only
+    #: where drawing the groups' cells costs too much, :func:`grouped_replicates`)
+    moments_first = False
+
     def group_normal(self, states: Sequence[Any], metric: Metric, n_resamples: int,
                      rng: np.random.Generator) -> np.ndarray | None:
         """``(R, G + 1)`` normal replicates of the metric on each group's state and on
@@ -661,7 +665,7 @@ def grouped_replicates(family: Family, states: Sequence[Any], metric: Metric,
     the pooling. ``pooled``: gives ``family.pool`` of the states when the caller keeps
     it.
     """
-    if n_resamples * _cells(states) > EXACT_WORK:
+    if family.moments_first or n_resamples * _cells(states) > EXACT_WORK:
         normal = family.group_normal(states, metric, n_resamples, rng)
         if normal is not None:
             return normal, _SUMS_NOTE.format(g=len(states))

@@ -24,8 +24,10 @@ import numpy as np
 
 from dartboard._kernels._calibration import (
     ANALYTIC_MIN_ROWS,
+    bin_residuals,
     cell_moments,
     check_draws,
+    grouped_bins_normal,
     pivot_interval,
     pivot_intervals_analytic,
     state_bins,
@@ -38,7 +40,7 @@ from dartboard._kernels._clustered_calibration import (
 )
 from dartboard._kernels._methods import PIVOT
 from dartboard._validation import rescaled_weights
-from dartboard.families._base import Batch, Cells, Family, Metric, State, owners
+from dartboard.families._base import NORMAL_MIN_ROWS, Batch, Cells, Family, Metric, State, owners
 from dartboard.metrics._calibration import (
     DEFAULT_N_BINS,
     CalibrationState,
@@ -52,6 +54,9 @@ from dartboard.metrics._calibration import (
 __all__ = ["CalibrationFamily", "FAMILY"]
 
 _STATE_KEYWORDS = ("n_bins", "strategy", "multiclass", "pos_label", "labels")
+#: rows every group needs for the ECE's gap replicates from its bins' normal limit
+#: (fewer, in any group: every group's cells are drawn)
+NORMAL_BINS_MIN_ROWS: float = NORMAL_MIN_ROWS
 _KEYWORDS = frozenset({*_STATE_KEYWORDS, "norm", "debiased"})
 
 
@@ -220,6 +225,29 @@ class CalibrationFamily(Family):
         state = calibration.state
         return not calibration.weighted and state.n_groups == 1 and bool(
             np.all(state.weight == np.round(state.weight)))
+
+    #: the ECE's gap replicates come from the groups' bins whenever they can
+    moments_first = True
+
+    def group_normal(self, states: Sequence[CalibrationCells], metric: Metric,
+                     n_resamples: int, rng: np.random.Generator) -> np.ndarray | None:
+        """The ECE's replicates on each group and on all rows from every group's bins'
+        normal limit (:func:`~dartboard._kernels._calibration.grouped_bins_normal`): the
+        plain l1 error, unweighted binary or top-label states of shared equal-width bins,
+        every group of at least :data:`NORMAL_BINS_MIN_ROWS` rows; else None (the cells
+        are drawn)."""
+        norm, debiased = norm_iv(metric.kwargs.get("norm", "l1"),
+                                 metric.kwargs.get("debiased", False))
+        if norm != "l1" or debiased or not states or any(
+                not self._one_group(s) or s.state.edges is not None or s.state.sum_p2 is None
+                for s in states):
+            return None
+        found = [bin_residuals(s.state) for s in states]
+        count = np.array([f[0] for f in found])
+        if np.any(count.sum(axis=1) < NORMAL_BINS_MIN_ROWS):
+            return None
+        return grouped_bins_normal(np.array([f[1] for f in found]),
+                                   np.array([f[2] for f in found]), count, n_resamples, rng)
 
     def no_cells(self, cells: CalibrationCells, metric: Metric) -> str:
         return ("a bin-level bootstrap of the calibration error needs one group of whole row "
