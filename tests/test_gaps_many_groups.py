@@ -393,3 +393,36 @@ def test_a_groups_mean_losses_share_their_draws_with_the_same_numbers(monkeypatc
     monkeypatch.setattr(_means, "kept_row_multinomial", boot.row_multinomial)
     fresh = dartboard.evaluate(y, **kw).to_frame()
     pd.testing.assert_frame_equal(kept, fresh)
+
+
+def test_kept_multinomial_draws_give_the_numbers_of_drawing_again(monkeypatch):
+    """The count metrics of each group start from the same seed: the second and third
+    take the first's kept draws, and every row equals the row of drawing them again
+    (nothing kept), bit for bit, with the generator left where drawing leaves it."""
+    from dartboard._kernels import _bootstrap
+
+    rng = np.random.default_rng(5)
+    n = 3000
+    y = rng.integers(0, 2, n)
+    s = 1 / (1 + np.exp(-(rng.normal(size=n) + (2 * y - 1))))
+    g = rng.integers(0, 6, n)
+    kw = dict(y_score=s, groups=g, n_resamples=300, random_state=3, progress=False,
+              metrics=["balanced_accuracy", "f1", "matthews_corrcoef", "roc_auc"])
+    hits = []
+    kept_draws = _bootstrap._kept_draws
+
+    def counted(key, generator):
+        found = kept_draws(key, generator)
+        hits.append(found is not None)
+        return found
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        monkeypatch.setattr(_bootstrap, "_kept_draws", counted)
+        kept = dartboard.evaluate(y, **kw).by_group
+        assert sum(hits) >= 2 * 6  # F1 and MCC of each group take balanced accuracy's
+        monkeypatch.setattr(_bootstrap, "_KEPT_DRAW_VALUES", 0)
+        monkeypatch.setattr(_bootstrap._LAST_DRAWS, "found", None, raising=False)
+        again = dartboard.evaluate(y, **kw).by_group
+    pd.testing.assert_frame_equal(kept, again)
+    assert (kept["method"].str.contains("bca|percentile|basic")).any()

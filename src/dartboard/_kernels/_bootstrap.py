@@ -251,7 +251,8 @@ class CountGroups:
         weighted = counts.astype(np.float64, copy=False) if np.all(self.weight == 1.0) \
             else counts * self.weight
         starts = np.flatnonzero(np.diff(self.cell, prepend=-1))
-        if starts.shape[0] == k * k:  # every cell once, in order: the matrices as laid out
+        if self.cell.shape[0] == starts.shape[0] == k * k:
+            # every cell once, in order: the matrices as laid out
             return weighted.reshape(-1, k, k)
         out = np.zeros((counts.shape[0], k * k))
         if starts.shape[0] == self.cell.shape[0]:
@@ -294,9 +295,15 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
     values = None
     strata = [np.flatnonzero(stratum == r) for r in np.unique(stratum)] if stratified \
         else [np.arange(g)]
-    for start in range(0, n_resamples, batch):
+    key = (repr(rng.bit_generator.state), size.dtype.str, size.tobytes(), stratum.tobytes(),
+           stratified, n_resamples, batch, draw)
+    kept = _kept_draws(key, rng)
+    drawn = []
+    for number, start in enumerate(range(0, n_resamples, batch)):
         b = min(batch, n_resamples - start)
-        if draw is not None and not stratified:
+        if kept is not None:
+            counts = kept[number]
+        elif draw is not None and not stratified:
             counts = draw(rng, size, b)
         else:
             counts = np.zeros((b, g))
@@ -304,11 +311,15 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
                 sizes = size[members]
                 total = int(sizes.sum())
                 counts[:, members] = rng.multinomial(total, sizes / total, size=b)
+        if kept is None and n_resamples * g <= _KEPT_DRAW_VALUES:
+            drawn.append(counts.copy())
         out = evaluate(counts)
         if values is None:  # a statistic may be a vector (a curve band): (b, ...) values
             values = np.empty((n_resamples,) + np.shape(out)[1:])
         values[start:start + b] = out
     assert values is not None  # n_resamples >= 1
+    if kept is None and drawn:
+        _LAST_DRAWS.found = (key, drawn, rng.bit_generator.state)
     if not jackknife:
         return Replicates(values)
     full = size.astype(np.float64)
@@ -322,6 +333,24 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
         counts[np.arange(stop - start), np.arange(start, stop)] -= 1.0
         jack[start:stop] = evaluate(counts)
     return Replicates(values, jack, full)
+
+
+#: the last multinomial draws (:func:`multinomial_replicates`), per thread: the metrics
+#: of one confusion table (balanced accuracy, F1, MCC of a group) each start from the
+#: same seed, so they draw the same counts; kept while at most this many values
+_KEPT_DRAW_VALUES = 10**6
+_LAST_DRAWS = threading.local()
+
+
+def _kept_draws(key: tuple[Any, ...], rng: np.random.Generator) -> list[np.ndarray] | None:
+    """The counts the last call drew from the same generator state, sizes and batches
+    (the generator then moves on as if it had drawn them: the same numbers as drawing
+    them again), else None."""
+    found = getattr(_LAST_DRAWS, "found", None)
+    if found is None or found[0] != key:
+        return None
+    rng.bit_generator.state = found[2]
+    return [counts.copy() for counts in found[1]]
 
 
 class _SplitPlan:
