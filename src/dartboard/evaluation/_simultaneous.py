@@ -328,7 +328,7 @@ def _high_end(family: Contrasts, cand: np.ndarray, q: float) -> float:
         return _exact_high(family, cand, q)
     # two replicates' room each way for the empirical quantiles' interpolation
     entry_low, entry_high = _column_quantiles(
-        family.deviations, (max(q / 2 - 2 / r, 0.0), min(1 - q / 2 + 2 / r, 1.0)))
+        _by_entry(family).T, (max(q / 2 - 2 / r, 0.0), min(1 - q / 2 + 2 / r, 1.0)))
     with np.errstate(invalid="ignore"):
         bound = d[cand] + entry_high[family.minus[cand]] - entry_low[family.plus[cand]]
     bound = np.where(np.isnan(bound), np.inf, bound)  # unknown: computed
@@ -343,14 +343,19 @@ def _high_end(family: Contrasts, cand: np.ndarray, q: float) -> float:
     return high
 
 
+def _by_entry(family: Contrasts) -> np.ndarray:
+    """(E, R): an entry's replicates along a row (its quantiles read contiguous memory)."""
+    rows = family._memo.get("rows")
+    if rows is None:
+        rows = family._memo["rows"] = np.ascontiguousarray(family.deviations.T)
+    return rows
+
+
 def _exact_high(family: Contrasts, cand: np.ndarray, q: float) -> float:
     d, s = family.estimate, family.scale
     high = -np.inf
     step = max(1, _CHUNK // max(family.deviations.shape[0], 1))
-    # a contrast's replicates along a row: its quantile reads contiguous memory
-    rows = family._memo.get("rows")
-    if rows is None:
-        rows = family._memo["rows"] = np.ascontiguousarray(family.deviations.T)
+    rows = _by_entry(family)
     for start in range(0, cand.shape[0], step):
         part = cand[start:start + step]
         with np.errstate(invalid="ignore"):
