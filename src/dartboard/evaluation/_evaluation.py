@@ -244,10 +244,19 @@ class Evaluation:
         return self._gaps
 
     def _group_values(self, label: str) -> np.ndarray:
-        """(G,) per-group estimates of a metric (nan where undefined)."""
-        frame = self._group_frame()
-        values = frame.xs(label, level="metric")["estimate"]
-        return values.to_numpy(dtype=float)
+        """(G,) per-group estimates of a metric (nan where undefined), in the groups'
+        order (:attr:`by_group`'s)."""
+        self._require_groups()
+        return self._group_estimates[label].copy()
+
+    @cached_property
+    def _group_estimates(self) -> dict[str, np.ndarray]:
+        """Every metric's per-group estimates, read once from the rows (group by group,
+        each in the metrics' order, as :attr:`by_group` lays them out)."""
+        found: dict[str, list[float]] = {}
+        for row in self.result.groups or ():
+            found.setdefault(row.metric, []).append(row.estimate)
+        return {label: np.array(values, dtype=float) for label, values in found.items()}
 
     def _group_labels(self) -> list[str]:
         return [", ".join(str(v) for v in key) for key in self.result.grouping[2]]

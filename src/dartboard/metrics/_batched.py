@@ -20,6 +20,7 @@ weighted average still follow the metric exactly.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
 from functools import partial
@@ -76,8 +77,7 @@ def batch_count_metric(name: str, classes: np.ndarray, matrices: np.ndarray,
     as_nan = undefined == "nan"
     if not spec.average:
         formula = cf.FORMULAS[name]
-        _check_keywords(name, kw, [p for p in inspect.signature(formula).parameters
-                                   if p not in ("m", "mask", "classes", "single", "as_nan")])
+        _check_keywords(name, kw, _keywords_of(formula))
         return formula(m, None, classes, as_nan=as_nan, **kw)
     ratio, title, samples = _set_formula(spec, kw)
     _check_keywords(name, kw, _SET_KEYWORDS)
@@ -88,6 +88,14 @@ def batch_count_metric(name: str, classes: np.ndarray, matrices: np.ndarray,
                          "resampled statistic needs a single number (choose an average)")
     return cf.set_metric(m, None, classes, formula=ratio, title=title, samples=samples,
                          as_nan=as_nan, **kw)
+
+
+@functools.cache
+def _keywords_of(formula: Callable[..., np.ndarray]) -> tuple[str, ...]:
+    """The keywords a whole-matrix formula takes from the caller (read once per formula:
+    a bootstrap evaluates its replicates batch after batch)."""
+    return tuple(p for p in inspect.signature(formula).parameters
+                 if p not in ("m", "mask", "classes", "single", "as_nan"))
 
 
 #: whole-target count metrics of multilabel indicators: from per-label stacks ("labels")
