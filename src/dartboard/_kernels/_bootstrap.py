@@ -269,14 +269,15 @@ def count_replicates(evaluate: Callable[[np.ndarray], np.ndarray], groups: Count
     k = groups.n_classes
     return multinomial_replicates(lambda counts: evaluate(groups.matrices(counts)),
                                   groups.size, groups.cell // k, 8 * 2 * k * k, n_resamples,
-                                  stratified, rng, jackknife)
+                                  stratified, rng, jackknife, keep=True)
 
 
 def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: np.ndarray,
                            stratum: np.ndarray, bytes_per_value: int, n_resamples: int,
                            stratified: bool, rng: np.random.Generator, jackknife: bool,
                            jackknife_values: Callable[[], np.ndarray] | None = None,
-                           draw: Callable[..., np.ndarray] | None = None) -> Replicates:
+                           draw: Callable[..., np.ndarray] | None = None,
+                           keep: bool = False) -> Replicates:
     """Bootstrap of a statistic of G groups of identical rows, by multinomial draws.
 
     A resample of the n rows draws ``Multinomial(n, size / n)`` rows from the
@@ -289,6 +290,10 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
     or ``jackknife_values()`` when the caller has them in closed form.
     ``draw(rng, size, b)``, when given, draws the (b, G) counts of an unstratified
     resample instead of ``rng.multinomial`` (e.g. :func:`split_multinomial`).
+    ``keep``: ``evaluate`` draws nothing from ``rng``, so the counts may be kept for the
+    next call from the same generator state (:func:`_kept_draws`); a statistic that
+    draws (a cell's sum given its count) must not share them, as its own draws sit
+    between the batches' counts in the stream.
     """
     g = size.shape[0]
     batch = batch_size(8 * 3 * g + bytes_per_value, n_resamples)
@@ -297,7 +302,7 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
         else [np.arange(g)]
     key = (repr(rng.bit_generator.state), size.dtype.str, size.tobytes(), stratum.tobytes(),
            stratified, n_resamples, batch, draw)
-    kept = _kept_draws(key, rng)
+    kept = _kept_draws(key, rng) if keep else None
     drawn = []
     for number, start in enumerate(range(0, n_resamples, batch)):
         b = min(batch, n_resamples - start)
@@ -311,7 +316,7 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
                 sizes = size[members]
                 total = int(sizes.sum())
                 counts[:, members] = rng.multinomial(total, sizes / total, size=b)
-        if kept is None and n_resamples * g <= _KEPT_DRAW_VALUES:
+        if keep and kept is None and n_resamples * g <= _KEPT_DRAW_VALUES:
             drawn.append(counts.copy())
         out = evaluate(counts)
         if values is None:  # a statistic may be a vector (a curve band): (b, ...) values

@@ -551,7 +551,8 @@ def replicates(cells: Cells, n_resamples: int, stratified: bool, rng: np.random.
         cells.size.shape[0] > _bootstrap.JACKKNIFE_MAX
     reps = _bootstrap.multinomial_replicates(
         cells.replicate(rng), cells.size, cells.stratum, cells.bytes_per_value, n_resamples,
-        stratified, rng, jackknife and not grouped, cells.jackknife, draw=cells.sampler)
+        stratified, rng, jackknife and not grouped, cells.jackknife, draw=cells.sampler,
+        keep=cells.extra is None)
     if not grouped:
         return reps
     return _bootstrap.Replicates(reps.values, _grouped_jackknife(cells, rng))
