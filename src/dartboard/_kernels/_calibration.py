@@ -380,6 +380,8 @@ def grouped_bins_normal(residual: np.ndarray, square: np.ndarray, count: np.ndar
     ``sum_b |sum_g S*_gb| / N``: the groups' draws together, as the drawn replicates
     pool them.
     """
+    used = np.flatnonzero(count.any(axis=0))  # a bin no group has a row in adds nothing
+    residual, square, count = residual[:, used], square[:, used], count[:, used]
     g, b = residual.shape
     n = count.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
