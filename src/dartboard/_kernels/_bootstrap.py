@@ -300,8 +300,9 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
     values = None
     strata = [np.flatnonzero(stratum == r) for r in np.unique(stratum)] if stratified \
         else [np.arange(g)]
+    keep = keep and n_resamples * g <= _KEPT_DRAW_VALUES
     key = (repr(rng.bit_generator.state), size.dtype.str, size.tobytes(), stratum.tobytes(),
-           stratified, n_resamples, batch, draw)
+           stratified, n_resamples, batch, draw) if keep else ()
     kept = _kept_draws(key, rng) if keep else None
     drawn = []
     for number, start in enumerate(range(0, n_resamples, batch)):
@@ -316,7 +317,7 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
                 sizes = size[members]
                 total = int(sizes.sum())
                 counts[:, members] = rng.multinomial(total, sizes / total, size=b)
-        if keep and kept is None and n_resamples * g <= _KEPT_DRAW_VALUES:
+        if keep and kept is None:
             drawn.append(counts.copy())
         out = evaluate(counts)
         if values is None:  # a statistic may be a vector (a curve band): (b, ...) values
