@@ -69,6 +69,10 @@ RUNS = [
         "20 200 null,worse 4x200 4x200",
         "1000 data sets per cell; 1000 bootstrap resamples; G x m = 4x200, 4x1000, 20x200, "
         "20x1000 on the normal path; the exact path on 4x200", owns="normal_gap"),
+    Run("ece_gap", "ece_gap_coverage.py", "1000 1000", "10 200 null,worse,calibrated 2x200,10x200",
+        "1000 data sets per cell; 1000 bootstrap resamples; ECE with 15 bins; G = 2, 10, 50; "
+        "m = 200, 1000; the groups' bins' normal limit and the drawn replicates on the same "
+        "data sets"),
     Run("clustered", "clustered_coverage.py", "2000 200 analytic", "20 100 analytic",
         "2000 data sets per cell; ICC 0, 0.05, 0.2, 0.5; 1, 5, 20, 100 rows per cluster; "
         "10, 30, 100 clusters; independent-rows and cluster-robust intervals and the "
