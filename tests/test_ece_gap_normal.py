@@ -10,6 +10,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dartboard
 from dartboard._kernels import _calibration as kernel
@@ -175,3 +177,31 @@ def test_difference_agrees_with_the_drawn_cells(monkeypatch, groups):
     assert normal["high"] == pytest.approx(drawn["high"], abs=0.5 * sd)
     assert normal["low"] == pytest.approx(drawn["low"], abs=0.5 * sd)
     np.testing.assert_allclose(normal_reps.std(0), drawn_reps.std(0), rtol=0.1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**16), groups=st.integers(1, 6), rows=st.integers(1, 60),
+       kind=st.sampled_from(["spread", "certain", "one_bin", "no_events", "all_events"]))
+def test_edges_give_finite_errors_and_certain_forecasts_none(seed, groups, rows, kind):
+    """Forecasts of 0 and 1 that come true (no residual in any bin) give replicates of
+    exactly 0; one bin, no events and all events give finite, non-negative replicates;
+    every column is the error's own range [0, 1]."""
+    rng = np.random.default_rng(seed)
+    states = []
+    for _ in range(groups):
+        if kind == "certain":
+            p = rng.integers(0, 2, rows).astype(float)
+            y = p.astype(int)
+        else:
+            p = np.full(rows, 0.41) if kind == "one_bin" else rng.random(rows)
+            y = {"no_events": np.zeros(rows, int), "all_events": np.ones(rows, int)}.get(
+                kind, (rng.random(rows) < p).astype(int))
+        states.append(_state(y, p))
+    found = [kernel.bin_residuals(s) for s in states]
+    out = kernel.grouped_bins_normal(np.array([f[1] for f in found]),
+                                     np.array([f[2] for f in found]),
+                                     np.array([f[0] for f in found]), 50, rng)
+    assert out.shape == (50, groups + 1) and np.isfinite(out).all()
+    assert np.all(out >= 0) and np.all(out <= 1 + 1e-12)
+    if kind == "certain":
+        np.testing.assert_array_equal(out, 0.0)

@@ -378,7 +378,7 @@ def grouped_bins_normal(residual: np.ndarray, square: np.ndarray, count: np.ndar
     absolute value is taken of each drawn bin, so the replicates keep the error's
     bias and skew where a bin is near calibrated), and on all rows
     ``sum_b |sum_g S*_gb| / N``: the groups' draws together, as the drawn replicates
-    pool them.
+    pool them; both cut at 1, the error's largest value.
     """
     used = np.flatnonzero(count.any(axis=0))  # a bin no group has a row in adds nothing
     residual, square, count = residual[:, used], square[:, used], count[:, used]
@@ -398,7 +398,9 @@ def grouped_bins_normal(residual: np.ndarray, square: np.ndarray, count: np.ndar
         drawn = residual + slope * moved + rest * e[1] - shift * moved.sum(-1)[..., None]
         out[start:start + r, :g] = np.abs(drawn).sum(-1) / n
         out[start:start + r, g] = np.abs(drawn.sum(-2)).sum(-1) / n.sum()
-    return out
+    # the normal limit is not bounded; the error is at most 1 (a handful of rows can
+    # draw past it, far below the 200 rows a group the family asks for)
+    return np.minimum(out, 1.0, out=out)
 
 
 def bin_error(count: np.ndarray, events: np.ndarray, sum_p: np.ndarray, norm: str,
