@@ -301,8 +301,8 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
     strata = [np.flatnonzero(stratum == r) for r in np.unique(stratum)] if stratified \
         else [np.arange(g)]
     keep = keep and n_resamples * g <= _KEPT_DRAW_VALUES
-    key = (repr(rng.bit_generator.state), size.dtype.str, size.tobytes(), stratum.tobytes(),
-           stratified, n_resamples, batch, draw) if keep else ()
+    key = draw_key(rng, size.dtype.str, size.tobytes(), stratum.tobytes(), stratified,
+                   n_resamples, batch, draw) if keep else ()
     kept = _kept_draws(key, rng) if keep else None
     drawn = []
     for number, start in enumerate(range(0, n_resamples, batch)):
@@ -325,7 +325,7 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
         values[start:start + b] = out
     assert values is not None  # n_resamples >= 1
     if kept is None and drawn:
-        _LAST_DRAWS.found = (key, drawn, rng.bit_generator.state)
+        keep_draws(_LAST_DRAWS, key, drawn, rng)
     if not jackknife:
         return Replicates(values)
     full = size.astype(np.float64)
@@ -341,22 +341,45 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
     return Replicates(values, jack, full)
 
 
-#: the last multinomial draws (:func:`multinomial_replicates`), per thread: the metrics
-#: of one confusion table (balanced accuracy, F1, MCC of a group) each start from the
-#: same seed, so they draw the same counts; kept while at most this many values
+# Kept draws. An evaluation asks for each metric's interval from a generator seeded the
+# same way, so the metrics of one state (the count metrics of one confusion table) draw
+# the same counts. A store (one per kind of draw, per thread) holds the last call's
+# draws under its key, which starts with the generator's state before drawing; the next
+# call with the same key takes them and moves its generator to the state after them:
+# the same bits as drawing again.
+
+def draw_key(rng: np.random.Generator, *what: Any) -> tuple[Any, ...]:
+    """The key of draws from ``rng``'s present state of ``what`` (sizes, batches...)."""
+    return (repr(rng.bit_generator.state), *what)
+
+
+def kept_draws(store: threading.local, key: tuple[Any, ...], rng: np.random.Generator
+               ) -> list[Any] | None:
+    """The draws ``store`` holds under ``key`` (``rng`` then moved past them), else None."""
+    found = getattr(store, "found", None)
+    if found is None or found[0] != key:
+        return None
+    rng.bit_generator.state = found[2]
+    return list(found[1])
+
+
+def keep_draws(store: threading.local, key: tuple[Any, ...], draws: list[Any] | None,
+               rng: np.random.Generator) -> None:
+    """Hold ``draws`` under ``key`` with ``rng``'s state after them (None: hold nothing)."""
+    store.found = None if draws is None else (key, draws, rng.bit_generator.state)
+
+
+#: the last multinomial draws (:func:`multinomial_replicates`), kept while at most this
+#: many values
 _KEPT_DRAW_VALUES = 10**6
 _LAST_DRAWS = threading.local()
 
 
 def _kept_draws(key: tuple[Any, ...], rng: np.random.Generator) -> list[np.ndarray] | None:
-    """The counts the last call drew from the same generator state, sizes and batches
-    (the generator then moves on as if it had drawn them: the same numbers as drawing
-    them again), else None."""
-    found = getattr(_LAST_DRAWS, "found", None)
-    if found is None or found[0] != key:
-        return None
-    rng.bit_generator.state = found[2]
-    return [counts.copy() for counts in found[1]]
+    """:func:`kept_draws` of the multinomial draws, copied (a statistic may write to
+    its counts)."""
+    found = kept_draws(_LAST_DRAWS, key, rng)
+    return None if found is None else [counts.copy() for counts in found]
 
 
 class _SplitPlan:

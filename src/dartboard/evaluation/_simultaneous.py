@@ -109,8 +109,8 @@ class Contrasts:
     deviations: np.ndarray
     usable: np.ndarray
     entry_scale: np.ndarray | None = None
-    #: what the largest gap's steps share (the replicates ranked per row, the
-    #: maxima of a set of contrasts, the entries' quantiles), found once
+    #: what the largest gap's steps share, found once: the replicates ranked per row,
+    #: the last set of contrasts' maxima, the deviations laid out by entry
     _memo: dict[Any, Any] = dataclasses.field(default_factory=dict, init=False, repr=False,
                                               compare=False)
 

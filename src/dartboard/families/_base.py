@@ -718,12 +718,15 @@ def _drawn_replicates(pooled_cells: Cells, parts: Sequence[Cells],
     out = np.empty((n_resamples, g + 1))
     extra = pooled_cells.extra is not None
     stacked = not extra and width <= _STACKED_WIDTH and g >= _STACKED_GROUPS
-    key = _layout_key(rng, parts, n_resamples)
+    key = _bootstrap.draw_key(rng, n_resamples, *(c.size.tobytes() for c in parts)) \
+        if stacked else ()
     layouts: list[Any] = []
     with warnings.catch_warnings(), Bar(n_resamples, f"resampling {g} groups' {metric.name}") \
             as work:
         warnings.simplefilter("ignore")
-        kept = _kept_layouts(rng, parts, n_resamples) if stacked else None
+        # the draws of the same cells from the same generator state, kept by the last
+        # metric that drew them: the same counts, so the same numbers
+        kept = _bootstrap.kept_draws(_LAYOUTS, key, rng) if stacked else None
         for number, start in enumerate(range(0, n_resamples, batch)):
             b = min(batch, n_resamples - start)
             if kept is not None:  # the draws of another metric of the same state
@@ -758,7 +761,8 @@ def _drawn_replicates(pooled_cells: Cells, parts: Sequence[Cells],
                 if pooled_cells.extra is not None else pooled_cells.evaluate(total)
             work.advance(b)
     if stacked and kept is None:
-        _keep_layouts(key, layouts, rng, parts)
+        fits = sum(layout.size for layout, _ in layouts) <= _LAYOUT_VALUES
+        _bootstrap.keep_draws(_LAYOUTS, key, layouts if fits else None, rng)
     return out
 
 
@@ -775,40 +779,12 @@ def _in_slices(evaluate: Callable[[np.ndarray], np.ndarray], rows: np.ndarray) -
                            for start in range(0, rows.shape[0], _SLICE_ROWS)])
 
 
-#: the last stacked draws (:func:`_kept_layouts`): the metrics of one state (ten count
-#: metrics of one confusion table) draw from the same seed, so from the same counts
-_LAYOUTS: list[Any] = []
+#: the last stacked draws (:func:`~dartboard._kernels._bootstrap.kept_draws`), per
+#: thread: the metrics of one state (ten count metrics of one confusion table) draw
+#: from the same seed, so from the same counts
+_LAYOUTS = threading.local()
 #: ... kept while they hold at most this many values
 _LAYOUT_VALUES = 2 * 10**7
-
-
-def _layout_key(rng: np.random.Generator, parts: Sequence[Cells], n_resamples: int
-                ) -> tuple[Any, ...]:
-    return (repr(rng.bit_generator.state), n_resamples,
-            tuple((c.size.shape[0], int(c.size.sum())) for c in parts))
-
-
-def _kept_layouts(rng: np.random.Generator, parts: Sequence[Cells], n_resamples: int
-                  ) -> list[Any] | None:
-    """The draws of the same cells from the same generator state, kept by the last
-    metric that drew them (the generator then moves on as if it had drawn them): the
-    same counts, so the same numbers as drawing them again."""
-    if not _LAYOUTS:
-        return None
-    key, layouts, after, sizes = _LAYOUTS[0]
-    if key != _layout_key(rng, parts, n_resamples) or \
-            not all(np.array_equal(a, c.size) for a, c in zip(sizes, parts)):
-        return None
-    rng.bit_generator.state = after
-    return list(layouts)
-
-
-def _keep_layouts(key: tuple[Any, ...], layouts: list[Any], rng: np.random.Generator,
-                  parts: Sequence[Cells]) -> None:
-    _LAYOUTS.clear()
-    if sum(layout.size for layout, _ in layouts) <= _LAYOUT_VALUES:
-        _LAYOUTS.append((key, layouts, rng.bit_generator.state,
-                         [c.size.copy() for c in parts]))
 
 
 #: pooled cells and groups from which the groups' draws are evaluated in one call

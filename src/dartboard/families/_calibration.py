@@ -165,14 +165,13 @@ class CalibrationFamily(Family):
         # the plain l1 error (ECE) of 50 rows or more takes the pivot's quantiles from
         # its moments in closed form (no draws: None); fewer rows, the other norms and
         # the debiased error draw them
-        norm, debiased = norm_iv(metric.kwargs.get("norm", "l1"),
-                                 metric.kwargs.get("debiased", False))
         check_draws(n_resamples, cells.state.n_bins)
-        if norm == "l1" and not debiased and \
-                float(cells.state.weight.sum()) >= ANALYTIC_MIN_ROWS:
+        if _plain_ece(metric) and float(cells.state.weight.sum()) >= ANALYTIC_MIN_ROWS:
             count, events, mean, sd = state_bins(cells.state)
             low, high, se = pivot_intervals_analytic(count, events, mean, sd, estimate, level)
             return float(low[0]), float(high[0]), float(se[0]), None
+        norm, debiased = norm_iv(metric.kwargs.get("norm", "l1"),
+                                 metric.kwargs.get("debiased", False))
         return pivot_interval(cells.state, estimate, norm, debiased, level, n_resamples, rng)
 
     def cluster_simulate(self, batch: Batch, metric: Metric, method: str, codes: np.ndarray,
@@ -236,9 +235,7 @@ class CalibrationFamily(Family):
         plain l1 error, unweighted binary or top-label states of shared equal-width bins,
         every group of at least :data:`NORMAL_BINS_MIN_ROWS` rows; else None (the cells
         are drawn)."""
-        norm, debiased = norm_iv(metric.kwargs.get("norm", "l1"),
-                                 metric.kwargs.get("debiased", False))
-        if norm != "l1" or debiased or not states or any(
+        if not _plain_ece(metric) or not states or any(
                 not self._one_group(s) or s.state.edges is not None or s.state.sum_p2 is None
                 for s in states):
             return None
@@ -340,6 +337,14 @@ class CalibrationFamily(Family):
         # a cell is a (outcome, bin) slot, the same in every part
         slots = [cell_moments(s.state)[0] for s in (pooled, *states)]
         return whole, parts, [np.searchsorted(slots[0], s) for s in slots[1:]]
+
+
+def _plain_ece(metric: Metric) -> bool:
+    """Whether ``metric`` is the plain l1 error (the ECE), not debiased: the error the
+    closed-form pivot and the bins' normal limit are for."""
+    norm, debiased = norm_iv(metric.kwargs.get("norm", "l1"),
+                             metric.kwargs.get("debiased", False))
+    return norm == "l1" and not debiased
 
 
 def _summed_cells(matrix: Any, shape: tuple[int, ...], metric: Metric, kind: str) -> Cells:
