@@ -426,3 +426,87 @@ def test_kept_multinomial_draws_give_the_numbers_of_drawing_again(monkeypatch):
         again = dartboard.evaluate(y, **kw).by_group
     pd.testing.assert_frame_equal(kept, again)
     assert (kept["method"].str.contains("bca|percentile|basic")).any()
+
+
+# ---------------------------------------------------- a row per group, fast and plain
+
+_PROPORTIONS = ["accuracy_score", "precision_score", "recall_score", "specificity_score",
+                "negative_predictive_value", "false_positive_rate", "false_negative_rate",
+                "selection_rate", "jaccard_score"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 40), st.sampled_from([[0, 1, 2], ["a", "b", "c"],
+                                                                [-1, 1, 3]]),
+       st.booleans(), st.integers(0, 2**31))
+def test_a_proportions_value_from_its_counts_is_the_metric_functions(k, n, labels, weighted,
+                                                                     seed):
+    """``CountsFamily.value`` divides a proportion's whole counts where the metric
+    function would take them as they are; it equals ``ConfusionCounts.compute`` (the
+    slow path) bit for bit, raising where that raises, for every proportion of the
+    registry, any classes, positive labels present or absent, weights."""
+    from dartboard.families._base import Metric
+    from dartboard.families._counts import FAMILY, counts_state
+    from dartboard.metrics._registry import get_spec
+
+    rng = np.random.default_rng(seed)
+    pool = np.array(labels)
+    y = pool[rng.integers(0, k, n)]
+    p = np.where(rng.random(n) < 0.5, y, pool[rng.integers(0, k, n)])
+    w = rng.integers(1, 3, n).astype(float) if weighted else None
+    state = counts_state(y, p, w)
+    for name in _PROPORTIONS:
+        spec = get_spec(name)
+        options = [{"normalize": True}, {}] if not spec.average else \
+            [{}, {"pos_label": labels[0]}, {"pos_label": labels[2]}, {"zero_division": 1}]
+        for kw in options:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    slow = float(state.counts.compute(name, **kw))
+                except ValueError as exc:
+                    with pytest.raises(type(exc)):
+                        FAMILY.value(state, Metric(spec, dict(kw)))
+                    continue
+                fast = FAMILY.value(state, Metric(spec, dict(kw)))
+            assert fast == slow or (np.isnan(fast) and np.isnan(slow)), (name, kw)
+
+
+@pytest.mark.parametrize("groups", [2, 9])
+def test_leave_one_out_counts_with_the_last_batch_are_the_separate_ones(groups):
+    """The jackknife's leave-one-row-out counts evaluated with the last batch of draws
+    give the values of evaluating them on their own, bit for bit."""
+    from dartboard._kernels import _bootstrap
+
+    size = np.random.default_rng(groups).integers(1, 50, groups)
+    stratum = np.zeros(groups, dtype=np.int64)
+
+    def statistic(counts):
+        return np.log1p(counts @ np.arange(1.0, groups + 1)) / np.sqrt(counts.sum(axis=1))
+
+    joined = _bootstrap.multinomial_replicates(statistic, size, stratum, 8, 500, False,
+                                               np.random.default_rng(0), True)
+    alone = _bootstrap.multinomial_replicates(statistic, size, stratum, 8, 500, False,
+                                              np.random.default_rng(0), True,
+                                              jackknife_values=lambda: np.array([
+                                                  statistic(_bootstrap._left_out(size))[j]
+                                                  for j in range(groups)]))
+    np.testing.assert_array_equal(joined.values, alone.values)
+    np.testing.assert_array_equal(joined.jackknife, alone.jackknife)
+    np.testing.assert_array_equal(joined.jackknife_weights, alone.jackknife_weights)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.floats(allow_nan=True), st.sampled_from([0.0, -0.0, 1.0, -1.0])),
+       st.one_of(st.floats(allow_nan=True), st.sampled_from([0.0, -0.0, 1.0])),
+       st.sampled_from([(0.0, 1.0), (-1.0, 1.0), (0.0, np.inf), (-np.inf, np.inf)]))
+def test_clipping_to_a_range_is_numpys_clip(low, high, bounds):
+    """``clip_to_range``'s comparisons give ``np.clip``'s values (nan and the sign of
+    zero included)."""
+    from dartboard._kernels._result import clip_to_range
+
+    got_low, got_high, _ = clip_to_range(low, high, bounds, "t")
+    for got, x in ((got_low, low), (got_high, high)):
+        want = float(np.clip(x, *bounds))
+        assert (got == want and np.signbit(got) == np.signbit(want)) or \
+            (np.isnan(got) and np.isnan(want))

@@ -298,6 +298,8 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
     g = size.shape[0]
     batch = batch_size(8 * 3 * g + bytes_per_value, n_resamples)
     values = None
+    joined = jackknife and jackknife_values is None and g <= _JOINED_JACKKNIFE
+    jack = None
     strata = [np.flatnonzero(stratum == r) for r in np.unique(stratum)] if stratified \
         else [np.arange(g)]
     keep = keep and n_resamples * g <= _KEPT_DRAW_VALUES
@@ -319,7 +321,12 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
                 counts[:, members] = rng.multinomial(total, sizes / total, size=b)
         if keep and kept is None:
             drawn.append(counts.copy())
-        out = evaluate(counts)
+        if joined and start + b == n_resamples and counts.dtype == np.float64:
+            # the last batch carries the leave-one-out counts: one call, not two
+            out = evaluate(np.concatenate([counts, _left_out(size)]))
+            jack, out = out[b:], out[:b]
+        else:
+            out = evaluate(counts)
         if values is None:  # a statistic may be a vector (a curve band): (b, ...) values
             values = np.empty((n_resamples,) + np.shape(out)[1:])
         values[start:start + b] = out
@@ -331,14 +338,27 @@ def multinomial_replicates(evaluate: Callable[[np.ndarray], np.ndarray], size: n
     full = size.astype(np.float64)
     if jackknife_values is not None:
         return Replicates(values, jackknife_values(), full)
+    if jack is not None:
+        return Replicates(values, jack, full)
     jack = np.empty(g)
     batch = batch_size(8 * g + bytes_per_value, g)
     for start in range(0, g, batch):
         stop = min(start + batch, g)
-        counts = np.broadcast_to(full, (stop - start, g)).copy()
-        counts[np.arange(stop - start), np.arange(start, stop)] -= 1.0
-        jack[start:stop] = evaluate(counts)
+        jack[start:stop] = evaluate(_left_out(size, start, stop))
     return Replicates(values, jack, full)
+
+
+#: groups up to which the leave-one-row-out counts ride with the last batch of draws
+_JOINED_JACKKNIFE = 64
+
+
+def _left_out(size: np.ndarray, start: int = 0, stop: int | None = None) -> np.ndarray:
+    """``(stop - start, G)`` float counts: all rows less one of group ``start``, ...."""
+    g = size.shape[0]
+    stop = g if stop is None else stop
+    counts = np.broadcast_to(size.astype(np.float64), (stop - start, g)).copy()
+    counts[np.arange(stop - start), np.arange(start, stop)] -= 1.0
+    return counts
 
 
 # Kept draws. An evaluation asks for each metric's interval from a generator seeded the

@@ -79,7 +79,9 @@ def clip_to_range(low: float, high: float, bounds: tuple[float, float] | None, m
     if bounds is None:
         return float(low), float(high), method
     lo, hi = bounds
-    new_low, new_high = float(np.clip(low, lo, hi)), float(np.clip(high, lo, hi))
+    # np.clip's values (its maximum keeps x where x >= lo, nan and -0.0 included), by
+    # comparisons: a row's interval calls this once per metric and group
+    new_low, new_high = (float(hi if x > hi else (lo if x < lo else x)) for x in (low, high))
     moved = [abs(a - b) > _ROUNDING * max(1.0, abs(b)) for a, b in
              ((low, new_low), (high, new_high)) if not np.isnan(a)]
     if any(moved):

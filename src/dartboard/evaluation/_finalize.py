@@ -162,7 +162,8 @@ def _family_row(p: Planned, state: Any, opts: EvaluationOptions, group: str | No
                     method = "auto"  # DeLong of a multiclass AUC, say: the metric's own
                 iv = interval_of(family, state, metric, method=method,
                                  level=opts.confidence_level, n_resamples=opts.n_resamples,
-                                 stratified=False, rng=check_random_state(opts.random_state),
+                                 stratified=False,
+                                 rng=functools.partial(check_random_state, opts.random_state),
                                  estimate=estimate)
     except ValueError as exc:
         # the estimate stands; it is the interval that cannot be formed

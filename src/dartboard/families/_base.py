@@ -490,9 +490,13 @@ class NoCells(InputError):
 
 
 def interval_of(family: Family, state: Any, metric: Metric, *, method: str, level: float,
-                n_resamples: int, stratified: bool, rng: np.random.Generator,
+                n_resamples: int, stratified: bool,
+                rng: np.random.Generator | Callable[[], np.random.Generator],
                 estimate: float | None = None) -> Interval:
-    """The interval of ``metric`` from ``state``: analytic, or a bootstrap of its cells."""
+    """The interval of ``metric`` from ``state``: analytic, or a bootstrap of its cells.
+
+    ``rng``: a generator, or a function that makes one, called only when the interval
+    draws (an analytic interval of each of a thousand groups' rows then seeds none)."""
     spec = metric.spec
     if estimate is None:
         estimate = family.value(state, metric)
@@ -507,7 +511,8 @@ def interval_of(family: Family, state: Any, metric: Metric, *, method: str, leve
                              "method='basic'")
         method = family.fallback
     if method in family.simulated:
-        low, high, se, dist = family.simulate(state, metric, method, level, n_resamples, rng,
+        low, high, se, dist = family.simulate(state, metric, method, level, n_resamples,
+                                              _generator(rng),
                                               estimate)
         low, high, method = clip_to_range(low, high, _bounds(metric), method)
         # a simulation in closed form draws nothing (dist None): no resamples to report
@@ -521,12 +526,17 @@ def interval_of(family: Family, state: Any, metric: Metric, *, method: str, leve
     cells = family.bootstrap_cells(state, metric)
     if cells is None:
         raise NoCells(family.no_cells(state, metric))
-    reps = replicates(cells, n_resamples, stratified, rng, method == "bca")
+    reps = replicates(cells, n_resamples, stratified, _generator(rng), method == "bca")
     low, high, se, used, dist = _bootstrap.bootstrap_interval(estimate, reps, level, method,
                                                               _bounds(metric))
     if spec.covers_estimate:
         low, high = min(low, estimate), max(high, estimate)
     return Interval(estimate, low, high, level, used, se, dist, n_resamples, spec.name)
+
+
+def _generator(rng: np.random.Generator | Callable[[], np.random.Generator]
+               ) -> np.random.Generator:
+    return rng() if callable(rng) else rng
 
 
 #: numpy's multivariate hypergeometric ("marginals") takes fewer rows than this

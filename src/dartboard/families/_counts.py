@@ -69,6 +69,10 @@ class CountsState(State):
 
     counts: ConfusionCounts
     groups: CountGroups | None = None
+    #: what a row asks of the state several times (a proportion's counts: for the
+    #: methods that apply, the denominator and the interval), found once per metric
+    _memo: dict[Any, Any] = dataclasses.field(default_factory=dict, init=False, repr=False,
+                                              compare=False)
 
     @property
     def classes(self) -> np.ndarray:
@@ -219,6 +223,12 @@ class CountsFamily(Family):
     def value(self, state: CountsState | IndicatorState, metric: Metric) -> float:
         if isinstance(state, IndicatorState):
             return state.value
+        found = self.proportion(state, metric)
+        if found is not None and found[1] > 0 and _checked_binary(state, metric):
+            # whole counts x of n (n > 0) of two classes, the positive one of them: the
+            # division the metric function makes, past checks it would pass (a thousand
+            # groups' rows ask it once each)
+            return found[0] / found[1]
         return float(state.counts.compute(metric.name, **metric.kwargs))
 
     def no_cells(self, state: Any, metric: Metric) -> str:
@@ -303,7 +313,20 @@ class CountsFamily(Family):
     def proportion(self, state: CountsState | IndicatorState, metric: Metric
                     ) -> tuple[float, float] | None:
         """``(x, n)`` of a proportion metric on whole counts, binary or unaveraged."""
-        if isinstance(state, IndicatorState) or not state.whole:
+        if isinstance(state, IndicatorState):
+            return None
+        try:
+            key = ("proportion", metric.name, tuple(sorted(metric.kwargs.items())))
+            hash(key)
+        except TypeError:  # a keyword without a hash (labels as a list): not kept
+            return self._proportion(state, metric)
+        if key not in state._memo:
+            state._memo[key] = self._proportion(state, metric)
+        return state._memo[key]
+
+    @staticmethod
+    def _proportion(state: CountsState, metric: Metric) -> tuple[float, float] | None:
+        if not state.whole:
             return None
         found = _proportion_of(metric, state.classes)
         if found is None:
@@ -404,6 +427,16 @@ def _matrix_terms(metric: Metric, classes: np.ndarray, matrices: np.ndarray
         return None  # a count (normalize=False) is no smooth function of shares
     return delta_terms(lambda stack: batch_count_metric(
         metric.name, classes, stack, metric.kwargs, undefined="nan"), matrices)
+
+
+def _checked_binary(state: CountsState, metric: Metric) -> bool:
+    """Whether the metric function would take a proportion's counts as they are:
+    accuracy, or two classes holding the positive one (else it may refuse them)."""
+    if not metric.spec.average:
+        return True
+    classes = state.classes
+    return classes.shape[0] == 2 and \
+        positive_index(classes, metric.kwargs.get("pos_label", 1)) >= 0
 
 
 def _proportion_of(metric: Metric, classes: np.ndarray) -> tuple[int | None] | None:
