@@ -57,6 +57,7 @@ the estimate keeps it.
 from __future__ import annotations
 
 import dataclasses
+import threading
 from typing import Any
 
 import numpy as np
@@ -142,16 +143,7 @@ def contrasts(values: np.ndarray, replicates: np.ndarray, sizes: np.ndarray, kin
     inflate = np.sqrt(np.where(n > 1, n / np.maximum(n - 1, 1), 1.0))
     dev = (reps - values) * inflate
     defined = np.flatnonzero(np.isfinite(values[:g_count]))
-    if kind == "between_groups":
-        i, j = np.meshgrid(defined, defined, indexing="ij")
-        off = i != j
-        plus, minus = i[off], j[off]
-        factor = 1 / n[plus] + 1 / n[minus]
-    else:
-        plus = np.concatenate([defined, np.full(defined.shape[0], g_count)])
-        minus = np.concatenate([np.full(defined.shape[0], g_count), defined])
-        group = np.concatenate([defined, defined])
-        factor = 1 / n[group] - 1 / n[g_count]
+    plus, minus, factor = _pairs(kind, defined, n)
     v = _pooled_variance(dev[:, :g_count], n[:g_count])
     with np.errstate(invalid="ignore"):
         scale = np.sqrt(v * factor)
@@ -165,13 +157,46 @@ def contrasts(values: np.ndarray, replicates: np.ndarray, sizes: np.ndarray, kin
                      entry_scale)
 
 
+#: the last pairs laid out, per thread: every metric of an evaluation's gaps has the
+#: same groups and sizes, so the same million pairs of a thousand groups
+_LAST_PAIRS = threading.local()
+
+
+def _pairs(kind: str, defined: np.ndarray, n: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(plus, minus, factor) of the contrasts between the ``defined`` groups (or of
+    each against the overall value, the last of ``n``), with s_k^2 = v factor_k."""
+    key = (kind, defined.tobytes(), n.tobytes())
+    last = getattr(_LAST_PAIRS, "found", None)
+    if last is not None and last[0] == key:
+        return last[1]
+    g_count = n.shape[0] - 1
+    if kind == "between_groups":
+        i, j = np.meshgrid(defined, defined, indexing="ij")
+        off = i != j
+        plus, minus = i[off], j[off]
+        factor = 1 / n[plus] + 1 / n[minus]
+    else:
+        plus = np.concatenate([defined, np.full(defined.shape[0], g_count)])
+        minus = np.concatenate([np.full(defined.shape[0], g_count), defined])
+        group = np.concatenate([defined, defined])
+        factor = 1 / n[group] - 1 / n[g_count]
+    for array in (plus, minus, factor):
+        array.flags.writeable = False  # shared by the metrics' families
+    _LAST_PAIRS.found = (key, (plus, minus, factor))
+    return plus, minus, factor
+
+
 def _pooled_variance(dev: np.ndarray, n: np.ndarray) -> float:
     """v = sum_g n_g^2 var_r(e*_g) / sum_g n_g over the groups with a variance."""
     finite = np.isfinite(dev)
+    whole = bool(finite.all())  # then the masked copies are dev itself: skipped
     count = finite.sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(finite, dev, 0.0).sum(axis=0) / count
-        var = (np.where(finite, dev - mean, 0.0) ** 2).sum(axis=0) / (count - 1)
+        mean = (dev if whole else np.where(finite, dev, 0.0)).sum(axis=0) / count
+        spread = dev - mean
+        var = ((spread if whole else np.where(finite, spread, 0.0)) ** 2).sum(axis=0) \
+            / (count - 1)
     ok = (count > 1) & np.isfinite(var)
     if not ok.any():
         return float("nan")
@@ -181,6 +206,8 @@ def _pooled_variance(dev: np.ndarray, n: np.ndarray) -> float:
 def combine(parts: list[Contrasts]) -> Contrasts:
     """One family of several metrics' contrasts (equalized odds: the TPR and the FPR
     gaps), each keeping its own pooled scale."""
+    if len(parts) == 1:
+        return parts[0]
     offsets = np.cumsum([0] + [p.deviations.shape[1] for p in parts[:-1]])
     return Contrasts(np.concatenate([p.estimate for p in parts]),
                      np.concatenate([p.plus + o for p, o in zip(parts, offsets)]),
@@ -247,7 +274,9 @@ def _max_z_pruned(family: Contrasts, cols: np.ndarray, absolute: bool) -> np.nda
     highest and lowest, and those still unsettled visit every contrast."""
     dev = family.deviations
     r, e = dev.shape
-    plus, minus, scale = family.plus[cols], family.minus[cols], family.scale[cols]
+    plus, minus, scale = (family.plus, family.minus, family.scale) \
+        if cols.shape[0] == family.plus.shape[0] else \
+        (family.plus[cols], family.minus[cols], family.scale[cols])  # cols: ascending
     if absolute:  # |Z| of k is Z of the contrast with the entries swapped
         plus, minus = np.concatenate([plus, minus]), np.concatenate([minus, plus])
         scale = np.concatenate([scale, scale])
@@ -288,9 +317,15 @@ def _ranked(family: Contrasts, m: int, rows: np.ndarray | None = None
         if missing.any() else (u, u)
     e = u.shape[1]
     at = np.arange(u.shape[0])[:, None]
-    top = np.argpartition(high, e - m - 1, axis=1)[:, e - m - 1:]
+    if high is low and e - m - 1 > m:
+        # one partition at both ends (the maxima found are exact whichever of tied
+        # entries each end holds: the bounds read values, not entries)
+        both = np.argpartition(u, (m, e - m - 1), axis=1)
+        top, bottom = both[:, e - m - 1:], both[:, :m + 1]
+    else:
+        top = np.argpartition(high, e - m - 1, axis=1)[:, e - m - 1:]
+        bottom = np.argpartition(low, m, axis=1)[:, :m + 1]
     top = np.take_along_axis(top, np.argsort(-high[at, top], axis=1), 1)
-    bottom = np.argpartition(low, m, axis=1)[:, :m + 1]
     bottom = np.take_along_axis(bottom, np.argsort(low[at, bottom], axis=1), 1)
     found = (top, bottom, np.maximum(high[at, top], 0.0), np.maximum(-low[at, bottom], 0.0))
     if rows is None:
