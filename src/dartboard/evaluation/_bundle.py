@@ -184,14 +184,27 @@ def build_bundle(batch: Batch, planned: Sequence[Planned], groups: Any = None,
                     clusters=None if clusters is None else _cluster_states(batch, planned,
                                                                            clusters, shown))
     if groups is not None:
+        members = groups.members()
+        by_key = _group_states(batch, planned, members)
         bundle.groups = {}
-        for g, rows in enumerate(groups.members()):
-            part = batch.take(rows)
+        for g, rows in enumerate(members):
             bundle.groups[groups.keys[g]] = Bundle(
-                int(rows.shape[0]), _states(part, planned),
-                clusters=None if clusters is None else _cluster_states(part, planned,
-                                                                       clusters[rows], shown))
+                int(rows.shape[0]), {key: states[g] for key, states in by_key.items()},
+                clusters=None if clusters is None else _cluster_states(
+                    batch.take(rows), planned, clusters[rows], shown))
     return bundle
+
+
+def _group_states(batch: Batch, planned: Sequence[Planned], members: Sequence[np.ndarray]
+                  ) -> dict[str, list[Any]]:
+    """Each state key's states of every group (:meth:`Family.build_groups`: a family
+    builds all groups' states in one pass where it can)."""
+    out: dict[str, list[Any]] = {}
+    for p in planned:
+        if p.family is not None and p.key not in out:
+            family, metric, key = p.computed
+            out[key] = family.build_groups(batch, metric, members)
+    return out
 
 
 def _cluster_states(batch: Batch, planned: Sequence[Planned], ids: np.ndarray,

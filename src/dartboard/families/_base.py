@@ -433,6 +433,14 @@ class Family:
         :meth:`build` of each cluster's rows; a family may build them in one pass."""
         return [self.build(batch.take(rows), metric) for rows in members]
 
+    def build_groups(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
+                     ) -> list[Any]:
+        """The state of each group's rows (``members``: the rows of each), equal to
+        :meth:`build` of each group's rows, field for field; a family may build them in
+        one pass (a thousand groups' states, one at a time, were a second of an
+        evaluation)."""
+        return [self.build(batch.take(rows), metric) for rows in members]
+
     def row_terms(self, state: Any, metric: Metric) -> Any:
         """The delta method's terms with each row its own cluster, from the merged
         state (the independent-rows form a design effect compares with), as ``(terms
@@ -949,6 +957,47 @@ def counted_runs(values: np.ndarray, stratum: np.ndarray | None
     last[-1] = True
     ends = np.flatnonzero(last)
     return (None if st is None else st[ends]), t[ends], np.diff(ends, prepend=-1)
+
+
+def counted_runs_of(values: np.ndarray, stratum: np.ndarray | None,
+                    members: Sequence[np.ndarray]
+                    ) -> list[tuple[np.ndarray | None, np.ndarray, np.ndarray]]:
+    """:func:`counted_runs` of each member's rows (``values[rows]``, ``stratum[rows]``),
+    for all members in one pass, equal to it bit for bit: the rows ordered by (member,
+    stratum) with one stable sort of small codes (each segment's values in their
+    order, as :func:`counted_runs` takes a member's rows), each segment's values sorted
+    in place, then counted per distinct (member, stratum, value)."""
+    count = len(members)
+    lengths = [len(m) for m in members]
+    rows = np.concatenate([np.asarray(m, dtype=np.intp) for m in members]) if members \
+        else np.empty(0, dtype=np.intp)
+    owner = np.repeat(np.arange(count, dtype=np.int64), lengths)
+    t = np.asarray(values)[rows]
+    st = None if stratum is None else np.asarray(stratum)[rows]
+    if st is None:
+        key = owner
+    else:
+        codes, at = np.unique(st, return_inverse=True)
+        key = owner * codes.shape[0] + at.reshape(-1)
+    order = np.argsort(key, kind="stable")
+    key, t = key[order], t[order]
+    st = None if st is None else st[order]
+    new = np.flatnonzero(key[1:] != key[:-1]) + 1
+    for a, b in zip(np.concatenate(([0], new)).tolist(),
+                    np.concatenate((new, [t.shape[0]])).tolist()):
+        t[a:b].sort()
+    last = np.empty(t.shape[0], dtype=bool)
+    if t.shape[0]:
+        np.not_equal(t[1:], t[:-1], out=last[:-1])
+        last[:-1] |= key[1:] != key[:-1]
+        last[-1] = True
+    ends = np.flatnonzero(last)
+    sizes = np.diff(ends, prepend=-1)
+    cell_owner = key[ends] if st is None else key[ends] // codes.shape[0]
+    bounds = np.searchsorted(cell_owner, np.arange(count + 1)).tolist()
+    t_cells, st_cells = t[ends], None if st is None else st[ends]
+    return [(None if st_cells is None else st_cells[a:b].copy(), t_cells[a:b].copy(),
+             sizes[a:b].copy()) for a, b in zip(bounds[:-1], bounds[1:])]
 
 
 def lexicographic_order(keys: Sequence[np.ndarray], n: int, runs: bool = False

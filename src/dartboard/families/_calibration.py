@@ -98,6 +98,11 @@ class CalibrationFamily(Family):
                                        labels=kw.get("labels")),
                                 batch.weight is not None)
 
+    def build_groups(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
+                     ) -> list[Any]:
+        # a cluster's state is built as its rows' own (tests/test_build_groups.py)
+        return self.build_clusters(batch, metric, members)
+
     def build_clusters(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
                        ) -> list[Any]:
         """Every cluster's state from one pass over the rows: binary scores in

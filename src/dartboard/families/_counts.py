@@ -184,6 +184,11 @@ class CountsFamily(Family):
             t, p = t[:, idx], p[:, idx]
         return IndicatorState(IndicatorPatterns.build(t, p, batch.weight), value)
 
+    def build_groups(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
+                     ) -> list[Any]:
+        # a cluster's state is built as its rows' own (tests/test_build_groups.py)
+        return self.build_clusters(batch, metric, members)
+
     def build_clusters(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
                        ) -> list[Any]:
         """Unweighted labels: every cluster's confusion matrix from one bincount of

@@ -41,6 +41,7 @@ from dartboard.families._base import (
     State,
     aggregate,
     counted_runs,
+    counted_runs_of,
     merged_pool,
 )
 from dartboard.families._paired import PairedMeans
@@ -160,15 +161,20 @@ class MeanCells(State):
         terms = np.asarray(terms, dtype=np.float64)
         n = terms.shape[0]
         if weight is None:
-            st, t, size = counted_runs(terms, stratum)
-            ww = np.ones(t.shape[0])
-            return cls(t, ww, size, _sums(t, ww, size), False, st)
+            return cls.from_runs(*counted_runs(terms, stratum))
         w = weight.astype(np.float64)
         if stratum is None:
             (t, ww), size = aggregate((terms, w), np.ones(n, dtype=np.int64))
             return cls(t, ww, size, _sums(t, ww, size), weight is not None)
         (st, t, ww), size = aggregate((stratum, terms, w), np.ones(n, dtype=np.int64))
         return cls(t, ww, size, _sums(t, ww, size), weight is not None, st)
+
+    @classmethod
+    def from_runs(cls, stratum: np.ndarray | None, term: np.ndarray, size: np.ndarray
+                  ) -> MeanCells:
+        """Cells of unweighted rows from their counted runs (:func:`counted_runs`)."""
+        ones = np.ones(term.shape[0])
+        return cls(term, ones, size, _sums(term, ones, size), False, stratum)
 
     @property
     def kept(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -296,6 +302,26 @@ class MeansFamily(Family):
         terms, w = self._row_terms(batch, metric)
         return MeanCells.from_terms(terms, None if w is None else np.asarray(w),
                                     _class_codes(batch, metric))
+
+    def build_groups(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
+                     ) -> list[MeanCells]:
+        """Every group's cells from the per-row terms of all rows, taken once: a row's
+        term is its own, whatever the rows beside it, and its class code is among the
+        batch's classes (known in memory; else each group's rows are built on their
+        own, as their codes are among their own classes)."""
+        if metric.spec.classification and np.ndim(batch.y_true) == 1 and \
+                batch.classes is None:
+            return super().build_groups(batch, metric, members)
+        terms, w = self._row_terms(batch, metric)
+        terms = np.asarray(terms, dtype=np.float64)
+        codes = _class_codes(batch, metric)
+        if w is None:  # each group's sorted runs, all in one pass
+            return [MeanCells.from_runs(*runs)
+                    for runs in counted_runs_of(terms, codes, members)]
+        weight = np.asarray(w)
+        return [MeanCells.from_terms(terms[rows], weight[rows],
+                                     None if codes is None else codes[rows])
+                for rows in members]
 
     def cluster_cells(self, batch: Batch, metric: Metric, clusters: np.ndarray,
                       n_clusters: int) -> tuple[Cells, Any] | None:

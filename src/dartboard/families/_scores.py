@@ -46,6 +46,7 @@ from dartboard.families._base import (
     State,
     aggregate,
     counted_runs,
+    counted_runs_of,
     kept_for_states,
     owners,
     place,
@@ -586,6 +587,27 @@ class ScoresFamily(Family):
         return ScoreCells.from_rows(np.asarray(batch.y_true == batch.positive), scores,
                                     batch.weight)
 
+    def build_groups(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
+                     ) -> list[Any]:
+        """Unweighted exact binary scores: every group's cells from each class's sorted
+        runs, all groups in one pass (:func:`counted_runs_of`); else each group's rows
+        built on their own."""
+        scores = batch.of(metric)
+        if batch.weight is not None or scores.ndim != 1 or \
+                batch.approximate.get("score_bins") is not None or \
+                batch.y_true.shape != scores.shape:
+            return super().build_groups(batch, metric, members)
+        positive = np.asarray(batch.y_true == batch.positive).astype(bool)
+        narrow = scores.dtype == np.float32
+        runs = counted_runs_of(scores if narrow else scores.astype(np.float64),
+                               positive.astype(np.uint8), members)
+        out = []
+        for classes, s, size in runs:
+            s, p, size = _merged_runs(classes, s, size)
+            s = s.astype(np.float64)
+            out.append(ScoreCells(s, p, _unit_weights(s.shape[0]), size, False))
+        return out
+
     def build_clusters(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
                        ) -> list[Any]:
         """Exact binary scores: every cluster's (score, positive, weight) cells from one
@@ -927,7 +949,12 @@ def _class_runs(score: np.ndarray, positive: np.ndarray
     class's scores sorted and counted (:func:`counted_runs`), then the two sorted runs
     merged by score, the negatives' cell first at a tie (a stable sort of two runs is a
     linear merge)."""
-    classes, s, size = counted_runs(score, positive.astype(np.uint8))
+    return _merged_runs(*counted_runs(score, positive.astype(np.uint8)))
+
+
+def _merged_runs(classes: np.ndarray | None, s: np.ndarray, size: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each class's counted runs merged by score, the negatives' cell first at a tie."""
     assert classes is not None
     p = classes.astype(bool)
     if not s.shape[0] or p[0] == p[-1]:  # no rows, or one class: one sorted run
