@@ -394,10 +394,15 @@ def grouped_bins_normal(residual: np.ndarray, square: np.ndarray, count: np.ndar
     for start in range(0, n_resamples, batch):
         r = min(batch, n_resamples - start)
         e = rng.standard_normal((2, r, g, b))
-        moved = e[0] * root
-        drawn = residual + slope * moved + rest * e[1] - shift * moved.sum(-1)[..., None]
-        out[start:start + r, :g] = np.abs(drawn).sum(-1) / n
+        moved = np.multiply(e[0], root, out=e[0])
+        # residual + slope moved + rest e_1 - shift sum(moved), in that order (each sum
+        # the same rounding as written out), in place: five fewer arrays of r g b
+        drawn = np.multiply(slope, moved)
+        drawn += residual
+        drawn += np.multiply(e[1], rest, out=e[1])
+        drawn -= shift * moved.sum(-1)[..., None]
         out[start:start + r, g] = np.abs(drawn.sum(-2)).sum(-1) / n.sum()
+        out[start:start + r, :g] = np.abs(drawn, out=drawn).sum(-1) / n
     # the normal limit is not bounded; the error is at most 1 (a handful of rows can
     # draw past it, far below the 200 rows a group the family asks for)
     return np.minimum(out, 1.0, out=out)

@@ -201,7 +201,7 @@ class GroupGaps:
         self._drawn: dict[str, np.ndarray] = {}
         #: how the replicates of a label were formed, where not all drawn from cells
         self.notes: dict[str, str] = {}
-        self._pools: dict[int, Any] = {}
+        self._pools: dict[Any, Any] = {}
         # metrics that share a state share its draws: one seed per state key
         state_keys = list(dict.fromkeys(p.key for p in planned.values()
                                         if p.key is not None))
@@ -267,10 +267,14 @@ class GroupGaps:
         return p.family is not None and (self._normal(p) or self._pool(p) is not None)
 
     def _normal(self, p: Planned) -> bool:
-        """Whether the family gives the groups' replicates from their moments alone."""
-        family, metric, _ = p.computed
-        return family.group_normal(self._states(p), metric, 1,
-                                   np.random.default_rng(0)) is not None
+        """Whether the family gives the groups' replicates from their moments alone
+        (asked once per metric: the answer reads every group's state)."""
+        key = ("normal", id(p))
+        if key not in self._pools:
+            family, metric, _ = p.computed
+            self._pools[key] = (p, family.group_normal(self._states(p), metric, 1,
+                                                       np.random.default_rng(0)) is not None)
+        return self._pools[key][1]
 
     def refused(self, label: str) -> str | None:
         """Why the gaps of ``label`` get no interval (None: they do). In memory the
