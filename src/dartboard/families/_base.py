@@ -959,6 +959,17 @@ def counted_runs(values: np.ndarray, stratum: np.ndarray | None
     return (None if st is None else st[ends]), t[ends], np.diff(ends, prepend=-1)
 
 
+#: groups of at most this many rows on average are built in one pass over all rows
+#: (:func:`counted_runs_of`); larger ones one at a time, as fast per row, where one sort
+#: of all rows costs more than the calls it saves (10 groups of 100,000 rows)
+ONE_PASS_MAX_ROWS = 4096
+
+
+def one_pass(members: Sequence[np.ndarray]) -> bool:
+    """Whether the groups ``members`` are built in one pass (:data:`ONE_PASS_MAX_ROWS`)."""
+    return bool(members) and sum(len(m) for m in members) <= ONE_PASS_MAX_ROWS * len(members)
+
+
 def counted_runs_of(values: np.ndarray, stratum: np.ndarray | None,
                     members: Sequence[np.ndarray]
                     ) -> list[tuple[np.ndarray | None, np.ndarray, np.ndarray]]:

@@ -43,6 +43,7 @@ from dartboard.families._base import (
     counted_runs,
     counted_runs_of,
     merged_pool,
+    one_pass,
 )
 from dartboard.families._paired import PairedMeans
 from dartboard.metrics._probabilistic import brier_terms, log_loss_terms
@@ -309,7 +310,7 @@ class MeansFamily(Family):
         term is its own, whatever the rows beside it, and its class code is among the
         batch's classes (known in memory; else each group's rows are built on their
         own, as their codes are among their own classes)."""
-        if metric.spec.classification and np.ndim(batch.y_true) == 1 and \
+        if not one_pass(members) or metric.spec.classification and np.ndim(batch.y_true) == 1 and \
                 batch.classes is None:
             return super().build_groups(batch, metric, members)
         terms, w = self._row_terms(batch, metric)

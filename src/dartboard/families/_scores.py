@@ -48,6 +48,7 @@ from dartboard.families._base import (
     counted_runs,
     counted_runs_of,
     kept_for_states,
+    one_pass,
     owners,
     place,
     pooled_states,
@@ -593,7 +594,7 @@ class ScoresFamily(Family):
         runs, all groups in one pass (:func:`counted_runs_of`); else each group's rows
         built on their own."""
         scores = batch.of(metric)
-        if batch.weight is not None or scores.ndim != 1 or \
+        if not one_pass(members) or batch.weight is not None or scores.ndim != 1 or \
                 batch.approximate.get("score_bins") is not None or \
                 batch.y_true.shape != scores.shape:
             return super().build_groups(batch, metric, members)
