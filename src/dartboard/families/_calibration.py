@@ -40,7 +40,16 @@ from dartboard._kernels._clustered_calibration import (
 )
 from dartboard._kernels._methods import PIVOT
 from dartboard._validation import rescaled_weights
-from dartboard.families._base import NORMAL_MIN_ROWS, Batch, Cells, Family, Metric, State, owners
+from dartboard.families._base import (
+    NORMAL_MIN_ROWS,
+    Batch,
+    Cells,
+    Family,
+    Metric,
+    State,
+    one_pass,
+    owners,
+)
 from dartboard.metrics._calibration import (
     DEFAULT_N_BINS,
     CalibrationState,
@@ -101,6 +110,8 @@ class CalibrationFamily(Family):
     def build_groups(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
                      ) -> list[Any]:
         # a cluster's state is built as its rows' own (tests/test_build_groups.py)
+        if not one_pass(members):
+            return super().build_groups(batch, metric, members)
         return self.build_clusters(batch, metric, members)
 
     def build_clusters(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]

@@ -42,6 +42,7 @@ from dartboard.families._base import (
     State,
     aggregate,
     kept_for_states,
+    one_pass,
     owners,
     place,
     place_parts,
@@ -187,6 +188,8 @@ class CountsFamily(Family):
     def build_groups(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
                      ) -> list[Any]:
         # a cluster's state is built as its rows' own (tests/test_build_groups.py)
+        if not one_pass(members):
+            return super().build_groups(batch, metric, members)
         return self.build_clusters(batch, metric, members)
 
     def build_clusters(self, batch: Batch, metric: Metric, members: Sequence[np.ndarray]
