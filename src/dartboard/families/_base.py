@@ -85,6 +85,10 @@ class Batch:
     #: bounded-memory states asked for by a streamed evaluation: ``score_bins``
     #: ``(n_bins, low, high)`` bins the scores (:class:`~dartboard.metrics.BinnedScoreState`)
     approximate: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: the batches of rows taken (:meth:`take`), by the rows' identity (held, so an id is
+    #: not reused): every family builds a group's state from the same group's batch
+    _taken: dict[int, tuple[np.ndarray, Batch]] = dataclasses.field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     def of(self, metric: Metric) -> np.ndarray:
         """The array that feeds ``metric`` (its second argument)."""
@@ -95,11 +99,16 @@ class Batch:
         return found
 
     def take(self, rows: np.ndarray) -> Batch:
-        """The batch of some of the rows (a group's)."""
-        return Batch(self.y_true[rows],
+        """The batch of some of the rows (a group's), taken once for the same rows."""
+        kept = self._taken.get(id(rows))
+        if kept is not None and kept[0] is rows:
+            return kept[1]
+        part = Batch(self.y_true[rows],
                      {k: None if v is None else v[rows] for k, v in self.inputs.items()},
                      None if self.weight is None else self.weight[rows], self.positive,
                      self.classes, self.approximate)
+        self._taken[id(rows)] = (rows, part)
+        return part
 
 
 @dataclasses.dataclass(frozen=True)
