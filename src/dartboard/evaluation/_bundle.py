@@ -191,7 +191,7 @@ def build_bundle(batch: Batch, planned: Sequence[Planned], groups: Any = None,
             bundle.groups[groups.keys[g]] = Bundle(
                 int(rows.shape[0]), {key: states[g] for key, states in by_key.items()},
                 clusters=None if clusters is None else _cluster_states(
-                    batch.take(rows), planned, clusters[rows], shown))
+                    batch.parts(members)[g], planned, clusters[rows], shown))
     return bundle
 
 

@@ -85,9 +85,9 @@ class Batch:
     #: bounded-memory states asked for by a streamed evaluation: ``score_bins``
     #: ``(n_bins, low, high)`` bins the scores (:class:`~dartboard.metrics.BinnedScoreState`)
     approximate: dict[str, Any] = dataclasses.field(default_factory=dict)
-    #: the batches of rows taken (:meth:`take`), by the rows' identity (held, so an id is
+    #: the groups' batches (:meth:`parts`), by the groups' identity (held, so an id is
     #: not reused): every family builds a group's state from the same group's batch
-    _taken: dict[int, tuple[np.ndarray, Batch]] = dataclasses.field(
+    _parts: dict[int, tuple[Any, list[Batch]]] = dataclasses.field(
         default_factory=dict, init=False, repr=False, compare=False)
 
     def of(self, metric: Metric) -> np.ndarray:
@@ -99,16 +99,22 @@ class Batch:
         return found
 
     def take(self, rows: np.ndarray) -> Batch:
-        """The batch of some of the rows (a group's), taken once for the same rows."""
-        kept = self._taken.get(id(rows))
-        if kept is not None and kept[0] is rows:
-            return kept[1]
-        part = Batch(self.y_true[rows],
+        """The batch of some of the rows (a group's)."""
+        return Batch(self.y_true[rows],
                      {k: None if v is None else v[rows] for k, v in self.inputs.items()},
                      None if self.weight is None else self.weight[rows], self.positive,
                      self.classes, self.approximate)
-        self._taken[id(rows)] = (rows, part)
-        return part
+
+    def parts(self, members: Sequence[np.ndarray]) -> list[Batch]:
+        """The batch of each group's rows (``members``), taken once for the same groups
+        (the last groups asked for are kept)."""
+        kept = self._parts.get(id(members))
+        if kept is not None and kept[0] is members:
+            return kept[1]
+        found = [self.take(rows) for rows in members]
+        self._parts.clear()
+        self._parts[id(members)] = (members, found)
+        return found
 
 
 @dataclasses.dataclass(frozen=True)
@@ -448,7 +454,7 @@ class Family:
         :meth:`build` of each group's rows, field for field; a family may build them in
         one pass (a thousand groups' states, one at a time, were a second of an
         evaluation)."""
-        return [self.build(batch.take(rows), metric) for rows in members]
+        return [self.build(part, metric) for part in batch.parts(members)]
 
     def row_terms(self, state: Any, metric: Metric) -> Any:
         """The delta method's terms with each row its own cluster, from the merged
