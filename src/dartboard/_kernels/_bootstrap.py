@@ -353,7 +353,8 @@ _JOINED_JACKKNIFE = 64
 
 
 def _left_out(size: np.ndarray, start: int = 0, stop: int | None = None) -> np.ndarray:
-    """``(stop - start, G)`` float counts: all rows less one of group ``start``, ...."""
+    """``(stop - start, G)`` float counts: all rows, less one row of group ``start`` in
+    the first, of group ``start + 1`` in the second, and so on (the jackknife's)."""
     g = size.shape[0]
     stop = g if stop is None else stop
     counts = np.broadcast_to(size.astype(np.float64), (stop - start, g)).copy()
