@@ -67,6 +67,7 @@ from _results import Table, markdown_tables
 from scipy import integrate, special, stats
 
 import dartboard
+from dartboard.evaluation import _gaps as gaps_module
 from dartboard.families import _calibration as calibration_family
 
 MU, SD, N_BINS = -0.5, 1.2, 15
@@ -113,8 +114,13 @@ def sample(rng: np.random.Generator, exponents: np.ndarray, m: int):
 def ece_gap(y, p, groups, resamples: int, seed: int, method: str) -> tuple[float, ...]:
     """(estimate, low, high) of the ECE row of difference() by ``method``."""
     saved = calibration_family.NORMAL_BINS_MIN_ROWS
+    pair = gaps_module._pivot_pair
     if method == "drawn":
         calibration_family.NORMAL_BINS_MIN_ROWS = float("inf")
+    # two groups' gap now combines their bin-pivot intervals (benchmarks/
+    # ece_pair_coverage.py); this script measures the replicates' interval, so it
+    # keeps the interval of the replicates' differences there
+    gaps_module._pivot_pair = lambda *args: None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -123,6 +129,7 @@ def ece_gap(y, p, groups, resamples: int, seed: int, method: str) -> tuple[float
                                      progress=False).difference().loc["ece"]
     finally:
         calibration_family.NORMAL_BINS_MIN_ROWS = saved
+        gaps_module._pivot_pair = pair
     normal = "replicates normal" in str(row["method"])
     assert normal == (method == "normal"), (method, row["method"])
     return float(row["estimate"]), float(row["low"]), float(row["high"])

@@ -10,7 +10,8 @@ resampled on its own, count metrics from one multinomial per group over its
 confusion cells, other metrics by resampling the group's rows. A gap is always
 between two different groups, names the higher one and the better one, and keeps
 every group whose metric has a value. With two groups its interval is that of their
-difference (Newcombe's for a proportion); with more, the pair was picked by looking
+difference (Newcombe's for a proportion, the groups' bin-pivot intervals combined for
+the calibration error); with more, the pair was picked by looking
 at the data, and the interval is that of the true largest gap, selection-aware
 (``._gaps``, ``._simultaneous``); ``pairwise()`` gives every pair with
 intervals that hold all at once.

@@ -60,6 +60,7 @@ GAP_COLUMNS = ["estimate", "low", "high", "method", "groups", "higher", "better"
 PAIR_COLUMNS = ["estimate", "low", "high", "method", "higher", "better"]
 _PERCENTILE = "percentile (grouped bootstrap)"
 _NEWCOMBE = "newcombe (Wilson scores)"
+_MOVER_PIVOTS = "mover (the groups' bin-pivot intervals)"
 
 
 # ------------------------------------------------------------------ the rows
@@ -234,7 +235,9 @@ def _describe(ev: Any, m: _Metric, a: int, b: int, ordered: bool, method: str
 def _pair_interval(ev: Any, m: _Metric, a: int, b: int, kind: str
                    ) -> tuple[float, float, str]:
     """The interval of t_a - t_b (or t_b / t_a) as if the two had been named in
-    advance: Newcombe's for a proportion of whole counts, else the percentile one."""
+    advance: Newcombe's for a proportion of whole counts, the groups' bin-pivot
+    intervals combined for the calibration error (:func:`_pivot_pair`), else the
+    percentile one."""
     names = _names(ev, m.values.shape[0] - 1)
     for g in (a, b):
         if not np.isfinite(m.replicates[:, g]).any():
@@ -243,6 +246,9 @@ def _pair_interval(ev: Any, m: _Metric, a: int, b: int, kind: str
         newcombe = _newcombe(ev, m.label, a, b)
         if newcombe is not None:
             return newcombe[0], newcombe[1], _NEWCOMBE
+        pivots = _pivot_pair(ev, m, a, b)
+        if pivots is not None:
+            return pivots[0], pivots[1], _MOVER_PIVOTS
         rep = m.replicates[:, a] - m.replicates[:, b]
     else:
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -325,8 +331,43 @@ def _newcombe(ev: Any, label: str, a: int, b: int) -> tuple[float, float] | None
     pa, pb = xa / na, xb / nb
     la, ua = proportion_interval(xa, na, level, "wilson")
     lb, ub = proportion_interval(xb, nb, level, "wilson")
-    d = pa - pb
-    return (float(d - np.hypot(pa - la, ub - pb)), float(d + np.hypot(ua - pa, pb - lb)))
+    return _mover(pa, (la, ua), pb, (lb, ub))
+
+
+def _mover(ta: float, a: tuple[float, float], tb: float, b: tuple[float, float]
+           ) -> tuple[float, float]:
+    """The interval of t_a - t_b for two independent estimates from each one's interval
+    (Zou and Donner 2008's method of variance estimates recovery; Newcombe's interval
+    of two proportions is this with Wilson's)."""
+    d = ta - tb
+    return (float(d - np.hypot(ta - a[0], b[1] - tb)), float(d + np.hypot(a[1] - ta, tb - b[0])))
+
+
+def _pivot_pair(ev: Any, m: _Metric, a: int, b: int) -> tuple[float, float] | None:
+    """The interval of t_a - t_b of the calibration error between two groups of
+    independent rows from each group's bin-pivot interval (:func:`_mover`); None unless
+    both groups' rows have one.
+
+    The plug-in error is biased upward, more for a group closer to calibration, and a
+    bootstrap of the groups' difference carries that bias instead of removing it: with
+    two groups of 200 rows, one much worse calibrated, the percentile interval of the
+    difference covered the true gap in 67.9% of data sets, 89.4% with 1,000 rows. Each
+    group's bin-pivot interval allows for its own bias; combined, they covered 97.9% and
+    96.0% (``benchmarks/ece_pair_coverage.py``)."""
+    g_count = len(ev.result.group_keys)
+    if a >= g_count or b >= g_count or ev.result.groups is None:
+        return None
+    names = _names(ev, g_count)
+    found = {}
+    for row in ev.result.groups:
+        if row.metric == m.label and row.group in (names[a], names[b]):
+            found[row.group] = row
+    if len(found) != 2 or any(not str(r.method).startswith("bin-pivot") or
+                              "clustered" in str(r.method) or r.low is None or
+                              r.high is None for r in found.values()):
+        return None
+    ra, rb = found[names[a]], found[names[b]]
+    return _mover(ra.estimate, (ra.low, ra.high), rb.estimate, (rb.low, rb.high))
 
 
 def _percentile(rep: np.ndarray, confidence_level: float) -> tuple[float, float]:
