@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from dartboard._kernels._methods import PIVOT
 from dartboard.evaluation._simultaneous import (
     combine,
     contrasts,
@@ -355,15 +356,16 @@ def _pivot_pair(ev: Any, m: _Metric, a: int, b: int) -> tuple[float, float] | No
     group's bin-pivot interval allows for its own bias; combined, they covered 97.9% and
     96.0% (``benchmarks/ece_pair_coverage.py``)."""
     g_count = len(ev.result.group_keys)
-    if a >= g_count or b >= g_count or ev.result.groups is None:
+    if a >= g_count or b >= g_count or ev.result.groups is None or \
+            ev.result.n_clusters is not None:  # groups may share clusters
         return None
     names = _names(ev, g_count)
     found = {}
     for row in ev.result.groups:
         if row.metric == m.label and row.group in (names[a], names[b]):
             found[row.group] = row
-    if len(found) != 2 or any(not str(r.method).startswith("bin-pivot") or
-                              "clustered" in str(r.method) or r.low is None or
+    # the method as interval_of names it ("bin-pivot", or "bin-pivot, clipped to ...")
+    if len(found) != 2 or any(str(r.method).split(",")[0] != PIVOT or r.low is None or
                               r.high is None for r in found.values()):
         return None
     ra, rb = found[names[a]], found[names[b]]
