@@ -130,3 +130,36 @@ def test_a_calibrated_bin_rounding_either_way_gives_one_design_effect():
     from dartboard._kernels._clustered_calibration import NO_DEVIATION, deviation_sign
     assert deviation_sign(np.array([1e-17, -1e-17, 0.0, 0.1])).tolist() == [0, 0, 0, 1]
     assert NO_DEVIATION < 1e-9
+
+
+@pytest.mark.parametrize("with_labels", [False, True])
+def test_gaps_of_metrics_of_wide_and_narrow_cells_share_draws_without_mixing_batches(
+        monkeypatch, with_labels):
+    """With clusters, every metric's gaps take the same kept draws of clusters, each
+    evaluated in batches that fit its cells: the count metrics' (a few cells) in one
+    batch, the score metrics' (a cell per distinct score) in smaller ones. The kept
+    layouts of the draws are per batch: a score metric after the count metrics once
+    read the count metrics' whole-batch layout and failed ("could not broadcast input
+    array from shape (300,) into shape (207,)", 20,000 rows in 400 clusters and 5
+    groups). Each metric's gap equals its gap in a fresh evaluation, which draws alone."""
+    from dartboard._kernels import _bootstrap
+
+    monkeypatch.setattr(_bootstrap, "BATCH_BYTES", 1 << 16)  # batches of 300 rows' size
+    rng = np.random.default_rng(5)
+    n = 600
+    y = rng.integers(0, 2, n)
+    s = np.round(1 / (1 + np.exp(-(rng.normal(size=n) + (2 * y - 1)))), 3)
+    g, c = rng.integers(0, 5, n), rng.integers(0, 40, n)
+    extra = {"y_pred": (s > 0.5).astype(int)} if with_labels else {}
+
+    def fresh():
+        return _quiet(db.evaluate, y, y_score=s, groups=g, clusters=c, n_resamples=300,
+                      random_state=1, **extra)
+
+    together = _quiet(fresh().difference)
+    assert {"accuracy", "roc_auc", "average_precision"} <= set(together.index)
+    for label in together.index:
+        alone = _quiet(fresh().difference, metrics=label)
+        assert np.isfinite(together.loc[label, "low"]), label
+        for column in ("estimate", "low", "high", "method"):
+            assert together.loc[label, column] == alone.loc[label, column], (label, column)

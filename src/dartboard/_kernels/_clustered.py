@@ -174,15 +174,17 @@ class _LastDraw:
         if memo is None:
             part = np.ascontiguousarray(drawn[offset:offset + batch].T)
             return np.asarray((matrix.T @ part).T)
-        slot = (id(matrix), id(drawn), offset)
+        # keyed by the batch too: metrics of wider cells evaluate the same draws in
+        # smaller batches
+        slot = (id(matrix), id(drawn), offset, batch)
         kept = memo.get(slot)
         if kept is not None and kept[0] is matrix:
             return kept[1]
-        laid = memo.get((id(drawn), offset))
+        laid = memo.get((id(drawn), offset, batch))
         if laid is None:
             laid = np.ascontiguousarray(drawn[offset:offset + batch].T)
             if self._keep(memo, laid.nbytes):
-                memo[(id(drawn), offset)] = laid
+                memo[(id(drawn), offset, batch)] = laid
         counts = np.asarray((matrix.T @ laid).T)
         if counts.nbytes <= _PRODUCT_BYTES and self._keep(memo, counts.nbytes):
             counts.flags.writeable = False
