@@ -6,6 +6,7 @@ stand in for (families/_base.py, ``grouped_replicates``)."""
 
 from __future__ import annotations
 
+import threading
 import warnings
 
 import numpy as np
@@ -510,3 +511,43 @@ def test_clipping_to_a_range_is_numpys_clip(low, high, bounds):
         want = float(np.clip(x, *bounds))
         assert (got == want and np.signbit(got) == np.signbit(want)) or \
             (np.isnan(got) and np.isnan(want))
+
+
+@pytest.mark.parametrize("cores", [2, 3])
+def test_gap_rows_on_worker_threads_are_those_of_one_thread(monkeypatch, cores):
+    """``difference()``, ``ratio()`` and ``fairness()`` run their selection-aware
+    intervals on worker threads while the next metrics' replicates are drawn: the
+    tables are those of one thread, bit for bit, with groups undefined for some
+    metrics (a one-class group) and metrics with two gaps (equalized odds)."""
+    from dartboard.evaluation import _gaps
+
+    rng = np.random.default_rng(8)
+    n = 3000
+    y = rng.integers(0, 2, n)
+    s = 1 / (1 + np.exp(-(rng.normal(size=n) + (2 * y - 1))))
+    g = rng.integers(0, 12, n)
+    y[g == 3] = 1  # a group of one class: its specificity and AUC are undefined
+    ev = dartboard.evaluate(y, y_score=s, y_pred=(s > 0.5).astype(int), groups=g,
+                            n_resamples=300, random_state=2)
+
+    def tables():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return [ev.difference(), ev.difference(method="to_overall"), ev.ratio(),
+                    ev.fairness()]
+
+    monkeypatch.setattr(_gaps, "_cores", lambda: 1)
+    one = tables()
+    monkeypatch.setattr(_gaps, "_cores", lambda: cores)
+    seen = []
+    largest = _gaps.largest
+
+    def watched(*args):
+        seen.append(threading.current_thread().name)
+        return largest(*args)
+
+    monkeypatch.setattr(_gaps, "largest", watched)
+    for a, b in zip(one, tables()):
+        pd.testing.assert_frame_equal(a, b, check_exact=True)
+    assert seen and all(name != "MainThread" for name in seen)
+    assert np.isfinite(one[0]["low"]).sum() >= 10

@@ -265,14 +265,14 @@ class Evaluation:
     def _gap_table(self, kind: str, method: str, metrics: Any, progress: Any = None) -> Any:
         import pandas as pd
 
-        from dartboard.evaluation._gaps import GAP_COLUMNS, gap_row
+        from dartboard.evaluation._gaps import GAP_COLUMNS, gap_rows
 
         self._require_groups()
         check_option(method, "method", GAP_METHODS)
         labels = self._gap_metrics(metrics)
         with asked(progress):
-            rows = [gap_row(self, [label], kind, method)
-                    for label in track(labels, f"{kind} between groups")]
+            rows = gap_rows(self, (([label], kind) for label in
+                                   track(labels, f"{kind} between groups")), method)
         frame = pd.DataFrame(rows, index=pd.Index(labels, name="metric"), columns=GAP_COLUMNS)
         frame.attrs["confidence_level"] = self._group_gaps().confidence_level
         return frame
@@ -510,7 +510,7 @@ class Evaluation:
         """
         import pandas as pd
 
-        from dartboard.evaluation._gaps import GAP_COLUMNS, gap_row
+        from dartboard.evaluation._gaps import GAP_COLUMNS, gap_rows
 
         self._require_groups()
         if self.task != "binary":
@@ -520,13 +520,12 @@ class Evaluation:
             raise InputError("the fairness summaries compare rates of the positive class, "
                              "which this evaluation was not told: pass pos_label")
         check_option(method, "method", GAP_METHODS)
-        rows = []
         with asked(progress):
-            for _name, rates, kind in track(_FAIRNESS, "fairness between groups"):
-                row = gap_row(self, [f"__{rate}" for rate in rates], kind, method)
-                if len(rates) > 1 and row["metric"] is not None:
-                    row["groups"] = f"{_RATE_NAMES[row['metric'][2:]]}: {row['groups']}"
-                rows.append(row)
+            rows = gap_rows(self, (([f"__{rate}" for rate in rates], kind) for _, rates, kind
+                                   in track(_FAIRNESS, "fairness between groups")), method)
+        for (_name, rates, _kind), row in zip(_FAIRNESS, rows):
+            if len(rates) > 1 and row["metric"] is not None:
+                row["groups"] = f"{_RATE_NAMES[row['metric'][2:]]}: {row['groups']}"
         frame = pd.DataFrame(rows, index=pd.Index([f[0] for f in _FAIRNESS], name="summary"),
                              columns=GAP_COLUMNS)
         frame.attrs["confidence_level"] = self._group_gaps().confidence_level

@@ -40,7 +40,12 @@ a pair named before looking at the data.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
+import functools
+import os
+from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -55,7 +60,7 @@ from dartboard.evaluation._simultaneous import (
 )
 from dartboard.exceptions import InputError
 
-__all__ = ["GAP_COLUMNS", "PAIR_COLUMNS", "gap_row", "pair_rows"]
+__all__ = ["GAP_COLUMNS", "PAIR_COLUMNS", "gap_row", "gap_rows", "pair_rows"]
 
 GAP_COLUMNS = ["estimate", "low", "high", "method", "groups", "higher", "better"]
 PAIR_COLUMNS = ["estimate", "low", "high", "method", "higher", "better"]
@@ -143,11 +148,50 @@ def _names(ev: Any, g_count: int) -> list[str]:
     return [*ev._group_labels(), "overall"][:g_count + 1]
 
 
-def gap_row(ev: Any, labels: list[str], kind: str, method: str) -> dict[str, Any]:
+def gap_rows(ev: Any, tasks: Iterable[tuple[list[str], str]], method: str
+             ) -> list[dict[str, Any]]:
+    """:func:`gap_row` of each ``(labels, kind)``, in order.
+
+    A selection-aware interval (:func:`~dartboard.evaluation._simultaneous.largest`)
+    is array work on its own metric's family of contrasts alone (no warnings, no
+    generator, no shared cache), and with many groups it is half of a gap's cost: it
+    runs on a worker thread while this one draws the next metrics' replicates, on as
+    many threads as the machine has cores (at most that many families held at once).
+    The numbers are those of one thread: each interval reads only its own family."""
+    workers = _cores()
+    if workers < 2:
+        return [gap_row(ev, labels, kind, method) for labels, kind in tasks]
+    rows: list[Any] = []
+    waiting: collections.deque[tuple[int, Future[dict[str, Any]]]] = collections.deque()
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for labels, kind in tasks:
+            found = gap_row(ev, labels, kind, method, later=True)
+            if callable(found):
+                while len(waiting) >= workers:
+                    at, done = waiting.popleft()
+                    rows[at] = done.result()
+                waiting.append((len(rows), pool.submit(found)))
+            rows.append(found)
+        for at, done in waiting:
+            rows[at] = done.result()
+    return rows
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def gap_row(ev: Any, labels: list[str], kind: str, method: str, *, later: bool = False
+            ) -> Any:
     """The row of the largest gap (``kind`` "difference" or "ratio", ``method``
     "between_groups" or "to_overall") over the metrics ``labels`` (several: the
     largest of their gaps, as equalized odds takes), with ``metric``: the label whose
-    gap it is."""
+    gap it is. ``later``: where the row needs a selection-aware interval, a function
+    of no arguments that gives the row (:func:`gap_rows` runs it on another thread)."""
     metrics = [_metric(ev, label) for label in labels]
     sizes = _sizes(ev)
     g_count = sizes.shape[0]
@@ -175,24 +219,27 @@ def gap_row(ev: Any, labels: list[str], kind: str, method: str) -> dict[str, Any
     gaps = sum(_candidates(n, method, g_count) for n in defined)
     if gaps <= 1:
         low, high, how = _pair_interval(ev, m, a, b, kind)
-    else:
-        low, high, how = _largest_interval(ev, family, metrics, labels, gaps, method, log)
-    return {**row, "low": low, "high": high, "method": how}
+        return {**row, "low": low, "high": high, "method": how}
+    how = f"max-T, selection-aware ({gaps} {_unit(method)}){_clustered(ev, *labels)}"
+    finish = functools.partial(_largest_row, row, family, ev._gaps.confidence_level,
+                               max(x.width for x in metrics), how, log)
+    return finish if later else finish()
 
 
-def _largest_interval(ev: Any, family: Any, metrics: list[_Metric], labels: list[str],
-                      gaps: int, method: str, log: bool) -> tuple[float, float, str]:
-    """The selection-aware (max-T) interval of the largest of ``gaps`` gaps: a ratio's
-    carried back from its log scale, a difference's kept within the metric's range."""
-    found = largest(family, ev._gaps.confidence_level)
+def _largest_row(row: dict[str, Any], family: Any, confidence_level: float, width: float,
+                 how: str, log: bool) -> dict[str, Any]:
+    """``row`` with the selection-aware (max-T) interval of the largest gap of
+    ``family``: a ratio's carried back from its log scale, a difference's kept within
+    the metric's range (of ``width``). Reads nothing but its arguments."""
+    found = largest(family, confidence_level)
     low, high = found.low, found.high
-    how = (f"n/a ({found.why})" if found.why else
-           f"max-T, selection-aware ({gaps} {_unit(method)}){_clustered(ev, *labels)}")
-    if log:  # exp(-D) of the largest log gap D >= 0: in (0, 1] as it stands
-        return float(np.exp(-found.high)), float(np.exp(-found.low)), how
-    if not found.why:
-        return _capped(low, high, max(x.width for x in metrics), how, signed=False)
-    return low, high, how
+    if found.why:
+        how = f"n/a ({found.why})"
+    elif log:  # exp(-D) of the largest log gap D >= 0: in (0, 1] as it stands
+        low, high = float(np.exp(-found.high)), float(np.exp(-found.low))
+    else:
+        low, high, how = _capped(low, high, width, how, signed=False)
+    return {**row, "low": low, "high": high, "method": how}
 
 
 def _clustered(ev: Any, *labels: str) -> str:
