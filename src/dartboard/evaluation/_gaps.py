@@ -203,6 +203,25 @@ def gap_row(ev: Any, labels: list[str], kind: str, method: str, *, later: bool =
     log = kind == "ratio"
     if log and any(np.any(m.values[np.isfinite(m.values)] <= 0) for m in metrics):
         return _nonpositive_ratio(ev, metrics, method, sizes)
+    names = _names(ev, g_count)
+    refused = next((x.refused for x in metrics if x.refused is not None), None)
+    gaps = sum(_candidates(n, method, g_count) for n in defined)
+    if gaps > 1 and refused is None:
+        how = f"max-T, selection-aware ({gaps} {_unit(method)}){_clustered(ev, *labels)}"
+        finish = functools.partial(_largest_row, names, metrics, sizes, method, log,
+                                   ev._gaps.confidence_level, how)
+        return finish if later else finish()
+    _, row, m, a, b = _largest_contrast(names, metrics, sizes, method, log)
+    if refused is not None:
+        return {**row, "low": np.nan, "high": np.nan, "method": f"n/a ({refused})"}
+    low, high, how = _pair_interval(ev, m, a, b, kind)
+    return {**row, "low": low, "high": high, "method": how}
+
+
+def _largest_contrast(names: list[str], metrics: list[_Metric], sizes: np.ndarray,
+                      method: str, log: bool) -> tuple[Any, dict[str, Any], _Metric, int, int]:
+    """The family of the metrics' contrasts, the row of the largest (``groups``,
+    ``estimate``...), its metric and its two entries."""
     parts = [contrasts(m.values, m.replicates, sizes, method, log=log) for m in metrics]
     family = combine(parts)
     k = int(np.argmax(family.estimate))
@@ -211,26 +230,17 @@ def gap_row(ev: Any, labels: list[str], kind: str, method: str, *, later: bool =
     m, offset = metrics[part], sum(p.deviations.shape[1] for p in parts[:part])
     a, b = int(family.plus[k]) - offset, int(family.minus[k]) - offset
     d = float(family.estimate[k])
-    row = _describe(ev, m, a, b, d > 0, method)
+    row = _describe(names, m, a, b, d > 0, method)
     row["estimate"] = float(np.exp(-d)) if log else d
-    refused = next((x.refused for x in metrics if x.refused is not None), None)
-    if refused is not None:
-        return {**row, "low": np.nan, "high": np.nan, "method": f"n/a ({refused})"}
-    gaps = sum(_candidates(n, method, g_count) for n in defined)
-    if gaps <= 1:
-        low, high, how = _pair_interval(ev, m, a, b, kind)
-        return {**row, "low": low, "high": high, "method": how}
-    how = f"max-T, selection-aware ({gaps} {_unit(method)}){_clustered(ev, *labels)}"
-    finish = functools.partial(_largest_row, row, family, ev._gaps.confidence_level,
-                               max(x.width for x in metrics), how, log)
-    return finish if later else finish()
+    return family, row, m, a, b
 
 
-def _largest_row(row: dict[str, Any], family: Any, confidence_level: float, width: float,
-                 how: str, log: bool) -> dict[str, Any]:
-    """``row`` with the selection-aware (max-T) interval of the largest gap of
-    ``family``: a ratio's carried back from its log scale, a difference's kept within
-    the metric's range (of ``width``). Reads nothing but its arguments."""
+def _largest_row(names: list[str], metrics: list[_Metric], sizes: np.ndarray, method: str,
+                 log: bool, confidence_level: float, how: str) -> dict[str, Any]:
+    """The row of the largest gap with its selection-aware (max-T) interval: a ratio's
+    carried back from its log scale, a difference's kept within the metrics' range.
+    Array work on its arguments alone (:func:`gap_rows` runs it on a worker thread)."""
+    family, row, _, _, _ = _largest_contrast(names, metrics, sizes, method, log)
     found = largest(family, confidence_level)
     low, high = found.low, found.high
     if found.why:
@@ -238,7 +248,7 @@ def _largest_row(row: dict[str, Any], family: Any, confidence_level: float, widt
     elif log:  # exp(-D) of the largest log gap D >= 0: in (0, 1] as it stands
         low, high = float(np.exp(-found.high)), float(np.exp(-found.low))
     else:
-        low, high, how = _capped(low, high, width, how, signed=False)
+        low, high, how = _capped(low, high, max(x.width for x in metrics), how, signed=False)
     return {**row, "low": low, "high": high, "method": how}
 
 
@@ -262,12 +272,12 @@ def _unit(method: str) -> str:
     return "pairs" if method == "between_groups" else "group-overall gaps"
 
 
-def _describe(ev: Any, m: _Metric, a: int, b: int, ordered: bool, method: str
+def _describe(names: list[str], m: _Metric, a: int, b: int, ordered: bool, method: str
               ) -> dict[str, Any]:
     """``groups`` ("a vs b", the group first; a higher when ``ordered``), ``higher``
-    and ``better`` (None for a tie, or a metric without a direction)."""
+    and ``better`` (None for a tie, or a metric without a direction); ``names``: the
+    groups', then "overall"."""
     g_count = m.values.shape[0] - 1
-    names = _names(ev, g_count)
     if method == "to_overall":
         group = a if a < g_count else b
         label = f"{names[group]} vs overall"
@@ -339,7 +349,7 @@ def _nonpositive_ratio(ev: Any, metrics: list[_Metric], method: str, sizes: np.n
             best = (value, m, a, b)
     assert best is not None  # at least one metric
     value, m, a, b = best
-    row = _describe(ev, m, a, b, bool(m.values[a] > m.values[b]), method)
+    row = _describe(_names(ev, g_count), m, a, b, bool(m.values[a] > m.values[b]), method)
     if m.refused is not None:
         return {**row, "estimate": float(value), "low": np.nan, "high": np.nan,
                 "method": f"n/a ({m.refused})"}
@@ -443,8 +453,9 @@ def pair_rows(ev: Any, label: str, simultaneous_: bool) -> list[dict[str, Any]]:
         else (np.empty(0), np.empty(0))
     rows = []
     kept = np.flatnonzero(keep)
+    names = _names(ev, sizes.shape[0])
     for k in kept[np.lexsort((np.maximum(a, b)[kept], np.minimum(a, b)[kept]))]:
-        row = _describe(ev, m, int(a[k]), int(b[k]), bool(d[k] > 0), "between_groups")
+        row = _describe(names, m, int(a[k]), int(b[k]), bool(d[k] > 0), "between_groups")
         row["estimate"] = float(d[k])
         if m.refused is not None:
             row.update(low=np.nan, high=np.nan, method=f"n/a ({m.refused})")

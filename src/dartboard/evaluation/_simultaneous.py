@@ -141,7 +141,8 @@ def contrasts(values: np.ndarray, replicates: np.ndarray, sizes: np.ndarray, kin
             reps = np.where(reps > 0, np.log(np.where(reps > 0, reps, 1.0)), np.nan)
     n = np.append(sizes, sizes.sum()).astype(float)
     inflate = np.sqrt(np.where(n > 1, n / np.maximum(n - 1, 1), 1.0))
-    dev = (reps - values) * inflate
+    dev = reps - values
+    dev *= inflate
     defined = np.flatnonzero(np.isfinite(values[:g_count]))
     plus, minus, factor = _pairs(kind, defined, n)
     v = _pooled_variance(dev[:, :g_count], n[:g_count])
@@ -364,9 +365,12 @@ def _high_end(family: Contrasts, cand: np.ndarray, q: float) -> float:
     # two replicates' room each way for the empirical quantiles' interpolation
     entry_low, entry_high = _column_quantiles(
         _by_entry(family).T, (max(q / 2 - 2 / r, 0.0), min(1 - q / 2 + 2 / r, 1.0)))
+    whole = cand.shape[0] == d.shape[0]  # cand ascending: then every contrast
     with np.errstate(invalid="ignore"):
-        bound = d[cand] + entry_high[family.minus[cand]] - entry_low[family.plus[cand]]
-    bound = np.where(np.isnan(bound), np.inf, bound)  # unknown: computed
+        bound = d.copy() if whole else d[cand]
+        bound += entry_high[family.minus if whole else family.minus[cand]]
+        bound -= entry_low[family.plus if whole else family.plus[cand]]
+    bound[np.isnan(bound)] = np.inf  # unknown: computed
     # the highest bounds first (any such set: the rest is then taken by its bound)
     first = min(max(1, _PRUNE_WORK // (4 * r)), bound.shape[0])
     order = np.argpartition(-bound, first - 1)[:first]
@@ -386,15 +390,26 @@ def _by_entry(family: Contrasts) -> np.ndarray:
     return rows
 
 
+#: contrasts whose replicates :func:`_exact_high` holds at once (a few MiB, reused:
+#: fresh pages for each chunk cost more than the arithmetic)
+_EXACT_ROWS = 256
+
+
 def _exact_high(family: Contrasts, cand: np.ndarray, q: float) -> float:
     d, s = family.estimate, family.scale
     high = -np.inf
-    step = max(1, _CHUNK // max(family.deviations.shape[0], 1))
     rows = _by_entry(family)
+    r = rows.shape[1]
+    step = max(1, min(_EXACT_ROWS, _CHUNK // max(r, 1)))
+    buffers = (np.empty((min(step, cand.shape[0]), r)), np.empty((min(step, cand.shape[0]), r)))
     for start in range(0, cand.shape[0], step):
         part = cand[start:start + step]
+        z, other = (b[:part.shape[0]] for b in buffers)
+        np.take(rows, family.plus[part], axis=0, out=z)
+        np.take(rows, family.minus[part], axis=0, out=other)
         with np.errstate(invalid="ignore"):
-            z = (rows[family.plus[part]] - rows[family.minus[part]]) / s[part][:, None]
+            np.subtract(z, other, out=z)
+            np.divide(z, s[part][:, None], out=z)
         quantiles = _column_quantiles(z.T, q)
         seen = np.isfinite(quantiles)
         if seen.any():
@@ -481,8 +496,12 @@ def largest(family: Contrasts, confidence_level: float) -> Largest:
     c_b = _quantile(_max_z(family, cols), 1 - _STEP_SHARE * alpha)
     if not np.isfinite(c_b):
         return Largest(k, float("nan"), float("nan"), "undefined on every resample")
-    reach = np.max(d[cols] - c_b * s[cols])
-    cand = cols[d[cols] + c_b * s[cols] >= reach]
+    whole = cols.shape[0] == d.shape[0]  # then no gathers: d and s as they stand
+    d_cols, reach_of = (d, c_b * s) if whole else (d[cols], c_b * s[cols])
+    reach = np.max(d_cols - reach_of)
+    reach_of += d_cols  # d_k + c_b s_k, in place
+    cand = cols[reach_of >= reach]
+    del d_cols, reach_of
     c_low = _quantile(_max_z(family, cand), 1 - (_LOW_SHARE - _STEP_SHARE) * alpha)
     low = max(0.0, float(np.max(d[cand] - c_low * s[cand])))
     high = _high_end(family, cand, (1 - _LOW_SHARE) * alpha)
