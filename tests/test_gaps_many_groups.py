@@ -516,10 +516,12 @@ def test_clipping_to_a_range_is_numpys_clip(low, high, bounds):
 @pytest.mark.parametrize("cores", [2, 3])
 def test_gap_rows_on_worker_threads_are_those_of_one_thread(monkeypatch, cores):
     """``difference()``, ``ratio()`` and ``fairness()`` run their selection-aware
-    intervals on worker threads while the next metrics' replicates are drawn: the
-    tables are those of one thread, bit for bit, with groups undefined for some
+    intervals on worker threads while the next metrics' replicates are drawn, and the
+    calibration error's replicates (closed form from its bins) on a worker from the
+    start: the tables are those of one thread, bit for bit, with groups undefined for some
     metrics (a one-class group) and metrics with two gaps (equalized odds)."""
     from dartboard.evaluation import _gaps
+    from dartboard.evaluation._finalize import GroupGaps
 
     rng = np.random.default_rng(8)
     n = 3000
@@ -547,7 +549,17 @@ def test_gap_rows_on_worker_threads_are_those_of_one_thread(monkeypatch, cores):
         return largest(*args)
 
     monkeypatch.setattr(_gaps, "largest", watched)
+    drawn = []  # the calibration error's replicates, from its bins' moments: drawn ahead
+    replicates = GroupGaps._replicates
+
+    def watched_replicates(self, label):
+        drawn.append((label, threading.current_thread().name))
+        return replicates(self, label)
+
+    monkeypatch.setattr(GroupGaps, "_replicates", watched_replicates)
+    ev._gaps._drawn.clear()
     for a, b in zip(one, tables()):
         pd.testing.assert_frame_equal(a, b, check_exact=True)
     assert seen and all(name != "MainThread" for name in seen)
+    assert [label for label, name in drawn if name != "MainThread"] == ["ece"]
     assert np.isfinite(one[0]["low"]).sum() >= 10

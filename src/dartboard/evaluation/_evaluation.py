@@ -272,7 +272,8 @@ class Evaluation:
         labels = self._gap_metrics(metrics)
         with asked(progress):
             rows = gap_rows(self, (([label], kind) for label in
-                                   track(labels, f"{kind} between groups")), method)
+                                   track(labels, f"{kind} between groups")), method,
+                            ahead=labels)
         frame = pd.DataFrame(rows, index=pd.Index(labels, name="metric"), columns=GAP_COLUMNS)
         frame.attrs["confidence_level"] = self._group_gaps().confidence_level
         return frame

@@ -202,6 +202,8 @@ class GroupGaps:
         #: how the replicates of a label were formed, where not all drawn from cells
         self.notes: dict[str, str] = {}
         self._pools: dict[Any, Any] = {}
+        #: replicates being drawn on another thread (:meth:`draw_ahead`)
+        self._coming: dict[str, Any] = {}
         # metrics that share a state share its draws: one seed per state key
         state_keys = list(dict.fromkeys(p.key for p in planned.values()
                                         if p.key is not None))
@@ -294,8 +296,27 @@ class GroupGaps:
                     "memory the rows give them)")
         return family.no_cells(self.bundle.states[key], metric)
 
+    def draw_ahead(self, label: str, pool: Any) -> None:
+        """Draw the replicates of ``label`` on ``pool`` (a thread pool) where they come
+        from the groups' moments in closed form (the calibration error's bins' normal
+        limit): array work on the states and the label's own generator, no warnings
+        filter and no shared cache, so another thread can take it while this one draws
+        the other metrics'. :meth:`replicates` then waits for them."""
+        p = self.planned.get(label)
+        if p is None or p.family is None or label in self._drawn or label in self._coming \
+                or not p.family.moments_first or self.refused(label) is not None \
+                or not self._pooled(p) or not self._normal(p):
+            return
+        self._coming[label] = pool.submit(self._replicates, label)
+
     def replicates(self, label: str) -> np.ndarray:
         """(R, G + 1) replicate values of ``label``."""
+        coming = self._coming.pop(label, None)
+        if coming is not None:
+            return coming.result()
+        return self._replicates(label)
+
+    def _replicates(self, label: str) -> np.ndarray:
         if label in self._drawn:
             return self._drawn[label]
         p = self.planned[label]

@@ -44,7 +44,7 @@ import collections
 import dataclasses
 import functools
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
@@ -148,8 +148,8 @@ def _names(ev: Any, g_count: int) -> list[str]:
     return [*ev._group_labels(), "overall"][:g_count + 1]
 
 
-def gap_rows(ev: Any, tasks: Iterable[tuple[list[str], str]], method: str
-             ) -> list[dict[str, Any]]:
+def gap_rows(ev: Any, tasks: Iterable[tuple[list[str], str]], method: str,
+             ahead: Sequence[str] = ()) -> list[dict[str, Any]]:
     """:func:`gap_row` of each ``(labels, kind)``, in order.
 
     A selection-aware interval (:func:`~dartboard.evaluation._simultaneous.largest`)
@@ -157,13 +157,17 @@ def gap_rows(ev: Any, tasks: Iterable[tuple[list[str], str]], method: str
     generator, no shared cache), and with many groups it is half of a gap's cost: it
     runs on a worker thread while this one draws the next metrics' replicates, on as
     many threads as the machine has cores (at most that many families held at once).
-    The numbers are those of one thread: each interval reads only its own family."""
+    The numbers are those of one thread: each interval reads only its own family.
+    The replicates of the labels ``ahead`` that come from the groups' moments in closed
+    form are drawn on a worker from the start (:meth:`GroupGaps.draw_ahead`)."""
     workers = _cores()
     if workers < 2:
         return [gap_row(ev, labels, kind, method) for labels, kind in tasks]
     rows: list[Any] = []
     waiting: collections.deque[tuple[int, Future[dict[str, Any]]]] = collections.deque()
     with ThreadPoolExecutor(max_workers=workers) as pool:
+        for label in ahead:
+            ev._gaps.draw_ahead(label, pool)
         for labels, kind in tasks:
             found = gap_row(ev, labels, kind, method, later=True)
             if callable(found):
