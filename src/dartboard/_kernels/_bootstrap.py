@@ -135,6 +135,95 @@ def bootstrap_interval(estimate: float, reps: Replicates, confidence_level: floa
     return low, high, se, method, values
 
 
+def bca_intervals(estimates: np.ndarray, values: np.ndarray, jack: np.ndarray,
+                  weights: np.ndarray, confidence_level: float,
+                  bounds: tuple[float, float] | None
+                  ) -> list[tuple[float, float, float, str] | None]:
+    """:func:`bootstrap_interval` with ``method="bca"`` of many statistics at once:
+    ``(low, high, standard_error, method)`` of row g of ``values`` (G, R) with the
+    jackknife ``jack`` and its weights (G, C), each the numbers the one-row function
+    gives, bit for bit (the same operations on each row; numpy's linear quantile on the
+    sorted row). None for a row that function would treat otherwise (a nan replicate,
+    equal replicates, an estimate outside the replicates, a jackknife with a nan, a
+    weight of 0 or equal values: each warns and may fall back), to be formed one by
+    one."""
+    g, r = values.shape
+    out: list[tuple[float, float, float, str] | None] = [None] * g
+    if g == 0 or r < 2:
+        return out
+    est = np.asarray(estimates, dtype=np.float64)
+    low_value, high_value = values.min(axis=1), values.max(axis=1)
+    largest = np.maximum(np.abs(low_value), np.abs(high_value))
+    clean = ~np.isnan(values).any(axis=1) & (low_value != high_value) & \
+        np.isfinite(largest) & (largest > 0)
+    clean &= ~np.isnan(jack).any(axis=1) & (weights > 0).all(axis=1)
+    if jack.shape[1] < 2:
+        return out
+    clean &= jack.min(axis=1) != jack.max(axis=1)
+    scale = np.maximum(np.abs(est), largest)
+    tie = (_TIE_ULPS * np.finfo(np.float64).eps * scale)[:, None]
+    share = (np.count_nonzero(values < est[:, None] - tie, axis=1)
+             + np.count_nonzero(values <= est[:, None] + tie, axis=1)) / (2.0 * r)
+    clean &= (share > 0.0) & (share < 1.0)
+    rows = np.flatnonzero(clean)
+    if rows.size == 0:
+        return out
+    v = values[rows]
+    # the standard error at unit scale (_std)
+    exponent = np.frexp(largest[rows])[1]
+    with np.errstate(under="ignore"):
+        se = np.ldexp(np.std(np.ldexp(v, -exponent[:, None]), ddof=1, axis=1), exponent)
+    z0 = special.ndtri(share[rows])
+    jk, w = jack[rows], np.asarray(weights[rows], dtype=np.float64)
+    d = (np.multiply(jk, w).sum(axis=1) / w.sum(axis=1))[:, None] - jk
+    d = d / np.max(np.abs(d), axis=1)[:, None]
+    # the power 1.5 of each row's scalar, as the one-row function takes it: numpy's
+    # power of an array can round otherwise than that of a scalar
+    spread = np.array([x ** 1.5 for x in np.sum(w * d**2, axis=1)])
+    a = np.sum(w * d**3, axis=1) / (6.0 * spread)
+    alpha = (1.0 - confidence_level) / 2.0
+    z = special.ndtri(np.array([alpha, 1.0 - alpha]))
+    zz = z0[:, None] + z
+    levels = special.ndtr(z0[:, None] + zz / (1.0 - a[:, None] * zz))
+    found = sorted_quantiles(np.sort(v, axis=1), levels)
+    # np.quantile refuses a level outside [0, 1] (nan): that row's own route says so
+    fine = (levels >= 0.0).all(axis=1) & (levels <= 1.0).all(axis=1)
+    for i, row in enumerate(rows):
+        if not fine[i]:
+            continue
+        low, high, method = clip_to_range(float(found[i, 0]), float(found[i, 1]), bounds,
+                                          "bca")
+        out[row] = (low, high, float(se[i]), method)
+    return out
+
+
+def sorted_quantiles(sorted_rows: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    """``np.quantile(row, levels[g])`` of each sorted row g (numpy's default linear
+    method, the same operations: ``(n - 1) q``, its floor, and the lerp that counts
+    from the upper neighbour past half), without a call per row."""
+    n = sorted_rows.shape[1]
+    virtual = (n - 1) * levels
+    previous = np.floor(virtual)
+    nxt = previous + 1
+    above = virtual >= n - 1
+    previous[above] = n - 1
+    nxt[above] = n - 1
+    below = virtual < 0
+    previous[below] = 0
+    nxt[below] = 0
+    lo, hi = previous.astype(np.intp), nxt.astype(np.intp)
+    # numpy's gamma reads the index it moved to -1 above the last value: the weight of
+    # two equal neighbours, so any weight gives the value
+    gamma = virtual - np.where(above, -1, lo)
+    at = np.arange(sorted_rows.shape[0])[:, None]
+    a, b = sorted_rows[at, lo], sorted_rows[at, hi]
+    diff = b - a
+    out = a + diff * gamma
+    upper = gamma >= 0.5
+    out[upper] = (b - diff * (1 - gamma))[upper]
+    return out
+
+
 #: replicates within this many units of the last place of the estimate tie with it
 _TIE_ULPS = 64
 

@@ -40,6 +40,7 @@ from dartboard.evaluation._finalize import (
     GroupGaps,
     method_for,
     metric_rows,
+    stacked_group_rows,
 )
 from dartboard.evaluation._groups import (
     GroupIndex,
@@ -425,12 +426,15 @@ def build_result(plan: Plan, model: str | None = None,
         keys = plan.groups.keys
         by_key = bundle.groups
         assert by_key is not None  # a grouped batch has a bundle per group
+        labels = [plan.groups.label(g) for g in range(len(keys))]
+        ready = stacked_group_rows([by_key[k] for k in keys], labels, planned, opts) \
+            if clusters is None else [{} for _ in keys]
         group_rows = tuple(row for g, members in track(
                                enumerate(plan.groups.members()), "metrics by group",
                                total=len(keys))
                            for row in metric_rows(by_key[keys[g]], planned, opts,
-                                                  generic.row, plan.groups.label(g),
-                                                  members, clusters=clusters))
+                                                  generic.row, labels[g], members,
+                                                  clusters=clusters, ready=ready[g]))
         extra.update(group_columns=plan.groups.names, group_keys=keys)
         gaps = GroupGaps(bundle, by_label, keys,
                          seed if seed is not None else seed_sequence(plan.opts.random_state),

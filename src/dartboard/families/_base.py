@@ -299,6 +299,14 @@ class Family:
     def no_cells(self, state: Any, metric: Metric) -> str:
         return f"{metric.name} has no bootstrap from this state"
 
+    def stack(self, metric: Metric, parts: Sequence[tuple[Any, Sequence[np.ndarray]]]
+              ) -> list[list[np.ndarray]] | None:
+        """The values ``bootstrap_cells(state, metric).evaluate`` gives each array of
+        drawn counts of each ``(state, [counts, ...])``, from one call for all of them
+        (many groups' bootstraps at once: :func:`stacked_intervals`); the same bits as
+        one call each. None where the family cannot (the default)."""
+        return None
+
     def pool(self, states: Sequence[Any], metric: Metric
              ) -> tuple[Cells, list[Cells], list[np.ndarray]] | None:
         """The cells of disjoint parts pooled, each part's cells, and where each
@@ -557,6 +565,121 @@ def interval_of(family: Family, state: Any, metric: Metric, *, method: str, leve
     return Interval(estimate, low, high, level, used, se, dist, n_resamples, spec.name)
 
 
+def stacked_intervals(family: Family, metric: Metric,
+                      jobs: Sequence[tuple[Any, float, str]], *, level: float,
+                      n_resamples: int, rng: Callable[[], np.random.Generator]
+                      ) -> list[Interval | None]:
+    """:func:`interval_of` of many states of one metric (a thousand groups' rows), each
+    ``(state, estimate, method)`` with a bootstrap ``method`` already chosen; the
+    metric's values of every state's draws from one call (:meth:`Family.stack`), the
+    draws and the intervals as each state's own. None where a state's interval takes
+    its own route (:func:`interval_of` then gives its number or its error); all None
+    when the family cannot stack.
+
+    Each state draws from ``rng()`` as :func:`interval_of` does, through the same
+    :func:`replicates`, whose values are then read by position: its ``evaluate`` is
+    given numbered stand-ins (0, 1, 2... over the state's calls), and ``replicates``
+    only places values, so the stand-ins it returns name the values it would hold.
+    Each state's draws are taken in the order of ``jobs``: the metrics of one state
+    (the count metrics of a group) share kept draws when called one after another
+    (:func:`_bootstrap.kept_draws`), so a caller with several metrics draws group by
+    group (:func:`draw_stacked`) and stacks metric by metric (:func:`finish_stacked`).
+    """
+    drawn = [draw_stacked(family, metric, state, method, n_resamples, rng)
+             for state, _, method in jobs]
+    return finish_stacked(family, metric, jobs, drawn, level)
+
+
+@dataclasses.dataclass
+class Stacked:
+    """One state's bootstrap with its values to come: the replicates of numbered
+    stand-ins and the counts each call of ``evaluate`` was given."""
+
+    skeleton: _bootstrap.Replicates
+    calls: list[np.ndarray]
+
+
+def draw_stacked(family: Family, metric: Metric, state: Any, method: str,
+                 n_resamples: int, rng: Callable[[], np.random.Generator]) -> Stacked | None:
+    """The draws of one state's bootstrap (:func:`stacked_intervals`); None where its
+    cells cannot be stood in for (a replicate that draws more than counts)."""
+    cells = family.bootstrap_cells(state, metric)
+    if cells is None or cells.extra is not None or cells.jackknife is not None:
+        return None
+    calls: list[np.ndarray] = []
+    seen = [0]
+
+    def stand_in(counts: np.ndarray) -> np.ndarray:
+        calls.append(np.array(counts, dtype=np.float64))
+        first = seen[0]
+        seen[0] += counts.shape[0]
+        return np.arange(first, seen[0], dtype=np.float64)
+
+    skeleton = replicates(dataclasses.replace(cells, evaluate=stand_in), n_resamples, False,
+                          rng(), method == "bca")
+    return Stacked(skeleton, calls)
+
+
+def finish_stacked(family: Family, metric: Metric, jobs: Sequence[tuple[Any, float, str]],
+                   drawn: Sequence[Stacked | None], level: float) -> list[Interval | None]:
+    """The intervals of :func:`stacked_intervals` from the states' draws."""
+    out: list[Interval | None] = [None] * len(jobs)
+    ready = [j for j, d in enumerate(drawn) if d is not None]
+    if not ready:
+        return out
+    found = family.stack(metric, [(jobs[j][0], drawn[j].calls) for j in ready])  # type: ignore[union-attr]
+    if found is None:
+        return out
+    spec = metric.spec
+    bounds = _bounds(metric)
+    reps: dict[int, _bootstrap.Replicates] = {}
+    for j, values in zip(ready, found):
+        d = drawn[j]
+        assert d is not None  # ready
+        flat = np.concatenate(values) if len(values) > 1 else values[0]
+        at = d.skeleton
+        reps[j] = _bootstrap.Replicates(
+            flat[at.values.astype(np.intp)],
+            None if at.jackknife is None else flat[at.jackknife.astype(np.intp)],
+            at.jackknife_weights)
+    # BCa of every state with as many jackknife values at once (the same numbers)
+    alike: dict[tuple[int, int], list[tuple[int, np.ndarray, np.ndarray]]] = {}
+    for j in ready:
+        jack, w = reps[j].jackknife, reps[j].jackknife_weights
+        if jobs[j][2] == "bca" and jack is not None and w is not None:
+            alike.setdefault((reps[j].values.shape[0], jack.shape[0]), []).append((j, jack, w))
+    for found_alike in alike.values():
+        same = [j for j, _, _ in found_alike]
+        found_bca = _bootstrap.bca_intervals(
+            np.array([jobs[j][1] for j in same]), np.stack([reps[j].values for j in same]),
+            np.stack([jack for _, jack, _ in found_alike]),
+            np.stack([w for _, _, w in found_alike]), level, bounds)
+        for j, got in zip(same, found_bca):
+            if got is not None:
+                low, high, se, used = got
+                estimate = jobs[j][1]
+                if spec.covers_estimate:
+                    low, high = min(low, estimate), max(high, estimate)
+                out[j] = Interval(estimate, low, high, level, used, se, reps[j].values,
+                                  reps[j].values.shape[0], spec.name)
+    for j in ready:
+        if out[j] is not None:
+            continue
+        _, estimate, method = jobs[j]
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                low, high, se, used, dist = _bootstrap.bootstrap_interval(
+                    estimate, reps[j], level, method, bounds)
+        except ValueError:
+            continue  # its own route raises it again, and its row says why
+        if spec.covers_estimate:
+            low, high = min(low, estimate), max(high, estimate)
+        out[j] = Interval(estimate, low, high, level, used, se, dist,
+                          reps[j].values.shape[0], spec.name)
+    return out
+
+
 def _generator(rng: np.random.Generator | Callable[[], np.random.Generator]
                ) -> np.random.Generator:
     return rng() if callable(rng) else rng
@@ -781,7 +904,7 @@ def _drawn_replicates(pooled_cells: Cells, parts: Sequence[Cells],
                         out[start:start + b, j] = cells.evaluate(counts)
                     total[:, at] += counts  # a part's cells are distinct pooled cells
             if layout is not None:
-                values = _in_slices(pooled_cells.evaluate, layout.reshape(b * g, width)
+                values = in_slices(pooled_cells.evaluate, layout.reshape(b * g, width)
                                     ).reshape(b, g)
                 if start == 0 and not _same_values(values, layout, parts, where):
                     stacked = False
@@ -801,15 +924,15 @@ def _drawn_replicates(pooled_cells: Cells, parts: Sequence[Cells],
 
 #: laid-out draws evaluated per call: a formula's temporary arrays of this many rows
 #: are reused from the heap (millions at once cost more in fresh pages than in sums)
-_SLICE_ROWS = 1 << 16
+SLICE_ROWS = 1 << 16
 
 
-def _in_slices(evaluate: Callable[[np.ndarray], np.ndarray], rows: np.ndarray) -> np.ndarray:
-    """``evaluate(rows)``, :data:`_SLICE_ROWS` rows at a time (the same values)."""
-    if rows.shape[0] <= _SLICE_ROWS:
+def in_slices(evaluate: Callable[[np.ndarray], np.ndarray], rows: np.ndarray) -> np.ndarray:
+    """``evaluate(rows)``, :data:`SLICE_ROWS` rows at a time (the same values)."""
+    if rows.shape[0] <= SLICE_ROWS:
         return evaluate(rows)
-    return np.concatenate([evaluate(rows[start:start + _SLICE_ROWS])
-                           for start in range(0, rows.shape[0], _SLICE_ROWS)])
+    return np.concatenate([evaluate(rows[start:start + SLICE_ROWS])
+                           for start in range(0, rows.shape[0], SLICE_ROWS)])
 
 
 #: the last stacked draws (:func:`~dartboard._kernels._bootstrap.kept_draws`), per

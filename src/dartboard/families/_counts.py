@@ -35,6 +35,7 @@ from dartboard._labels import (
 )
 from dartboard.exceptions import InputError
 from dartboard.families._base import (
+    SLICE_ROWS,
     Batch,
     Cells,
     Family,
@@ -249,6 +250,48 @@ class CountsFamily(Family):
                                       metric.kwargs, undefined="nan")
 
         return evaluate
+
+    def stack(self, metric: Metric, parts: Sequence[tuple[Any, Sequence[np.ndarray]]]
+              ) -> list[list[np.ndarray]] | None:
+        # every state's draws as confusion matrices over the same classes, one formula
+        # call for all (the formulas read each matrix on its own: the same bits)
+        if not parts or any(not isinstance(state, CountsState) for state, _ in parts):
+            return None
+        classes = parts[0][0].classes
+        if any(not np.array_equal(state.classes, classes) or
+               state.classes.dtype != classes.dtype for state, _ in parts):
+            return None
+        # a slice of the states' draws per call, whose temporary arrays are reused from
+        # the heap (fresh pages for millions of rows at once cost more than the formula)
+        pending: list[np.ndarray] = []
+        slots: list[tuple[list[np.ndarray], int]] = []
+        rows = 0
+
+        def evaluate() -> None:
+            values = batch_count_metric(metric.name, classes, np.concatenate(pending),
+                                        metric.kwargs, undefined="nan")
+            at = 0
+            for found, size in slots:
+                found.append(values[at:at + size])
+                at += size
+            pending.clear()
+            slots.clear()
+
+        out: list[list[np.ndarray]] = []
+        for state, calls in parts:
+            found: list[np.ndarray] = []
+            out.append(found)
+            groups = state.cell_groups()
+            for counts in calls:
+                pending.append(groups.matrices(counts))
+                slots.append((found, counts.shape[0]))
+                rows += counts.shape[0]
+                if rows >= SLICE_ROWS:
+                    evaluate()
+                    rows = 0
+        if pending:
+            evaluate()
+        return out
 
     def cells(self, state: CountsState | IndicatorState, metric: Metric) -> Cells:
         if isinstance(state, IndicatorState):
