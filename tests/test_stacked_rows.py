@@ -167,3 +167,18 @@ def test_a_state_whose_family_cannot_stack_keeps_its_own_route(cut):
     stacked = _frames(True, y, y_pred=pred, groups=g, n_resamples=100,
                       random_state=0)
     pd.testing.assert_frame_equal(one, stacked, check_exact=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**16), st.integers(2, 400), st.booleans())
+def test_rows_sorted_at_their_ends_give_the_full_sorts_quantiles(seed, n, ties):
+    rng = np.random.default_rng(seed)
+    rows = rng.normal(size=(5, n))
+    if ties:
+        rows = np.round(rows, 1)
+    levels = np.column_stack([rng.uniform(0, 0.2, 5), rng.uniform(0.8, 1.0, 5)])
+    levels[0] = [0.0, 1.0]
+    levels[1] = [0.45, 0.55]
+    ends = _bootstrap._sorted_ends(rows, levels)
+    assert np.array_equal(_bootstrap.sorted_quantiles(ends, levels),
+                          _bootstrap.sorted_quantiles(np.sort(rows, axis=1), levels))

@@ -185,7 +185,7 @@ def bca_intervals(estimates: np.ndarray, values: np.ndarray, jack: np.ndarray,
     z = special.ndtri(np.array([alpha, 1.0 - alpha]))
     zz = z0[:, None] + z
     levels = special.ndtr(z0[:, None] + zz / (1.0 - a[:, None] * zz))
-    found = sorted_quantiles(np.sort(v, axis=1), levels)
+    found = sorted_quantiles(_sorted_ends(v, levels), levels)
     # np.quantile refuses a level outside [0, 1] (nan): that row's own route says so
     fine = (levels >= 0.0).all(axis=1) & (levels <= 1.0).all(axis=1)
     for i, row in enumerate(rows):
@@ -195,6 +195,23 @@ def bca_intervals(estimates: np.ndarray, values: np.ndarray, jack: np.ndarray,
                                           "bca")
         out[row] = (low, high, float(se[i]), method)
     return out
+
+
+def _sorted_ends(rows: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    """``rows`` sorted wherever :func:`sorted_quantiles` reads them at ``levels`` (G, 2):
+    each row partitioned past the highest position the low quantiles read and before
+    the lowest the high ones read, and those two ends sorted (the order statistics of
+    a full sort, for less work)."""
+    n = rows.shape[1]
+    virtual = (n - 1) * np.clip(np.nan_to_num(levels), 0.0, 1.0)
+    left = int(min(np.floor(virtual[:, 0]).max() + 1, n - 1))
+    right = int(max(np.floor(virtual[:, 1]).min(), 0))
+    if left >= right:
+        return np.sort(rows, axis=1)
+    part = np.partition(rows, (left, right), axis=1)
+    part[:, :left + 1].sort(axis=1)
+    part[:, right:].sort(axis=1)
+    return part
 
 
 def sorted_quantiles(sorted_rows: np.ndarray, levels: np.ndarray) -> np.ndarray:

@@ -196,8 +196,11 @@ def _pooled_variance(dev: np.ndarray, n: np.ndarray) -> float:
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = (dev if whole else np.where(finite, dev, 0.0)).sum(axis=0) / count
         spread = dev - mean
-        var = ((spread if whole else np.where(finite, spread, 0.0)) ** 2).sum(axis=0) \
-            / (count - 1)
+        if whole:
+            np.square(spread, out=spread)  # spread ** 2, in place
+        else:
+            spread = np.where(finite, spread, 0.0) ** 2
+        var = spread.sum(axis=0) / (count - 1)
     ok = (count > 1) & np.isfinite(var)
     if not ok.any():
         return float("nan")
@@ -362,9 +365,10 @@ def _high_end(family: Contrasts, cand: np.ndarray, q: float) -> float:
     r = family.deviations.shape[0]
     if cand.shape[0] * r <= _PRUNE_WORK:
         return _exact_high(family, cand, q)
-    # two replicates' room each way for the empirical quantiles' interpolation
-    entry_low, entry_high = _column_quantiles(
-        _by_entry(family).T, (max(q / 2 - 2 / r, 0.0), min(1 - q / 2 + 2 / r, 1.0)))
+    # two replicates' room each way for the empirical quantiles' interpolation, and the
+    # order statistics on either side of each (one partition at two places)
+    entry_low, entry_high = _order_statistics(
+        _by_entry(family), (max(q / 2 - 2 / r, 0.0), min(1 - q / 2 + 2 / r, 1.0)))
     whole = cand.shape[0] == d.shape[0]  # cand ascending: then every contrast
     with np.errstate(invalid="ignore"):
         bound = d.copy() if whole else d[cand]
@@ -373,13 +377,30 @@ def _high_end(family: Contrasts, cand: np.ndarray, q: float) -> float:
     bound[np.isnan(bound)] = np.inf  # unknown: computed
     # the highest bounds first (any such set: the rest is then taken by its bound)
     first = min(max(1, _PRUNE_WORK // (4 * r)), bound.shape[0])
-    order = np.argpartition(-bound, first - 1)[:first]
+    # the bounds at or past the first-th highest (a value partition; ties add a few)
+    order = np.flatnonzero(bound >= np.partition(bound, bound.shape[0] - first)[-first])
     high = _exact_high(family, cand[order], q)
     rest = bound > high
     rest[order] = False
     if rest.any():
         high = max(high, _exact_high(family, cand[rest], q))
     return high
+
+
+def _order_statistics(rows: np.ndarray, levels: tuple[float, float]
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """Per row over its finite values, the order statistic at or below the ``levels[0]``
+    quantile and the one at or above the ``levels[1]`` quantile (numpy's linear
+    interpolation lies between the two order statistics around its position): bounds
+    of the quantiles from one partition at two places, where every value is finite."""
+    n = rows.shape[1]
+    if not n or not np.isfinite(rows).all():
+        found = _column_quantiles(rows.T, levels)
+        return found[0], found[1]
+    low = int(np.floor(levels[0] * (n - 1)))
+    high = min(int(np.ceil(levels[1] * (n - 1))), n - 1)
+    part = np.partition(rows, sorted({low, high}), axis=1)
+    return part[:, low], part[:, high]
 
 
 def _by_entry(family: Contrasts) -> np.ndarray:

@@ -610,7 +610,8 @@ def draw_stacked(family: Family, metric: Metric, state: Any, method: str,
     seen = [0]
 
     def stand_in(counts: np.ndarray) -> np.ndarray:
-        calls.append(np.array(counts, dtype=np.float64))
+        # held as given: the bootstrap hands each call counts it does not touch again
+        calls.append(np.asarray(counts, dtype=np.float64))
         first = seen[0]
         seen[0] += counts.shape[0]
         return np.arange(first, seen[0], dtype=np.float64)
