@@ -47,7 +47,7 @@ def _data(seed, n, n_groups, classes, edge):
     return y, pred, g
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**16), st.integers(30, 600), st.integers(2, 12), st.sampled_from([2, 3]),
        st.sampled_from(["none", "one_class_group", "all_right_group", "tiny_group"]),
        st.sampled_from(["auto", "bca", "percentile", "basic"]),
@@ -182,3 +182,17 @@ def test_rows_sorted_at_their_ends_give_the_full_sorts_quantiles(seed, n, ties):
     ends = _bootstrap._sorted_ends(rows, levels)
     assert np.array_equal(_bootstrap.sorted_quantiles(ends, levels),
                           _bootstrap.sorted_quantiles(np.sort(rows, axis=1), levels))
+
+
+@pytest.mark.parametrize("make", [np.random.default_rng, np.random.RandomState])
+def test_a_callers_generator_keeps_the_row_by_row_order_of_draws(make):
+    """A Generator (or RandomState) of the caller's is one stream the rows draw from in
+    turn, so its rows are formed one by one in their order: the numbers of that route."""
+    rng = np.random.default_rng(4)
+    n = 800
+    y = rng.integers(0, 2, n)
+    s = 1 / (1 + np.exp(-(rng.normal(size=n) + (2 * y - 1))))
+    g = rng.integers(0, 8, n)
+    one = _frames(False, y, y_score=s, groups=g, n_resamples=200, random_state=make(9))
+    stacked = _frames(True, y, y_score=s, groups=g, n_resamples=200, random_state=make(9))
+    pd.testing.assert_frame_equal(one, stacked, check_exact=True)

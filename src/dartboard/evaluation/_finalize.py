@@ -130,7 +130,10 @@ def stacked_group_rows(groups: Sequence[Bundle], names: Sequence[str],
     draws as :func:`metric_rows` does; then each metric's values of all groups' draws
     come from one call (:func:`~dartboard.families._base.finish_stacked`)."""
     out: list[dict[str, MetricRow]] = [{} for _ in groups]
-    if opts.confidence_level is None or len(groups) < 2:
+    if opts.confidence_level is None or len(groups) < 2 or \
+            isinstance(opts.random_state, (np.random.Generator, np.random.RandomState)):
+        # a generator of the caller's is one stream that the rows draw from in turn:
+        # drawing in another order would give other numbers than row by row
         return out
     chosen = [p for p in planned if p.family is not None and
               type(p.family).stack is not Family.stack and
