@@ -1,4 +1,4 @@
-"""Many groups' bootstrap rows at once (``_finalize.stacked_group_rows``): each
+"""Many groups' bootstrap rows at once (``_finalize.StackedRows``): each
 metric's values of every group's draws from one formula call
 (``Family.stack``), BCa from one array operation per metric
 (``_bootstrap.bca_intervals``, numpy's linear quantile by
@@ -20,16 +20,15 @@ from hypothesis import strategies as st
 
 import dartboard
 from dartboard._kernels import _bootstrap
-from dartboard.evaluation import _engine
+from dartboard.evaluation import _finalize
 
 
 def _frames(stacked, *args, **kwargs):
     """The rows by the stacked route, or one group and one row at a time."""
     with pytest.MonkeyPatch.context() as patch, warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        if not stacked:
-            patch.setattr(_engine, "stacked_group_rows",
-                          lambda groups, *rest: [{} for _ in groups])
+        if not stacked:  # no row planned at once: each group's own route
+            patch.setattr(_finalize, "_stacked_job", lambda *args: None)
         return dartboard.evaluate(*args, **kwargs).to_frame()
 
 
@@ -70,23 +69,21 @@ def test_stacked_rows_are_each_groups_own(seed, n, n_groups, classes, edge, ci,
 def test_many_groups_with_scores_take_the_stacked_route_with_the_same_rows(monkeypatch):
     """1,000 rows in 40 groups, labels and scores (BCa rows of three count metrics per
     group): the stacked route forms them, and they are each group's own."""
-    from dartboard.evaluation import _finalize
-
     rng = np.random.default_rng(3)
     n = 4000
     y = rng.integers(0, 2, n)
     s = 1 / (1 + np.exp(-(rng.normal(size=n) + (2 * y - 1))))
     g = rng.integers(0, 40, n)
     formed = []
-    original = _finalize.stacked_group_rows
+    run = _finalize.StackedRows.run
 
-    def counted(*args):
-        found = original(*args)
-        formed.append(sum(len(x) for x in found))
+    def counted(self):
+        found = run(self)
+        formed.append(sum(row is not None for rows in found for row in rows.values()))
         return found
 
     one = _frames(False, y, y_score=s, groups=g, n_resamples=400, random_state=1)
-    monkeypatch.setattr(_engine, "stacked_group_rows", counted)
+    monkeypatch.setattr(_finalize.StackedRows, "run", counted)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         stacked = dartboard.evaluate(y, y_score=s, groups=g, n_resamples=400,
@@ -196,3 +193,32 @@ def test_a_callers_generator_keeps_the_row_by_row_order_of_draws(make):
     one = _frames(False, y, y_score=s, groups=g, n_resamples=200, random_state=make(9))
     stacked = _frames(True, y, y_score=s, groups=g, n_resamples=200, random_state=make(9))
     pd.testing.assert_frame_equal(one, stacked, check_exact=True)
+
+
+def test_stacked_rows_on_a_worker_thread_are_those_of_one_thread(monkeypatch):
+    """The stacked rows are drawn on a worker thread while the calling one forms the
+    others, inside one warnings filter: the rows are those of one thread, and the
+    caller's warnings filters are as they were."""
+    rng = np.random.default_rng(6)
+    n = 3000
+    y = rng.integers(0, 2, n)
+    s = 1 / (1 + np.exp(-(rng.normal(size=n) + (2 * y - 1))))
+    g = rng.integers(0, 30, n)
+    y[g == 2] = 1  # a group of one class
+    threads = []
+    run = _finalize.StackedRows.run
+
+    def watched(self):
+        threads.append(__import__("threading").current_thread().name)
+        return run(self)
+
+    monkeypatch.setattr(_finalize.StackedRows, "run", watched)
+    frames = {}
+    for spare in (False, True):
+        monkeypatch.setattr(_finalize, "_spare_core", lambda spare=spare: spare)
+        before = list(warnings.filters)
+        frames[spare] = dartboard.evaluate(y, y_score=s, groups=g, n_resamples=300,
+                                           random_state=4).to_frame()
+        assert warnings.filters == before
+    pd.testing.assert_frame_equal(frames[False], frames[True], check_exact=True)
+    assert threads[0] == "MainThread" and threads[1] != "MainThread"

@@ -38,9 +38,9 @@ from dartboard.evaluation._clusters import ClusteredStates
 from dartboard.evaluation._finalize import (
     NO_INTERVAL,
     GroupGaps,
+    all_group_rows,
     method_for,
     metric_rows,
-    stacked_group_rows,
 )
 from dartboard.evaluation._groups import (
     GroupIndex,
@@ -427,14 +427,18 @@ def build_result(plan: Plan, model: str | None = None,
         by_key = bundle.groups
         assert by_key is not None  # a grouped batch has a bundle per group
         labels = [plan.groups.label(g) for g in range(len(keys))]
-        ready = stacked_group_rows([by_key[k] for k in keys], labels, planned, opts) \
-            if clusters is None else [{} for _ in keys]
-        group_rows = tuple(row for g, members in track(
-                               enumerate(plan.groups.members()), "metrics by group",
-                               total=len(keys))
-                           for row in metric_rows(by_key[keys[g]], planned, opts,
-                                                  generic.row, labels[g], members,
-                                                  clusters=clusters, ready=ready[g]))
+        if clusters is None:
+            group_rows = tuple(all_group_rows(
+                [by_key[k] for k in keys], labels, planned, opts, generic.row,
+                list(plan.groups.members()),
+                progress=track(range(len(keys)), "metrics by group")))
+        else:
+            group_rows = tuple(row for g, members in track(
+                                   enumerate(plan.groups.members()), "metrics by group",
+                                   total=len(keys))
+                               for row in metric_rows(by_key[keys[g]], planned, opts,
+                                                      generic.row, labels[g], members,
+                                                      clusters=clusters))
         extra.update(group_columns=plan.groups.names, group_keys=keys)
         gaps = GroupGaps(bundle, by_label, keys,
                          seed if seed is not None else seed_sequence(plan.opts.random_state),

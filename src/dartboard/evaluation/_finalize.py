@@ -31,8 +31,11 @@ streamed state cannot draw) leaves the estimate in its row, with the reason in
 from __future__ import annotations
 
 import functools
+import os
 import warnings
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
@@ -55,8 +58,8 @@ from dartboard.families._base import (
 )
 from dartboard.metrics._registry import MetricSpec
 
-__all__ = ["GroupGaps", "denominator", "metric_rows", "method_for", "stacked_group_rows",
-           "NO_INTERVAL", "NO_ROWS"]
+__all__ = ["GroupGaps", "StackedRows", "all_group_rows", "denominator", "metric_rows",
+           "method_for", "NO_INTERVAL", "NO_ROWS"]
 
 #: the registry's default_interval None means no interval is valid: a sample maximum
 NO_INTERVAL = "n/a (sample maximum)"
@@ -89,19 +92,19 @@ Generic = Callable[[Planned, "np.ndarray | None", "str | None"], MetricRow]
 def metric_rows(bundle: Bundle, planned: Sequence[Planned], opts: EvaluationOptions,
                 generic: Generic | None, group: str | None = None,
                 members: np.ndarray | None = None, clusters: Any = None,
-                ready: dict[str, MetricRow] | None = None) -> list[MetricRow]:
+                skip: set[str] | frozenset[str] = frozenset()) -> list[Any]:
     """One row per metric of ``bundle``'s states (all rows, or one group's).
 
     ``generic(planned, members, group)`` computes a metric no family does from the
     rows (None: a streamed evaluation, which has none). ``clusters``: rows in clusters,
     whose intervals come from the bundle's per-cluster states
-    (:class:`~dartboard.evaluation._clusters.ClusteredStates`). ``ready``: rows formed
-    already, by label (:func:`stacked_group_rows`).
+    (:class:`~dartboard.evaluation._clusters.ClusteredStates`). ``skip``: labels formed
+    elsewhere (:class:`StackedRows`), None in their places.
     """
-    rows = []
+    rows: list[Any] = []
     for p in planned:
-        if ready and p.label in ready:
-            rows.append(ready[p.label])
+        if p.label in skip:
+            rows.append(None)
             continue
         if p.family is None:
             if generic is not None:
@@ -116,65 +119,129 @@ def metric_rows(bundle: Bundle, planned: Sequence[Planned], opts: EvaluationOpti
     return rows
 
 
-def stacked_group_rows(groups: Sequence[Bundle], names: Sequence[str],
-                       planned: Sequence[Planned], opts: EvaluationOptions
-                       ) -> list[dict[str, MetricRow]]:
-    """Per group, the rows whose bootstrap intervals are formed for every group at once
-    (the count metrics' BCa of a thousand groups: one formula call per metric, not one
-    per group), by label; the same rows, bit for bit, as :func:`metric_rows` forms one
-    by one (the groups' draws are their own, from the same seeds). A row whose interval
-    takes another route (analytic, undefined, an error to report) is left to
-    :func:`metric_rows`.
+class StackedRows:
+    """The group rows whose bootstrap intervals are formed for every group at once (the
+    count metrics' BCa of a thousand groups: one formula call per metric, not one per
+    group); the same rows, bit for bit, as :func:`metric_rows` forms one by one (the
+    groups' draws are their own, from the same seeds). Made on the calling thread,
+    which chooses each row's method and estimate (``taken[g]``: the labels of group g
+    planned here; the others are left to :func:`metric_rows`); :meth:`run` draws and
+    forms them, array work that may take another thread. A row whose interval takes
+    another route after all (an error to report) comes back None.
 
     Each group's metrics draw one after another, so those of one state share its kept
     draws as :func:`metric_rows` does; then each metric's values of all groups' draws
     come from one call (:func:`~dartboard.families._base.finish_stacked`)."""
-    out: list[dict[str, MetricRow]] = [{} for _ in groups]
-    if opts.confidence_level is None or len(groups) < 2 or \
-            isinstance(opts.random_state, (np.random.Generator, np.random.RandomState)):
-        # a generator of the caller's is one stream that the rows draw from in turn:
-        # drawing in another order would give other numbers than row by row
+
+    def __init__(self, groups: Sequence[Bundle], names: Sequence[str],
+                 planned: Sequence[Planned], opts: EvaluationOptions) -> None:
+        self.names, self.opts = list(names), opts
+        self.taken: list[set[str]] = [set() for _ in groups]
+        self.jobs: dict[str, list[tuple[int, Any, float, str]]] = {}
+        self.planned = {p.label: p for p in planned}
+        if opts.confidence_level is None or len(groups) < 2 or \
+                isinstance(opts.random_state, (np.random.Generator, np.random.RandomState)):
+            # a generator of the caller's is one stream that the rows draw from in turn:
+            # drawing in another order would give other numbers than row by row
+            return
+        chosen = [p for p in planned if p.family is not None and
+                  type(p.family).stack is not Family.stack and
+                  p.computed[1].spec.default_interval is not None]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a group's row warns of nothing
+            for g, bundle in enumerate(groups):
+                for p in chosen:
+                    found = _stacked_job(p, bundle.states[p.computed[2]], opts)
+                    if found is not None:
+                        self.jobs.setdefault(p.label, []).append((g, *found))
+                        self.taken[g].add(p.label)
+
+    def run(self) -> list[dict[str, MetricRow | None]]:
+        """Per group, the planned rows by label (None: to be formed on its own route).
+        Sets no warnings filter (the caller's, which ignores a group row's warnings)."""
+        out: list[dict[str, MetricRow | None]] = [dict.fromkeys(t) for t in self.taken]
+        opts = self.opts
+        rng = functools.partial(check_random_state, opts.random_state)
+        drawn: dict[str, list[Stacked | None]] = {label: [] for label in self.jobs}
+        order = {label: i for i, label in enumerate(self.planned)}
+        by_group = sorted((g, order[label], label, at) for label, jobs in self.jobs.items()
+                          for at, (g, *_) in enumerate(jobs))
+        for _, _, label, at in by_group:  # group by group, its metrics in their order
+            p, (_, state, _, method) = self.planned[label], self.jobs[label][at]
+            family, metric, _ = p.computed
+            drawn[label].append(draw_stacked(family, metric, state, method,
+                                             opts.n_resamples, rng))
+        assert opts.confidence_level is not None  # else nothing is planned
+        for label, jobs in self.jobs.items():
+            family, metric, _ = self.planned[label].computed
+            found = finish_stacked(family, metric, [j[1:] for j in jobs], drawn[label],
+                                   opts.confidence_level)
+            for (g, state, _, _), iv in zip(jobs, found):
+                if iv is not None:
+                    out[g][label] = MetricRow(
+                        label, float(iv.estimate), float(iv.low), float(iv.high),
+                        str(iv.method), float(iv.confidence_level),
+                        denominator(family, state, metric), self.names[g])
         return out
-    chosen = [p for p in planned if p.family is not None and
-              type(p.family).stack is not Family.stack and
-              p.computed[1].spec.default_interval is not None]
-    jobs: dict[str, list[tuple[int, Any, float, str]]] = {p.label: [] for p in chosen}
-    drawn: dict[str, list[Stacked | None]] = {p.label: [] for p in chosen}
-    rng = functools.partial(check_random_state, opts.random_state)
+
+
+def _stacked_job(p: Planned, state: Any, opts: EvaluationOptions
+                 ) -> tuple[Any, float, str] | None:
+    """``(state, estimate, method)`` of a group's row with a bootstrap interval, as
+    :func:`_family_row` would choose them; None for any other row."""
+    family, metric, _ = p.computed
+    try:
+        method = method_for(opts.ci, metric.spec, metric.kwargs)
+        if method not in ("auto", *BOOTSTRAP_METHODS) and \
+                method not in family.methods(state, metric):
+            method = "auto"
+        method = choose_method(family, state, metric, method)
+        if method not in BOOTSTRAP_METHODS:
+            return None  # analytic: its own route, which is short
+        estimate = family.value(state, metric)
+    except ValueError:
+        return None
+    return (state, estimate, method) if np.isfinite(estimate) else None
+
+
+def all_group_rows(groups: Sequence[Bundle], names: Sequence[str], planned: Sequence[Planned],
+               opts: EvaluationOptions, generic: Generic | None,
+               members: Sequence[np.ndarray | None], *, progress: Any = None
+               ) -> list[MetricRow]:
+    """Every group's rows, group by group in ``planned`` order (:func:`metric_rows`),
+    those of :class:`StackedRows` formed at once. Where the machine has a core to spare
+    and every metric is a family's, the stacked rows are drawn on a worker thread while
+    this one forms the others (their draws release the interpreter); the whole is then
+    inside one warnings filter that ignores (a group's row warns of nothing; a metric
+    of one's own, which may, keeps the one thread)."""
+    stacked = StackedRows(groups, names, planned, opts)
+    threaded = bool(stacked.jobs) and all(p.family is not None for p in planned) and \
+        _spare_core()
+    steps = progress if progress is not None else range(len(groups))
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a group's row warns of nothing
-        for g, bundle in enumerate(groups):
-            for p in chosen:
-                family, metric, key = p.computed
-                state = bundle.states[key]
-                try:
-                    method = method_for(opts.ci, metric.spec, metric.kwargs)
-                    if method not in ("auto", *BOOTSTRAP_METHODS) and \
-                            method not in family.methods(state, metric):
-                        method = "auto"
-                    method = choose_method(family, state, metric, method)
-                    if method not in BOOTSTRAP_METHODS:
-                        continue  # analytic: its own route, which is short
-                    estimate = family.value(state, metric)
-                except ValueError:
-                    continue
-                if not np.isfinite(estimate):
-                    continue
-                jobs[p.label].append((g, state, estimate, method))
-                drawn[p.label].append(draw_stacked(family, metric, state, method,
-                                                   opts.n_resamples, rng))
-    assert opts.confidence_level is not None  # checked above
-    for p in chosen:
-        family, metric, _ = p.computed
-        found = finish_stacked(family, metric, [j[1:] for j in jobs[p.label]],
-                               drawn[p.label], opts.confidence_level)
-        for (g, state, _, _), iv in zip(jobs[p.label], found):
-            if iv is not None:
-                out[g][p.label] = MetricRow(
-                    p.label, float(iv.estimate), float(iv.low), float(iv.high),
-                    str(iv.method), float(iv.confidence_level),
-                    denominator(family, state, metric), names[g])
+        warnings.simplefilter("ignore")
+        with ThreadPoolExecutor(max_workers=1) if threaded else nullcontext() as pool:
+            coming = pool.submit(stacked.run) if pool is not None else None
+            formed = []
+            for g in steps:
+                formed.append(metric_rows(groups[g], planned, opts, generic, names[g],
+                                          members[g], skip=stacked.taken[g]))
+            ready = coming.result() if coming is not None else stacked.run()
+    out = []
+    for g, rows in enumerate(formed):
+        for p, row in zip(planned, rows):
+            if row is None:  # planned at once: formed there, or on its own route now
+                row = ready[g].get(p.label) or _family_row(
+                    p, groups[g].states[p.computed[2]], opts, names[g])
+            out.append(row)
     return out
+
+
+def _spare_core() -> bool:
+    try:
+        return len(os.sched_getaffinity(0)) > 1
+    except AttributeError:  # not on Linux
+        return (os.cpu_count() or 1) > 1
 
 
 def denominator(family: Any, state: Any, metric: Any) -> int:

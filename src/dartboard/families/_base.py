@@ -623,7 +623,8 @@ def draw_stacked(family: Family, metric: Metric, state: Any, method: str,
 
 def finish_stacked(family: Family, metric: Metric, jobs: Sequence[tuple[Any, float, str]],
                    drawn: Sequence[Stacked | None], level: float) -> list[Interval | None]:
-    """The intervals of :func:`stacked_intervals` from the states' draws."""
+    """The intervals of :func:`stacked_intervals` from the states' draws. Sets no
+    warnings filter: a caller on several threads sets one for all of them."""
     out: list[Interval | None] = [None] * len(jobs)
     ready = [j for j, d in enumerate(drawn) if d is not None]
     if not ready:
@@ -667,11 +668,9 @@ def finish_stacked(family: Family, metric: Metric, jobs: Sequence[tuple[Any, flo
         if out[j] is not None:
             continue
         _, estimate, method = jobs[j]
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                low, high, se, used, dist = _bootstrap.bootstrap_interval(
-                    estimate, reps[j], level, method, bounds)
+        try:  # its warnings go by the caller's filter (a worker thread sets none)
+            low, high, se, used, dist = _bootstrap.bootstrap_interval(
+                estimate, reps[j], level, method, bounds)
         except ValueError:
             continue  # its own route raises it again, and its row says why
         if spec.covers_estimate:
