@@ -93,13 +93,17 @@ def test_many_groups_with_scores_take_the_stacked_route_with_the_same_rows(monke
     assert set(stacked.query("group.notna() and metric == 'f1'")["method"]) == {"bca"}
 
 
+def _replicates(seed, g, n, ties):
+    """A generator and g rows of n replicates (rounded to one decimal: ties)."""
+    rng = np.random.default_rng(seed)
+    rows = rng.normal(size=(g, n))
+    return rng, np.round(rows, 1) if ties else rows
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 2**16), st.integers(2, 50), st.booleans())
 def test_sorted_quantiles_are_numpys(seed, n, ties):
-    rng = np.random.default_rng(seed)
-    rows = rng.normal(size=(6, n))
-    if ties:
-        rows = np.round(rows, 1)
+    rng, rows = _replicates(seed, 6, n, ties)
     levels = np.column_stack([rng.random(6), rng.random(6)])
     levels[0] = [0.0, 1.0]
     levels[1] = [0.5, 0.5 + 1e-12]
@@ -169,10 +173,7 @@ def test_a_state_whose_family_cannot_stack_keeps_its_own_route(cut):
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 2**16), st.integers(2, 400), st.booleans())
 def test_rows_sorted_at_their_ends_give_the_full_sorts_quantiles(seed, n, ties):
-    rng = np.random.default_rng(seed)
-    rows = rng.normal(size=(5, n))
-    if ties:
-        rows = np.round(rows, 1)
+    rng, rows = _replicates(seed, 5, n, ties)
     levels = np.column_stack([rng.uniform(0, 0.2, 5), rng.uniform(0.8, 1.0, 5)])
     levels[0] = [0.0, 1.0]
     levels[1] = [0.45, 0.55]
