@@ -74,3 +74,13 @@ def test_bad_seeds(bad, exc, match):
         _rng.check_random_state(bad)
     with pytest.raises(exc, match=match):
         _rng.spawn(bad, 2)
+
+
+@pytest.mark.parametrize("make", [lambda: 7, lambda: np.random.SeedSequence(7),
+                                  lambda: np.random.default_rng(7),
+                                  lambda: np.random.RandomState(7)])
+def test_fresh_each_call_says_whether_two_calls_draw_the_same(make):
+    state = make()
+    first = _rng.check_random_state(state).random(3)
+    second = _rng.check_random_state(state).random(3)
+    assert _rng.fresh_each_call(state) == bool(np.array_equal(first, second))

@@ -26,7 +26,7 @@ import numpy as np
 
 from dartboard.exceptions import InputError, InputTypeError
 
-__all__ = ["RandomStateLike", "check_random_state", "child", "seed_sequence", "spawn",
+__all__ = ["RandomStateLike", "check_random_state", "child", "fresh_each_call", "seed_sequence", "spawn",
            "spawn_generators"]
 
 #: what ``random_state`` accepts: None (fresh entropy), an integer seed, a SeedSequence,
@@ -71,6 +71,14 @@ def check_random_state(random_state: Any) -> np.random.Generator:
     if isinstance(random_state, np.random.RandomState):
         return np.random.default_rng(random_state.randint(0, 2**31 - 1, size=4))
     raise InputTypeError(f"{_ACCEPTED}; got {_describe(random_state)}")
+
+
+def fresh_each_call(random_state: Any) -> bool:
+    """Whether :func:`check_random_state` gives a new generator in the same state on
+    every call (an int, a SeedSequence; None: fresh entropy, no promise to keep), so
+    that draws from it do not depend on the order of the calls; not a caller's
+    Generator or RandomState, one stream that the calls share in turn."""
+    return not isinstance(random_state, (np.random.Generator, np.random.RandomState))
 
 
 def seed_sequence(random_state: Any) -> np.random.SeedSequence:

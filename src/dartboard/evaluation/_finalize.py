@@ -42,7 +42,7 @@ import numpy as np
 
 from dartboard._kernels._bootstrap import IntervalWarning
 from dartboard._kernels._methods import BOOTSTRAP_METHODS, PROPORTION_METHODS
-from dartboard._rng import check_random_state, child
+from dartboard._rng import check_random_state, child, fresh_each_call
 from dartboard.evaluation._bundle import Bundle, Planned
 from dartboard.evaluation._options import EvaluationOptions
 from dartboard.evaluation._result import MetricRow
@@ -140,7 +140,7 @@ class StackedRows:
         self.jobs: dict[str, list[tuple[int, Any, float, str]]] = {}
         self.planned = {p.label: p for p in planned}
         if opts.confidence_level is None or len(groups) < 2 or \
-                isinstance(opts.random_state, (np.random.Generator, np.random.RandomState)):
+                not fresh_each_call(opts.random_state):
             # a generator of the caller's is one stream that the rows draw from in turn:
             # drawing in another order would give other numbers than row by row
             return
