@@ -513,7 +513,7 @@ def test_clipping_to_a_range_is_numpys_clip(low, high, bounds):
             (np.isnan(got) and np.isnan(want))
 
 
-@pytest.mark.parametrize("cores", [2, 3])
+@pytest.mark.parametrize("cores", [2, 3, 16])
 def test_gap_rows_on_worker_threads_are_those_of_one_thread(monkeypatch, cores):
     """``difference()``, ``ratio()`` and ``fairness()`` run their selection-aware
     intervals on worker threads while the next metrics' replicates are drawn, and the

@@ -156,11 +156,11 @@ def gap_rows(ev: Any, tasks: Iterable[tuple[list[str], str]], method: str,
     is array work on its own metric's family of contrasts alone (no warnings, no
     generator, no shared cache), and with many groups it is half of a gap's cost: it
     runs on a worker thread while this one draws the next metrics' replicates, on as
-    many threads as the machine has cores (at most that many families held at once).
+    many threads as the machine has cores, up to four (as many families held at once).
     The numbers are those of one thread: each interval reads only its own family.
     The replicates of the labels ``ahead`` that come from the groups' moments in closed
     form are drawn on a worker from the start (:meth:`GroupGaps.draw_ahead`)."""
-    workers = _cores()
+    workers = min(_cores(), _MAX_WORKERS)
     if workers < 2:
         return [gap_row(ev, labels, kind, method) for labels, kind in tasks]
     rows: list[Any] = []
@@ -179,6 +179,11 @@ def gap_rows(ev: Any, tasks: Iterable[tuple[list[str], str]], method: str,
         for at, done in waiting:
             rows[at] = done.result()
     return rows
+
+
+#: worker threads of a gap table at most: each holds a metric's family of contrasts
+#: (about 100 MB at 1,000 groups), and a table has a few metrics to overlap
+_MAX_WORKERS = 4
 
 
 def _cores() -> int:
