@@ -538,9 +538,9 @@ def test_gap_rows_on_worker_threads_are_those_of_one_thread(monkeypatch, cores):
             return [ev.difference(), ev.difference(method="to_overall"), ev.ratio(),
                     ev.fairness()]
 
-    monkeypatch.setattr(_gaps, "_cores", lambda: 1)
+    monkeypatch.setattr(_gaps, "available_cores", lambda: 1)
     one = tables()
-    monkeypatch.setattr(_gaps, "_cores", lambda: cores)
+    monkeypatch.setattr(_gaps, "available_cores", lambda: cores)
     seen = []
     largest = _gaps.largest
 

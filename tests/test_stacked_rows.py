@@ -216,7 +216,7 @@ def test_stacked_rows_on_a_worker_thread_are_those_of_one_thread(monkeypatch):
     monkeypatch.setattr(_finalize.StackedRows, "run", watched)
     frames = {}
     for spare in (False, True):
-        monkeypatch.setattr(_finalize, "_spare_core", lambda spare=spare: spare)
+        monkeypatch.setattr(_finalize, "available_cores", lambda spare=spare: 1 + spare)
         before = list(warnings.filters)
         frames[spare] = dartboard.evaluate(y, y_score=s, groups=g, n_resamples=300,
                                            random_state=4).to_frame()

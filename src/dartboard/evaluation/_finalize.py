@@ -31,7 +31,6 @@ streamed state cannot draw) leaves the estimate in its row, with the reason in
 from __future__ import annotations
 
 import functools
-import os
 import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -42,6 +41,7 @@ import numpy as np
 
 from dartboard._kernels._bootstrap import IntervalWarning
 from dartboard._kernels._methods import BOOTSTRAP_METHODS, PROPORTION_METHODS
+from dartboard._parallel import available_cores
 from dartboard._rng import check_random_state, child, fresh_each_call
 from dartboard.evaluation._bundle import Bundle, Planned
 from dartboard.evaluation._options import EvaluationOptions
@@ -216,7 +216,7 @@ def all_group_rows(groups: Sequence[Bundle], names: Sequence[str], planned: Sequ
     of one's own, which may, keeps the one thread)."""
     stacked = StackedRows(groups, names, planned, opts)
     threaded = bool(stacked.jobs) and all(p.family is not None for p in planned) and \
-        _spare_core()
+        available_cores() > 1
     steps = progress if progress is not None else range(len(groups))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -235,13 +235,6 @@ def all_group_rows(groups: Sequence[Bundle], names: Sequence[str], planned: Sequ
                     p, groups[g].states[p.computed[2]], opts, names[g])
             out.append(row)
     return out
-
-
-def _spare_core() -> bool:
-    try:
-        return len(os.sched_getaffinity(0)) > 1
-    except AttributeError:  # not on Linux
-        return (os.cpu_count() or 1) > 1
 
 
 def denominator(family: Any, state: Any, metric: Any) -> int:

@@ -43,7 +43,6 @@ from __future__ import annotations
 import collections
 import dataclasses
 import functools
-import os
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
@@ -51,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from dartboard._kernels._methods import PIVOT
+from dartboard._parallel import available_cores
 from dartboard.evaluation._simultaneous import (
     combine,
     contrasts,
@@ -160,7 +160,7 @@ def gap_rows(ev: Any, tasks: Iterable[tuple[list[str], str]], method: str,
     The numbers are those of one thread: each interval reads only its own family.
     The replicates of the labels ``ahead`` that come from the groups' moments in closed
     form are drawn on a worker from the start (:meth:`GroupGaps.draw_ahead`)."""
-    workers = min(_cores(), _MAX_WORKERS)
+    workers = min(available_cores(), _MAX_WORKERS)
     if workers < 2:
         return [gap_row(ev, labels, kind, method) for labels, kind in tasks]
     rows: list[Any] = []
@@ -184,14 +184,6 @@ def gap_rows(ev: Any, tasks: Iterable[tuple[list[str], str]], method: str,
 #: worker threads of a gap table at most: each holds a metric's family of contrasts
 #: (about 100 MB at 1,000 groups), and a table has a few metrics to overlap
 _MAX_WORKERS = 4
-
-
-def _cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def gap_row(ev: Any, labels: list[str], kind: str, method: str, *, later: bool = False

@@ -57,7 +57,6 @@ the estimate keeps it.
 from __future__ import annotations
 
 import dataclasses
-import threading
 from typing import Any
 
 import numpy as np
@@ -158,9 +157,12 @@ def contrasts(values: np.ndarray, replicates: np.ndarray, sizes: np.ndarray, kin
                      entry_scale)
 
 
-#: the last pairs laid out, per thread: every metric of an evaluation's gaps has the
-#: same groups and sizes, so the same million pairs of a thousand groups
-_LAST_PAIRS = threading.local()
+#: the last pairs laid out (key, arrays), for every thread: every metric of an
+#: evaluation's gaps has the same groups and sizes, so the same million pairs of a
+#: thousand groups, and a gap table forms its metrics' contrasts on worker threads.
+#: Replaced whole, and the arrays are read-only, so a thread reads one layout or the
+#: other, never half of each.
+_LAST_PAIRS: list[Any] = [None]
 
 
 def _pairs(kind: str, defined: np.ndarray, n: np.ndarray
@@ -168,7 +170,7 @@ def _pairs(kind: str, defined: np.ndarray, n: np.ndarray
     """(plus, minus, factor) of the contrasts between the ``defined`` groups (or of
     each against the overall value, the last of ``n``), with s_k^2 = v factor_k."""
     key = (kind, defined.tobytes(), n.tobytes())
-    last = getattr(_LAST_PAIRS, "found", None)
+    last = _LAST_PAIRS[0]
     if last is not None and last[0] == key:
         return last[1]
     g_count = n.shape[0] - 1
@@ -184,7 +186,7 @@ def _pairs(kind: str, defined: np.ndarray, n: np.ndarray
         factor = 1 / n[group] - 1 / n[g_count]
     for array in (plus, minus, factor):
         array.flags.writeable = False  # shared by the metrics' families
-    _LAST_PAIRS.found = (key, (plus, minus, factor))
+    _LAST_PAIRS[0] = (key, (plus, minus, factor))
     return plus, minus, factor
 
 

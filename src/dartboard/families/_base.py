@@ -303,7 +303,7 @@ class Family:
               ) -> list[list[np.ndarray]] | None:
         """The values ``bootstrap_cells(state, metric).evaluate`` gives each array of
         drawn counts of each ``(state, [counts, ...])``, from one call for all of them
-        (many groups' bootstraps at once: :func:`stacked_intervals`); the same bits as
+        (many groups' bootstraps at once: :func:`finish_stacked`); the same bits as
         one call each. None where the family cannot (the default)."""
         return None
 
@@ -565,31 +565,6 @@ def interval_of(family: Family, state: Any, metric: Metric, *, method: str, leve
     return Interval(estimate, low, high, level, used, se, dist, n_resamples, spec.name)
 
 
-def stacked_intervals(family: Family, metric: Metric,
-                      jobs: Sequence[tuple[Any, float, str]], *, level: float,
-                      n_resamples: int, rng: Callable[[], np.random.Generator]
-                      ) -> list[Interval | None]:
-    """:func:`interval_of` of many states of one metric (a thousand groups' rows), each
-    ``(state, estimate, method)`` with a bootstrap ``method`` already chosen; the
-    metric's values of every state's draws from one call (:meth:`Family.stack`), the
-    draws and the intervals as each state's own. None where a state's interval takes
-    its own route (:func:`interval_of` then gives its number or its error); all None
-    when the family cannot stack.
-
-    Each state draws from ``rng()`` as :func:`interval_of` does, through the same
-    :func:`replicates`, whose values are then read by position: its ``evaluate`` is
-    given numbered stand-ins (0, 1, 2... over the state's calls), and ``replicates``
-    only places values, so the stand-ins it returns name the values it would hold.
-    Each state's draws are taken in the order of ``jobs``: the metrics of one state
-    (the count metrics of a group) share kept draws when called one after another
-    (:func:`_bootstrap.kept_draws`), so a caller with several metrics draws group by
-    group (:func:`draw_stacked`) and stacks metric by metric (:func:`finish_stacked`).
-    """
-    drawn = [draw_stacked(family, metric, state, method, n_resamples, rng)
-             for state, _, method in jobs]
-    return finish_stacked(family, metric, jobs, drawn, level)
-
-
 @dataclasses.dataclass
 class Stacked:
     """One state's bootstrap with its values to come: the replicates of numbered
@@ -601,8 +576,18 @@ class Stacked:
 
 def draw_stacked(family: Family, metric: Metric, state: Any, method: str,
                  n_resamples: int, rng: Callable[[], np.random.Generator]) -> Stacked | None:
-    """The draws of one state's bootstrap (:func:`stacked_intervals`); None where its
-    cells cannot be stood in for (a replicate that draws more than counts)."""
+    """The draws of one state's bootstrap, as :func:`interval_of` takes them, with the
+    metric's values to come (:func:`finish_stacked` forms many states' intervals of one
+    metric from one :meth:`Family.stack` call); None where its cells cannot be stood in
+    for (a replicate that draws more than counts).
+
+    The state draws from ``rng()`` through the same :func:`replicates`, whose values
+    are then read by position: its ``evaluate`` is given numbered stand-ins (0, 1,
+    2... over the state's calls), and ``replicates`` only places values, so the
+    stand-ins it returns name the values it would hold. The metrics of one state (the
+    count metrics of a group) share kept draws when they draw one after another
+    (:func:`_bootstrap.kept_draws`): a caller with several metrics draws group by
+    group and finishes metric by metric."""
     cells = family.bootstrap_cells(state, metric)
     if cells is None or cells.extra is not None or cells.jackknife is not None:
         return None
@@ -623,8 +608,13 @@ def draw_stacked(family: Family, metric: Metric, state: Any, method: str,
 
 def finish_stacked(family: Family, metric: Metric, jobs: Sequence[tuple[Any, float, str]],
                    drawn: Sequence[Stacked | None], level: float) -> list[Interval | None]:
-    """The intervals of :func:`stacked_intervals` from the states' draws. Sets no
-    warnings filter: a caller on several threads sets one for all of them."""
+    """:func:`interval_of` of many states of one metric, each ``(state, estimate,
+    method)`` with a bootstrap ``method`` already chosen, from their draws
+    (:func:`draw_stacked`): the metric's values of every state's draws from one call
+    (:meth:`Family.stack`), the intervals as each state's own. None where a state's
+    interval takes its own route (:func:`interval_of` then gives its number or its
+    error); all None when the family cannot stack. Sets no warnings filter: a caller on
+    several threads sets one for all of them."""
     out: list[Interval | None] = [None] * len(jobs)
     ready = [j for j, d in enumerate(drawn) if d is not None]
     if not ready:
