@@ -8,7 +8,6 @@ numbers.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
@@ -16,20 +15,12 @@ from dartboard._progress import Bar
 from dartboard._validation import check_int
 from dartboard.exceptions import InputError
 
-__all__ = ["available_cores", "parallel_map", "resolve_backend"]
+__all__ = ["parallel_map", "resolve_backend"]
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 _BACKENDS = ("sequential", "loky", "threading", "multiprocessing", "dask")
-
-
-def available_cores() -> int:
-    """The cores this process may run on (its CPU affinity where the system has one)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def resolve_backend(n_jobs: Any, backend: Any) -> tuple[int, str, Any]:

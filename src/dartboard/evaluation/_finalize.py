@@ -41,11 +41,11 @@ import numpy as np
 
 from dartboard._kernels._bootstrap import IntervalWarning
 from dartboard._kernels._methods import BOOTSTRAP_METHODS, PROPORTION_METHODS
-from dartboard._parallel import available_cores
 from dartboard._rng import check_random_state, child, fresh_each_call
 from dartboard.evaluation._bundle import Bundle, Planned
 from dartboard.evaluation._options import EvaluationOptions
 from dartboard.evaluation._result import MetricRow
+from dartboard.evaluation._threads import available_cores
 from dartboard.families._base import (
     Family,
     NoCells,

@@ -50,7 +50,6 @@ from typing import Any
 import numpy as np
 
 from dartboard._kernels._methods import PIVOT
-from dartboard._parallel import available_cores
 from dartboard.evaluation._simultaneous import (
     combine,
     contrasts,
@@ -58,6 +57,7 @@ from dartboard.evaluation._simultaneous import (
     simultaneous,
     unusable_reason,
 )
+from dartboard.evaluation._threads import available_cores
 from dartboard.exceptions import InputError
 
 __all__ = ["GAP_COLUMNS", "PAIR_COLUMNS", "gap_row", "gap_rows", "pair_rows"]
