@@ -285,7 +285,9 @@ def shared_cluster_replicates(parts: list[tuple[Any, Any]], n_clusters: int,
                 out[start:start + drawn.shape[0]] = linear[0] + (drawn - 1.0) @ linear[1]
                 continue
             for j, (cells, matrix) in enumerate(parts):
-                counts = _LAST.counts(matrix, whole, offset, batch)
+                # the rows this batch holds (not the batch's capacity): metrics of any
+                # width whose batches hold all the draws share their layout
+                counts = _LAST.counts(matrix, whole, offset, drawn.shape[0])
                 out[start:start + drawn.shape[0], j] = cells.evaluate(counts)
     if linear is None:
         return out, None

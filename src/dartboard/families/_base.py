@@ -1043,6 +1043,22 @@ def aggregate(keys: Sequence[np.ndarray], size: np.ndarray, *, runs: bool = Fals
     first), sizes added. The one way every family's cells are formed and merged, so
     any split of the rows gives the same cells in the same order. ``runs``: the rows
     are states' cells one after the other, each already in this order (a merge)."""
+    found, sizes, _ = _aggregate(keys, size, runs)
+    return found, sizes
+
+
+def aggregate_placed(keys: Sequence[np.ndarray], size: np.ndarray, *, runs: bool = False
+                     ) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
+    """:func:`aggregate`, and the cell each input row went to (what :func:`place` of
+    the rows among the cells gives, without searching)."""
+    found, sizes, (order, new) = _aggregate(keys, size, runs)
+    where = np.empty(order.shape[0], dtype=np.intp)
+    where[order] = np.cumsum(new) - 1
+    return found, sizes, where
+
+
+def _aggregate(keys: Sequence[np.ndarray], size: np.ndarray, runs: bool
+               ) -> tuple[tuple[np.ndarray, ...], np.ndarray, tuple[np.ndarray, np.ndarray]]:
     arrays = [np.asarray(k) for k in keys]
     n = arrays[0].shape[0] if arrays else 0
     varying = [k for k in arrays if n and not np.all(k == k[0])]
@@ -1057,7 +1073,7 @@ def aggregate(keys: Sequence[np.ndarray], size: np.ndarray, *, runs: bool = Fals
     sizes = np.asarray(size)[order]
     if n and not new.all():  # rows of equal keys: their sizes add up
         sizes = np.add.reduceat(sizes, np.flatnonzero(new))
-    return tuple(k[starts] for k in arrays), sizes
+    return tuple(k[starts] for k in arrays), sizes, (order, new)
 
 
 def counted_runs(values: np.ndarray, stratum: np.ndarray | None
@@ -1235,18 +1251,36 @@ _POOLED_KEPT = 2
 
 
 def kept_for_states(cache: threading.local, states: Sequence[Any],
-                    build: Callable[[], _T]) -> _T:
+                    build: Callable[[], _T], slots: int = 1) -> _T:
     """``build()`` of ``states``, kept per thread in ``cache`` while the same states come
     again (each the same object, in order): the metrics of one evaluation read the
-    same clusters' states in turn. The states are held, so their ids are not reused;
-    what is kept should be read-only."""
-    kept = getattr(cache, "kept", None)
-    if kept is not None and len(kept[0]) == len(states) and \
-            all(a is b for a, b in zip(kept[0], states)):
-        return kept[1]
+    same clusters' states in turn. ``slots``: how many lists of states are kept (the
+    last used first: a gap reads each group's clusters and all of them, metric after
+    metric). The states are held, so their ids are not reused; what is kept should be
+    read-only."""
+    kept: list[tuple[list[Any], Any]] = getattr(cache, "kept", None) or []
+    for i, (held, found) in enumerate(kept):
+        if len(held) == len(states) and all(a is b for a, b in zip(held, states)):
+            if i:
+                kept.insert(0, kept.pop(i))
+            return found  # type: ignore[no-any-return]
     found = build()
-    cache.kept = (list(states), found)
+    cache.kept = [(list(states), found), *kept[:slots - 1]]
     return found
+
+
+def kept_matrix(matrices: dict[Any, Any], at: np.ndarray | None, n_clusters: int | None,
+                build: Callable[[], Any]) -> Any:
+    """``build()``, the clusters' matrix placed at rows ``at`` among ``n_clusters``,
+    kept in ``matrices`` (a family's room beside the states it was formed from,
+    :func:`kept_for_states`): every metric of a state then hands the bootstrap of
+    clusters the same matrix object, whose products with the drawn clusters are kept
+    (``_kernels._clustered``)."""
+    key = (None if at is None else id(at), n_clusters)
+    found = matrices.get(key)
+    if found is None or found[0] is not at:
+        found = matrices[key] = (at, build())  # ``at`` held: its id is not reused
+    return found[1]
 
 
 def pooled_states(states: Sequence[Any], merge: Callable[[Any, Any], Any],

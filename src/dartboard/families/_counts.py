@@ -43,6 +43,7 @@ from dartboard.families._base import (
     State,
     aggregate,
     kept_for_states,
+    kept_matrix,
     one_pass,
     owners,
     place,
@@ -314,6 +315,31 @@ class CountsFamily(Family):
                 [self._cells(metric, classes, p) for p in parts],
                 place_parts([(p.cell, p.weight) for p in parts], (pooled.cell, pooled.weight)))
 
+    def state_cluster_cells(self, states: Sequence[Any], metric: Metric,
+                            at: np.ndarray | None, n_clusters: int | None
+                            ) -> tuple[Cells, Any] | None:
+        """Unweighted counts: the clusters' confusion matrices (over the classes of all
+        of them, as their terms read them) are the matrix of each cluster's rows in each
+        non-empty cell of the pooled matrix, the cells :meth:`pool` forms (one group
+        per non-empty cell, in cell order), without regrouping every cluster's cells."""
+        from scipy import sparse
+
+        if not states or any(isinstance(s, IndicatorState) or s.groups is not None
+                             for s in states):
+            return None
+        classes, pooled, cluster, cell, size, matrices = kept_for_states(
+            _LAST_CELLS, states, lambda: _cluster_cells(states), slots=8)
+
+        def matrix() -> Any:
+            rows = cluster if at is None else np.asarray(at)[cluster]
+            return sparse.csr_matrix(
+                (size, (rows, cell)),
+                shape=(len(states) if n_clusters is None else n_clusters,
+                       pooled.cell.shape[0]))
+
+        return self._cells(metric, classes, pooled), kept_matrix(matrices, at, n_clusters,
+                                                                 matrix)
+
     def cluster_cells(self, batch: Batch, metric: Metric, clusters: np.ndarray,
                       n_clusters: int) -> tuple[Cells, Any] | None:
         # the pooled (cell, weight) groups of all rows are those of the clusters'
@@ -446,8 +472,24 @@ _LAST_MATRICES = threading.local()
 
 def _cluster_matrices(states: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
     """The classes of all ``states`` and each state's ``(C, K, K)`` confusion matrix
-    over them; kept for the same states (read-only)."""
-    return kept_for_states(_LAST_MATRICES, states, lambda: _matrices_of(states))
+    over them; kept for the same states (read-only; the last few lists: a gap reads
+    each group's clusters and all of them in turn, metric after metric)."""
+    return kept_for_states(_LAST_MATRICES, states, lambda: _matrices_of(states), slots=8)
+
+
+_LAST_CELLS = threading.local()
+
+
+def _cluster_cells(states: Sequence[Any]) -> tuple[np.ndarray, CountGroups, np.ndarray,
+                                                   np.ndarray, np.ndarray, dict[Any, Any]]:
+    """(classes, the pooled groups, each cluster's rows in each pooled cell as
+    (cluster, cell, rows as floats) in row-major order, and room for the matrices
+    formed from them, :func:`kept_matrix`) of unweighted counts."""
+    classes, matrices = _cluster_matrices(states)
+    flat = matrices.reshape(len(states), -1)
+    pooled = CountGroups.from_matrix(flat.sum(axis=0).reshape(matrices.shape[1:]))
+    cluster, cell = np.nonzero(flat[:, pooled.cell])
+    return classes, pooled, cluster, cell, flat[cluster, pooled.cell[cell]], {}
 
 
 def _matrices_of(states: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:

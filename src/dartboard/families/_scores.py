@@ -45,9 +45,11 @@ from dartboard.families._base import (
     Metric,
     State,
     aggregate,
+    aggregate_placed,
     counted_runs,
     counted_runs_of,
     kept_for_states,
+    kept_matrix,
     one_pass,
     owners,
     place,
@@ -748,6 +750,30 @@ class ScoresFamily(Family):
                                    shape=(n_clusters, full.size.shape[0]))
         return self._cells(full, metric), matrix
 
+    def state_cluster_cells(self, states: Sequence[Any], metric: Metric,
+                            at: np.ndarray | None, n_clusters: int | None
+                            ) -> tuple[Cells, Any] | None:
+        """Exact binary scores: the clusters' cells pooled and each one's place among
+        them from one sort of their cells end to end (the cells :meth:`pool` merges and
+        places, the same arrays: a merge of sorted runs, without searching for each
+        cluster's cells again or forming each cluster's own ``Cells``). Kept for the
+        last few lists of states: every metric of the scores reads the same ones."""
+        from scipy import sparse
+
+        if not states or not all(isinstance(s, ScoreCells) for s in states):
+            return None
+        pooled, owner, where, size, matrices = kept_for_states(
+            _LAST_POOLED, states, lambda: _pooled_in_one_sort(states), slots=8)
+
+        def matrix() -> Any:
+            rows = owner if at is None else np.asarray(at)[owner]
+            return sparse.csr_matrix(
+                (size, (rows, where)),
+                shape=(len(states) if n_clusters is None else n_clusters,
+                       pooled.size.shape[0]))
+
+        return self._cells(pooled, metric), kept_matrix(matrices, at, n_clusters, matrix)
+
     # ---------------------------------------------------------------- analytic
 
     def methods(self, state: Any, metric: Metric) -> tuple[str, ...]:
@@ -884,6 +910,33 @@ class ScoresFamily(Family):
 _LAST_CELLS = threading.local()
 #: per thread, the last clusters' precision terms (:func:`_precision_terms`)
 _LAST_PRECISION = threading.local()
+
+
+_LAST_POOLED = threading.local()
+
+
+def _pooled_in_one_sort(states: Sequence[ScoreCells]
+                        ) -> tuple[ScoreCells, np.ndarray, np.ndarray, np.ndarray,
+                                   dict[Any, Any]]:
+    """``ScoreCells.merged(states)`` (a single state: itself, as :meth:`pool` keeps it),
+    the state of each cell end to end, its place among the merged cells, its rows as
+    floats (a cluster matrix's entries), and room for the matrices formed from them
+    (:func:`kept_matrix`)."""
+    lengths = [s.size.shape[0] for s in states]
+    owner = np.repeat(np.arange(len(states)), lengths)
+    size = np.concatenate([s.size for s in states])
+    weighted = any(s.weighted for s in states)
+    names = ("score", "positive", "weight") if weighted else ("score", "positive")
+    found, merged_size, where = aggregate_placed(
+        tuple(np.concatenate([getattr(s, k) for s in states]) for k in names), size,
+        runs=True)
+    if len(states) == 1:
+        pooled = states[0]
+        where = np.arange(lengths[0])
+    else:
+        weight = found[2] if weighted else _unit_weights(merged_size.shape[0])
+        pooled = ScoreCells(found[0], found[1], weight, merged_size, weighted)
+    return pooled, owner, where, size.astype(np.float64), {}
 
 
 def _cluster_cells(states: Sequence[ScoreCells]) -> tuple[np.ndarray, ...]:
