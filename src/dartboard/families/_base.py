@@ -1263,7 +1263,7 @@ def kept_for_states(cache: threading.local, states: Sequence[Any],
         if len(held) == len(states) and all(a is b for a, b in zip(held, states)):
             if i:
                 kept.insert(0, kept.pop(i))
-            return found  # type: ignore[no-any-return]
+            return found
     found = build()
     cache.kept = [(list(states), found), *kept[:slots - 1]]
     return found
