@@ -196,3 +196,46 @@ def test_one_state_is_its_own_pooling(name):
         else Batch(y, {"labels": (s > 0.5).astype(int)})
     states = family.build_clusters(batch, metric, [np.arange(50)])
     _same(family, states, metric, None, None, rng)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 40), st.integers(1, 50), st.sampled_from(["all", "some", "shuffled"]),
+       st.integers(0, 2**16))
+def test_draws_picked_by_a_selection_matrix_equal_its_sparse_product(n_clusters, b, kind,
+                                                                    seed):
+    """A matrix of one 1 per column (each cell a whole cluster: a mean's clusters as
+    cells) is applied by picking the draws' columns; the counts are those of the
+    sparse product, in the same (column-major) layout, so a mean of them gives the
+    same bits. Matrices that are not selections keep the product."""
+    from scipy import sparse
+
+    from dartboard._kernels import _clustered
+
+    rng = np.random.default_rng(seed)
+    held = np.arange(n_clusters)
+    if kind == "some":
+        held = np.sort(rng.choice(n_clusters, max(1, n_clusters // 2), replace=False))
+    cells = np.arange(held.shape[0]) if kind != "shuffled" else rng.permutation(held.shape[0])
+    matrix = sparse.csr_matrix((np.ones(held.shape[0]), (held, cells)),
+                               shape=(n_clusters, held.shape[0]))
+    drawn = rng.integers(0, 4, size=(b, n_clusters)).astype(np.float64)
+    laid = np.ascontiguousarray(drawn.T)
+    want = np.asarray((matrix.T @ laid).T)
+    picked = _clustered._selection(matrix)
+    assert picked is not None
+    got = _clustered._picked(laid, picked)
+    np.testing.assert_array_equal(got, want)
+    assert got.flags.f_contiguous == want.flags.f_contiguous
+    wt, w = rng.random(held.shape[0]), rng.random(held.shape[0]) + 0.5
+    np.testing.assert_array_equal((got @ wt) / (got @ w), (want @ wt) / (want @ w))
+    if kind == "all":  # the draws themselves, read-only
+        assert not got.flags.writeable
+    # a weight other than 1, or two clusters in one cell: not a selection
+    other = matrix.copy()
+    other.data[0] = 2.0
+    assert _clustered._selection(other) is None
+    if n_clusters > held.shape[0]:
+        spare = int(np.setdiff1d(np.arange(n_clusters), held)[0])
+        two = sparse.csr_matrix(matrix + sparse.csr_matrix(
+            ([1.0], ([spare], [0])), shape=matrix.shape))
+        assert _clustered._selection(two) is None

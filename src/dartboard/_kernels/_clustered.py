@@ -171,20 +171,26 @@ class _LastDraw:
         state (every count metric) share its matrix and the draws."""
         last = self.last
         memo = last[3] if last is not None and any(d is drawn for d in last[1]) else None
+        picked = _selection(matrix)
         if memo is None:
-            part = np.ascontiguousarray(drawn[offset:offset + batch].T)
-            return np.asarray((matrix.T @ part).T)
+            laid = np.ascontiguousarray(drawn[offset:offset + batch].T)
+            return _picked(laid, picked) if picked is not None \
+                else np.asarray((matrix.T @ laid).T)
         # keyed by the batch too: metrics of wider cells evaluate the same draws in
         # smaller batches
         slot = (id(matrix), id(drawn), offset, batch)
         kept = memo.get(slot)
         if kept is not None and kept[0] is matrix:
             return kept[1]
-        laid = memo.get((id(drawn), offset, batch))
-        if laid is None:
+        found = memo.get((id(drawn), offset, batch))
+        if found is None:
             laid = np.ascontiguousarray(drawn[offset:offset + batch].T)
             if self._keep(memo, laid.nbytes):
                 memo[(id(drawn), offset, batch)] = laid
+        else:
+            laid = found
+        if picked is not None:
+            return _picked(laid, picked)
         counts = np.asarray((matrix.T @ laid).T)
         if counts.nbytes <= _PRODUCT_BYTES and self._keep(memo, counts.nbytes):
             counts.flags.writeable = False
@@ -206,6 +212,37 @@ class _LastDraw:
 
 
 _LAST = _LastDraw()
+
+
+def _picked(laid: np.ndarray, picked: np.ndarray) -> np.ndarray:
+    """The product of draws laid out by cluster (``laid``, ``(clusters, rows)``) with a
+    selection matrix: the picked clusters' draws, as ``(rows, cells)`` in the layout
+    the sparse product gives (column-major; a mean's matrix product with them then
+    runs the same kernel, the same bits). Every cluster in order: the laid draws
+    themselves, read-only."""
+    if picked.shape[0] == laid.shape[0] and \
+            np.array_equal(picked, np.arange(picked.shape[0])):
+        view = laid.T.view()
+        view.flags.writeable = False
+        return view
+    return laid[picked].T
+
+
+def _selection(matrix: Any) -> np.ndarray | None:
+    """The cluster of each cell where the ``(clusters, cells)`` matrix holds one 1 in
+    every column (the product with draws is then a gather of their columns); None
+    otherwise."""
+    width = matrix.shape[1]
+    if getattr(matrix, "format", None) != "csr" or matrix.nnz != width or \
+            not np.all(matrix.data == 1.0):
+        return None
+    columns = np.asarray(matrix.indices)
+    if width and np.bincount(columns, minlength=width).max() != 1:
+        return None
+    rows = np.repeat(np.arange(matrix.shape[0]), np.diff(matrix.indptr))
+    out = np.empty(width, dtype=np.intp)
+    out[columns] = rows
+    return out
 
 
 def cluster_replicates(matrix: Any, pooled: Any, n_resamples: int,

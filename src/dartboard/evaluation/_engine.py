@@ -611,10 +611,13 @@ class _ClusteredRows(ClusteredStates):
         from dartboard._kernels._clustered import ClusterIndex, generic_cluster_replicates
         from dartboard._labels import encode_ids
 
-        value, cl = self._statistic(p, self._members.get(id(bundle)))
-        index = ClusterIndex(*encode_ids(cl, "clusters"))
+        members = self._members.get(id(bundle))
 
         def drawn(jackknife: bool) -> Any:
+            # the rows and their clusters found only when an interval draws them (a
+            # metric whose clusters' cells do not pool)
+            value, cl = self._statistic(p, members)
+            index = ClusterIndex(*encode_ids(cl, "clusters"))
             return generic_cluster_replicates(value, index, self.plan.opts.n_resamples, rng,
                                               jackknife)
 

@@ -1177,6 +1177,12 @@ def lexicographic_order(keys: Sequence[np.ndarray], n: int, runs: bool = False
             assert code is not None
             order = order[np.argsort(code[order], kind="stable")]
         return order
+    if small[0] is not None:
+        # a small first key (a cluster's or group's number) before keys that are not:
+        # the order of the others, then a stable sort of the codes (a radix sort),
+        # where the path below would sort every row again by all keys (they all tie)
+        rest = lexicographic_order(keys[1:], n, runs)
+        return rest[np.argsort(small[0][rest], kind="stable")]
     order = np.argsort(keys[0], kind=kind)
     first = keys[0][order]
     equal = first[1:] == first[:-1]
