@@ -240,3 +240,29 @@ def test_draws_picked_by_a_selection_matrix_equal_its_sparse_product(n_clusters,
         two = sparse.csr_matrix(matrix + sparse.csr_matrix(
             ([1.0], ([spare], [0])), shape=matrix.shape))
         assert _clustered._selection(two) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 60), st.integers(1, 40), st.integers(1, 30),
+       st.floats(0.05, 1.0), st.booleans(), st.integers(0, 2**16))
+def test_a_dense_product_of_drawn_clusters_equals_the_sparse_one(n_clusters, width, b,
+                                                                 density, whole, seed):
+    """Filled cluster matrices are multiplied dense: whole entries (rows in cells)
+    give the sparse product's numbers exactly, sums of confidences to rounding; the
+    layout is the sparse product's either way."""
+    from scipy import sparse
+
+    from dartboard._kernels import _clustered
+
+    rng = np.random.default_rng(seed)
+    values = rng.integers(1, 50, (n_clusters, width)).astype(np.float64) if whole \
+        else rng.random((n_clusters, width)) * 30
+    matrix = sparse.csr_matrix(values * (rng.random((n_clusters, width)) < density))
+    laid = np.ascontiguousarray(rng.integers(0, 4, (b, n_clusters)).astype(np.float64).T)
+    want = np.asarray((matrix.T @ laid).T)
+    got = _clustered._product(matrix, laid)
+    assert got.flags.f_contiguous == want.flags.f_contiguous
+    if whole:
+        np.testing.assert_array_equal(got, want)
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-12)
