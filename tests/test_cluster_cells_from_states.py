@@ -266,3 +266,40 @@ def test_a_dense_product_of_drawn_clusters_equals_the_sparse_one(n_clusters, wid
         np.testing.assert_array_equal(got, want)
     else:
         np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 25), st.integers(1, 300), st.booleans(),
+       st.sampled_from(["ties", "distinct", "one_class", "few_scores"]), st.integers(0, 2**16))
+def test_placements_and_distinct_scores_from_the_pooled_cells_equal_a_sort_of_each(
+        n_clusters, n, weighted, edge, seed):
+    """ROC AUC's placement values and AP's distinct scores of the clusters' cells end
+    to end, read from their pooled cells, equal those of sorting the cells (the
+    route they replace), bit for bit."""
+    from dartboard.families import _scores
+
+    rng = np.random.default_rng(seed)
+    n = max(n, n_clusters)
+    codes = np.concatenate([np.arange(n_clusters), rng.integers(0, n_clusters, n - n_clusters)])
+    y = rng.integers(0, 2, n).astype(bool)
+    if edge == "one_class":
+        y[:] = True
+    score = {"ties": np.round(rng.random(n), 1), "distinct": rng.random(n),
+             "one_class": np.round(rng.random(n), 2),
+             "few_scores": rng.integers(0, 3, n) / 2}[edge]
+    w = rng.integers(1, 4, n).astype(float) if weighted else None
+    metric = Metric(get_spec("roc_auc_score"))
+    family = family_of(metric.spec)
+    members = [np.flatnonzero(codes == c) for c in range(n_clusters)]
+    states = family.build_clusters(Batch(y, {"scores": score}, w, True), metric, members)
+    _, cell_score, positive, size, _ = _scores._cluster_cells(states)
+    want = _scores._cell_placements(cell_score, positive, size)
+    got = _scores._pooled_placements(states)
+    if want is None:
+        assert got is None
+    else:
+        np.testing.assert_array_equal(got, want)
+    values, inverse = np.unique(cell_score, return_inverse=True)
+    at, k = _scores._distinct_scores(states)
+    assert k == values.shape[0]
+    np.testing.assert_array_equal(at, inverse.reshape(-1))

@@ -762,8 +762,7 @@ class ScoresFamily(Family):
 
         if not states or not all(isinstance(s, ScoreCells) for s in states):
             return None
-        pooled, owner, where, size, matrices = kept_for_states(
-            _LAST_POOLED, states, lambda: _pooled_in_one_sort(states), slots=8)
+        pooled, owner, where, size, matrices = _pooled(states)
 
         def matrix() -> Any:
             rows = owner if at is None else np.asarray(at)[owner]
@@ -832,12 +831,13 @@ class ScoresFamily(Family):
                 isinstance(s, ScoreCells) for s in states):
             owner, score, positive, size, mass = _cluster_cells(states)
             return _precision_terms(metric, owner, len(states), score, positive, mass,
-                                    _LAST_PRECISION, states)
+                                    _LAST_PRECISION, states,
+                                    distinct=lambda: _distinct_scores(states))
         if _kind(metric) != "auc" or metric.kwargs or any(
                 not isinstance(s, ScoreCells) or s.weighted for s in states):
             return None
         owner, score, positive, size, _ = _cluster_cells(states)
-        value = _cell_placements(score, positive, size)
+        value = _pooled_placements(states)
         if value is None:
             return None
 
@@ -939,6 +939,56 @@ def _pooled_in_one_sort(states: Sequence[ScoreCells]
     return pooled, owner, where, size.astype(np.float64), {}
 
 
+def _pooled(states: Sequence[ScoreCells]
+            ) -> tuple[ScoreCells, np.ndarray, np.ndarray, np.ndarray, dict[Any, Any]]:
+    """:func:`_pooled_in_one_sort` of ``states``, kept for the last few lists."""
+    return kept_for_states(_LAST_POOLED, states, lambda: _pooled_in_one_sort(states),
+                           slots=8)
+
+
+def _distinct_scores(states: Sequence[ScoreCells]) -> tuple[np.ndarray, int]:
+    """The place of each cell end to end (:func:`_cluster_cells`) among the distinct
+    scores, and their count: ``np.unique(score, return_inverse=True)``'s, read from the
+    pooled cells, which are in score order."""
+    pooled, _, where, _, _ = _pooled(states)
+    score = pooled.score
+    if not score.shape[0]:
+        return np.zeros(0, dtype=np.intp), 0
+    new = np.empty(score.shape[0], dtype=bool)
+    new[0] = True
+    np.not_equal(score[1:], score[:-1], out=new[1:])
+    index = np.cumsum(new) - 1
+    return index[where], int(index[-1]) + 1
+
+
+def _pooled_placements(states: Sequence[ScoreCells]) -> np.ndarray | None:
+    """:func:`_cell_placements` of the cells end to end, from the pooled cells: in
+    (score, positive) order, the other class's rows below each score and up to it
+    are running sums over the pooled cells (whole numbers: the same sums in any
+    order), without sorting each class's cells again."""
+    pooled, _, where, _, _ = _pooled(states)
+    score, positive = pooled.score, pooled.positive
+    size = pooled.size.astype(np.float64)
+    n_pos, n_neg = float(size[positive].sum()), float(size[~positive].sum())
+    if n_pos == 0 or n_neg == 0:
+        return None
+    c = score.shape[0]
+    new = np.empty(c, dtype=bool)
+    new[0] = True
+    np.not_equal(score[1:], score[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    run = np.cumsum(new) - 1
+    first = starts[run]  # the first cell of each cell's score
+    last = np.append(starts[1:], c)[run] - 1  # and its last
+    pos = np.where(positive, size, 0.0)
+    neg = size - pos
+    up_pos, up_neg = np.cumsum(pos), np.cumsum(neg)
+    value = np.where(positive,
+                     ((up_neg - neg)[first] + up_neg[last]) / (2.0 * n_neg),
+                     (2 * n_pos - (up_pos - pos)[first] - up_pos[last]) / (2.0 * n_pos))
+    return value[where]
+
+
 def _cluster_cells(states: Sequence[ScoreCells]) -> tuple[np.ndarray, ...]:
     """The cells of all clusters' states end to end: (cluster of each cell, score,
     positive, rows as floats, rows times weight); kept for the same states."""
@@ -1025,7 +1075,9 @@ _PRECISION_AREAS = ("average_precision", "pr_area")
 def _precision_terms(metric: Metric, owner: np.ndarray, n_clusters: int, score: np.ndarray,
                      positive: np.ndarray, mass: np.ndarray,
                      kept: threading.local | None = None,
-                     states: Sequence[Any] = ()) -> ClusterTerms | None:
+                     states: Sequence[Any] = (),
+                     distinct: Callable[[], tuple[np.ndarray, int]] | None = None
+                     ) -> ClusterTerms | None:
     """``influence-logit-clustered``'s terms of AP or the PR area: each row's (or
     cell's, ``mass`` its rows times weight) influence value, average precision's change
     per row added at its score and class (:func:`~dartboard._kernels._analytic.
@@ -1033,9 +1085,11 @@ def _precision_terms(metric: Metric, owner: np.ndarray, n_clusters: int, score: 
     (``owner``). The CR2 variance of these sums is the sandwich variance of AP's
     linearization with the clusters' rows dependent; the interval is formed on the
     logit scale, as ``influence-logit`` without clusters. Both areas take the same
-    terms: from clusters' ``states``, they are kept (in ``kept``) for the other."""
+    terms: from clusters' ``states``, they are kept (in ``kept``) for the other.
+    ``distinct()``: each cell's distinct score and their count, where known."""
     def build() -> tuple[Any, ...] | None:
-        return _precision_influence(owner, n_clusters, score, positive, mass)
+        return _precision_influence(owner, n_clusters, score, positive, mass,
+                                    None if distinct is None else distinct())
 
     found = build() if kept is None else kept_for_states(kept, states, build)
     if found is None:
@@ -1047,13 +1101,18 @@ def _precision_terms(metric: Metric, owner: np.ndarray, n_clusters: int, score: 
 
 
 def _precision_influence(owner: np.ndarray, n_clusters: int, score: np.ndarray,
-                         positive: np.ndarray, mass: np.ndarray) -> tuple[Any, ...] | None:
+                         positive: np.ndarray, mass: np.ndarray,
+                         distinct: tuple[np.ndarray, int] | None = None
+                         ) -> tuple[Any, ...] | None:
     """(positive and negative mass per distinct score, AP, per-cluster sums of the
     influence values, per-cluster mass) of :func:`_precision_terms`; None where the
-    clusters' terms do not apply."""
-    distinct, at = np.unique(score, return_inverse=True)
-    at = at.reshape(-1)
-    k = distinct.shape[0]
+    clusters' terms do not apply. ``distinct``: each score's place among the distinct
+    scores and their count (else found by ``np.unique``)."""
+    if distinct is None:
+        values, at = np.unique(score, return_inverse=True)
+        at, k = at.reshape(-1), values.shape[0]
+    else:
+        at, k = distinct
     pos = np.bincount(at[positive], weights=mass[positive], minlength=k)
     neg = np.bincount(at[~positive], weights=mass[~positive], minlength=k)
     if not pos.sum() > 0 or not neg.sum() > 0:
