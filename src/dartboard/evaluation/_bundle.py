@@ -179,10 +179,11 @@ def build_bundle(batch: Batch, planned: Sequence[Planned], groups: Any = None,
     clusters' states get a progress bar (all rows in one batch, in memory; a stream's
     batches are shown by their source)."""
     n = int(np.shape(batch.y_true)[0])
+    coded = None if clusters is None else _ClusterCodes(clusters)
     bundle = Bundle(n, _states(batch, planned),
                     weighted_rows=n > 0 and (batch.weight is None or bool(np.any(batch.weight))),
-                    clusters=None if clusters is None else _cluster_states(batch, planned,
-                                                                           clusters, shown))
+                    clusters=None if coded is None else _cluster_states(
+                        batch, planned, coded, coded.codes, shown))
     if groups is not None:
         members = groups.members()
         by_key = _group_states(batch, planned, members)
@@ -190,9 +191,20 @@ def build_bundle(batch: Batch, planned: Sequence[Planned], groups: Any = None,
         for g, rows in enumerate(members):
             bundle.groups[groups.keys[g]] = Bundle(
                 int(rows.shape[0]), {key: states[g] for key, states in by_key.items()},
-                clusters=None if clusters is None else _cluster_states(
-                    batch.parts(members)[g], planned, clusters[rows], shown))
+                clusters=None if coded is None else _cluster_states(
+                    batch.parts(members)[g], planned, coded, coded.codes[rows], shown))
     return bundle
+
+
+class _ClusterCodes:
+    """The clusters of a batch's rows, coded once for the batch and all its groups:
+    each row's code among the sorted distinct ids, and the ids as dictionary keys
+    (numpy scalars as Python values, so that the ids of two batches meet)."""
+
+    def __init__(self, ids: np.ndarray) -> None:
+        values, codes = np.unique(ids, return_inverse=True)
+        self.codes = codes.reshape(-1)
+        self.keys = [v.item() if isinstance(v, np.generic) else v for v in values]
 
 
 def _group_states(batch: Batch, planned: Sequence[Planned], members: Sequence[np.ndarray]
@@ -207,17 +219,18 @@ def _group_states(batch: Batch, planned: Sequence[Planned], members: Sequence[np
     return out
 
 
-def _cluster_states(batch: Batch, planned: Sequence[Planned], ids: np.ndarray,
-                    shown: bool = False) -> dict[Any, dict[str, Any]]:
-    """The states of each cluster's rows, by raw id (numpy scalars as Python values, so
-    that the ids of two batches meet as dictionary keys)."""
-    values, codes = np.unique(ids, return_inverse=True)
-    order = np.argsort(codes, kind="stable")
-    bounds = np.searchsorted(codes[order], np.arange(values.shape[0] + 1))
-    members = [order[bounds[c]:bounds[c + 1]] for c in range(values.shape[0])]
+def _cluster_states(batch: Batch, planned: Sequence[Planned], coded: _ClusterCodes,
+                    codes: np.ndarray, shown: bool = False) -> dict[Any, dict[str, Any]]:
+    """The states of each cluster's rows (``codes``: each row's among ``coded``), by
+    raw id, in the order of the ids."""
+    order = np.argsort(codes, kind="stable")  # small codes: a radix sort
+    count = np.bincount(codes, minlength=len(coded.keys))
+    held = np.flatnonzero(count)
+    bounds = np.concatenate(([0], np.cumsum(count[held]))).tolist()
+    members = [order[bounds[j]:bounds[j + 1]] for j in range(held.shape[0])]
     with _no_collection():  # a few small objects per cluster, by the hundred thousand
-        out: dict[Any, dict[str, Any]] = {
-            (v.item() if isinstance(v, np.generic) else v): {} for v in values}
+        keys = coded.keys
+        out: dict[Any, dict[str, Any]] = {keys[c]: {} for c in held.tolist()}
         built = set()
         for p in track(planned, "the states of each cluster") if shown else planned:
             if p.family is None or p.key in built:
