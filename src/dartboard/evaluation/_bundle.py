@@ -28,6 +28,7 @@ import numpy as np
 
 from dartboard._progress import track
 from dartboard.families import Batch, Family, Metric, family_of
+from dartboard.families._base import Members
 
 __all__ = ["Bundle", "MergeStack", "Planned", "build_bundle", "merge_bundles", "plan_metrics"]
 
@@ -223,11 +224,14 @@ def _cluster_states(batch: Batch, planned: Sequence[Planned], coded: _ClusterCod
                     codes: np.ndarray, shown: bool = False) -> dict[Any, dict[str, Any]]:
     """The states of each cluster's rows (``codes``: each row's among ``coded``), by
     raw id, in the order of the ids."""
-    order = np.argsort(codes, kind="stable")  # small codes: a radix sort
+    small = codes.astype(np.uint16) if len(coded.keys) <= 2**16 else codes
+    order = np.argsort(small, kind="stable")  # 16-bit codes: a radix sort
     count = np.bincount(codes, minlength=len(coded.keys))
     held = np.flatnonzero(count)
-    bounds = np.concatenate(([0], np.cumsum(count[held]))).tolist()
-    members = [order[bounds[j]:bounds[j + 1]] for j in range(held.shape[0])]
+    sizes = count[held]
+    bounds = np.concatenate(([0], np.cumsum(sizes))).tolist()
+    members = Members([order[bounds[j]:bounds[j + 1]] for j in range(held.shape[0])], order,
+                      np.repeat(np.arange(held.shape[0], dtype=np.int64), sizes))
     with _no_collection():  # a few small objects per cluster, by the hundred thousand
         keys = coded.keys
         out: dict[Any, dict[str, Any]] = {keys[c]: {} for c in held.tolist()}

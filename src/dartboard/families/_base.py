@@ -89,6 +89,10 @@ class Batch:
     #: not reused): every family builds a group's state from the same group's batch
     _parts: dict[int, tuple[Any, list[Batch]]] = dataclasses.field(
         default_factory=dict, init=False, repr=False, compare=False)
+    #: what a family computes from the rows for several states of them (a mean's
+    #: per-row terms: the batch's state and its clusters'), by the family's key
+    memo: dict[Any, Any] = dataclasses.field(default_factory=dict, init=False, repr=False,
+                                             compare=False)
 
     def of(self, metric: Metric) -> np.ndarray:
         """The array that feeds ``metric`` (its second argument)."""
@@ -1123,10 +1127,7 @@ def counted_runs_of(values: np.ndarray, stratum: np.ndarray | None,
     order, as :func:`counted_runs` takes a member's rows), each segment's values sorted
     in place, then counted per distinct (member, stratum, value)."""
     count = len(members)
-    lengths = [len(m) for m in members]
-    rows = np.concatenate([np.asarray(m, dtype=np.intp) for m in members]) if members \
-        else np.empty(0, dtype=np.intp)
-    owner = np.repeat(np.arange(count, dtype=np.int64), lengths)
+    rows, owner = member_rows(members)
     t = np.asarray(values)[rows]
     st = None if stratum is None else np.asarray(stratum)[rows]
     if st is None:
@@ -1224,14 +1225,42 @@ def _small_codes(key: np.ndarray) -> np.ndarray | None:
     return None
 
 
+class Members(list):
+    """Each cluster's rows (index arrays, as a list), with what every family's pass
+    over them reads formed once for all of them: the rows member after member, the
+    member of each of those, and the member of each row (:func:`member_rows`,
+    :func:`owners`). Read-only: the arrays are shared."""
+
+    def __init__(self, parts: Sequence[np.ndarray], rows: np.ndarray,
+                 owner: np.ndarray) -> None:
+        super().__init__(parts)
+        self.rows, self.owner = rows, owner
+        self._by_row: dict[int, np.ndarray] = {}
+
+
+def member_rows(members: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """(the rows of every member, one member after the other; the member of each, as
+    int64)."""
+    if isinstance(members, Members):
+        return members.rows, members.owner
+    rows = np.concatenate([np.asarray(m, dtype=np.intp) for m in members]) if members \
+        else np.empty(0, dtype=np.intp)
+    return rows, np.repeat(np.arange(len(members), dtype=np.int64), [len(m) for m in members])
+
+
 def owners(members: Sequence[np.ndarray], n_rows: int) -> np.ndarray:
     """(n_rows,) int64: the position in ``members`` of each row's cluster (rows in no
     member are left unset), in one scatter rather than one per cluster."""
+    kept = members._by_row.get(n_rows) if isinstance(members, Members) else None
+    if kept is not None:
+        return kept
     out = np.empty(n_rows, dtype=np.int64)
     if members:
-        rows = np.concatenate([np.asarray(m, dtype=np.intp) for m in members])
-        out[rows] = np.repeat(np.arange(len(members), dtype=np.int64),
-                              [len(m) for m in members])
+        rows, owner = member_rows(members)
+        out[rows] = owner
+    if isinstance(members, Members):
+        out.flags.writeable = False
+        members._by_row[n_rows] = out
     return out
 
 

@@ -42,6 +42,7 @@ from dartboard.families._base import (
     aggregate,
     counted_runs,
     counted_runs_of,
+    member_rows,
     merged_pool,
     one_pass,
 )
@@ -295,9 +296,18 @@ class MeansFamily(Family):
     def _row_terms(self, batch: Batch, metric: Metric) -> tuple[Any, Any]:
         """(each row's term, its weight or None) of ``metric`` on a batch, with the
         classes of all rows where the metric reads them."""
+        # the batch's state and its clusters' states read the same terms: kept with
+        # the batch for the same metric (held, so its id is not reused)
+        kept = batch.memo.get(("row_terms", id(metric)))
+        if kept is not None and kept[0] is metric:
+            return kept[1]
         function = TERMS[metric.name][0]
         kwargs = self.with_classes(metric, batch.classes)
-        return function(batch.y_true, batch.of(metric), sample_weight=batch.weight, **kwargs)
+        found = function(batch.y_true, batch.of(metric), sample_weight=batch.weight, **kwargs)
+        if isinstance(found[0], np.ndarray) and found[0].flags.owndata:
+            found[0].flags.writeable = False  # shared: a state must copy to change them
+        batch.memo[("row_terms", id(metric))] = (metric, found)
+        return found
 
     def build(self, batch: Batch, metric: Metric) -> MeanCells:
         terms, w = self._row_terms(batch, metric)
@@ -385,10 +395,8 @@ class MeansFamily(Family):
         distinct terms into cells was most of the time of 100,000 clusters' states.
         The sums are those of :meth:`build` of the cluster's rows, within rounding."""
         terms, w = self._row_terms(batch, metric)
-        rows = np.concatenate([np.asarray(m, dtype=np.intp) for m in members]) if members \
-            else np.empty(0, dtype=np.intp)
+        rows, owner = member_rows(members)
         count = len(members)
-        owner = np.repeat(np.arange(count), [len(m) for m in members])
         terms = np.asarray(terms, dtype=np.float64)[rows]
         weight = np.ones(rows.shape[0]) if w is None else \
             np.asarray(w, dtype=np.float64)[rows]
