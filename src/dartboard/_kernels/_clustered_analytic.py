@@ -179,15 +179,24 @@ class ClusterTerms:
     sums: np.ndarray | None = None
     pair_wins: Callable[[], tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
     sizes: np.ndarray | None = None
+    #: what an interval asks of the terms several times (the clusters, the variance,
+    #: the degrees of freedom: ``auto``'s choice and the interval read them both),
+    #: found once; the arrays are not changed after the terms are formed
+    _memo: dict[Any, Any] = dataclasses.field(default_factory=dict, init=False, repr=False,
+                                              compare=False)
 
     @property
     def n_clusters(self) -> int:
-        return int(np.count_nonzero(self.present.any(axis=1)))
+        if "n_clusters" not in self._memo:
+            self._memo["n_clusters"] = int(np.count_nonzero(self.present.any(axis=1)))
+        return int(self._memo["n_clusters"])
 
     @property
     def defined(self) -> bool:
         """Whether every part has rows in two clusters (else ``I_j / (I_j - 1)`` is not)."""
-        return bool(np.all(np.count_nonzero(self.present, axis=0) >= 2))
+        if "defined" not in self._memo:
+            self._memo["defined"] = bool(np.all(np.count_nonzero(self.present, axis=0) >= 2))
+        return bool(self._memo["defined"])
 
     def variance(self, correction: str = "CR2") -> float:
         """The cluster-robust variance (module docstring): ``"CR2"`` (Bell-McCaffrey's,
@@ -195,6 +204,12 @@ class ClusterTerms:
         jackknife) or ``"CR1"`` (``I / (I - 1)``, statsmodels' ``cov_type="cluster"``)."""
         if correction not in ("CR1", "CR2", "CR3"):
             raise InputError(f"correction must be 'CR1', 'CR2' or 'CR3'; got {correction!r}")
+        key = ("variance", correction)
+        if key not in self._memo:
+            self._memo[key] = self._variance(correction)
+        return float(self._memo[key])
+
+    def _variance(self, correction: str) -> float:
         if correction == "CR1" or self.sizes is None:
             cross = self.terms.T @ self.terms
             k = cross.shape[0]
@@ -223,6 +238,16 @@ class ClusterTerms:
     def degrees_of_freedom(self, working: str | tuple[float, float] = "fitted") -> float:
         """The t reference's degrees of freedom for the CR2 variance
         (:func:`small_sample_df`); ``I - 1`` without ``sizes``."""
+        try:
+            key = ("df", working)
+            hash(key)
+        except TypeError:  # an unhashable working model: not kept
+            return self._degrees_of_freedom(working)
+        if key not in self._memo:
+            self._memo[key] = self._degrees_of_freedom(working)
+        return float(self._memo[key])
+
+    def _degrees_of_freedom(self, working: str | tuple[float, float]) -> float:
         if self.sizes is None:
             return float(self.n_clusters - 1)
         sizes = np.asarray(self.sizes, dtype=np.float64)

@@ -1001,7 +1001,8 @@ def _cells_end_to_end(states: Sequence[ScoreCells]) -> tuple[np.ndarray, ...]:
              np.concatenate([s.score for s in states]),
              np.concatenate([s.positive for s in states]),
              np.concatenate([s.size for s in states]).astype(np.float64),
-             np.concatenate([s.size * s.weight for s in states]).astype(np.float64))
+             (np.concatenate([s.size for s in states])
+              * np.concatenate([s.weight for s in states])).astype(np.float64))
     for array in found:
         array.flags.writeable = False
     return found
