@@ -84,3 +84,22 @@ def test_fresh_each_call_says_whether_two_calls_draw_the_same(make):
     first = _rng.check_random_state(state).random(3)
     second = _rng.check_random_state(state).random(3)
     assert _rng.fresh_each_call(state) == bool(np.array_equal(first, second))
+
+
+def test_a_generator_when_drawn_is_made_once_and_only_when_asked_for():
+    """An int or a SeedSequence: a function that makes the generator the first time
+    (the same draws as one made at once) and then hands back the same one; a caller's
+    Generator is returned as it is, and a RandomState is drawn from at once, as
+    check_random_state does (its later draws see that)."""
+    made = _rng.generator_when_drawn(7)
+    assert callable(made)
+    first = made()
+    assert made() is first
+    np.testing.assert_array_equal(first.random(5), _rng.check_random_state(7).random(5))
+    stream = np.random.default_rng(3)
+    assert _rng.generator_when_drawn(stream) is stream
+    legacy, twin = np.random.RandomState(5), np.random.RandomState(5)
+    taken = _rng.generator_when_drawn(legacy)
+    assert isinstance(taken, np.random.Generator)
+    _rng.check_random_state(twin)
+    assert legacy.randint(0, 1000) == twin.randint(0, 1000)  # advanced alike

@@ -20,6 +20,7 @@ children, and the generator moves on.
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
 from typing import Any, TypeAlias
 
 import numpy as np
@@ -79,6 +80,25 @@ def fresh_each_call(random_state: Any) -> bool:
     that draws from it do not depend on the order of the calls; not a caller's
     Generator or RandomState, one stream that the calls share in turn."""
     return not isinstance(random_state, (np.random.Generator, np.random.RandomState))
+
+
+def generator_when_drawn(random_state: Any
+                         ) -> np.random.Generator | Callable[[], np.random.Generator]:
+    """:func:`check_random_state` of ``random_state``, made only when first asked for
+    (a function that returns the same generator every time) where each call gives a
+    fresh one in the same state (:func:`fresh_each_call`): an analytic interval then
+    seeds none. A caller's Generator or RandomState is taken now, as before: a
+    RandomState is drawn from to seed it, which later draws see."""
+    if not fresh_each_call(random_state):
+        return check_random_state(random_state)
+    made: list[np.random.Generator] = []
+
+    def generator() -> np.random.Generator:
+        if not made:
+            made.append(check_random_state(random_state))
+        return made[0]
+
+    return generator
 
 
 def seed_sequence(random_state: Any) -> np.random.SeedSequence:

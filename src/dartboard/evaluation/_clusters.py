@@ -44,7 +44,7 @@ from dartboard._kernels._clustered import (
     too_few_clusters,
 )
 from dartboard._kernels._methods import CLUSTERED_ANALYTIC_METHODS, METHODS
-from dartboard._rng import check_random_state
+from dartboard._rng import check_random_state, generator_when_drawn
 from dartboard.evaluation._bundle import Bundle, Planned
 from dartboard.exceptions import InputError, InputTypeError
 from dartboard.families import Family, Metric
@@ -186,7 +186,7 @@ class ClusteredStates:
             def cells() -> tuple[Any, Any] | None:
                 return self.cells(p, bundle)
 
-            rng = check_random_state(opts.random_state)
+            rng = generator_when_drawn(opts.random_state)  # none for analytic forms
             iv = interval_from_clusters(metric.spec, metric.name, estimate, terms, cells,
                                         len(states), method, opts.confidence_level,
                                         opts.n_resamples, rng, metric.kwargs,
@@ -199,7 +199,8 @@ class ClusteredStates:
             return iv, design if np.isfinite(design) and design > 0 else None
         return iv, self._design_effect(iv, family, bundle.states[key], metric, estimate)
 
-    def rows(self, p: Planned, bundle: Bundle, rng: np.random.Generator
+    def rows(self, p: Planned, bundle: Bundle,
+             rng: np.random.Generator | Callable[[], np.random.Generator]
              ) -> Callable[[bool], Any] | None:
         """``rows(jackknife)``: the replicates of ``p`` from the rows of each of
         ``rng``'s draws of ``bundle``'s clusters, where the clusters' cells do not pool;
@@ -244,7 +245,7 @@ class ClusteredStates:
                         base = interval_of(family, state, metric, method=method,
                                            level=opts.confidence_level,
                                            n_resamples=opts.n_resamples, stratified=False,
-                                           rng=check_random_state(opts.random_state),
+                                           rng=generator_when_drawn(opts.random_state),
                                            estimate=estimate).standard_error
             except ValueError:
                 continue

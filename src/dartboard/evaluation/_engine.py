@@ -606,7 +606,8 @@ class _ClusteredRows(ClusteredStates):
 
         return value, cl
 
-    def rows(self, p: Planned, bundle: Bundle, rng: np.random.Generator
+    def rows(self, p: Planned, bundle: Bundle,
+             rng: np.random.Generator | Callable[[], np.random.Generator]
              ) -> Callable[[bool], Any] | None:
         from dartboard._kernels._clustered import ClusterIndex, generic_cluster_replicates
         from dartboard._labels import encode_ids
@@ -618,8 +619,8 @@ class _ClusteredRows(ClusteredStates):
             # metric whose clusters' cells do not pool)
             value, cl = self._statistic(p, members)
             index = ClusterIndex(*encode_ids(cl, "clusters"))
-            return generic_cluster_replicates(value, index, self.plan.opts.n_resamples, rng,
-                                              jackknife)
+            return generic_cluster_replicates(value, index, self.plan.opts.n_resamples,
+                                              rng() if callable(rng) else rng, jackknife)
 
         return drawn
 

@@ -412,7 +412,8 @@ def interval_from_clusters(spec: MetricSpec | None, name: str, estimate: float,
                            terms: ClusterTerms | None,
                            cells: Callable[[], tuple[Cells, Any] | None],
                            n_clusters: int, method: str, level: float, n_resamples: int,
-                           rng: np.random.Generator, kwargs: dict[str, Any],
+                           rng: np.random.Generator | Callable[[], np.random.Generator],
+                           kwargs: dict[str, Any],
                            rows: Callable[[bool], _bootstrap.Replicates] | None = None,
                            fallback: str = "bca") -> Interval:
     """A clustered interval from what the clusters give, however it was found (from the
@@ -430,7 +431,8 @@ def interval_from_clusters(spec: MetricSpec | None, name: str, estimate: float,
     if method in CLUSTERED_ANALYTIC_METHODS:
         assert terms is not None and spec is not None  # _clustered_method checked it
         drawn = n_resamples if method == STUDENTIZED else None
-        low, high, se = studentized_interval(terms, level, None, n_resamples, rng) \
+        low, high, se = studentized_interval(terms, level, None, n_resamples,
+                                             rng() if callable(rng) else rng) \
             if drawn else clustered_interval(
                 terms, level, None, logit=method in LOGIT_CLUSTERED,
                 wilson=method == "wilson-clustered",
@@ -440,7 +442,8 @@ def interval_from_clusters(spec: MetricSpec | None, name: str, estimate: float,
     jackknife = method == "bca"
     found = cells()
     if found is not None:
-        reps = cluster_replicates(found[1], found[0], n_resamples, rng, jackknife)
+        reps = cluster_replicates(found[1], found[0], n_resamples,
+                                  rng() if callable(rng) else rng, jackknife)
     elif rows is not None:
         reps = rows(jackknife)
     else:
