@@ -303,3 +303,45 @@ def test_placements_and_distinct_scores_from_the_pooled_cells_equal_a_sort_of_ea
     at, k = _scores._distinct_scores(states)
     assert k == values.shape[0]
     np.testing.assert_array_equal(at, inverse.reshape(-1))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 25), st.integers(2, 300), st.booleans(),
+       st.sampled_from(["ties", "distinct", "one_class", "equal_weights"]), st.integers(0, 2**16))
+def test_pooled_cells_kept_by_the_clusters_build_equal_pooling_their_states(
+        n_clusters, n, weighted, edge, seed):
+    """Building the clusters' score cells keeps their pooled cells (from the same sort
+    of the rows); they equal merging the clusters' states and placing each one's
+    cells, array for array."""
+    import threading
+
+    from dartboard.families import _scores
+
+    rng = np.random.default_rng(seed)
+    n = max(n, n_clusters)
+    codes = np.concatenate([np.arange(n_clusters), rng.integers(0, n_clusters, n - n_clusters)])
+    y = rng.integers(0, 2, n).astype(bool)
+    if edge == "one_class":
+        y[:] = False
+    score = np.round(rng.random(n), 1) if edge != "distinct" else rng.random(n)
+    w = None
+    if weighted:
+        w = np.full(n, 2.0) if edge == "equal_weights" else rng.integers(1, 4, n).astype(float)
+    metric = Metric(get_spec("roc_auc_score"))
+    family = family_of(metric.spec)
+    members = [np.flatnonzero(codes == c) for c in range(n_clusters)]
+    _scores._LAST_POOLED = threading.local()
+    states = family.build_clusters(Batch(y, {"scores": score}, w, True), metric, members)
+    held = _scores._LAST_POOLED.kept[0]  # kept by the build, not formed on asking
+    assert all(a is b for a, b in zip(held[0], states))
+    kept = _scores._pooled(states)
+    assert kept is held[1]
+    fresh = _scores._pooled_in_one_sort(states)
+    for name in ("score", "positive", "weight", "size"):
+        a, b = getattr(kept[0], name), getattr(fresh[0], name)
+        assert a.dtype == b.dtype, name
+        np.testing.assert_array_equal(a, b)
+    assert kept[0].weighted == fresh[0].weighted
+    for a, b in zip(kept[1:4], fresh[1:4]):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)

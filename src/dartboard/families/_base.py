@@ -1051,22 +1051,26 @@ def aggregate(keys: Sequence[np.ndarray], size: np.ndarray, *, runs: bool = Fals
     return found, sizes
 
 
-def aggregate_placed(keys: Sequence[np.ndarray], size: np.ndarray, *, runs: bool = False
+def aggregate_placed(keys: Sequence[np.ndarray], size: np.ndarray, *, runs: bool = False,
+                     order: np.ndarray | None = None
                      ) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
     """:func:`aggregate`, and the cell each input row went to (what :func:`place` of
-    the rows among the cells gives, without searching)."""
-    found, sizes, (order, new) = _aggregate(keys, size, runs)
+    the rows among the cells gives, without searching). ``order``: a lexicographic
+    order of the rows by ``keys`` already found (:func:`orders_within_first`)."""
+    found, sizes, (order, new) = _aggregate(keys, size, runs, order)
     where = np.empty(order.shape[0], dtype=np.intp)
     where[order] = np.cumsum(new) - 1
     return found, sizes, where
 
 
-def _aggregate(keys: Sequence[np.ndarray], size: np.ndarray, runs: bool
+def _aggregate(keys: Sequence[np.ndarray], size: np.ndarray, runs: bool,
+               order: np.ndarray | None = None
                ) -> tuple[tuple[np.ndarray, ...], np.ndarray, tuple[np.ndarray, np.ndarray]]:
     arrays = [np.asarray(k) for k in keys]
     n = arrays[0].shape[0] if arrays else 0
     varying = [k for k in arrays if n and not np.all(k == k[0])]
-    order = lexicographic_order(varying, n, runs)
+    if order is None:
+        order = lexicographic_order(varying, n, runs)
     new = np.zeros(n, dtype=bool)
     if n:
         new[0] = True
@@ -1154,6 +1158,22 @@ def counted_runs_of(values: np.ndarray, stratum: np.ndarray | None,
     t_cells, st_cells = t[ends], None if st is None else st[ends]
     return [(None if st_cells is None else st_cells[a:b].copy(), t_cells[a:b].copy(),
              sizes[a:b].copy()) for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def orders_within_first(keys: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
+    """Two lexicographic orders of the rows (as :func:`lexicographic_order` gives), by
+    all ``keys`` and by the keys after the first, from one sort: the order by the
+    others, then a stable sort of the first as small codes (a cluster's number: the
+    clusters' cells and the cells of all their rows pooled, from one sort). None
+    where the first key is not small codes."""
+    first = np.asarray(keys[0])
+    n = first.shape[0]
+    code = _small_codes(first) if n else None
+    if code is None:
+        return None
+    rest = lexicographic_order([k for k in (np.asarray(k) for k in keys[1:])
+                                if not np.all(k == k[0])], n)
+    return rest[np.argsort(code[rest], kind="stable")], rest
 
 
 def lexicographic_order(keys: Sequence[np.ndarray], n: int, runs: bool = False
@@ -1316,6 +1336,14 @@ def kept_matrix(matrices: dict[Any, Any], at: np.ndarray | None, n_clusters: int
     if found is None or found[0] is not at:
         found = matrices[key] = (at, build())  # ``at`` held: its id is not reused
     return found[1]
+
+
+def keep_for_states(cache: threading.local, states: Sequence[Any], found: Any,
+                    slots: int = 1) -> None:
+    """Keep ``found`` in ``cache`` as :func:`kept_for_states` would have built it for
+    ``states`` (a state's family formed it while building them, from the same sort)."""
+    kept: list[tuple[list[Any], Any]] = getattr(cache, "kept", None) or []
+    cache.kept = [(list(states), found), *kept[:slots - 1]]
 
 
 def pooled_states(states: Sequence[Any], merge: Callable[[Any, Any], Any],

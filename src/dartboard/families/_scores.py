@@ -48,9 +48,11 @@ from dartboard.families._base import (
     aggregate_placed,
     counted_runs,
     counted_runs_of,
+    keep_for_states,
     kept_for_states,
     kept_matrix,
     one_pass,
+    orders_within_first,
     owners,
     place,
     pooled_states,
@@ -622,13 +624,27 @@ class ScoresFamily(Family):
         codes = owners(members, scores.shape[0])
         w = np.ones(scores.shape[0]) if batch.weight is None \
             else batch.weight.astype(np.float64)
-        (owner, s, p, ww), size = aggregate(
-            (codes, scores.astype(np.float64), np.asarray(batch.y_true == batch.positive), w),
-            np.ones(scores.shape[0], dtype=np.int64))
-        bounds = np.searchsorted(owner, np.arange(len(members) + 1))
+        keys = (codes, scores.astype(np.float64), np.asarray(batch.y_true == batch.positive), w)
         weighted = batch.weight is not None
-        return [ScoreCells(s[a:b], p[a:b], ww[a:b], size[a:b], weighted)
-                for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist())]
+        ones = np.ones(scores.shape[0], dtype=np.int64)
+        sorted_rows = _rows_by_score(keys) if len(members) > 1 else None
+        if sorted_rows is None:
+            (owner, s, p, ww), size = aggregate(keys, ones)
+        else:  # the same cells, and the pooled cells from the same sort
+            (owner, s, p, ww), size, at = aggregate_placed(keys, ones, order=sorted_rows[0])
+        bounds = np.searchsorted(owner, np.arange(len(members) + 1))
+        states = [ScoreCells(s[a:b], p[a:b], ww[a:b], size[a:b], weighted)
+                  for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist())]
+        if sorted_rows is not None:
+            # each cell's first row's place among the rows' (score, positive, weight)
+            # cells: what pooling the clusters' cells would sort them again to find
+            pooled, row_cell = _pooled_rows(keys[1:], sorted_rows[1], weighted)
+            first = np.empty(size.shape[0], dtype=np.intp)
+            first[at] = np.arange(at.shape[0])  # a row of each cell
+            keep_for_states(_LAST_POOLED, states, (
+                pooled, np.repeat(np.arange(len(states)), np.diff(bounds)),
+                row_cell[first], size.astype(np.float64), {}), slots=8)
+        return states
 
     def merge_all(self, states: Sequence[Any]) -> Any:
         if len(states) > 1 and all(isinstance(s, ScoreCells) for s in states):
@@ -937,6 +953,35 @@ def _pooled_in_one_sort(states: Sequence[ScoreCells]
         weight = found[2] if weighted else _unit_weights(merged_size.shape[0])
         pooled = ScoreCells(found[0], found[1], weight, merged_size, weighted)
     return pooled, owner, where, size.astype(np.float64), {}
+
+
+def _rows_by_score(keys: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
+    """(the rows in (cluster, score, positive, weight) order, and in (score, positive,
+    weight) order) from one sort (:func:`orders_within_first`)."""
+    return orders_within_first(keys)
+
+
+def _pooled_rows(keys: Sequence[np.ndarray], order: np.ndarray, weighted: bool
+                 ) -> tuple[ScoreCells, np.ndarray]:
+    """The cells of all rows by (score, positive, weight) (``keys``; ``order`` sorts
+    them), as :meth:`ScoreCells.merged` of the clusters' cells gives them, and each
+    row's cell among them."""
+    n = order.shape[0]
+    new = np.zeros(n, dtype=bool)
+    if n:
+        new[0] = True
+    for k in keys:
+        k = np.asarray(k)[order]
+        new[1:] |= k[1:] != k[:-1]
+    starts = np.flatnonzero(new)
+    size = np.diff(np.append(starts, n)).astype(np.int64)
+    row_cell = np.empty(n, dtype=np.intp)
+    row_cell[order] = np.cumsum(new) - 1
+    first = order[starts]
+    score, positive, weight = (np.asarray(k)[first] for k in keys)
+    pooled = ScoreCells(score, positive, weight if weighted else _unit_weights(size.shape[0]),
+                        size, weighted)
+    return pooled, row_cell
 
 
 def _pooled(states: Sequence[ScoreCells]
