@@ -185,3 +185,28 @@ def test_32_bit_codes_sort_and_aggregate_as_the_rows(kinds, n, seed):
         cells, expected = _brute(keys, size)
         assert [tuple(k[i].item() for k in got) for i in range(sums.shape[0])] == cells
         assert sums.tolist() == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["int64", "int32", "int8", "uint8", "uint16", "bool"]),
+       st.integers(0, 300), st.integers(-50, 50), st.integers(1, 400), st.integers(0, 2**32 - 1))
+def test_unique_inverse_of_small_codes_equals_numpys(dtype, n, low, span, seed):
+    """Class codes are counted, not sorted: the same distinct values (and dtype) and
+    the same inverse as ``np.unique``; other values fall back to it."""
+    from dartboard.families._base import _unique_inverse
+
+    rng = np.random.default_rng(seed)
+    if dtype == "bool":
+        values = rng.integers(0, 2, n).astype(bool)
+    else:
+        info = np.iinfo(dtype)
+        lo = max(low, int(info.min))
+        values = rng.integers(lo, min(lo + span, int(info.max) + 1), n).astype(dtype)
+    found, at = _unique_inverse(values)
+    want, inverse = np.unique(values, return_inverse=True)
+    assert found.dtype == want.dtype
+    np.testing.assert_array_equal(found, want)
+    np.testing.assert_array_equal(at, inverse.reshape(-1))
+    wide = rng.integers(0, 2**40, n)  # beyond a small range: np.unique itself
+    np.testing.assert_array_equal(_unique_inverse(wide)[1],
+                                  np.unique(wide, return_inverse=True)[1].reshape(-1))

@@ -1137,8 +1137,8 @@ def counted_runs_of(values: np.ndarray, stratum: np.ndarray | None,
     if st is None:
         key = owner
     else:
-        codes, at = np.unique(st, return_inverse=True)
-        key = owner * codes.shape[0] + at.reshape(-1)
+        codes, at = _unique_inverse(st)
+        key = owner * codes.shape[0] + at
     order = np.argsort(key, kind="stable")
     key, t = key[order], t[order]
     st = None if st is None else st[order]
@@ -1174,6 +1174,23 @@ def orders_within_first(keys: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndar
     rest = lexicographic_order([k for k in (np.asarray(k) for k in keys[1:])
                                 if not np.all(k == k[0])], n)
     return rest[np.argsort(code[rest], kind="stable")], rest
+
+
+def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` (the inverse flat): for integers of a
+    small range (a class code) from one count instead of a sort of every row."""
+    values = np.asarray(values)
+    if values.dtype.kind in "biu" and values.ndim == 1 and values.shape[0]:
+        low, high = int(values.min()), int(values.max())
+        if high - low < _SHORT_CODES:
+            shifted = values.astype(np.intp) - low if low or values.dtype.kind == "b" \
+                else values
+            present = np.flatnonzero(np.bincount(shifted, minlength=high - low + 1))
+            lookup = np.empty(high - low + 1, dtype=np.intp)
+            lookup[present] = np.arange(present.shape[0])
+            return (present + low).astype(values.dtype), lookup[shifted]
+    found, at = np.unique(values, return_inverse=True)
+    return found, at.reshape(-1)
 
 
 def lexicographic_order(keys: Sequence[np.ndarray], n: int, runs: bool = False
