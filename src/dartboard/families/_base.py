@@ -1153,9 +1153,13 @@ def counted_runs_of(values: np.ndarray, stratum: np.ndarray | None,
         last[-1] = True
     ends = np.flatnonzero(last)
     sizes = np.diff(ends, prepend=-1)
-    cell_owner = key[ends] if st is None else key[ends] // codes.shape[0]
+    if ends.shape[0] == t.shape[0]:  # every value distinct (a loss's terms): the rows
+        t_cells, st_cells, ended = t, st, key  # are the cells, in order already
+    else:
+        t_cells, st_cells = t[ends], None if st is None else st[ends]
+        ended = key[ends]
+    cell_owner = ended if st is None else ended // codes.shape[0]
     bounds = np.searchsorted(cell_owner, np.arange(count + 1)).tolist()
-    t_cells, st_cells = t[ends], None if st is None else st[ends]
     return [(None if st_cells is None else st_cells[a:b].copy(), t_cells[a:b].copy(),
              sizes[a:b].copy()) for a, b in zip(bounds[:-1], bounds[1:])]
 
