@@ -59,6 +59,13 @@ def _values(cells, counts):
         return np.array([type(exc).__name__])
 
 
+def _clusters_of(rng, n_clusters, n):
+    """(rows, each row's cluster): every cluster has a row."""
+    n = max(n, n_clusters)
+    return n, np.concatenate([np.arange(n_clusters),
+                              rng.integers(0, n_clusters, n - n_clusters)])
+
+
 def _placement(rng, n_states, n_clusters):
     """None (one row per state) or the states' rows among more clusters."""
     if rng.random() < 0.5:
@@ -75,8 +82,7 @@ def _placement(rng, n_states, n_clusters):
 def test_score_cells_from_the_clusters_states_equal_their_pooling(
         n_clusters, n, weighted, name, edge, seed):
     rng = np.random.default_rng(seed)
-    n = max(n, n_clusters)
-    codes = np.concatenate([np.arange(n_clusters), rng.integers(0, n_clusters, n - n_clusters)])
+    n, codes = _clusters_of(rng, n_clusters, n)
     y = rng.integers(0, 2, n).astype(bool)
     if edge == "one_class_cluster":
         y[codes == 0] = True
@@ -101,8 +107,7 @@ def test_score_cells_from_the_clusters_states_equal_their_pooling(
 def test_count_cells_from_the_clusters_states_equal_their_pooling(
         n_clusters, n, k, name, edge, seed):
     rng = np.random.default_rng(seed)
-    n = max(n, n_clusters)
-    codes = np.concatenate([np.arange(n_clusters), rng.integers(0, n_clusters, n - n_clusters)])
+    n, codes = _clusters_of(rng, n_clusters, n)
     labels = np.arange(k) * 3 - 1  # -1, 2, 5, 8: codes are not the labels
     y = labels[rng.integers(0, k, n)]
     p = np.where(rng.random(n) < 0.6, y, labels[rng.integers(0, k, n)])
@@ -279,8 +284,7 @@ def test_placements_and_distinct_scores_from_the_pooled_cells_equal_a_sort_of_ea
     from dartboard.families import _scores
 
     rng = np.random.default_rng(seed)
-    n = max(n, n_clusters)
-    codes = np.concatenate([np.arange(n_clusters), rng.integers(0, n_clusters, n - n_clusters)])
+    n, codes = _clusters_of(rng, n_clusters, n)
     y = rng.integers(0, 2, n).astype(bool)
     if edge == "one_class":
         y[:] = True
@@ -318,8 +322,7 @@ def test_pooled_cells_kept_by_the_clusters_build_equal_pooling_their_states(
     from dartboard.families import _scores
 
     rng = np.random.default_rng(seed)
-    n = max(n, n_clusters)
-    codes = np.concatenate([np.arange(n_clusters), rng.integers(0, n_clusters, n - n_clusters)])
+    n, codes = _clusters_of(rng, n_clusters, n)
     y = rng.integers(0, 2, n).astype(bool)
     if edge == "one_class":
         y[:] = False

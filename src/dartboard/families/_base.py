@@ -1345,17 +1345,25 @@ def kept_for_states(cache: threading.local, states: Sequence[Any],
     return found
 
 
-def kept_matrix(matrices: dict[Any, Any], at: np.ndarray | None, n_clusters: int | None,
-                build: Callable[[], Any]) -> Any:
-    """``build()``, the clusters' matrix placed at rows ``at`` among ``n_clusters``,
-    kept in ``matrices`` (a family's room beside the states it was formed from,
-    :func:`kept_for_states`): every metric of a state then hands the bootstrap of
-    clusters the same matrix object, whose products with the drawn clusters are kept
-    (``_kernels._clustered``)."""
+def kept_matrix(matrices: dict[Any, Any], entries: tuple[np.ndarray, np.ndarray, np.ndarray],
+                shape: tuple[int, int], at: np.ndarray | None, n_clusters: int | None
+                ) -> Any:
+    """The ``(clusters, cells)`` sparse matrix of the clusters' ``entries`` (each
+    one's state, cell and rows; ``shape``: states by cells), its rows placed at ``at``
+    among ``n_clusters`` (None: a row per state), kept in ``matrices`` (a family's
+    room beside the states it was formed from, :func:`kept_for_states`): every metric
+    of a state then hands the bootstrap of clusters the same matrix object, whose
+    products with the drawn clusters are kept (``_kernels._clustered``)."""
+    from scipy import sparse
+
     key = (None if at is None else id(at), n_clusters)
     found = matrices.get(key)
     if found is None or found[0] is not at:
-        found = matrices[key] = (at, build())  # ``at`` held: its id is not reused
+        state, cell, rows = entries
+        matrix = sparse.csr_matrix(
+            (rows, (state if at is None else np.asarray(at)[state], cell)),
+            shape=(shape[0] if n_clusters is None else n_clusters, shape[1]))
+        found = matrices[key] = (at, matrix)  # ``at`` held: its id is not reused
     return found[1]
 
 

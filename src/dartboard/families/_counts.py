@@ -322,23 +322,14 @@ class CountsFamily(Family):
         of them, as their terms read them) are the matrix of each cluster's rows in each
         non-empty cell of the pooled matrix, the cells :meth:`pool` forms (one group
         per non-empty cell, in cell order), without regrouping every cluster's cells."""
-        from scipy import sparse
-
         if not states or any(isinstance(s, IndicatorState) or s.groups is not None
                              for s in states):
             return None
         classes, pooled, cluster, cell, size, matrices = kept_for_states(
             _LAST_CELLS, states, lambda: _cluster_cells(states), slots=8)
-
-        def matrix() -> Any:
-            rows = cluster if at is None else np.asarray(at)[cluster]
-            return sparse.csr_matrix(
-                (size, (rows, cell)),
-                shape=(len(states) if n_clusters is None else n_clusters,
-                       pooled.cell.shape[0]))
-
-        return self._cells(metric, classes, pooled), kept_matrix(matrices, at, n_clusters,
-                                                                 matrix)
+        return self._cells(metric, classes, pooled), kept_matrix(
+            matrices, (cluster, cell, size), (len(states), pooled.cell.shape[0]), at,
+            n_clusters)
 
     def cluster_cells(self, batch: Batch, metric: Metric, clusters: np.ndarray,
                       n_clusters: int) -> tuple[Cells, Any] | None:

@@ -774,20 +774,12 @@ class ScoresFamily(Family):
         places, the same arrays: a merge of sorted runs, without searching for each
         cluster's cells again or forming each cluster's own ``Cells``). Kept for the
         last few lists of states: every metric of the scores reads the same ones."""
-        from scipy import sparse
-
         if not states or not all(isinstance(s, ScoreCells) for s in states):
             return None
         pooled, owner, where, size, matrices = _pooled(states)
-
-        def matrix() -> Any:
-            rows = owner if at is None else np.asarray(at)[owner]
-            return sparse.csr_matrix(
-                (size, (rows, where)),
-                shape=(len(states) if n_clusters is None else n_clusters,
-                       pooled.size.shape[0]))
-
-        return self._cells(pooled, metric), kept_matrix(matrices, at, n_clusters, matrix)
+        return self._cells(pooled, metric), kept_matrix(
+            matrices, (owner, where, size), (len(states), pooled.size.shape[0]), at,
+            n_clusters)
 
     # ---------------------------------------------------------------- analytic
 
