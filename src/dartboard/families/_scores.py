@@ -627,7 +627,8 @@ class ScoresFamily(Family):
         keys = (codes, scores.astype(np.float64), np.asarray(batch.y_true == batch.positive), w)
         weighted = batch.weight is not None
         ones = np.ones(scores.shape[0], dtype=np.int64)
-        sorted_rows = _rows_by_score(keys) if len(members) > 1 else None
+        # the rows by (cluster, score, positive, weight) and by (score, positive, weight)
+        sorted_rows = orders_within_first(keys) if len(members) > 1 else None
         if sorted_rows is None:
             (owner, s, p, ww), size = aggregate(keys, ones)
         else:  # the same cells, and the pooled cells from the same sort
@@ -945,12 +946,6 @@ def _pooled_in_one_sort(states: Sequence[ScoreCells]
         weight = found[2] if weighted else _unit_weights(merged_size.shape[0])
         pooled = ScoreCells(found[0], found[1], weight, merged_size, weighted)
     return pooled, owner, where, size.astype(np.float64), {}
-
-
-def _rows_by_score(keys: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
-    """(the rows in (cluster, score, positive, weight) order, and in (score, positive,
-    weight) order) from one sort (:func:`orders_within_first`)."""
-    return orders_within_first(keys)
 
 
 def _pooled_rows(keys: Sequence[np.ndarray], order: np.ndarray, weighted: bool
