@@ -161,3 +161,59 @@ def test_single_precision_scores_give_the_cells_of_their_double_values():
     assert narrow.score.dtype == np.float64
     for key in ("score", "positive", "weight", "size"):
         np.testing.assert_array_equal(getattr(narrow, key), getattr(wide, key))
+
+
+def _oracle_counts(cells: ScoreCells) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(scores, positive weight, negative weight) per distinct score by brute force."""
+    mass = cells.size * (1.0 if cells.unit else cells.weight)
+    scores = np.unique(cells.score)
+    pos = np.array([mass[(cells.score == s) & cells.positive].sum() for s in scores])
+    neg = np.array([mass[(cells.score == s) & ~cells.positive].sum() for s in scores])
+    return scores, pos, neg
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 60), st.integers(1, 7), st.sampled_from(["none", "ones", "mixed"]),
+       st.integers(1, 3), st.integers(0, 2**32 - 1))
+def test_score_map_and_its_running_sums_equal_brute_force_and_the_plain_kernels(
+        n, distinct, weights, parts, seed):
+    """The score map (two gathers when every row weighs one), the running sums the ROC
+    area and DeLong's terms share, and the sums down the scores taken from them, against
+    brute force and against the kernels without the shared sums, bit for bit; one
+    class, one score, all tied, weights of one and merged states included."""
+    from dartboard._kernels._analytic import delong_terms_grouped
+    from dartboard.metrics._ranking import auc_from_groups, descending_counts
+
+    rng = np.random.default_rng(seed)
+    states = []
+    for _ in range(parts):
+        y = rng.integers(0, 2, n).astype(bool) if distinct != 7 else np.ones(n, bool)
+        score = rng.integers(0, distinct, n) / distinct
+        if rng.random() < 0.2:
+            score = -score  # -0.0 and 0.0 are one score
+        w = {"none": None, "ones": np.ones(n),
+             "mixed": rng.choice([0.5, 1.0, 2.0], n)}[weights]
+        states.append(ScoreCells.from_rows(y, score, w))
+    cells = states[0] if parts == 1 else ScoreCells.merged(states)
+    scores, pos, neg = _oracle_counts(cells)
+    state = cells.state()
+    np.testing.assert_array_equal(state.scores, scores)
+    np.testing.assert_array_equal(state.pos, pos)
+    np.testing.assert_array_equal(state.neg, neg)
+    up_pos, below = cells.midway()
+    np.testing.assert_array_equal(up_pos, np.cumsum(pos) - pos / 2)
+    np.testing.assert_array_equal(below, np.cumsum(neg) - neg / 2)
+    tps, fps = cells._descending()
+    np.testing.assert_array_equal(tps, np.cumsum(pos[::-1]))
+    np.testing.assert_array_equal(fps, np.cumsum(neg[::-1]))
+    # the same bits as the kernels that form their own sums
+    plain = descending_counts(state.pos, state.neg)
+    np.testing.assert_array_equal(tps, plain[0])
+    np.testing.assert_array_equal(fps, plain[1])
+    if pos.sum() > 0 and neg.sum() > 0:
+        shared = auc_from_groups(state.pos, state.neg, None, below)
+        assert shared == auc_from_groups(state.pos, state.neg)
+        assert delong_terms_grouped(state.pos, state.neg, cells.midway()) == \
+            delong_terms_grouped(state.pos, state.neg)
+    # the shared sums are left as they were
+    np.testing.assert_array_equal(cells.midway()[1], np.cumsum(neg) - neg / 2)

@@ -199,7 +199,8 @@ def delong_variance_grouped(pos: np.ndarray, neg: np.ndarray) -> tuple[float, fl
     return auc, term_pos + term_neg
 
 
-def delong_terms_grouped(pos: np.ndarray, neg: np.ndarray
+def delong_terms_grouped(pos: np.ndarray, neg: np.ndarray,
+                         midway: tuple[np.ndarray, np.ndarray] | None = None
                          ) -> tuple[float, float, float, float, float]:
     """(AUC, S10 / m, S01 / n, m, n) from counts of positives and negatives per score:
     DeLong's variance is the sum of the two terms.
@@ -213,21 +214,30 @@ def delong_terms_grouped(pos: np.ndarray, neg: np.ndarray
     positives and ``n`` negatives, so no raw score is needed. As in
     :func:`dartboard._delong.delong_auc_covariance`, a class with a single
     sample contributes 0. The caller checks ``m > 0`` and ``n > 0``.
+
+    ``midway``: ``(pos up to - pos at / 2, neg below + neg at / 2)`` per score in
+    floating point, when at hand (they are not changed).
     """
     pos = np.asarray(pos, dtype=np.float64)
     neg = np.asarray(neg, dtype=np.float64)
     m, n = float(pos.sum()), float(neg.sum())
     # in place, a few passes over the scores: V10 = (neg below + neg at / 2) / n,
     # V01 = (pos above + pos at / 2) / m = (m - pos up to + pos at / 2) / m
-    half = np.multiply(neg, 0.5)
-    v10 = np.cumsum(neg)
-    v10 -= half
-    v10 /= n
+    if midway is None:
+        half = np.multiply(neg, 0.5)
+        v10 = np.cumsum(neg)
+        v10 -= half
+        v10 /= n
+    else:
+        v10 = np.divide(midway[1], n)
     auc = float(vdot(pos, v10) / m)
-    np.multiply(pos, 0.5, out=half)
-    v01 = np.cumsum(pos)
-    v01 -= half
-    np.subtract(m, v01, out=v01)
+    if midway is None:
+        np.multiply(pos, 0.5, out=half)
+        v01 = np.cumsum(pos)
+        v01 -= half
+        np.subtract(m, v01, out=v01)
+    else:
+        v01 = np.subtract(m, midway[0])
     v01 /= m
     s10 = s01 = 0.0
     if m > 1:

@@ -234,21 +234,47 @@ class ScoreCells(State):
             starts = self.starts()
             if self.unit:  # whole counts, summed as integers
                 size = self.size.astype(np.int64, copy=False)
-                pos = np.where(self.positive, size, 0)
+                pos = self.positive.astype(np.int64)  # an integer product: no branches
+                pos *= size
                 neg = size - pos
                 if starts.shape[0] < size.shape[0]:
-                    pos, neg = np.add.reduceat(pos, starts), np.add.reduceat(neg, starts)
+                    # one weight: a score has at most two cells, the negative one
+                    # first, so its negatives are its first cell's and its positives
+                    # its last cell's (two gathers, not two sums over every cell)
+                    ends = np.empty_like(starts)
+                    np.subtract(starts[1:], 1, out=ends[:-1])
+                    ends[-1] = size.shape[0] - 1
+                    pos, neg = pos[ends], neg[starts]
             else:
                 pos, neg = self.per_score(self.size.astype(np.float64))
             self._memo["state"] = ScoreState(self.score[starts], pos, neg)
         return self._memo["state"]
+
+    def midway(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per distinct score, the positive weight up to it less half its own, and the
+        negative weight below it plus half its own (in floating point): the ROC area and
+        DeLong's terms both read them. With whole counts, the sums down the scores
+        (:meth:`_descending`) come from the same running sums, exactly."""
+        if "midway" not in self._memo:
+            st = self.state()
+            if self.unit:  # an integer running sum is faster, and exact
+                up = [np.cumsum(st.pos).astype(np.float64), np.cumsum(st.neg).astype(np.float64)]
+                if "descending" not in self._memo:
+                    self._memo["descending"] = (_from_top(up[0]), _from_top(up[1]))
+            else:
+                up = [np.cumsum(st.pos, dtype=np.float64), np.cumsum(st.neg, dtype=np.float64)]
+            up[0] -= 0.5 * st.pos
+            up[1] -= 0.5 * st.neg
+            self._memo["midway"] = (up[0], up[1])
+        return self._memo["midway"]
 
     def pr_points(self) -> PRPoints:
         """Precision and the cumulative counts down the distinct scores, which average
         precision and the PR area both read."""
         if "pr_points" not in self._memo:
             st = self.state()
-            self._memo["pr_points"] = precision_recall_points(st.pos, st.neg)
+            self._memo["pr_points"] = precision_recall_points(st.pos, st.neg,
+                                                              self._memo.get("descending"))
         return self._memo["pr_points"]
 
     def curves(self, keep: Callable[[int], np.ndarray] | None = None
@@ -465,6 +491,17 @@ def _pr_auc(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
     return out
 
 
+def _from_top(ascending: np.ndarray) -> np.ndarray:
+    """The running sum from the last entry down, of whole counts whose running sum up is
+    ``ascending`` (exact: every partial sum is a whole number, as in
+    :func:`descending_counts`)."""
+    out = np.empty_like(ascending)
+    if ascending.shape[0]:
+        np.subtract(ascending[-1], ascending[-2::-1], out=out[:-1])
+        out[-1] = ascending[-1]
+    return out
+
+
 def _one(batched: Callable[..., np.ndarray]) -> Callable[..., float]:
     """The value of one state's cells from a batched kernel."""
     def value(cells: ScoreCells, **kw: Any) -> float:
@@ -501,7 +538,8 @@ class Kernel(NamedTuple):
 
 KERNELS: dict[str, Kernel] = {
     "roc_auc_score": Kernel(lambda cells: auc_from_groups(cells.state().pos,
-                                                          cells.state().neg, None),
+                                                          cells.state().neg, None,
+                                                          cells.midway()[1]),
                             _auc, (), "auc"),
     "average_precision_score": Kernel(_ap, _average_precision, (), "average_precision"),
     "pr_auc_score": Kernel(_pr_area, _pr_auc, (), "pr_area"),
@@ -898,11 +936,11 @@ class ScoresFamily(Family):
         if method == "newcombe":
             return _analytic.newcombe_interval(estimate, *_classes(state), level)
         if method == "delong":
-            terms = _analytic.delong_terms_grouped(st.pos, st.neg)
+            terms = _analytic.delong_terms_grouped(st.pos, st.neg, state.midway())
             return _analytic.delong_interval(terms[0], terms[1] + terms[2], level)
         if method == "delong-logit":
-            return _analytic.delong_logit(*_analytic.delong_terms_grouped(st.pos, st.neg),
-                                            level)
+            return _analytic.delong_logit(
+                *_analytic.delong_terms_grouped(st.pos, st.neg, state.midway()), level)
         spread = estimate * (1.0 - estimate)
         if method == "logit" or float(st.pos.sum()) * spread < _analytic.AT_BOUNDARY:
             # at 0 or 1 the influence function is 0 too: Boyd's binomial model's
@@ -1043,7 +1081,10 @@ def _cells_end_to_end(states: Sequence[ScoreCells]) -> tuple[np.ndarray, ...]:
 def _classes(state: ScoreCells) -> tuple[float, float]:
     """(positive rows, negative rows)."""
     if "classes" not in state._memo:
-        m = float(state.size[state.positive].sum())
+        if state.unit and "state" in state._memo:  # whole counts: the same sum
+            m = float(state._memo["state"].pos.sum())
+        else:
+            m = float(state.size[state.positive].sum())
         state._memo["classes"] = (m, float(state.size.sum()) - m)
     return state._memo["classes"]
 

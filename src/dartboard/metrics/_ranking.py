@@ -135,9 +135,11 @@ def descending_counts(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.
     return np.cumsum(pos[::-1], dtype=np.float64), np.cumsum(neg[::-1], dtype=np.float64)
 
 
-def auc_from_groups(pos: np.ndarray, neg: np.ndarray, max_fpr: float | None = None
-                     ) -> float:
-    """Trapezoidal ROC AUC; nan (with a warning) without both classes."""
+def auc_from_groups(pos: np.ndarray, neg: np.ndarray, max_fpr: float | None = None,
+                    below: np.ndarray | None = None) -> float:
+    """Trapezoidal ROC AUC; nan (with a warning) without both classes. ``below``: the
+    negative weight below each score plus half its own, in floating point, when at
+    hand (it is not changed)."""
     n_pos, n_neg = float(pos.sum()), float(neg.sum())
     if n_pos <= 0 or n_neg <= 0:
         warnings.warn("Only one class is present in y_true. ROC AUC score is not "
@@ -146,8 +148,9 @@ def auc_from_groups(pos: np.ndarray, neg: np.ndarray, max_fpr: float | None = No
     if max_fpr is None or max_fpr == 1:
         # each positive scores against the negatives strictly below it, plus half
         # of the negatives tied with it: the trapezoid area, exact under ties
-        below = np.cumsum(neg, dtype=np.float64)
-        below -= 0.5 * neg
+        if below is None:
+            below = np.cumsum(neg, dtype=np.float64)
+            below -= 0.5 * neg
         return float(vdot(pos, below) / (n_pos * n_neg))
     tps, fps = descending_counts(pos, neg)
     fpr = np.concatenate(([0.0], fps / fps[-1]))
@@ -172,9 +175,11 @@ def _warn_no_positive() -> None:
 PRPoints = tuple[np.ndarray, np.ndarray, np.ndarray, float]
 
 
-def precision_recall_points(pos: np.ndarray, neg: np.ndarray) -> PRPoints:
-    """(precision, tps, fps, total positives) at decreasing thresholds."""
-    tps, fps = descending_counts(pos, neg)
+def precision_recall_points(pos: np.ndarray, neg: np.ndarray,
+                            counts: tuple[np.ndarray, np.ndarray] | None = None) -> PRPoints:
+    """(precision, tps, fps, total positives) at decreasing thresholds; ``counts``:
+    :func:`descending_counts` of the same counts, when at hand."""
+    tps, fps = counts if counts is not None else descending_counts(pos, neg)
     ps = tps + fps
     precision = np.divide(tps, ps, out=np.zeros_like(tps), where=ps != 0)
     return precision, tps, fps, float(tps[-1]) if tps.shape[0] else 0.0
