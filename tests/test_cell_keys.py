@@ -61,6 +61,29 @@ def test_lexicographic_order_sorts_as_lexsort(kinds, n, seed):
     assert sorted(order.tolist()) == list(range(n))
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(KINDS), min_size=1, max_size=4), st.integers(1, 60),
+       st.booleans(), st.integers(0, 2**32 - 1))
+def test_cells_keys_are_their_first_rows_bit_for_bit(kinds, n, runs, seed):
+    """The sorted first key handed on by the order, and each cell's keys read from the
+    keys in order, are the keys of each cell's first row in the order, bit for bit
+    (-0.0 and 0.0 are one cell, kept as its first row has it)."""
+    from dartboard.families._base import _aggregate, _lexicographic
+
+    rng = np.random.default_rng(seed)
+    keys = [_key(rng, kind, n) for kind in kinds]
+    if runs:  # sorted runs, as merged states are
+        keys = [k[np.lexsort(tuple(reversed(keys)))] for k in keys]
+    varying = [k for k in keys if not np.all(k == k[0])]
+    order, first = _lexicographic(varying, n, runs)
+    if first is not None:
+        assert first.tobytes() == varying[0][order].tobytes()
+    found, sizes, (order, new) = _aggregate(keys, rng.integers(1, 5, n), runs)
+    for got, k in zip(found, keys):
+        assert got.dtype == k.dtype
+        assert got.tobytes() == k[order[new]].tobytes()
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.sampled_from(KINDS), min_size=1, max_size=3), st.integers(0, 40),
        st.integers(0, 40), st.integers(0, 2**32 - 1))

@@ -12,9 +12,11 @@ that OpenBLAS keeps them in the calling thread (it splits a dot product of more 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
-__all__ = ["vdot"]
+__all__ = ["vdot", "vdot_of"]
 
 #: the longest float vectors handed to BLAS at once (single-threaded there)
 _PIECE = 8192
@@ -37,3 +39,31 @@ def vdot(a: np.ndarray, b: np.ndarray) -> float:
             total += float(np.dot(a[start:start + _PIECE], b[start:start + _PIECE]))
         return total
     return float(np.einsum("i,i->", a, b))
+
+
+def vdot_of(a: np.ndarray, b: np.ndarray,
+            f: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> float:
+    """``vdot(a.astype(float), f(b, out))`` bit for bit, a piece at a time: neither the
+    float copy of ``a`` nor ``f`` of all of ``b`` is formed (two arrays of the length
+    of a stream's distinct scores, fresh pages each call). ``f(piece, out)`` is an
+    elementwise map of a piece of ``b`` written into ``out`` (and returned), so a
+    piece's values are those of the whole array's.
+
+    Examples
+    --------
+    >>> a, b = np.arange(20_000), np.linspace(0.0, 1.0, 20_000)
+    >>> vdot_of(a, b, lambda piece, out: np.multiply(piece, 2.0, out=out)) == \\
+    ...     vdot(a.astype(float), b * 2.0)
+    True
+    """
+    n = a.shape[0]
+    if n <= _PIECE:
+        return vdot(np.asarray(a, dtype=np.float64), f(b, np.empty(n)))
+    left, right = np.empty(_PIECE), np.empty(_PIECE)
+    total = 0.0
+    for start in range(0, n, _PIECE):
+        stop = min(start + _PIECE, n)
+        x = left[:stop - start]
+        x[...] = a[start:stop]
+        total += float(np.dot(x, f(b[start:stop], right[:stop - start])))
+    return total

@@ -95,7 +95,7 @@ import numpy as np
 from scipy import special
 
 from dartboard._kernels._bootstrap import IntervalWarning
-from dartboard._numeric import vdot
+from dartboard._numeric import vdot, vdot_of
 from dartboard.exceptions import InputError
 
 
@@ -218,36 +218,30 @@ def delong_terms_grouped(pos: np.ndarray, neg: np.ndarray,
     ``midway``: ``(pos up to - pos at / 2, neg below + neg at / 2)`` per score in
     floating point, when at hand (they are not changed).
     """
-    pos = np.asarray(pos, dtype=np.float64)
-    neg = np.asarray(neg, dtype=np.float64)
     m, n = float(pos.sum()), float(neg.sum())
-    # in place, a few passes over the scores: V10 = (neg below + neg at / 2) / n,
-    # V01 = (pos above + pos at / 2) / m = (m - pos up to + pos at / 2) / m
     if midway is None:
-        half = np.multiply(neg, 0.5)
-        v10 = np.cumsum(neg)
-        v10 -= half
-        v10 /= n
-    else:
-        v10 = np.divide(midway[1], n)
-    auc = float(vdot(pos, v10) / m)
-    if midway is None:
-        np.multiply(pos, 0.5, out=half)
-        v01 = np.cumsum(pos)
-        v01 -= half
-        np.subtract(m, v01, out=v01)
-    else:
-        v01 = np.subtract(m, midway[0])
-    v01 /= m
+        pos_f, neg_f = np.asarray(pos, dtype=np.float64), np.asarray(neg, dtype=np.float64)
+        midway = (np.cumsum(pos_f) - 0.5 * pos_f, np.cumsum(neg_f) - 0.5 * neg_f)
+    up, below = midway
+    # V10 = (neg below + neg at / 2) / n, V01 = (pos above + pos at / 2) / m =
+    # (m - (pos up to - pos at / 2)) / m; each formed a piece at a time (vdot_of)
+    auc = vdot_of(pos, below, lambda w, out: np.divide(w, n, out=out)) / m
     s10 = s01 = 0.0
     if m > 1:
-        v10 -= auc
-        np.square(v10, out=v10)
-        s10 = float(vdot(pos, v10) / (m - 1))
+        def v10(w: np.ndarray, out: np.ndarray) -> np.ndarray:
+            np.divide(w, n, out=out)
+            out -= auc
+            return np.square(out, out=out)
+
+        s10 = vdot_of(pos, below, v10) / (m - 1)
     if n > 1:
-        v01 -= auc
-        np.square(v01, out=v01)
-        s01 = float(vdot(neg, v01) / (n - 1))
+        def v01(w: np.ndarray, out: np.ndarray) -> np.ndarray:
+            np.subtract(m, w, out=out)
+            out /= m
+            out -= auc
+            return np.square(out, out=out)
+
+        s01 = vdot_of(neg, up, v01) / (n - 1)
     return auc, s10 / m, s01 / n, m, n
 
 

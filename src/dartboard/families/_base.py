@@ -1068,20 +1068,30 @@ def _aggregate(keys: Sequence[np.ndarray], size: np.ndarray, runs: bool,
                ) -> tuple[tuple[np.ndarray, ...], np.ndarray, tuple[np.ndarray, np.ndarray]]:
     arrays = [np.asarray(k) for k in keys]
     n = arrays[0].shape[0] if arrays else 0
-    varying = [k for k in arrays if n and not np.all(k == k[0])]
+    varying = [i for i, k in enumerate(arrays) if n and not np.all(k == k[0])]
+    first = None
     if order is None:
-        order = lexicographic_order(varying, n, runs)
+        order, first = _lexicographic([arrays[i] for i in varying], n, runs)
     new = np.zeros(n, dtype=bool)
     if n:
         new[0] = True
-    for k in varying:  # a key of one value never starts a cell
-        k = k[order]
+    in_order: dict[int, np.ndarray] = {}
+    for i in varying:  # a key of one value never starts a cell
+        k = first if first is not None and i == varying[0] else arrays[i][order]
         new[1:] |= k[1:] != k[:-1]
-    starts = order[new]
+        in_order[i] = k
     sizes = np.asarray(size)[order]
     if n and not new.all():  # rows of equal keys: their sizes add up
-        sizes = np.add.reduceat(sizes, np.flatnonzero(new))
-    return tuple(k[starts] for k in arrays), sizes, (order, new)
+        at = np.flatnonzero(new)
+        sizes = np.add.reduceat(sizes, at)
+        # each cell's keys: its first row's, read from the keys in order (the rows
+        # of a cell are consecutive there), a key of one value from its rows
+        found = tuple(in_order[i][at] if i in in_order else k[order[at]]
+                      for i, k in enumerate(arrays))
+    else:
+        found = tuple(in_order[i] if i in in_order else k[order]
+                      for i, k in enumerate(arrays))
+    return found, sizes, (order, new)
 
 
 def counted_runs(values: np.ndarray, stratum: np.ndarray | None
@@ -1200,6 +1210,13 @@ def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def lexicographic_order(keys: Sequence[np.ndarray], n: int, runs: bool = False
                         ) -> np.ndarray:
     """An order of ``n`` rows that sorts ``keys`` (none of them of one value)
+    lexicographically (:func:`_lexicographic`)."""
+    return _lexicographic(keys, n, runs)[0]
+
+
+def _lexicographic(keys: Sequence[np.ndarray], n: int, runs: bool = False
+                   ) -> tuple[np.ndarray, np.ndarray | None]:
+    """An order of ``n`` rows that sorts ``keys`` (none of them of one value)
     lexicographically, the first key first: ``np.lexsort`` of the reversed keys but in
     any order among rows whose keys are all equal.
 
@@ -1208,9 +1225,12 @@ def lexicographic_order(keys: Sequence[np.ndarray], n: int, runs: bool = False
     So when the keys before the last are small integers (a class code, a flag) the
     last is sorted unstably and the others stably in turn; otherwise the first key is
     sorted unstably and the others are read only where it ties. Sorted ``runs`` (the
-    cells of two states) are merged by the stable sort instead, in linear time."""
+    cells of two states) are merged by the stable sort instead, in linear time.
+
+    Returns the order and, where the first key was sorted on its own, that key in the
+    order (``keys[0][order]``, bit for bit), else None."""
     if not keys:
-        return np.arange(n)
+        return np.arange(n), None
     kind: Literal["stable"] | None = "stable" if runs else None
     small = [_small_codes(k) for k in keys[:-1]]
     if all(code is not None for code in small):
@@ -1218,13 +1238,13 @@ def lexicographic_order(keys: Sequence[np.ndarray], n: int, runs: bool = False
         for code in reversed(small):
             assert code is not None
             order = order[np.argsort(code[order], kind="stable")]
-        return order
+        return order, None
     if small[0] is not None:
         # a small first key (a cluster's or group's number) before keys that are not:
         # the order of the others, then a stable sort of the codes (a radix sort),
         # where the path below would sort every row again by all keys (they all tie)
         rest = lexicographic_order(keys[1:], n, runs)
-        return rest[np.argsort(small[0][rest], kind="stable")]
+        return rest[np.argsort(small[0][rest], kind="stable")], None
     order = np.argsort(keys[0], kind=kind)
     first = keys[0][order]
     equal = first[1:] == first[:-1]
@@ -1239,8 +1259,10 @@ def lexicographic_order(keys: Sequence[np.ndarray], n: int, runs: bool = False
         starts = np.ones(at.shape[0], dtype=bool)
         np.logical_not(equal[at[1:] - 1], out=starts[1:])
         rank = np.cumsum(starts, dtype=np.intp)
-        order[at] = rows[np.lexsort((*(k[rows] for k in reversed(keys[1:])), rank))]
-    return order
+        rows = rows[np.lexsort((*(k[rows] for k in reversed(keys[1:])), rank))]
+        order[at] = rows
+        first[at] = keys[0][rows]  # equal values, not always equal bits (-0.0, 0.0)
+    return order, first
 
 
 #: integer keys of fewer values than this are 16-bit codes (tests lower it to reach the

@@ -234,17 +234,23 @@ class ScoreCells(State):
             starts = self.starts()
             if self.unit:  # whole counts, summed as integers
                 size = self.size.astype(np.int64, copy=False)
-                pos = self.positive.astype(np.int64)  # an integer product: no branches
-                pos *= size
-                neg = size - pos
                 if starts.shape[0] < size.shape[0]:
                     # one weight: a score has at most two cells, the negative one
                     # first, so its negatives are its first cell's and its positives
-                    # its last cell's (two gathers, not two sums over every cell)
-                    ends = np.empty_like(starts)
+                    # its last cell's (gathers, not sums over every cell)
+                    ends = np.empty(starts.shape[0], dtype=np.int64)
                     np.subtract(starts[1:], 1, out=ends[:-1])
                     ends[-1] = size.shape[0] - 1
-                    pos, neg = pos[ends], neg[starts]
+                    positive = self.positive[ends]
+                    # the sizes written over the indices ("clip": unbuffered, each
+                    # index read before its place is written): one array, not two
+                    pos = np.take(size, ends, out=ends, mode="clip")
+                else:
+                    positive, pos = self.positive, size.copy()
+                # products in place: no branches, no arrays over every cell
+                pos *= positive
+                neg = size[starts]
+                neg *= ~self.positive[starts]
             else:
                 pos, neg = self.per_score(self.size.astype(np.float64))
             self._memo["state"] = ScoreState(self.score[starts], pos, neg)
@@ -258,14 +264,15 @@ class ScoreCells(State):
         if "midway" not in self._memo:
             st = self.state()
             if self.unit:  # an integer running sum is faster, and exact
-                up = [np.cumsum(st.pos).astype(np.float64), np.cumsum(st.neg).astype(np.float64)]
+                sums = [_running_whole(st.pos), _running_whole(st.neg)]
                 if "descending" not in self._memo:
-                    self._memo["descending"] = (_from_top(up[0]), _from_top(up[1]))
+                    self._memo["descending"] = (sums[0][1], sums[1][1])
+                self._memo["midway"] = (sums[0][0], sums[1][0])
             else:
                 up = [np.cumsum(st.pos, dtype=np.float64), np.cumsum(st.neg, dtype=np.float64)]
-            up[0] -= 0.5 * st.pos
-            up[1] -= 0.5 * st.neg
-            self._memo["midway"] = (up[0], up[1])
+                up[0] -= 0.5 * st.pos
+                up[1] -= 0.5 * st.neg
+                self._memo["midway"] = (up[0], up[1])
         return self._memo["midway"]
 
     def pr_points(self) -> PRPoints:
@@ -491,15 +498,30 @@ def _pr_auc(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
     return out
 
 
-def _from_top(ascending: np.ndarray) -> np.ndarray:
-    """The running sum from the last entry down, of whole counts whose running sum up is
-    ``ascending`` (exact: every partial sum is a whole number, as in
-    :func:`descending_counts`)."""
-    out = np.empty_like(ascending)
-    if ascending.shape[0]:
-        np.subtract(ascending[-1], ascending[-2::-1], out=out[:-1])
-        out[-1] = ascending[-1]
-    return out
+#: the rows converted at a time where an array's integers become floats in place
+_IN_PLACE_PIECE = 1 << 16
+
+
+def _running_whole(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Of whole counts, as floats: the running sum less half of each count, and the
+    running sum from the last count down (:func:`descending_counts`'s), both from one
+    integer running sum, exactly (every partial sum is a whole number, every half sum a
+    half-integer) and with one array of integers between them."""
+    up = np.cumsum(counts, dtype=np.int64)
+    n = up.shape[0]
+    down = np.empty(n, dtype=np.float64)
+    if n:
+        np.subtract(up[-1], up[-2::-1], out=down[:-1])
+        down[-1] = up[-1]
+    up *= 2
+    up -= counts
+    # the half sums written over the integers, a piece at a time (numpy would copy the
+    # whole array to convert it in place at once): no second array of the scores' length
+    half = up.view(np.float64)
+    for start in range(0, n, _IN_PLACE_PIECE):
+        piece = slice(start, start + _IN_PLACE_PIECE)
+        np.multiply(up[piece], 0.5, out=half[piece])
+    return half, down
 
 
 def _one(batched: Callable[..., np.ndarray]) -> Callable[..., float]:
