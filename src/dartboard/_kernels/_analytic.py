@@ -218,6 +218,7 @@ def delong_terms_grouped(pos: np.ndarray, neg: np.ndarray,
     ``midway``: ``(pos up to - pos at / 2, neg below + neg at / 2)`` per score in
     floating point, when at hand (they are not changed).
     """
+    pos, neg = np.asarray(pos), np.asarray(neg)
     m, n = float(pos.sum()), float(neg.sum())
     if midway is None:
         pos_f, neg_f = np.asarray(pos, dtype=np.float64), np.asarray(neg, dtype=np.float64)
