@@ -213,7 +213,15 @@ def test_score_map_and_its_running_sums_equal_brute_force_and_the_plain_kernels(
     if pos.sum() > 0 and neg.sum() > 0:
         shared = auc_from_groups(state.pos, state.neg, None, below)
         assert shared == auc_from_groups(state.pos, state.neg)
-        assert delong_terms_grouped(state.pos, state.neg, cells.midway()) == \
+        assert delong_terms_grouped(state.pos, state.neg, (up_pos, below)) == \
             delong_terms_grouped(state.pos, state.neg)
+        # the area and DeLong's terms from one set of sums, which are not kept
+        assert cells.roc_area() == (shared, delong_terms_grouped(state.pos, state.neg))
+        assert "midway" not in cells._memo
+    else:
+        with pytest.warns(UserWarning, match="Only one class"):
+            assert np.isnan(cells.roc_area()[0])
+        assert cells.roc_area()[1] is None
     # the shared sums are left as they were
-    np.testing.assert_array_equal(cells.midway()[1], np.cumsum(neg) - neg / 2)
+    np.testing.assert_array_equal(below, np.cumsum(neg) - neg / 2)
+    np.testing.assert_array_equal(up_pos, np.cumsum(pos) - pos / 2)

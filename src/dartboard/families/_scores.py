@@ -259,21 +259,34 @@ class ScoreCells(State):
     def midway(self) -> tuple[np.ndarray, np.ndarray]:
         """Per distinct score, the positive weight up to it less half its own, and the
         negative weight below it plus half its own (in floating point): the ROC area and
-        DeLong's terms both read them. With whole counts, the sums down the scores
-        (:meth:`_descending`) come from the same running sums, exactly."""
-        if "midway" not in self._memo:
+        DeLong's terms both read them (:meth:`roc_area`, which keeps what it found from
+        them, not them). With whole counts, the sums down the scores
+        (:meth:`_descending`) come from the same running sums, exactly, and are kept."""
+        st = self.state()
+        if self.unit:  # an integer running sum is faster, and exact
+            sums = [_running_whole(st.pos), _running_whole(st.neg)]
+            if "descending" not in self._memo:
+                self._memo["descending"] = (sums[0][1], sums[1][1])
+            return sums[0][0], sums[1][0]
+        up = [np.cumsum(st.pos, dtype=np.float64), np.cumsum(st.neg, dtype=np.float64)]
+        up[0] -= 0.5 * st.pos
+        up[1] -= 0.5 * st.neg
+        return up[0], up[1]
+
+    def roc_area(self) -> tuple[float, tuple[float, float, float, float, float] | None]:
+        """The ROC AUC and, with both classes, DeLong's terms
+        (:func:`~dartboard._kernels._analytic.delong_terms_grouped`), from one set of
+        running sums (:meth:`midway`), which are not kept: two arrays of the distinct
+        scores' length for each state an evaluation holds."""
+        if "roc area" not in self._memo:
             st = self.state()
-            if self.unit:  # an integer running sum is faster, and exact
-                sums = [_running_whole(st.pos), _running_whole(st.neg)]
-                if "descending" not in self._memo:
-                    self._memo["descending"] = (sums[0][1], sums[1][1])
-                self._memo["midway"] = (sums[0][0], sums[1][0])
-            else:
-                up = [np.cumsum(st.pos, dtype=np.float64), np.cumsum(st.neg, dtype=np.float64)]
-                up[0] -= 0.5 * st.pos
-                up[1] -= 0.5 * st.neg
-                self._memo["midway"] = (up[0], up[1])
-        return self._memo["midway"]
+            midway = self.midway()
+            value = auc_from_groups(st.pos, st.neg, None, midway[1])
+            terms = None
+            if np.isfinite(value):  # both classes
+                terms = _analytic.delong_terms_grouped(st.pos, st.neg, midway)
+            self._memo["roc area"] = (value, terms)
+        return self._memo["roc area"]
 
     def pr_points(self) -> PRPoints:
         """Precision and the cumulative counts down the distinct scores, which average
@@ -559,9 +572,7 @@ class Kernel(NamedTuple):
 
 
 KERNELS: dict[str, Kernel] = {
-    "roc_auc_score": Kernel(lambda cells: auc_from_groups(cells.state().pos,
-                                                          cells.state().neg, None,
-                                                          cells.midway()[1]),
+    "roc_auc_score": Kernel(lambda cells: cells.roc_area()[0],
                             _auc, (), "auc"),
     "average_precision_score": Kernel(_ap, _average_precision, (), "average_precision"),
     "pr_auc_score": Kernel(_pr_area, _pr_auc, (), "pr_area"),
@@ -957,12 +968,13 @@ class ScoresFamily(Family):
         estimate = self.value(state, metric)
         if method == "newcombe":
             return _analytic.newcombe_interval(estimate, *_classes(state), level)
-        if method == "delong":
-            terms = _analytic.delong_terms_grouped(st.pos, st.neg, state.midway())
-            return _analytic.delong_interval(terms[0], terms[1] + terms[2], level)
-        if method == "delong-logit":
-            return _analytic.delong_logit(
-                *_analytic.delong_terms_grouped(st.pos, st.neg, state.midway()), level)
+        if method in ("delong", "delong-logit"):
+            terms = state.roc_area()[1]
+            if terms is None:  # one class: the terms as they come (not finite)
+                terms = _analytic.delong_terms_grouped(st.pos, st.neg)
+            if method == "delong":
+                return _analytic.delong_interval(terms[0], terms[1] + terms[2], level)
+            return _analytic.delong_logit(*terms, level)
         spread = estimate * (1.0 - estimate)
         if method == "logit" or float(st.pos.sum()) * spread < _analytic.AT_BOUNDARY:
             # at 0 or 1 the influence function is 0 too: Boyd's binomial model's
