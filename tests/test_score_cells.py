@@ -225,3 +225,32 @@ def test_score_map_and_its_running_sums_equal_brute_force_and_the_plain_kernels(
     # the shared sums are left as they were
     np.testing.assert_array_equal(below, np.cumsum(neg) - neg / 2)
     np.testing.assert_array_equal(up_pos, np.cumsum(pos) - pos / 2)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_roc_area_of_many_scores_shares_its_sums_and_keeps_the_plain_kernels_bits(weighted):
+    """Past ``_SHARED_SUMS`` distinct scores the ROC area and DeLong's terms read one set
+    of running sums a piece at a time (merged states, ties across classes, float32
+    scores); the same bits as the plain kernels, and the sums are not kept."""
+    from dartboard._kernels._analytic import delong_terms_grouped
+    from dartboard.families._scores import _SHARED_SUMS
+    from dartboard.metrics._ranking import auc_from_groups, descending_counts
+
+    rng = np.random.default_rng(11)
+    n = 3 * _SHARED_SUMS
+    y = rng.random(n) < 0.3
+    score = np.round(rng.normal(size=n) + y, 5).astype(np.float32)  # ties
+    w = rng.choice([0.5, 1.0, 2.0], n) if weighted else None
+    parts = [ScoreCells.from_rows(y[i::3], score[i::3], None if w is None else w[i::3])
+             for i in range(3)]
+    cells = ScoreCells.merged(parts)
+    state = cells.state()
+    assert state.pos.shape[0] >= _SHARED_SUMS
+    value, terms = cells.roc_area()
+    assert value == auc_from_groups(state.pos, state.neg)
+    assert terms == delong_terms_grouped(state.pos, state.neg)
+    assert "midway" not in cells._memo
+    tps, fps = cells._descending()
+    plain = descending_counts(state.pos, state.neg)
+    np.testing.assert_array_equal(tps, plain[0])
+    np.testing.assert_array_equal(fps, plain[1])

@@ -218,14 +218,45 @@ def delong_terms_grouped(pos: np.ndarray, neg: np.ndarray,
     ``midway``: ``(pos up to - pos at / 2, neg below + neg at / 2)`` per score in
     floating point, when at hand (they are not changed).
     """
-    pos, neg = np.asarray(pos), np.asarray(neg)
+    if midway is not None:
+        return _delong_terms_piecewise(np.asarray(pos), np.asarray(neg), midway)
+    pos = np.asarray(pos, dtype=np.float64)
+    neg = np.asarray(neg, dtype=np.float64)
     m, n = float(pos.sum()), float(neg.sum())
-    if midway is None:
-        pos_f, neg_f = np.asarray(pos, dtype=np.float64), np.asarray(neg, dtype=np.float64)
-        midway = (np.cumsum(pos_f) - 0.5 * pos_f, np.cumsum(neg_f) - 0.5 * neg_f)
+    # in place, a few passes over the scores: V10 = (neg below + neg at / 2) / n,
+    # V01 = (pos above + pos at / 2) / m = (m - pos up to + pos at / 2) / m
+    half = np.multiply(neg, 0.5)
+    v10 = np.cumsum(neg)
+    v10 -= half
+    v10 /= n
+    auc = float(vdot(pos, v10) / m)
+    np.multiply(pos, 0.5, out=half)
+    v01 = np.cumsum(pos)
+    v01 -= half
+    np.subtract(m, v01, out=v01)
+    v01 /= m
+    s10 = s01 = 0.0
+    if m > 1:
+        v10 -= auc
+        np.square(v10, out=v10)
+        s10 = float(vdot(pos, v10) / (m - 1))
+    if n > 1:
+        v01 -= auc
+        np.square(v01, out=v01)
+        s01 = float(vdot(neg, v01) / (n - 1))
+    return auc, s10 / m, s01 / n, m, n
+
+
+def _delong_terms_piecewise(pos: np.ndarray, neg: np.ndarray,
+                            midway: tuple[np.ndarray, np.ndarray]
+                            ) -> tuple[float, float, float, float, float]:
+    """:func:`delong_terms_grouped` from the running sums at hand, the same bits, with no
+    array of the scores' length formed (a stream's millions of distinct scores): each
+    term a piece at a time (:func:`~dartboard._numeric.vdot_of`)."""
+    m, n = float(pos.sum()), float(neg.sum())
     up, below = midway
     # V10 = (neg below + neg at / 2) / n, V01 = (pos above + pos at / 2) / m =
-    # (m - (pos up to - pos at / 2)) / m; each formed a piece at a time (vdot_of)
+    # (m - (pos up to - pos at / 2)) / m
     auc = vdot_of(pos, below, lambda w, out: np.divide(w, n, out=out)) / m
     s10 = s01 = 0.0
     if m > 1:

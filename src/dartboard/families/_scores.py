@@ -280,11 +280,15 @@ class ScoreCells(State):
         scores' length for each state an evaluation holds."""
         if "roc area" not in self._memo:
             st = self.state()
-            midway = self.midway()
-            value = auc_from_groups(st.pos, st.neg, None, midway[1])
-            terms = None
-            if np.isfinite(value):  # both classes
-                terms = _analytic.delong_terms_grouped(st.pos, st.neg, midway)
+            if st.pos.shape[0] < _SHARED_SUMS:  # few scores: few calls, not memory, count
+                value = auc_from_groups(st.pos, st.neg)
+                terms = _analytic.delong_terms_grouped(st.pos, st.neg) \
+                    if np.isfinite(value) else None
+            else:
+                midway = self.midway()
+                value = auc_from_groups(st.pos, st.neg, None, midway[1])
+                terms = _analytic.delong_terms_grouped(st.pos, st.neg, midway) \
+                    if np.isfinite(value) else None  # both classes
             self._memo["roc area"] = (value, terms)
         return self._memo["roc area"]
 
@@ -510,6 +514,13 @@ def _pr_auc(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
             out[r] = pr_auc_from_groups(pos[r][drawn], neg[r][drawn])
     return out
 
+
+#: distinct scores from which the ROC area and DeLong's terms share their running sums
+#: (:meth:`ScoreCells.midway`), which they read a piece at a time: below, the arrays
+#: are small and the time is in the number of calls (a thousand groups' states, with
+#: a worker thread drawing beside them), which the plain kernels keep low; the same bits
+#: either way
+_SHARED_SUMS = 1 << 16
 
 #: the rows converted at a time where an array's integers become floats in place
 _IN_PLACE_PIECE = 1 << 16
