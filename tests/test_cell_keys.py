@@ -84,6 +84,36 @@ def test_cells_keys_are_their_first_rows_bit_for_bit(kinds, n, runs, seed):
         assert got.tobytes() == k[order[new]].tobytes()
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(KINDS), min_size=1, max_size=4), st.integers(0, 60),
+       st.booleans(), st.integers(0, 2**32 - 1))
+def test_aggregate_over_arrays_handed_over_equals_aggregate_bit_for_bit(kinds, n, runs,
+                                                                       seed):
+    """``aggregate_owned``, which writes the cells over the arrays handed to it, gives
+    :func:`aggregate`'s cells bit for bit (dtypes, -0.0 and 0.0, keys of one value,
+    every key distinct or all tied), and leaves the caller's other arrays alone."""
+    from unittest import mock
+
+    from dartboard.families import _base
+
+    rng = np.random.default_rng(seed)
+    keys = [_key(rng, kind, n) for kind in kinds]
+    if runs:
+        keys = [k[np.lexsort(tuple(reversed(keys)))] for k in keys]
+    size = rng.integers(1, 5, n)
+    want, want_sizes = aggregate(keys, size, runs=runs)
+    before = [k.copy() for k in keys[1:]]
+    with mock.patch.object(_base, "_OWNED_MIN_CELLS", 0):
+        got, got_sizes = _base.aggregate_owned([k.copy() for k in keys[:1]] + keys[1:],
+                                               size.copy(), runs=runs)
+    assert got_sizes.dtype == want_sizes.dtype
+    assert got_sizes.tobytes() == want_sizes.tobytes()
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and g.tobytes() == w.tobytes()
+    for k, b in zip(keys[1:], before):
+        assert k.tobytes() == b.tobytes()
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.sampled_from(KINDS), min_size=1, max_size=3), st.integers(0, 40),
        st.integers(0, 40), st.integers(0, 2**32 - 1))

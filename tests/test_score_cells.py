@@ -172,14 +172,55 @@ def _oracle_counts(cells: ScoreCells) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return scores, pos, neg
 
 
+@pytest.mark.parametrize("n, grid, split", [(3, 0, 1), (40, 5, 2), (3000, 1000, 3),
+                                            (20000, 0, 1), (20000, 50, 4)])
+def test_kept_points_without_the_running_sums_are_theirs_bit_for_bit(n, grid, split):
+    """A figure's points from whole counts, computed before anything forms the sums
+    down the scores (from sums of the counts between the points), are the points of
+    the whole curves, bit for bit, and form no such sums; merged states included."""
+    from dartboard.evaluation._points import thin_index
+
+    rng = np.random.default_rng(n + grid + split)
+    y = rng.integers(0, 2, n).astype(bool)
+    y[:2] = [False, True]
+    s = rng.random(n) + 0.4 * y
+    if grid:
+        s = np.round(s * grid) / grid
+
+    def cells() -> ScoreCells:
+        parts = [ScoreCells.from_rows(y[i::split], s[i::split], None) for i in range(split)]
+        return parts[0] if split == 1 else ScoreCells.merged(parts)
+
+    alone = cells()
+    (f2, t2), (p2, r2) = alone.curves(thin_index)
+    assert "descending" not in alone._memo and "pr_points" not in alone._memo
+    (fpr, tpr), (precision, recall) = cells().curves()
+    for got, whole in ((f2, fpr), (t2, tpr), (p2, precision), (r2, recall)):
+        kept = whole[thin_index(whole.shape[0])]
+        assert got.tobytes() == kept.tobytes()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 2**40), min_size=1, max_size=50), st.data())
+def test_tail_sums_are_the_running_sum_down_the_counts_bit_for_bit(counts, data):
+    from dartboard.families._scores import _tail_sums
+
+    counts = np.array(counts, dtype=np.int64)
+    rows = np.array(data.draw(st.lists(st.integers(0, counts.shape[0] - 1), max_size=20)),
+                    dtype=np.intp)
+    want = np.cumsum(counts[::-1], dtype=np.float64)[rows]
+    got = _tail_sums(counts, rows)
+    assert got.dtype == np.float64 and got.tobytes() == want.tobytes()
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.integers(1, 60), st.integers(1, 7), st.sampled_from(["none", "ones", "mixed"]),
        st.integers(1, 3), st.integers(0, 2**32 - 1))
 def test_score_map_and_its_running_sums_equal_brute_force_and_the_plain_kernels(
         n, distinct, weights, parts, seed):
     """The score map (two gathers when every row weighs one), the running sums the ROC
-    area and DeLong's terms share, and the sums down the scores taken from them, against
-    brute force and against the kernels without the shared sums, bit for bit; one
+    area and DeLong's terms share, and the sums down the scores, against brute force
+    and against the kernels without the shared sums, bit for bit; one
     class, one score, all tied, weights of one and merged states included."""
     from dartboard._kernels._analytic import delong_terms_grouped
     from dartboard.metrics._ranking import auc_from_groups, descending_counts

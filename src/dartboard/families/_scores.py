@@ -45,6 +45,7 @@ from dartboard.families._base import (
     Metric,
     State,
     aggregate,
+    aggregate_owned,
     aggregate_placed,
     counted_runs,
     counted_runs_of,
@@ -122,7 +123,8 @@ class ScoreCells(State):
         passes over the growing cells log2(k) times or more."""
         weighted = any(s.weighted for s in states)
         names = ("score", "positive", "weight") if weighted else ("score", "positive")
-        found, size = aggregate(
+        # the concatenated arrays are this call's own: the merge writes over them
+        found, size = aggregate_owned(
             tuple(np.concatenate([getattr(s, k) for s in states]) for k in names),
             np.concatenate([s.size for s in states]), runs=True)
         weight = found[2] if weighted else _unit_weights(size.shape[0])
@@ -260,14 +262,10 @@ class ScoreCells(State):
         """Per distinct score, the positive weight up to it less half its own, and the
         negative weight below it plus half its own (in floating point): the ROC area and
         DeLong's terms both read them (:meth:`roc_area`, which keeps what it found from
-        them, not them). With whole counts, the sums down the scores
-        (:meth:`_descending`) come from the same running sums, exactly, and are kept."""
+        them, not them)."""
         st = self.state()
         if self.unit:  # an integer running sum is faster, and exact
-            sums = [_running_whole(st.pos), _running_whole(st.neg)]
-            if "descending" not in self._memo:
-                self._memo["descending"] = (sums[0][1], sums[1][1])
-            return sums[0][0], sums[1][0]
+            return _running_whole(st.pos), _running_whole(st.neg)
         up = [np.cumsum(st.pos, dtype=np.float64), np.cumsum(st.neg, dtype=np.float64)]
         up[0] -= 0.5 * st.pos
         up[1] -= 0.5 * st.neg
@@ -318,6 +316,18 @@ class ScoreCells(State):
             return (fpr, tpr), (precision, recall)
         return self._roc_points(keep), self._pr_points(keep)
 
+    def _descending_at(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, float]:
+        """The cumulative (TP, FP) down the distinct scores at ``rows`` (of
+        :meth:`_descending`) and their last (all positives, all negatives), bit for bit:
+        with whole counts and the sums not formed yet, from sums of the counts between
+        the rows (a figure's few points need no arrays of the scores' length)."""
+        if not self.unit or "pr_points" in self._memo or "descending" in self._memo:
+            tps, fps = self._descending()
+            return tps[rows], fps[rows], tps[-1], fps[-1]
+        st = self.state()
+        tp, fp = (_tail_sums(c, rows) for c in (st.pos, st.neg))
+        return tp, fp, float(st.pos.sum()), float(st.neg.sum())
+
     def _descending(self) -> tuple[np.ndarray, np.ndarray]:
         """Cumulative (TP, FP) down the distinct scores (those of :meth:`pr_points`)."""
         if "pr_points" in self._memo:
@@ -331,8 +341,7 @@ class ScoreCells(State):
         """:func:`roc_from_groups`'s ``(fpr, tpr)`` (collinear points dropped, (0, 0)
         first) at the indices ``keep`` gives."""
         st = self.state()
-        tps, fps = self._descending()
-        n = tps.shape[0]
+        n = st.pos.shape[0]
         if n > 2:
             mask = np.ones(n, dtype=bool)
             if self.unit:  # whole counts: a second difference of the sums is a first
@@ -340,6 +349,7 @@ class ScoreCells(State):
                 p, q = st.pos[::-1], st.neg[::-1]
                 np.logical_or(p[2:] != p[1:-1], q[2:] != q[1:-1], out=mask[1:-1])
             else:
+                tps, fps = self._descending()
                 np.logical_or(np.diff(fps, 2), np.diff(tps, 2), out=mask[1:-1])
             at = np.flatnonzero(mask)
         else:
@@ -347,21 +357,21 @@ class ScoreCells(State):
         wanted = keep(at.shape[0] + 1)
         rows = at[np.maximum(wanted - 1, 0)]
         first = wanted == 0
-        fp, tp = np.where(first, 0.0, fps[rows]), np.where(first, 0.0, tps[rows])
-        return fp / fps[-1], tp / tps[-1]
+        tp_at, fp_at, tp_all, fp_all = self._descending_at(rows)
+        fp, tp = np.where(first, 0.0, fp_at), np.where(first, 0.0, tp_at)
+        return fp / fp_all, tp / tp_all
 
     def _pr_points(self, keep: Callable[[int], np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """:func:`pr_curve_from_groups`'s ``(precision, recall)`` (recall increasing,
         (1, 0) last) at the indices ``keep`` gives."""
-        tps, fps = self._descending()
-        n = tps.shape[0]
+        n = self.state().pos.shape[0]
         wanted = keep(n + 1)
         last = wanted == n
         rows = n - 1 - np.minimum(wanted, n - 1)
-        tp, fp = tps[rows], fps[rows]
+        tp, fp, tp_all, _ = self._descending_at(rows)
         ps = tp + fp
         precision = np.divide(tp, ps, out=np.zeros_like(tp), where=ps != 0)
-        recall = tp / tps[-1]
+        recall = tp / tp_all
         return np.where(last, 1.0, precision), np.where(last, 0.0, recall)
 
     def ap_variance(self) -> float:
@@ -526,17 +536,12 @@ _SHARED_SUMS = 1 << 16
 _IN_PLACE_PIECE = 1 << 16
 
 
-def _running_whole(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Of whole counts, as floats: the running sum less half of each count, and the
-    running sum from the last count down (:func:`descending_counts`'s), both from one
+def _running_whole(counts: np.ndarray) -> np.ndarray:
+    """Of whole counts, as floats: the running sum less half of each count, from one
     integer running sum, exactly (every partial sum is a whole number, every half sum a
-    half-integer) and with one array of integers between them."""
+    half-integer)."""
     up = np.cumsum(counts, dtype=np.int64)
     n = up.shape[0]
-    down = np.empty(n, dtype=np.float64)
-    if n:
-        np.subtract(up[-1], up[-2::-1], out=down[:-1])
-        down[-1] = up[-1]
     up *= 2
     up -= counts
     # the half sums written over the integers, a piece at a time (numpy would copy the
@@ -545,7 +550,20 @@ def _running_whole(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     for start in range(0, n, _IN_PLACE_PIECE):
         piece = slice(start, start + _IN_PLACE_PIECE)
         np.multiply(up[piece], 0.5, out=half[piece])
-    return half, down
+    return half
+
+
+def _tail_sums(counts: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``np.cumsum(counts[::-1], dtype=float)[rows]`` of whole counts, bit for bit
+    (every sum is a whole number below 2**53), without the running sum: the counts
+    summed between the rows' cuts, then those sums from the last cut back."""
+    n = counts.shape[0]
+    cuts, back = np.unique(n - 1 - np.asarray(rows, dtype=np.intp), return_inverse=True)
+    if not cuts.shape[0]:
+        return np.zeros(0)
+    # cuts strictly increasing and below n: reduceat sums counts[cut_i:cut_i+1]
+    tails = np.cumsum(np.add.reduceat(counts.astype(np.int64, copy=False), cuts)[::-1])
+    return tails[::-1][back.reshape(-1)].astype(np.float64)
 
 
 def _one(batched: Callable[..., np.ndarray]) -> Callable[..., float]:
