@@ -131,6 +131,23 @@ def test_merging_sorted_runs_equals_aggregating_the_rows(kinds, n_a, n_b, seed):
     np.testing.assert_array_equal(merged[1], whole[1])
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 3000), st.sampled_from([8, 128, 129, 200, 1000]),
+       st.integers(0, 2**32 - 1))
+def test_sum_of_pieces_is_numpys_pairwise_sum_bit_for_bit(n, piece, seed):
+    """``sum_of`` follows numpy's pairwise splits down to its pieces (made short here
+    to reach many splits): the sum of the whole vector, bit for bit."""
+    from unittest import mock
+
+    from dartboard import _numeric
+
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(n) * 10.0 ** rng.uniform(-8, 8, n)
+    with mock.patch.object(_numeric, "_SUM_PIECE", piece):
+        got = _numeric.sum_of(n, lambda lo, hi: x[lo:hi] * 3.0)
+    assert np.float64(got).tobytes() == np.add.reduce(x * 3.0).tobytes()
+
+
 def test_vdot_equals_numpy_dot():
     rng = np.random.default_rng(0)
     for n in (0, 1, 7, 20_000):

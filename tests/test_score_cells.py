@@ -200,6 +200,23 @@ def test_kept_points_without_the_running_sums_are_theirs_bit_for_bit(n, grid, sp
         assert got.tobytes() == kept.tobytes()
 
 
+@pytest.mark.parametrize("n", [1, 2, 1000, 65_537, 300_001])
+def test_pr_area_a_piece_at_a_time_is_numpys_trapezoid_bit_for_bit(n):
+    """The PR area sums its trapezoids in pieces (no arrays of the scores' length):
+    ``np.trapezoid`` of the curve from (0, 1), bit for bit, ties and empty scores
+    included."""
+    from dartboard.metrics._ranking import pr_auc_from_groups, precision_recall_points
+
+    rng = np.random.default_rng(n)
+    pos, neg = rng.integers(0, 3, n), rng.integers(0, 3, n)
+    pos[-1] += 1
+    precision, tps, _, total = precision_recall_points(pos, neg)
+    want = np.trapezoid(np.concatenate(([1.0], precision)),
+                        np.concatenate(([0.0], tps / total)))
+    got = pr_auc_from_groups(pos, neg)
+    assert np.float64(got).tobytes() == np.float64(max(0.0, want)).tobytes()
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(0, 2**40), min_size=1, max_size=50), st.data())
 def test_tail_sums_are_the_running_sum_down_the_counts_bit_for_bit(counts, data):

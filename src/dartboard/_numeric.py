@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["vdot", "vdot_of"]
+__all__ = ["sum_of", "vdot", "vdot_of"]
 
 #: the longest float vectors handed to BLAS at once (single-threaded there)
 _PIECE = 8192
@@ -67,3 +67,41 @@ def vdot_of(a: np.ndarray, b: np.ndarray,
         x[...] = a[start:stop]
         total += float(np.dot(x, f(b[start:stop], right[:stop - start])))
     return total
+
+
+#: the longest piece :func:`sum_of` forms at once
+_SUM_PIECE = 1 << 16
+
+#: the terms numpy's pairwise sum adds in one block, without splitting them
+_PAIRWISE_BLOCK = 128
+
+
+def sum_of(n: int, terms: Callable[[int, int], np.ndarray]) -> float:
+    """``np.add.reduce(terms(0, n))`` bit for bit, a piece at a time: the terms of a
+    long vector are never formed at once. ``terms(lo, hi)`` gives the terms
+    ``lo`` to ``hi`` (each the same whichever piece it is formed in).
+
+    numpy sums a float vector pairwise: a vector of more than 128 terms is split
+    after ``n // 2`` rounded down to a multiple of 8, and the halves' sums added. So
+    the pieces follow the same splits down to ``_SUM_PIECE`` terms, whose sums numpy
+    forms as it would inside the whole vector.
+
+    Examples
+    --------
+    >>> x = np.linspace(0.0, 1.0, 200_001)
+    >>> sum_of(x.shape[0], lambda lo, hi: x[lo:hi] ** 2) == float(np.add.reduce(x ** 2))
+    True
+    """
+    # numpy sums up to 128 terms in one block, unsplit: no piece is shorter
+    piece = max(_SUM_PIECE, _PAIRWISE_BLOCK)
+    if n <= piece:
+        return float(np.add.reduce(terms(0, n)))
+
+    def node(lo: int, size: int) -> float:
+        if size <= piece:
+            return float(np.add.reduce(terms(lo, lo + size)))
+        half = size // 2
+        half -= half % 8
+        return node(lo, half) + node(lo + half, size - half)
+
+    return node(0, n)

@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dartboard._labels import encode_labels, positive_index, positive_label, same_label
-from dartboard._numeric import vdot
+from dartboard._numeric import sum_of, vdot
 from dartboard._typing import Average
 from dartboard._validation import (
     as_float_array,
@@ -204,9 +204,31 @@ def pr_auc_from_groups(pos: np.ndarray, neg: np.ndarray,
     if total <= 0:
         _warn_no_positive()
         return 0.0
-    recall = np.concatenate(([0.0], tps / total))
-    precision = np.concatenate(([1.0], precision))
-    return float(max(0.0, np.trapezoid(precision, recall)))
+    return float(max(0.0, _pr_trapezoid(precision, tps, total)))
+
+
+def _pr_trapezoid(precision: np.ndarray, tps: np.ndarray, total: float) -> float:
+    """``np.trapezoid`` of the PR curve from (recall 0, precision 1), bit for bit, a
+    piece at a time (:func:`~dartboard._numeric.sum_of`): a stream's millions of
+    distinct scores would otherwise form seven arrays of their length."""
+    n = precision.shape[0]
+
+    def terms(lo: int, hi: int) -> np.ndarray:
+        # recall and precision at the points lo .. hi of the curve with its first point
+        x, y = np.empty(hi - lo + 1), np.empty(hi - lo + 1)
+        start = lo
+        if lo == 0:
+            x[0], y[0] = 0.0, 1.0
+            start = 1
+        np.divide(tps[start - 1:hi], total, out=x[start - lo:])
+        y[start - lo:] = precision[start - 1:hi]
+        # np.trapezoid's (d * (y[1:] + y[:-1]) / 2.0), term by term
+        d = np.subtract(x[1:], x[:-1])
+        d *= np.add(y[1:], y[:-1])
+        d /= 2.0
+        return d
+
+    return sum_of(n, terms)
 
 
 def roc_from_groups(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
