@@ -93,15 +93,16 @@ def sum_of(n: int, terms: Callable[[int, int], np.ndarray]) -> float:
     True
     """
     # numpy sums up to 128 terms in one block, unsplit: no piece is shorter
-    piece = max(_SUM_PIECE, _PAIRWISE_BLOCK)
-    if n <= piece:
-        return float(np.add.reduce(terms(0, n)))
+    return _pairwise(terms, 0, n, max(_SUM_PIECE, _PAIRWISE_BLOCK))
 
-    def node(lo: int, size: int) -> float:
-        if size <= piece:
-            return float(np.add.reduce(terms(lo, lo + size)))
-        half = size // 2
-        half -= half % 8
-        return node(lo, half) + node(lo + half, size - half)
 
-    return node(0, n)
+def _pairwise(terms: Callable[[int, int], np.ndarray], lo: int, size: int,
+              piece: int) -> float:
+    """The pairwise sum of ``terms(lo, lo + size)`` (:func:`sum_of`). A function of the
+    module, not a closure that calls itself: such a closure is a reference cycle, which
+    would hold ``terms`` (and the arrays it reads) until the cycle collector runs."""
+    if size <= piece:
+        return float(np.add.reduce(terms(lo, lo + size)))
+    half = size // 2
+    half -= half % 8
+    return _pairwise(terms, lo, half, piece) + _pairwise(terms, lo + half, size - half, piece)
