@@ -561,7 +561,8 @@ def _tail_sums(counts: np.ndarray, rows: np.ndarray) -> np.ndarray:
     cuts, back = np.unique(n - 1 - np.asarray(rows, dtype=np.intp), return_inverse=True)
     if not cuts.shape[0]:
         return np.zeros(0)
-    # cuts strictly increasing and below n: reduceat sums counts[cut_i:cut_i+1]
+    # cuts strictly increasing and below n: reduceat sums counts[cut_i:cut_(i+1)], the
+    # last from its cut to the end
     tails = np.cumsum(np.add.reduceat(counts.astype(np.int64, copy=False), cuts)[::-1])
     return tails[::-1][back.reshape(-1)].astype(np.float64)
 
